@@ -1,0 +1,129 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/* audit.c: "sluice audit" shows the append-only audit trail. */
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+static int	cmd_audit_exec(struct cli_ctx *, int, char **);
+
+const struct cli_cmd cli_cmd_audit = {
+	.name = "audit",
+	.usage = "[--limit N] [--json]",
+	.summary = "Show the audit trail of operator actions, newest first.",
+	.help = "Options:\n"
+	    "  --limit N   at most N entries (default 50)\n"
+	    "  --json      a JSON array\n",
+	.exec = cmd_audit_exec
+};
+
+/* Print audit entries as a table or a JSON array. */
+static int
+cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "limit", required_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const int		 widths[] = { 19, 10, 14, 24 };
+	static const char		*header[] = { "WHEN", "WHO", "ACTION",
+	    "TARGET", "COMMENT" };
+	struct store_audit		*a;
+	cJSON				*arr, *o;
+	char				*cause = NULL, when[32];
+	const char			*cells[5];
+	int64_t				 limit = 50;
+	size_t				 n, i;
+	int				 ch, json = 0, rc;
+
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			if (str_parse_int64(optarg, &limit) != 0 ||
+			    limit < 1 || limit > 100000) {
+				cli_error("--limit: \"%s\" is not a number from "
+				    "1 to 100000", optarg);
+				return (EXIT_USAGE);
+			}
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return (cli_usage(&cli_cmd_audit));
+		}
+	}
+	if (argc != optind)
+		return (cli_usage(&cli_cmd_audit));
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	if ((rc = store_audit_list(ctx->store, limit, &a, &n, &cause)) != 0)
+		return (cli_store_fail(rc, cause));
+	if (json) {
+		arr = cJSON_CreateArray();
+		for (i = 0; i < n; i++) {
+			o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "id", (double)a[i].id);
+			cJSON_AddNumberToObject(o, "at", (double)a[i].at);
+			cJSON_AddStringToObject(o, "who", a[i].who);
+			cJSON_AddStringToObject(o, "tty",
+			    a[i].tty != NULL ? a[i].tty : "");
+			cJSON_AddStringToObject(o, "host",
+			    a[i].host != NULL ? a[i].host : "");
+			cJSON_AddStringToObject(o, "action", a[i].action);
+			cJSON_AddStringToObject(o, "target",
+			    a[i].target != NULL ? a[i].target : "");
+			if (a[i].workflow_id > 0)
+				cJSON_AddNumberToObject(o, "workflow_id",
+				    (double)a[i].workflow_id);
+			if (a[i].step_id > 0)
+				cJSON_AddNumberToObject(o, "step_id",
+				    (double)a[i].step_id);
+			if (a[i].comment != NULL)
+				cJSON_AddStringToObject(o, "comment",
+				    a[i].comment);
+			else
+				cJSON_AddNullToObject(o, "comment");
+			cJSON_AddItemToObject(o, "detail",
+			    cli_json_raw(a[i].detail_json));
+			cJSON_AddItemToArray(arr, o);
+		}
+		cli_json_out(arr);
+	} else if (n != 0) {
+		cli_table_row(stdout, widths, 5, header);
+		for (i = 0; i < n; i++) {
+			cells[0] = cli_time(a[i].at, when, sizeof when);
+			cells[1] = a[i].who;
+			cells[2] = a[i].action;
+			cells[3] = a[i].target;
+			cells[4] = a[i].comment != NULL ? a[i].comment : "";
+			cli_table_row(stdout, widths, 5, cells);
+		}
+	}
+	store_audits_free(a, n);
+	return (EXIT_OK);
+}

@@ -1,0 +1,132 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * check.c: "sluice check FILE" validates a flow or template document
+ * without running it and reports every problem at its place.
+ */
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "cli/cli.h"
+
+static int	cmd_check_exec(struct cli_ctx *, int, char **);
+static void	cmd_check_json(const struct flow_diags *, int);
+
+const struct cli_cmd cli_cmd_check = {
+	.name = "check",
+	.usage = "[--json] FILE",
+	.summary = "Validate a flow or template document without running it.",
+	.help = "Options:\n"
+	    "  --json   print the problems as a JSON array\n\n"
+	    "Prints every problem as FILE:LINE:COL: PATH: MESSAGE.  Exits 0 "
+	    "when valid\n(warnings allowed), 2 otherwise.\n",
+	.exec = cmd_check_exec
+};
+
+/* Print the diagnostics as a JSON array on stdout. */
+static void
+cmd_check_json(const struct flow_diags *diags, int valid)
+{
+	const struct flow_diag	*d;
+	cJSON			*root, *arr, *o;
+
+	root = cJSON_CreateObject();
+	cJSON_AddBoolToObject(root, "valid", valid);
+	arr = cJSON_AddArrayToObject(root, "problems");
+	TAILQ_FOREACH(d, diags, entry) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "severity",
+		    d->severity == FLOW_ERROR ? "error" : "warning");
+		cJSON_AddStringToObject(o, "path", d->path);
+		cJSON_AddNumberToObject(o, "line", d->line);
+		cJSON_AddNumberToObject(o, "column", d->col);
+		cJSON_AddStringToObject(o, "message", d->message);
+		cJSON_AddItemToArray(arr, o);
+	}
+	cli_json_out(root);
+}
+
+/* Validate one document against the tools catalog. */
+static int
+cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct flow_tools		*tools;
+	struct flow_diags		*diags;
+	struct flow_diag		*d;
+	struct flow_doc			*doc;
+	char				*text, *cause = NULL, *line;
+	size_t				 len;
+	int				 ch, json = 0, rc, valid;
+
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return (cli_usage(&cli_cmd_check));
+		}
+	}
+	if (argc - optind != 1)
+		return (cli_usage(&cli_cmd_check));
+	if ((rc = cli_tools(ctx, &tools)) != 0)
+		return (rc);
+	text = file_read(argv[optind], SLUICE_MAX_DOCUMENT, &len, &cause);
+	if (text == NULL) {
+		cli_error("%s", cause);
+		free(cause);
+		return (EXIT_USAGE);
+	}
+	diags = flow_diags_create();
+	doc = flow_doc_parse(text, len, tools, diags);
+	valid = (doc != NULL && flow_diags_errors(diags) == 0);
+	if (json)
+		cmd_check_json(diags, valid);
+	else {
+		TAILQ_FOREACH(d, diags, entry) {
+			line = flow_diag_format(d, argv[optind]);
+			fprintf(stderr, "sluice: %s\n", line);
+			free(line);
+		}
+		if (valid) {
+			printf("%s: valid %s, %zu step%s", argv[optind],
+			    doc->is_template ? "template" : "flow",
+			    doc->flow->nsteps, doc->flow->nsteps == 1 ? "" : "s");
+			if (flow_diags_warnings(diags) != 0)
+				printf(", %d warning%s", flow_diags_warnings(diags),
+				    flow_diags_warnings(diags) == 1 ? "" : "s");
+			printf("\n");
+		}
+	}
+	if (doc != NULL)
+		flow_doc_free(doc);
+	flow_diags_free(diags);
+	free(text);
+	return (valid ? EXIT_OK : EXIT_USAGE);
+}

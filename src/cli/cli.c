@@ -1,0 +1,313 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * cli.c: the command table and what every command shares: dispatch, help,
+ * error reporting, opening the store and loading the tools catalog.
+ */
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+/* Every command, in the order --help lists them. */
+const struct cli_cmd *const cli_cmds[] = {
+	&cli_cmd_run,
+	&cli_cmd_list,
+	&cli_cmd_show,
+	&cli_cmd_gates,
+	&cli_cmd_template,
+	&cli_cmd_check,
+	&cli_cmd_audit,
+	NULL
+};
+
+static char	*cli_tools_path(const struct cli_ctx *);
+
+/* Find a command by its full name. */
+const struct cli_cmd *
+cli_find(const char *name)
+{
+	const struct cli_cmd *const	*c;
+
+	for (c = cli_cmds; *c != NULL; c++) {
+		if (strcmp((*c)->name, name) == 0)
+			return (*c);
+	}
+	return (NULL);
+}
+
+/* Run argv[0] as a command; returns the process exit status. */
+int
+cli_dispatch(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd;
+	char			*prog;
+	int			 rc;
+
+	if ((cmd = cli_find(argv[0])) == NULL) {
+		cli_error("unknown command \"%s\" (see sluice --help)",
+		    argv[0]);
+		return (EXIT_USAGE);
+	}
+	if (cli_wants_help(argc, argv)) {
+		cli_print_help(cmd, stdout);
+		return (EXIT_OK);
+	}
+	log_debug("%s: %s", __func__, cmd->name);
+	/* getopt names argv[0] in its messages: make them say "sluice run". */
+	xasprintf(&prog, "sluice %s", cmd->name);
+	argv[0] = prog;
+	rc = cmd->exec(ctx, argc, argv);
+	free(prog);
+	return (rc);
+}
+
+/* Release what commands opened. */
+void
+cli_ctx_free(struct cli_ctx *ctx)
+{
+	if (ctx->store != NULL)
+		store_close(ctx->store);
+	ctx->store = NULL;
+	if (ctx->tools != NULL)
+		flow_tools_free(ctx->tools);
+	ctx->tools = NULL;
+}
+
+/* Print "sluice: reason" on stderr. */
+void
+cli_error(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fflush(stdout);
+	fputs("sluice: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Print "sluice: warning: reason" on stderr. */
+void
+cli_warn(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fflush(stdout);
+	fputs("sluice: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Print a command's usage line on stderr; returns EXIT_USAGE. */
+int
+cli_usage(const struct cli_cmd *cmd)
+{
+	fprintf(stderr, "usage: sluice %s %s\n", cmd->name, cmd->usage);
+	return (EXIT_USAGE);
+}
+
+/* Print a command's help: usage, summary and options. */
+void
+cli_print_help(const struct cli_cmd *cmd, FILE *f)
+{
+	fprintf(f, "usage: sluice %s %s\n\n%s\n", cmd->name, cmd->usage,
+	    cmd->summary);
+	if (cmd->help != NULL)
+		fprintf(f, "\n%s", cmd->help);
+}
+
+/* Does the command line ask for help right after the command name? */
+int
+cli_wants_help(int argc, char **argv)
+{
+	return (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0));
+}
+
+/* Reset getopt for a fresh pass over a new argv. */
+void
+cli_getopt_reset(void)
+{
+	optind = 0;
+	opterr = 1;
+}
+
+/* Map a store return code to the exit status of SPEC §10. */
+int
+cli_exit_code(int rc)
+{
+	switch (rc) {
+	case 0:
+		return (EXIT_OK);
+	case STORE_NOTFOUND:
+		return (EXIT_NOTFOUND);
+	case STORE_READONLY:
+		return (EXIT_REFUSED);
+	case STORE_FOREIGN:
+		return (EXIT_USAGE);
+	default:
+		return (EXIT_FAILED);
+	}
+}
+
+/* Report a store failure and return its exit status. */
+int
+cli_store_fail(int rc, char *cause)
+{
+	cli_error("%s", cause != NULL ? cause : "database error");
+	free(cause);
+	return (cli_exit_code(rc));
+}
+
+/*
+ * Open the database once: writable creates it when missing.  Returns 0, or
+ * the exit status after reporting why not.
+ */
+int
+cli_store(struct cli_ctx *ctx, int writable)
+{
+	char	*path, *cause = NULL;
+	int	 rc, flags = writable ? 0 : STORE_F_READONLY;
+
+	if (ctx->store != NULL) {
+		if (writable && store_is_readonly(ctx->store))
+			goto readonly;
+		return (0);
+	}
+	if (ctx->db_path != NULL)
+		path = xstrdup(ctx->db_path);
+	else
+		path = store_default_path();
+	rc = store_open(path, flags, &ctx->store, &cause);
+	free(path);
+	if (rc != 0) {
+		ctx->store = NULL;
+		return (cli_store_fail(rc, cause));
+	}
+	if (writable && store_is_readonly(ctx->store))
+		goto readonly;
+	return (0);
+readonly:
+	cli_error("database %s is read-only", store_path(ctx->store));
+	return (EXIT_REFUSED);
+}
+
+/*
+ * Where the tools catalog is: --tools or $SLUICE_TOOLS (which must exist),
+ * then the user's and the site's config if present; NULL for none.
+ */
+static char *
+cli_tools_path(const struct cli_ctx *ctx)
+{
+	const char	*env, *home;
+	char		*path;
+	struct stat	 sb;
+
+	if (ctx->tools_path != NULL)
+		return (xstrdup(ctx->tools_path));
+	if ((env = getenv("SLUICE_TOOLS")) != NULL && *env != '\0')
+		return (xstrdup(env));
+	if ((env = getenv("XDG_CONFIG_HOME")) != NULL && *env != '\0')
+		xasprintf(&path, "%s/sluice/tools.json", env);
+	else if ((home = getenv("HOME")) != NULL && *home != '\0')
+		xasprintf(&path, "%s/.config/sluice/tools.json", home);
+	else
+		path = NULL;
+	if (path != NULL && stat(path, &sb) == 0)
+		return (path);
+	free(path);
+	xasprintf(&path, "%s/sluice/tools.json", SYSCONFDIR);
+	if (stat(path, &sb) == 0)
+		return (path);
+	free(path);
+	return (NULL);
+}
+
+/*
+ * Load the tools catalog (built-ins plus tools.json) once.  Returns 0, or
+ * the exit status after printing every problem with its place.
+ */
+int
+cli_tools(struct cli_ctx *ctx, const struct flow_tools **out)
+{
+	struct flow_diags	*diags;
+	struct flow_diag	*d;
+	char			*path, *text = NULL, *cause = NULL, *line;
+	size_t			 len = 0;
+
+	if (ctx->tools != NULL) {
+		*out = ctx->tools;
+		return (0);
+	}
+	path = cli_tools_path(ctx);
+	if (path != NULL) {
+		text = file_read(path, SLUICE_MAX_DOCUMENT, &len, &cause);
+		if (text == NULL) {
+			cli_error("tools catalog %s", cause);
+			free(cause);
+			free(path);
+			return (EXIT_USAGE);
+		}
+	}
+	diags = flow_diags_create();
+	ctx->tools = flow_tools_parse(text, len, diags);
+	if (text != NULL)
+		flow_diags_locate(diags, text, len);
+	TAILQ_FOREACH(d, diags, entry) {
+		line = flow_diag_format(d, path);
+		fprintf(stderr, "sluice: %s\n", line);
+		free(line);
+	}
+	free(text);
+	free(path);
+	if (ctx->tools == NULL || flow_diags_errors(diags) != 0) {
+		flow_diags_free(diags);
+		if (ctx->tools != NULL)
+			flow_tools_free(ctx->tools);
+		ctx->tools = NULL;
+		return (EXIT_USAGE);
+	}
+	flow_diags_free(diags);
+	*out = ctx->tools;
+	return (0);
+}
+
+/* Parse a workflow or step id: a positive decimal integer. */
+int
+cli_parse_id(const char *s, int64_t *id)
+{
+	if (str_parse_int64(s, id) != 0 || *id <= 0)
+		return (-1);
+	return (0);
+}

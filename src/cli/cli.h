@@ -1,0 +1,113 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * cli.h: the command line.  Each command is one file exporting one const
+ * struct cli_cmd, registered in the table in cli.c.  Commands print
+ * "sluice: <reason>" on stderr and return the exit codes of SPEC §10.
+ */
+
+#ifndef SLUICE_CLI_H
+#define SLUICE_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "store/store.h"
+
+#define EXIT_OK		0
+#define EXIT_FAILED	1	/* a run failed, or a runtime error */
+#define EXIT_USAGE	2	/* bad usage or invalid input */
+#define EXIT_NOTFOUND	3	/* no such id or name */
+#define EXIT_REFUSED	4	/* permission refused, read-only database */
+
+struct cli_ctx {
+	const char		*db_path;	/* --db, else NULL */
+	const char		*tools_path;	/* --tools, else NULL */
+	int			 verbose;
+	struct store		*store;		/* opened by cli_store() */
+	struct store_actor	 actor;
+	struct flow_tools	*tools;		/* loaded by cli_tools() */
+};
+
+struct cli_cmd {
+	const char	*name;
+	const char	*usage;		/* arguments after the name */
+	const char	*summary;	/* one line for --help */
+	const char	*help;		/* option lines for NAME --help, or NULL */
+	int		 (*exec)(struct cli_ctx *, int, char **);
+};
+
+extern const struct cli_cmd cli_cmd_check;
+extern const struct cli_cmd cli_cmd_run;
+extern const struct cli_cmd cli_cmd_list;
+extern const struct cli_cmd cli_cmd_show;
+extern const struct cli_cmd cli_cmd_gates;
+extern const struct cli_cmd cli_cmd_audit;
+extern const struct cli_cmd cli_cmd_template;
+
+/* cli.c */
+extern const struct cli_cmd *const cli_cmds[];
+const struct cli_cmd *cli_find(const char *);
+int		 cli_dispatch(struct cli_ctx *, int, char **);
+void		 cli_ctx_free(struct cli_ctx *);
+void		 cli_error(const char *, ...) printflike(1, 2);
+void		 cli_warn(const char *, ...) printflike(1, 2);
+int		 cli_usage(const struct cli_cmd *);
+void		 cli_print_help(const struct cli_cmd *, FILE *);
+int		 cli_wants_help(int, char **);
+void		 cli_getopt_reset(void);
+int		 cli_store(struct cli_ctx *, int);
+int		 cli_exit_code(int);
+int		 cli_store_fail(int, char *);
+int		 cli_tools(struct cli_ctx *, const struct flow_tools **);
+int		 cli_parse_id(const char *, int64_t *);
+
+/* input.c: -i KEY=VAL (a string), -i KEY:=JSON, --input FILE.json */
+struct cJSON;
+int		 cli_input_pair(struct cJSON *, const char *, char **);
+int		 cli_input_file(struct cJSON *, const char *, char **);
+
+/* output.c */
+void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
+struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
+void		 cli_table_row(FILE *, const int *, size_t, const char **);
+const char	*cli_time(int64_t, char *, size_t);
+const char	*cli_ago(int64_t, char *, size_t);
+
+/* run.c: shared by "run" and "template run". */
+struct cli_run_opts {
+	const char	*what;		/* FLOW.json path or template name */
+	struct cJSON	*input;		/* object, owned by caller */
+	const char	*name;		/* --name, or NULL */
+};
+int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *,
+		     int64_t *);
+
+/* template.c: names and documents, shared with editor.c. */
+int		 cli_template_check_name(const char *, char **);
+struct flow_doc	*cli_template_parse(const char *, size_t,
+		     const struct flow_tools *, const char *,
+		     struct flow_diags **);
+void		 cli_template_diags_print(const struct flow_diags *,
+		     const char *);
+
+/* editor.c: "template edit", like crontab -e. */
+int		 cli_template_edit(struct cli_ctx *, const char *);
+
+#endif /* SLUICE_CLI_H */

@@ -1,0 +1,116 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/* gates.c: "sluice gates" shows the approval queue, oldest first. */
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+static int	cmd_gates_exec(struct cli_ctx *, int, char **);
+
+const struct cli_cmd cli_cmd_gates = {
+	.name = "gates",
+	.usage = "[--json]",
+	.summary = "Show the gates waiting for approval, oldest first.",
+	.help = "Options:\n"
+	    "  --json   a JSON array\n",
+	.exec = cmd_gates_exec
+};
+
+/* Print the waiting gates as a table or a JSON array. */
+static int
+cmd_gates_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const int		 widths[] = { 6, 20, 16, 8, 10, 5 };
+	static const char		*header[] = { "STEP", "WORKFLOW",
+	    "GATE", "WAITING", "BY", "OK", "MESSAGE" };
+	struct store_gate		*g;
+	cJSON				*arr, *o;
+	char				*cause = NULL, id[64], age[16], ok[32];
+	const char			*cells[7];
+	size_t				 n, i;
+	int				 ch, json = 0, rc;
+
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return (cli_usage(&cli_cmd_gates));
+		}
+	}
+	if (argc != optind)
+		return (cli_usage(&cli_cmd_gates));
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	if ((rc = store_gate_list(ctx->store, &g, &n, &cause)) != 0)
+		return (cli_store_fail(rc, cause));
+	if (json) {
+		arr = cJSON_CreateArray();
+		for (i = 0; i < n; i++) {
+			o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "step_id",
+			    (double)g[i].step_id);
+			cJSON_AddNumberToObject(o, "workflow_id",
+			    (double)g[i].workflow_id);
+			cJSON_AddStringToObject(o, "workflow_name",
+			    g[i].workflow_name);
+			cJSON_AddStringToObject(o, "step", g[i].step);
+			cJSON_AddStringToObject(o, "message",
+			    g[i].message != NULL ? g[i].message : "");
+			cJSON_AddStringToObject(o, "created_by",
+			    g[i].created_by != NULL ? g[i].created_by : "");
+			cJSON_AddNumberToObject(o, "waiting_since",
+			    (double)g[i].waiting_since);
+			cJSON_AddNumberToObject(o, "approvals", g[i].approvals);
+			cJSON_AddNumberToObject(o, "quorum", g[i].quorum);
+			cJSON_AddItemToArray(arr, o);
+		}
+		cli_json_out(arr);
+	} else if (n != 0) {
+		cli_table_row(stdout, widths, 7, header);
+		for (i = 0; i < n; i++) {
+			snprintf(id, sizeof id, "%lld",
+			    (long long)g[i].step_id);
+			snprintf(ok, sizeof ok, "%d/%d", g[i].approvals,
+			    g[i].quorum);
+			cells[0] = id;
+			cells[1] = g[i].workflow_name;
+			cells[2] = g[i].step;
+			cells[3] = cli_ago(g[i].waiting_since, age, sizeof age);
+			cells[4] = g[i].created_by;
+			cells[5] = ok;
+			cells[6] = g[i].message;
+			cli_table_row(stdout, widths, 7, cells);
+		}
+	}
+	store_gates_free(g, n);
+	return (EXIT_OK);
+}

@@ -1,0 +1,155 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/* list.c: "sluice list" shows workflows, newest first. */
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+static int	cmd_list_exec(struct cli_ctx *, int, char **);
+static int	cmd_list_status_ok(const char *);
+
+const struct cli_cmd cli_cmd_list = {
+	.name = "list",
+	.usage = "[--status STATUS] [--limit N] [--json]",
+	.summary = "List workflows, newest first.",
+	.help = "Options:\n"
+	    "  --status STATUS  only scheduled, running, completed, failed "
+	    "or cancelled\n"
+	    "  --limit N        at most N workflows (default 50)\n"
+	    "  --json           a JSON array\n",
+	.exec = cmd_list_exec
+};
+
+/* Is s one of the workflow statuses? */
+static int
+cmd_list_status_ok(const char *s)
+{
+	static const char	*statuses[] = { "scheduled", "running",
+	    "completed", "failed", "cancelled", NULL };
+	const char		**p;
+
+	for (p = statuses; *p != NULL; p++) {
+		if (strcmp(*p, s) == 0)
+			return (1);
+	}
+	return (0);
+}
+
+/* Print the workflows as a table or a JSON array. */
+static int
+cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "status", required_argument, NULL, 's' },
+		{ "limit", required_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const int		 widths[] = { 6, 20, 10, 16, 10, 19 };
+	static const char		*header[] = { "ID", "NAME", "STATUS",
+	    "STEP", "BY", "STARTED", "AGE" };
+	struct store_workflow_filter	 f;
+	struct store_workflow		*wfs, *w;
+	cJSON				*arr, *o;
+	char				*cause = NULL, id[32], start[32], age[16];
+	const char			*cells[7];
+	size_t				 n, i;
+	int				 ch, json = 0, rc;
+
+	memset(&f, 0, sizeof f);
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 's':
+			if (!cmd_list_status_ok(optarg)) {
+				cli_error("--status: unknown status \"%s\" (use "
+				    "scheduled, running, completed, failed or "
+				    "cancelled)", optarg);
+				return (EXIT_USAGE);
+			}
+			f.status = optarg;
+			break;
+		case 'l':
+			if (str_parse_int64(optarg, &f.limit) != 0 ||
+			    f.limit < 1 || f.limit > 100000) {
+				cli_error("--limit: \"%s\" is not a number from "
+				    "1 to 100000", optarg);
+				return (EXIT_USAGE);
+			}
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return (cli_usage(&cli_cmd_list));
+		}
+	}
+	if (argc != optind)
+		return (cli_usage(&cli_cmd_list));
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	if ((rc = store_workflow_list(ctx->store, &f, &wfs, &n, &cause)) != 0)
+		return (cli_store_fail(rc, cause));
+	if (json) {
+		arr = cJSON_CreateArray();
+		for (i = 0; i < n; i++) {
+			w = &wfs[i];
+			o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "id", (double)w->id);
+			cJSON_AddStringToObject(o, "name", w->name);
+			cJSON_AddStringToObject(o, "status", w->status);
+			if (w->current_step != NULL)
+				cJSON_AddStringToObject(o, "current_step",
+				    w->current_step);
+			else
+				cJSON_AddNullToObject(o, "current_step");
+			cJSON_AddStringToObject(o, "created_by",
+			    w->created_by != NULL ? w->created_by : "");
+			cJSON_AddNumberToObject(o, "created_at",
+			    (double)w->created_at);
+			cJSON_AddNumberToObject(o, "updated_at",
+			    (double)w->updated_at);
+			cJSON_AddItemToArray(arr, o);
+		}
+		cli_json_out(arr);
+	} else {
+		if (n != 0)
+			cli_table_row(stdout, widths, 7, header);
+		for (i = 0; i < n; i++) {
+			w = &wfs[i];
+			snprintf(id, sizeof id, "%lld", (long long)w->id);
+			cells[0] = id;
+			cells[1] = w->name;
+			cells[2] = w->status;
+			cells[3] = w->current_step;
+			cells[4] = w->created_by;
+			cells[5] = cli_time(w->created_at, start, sizeof start);
+			cells[6] = cli_ago(w->created_at, age, sizeof age);
+			cli_table_row(stdout, widths, 7, cells);
+		}
+	}
+	store_workflows_free(wfs, n);
+	return (EXIT_OK);
+}

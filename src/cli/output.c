@@ -1,0 +1,114 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * output.c: what commands print: pretty JSON for --json, aligned columns
+ * for people, and times as local dates or ages.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "cli/cli.h"
+
+static int	cli_width(const char *);
+
+/* Print a JSON document on stdout, indented, and free it. */
+void
+cli_json_out(cJSON *v)
+{
+	char	*s;
+
+	s = json_print_pretty(v);
+	printf("%s\n", s);
+	free(s);
+	cJSON_Delete(v);
+}
+
+/* Turn stored JSON text into a value; NULL or unparsable text is null. */
+cJSON *
+cli_json_raw(const char *text)
+{
+	cJSON	*v;
+
+	if (text == NULL || (v = cJSON_Parse(text)) == NULL)
+		return (cJSON_CreateNull());
+	return (v);
+}
+
+/* Columns a string takes on a terminal (bytes if it is not valid text). */
+static int
+cli_width(const char *s)
+{
+	mbstate_t	 ps;
+	wchar_t		 wc;
+	size_t		 n;
+	int		 w = 0, cw;
+
+	memset(&ps, 0, sizeof ps);
+	while (*s != '\0') {
+		n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&ps, 0, sizeof ps);
+			n = 1;
+			cw = 1;
+		} else
+			cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		w += cw;
+		s += n;
+	}
+	return (w);
+}
+
+/* Print one row: each cell padded to its column width but the last. */
+void
+cli_table_row(FILE *f, const int *widths, size_t n, const char **cells)
+{
+	size_t	i;
+	int	pad;
+
+	for (i = 0; i < n; i++) {
+		fputs(cells[i] != NULL ? cells[i] : "-", f);
+		if (i + 1 == n)
+			break;
+		pad = widths[i] - cli_width(cells[i] != NULL ? cells[i] : "-");
+		fprintf(f, "%*s", pad > 0 ? pad + 2 : 2, "");
+	}
+	fputc('\n', f);
+}
+
+/* A stored time as a local date, or "-". */
+const char *
+cli_time(int64_t ms, char *out, size_t len)
+{
+	return (time_format(ms, out, len));
+}
+
+/* How long ago a stored time was, or "-". */
+const char *
+cli_ago(int64_t ms, char *out, size_t len)
+{
+	if (ms <= 0) {
+		snprintf(out, len, "-");
+		return (out);
+	}
+	return (time_age(time_now_ms() - ms, out, len));
+}

@@ -1,0 +1,348 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * run.c: "sluice run" starts a workflow from a flow file or a template.
+ * The flow and its input are validated first; then the workflow and its
+ * first step are recorded in one transaction.  Executing steps is the
+ * engine's work.
+ */
+
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+static int	 cmd_run_exec(struct cli_ctx *, int, char **);
+static int	 cli_run_is_file(const char *);
+static int	 cli_run_load(struct cli_ctx *, const char *,
+		     struct flow_doc **, struct store_template **);
+static int	 cli_run_check_name(const char *);
+static char	*cli_run_default_name(const char *);
+static char	*cli_run_gate_json(const struct flow_step *, const char *,
+		     const char *);
+
+const struct cli_cmd cli_cmd_run = {
+	.name = "run",
+	.usage = "FLOW.json|TEMPLATE [-i KEY=VAL]... [--input FILE.json] "
+	    "[--name NAME]",
+	.summary = "Start a workflow from a flow file or a template.",
+	.help = "Options:\n"
+	    "  -i KEY=VAL         an input value (a string)\n"
+	    "  -i KEY:=JSON       an input value given as JSON (number, "
+	    "object...)\n"
+	    "  --input FILE.json  input values from a JSON object "
+	    "(-i wins)\n"
+	    "  --name NAME        the workflow's name (default: the "
+	    "template or file name)\n\n"
+	    "An argument containing '/' or ending in .json is a file; "
+	    "anything else\nnames a template.  Prints the new workflow's "
+	    "id.\n",
+	.exec = cmd_run_exec
+};
+
+/* Is the argument a flow file rather than a template name? */
+static int
+cli_run_is_file(const char *what)
+{
+	size_t	len = strlen(what);
+
+	return (strchr(what, '/') != NULL ||
+	    (len > 5 && strcmp(what + len - 5, ".json") == 0));
+}
+
+/* Check a workflow name: printable text of a bounded length. */
+static int
+cli_run_check_name(const char *name)
+{
+	const unsigned char	*p;
+	size_t			 len = strlen(name);
+
+	if (len == 0 || len > SLUICE_MAX_NAME) {
+		cli_error("--name: a name has 1 to %d bytes", SLUICE_MAX_NAME);
+		return (-1);
+	}
+	if (!utf8_valid(name, len, NULL)) {
+		cli_error("--name: not valid UTF-8");
+		return (-1);
+	}
+	for (p = (const unsigned char *)name; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			cli_error("--name: control characters are not allowed");
+			return (-1);
+		}
+	}
+	return (0);
+}
+
+/* The name a run gets from its file: the base name without ".json". */
+static char *
+cli_run_default_name(const char *path)
+{
+	char	*copy, *base, *name;
+	size_t	 len;
+
+	copy = xstrdup(path);
+	base = basename(copy);
+	len = strlen(base);
+	if (len > 5 && strcmp(base + len - 5, ".json") == 0)
+		len -= 5;
+	if (len > SLUICE_MAX_NAME)
+		len = SLUICE_MAX_NAME;
+	name = xstrndup(base, len);
+	free(copy);
+	return (name);
+}
+
+/*
+ * Load and validate the document a run starts from, printing every
+ * problem.  Returns 0 or an exit status.
+ */
+static int
+cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
+    struct store_template **tp)
+{
+	const struct flow_tools	*tools;
+	struct flow_diags	*diags;
+	struct flow_diag	*d;
+	char			*text = NULL, *cause = NULL, *line, *where;
+	size_t			 len;
+	int			 rc;
+
+	*docp = NULL;
+	*tp = NULL;
+	if ((rc = cli_tools(ctx, &tools)) != 0)
+		return (rc);
+	if (cli_run_is_file(what)) {
+		text = file_read(what, SLUICE_MAX_DOCUMENT, &len, &cause);
+		if (text == NULL) {
+			cli_error("%s", cause);
+			free(cause);
+			return (EXIT_USAGE);
+		}
+		where = xstrdup(what);
+	} else {
+		if ((rc = cli_store(ctx, 1)) != 0)
+			return (rc);
+		rc = store_template_get(ctx->store, what, 0, tp, &cause);
+		if (rc != 0)
+			return (cli_store_fail(rc, cause));
+		text = xstrdup((*tp)->document);
+		len = strlen(text);
+		xasprintf(&where, "template %s", what);
+	}
+	diags = flow_diags_create();
+	*docp = flow_doc_parse(text, len, tools, diags);
+	TAILQ_FOREACH(d, diags, entry) {
+		line = flow_diag_format(d, where);
+		fprintf(stderr, "sluice: %s\n", line);
+		free(line);
+	}
+	rc = (*docp == NULL || flow_diags_errors(diags) != 0);
+	flow_diags_free(diags);
+	free(where);
+	free(text);
+	return (rc ? EXIT_USAGE : 0);
+}
+
+/* A gate's options as stored with its step, its message interpolated. */
+static char *
+cli_run_gate_json(const struct flow_step *fs, const char *input_json,
+    const char *name)
+{
+	cJSON	*g, *scope, *wf, *arr;
+	char	*msg, *out;
+	size_t	 i;
+
+	scope = cJSON_CreateObject();
+	cJSON_AddItemToObject(scope, "input", cli_json_raw(input_json));
+	wf = cJSON_AddObjectToObject(scope, "workflow");
+	cJSON_AddStringToObject(wf, "name", name);
+	g = cJSON_CreateObject();
+	msg = interp_text(fs->gate.message != NULL ? fs->gate.message : "",
+	    scope);
+	cJSON_AddStringToObject(g, "message", msg);
+	free(msg);
+	arr = cJSON_AddArrayToObject(g, "approvers");
+	for (i = 0; i < fs->gate.napprovers; i++)
+		cJSON_AddItemToArray(arr,
+		    cJSON_CreateString(fs->gate.approvers[i]));
+	cJSON_AddNumberToObject(g, "quorum",
+	    fs->gate.quorum > 0 ? fs->gate.quorum : 1);
+	if (fs->gate.allow_self >= 0)
+		cJSON_AddBoolToObject(g, "allow_self", fs->gate.allow_self);
+	if (fs->gate.timeout >= 0)
+		cJSON_AddNumberToObject(g, "timeout_ms",
+		    (double)fs->gate.timeout);
+	if (fs->gate.on_timeout != NULL)
+		cJSON_AddStringToObject(g, "on_timeout", fs->gate.on_timeout);
+	out = json_print(g);
+	cJSON_Delete(g);
+	cJSON_Delete(scope);
+	return (out);
+}
+
+/*
+ * Validate what to run and its input, then record the workflow and its
+ * first step.  Returns 0 with *id set, or an exit status after saying why.
+ */
+int
+cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o,
+    int64_t *id)
+{
+	struct flow_doc		*doc = NULL;
+	struct store_template	*t = NULL;
+	const struct flow_step	*fs;
+	struct store_workflow	 wf;
+	struct store_step	 st;
+	char			*input = NULL, *cause = NULL, *name = NULL;
+	static const char	*kinds[] = { "gate", "tool", "run", "shell" };
+	int			 rc;
+
+	memset(&wf, 0, sizeof wf);
+	memset(&st, 0, sizeof st);
+	if (o->name != NULL && cli_run_check_name(o->name) != 0)
+		return (EXIT_USAGE);
+	if ((rc = cli_run_load(ctx, o->what, &doc, &t)) != 0)
+		goto out;
+	if ((input = flow_doc_input(doc, o->input, &cause)) == NULL) {
+		cli_error("%s", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = cli_store(ctx, 1)) != 0)
+		goto out;
+	if (o->name != NULL)
+		name = xstrdup(o->name);
+	else if (t != NULL)
+		name = xstrdup(t->name);
+	else
+		name = cli_run_default_name(o->what);
+
+	wf.name = name;
+	wf.flow_json = doc->flow_json;
+	wf.input_json = input;
+	wf.status = (char *)"running";
+	wf.created_by = (char *)ctx->actor.user;
+	if (t != NULL) {
+		wf.template_name = t->name;
+		wf.template_version = t->version;
+	}
+	fs = &doc->flow->steps[doc->flow->start];
+	st.name = fs->name;
+	st.step_key = fs->key;
+	st.kind = (char *)kinds[fs->exec];
+	st.tool = fs->exec == FLOW_EXEC_TOOL ? fs->tool :
+	    fs->exec == FLOW_EXEC_GATE ? NULL : (char *)kinds[fs->exec];
+	st.args_json = fs->args_json;
+	st.attempt = 1;
+	st.visit = 1;
+	if (fs->exec == FLOW_EXEC_GATE) {
+		st.status = (char *)"waiting";
+		st.gate_json = cli_run_gate_json(fs, input, name);
+	} else
+		st.status = (char *)"ready";
+	rc = store_run_create(ctx->store, &wf, &st, &ctx->actor, &cause);
+	free(st.gate_json);
+	if (rc != 0) {
+		rc = cli_store_fail(rc, cause);
+		goto out;
+	}
+	*id = wf.id;
+	rc = 0;
+out:
+	free(name);
+	free(input);
+	if (t != NULL)
+		store_template_free(t);
+	if (doc != NULL)
+		flow_doc_free(doc);
+	return (rc);
+}
+
+/* "sluice run": parse options, start, print the id. */
+static int
+cmd_run_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "input", required_argument, NULL, 'I' },
+		{ "name", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_run_opts		 o;
+	cJSON				*input, *pairs;
+	char				*cause = NULL;
+	int64_t				 id;
+	int				 ch, rc = EXIT_USAGE;
+
+	memset(&o, 0, sizeof o);
+	input = cJSON_CreateObject();
+	pairs = cJSON_CreateObject();
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "i:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'i':
+			if (cli_input_pair(pairs, optarg, &cause) != 0)
+				goto bad;
+			break;
+		case 'I':
+			if (cli_input_file(input, optarg, &cause) != 0)
+				goto bad;
+			break;
+		case 'n':
+			o.name = optarg;
+			break;
+		default:
+			rc = cli_usage(&cli_cmd_run);
+			goto out;
+		}
+	}
+	if (argc - optind != 1) {
+		rc = cli_usage(&cli_cmd_run);
+		goto out;
+	}
+	/* -i values override the same keys from --input, in any order. */
+	while (pairs->child != NULL) {
+		cJSON	*item = cJSON_DetachItemViaPointer(pairs, pairs->child);
+		char	*key = xstrdup(item->string);
+
+		cJSON_DeleteItemFromObjectCaseSensitive(input, key);
+		cJSON_AddItemToObject(input, key, item);
+		free(key);
+	}
+	o.what = argv[optind];
+	o.input = input;
+	if ((rc = cli_run_start(ctx, &o, &id)) == 0)
+		printf("%lld\n", (long long)id);
+	goto out;
+bad:
+	cli_error("%s", cause);
+	free(cause);
+	rc = EXIT_USAGE;
+out:
+	cJSON_Delete(pairs);
+	cJSON_Delete(input);
+	return (rc);
+}

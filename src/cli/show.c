@@ -1,0 +1,221 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/* show.c: "sluice show ID" prints a workflow and its step rows. */
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+static int	 cmd_show_exec(struct cli_ctx *, int, char **);
+static cJSON	*cmd_show_json(const struct store_workflow *,
+		     const struct store_step *, size_t);
+static void	 cmd_show_text(const struct store_workflow *,
+		     const struct store_step *, size_t);
+static void	 cmd_show_time(cJSON *, const char *, int64_t);
+
+const struct cli_cmd cli_cmd_show = {
+	.name = "show",
+	.usage = "[--json] ID",
+	.summary = "Show a workflow and its steps.",
+	.help = "Options:\n"
+	    "  --json   one JSON object: the workflow with a \"steps\" "
+	    "array\n",
+	.exec = cmd_show_exec
+};
+
+/* Add a time member: Unix ms, or null when it has not happened. */
+static void
+cmd_show_time(cJSON *o, const char *key, int64_t ms)
+{
+	if (ms > 0)
+		cJSON_AddNumberToObject(o, key, (double)ms);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* Build the JSON shape of SPEC §10. */
+static cJSON *
+cmd_show_json(const struct store_workflow *w, const struct store_step *st,
+    size_t n)
+{
+	cJSON			*o, *arr, *s;
+	const struct store_step	*p;
+	size_t			 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "id", (double)w->id);
+	cJSON_AddStringToObject(o, "name", w->name);
+	cJSON_AddStringToObject(o, "status", w->status);
+	cJSON_AddBoolToObject(o, "paused", w->paused);
+	cJSON_AddItemToObject(o, "input", cli_json_raw(w->input_json));
+	cJSON_AddStringToObject(o, "created_by",
+	    w->created_by != NULL ? w->created_by : "");
+	cmd_show_time(o, "created_at", w->created_at);
+	cmd_show_time(o, "started_at", w->started_at);
+	cmd_show_time(o, "completed_at", w->completed_at);
+	cmd_show_time(o, "cancelled_at", w->cancelled_at);
+	if (w->template_name != NULL) {
+		cJSON_AddStringToObject(o, "template", w->template_name);
+		cJSON_AddNumberToObject(o, "template_version",
+		    (double)w->template_version);
+	} else {
+		cJSON_AddNullToObject(o, "template");
+		cJSON_AddNullToObject(o, "template_version");
+	}
+	if (w->error != NULL)
+		cJSON_AddStringToObject(o, "error", w->error);
+	else
+		cJSON_AddNullToObject(o, "error");
+	cJSON_AddItemToObject(o, "flow", cli_json_raw(w->flow_json));
+	arr = cJSON_AddArrayToObject(o, "steps");
+	for (i = 0; i < n; i++) {
+		p = &st[i];
+		s = cJSON_CreateObject();
+		cJSON_AddNumberToObject(s, "id", (double)p->id);
+		cJSON_AddStringToObject(s, "name", p->name);
+		cJSON_AddStringToObject(s, "key",
+		    p->step_key != NULL ? p->step_key : p->name);
+		cJSON_AddStringToObject(s, "status", p->status);
+		cJSON_AddNumberToObject(s, "attempt", p->attempt);
+		if (p->tool != NULL)
+			cJSON_AddStringToObject(s, "tool", p->tool);
+		else
+			cJSON_AddNullToObject(s, "tool");
+		cJSON_AddStringToObject(s, "kind",
+		    p->kind != NULL ? p->kind : "tool");
+		cJSON_AddItemToObject(s, "args", cli_json_raw(p->args_json));
+		cJSON_AddItemToObject(s, "result",
+		    cli_json_raw(p->result_json));
+		if (p->error != NULL)
+			cJSON_AddStringToObject(s, "error", p->error);
+		else
+			cJSON_AddNullToObject(s, "error");
+		if (p->has_exit_code)
+			cJSON_AddNumberToObject(s, "exit_code", p->exit_code);
+		else
+			cJSON_AddNullToObject(s, "exit_code");
+		cmd_show_time(s, "created_at", p->created_at);
+		cmd_show_time(s, "started_at", p->started_at);
+		cmd_show_time(s, "completed_at", p->completed_at);
+		cJSON_AddItemToArray(arr, s);
+	}
+	return (o);
+}
+
+/* Print the workflow for people: a header, then one row per step. */
+static void
+cmd_show_text(const struct store_workflow *w, const struct store_step *st,
+    size_t n)
+{
+	static const int	 widths[] = { 6, 20, 9, 3, 12, 19, 8 };
+	static const char	*header[] = { "ID", "STEP", "STATUS", "TRY",
+	    "TOOL", "STARTED", "TOOK", "RESULT" };
+	const char		*cells[8];
+	char			 id[32], att[16], t1[32], took[16];
+	size_t			 i;
+
+	printf("workflow %lld: %s\n", (long long)w->id, w->name);
+	printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
+	if (w->template_name != NULL)
+		printf("template: %s version %lld\n", w->template_name,
+		    (long long)w->template_version);
+	printf("started:  %s by %s\n", cli_time(w->created_at, t1, sizeof t1),
+	    w->created_by != NULL ? w->created_by : "-");
+	if (w->completed_at > 0)
+		printf("ended:    %s\n",
+		    cli_time(w->completed_at, t1, sizeof t1));
+	printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
+	if (w->error != NULL)
+		printf("error:    %s\n", w->error);
+	printf("\n");
+	cli_table_row(stdout, widths, 8, header);
+	for (i = 0; i < n; i++) {
+		snprintf(id, sizeof id, "%lld", (long long)st[i].id);
+		snprintf(att, sizeof att, "%d", st[i].attempt);
+		if (st[i].started_at > 0 && st[i].completed_at > 0)
+			flow_duration_format(st[i].completed_at -
+			    st[i].started_at, took, sizeof took);
+		else
+			snprintf(took, sizeof took, "-");
+		cells[0] = id;
+		cells[1] = st[i].name;
+		cells[2] = st[i].status;
+		cells[3] = att;
+		cells[4] = st[i].tool != NULL ? st[i].tool : "(gate)";
+		cells[5] = cli_time(st[i].started_at, t1, sizeof t1);
+		cells[6] = took;
+		cells[7] = st[i].error != NULL ? st[i].error :
+		    st[i].result_json != NULL ? st[i].result_json : "";
+		cli_table_row(stdout, widths, 8, cells);
+	}
+}
+
+/* Look the workflow up and print it. */
+static int
+cmd_show_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct store_workflow		*w;
+	struct store_step		*st;
+	char				*cause = NULL;
+	size_t				 n;
+	int64_t				 id;
+	int				 ch, json = 0, rc;
+
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return (cli_usage(&cli_cmd_show));
+		}
+	}
+	if (argc - optind != 1)
+		return (cli_usage(&cli_cmd_show));
+	if (cli_parse_id(argv[optind], &id) != 0) {
+		cli_error("\"%s\" is not a workflow id", argv[optind]);
+		return (EXIT_USAGE);
+	}
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0)
+		return (cli_store_fail(rc, cause));
+	if ((rc = store_step_list(ctx->store, id, &st, &n, &cause)) != 0) {
+		store_workflow_free(w);
+		return (cli_store_fail(rc, cause));
+	}
+	if (json)
+		cli_json_out(cmd_show_json(w, st, n));
+	else
+		cmd_show_text(w, st, n);
+	store_steps_free(st, n);
+	store_workflow_free(w);
+	return (EXIT_OK);
+}

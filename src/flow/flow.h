@@ -1,0 +1,263 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * flow.h: the pure layer.  Flow documents are parsed from JSON into sluice's
+ * own structs, validated with every problem reported at its JSON path,
+ * conditions are parsed to an AST and evaluated against JSON values, and
+ * {{...}} references are interpolated.  No I/O, no SQLite: only text in and
+ * structs or diagnostics out, so all of it can be unit-tested and fuzzed.
+ */
+
+#ifndef SLUICE_FLOW_H
+#define SLUICE_FLOW_H
+
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct cJSON;
+
+/*
+ * Diagnostics.  A path is a JSON path rooted at "$" ("$.start.branch[1].if");
+ * line and column (1-based) are filled by flow_diags_locate() when the
+ * source text is known, else 0.
+ */
+enum flow_severity {
+	FLOW_ERROR,
+	FLOW_WARNING
+};
+
+struct flow_diag {
+	enum flow_severity	 severity;
+	char			*path;
+	int			 line;
+	int			 col;
+	char			*message;
+	TAILQ_ENTRY(flow_diag)	 entry;
+};
+TAILQ_HEAD(flow_diags, flow_diag);
+
+/* diag.c */
+struct flow_diags	*flow_diags_create(void);
+void		 flow_diags_free(struct flow_diags *);
+void		 flow_diags_add(struct flow_diags *, enum flow_severity,
+		     const char *, const char *, ...)
+		     __attribute__((__format__(__printf__, 4, 5)));
+void		 flow_diags_add_at(struct flow_diags *, int, int,
+		     const char *, ...)
+		     __attribute__((__format__(__printf__, 4, 5)));
+int		 flow_diags_errors(const struct flow_diags *);
+int		 flow_diags_warnings(const struct flow_diags *);
+char		*flow_diag_format(const struct flow_diag *, const char *);
+char		*flow_diags_first_error(const struct flow_diags *, const char *);
+
+/* locate.c: fill line:col of each diagnostic from its path and the text. */
+void		 flow_diags_locate(struct flow_diags *, const char *, size_t);
+
+/* duration.c: "90s", "5m", "2h", "1d", "1h30m", "250ms", or seconds. */
+#define FLOW_DURATION_MAX	(366LL * 24 * 3600 * 1000)	/* one year */
+int		 flow_duration_parse(const char *, int64_t *, const char **);
+int		 flow_duration_json(const struct cJSON *, int64_t *,
+		     const char **);
+const char	*flow_duration_format(int64_t, char *, size_t);
+
+/*
+ * cond.c: branch conditions, parsed never evaluated as code.  The scope is a
+ * JSON object whose members are the names a condition may use: "result",
+ * "exit_code", "input", "steps", "workflow".
+ */
+struct cond;
+struct cond	*cond_parse(const char *, char **);
+int		 cond_eval(const struct cond *, const struct cJSON *);
+void		 cond_free(struct cond *);
+int		 cond_refs(const struct cond *, const char ***, size_t *);
+
+/*
+ * interp.c: {{input.KEY}}, {{steps.STEP.result.FIELD}}, {{workflow.id}}...
+ * The scope is {"input": ..., "steps": {NAME: {"result": ..., "exit_code":
+ * ...}}, "workflow": {"id": ..., "name": ...}, "args": {...}}.  A reference
+ * that is the whole string keeps its JSON type; inside a longer string it is
+ * rendered as text; a missing one becomes "".
+ */
+struct cJSON	*interp_value(const struct cJSON *, const struct cJSON *);
+char		*interp_text(const char *, const struct cJSON *);
+char		*interp_json(const char *, const struct cJSON *);
+typedef int	 (*interp_ref_cb)(const char *, const char *, void *);
+int		 interp_refs(const struct cJSON *, const char *,
+		     interp_ref_cb, void *);
+
+/* A flow: the parsed form of SPEC §3.  Step references are indexes. */
+enum flow_exec {
+	FLOW_EXEC_GATE,		/* no tool, run or shell: people decide */
+	FLOW_EXEC_TOOL,		/* built-in or catalog tool */
+	FLOW_EXEC_RUN,		/* inline argv */
+	FLOW_EXEC_SHELL		/* inline /bin/sh -c script */
+};
+
+enum flow_interrupt {
+	FLOW_INTERRUPT_RETRY,
+	FLOW_INTERRUPT_FAIL,
+	FLOW_INTERRUPT_ASK
+};
+
+enum flow_join_policy {
+	FLOW_JOIN_ALL_SUCCESS,
+	FLOW_JOIN_ALL_DONE,
+	FLOW_JOIN_COUNT
+};
+
+#define FLOW_DEFAULT_ATTEMPTS	3
+#define FLOW_DEFAULT_TIMEOUT	(120 * 1000)
+#define FLOW_DEFAULT_MAX_VISITS	100
+
+struct flow_kv {
+	char	*key;
+	char	*value;
+};
+
+struct flow_branch {
+	char		*cond_src;	/* NULL for the "else" arm */
+	struct cond	*cond;
+	char		*then;		/* as written */
+	int		 target;	/* step index, -1 when unknown */
+};
+
+struct flow_retry {
+	int		 set;		/* 0: use the defaults */
+	int		 max_attempts;
+	int64_t		*backoff;	/* list form, in ms */
+	size_t		 nbackoff;
+	int64_t		 base;		/* exponential form, in ms */
+	double		 factor;
+	int64_t		 max;
+	double		 jitter;
+};
+
+struct flow_gate {
+	char		*message;
+	char		**approvers;	/* user names and "@group" names */
+	size_t		 napprovers;
+	int		 quorum;	/* default 1 */
+	int		 allow_self;	/* -1: site default */
+	int64_t		 timeout;	/* ms, -1 none */
+	char		*on_timeout;	/* "reject" or a step reference */
+	int		 on_timeout_target;	/* index, -1 for reject */
+};
+
+struct flow_step {
+	char			*key;		/* the member name in the flow */
+	char			*name;		/* "name", else the key */
+	char			*description;
+	enum flow_exec		 exec;
+	char			*tool;
+	char			**run;
+	size_t			 nrun;
+	char			*shell;
+	char			*host;
+	char			*cwd;
+	struct flow_kv		*env;
+	size_t			 nenv;
+	char			*args_json;	/* compact JSON object, "{}" */
+	char			*next;		/* as written, NULL none */
+	int			 next_target;
+	struct flow_branch	*branch;
+	size_t			 nbranch;
+	char			**parallel;	/* as written */
+	int			*parallel_targets;
+	size_t			 nparallel;
+	char			*join;
+	int			 join_target;
+	enum flow_join_policy	 join_policy;
+	int			 join_count;	/* FLOW_JOIN_COUNT */
+	int			 done;
+	struct flow_retry	 retry;
+	int64_t			 timeout;	/* ms, -1: default */
+	struct flow_gate	 gate;
+	enum flow_interrupt	 on_interrupt;
+	int			 max_visits;
+};
+
+struct flow {
+	struct flow_step	*steps;		/* in document order */
+	size_t			 nsteps;
+	int			 start;		/* index of "start", -1 */
+};
+
+/* A tools catalog (tools.json) plus the built-ins. */
+struct flow_tool {
+	char			*name;
+	char			*description;
+	int			 builtin;
+	char			**run;		/* may hold {{args.KEY}} */
+	size_t			 nrun;
+	char			*shell;
+	char			*host;
+	struct flow_kv		*env;
+	size_t			 nenv;
+	int64_t			 timeout;	/* ms, -1: default */
+	struct flow_retry	 retry;
+};
+
+struct flow_tools {
+	struct flow_tool	*tools;
+	size_t			 ntools;
+};
+
+/* parse.c: structure and types; references resolved to indexes. */
+struct flow	*flow_parse(const char *, size_t, struct flow_diags *);
+struct flow	*flow_from_json(const struct cJSON *, const char *,
+		     struct flow_diags *);
+int		 flow_find(const struct flow *, const char *);
+void		 flow_free(struct flow *);
+
+/* check.c: the graph: reachability, joins, tools, references in args. */
+void		 flow_check(const struct flow *, const struct flow_tools *,
+		     const char *, struct flow_diags *);
+
+/* tools.c */
+struct flow_tools *flow_tools_parse(const char *, size_t,
+		     struct flow_diags *);
+const struct flow_tool *flow_tools_find(const struct flow_tools *,
+		     const char *);
+void		 flow_tools_free(struct flow_tools *);
+
+/* doc.c: a template document is a flow, or {description, inputs, flow}. */
+struct flow_input {
+	char	*key;
+	char	*description;
+	char	*default_json;		/* NULL: no default */
+	int	 required;
+};
+
+struct flow_doc {
+	int			 is_template;	/* had the wrapper form */
+	char			*description;
+	struct flow_input	*inputs;
+	size_t			 ninputs;
+	struct flow		*flow;
+	char			*flow_json;	/* the flow object, compact */
+	char			*inputs_json;	/* the inputs object, or NULL */
+};
+
+struct flow_doc	*flow_doc_parse(const char *, size_t, const struct flow_tools *,
+		     struct flow_diags *);
+char		*flow_doc_input(const struct flow_doc *, const struct cJSON *,
+		     char **);
+void		 flow_doc_free(struct flow_doc *);
+
+#endif /* SLUICE_FLOW_H */

@@ -1,0 +1,119 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * main.c: global options, then dispatch to a command.  With no command,
+ * sluice will open the console; until it exists, usage is printed.
+ */
+
+#include <sys/types.h>
+
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "cli/cli.h"
+
+static void	main_usage(FILE *);
+
+/* Print the global usage and the command list. */
+static void
+main_usage(FILE *f)
+{
+	const struct cli_cmd *const	*c;
+
+	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [-v] COMMAND "
+	    "[ARGS...]\n\n");
+	fprintf(f, "Commands:\n");
+	for (c = cli_cmds; *c != NULL; c++)
+		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fprintf(f, "\nGlobal options:\n"
+	    "  --db PATH     database (default $SLUICE_DB, else "
+	    "$XDG_STATE_HOME/sluice/sluice.db)\n"
+	    "  --tools FILE  tools catalog (default $SLUICE_TOOLS, else "
+	    "$XDG_CONFIG_HOME/sluice/tools.json)\n"
+	    "  -v            write a debug log to sluice-PID.log\n"
+	    "  -h, --help    this help; COMMAND --help for a command's\n"
+	    "  -V, --version print the version\n\n"
+	    "See sluice(1) and sluice-flow(5).\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "tools", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cli_ctx			 ctx;
+	const struct user_info		*me;
+	char				*logpath;
+	int				 ch, rc;
+
+	setlocale(LC_ALL, "");
+	memset(&ctx, 0, sizeof ctx);
+	while ((ch = getopt_long(argc, argv, "+hvV", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			ctx.db_path = optarg;
+			break;
+		case 't':
+			ctx.tools_path = optarg;
+			break;
+		case 'v':
+			ctx.verbose++;
+			break;
+		case 'h':
+			main_usage(stdout);
+			return (EXIT_OK);
+		case 'V':
+			printf("sluice %s\n", PACKAGE_VERSION);
+			return (EXIT_OK);
+		default:
+			main_usage(stderr);
+			return (EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc == 0) {
+		main_usage(stderr);
+		fprintf(stderr, "\nsluice: the console arrives in a later "
+		    "release; give a command\n");
+		return (EXIT_USAGE);
+	}
+	if (ctx.verbose) {
+		xasprintf(&logpath, "sluice-%ld.log", (long)getpid());
+		log_open(logpath);
+		free(logpath);
+	}
+	me = user_self();
+	ctx.actor.uid = me->uid;
+	ctx.actor.user = me->name;
+	ctx.actor.tty = me->tty;
+	ctx.actor.host = me->host;
+	rc = cli_dispatch(&ctx, argc, argv);
+	cli_ctx_free(&ctx);
+	log_close();
+	return (rc);
+}

@@ -1,0 +1,231 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * store.h: the SQLite store, the only place SQL lives.  One connection per
+ * process; WAL, foreign keys, a busy timeout, BEGIN IMMEDIATE for every
+ * write transaction, prepared statements bound with ?, never formatted.
+ *
+ * Return codes: 0 success; STORE_ERR with *cause set (caller frees);
+ * STORE_NOTFOUND and STORE_CONFLICT with *cause set to a one-line reason.
+ * Times are Unix milliseconds.  Every string in a returned struct is owned
+ * by it and freed by the matching _free function.
+ */
+
+#ifndef SLUICE_STORE_H
+#define SLUICE_STORE_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_ERR	 -1
+#define STORE_NOTFOUND	 -2
+#define STORE_CONFLICT	 -3
+#define STORE_READONLY	 -4	/* the database or its directory is read-only */
+#define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
+#define STORE_BUSY	 -6	/* still locked after the busy timeout */
+
+#define STORE_SCHEMA_VERSION	1
+#define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
+#define STORE_BUSY_TIMEOUT	5000		/* ms */
+
+/* store_open flags */
+#define STORE_F_READONLY	0x1	/* never write; never create */
+#define STORE_F_NOCREATE	0x2	/* refuse a missing database file */
+
+struct store;
+
+/* Who is acting: recorded on every operator action. */
+struct store_actor {
+	uid_t		 uid;
+	const char	*user;
+	const char	*tty;
+	const char	*host;
+};
+
+/* store.c */
+char		*store_default_path(void);
+int		 store_open(const char *, int, struct store **, char **);
+void		 store_close(struct store *);
+const char	*store_path(const struct store *);
+int		 store_is_readonly(const struct store *);
+int		 store_begin(struct store *, char **);
+int		 store_commit(struct store *, char **);
+void		 store_rollback(struct store *);
+int64_t		 store_data_version(struct store *);
+
+/* workflow.c */
+struct store_workflow {
+	int64_t		 id;
+	int64_t		 updated_at;
+	int64_t		 created_at;
+	int64_t		 started_at;	/* 0 until running */
+	int64_t		 completed_at;
+	int64_t		 cancelled_at;
+	int64_t		 start_at;	/* scheduled start, 0 none */
+	char		*name;
+	char		*flow_json;
+	char		*input_json;
+	char		*status;	/* scheduled running completed failed cancelled */
+	char		*created_by;
+	char		*template_name;	/* NULL when run from a file */
+	int64_t		 template_version;
+	char		*error;		/* why it failed, or NULL */
+	int		 paused;
+	char		*current_step;	/* list only: newest unfinished step */
+};
+
+struct store_workflow_filter {
+	const char	*status;	/* NULL: any */
+	const char	*name_like;	/* NULL: any; substring */
+	int64_t		 limit;		/* <= 0: 50 */
+	int64_t		 offset;
+};
+
+int		 store_workflow_get(struct store *, int64_t,
+		     struct store_workflow **, char **);
+int		 store_workflow_list(struct store *,
+		     const struct store_workflow_filter *,
+		     struct store_workflow **, size_t *, char **);
+void		 store_workflow_free(struct store_workflow *);
+void		 store_workflows_free(struct store_workflow *, size_t);
+
+/* step.c */
+struct store_step {
+	int64_t		 id;
+	int64_t		 workflow_id;
+	int64_t		 updated_at;
+	int64_t		 created_at;
+	int64_t		 ready_at;
+	int64_t		 started_at;
+	int64_t		 completed_at;
+	char		*name;		/* display name */
+	char		*step_key;	/* key in the flow */
+	char		*tool;		/* tool name; NULL for a gate */
+	char		*kind;		/* gate tool run shell */
+	char		*args_json;	/* resolved args */
+	char		*result_json;
+	char		*gate_json;	/* gate options, resolved; NULL */
+	char		*status;	/* pending ready running waiting done failed cancelled skipped */
+	char		*error;
+	int		 attempt;
+	int		 visit;		/* pass number through a loop, 1.. */
+	int		 has_exit_code;
+	int		 exit_code;
+	int64_t		 parent_id;	/* the step whose completion made it, 0 */
+};
+
+int		 store_step_get(struct store *, int64_t, struct store_step **,
+		     char **);
+int		 store_step_list(struct store *, int64_t, struct store_step **,
+		     size_t *, char **);
+void		 store_step_free(struct store_step *);
+void		 store_steps_free(struct store_step *, size_t);
+
+/*
+ * Start a workflow: insert it and its first step and audit "start", in one
+ * transaction.  Sets wf->id and first->id.
+ */
+int		 store_run_create(struct store *, struct store_workflow *,
+		     struct store_step *, const struct store_actor *, char **);
+
+/* Gates: steps waiting for people, oldest first. */
+struct store_gate {
+	int64_t		 step_id;
+	int64_t		 workflow_id;
+	int64_t		 waiting_since;
+	char		*workflow_name;
+	char		*step;
+	char		*message;
+	char		*created_by;
+	int		 approvals;
+	int		 quorum;
+};
+
+int		 store_gate_list(struct store *, struct store_gate **, size_t *,
+		     char **);
+void		 store_gates_free(struct store_gate *, size_t);
+
+/* template.c: one row per name, every version kept, soft delete. */
+struct store_template {
+	int64_t		 id;
+	int64_t		 version;
+	int64_t		 created_at;
+	int64_t		 updated_at;
+	int64_t		 cancelled_at;	/* soft delete, 0 live */
+	char		*name;
+	char		*description;
+	char		*document;	/* the whole document as saved */
+	char		*flow_json;
+	char		*input_json;	/* declared inputs, or NULL */
+	char		*created_by;
+	char		*updated_by;
+};
+
+struct store_template_save {
+	const char	*name;
+	const char	*document;
+	const char	*description;
+	const char	*flow_json;
+	const char	*input_json;
+	int64_t		 expect_version;	/* -1 any; 0 must be new */
+};
+
+int		 store_template_save(struct store *,
+		     const struct store_template_save *,
+		     const struct store_actor *, int64_t *, char **);
+int		 store_template_get(struct store *, const char *, int64_t,
+		     struct store_template **, char **);
+int		 store_template_list(struct store *, struct store_template **,
+		     size_t *, char **);
+int		 store_template_remove(struct store *, const char *,
+		     const struct store_actor *, char **);
+void		 store_template_free(struct store_template *);
+void		 store_templates_free(struct store_template *, size_t);
+
+/* audit.c: append-only; UPDATE and DELETE are refused by triggers. */
+struct store_audit {
+	int64_t		 id;
+	int64_t		 at;
+	int64_t		 workflow_id;	/* 0 none */
+	int64_t		 step_id;	/* 0 none */
+	char		*who;
+	char		*tty;
+	char		*host;
+	char		*action;	/* start approve reject cancel ... */
+	char		*target;	/* what it acted on, as text */
+	char		*comment;
+	char		*detail_json;
+};
+
+struct store_audit_entry {
+	const char	*action;
+	const char	*target;
+	int64_t		 workflow_id;
+	int64_t		 step_id;
+	const char	*comment;
+	const char	*detail_json;
+};
+
+int		 store_audit_add(struct store *, const struct store_actor *,
+		     const struct store_audit_entry *, char **);
+int		 store_audit_list(struct store *, int64_t, struct store_audit **,
+		     size_t *, char **);
+void		 store_audits_free(struct store_audit *, size_t);
+
+#endif /* SLUICE_STORE_H */

@@ -1,0 +1,140 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * json.c: cJSON helpers.  cJSON reports only where parsing stopped; this
+ * turns that into a line and column and a reason a person can act on.
+ */
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+
+static const char	*json_guess_reason(const char *, size_t, size_t);
+
+/* Say what was probably wrong at offset off, from the byte found there. */
+static const char *
+json_guess_reason(const char *text, size_t len, size_t off)
+{
+	size_t	i;
+
+	for (i = 0; i < len; i++) {
+		if (!isspace((unsigned char)text[i]))
+			break;
+	}
+	if (i == len)
+		return ("empty document");
+	if (off >= len)
+		return ("unexpected end of document");
+	switch (text[off]) {
+	case '}':
+	case ']':
+		return ("unexpected closing bracket (trailing comma?)");
+	case '\'':
+		return ("strings must use double quotes");
+	case '"':
+		return ("unexpected string (missing ',' or ':'?)");
+	case '/':
+		return ("comments are not allowed in JSON");
+	default:
+		if (isalpha((unsigned char)text[off]))
+			return ("unexpected word (strings need double quotes)");
+		return ("unexpected character");
+	}
+}
+
+/*
+ * Parse text as one JSON document.  On failure NULL, with cause
+ * "line L, column C: reason".
+ */
+struct cJSON *
+json_parse(const char *text, size_t len, char **cause)
+{
+	cJSON		*v;
+	const char	*end = NULL;
+	size_t		 off;
+	int		 line, col;
+
+	v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (v != NULL) {
+		off = (size_t)(end - text);
+		while (off < len && isspace((unsigned char)text[off]))
+			off++;
+		if (off == len)
+			return (v);
+		cJSON_Delete(v);
+		str_linecol(text, off, &line, &col);
+		xasprintf(cause, "line %d, column %d: unexpected text after "
+		    "the document", line, col);
+		return (NULL);
+	}
+	end = cJSON_GetErrorPtr();
+	if (end == NULL || end < text || end > text + len)
+		off = len;
+	else
+		off = (size_t)(end - text);
+	str_linecol(text, off, &line, &col);
+	xasprintf(cause, "line %d, column %d: %s", line, col,
+	    json_guess_reason(text, len, off));
+	return (NULL);
+}
+
+/* Print compactly; never NULL. */
+char *
+json_print(const struct cJSON *v)
+{
+	char	*s;
+
+	if ((s = cJSON_PrintUnformatted(v)) == NULL)
+		fatalx("json_print: out of memory");
+	return (s);
+}
+
+/* Print indented; never NULL. */
+char *
+json_print_pretty(const struct cJSON *v)
+{
+	char	*s;
+
+	if ((s = cJSON_Print(v)) == NULL)
+		fatalx("json_print_pretty: out of memory");
+	return (s);
+}
+
+/* Name a value's type for messages. */
+const char *
+json_type_name(const struct cJSON *v)
+{
+	if (v == NULL)
+		return ("nothing");
+	if (cJSON_IsObject(v))
+		return ("an object");
+	if (cJSON_IsArray(v))
+		return ("an array");
+	if (cJSON_IsString(v))
+		return ("a string");
+	if (cJSON_IsNumber(v))
+		return ("a number");
+	if (cJSON_IsBool(v))
+		return ("a boolean");
+	if (cJSON_IsNull(v))
+		return ("null");
+	return ("an invalid value");
+}

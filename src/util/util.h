@@ -1,0 +1,111 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * util.h: the bottom layer.  Allocation that never fails, logging, growable
+ * buffers, strings, time, whole-file reads, JSON helpers and who the user is.
+ * Everything above may include this; this includes nothing of sluice's.
+ */
+
+#ifndef SLUICE_UTIL_H
+#define SLUICE_UTIL_H
+
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef __dead
+#define __dead __attribute__((__noreturn__))
+#endif
+#define printflike(a, b) __attribute__((__format__(__printf__, a, b)))
+
+/* Documented limits on what sluice accepts (SPEC §12, man page LIMITS). */
+#define SLUICE_MAX_DOCUMENT	(1024 * 1024)	/* flow, template, tools.json */
+#define SLUICE_MAX_INPUT	(256 * 1024)	/* a workflow's input JSON */
+#define SLUICE_MAX_STEPS	1000		/* steps in one flow */
+#define SLUICE_MAX_NAME		128		/* template, step and run names */
+
+/* xmalloc.c */
+void		*xmalloc(size_t);
+void		*xcalloc(size_t, size_t);
+void		*xrealloc(void *, size_t);
+void		*xreallocarray(void *, size_t, size_t);
+char		*xstrdup(const char *);
+char		*xstrndup(const char *, size_t);
+int		 xasprintf(char **, const char *, ...) printflike(2, 3);
+int		 xvasprintf(char **, const char *, va_list) printflike(2, 0);
+
+/* log.c: debug log to a file (-v), and fatal errors with a teardown hook. */
+void		 log_open(const char *);
+void		 log_close(void);
+void		 log_debug(const char *, ...) printflike(1, 2);
+void		 fatal_set_hook(void (*)(void));
+__dead void	 fatal(const char *, ...) printflike(1, 2);
+__dead void	 fatalx(const char *, ...) printflike(1, 2);
+
+/* buf.c: a growable, always NUL-terminated byte buffer. */
+struct buf {
+	char	*data;
+	size_t	 len;
+	size_t	 size;
+};
+void		 buf_init(struct buf *);
+void		 buf_add(struct buf *, const void *, size_t);
+void		 buf_puts(struct buf *, const char *);
+void		 buf_putc(struct buf *, int);
+void		 buf_printf(struct buf *, const char *, ...) printflike(2, 3);
+void		 buf_reset(struct buf *);
+char		*buf_release(struct buf *);	/* caller frees; buf emptied */
+void		 buf_free(struct buf *);
+
+/* str.c */
+int		 utf8_valid(const char *, size_t, size_t *);
+void		 str_linecol(const char *, size_t, int *, int *);
+int		 str_is_identifier(const char *);
+char		*str_env_name(const char *, const char *);
+int		 str_parse_int64(const char *, int64_t *);
+char		*str_trim(char *);
+
+/* time.c: wall clock for records, monotonic clock for delays. */
+int64_t		 time_now_ms(void);
+int64_t		 time_mono_ms(void);
+const char	*time_format(int64_t, char *, size_t);	/* local "Y-m-d H:M" */
+const char	*time_age(int64_t, char *, size_t);	/* "42s", "3m", "5h", "2d" */
+
+/* file.c */
+char		*file_read(const char *, size_t, size_t *, char **);
+int		 file_write_all(int, const void *, size_t);
+
+/* json.c: cJSON helpers.  The tree type stays opaque outside users. */
+struct cJSON;
+struct cJSON	*json_parse(const char *, size_t, char **);
+char		*json_print(const struct cJSON *);	/* compact */
+char		*json_print_pretty(const struct cJSON *);
+const char	*json_type_name(const struct cJSON *);
+
+/* user.c: who is acting, from the uid, never from $USER. */
+struct user_info {
+	uid_t	 uid;
+	char	*name;		/* account name, or the uid in decimal */
+	char	*tty;		/* controlling terminal of stdin/stderr, or "-" */
+	char	*host;		/* this machine's name */
+};
+const struct user_info	*user_self(void);
+int		 user_in_group(const char *, const char *);
+
+#endif /* SLUICE_UTIL_H */

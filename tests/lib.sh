@@ -1,0 +1,112 @@
+# tests/lib.sh: shared helpers for the shell tests, which speak TAP.
+#
+# Each test sources this file, gets a private HOME, XDG dirs and database
+# under a temporary directory that is removed on exit, and reports cases
+# with ok/is/... ; it must end with done_testing.
+
+set -u
+
+: "${SLUICE:?SLUICE must name the sluice binary (run through make check)}"
+: "${TESTS_DATA:?TESTS_DATA must name tests/data}"
+: "${TOP_SRCDIR:?TOP_SRCDIR must name the source tree}"
+
+T_COUNT=0
+T_FAILED=0
+T_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sluice-test.XXXXXX") || exit 99
+trap 'rm -rf "$T_DIR"' EXIT
+export HOME="$T_DIR/home"
+export XDG_CONFIG_HOME="$HOME/.config"
+export XDG_STATE_HOME="$HOME/.local/state"
+export SLUICE_DB="$T_DIR/test.db"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME/sluice"
+unset SLUICE_TOOLS VISUAL EDITOR NO_COLOR
+
+# ok COND-EXIT-STATUS DESCRIPTION: report one case from the last status.
+ok() {
+	T_COUNT=$((T_COUNT + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $T_COUNT - $2"
+	else
+		T_FAILED=$((T_FAILED + 1))
+		echo "not ok $T_COUNT - $2"
+	fi
+}
+
+# is GOT WANT DESCRIPTION: compare two strings.
+is() {
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		printf '#   got:  %s\n#   want: %s\n' "$1" "$2"
+	fi
+}
+
+# like TEXT PATTERN DESCRIPTION: TEXT contains the fixed string PATTERN.
+like() {
+	case "$1" in
+	*"$2"*) ok 0 "$3" ;;
+	*)	ok 1 "$3"
+		printf '#   got:  %s\n#   want it to contain: %s\n' "$1" "$2" ;;
+	esac
+}
+
+# unlike TEXT PATTERN DESCRIPTION: TEXT does not contain PATTERN.
+unlike() {
+	case "$1" in
+	*"$2"*) ok 1 "$3"
+		printf '#   got:  %s\n#   want it not to contain: %s\n' "$1" "$2" ;;
+	*)	ok 0 "$3" ;;
+	esac
+}
+
+# run_sluice ARGS...: run sluice, keeping stdout in $OUT, stderr in $ERR
+# and the exit status in $RC.  Never fails the shell.
+run_sluice() {
+	"$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+	RC=$?
+	OUT=$(cat "$T_DIR/out")
+	ERR=$(cat "$T_DIR/err")
+}
+
+# expect_rc WANT DESCRIPTION: the last run_sluice exited with WANT.
+expect_rc() {
+	if [ "$RC" -eq "$1" ]; then
+		ok 0 "$2"
+	else
+		ok 1 "$2"
+		printf '#   exit %s, want %s\n#   stderr: %s\n' "$RC" "$1" "$ERR"
+	fi
+}
+
+# one_line TEXT DESCRIPTION: TEXT is exactly one line.
+one_line() {
+	n=$(printf '%s\n' "$1" | wc -l)
+	if [ "$n" -eq 1 ] && [ -n "$1" ]; then
+		ok 0 "$2"
+	else
+		ok 1 "$2"
+		printf '#   %s lines: %s\n' "$n" "$1"
+	fi
+}
+
+# db_digest: a digest of every row of the database, to show nothing changed.
+db_digest() {
+	if [ -f "$SLUICE_DB" ]; then
+		sqlite3 "$SLUICE_DB" .dump 2>/dev/null | md5sum | cut -d' ' -f1
+	else
+		echo none
+	fi
+}
+
+# skip_all REASON: skip the whole script (exit 77 as automake expects).
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$T_COUNT"
+	[ "$T_FAILED" -eq 0 ]
+	exit $?
+}
