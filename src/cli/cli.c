@@ -210,6 +210,12 @@ cli_store(struct cli_ctx *ctx, int writable)
 	else
 		path = store_default_path();
 	rc = store_open(path, flags, &ctx->store, &cause);
+	if (rc == STORE_NOTFOUND && access(path, F_OK) != 0) {
+		/* A fresh machine: reading gives empty lists, not an error. */
+		free(cause);
+		cause = NULL;
+		rc = store_open(path, 0, &ctx->store, &cause);
+	}
 	free(path);
 	if (rc != 0) {
 		ctx->store = NULL;

@@ -90,6 +90,12 @@ json_parse(const char *text, size_t len, char **cause)
 		off = len;
 	else
 		off = (size_t)(end - text);
+	/*
+	 * At the end of input cJSON points at the last byte; when that byte
+	 * could not be the culprit, the document was simply cut short.
+	 */
+	if (len > 0 && off == len - 1 && strchr(":,{[\"", text[off]) != NULL)
+		off = len;
 	str_linecol(text, off, &line, &col);
 	xasprintf(cause, "line %d, column %d: %s", line, col,
 	    json_guess_reason(text, len, off));

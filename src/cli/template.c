@@ -1,0 +1,644 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+/*
+ * template.c: the "sluice template" command and its subcommands list, show,
+ * save, edit, rm and run.  Templates are named, versioned flow documents in
+ * the store; this file checks names and documents before anything is
+ * written, and prints them for people (tables) and scripts (--json).  The
+ * interactive edit loop lives in editor.c.
+ */
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+#ifndef nitems
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+#endif
+
+static int	cmd_template_exec(struct cli_ctx *, int, char **);
+static int	cmd_template_list(struct cli_ctx *, int, char **);
+static int	cmd_template_show(struct cli_ctx *, int, char **);
+static int	cmd_template_save(struct cli_ctx *, int, char **);
+static int	cmd_template_edit(struct cli_ctx *, int, char **);
+static int	cmd_template_rm(struct cli_ctx *, int, char **);
+static int	cmd_template_run(struct cli_ctx *, int, char **);
+static int	template_args(const struct cli_cmd *, int, char **, int *,
+		    int);
+static int	template_name_arg(const char *);
+static cJSON	*template_json(const struct store_template *, int);
+static void	template_table(struct store_template *, size_t);
+static void	template_print_doc(const char *);
+static int	template_notfound(const char *, int64_t, int, char *);
+
+const struct cli_cmd cli_cmd_template = {
+	.name = "template",
+	.usage = "list|show|save|edit|rm|run ...",
+	.summary = "list, show, save, edit, remove and run templates",
+	.help =
+	    "  list [--json]                      live templates\n"
+	    "  show NAME [--version N] [--json]   print a template's document\n"
+	    "  save NAME FILE                     check FILE (- for stdin) "
+	    "and save it\n"
+	    "  edit NAME                          edit in $VISUAL or $EDITOR\n"
+	    "  rm NAME                            remove (old versions are "
+	    "kept)\n"
+	    "  run NAME [-i KEY=VAL]... [--input FILE.json] [--name N]\n"
+	    "                                     start a workflow\n",
+	.exec = cmd_template_exec
+};
+
+/* The subcommands, each with its own usage and --help. */
+static const struct cli_cmd template_cmds[] = {
+	{
+		.name = "template list",
+		.usage = "[--json]",
+		.summary = "list live templates by name",
+		.help = "  --json       print a JSON array\n",
+		.exec = cmd_template_list
+	},
+	{
+		.name = "template show",
+		.usage = "NAME [--version N] [--json]",
+		.summary = "print a template's document as saved",
+		.help =
+		    "  --version N  an older version (default: the latest)\n"
+		    "  --json       the document with its name, version and "
+		    "history\n",
+		.exec = cmd_template_show
+	},
+	{
+		.name = "template save",
+		.usage = "NAME FILE",
+		.summary = "check a template document (FILE, or - for stdin) "
+		    "and save it as the next version",
+		.help = NULL,
+		.exec = cmd_template_save
+	},
+	{
+		.name = "template edit",
+		.usage = "NAME",
+		.summary = "edit a template in $VISUAL, $EDITOR or vi, "
+		    "like crontab -e",
+		.help = NULL,
+		.exec = cmd_template_edit
+	},
+	{
+		.name = "template rm",
+		.usage = "NAME",
+		.summary = "remove a template (its old versions and runs are "
+		    "kept)",
+		.help = NULL,
+		.exec = cmd_template_rm
+	},
+	{
+		.name = "template run",
+		.usage = "NAME [-i KEY=VAL]... [--input FILE.json] [--name N]",
+		.summary = "start a workflow from a template; print its id",
+		.help =
+		    "  -i KEY=VAL         a string input (KEY:=JSON for any "
+		    "JSON value)\n"
+		    "  --input FILE.json  inputs from a JSON object\n"
+		    "  --name N           the workflow's name\n",
+		.exec = cmd_template_run
+	}
+};
+
+/* Options shared by the subcommands that take only --json and --help. */
+static const struct option template_json_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "version", required_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Find the subcommand in argv[1] and run it with argv shifted by one. */
+static int
+cmd_template_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*sub;
+	char			*prog;
+	size_t			 i;
+	int			 rc;
+
+	if (argc < 2)
+		return (cli_usage(&cli_cmd_template));
+	if (cli_wants_help(argc, argv)) {
+		cli_print_help(&cli_cmd_template, stdout);
+		return (EXIT_OK);
+	}
+	for (i = 0; i < nitems(template_cmds); i++) {
+		sub = &template_cmds[i];
+		if (strcmp(sub->name + strlen("template "), argv[1]) == 0)
+			break;
+	}
+	if (i == nitems(template_cmds)) {
+		cli_error("template: unknown subcommand \"%s\"", argv[1]);
+		return (cli_usage(&cli_cmd_template));
+	}
+	if (cli_wants_help(argc - 1, argv + 1)) {
+		cli_print_help(sub, stdout);
+		return (EXIT_OK);
+	}
+	/* getopt names argv[0] in its messages: "sluice template show". */
+	xasprintf(&prog, "sluice %s", sub->name);
+	argv[1] = prog;
+	rc = sub->exec(ctx, argc - 1, argv + 1);
+	free(prog);
+	return (rc);
+}
+
+/*
+ * Parse --json, --version and --help for list and show; returns -1 to go
+ * on, else the exit code.  Fills *json and, when allowed, *version.
+ */
+static int
+template_args(const struct cli_cmd *cmd, int argc, char **argv, int *json,
+    int version_ok)
+{
+	int	 ch;
+
+	*json = 0;
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "h", template_json_opts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			cli_print_help(cmd, stdout);
+			return (EXIT_OK);
+		case 'j':
+			*json = 1;
+			break;
+		case 'V':
+			if (version_ok)
+				break;
+			/* FALLTHROUGH */
+		default:
+			return (cli_usage(cmd));
+		}
+	}
+	return (-1);
+}
+
+/*
+ * Check a template name: 1..SLUICE_MAX_NAME characters of [A-Za-z0-9._-],
+ * not starting with '-' or '.', and not ending in ".json" (sluice run would
+ * take it for a file).  Returns 0, or -1 with a one-line reason.
+ */
+int
+cli_template_check_name(const char *name, char **cause)
+{
+	const char	*p;
+	size_t		 len = strlen(name);
+
+	if (len == 0) {
+		*cause = xstrdup("template name is empty");
+		return (-1);
+	}
+	if (len > SLUICE_MAX_NAME) {
+		xasprintf(cause, "template name is longer than %d characters",
+		    SLUICE_MAX_NAME);
+		return (-1);
+	}
+	for (p = name; *p != '\0'; p++) {
+		if (isascii((u_char)*p) && (isalnum((u_char)*p) ||
+		    *p == '.' || *p == '_' || *p == '-'))
+			continue;
+		xasprintf(cause, "template name \"%s\": character %zu is not "
+		    "a letter, digit, '.', '_' or '-'", name,
+		    (size_t)(p - name) + 1);
+		return (-1);
+	}
+	if (*name == '-' || *name == '.') {
+		xasprintf(cause, "template name \"%s\" may not start with "
+		    "'%c'", name, *name);
+		return (-1);
+	}
+	if (len >= 5 && strcmp(name + len - 5, ".json") == 0) {
+		xasprintf(cause, "template name \"%s\" may not end in "
+		    "\".json\" (it would be taken for a file)", name);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Check a NAME argument; 0 if good, else print why and return EXIT_USAGE. */
+static int
+template_name_arg(const char *name)
+{
+	char	*cause;
+
+	if (cli_template_check_name(name, &cause) == 0)
+		return (0);
+	cli_error("%s", cause);
+	free(cause);
+	return (EXIT_USAGE);
+}
+
+/* Print the "no template" message for a store miss; returns the exit code. */
+static int
+template_notfound(const char *name, int64_t version, int rc, char *cause)
+{
+	if (rc != STORE_NOTFOUND)
+		return (cli_store_fail(rc, cause));
+	free(cause);
+	if (version > 0)
+		cli_error("no template \"%s\" version %lld", name,
+		    (long long)version);
+	else
+		cli_error("no template \"%s\"", name);
+	return (EXIT_NOTFOUND);
+}
+
+/* A template as JSON; with_doc adds the parsed document. */
+static cJSON *
+template_json(const struct store_template *t, int with_doc)
+{
+	cJSON	*o;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", t->name);
+	cJSON_AddNumberToObject(o, "version", (double)t->version);
+	if (t->description != NULL)
+		cJSON_AddStringToObject(o, "description", t->description);
+	else
+		cJSON_AddNullToObject(o, "description");
+	cJSON_AddStringToObject(o, "created_by",
+	    t->created_by != NULL ? t->created_by : "");
+	cJSON_AddStringToObject(o, "updated_by",
+	    t->updated_by != NULL ? t->updated_by : "");
+	cJSON_AddNumberToObject(o, "created_at", (double)t->created_at);
+	cJSON_AddNumberToObject(o, "updated_at", (double)t->updated_at);
+	cJSON_AddItemToObject(o, "inputs", cli_json_raw(t->input_json));
+	if (with_doc)
+		cJSON_AddItemToObject(o, "document", cli_json_raw(t->document));
+	return (o);
+}
+
+/* Print live templates as a table: NAME VERSION UPDATED BY DESCRIPTION. */
+static void
+template_table(struct store_template *t, size_t n)
+{
+	static const char	*head[] = {
+		"NAME", "VERSION", "UPDATED", "BY", "DESCRIPTION"
+	};
+	const char		*cols[nitems(head)];
+	int			 w[nitems(head)];
+	char			 ver[32], when[64];
+	size_t			 i, j, len;
+
+	for (j = 0; j < nitems(head); j++)
+		w[j] = (int)strlen(head[j]);
+	for (i = 0; i < n; i++) {
+		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
+		cols[0] = t[i].name;
+		cols[1] = ver;
+		cols[2] = cli_time(t[i].updated_at, when, sizeof when);
+		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
+		for (j = 0; j < 4; j++) {
+			len = strlen(cols[j]);
+			if (len > (size_t)w[j])
+				w[j] = (int)len;
+		}
+	}
+	w[nitems(head) - 1] = 0;
+	cli_table_row(stdout, w, nitems(head), head);
+	for (i = 0; i < n; i++) {
+		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
+		cols[0] = t[i].name;
+		cols[1] = ver;
+		cols[2] = cli_time(t[i].updated_at, when, sizeof when);
+		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
+		cols[4] = t[i].description != NULL ? t[i].description : "";
+		cli_table_row(stdout, w, nitems(head), cols);
+	}
+}
+
+/* template list [--json] */
+static int
+cmd_template_list(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd = &template_cmds[0];
+	struct store_template	*t;
+	size_t			 n, i;
+	char			*cause;
+	cJSON			*a;
+	int			 json, rc;
+
+	if ((rc = template_args(cmd, argc, argv, &json, 0)) != -1)
+		return (rc);
+	if (optind != argc)
+		return (cli_usage(cmd));
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	if ((rc = store_template_list(ctx->store, &t, &n, &cause)) != 0)
+		return (cli_store_fail(rc, cause));
+	if (json) {
+		a = cJSON_CreateArray();
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(a, template_json(&t[i], 0));
+		cli_json_out(a);
+	} else
+		template_table(t, n);
+	store_templates_free(t, n);
+	return (EXIT_OK);
+}
+
+/* Print a stored document as it was saved, ending with one newline. */
+static void
+template_print_doc(const char *doc)
+{
+	size_t	 len = strlen(doc);
+
+	fwrite(doc, 1, len, stdout);
+	if (len == 0 || doc[len - 1] != '\n')
+		putchar('\n');
+}
+
+/* template show NAME [--version N] [--json] */
+static int
+cmd_template_show(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd = &template_cmds[1];
+	struct store_template	*t;
+	const char		*name;
+	char			*cause;
+	int64_t			 version = 0;
+	int			 json, rc, ch;
+
+	json = 0;
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "h", template_json_opts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			cli_print_help(cmd, stdout);
+			return (EXIT_OK);
+		case 'j':
+			json = 1;
+			break;
+		case 'V':
+			if (str_parse_int64(optarg, &version) != 0 ||
+			    version < 1) {
+				cli_error("bad version \"%s\"", optarg);
+				return (EXIT_USAGE);
+			}
+			break;
+		default:
+			return (cli_usage(cmd));
+		}
+	}
+	if (argc - optind != 1)
+		return (cli_usage(cmd));
+	name = argv[optind];
+	if ((rc = template_name_arg(name)) != 0)
+		return (rc);
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	rc = store_template_get(ctx->store, name, version, &t, &cause);
+	if (rc != 0)
+		return (template_notfound(name, version, rc, cause));
+	if (json)
+		cli_json_out(template_json(t, 1));
+	else
+		template_print_doc(t->document);
+	store_template_free(t);
+	return (EXIT_OK);
+}
+
+/*
+ * Parse and check a template document, printing every diagnostic as
+ * "sluice: FILE:LINE:COL: ...".  Returns the document, or NULL when it has
+ * errors.  Shared with editor.c through cli.h.
+ */
+struct flow_doc *
+cli_template_parse(const char *text, size_t len, const struct flow_tools *tools,
+    const char *file, struct flow_diags **diagsp)
+{
+	struct flow_diags	*diags;
+	struct flow_doc		*doc;
+
+	diags = flow_diags_create();
+	doc = flow_doc_parse(text, len, tools, diags);
+	flow_diags_locate(diags, text, len);
+	if (doc != NULL && flow_diags_errors(diags) != 0) {
+		flow_doc_free(doc);
+		doc = NULL;
+	}
+	if (doc == NULL && flow_diags_errors(diags) == 0)
+		flow_diags_add(diags, FLOW_ERROR, "$", "not a template "
+		    "document");
+	if (diagsp != NULL)
+		*diagsp = diags;
+	else {
+		cli_template_diags_print(diags, file);
+		flow_diags_free(diags);
+	}
+	return (doc);
+}
+
+/* Print every diagnostic on stderr, each as one "sluice: " line. */
+void
+cli_template_diags_print(const struct flow_diags *diags, const char *file)
+{
+	struct flow_diag	*d;
+	char			*s;
+
+	TAILQ_FOREACH(d, diags, entry) {
+		s = flow_diag_format(d, file);
+		cli_error("%s", s);
+		free(s);
+	}
+}
+
+/* template save NAME FILE */
+static int
+cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd		*cmd = &template_cmds[2];
+	const struct flow_tools		*tools;
+	struct store_template_save	 ts;
+	struct flow_doc			*doc;
+	const char			*name, *file, *label;
+	char				*text, *cause;
+	size_t				 len;
+	int64_t				 version;
+	int				 rc;
+
+	if (argc != 3 || *argv[1] == '-')
+		return (cli_usage(cmd));
+	name = argv[1];
+	file = argv[2];
+	label = strcmp(file, "-") == 0 ? "<stdin>" : file;
+	if ((rc = template_name_arg(name)) != 0)
+		return (rc);
+	if ((text = file_read(file, SLUICE_MAX_DOCUMENT, &len,
+	    &cause)) == NULL) {
+		cli_error("%s", cause);
+		free(cause);
+		return (EXIT_USAGE);
+	}
+	if (strlen(text) != len) {
+		cli_error("%s: contains a NUL byte", label);
+		free(text);
+		return (EXIT_USAGE);
+	}
+	if ((rc = cli_tools(ctx, &tools)) != 0) {
+		free(text);
+		return (rc);
+	}
+	if ((doc = cli_template_parse(text, len, tools, label, NULL)) == NULL) {
+		free(text);
+		return (EXIT_USAGE);
+	}
+	if ((rc = cli_store(ctx, 1)) != 0)
+		goto out;
+	memset(&ts, 0, sizeof ts);
+	ts.name = name;
+	ts.document = text;
+	ts.description = doc->description;
+	ts.flow_json = doc->flow_json;
+	ts.input_json = doc->inputs_json;
+	ts.expect_version = -1;
+	rc = store_template_save(ctx->store, &ts, &ctx->actor, &version,
+	    &cause);
+	if (rc != 0)
+		rc = cli_store_fail(rc, cause);
+	else
+		printf("saved template %s version %lld\n", name,
+		    (long long)version);
+out:
+	flow_doc_free(doc);
+	free(text);
+	return (rc);
+}
+
+/* template edit NAME: the loop is in editor.c. */
+static int
+cmd_template_edit(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd = &template_cmds[3];
+	int			 rc;
+
+	if (argc != 2 || *argv[1] == '-')
+		return (cli_usage(cmd));
+	if ((rc = template_name_arg(argv[1])) != 0)
+		return (rc);
+	return (cli_template_edit(ctx, argv[1]));
+}
+
+/* template rm NAME: a soft delete; old versions stay for the runs. */
+static int
+cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd = &template_cmds[4];
+	const char		*name;
+	char			*cause;
+	int			 rc;
+
+	if (argc != 2 || *argv[1] == '-')
+		return (cli_usage(cmd));
+	name = argv[1];
+	if ((rc = template_name_arg(name)) != 0)
+		return (rc);
+	if ((rc = cli_store(ctx, 1)) != 0)
+		return (rc);
+	rc = store_template_remove(ctx->store, name, &ctx->actor, &cause);
+	if (rc != 0)
+		return (template_notfound(name, 0, rc, cause));
+	printf("removed template %s\n", name);
+	return (EXIT_OK);
+}
+
+/* template run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] */
+static int
+cmd_template_run(struct cli_ctx *ctx, int argc, char **argv)
+{
+	static const struct option	 opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "input", required_argument, NULL, 'I' },
+		{ "name", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct cli_cmd		*cmd = &template_cmds[5];
+	struct cli_run_opts		 ro;
+	const char			*file = NULL;
+	char				**pairs, *cause = NULL;
+	int				 npairs = 0, ch, i, rc = EXIT_USAGE;
+	int64_t				 id;
+
+	memset(&ro, 0, sizeof ro);
+	pairs = xcalloc((size_t)argc + 1, sizeof *pairs);
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "hi:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			cli_print_help(cmd, stdout);
+			free(pairs);
+			return (EXIT_OK);
+		case 'i':
+			pairs[npairs++] = optarg;
+			break;
+		case 'I':
+			file = optarg;
+			break;
+		case 'n':
+			ro.name = optarg;
+			break;
+		default:
+			free(pairs);
+			return (cli_usage(cmd));
+		}
+	}
+	if (argc - optind != 1) {
+		free(pairs);
+		return (cli_usage(cmd));
+	}
+	ro.what = argv[optind];
+	if ((rc = template_name_arg(ro.what)) != 0) {
+		free(pairs);
+		return (rc);
+	}
+	ro.input = cJSON_CreateObject();
+	rc = EXIT_USAGE;
+	if (file != NULL && cli_input_file(ro.input, file, &cause) != 0)
+		goto fail;
+	for (i = 0; i < npairs; i++) {
+		if (cli_input_pair(ro.input, pairs[i], &cause) != 0)
+			goto fail;
+	}
+	if ((rc = cli_run_start(ctx, &ro, &id)) == 0)
+		printf("%lld\n", (long long)id);
+	goto out;
+fail:
+	cli_error("%s", cause);
+	free(cause);
+out:
+	cJSON_Delete(ro.input);
+	free(pairs);
+	return (rc);
+}

@@ -1,0 +1,410 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * check.c: checks over the whole graph of a parsed flow: what is reachable
+ * from "start", joins without a fan-out, join counts, unknown tools, and
+ * the step names that {{...}} placeholders and conditions read.  Loops are
+ * allowed: a branch may lead back to an earlier step.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "flow/flow-int.h"
+
+/* The steps each step leads to, built once. */
+struct check_graph {
+	int		**adj;
+	size_t		 *nadj;
+	size_t		  n;
+};
+
+/* What the reference callbacks need. */
+struct check_refs {
+	const struct flow	*flow;
+	struct flow_diags	*d;
+	const char		*path;	/* for conditions: the "if" path */
+};
+
+static void	 check_graph_build(const struct flow *, struct check_graph *);
+static void	 check_graph_free(struct check_graph *);
+static void	 check_edge(struct check_graph *, size_t, int);
+static void	 check_walk(const struct check_graph *, const int *, size_t,
+		     char *);
+static char	*check_step_path(const char *, const struct flow_step *,
+		     const char *);
+static void	 check_reach(const struct flow *, const struct check_graph *,
+		     const char *, struct flow_diags *);
+static void	 check_joins(const struct flow *, const struct check_graph *,
+		     const char *, struct flow_diags *);
+static void	 check_tools(const struct flow *, const struct flow_tools *,
+		     const char *, struct flow_diags *);
+static int	 check_step_ref(const struct flow *, const char *);
+static int	 check_arg_ref(const char *, const char *, void *);
+static void	 check_args(const struct flow *, const char *,
+		     struct flow_diags *);
+static void	 check_conds(const struct flow *, const char *,
+		     struct flow_diags *);
+
+/* Add an edge when the target is known. */
+static void
+check_edge(struct check_graph *g, size_t from, int to)
+{
+	if (to < 0)
+		return;
+	g->adj[from] = xreallocarray(g->adj[from], g->nadj[from] + 1,
+	    sizeof *g->adj[from]);
+	g->adj[from][g->nadj[from]++] = to;
+}
+
+/* Build the successor lists: next, branch, parallel, join, on_timeout. */
+static void
+check_graph_build(const struct flow *f, struct check_graph *g)
+{
+	const struct flow_step	*st;
+	size_t			 i, j;
+
+	g->n = f->nsteps;
+	g->adj = xcalloc(g->n + 1, sizeof *g->adj);
+	g->nadj = xcalloc(g->n + 1, sizeof *g->nadj);
+	for (i = 0; i < f->nsteps; i++) {
+		st = &f->steps[i];
+		check_edge(g, i, st->next_target);
+		for (j = 0; j < st->nbranch; j++)
+			check_edge(g, i, st->branch[j].target);
+		for (j = 0; j < st->nparallel; j++)
+			check_edge(g, i, st->parallel_targets[j]);
+		check_edge(g, i, st->join_target);
+		check_edge(g, i, st->gate.on_timeout_target);
+	}
+}
+
+/* Free successor lists. */
+static void
+check_graph_free(struct check_graph *g)
+{
+	size_t	i;
+
+	for (i = 0; i < g->n; i++)
+		free(g->adj[i]);
+	free(g->adj);
+	free(g->nadj);
+}
+
+/* Mark everything reachable from the given roots (iterative). */
+static void
+check_walk(const struct check_graph *g, const int *roots, size_t nroots,
+    char *seen)
+{
+	int	*stack;
+	size_t	 top = 0, i;
+	int	 s;
+
+	stack = xcalloc(g->n + nroots + 1, sizeof *stack);
+	for (i = 0; i < nroots; i++) {
+		if (roots[i] >= 0 && !seen[roots[i]]) {
+			seen[roots[i]] = 1;
+			stack[top++] = roots[i];
+		}
+	}
+	while (top > 0) {
+		s = stack[--top];
+		for (i = 0; i < g->nadj[s]; i++) {
+			if (seen[g->adj[s][i]])
+				continue;
+			seen[g->adj[s][i]] = 1;
+			stack[top++] = g->adj[s][i];
+		}
+	}
+	free(stack);
+}
+
+/* "$.key" or "$.key.field" for a step. */
+static char *
+check_step_path(const char *base, const struct flow_step *st,
+    const char *field)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_puts(&b, base);
+	flow_path_add_key(&b, st->key);
+	if (field != NULL)
+		buf_printf(&b, ".%s", field);
+	return (buf_release(&b));
+}
+
+/* Warn about steps that nothing leads to from "start". */
+static void
+check_reach(const struct flow *f, const struct check_graph *g,
+    const char *base, struct flow_diags *d)
+{
+	char	*seen, *path;
+	size_t	 i;
+
+	if (f->start < 0)
+		return;
+	seen = xcalloc(f->nsteps + 1, 1);
+	check_walk(g, &f->start, 1, seen);
+	for (i = 0; i < f->nsteps; i++) {
+		if (seen[i])
+			continue;
+		path = check_step_path(base, &f->steps[i], NULL);
+		flow_diags_add(d, FLOW_WARNING, path, "unreachable step "
+		    "(nothing leads here from \"start\")");
+		free(path);
+	}
+	free(seen);
+}
+
+/*
+ * A "join" must sit inside a fan-out (or be on the fan-out step itself),
+ * and a join count cannot exceed the fan-out's branches.
+ */
+static void
+check_joins(const struct flow *f, const struct check_graph *g,
+    const char *base, struct flow_diags *d)
+{
+	const struct flow_step	*fo, *st;
+	char			*inside, *seen, *joined, *path, *fpath;
+	size_t			 i, j;
+	int			 t;
+
+	inside = xcalloc(f->nsteps + 1, 1);
+	joined = xcalloc(f->nsteps + 1, 1);
+	seen = xcalloc(f->nsteps + 1, 1);
+	for (i = 0; i < f->nsteps; i++) {
+		fo = &f->steps[i];
+		if (fo->nparallel == 0)
+			continue;
+		memset(seen, 0, f->nsteps);
+		check_walk(g, fo->parallel_targets, fo->nparallel, seen);
+		for (j = 0; j < f->nsteps; j++) {
+			if (!seen[j] && j != i)
+				continue;
+			inside[j] |= seen[j];
+			if ((t = f->steps[j].join_target) < 0)
+				continue;
+			joined[t] = 1;
+			st = &f->steps[t];
+			if (st->join_policy != FLOW_JOIN_COUNT ||
+			    (size_t)st->join_count <= fo->nparallel)
+				continue;
+			path = check_step_path(base, st, "join_policy");
+			fpath = check_step_path(base, fo, NULL);
+			flow_diags_add(d, FLOW_ERROR, path, "join_policy %d is "
+			    "more than the %zu branches of the fan-out at %s",
+			    st->join_count, fo->nparallel, fpath);
+			free(fpath);
+			free(path);
+		}
+	}
+	for (i = 0; i < f->nsteps; i++) {
+		st = &f->steps[i];
+		if (st->join != NULL && st->nparallel == 0 && !inside[i]) {
+			path = check_step_path(base, st, "join");
+			flow_diags_add(d, FLOW_ERROR, path,
+			    "join with no enclosing parallel fan-out");
+			free(path);
+		}
+		if (st->join_policy != FLOW_JOIN_ALL_SUCCESS && !joined[i]) {
+			path = check_step_path(base, st, "join_policy");
+			flow_diags_add(d, FLOW_WARNING, path, "join_policy on "
+			    "a step that no branch joins at");
+			free(path);
+		}
+	}
+	free(seen);
+	free(joined);
+	free(inside);
+}
+
+/* Every tool a step names must be built in or in the catalog. */
+static void
+check_tools(const struct flow *f, const struct flow_tools *tools,
+    const char *base, struct flow_diags *d)
+{
+	const struct flow_step	*st;
+	const char		**names, *hint;
+	size_t			  i, n = 0;
+	char			 *path;
+
+	names = xcalloc((tools != NULL ? tools->ntools : 0) + 1,
+	    sizeof *names);
+	for (i = 0; tools != NULL && i < tools->ntools; i++)
+		names[n++] = tools->tools[i].name;
+	for (i = 0; i < f->nsteps; i++) {
+		st = &f->steps[i];
+		if (st->exec != FLOW_EXEC_TOOL || st->tool == NULL ||
+		    *st->tool == '\0' || flow_tools_find(tools, st->tool) !=
+		    NULL)
+			continue;
+		path = check_step_path(base, st, "tool");
+		hint = flow_suggest(st->tool, names, n);
+		if (hint != NULL)
+			flow_diags_add(d, FLOW_ERROR, path, "unknown tool "
+			    "\"%s\" (did you mean \"%s\"?)", st->tool, hint);
+		else
+			flow_diags_add(d, FLOW_ERROR, path,
+			    "unknown tool \"%s\"", st->tool);
+		free(path);
+	}
+	free(names);
+}
+
+/*
+ * Does the text after "steps." start with a step's key or name?  The
+ * longest run of dotted parts that names a step wins, as in lookups.
+ */
+static int
+check_step_ref(const struct flow *f, const char *rest)
+{
+	char	*copy, *dot;
+	int	 found = 0;
+
+	copy = xstrdup(rest);
+	for (;;) {
+		if (*copy != '\0' && flow_find(f, copy) != -1) {
+			found = 1;
+			break;
+		}
+		if ((dot = strrchr(copy, '.')) == NULL)
+			break;
+		*dot = '\0';
+	}
+	free(copy);
+	return (found);
+}
+
+/* Check one {{...}} placeholder found in args. */
+static int
+check_arg_ref(const char *path, const char *ref, void *arg)
+{
+	static const char	*roots[] = { "input", "steps", "workflow",
+	    "args" };
+	struct check_refs	*cr = arg;
+	size_t			 i, rl;
+	const char		*rest;
+	char			*first, *dot;
+
+	rl = strcspn(ref, ".");
+	for (i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+		if (strlen(roots[i]) == rl && strncmp(ref, roots[i], rl) == 0)
+			break;
+	}
+	if (i == sizeof roots / sizeof roots[0]) {
+		flow_diags_add(cr->d, FLOW_ERROR, path, "unknown reference "
+		    "\"{{%s}}\" (use input, steps, workflow or args)", ref);
+		return (0);
+	}
+	if (strcmp(roots[i], "steps") != 0)
+		return (0);
+	rest = ref[rl] == '.' ? ref + rl + 1 : "";
+	if (*rest == '\0') {
+		flow_diags_add(cr->d, FLOW_ERROR, path, "\"{{%s}}\" needs a "
+		    "step name, as in {{steps.NAME.result}}", ref);
+		return (0);
+	}
+	if (check_step_ref(cr->flow, rest))
+		return (0);
+	first = xstrdup(rest);
+	if ((dot = strchr(first, '.')) != NULL)
+		*dot = '\0';
+	flow_diags_add(cr->d, FLOW_ERROR, cr->path != NULL ? cr->path : path,
+	    "unknown step \"%s\" in %s%s%s", first, cr->path != NULL ? "" :
+	    "{{", ref, cr->path != NULL ? "" : "}}");
+	free(first);
+	return (0);
+}
+
+/* Check the placeholders in every step's args. */
+static void
+check_args(const struct flow *f, const char *base, struct flow_diags *d)
+{
+	struct check_refs	 cr;
+	cJSON			*args;
+	char			*path;
+	size_t			 i;
+
+	cr.flow = f;
+	cr.d = d;
+	cr.path = NULL;
+	for (i = 0; i < f->nsteps; i++) {
+		if (f->steps[i].args_json == NULL ||
+		    (args = cJSON_Parse(f->steps[i].args_json)) == NULL)
+			continue;
+		path = check_step_path(base, &f->steps[i], "args");
+		interp_refs(args, path, check_arg_ref, &cr);
+		free(path);
+		cJSON_Delete(args);
+	}
+}
+
+/* Check the step names that branch conditions read. */
+static void
+check_conds(const struct flow *f, const char *base, struct flow_diags *d)
+{
+	struct check_refs	  cr;
+	const struct flow_step	 *st;
+	const char		**refs;
+	char			 *path, field[64];
+	size_t			  i, j, k, n;
+
+	cr.flow = f;
+	cr.d = d;
+	for (i = 0; i < f->nsteps; i++) {
+		st = &f->steps[i];
+		for (j = 0; j < st->nbranch; j++) {
+			if (st->branch[j].cond == NULL)
+				continue;
+			snprintf(field, sizeof field, "branch[%zu].if", j);
+			path = check_step_path(base, st, field);
+			cr.path = path;
+			cond_refs(st->branch[j].cond, &refs, &n);
+			for (k = 0; k < n; k++) {
+				if (strncmp(refs[k], "steps.", 6) == 0)
+					check_arg_ref(path, refs[k], &cr);
+			}
+			free(path);
+		}
+	}
+}
+
+/* Run every graph check, reporting at paths under base. */
+void
+flow_check(const struct flow *f, const struct flow_tools *tools,
+    const char *base, struct flow_diags *d)
+{
+	struct check_graph	g;
+
+	if (f == NULL)
+		return;
+	if (base == NULL)
+		base = "$";
+	check_graph_build(f, &g);
+	check_reach(f, &g, base, d);
+	check_joins(f, &g, base, d);
+	check_graph_free(&g);
+	check_tools(f, tools, base, d);
+	check_args(f, base, d);
+	check_conds(f, base, d);
+}

@@ -1,0 +1,872 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * cond.c: branch conditions.  A condition is tokenized and parsed by
+ * recursive descent into a small tree, never evaluated as code:
+ *
+ *	or	:= and ('||' and)*
+ *	and	:= not ('&&' not)*
+ *	not	:= '!' not | cmp
+ *	cmp	:= operand (('=='|'!='|'<'|'<='|'>'|'>=') operand)?
+ *	operand	:= literal | path | '(' or ')'
+ *
+ * '||' and '&&' chains are n-ary nodes and nesting is capped, so neither
+ * parsing, evaluation nor freeing recurses deeper than COND_MAX_DEPTH.
+ * Comparisons against the literals true, false and nil keep the reference
+ * engine's loose rules: the strings "true", "false", "" and "nil" match too.
+ */
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "flow/flow-int.h"
+
+#define COND_MAX_DEPTH	64
+#define COND_MAX_SEGS	64
+
+enum cond_kind {
+	COND_OR,
+	COND_AND,
+	COND_NOT,
+	COND_CMP,
+	COND_LIT,
+	COND_PATH
+};
+
+enum cond_lit {
+	COND_LIT_NULL,
+	COND_LIT_TRUE,
+	COND_LIT_FALSE,
+	COND_LIT_NUMBER,
+	COND_LIT_STRING
+};
+
+enum cond_op {
+	COND_EQ,
+	COND_NE,
+	COND_LT,
+	COND_LE,
+	COND_GT,
+	COND_GE
+};
+
+struct cond_node {
+	enum cond_kind		  kind;
+	enum cond_op		  op;
+	struct cond_node	**kids;		/* or, and, not, cmp */
+	size_t			  nkids;
+	enum cond_lit		  lit;
+	double			  number;
+	char			 *string;
+	char			**segs;		/* path */
+	size_t			  nsegs;
+};
+
+struct cond {
+	struct cond_node	 *root;
+	char			**refs;
+	size_t			  nrefs;
+};
+
+struct cond_parser {
+	const char		 *s;
+	size_t			  len;
+	size_t			  pos;
+	int			  depth;
+	char			 *error;
+	struct cond		 *cond;
+};
+
+/* The evaluated form of an operand. */
+enum cond_vtype {
+	COND_V_NULL,
+	COND_V_BOOL,
+	COND_V_NUMBER,
+	COND_V_STRING,
+	COND_V_JSON		/* an array or object */
+};
+
+struct cond_value {
+	enum cond_vtype		 type;
+	int			 b;
+	double			 n;
+	const char		*s;
+	const cJSON		*j;
+};
+
+static const char *cond_roots[] = {
+	"result", "exit_code", "input", "steps", "workflow"
+};
+
+static void	 cond_node_free(struct cond_node *);
+static struct cond_node *cond_node_new(enum cond_kind);
+static void	 cond_kid_add(struct cond_node *, struct cond_node *);
+static void	 cond_error(struct cond_parser *, size_t, const char *, ...)
+		     printflike(3, 4);
+static void	 cond_ws(struct cond_parser *);
+static int	 cond_peek(struct cond_parser *, const char *);
+static const char *cond_describe(struct cond_parser *, size_t, char *,
+		     size_t);
+static struct cond_node *cond_parse_or(struct cond_parser *, const char *,
+		     size_t);
+static struct cond_node *cond_parse_and(struct cond_parser *, const char *,
+		     size_t);
+static struct cond_node *cond_parse_not(struct cond_parser *, const char *,
+		     size_t);
+static struct cond_node *cond_parse_cmp(struct cond_parser *, const char *,
+		     size_t);
+static struct cond_node *cond_parse_operand(struct cond_parser *,
+		     const char *, size_t);
+static char	*cond_parse_string(struct cond_parser *);
+static struct cond_node *cond_parse_number(struct cond_parser *);
+static struct cond_node *cond_parse_path(struct cond_parser *);
+static int	 cond_is_word(int);
+static int	 cond_truth(const struct cond_node *, const cJSON *);
+static void	 cond_operand(const struct cond_node *, const cJSON *,
+		     struct cond_value *);
+static int	 cond_loose(const struct cond_value *, enum cond_lit);
+static int	 cond_equal(const struct cond_value *,
+		     const struct cond_value *);
+static int	 cond_compare(const struct cond_node *, const cJSON *);
+
+/* Allocate a node. */
+static struct cond_node *
+cond_node_new(enum cond_kind kind)
+{
+	struct cond_node	*n;
+
+	n = xcalloc(1, sizeof *n);
+	n->kind = kind;
+	return (n);
+}
+
+/* Append a child to a node. */
+static void
+cond_kid_add(struct cond_node *n, struct cond_node *kid)
+{
+	n->kids = xreallocarray(n->kids, n->nkids + 1, sizeof *n->kids);
+	n->kids[n->nkids++] = kid;
+}
+
+/* Free a node and its children (depth is bounded by the parser). */
+static void
+cond_node_free(struct cond_node *n)
+{
+	size_t	i;
+
+	if (n == NULL)
+		return;
+	for (i = 0; i < n->nkids; i++)
+		cond_node_free(n->kids[i]);
+	free(n->kids);
+	free(n->string);
+	flow_strings_free(n->segs, n->nsegs);
+	free(n);
+}
+
+/* Record the first error as "column N: message". */
+static void
+cond_error(struct cond_parser *p, size_t pos, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	if (p->error != NULL)
+		return;
+	va_start(ap, fmt);
+	xvasprintf(&msg, fmt, ap);
+	va_end(ap);
+	xasprintf(&p->error, "column %zu: %s", pos + 1, msg);
+	free(msg);
+}
+
+/* Skip white space. */
+static void
+cond_ws(struct cond_parser *p)
+{
+	while (p->pos < p->len && isspace((unsigned char)p->s[p->pos]))
+		p->pos++;
+}
+
+/* Is the text at the current position the given token? */
+static int
+cond_peek(struct cond_parser *p, const char *tok)
+{
+	size_t	n = strlen(tok);
+
+	return (p->len - p->pos >= n && memcmp(p->s + p->pos, tok, n) == 0);
+}
+
+/* May this byte be part of a name? */
+static int
+cond_is_word(int c)
+{
+	return (isalnum((unsigned char)c) || c == '_' || c == '-');
+}
+
+/* Describe what is at pos for "unexpected ..." messages. */
+static const char *
+cond_describe(struct cond_parser *p, size_t pos, char *out, size_t size)
+{
+	static const char	*ops[] = {
+		"==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "(", ")"
+	};
+	size_t			 i, n;
+	unsigned char		 c;
+
+	if (pos >= p->len)
+		return ("end of condition");
+	for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		n = strlen(ops[i]);
+		if (p->len - pos >= n && memcmp(p->s + pos, ops[i], n) == 0) {
+			snprintf(out, size, "'%s'", ops[i]);
+			return (out);
+		}
+	}
+	c = (unsigned char)p->s[pos];
+	if (cond_is_word(c)) {
+		for (n = 0; pos + n < p->len && cond_is_word(p->s[pos + n]) &&
+		    n < 32; n++)
+			;
+		snprintf(out, size, "\"%.*s\"", (int)n, p->s + pos);
+	} else if (c >= 0x20 && c < 0x7f)
+		snprintf(out, size, "'%c'", c);
+	else
+		snprintf(out, size, "byte 0x%02x", c);
+	return (out);
+}
+
+/* or := and ('||' and)* */
+static struct cond_node *
+cond_parse_or(struct cond_parser *p, const char *after, size_t apos)
+{
+	struct cond_node	*n, *kid, *or = NULL;
+	size_t			 opos;
+
+	if ((n = cond_parse_and(p, after, apos)) == NULL)
+		return (NULL);
+	for (;;) {
+		cond_ws(p);
+		if (!cond_peek(p, "||")) {
+			if (p->pos < p->len && p->s[p->pos] == '|' &&
+			    !cond_peek(p, "||")) {
+				cond_error(p, p->pos, "use '||' for \"or\"");
+				goto fail;
+			}
+			break;
+		}
+		opos = p->pos;
+		p->pos += 2;
+		if ((kid = cond_parse_and(p, "||", opos)) == NULL)
+			goto fail;
+		if (or == NULL) {
+			or = cond_node_new(COND_OR);
+			cond_kid_add(or, n);
+			n = or;
+		}
+		cond_kid_add(or, kid);
+	}
+	return (n);
+fail:
+	cond_node_free(n);
+	return (NULL);
+}
+
+/* and := not ('&&' not)* */
+static struct cond_node *
+cond_parse_and(struct cond_parser *p, const char *after, size_t apos)
+{
+	struct cond_node	*n, *kid, *and = NULL;
+	size_t			 opos;
+
+	if ((n = cond_parse_not(p, after, apos)) == NULL)
+		return (NULL);
+	for (;;) {
+		cond_ws(p);
+		if (!cond_peek(p, "&&")) {
+			if (p->pos < p->len && p->s[p->pos] == '&') {
+				cond_error(p, p->pos, "use '&&' for \"and\"");
+				goto fail;
+			}
+			break;
+		}
+		opos = p->pos;
+		p->pos += 2;
+		if ((kid = cond_parse_not(p, "&&", opos)) == NULL)
+			goto fail;
+		if (and == NULL) {
+			and = cond_node_new(COND_AND);
+			cond_kid_add(and, n);
+			n = and;
+		}
+		cond_kid_add(and, kid);
+	}
+	return (n);
+fail:
+	cond_node_free(n);
+	return (NULL);
+}
+
+/* not := '!' not | cmp */
+static struct cond_node *
+cond_parse_not(struct cond_parser *p, const char *after, size_t apos)
+{
+	struct cond_node	*n, *kid;
+	size_t			 opos;
+
+	cond_ws(p);
+	if (!cond_peek(p, "!") || cond_peek(p, "!="))
+		return (cond_parse_cmp(p, after, apos));
+	opos = p->pos++;
+	if (++p->depth > COND_MAX_DEPTH) {
+		cond_error(p, opos, "nesting too deep (max %d)",
+		    COND_MAX_DEPTH);
+		return (NULL);
+	}
+	kid = cond_parse_not(p, "!", opos);
+	p->depth--;
+	if (kid == NULL)
+		return (NULL);
+	n = cond_node_new(COND_NOT);
+	cond_kid_add(n, kid);
+	return (n);
+}
+
+/* cmp := operand (op operand)? */
+static struct cond_node *
+cond_parse_cmp(struct cond_parser *p, const char *after, size_t apos)
+{
+	static const struct {
+		const char	*tok;
+		enum cond_op	 op;
+	} ops[] = {
+		{ "==", COND_EQ }, { "!=", COND_NE }, { "<=", COND_LE },
+		{ ">=", COND_GE }, { "<", COND_LT }, { ">", COND_GT }
+	};
+	struct cond_node	*l, *r, *n;
+	size_t			 i, opos;
+
+	if ((l = cond_parse_operand(p, after, apos)) == NULL)
+		return (NULL);
+	cond_ws(p);
+	for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (cond_peek(p, ops[i].tok))
+			break;
+	}
+	if (i == sizeof ops / sizeof ops[0]) {
+		if (p->pos < p->len && p->s[p->pos] == '=') {
+			cond_error(p, p->pos, "use '==' to compare");
+			cond_node_free(l);
+			return (NULL);
+		}
+		return (l);
+	}
+	opos = p->pos;
+	p->pos += strlen(ops[i].tok);
+	if ((r = cond_parse_operand(p, ops[i].tok, opos)) == NULL) {
+		cond_node_free(l);
+		return (NULL);
+	}
+	n = cond_node_new(COND_CMP);
+	n->op = ops[i].op;
+	cond_kid_add(n, l);
+	cond_kid_add(n, r);
+	return (n);
+}
+
+/* operand := literal | path | '(' or ')' */
+static struct cond_node *
+cond_parse_operand(struct cond_parser *p, const char *after, size_t apos)
+{
+	struct cond_node	*n;
+	size_t			 open;
+	char			 what[64];
+	int			 c;
+
+	cond_ws(p);
+	if (p->pos >= p->len) {
+		if (after != NULL)
+			cond_error(p, apos, "expected a value after '%s'",
+			    after);
+		else
+			cond_error(p, p->pos, "empty condition");
+		return (NULL);
+	}
+	c = (unsigned char)p->s[p->pos];
+	if (c == '(') {
+		open = p->pos++;
+		if (++p->depth > COND_MAX_DEPTH) {
+			cond_error(p, open, "nesting too deep (max %d)",
+			    COND_MAX_DEPTH);
+			return (NULL);
+		}
+		n = cond_parse_or(p, "(", open);
+		p->depth--;
+		if (n == NULL)
+			return (NULL);
+		cond_ws(p);
+		if (p->pos >= p->len || p->s[p->pos] != ')') {
+			cond_error(p, p->pos, "expected ')' to close the '(' "
+			    "at column %zu, got %s", open + 1,
+			    cond_describe(p, p->pos, what, sizeof what));
+			cond_node_free(n);
+			return (NULL);
+		}
+		p->pos++;
+		return (n);
+	}
+	if (c == '"' || c == '\'') {
+		n = cond_node_new(COND_LIT);
+		n->lit = COND_LIT_STRING;
+		if ((n->string = cond_parse_string(p)) == NULL) {
+			cond_node_free(n);
+			return (NULL);
+		}
+		return (n);
+	}
+	if (c == '-' || isdigit(c))
+		return (cond_parse_number(p));
+	if (isalpha(c) || c == '_')
+		return (cond_parse_path(p));
+	if (after != NULL)
+		cond_error(p, p->pos, "expected a value after '%s', got %s",
+		    after, cond_describe(p, p->pos, what, sizeof what));
+	else
+		cond_error(p, p->pos, "expected a value, got %s",
+		    cond_describe(p, p->pos, what, sizeof what));
+	return (NULL);
+}
+
+/*
+ * Read a string literal in double quotes (JSON escapes) or single quotes
+ * (the same, plus \'); decoding is left to cJSON.
+ */
+static char *
+cond_parse_string(struct cond_parser *p)
+{
+	struct buf	 b;
+	size_t		 open = p->pos, i;
+	char		 q = p->s[p->pos], c, *out;
+	cJSON		*v;
+
+	buf_init(&b);
+	buf_putc(&b, '"');
+	for (i = open + 1; i < p->len; i++) {
+		c = p->s[i];
+		if (c == q)
+			break;
+		if (c == '\\' && i + 1 < p->len) {
+			if (q == '\'' && p->s[i + 1] == '\'')
+				buf_putc(&b, '\'');
+			else {
+				buf_putc(&b, '\\');
+				buf_putc(&b, p->s[i + 1]);
+			}
+			i++;
+			continue;
+		}
+		if (c == '"')
+			buf_puts(&b, "\\\"");
+		else
+			buf_putc(&b, c);
+	}
+	if (i >= p->len) {
+		buf_free(&b);
+		cond_error(p, open, "unterminated string");
+		return (NULL);
+	}
+	buf_putc(&b, '"');
+	p->pos = i + 1;
+	v = cJSON_ParseWithLength(b.data, b.len);
+	buf_free(&b);
+	if (v == NULL || !cJSON_IsString(v)) {
+		cJSON_Delete(v);
+		cond_error(p, open, "bad escape or control character in "
+		    "string");
+		return (NULL);
+	}
+	out = xstrdup(v->valuestring);
+	cJSON_Delete(v);
+	return (out);
+}
+
+/* Read a number: -?digits(.digits)?(e[+-]?digits)?, converted by cJSON. */
+static struct cond_node *
+cond_parse_number(struct cond_parser *p)
+{
+	struct cond_node	*n;
+	size_t			 start = p->pos, i = p->pos, digits;
+	cJSON			*v;
+
+	if (p->s[i] == '-')
+		i++;
+	for (digits = 0; i < p->len && isdigit((unsigned char)p->s[i]); i++)
+		digits++;
+	if (digits > 0 && i < p->len && p->s[i] == '.') {
+		for (i++, digits = 0; i < p->len &&
+		    isdigit((unsigned char)p->s[i]); i++)
+			digits++;
+	}
+	if (digits > 0 && i < p->len && (p->s[i] == 'e' || p->s[i] == 'E')) {
+		i++;
+		if (i < p->len && (p->s[i] == '+' || p->s[i] == '-'))
+			i++;
+		for (digits = 0; i < p->len &&
+		    isdigit((unsigned char)p->s[i]); i++)
+			digits++;
+	}
+	if (digits == 0 || (i < p->len && (cond_is_word(p->s[i]) ||
+	    p->s[i] == '.'))) {
+		cond_error(p, start, "bad number");
+		return (NULL);
+	}
+	v = cJSON_ParseWithLength(p->s + start, i - start);
+	if (v == NULL || !cJSON_IsNumber(v)) {
+		cJSON_Delete(v);
+		cond_error(p, start, "bad number");
+		return (NULL);
+	}
+	n = cond_node_new(COND_LIT);
+	n->lit = COND_LIT_NUMBER;
+	n->number = v->valuedouble;
+	cJSON_Delete(v);
+	p->pos = i;
+	return (n);
+}
+
+/* Read a keyword literal or a path: root ('.' segment)*. */
+static struct cond_node *
+cond_parse_path(struct cond_parser *p)
+{
+	struct cond_node	*n;
+	struct cond		*c = p->cond;
+	struct buf		 b;
+	size_t			 start = p->pos, i, seg;
+	char			*word;
+
+	while (p->pos < p->len && cond_is_word(p->s[p->pos]))
+		p->pos++;
+	word = xstrndup(p->s + start, p->pos - start);
+	if (p->pos >= p->len || p->s[p->pos] != '.') {
+		n = cond_node_new(COND_LIT);
+		if (strcmp(word, "true") == 0)
+			n->lit = COND_LIT_TRUE;
+		else if (strcmp(word, "false") == 0)
+			n->lit = COND_LIT_FALSE;
+		else if (strcmp(word, "nil") == 0 ||
+		    strcmp(word, "null") == 0)
+			n->lit = COND_LIT_NULL;
+		else {
+			free(n);
+			n = NULL;
+		}
+		if (n != NULL) {
+			free(word);
+			return (n);
+		}
+	}
+	for (i = 0; i < sizeof cond_roots / sizeof cond_roots[0]; i++) {
+		if (strcmp(word, cond_roots[i]) == 0)
+			break;
+	}
+	if (i == sizeof cond_roots / sizeof cond_roots[0]) {
+		cond_error(p, start, "unknown name \"%.32s\" (use result, "
+		    "exit_code, input, steps, workflow)", word);
+		free(word);
+		return (NULL);
+	}
+	n = cond_node_new(COND_PATH);
+	n->segs = xcalloc(1, sizeof *n->segs);
+	n->segs[n->nsegs++] = word;
+	while (p->pos < p->len && p->s[p->pos] == '.') {
+		seg = ++p->pos;
+		if (n->nsegs >= COND_MAX_SEGS) {
+			cond_error(p, start, "path too long (max %d parts)",
+			    COND_MAX_SEGS);
+			goto fail;
+		}
+		if (p->pos < p->len && (p->s[p->pos] == '"' ||
+		    p->s[p->pos] == '\'')) {
+			if ((word = cond_parse_string(p)) == NULL)
+				goto fail;
+		} else {
+			while (p->pos < p->len && cond_is_word(p->s[p->pos]))
+				p->pos++;
+			if (p->pos == seg) {
+				cond_error(p, seg - 1, "expected a name after "
+				    "'.'");
+				goto fail;
+			}
+			word = xstrndup(p->s + seg, p->pos - seg);
+		}
+		n->segs = xreallocarray(n->segs, n->nsegs + 1,
+		    sizeof *n->segs);
+		n->segs[n->nsegs++] = word;
+	}
+	buf_init(&b);
+	for (i = 0; i < n->nsegs; i++)
+		buf_printf(&b, "%s%s", i == 0 ? "" : ".", n->segs[i]);
+	c->refs = xreallocarray(c->refs, c->nrefs + 1, sizeof *c->refs);
+	c->refs[c->nrefs++] = buf_release(&b);
+	return (n);
+fail:
+	cond_node_free(n);
+	return (NULL);
+}
+
+/* Parse a condition; NULL with cause "column N: why" when it is bad. */
+struct cond *
+cond_parse(const char *s, char **cause)
+{
+	struct cond_parser	 p;
+	struct cond		*c;
+	char			 what[64];
+
+	memset(&p, 0, sizeof p);
+	c = xcalloc(1, sizeof *c);
+	p.s = s != NULL ? s : "";
+	p.len = strlen(p.s);
+	p.cond = c;
+	c->root = cond_parse_or(&p, NULL, 0);
+	if (c->root != NULL) {
+		cond_ws(&p);
+		if (p.pos < p.len)
+			cond_error(&p, p.pos, "unexpected %s",
+			    cond_describe(&p, p.pos, what, sizeof what));
+	}
+	if (p.error != NULL) {
+		cond_free(c);
+		if (cause != NULL)
+			*cause = p.error;
+		else
+			free(p.error);
+		return (NULL);
+	}
+	return (c);
+}
+
+/* Free a parsed condition. */
+void
+cond_free(struct cond *c)
+{
+	if (c == NULL)
+		return;
+	cond_node_free(c->root);
+	flow_strings_free(c->refs, c->nrefs);
+	free(c);
+}
+
+/* The dotted paths a condition reads ("steps.check.result"), owned by it. */
+int
+cond_refs(const struct cond *c, const char ***refs, size_t *n)
+{
+	*refs = (const char **)c->refs;
+	*n = c->nrefs;
+	return (0);
+}
+
+/* Evaluate an operand to a value (a sub-expression gives a boolean). */
+static void
+cond_operand(const struct cond_node *n, const cJSON *scope,
+    struct cond_value *v)
+{
+	const cJSON	*j;
+
+	memset(v, 0, sizeof *v);
+	switch (n->kind) {
+	case COND_LIT:
+		switch (n->lit) {
+		case COND_LIT_NULL:
+			v->type = COND_V_NULL;
+			break;
+		case COND_LIT_TRUE:
+		case COND_LIT_FALSE:
+			v->type = COND_V_BOOL;
+			v->b = (n->lit == COND_LIT_TRUE);
+			break;
+		case COND_LIT_NUMBER:
+			v->type = COND_V_NUMBER;
+			v->n = n->number;
+			break;
+		case COND_LIT_STRING:
+			v->type = COND_V_STRING;
+			v->s = n->string;
+			break;
+		}
+		return;
+	case COND_PATH:
+		j = flow_json_lookup(scope, n->segs, n->nsegs);
+		if (j == NULL || cJSON_IsNull(j))
+			v->type = COND_V_NULL;
+		else if (cJSON_IsBool(j)) {
+			v->type = COND_V_BOOL;
+			v->b = cJSON_IsTrue(j);
+		} else if (cJSON_IsNumber(j)) {
+			v->type = COND_V_NUMBER;
+			v->n = j->valuedouble;
+		} else if (cJSON_IsString(j)) {
+			v->type = COND_V_STRING;
+			v->s = j->valuestring;
+		} else {
+			v->type = COND_V_JSON;
+			v->j = j;
+		}
+		return;
+	default:
+		v->type = COND_V_BOOL;
+		v->b = cond_truth(n, scope);
+		return;
+	}
+}
+
+/* The reference engine's rules for comparing with true, false and nil. */
+static int
+cond_loose(const struct cond_value *v, enum cond_lit lit)
+{
+	switch (lit) {
+	case COND_LIT_TRUE:
+		return ((v->type == COND_V_BOOL && v->b) ||
+		    (v->type == COND_V_STRING && strcmp(v->s, "true") == 0));
+	case COND_LIT_FALSE:
+		return ((v->type == COND_V_BOOL && !v->b) ||
+		    (v->type == COND_V_STRING && strcmp(v->s, "false") == 0));
+	default:
+		return (v->type == COND_V_NULL ||
+		    (v->type == COND_V_STRING && (*v->s == '\0' ||
+		    strcmp(v->s, "nil") == 0)));
+	}
+}
+
+/* Deep equality without coercion between strings and numbers. */
+static int
+cond_equal(const struct cond_value *a, const struct cond_value *b)
+{
+	if (a->type != b->type)
+		return (0);
+	switch (a->type) {
+	case COND_V_NULL:
+		return (1);
+	case COND_V_BOOL:
+		return (a->b == b->b);
+	case COND_V_NUMBER:
+		return (a->n == b->n);
+	case COND_V_STRING:
+		return (strcmp(a->s, b->s) == 0);
+	case COND_V_JSON:
+		return (cJSON_Compare(a->j, b->j, 1));
+	}
+	return (0);
+}
+
+/* Is n a literal true, false or nil, for the loose rules? */
+#define COND_IS_LOOSE(n) ((n)->kind == COND_LIT && \
+	((n)->lit == COND_LIT_TRUE || (n)->lit == COND_LIT_FALSE || \
+	(n)->lit == COND_LIT_NULL))
+
+/* Evaluate a comparison node. */
+static int
+cond_compare(const struct cond_node *n, const cJSON *scope)
+{
+	struct cond_value	 a, b;
+	int			 eq, r;
+
+	cond_operand(n->kids[0], scope, &a);
+	cond_operand(n->kids[1], scope, &b);
+	if (n->op == COND_EQ || n->op == COND_NE) {
+		if (COND_IS_LOOSE(n->kids[1]))
+			eq = cond_loose(&a, n->kids[1]->lit);
+		else if (COND_IS_LOOSE(n->kids[0]))
+			eq = cond_loose(&b, n->kids[0]->lit);
+		else
+			eq = cond_equal(&a, &b);
+		return (n->op == COND_EQ ? eq : !eq);
+	}
+	if (a.type == COND_V_NUMBER && b.type == COND_V_NUMBER)
+		r = (a.n < b.n) ? -1 : (a.n > b.n);
+	else if (a.type == COND_V_STRING && b.type == COND_V_STRING) {
+		r = strcmp(a.s, b.s);
+		r = (r < 0) ? -1 : (r > 0);
+	} else
+		return (0);
+	switch (n->op) {
+	case COND_LT:
+		return (r < 0);
+	case COND_LE:
+		return (r <= 0);
+	case COND_GT:
+		return (r > 0);
+	default:
+		return (r >= 0);
+	}
+}
+
+/* Evaluate a node as a boolean. */
+static int
+cond_truth(const struct cond_node *n, const cJSON *scope)
+{
+	struct cond_value	v;
+	size_t			i;
+
+	switch (n->kind) {
+	case COND_OR:
+		for (i = 0; i < n->nkids; i++) {
+			if (cond_truth(n->kids[i], scope))
+				return (1);
+		}
+		return (0);
+	case COND_AND:
+		for (i = 0; i < n->nkids; i++) {
+			if (!cond_truth(n->kids[i], scope))
+				return (0);
+		}
+		return (1);
+	case COND_NOT:
+		return (!cond_truth(n->kids[0], scope));
+	case COND_CMP:
+		return (cond_compare(n, scope));
+	default:
+		break;
+	}
+	cond_operand(n, scope, &v);
+	switch (v.type) {
+	case COND_V_NULL:
+		return (0);
+	case COND_V_BOOL:
+		return (v.b);
+	case COND_V_NUMBER:
+		return (v.n != 0);
+	case COND_V_STRING:
+		return (*v.s != '\0');
+	default:
+		return (1);
+	}
+}
+
+/* Evaluate a condition against a scope object; 1 true, 0 false. */
+int
+cond_eval(const struct cond *c, const cJSON *scope)
+{
+	if (c == NULL || c->root == NULL)
+		return (0);
+	return (cond_truth(c->root, scope));
+}

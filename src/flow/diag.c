@@ -1,0 +1,484 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * diag.c: diagnostics (a list of errors and warnings with JSON paths) and
+ * the small helpers every parser in the flow layer uses to report a problem
+ * at the right path: path building, typed member checks, duplicate keys and
+ * "did you mean" suggestions.
+ */
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "flow/flow-int.h"
+
+static void	 diag_add_v(struct flow_diags *, enum flow_severity,
+		     const char *, int, int, const char *, va_list)
+		     printflike(6, 0);
+static int	 diag_key_cmp(const void *, const void *);
+static void	 diag_dups(const cJSON *, const char *, struct flow_diags *,
+		     int);
+static size_t	 diag_distance(const char *, const char *);
+
+/* Make an empty list. */
+struct flow_diags *
+flow_diags_create(void)
+{
+	struct flow_diags	*d;
+
+	d = xmalloc(sizeof *d);
+	TAILQ_INIT(d);
+	return (d);
+}
+
+/* Free a list and every diagnostic in it. */
+void
+flow_diags_free(struct flow_diags *d)
+{
+	struct flow_diag	*fd, *fd1;
+
+	if (d == NULL)
+		return;
+	TAILQ_FOREACH_SAFE(fd, d, entry, fd1) {
+		TAILQ_REMOVE(d, fd, entry);
+		free(fd->path);
+		free(fd->message);
+		free(fd);
+	}
+	free(d);
+}
+
+/* Append one diagnostic, keeping insertion order. */
+static void
+diag_add_v(struct flow_diags *d, enum flow_severity sev, const char *path,
+    int line, int col, const char *fmt, va_list ap)
+{
+	struct flow_diag	*fd;
+
+	if (d == NULL)
+		return;
+	fd = xcalloc(1, sizeof *fd);
+	fd->severity = sev;
+	fd->path = xstrdup(path != NULL ? path : "$");
+	fd->line = line;
+	fd->col = col;
+	xvasprintf(&fd->message, fmt, ap);
+	TAILQ_INSERT_TAIL(d, fd, entry);
+}
+
+/* Add a diagnostic at a JSON path; its place is found later by locate. */
+void
+flow_diags_add(struct flow_diags *d, enum flow_severity sev, const char *path,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	diag_add_v(d, sev, path, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+/* Add an error at a known line and column (JSON syntax, bad UTF-8). */
+void
+flow_diags_add_at(struct flow_diags *d, int line, int col, const char *fmt,
+    ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	diag_add_v(d, FLOW_ERROR, "$", line, col, fmt, ap);
+	va_end(ap);
+}
+
+/* Add a JSON syntax error from json_parse's "line L, column C: why". */
+void
+flow_diags_add_json(struct flow_diags *d, const char *cause)
+{
+	int	line, col, n = 0;
+
+	if (sscanf(cause, "line %d, column %d: %n", &line, &col, &n) == 2 &&
+	    n > 0 && line > 0 && col > 0)
+		flow_diags_add_at(d, line, col, "%s", cause + n);
+	else
+		flow_diags_add(d, FLOW_ERROR, "$", "%s", cause);
+}
+
+/* Count the errors. */
+int
+flow_diags_errors(const struct flow_diags *d)
+{
+	const struct flow_diag	*fd;
+	int			 n = 0;
+
+	if (d == NULL)
+		return (0);
+	TAILQ_FOREACH(fd, d, entry) {
+		if (fd->severity == FLOW_ERROR)
+			n++;
+	}
+	return (n);
+}
+
+/* Count the warnings. */
+int
+flow_diags_warnings(const struct flow_diags *d)
+{
+	const struct flow_diag	*fd;
+	int			 n = 0;
+
+	if (d == NULL)
+		return (0);
+	TAILQ_FOREACH(fd, d, entry) {
+		if (fd->severity == FLOW_WARNING)
+			n++;
+	}
+	return (n);
+}
+
+/*
+ * Format one diagnostic as "FILE:LINE:COL: PATH: MESSAGE" (or without the
+ * place parts that are unknown).  The root path "$" adds nothing once the
+ * line and column are known, so it is left out then.
+ */
+char *
+flow_diag_format(const struct flow_diag *fd, const char *file)
+{
+	struct buf	b;
+	const char	*path = fd->path != NULL ? fd->path : "$";
+
+	buf_init(&b);
+	if (file != NULL)
+		buf_printf(&b, "%s:", file);
+	if (fd->line > 0)
+		buf_printf(&b, "%d:%d:", fd->line, fd->col);
+	if (b.len > 0)
+		buf_putc(&b, ' ');
+	if (fd->severity == FLOW_WARNING)
+		buf_puts(&b, "warning: ");
+	if (fd->line <= 0 || strcmp(path, "$") != 0)
+		buf_printf(&b, "%s: ", path);
+	buf_puts(&b, fd->message);
+	return (buf_release(&b));
+}
+
+/* Format the first error, or return NULL when there is none. */
+char *
+flow_diags_first_error(const struct flow_diags *d, const char *file)
+{
+	const struct flow_diag	*fd;
+
+	if (d == NULL)
+		return (NULL);
+	TAILQ_FOREACH(fd, d, entry) {
+		if (fd->severity == FLOW_ERROR)
+			return (flow_diag_format(fd, file));
+	}
+	return (NULL);
+}
+
+/* Append a member name to a path: ".name" or ["odd name"] (JSON-escaped). */
+void
+flow_path_add_key(struct buf *b, const char *key)
+{
+	const unsigned char	*p;
+
+	if (str_is_identifier(key)) {
+		buf_printf(b, ".%s", key);
+		return;
+	}
+	buf_puts(b, "[\"");
+	for (p = (const unsigned char *)key; *p != '\0'; p++) {
+		switch (*p) {
+		case '"':
+			buf_puts(b, "\\\"");
+			break;
+		case '\\':
+			buf_puts(b, "\\\\");
+			break;
+		case '\n':
+			buf_puts(b, "\\n");
+			break;
+		case '\t':
+			buf_puts(b, "\\t");
+			break;
+		case '\r':
+			buf_puts(b, "\\r");
+			break;
+		default:
+			if (*p < 0x20)
+				buf_printf(b, "\\u%04x", *p);
+			else
+				buf_putc(b, *p);
+			break;
+		}
+	}
+	buf_puts(b, "\"]");
+}
+
+/* Return a new path for a member of the value at base. */
+char *
+flow_path_key(const char *base, const char *key)
+{
+	struct buf	b;
+
+	buf_init(&b);
+	buf_puts(&b, base);
+	flow_path_add_key(&b, key);
+	return (buf_release(&b));
+}
+
+/* Return a new path for an element of the array at base. */
+char *
+flow_path_index(const char *base, size_t i)
+{
+	char	*s;
+
+	xasprintf(&s, "%s[%zu]", base, i);
+	return (s);
+}
+
+/* Order object members by name, then by position, for duplicate finding. */
+static int
+diag_key_cmp(const void *a, const void *b)
+{
+	const cJSON	*ca = *(const cJSON *const *)a;
+	const cJSON	*cb = *(const cJSON *const *)b;
+	int		 r;
+
+	r = strcmp(ca->string, cb->string);
+	if (r != 0)
+		return (r);
+	return (ca < cb ? -1 : (ca > cb));
+}
+
+/*
+ * Report every member that repeats an earlier name in the same object, in
+ * v and everything below it.  Sorting keeps this n log n for huge objects;
+ * depth is bounded by cJSON's own nesting limit.
+ */
+static void
+diag_dups(const cJSON *v, const char *path, struct flow_diags *d, int depth)
+{
+	const cJSON	*c, **sorted;
+	size_t		 n = 0, i;
+	char		*sub;
+
+	if (depth > CJSON_NESTING_LIMIT || (!cJSON_IsObject(v) &&
+	    !cJSON_IsArray(v)))
+		return;
+	if (cJSON_IsObject(v)) {
+		for (c = v->child; c != NULL; c = c->next)
+			n++;
+		if (n > 1) {
+			sorted = xreallocarray(NULL, n, sizeof *sorted);
+			for (i = 0, c = v->child; c != NULL; c = c->next)
+				sorted[i++] = c;
+			qsort(sorted, n, sizeof *sorted, diag_key_cmp);
+			for (i = 1; i < n; i++) {
+				if (strcmp(sorted[i]->string,
+				    sorted[i - 1]->string) != 0)
+					continue;
+				sub = flow_path_key(path, sorted[i]->string);
+				flow_diags_add(d, FLOW_ERROR, sub,
+				    "duplicate key \"%s\"", sorted[i]->string);
+				free(sub);
+			}
+			free(sorted);
+		}
+	}
+	i = 0;
+	for (c = v->child; c != NULL; c = c->next, i++) {
+		if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+			continue;
+		if (cJSON_IsObject(v))
+			sub = flow_path_key(path, c->string);
+		else
+			sub = flow_path_index(path, i);
+		diag_dups(c, sub, d, depth + 1);
+		free(sub);
+	}
+}
+
+/* Report duplicate member names anywhere in a JSON value. */
+void
+flow_json_dups(const cJSON *v, const char *path, struct flow_diags *d)
+{
+	diag_dups(v, path, d, 0);
+}
+
+/*
+ * Check that v is an integer within [min, max]; report at path otherwise.
+ * Returns 0 and fills out when it is.
+ */
+int
+flow_json_int(const cJSON *v, const char *path, int64_t min, int64_t max,
+    int64_t *out, struct flow_diags *d)
+{
+	double	x;
+
+	if (!cJSON_IsNumber(v)) {
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "expected an integer, got %s", json_type_name(v));
+		return (-1);
+	}
+	x = v->valuedouble;
+	if (x != floor(x) || x < (double)min || x > (double)max) {
+		if (max == INT64_MAX)
+			flow_diags_add(d, FLOW_ERROR, path, "expected an "
+			    "integer of at least %lld, got %g",
+			    (long long)min, x);
+		else
+			flow_diags_add(d, FLOW_ERROR, path, "expected an "
+			    "integer from %lld to %lld, got %g",
+			    (long long)min, (long long)max, x);
+		return (-1);
+	}
+	*out = (int64_t)x;
+	return (0);
+}
+
+/* Check that v is a string (non-empty if asked); return a copy or NULL. */
+char *
+flow_json_string(const cJSON *v, const char *path, int nonempty,
+    struct flow_diags *d)
+{
+	if (!cJSON_IsString(v)) {
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "expected a string, got %s", json_type_name(v));
+		return (NULL);
+	}
+	if (nonempty && *v->valuestring == '\0') {
+		flow_diags_add(d, FLOW_ERROR, path, "must not be empty");
+		return (NULL);
+	}
+	return (xstrdup(v->valuestring));
+}
+
+/* Check that v is a non-empty array of strings; return copies or NULL. */
+char **
+flow_json_strings(const cJSON *v, const char *path, size_t *n,
+    struct flow_diags *d)
+{
+	const cJSON	*c;
+	char		**out, *sub;
+	size_t		 i, count = 0;
+	int		 bad = 0;
+
+	*n = 0;
+	if (!cJSON_IsArray(v)) {
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "expected an array of strings, got %s", json_type_name(v));
+		return (NULL);
+	}
+	for (c = v->child; c != NULL; c = c->next)
+		count++;
+	if (count == 0) {
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "expected a non-empty array of strings");
+		return (NULL);
+	}
+	out = xcalloc(count, sizeof *out);
+	for (i = 0, c = v->child; c != NULL; c = c->next, i++) {
+		if (cJSON_IsString(c)) {
+			out[i] = xstrdup(c->valuestring);
+			continue;
+		}
+		sub = flow_path_index(path, i);
+		flow_diags_add(d, FLOW_ERROR, sub, "expected a string, got %s",
+		    json_type_name(c));
+		free(sub);
+		bad = 1;
+	}
+	if (bad) {
+		flow_strings_free(out, count);
+		return (NULL);
+	}
+	*n = count;
+	return (out);
+}
+
+/* Free an array of strings. */
+void
+flow_strings_free(char **v, size_t n)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Levenshtein distance of two short strings (callers cap the length). */
+static size_t
+diag_distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, prev, cur, tmp;
+	size_t	row[65];
+
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			cur = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < cur)
+				cur = row[j] + 1;
+			if (row[j - 1] + 1 < cur)
+				cur = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = cur;
+			prev = tmp;
+		}
+	}
+	return (row[lb]);
+}
+
+/*
+ * Return the name closest to word when it is within two edits and shorter
+ * than a full rewrite, for "did you mean" hints; NULL otherwise.
+ */
+const char *
+flow_suggest(const char *word, const char *const *names, size_t n)
+{
+	const char	*best = NULL;
+	size_t		 i, dist, best_dist = 3, wl = strlen(word);
+
+	if (wl == 0 || wl > 64)
+		return (NULL);
+	for (i = 0; i < n; i++) {
+		if (names[i] == NULL || strlen(names[i]) > 64)
+			continue;
+		dist = diag_distance(word, names[i]);
+		if (dist == 0 || dist >= wl)
+			continue;
+		if (dist < best_dist) {
+			best_dist = dist;
+			best = names[i];
+		}
+	}
+	return (best);
+}

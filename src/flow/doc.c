@@ -1,0 +1,342 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * doc.c: template documents.  A document is a plain flow, or a wrapper
+ * {"description", "inputs", "sla", "flow"} whose flow is parsed at "$.flow".
+ * Parsing runs every check and places every diagnostic at a line and
+ * column; flow_doc_input() applies declared inputs to a run's input.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "flow/flow-int.h"
+
+static const char *doc_wrapper_keys[] = {
+	"description", "inputs", "sla", "flow"
+};
+#define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
+#define DOC_MAX_INPUTS	1000
+
+static int	doc_is_wrapper(const cJSON *);
+static void	doc_wrapper(struct flow_doc *, const cJSON *,
+		    struct flow_diags *);
+static void	doc_inputs(struct flow_doc *, const cJSON *,
+		    struct flow_diags *);
+static void	doc_input(struct flow_input *, const cJSON *, const char *,
+		    struct flow_diags *);
+static char	*doc_declared(const struct flow_doc *);
+
+/* Is this object the template wrapper: a "flow" and only wrapper keys? */
+static int
+doc_is_wrapper(const cJSON *v)
+{
+	const cJSON	*c;
+	size_t		 i;
+
+	if (cJSON_GetObjectItemCaseSensitive(v, "flow") == NULL)
+		return (0);
+	for (c = v->child; c != NULL; c = c->next) {
+		for (i = 0; i < DOC_NWRAPPER; i++) {
+			if (strcmp(c->string, doc_wrapper_keys[i]) == 0)
+				break;
+		}
+		if (i == DOC_NWRAPPER)
+			return (0);
+	}
+	return (1);
+}
+
+/* One declared input: {"default", "required", "description"}. */
+static void
+doc_input(struct flow_input *in, const cJSON *v, const char *path,
+    struct flow_diags *d)
+{
+	const cJSON	*c;
+	char		*sub;
+
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, path, "an input must be an "
+		    "object such as {\"default\": ..., \"required\": true}, "
+		    "got %s", json_type_name(v));
+		return;
+	}
+	for (c = v->child; c != NULL; c = c->next) {
+		sub = flow_path_key(path, c->string);
+		if (strcmp(c->string, "default") == 0) {
+			free(in->default_json);
+			in->default_json = json_print(c);
+		} else if (strcmp(c->string, "required") == 0) {
+			if (!cJSON_IsBool(c))
+				flow_diags_add(d, FLOW_ERROR, sub, "expected "
+				    "true or false, got %s", json_type_name(c));
+			else
+				in->required = cJSON_IsTrue(c);
+		} else if (strcmp(c->string, "description") == 0) {
+			free(in->description);
+			in->description = flow_json_string(c, sub, 0, d);
+		} else
+			flow_diags_add(d, FLOW_ERROR, sub, "unknown field "
+			    "\"%s\" in an input (use default, required, "
+			    "description)", c->string);
+		free(sub);
+	}
+	if (in->required && in->default_json != NULL)
+		flow_diags_add(d, FLOW_WARNING, path, "a required input with "
+		    "a default: the default is never used");
+}
+
+/* The "inputs" object of a template. */
+static void
+doc_inputs(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
+{
+	const cJSON		*c, *p;
+	struct flow_input	*in;
+	char			*path;
+	int			 dup;
+
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, "$.inputs", "expected an object "
+		    "of inputs, got %s", json_type_name(v));
+		return;
+	}
+	flow_json_dups(v, "$.inputs", d);
+	doc->inputs_json = json_print(v);
+	if (cJSON_GetArraySize(v) > DOC_MAX_INPUTS) {
+		flow_diags_add(d, FLOW_ERROR, "$.inputs", "too many inputs "
+		    "(max %d)", DOC_MAX_INPUTS);
+		return;
+	}
+	for (c = v->child; c != NULL; c = c->next) {
+		for (dup = 0, p = v->child; p != c; p = p->next) {
+			if (strcmp(p->string, c->string) == 0)
+				dup = 1;
+		}
+		if (dup)
+			continue;
+		path = flow_path_key("$.inputs", c->string);
+		if (*c->string == '\0') {
+			flow_diags_add(d, FLOW_ERROR, path,
+			    "an input name must not be empty");
+			free(path);
+			continue;
+		}
+		doc->inputs = xreallocarray(doc->inputs, doc->ninputs + 1,
+		    sizeof *doc->inputs);
+		in = &doc->inputs[doc->ninputs++];
+		memset(in, 0, sizeof *in);
+		in->key = xstrdup(c->string);
+		doc_input(in, c, path, d);
+		free(path);
+	}
+}
+
+/* The wrapper form: description, inputs, sla and the flow at "$.flow". */
+static void
+doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
+{
+	const cJSON	*c;
+	const char	*why;
+	char		*path, seen[DOC_NWRAPPER];
+	int64_t		 ms;
+	size_t		 i;
+
+	memset(seen, 0, sizeof seen);
+	for (c = v->child; c != NULL; c = c->next) {
+		for (i = 0; i < DOC_NWRAPPER; i++) {
+			if (strcmp(c->string, doc_wrapper_keys[i]) == 0)
+				break;
+		}
+		path = flow_path_key("$", c->string);
+		if (i == DOC_NWRAPPER || seen[i]++) {
+			flow_diags_add(d, FLOW_ERROR, path,
+			    "duplicate key \"%s\"", c->string);
+		} else if (strcmp(c->string, "description") == 0) {
+			free(doc->description);
+			doc->description = flow_json_string(c, path, 0, d);
+		} else if (strcmp(c->string, "inputs") == 0)
+			doc_inputs(doc, c, d);
+		else if (strcmp(c->string, "sla") == 0) {
+			if (flow_duration_json(c, &ms, &why) != 0)
+				flow_diags_add(d, FLOW_ERROR, path, "%s", why);
+			else if (ms <= 0)
+				flow_diags_add(d, FLOW_ERROR, path,
+				    "sla must be above zero");
+		} else {
+			doc->flow = flow_from_json(c, "$.flow", d);
+			if (doc->flow != NULL)
+				doc->flow_json = json_print(c);
+		}
+		free(path);
+	}
+}
+
+/*
+ * Parse and check a document, placing every diagnostic.  NULL only when
+ * it is not JSON or not an object.
+ */
+struct flow_doc *
+flow_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
+    struct flow_diags *d)
+{
+	struct flow_doc	*doc;
+	cJSON		*v;
+	char		*cause;
+	size_t		 bad;
+	int		 line, col;
+
+	if (len > SLUICE_MAX_DOCUMENT) {
+		flow_diags_add_at(d, 1, 1, "document larger than 1 MiB");
+		return (NULL);
+	}
+	if (!utf8_valid(text, len, &bad)) {
+		str_linecol(text, bad, &line, &col);
+		flow_diags_add_at(d, line, col, "invalid UTF-8");
+		return (NULL);
+	}
+	if ((v = json_parse(text, len, &cause)) == NULL) {
+		flow_diags_add_json(d, cause);
+		free(cause);
+		return (NULL);
+	}
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, "$", "a flow must be a JSON "
+		    "object of steps, got %s", json_type_name(v));
+		flow_diags_locate(d, text, len);
+		cJSON_Delete(v);
+		return (NULL);
+	}
+	doc = xcalloc(1, sizeof *doc);
+	if (doc_is_wrapper(v)) {
+		doc->is_template = 1;
+		doc_wrapper(doc, v, d);
+		flow_check(doc->flow, tools, "$.flow", d);
+	} else {
+		doc->flow = flow_from_json(v, "$", d);
+		doc->flow_json = json_print(v);
+		flow_check(doc->flow, tools, "$", d);
+	}
+	cJSON_Delete(v);
+	flow_diags_locate(d, text, len);
+	return (doc);
+}
+
+/* "a, b, c": the declared input names, for messages. */
+static char *
+doc_declared(const struct flow_doc *doc)
+{
+	struct buf	b;
+	size_t		i;
+
+	buf_init(&b);
+	for (i = 0; i < doc->ninputs; i++)
+		buf_printf(&b, "%s%s", i == 0 ? "" : ", ", doc->inputs[i].key);
+	if (doc->ninputs == 0)
+		buf_puts(&b, "none");
+	return (buf_release(&b));
+}
+
+/*
+ * Apply a document's declared inputs to a run's input: refuse unknown and
+ * missing required keys, fill defaults.  Returns compact JSON text, or NULL
+ * with cause.
+ */
+char *
+flow_doc_input(const struct flow_doc *doc, const cJSON *given, char **cause)
+{
+	const struct flow_input	*in;
+	const cJSON		*c;
+	cJSON			*out, *def;
+	char			*s, *names;
+	size_t			 i;
+
+	if (given != NULL && !cJSON_IsNull(given) && !cJSON_IsObject(given)) {
+		xasprintf(cause, "input must be a JSON object, not %s",
+		    json_type_name(given));
+		return (NULL);
+	}
+	if (given != NULL && cJSON_IsObject(given))
+		out = cJSON_Duplicate(given, 1);
+	else
+		out = cJSON_CreateObject();
+	if (out == NULL)
+		fatalx("%s: out of memory", __func__);
+	for (c = out->child; doc->inputs_json != NULL && c != NULL;
+	    c = c->next) {
+		for (i = 0; i < doc->ninputs; i++) {
+			if (strcmp(doc->inputs[i].key, c->string) == 0)
+				break;
+		}
+		if (i < doc->ninputs)
+			continue;
+		names = doc_declared(doc);
+		xasprintf(cause, "unknown input \"%s\" (declared: %s)",
+		    c->string, names);
+		free(names);
+		goto fail;
+	}
+	for (i = 0; i < doc->ninputs; i++) {
+		in = &doc->inputs[i];
+		if (cJSON_GetObjectItemCaseSensitive(out, in->key) != NULL)
+			continue;
+		if (in->required) {
+			xasprintf(cause, "missing required input \"%s\"",
+			    in->key);
+			goto fail;
+		}
+		if (in->default_json == NULL ||
+		    (def = cJSON_Parse(in->default_json)) == NULL)
+			continue;
+		cJSON_AddItemToObject(out, in->key, def);
+	}
+	s = json_print(out);
+	cJSON_Delete(out);
+	if (strlen(s) > SLUICE_MAX_INPUT) {
+		free(s);
+		xasprintf(cause, "input larger than 256 KiB");
+		return (NULL);
+	}
+	return (s);
+fail:
+	cJSON_Delete(out);
+	return (NULL);
+}
+
+/* Free a document. */
+void
+flow_doc_free(struct flow_doc *doc)
+{
+	size_t	i;
+
+	if (doc == NULL)
+		return;
+	for (i = 0; i < doc->ninputs; i++) {
+		free(doc->inputs[i].key);
+		free(doc->inputs[i].description);
+		free(doc->inputs[i].default_json);
+	}
+	free(doc->inputs);
+	free(doc->description);
+	flow_free(doc->flow);
+	free(doc->flow_json);
+	free(doc->inputs_json);
+	free(doc);
+}

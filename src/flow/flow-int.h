@@ -1,0 +1,64 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * flow-int.h: helpers shared by the files of the flow layer only: building
+ * JSON paths, duplicate-key checks, retry objects and name suggestions.
+ * Nothing outside src/flow/ includes this.
+ */
+
+#ifndef SLUICE_FLOW_INT_H
+#define SLUICE_FLOW_INT_H
+
+struct buf;
+
+/* diag.c: "$.a" + "b" -> "$.a.b", or "$.a[\"odd key\"]"; "$.a" + 2 -> "$.a[2]". */
+char		*flow_path_key(const char *, const char *);
+char		*flow_path_index(const char *, size_t);
+void		 flow_path_add_key(struct buf *, const char *);
+
+/* diag.c: report members that appear twice in any object under a value. */
+void		 flow_json_dups(const struct cJSON *, const char *,
+		     struct flow_diags *);
+
+/* diag.c: typed member checks that report at the member's path. */
+int		 flow_json_int(const struct cJSON *, const char *, int64_t,
+		     int64_t, int64_t *, struct flow_diags *);
+char		*flow_json_string(const struct cJSON *, const char *, int,
+		     struct flow_diags *);
+char		**flow_json_strings(const struct cJSON *, const char *,
+		     size_t *, struct flow_diags *);
+void		 flow_strings_free(char **, size_t);
+
+/* diag.c: the closest name within edit distance 2, or NULL. */
+const char	*flow_suggest(const char *, const char *const *, size_t);
+
+/* diag.c: the position of a JSON syntax error from json_parse's cause. */
+void		 flow_diags_add_json(struct flow_diags *, const char *);
+
+/* parse.c: retry objects, shared with the tools catalog. */
+void		 flow_retry_parse(const struct cJSON *, const char *,
+		     struct flow_retry *, struct flow_diags *);
+void		 flow_retry_free(struct flow_retry *);
+void		 flow_env_parse(const struct cJSON *, const char *,
+		     struct flow_kv **, size_t *, struct flow_diags *);
+void		 flow_env_free(struct flow_kv *, size_t);
+
+/* interp.c: longest dotted-run lookup shared with conditions. */
+const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
+		     size_t);
+
+#endif /* SLUICE_FLOW_INT_H */

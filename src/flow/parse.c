@@ -1,0 +1,1039 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * parse.c: a flow's JSON to struct flow.  Every problem is reported with its
+ * JSON path (not just the first), types are checked field by field from a
+ * table, and step references are resolved to indexes by key, then by name.
+ * The cJSON tree is never kept: steps hold their own strings, and args as
+ * compact JSON text.
+ */
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "flow/flow-int.h"
+
+/* What the field handlers of one step share. */
+struct parse_step {
+	struct flow_step	*st;
+	struct flow_diags	*d;
+	const char		*path;		/* the step's path */
+	int			 has_tool;	/* a non-null "tool" */
+	const cJSON		*gate;
+};
+
+typedef void (*parse_field_cb)(struct parse_step *, const cJSON *,
+    const char *);
+
+struct parse_field {
+	const char	*name;
+	parse_field_cb	 cb;
+};
+
+static void	 parse_name(struct parse_step *, const cJSON *, const char *);
+static void	 parse_tool(struct parse_step *, const cJSON *, const char *);
+static void	 parse_run(struct parse_step *, const cJSON *, const char *);
+static void	 parse_shell(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_text(struct parse_step *, const cJSON *, const char *);
+static void	 parse_env(struct parse_step *, const cJSON *, const char *);
+static void	 parse_args(struct parse_step *, const cJSON *, const char *);
+static void	 parse_next(struct parse_step *, const cJSON *, const char *);
+static void	 parse_branch(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_parallel(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_done(struct parse_step *, const cJSON *, const char *);
+static void	 parse_retry(struct parse_step *, const cJSON *, const char *);
+static void	 parse_timeout(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_gate_field(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_interrupt(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_visits(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_policy(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_ignore(struct parse_step *, const cJSON *,
+		     const char *);
+static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
+		     struct flow_branch *, int);
+static void	 parse_gate(struct parse_step *, const char *);
+static void	 parse_exec(struct parse_step *);
+static void	 parse_step_init(struct flow_step *, const char *);
+static void	 parse_step(struct flow *, const cJSON *, const char *,
+		     struct flow_diags *);
+static void	 parse_step_free(struct flow_step *);
+static void	 parse_names(struct flow *, const char *,
+		     struct flow_diags *);
+static int	 parse_resolve(const struct flow *, const char *,
+		     const char *, struct flow_diags *);
+static void	 parse_resolve_all(struct flow *, const char *,
+		     struct flow_diags *);
+
+static const struct parse_field parse_fields[] = {
+	{ "name", parse_name },
+	{ "tool", parse_tool },
+	{ "run", parse_run },
+	{ "shell", parse_shell },
+	{ "host", parse_text },
+	{ "cwd", parse_text },
+	{ "description", parse_text },
+	{ "env", parse_env },
+	{ "args", parse_args },
+	{ "next", parse_next },
+	{ "join", parse_next },
+	{ "branch", parse_branch },
+	{ "parallel", parse_parallel },
+	{ "done", parse_done },
+	{ "retry", parse_retry },
+	{ "timeout", parse_timeout },
+	{ "gate", parse_gate_field },
+	{ "on_interrupt", parse_interrupt },
+	{ "max_visits", parse_visits },
+	{ "join_policy", parse_policy },
+	{ "attempt", parse_ignore },	/* set by the reference engine */
+};
+#define PARSE_NFIELDS (sizeof parse_fields / sizeof parse_fields[0])
+
+/* "name": a non-empty label, also an alias for references. */
+static void
+parse_name(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	char	*s;
+
+	if ((s = flow_json_string(v, path, 1, ps->d)) == NULL)
+		return;
+	if (strlen(s) > SLUICE_MAX_NAME) {
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "name too long (max %d bytes)", SLUICE_MAX_NAME);
+		free(s);
+		return;
+	}
+	free(ps->st->name);
+	ps->st->name = s;
+}
+
+/* "tool": a tool name, or null for a gate. */
+static void
+parse_tool(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if (cJSON_IsNull(v))
+		return;
+	if ((ps->st->tool = flow_json_string(v, path, 1, ps->d)) == NULL)
+		ps->st->tool = xstrdup("");
+	ps->has_tool = 1;
+}
+
+/* "run": argv executed directly. */
+static void
+parse_run(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	ps->st->run = flow_json_strings(v, path, &ps->st->nrun, ps->d);
+	if (ps->st->run == NULL)
+		ps->st->run = xcalloc(1, sizeof *ps->st->run);
+}
+
+/* "shell": a script for /bin/sh -c. */
+static void
+parse_shell(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if ((ps->st->shell = flow_json_string(v, path, 1, ps->d)) == NULL)
+		ps->st->shell = xstrdup("");
+}
+
+/* "host", "cwd", "description": plain strings. */
+static void
+parse_text(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	char	**dst, *s;
+
+	if (strcmp(v->string, "host") == 0)
+		dst = &ps->st->host;
+	else if (strcmp(v->string, "cwd") == 0)
+		dst = &ps->st->cwd;
+	else
+		dst = &ps->st->description;
+	s = flow_json_string(v, path, strcmp(v->string, "description"),
+	    ps->d);
+	if (s != NULL) {
+		free(*dst);
+		*dst = s;
+	}
+}
+
+/* "env": an object of string values with shell-safe names. */
+static void
+parse_env(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	flow_env_parse(v, path, &ps->st->env, &ps->st->nenv, ps->d);
+}
+
+/* "args": an object, kept as compact JSON text. */
+static void
+parse_args(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if (cJSON_IsNull(v))
+		return;
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "expected an object, got %s", json_type_name(v));
+		return;
+	}
+	free(ps->st->args_json);
+	ps->st->args_json = json_print(v);
+}
+
+/* "next" and "join": one step reference. */
+static void
+parse_next(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	char	**dst;
+
+	dst = strcmp(v->string, "next") == 0 ? &ps->st->next : &ps->st->join;
+	if (cJSON_IsNull(v) && dst == &ps->st->next)
+		return;
+	free(*dst);
+	*dst = flow_json_string(v, path, 1, ps->d);
+}
+
+/* One arm of a branch; returns 1 when it is an "else" arm. */
+static int
+parse_arm(struct parse_step *ps, const cJSON *arm, const char *path,
+    struct flow_branch *br, int last)
+{
+	const cJSON	*c, *cif = NULL, *cthen = NULL, *celse = NULL;
+	char		*sub, *cause;
+
+	if (!cJSON_IsObject(arm)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path, "expected an object "
+		    "{\"if\": ..., \"then\": ...}, got %s", json_type_name(arm));
+		return (0);
+	}
+	for (c = arm->child; c != NULL; c = c->next) {
+		if (strcmp(c->string, "if") == 0)
+			cif = c;
+		else if (strcmp(c->string, "then") == 0)
+			cthen = c;
+		else if (strcmp(c->string, "else") == 0)
+			celse = c;
+		else {
+			sub = flow_path_key(path, c->string);
+			flow_diags_add(ps->d, FLOW_ERROR, sub, "unknown key "
+			    "\"%s\" in a branch arm (use \"if\" and \"then\", "
+			    "or \"else\")", c->string);
+			free(sub);
+		}
+	}
+	if (celse != NULL) {
+		if (cif != NULL || cthen != NULL)
+			flow_diags_add(ps->d, FLOW_ERROR, path, "an arm is "
+			    "either {\"if\", \"then\"} or {\"else\"}");
+		else if (!last)
+			flow_diags_add(ps->d, FLOW_ERROR, path,
+			    "\"else\" must be the last arm");
+		sub = flow_path_key(path, "else");
+		br->then = flow_json_string(celse, sub, 1, ps->d);
+		free(sub);
+		return (1);
+	}
+	if (cif == NULL)
+		flow_diags_add(ps->d, FLOW_ERROR, path, "missing \"if\"");
+	if (cthen == NULL)
+		flow_diags_add(ps->d, FLOW_ERROR, path, "missing \"then\"");
+	if (cthen != NULL) {
+		sub = flow_path_key(path, "then");
+		br->then = flow_json_string(cthen, sub, 1, ps->d);
+		free(sub);
+	}
+	if (cif != NULL) {
+		sub = flow_path_key(path, "if");
+		br->cond_src = flow_json_string(cif, sub, 1, ps->d);
+		if (br->cond_src != NULL &&
+		    (br->cond = cond_parse(br->cond_src, &cause)) == NULL) {
+			flow_diags_add(ps->d, FLOW_ERROR, sub, "%s", cause);
+			free(cause);
+		}
+		if (br->cond_src == NULL)
+			br->cond_src = xstrdup("");
+		free(sub);
+	}
+	return (0);
+}
+
+/* "branch": arms tried in order; an "else" arm may end it. */
+static void
+parse_branch(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	const cJSON		*c;
+	struct flow_step	*st = ps->st;
+	char			*sub;
+	size_t			 n, i;
+
+	if (!cJSON_IsArray(v) || (n = (size_t)cJSON_GetArraySize(v)) == 0) {
+		flow_diags_add(ps->d, FLOW_ERROR, path, "expected a non-empty "
+		    "array of {\"if\": ..., \"then\": ...}, got %s",
+		    cJSON_IsArray(v) ? "an empty array" : json_type_name(v));
+		return;
+	}
+	st->branch = xcalloc(n, sizeof *st->branch);
+	st->nbranch = n;
+	for (i = 0, c = v->child; c != NULL; c = c->next, i++) {
+		st->branch[i].target = -1;
+		sub = flow_path_index(path, i);
+		parse_arm(ps, c, sub, &st->branch[i], c->next == NULL);
+		free(sub);
+	}
+}
+
+/* "parallel": the fan-out's branches. */
+static void
+parse_parallel(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	struct flow_step	*st = ps->st;
+	size_t			 i;
+
+	st->parallel = flow_json_strings(v, path, &st->nparallel, ps->d);
+	if (st->parallel == NULL)
+		return;
+	st->parallel_targets = xcalloc(st->nparallel,
+	    sizeof *st->parallel_targets);
+	for (i = 0; i < st->nparallel; i++)
+		st->parallel_targets[i] = -1;
+}
+
+/* "done": a boolean. */
+static void
+parse_done(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if (!cJSON_IsBool(v)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "expected true or false, got %s", json_type_name(v));
+		return;
+	}
+	ps->st->done = cJSON_IsTrue(v);
+}
+
+/* "retry": see flow_retry_parse. */
+static void
+parse_retry(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	flow_retry_parse(v, path, &ps->st->retry, ps->d);
+}
+
+/* "timeout": a duration above zero. */
+static void
+parse_timeout(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	const char	*why;
+	int64_t		 ms;
+
+	if (flow_duration_json(v, &ms, &why) != 0)
+		flow_diags_add(ps->d, FLOW_ERROR, path, "%s", why);
+	else if (ms <= 0)
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "timeout must be above zero");
+	else
+		ps->st->timeout = ms;
+}
+
+/* "gate": parsed once the step's kind is known. */
+static void
+parse_gate_field(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	(void)path;
+	ps->gate = v;
+}
+
+/* "on_interrupt": retry, fail or ask. */
+static void
+parse_interrupt(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	const char	*s = cJSON_IsString(v) ? v->valuestring : "";
+
+	if (strcmp(s, "retry") == 0)
+		ps->st->on_interrupt = FLOW_INTERRUPT_RETRY;
+	else if (strcmp(s, "fail") == 0)
+		ps->st->on_interrupt = FLOW_INTERRUPT_FAIL;
+	else if (strcmp(s, "ask") == 0)
+		ps->st->on_interrupt = FLOW_INTERRUPT_ASK;
+	else if (cJSON_IsString(v))
+		flow_diags_add(ps->d, FLOW_ERROR, path, "unknown value \"%s\" "
+		    "(use \"retry\", \"fail\" or \"ask\")", s);
+	else
+		flow_diags_add(ps->d, FLOW_ERROR, path, "expected \"retry\", "
+		    "\"fail\" or \"ask\", got %s", json_type_name(v));
+}
+
+/* "max_visits": how often a loop may come back to this step. */
+static void
+parse_visits(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	int64_t	n;
+
+	if (flow_json_int(v, path, 1, 1000000, &n, ps->d) == 0)
+		ps->st->max_visits = (int)n;
+}
+
+/* "join_policy": all_success, all_done or a count of branches. */
+static void
+parse_policy(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	int64_t	n;
+
+	if (cJSON_IsString(v) && strcmp(v->valuestring, "all_success") == 0)
+		ps->st->join_policy = FLOW_JOIN_ALL_SUCCESS;
+	else if (cJSON_IsString(v) && strcmp(v->valuestring, "all_done") == 0)
+		ps->st->join_policy = FLOW_JOIN_ALL_DONE;
+	else if (cJSON_IsNumber(v)) {
+		if (flow_json_int(v, path, 1, SLUICE_MAX_STEPS, &n,
+		    ps->d) == 0) {
+			ps->st->join_policy = FLOW_JOIN_COUNT;
+			ps->st->join_count = (int)n;
+		}
+	} else if (cJSON_IsString(v))
+		flow_diags_add(ps->d, FLOW_ERROR, path, "unknown value \"%s\" "
+		    "(use \"all_success\", \"all_done\" or a number)",
+		    v->valuestring);
+	else
+		flow_diags_add(ps->d, FLOW_ERROR, path, "expected "
+		    "\"all_success\", \"all_done\" or a number, got %s",
+		    json_type_name(v));
+}
+
+/* A field the reference engine sets internally; accepted and unused. */
+static void
+parse_ignore(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	(void)ps;
+	(void)v;
+	(void)path;
+}
+
+/* Parse a retry object: list form or exponential form, not both. */
+void
+flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
+    struct flow_diags *d)
+{
+	static const char	*known[] = {
+		"max_attempts", "backoff", "base", "factor", "max", "jitter"
+	};
+	const cJSON		*c, *e;
+	const char		*why, *hint;
+	char			*sub, *esub;
+	int64_t			 n, ms;
+	size_t			 i;
+	int			 expo = 0;
+
+	flow_retry_free(r);
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, path, "expected an object such "
+		    "as {\"max_attempts\": 3, \"backoff\": [\"5s\", \"30s\"]}, "
+		    "got %s", json_type_name(v));
+		return;
+	}
+	r->set = 1;
+	r->max_attempts = FLOW_DEFAULT_ATTEMPTS;
+	r->factor = 2;
+	for (c = v->child; c != NULL; c = c->next) {
+		sub = flow_path_key(path, c->string);
+		if (strcmp(c->string, "max_attempts") == 0) {
+			if (flow_json_int(c, sub, 1, 100, &n, d) == 0)
+				r->max_attempts = (int)n;
+		} else if (strcmp(c->string, "backoff") == 0) {
+			if (!cJSON_IsArray(c) || c->child == NULL)
+				flow_diags_add(d, FLOW_ERROR, sub, "expected a "
+				    "non-empty array of durations, got %s",
+				    cJSON_IsArray(c) ? "an empty array" :
+				    json_type_name(c));
+			for (i = 0, e = cJSON_IsArray(c) ? c->child : NULL;
+			    e != NULL; e = e->next, i++) {
+				esub = flow_path_index(sub, i);
+				if (flow_duration_json(e, &ms, &why) != 0)
+					flow_diags_add(d, FLOW_ERROR, esub,
+					    "%s", why);
+				else {
+					r->backoff = xreallocarray(r->backoff,
+					    r->nbackoff + 1, sizeof ms);
+					r->backoff[r->nbackoff++] = ms;
+				}
+				free(esub);
+			}
+		} else if (strcmp(c->string, "base") == 0 ||
+		    strcmp(c->string, "max") == 0) {
+			expo = 1;
+			if (flow_duration_json(c, &ms, &why) != 0)
+				flow_diags_add(d, FLOW_ERROR, sub, "%s", why);
+			else if (*c->string == 'b')
+				r->base = ms;
+			else
+				r->max = ms;
+		} else if (strcmp(c->string, "factor") == 0) {
+			expo = 1;
+			if (!cJSON_IsNumber(c) || c->valuedouble < 1 ||
+			    c->valuedouble > 100)
+				flow_diags_add(d, FLOW_ERROR, sub, "expected a "
+				    "number from 1 to 100");
+			else
+				r->factor = c->valuedouble;
+		} else if (strcmp(c->string, "jitter") == 0) {
+			expo = 1;
+			if (!cJSON_IsNumber(c) || c->valuedouble < 0 ||
+			    c->valuedouble > 1)
+				flow_diags_add(d, FLOW_ERROR, sub, "expected a "
+				    "number from 0 to 1");
+			else
+				r->jitter = c->valuedouble;
+		} else {
+			hint = flow_suggest(c->string, known,
+			    sizeof known / sizeof known[0]);
+			flow_diags_add(d, FLOW_WARNING, sub,
+			    "unknown field \"%s\"%s%s%s", c->string,
+			    hint ? " (did you mean \"" : "", hint ? hint : "",
+			    hint ? "\"?)" : "");
+		}
+		free(sub);
+	}
+	if (expo && cJSON_GetObjectItemCaseSensitive(v, "backoff") != NULL) {
+		flow_diags_add(d, FLOW_ERROR, path, "use either \"backoff\" "
+		    "or \"base\"/\"factor\"/\"max\"/\"jitter\", not both");
+	} else if (expo && r->base <= 0) {
+		flow_diags_add(d, FLOW_ERROR, path, "the exponential form "
+		    "needs \"base\" above zero");
+	} else if (!expo && r->nbackoff == 0) {
+		r->backoff = xcalloc(3, sizeof *r->backoff);
+		r->backoff[0] = 5000;
+		r->backoff[1] = 30000;
+		r->backoff[2] = 60000;
+		r->nbackoff = 3;
+	}
+}
+
+/* Free what a retry object holds and reset it to "defaults". */
+void
+flow_retry_free(struct flow_retry *r)
+{
+	free(r->backoff);
+	memset(r, 0, sizeof *r);
+}
+
+/* Parse an env object: names like shell variables, string values. */
+void
+flow_env_parse(const cJSON *v, const char *path, struct flow_kv **env,
+    size_t *nenv, struct flow_diags *d)
+{
+	const cJSON	*c;
+	const char	*p;
+	char		*sub;
+
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, path, "expected an object of "
+		    "strings, got %s", json_type_name(v));
+		return;
+	}
+	flow_env_free(*env, *nenv);
+	*env = NULL;
+	*nenv = 0;
+	for (c = v->child; c != NULL; c = c->next) {
+		sub = flow_path_key(path, c->string);
+		for (p = c->string; *p != '\0'; p++) {
+			if (!isalnum((unsigned char)*p) && *p != '_')
+				break;
+		}
+		if (*c->string == '\0' || *p != '\0' ||
+		    isdigit((unsigned char)*c->string))
+			flow_diags_add(d, FLOW_ERROR, sub, "bad environment "
+			    "variable name (use letters, digits and _)");
+		else if (!cJSON_IsString(c))
+			flow_diags_add(d, FLOW_ERROR, sub,
+			    "expected a string, got %s", json_type_name(c));
+		else {
+			*env = xreallocarray(*env, *nenv + 1, sizeof **env);
+			(*env)[*nenv].key = xstrdup(c->string);
+			(*env)[*nenv].value = xstrdup(c->valuestring);
+			(*nenv)++;
+		}
+		free(sub);
+	}
+}
+
+/* Free an env array. */
+void
+flow_env_free(struct flow_kv *env, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(env[i].key);
+		free(env[i].value);
+	}
+	free(env);
+}
+
+/* Parse the gate options of a gate step (after its kind is known). */
+static void
+parse_gate(struct parse_step *ps, const char *path)
+{
+	static const char	*known[] = {
+		"message", "approvers", "quorum", "allow_self", "timeout",
+		"on_timeout"
+	};
+	struct flow_gate	*g = &ps->st->gate;
+	const cJSON		*c;
+	const char		*why, *hint;
+	char			*sub;
+	int64_t			 n;
+	size_t			 i;
+	int			 groups = 0;
+
+	if (!cJSON_IsObject(ps->gate)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path, "expected an object, "
+		    "got %s", json_type_name(ps->gate));
+		return;
+	}
+	for (c = ps->gate->child; c != NULL; c = c->next) {
+		sub = flow_path_key(path, c->string);
+		if (strcmp(c->string, "message") == 0) {
+			free(g->message);
+			g->message = flow_json_string(c, sub, 0, ps->d);
+		} else if (strcmp(c->string, "approvers") == 0) {
+			flow_strings_free(g->approvers, g->napprovers);
+			g->approvers = flow_json_strings(c, sub,
+			    &g->napprovers, ps->d);
+			for (i = 0; i < g->napprovers; i++) {
+				if (g->approvers[i][0] == '@')
+					groups = 1;
+				if (g->approvers[i][0] == '\0' ||
+				    strcmp(g->approvers[i], "@") == 0)
+					flow_diags_add(ps->d, FLOW_ERROR, sub,
+					    "approver %zu is empty", i + 1);
+			}
+		} else if (strcmp(c->string, "quorum") == 0) {
+			if (flow_json_int(c, sub, 1, 1000, &n, ps->d) == 0)
+				g->quorum = (int)n;
+		} else if (strcmp(c->string, "allow_self") == 0) {
+			if (!cJSON_IsBool(c))
+				flow_diags_add(ps->d, FLOW_ERROR, sub,
+				    "expected true or false, got %s",
+				    json_type_name(c));
+			else
+				g->allow_self = cJSON_IsTrue(c);
+		} else if (strcmp(c->string, "timeout") == 0) {
+			if (flow_duration_json(c, &g->timeout, &why) != 0) {
+				flow_diags_add(ps->d, FLOW_ERROR, sub, "%s",
+				    why);
+				g->timeout = -1;
+			} else if (g->timeout <= 0) {
+				flow_diags_add(ps->d, FLOW_ERROR, sub,
+				    "timeout must be above zero");
+				g->timeout = -1;
+			}
+		} else if (strcmp(c->string, "on_timeout") == 0) {
+			free(g->on_timeout);
+			g->on_timeout = flow_json_string(c, sub, 1, ps->d);
+		} else {
+			hint = flow_suggest(c->string, known,
+			    sizeof known / sizeof known[0]);
+			flow_diags_add(ps->d, FLOW_WARNING, sub,
+			    "unknown field \"%s\"%s%s%s", c->string,
+			    hint ? " (did you mean \"" : "", hint ? hint : "",
+			    hint ? "\"?)" : "");
+		}
+		free(sub);
+	}
+	if (g->napprovers > 0 && !groups && (size_t)g->quorum > g->napprovers) {
+		sub = flow_path_key(path, "quorum");
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "quorum %d is more than "
+		    "the %zu approvers", g->quorum, g->napprovers);
+		free(sub);
+	}
+	if (g->on_timeout != NULL && g->timeout < 0) {
+		sub = flow_path_key(path, "on_timeout");
+		flow_diags_add(ps->d, FLOW_WARNING, sub,
+		    "on_timeout has no effect without a timeout");
+		free(sub);
+	}
+}
+
+/* Decide what the step runs and report conflicting fields. */
+static void
+parse_exec(struct parse_step *ps)
+{
+	struct flow_step	*st = ps->st;
+	const char		*a = NULL, *b = NULL;
+	char			*sub;
+
+	if (ps->has_tool && st->run != NULL)
+		a = "tool", b = "run";
+	else if (ps->has_tool && st->shell != NULL)
+		a = "tool", b = "shell";
+	else if (st->run != NULL && st->shell != NULL)
+		a = "run", b = "shell";
+	if (a != NULL) {
+		sub = flow_path_key(ps->path, b);
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"%s\" cannot be used "
+		    "with \"%s\" (a step has one of tool, run or shell)", b, a);
+		free(sub);
+	}
+	if (ps->has_tool)
+		st->exec = FLOW_EXEC_TOOL;
+	else if (st->run != NULL)
+		st->exec = FLOW_EXEC_RUN;
+	else if (st->shell != NULL)
+		st->exec = FLOW_EXEC_SHELL;
+	else
+		st->exec = FLOW_EXEC_GATE;
+	if (ps->gate == NULL)
+		return;
+	sub = flow_path_key(ps->path, "gate");
+	if (st->exec != FLOW_EXEC_GATE)
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "gate options on a step "
+		    "that runs something (a gate has no tool, run or shell)");
+	else
+		parse_gate(ps, sub);
+	free(sub);
+}
+
+/* Set a step's defaults. */
+static void
+parse_step_init(struct flow_step *st, const char *key)
+{
+	memset(st, 0, sizeof *st);
+	st->key = xstrdup(key);
+	st->name = xstrdup(key);
+	st->args_json = xstrdup("{}");
+	st->next_target = -1;
+	st->join_target = -1;
+	st->timeout = -1;
+	st->gate.quorum = 1;
+	st->gate.allow_self = -1;
+	st->gate.timeout = -1;
+	st->gate.on_timeout_target = -1;
+	st->on_interrupt = FLOW_INTERRUPT_RETRY;
+	st->join_policy = FLOW_JOIN_ALL_SUCCESS;
+	st->max_visits = FLOW_DEFAULT_MAX_VISITS;
+}
+
+/* Parse one member of the flow object into a new step. */
+static void
+parse_step(struct flow *f, const cJSON *obj, const char *path,
+    struct flow_diags *d)
+{
+	static const char	*names[PARSE_NFIELDS];
+	struct parse_step	 ps;
+	const cJSON		*c;
+	const char		*hint;
+	char			*sub;
+	size_t			 i;
+
+	if (!cJSON_IsObject(obj)) {
+		flow_diags_add(d, FLOW_ERROR, path, "a step must be an object, "
+		    "got %s", json_type_name(obj));
+		return;
+	}
+	for (i = 0; i < PARSE_NFIELDS; i++)
+		names[i] = parse_fields[i].name;
+	f->steps = xreallocarray(f->steps, f->nsteps + 1, sizeof *f->steps);
+	memset(&ps, 0, sizeof ps);
+	ps.st = &f->steps[f->nsteps++];
+	ps.d = d;
+	ps.path = path;
+	parse_step_init(ps.st, obj->string);
+	for (c = obj->child; c != NULL; c = c->next) {
+		for (i = 0; i < PARSE_NFIELDS; i++) {
+			if (strcmp(c->string, parse_fields[i].name) == 0)
+				break;
+		}
+		sub = flow_path_key(path, c->string);
+		if (i < PARSE_NFIELDS)
+			parse_fields[i].cb(&ps, c, sub);
+		else {
+			hint = flow_suggest(c->string, names, PARSE_NFIELDS);
+			flow_diags_add(d, FLOW_WARNING, sub,
+			    "unknown field \"%s\"%s%s%s", c->string,
+			    hint ? " (did you mean \"" : "", hint ? hint : "",
+			    hint ? "\"?)" : "");
+		}
+		free(sub);
+	}
+	parse_exec(&ps);
+}
+
+/* Free what a step holds. */
+static void
+parse_step_free(struct flow_step *st)
+{
+	size_t	i;
+
+	free(st->key);
+	free(st->name);
+	free(st->description);
+	free(st->tool);
+	flow_strings_free(st->run, st->nrun);
+	free(st->shell);
+	free(st->host);
+	free(st->cwd);
+	flow_env_free(st->env, st->nenv);
+	free(st->args_json);
+	free(st->next);
+	for (i = 0; i < st->nbranch; i++) {
+		free(st->branch[i].cond_src);
+		cond_free(st->branch[i].cond);
+		free(st->branch[i].then);
+	}
+	free(st->branch);
+	flow_strings_free(st->parallel, st->nparallel);
+	free(st->parallel_targets);
+	free(st->join);
+	flow_retry_free(&st->retry);
+	free(st->gate.message);
+	flow_strings_free(st->gate.approvers, st->gate.napprovers);
+	free(st->gate.on_timeout);
+}
+
+/* Keys and names share one namespace: report every clash. */
+static void
+parse_names(struct flow *f, const char *base, struct flow_diags *d)
+{
+	struct flow_step	*a, *b;
+	size_t			 i, j;
+	char			*path, *other, *np;
+
+	for (i = 0; i < f->nsteps; i++) {
+		a = &f->steps[i];
+		if (strcmp(a->name, a->key) == 0)
+			continue;
+		for (j = 0; j < f->nsteps; j++) {
+			b = &f->steps[j];
+			if (j == i)
+				continue;
+			if (strcmp(a->name, b->key) != 0 &&
+			    (j > i || strcmp(a->name, b->name) != 0))
+				continue;
+			path = flow_path_key(base, a->key);
+			other = flow_path_key(base, b->key);
+			np = flow_path_key(path, "name");
+			flow_diags_add(d, FLOW_ERROR, np, "duplicate step name "
+			    "\"%s\" (also %s)", a->name, other);
+			free(np);
+			free(path);
+			free(other);
+			break;
+		}
+	}
+}
+
+/*
+ * Resolve one reference; report an unknown one at path with the closest
+ * name as a hint.  Returns the index or -1.
+ */
+static int
+parse_resolve(const struct flow *f, const char *ref, const char *path,
+    struct flow_diags *d)
+{
+	const char	**names, *hint;
+	size_t		  i;
+	int		  idx;
+
+	if (ref == NULL)
+		return (-1);
+	if ((idx = flow_find(f, ref)) != -1)
+		return (idx);
+	names = xcalloc(f->nsteps * 2 + 1, sizeof *names);
+	for (i = 0; i < f->nsteps; i++) {
+		names[2 * i] = f->steps[i].key;
+		names[2 * i + 1] = f->steps[i].name;
+	}
+	hint = flow_suggest(ref, names, f->nsteps * 2);
+	if (hint != NULL)
+		flow_diags_add(d, FLOW_ERROR, path, "unknown step \"%s\" "
+		    "(did you mean \"%s\"?)", ref, hint);
+	else
+		flow_diags_add(d, FLOW_ERROR, path, "unknown step \"%s\"", ref);
+	free(names);
+	return (-1);
+}
+
+/* Resolve every step reference of every step to an index. */
+static void
+parse_resolve_all(struct flow *f, const char *base, struct flow_diags *d)
+{
+	struct flow_step	*st;
+	struct buf		 b;
+	size_t			 i, j, mark;
+
+	buf_init(&b);
+	for (i = 0; i < f->nsteps; i++) {
+		st = &f->steps[i];
+		buf_reset(&b);
+		buf_puts(&b, base);
+		flow_path_add_key(&b, st->key);
+		mark = b.len;
+		buf_puts(&b, ".next");
+		st->next_target = parse_resolve(f, st->next, b.data, d);
+		for (j = 0; j < st->nbranch; j++) {
+			b.len = mark;
+			buf_printf(&b, ".branch[%zu].%s", j,
+			    st->branch[j].cond_src != NULL ? "then" : "else");
+			st->branch[j].target = parse_resolve(f,
+			    st->branch[j].then, b.data, d);
+		}
+		for (j = 0; j < st->nparallel; j++) {
+			b.len = mark;
+			buf_printf(&b, ".parallel[%zu]", j);
+			st->parallel_targets[j] = parse_resolve(f,
+			    st->parallel[j], b.data, d);
+		}
+		b.len = mark;
+		buf_puts(&b, ".join");
+		st->join_target = parse_resolve(f, st->join, b.data, d);
+		if (st->gate.on_timeout != NULL &&
+		    strcmp(st->gate.on_timeout, "reject") != 0) {
+			b.len = mark;
+			buf_puts(&b, ".gate.on_timeout");
+			st->gate.on_timeout_target = parse_resolve(f,
+			    st->gate.on_timeout, b.data, d);
+		}
+	}
+	buf_free(&b);
+}
+
+/*
+ * Build a flow from a JSON object of steps at base_path, reporting every
+ * problem.  NULL only when the value is not an object.
+ */
+struct flow *
+flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
+{
+	struct flow	*f;
+	const cJSON	*c, *p;
+	char		*path;
+	size_t		 n = 0;
+	int		 dup;
+
+	if (base == NULL)
+		base = "$";
+	if (!cJSON_IsObject(obj)) {
+		flow_diags_add(d, FLOW_ERROR, base, "a flow must be a JSON "
+		    "object of steps, got %s", json_type_name(obj));
+		return (NULL);
+	}
+	f = xcalloc(1, sizeof *f);
+	f->start = -1;
+	flow_json_dups(obj, base, d);
+	for (c = obj->child; c != NULL; c = c->next) {
+		if (++n > SLUICE_MAX_STEPS) {
+			flow_diags_add(d, FLOW_ERROR, base, "too many steps "
+			    "(max %d)", SLUICE_MAX_STEPS);
+			break;
+		}
+		for (dup = 0, p = obj->child; p != c; p = p->next) {
+			if (strcmp(p->string, c->string) == 0)
+				dup = 1;
+		}
+		if (dup)
+			continue;	/* reported by flow_json_dups */
+		path = flow_path_key(base, c->string);
+		if (*c->string == '\0')
+			flow_diags_add(d, FLOW_ERROR, path,
+			    "a step key must not be empty");
+		else
+			parse_step(f, c, path, d);
+		free(path);
+	}
+	parse_names(f, base, d);
+	for (n = 0; n < f->nsteps; n++) {
+		if (strcmp(f->steps[n].key, "start") == 0)
+			f->start = (int)n;
+	}
+	if (f->start == -1)
+		flow_diags_add(d, FLOW_ERROR, base,
+		    "missing entry step \"start\"");
+	parse_resolve_all(f, base, d);
+	return (f);
+}
+
+/* Parse flow text: UTF-8, JSON, a top-level object, then the steps. */
+struct flow *
+flow_parse(const char *text, size_t len, struct flow_diags *d)
+{
+	struct flow	*f;
+	cJSON		*v;
+	char		*cause;
+	size_t		 bad;
+	int		 line, col;
+
+	if (!utf8_valid(text, len, &bad)) {
+		str_linecol(text, bad, &line, &col);
+		flow_diags_add_at(d, line, col, "invalid UTF-8");
+		return (NULL);
+	}
+	if ((v = json_parse(text, len, &cause)) == NULL) {
+		flow_diags_add_json(d, cause);
+		free(cause);
+		return (NULL);
+	}
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, "$", "a flow must be a JSON "
+		    "object of steps, got %s", json_type_name(v));
+		cJSON_Delete(v);
+		return (NULL);
+	}
+	f = flow_from_json(v, "$", d);
+	cJSON_Delete(v);
+	return (f);
+}
+
+/* Find a step by key, then by name; -1 when there is none. */
+int
+flow_find(const struct flow *f, const char *ref)
+{
+	size_t	i;
+
+	if (f == NULL || ref == NULL)
+		return (-1);
+	for (i = 0; i < f->nsteps; i++) {
+		if (strcmp(f->steps[i].key, ref) == 0)
+			return ((int)i);
+	}
+	for (i = 0; i < f->nsteps; i++) {
+		if (strcmp(f->steps[i].name, ref) == 0)
+			return ((int)i);
+	}
+	return (-1);
+}
+
+/* Free a flow. */
+void
+flow_free(struct flow *f)
+{
+	size_t	i;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < f->nsteps; i++)
+		parse_step_free(&f->steps[i]);
+	free(f->steps);
+	free(f);
+}

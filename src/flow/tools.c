@@ -1,0 +1,276 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * tools.c: the tools catalog (tools.json) and the built-in tools.  The
+ * catalog maps a tool name to {"run": [...]} or {"shell": "..."} with
+ * optional description, timeout, retry, host and env; built-ins are always
+ * there and cannot be redefined.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "flow/flow-int.h"
+
+/* Writable arrays because struct flow_tool holds char *, not const. */
+static char tools_noop[] = "noop";
+static char tools_noop_d[] = "do nothing; the result is null";
+static char tools_echo[] = "echo";
+static char tools_echo_d[] = "the result is the step's args";
+static char tools_sleep[] = "sleep";
+static char tools_sleep_d[] = "wait {\"seconds\": N}";
+static char tools_fail[] = "fail";
+static char tools_fail_d[] = "fail with {\"message\": \"...\"}";
+
+static const struct flow_tool tools_builtin[] = {
+	{ .name = tools_noop, .description = tools_noop_d, .builtin = 1,
+	  .timeout = -1 },
+	{ .name = tools_echo, .description = tools_echo_d, .builtin = 1,
+	  .timeout = -1 },
+	{ .name = tools_sleep, .description = tools_sleep_d, .builtin = 1,
+	  .timeout = -1 },
+	{ .name = tools_fail, .description = tools_fail_d, .builtin = 1,
+	  .timeout = -1 },
+};
+#define TOOLS_NBUILTIN (sizeof tools_builtin / sizeof tools_builtin[0])
+
+static const char *tools_known[] = {
+	"run", "shell", "description", "timeout", "retry", "host", "env"
+};
+#define TOOLS_NKNOWN (sizeof tools_known / sizeof tools_known[0])
+
+static void	tools_add_builtins(struct flow_tools *);
+static void	tools_entry(struct flow_tools *, const cJSON *, const char *,
+		    struct flow_diags *);
+static void	tools_field(struct flow_tool *, const cJSON *, const char *,
+		    struct flow_diags *);
+static void	tools_tool_free(struct flow_tool *);
+
+/* Copy the built-ins to the front of the list. */
+static void
+tools_add_builtins(struct flow_tools *t)
+{
+	size_t	i;
+
+	t->tools = xcalloc(TOOLS_NBUILTIN, sizeof *t->tools);
+	for (i = 0; i < TOOLS_NBUILTIN; i++) {
+		t->tools[i].name = xstrdup(tools_builtin[i].name);
+		t->tools[i].description =
+		    xstrdup(tools_builtin[i].description);
+		t->tools[i].builtin = 1;
+		t->tools[i].timeout = -1;
+	}
+	t->ntools = TOOLS_NBUILTIN;
+}
+
+/* One member of a catalog entry. */
+static void
+tools_field(struct flow_tool *tl, const cJSON *c, const char *path,
+    struct flow_diags *d)
+{
+	const char	*why, *hint;
+	char		*s;
+
+	if (strcmp(c->string, "run") == 0) {
+		tl->run = flow_json_strings(c, path, &tl->nrun, d);
+		if (tl->run == NULL)
+			tl->run = xcalloc(1, sizeof *tl->run);
+	} else if (strcmp(c->string, "shell") == 0) {
+		if ((tl->shell = flow_json_string(c, path, 1, d)) == NULL)
+			tl->shell = xstrdup("");
+	} else if (strcmp(c->string, "description") == 0) {
+		if ((s = flow_json_string(c, path, 0, d)) != NULL) {
+			free(tl->description);
+			tl->description = s;
+		}
+	} else if (strcmp(c->string, "host") == 0) {
+		if ((s = flow_json_string(c, path, 1, d)) != NULL) {
+			free(tl->host);
+			tl->host = s;
+		}
+	} else if (strcmp(c->string, "timeout") == 0) {
+		if (flow_duration_json(c, &tl->timeout, &why) != 0) {
+			flow_diags_add(d, FLOW_ERROR, path, "%s", why);
+			tl->timeout = -1;
+		} else if (tl->timeout <= 0) {
+			flow_diags_add(d, FLOW_ERROR, path,
+			    "timeout must be above zero");
+			tl->timeout = -1;
+		}
+	} else if (strcmp(c->string, "retry") == 0)
+		flow_retry_parse(c, path, &tl->retry, d);
+	else if (strcmp(c->string, "env") == 0)
+		flow_env_parse(c, path, &tl->env, &tl->nenv, d);
+	else {
+		hint = flow_suggest(c->string, tools_known, TOOLS_NKNOWN);
+		flow_diags_add(d, FLOW_WARNING, path,
+		    "unknown field \"%s\"%s%s%s", c->string,
+		    hint ? " (did you mean \"" : "", hint ? hint : "",
+		    hint ? "\"?)" : "");
+	}
+}
+
+/* Parse one catalog entry. */
+static void
+tools_entry(struct flow_tools *t, const cJSON *v, const char *path,
+    struct flow_diags *d)
+{
+	struct flow_tool	*tl;
+	const cJSON		*c;
+	char			*sub;
+	size_t			 i;
+
+	for (i = 0; i < t->ntools; i++) {
+		if (strcmp(t->tools[i].name, v->string) != 0)
+			continue;
+		if (t->tools[i].builtin)
+			flow_diags_add(d, FLOW_ERROR, path, "\"%s\" is a "
+			    "built-in tool and cannot be redefined",
+			    v->string);
+		return;		/* a duplicate key is reported elsewhere */
+	}
+	if (*v->string == '\0') {
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "a tool name must not be empty");
+		return;
+	}
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, path, "a tool must be an object "
+		    "with \"run\" or \"shell\", got %s", json_type_name(v));
+		return;
+	}
+	t->tools = xreallocarray(t->tools, t->ntools + 1, sizeof *t->tools);
+	tl = &t->tools[t->ntools++];
+	memset(tl, 0, sizeof *tl);
+	tl->name = xstrdup(v->string);
+	tl->timeout = -1;
+	for (c = v->child; c != NULL; c = c->next) {
+		sub = flow_path_key(path, c->string);
+		tools_field(tl, c, sub, d);
+		free(sub);
+	}
+	if (tl->run != NULL && tl->shell != NULL)
+		flow_diags_add(d, FLOW_ERROR, path, "a tool has \"run\" or "
+		    "\"shell\", not both");
+	else if (tl->run == NULL && tl->shell == NULL)
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "a tool needs \"run\" or \"shell\"");
+}
+
+/*
+ * Parse a catalog; NULL text gives the built-ins alone.  NULL when the
+ * text is not JSON or not an object; otherwise problems are in diags.
+ */
+struct flow_tools *
+flow_tools_parse(const char *text, size_t len, struct flow_diags *d)
+{
+	struct flow_tools	*t;
+	const cJSON		*c;
+	cJSON			*v;
+	char			*cause, *path;
+	size_t			 bad;
+	int			 line, col;
+
+	if (text != NULL && !utf8_valid(text, len, &bad)) {
+		str_linecol(text, bad, &line, &col);
+		flow_diags_add_at(d, line, col, "invalid UTF-8");
+		return (NULL);
+	}
+	if (text != NULL && len > SLUICE_MAX_DOCUMENT) {
+		flow_diags_add_at(d, 1, 1, "document larger than 1 MiB");
+		return (NULL);
+	}
+	v = NULL;
+	if (text != NULL && (v = json_parse(text, len, &cause)) == NULL) {
+		flow_diags_add_json(d, cause);
+		free(cause);
+		return (NULL);
+	}
+	if (v != NULL && !cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, "$", "a tools catalog must be a "
+		    "JSON object of tools, got %s", json_type_name(v));
+		flow_diags_locate(d, text, len);
+		cJSON_Delete(v);
+		return (NULL);
+	}
+	t = xcalloc(1, sizeof *t);
+	tools_add_builtins(t);
+	if (v == NULL)
+		return (t);
+	flow_json_dups(v, "$", d);
+	for (c = v->child; c != NULL; c = c->next) {
+		path = flow_path_key("$", c->string);
+		tools_entry(t, c, path, d);
+		free(path);
+	}
+	cJSON_Delete(v);
+	flow_diags_locate(d, text, len);
+	return (t);
+}
+
+/* Find a tool; with no catalog, the built-ins are still found. */
+const struct flow_tool *
+flow_tools_find(const struct flow_tools *t, const char *name)
+{
+	size_t	i;
+
+	if (name == NULL)
+		return (NULL);
+	if (t == NULL) {
+		for (i = 0; i < TOOLS_NBUILTIN; i++) {
+			if (strcmp(tools_builtin[i].name, name) == 0)
+				return (&tools_builtin[i]);
+		}
+		return (NULL);
+	}
+	for (i = 0; i < t->ntools; i++) {
+		if (strcmp(t->tools[i].name, name) == 0)
+			return (&t->tools[i]);
+	}
+	return (NULL);
+}
+
+/* Free what one tool holds. */
+static void
+tools_tool_free(struct flow_tool *tl)
+{
+	free(tl->name);
+	free(tl->description);
+	flow_strings_free(tl->run, tl->nrun);
+	free(tl->shell);
+	free(tl->host);
+	flow_env_free(tl->env, tl->nenv);
+	flow_retry_free(&tl->retry);
+}
+
+/* Free a catalog. */
+void
+flow_tools_free(struct flow_tools *t)
+{
+	size_t	i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->ntools; i++)
+		tools_tool_free(&t->tools[i]);
+	free(t->tools);
+	free(t);
+}

@@ -1,0 +1,257 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * schema.c: the tables and their migrations.  The schema version is PRAGMA
+ * user_version; each migration runs in one transaction and sets it, so a
+ * later version appends one entry to store_migrations[] and nothing else.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+/* The migration text names the application id as a literal. */
+_Static_assert(STORE_APPLICATION_ID == 1936484707,
+    "schema_v1 sets PRAGMA application_id as a literal");
+
+/*
+ * Version 1.  The first three tables keep the reference engine's column
+ * names (seeds/002) and add what sluice needs; ids are row ids.
+ */
+static const char schema_v1[] =
+	"PRAGMA application_id = 1936484707;"
+
+	"CREATE TABLE workflows ("
+	" id INTEGER PRIMARY KEY,"
+	" updated_at INTEGER NOT NULL,"
+	" name TEXT NOT NULL,"
+	" flow_json TEXT NOT NULL,"
+	" input_json TEXT,"
+	" status TEXT NOT NULL DEFAULT 'running' CHECK (status IN"
+	"  ('scheduled', 'running', 'completed', 'failed', 'cancelled')),"
+	" created_by TEXT NOT NULL,"
+	" completed_at INTEGER,"
+	" cancelled_at INTEGER,"
+	" created_at INTEGER NOT NULL,"
+	" started_at INTEGER,"
+	" start_at INTEGER,"
+	" template_name TEXT,"
+	" template_version INTEGER,"
+	" error TEXT,"
+	" paused INTEGER NOT NULL DEFAULT 0,"
+	" sla_ms INTEGER,"
+	" late_at INTEGER);"
+	"CREATE INDEX workflows_status ON workflows (status, id);"
+	"CREATE INDEX workflows_scheduled ON workflows (start_at)"
+	" WHERE status = 'scheduled';"
+
+	"CREATE TABLE workflow_steps ("
+	" id INTEGER PRIMARY KEY,"
+	" updated_at INTEGER NOT NULL,"
+	" workflow_id INTEGER NOT NULL REFERENCES workflows (id),"
+	" name TEXT NOT NULL,"
+	" tool TEXT,"
+	" args_json TEXT,"
+	" result_json TEXT,"
+	" status TEXT NOT NULL CHECK (status IN ('pending', 'ready',"
+	"  'running', 'waiting', 'done', 'failed', 'cancelled', 'skipped')),"
+	" attempt INTEGER NOT NULL DEFAULT 1,"
+	" ready_at INTEGER,"
+	" started_at INTEGER,"
+	" completed_at INTEGER,"
+	" step_key TEXT NOT NULL,"
+	" kind TEXT NOT NULL CHECK (kind IN ('gate', 'tool', 'run', 'shell')),"
+	" gate_json TEXT,"
+	" error TEXT,"
+	" exit_code INTEGER,"
+	" visit INTEGER NOT NULL DEFAULT 1,"
+	" parent_id INTEGER REFERENCES workflow_steps (id),"
+	" created_at INTEGER NOT NULL,"
+	" pid INTEGER,"
+	" pgid INTEGER,"
+	" proc_start INTEGER,"
+	" host TEXT,"
+	" timeout_at INTEGER,"
+	" log_bytes INTEGER NOT NULL DEFAULT 0);"
+	"CREATE INDEX workflow_steps_ready ON workflow_steps (ready_at, id)"
+	" WHERE status = 'ready';"
+	"CREATE INDEX workflow_steps_waiting ON workflow_steps (id)"
+	" WHERE status = 'waiting';"
+	"CREATE INDEX workflow_steps_running ON workflow_steps (id)"
+	" WHERE status = 'running';"
+	"CREATE INDEX workflow_steps_workflow ON workflow_steps"
+	" (workflow_id, id);"
+
+	"CREATE TABLE workflow_templates ("
+	" id INTEGER PRIMARY KEY,"
+	" updated_at INTEGER NOT NULL,"
+	" name TEXT NOT NULL UNIQUE,"
+	" flow_json TEXT NOT NULL,"
+	" input_json TEXT,"
+	" description TEXT,"
+	" created_by TEXT NOT NULL,"
+	" cancelled_at INTEGER,"
+	" version INTEGER NOT NULL,"
+	" document TEXT NOT NULL,"
+	" updated_by TEXT NOT NULL,"
+	" created_at INTEGER NOT NULL);"
+
+	"CREATE TABLE template_versions ("
+	" id INTEGER PRIMARY KEY,"
+	" template_id INTEGER NOT NULL REFERENCES workflow_templates (id),"
+	" version INTEGER NOT NULL,"
+	" document TEXT NOT NULL,"
+	" flow_json TEXT NOT NULL,"
+	" input_json TEXT,"
+	" description TEXT,"
+	" saved_by TEXT NOT NULL,"
+	" saved_at INTEGER NOT NULL,"
+	" UNIQUE (template_id, version));"
+
+	"CREATE TABLE audit ("
+	" id INTEGER PRIMARY KEY,"
+	" at INTEGER NOT NULL,"
+	" who TEXT NOT NULL,"
+	" uid INTEGER NOT NULL,"
+	" tty TEXT,"
+	" host TEXT,"
+	" action TEXT NOT NULL,"
+	" target TEXT,"
+	" workflow_id INTEGER,"
+	" step_id INTEGER,"
+	" comment TEXT,"
+	" detail_json TEXT);"
+	"CREATE INDEX audit_workflow ON audit (workflow_id, id)"
+	" WHERE workflow_id IS NOT NULL;"
+	"CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
+	" BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;"
+	"CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit"
+	" BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;"
+
+	"CREATE TABLE approvals ("
+	" id INTEGER PRIMARY KEY,"
+	" step_id INTEGER NOT NULL REFERENCES workflow_steps (id),"
+	" workflow_id INTEGER NOT NULL REFERENCES workflows (id),"
+	" who TEXT NOT NULL,"
+	" decision TEXT NOT NULL CHECK (decision IN ('approve', 'reject')),"
+	" comment TEXT,"
+	" at INTEGER NOT NULL);"
+	"CREATE INDEX approvals_step ON approvals (step_id, id);"
+
+	"CREATE TABLE inbox ("
+	" id INTEGER PRIMARY KEY,"
+	" posted_at INTEGER NOT NULL,"
+	" uid INTEGER NOT NULL,"
+	" who TEXT NOT NULL,"
+	" tty TEXT,"
+	" host TEXT,"
+	" command TEXT NOT NULL,"
+	" workflow_id INTEGER,"
+	" step_id INTEGER,"
+	" args_json TEXT,"
+	" state TEXT NOT NULL DEFAULT 'new' CHECK (state IN"
+	"  ('new', 'done', 'refused')),"
+	" reply TEXT,"
+	" handled_at INTEGER);"
+	"CREATE INDEX inbox_new ON inbox (id) WHERE state = 'new';"
+
+	"CREATE TABLE timers ("
+	" id INTEGER PRIMARY KEY,"
+	" due_at INTEGER NOT NULL,"
+	" kind TEXT NOT NULL,"
+	" workflow_id INTEGER,"
+	" step_id INTEGER,"
+	" payload_json TEXT);"
+	"CREATE INDEX timers_due ON timers (due_at, id);"
+
+	"CREATE TABLE step_logs ("
+	" id INTEGER PRIMARY KEY,"
+	" step_id INTEGER NOT NULL REFERENCES workflow_steps (id),"
+	" at INTEGER NOT NULL,"
+	" stream TEXT NOT NULL CHECK (stream IN ('out', 'err', 'sluice')),"
+	" data BLOB NOT NULL);"
+	"CREATE INDEX step_logs_step ON step_logs (step_id, id);"
+
+	"CREATE TABLE engine ("
+	" id INTEGER PRIMARY KEY CHECK (id = 1),"
+	" epoch INTEGER NOT NULL DEFAULT 0,"
+	" pid INTEGER,"
+	" host TEXT,"
+	" since INTEGER,"
+	" heartbeat_at INTEGER);"
+	"INSERT INTO engine (id, epoch) VALUES (1, 0);"
+
+	"PRAGMA user_version = 1;";
+
+/* Every schema version in order; each text ends by setting user_version. */
+static const struct store_migration {
+	int64_t		 version;
+	const char	*sql;
+} store_migrations[] = {
+	{ 1, schema_v1 },
+};
+#define STORE_NMIGRATIONS \
+    (sizeof store_migrations / sizeof store_migrations[0])
+
+static int	store_schema_apply(struct store *,
+		    const struct store_migration *, char **);
+
+/* Apply one migration in its own transaction unless already there. */
+static int
+store_schema_apply(struct store *s, const struct store_migration *m,
+    char **cause)
+{
+	int64_t	 version;
+	int	 rc;
+
+	if ((rc = store_begin(s, cause)) != 0)
+		return (rc);
+	/* Another process may have migrated since we looked. */
+	rc = store_query_int(s, "PRAGMA user_version", &version, cause);
+	if (rc == 0 && version > STORE_SCHEMA_VERSION) {
+		xasprintf(cause, "%s has schema version %lld, newer than this "
+		    "sluice (%d); upgrade sluice", store_path(s),
+		    (long long)version, STORE_SCHEMA_VERSION);
+		rc = STORE_FOREIGN;
+	}
+	if (rc == 0 && version < m->version) {
+		log_debug("%s: %s: version %lld", __func__, store_path(s),
+		    (long long)m->version);
+		rc = store_exec(s, m->sql, cause);
+	}
+	return (store_finish(s, rc, cause));
+}
+
+/* Bring the schema up to STORE_SCHEMA_VERSION. */
+int
+store_schema_migrate(struct store *s, char **cause)
+{
+	size_t	 i;
+	int	 rc;
+
+	for (i = 0; i < STORE_NMIGRATIONS; i++) {
+		rc = store_schema_apply(s, &store_migrations[i], cause);
+		if (rc != 0)
+			return (rc);
+	}
+	return (0);
+}

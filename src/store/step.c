@@ -1,0 +1,395 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * step.c: step rows: reading one or a workflow's steps, inserting one,
+ * starting a run (its workflow, first step and audit row together), and
+ * the queue of gates waiting for people.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+/* The columns store_step_row reads, in order. */
+#define STEP_COLUMNS \
+	"id, workflow_id, updated_at, created_at, ready_at, started_at," \
+	" completed_at, name, step_key, tool, kind, args_json, result_json," \
+	" gate_json, status, error, attempt, visit, exit_code, parent_id"
+
+static const char step_get_sql[] =
+	"SELECT " STEP_COLUMNS " FROM workflow_steps WHERE id = ?";
+static const char step_list_sql[] =
+	"SELECT " STEP_COLUMNS " FROM workflow_steps WHERE workflow_id = ?"
+	" ORDER BY id";
+static const char step_insert_sql[] =
+	"INSERT INTO workflow_steps (updated_at, created_at, ready_at,"
+	" workflow_id, name, step_key, tool, kind, args_json, result_json,"
+	" gate_json, status, attempt, visit, parent_id, started_at,"
+	" completed_at, error, exit_code)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+/*
+ * Waiting gates with their workflow.  Approvals count distinct people;
+ * gate_json is the engine's own resolved JSON, checked before reading.
+ */
+static const char gate_list_sql[] =
+	"SELECT s.id, s.workflow_id, COALESCE(s.ready_at, s.created_at),"
+	" w.name, s.name,"
+	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
+	"  json_extract(s.gate_json, '$.message') END, ''),"
+	" w.created_by,"
+	" (SELECT count(DISTINCT a.who) FROM approvals a"
+	"  WHERE a.step_id = s.id AND a.decision = 'approve'),"
+	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
+	"  json_extract(s.gate_json, '$.quorum') END, 1)"
+	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
+	" WHERE s.status = 'waiting' ORDER BY s.id";
+
+static void	 store_step_row(sqlite3_stmt *, struct store_step *);
+static char	*store_run_detail(const struct store_workflow *);
+
+/* Fill a step from the current row of a STEP_COLUMNS query. */
+static void
+store_step_row(sqlite3_stmt *st, struct store_step *step)
+{
+	memset(step, 0, sizeof *step);
+	step->id = sqlite3_column_int64(st, 0);
+	step->workflow_id = sqlite3_column_int64(st, 1);
+	step->updated_at = sqlite3_column_int64(st, 2);
+	step->created_at = sqlite3_column_int64(st, 3);
+	step->ready_at = sqlite3_column_int64(st, 4);
+	step->started_at = sqlite3_column_int64(st, 5);
+	step->completed_at = sqlite3_column_int64(st, 6);
+	step->name = store_column_text(st, 7);
+	step->step_key = store_column_text(st, 8);
+	step->tool = store_column_text(st, 9);
+	step->kind = store_column_text(st, 10);
+	step->args_json = store_column_text(st, 11);
+	step->result_json = store_column_text(st, 12);
+	step->gate_json = store_column_text(st, 13);
+	step->status = store_column_text(st, 14);
+	step->error = store_column_text(st, 15);
+	step->attempt = sqlite3_column_int(st, 16);
+	step->visit = sqlite3_column_int(st, 17);
+	if (sqlite3_column_type(st, 18) != SQLITE_NULL) {
+		step->has_exit_code = 1;
+		step->exit_code = sqlite3_column_int(st, 18);
+	}
+	step->parent_id = sqlite3_column_int64(st, 19);
+}
+
+/* Read one step by id. */
+int
+store_step_get(struct store *s, int64_t id, struct store_step **stepp,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*stepp = NULL;
+	if ((rc = store_prepare(s, step_get_sql, &st, cause)) != 0)
+		return (rc);
+	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "get step", cause);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*stepp = xmalloc(sizeof **stepp);
+		store_step_row(st, *stepp);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		xasprintf(cause, "no step %lld", (long long)id);
+		rc = STORE_NOTFOUND;
+	} else
+		rc = store_fail(s, rc, "get step", cause);
+out:
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* A workflow's steps in the order they were made. */
+int
+store_step_list(struct store *s, int64_t workflow_id,
+    struct store_step **listp, size_t *np, char **cause)
+{
+	struct store_step	*list = NULL;
+	sqlite3_stmt		*st;
+	size_t			 n = 0, size = 0;
+	int			 rc;
+
+	*listp = NULL;
+	*np = 0;
+	if ((rc = store_prepare(s, step_list_sql, &st, cause)) != 0)
+		return (rc);
+	if (sqlite3_bind_int64(st, 1, workflow_id) != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "list steps",
+		    cause);
+		goto out;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == size) {
+			size = size == 0 ? 16 : size * 2;
+			list = xreallocarray(list, size, sizeof *list);
+		}
+		store_step_row(st, &list[n++]);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(s, rc, "list steps", cause);
+		store_steps_free(list, n);
+		goto out;
+	}
+	rc = 0;
+	*listp = list;
+	*np = n;
+out:
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/*
+ * Insert a step row (inside the caller's transaction) and set its id and
+ * times.  Unset fields get their defaults: kind from the tool, status
+ * waiting for a gate else ready, key from the name, attempt and visit 1.
+ */
+int
+store_step_insert(struct store *s, struct store_step *step, int64_t now,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*kind, *status, *key;
+	int64_t		 ready_at;
+	int		 rc, bad = 0;
+
+	kind = step->kind;
+	if (kind == NULL)
+		kind = step->tool != NULL ? "tool" : "gate";
+	status = step->status;
+	if (status == NULL)
+		status = strcmp(kind, "gate") == 0 ? "waiting" : "ready";
+	key = step->step_key != NULL ? step->step_key : step->name;
+	ready_at = step->ready_at != 0 ? step->ready_at : now;
+
+	if ((rc = store_prepare(s, step_insert_sql, &st, cause)) != 0)
+		return (rc);
+	bad |= sqlite3_bind_int64(st, 1, now);
+	bad |= sqlite3_bind_int64(st, 2, now);
+	bad |= sqlite3_bind_int64(st, 3, ready_at);
+	bad |= sqlite3_bind_int64(st, 4, step->workflow_id);
+	bad |= store_bind_text(st, 5, step->name);
+	bad |= store_bind_text(st, 6, key);
+	bad |= store_bind_text(st, 7, step->tool);
+	bad |= store_bind_text(st, 8, kind);
+	bad |= store_bind_text(st, 9, step->args_json);
+	bad |= store_bind_text(st, 10, step->result_json);
+	bad |= store_bind_text(st, 11, step->gate_json);
+	bad |= store_bind_text(st, 12, status);
+	bad |= sqlite3_bind_int(st, 13, step->attempt > 0 ? step->attempt : 1);
+	bad |= sqlite3_bind_int(st, 14, step->visit > 0 ? step->visit : 1);
+	bad |= store_bind_time(st, 15, step->parent_id);
+	bad |= store_bind_time(st, 16, step->started_at);
+	bad |= store_bind_time(st, 17, step->completed_at);
+	bad |= store_bind_text(st, 18, step->error);
+	if (step->has_exit_code)
+		bad |= sqlite3_bind_int(st, 19, step->exit_code);
+	else
+		bad |= sqlite3_bind_null(st, 19);
+	if (bad != SQLITE_OK)
+		rc = store_fail(s, sqlite3_errcode(s->db), "insert step",
+		    cause);
+	else
+		rc = store_step_done(s, st, "insert step", cause);
+	sqlite3_finalize(st);
+	if (rc != 0)
+		return (rc);
+
+	step->id = sqlite3_last_insert_rowid(s->db);
+	step->created_at = step->updated_at = now;
+	step->ready_at = ready_at;
+	return (0);
+}
+
+/* The audit detail of a run started from a template, or NULL. */
+static char *
+store_run_detail(const struct store_workflow *wf)
+{
+	cJSON	*o;
+	char	*text, *out;
+
+	if (wf->template_name == NULL)
+		return (NULL);
+	if ((o = cJSON_CreateObject()) == NULL)
+		fatalx("%s: out of memory", __func__);
+	if (cJSON_AddStringToObject(o, "template", wf->template_name) == NULL ||
+	    cJSON_AddNumberToObject(o, "version",
+	    (double)wf->template_version) == NULL ||
+	    (text = cJSON_PrintUnformatted(o)) == NULL)
+		fatalx("%s: out of memory", __func__);
+	cJSON_Delete(o);
+	out = xstrdup(text);
+	cJSON_free(text);
+	return (out);
+}
+
+/* Start a workflow: its row, its first step and an audit row, together. */
+int
+store_run_create(struct store *s, struct store_workflow *wf,
+    struct store_step *first, const struct store_actor *actor, char **cause)
+{
+	struct store_audit_entry	 e;
+	const char			*created_by;
+	char				*target, *detail;
+	int64_t				 now;
+	int				 rc;
+
+	if ((rc = store_begin(s, cause)) != 0)
+		return (rc);
+	now = time_now_ms();
+	created_by = wf->created_by;
+	if (created_by == NULL)
+		created_by = store_actor_name(actor);
+	if ((rc = store_workflow_insert(s, wf, created_by, now, cause)) != 0)
+		goto fail;
+	first->workflow_id = wf->id;
+	if ((rc = store_step_insert(s, first, now, cause)) != 0)
+		goto fail;
+
+	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
+	detail = store_run_detail(wf);
+	memset(&e, 0, sizeof e);
+	e.action = "start";
+	e.target = target;
+	e.workflow_id = wf->id;
+	e.detail_json = detail;
+	rc = store_audit_insert(s, actor, &e, cause);
+	free(detail);
+	free(target);
+	if (rc != 0)
+		goto fail;
+	if ((rc = store_commit(s, cause)) != 0)
+		goto undo;
+	return (0);
+
+fail:
+	store_rollback(s);
+undo:
+	wf->id = 0;
+	first->id = first->workflow_id = 0;
+	return (rc);
+}
+
+/* Every gate waiting for people, oldest first. */
+int
+store_gate_list(struct store *s, struct store_gate **listp, size_t *np,
+    char **cause)
+{
+	struct store_gate	*list = NULL, *g;
+	sqlite3_stmt		*st;
+	size_t			 n = 0, size = 0;
+	int			 rc;
+
+	*listp = NULL;
+	*np = 0;
+	if ((rc = store_prepare(s, gate_list_sql, &st, cause)) != 0)
+		return (rc);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == size) {
+			size = size == 0 ? 16 : size * 2;
+			list = xreallocarray(list, size, sizeof *list);
+		}
+		g = &list[n++];
+		g->step_id = sqlite3_column_int64(st, 0);
+		g->workflow_id = sqlite3_column_int64(st, 1);
+		g->waiting_since = sqlite3_column_int64(st, 2);
+		g->workflow_name = store_column_text(st, 3);
+		g->step = store_column_text(st, 4);
+		g->message = store_column_text(st, 5);
+		g->created_by = store_column_text(st, 6);
+		g->approvals = sqlite3_column_int(st, 7);
+		g->quorum = sqlite3_column_int(st, 8);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(s, rc, "list gates", cause);
+		store_gates_free(list, n);
+		goto out;
+	}
+	rc = 0;
+	*listp = list;
+	*np = n;
+out:
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* Free a gate array. */
+void
+store_gates_free(struct store_gate *list, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(list[i].workflow_name);
+		free(list[i].step);
+		free(list[i].message);
+		free(list[i].created_by);
+	}
+	free(list);
+}
+
+/* Free the strings a step owns, leaving the struct itself. */
+void
+store_step_clear(struct store_step *step)
+{
+	free(step->name);
+	free(step->step_key);
+	free(step->tool);
+	free(step->kind);
+	free(step->args_json);
+	free(step->result_json);
+	free(step->gate_json);
+	free(step->status);
+	free(step->error);
+	memset(step, 0, sizeof *step);
+}
+
+/* Free one step from store_step_get. */
+void
+store_step_free(struct store_step *step)
+{
+	if (step == NULL)
+		return;
+	store_step_clear(step);
+	free(step);
+}
+
+/* Free an array from store_step_list. */
+void
+store_steps_free(struct store_step *list, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		store_step_clear(&list[i]);
+	free(list);
+}

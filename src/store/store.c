@@ -1,0 +1,650 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * store.c: opening the database safely (finding it, creating it with the
+ * right owner and mode, refusing files that are not ours before touching
+ * them), the connection's settings, transactions with nesting, and the
+ * statement helpers the other store files use.
+ */
+
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+/* What store_identify found in an existing file. */
+struct store_ident {
+	int		 empty;		/* no tables and no application id */
+	int64_t		 version;	/* PRAGMA user_version */
+};
+
+static int	store_mkdirs(const char *, char **);
+static int	store_create_file(const char *, char **);
+static int	store_can_write(const char *);
+static int	store_identify(struct store *, struct store_ident *, char **);
+static int	store_configure(struct store *, const struct store_ident *,
+		    char **);
+static int	store_missing(const char *, char **);
+static char	*store_dirname(const char *);
+static int	store_unreadable(struct store *, int, char **);
+
+/* Where the database lives when --db is not given (SPEC §9). */
+char *
+store_default_path(void)
+{
+	const char	*env;
+	struct passwd	*pw;
+	char		*path;
+
+	env = getenv("SLUICE_DB");
+	if (env != NULL && *env != '\0')
+		return (xstrdup(env));
+	env = getenv("XDG_STATE_HOME");
+	if (env != NULL && *env == '/') {
+		xasprintf(&path, "%s/sluice/sluice.db", env);
+		return (path);
+	}
+	env = getenv("HOME");
+	if (env == NULL || *env == '\0') {
+		pw = getpwuid(getuid());
+		if (pw == NULL || pw->pw_dir == NULL || *pw->pw_dir == '\0')
+			return (NULL);
+		env = pw->pw_dir;
+	}
+	xasprintf(&path, "%s/.local/state/sluice/sluice.db", env);
+	return (path);
+}
+
+/* The reason given for a database that does not exist yet. */
+static int
+store_missing(const char *path, char **cause)
+{
+	xasprintf(cause, "no database at %s (run a command that writes, e.g. "
+	    "'sluice template save', to create it)", path);
+	return (STORE_NOTFOUND);
+}
+
+/* The directory part of a path, as a new string. */
+static char *
+store_dirname(const char *path)
+{
+	char	*dir, *slash;
+
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		strlcpy(dir, ".", strlen(dir) + 1);
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return (dir);
+}
+
+/*
+ * A WAL database cannot be read at all when its -shm file is missing and
+ * its directory is not writable; say so rather than "read-only".
+ */
+static int
+store_unreadable(struct store *s, int rc, char **cause)
+{
+	struct stat	 sb;
+	char		*dir, *shm;
+
+	dir = store_dirname(s->path);
+	xasprintf(&shm, "%s-shm", s->path);
+	if (access(dir, W_OK) != 0 && stat(shm, &sb) != 0) {
+		free(*cause);
+		xasprintf(cause, "cannot read database %s: its WAL index %s "
+		    "is missing and %s is not writable", s->path, shm, dir);
+		rc = STORE_READONLY;
+	}
+	free(shm);
+	free(dir);
+	return (rc);
+}
+
+/* Create the missing directories above a path, each mode 0700. */
+static int
+store_mkdirs(const char *path, char **cause)
+{
+	char		*copy, *slash;
+	struct stat	 sb;
+
+	copy = xstrdup(path);
+	for (slash = strchr(copy + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (stat(copy, &sb) != 0) {
+			if (errno != ENOENT ||
+			    (mkdir(copy, 0700) != 0 && errno != EEXIST)) {
+				xasprintf(cause, "cannot create directory %s: "
+				    "%s", copy, strerror(errno));
+				free(copy);
+				return (-1);
+			}
+		}
+		*slash = '/';
+	}
+	free(copy);
+	return (0);
+}
+
+/*
+ * Create an empty database file ourselves, so its mode and group never
+ * depend on the umask: 0600, or 0660 with the directory's group when the
+ * directory is setgid (a team's shared database).
+ */
+static int
+store_create_file(const char *path, char **cause)
+{
+	char		*dir;
+	struct stat	 dsb, sb;
+	mode_t		 mode = 0600;
+	int		 fd;
+
+	if (store_mkdirs(path, cause) != 0)
+		return (-1);
+	dir = store_dirname(path);
+	if (stat(dir, &dsb) != 0) {
+		xasprintf(cause, "cannot open directory %s: %s", dir,
+		    strerror(errno));
+		free(dir);
+		return (-1);
+	}
+	free(dir);
+
+	fd = open(path, O_WRONLY|O_CREAT|O_EXCL|O_CLOEXEC, 0600);
+	if (fd == -1) {
+		if (errno == EEXIST)	/* someone else was quicker */
+			return (0);
+		xasprintf(cause, "cannot create %s: %s", path,
+		    strerror(errno));
+		return (-1);
+	}
+	if (dsb.st_mode & S_ISGID)
+		mode = 0660;
+	if (fstat(fd, &sb) != 0)
+		goto fail;
+	if ((dsb.st_mode & S_ISGID) && sb.st_gid != dsb.st_gid &&
+	    fchown(fd, (uid_t)-1, dsb.st_gid) != 0)
+		goto fail;
+	if (fchmod(fd, mode) != 0)
+		goto fail;
+	if (close(fd) != 0) {
+		fd = -1;
+		goto fail;
+	}
+	return (0);
+
+fail:
+	xasprintf(cause, "cannot set up %s: %s", path, strerror(errno));
+	if (fd != -1)
+		close(fd);
+	unlink(path);
+	return (-1);
+}
+
+/*
+ * Whether we could write the file: the file itself, and its directory (for
+ * the -wal and -shm files) unless those already exist and are writable.
+ */
+static int
+store_can_write(const char *path)
+{
+	char	*dir, *wal, *shm;
+	int	 ok;
+
+	if (access(path, W_OK) != 0)
+		return (0);
+	dir = store_dirname(path);
+	ok = (access(dir, W_OK) == 0);
+	free(dir);
+	if (!ok) {
+		xasprintf(&wal, "%s-wal", path);
+		xasprintf(&shm, "%s-shm", path);
+		ok = (access(wal, W_OK) == 0 && access(shm, W_OK) == 0);
+		free(shm);
+		free(wal);
+	}
+	return (ok);
+}
+
+/*
+ * Find out what an existing file is using reads only, so a file that is
+ * not ours is left exactly as it was.
+ */
+static int
+store_identify(struct store *s, struct store_ident *id, char **cause)
+{
+	int64_t	 appid, tables;
+	int	 rc;
+
+	if ((rc = store_query_int(s, "PRAGMA application_id", &appid,
+	    cause)) != 0)
+		return (rc);
+	if ((rc = store_query_int(s, "PRAGMA user_version", &id->version,
+	    cause)) != 0)
+		return (rc);
+	if ((rc = store_query_int(s, "SELECT count(*) FROM sqlite_master",
+	    &tables, cause)) != 0)
+		return (rc);
+
+	id->empty = (appid == 0 && tables == 0 && id->version == 0);
+	if (!id->empty && appid != STORE_APPLICATION_ID) {
+		xasprintf(cause, "%s is not a sluice database", s->path);
+		return (STORE_FOREIGN);
+	}
+	if (id->version > STORE_SCHEMA_VERSION) {
+		xasprintf(cause, "%s has schema version %lld, newer than this "
+		    "sluice (%d); upgrade sluice", s->path,
+		    (long long)id->version, STORE_SCHEMA_VERSION);
+		return (STORE_FOREIGN);
+	}
+	return (0);
+}
+
+/* Settings for our own database, then bring its schema up to date. */
+static int
+store_configure(struct store *s, const struct store_ident *id, char **cause)
+{
+	int	 rc;
+
+	if ((rc = store_exec(s, "PRAGMA foreign_keys = ON", cause)) != 0)
+		return (rc);
+	if ((rc = store_exec(s, "PRAGMA synchronous = FULL", cause)) != 0)
+		return (rc);
+	if (id->version >= STORE_SCHEMA_VERSION)
+		goto wal;
+	if (s->readonly) {
+		if (id->empty && (s->flags & STORE_F_READONLY))
+			return (store_missing(s->path, cause));
+		if (id->empty)
+			return (store_fail_readonly(s, cause));
+		xasprintf(cause, "database %s has schema version %lld and is "
+		    "read-only; open it writable once to upgrade it", s->path,
+		    (long long)id->version);
+		return (STORE_READONLY);
+	}
+	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL", cause)) != 0)
+		return (rc);
+	return (store_schema_migrate(s, cause));
+
+wal:
+	if (!s->readonly &&
+	    (rc = store_exec(s, "PRAGMA journal_mode = WAL", cause)) != 0)
+		return (rc);
+	return (0);
+}
+
+/* Open (creating if allowed) the database at path. */
+int
+store_open(const char *path, int flags, struct store **sp, char **cause)
+{
+	struct store		*s;
+	struct store_ident	 id;
+	struct stat		 sb;
+	int			 rc, oflags, persist;
+
+	*sp = NULL;
+	if (path == NULL || *path == '\0') {
+		xasprintf(cause, "no database path (set --db or SLUICE_DB)");
+		return (STORE_ERR);
+	}
+	if (stat(path, &sb) != 0) {
+		if (errno != ENOENT) {
+			xasprintf(cause, "cannot open database %s: %s", path,
+			    strerror(errno));
+			return (STORE_ERR);
+		}
+		if (flags & (STORE_F_READONLY|STORE_F_NOCREATE))
+			return (store_missing(path, cause));
+		if (store_create_file(path, cause) != 0)
+			return (STORE_ERR);
+	} else if (S_ISDIR(sb.st_mode)) {
+		xasprintf(cause, "%s is a directory, not a database", path);
+		return (STORE_ERR);
+	}
+
+	s = xcalloc(1, sizeof *s);
+	s->path = xstrdup(path);
+	s->flags = flags;
+	if (flags & STORE_F_READONLY)
+		oflags = SQLITE_OPEN_READONLY;
+	else
+		oflags = SQLITE_OPEN_READWRITE;
+	rc = sqlite3_open_v2(path, &s->db, oflags|SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		xasprintf(cause, "cannot open database %s: %s", path,
+		    s->db != NULL ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+		rc = STORE_ERR;
+		goto fail;
+	}
+	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT);
+	/* Closing must not checkpoint a foreign WAL into its file. */
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	if ((flags & STORE_F_READONLY) ||
+	    sqlite3_db_readonly(s->db, "main") == 1 || !store_can_write(path))
+		s->readonly = 1;
+
+	memset(&id, 0, sizeof id);
+	if ((rc = store_identify(s, &id, cause)) != 0) {
+		if (rc == STORE_READONLY || rc == STORE_ERR)
+			rc = store_unreadable(s, rc, cause);
+		goto fail;
+	}
+	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
+	if ((rc = store_configure(s, &id, cause)) != 0)
+		goto fail;
+	if (!s->readonly) {
+		/*
+		 * Keep the -wal and -shm files after close, so that people
+		 * who may read the database but not write its directory can
+		 * still open it (SQLite then maps the -shm read-only).
+		 */
+		persist = 1;
+		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
+		    &persist);
+	}
+	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
+	    "");
+	*sp = s;
+	return (0);
+
+fail:
+	store_close(s);
+	return (rc);
+}
+
+/* Close the database, rolling back anything left open. */
+void
+store_close(struct store *s)
+{
+	if (s == NULL)
+		return;
+	while (s->depth > 0)
+		store_rollback(s);
+	if (s->db != NULL && sqlite3_close(s->db) != SQLITE_OK)
+		log_debug("%s: %s", __func__, sqlite3_errmsg(s->db));
+	free(s->path);
+	free(s);
+}
+
+/* The path the database was opened with. */
+const char *
+store_path(const struct store *s)
+{
+	return (s->path);
+}
+
+/* Whether writes will be refused. */
+int
+store_is_readonly(const struct store *s)
+{
+	return (s->readonly);
+}
+
+/*
+ * Start a write transaction (BEGIN IMMEDIATE, so a busy database is found
+ * now and not at commit), or a savepoint inside one already open.
+ */
+int
+store_begin(struct store *s, char **cause)
+{
+	int	 rc;
+
+	if (s->readonly)
+		return (store_fail_readonly(s, cause));
+	if (s->depth == 0)
+		rc = store_exec(s, "BEGIN IMMEDIATE", cause);
+	else
+		rc = store_exec(s, "SAVEPOINT store_nested", cause);
+	if (rc != 0)
+		return (rc);
+	s->depth++;
+	return (0);
+}
+
+/* Commit the innermost level; a failed commit rolls that level back. */
+int
+store_commit(struct store *s, char **cause)
+{
+	int	 rc;
+
+	if (s->depth == 0) {
+		xasprintf(cause, "%s: no transaction to commit", s->path);
+		return (STORE_ERR);
+	}
+	if (s->depth == 1)
+		rc = store_exec(s, "COMMIT", cause);
+	else
+		rc = store_exec(s, "RELEASE store_nested", cause);
+	if (rc != 0) {
+		store_rollback(s);
+		return (rc);
+	}
+	s->depth--;
+	return (0);
+}
+
+/* Undo the innermost level (the whole transaction at the outermost). */
+void
+store_rollback(struct store *s)
+{
+	char	*cause = NULL;
+	int	 rc = 0;
+
+	if (s->depth == 0)
+		return;
+	if (!sqlite3_get_autocommit(s->db)) {
+		if (s->depth == 1)
+			rc = store_exec(s, "ROLLBACK", &cause);
+		else {
+			rc = store_exec(s, "ROLLBACK TO store_nested; "
+			    "RELEASE store_nested", &cause);
+		}
+	}
+	if (rc != 0) {
+		log_debug("%s: %s", __func__, cause);
+		free(cause);
+	}
+	s->depth--;
+}
+
+/* The counter SQLite bumps when another connection commits. */
+int64_t
+store_data_version(struct store *s)
+{
+	int64_t	 v;
+	char	*cause = NULL;
+
+	if (store_query_int(s, "PRAGMA data_version", &v, &cause) != 0) {
+		log_debug("%s: %s", __func__, cause);
+		free(cause);
+		return (-1);
+	}
+	return (v);
+}
+
+/*
+ * Turn an SQLite result code into a store code and a one-line cause; call
+ * it before anything else touches the connection so the message is right.
+ */
+int
+store_fail(struct store *s, int rc, const char *what, char **cause)
+{
+	switch (rc & 0xff) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		xasprintf(cause, "database %s is busy (locked by another "
+		    "process for more than %ds)", s->path,
+		    STORE_BUSY_TIMEOUT / 1000);
+		return (STORE_BUSY);
+	case SQLITE_READONLY:
+		return (store_fail_readonly(s, cause));
+	case SQLITE_NOTADB:
+		xasprintf(cause, "%s is not a sluice database (file is not a "
+		    "database)", s->path);
+		return (STORE_FOREIGN);
+	}
+	xasprintf(cause, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	return (STORE_ERR);
+}
+
+/* Refuse a write: the database is read-only for us. */
+int
+store_fail_readonly(struct store *s, char **cause)
+{
+	s->readonly = 1;
+	xasprintf(cause, "database %s is read-only", s->path);
+	return (STORE_READONLY);
+}
+
+/* Prepare one statement. */
+int
+store_prepare(struct store *s, const char *sql, sqlite3_stmt **stp,
+    char **cause)
+{
+	int	 rc;
+
+	*stp = NULL;
+	rc = sqlite3_prepare_v2(s->db, sql, -1, stp, NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(s, rc, "prepare", cause);
+		sqlite3_finalize(*stp);
+		*stp = NULL;
+		return (rc);
+	}
+	return (0);
+}
+
+/* Run constant SQL (one or more statements, no values), ignoring rows. */
+int
+store_exec(struct store *s, const char *sql, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*tail = sql;
+	int		 rc;
+
+	while (*tail != '\0') {
+		rc = sqlite3_prepare_v2(s->db, tail, -1, &st, &tail);
+		if (rc != SQLITE_OK)
+			return (store_fail(s, rc, "prepare", cause));
+		if (st == NULL)		/* only whitespace or a comment */
+			continue;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			/* nothing */;
+		if (rc != SQLITE_DONE) {
+			rc = store_fail(s, rc, "exec", cause);
+			sqlite3_finalize(st);
+			return (rc);
+		}
+		sqlite3_finalize(st);
+	}
+	return (0);
+}
+
+/* Step a statement that returns no rows and reset it. */
+int
+store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
+    char **cause)
+{
+	int	 rc;
+
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		rc = store_fail(s, rc, what, cause);
+		sqlite3_reset(st);
+		return (rc);
+	}
+	sqlite3_reset(st);
+	return (0);
+}
+
+/* Run a constant query that returns one integer. */
+int
+store_query_int(struct store *s, const char *sql, int64_t *v, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = store_prepare(s, sql, &st, cause)) != 0)
+		return (rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		*v = 0;
+		rc = 0;
+	} else
+		rc = store_fail(s, rc, "query", cause);
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* Bind a string, or NULL. */
+int
+store_bind_text(sqlite3_stmt *st, int idx, const char *value)
+{
+	if (value == NULL)
+		return (sqlite3_bind_null(st, idx));
+	return (sqlite3_bind_text(st, idx, value, -1, SQLITE_TRANSIENT));
+}
+
+/* Bind a time or optional id: 0 means none and is stored as NULL. */
+int
+store_bind_time(sqlite3_stmt *st, int idx, int64_t value)
+{
+	if (value == 0)
+		return (sqlite3_bind_null(st, idx));
+	return (sqlite3_bind_int64(st, idx, value));
+}
+
+/* A text column as an owned string, or NULL. */
+char *
+store_column_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char	*text;
+
+	text = sqlite3_column_text(st, col);
+	if (text == NULL)
+		return (NULL);
+	return (xstrdup((const char *)text));
+}
+
+/* End a write: commit when rc is 0, else roll back; returns the outcome. */
+int
+store_finish(struct store *s, int rc, char **cause)
+{
+	if (rc != 0) {
+		store_rollback(s);
+		return (rc);
+	}
+	return (store_commit(s, cause));
+}

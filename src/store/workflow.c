@@ -1,0 +1,290 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * workflow.c: workflow rows: reading one, listing a window of them newest
+ * first with the step each is at, inserting one, and freeing them.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+/* The columns store_workflow_row reads, in order. */
+#define WORKFLOW_COLUMNS \
+	"w.id, w.updated_at, w.created_at, w.started_at, w.completed_at," \
+	" w.cancelled_at, w.start_at, w.name, w.flow_json, w.input_json," \
+	" w.status, w.created_by, w.template_name, w.template_version," \
+	" w.error, w.paused,"
+
+/*
+ * The step a workflow is at: its newest unfinished step, else its newest
+ * step.  Both walk the (workflow_id, id) index backwards and stop at one.
+ */
+#define WORKFLOW_CURRENT_STEP \
+	" COALESCE((SELECT s.name FROM workflow_steps s" \
+	"  WHERE s.workflow_id = w.id AND s.status NOT IN" \
+	"  ('done', 'skipped', 'cancelled', 'failed')" \
+	"  ORDER BY s.id DESC LIMIT 1)," \
+	" (SELECT s.name FROM workflow_steps s WHERE s.workflow_id = w.id" \
+	"  ORDER BY s.id DESC LIMIT 1))"
+
+#define WORKFLOW_NAME_LIKE \
+	" (?2 IS NULL OR w.name LIKE ?2 ESCAPE '\\')"
+
+static const char workflow_get_sql[] =
+	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
+	" FROM workflows w WHERE w.id = ?";
+
+/* Two texts so a status filter can use the (status, id) index. */
+static const char workflow_list_sql[] =
+	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
+	" FROM workflows w WHERE" WORKFLOW_NAME_LIKE
+	" ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
+static const char workflow_list_status_sql[] =
+	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
+	" FROM workflows w WHERE w.status = ?1 AND" WORKFLOW_NAME_LIKE
+	" ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
+
+static const char workflow_insert_sql[] =
+	"INSERT INTO workflows (updated_at, created_at, started_at,"
+	" start_at, name, flow_json, input_json, status, created_by,"
+	" template_name, template_version, paused)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+static void	 store_workflow_row(sqlite3_stmt *, struct store_workflow *);
+static char	*store_like_pattern(const char *);
+
+/* Fill a workflow from the current row of a WORKFLOW_COLUMNS query. */
+static void
+store_workflow_row(sqlite3_stmt *st, struct store_workflow *wf)
+{
+	memset(wf, 0, sizeof *wf);
+	wf->id = sqlite3_column_int64(st, 0);
+	wf->updated_at = sqlite3_column_int64(st, 1);
+	wf->created_at = sqlite3_column_int64(st, 2);
+	wf->started_at = sqlite3_column_int64(st, 3);
+	wf->completed_at = sqlite3_column_int64(st, 4);
+	wf->cancelled_at = sqlite3_column_int64(st, 5);
+	wf->start_at = sqlite3_column_int64(st, 6);
+	wf->name = store_column_text(st, 7);
+	wf->flow_json = store_column_text(st, 8);
+	wf->input_json = store_column_text(st, 9);
+	wf->status = store_column_text(st, 10);
+	wf->created_by = store_column_text(st, 11);
+	wf->template_name = store_column_text(st, 12);
+	wf->template_version = sqlite3_column_int64(st, 13);
+	wf->error = store_column_text(st, 14);
+	wf->paused = sqlite3_column_int(st, 15);
+	wf->current_step = store_column_text(st, 16);
+}
+
+/* A LIKE pattern matching a substring, with % _ and \ taken literally. */
+static char *
+store_like_pattern(const char *text)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	buf_putc(&b, '%');
+	for (; *text != '\0'; text++) {
+		if (*text == '%' || *text == '_' || *text == '\\')
+			buf_putc(&b, '\\');
+		buf_putc(&b, *text);
+	}
+	buf_putc(&b, '%');
+	return (buf_release(&b));
+}
+
+/* Read one workflow by id. */
+int
+store_workflow_get(struct store *s, int64_t id, struct store_workflow **wfp,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*wfp = NULL;
+	if ((rc = store_prepare(s, workflow_get_sql, &st, cause)) != 0)
+		return (rc);
+	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "get workflow",
+		    cause);
+		goto out;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*wfp = xmalloc(sizeof **wfp);
+		store_workflow_row(st, *wfp);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		xasprintf(cause, "no workflow %lld", (long long)id);
+		rc = STORE_NOTFOUND;
+	} else
+		rc = store_fail(s, rc, "get workflow", cause);
+out:
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* A window of workflows, newest first, optionally filtered. */
+int
+store_workflow_list(struct store *s, const struct store_workflow_filter *f,
+    struct store_workflow **listp, size_t *np, char **cause)
+{
+	struct store_workflow	*list = NULL;
+	sqlite3_stmt		*st;
+	const char		*sql;
+	char			*like = NULL;
+	size_t			 n = 0, size = 0;
+	int64_t			 limit = 50, offset = 0;
+	int			 rc, bad = 0;
+
+	*listp = NULL;
+	*np = 0;
+	if (f != NULL && f->limit > 0)
+		limit = f->limit;
+	if (f != NULL && f->offset > 0)
+		offset = f->offset;
+	if (f != NULL && f->status != NULL)
+		sql = workflow_list_status_sql;
+	else
+		sql = workflow_list_sql;
+	if ((rc = store_prepare(s, sql, &st, cause)) != 0)
+		return (rc);
+	if (f != NULL && f->name_like != NULL)
+		like = store_like_pattern(f->name_like);
+	if (f != NULL && f->status != NULL)
+		bad |= store_bind_text(st, 1, f->status);
+	bad |= store_bind_text(st, 2, like);
+	bad |= sqlite3_bind_int64(st, 3, limit);
+	bad |= sqlite3_bind_int64(st, 4, offset);
+	free(like);
+	if (bad != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "list workflows",
+		    cause);
+		goto out;
+	}
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == size) {
+			size = size == 0 ? 16 : size * 2;
+			list = xreallocarray(list, size, sizeof *list);
+		}
+		store_workflow_row(st, &list[n++]);
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(s, rc, "list workflows", cause);
+		store_workflows_free(list, n);
+		goto out;
+	}
+	rc = 0;
+	*listp = list;
+	*np = n;
+out:
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/*
+ * Insert a workflow row (inside the caller's transaction) and set its id
+ * and times.  created_by is who the row names as its creator.
+ */
+int
+store_workflow_insert(struct store *s, struct store_workflow *wf,
+    const char *created_by, int64_t now, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*status;
+	int64_t		 started_at;
+	int		 rc, bad = 0;
+
+	status = wf->status != NULL ? wf->status : "running";
+	started_at = wf->started_at;
+	if (started_at == 0 && strcmp(status, "running") == 0)
+		started_at = now;
+
+	if ((rc = store_prepare(s, workflow_insert_sql, &st, cause)) != 0)
+		return (rc);
+	bad |= sqlite3_bind_int64(st, 1, now);
+	bad |= sqlite3_bind_int64(st, 2, now);
+	bad |= store_bind_time(st, 3, started_at);
+	bad |= store_bind_time(st, 4, wf->start_at);
+	bad |= store_bind_text(st, 5, wf->name);
+	bad |= store_bind_text(st, 6, wf->flow_json);
+	bad |= store_bind_text(st, 7, wf->input_json);
+	bad |= store_bind_text(st, 8, status);
+	bad |= store_bind_text(st, 9, created_by);
+	bad |= store_bind_text(st, 10, wf->template_name);
+	bad |= store_bind_time(st, 11, wf->template_name != NULL ?
+	    wf->template_version : 0);
+	bad |= sqlite3_bind_int(st, 12, wf->paused != 0);
+	if (bad != SQLITE_OK)
+		rc = store_fail(s, sqlite3_errcode(s->db), "insert workflow",
+		    cause);
+	else
+		rc = store_step_done(s, st, "insert workflow", cause);
+	sqlite3_finalize(st);
+	if (rc != 0)
+		return (rc);
+
+	wf->id = sqlite3_last_insert_rowid(s->db);
+	wf->created_at = wf->updated_at = now;
+	wf->started_at = started_at;
+	return (0);
+}
+
+/* Free the strings a workflow owns, leaving the struct itself. */
+void
+store_workflow_clear(struct store_workflow *wf)
+{
+	free(wf->name);
+	free(wf->flow_json);
+	free(wf->input_json);
+	free(wf->status);
+	free(wf->created_by);
+	free(wf->template_name);
+	free(wf->error);
+	free(wf->current_step);
+	memset(wf, 0, sizeof *wf);
+}
+
+/* Free one workflow from store_workflow_get. */
+void
+store_workflow_free(struct store_workflow *wf)
+{
+	if (wf == NULL)
+		return;
+	store_workflow_clear(wf);
+	free(wf);
+}
+
+/* Free an array from store_workflow_list. */
+void
+store_workflows_free(struct store_workflow *list, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		store_workflow_clear(&list[i]);
+	free(list);
+}

@@ -1,0 +1,193 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/* test-util.c: the util layer: UTF-8, positions, names, buffers, JSON. */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "tap.h"
+
+static void	test_utf8(void);
+static void	test_linecol(void);
+static void	test_names(void);
+static void	test_buf(void);
+static void	test_json(void);
+static void	test_age(void);
+
+/* Table of byte strings and whether they are valid UTF-8. */
+static void
+test_utf8(void)
+{
+	static const struct {
+		const char	*s;
+		int		 valid;
+		size_t		 bad;
+	} cases[] = {
+		{ "plain ascii", 1, 0 },
+		{ "caf\xc3\xa9", 1, 0 },
+		{ "\xe6\x97\xa5\xe6\x9c\xac", 1, 0 },		/* CJK */
+		{ "\xf0\x9f\x98\x80", 1, 0 },			/* emoji */
+		{ "ab\xc3", 0, 2 },				/* cut short */
+		{ "\xc0\xaf", 0, 0 },				/* overlong */
+		{ "x\xed\xa0\x80", 0, 1 },			/* surrogate */
+		{ "\xf4\x90\x80\x80", 0, 0 },			/* > U+10FFFF */
+		{ "ok\xff", 0, 2 },
+		{ "\x80", 0, 0 },
+	};
+	size_t	i, bad;
+	int	v;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bad = 99;
+		v = utf8_valid(cases[i].s, strlen(cases[i].s), &bad);
+		tap_ok(v == cases[i].valid, "utf8_valid case %zu", i);
+		if (!cases[i].valid)
+			tap_is_int((long long)bad, (long long)cases[i].bad,
+			    "utf8_valid bad offset");
+	}
+}
+
+/* Offsets map to 1-based lines and columns. */
+static void
+test_linecol(void)
+{
+	const char	*t = "ab\ncd\n\nef";
+	int		 l, c;
+
+	str_linecol(t, 0, &l, &c);
+	tap_ok(l == 1 && c == 1, "offset 0 is 1:1");
+	str_linecol(t, 4, &l, &c);
+	tap_ok(l == 2 && c == 2, "offset 4 is 2:2");
+	str_linecol(t, 7, &l, &c);
+	tap_ok(l == 4 && c == 1, "offset 7 is 4:1");
+}
+
+/* Environment names, identifiers and integers. */
+static void
+test_names(void)
+{
+	char	*s;
+	int64_t	 v;
+
+	s = str_env_name("SLUICE_ARG", "db-host.name");
+	tap_is(s, "SLUICE_ARG_DB_HOST_NAME", "env name upper-cased, _ for "
+	    "other characters");
+	free(s);
+	s = str_env_name("SLUICE_ARG", "caf\xc3\xa9");
+	tap_is(s, "SLUICE_ARG_CAF__", "non-ASCII bytes become _");
+	free(s);
+	tap_ok(str_is_identifier("step_1-a"), "identifier");
+	tap_ok(!str_is_identifier("1step"), "not an identifier");
+	tap_ok(!str_is_identifier("a.b"), "dot is not in identifiers");
+	tap_ok(str_parse_int64("42", &v) == 0 && v == 42, "int 42");
+	tap_ok(str_parse_int64("4x", &v) != 0, "4x refused");
+	tap_ok(str_parse_int64("", &v) != 0, "empty refused");
+	tap_ok(str_parse_int64("99999999999999999999", &v) != 0,
+	    "overflow refused");
+}
+
+/* Buffers grow linearly and stay NUL-terminated. */
+static void
+test_buf(void)
+{
+	struct buf	 b;
+	char		*s;
+	int		 i;
+
+	buf_init(&b);
+	for (i = 0; i < 10000; i++)
+		buf_putc(&b, 'x');
+	tap_is_int((long long)b.len, 10000, "10000 bytes appended");
+	tap_ok(b.data[b.len] == '\0', "NUL-terminated");
+	buf_reset(&b);
+	buf_printf(&b, "%d-%s", 7, "up");
+	s = buf_release(&b);
+	tap_is(s, "7-up", "printf then release");
+	free(s);
+	tap_ok(b.data == NULL && b.len == 0, "released buffer is empty");
+	s = buf_release(&b);
+	tap_is(s, "", "releasing an empty buffer gives \"\"");
+	free(s);
+}
+
+/* JSON parse errors carry a line and column and a reason. */
+static void
+test_json(void)
+{
+	static const struct {
+		const char	*text;
+		const char	*cause;
+	} bad[] = {
+		{ "{\n  \"a\": 1,\n}", "line 3, column 1: unexpected closing "
+		    "bracket (trailing comma?)" },
+		{ "{\"a\": 'x'}", "line 1, column 7: strings must use double "
+		    "quotes" },
+		{ "", "line 1, column 1: empty document" },
+		{ "{\"a\": 1} x", "line 1, column 10: unexpected text after "
+		    "the document" },
+		{ "{\"a\": tru}", "line 1, column 7: unexpected word "
+		    "(strings need double quotes)" },
+		{ "{\"a\":", "line 1, column 6: unexpected end of document" },
+	};
+	cJSON	*v;
+	char	*cause, *s;
+	size_t	 i;
+
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		cause = NULL;
+		v = json_parse(bad[i].text, strlen(bad[i].text), &cause);
+		tap_ok(v == NULL, "bad JSON %zu refused", i);
+		tap_is(cause, bad[i].cause, "bad JSON reason and place");
+		free(cause);
+	}
+	v = json_parse(" {\"a\": [1, true]} \n", 19, &cause);
+	tap_ok(v != NULL, "good JSON with white space parses");
+	s = json_print(v);
+	tap_is(s, "{\"a\":[1,true]}", "compact print");
+	free(s);
+	tap_is(json_type_name(v), "an object", "type name");
+	cJSON_Delete(v);
+}
+
+/* Ages are short and never negative. */
+static void
+test_age(void)
+{
+	char	b[16];
+
+	tap_is(time_age(42000, b, sizeof b), "42s", "42s");
+	tap_is(time_age(3 * 60000 + 5, b, sizeof b), "3m", "3m");
+	tap_is(time_age(5 * 3600000LL, b, sizeof b), "5h", "5h");
+	tap_is(time_age(2 * 86400000LL, b, sizeof b), "2d", "2d");
+	tap_is(time_age(-5, b, sizeof b), "0s", "negative is 0s");
+}
+
+int
+main(void)
+{
+	test_utf8();
+	test_linecol();
+	test_names();
+	test_buf();
+	test_json();
+	test_age();
+	return (tap_done());
+}
