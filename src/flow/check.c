@@ -243,15 +243,19 @@ static void
 check_tools(const struct flow *f, const struct flow_tools *tools,
     const char *base, struct flow_diags *d)
 {
-	const struct flow_step	*st;
+	static const char	 *builtins[] = { "noop", "echo", "sleep",
+	    "fail" };
+	const struct flow_step	 *st;
 	const char		**names, *hint;
 	size_t			  i, n = 0;
 	char			 *path;
 
-	names = xcalloc((tools != NULL ? tools->ntools : 0) + 1,
+	names = xcalloc((tools != NULL ? tools->ntools : 0) + 5,
 	    sizeof *names);
 	for (i = 0; tools != NULL && i < tools->ntools; i++)
 		names[n++] = tools->tools[i].name;
+	for (i = 0; tools == NULL && i < 4; i++)
+		names[n++] = builtins[i];
 	for (i = 0; i < f->nsteps; i++) {
 		st = &f->steps[i];
 		if (st->exec != FLOW_EXEC_TOOL || st->tool == NULL ||

@@ -25,7 +25,8 @@
 
 struct buf;
 
-/* diag.c: "$.a" + "b" -> "$.a.b", or "$.a[\"odd key\"]"; "$.a" + 2 -> "$.a[2]". */
+/* diag.c: "$.a" + "b" -> "$.a.b",
+		     or "$.a[\"odd key\"]"; "$.a" + 2 -> "$.a[2]". */
 char		*flow_path_key(const char *, const char *);
 char		*flow_path_index(const char *, size_t);
 void		 flow_path_add_key(struct buf *, const char *);

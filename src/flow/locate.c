@@ -297,7 +297,8 @@ locate_find(struct locate_scan *sc, struct locate_seg *segs, size_t n)
 				sc->pos++;
 				locate_ws(sc);
 				if (key.len == strlen(segs[i].key) &&
-				    memcmp(key.data, segs[i].key, key.len) == 0) {
+				    memcmp(key.data, segs[i].key,
+				    key.len) == 0) {
 					match = 1;
 					break;
 				}

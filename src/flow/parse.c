@@ -228,7 +228,8 @@ parse_arm(struct parse_step *ps, const cJSON *arm, const char *path,
 
 	if (!cJSON_IsObject(arm)) {
 		flow_diags_add(ps->d, FLOW_ERROR, path, "expected an object "
-		    "{\"if\": ..., \"then\": ...}, got %s", json_type_name(arm));
+		    "{\"if\": ..., \"then\": ...}, got %s",
+		    json_type_name(arm));
 		return (0);
 	}
 	for (c = arm->child; c != NULL; c = c->next) {

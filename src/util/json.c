@@ -28,6 +28,16 @@
 #include "util/util.h"
 
 static const char	*json_guess_reason(const char *, size_t, size_t);
+static int		 json_key_expected(const char *, size_t);
+
+/* Is the last non-space byte before off an object's '{' or a ','? */
+static int
+json_key_expected(const char *text, size_t off)
+{
+	while (off > 0 && isspace((unsigned char)text[off - 1]))
+		off--;
+	return (off > 0 && (text[off - 1] == '{' || text[off - 1] == ','));
+}
 
 /* Say what was probably wrong at offset off, from the byte found there. */
 static const char *
@@ -96,6 +106,14 @@ json_parse(const char *text, size_t len, char **cause)
 	 */
 	if (len > 0 && off == len - 1 && strchr(":,{[\"", text[off]) != NULL)
 		off = len;
+	/*
+	 * Where an object key was expected, cJSON points one byte past the
+	 * culprit: step back onto it.
+	 */
+	else if (off > 0 && off <= len &&
+	    !isspace((unsigned char)text[off - 1]) && text[off - 1] != '"' &&
+	    json_key_expected(text, off - 1))
+		off--;
 	str_linecol(text, off, &line, &col);
 	xasprintf(cause, "line %d, column %d: %s", line, col,
 	    json_guess_reason(text, len, off));

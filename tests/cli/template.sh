@@ -189,6 +189,14 @@ like "$OUT" '"document"' "show --json includes the document"
 run_sluice template run hello
 expect_rc 2 "a run without a required input is refused"
 like "$ERR" "who" "the missing input is named"
+run_sluice template run hello -i greeting=hi
+expect_rc 2 "a run with other inputs but not the required one is refused"
+like "$ERR" '"who"' "the missing required input is named"
+run_sluice template run hello -i who
+expect_rc 2 "a malformed -i is refused"
+printf '{"who": "file"}\n' >"$T_DIR/input.json"
+run_sluice template run hello --input "$T_DIR/input.json"
+expect_rc 0 "a run with --input FILE starts"
 run_sluice template run hello -i who=world --name greet
 expect_rc 0 "a run with its input starts"
 case "$OUT" in

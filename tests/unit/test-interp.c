@@ -157,8 +157,8 @@ main(void)
 	tap_is(s, "", "NULL scope: everything is missing");
 	free(s);
 
-	s = interp_json("{\"h\": \"{{input.host}}\", \"p\": \"{{input.port}}\"}",
-	    scope);
+	s = interp_json("{\"h\": \"{{input.host}}\", "
+	    "\"p\": \"{{input.port}}\"}", scope);
 	tap_is(s, "{\"h\":\"web1\",\"p\":8080}", "interp_json");
 	free(s);
 	tap_ok(interp_json("{bad", scope) == NULL, "interp_json: bad JSON");
