@@ -41,6 +41,7 @@ struct check_graph {
 /* What the reference callbacks need. */
 struct check_refs {
 	const struct flow	*flow;
+	const struct flow_doc	*doc;	/* declared inputs, or NULL */
 	struct flow_diags	*d;
 	const char		*path;	/* for conditions: the "if" path */
 };
@@ -60,10 +61,14 @@ static void	 check_tools(const struct flow *, const struct flow_tools *,
 		     const char *, struct flow_diags *);
 static int	 check_step_ref(const struct flow *, const char *);
 static int	 check_arg_ref(const char *, const char *, void *);
+static void	 check_input_ref(const struct check_refs *, const char *,
+		     const char *, const char *);
+static void	 check_gates(const struct flow *, const char *,
+		     struct check_refs *);
 static void	 check_args(const struct flow *, const char *,
-		     struct flow_diags *);
+		     struct check_refs *);
 static void	 check_conds(const struct flow *, const char *,
-		     struct flow_diags *);
+		     struct check_refs *);
 
 /* Add an edge when the target is known. */
 static void
@@ -299,6 +304,36 @@ check_step_ref(const struct flow *f, const char *rest)
 	return (found);
 }
 
+/*
+ * When the document declares its inputs, a reference must name one of
+ * them (the longest declared key that prefixes it, as lookups do).
+ */
+static void
+check_input_ref(const struct check_refs *cr, const char *path,
+    const char *ref, const char *rest)
+{
+	const struct flow_doc	*doc = cr->doc;
+	size_t			 i, kl;
+	char			*first, *dot;
+
+	if (doc == NULL || doc->inputs_json == NULL || *rest == '\0')
+		return;
+	for (i = 0; i < doc->ninputs; i++) {
+		kl = strlen(doc->inputs[i].key);
+		if (strncmp(rest, doc->inputs[i].key, kl) == 0 &&
+		    (rest[kl] == '\0' || rest[kl] == '.'))
+			return;
+	}
+	first = xstrdup(rest);
+	if ((dot = strchr(first, '.')) != NULL)
+		*dot = '\0';
+	flow_diags_add(cr->d, FLOW_ERROR, cr->path != NULL ? cr->path : path,
+	    "unknown input \"%s\" in %s%s%s (not declared under inputs)",
+	    first, cr->path != NULL ? "" : "{{", ref,
+	    cr->path != NULL ? "" : "}}");
+	free(first);
+}
+
 /* Check one {{...}} placeholder found in args. */
 static int
 check_arg_ref(const char *path, const char *ref, void *arg)
@@ -320,9 +355,13 @@ check_arg_ref(const char *path, const char *ref, void *arg)
 		    "\"{{%s}}\" (use input, steps, workflow or args)", ref);
 		return (0);
 	}
+	rest = ref[rl] == '.' ? ref + rl + 1 : "";
+	if (strcmp(roots[i], "input") == 0) {
+		check_input_ref(cr, path, ref, rest);
+		return (0);
+	}
 	if (strcmp(roots[i], "steps") != 0)
 		return (0);
-	rest = ref[rl] == '.' ? ref + rl + 1 : "";
 	if (*rest == '\0') {
 		flow_diags_add(cr->d, FLOW_ERROR, path, "\"{{%s}}\" needs a "
 		    "step name, as in {{steps.NAME.result}}", ref);
@@ -342,15 +381,13 @@ check_arg_ref(const char *path, const char *ref, void *arg)
 
 /* Check the placeholders in every step's args. */
 static void
-check_args(const struct flow *f, const char *base, struct flow_diags *d)
+check_args(const struct flow *f, const char *base, struct check_refs *crp)
 {
-	struct check_refs	 cr;
+	struct check_refs	 cr = *crp;
 	cJSON			*args;
 	char			*path;
 	size_t			 i;
 
-	cr.flow = f;
-	cr.d = d;
 	cr.path = NULL;
 	for (i = 0; i < f->nsteps; i++) {
 		if (f->steps[i].args_json == NULL ||
@@ -363,18 +400,37 @@ check_args(const struct flow *f, const char *base, struct flow_diags *d)
 	}
 }
 
-/* Check the step names that branch conditions read. */
+/* Check the placeholders in gate messages. */
 static void
-check_conds(const struct flow *f, const char *base, struct flow_diags *d)
+check_gates(const struct flow *f, const char *base, struct check_refs *crp)
 {
-	struct check_refs	  cr;
+	struct check_refs	 cr = *crp;
+	cJSON			*msg;
+	char			*path;
+	size_t			 i;
+
+	cr.path = NULL;
+	for (i = 0; i < f->nsteps; i++) {
+		if (f->steps[i].gate.message == NULL)
+			continue;
+		msg = cJSON_CreateString(f->steps[i].gate.message);
+		path = check_step_path(base, &f->steps[i], "gate.message");
+		interp_refs(msg, path, check_arg_ref, &cr);
+		free(path);
+		cJSON_Delete(msg);
+	}
+}
+
+/* Check the step and input names that branch conditions read. */
+static void
+check_conds(const struct flow *f, const char *base, struct check_refs *crp)
+{
+	struct check_refs	  cr = *crp;
 	const struct flow_step	 *st;
 	const char		**refs;
 	char			 *path, field[64];
 	size_t			  i, j, k, n;
 
-	cr.flow = f;
-	cr.d = d;
 	for (i = 0; i < f->nsteps; i++) {
 		st = &f->steps[i];
 		for (j = 0; j < st->nbranch; j++) {
@@ -385,7 +441,8 @@ check_conds(const struct flow *f, const char *base, struct flow_diags *d)
 			cr.path = path;
 			cond_refs(st->branch[j].cond, &refs, &n);
 			for (k = 0; k < n; k++) {
-				if (strncmp(refs[k], "steps.", 6) == 0)
+				if (strncmp(refs[k], "steps.", 6) == 0 ||
+				    strncmp(refs[k], "input.", 6) == 0)
 					check_arg_ref(path, refs[k], &cr);
 			}
 			free(path);
@@ -393,12 +450,14 @@ check_conds(const struct flow *f, const char *base, struct flow_diags *d)
 	}
 }
 
-/* Run every graph check, reporting at paths under base. */
+/* Run every check on a document's flow, reporting at paths under base. */
 void
-flow_check(const struct flow *f, const struct flow_tools *tools,
+flow_check(const struct flow_doc *doc, const struct flow_tools *tools,
     const char *base, struct flow_diags *d)
 {
-	struct check_graph	g;
+	struct check_graph	 g;
+	struct check_refs	 cr;
+	const struct flow	*f = doc->flow;
 
 	if (f == NULL)
 		return;
@@ -409,6 +468,11 @@ flow_check(const struct flow *f, const struct flow_tools *tools,
 	check_joins(f, &g, base, d);
 	check_graph_free(&g);
 	check_tools(f, tools, base, d);
-	check_args(f, base, d);
-	check_conds(f, base, d);
+	cr.flow = f;
+	cr.doc = doc;
+	cr.d = d;
+	cr.path = NULL;
+	check_args(f, base, &cr);
+	check_gates(f, base, &cr);
+	check_conds(f, base, &cr);
 }

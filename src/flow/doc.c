@@ -45,24 +45,16 @@ static void	doc_input(struct flow_input *, const cJSON *, const char *,
 		    struct flow_diags *);
 static char	*doc_declared(const struct flow_doc *);
 
-/* Is this object the template wrapper: a "flow" and only wrapper keys? */
+/*
+ * Is this object the template wrapper?  It has a "flow" member and no
+ * "start" step (every plain flow has one), so a misspelt wrapper key is
+ * reported as such instead of as a step.
+ */
 static int
 doc_is_wrapper(const cJSON *v)
 {
-	const cJSON	*c;
-	size_t		 i;
-
-	if (cJSON_GetObjectItemCaseSensitive(v, "flow") == NULL)
-		return (0);
-	for (c = v->child; c != NULL; c = c->next) {
-		for (i = 0; i < DOC_NWRAPPER; i++) {
-			if (strcmp(c->string, doc_wrapper_keys[i]) == 0)
-				break;
-		}
-		if (i == DOC_NWRAPPER)
-			return (0);
-	}
-	return (1);
+	return (cJSON_GetObjectItemCaseSensitive(v, "flow") != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(v, "start") == NULL);
 }
 
 /* One declared input: {"default", "required", "description"}. */
@@ -154,7 +146,7 @@ static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
 	const cJSON	*c;
-	const char	*why;
+	const char	*why, *hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
 	size_t		 i;
@@ -166,7 +158,14 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 				break;
 		}
 		path = flow_path_key("$", c->string);
-		if (i == DOC_NWRAPPER || seen[i]++) {
+		if (i == DOC_NWRAPPER) {
+			hint = flow_suggest(c->string, doc_wrapper_keys,
+			    DOC_NWRAPPER);
+			flow_diags_add(d, FLOW_ERROR, path, "unknown template "
+			    "field \"%s\"%s%s%s", c->string,
+			    hint != NULL ? " (did you mean \"" : "",
+			    hint != NULL ? hint : "", hint != NULL ? "\"?)" : "");
+		} else if (seen[i]++) {
 			flow_diags_add(d, FLOW_ERROR, path,
 			    "duplicate key \"%s\"", c->string);
 		} else if (strcmp(c->string, "description") == 0) {
@@ -228,11 +227,11 @@ flow_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
 	if (doc_is_wrapper(v)) {
 		doc->is_template = 1;
 		doc_wrapper(doc, v, d);
-		flow_check(doc->flow, tools, "$.flow", d);
+		flow_check(doc, tools, "$.flow", d);
 	} else {
 		doc->flow = flow_from_json(v, "$", d);
 		doc->flow_json = json_print(v);
-		flow_check(doc->flow, tools, "$", d);
+		flow_check(doc, tools, "$", d);
 	}
 	cJSON_Delete(v);
 	flow_diags_locate(d, text, len);

@@ -225,8 +225,13 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
 
-/* check.c: the graph: reachability, joins, tools, references in args. */
-void		 flow_check(const struct flow *, const struct flow_tools *,
+/*
+ * check.c: the graph: reachability, joins, tools, references in args,
+ * gate messages and conditions (inputs against the document's declared
+ * ones, when it declares any).
+ */
+struct flow_doc;
+void		 flow_check(const struct flow_doc *, const struct flow_tools *,
 		     const char *, struct flow_diags *);
 
 /* tools.c */
