@@ -297,7 +297,10 @@ flow_doc_input(const struct flow_doc *doc, const cJSON *given, char **cause)
 		if (cJSON_GetObjectItemCaseSensitive(out, in->key) != NULL)
 			continue;
 		if (in->required) {
-			xasprintf(cause, "missing required input \"%s\"",
+			xasprintf(cause, "missing required input \"%s\"%s%s "
+			    "(give it with -i %s=VALUE)", in->key,
+			    in->description != NULL ? ": " : "",
+			    in->description != NULL ? in->description : "",
 			    in->key);
 			goto fail;
 		}

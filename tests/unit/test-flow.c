@@ -286,9 +286,10 @@ test_template(void)
 		  "\"nginx\",\"opts\":{\"n\":[1,2]}}", NULL },
 		{ "{\"host\": \"web1\", \"service\": \"db\"}", "{\"host\":"
 		  "\"web1\",\"service\":\"db\",\"opts\":{\"n\":[1,2]}}", NULL },
-		{ "{\"service\": \"db\"}", NULL,
-		  "missing required input \"host\"" },
-		{ NULL, NULL, "missing required input \"host\"" },
+		{ "{\"service\": \"db\"}", NULL, "missing required input "
+		  "\"host\": where (give it with -i host=VALUE)" },
+		{ NULL, NULL, "missing required input \"host\": where (give "
+		  "it with -i host=VALUE)" },
 		{ "{\"hots\": \"web1\"}", NULL, "unknown input \"hots\" "
 		  "(declared: host, service, opts)" },
 		{ "[1]", NULL, "input must be a JSON object, not an array" },
