@@ -198,31 +198,10 @@ flow_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
 {
 	struct flow_doc	*doc;
 	cJSON		*v;
-	char		*cause;
-	size_t		 bad;
-	int		 line, col;
 
-	if (len > SLUICE_MAX_DOCUMENT) {
-		flow_diags_add_at(d, 1, 1, "document larger than 1 MiB");
+	v = flow_json_document(text, len, "flow", "steps", d);
+	if (v == NULL)
 		return (NULL);
-	}
-	if (!utf8_valid(text, len, &bad)) {
-		str_linecol(text, bad, &line, &col);
-		flow_diags_add_at(d, line, col, "invalid UTF-8");
-		return (NULL);
-	}
-	if ((v = json_parse(text, len, &cause)) == NULL) {
-		flow_diags_add_json(d, cause);
-		free(cause);
-		return (NULL);
-	}
-	if (!cJSON_IsObject(v)) {
-		flow_diags_add(d, FLOW_ERROR, "$", "a flow must be a JSON "
-		    "object of steps, got %s", json_type_name(v));
-		flow_diags_locate(d, text, len);
-		cJSON_Delete(v);
-		return (NULL);
-	}
 	doc = xcalloc(1, sizeof *doc);
 	if (doc_is_wrapper(v)) {
 		doc->is_template = 1;

@@ -50,6 +50,10 @@ const char	*flow_suggest(const char *, const char *const *, size_t);
 /* diag.c: the position of a JSON syntax error from json_parse's cause. */
 void		 flow_diags_add_json(struct flow_diags *, const char *);
 
+/* parse.c: a document's text as a JSON object, or NULL after saying why. */
+struct cJSON	*flow_json_document(const char *, size_t, const char *,
+		     const char *, struct flow_diags *);
+
 /* parse.c: retry objects, shared with the tools catalog. */
 void		 flow_retry_parse(const struct cJSON *, const char *,
 		     struct flow_retry *, struct flow_diags *);

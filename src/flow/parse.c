@@ -975,16 +975,24 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 	return (f);
 }
 
-/* Parse flow text: UTF-8, JSON, a top-level object, then the steps. */
-struct flow *
-flow_parse(const char *text, size_t len, struct flow_diags *d)
+/*
+ * Read a document's text as a JSON object: within the size limit, valid
+ * UTF-8, parsable, and an object ("a WHAT must be a JSON object of
+ * MEMBERS").  NULL after reporting why, with its line and column.
+ */
+cJSON *
+flow_json_document(const char *text, size_t len, const char *what,
+    const char *members, struct flow_diags *d)
 {
-	struct flow	*f;
-	cJSON		*v;
-	char		*cause;
-	size_t		 bad;
-	int		 line, col;
+	cJSON	*v;
+	char	*cause;
+	size_t	 bad;
+	int	 line, col;
 
+	if (len > SLUICE_MAX_DOCUMENT) {
+		flow_diags_add_at(d, 1, 1, "document larger than 1 MiB");
+		return (NULL);
+	}
 	if (!utf8_valid(text, len, &bad)) {
 		str_linecol(text, bad, &line, &col);
 		flow_diags_add_at(d, line, col, "invalid UTF-8");
@@ -996,11 +1004,24 @@ flow_parse(const char *text, size_t len, struct flow_diags *d)
 		return (NULL);
 	}
 	if (!cJSON_IsObject(v)) {
-		flow_diags_add(d, FLOW_ERROR, "$", "a flow must be a JSON "
-		    "object of steps, got %s", json_type_name(v));
+		flow_diags_add(d, FLOW_ERROR, "$", "a %s must be a JSON object "
+		    "of %s, got %s", what, members, json_type_name(v));
+		flow_diags_locate(d, text, len);
 		cJSON_Delete(v);
 		return (NULL);
 	}
+	return (v);
+}
+
+/* Parse flow text: UTF-8, JSON, a top-level object, then the steps. */
+struct flow *
+flow_parse(const char *text, size_t len, struct flow_diags *d)
+{
+	struct flow	*f;
+	cJSON		*v;
+
+	if ((v = flow_json_document(text, len, "flow", "steps", d)) == NULL)
+		return (NULL);
 	f = flow_from_json(v, "$", d);
 	cJSON_Delete(v);
 	return (f);

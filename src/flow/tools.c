@@ -185,32 +185,12 @@ flow_tools_parse(const char *text, size_t len, struct flow_diags *d)
 	struct flow_tools	*t;
 	const cJSON		*c;
 	cJSON			*v;
-	char			*cause, *path;
-	size_t			 bad;
-	int			 line, col;
+	char			*path;
 
-	if (text != NULL && !utf8_valid(text, len, &bad)) {
-		str_linecol(text, bad, &line, &col);
-		flow_diags_add_at(d, line, col, "invalid UTF-8");
-		return (NULL);
-	}
-	if (text != NULL && len > SLUICE_MAX_DOCUMENT) {
-		flow_diags_add_at(d, 1, 1, "document larger than 1 MiB");
-		return (NULL);
-	}
 	v = NULL;
-	if (text != NULL && (v = json_parse(text, len, &cause)) == NULL) {
-		flow_diags_add_json(d, cause);
-		free(cause);
+	if (text != NULL && (v = flow_json_document(text, len,
+	    "tools catalog", "tools", d)) == NULL)
 		return (NULL);
-	}
-	if (v != NULL && !cJSON_IsObject(v)) {
-		flow_diags_add(d, FLOW_ERROR, "$", "a tools catalog must be a "
-		    "JSON object of tools, got %s", json_type_name(v));
-		flow_diags_locate(d, text, len);
-		cJSON_Delete(v);
-		return (NULL);
-	}
 	t = xcalloc(1, sizeof *t);
 	tools_add_builtins(t);
 	if (v == NULL)
