@@ -63,12 +63,8 @@ cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'l':
-			if (str_parse_int64(optarg, &limit) != 0 ||
-			    limit < 1 || limit > 100000) {
-				cli_error("--limit: \"%s\" is not a number from "
-				    "1 to 100000", optarg);
+			if (cli_parse_limit(optarg, &limit) != 0)
 				return (EXIT_USAGE);
-			}
 			break;
 		case 'j':
 			json = 1;

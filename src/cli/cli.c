@@ -317,3 +317,15 @@ cli_parse_id(const char *s, int64_t *id)
 		return (-1);
 	return (0);
 }
+
+/* Parse --limit N: 1 to 100000; says why not and returns -1. */
+int
+cli_parse_limit(const char *s, int64_t *limit)
+{
+	if (str_parse_int64(s, limit) != 0 || *limit < 1 || *limit > 100000) {
+		cli_error("--limit: \"%s\" is not a number from 1 to 100000",
+		    s);
+		return (-1);
+	}
+	return (0);
+}

@@ -77,6 +77,7 @@ int		 cli_exit_code(int);
 int		 cli_store_fail(int, char *);
 int		 cli_tools(struct cli_ctx *, const struct flow_tools **);
 int		 cli_parse_id(const char *, int64_t *);
+int		 cli_parse_limit(const char *, int64_t *);
 
 /* input.c: -i KEY=VAL (a string), -i KEY:=JSON, --input FILE.json */
 struct cJSON;

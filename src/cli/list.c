@@ -92,12 +92,8 @@ cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
 			f.status = optarg;
 			break;
 		case 'l':
-			if (str_parse_int64(optarg, &f.limit) != 0 ||
-			    f.limit < 1 || f.limit > 100000) {
-				cli_error("--limit: \"%s\" is not a number from "
-				    "1 to 100000", optarg);
+			if (cli_parse_limit(optarg, &f.limit) != 0)
 				return (EXIT_USAGE);
-			}
 			break;
 		case 'j':
 			json = 1;
