@@ -28,6 +28,8 @@
 #include "cli/cli.h"
 
 static int	cmd_audit_exec(struct cli_ctx *, int, char **);
+static void	cmd_audit_json(const struct store_audit *, size_t);
+static void	cmd_audit_text(const struct store_audit *, size_t);
 
 const struct cli_cmd cli_cmd_audit = {
 	.name = "audit",
@@ -39,6 +41,67 @@ const struct cli_cmd cli_cmd_audit = {
 	.exec = cmd_audit_exec
 };
 
+/* Print audit entries as a JSON array. */
+static void
+cmd_audit_json(const struct store_audit *a, size_t n)
+{
+	cJSON	*arr, *o;
+	size_t	 i;
+
+	arr = cJSON_CreateArray();
+	for (i = 0; i < n; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "id", (double)a[i].id);
+		cJSON_AddNumberToObject(o, "at", (double)a[i].at);
+		cJSON_AddStringToObject(o, "who", a[i].who);
+		cJSON_AddStringToObject(o, "tty",
+		    a[i].tty != NULL ? a[i].tty : "");
+		cJSON_AddStringToObject(o, "host",
+		    a[i].host != NULL ? a[i].host : "");
+		cJSON_AddStringToObject(o, "action", a[i].action);
+		cJSON_AddStringToObject(o, "target",
+		    a[i].target != NULL ? a[i].target : "");
+		if (a[i].workflow_id > 0)
+			cJSON_AddNumberToObject(o, "workflow_id",
+			    (double)a[i].workflow_id);
+		if (a[i].step_id > 0)
+			cJSON_AddNumberToObject(o, "step_id",
+			    (double)a[i].step_id);
+		if (a[i].comment != NULL)
+			cJSON_AddStringToObject(o, "comment", a[i].comment);
+		else
+			cJSON_AddNullToObject(o, "comment");
+		cJSON_AddItemToObject(o, "detail",
+		    cli_json_raw(a[i].detail_json));
+		cJSON_AddItemToArray(arr, o);
+	}
+	cli_json_out(arr);
+}
+
+/* Print audit entries as a table for people. */
+static void
+cmd_audit_text(const struct store_audit *a, size_t n)
+{
+	static const int	 widths[] = { 19, 10, 14, 24 };
+	static const char	*header[] = { "WHEN", "WHO", "ACTION", "TARGET",
+	    "COMMENT" };
+	const char		*cells[5];
+	char			 when[32];
+	size_t			 i;
+
+	if (n == 0)
+		return;
+	cli_table_row(stdout, widths, 5, header);
+	for (i = 0; i < n; i++) {
+		cells[0] = cli_time(a[i].at, when, sizeof when);
+		cells[1] = a[i].who;
+		cells[2] = a[i].action;
+		cells[3] = a[i].target;
+		cells[4] = a[i].comment != NULL ? a[i].comment : "";
+		cli_table_row(stdout, widths, 5, cells);
+	}
+}
+
 /* Print audit entries as a table or a JSON array. */
 static int
 cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
@@ -48,15 +111,10 @@ cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const int		 widths[] = { 19, 10, 14, 24 };
-	static const char		*header[] = { "WHEN", "WHO", "ACTION",
-	    "TARGET", "COMMENT" };
 	struct store_audit		*a;
-	cJSON				*arr, *o;
-	char				*cause = NULL, when[32];
-	const char			*cells[5];
+	char				*cause = NULL;
 	int64_t				 limit = 50;
-	size_t				 n, i;
+	size_t				 n;
 	int				 ch, json = 0, rc;
 
 	cli_getopt_reset();
@@ -79,47 +137,10 @@ cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
 		return (rc);
 	if ((rc = store_audit_list(ctx->store, limit, &a, &n, &cause)) != 0)
 		return (cli_store_fail(rc, cause));
-	if (json) {
-		arr = cJSON_CreateArray();
-		for (i = 0; i < n; i++) {
-			o = cJSON_CreateObject();
-			cJSON_AddNumberToObject(o, "id", (double)a[i].id);
-			cJSON_AddNumberToObject(o, "at", (double)a[i].at);
-			cJSON_AddStringToObject(o, "who", a[i].who);
-			cJSON_AddStringToObject(o, "tty",
-			    a[i].tty != NULL ? a[i].tty : "");
-			cJSON_AddStringToObject(o, "host",
-			    a[i].host != NULL ? a[i].host : "");
-			cJSON_AddStringToObject(o, "action", a[i].action);
-			cJSON_AddStringToObject(o, "target",
-			    a[i].target != NULL ? a[i].target : "");
-			if (a[i].workflow_id > 0)
-				cJSON_AddNumberToObject(o, "workflow_id",
-				    (double)a[i].workflow_id);
-			if (a[i].step_id > 0)
-				cJSON_AddNumberToObject(o, "step_id",
-				    (double)a[i].step_id);
-			if (a[i].comment != NULL)
-				cJSON_AddStringToObject(o, "comment",
-				    a[i].comment);
-			else
-				cJSON_AddNullToObject(o, "comment");
-			cJSON_AddItemToObject(o, "detail",
-			    cli_json_raw(a[i].detail_json));
-			cJSON_AddItemToArray(arr, o);
-		}
-		cli_json_out(arr);
-	} else if (n != 0) {
-		cli_table_row(stdout, widths, 5, header);
-		for (i = 0; i < n; i++) {
-			cells[0] = cli_time(a[i].at, when, sizeof when);
-			cells[1] = a[i].who;
-			cells[2] = a[i].action;
-			cells[3] = a[i].target;
-			cells[4] = a[i].comment != NULL ? a[i].comment : "";
-			cli_table_row(stdout, widths, 5, cells);
-		}
-	}
+	if (json)
+		cmd_audit_json(a, n);
+	else
+		cmd_audit_text(a, n);
 	store_audits_free(a, n);
 	return (EXIT_OK);
 }

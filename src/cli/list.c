@@ -29,6 +29,8 @@
 
 static int	cmd_list_exec(struct cli_ctx *, int, char **);
 static int	cmd_list_status_ok(const char *);
+static void	cmd_list_json(const struct store_workflow *, size_t);
+static void	cmd_list_text(const struct store_workflow *, size_t);
 
 const struct cli_cmd cli_cmd_list = {
 	.name = "list",
@@ -57,6 +59,63 @@ cmd_list_status_ok(const char *s)
 	return (0);
 }
 
+/* Print workflows as a JSON array. */
+static void
+cmd_list_json(const struct store_workflow *wfs, size_t n)
+{
+	const struct store_workflow	*w;
+	cJSON				*arr, *o;
+	size_t				 i;
+
+	arr = cJSON_CreateArray();
+	for (i = 0; i < n; i++) {
+		w = &wfs[i];
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "id", (double)w->id);
+		cJSON_AddStringToObject(o, "name", w->name);
+		cJSON_AddStringToObject(o, "status", w->status);
+		if (w->current_step != NULL)
+			cJSON_AddStringToObject(o, "current_step",
+			    w->current_step);
+		else
+			cJSON_AddNullToObject(o, "current_step");
+		cJSON_AddStringToObject(o, "created_by",
+		    w->created_by != NULL ? w->created_by : "");
+		cJSON_AddNumberToObject(o, "created_at", (double)w->created_at);
+		cJSON_AddNumberToObject(o, "updated_at", (double)w->updated_at);
+		cJSON_AddItemToArray(arr, o);
+	}
+	cli_json_out(arr);
+}
+
+/* Print workflows as a table for people. */
+static void
+cmd_list_text(const struct store_workflow *wfs, size_t n)
+{
+	static const int		 widths[] = { 6, 20, 10, 16, 10, 19 };
+	static const char		*header[] = { "ID", "NAME", "STATUS",
+	    "STEP", "BY", "STARTED", "AGE" };
+	const struct store_workflow	*w;
+	const char			*cells[7];
+	char				 id[32], start[32], age[16];
+	size_t				 i;
+
+	if (n != 0)
+		cli_table_row(stdout, widths, 7, header);
+	for (i = 0; i < n; i++) {
+		w = &wfs[i];
+		snprintf(id, sizeof id, "%lld", (long long)w->id);
+		cells[0] = id;
+		cells[1] = w->name;
+		cells[2] = w->status;
+		cells[3] = w->current_step;
+		cells[4] = w->created_by;
+		cells[5] = cli_time(w->created_at, start, sizeof start);
+		cells[6] = cli_ago(w->created_at, age, sizeof age);
+		cli_table_row(stdout, widths, 7, cells);
+	}
+}
+
 /* Print the workflows as a table or a JSON array. */
 static int
 cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
@@ -67,15 +126,10 @@ cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const int		 widths[] = { 6, 20, 10, 16, 10, 19 };
-	static const char		*header[] = { "ID", "NAME", "STATUS",
-	    "STEP", "BY", "STARTED", "AGE" };
 	struct store_workflow_filter	 f;
-	struct store_workflow		*wfs, *w;
-	cJSON				*arr, *o;
-	char				*cause = NULL, id[32], start[32], age[16];
-	const char			*cells[7];
-	size_t				 n, i;
+	struct store_workflow		*wfs;
+	char				*cause = NULL;
+	size_t				 n;
 	int				 ch, json = 0, rc;
 
 	memset(&f, 0, sizeof f);
@@ -108,44 +162,10 @@ cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
 		return (rc);
 	if ((rc = store_workflow_list(ctx->store, &f, &wfs, &n, &cause)) != 0)
 		return (cli_store_fail(rc, cause));
-	if (json) {
-		arr = cJSON_CreateArray();
-		for (i = 0; i < n; i++) {
-			w = &wfs[i];
-			o = cJSON_CreateObject();
-			cJSON_AddNumberToObject(o, "id", (double)w->id);
-			cJSON_AddStringToObject(o, "name", w->name);
-			cJSON_AddStringToObject(o, "status", w->status);
-			if (w->current_step != NULL)
-				cJSON_AddStringToObject(o, "current_step",
-				    w->current_step);
-			else
-				cJSON_AddNullToObject(o, "current_step");
-			cJSON_AddStringToObject(o, "created_by",
-			    w->created_by != NULL ? w->created_by : "");
-			cJSON_AddNumberToObject(o, "created_at",
-			    (double)w->created_at);
-			cJSON_AddNumberToObject(o, "updated_at",
-			    (double)w->updated_at);
-			cJSON_AddItemToArray(arr, o);
-		}
-		cli_json_out(arr);
-	} else {
-		if (n != 0)
-			cli_table_row(stdout, widths, 7, header);
-		for (i = 0; i < n; i++) {
-			w = &wfs[i];
-			snprintf(id, sizeof id, "%lld", (long long)w->id);
-			cells[0] = id;
-			cells[1] = w->name;
-			cells[2] = w->status;
-			cells[3] = w->current_step;
-			cells[4] = w->created_by;
-			cells[5] = cli_time(w->created_at, start, sizeof start);
-			cells[6] = cli_ago(w->created_at, age, sizeof age);
-			cli_table_row(stdout, widths, 7, cells);
-		}
-	}
+	if (json)
+		cmd_list_json(wfs, n);
+	else
+		cmd_list_text(wfs, n);
 	store_workflows_free(wfs, n);
 	return (EXIT_OK);
 }
