@@ -90,6 +90,14 @@ one_line() {
 	fi
 }
 
+# json_query JSON SQL: run SQL with the JSON document as d.j, e.g.
+#   json_query "$OUT" "SELECT json_extract(j, '$.name') FROM d"
+# (SQLite's JSON functions: no python or jq needed).
+json_query() {
+	printf '%s' "$1" >"$T_DIR/json"
+	sqlite3 :memory: "WITH d(j) AS (SELECT CAST(readfile('$T_DIR/json') AS TEXT)) $2"
+}
+
 # db_digest: a digest of every row of the database, to show nothing changed.
 db_digest() {
 	if [ -f "$SLUICE_DB" ]; then
