@@ -495,6 +495,7 @@ editor_spawn(const char *path)
 	case 0:
 		sigaction(SIGINT, &oint, NULL);
 		sigaction(SIGQUIT, &oquit, NULL);
+		closefrom(STDERR_FILENO + 1);	/* not the database */
 		if (cmd != NULL)
 			execl("/bin/sh", "sh", "-c", cmd, "sh", path,
 			    (char *)NULL);
