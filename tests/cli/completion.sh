@@ -1,0 +1,40 @@
+#!/bin/sh
+# completion.sh: the bash completion offers commands, subcommands, options
+# and template names, all asked of sluice itself.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+command -v bash >/dev/null 2>&1 || skip_all "no bash"
+mkdir -p "$T_DIR/bin"
+ln -s "$SLUICE" "$T_DIR/bin/sluice"
+run_sluice template save nightly-backup "$TESTS_DATA/run/tmpl.json"
+
+# complete WORDS...: what bash offers for the last word.
+complete_words() {
+	PATH="$T_DIR/bin:$PATH" bash -c '
+		. "$1/share/completion/sluice"
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		_sluice
+		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
+	' sh "$TOP_SRCDIR" "$@"
+}
+
+is "$(complete_words sluice te)" "template " "a command from its prefix"
+like "$(complete_words sluice '')" "audit check gates list run show template" \
+    "every command"
+is "$(complete_words sluice template '')" "edit list rm run save show " \
+    "template subcommands"
+is "$(complete_words sluice template show ni)" "nightly-backup " \
+    "template names"
+run_sluice --db "$T_DIR/other.db" template save other "$TESTS_DATA/run/tmpl.json"
+is "$(complete_words sluice --db "$T_DIR/other.db" template edit '')" \
+    "other " "template names honour --db"
+is "$(complete_words sluice list --status c)" "cancelled completed " \
+    "status values"
+like "$(complete_words sluice run --)" "--input --name" "run options"
+like "$(complete_words sluice template show --)" "--version" \
+    "template subcommand options"
+is "$(complete_words sluice --v)" "--version " "global options"
+
+done_testing
