@@ -37,6 +37,7 @@ static void	 diag_add_v(struct flow_diags *, enum flow_severity,
 		     const char *, int, int, const char *, va_list)
 		     printflike(6, 0);
 static int	 diag_key_cmp(const void *, const void *);
+static int	 diag_member_cmp(const void *, const void *);
 static void	 diag_dups(const cJSON *, const char *, struct flow_diags *,
 		     int);
 static size_t	 diag_distance(const char *, const char *);
@@ -272,11 +273,18 @@ diag_key_cmp(const void *a, const void *b)
 	return (ca < cb ? -1 : (ca > cb));
 }
 
+/* A member and where it stood, for finding later duplicates. */
+struct diag_member {
+	cJSON	*c;
+	size_t	 pos;
+};
+
 /*
  * Report every member that repeats an earlier name in the same object, in
  * v and everything below it.  Sorting keeps this n log n for huge objects;
  * depth is bounded by cJSON's own nesting limit.
  */
+
 static void
 diag_dups(const cJSON *v, const char *path, struct flow_diags *d, int depth)
 {
@@ -325,6 +333,59 @@ void
 flow_json_dups(const cJSON *v, const char *path, struct flow_diags *d)
 {
 	diag_dups(v, path, d, 0);
+}
+
+/* Order members by name, then by position, so the first of a name leads. */
+static int
+diag_member_cmp(const void *a, const void *b)
+{
+	const struct diag_member	*ma = a, *mb = b;
+	int				 c;
+
+	if ((c = strcmp(ma->c->string, mb->c->string)) != 0)
+		return (c);
+	return (ma->pos < mb->pos ? -1 : ma->pos > mb->pos);
+}
+
+/*
+ * Drop every member whose name an earlier sibling already has, anywhere in
+ * the value, once flow_json_dups has reported them: every parser after
+ * this sees each name once and cannot lose what it read first.
+ */
+void
+flow_json_drop_dups(cJSON *v)
+{
+	struct diag_member	*m;
+	cJSON			*c, *next;
+	size_t			 n = 0, i, keep;
+
+	if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+		return;
+	if (cJSON_IsObject(v)) {
+		for (c = v->child; c != NULL; c = c->next)
+			n++;
+		if (n > 1) {
+			m = xreallocarray(NULL, n, sizeof *m);
+			for (i = 0, c = v->child; c != NULL; c = c->next, i++) {
+				m[i].c = c;
+				m[i].pos = i;
+			}
+			qsort(m, n, sizeof *m, diag_member_cmp);
+			for (i = 1, keep = 0; i < n; i++) {
+				if (strcmp(m[i].c->string, m[keep].c->string)
+				    != 0)
+					keep = i;
+				else
+					cJSON_Delete(cJSON_DetachItemViaPointer(v,
+					    m[i].c));
+			}
+			free(m);
+		}
+	}
+	for (c = v->child; c != NULL; c = next) {
+		next = c->next;
+		flow_json_drop_dups(c);
+	}
 }
 
 /*

@@ -110,7 +110,6 @@ doc_inputs(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		    "of inputs, got %s", json_type_name(v));
 		return;
 	}
-	flow_json_dups(v, "$.inputs", d);
 	doc->inputs_json = json_print(v);
 	if (cJSON_GetArraySize(v) > DOC_MAX_INPUTS) {
 		flow_diags_add(d, FLOW_ERROR, "$.inputs", "too many inputs "

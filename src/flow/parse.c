@@ -1010,6 +1010,8 @@ flow_json_document(const char *text, size_t len, const char *what,
 		cJSON_Delete(v);
 		return (NULL);
 	}
+	flow_json_dups(v, "$", d);
+	flow_json_drop_dups(v);
 	return (v);
 }
 

@@ -195,7 +195,6 @@ flow_tools_parse(const char *text, size_t len, struct flow_diags *d)
 	tools_add_builtins(t);
 	if (v == NULL)
 		return (t);
-	flow_json_dups(v, "$", d);
 	for (c = v->child; c != NULL; c = c->next) {
 		path = flow_path_key("$", c->string);
 		tools_entry(t, c, path, d);
