@@ -63,8 +63,6 @@ static int	 check_step_ref(const struct flow *, const char *);
 static int	 check_arg_ref(const char *, const char *, void *);
 static void	 check_input_ref(const struct check_refs *, const char *,
 		     const char *, const char *);
-static void	 check_gates(const struct flow *, const char *,
-		     struct check_refs *);
 static void	 check_args(const struct flow *, const char *,
 		     struct check_refs *);
 static void	 check_conds(const struct flow *, const char *,
@@ -379,45 +377,33 @@ check_arg_ref(const char *path, const char *ref, void *arg)
 	return (0);
 }
 
-/* Check the placeholders in every step's args. */
+/* Check the placeholders in every step's args and gate message. */
 static void
 check_args(const struct flow *f, const char *base, struct check_refs *crp)
 {
 	struct check_refs	 cr = *crp;
-	cJSON			*args;
+	const struct flow_step	*st;
+	cJSON			*v;
 	char			*path;
 	size_t			 i;
 
 	cr.path = NULL;
 	for (i = 0; i < f->nsteps; i++) {
-		if (f->steps[i].args_json == NULL ||
-		    (args = cJSON_Parse(f->steps[i].args_json)) == NULL)
-			continue;
-		path = check_step_path(base, &f->steps[i], "args");
-		interp_refs(args, path, check_arg_ref, &cr);
-		free(path);
-		cJSON_Delete(args);
-	}
-}
-
-/* Check the placeholders in gate messages. */
-static void
-check_gates(const struct flow *f, const char *base, struct check_refs *crp)
-{
-	struct check_refs	 cr = *crp;
-	cJSON			*msg;
-	char			*path;
-	size_t			 i;
-
-	cr.path = NULL;
-	for (i = 0; i < f->nsteps; i++) {
-		if (f->steps[i].gate.message == NULL)
-			continue;
-		msg = cJSON_CreateString(f->steps[i].gate.message);
-		path = check_step_path(base, &f->steps[i], "gate.message");
-		interp_refs(msg, path, check_arg_ref, &cr);
-		free(path);
-		cJSON_Delete(msg);
+		st = &f->steps[i];
+		if (st->args_json != NULL &&
+		    (v = cJSON_Parse(st->args_json)) != NULL) {
+			path = check_step_path(base, st, "args");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
+		if (st->gate.message != NULL) {
+			v = cJSON_CreateString(st->gate.message);
+			path = check_step_path(base, st, "gate.message");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
 	}
 }
 
@@ -473,6 +459,5 @@ flow_check(const struct flow_doc *doc, const struct flow_tools *tools,
 	cr.d = d;
 	cr.path = NULL;
 	check_args(f, base, &cr);
-	check_gates(f, base, &cr);
 	check_conds(f, base, &cr);
 }
