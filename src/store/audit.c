@@ -103,15 +103,47 @@ store_audit_add(struct store *s, const struct store_actor *actor,
 	return (store_finish(s, rc, cause));
 }
 
+/* Fill one audit entry from a row of audit_list_sql. */
+static void
+store_audit_row(sqlite3_stmt *st, void *p)
+{
+	struct store_audit	*a = p;
+
+	a->id = sqlite3_column_int64(st, 0);
+	a->at = sqlite3_column_int64(st, 1);
+	a->workflow_id = sqlite3_column_int64(st, 2);
+	a->step_id = sqlite3_column_int64(st, 3);
+	a->who = store_column_text(st, 4);
+	a->tty = store_column_text(st, 5);
+	a->host = store_column_text(st, 6);
+	a->action = store_column_text(st, 7);
+	a->target = store_column_text(st, 8);
+	a->comment = store_column_text(st, 9);
+	a->detail_json = store_column_text(st, 10);
+}
+
+/* Free a partly read array of audit entries. */
+static void
+store_audit_rows_free(void *list, size_t n)
+{
+	store_audits_free(list, n);
+}
+
+static const struct store_rows store_audit_rows = {
+	.what = "list audit",
+	.size = sizeof (struct store_audit),
+	.fill = store_audit_row,
+	.free = store_audit_rows_free
+};
+
 /* The newest audit rows, newest first. */
 int
 store_audit_list(struct store *s, int64_t limit, struct store_audit **listp,
     size_t *np, char **cause)
 {
-	struct store_audit	*list = NULL, *a;
-	sqlite3_stmt		*st;
-	size_t			 n = 0, size = 0;
-	int			 rc;
+	sqlite3_stmt	*st;
+	void		*list;
+	int		 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -122,36 +154,11 @@ store_audit_list(struct store *s, int64_t limit, struct store_audit **listp,
 	if (sqlite3_bind_int64(st, 1, limit) != SQLITE_OK) {
 		rc = store_fail(s, sqlite3_errcode(s->db), "list audit",
 		    cause);
-		goto out;
+		sqlite3_finalize(st);
+		return (rc);
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == size) {
-			size = size == 0 ? 16 : size * 2;
-			list = xreallocarray(list, size, sizeof *list);
-		}
-		a = &list[n++];
-		a->id = sqlite3_column_int64(st, 0);
-		a->at = sqlite3_column_int64(st, 1);
-		a->workflow_id = sqlite3_column_int64(st, 2);
-		a->step_id = sqlite3_column_int64(st, 3);
-		a->who = store_column_text(st, 4);
-		a->tty = store_column_text(st, 5);
-		a->host = store_column_text(st, 6);
-		a->action = store_column_text(st, 7);
-		a->target = store_column_text(st, 8);
-		a->comment = store_column_text(st, 9);
-		a->detail_json = store_column_text(st, 10);
-	}
-	if (rc != SQLITE_DONE) {
-		rc = store_fail(s, rc, "list audit", cause);
-		store_audits_free(list, n);
-		goto out;
-	}
-	rc = 0;
+	rc = store_rows(s, st, &store_audit_rows, &list, np, cause);
 	*listp = list;
-	*np = n;
-out:
-	sqlite3_finalize(st);
 	return (rc);
 }
 

@@ -129,15 +129,34 @@ out:
 	return (rc);
 }
 
+/* store_rows adapters for steps. */
+static void
+store_step_fill(sqlite3_stmt *st, void *p)
+{
+	store_step_row(st, p);
+}
+
+static void
+store_step_rows_free(void *list, size_t n)
+{
+	store_steps_free(list, n);
+}
+
+static const struct store_rows store_step_rows = {
+	.what = "list steps",
+	.size = sizeof (struct store_step),
+	.fill = store_step_fill,
+	.free = store_step_rows_free
+};
+
 /* A workflow's steps in the order they were made. */
 int
 store_step_list(struct store *s, int64_t workflow_id,
     struct store_step **listp, size_t *np, char **cause)
 {
-	struct store_step	*list = NULL;
-	sqlite3_stmt		*st;
-	size_t			 n = 0, size = 0;
-	int			 rc;
+	sqlite3_stmt	*st;
+	void		*list;
+	int		 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -146,25 +165,11 @@ store_step_list(struct store *s, int64_t workflow_id,
 	if (sqlite3_bind_int64(st, 1, workflow_id) != SQLITE_OK) {
 		rc = store_fail(s, sqlite3_errcode(s->db), "list steps",
 		    cause);
-		goto out;
+		sqlite3_finalize(st);
+		return (rc);
 	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == size) {
-			size = size == 0 ? 16 : size * 2;
-			list = xreallocarray(list, size, sizeof *list);
-		}
-		store_step_row(st, &list[n++]);
-	}
-	if (rc != SQLITE_DONE) {
-		rc = store_fail(s, rc, "list steps", cause);
-		store_steps_free(list, n);
-		goto out;
-	}
-	rc = 0;
+	rc = store_rows(s, st, &store_step_rows, &list, np, cause);
 	*listp = list;
-	*np = n;
-out:
-	sqlite3_finalize(st);
 	return (rc);
 }
 
@@ -299,46 +304,51 @@ undo:
 	return (rc);
 }
 
+/* Fill one gate from a row of gate_list_sql. */
+static void
+store_gate_row(sqlite3_stmt *st, void *p)
+{
+	struct store_gate	*g = p;
+
+	g->step_id = sqlite3_column_int64(st, 0);
+	g->workflow_id = sqlite3_column_int64(st, 1);
+	g->waiting_since = sqlite3_column_int64(st, 2);
+	g->workflow_name = store_column_text(st, 3);
+	g->step = store_column_text(st, 4);
+	g->message = store_column_text(st, 5);
+	g->created_by = store_column_text(st, 6);
+	g->approvals = sqlite3_column_int(st, 7);
+	g->quorum = sqlite3_column_int(st, 8);
+}
+
+static void
+store_gate_rows_free(void *list, size_t n)
+{
+	store_gates_free(list, n);
+}
+
+static const struct store_rows store_gate_rows = {
+	.what = "list gates",
+	.size = sizeof (struct store_gate),
+	.fill = store_gate_row,
+	.free = store_gate_rows_free
+};
+
 /* Every gate waiting for people, oldest first. */
 int
 store_gate_list(struct store *s, struct store_gate **listp, size_t *np,
     char **cause)
 {
-	struct store_gate	*list = NULL, *g;
-	sqlite3_stmt		*st;
-	size_t			 n = 0, size = 0;
-	int			 rc;
+	sqlite3_stmt	*st;
+	void		*list;
+	int		 rc;
 
 	*listp = NULL;
 	*np = 0;
 	if ((rc = store_prepare(s, gate_list_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == size) {
-			size = size == 0 ? 16 : size * 2;
-			list = xreallocarray(list, size, sizeof *list);
-		}
-		g = &list[n++];
-		g->step_id = sqlite3_column_int64(st, 0);
-		g->workflow_id = sqlite3_column_int64(st, 1);
-		g->waiting_since = sqlite3_column_int64(st, 2);
-		g->workflow_name = store_column_text(st, 3);
-		g->step = store_column_text(st, 4);
-		g->message = store_column_text(st, 5);
-		g->created_by = store_column_text(st, 6);
-		g->approvals = sqlite3_column_int(st, 7);
-		g->quorum = sqlite3_column_int(st, 8);
-	}
-	if (rc != SQLITE_DONE) {
-		rc = store_fail(s, rc, "list gates", cause);
-		store_gates_free(list, n);
-		goto out;
-	}
-	rc = 0;
+	rc = store_rows(s, st, &store_gate_rows, &list, np, cause);
 	*listp = list;
-	*np = n;
-out:
-	sqlite3_finalize(st);
 	return (rc);
 }
 

@@ -50,6 +50,15 @@ int		 store_bind_text(sqlite3_stmt *, int, const char *);
 int		 store_bind_time(sqlite3_stmt *, int, int64_t);
 char		*store_column_text(sqlite3_stmt *, int);
 int		 store_finish(struct store *, int, char **);
+/* How store_rows reads one kind of row into an array. */
+struct store_rows {
+	const char	*what;			/* "list steps", for errors */
+	size_t		 size;			/* bytes of one element */
+	void		(*fill)(sqlite3_stmt *, void *);
+	void		(*free)(void *, size_t);
+};
+int		 store_rows(struct store *, sqlite3_stmt *,
+		     const struct store_rows *, void **, size_t *, char **);
 int		 store_query_int(struct store *, const char *, int64_t *,
 		     char **);
 

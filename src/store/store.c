@@ -648,3 +648,39 @@ store_finish(struct store *s, int rc, char **cause)
 	}
 	return (store_commit(s, cause));
 }
+
+/*
+ * Read every row of a prepared, bound statement into a new array whose
+ * elements r->fill sets from each row; st is finalized.  On an error what
+ * was read is freed with r->free and cause says why.
+ */
+int
+store_rows(struct store *s, sqlite3_stmt *st, const struct store_rows *r,
+    void **listp, size_t *np, char **cause)
+{
+	char	*list = NULL;
+	size_t	 n = 0, size = 0;
+	int	 rc;
+
+	*listp = NULL;
+	*np = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (n == size) {
+			size = size == 0 ? 16 : size * 2;
+			list = xreallocarray(list, size, r->size);
+		}
+		memset(list + n * r->size, 0, r->size);
+		r->fill(st, list + n * r->size);
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		rc = store_fail(s, rc, r->what, cause);
+		r->free(list, n);
+	} else {
+		rc = 0;
+		*listp = list;
+		*np = n;
+	}
+	sqlite3_finalize(st);
+	return (rc);
+}

@@ -367,36 +367,41 @@ out:
 	return (rc);
 }
 
+/* store_rows adapters for templates. */
+static void
+store_template_fill(sqlite3_stmt *st, void *p)
+{
+	store_template_row_read(st, p);
+}
+
+static void
+store_template_rows_free(void *list, size_t n)
+{
+	store_templates_free(list, n);
+}
+
+static const struct store_rows store_template_rows = {
+	.what = "list templates",
+	.size = sizeof (struct store_template),
+	.fill = store_template_fill,
+	.free = store_template_rows_free
+};
+
 /* Every live template, by name. */
 int
 store_template_list(struct store *s, struct store_template **listp,
     size_t *np, char **cause)
 {
-	struct store_template	*list = NULL;
-	sqlite3_stmt		*st;
-	size_t			 n = 0, size = 0;
-	int			 rc;
+	sqlite3_stmt	*st;
+	void		*list;
+	int		 rc;
 
 	*listp = NULL;
 	*np = 0;
 	if ((rc = store_prepare(s, template_list_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == size) {
-			size = size == 0 ? 16 : size * 2;
-			list = xreallocarray(list, size, sizeof *list);
-		}
-		store_template_row_read(st, &list[n++]);
-	}
-	if (rc != SQLITE_DONE) {
-		rc = store_fail(s, rc, "list templates", cause);
-		store_templates_free(list, n);
-	} else {
-		rc = 0;
-		*listp = list;
-		*np = n;
-	}
-	sqlite3_finalize(st);
+	rc = store_rows(s, st, &store_template_rows, &list, np, cause);
+	*listp = list;
 	return (rc);
 }
 

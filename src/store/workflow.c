@@ -146,16 +146,35 @@ out:
 	return (rc);
 }
 
+/* store_rows adapters for workflows. */
+static void
+store_workflow_fill(sqlite3_stmt *st, void *p)
+{
+	store_workflow_row(st, p);
+}
+
+static void
+store_workflow_rows_free(void *list, size_t n)
+{
+	store_workflows_free(list, n);
+}
+
+static const struct store_rows store_workflow_rows = {
+	.what = "list workflows",
+	.size = sizeof (struct store_workflow),
+	.fill = store_workflow_fill,
+	.free = store_workflow_rows_free
+};
+
 /* A window of workflows, newest first, optionally filtered. */
 int
 store_workflow_list(struct store *s, const struct store_workflow_filter *f,
     struct store_workflow **listp, size_t *np, char **cause)
 {
-	struct store_workflow	*list = NULL;
 	sqlite3_stmt		*st;
 	const char		*sql;
 	char			*like = NULL;
-	size_t			 n = 0, size = 0;
+	void			*list;
 	int64_t			 limit = 50, offset = 0;
 	int			 rc, bad = 0;
 
@@ -182,26 +201,11 @@ store_workflow_list(struct store *s, const struct store_workflow_filter *f,
 	if (bad != SQLITE_OK) {
 		rc = store_fail(s, sqlite3_errcode(s->db), "list workflows",
 		    cause);
-		goto out;
+		sqlite3_finalize(st);
+		return (rc);
 	}
-
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (n == size) {
-			size = size == 0 ? 16 : size * 2;
-			list = xreallocarray(list, size, sizeof *list);
-		}
-		store_workflow_row(st, &list[n++]);
-	}
-	if (rc != SQLITE_DONE) {
-		rc = store_fail(s, rc, "list workflows", cause);
-		store_workflows_free(list, n);
-		goto out;
-	}
-	rc = 0;
+	rc = store_rows(s, st, &store_workflow_rows, &list, np, cause);
 	*listp = list;
-	*np = n;
-out:
-	sqlite3_finalize(st);
 	return (rc);
 }
 
