@@ -99,6 +99,7 @@ struct cli_run_opts {
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *,
 		     int64_t *);
+int		 cli_run_is_file(const char *);
 
 /* template.c: names and documents, shared with editor.c. */
 int		 cli_template_check_name(const char *, char **);

@@ -35,7 +35,6 @@
 #include "cli/cli.h"
 
 static int	 cmd_run_exec(struct cli_ctx *, int, char **);
-static int	 cli_run_is_file(const char *);
 static int	 cli_run_load(struct cli_ctx *, const char *,
 		     struct flow_doc **, struct store_template **);
 static int	 cli_run_check_name(const char *);
@@ -63,7 +62,7 @@ const struct cli_cmd cli_cmd_run = {
 };
 
 /* Is the argument a flow file rather than a template name? */
-static int
+int
 cli_run_is_file(const char *what)
 {
 	size_t	len = strlen(what);

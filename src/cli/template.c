@@ -53,7 +53,6 @@ static int	template_name_arg(const char *);
 static cJSON	*template_json(const struct store_template *, int);
 static void	template_table(struct store_template *, size_t);
 static void	template_print_doc(const char *);
-static int	template_notfound(const char *, int64_t, int, char *);
 
 const struct cli_cmd cli_cmd_template = {
 	.name = "template",
@@ -238,7 +237,7 @@ cli_template_check_name(const char *name, char **cause)
 		    "'%c'", name, *name);
 		return (-1);
 	}
-	if (len >= 5 && strcmp(name + len - 5, ".json") == 0) {
+	if (cli_run_is_file(name)) {
 		xasprintf(cause, "template name \"%s\" may not end in "
 		    "\".json\" (it would be taken for a file)", name);
 		return (-1);
@@ -257,21 +256,6 @@ template_name_arg(const char *name)
 	cli_error("%s", cause);
 	free(cause);
 	return (EXIT_USAGE);
-}
-
-/* Print the "no template" message for a store miss; returns the exit code. */
-static int
-template_notfound(const char *name, int64_t version, int rc, char *cause)
-{
-	if (rc != STORE_NOTFOUND)
-		return (cli_store_fail(rc, cause));
-	free(cause);
-	if (version > 0)
-		cli_error("no template \"%s\" version %lld", name,
-		    (long long)version);
-	else
-		cli_error("no template \"%s\"", name);
-	return (EXIT_NOTFOUND);
 }
 
 /* A template as JSON; with_doc adds the parsed document. */
@@ -421,7 +405,7 @@ cmd_template_show(struct cli_ctx *ctx, int argc, char **argv)
 		return (rc);
 	rc = store_template_get(ctx->store, name, version, &t, &cause);
 	if (rc != 0)
-		return (template_notfound(name, version, rc, cause));
+		return (cli_store_fail(rc, cause));
 	if (json)
 		cli_json_out(template_json(t, 1));
 	else
@@ -569,7 +553,7 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 		return (rc);
 	rc = store_template_remove(ctx->store, name, &ctx->actor, &cause);
 	if (rc != 0)
-		return (template_notfound(name, 0, rc, cause));
+		return (cli_store_fail(rc, cause));
 	printf("removed template %s\n", name);
 	return (EXIT_OK);
 }

@@ -66,13 +66,15 @@ static const char gate_list_sql[] =
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
 	" WHERE s.status = 'waiting' ORDER BY s.id";
 
-static void	 store_step_row(sqlite3_stmt *, struct store_step *);
+static void	 store_step_row(sqlite3_stmt *, void *);
 static char	*store_run_detail(const struct store_workflow *);
 
 /* Fill a step from the current row of a STEP_COLUMNS query. */
 static void
-store_step_row(sqlite3_stmt *st, struct store_step *step)
+store_step_row(sqlite3_stmt *st, void *p)
 {
+	struct store_step	*step = p;
+
 	memset(step, 0, sizeof *step);
 	step->id = sqlite3_column_int64(st, 0);
 	step->workflow_id = sqlite3_column_int64(st, 1);
@@ -129,13 +131,7 @@ out:
 	return (rc);
 }
 
-/* store_rows adapters for steps. */
-static void
-store_step_fill(sqlite3_stmt *st, void *p)
-{
-	store_step_row(st, p);
-}
-
+/* store_rows' way to free a partly read array. */
 static void
 store_step_rows_free(void *list, size_t n)
 {
@@ -145,7 +141,7 @@ store_step_rows_free(void *list, size_t n)
 static const struct store_rows store_step_rows = {
 	.what = "list steps",
 	.size = sizeof (struct store_step),
-	.fill = store_step_fill,
+	.fill = store_step_row,
 	.free = store_step_rows_free
 };
 

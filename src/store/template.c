@@ -87,8 +87,7 @@ static int	 store_template_write(struct store *,
 static int	 store_template_audit(struct store *,
 		     const struct store_actor *, const char *, const char *,
 		     int64_t, char **);
-static void	 store_template_row_read(sqlite3_stmt *,
-		     struct store_template *);
+static void	 store_template_row_read(sqlite3_stmt *, void *);
 static void	 store_template_clear(struct store_template *);
 
 /* Find the row for a name: 0 found, STORE_NOTFOUND none, or an error. */
@@ -310,8 +309,10 @@ out:
 
 /* Fill a template from the current row of a TEMPLATE_COLUMNS query. */
 static void
-store_template_row_read(sqlite3_stmt *st, struct store_template *t)
+store_template_row_read(sqlite3_stmt *st, void *p)
 {
+	struct store_template	*t = p;
+
 	memset(t, 0, sizeof *t);
 	t->id = sqlite3_column_int64(st, 0);
 	t->version = sqlite3_column_int64(st, 1);
@@ -354,8 +355,8 @@ store_template_get(struct store *s, const char *name, int64_t version,
 		store_template_row_read(st, *tp);
 		rc = 0;
 	} else if (rc == SQLITE_DONE && version > 0) {
-		xasprintf(cause, "no version %lld of template \"%s\"",
-		    (long long)version, name);
+		xasprintf(cause, "no template \"%s\" version %lld", name,
+		    (long long)version);
 		rc = STORE_NOTFOUND;
 	} else if (rc == SQLITE_DONE) {
 		xasprintf(cause, "no template \"%s\"", name);
@@ -367,13 +368,7 @@ out:
 	return (rc);
 }
 
-/* store_rows adapters for templates. */
-static void
-store_template_fill(sqlite3_stmt *st, void *p)
-{
-	store_template_row_read(st, p);
-}
-
+/* store_rows' way to free a partly read array. */
 static void
 store_template_rows_free(void *list, size_t n)
 {
@@ -383,7 +378,7 @@ store_template_rows_free(void *list, size_t n)
 static const struct store_rows store_template_rows = {
 	.what = "list templates",
 	.size = sizeof (struct store_template),
-	.fill = store_template_fill,
+	.fill = store_template_row_read,
 	.free = store_template_rows_free
 };
 

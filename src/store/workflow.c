@@ -71,13 +71,15 @@ static const char workflow_insert_sql[] =
 	" template_name, template_version, paused)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-static void	 store_workflow_row(sqlite3_stmt *, struct store_workflow *);
+static void	 store_workflow_row(sqlite3_stmt *, void *);
 static char	*store_like_pattern(const char *);
 
 /* Fill a workflow from the current row of a WORKFLOW_COLUMNS query. */
 static void
-store_workflow_row(sqlite3_stmt *st, struct store_workflow *wf)
+store_workflow_row(sqlite3_stmt *st, void *p)
 {
+	struct store_workflow	*wf = p;
+
 	memset(wf, 0, sizeof *wf);
 	wf->id = sqlite3_column_int64(st, 0);
 	wf->updated_at = sqlite3_column_int64(st, 1);
@@ -146,13 +148,7 @@ out:
 	return (rc);
 }
 
-/* store_rows adapters for workflows. */
-static void
-store_workflow_fill(sqlite3_stmt *st, void *p)
-{
-	store_workflow_row(st, p);
-}
-
+/* store_rows' way to free a partly read array. */
 static void
 store_workflow_rows_free(void *list, size_t n)
 {
@@ -162,7 +158,7 @@ store_workflow_rows_free(void *list, size_t n)
 static const struct store_rows store_workflow_rows = {
 	.what = "list workflows",
 	.size = sizeof (struct store_workflow),
-	.fill = store_workflow_fill,
+	.fill = store_workflow_row,
 	.free = store_workflow_rows_free
 };
 
