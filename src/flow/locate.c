@@ -48,6 +48,9 @@ static void	 locate_utf8(struct buf *, unsigned int);
 static void	 locate_skip(struct locate_scan *);
 static struct locate_seg *locate_path(const char *, size_t *);
 static void	 locate_segs_free(struct locate_seg *, size_t);
+static int	 locate_next(struct locate_scan *);
+static int	 locate_member(struct locate_scan *, const char *, struct buf *);
+static int	 locate_element(struct locate_scan *, size_t);
 static size_t	 locate_find(struct locate_scan *, struct locate_seg *, size_t);
 
 /* Skip JSON white space. */
@@ -267,6 +270,57 @@ fail:
 }
 
 /*
+ * After a member or element that is not the one sought: skip its value
+ * and the comma; -1 when the object or array ends (or the text breaks).
+ */
+static int
+locate_next(struct locate_scan *sc)
+{
+	locate_skip(sc);
+	locate_ws(sc);
+	if (sc->pos >= sc->len || sc->s[sc->pos] != ',')
+		return (-1);
+	sc->pos++;
+	return (0);
+}
+
+/* Inside an object just past '{': move onto the value of member key. */
+static int
+locate_member(struct locate_scan *sc, const char *key, struct buf *b)
+{
+	do {
+		locate_ws(sc);
+		buf_reset(b);
+		if (locate_string(sc, b) != 0)
+			return (0);
+		locate_ws(sc);
+		if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
+			return (0);
+		sc->pos++;
+		locate_ws(sc);
+		if (b->len == strlen(key) && memcmp(b->data, key, b->len) == 0)
+			return (1);
+	} while (locate_next(sc) == 0);
+	return (0);
+}
+
+/* Inside an array just past '[': move onto element index. */
+static int
+locate_element(struct locate_scan *sc, size_t index)
+{
+	size_t	idx = 0;
+
+	do {
+		locate_ws(sc);
+		if (sc->pos >= sc->len || sc->s[sc->pos] == ']')
+			return (0);
+		if (idx++ == index)
+			return (1);
+	} while (locate_next(sc) == 0);
+	return (0);
+}
+
+/*
  * Walk the text along the segments; return the offset of the deepest value
  * reached (the whole path when every member exists).
  */
@@ -274,56 +328,20 @@ static size_t
 locate_find(struct locate_scan *sc, struct locate_seg *segs, size_t n)
 {
 	struct buf	 key;
-	size_t		 i, found, idx;
+	size_t		 i, found;
 	int		 match;
 
 	locate_ws(sc);
 	found = sc->pos;
 	buf_init(&key);
-	for (i = 0; i < n; i++) {
-		if (sc->pos >= sc->len)
-			break;
+	for (i = 0; i < n && sc->pos < sc->len; i++) {
 		match = 0;
 		if (sc->s[sc->pos] == '{' && !segs[i].is_index) {
 			sc->pos++;
-			for (;;) {
-				locate_ws(sc);
-				buf_reset(&key);
-				if (locate_string(sc, &key) != 0)
-					break;
-				locate_ws(sc);
-				if (sc->pos >= sc->len || sc->s[sc->pos] != ':')
-					break;
-				sc->pos++;
-				locate_ws(sc);
-				if (key.len == strlen(segs[i].key) &&
-				    memcmp(key.data, segs[i].key,
-				    key.len) == 0) {
-					match = 1;
-					break;
-				}
-				locate_skip(sc);
-				locate_ws(sc);
-				if (sc->pos >= sc->len || sc->s[sc->pos] != ',')
-					break;
-				sc->pos++;
-			}
+			match = locate_member(sc, segs[i].key, &key);
 		} else if (sc->s[sc->pos] == '[' && segs[i].is_index) {
 			sc->pos++;
-			for (idx = 0;; idx++) {
-				locate_ws(sc);
-				if (sc->pos >= sc->len || sc->s[sc->pos] == ']')
-					break;
-				if (idx == segs[i].index) {
-					match = 1;
-					break;
-				}
-				locate_skip(sc);
-				locate_ws(sc);
-				if (sc->pos >= sc->len || sc->s[sc->pos] != ',')
-					break;
-				sc->pos++;
-			}
+			match = locate_element(sc, segs[i].index);
 		}
 		if (!match)
 			break;
