@@ -36,10 +36,8 @@
 static void	 diag_add_v(struct flow_diags *, enum flow_severity,
 		     const char *, int, int, const char *, va_list)
 		     printflike(6, 0);
-static int	 diag_key_cmp(const void *, const void *);
 static int	 diag_member_cmp(const void *, const void *);
-static void	 diag_dups(const cJSON *, const char *, struct flow_diags *,
-		     int);
+static void	 diag_dups_object(cJSON *, const char *, struct flow_diags *);
 static size_t	 diag_distance(const char *, const char *);
 
 /* Make an empty list. */
@@ -259,81 +257,11 @@ flow_path_index(const char *base, size_t i)
 	return (s);
 }
 
-/* Order object members by name, then by position, for duplicate finding. */
-static int
-diag_key_cmp(const void *a, const void *b)
-{
-	const cJSON	*ca = *(const cJSON *const *)a;
-	const cJSON	*cb = *(const cJSON *const *)b;
-	int		 r;
-
-	r = strcmp(ca->string, cb->string);
-	if (r != 0)
-		return (r);
-	return (ca < cb ? -1 : (ca > cb));
-}
-
 /* A member and where it stood, for finding later duplicates. */
 struct diag_member {
 	cJSON	*c;
 	size_t	 pos;
 };
-
-/*
- * Report every member that repeats an earlier name in the same object, in
- * v and everything below it.  Sorting keeps this n log n for huge objects;
- * depth is bounded by cJSON's own nesting limit.
- */
-
-static void
-diag_dups(const cJSON *v, const char *path, struct flow_diags *d, int depth)
-{
-	const cJSON	*c, **sorted;
-	size_t		 n = 0, i;
-	char		*sub;
-
-	if (depth > CJSON_NESTING_LIMIT || (!cJSON_IsObject(v) &&
-	    !cJSON_IsArray(v)))
-		return;
-	if (cJSON_IsObject(v)) {
-		for (c = v->child; c != NULL; c = c->next)
-			n++;
-		if (n > 1) {
-			sorted = xreallocarray(NULL, n, sizeof *sorted);
-			for (i = 0, c = v->child; c != NULL; c = c->next)
-				sorted[i++] = c;
-			qsort(sorted, n, sizeof *sorted, diag_key_cmp);
-			for (i = 1; i < n; i++) {
-				if (strcmp(sorted[i]->string,
-				    sorted[i - 1]->string) != 0)
-					continue;
-				sub = flow_path_key(path, sorted[i]->string);
-				flow_diags_add(d, FLOW_ERROR, sub,
-				    "duplicate key \"%s\"", sorted[i]->string);
-				free(sub);
-			}
-			free(sorted);
-		}
-	}
-	i = 0;
-	for (c = v->child; c != NULL; c = c->next, i++) {
-		if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
-			continue;
-		if (cJSON_IsObject(v))
-			sub = flow_path_key(path, c->string);
-		else
-			sub = flow_path_index(path, i);
-		diag_dups(c, sub, d, depth + 1);
-		free(sub);
-	}
-}
-
-/* Report duplicate member names anywhere in a JSON value. */
-void
-flow_json_dups(const cJSON *v, const char *path, struct flow_diags *d)
-{
-	diag_dups(v, path, d, 0);
-}
 
 /* Order members by name, then by position, so the first of a name leads. */
 static int
@@ -347,44 +275,65 @@ diag_member_cmp(const void *a, const void *b)
 	return (ma->pos < mb->pos ? -1 : ma->pos > mb->pos);
 }
 
-/*
- * Drop every member whose name an earlier sibling already has, anywhere in
- * the value, once flow_json_dups has reported them: every parser after
- * this sees each name once and cannot lose what it read first.
- */
-void
-flow_json_drop_dups(cJSON *v)
+/* Report and drop the members of one object that repeat an earlier name. */
+static void
+diag_dups_object(cJSON *v, const char *path, struct flow_diags *d)
 {
 	struct diag_member	*m;
-	cJSON			*c, *next;
+	cJSON			*c;
 	size_t			 n = 0, i, keep;
+	char			*sub;
 
-	if (!cJSON_IsObject(v) && !cJSON_IsArray(v))
+	for (c = v->child; c != NULL; c = c->next)
+		n++;
+	if (n < 2)
 		return;
-	if (cJSON_IsObject(v)) {
-		for (c = v->child; c != NULL; c = c->next)
-			n++;
-		if (n > 1) {
-			m = xreallocarray(NULL, n, sizeof *m);
-			for (i = 0, c = v->child; c != NULL; c = c->next, i++) {
-				m[i].c = c;
-				m[i].pos = i;
-			}
-			qsort(m, n, sizeof *m, diag_member_cmp);
-			for (i = 1, keep = 0; i < n; i++) {
-				if (strcmp(m[i].c->string, m[keep].c->string)
-				    != 0)
-					keep = i;
-				else
-					cJSON_Delete(cJSON_DetachItemViaPointer(v,
-					    m[i].c));
-			}
-			free(m);
-		}
+	m = xreallocarray(NULL, n, sizeof *m);
+	for (i = 0, c = v->child; c != NULL; c = c->next, i++) {
+		m[i].c = c;
+		m[i].pos = i;
 	}
-	for (c = v->child; c != NULL; c = next) {
-		next = c->next;
-		flow_json_drop_dups(c);
+	qsort(m, n, sizeof *m, diag_member_cmp);
+	for (i = 1, keep = 0; i < n; i++) {
+		if (strcmp(m[i].c->string, m[keep].c->string) != 0) {
+			keep = i;
+			continue;
+		}
+		sub = flow_path_key(path, m[i].c->string);
+		flow_diags_add(d, FLOW_ERROR, sub, "duplicate key \"%s\"",
+		    m[i].c->string);
+		free(sub);
+		cJSON_Delete(cJSON_DetachItemViaPointer(v, m[i].c));
+	}
+	free(m);
+}
+
+/*
+ * Report every member that repeats an earlier name in the same object, in
+ * v and everything below it, and drop it: every parser after this sees
+ * each name once and cannot lose what it read first.  Sorting keeps this
+ * n log n for huge objects; depth is bounded by cJSON's nesting limit.
+ */
+void
+flow_json_dups(cJSON *v, const char *path, struct flow_diags *d)
+{
+	cJSON	*c;
+	size_t	 i = 0;
+	char	*sub;
+
+	if (cJSON_IsObject(v))
+		diag_dups_object(v, path, d);
+	else if (!cJSON_IsArray(v))
+		return;
+	for (c = v->child; c != NULL; c = c->next, i++) {
+		if (!cJSON_IsObject(c) && !cJSON_IsArray(c))
+			continue;
+		if (cJSON_IsObject(v))
+			sub = flow_path_key(path, c->string);
+		else
+			sub = flow_path_index(path, i);
+		flow_json_dups(c, sub, d);
+		free(sub);
 	}
 }
 

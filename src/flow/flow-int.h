@@ -32,9 +32,8 @@ char		*flow_path_index(const char *, size_t);
 void		 flow_path_add_key(struct buf *, const char *);
 
 /* diag.c: report members that appear twice in any object under a value. */
-void		 flow_json_dups(const struct cJSON *, const char *,
+void		 flow_json_dups(struct cJSON *, const char *,
 		     struct flow_diags *);
-void		 flow_json_drop_dups(struct cJSON *);
 
 /* diag.c: typed member checks that report at the member's path. */
 int		 flow_json_int(const struct cJSON *, const char *, int64_t,

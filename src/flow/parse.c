@@ -922,16 +922,16 @@ parse_resolve_all(struct flow *f, const char *base, struct flow_diags *d)
 
 /*
  * Build a flow from a JSON object of steps at base_path, reporting every
- * problem.  NULL only when the value is not an object.
+ * problem.  NULL only when the value is not an object.  The object has no
+ * duplicate members: flow_json_document reported and dropped them.
  */
 struct flow *
 flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 {
 	struct flow	*f;
-	const cJSON	*c, *p;
+	const cJSON	*c;
 	char		*path;
 	size_t		 n = 0;
-	int		 dup;
 
 	if (base == NULL)
 		base = "$";
@@ -942,19 +942,12 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 	}
 	f = xcalloc(1, sizeof *f);
 	f->start = -1;
-	flow_json_dups(obj, base, d);
 	for (c = obj->child; c != NULL; c = c->next) {
 		if (++n > SLUICE_MAX_STEPS) {
 			flow_diags_add(d, FLOW_ERROR, base, "too many steps "
 			    "(max %d)", SLUICE_MAX_STEPS);
 			break;
 		}
-		for (dup = 0, p = obj->child; p != c; p = p->next) {
-			if (strcmp(p->string, c->string) == 0)
-				dup = 1;
-		}
-		if (dup)
-			continue;	/* reported by flow_json_dups */
 		path = flow_path_key(base, c->string);
 		if (*c->string == '\0')
 			flow_diags_add(d, FLOW_ERROR, path,
@@ -1011,7 +1004,6 @@ flow_json_document(const char *text, size_t len, const char *what,
 		return (NULL);
 	}
 	flow_json_dups(v, "$", d);
-	flow_json_drop_dups(v);
 	return (v);
 }
 
