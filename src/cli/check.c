@@ -77,9 +77,8 @@ cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
 	};
 	const struct flow_tools		*tools;
 	struct flow_diags		*diags;
-	struct flow_diag		*d;
 	struct flow_doc			*doc;
-	char				*text, *cause = NULL, *line;
+	char				*text, *cause = NULL;
 	size_t				 len;
 	int				 ch, json = 0, rc, valid;
 
@@ -109,11 +108,7 @@ cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
 	if (json)
 		cmd_check_json(diags, valid);
 	else {
-		TAILQ_FOREACH(d, diags, entry) {
-			line = flow_diag_format(d, argv[optind]);
-			fprintf(stderr, "sluice: %s\n", line);
-			free(line);
-		}
+		cli_diags_print(diags, argv[optind]);
 		if (valid) {
 			printf("%s: valid %s, %zu step%s", argv[optind],
 			    doc->is_template ? "template" : "flow",

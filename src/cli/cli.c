@@ -268,8 +268,7 @@ int
 cli_tools(struct cli_ctx *ctx, const struct flow_tools **out)
 {
 	struct flow_diags	*diags;
-	struct flow_diag	*d;
-	char			*path, *text = NULL, *cause = NULL, *line;
+	char			*path, *text = NULL, *cause = NULL;
 	size_t			 len = 0;
 
 	if (ctx->tools != NULL) {
@@ -288,13 +287,7 @@ cli_tools(struct cli_ctx *ctx, const struct flow_tools **out)
 	}
 	diags = flow_diags_create();
 	ctx->tools = flow_tools_parse(text, len, diags);
-	if (text != NULL)
-		flow_diags_locate(diags, text, len);
-	TAILQ_FOREACH(d, diags, entry) {
-		line = flow_diag_format(d, path);
-		fprintf(stderr, "sluice: %s\n", line);
-		free(line);
-	}
+	cli_diags_print(diags, path);
 	free(text);
 	free(path);
 	if (ctx->tools == NULL || flow_diags_errors(diags) != 0) {
@@ -328,4 +321,45 @@ cli_parse_limit(const char *s, int64_t *limit)
 		return (-1);
 	}
 	return (0);
+}
+
+/* Print every diagnostic on stderr, each as one "sluice: FILE:..." line. */
+void
+cli_diags_print(const struct flow_diags *diags, const char *file)
+{
+	struct flow_diag	*d;
+	char			*s;
+
+	TAILQ_FOREACH(d, diags, entry) {
+		s = flow_diag_format(d, file);
+		cli_error("%s", s);
+		free(s);
+	}
+}
+
+/*
+ * Parse and check a flow or template document named file.  Returns it, or
+ * NULL when it has errors.  The diagnostics go to *diagsp when given, else
+ * they are printed.
+ */
+struct flow_doc *
+cli_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
+    const char *file, struct flow_diags **diagsp)
+{
+	struct flow_diags	*diags;
+	struct flow_doc		*doc;
+
+	diags = flow_diags_create();
+	doc = flow_doc_parse(text, len, tools, diags);
+	if (doc != NULL && flow_diags_errors(diags) != 0) {
+		flow_doc_free(doc);
+		doc = NULL;
+	}
+	if (diagsp != NULL)
+		*diagsp = diags;
+	else {
+		cli_diags_print(diags, file);
+		flow_diags_free(diags);
+	}
+	return (doc);
 }

@@ -78,6 +78,9 @@ int		 cli_store_fail(int, char *);
 int		 cli_tools(struct cli_ctx *, const struct flow_tools **);
 int		 cli_parse_id(const char *, int64_t *);
 int		 cli_parse_limit(const char *, int64_t *);
+void		 cli_diags_print(const struct flow_diags *, const char *);
+struct flow_doc	*cli_doc_parse(const char *, size_t, const struct flow_tools *,
+		     const char *, struct flow_diags **);
 
 /* input.c: -i KEY=VAL (a string), -i KEY:=JSON, --input FILE.json */
 struct cJSON;
@@ -101,13 +104,8 @@ int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *,
 		     int64_t *);
 int		 cli_run_is_file(const char *);
 
-/* template.c: names and documents, shared with editor.c. */
+/* template.c: template names, shared with editor.c. */
 int		 cli_template_check_name(const char *, char **);
-struct flow_doc	*cli_template_parse(const char *, size_t,
-		     const struct flow_tools *, const char *,
-		     struct flow_diags **);
-void		 cli_template_diags_print(const struct flow_diags *,
-		     const char *);
 
 /* editor.c: "template edit", like crontab -e. */
 int		 cli_template_edit(struct cli_ctx *, const char *);

@@ -302,10 +302,10 @@ editor_consider(struct editor *ed, const char *doc)
 		    "nothing saved", SLUICE_MAX_DOCUMENT / 1024);
 		return (editor_keep(ed, doc));
 	}
-	fd = cli_template_parse(doc, len, ed->tools, ed->name, &diags);
+	fd = cli_doc_parse(doc, len, ed->tools, ed->name, &diags);
 	if (fd == NULL)
 		return (editor_errors(ed, doc, diags));
-	cli_template_diags_print(diags, ed->name);
+	cli_diags_print(diags, ed->name);
 	flow_diags_free(diags);
 	rc = editor_save(ed, doc, fd);
 	flow_doc_free(fd);

@@ -123,9 +123,7 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
     struct store_template **tp)
 {
 	const struct flow_tools	*tools;
-	struct flow_diags	*diags;
-	struct flow_diag	*d;
-	char			*text = NULL, *cause = NULL, *line, *where;
+	char			*text = NULL, *cause = NULL, *where;
 	size_t			 len;
 	int			 rc;
 
@@ -151,18 +149,10 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 		len = strlen(text);
 		xasprintf(&where, "template %s", what);
 	}
-	diags = flow_diags_create();
-	*docp = flow_doc_parse(text, len, tools, diags);
-	TAILQ_FOREACH(d, diags, entry) {
-		line = flow_diag_format(d, where);
-		fprintf(stderr, "sluice: %s\n", line);
-		free(line);
-	}
-	rc = (*docp == NULL || flow_diags_errors(diags) != 0);
-	flow_diags_free(diags);
+	*docp = cli_doc_parse(text, len, tools, where, NULL);
 	free(where);
 	free(text);
-	return (rc ? EXIT_USAGE : 0);
+	return (*docp == NULL ? EXIT_USAGE : 0);
 }
 
 /* A gate's options as stored with its step, its message interpolated. */

@@ -414,51 +414,6 @@ cmd_template_show(struct cli_ctx *ctx, int argc, char **argv)
 	return (EXIT_OK);
 }
 
-/*
- * Parse and check a template document, printing every diagnostic as
- * "sluice: FILE:LINE:COL: ...".  Returns the document, or NULL when it has
- * errors.  Shared with editor.c through cli.h.
- */
-struct flow_doc *
-cli_template_parse(const char *text, size_t len, const struct flow_tools *tools,
-    const char *file, struct flow_diags **diagsp)
-{
-	struct flow_diags	*diags;
-	struct flow_doc		*doc;
-
-	diags = flow_diags_create();
-	doc = flow_doc_parse(text, len, tools, diags);
-	flow_diags_locate(diags, text, len);
-	if (doc != NULL && flow_diags_errors(diags) != 0) {
-		flow_doc_free(doc);
-		doc = NULL;
-	}
-	if (doc == NULL && flow_diags_errors(diags) == 0)
-		flow_diags_add(diags, FLOW_ERROR, "$", "not a template "
-		    "document");
-	if (diagsp != NULL)
-		*diagsp = diags;
-	else {
-		cli_template_diags_print(diags, file);
-		flow_diags_free(diags);
-	}
-	return (doc);
-}
-
-/* Print every diagnostic on stderr, each as one "sluice: " line. */
-void
-cli_template_diags_print(const struct flow_diags *diags, const char *file)
-{
-	struct flow_diag	*d;
-	char			*s;
-
-	TAILQ_FOREACH(d, diags, entry) {
-		s = flow_diag_format(d, file);
-		cli_error("%s", s);
-		free(s);
-	}
-}
-
 /* template save NAME FILE */
 static int
 cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
@@ -495,7 +450,7 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		return (rc);
 	}
-	if ((doc = cli_template_parse(text, len, tools, label, NULL)) == NULL) {
+	if ((doc = cli_doc_parse(text, len, tools, label, NULL)) == NULL) {
 		free(text);
 		return (EXIT_USAGE);
 	}
