@@ -93,7 +93,7 @@ cmd_audit_text(const struct store_audit *a, size_t n)
 		return;
 	cli_table_row(stdout, widths, 5, header);
 	for (i = 0; i < n; i++) {
-		cells[0] = cli_time(a[i].at, when, sizeof when);
+		cells[0] = time_format(a[i].at, when, sizeof when);
 		cells[1] = a[i].who;
 		cells[2] = a[i].action;
 		cells[3] = a[i].target;

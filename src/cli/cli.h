@@ -91,7 +91,6 @@ int		 cli_input_file(struct cJSON *, const char *, char **);
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
 struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
 void		 cli_table_row(FILE *, const int *, size_t, const char **);
-const char	*cli_time(int64_t, char *, size_t);
 const char	*cli_ago(int64_t, char *, size_t);
 
 /* run.c: shared by "run" and "template run". */

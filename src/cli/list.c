@@ -110,7 +110,7 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 		cells[2] = w->status;
 		cells[3] = w->current_step;
 		cells[4] = w->created_by;
-		cells[5] = cli_time(w->created_at, start, sizeof start);
+		cells[5] = time_format(w->created_at, start, sizeof start);
 		cells[6] = cli_ago(w->created_at, age, sizeof age);
 		cli_table_row(stdout, widths, 7, cells);
 	}

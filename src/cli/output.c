@@ -95,13 +95,6 @@ cli_table_row(FILE *f, const int *widths, size_t n, const char **cells)
 	fputc('\n', f);
 }
 
-/* A stored time as a local date, or "-". */
-const char *
-cli_time(int64_t ms, char *out, size_t len)
-{
-	return (time_format(ms, out, len));
-}
-
 /* How long ago a stored time was, or "-". */
 const char *
 cli_ago(int64_t ms, char *out, size_t len)

@@ -141,11 +141,11 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	if (w->template_name != NULL)
 		printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
-	printf("started:  %s by %s\n", cli_time(w->created_at, t1, sizeof t1),
+	printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
 	    w->created_by != NULL ? w->created_by : "-");
 	if (w->completed_at > 0)
 		printf("ended:    %s\n",
-		    cli_time(w->completed_at, t1, sizeof t1));
+		    time_format(w->completed_at, t1, sizeof t1));
 	printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
 	if (w->error != NULL)
 		printf("error:    %s\n", w->error);
@@ -164,7 +164,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 		cells[2] = st[i].status;
 		cells[3] = att;
 		cells[4] = st[i].tool != NULL ? st[i].tool : "(gate)";
-		cells[5] = cli_time(st[i].started_at, t1, sizeof t1);
+		cells[5] = time_format(st[i].started_at, t1, sizeof t1);
 		cells[6] = took;
 		cells[7] = st[i].error != NULL ? st[i].error :
 		    st[i].result_json != NULL ? st[i].result_json : "";

@@ -301,7 +301,7 @@ template_table(struct store_template *t, size_t n)
 		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
 		cols[0] = t[i].name;
 		cols[1] = ver;
-		cols[2] = cli_time(t[i].updated_at, when, sizeof when);
+		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
 		for (j = 0; j < 4; j++) {
 			len = strlen(cols[j]);
@@ -315,7 +315,7 @@ template_table(struct store_template *t, size_t n)
 		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
 		cols[0] = t[i].name;
 		cols[1] = ver;
-		cols[2] = cli_time(t[i].updated_at, when, sizeof when);
+		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
 		cols[4] = t[i].description != NULL ? t[i].description : "";
 		cli_table_row(stdout, w, nitems(head), cols);
