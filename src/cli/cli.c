@@ -42,8 +42,17 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_list,
 	&cli_cmd_show,
 	&cli_cmd_gates,
+	&cli_cmd_approve,
+	&cli_cmd_reject,
+	&cli_cmd_cancel,
+	&cli_cmd_retry,
+	&cli_cmd_skip,
+	&cli_cmd_pause,
+	&cli_cmd_resume,
+	&cli_cmd_log,
 	&cli_cmd_template,
 	&cli_cmd_check,
+	&cli_cmd_engine,
 	&cli_cmd_audit,
 	NULL
 };

@@ -60,6 +60,15 @@ extern const struct cli_cmd cli_cmd_show;
 extern const struct cli_cmd cli_cmd_gates;
 extern const struct cli_cmd cli_cmd_audit;
 extern const struct cli_cmd cli_cmd_template;
+extern const struct cli_cmd cli_cmd_approve;
+extern const struct cli_cmd cli_cmd_reject;
+extern const struct cli_cmd cli_cmd_cancel;
+extern const struct cli_cmd cli_cmd_retry;
+extern const struct cli_cmd cli_cmd_skip;
+extern const struct cli_cmd cli_cmd_pause;
+extern const struct cli_cmd cli_cmd_resume;
+extern const struct cli_cmd cli_cmd_log;
+extern const struct cli_cmd cli_cmd_engine;
 
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
@@ -98,9 +107,23 @@ struct cli_run_opts {
 	const char	*what;		/* FLOW.json path or template name */
 	struct cJSON	*input;		/* object, owned by caller */
 	const char	*name;		/* --name, or NULL */
+	int		 wait;		/* --wait */
 };
-int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *,
-		     int64_t *);
+int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+
+/* wait.c: "run --wait": drive the run as the engine, or follow one. */
+struct engine_request;
+struct engine_reply;
+struct engine_opts;
+int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
+
+/* submit.c */
+int		 cli_submit(struct cli_ctx *, const struct engine_request *,
+		     struct engine_reply *, int);
+void		 cli_offline_note(struct cli_ctx *);
+
+/* engine.c */
+void		 cli_engine_opts(struct engine_opts *);
 int		 cli_run_is_file(const char *);
 
 /* template.c: template names, shared with editor.c. */

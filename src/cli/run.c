@@ -32,6 +32,7 @@
 #include "util/util.h"
 #include "flow/flow.h"
 #include "store/store.h"
+#include "engine/engine.h"
 #include "cli/cli.h"
 
 static int	 cmd_run_exec(struct cli_ctx *, int, char **);
@@ -39,13 +40,13 @@ static int	 cli_run_load(struct cli_ctx *, const char *,
 		     struct flow_doc **, struct store_template **);
 static int	 cli_run_check_name(const char *);
 static char	*cli_run_default_name(const char *);
-static char	*cli_run_gate_json(const struct flow_step *, const char *,
-		     const char *);
+static char	*cli_run_request(const struct flow_doc *, const char *,
+		     const char *, const struct store_template *);
 
 const struct cli_cmd cli_cmd_run = {
 	.name = "run",
 	.usage = "FLOW.json|TEMPLATE [-i KEY=VAL]... [--input FILE.json] "
-	    "[--name NAME]",
+	    "[--name NAME] [--wait]",
 	.summary = "Start a workflow from a flow file or a template.",
 	.help = "Options:\n"
 	    "  -i KEY=VAL         an input value (a string)\n"
@@ -54,7 +55,11 @@ const struct cli_cmd cli_cmd_run = {
 	    "  --input FILE.json  input values from a JSON object "
 	    "(-i wins)\n"
 	    "  --name NAME        the workflow's name (default: the "
-	    "template or file name)\n\n"
+	    "template or file name)\n"
+	    "  --wait             drive the run (or follow the running "
+	    "engine) to its end;\n"
+	    "                     exit 0 completed, 1 failed, 3 "
+	    "cancelled\n\n"
 	    "An argument containing '/' or ending in .json is a file; "
 	    "anything else\nnames a template.  Prints the new workflow's "
 	    "id.\n",
@@ -155,62 +160,44 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 	return (*docp == NULL ? EXIT_USAGE : 0);
 }
 
-/* A gate's options as stored with its step, its message interpolated. */
+/* The start command's arguments: the flow, its input, name, template. */
 static char *
-cli_run_gate_json(const struct flow_step *fs, const char *input_json,
-    const char *name)
+cli_run_request(const struct flow_doc *doc, const char *input,
+    const char *name, const struct store_template *t)
 {
-	cJSON	*g, *scope, *wf, *arr;
-	char	*msg, *out;
-	size_t	 i;
+	cJSON	*a;
+	char	*text;
 
-	scope = cJSON_CreateObject();
-	cJSON_AddItemToObject(scope, "input", cli_json_raw(input_json));
-	wf = cJSON_AddObjectToObject(scope, "workflow");
-	cJSON_AddStringToObject(wf, "name", name);
-	g = cJSON_CreateObject();
-	msg = interp_text(fs->gate.message != NULL ? fs->gate.message : "",
-	    scope);
-	cJSON_AddStringToObject(g, "message", msg);
-	free(msg);
-	arr = cJSON_AddArrayToObject(g, "approvers");
-	for (i = 0; i < fs->gate.napprovers; i++)
-		cJSON_AddItemToArray(arr,
-		    cJSON_CreateString(fs->gate.approvers[i]));
-	cJSON_AddNumberToObject(g, "quorum",
-	    fs->gate.quorum > 0 ? fs->gate.quorum : 1);
-	if (fs->gate.allow_self >= 0)
-		cJSON_AddBoolToObject(g, "allow_self", fs->gate.allow_self);
-	if (fs->gate.timeout >= 0)
-		cJSON_AddNumberToObject(g, "timeout_ms",
-		    (double)fs->gate.timeout);
-	if (fs->gate.on_timeout != NULL)
-		cJSON_AddStringToObject(g, "on_timeout", fs->gate.on_timeout);
-	out = json_print(g);
-	cJSON_Delete(g);
-	cJSON_Delete(scope);
-	return (out);
+	a = cJSON_CreateObject();
+	cJSON_AddStringToObject(a, "name", name);
+	cJSON_AddItemToObject(a, "flow", cli_json_raw(doc->flow_json));
+	cJSON_AddItemToObject(a, "input", cli_json_raw(input));
+	if (t != NULL) {
+		cJSON_AddStringToObject(a, "template", t->name);
+		cJSON_AddNumberToObject(a, "version", (double)t->version);
+	}
+	text = json_print(a);
+	cJSON_Delete(a);
+	return (text);
 }
 
 /*
- * Validate what to run and its input, then record the workflow and its
- * first step.  Returns 0 with *id set, or an exit status after saying why.
+ * Validate what to run and its input, then ask the engine to start it
+ * (or, with --wait, drive or follow it to its end).  Prints the id as
+ * soon as it is known; returns the exit status.
  */
 int
-cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o,
-    int64_t *id)
+cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 {
 	struct flow_doc		*doc = NULL;
 	struct store_template	*t = NULL;
-	const struct flow_step	*fs;
-	struct store_workflow	 wf;
-	struct store_step	 st;
+	struct engine_request	 q;
+	struct engine_reply	 r;
 	char			*input = NULL, *cause = NULL, *name = NULL;
-	static const char	*kinds[] = { "gate", "tool", "run", "shell" };
 	int			 rc;
 
-	memset(&wf, 0, sizeof wf);
-	memset(&st, 0, sizeof st);
+	memset(&q, 0, sizeof q);
+	memset(&r, 0, sizeof r);
 	if (o->name != NULL && cli_run_check_name(o->name) != 0)
 		return (EXIT_USAGE);
 	if ((rc = cli_run_load(ctx, o->what, &doc, &t)) != 0)
@@ -229,39 +216,17 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o,
 		name = xstrdup(t->name);
 	else
 		name = cli_run_default_name(o->what);
-
-	wf.name = name;
-	wf.flow_json = doc->flow_json;
-	wf.input_json = input;
-	wf.status = (char *)"running";
-	wf.created_by = (char *)ctx->actor.user;
-	if (t != NULL) {
-		wf.template_name = t->name;
-		wf.template_version = t->version;
+	q.command = "start";
+	q.args_json = cli_run_request(doc, input, name, t);
+	if (o->wait)
+		rc = cli_run_wait(ctx, &q);
+	else if ((rc = cli_submit(ctx, &q, &r, 1)) == 0) {
+		printf("%lld\n", (long long)r.workflow_id);
+		fflush(stdout);
 	}
-	fs = &doc->flow->steps[doc->flow->start];
-	st.name = fs->name;
-	st.step_key = fs->key;
-	st.kind = (char *)kinds[fs->exec];
-	st.tool = fs->exec == FLOW_EXEC_TOOL ? fs->tool :
-	    fs->exec == FLOW_EXEC_GATE ? NULL : (char *)kinds[fs->exec];
-	st.args_json = fs->args_json;
-	st.attempt = 1;
-	st.visit = 1;
-	if (fs->exec == FLOW_EXEC_GATE) {
-		st.status = (char *)"waiting";
-		st.gate_json = cli_run_gate_json(fs, input, name);
-	} else
-		st.status = (char *)"ready";
-	rc = store_run_create(ctx->store, &wf, &st, &ctx->actor, &cause);
-	free(st.gate_json);
-	if (rc != 0) {
-		rc = cli_store_fail(rc, cause);
-		goto out;
-	}
-	*id = wf.id;
-	rc = 0;
 out:
+	engine_reply_clear(&r);
+	free((char *)q.args_json);
 	free(name);
 	free(input);
 	if (t != NULL)
@@ -278,12 +243,12 @@ cmd_run_exec(struct cli_ctx *ctx, int argc, char **argv)
 	static const struct option	 opts[] = {
 		{ "input", required_argument, NULL, 'I' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "wait", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct cli_run_opts		 o;
 	cJSON				*input, *pairs;
 	char				*cause = NULL;
-	int64_t				 id;
 	int				 ch, rc = EXIT_USAGE;
 
 	memset(&o, 0, sizeof o);
@@ -302,6 +267,9 @@ cmd_run_exec(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case 'n':
 			o.name = optarg;
+			break;
+		case 'w':
+			o.wait = 1;
 			break;
 		default:
 			rc = cli_usage(&cli_cmd_run);
@@ -323,8 +291,7 @@ cmd_run_exec(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	o.what = argv[optind];
 	o.input = input;
-	if ((rc = cli_run_start(ctx, &o, &id)) == 0)
-		printf("%lld\n", (long long)id);
+	rc = cli_run_start(ctx, &o);
 	goto out;
 bad:
 	cli_error("%s", cause);

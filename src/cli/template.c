@@ -36,9 +36,6 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-#ifndef nitems
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
-#endif
 
 static int	cmd_template_exec(struct cli_ctx *, int, char **);
 static int	cmd_template_list(struct cli_ctx *, int, char **);
@@ -528,7 +525,6 @@ cmd_template_run(struct cli_ctx *ctx, int argc, char **argv)
 	const char			*file = NULL;
 	char				**pairs, *cause = NULL;
 	int				 npairs = 0, ch, i, rc = EXIT_USAGE;
-	int64_t				 id;
 
 	memset(&ro, 0, sizeof ro);
 	pairs = xcalloc((size_t)argc + 1, sizeof *pairs);
@@ -570,8 +566,7 @@ cmd_template_run(struct cli_ctx *ctx, int argc, char **argv)
 		if (cli_input_pair(ro.input, pairs[i], &cause) != 0)
 			goto fail;
 	}
-	if ((rc = cli_run_start(ctx, &ro, &id)) == 0)
-		printf("%lld\n", (long long)id);
+	rc = cli_run_start(ctx, &ro);
 	goto out;
 fail:
 	cli_error("%s", cause);

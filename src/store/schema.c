@@ -202,12 +202,33 @@ static const char schema_v1[] =
 
 	"PRAGMA user_version = 1;";
 
+/*
+ * Version 2: what the engine needs.  Fan-out bookkeeping on step rows
+ * (which fan-out row and branch a row belongs to, and how a branch ended
+ * when this row ended it), so joins are decided from the table alone.
+ */
+static const char schema_v2[] =
+	"ALTER TABLE workflow_steps ADD COLUMN fanout_id INTEGER"
+	" REFERENCES workflow_steps (id);"
+	"ALTER TABLE workflow_steps ADD COLUMN branch_no INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN branch_end TEXT CHECK"
+	" (branch_end IN ('join', 'failed', 'end'));"
+	"CREATE INDEX workflow_steps_fanout ON workflow_steps (fanout_id)"
+	" WHERE fanout_id IS NOT NULL;"
+	"CREATE INDEX workflow_steps_parent ON workflow_steps (parent_id)"
+	" WHERE parent_id IS NOT NULL;"
+	"CREATE INDEX workflow_steps_pending ON workflow_steps (workflow_id)"
+	" WHERE status IN ('pending', 'ready', 'running', 'waiting');"
+	"CREATE INDEX timers_step ON timers (step_id) WHERE step_id IS NOT NULL;"
+	"PRAGMA user_version = 2;";
+
 /* Every schema version in order; each text ends by setting user_version. */
 static const struct store_migration {
 	int64_t		 version;
 	const char	*sql;
 } store_migrations[] = {
 	{ 1, schema_v1 },
+	{ 2, schema_v2 },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

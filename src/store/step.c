@@ -31,23 +31,19 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* The columns store_step_row reads, in order. */
-#define STEP_COLUMNS \
-	"id, workflow_id, updated_at, created_at, ready_at, started_at," \
-	" completed_at, name, step_key, tool, kind, args_json, result_json," \
-	" gate_json, status, error, attempt, visit, exit_code, parent_id"
 
 static const char step_get_sql[] =
-	"SELECT " STEP_COLUMNS " FROM workflow_steps WHERE id = ?";
+	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE id = ?";
 static const char step_list_sql[] =
-	"SELECT " STEP_COLUMNS " FROM workflow_steps WHERE workflow_id = ?"
+	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE workflow_id = ?"
 	" ORDER BY id";
 static const char step_insert_sql[] =
 	"INSERT INTO workflow_steps (updated_at, created_at, ready_at,"
 	" workflow_id, name, step_key, tool, kind, args_json, result_json,"
 	" gate_json, status, attempt, visit, parent_id, started_at,"
-	" completed_at, error, exit_code)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" completed_at, error, exit_code, fanout_id, branch_no)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+	" ?, ?)";
 
 /*
  * Waiting gates with their workflow.  Approvals count distinct people;
@@ -66,11 +62,10 @@ static const char gate_list_sql[] =
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
 	" WHERE s.status = 'waiting' ORDER BY s.id";
 
-static void	 store_step_row(sqlite3_stmt *, void *);
 static char	*store_run_detail(const struct store_workflow *);
 
-/* Fill a step from the current row of a STEP_COLUMNS query. */
-static void
+/* Fill a step from the current row of a STORE_STEP_COLUMNS query. */
+void
 store_step_row(sqlite3_stmt *st, void *p)
 {
 	struct store_step	*step = p;
@@ -99,6 +94,15 @@ store_step_row(sqlite3_stmt *st, void *p)
 		step->exit_code = sqlite3_column_int(st, 18);
 	}
 	step->parent_id = sqlite3_column_int64(st, 19);
+	step->fanout_id = sqlite3_column_int64(st, 20);
+	step->branch_no = sqlite3_column_int(st, 21);
+	step->branch_end = store_column_text(st, 22);
+	step->pid = sqlite3_column_int64(st, 23);
+	step->pgid = sqlite3_column_int64(st, 24);
+	step->proc_start = sqlite3_column_int64(st, 25);
+	step->host = store_column_text(st, 26);
+	step->timeout_at = sqlite3_column_int64(st, 27);
+	step->log_bytes = sqlite3_column_int64(st, 28);
 }
 
 /* Read one step by id. */
@@ -138,7 +142,7 @@ store_step_rows_free(void *list, size_t n)
 	store_steps_free(list, n);
 }
 
-static const struct store_rows store_step_rows = {
+const struct store_rows store_step_rows = {
 	.what = "list steps",
 	.size = sizeof (struct store_step),
 	.fill = store_step_row,
@@ -192,7 +196,7 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 	key = step->step_key != NULL ? step->step_key : step->name;
 	ready_at = step->ready_at != 0 ? step->ready_at : now;
 
-	if ((rc = store_prepare(s, step_insert_sql, &st, cause)) != 0)
+	if ((rc = store_stmt(s, step_insert_sql, &st, cause)) != 0)
 		return (rc);
 	bad |= sqlite3_bind_int64(st, 1, now);
 	bad |= sqlite3_bind_int64(st, 2, now);
@@ -216,12 +220,17 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 		bad |= sqlite3_bind_int(st, 19, step->exit_code);
 	else
 		bad |= sqlite3_bind_null(st, 19);
+	bad |= store_bind_time(st, 20, step->fanout_id);
+	if (step->fanout_id != 0)
+		bad |= sqlite3_bind_int(st, 21, step->branch_no);
+	else
+		bad |= sqlite3_bind_null(st, 21);
 	if (bad != SQLITE_OK)
 		rc = store_fail(s, sqlite3_errcode(s->db), "insert step",
 		    cause);
 	else
 		rc = store_step_done(s, st, "insert step", cause);
-	sqlite3_finalize(st);
+	store_release(s, st);
 	if (rc != 0)
 		return (rc);
 
@@ -376,6 +385,8 @@ store_step_clear(struct store_step *step)
 	free(step->gate_json);
 	free(step->status);
 	free(step->error);
+	free(step->branch_end);
+	free(step->host);
 	memset(step, 0, sizeof *step);
 }
 

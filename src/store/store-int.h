@@ -23,19 +23,30 @@
 #ifndef SLUICE_STORE_INT_H
 #define SLUICE_STORE_INT_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include <sqlite3.h>
 
 #include "store/store.h"
 
+/* A prepared statement kept for the life of the connection. */
+struct store_cached {
+	const char	*sql;		/* a static string: keyed by address */
+	sqlite3_stmt	*st;
+};
+#define STORE_NCACHED	96
+
 /* One open database. */
 struct store {
-	sqlite3		*db;
-	char		*path;
-	int		 flags;		/* STORE_F_* given to store_open */
-	int		 readonly;	/* nothing may be written */
-	int		 depth;		/* nesting of store_begin */
+	sqlite3			*db;
+	char			*path;
+	int			 flags;	/* STORE_F_* given to store_open */
+	int			 readonly;	/* nothing may be written */
+	int			 depth;	/* nesting of store_begin */
+	struct store_cached	 cached[STORE_NCACHED];
+	size_t			 ncached;
+	char			*last_error;	/* of store_runf, store_int64f */
 };
 
 /* store.c */
@@ -44,6 +55,19 @@ int		 store_fail_readonly(struct store *, char **);
 int		 store_prepare(struct store *, const char *, sqlite3_stmt **,
 		     char **);
 int		 store_exec(struct store *, const char *, char **);
+/*
+ * The engine's statements: prepared once and kept (store_stmt), bound from
+ * a format of one letter per parameter: i int64, d int, t text (NULL
+ * stored as NULL), T time or id (0 stored as NULL), n NULL.
+ */
+int		 store_stmt(struct store *, const char *, sqlite3_stmt **,
+		     char **);
+void		 store_release(struct store *, sqlite3_stmt *);
+int		 store_bindv(sqlite3_stmt *, const char *, va_list);
+int		 store_runf(struct store *, const char *, const char *,
+		     const char *, ...);
+int		 store_int64f(struct store *, const char *, int64_t *,
+		     const char *, const char *, ...);
 int		 store_step_done(struct store *, sqlite3_stmt *, const char *,
 		     char **);
 int		 store_bind_text(sqlite3_stmt *, int, const char *);
@@ -74,7 +98,15 @@ int		 store_workflow_insert(struct store *, struct store_workflow *,
 		     const char *, int64_t, char **);
 void		 store_workflow_clear(struct store_workflow *);
 
-/* step.c */
+/* step.c: the columns store_step_row reads, in order. */
+#define STORE_STEP_COLUMNS \
+	"id, workflow_id, updated_at, created_at, ready_at, started_at," \
+	" completed_at, name, step_key, tool, kind, args_json, result_json," \
+	" gate_json, status, error, attempt, visit, exit_code, parent_id," \
+	" fanout_id, branch_no, branch_end, pid, pgid, proc_start, host," \
+	" timeout_at, log_bytes"
+extern const struct store_rows store_step_rows;
+void		 store_step_row(sqlite3_stmt *, void *);
 int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);
 void		 store_step_clear(struct store_step *);

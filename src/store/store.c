@@ -52,6 +52,7 @@ static int	store_configure(struct store *, const struct store_ident *,
 static int	store_missing(const char *, char **);
 static char	*store_dirname(const char *);
 static int	store_unreadable(struct store *, int, char **);
+static void	store_keep_error(struct store *, char *);
 
 /* Where the database lives when --db is not given (SPEC §9). */
 char *
@@ -389,8 +390,11 @@ store_close(struct store *s)
 		return;
 	while (s->depth > 0)
 		store_rollback(s);
+	while (s->ncached > 0)
+		sqlite3_finalize(s->cached[--s->ncached].st);
 	if (s->db != NULL && sqlite3_close(s->db) != SQLITE_OK)
 		log_debug("%s: %s", __func__, sqlite3_errmsg(s->db));
+	free(s->last_error);
 	free(s->path);
 	free(s);
 }
@@ -604,7 +608,7 @@ store_query_int(struct store *s, const char *sql, int64_t *v, char **cause)
 		rc = 0;
 	} else
 		rc = store_fail(s, rc, "query", cause);
-	sqlite3_finalize(st);
+	store_release(s, st);
 	return (rc);
 }
 
@@ -681,6 +685,162 @@ store_rows(struct store *s, sqlite3_stmt *st, const struct store_rows *r,
 		*listp = list;
 		*np = n;
 	}
-	sqlite3_finalize(st);
+	store_release(s, st);
 	return (rc);
+}
+
+/*
+ * A statement prepared once per connection and kept, found by the address
+ * of its (static) text; give it back with store_release.
+ */
+int
+store_stmt(struct store *s, const char *sql, sqlite3_stmt **stp,
+    char **cause)
+{
+	size_t	 i;
+	int	 rc;
+
+	for (i = 0; i < s->ncached; i++) {
+		if (s->cached[i].sql == sql) {
+			*stp = s->cached[i].st;
+			return (0);
+		}
+	}
+	if (s->ncached == STORE_NCACHED)
+		return (store_prepare(s, sql, stp, cause));
+	rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, stp,
+	    NULL);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(s, rc, "prepare", cause);
+		sqlite3_finalize(*stp);
+		*stp = NULL;
+		return (rc);
+	}
+	s->cached[s->ncached].sql = sql;
+	s->cached[s->ncached++].st = *stp;
+	return (0);
+}
+
+/* Done with a statement: reset a kept one, finalize any other. */
+void
+store_release(struct store *s, sqlite3_stmt *st)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->ncached; i++) {
+		if (s->cached[i].st == st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			return;
+		}
+	}
+	sqlite3_finalize(st);
+}
+
+/* Bind parameters 1.. from a format (see store-int.h). */
+int
+store_bindv(sqlite3_stmt *st, const char *fmt, va_list ap)
+{
+	const char	*text;
+	int64_t		 v;
+	int		 idx, bad = SQLITE_OK;
+
+	for (idx = 1; *fmt != '\0'; fmt++, idx++) {
+		switch (*fmt) {
+		case 'i':
+			bad |= sqlite3_bind_int64(st, idx, va_arg(ap, int64_t));
+			break;
+		case 'd':
+			bad |= sqlite3_bind_int(st, idx, va_arg(ap, int));
+			break;
+		case 't':
+			text = va_arg(ap, const char *);
+			bad |= store_bind_text(st, idx, text);
+			break;
+		case 'T':
+			v = va_arg(ap, int64_t);
+			bad |= store_bind_time(st, idx, v);
+			break;
+		case 'n':
+			bad |= sqlite3_bind_null(st, idx);
+			break;
+		default:
+			fatalx("%s: bad format %c", __func__, *fmt);
+		}
+	}
+	return (bad);
+}
+
+/* Run a kept statement that returns no rows, bound from fmt. */
+int
+store_runf(struct store *s, const char *what, const char *sql,
+    const char *fmt, ...)
+{
+	sqlite3_stmt	*st;
+	va_list		 ap;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((rc = store_stmt(s, sql, &st, &cause)) != 0)
+		goto fail;
+	va_start(ap, fmt);
+	rc = store_bindv(st, fmt, ap);
+	va_end(ap);
+	if (rc != SQLITE_OK)
+		rc = store_fail(s, sqlite3_errcode(s->db), what, &cause);
+	else
+		rc = store_step_done(s, st, what, &cause);
+	store_release(s, st);
+	if (rc == 0)
+		return (0);
+fail:
+	store_keep_error(s, cause);
+	return (rc);
+}
+
+/* Run a kept query for one integer (0 when there is no row). */
+int
+store_int64f(struct store *s, const char *what, int64_t *v, const char *sql,
+    const char *fmt, ...)
+{
+	sqlite3_stmt	*st;
+	va_list		 ap;
+	char		*cause = NULL;
+	int		 rc;
+
+	*v = 0;
+	if ((rc = store_stmt(s, sql, &st, &cause)) != 0)
+		goto fail;
+	va_start(ap, fmt);
+	rc = store_bindv(st, fmt, ap);
+	va_end(ap);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*v = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_DONE)
+		rc = 0;
+	else
+		rc = store_fail(s, sqlite3_errcode(s->db), what, &cause);
+	store_release(s, st);
+	if (rc == 0)
+		return (0);
+fail:
+	store_keep_error(s, cause);
+	return (rc);
+}
+
+/* Keep why the last kept statement failed, for store_last_error. */
+static void
+store_keep_error(struct store *s, char *cause)
+{
+	log_debug("%s: %s", __func__, cause);
+	free(s->last_error);
+	s->last_error = cause;
+}
+
+/* Why the last store_runf or store_int64f failed. */
+const char *
+store_last_error(const struct store *s)
+{
+	return (s->last_error != NULL ? s->last_error : "no error");
 }

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	1
+#define STORE_SCHEMA_VERSION	2
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -128,6 +128,15 @@ struct store_step {
 	int		 has_exit_code;
 	int		 exit_code;
 	int64_t		 parent_id;	/* the step whose completion made it, 0 */
+	int64_t		 fanout_id;	/* the fan-out row of its branch, 0 */
+	int		 branch_no;	/* which branch of that fan-out */
+	char		*branch_end;	/* join failed end: how it ended one */
+	int64_t		 pid;		/* its process while running, 0 */
+	int64_t		 pgid;
+	int64_t		 proc_start;	/* the process's start time */
+	char		*host;		/* remote host, NULL local */
+	int64_t		 timeout_at;
+	int64_t		 log_bytes;
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -227,5 +236,131 @@ int		 store_audit_add(struct store *, const struct store_actor *,
 int		 store_audit_list(struct store *, int64_t, struct store_audit **,
 		     size_t *, char **);
 void		 store_audits_free(struct store_audit *, size_t);
+
+/*
+ * The engine's writes.  Each is one statement inside the engine's turn
+ * transaction, prepared once and kept; a failure returns a STORE_ code
+ * and store_last_error() says why.
+ */
+const char	*store_last_error(const struct store *);
+
+/* lease.c: the engine row: epoch fence and heartbeat. */
+struct store_lease {
+	int64_t		 epoch;
+	int64_t		 pid;		/* 0: no engine recorded */
+	char		*host;
+	int64_t		 since;
+	int64_t		 heartbeat_at;
+};
+int		 store_lease_take(struct store *, int64_t, const char *,
+		     int64_t *, char **);
+int		 store_lease_fence(struct store *, int64_t, int64_t);
+int		 store_lease_drop(struct store *, int64_t);
+int		 store_lease_get(struct store *, struct store_lease *, char **);
+void		 store_lease_clear(struct store_lease *);
+
+/* transition.c: step and workflow state changes. */
+int		 store_step_add(struct store *, struct store_step *, int64_t);
+int		 store_step_start(struct store *, const struct store_step *,
+		     int64_t);
+int		 store_step_end(struct store *, const struct store_step *,
+		     int64_t);
+int		 store_step_set_status(struct store *, int64_t, const char *,
+		     int64_t);
+int		 store_step_set_branch_end(struct store *, int64_t,
+		     const char *);
+int		 store_step_set_log_bytes(struct store *, int64_t, int64_t);
+int		 store_step_visits(struct store *, int64_t, const char *,
+		     int64_t *);
+int		 store_step_children(struct store *, int64_t, int64_t *);
+int		 store_step_join_exists(struct store *, int64_t, const char *,
+		     int64_t *);
+int		 store_steps_with_status(struct store *, const char *,
+		     struct store_step **, size_t *, char **);
+int		 store_steps_unfinished(struct store *, int64_t,
+		     struct store_step **, size_t *, char **);
+int		 store_steps_finished(struct store *, int64_t,
+		     struct store_step **, size_t *, char **);
+struct store_branch_end {
+	int		 branch_no;
+	char		 end[8];	/* join failed end */
+};
+int		 store_branch_ends(struct store *, int64_t,
+		     struct store_branch_end **, size_t *, char **);
+int		 store_workflow_add(struct store *, struct store_workflow *,
+		     int64_t);
+int		 store_workflow_end(struct store *, int64_t, const char *,
+		     const char *, int64_t);
+int		 store_workflow_reopen(struct store *, int64_t, int64_t);
+int		 store_workflow_set_paused(struct store *, int64_t, int,
+		     int64_t);
+int		 store_workflows_active(struct store *,
+		     struct store_workflow **, size_t *, char **);
+int		 store_workflow_count_active(struct store *, int64_t,
+		     int64_t *);
+
+/* timer.c: stored timers (retries, gate timeouts), due in wall time. */
+struct store_timer {
+	int64_t		 id;
+	int64_t		 due_at;
+	char		*kind;		/* retry gate_timeout */
+	int64_t		 workflow_id;
+	int64_t		 step_id;
+};
+int		 store_timer_add(struct store *, int64_t, const char *,
+		     int64_t, int64_t);
+int		 store_timers_due(struct store *, int64_t,
+		     struct store_timer **, size_t *, char **);
+int		 store_timer_next(struct store *, int64_t *);
+int		 store_timer_del(struct store *, int64_t);
+int		 store_timers_del_step(struct store *, int64_t);
+void		 store_timers_free(struct store_timer *, size_t);
+
+/* inbox.c: commands other processes post for the engine. */
+struct store_inbox {
+	int64_t		 id;
+	int64_t		 posted_at;
+	int64_t		 uid;
+	char		*who;
+	char		*tty;
+	char		*host;
+	char		*command;
+	int64_t		 workflow_id;
+	int64_t		 step_id;
+	char		*args_json;
+	char		*state;		/* new done refused */
+	char		*reply;		/* JSON */
+};
+int		 store_inbox_post(struct store *, const struct store_actor *,
+		     const struct store_inbox *, int64_t *, char **);
+int		 store_inbox_new(struct store *, struct store_inbox **,
+		     size_t *, char **);
+int		 store_inbox_get(struct store *, int64_t, struct store_inbox **,
+		     char **);
+int		 store_inbox_reply(struct store *, int64_t, const char *,
+		     const char *, int64_t);
+void		 store_inbox_free(struct store_inbox *);
+void		 store_inboxes_free(struct store_inbox *, size_t);
+
+/* approval.c: decisions on gates. */
+int		 store_approval_add(struct store *, int64_t, int64_t,
+		     const char *, const char *, const char *, int64_t);
+int		 store_approval_count(struct store *, int64_t, int64_t *);
+int		 store_approval_by(struct store *, int64_t, const char *,
+		     int64_t *);
+
+/* steplog.c: a step's output, one row per chunk with its time. */
+struct store_log {
+	int64_t		 id;
+	int64_t		 at;
+	char		 stream[8];	/* out err sluice */
+	char		*data;
+	size_t		 len;
+};
+int		 store_log_add(struct store *, int64_t, int64_t, const char *,
+		     const char *, size_t);
+int		 store_log_read(struct store *, int64_t, int64_t, int64_t,
+		     struct store_log **, size_t *, char **);
+void		 store_logs_free(struct store_log *, size_t);
 
 #endif /* SLUICE_STORE_H */

@@ -65,6 +65,11 @@ static const char workflow_list_status_sql[] =
 	" FROM workflows w WHERE w.status = ?1 AND" WORKFLOW_NAME_LIKE
 	" ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
 
+/* Every running workflow, oldest first: what an engine picks up. */
+static const char workflow_active_sql[] =
+	"SELECT " WORKFLOW_COLUMNS " NULL FROM workflows w"
+	" WHERE w.status = 'running' ORDER BY w.id";
+
 static const char workflow_insert_sql[] =
 	"INSERT INTO workflows (updated_at, created_at, started_at,"
 	" start_at, name, flow_json, input_json, status, created_by,"
@@ -205,6 +210,22 @@ store_workflow_list(struct store *s, const struct store_workflow_filter *f,
 	return (rc);
 }
 
+/* Every running workflow, for an engine starting up. */
+int
+store_workflows_active(struct store *s, struct store_workflow **listp,
+    size_t *np, char **cause)
+{
+	sqlite3_stmt	*st;
+	void		*list;
+	int		 rc;
+
+	if ((rc = store_prepare(s, workflow_active_sql, &st, cause)) != 0)
+		return (rc);
+	rc = store_rows(s, st, &store_workflow_rows, &list, np, cause);
+	*listp = list;
+	return (rc);
+}
+
 /*
  * Insert a workflow row (inside the caller's transaction) and set its id
  * and times.  created_by is who the row names as its creator.
@@ -223,7 +244,7 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	if (started_at == 0 && strcmp(status, "running") == 0)
 		started_at = now;
 
-	if ((rc = store_prepare(s, workflow_insert_sql, &st, cause)) != 0)
+	if ((rc = store_stmt(s, workflow_insert_sql, &st, cause)) != 0)
 		return (rc);
 	bad |= sqlite3_bind_int64(st, 1, now);
 	bad |= sqlite3_bind_int64(st, 2, now);
@@ -243,7 +264,7 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 		    cause);
 	else
 		rc = store_step_done(s, st, "insert workflow", cause);
-	sqlite3_finalize(st);
+	store_release(s, st);
 	if (rc != 0)
 		return (rc);
 

@@ -162,3 +162,16 @@ json_type_name(const struct cJSON *v)
 		return ("null");
 	return ("an invalid value");
 }
+
+/* Parse stored JSON text; null when there is none or it does not parse. */
+struct cJSON *
+json_parse_or_null(const char *text)
+{
+	cJSON	*j = NULL;
+
+	if (text != NULL)
+		j = cJSON_Parse(text);
+	if (j == NULL && (j = cJSON_CreateNull()) == NULL)
+		fatalx("%s: out of memory", __func__);
+	return (j);
+}

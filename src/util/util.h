@@ -32,6 +32,10 @@
 #ifndef __dead
 #define __dead __attribute__((__noreturn__))
 #endif
+#ifndef nitems
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+#endif
+
 #define printflike(a, b) __attribute__((__format__(__printf__, a, b)))
 
 /* Documented limits on what sluice accepts (SPEC §12, man page LIMITS). */
@@ -94,6 +98,7 @@ int		 file_write_all(int, const void *, size_t);
 /* json.c: cJSON helpers.  The tree type stays opaque outside users. */
 struct cJSON;
 struct cJSON	*json_parse(const char *, size_t, char **);
+struct cJSON	*json_parse_or_null(const char *);
 char		*json_print(const struct cJSON *);	/* compact */
 char		*json_print_pretty(const struct cJSON *);
 const char	*json_type_name(const struct cJSON *);

@@ -1,0 +1,139 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * engine.c: "sluice engine", the engine headless in the foreground, for
+ * systemd or a terminal.  SIGTERM, SIGINT or SIGHUP stop it cleanly: no
+ * new steps start and it exits when the running ones have ended; a
+ * second signal interrupts those (they follow on_interrupt at the next
+ * engine's start).
+ */
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "os/os.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "engine/engine.h"
+#include "cli/cli.h"
+
+static int	 cmd_engine_exec(struct cli_ctx *, int, char **);
+static void	 cmd_engine_signal(int, void *);
+
+const struct cli_cmd cli_cmd_engine = {
+	.name = "engine",
+	.usage = "[-j JOBS]",
+	.summary = "Run the engine headless in the foreground (for systemd).",
+	.help = "Options:\n"
+	    "  -j JOBS   step processes at once (default 32)\n\n"
+	    "SIGTERM, SIGINT or SIGHUP: start nothing new and exit when "
+	    "running steps\nhave ended; a second signal interrupts them.\n",
+	.exec = cmd_engine_exec
+};
+
+struct cmd_engine_state {
+	struct engine	*engine;
+	int		 signals;
+};
+
+/* A stop signal: drain first, interrupt on the second. */
+static void
+cmd_engine_signal(int signo, void *arg)
+{
+	struct cmd_engine_state	*st = arg;
+
+	st->signals++;
+	log_debug("%s: signal %d (%d)", __func__, signo, st->signals);
+	if (st->signals == 1)
+		cli_warn("engine stopping: waiting for running steps (signal "
+		    "again to interrupt them)");
+	engine_shutdown(st->engine, st->signals > 1);
+}
+
+/* "sluice engine": take the lock and run until told to stop. */
+static int
+cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct cmd_engine_state	 st;
+	struct engine_opts	 opts;
+	const struct flow_tools	*tools;
+	struct loop		*loop;
+	char			*cause = NULL;
+	int64_t			 jobs;
+	int			 ch, rc;
+
+	memset(&opts, 0, sizeof opts);
+	cli_getopt_reset();
+	while ((ch = getopt(argc, argv, "j:")) != -1) {
+		switch (ch) {
+		case 'j':
+			if (str_parse_int64(optarg, &jobs) != 0 || jobs < 1 ||
+			    jobs > 10000) {
+				cli_error("engine: -j: a number from 1 to "
+				    "10000");
+				return (EXIT_USAGE);
+			}
+			opts.max_jobs = (int)jobs;
+			break;
+		default:
+			return (cli_usage(&cli_cmd_engine));
+		}
+	}
+	if (argc != optind)
+		return (cli_usage(&cli_cmd_engine));
+	if ((rc = cli_store(ctx, 1)) != 0 || (rc = cli_tools(ctx, &tools)) != 0)
+		return (rc);
+	cli_engine_opts(&opts);
+	loop = loop_create();
+	memset(&st, 0, sizeof st);
+	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
+	if (rc != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		loop_free(loop);
+		return (EXIT_FAILED);
+	}
+	loop_signal(loop, SIGTERM, cmd_engine_signal, &st);
+	loop_signal(loop, SIGINT, cmd_engine_signal, &st);
+	loop_signal(loop, SIGHUP, cmd_engine_signal, &st);
+	signal(SIGPIPE, SIG_IGN);
+	log_debug("%s: engine on %s, pid %ld", __func__,
+	    store_path(ctx->store), (long)getpid());
+	while (!engine_finished(st.engine))
+		loop_once(loop, 1);
+	engine_close(st.engine);
+	loop_free(loop);
+	return (EXIT_OK);
+}
+
+/* Settings for an engine from the environment (tests, benchmarks). */
+void
+cli_engine_opts(struct engine_opts *opts)
+{
+	const char	*v;
+	int64_t		 n;
+
+	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
+	    str_parse_int64(v, &n) == 0 && n > 0)
+		opts->kill_grace = n;
+	opts->allow_self = 1;
+}

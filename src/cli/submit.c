@@ -1,0 +1,71 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * submit.c: how a command asks the engine and reports the answer: the
+ * engine's line on stdout, a refusal as "sluice: ..." with its exit
+ * status, and, when no engine was running, a note saying the change is
+ * recorded but nothing runs until one starts, and how to start one.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "engine/engine.h"
+#include "cli/cli.h"
+
+/* Send a request; returns the exit status after printing the answer. */
+int
+cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
+    struct engine_reply *r, int quiet)
+{
+	const struct flow_tools	*tools;
+	char			*cause = NULL;
+	int			 rc;
+
+	memset(r, 0, sizeof *r);
+	if ((rc = cli_store(ctx, 1)) != 0)
+		return (rc);
+	if ((rc = cli_tools(ctx, &tools)) != 0)
+		return (rc);
+	if (engine_submit(ctx->store, tools, &ctx->actor, q, r, &cause) != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		return (EXIT_FAILED);
+	}
+	if (r->code != 0) {
+		cli_error("%s", r->message != NULL ? r->message : "refused");
+		return (r->code);
+	}
+	if (!quiet && r->message != NULL)
+		printf("%s\n", r->message);
+	if (r->offline)
+		cli_offline_note(ctx);
+	return (EXIT_OK);
+}
+
+/* No engine runs: say what that means and how to start one. */
+void
+cli_offline_note(struct cli_ctx *ctx)
+{
+	cli_warn("no engine is running on %s: this is recorded, but no step "
+	    "runs until one starts (sluice engine, or run --wait)",
+	    store_path(ctx->store));
+}

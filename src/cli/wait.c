@@ -1,0 +1,168 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * wait.c: "run --wait".  With no engine running, this process becomes the
+ * engine for as long as its workflow runs (then finishes the steps it has
+ * started and lets go); with one running, it asks that engine to start
+ * the workflow and follows it.  Exit 0 completed, 1 failed, 3 cancelled.
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/util.h"
+#include "os/os.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "engine/engine.h"
+#include "cli/cli.h"
+
+static int	 cli_wait_final(struct cli_ctx *, int64_t, const char *);
+static int	 cli_wait_follow(struct cli_ctx *, int64_t);
+static void	 cli_wait_signal(int, void *);
+
+/* The exit status for a workflow that ended, saying why it failed. */
+static int
+cli_wait_final(struct cli_ctx *ctx, int64_t id, const char *status)
+{
+	struct store_workflow	*w;
+	char			*cause = NULL;
+
+	if (strcmp(status, "completed") == 0)
+		return (EXIT_OK);
+	if (strcmp(status, "cancelled") == 0) {
+		cli_error("workflow %lld was cancelled", (long long)id);
+		return (EXIT_NOTFOUND);
+	}
+	if (store_workflow_get(ctx->store, id, &w, &cause) == 0) {
+		cli_error("workflow %lld failed: %s", (long long)id,
+		    w->error != NULL ? w->error : "?");
+		store_workflow_free(w);
+	} else
+		free(cause);
+	return (EXIT_FAILED);
+}
+
+/* Is a status one a workflow ends in? */
+static int
+cli_wait_ended(const char *status)
+{
+	return (strcmp(status, "completed") == 0 ||
+	    strcmp(status, "failed") == 0 || strcmp(status, "cancelled") == 0);
+}
+
+/* Follow a workflow another engine runs, until it ends. */
+static int
+cli_wait_follow(struct cli_ctx *ctx, int64_t id)
+{
+	struct timespec		 ts = { 0, 20 * 1000 * 1000 };
+	struct store_workflow	*w;
+	char			*cause = NULL, status[16];
+	int			 rc;
+
+	for (;;) {
+		if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0)
+			return (cli_store_fail(rc, cause));
+		strlcpy(status, w->status, sizeof status);
+		store_workflow_free(w);
+		if (cli_wait_ended(status))
+			return (cli_wait_final(ctx, id, status));
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* SIGINT or SIGTERM while driving: interrupt the steps and stop. */
+static void
+cli_wait_signal(int signo, void *arg)
+{
+	(void)signo;
+	engine_shutdown(arg, 1);
+}
+
+/* "run --wait": drive or follow. */
+int
+cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
+{
+	const struct flow_tools	*tools;
+	struct engine_opts	 opts;
+	struct engine_reply	 r;
+	struct engine		*e = NULL;
+	struct loop		*loop;
+	const char		*status;
+	char			*cause = NULL;
+	int			 rc;
+
+	if ((rc = cli_tools(ctx, &tools)) != 0)
+		return (rc);
+	memset(&opts, 0, sizeof opts);
+	cli_engine_opts(&opts);
+	loop = loop_create();
+	rc = engine_open(loop, ctx->store, tools, &opts, &e, &cause);
+	if (rc == LOCK_HELD) {
+		/* Another engine runs it: ask, then follow. */
+		free(cause);
+		loop_free(loop);
+		if ((rc = cli_submit(ctx, q, &r, 1)) != 0) {
+			engine_reply_clear(&r);
+			return (rc);
+		}
+		printf("%lld\n", (long long)r.workflow_id);
+		fflush(stdout);
+		rc = cli_wait_follow(ctx, r.workflow_id);
+		engine_reply_clear(&r);
+		return (rc);
+	}
+	if (rc != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		loop_free(loop);
+		return (EXIT_FAILED);
+	}
+	if (engine_request_apply(e, &ctx->actor, q, &r) != 0) {
+		cli_error("%s", r.message != NULL ? r.message : "refused");
+		rc = r.code;
+		goto out;
+	}
+	printf("%lld\n", (long long)r.workflow_id);
+	fflush(stdout);
+	loop_signal(loop, SIGINT, cli_wait_signal, e);
+	loop_signal(loop, SIGTERM, cli_wait_signal, e);
+	signal(SIGPIPE, SIG_IGN);
+	status = "running";
+	while (!engine_finished(e)) {
+		loop_once(loop, 1);
+		if (engine_workflow_status(e, r.workflow_id, &status) != 0)
+			status = "failed";
+		if (cli_wait_ended(status))
+			engine_shutdown(e, 0);
+	}
+	if (cli_wait_ended(status))
+		rc = cli_wait_final(ctx, r.workflow_id, status);
+	else {
+		cli_error("interrupted: workflow %lld goes on when an engine "
+		    "starts", (long long)r.workflow_id);
+		rc = EXIT_FAILED;
+	}
+out:
+	engine_reply_clear(&r);
+	engine_close(e);
+	loop_free(loop);
+	return (rc);
+}

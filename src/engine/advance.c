@@ -1,0 +1,575 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * advance.c: what follows when a step ends.  Success takes the step's
+ * transition (done, branch, parallel, next, join, or the end of its
+ * branch); failure retries with a stored timer while attempts last, then
+ * fails the workflow unless a branch handles the exit code or the step's
+ * fan-out lets a branch fail.  Joins are decided from how the branches of
+ * the fan-out row ended, as recorded on the rows that ended them, so the
+ * same decision is made after a crash from the table alone.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+/* How a fan-out stands, counted from its branches' ends. */
+struct engine_fanout {
+	int64_t			 id;
+	int			 spec;		/* the fan-out step */
+	int			 join;		/* the join step, -1 */
+	int64_t			 fanout_id;	/* its own branch context */
+	int			 branch_no;
+	int			 nbranches;
+	int			 joined;	/* arrived at the join */
+	int			 failed;
+	int			 ended;		/* without reaching it */
+};
+
+static void	 engine_row_end(struct engine *, struct estep *, const char *,
+		     const char *, const char *, int, int);
+static int	 engine_branch_pick(struct engine *, struct estep *,
+		     const char *, int, int);
+static int	 engine_branch_reads_exit(const struct flow_step *);
+static int	 engine_create_next(struct engine *, struct estep *, int);
+static void	 engine_branch_ended(struct engine *, struct estep *,
+		     const char *);
+static int	 engine_fanout_read(struct engine *, struct ewf *, int64_t,
+		     struct engine_fanout *);
+static int	 engine_join_policy_lenient(const struct ewf *, int);
+static void	 engine_join_check(struct engine *, struct ewf *, int64_t);
+static void	 engine_wf_end(struct engine *, struct ewf *, const char *,
+		     const char *);
+static void	 engine_cancel_rows(struct engine *, struct ewf *, int64_t,
+		     const char *);
+static int	 engine_in_fanout(struct engine *, const struct store_step *,
+		     int64_t);
+
+/* The timeout of a step: its own, its tool's, else the default. */
+int64_t
+engine_step_timeout(struct engine *e, const struct flow_step *fs)
+{
+	const struct flow_tool	*t = NULL;
+
+	if (fs->timeout >= 0)
+		return (fs->timeout);
+	if (fs->exec == FLOW_EXEC_TOOL && e->tools != NULL)
+		t = flow_tools_find(e->tools, fs->tool);
+	if (t != NULL && t->timeout >= 0)
+		return (t->timeout);
+	return (FLOW_DEFAULT_TIMEOUT);
+}
+
+/* Write a step row's end. */
+static void
+engine_row_end(struct engine *e, struct estep *es, const char *status,
+    const char *result, const char *error, int has_exit, int exit_code)
+{
+	struct store_step	 row;
+
+	engine_txn(e);
+	memset(&row, 0, sizeof row);
+	row.id = es->id;
+	row.status = (char *)status;
+	row.result_json = (char *)result;
+	row.error = (char *)error;
+	row.has_exit_code = has_exit;
+	row.exit_code = exit_code;
+	if (store_step_end(e->store, &row, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	es->wf->nactive--;
+}
+
+/* A step succeeded with a result: record it and go on. */
+void
+engine_step_done(struct engine *e, struct estep *es, const char *result,
+    int has_exit, int exit_code)
+{
+	engine_row_end(e, es, "done", result, NULL, has_exit, exit_code);
+	if (!es->wf->ended)
+		engine_advance(e, es, result, has_exit, exit_code);
+	engine_wf_settle(e, es->wf);
+}
+
+/* An operator skipped a step: it counts as done with a null result. */
+void
+engine_step_skipped(struct engine *e, struct estep *es, const char *why)
+{
+	engine_row_end(e, es, "skipped", "null", why, 0, 0);
+	if (!es->wf->ended)
+		engine_advance(e, es, "null", 0, 0);
+	engine_wf_settle(e, es->wf);
+}
+
+/*
+ * A gate was rejected (or timed out): a branch on its result decides what
+ * follows; with no branch the workflow fails, saying who and why.
+ */
+void
+engine_step_rejected(struct engine *e, struct estep *es, const char *why)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	char			*msg;
+
+	engine_row_end(e, es, "done", "\"rejected\"", why, 0, 0);
+	if (es->wf->ended)
+		return;
+	if (fs->nbranch > 0)
+		engine_advance(e, es, "\"rejected\"", 0, 0);
+	else {
+		xasprintf(&msg, "gate %s: %s", fs->name, why);
+		engine_wf_fail(e, es->wf, msg);
+		free(msg);
+	}
+	engine_wf_settle(e, es->wf);
+}
+
+/* A row is cancelled on its own (a gate escalated past its timeout). */
+void
+engine_step_cancelled(struct engine *e, struct estep *es, const char *why)
+{
+	engine_row_end(e, es, "cancelled", NULL, why, 0, 0);
+}
+
+/* Make the row of the next pass of a failed step, after its backoff. */
+static void
+engine_step_retry(struct engine *e, struct estep *es, int64_t delay)
+{
+	struct estep_origin	 o;
+	int64_t			 id, due;
+
+	memset(&o, 0, sizeof o);
+	o.parent_id = es->id;
+	o.fanout_id = es->fanout_id;
+	o.branch_no = es->branch_no;
+	o.attempt = es->attempt + 1;
+	o.visit = es->visit;
+	o.status = "pending";
+	if ((id = engine_step_create(e, es->wf, es->spec, &o)) == 0)
+		return;
+	due = time_now_ms() + delay;
+	if (store_timer_add(e->store, due, "retry", es->wf->id, id) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	engine_timers_rearm(e, due);
+}
+
+/*
+ * A step's attempt failed.  With attempts left, a new pending row waits
+ * out the backoff; otherwise a branch on exit_code may take it, a
+ * lenient fan-out may count it as a failed branch, or the workflow fails.
+ */
+void
+engine_step_failed(struct engine *e, struct estep *es, const char *why,
+    int has_exit, int exit_code, const char *result)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_tool	*t = NULL;
+	struct retry_policy	 rp;
+	char			*msg;
+	int			 arm;
+
+	engine_row_end(e, es, "failed", result, why, has_exit, exit_code);
+	if (es->wf->ended)
+		return;
+	if (fs->exec == FLOW_EXEC_TOOL && e->tools != NULL)
+		t = flow_tools_find(e->tools, fs->tool);
+	retry_policy_of(fs, t, &rp);
+	if (!es->no_retry && es->attempt < retry_max_attempts(&rp)) {
+		engine_step_retry(e, es, retry_delay(&rp, es->attempt,
+		    engine_random(e)));
+		return;
+	}
+	if (engine_branch_reads_exit(fs) &&
+	    (arm = engine_branch_pick(e, es, result, has_exit,
+	    exit_code)) >= 0) {
+		engine_create_next(e, es, fs->branch[arm].target);
+		engine_wf_settle(e, es->wf);
+		return;
+	}
+	if (es->fanout_id != 0 &&
+	    engine_join_policy_lenient(es->wf, engine_fanout_spec(e, es))) {
+		engine_branch_ended(e, es, "failed");
+		engine_wf_settle(e, es->wf);
+		return;
+	}
+	if (es->attempt > 1)
+		xasprintf(&msg, "step %s failed after %d attempts: %s",
+		    fs->name, es->attempt, why);
+	else
+		xasprintf(&msg, "step %s failed: %s", fs->name, why);
+	engine_wf_fail(e, es->wf, msg);
+	free(msg);
+}
+
+/* Does any branch arm of a step read exit_code? */
+static int
+engine_branch_reads_exit(const struct flow_step *fs)
+{
+	size_t	 i;
+
+	for (i = 0; i < fs->nbranch; i++) {
+		if (fs->branch[i].cond_src != NULL &&
+		    strstr(fs->branch[i].cond_src, "exit_code") != NULL)
+			return (1);
+	}
+	return (0);
+}
+
+/* The first branch arm whose condition holds (or the else), or -1. */
+static int
+engine_branch_pick(struct engine *e, struct estep *es, const char *result,
+    int has_exit, int exit_code)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	cJSON			*scope;
+	size_t			 i;
+	int			 arm = -1;
+
+	scope = engine_scope(e, es->wf, es->wf->uses_steps[es->spec]);
+	cJSON_AddItemToObject(scope, "result", json_parse_or_null(result));
+	if (has_exit)
+		cJSON_AddNumberToObject(scope, "exit_code", exit_code);
+	else
+		cJSON_AddNullToObject(scope, "exit_code");
+	for (i = 0; i < fs->nbranch; i++) {
+		if (fs->branch[i].cond == NULL ||
+		    cond_eval(fs->branch[i].cond, scope) == 1) {
+			arm = (int)i;
+			break;
+		}
+	}
+	cJSON_Delete(scope);
+	return (arm);
+}
+
+/* A new pass of step spec following es, in es's branch. */
+static int
+engine_create_next(struct engine *e, struct estep *es, int spec)
+{
+	struct estep_origin	 o;
+
+	if (spec < 0)
+		return (0);
+	memset(&o, 0, sizeof o);
+	o.parent_id = es->id;
+	o.fanout_id = es->fanout_id;
+	o.branch_no = es->branch_no;
+	return (engine_step_create(e, es->wf, spec, &o) != 0);
+}
+
+/* Take a finished step's transition. */
+void
+engine_advance(struct engine *e, struct estep *es, const char *result,
+    int has_exit, int exit_code)
+{
+	struct ewf		*wf = es->wf;
+	const struct flow_step	*fs = &wf->flow->steps[es->spec];
+	struct estep_origin	 o;
+	char			*msg;
+	size_t			 i;
+	int			 arm;
+
+	if (fs->done) {
+		engine_wf_end(e, wf, "completed", NULL);
+		return;
+	}
+	if (fs->nbranch > 0) {
+		arm = engine_branch_pick(e, es, result, has_exit, exit_code);
+		if (arm < 0) {
+			xasprintf(&msg, "step %s: no branch matched its "
+			    "result %s", fs->name, result != NULL ? result :
+			    "null");
+			engine_wf_fail(e, wf, msg);
+			free(msg);
+		} else
+			engine_create_next(e, es, fs->branch[arm].target);
+		return;
+	}
+	if (fs->nparallel > 0) {
+		for (i = 0; i < fs->nparallel && !wf->ended; i++) {
+			memset(&o, 0, sizeof o);
+			o.parent_id = es->id;
+			o.fanout_id = es->id;
+			o.branch_no = (int)i;
+			engine_step_create(e, wf, fs->parallel_targets[i], &o);
+		}
+		return;
+	}
+	if (fs->next_target >= 0) {
+		engine_create_next(e, es, fs->next_target);
+		return;
+	}
+	if (es->fanout_id == 0) {
+		if (fs->join_target >= 0)	/* a join outside a fan-out */
+			engine_create_next(e, es, fs->join_target);
+		return;
+	}
+	/* The end of a branch: at its join, or (lenient) without. */
+	if (fs->join_target >= 0 ||
+	    wf->flow->steps[engine_fanout_spec(e, es)].join_target >= 0)
+		engine_branch_ended(e, es, "join");
+	else
+		engine_branch_ended(e, es, "end");
+}
+
+/* The flow step of the fan-out row a step's branch belongs to. */
+int
+engine_fanout_spec(struct engine *e, struct estep *es)
+{
+	struct store_step	*row;
+	char			*cause = NULL;
+	int			 spec;
+
+	if (store_step_get(e->store, es->fanout_id, &row, &cause) != 0)
+		engine_store_fatal(e, cause);
+	spec = flow_find(es->wf->flow, row->step_key);
+	store_step_free(row);
+	return (spec);
+}
+
+/* Does a fan-out's join let branches fail (all_done or a count)? */
+static int
+engine_join_policy_lenient(const struct ewf *wf, int fanout_spec)
+{
+	int	 j;
+
+	if (fanout_spec < 0 || (j = wf->join_of[fanout_spec]) < 0)
+		return (0);
+	return (wf->flow->steps[j].join_policy != FLOW_JOIN_ALL_SUCCESS);
+}
+
+/* A row ended its branch of a fan-out; see whether the join may run. */
+static void
+engine_branch_ended(struct engine *e, struct estep *es, const char *how)
+{
+	if (store_step_set_branch_end(e->store, es->id, how) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	engine_join_check(e, es->wf, es->fanout_id);
+}
+
+/* Read a fan-out row and count how its branches have ended. */
+static int
+engine_fanout_read(struct engine *e, struct ewf *wf, int64_t id,
+    struct engine_fanout *fo)
+{
+	struct store_step	*row;
+	struct store_branch_end	*ends;
+	char			*seen, *cause = NULL;
+	size_t			 n, i;
+
+	memset(fo, 0, sizeof *fo);
+	if (store_step_get(e->store, id, &row, &cause) != 0)
+		engine_store_fatal(e, cause);
+	fo->id = id;
+	fo->spec = flow_find(wf->flow, row->step_key);
+	fo->fanout_id = row->fanout_id;
+	fo->branch_no = row->branch_no;
+	store_step_free(row);
+	if (fo->spec < 0)
+		return (-1);
+	fo->nbranches = (int)wf->flow->steps[fo->spec].nparallel;
+	fo->join = wf->join_of[fo->spec];
+	if (store_branch_ends(e->store, id, &ends, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	seen = xcalloc((size_t)fo->nbranches + 1, 1);
+	for (i = 0; i < n; i++) {
+		if (ends[i].branch_no < 0 ||
+		    ends[i].branch_no >= fo->nbranches ||
+		    seen[ends[i].branch_no])
+			continue;
+		seen[ends[i].branch_no] = 1;
+		if (strcmp(ends[i].end, "join") == 0)
+			fo->joined++;
+		else if (strcmp(ends[i].end, "failed") == 0)
+			fo->failed++;
+		else
+			fo->ended++;
+	}
+	free(seen);
+	free(ends);
+	return (0);
+}
+
+/*
+ * Decide a fan-out's join from its branches' ends: run it (once), wait,
+ * or fail the workflow when the policy can no longer be met.
+ */
+static void
+engine_join_check(struct engine *e, struct ewf *wf, int64_t fanout)
+{
+	struct engine_fanout	 fo;
+	const struct flow_step	*js;
+	struct estep_origin	 o;
+	int64_t			 exists;
+	char			*msg = NULL;
+	int			 go = 0, need, done;
+
+	if (engine_fanout_read(e, wf, fanout, &fo) != 0 || fo.join < 0)
+		return;
+	js = &wf->flow->steps[fo.join];
+	done = fo.joined + fo.failed + fo.ended;
+	switch (js->join_policy) {
+	case FLOW_JOIN_ALL_SUCCESS:
+		if (fo.ended > 0 || fo.failed > 0)
+			xasprintf(&msg, "join %s: a branch of %s ended "
+			    "without reaching it", js->name,
+			    wf->flow->steps[fo.spec].name);
+		else
+			go = fo.joined == fo.nbranches;
+		break;
+	case FLOW_JOIN_ALL_DONE:
+		go = done == fo.nbranches;
+		break;
+	case FLOW_JOIN_COUNT:
+		need = js->join_count;
+		if (fo.joined >= need)
+			go = 1;
+		else if (fo.nbranches - fo.failed - fo.ended < need)
+			xasprintf(&msg, "join %s: only %d of the %d branches "
+			    "it needs can still arrive", js->name,
+			    fo.nbranches - fo.failed - fo.ended, need);
+		break;
+	}
+	if (msg != NULL) {
+		engine_wf_fail(e, wf, msg);
+		free(msg);
+		return;
+	}
+	if (!go)
+		return;
+	if (store_step_join_exists(e->store, fanout, js->key, &exists) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (exists != 0)
+		return;
+	if (js->join_policy == FLOW_JOIN_COUNT)
+		engine_cancel_rows(e, wf, fanout, "cancelled: the join had "
+		    "enough branches");
+	memset(&o, 0, sizeof o);
+	o.parent_id = fanout;
+	o.fanout_id = fo.fanout_id;
+	o.branch_no = fo.branch_no;
+	engine_step_create(e, wf, fo.join, &o);
+}
+
+/* The workflow fails: everything unfinished is cancelled. */
+void
+engine_wf_fail(struct engine *e, struct ewf *wf, const char *why)
+{
+	engine_wf_end(e, wf, "failed", why);
+}
+
+/* An operator cancelled the workflow. */
+void
+engine_wf_cancel(struct engine *e, struct ewf *wf)
+{
+	engine_wf_end(e, wf, "cancelled", NULL);
+}
+
+/* Nothing left to run: the workflow completed. */
+void
+engine_wf_settle(struct engine *e, struct ewf *wf)
+{
+	if (!wf->ended && wf->nactive <= 0)
+		engine_wf_end(e, wf, "completed", NULL);
+}
+
+/* End a workflow with a status; cancel what it still has in flight. */
+static void
+engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
+    const char *why)
+{
+	if (wf->ended)
+		return;
+	engine_txn(e);
+	wf->ended = 1;
+	engine_cancel_rows(e, wf, 0, strcmp(status, "cancelled") == 0 ?
+	    "cancelled" : strcmp(status, "failed") == 0 ?
+	    "cancelled: the workflow failed" :
+	    "cancelled: the workflow completed");
+	if (store_workflow_end(e->store, wf->id, status, why,
+	    time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	log_debug("%s: workflow %lld %s%s%s", __func__, (long long)wf->id,
+	    status, why != NULL ? ": " : "", why != NULL ? why : "");
+	engine_wf_ended(e, wf, status);
+}
+
+/* Is a row inside fan-out row fanout (at any depth)? */
+static int
+engine_in_fanout(struct engine *e, const struct store_step *row,
+    int64_t fanout)
+{
+	struct store_step	*up;
+	int64_t			 id = row->fanout_id;
+	char			*cause = NULL;
+	int			 depth = 0;
+
+	while (id != 0 && depth++ < 1000) {
+		if (id == fanout)
+			return (1);
+		if (store_step_get(e->store, id, &up, &cause) != 0)
+			engine_store_fatal(e, cause);
+		id = up->fanout_id;
+		store_step_free(up);
+	}
+	return (0);
+}
+
+/*
+ * Cancel a workflow's unfinished rows (those inside one fan-out, when
+ * fanout is set): kill what runs, drop what is queued, forget timers.
+ */
+static void
+engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
+    const char *why)
+{
+	struct store_step	*rows;
+	struct estep		 find, *es, *es1;
+	struct estep		 tmp;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	if (store_steps_unfinished(e->store, wf->id, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		if (fanout != 0 && !engine_in_fanout(e, &rows[i], fanout))
+			continue;
+		find.id = rows[i].id;
+		if ((es = RB_FIND(estep_tree, &e->running, &find)) != NULL) {
+			es->cancelled = 1;
+			engine_exec_kill(e, es);
+		}
+		TAILQ_FOREACH_SAFE(es, &e->ready, qentry, es1) {
+			if (es->id != rows[i].id)
+				continue;
+			TAILQ_REMOVE(&e->ready, es, qentry);
+			engine_step_free(es);
+		}
+		memset(&tmp, 0, sizeof tmp);
+		tmp.id = rows[i].id;
+		tmp.wf = wf;
+		engine_row_end(e, &tmp, "cancelled", NULL, why, 0, 0);
+		if (store_timers_del_step(e->store, rows[i].id) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+	}
+	store_steps_free(rows, n);
+}

@@ -1,0 +1,297 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * command.c: the commands people give the engine (start, approve, reject,
+ * cancel, retry, skip, pause, resume), from the inbox or from a process
+ * that became the engine to apply one.  One table; each command answers
+ * with a code (0, or 3 for an unknown id, 4 for a refusal) and a line,
+ * and every one is audited with the person who asked.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+struct engine_command {
+	const char	*name;
+	int		(*apply)(struct engine *, const struct store_inbox *,
+			    struct engine_reply *);
+};
+
+static int	 engine_cmd_start(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+static int	 engine_cmd_approve(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+static int	 engine_cmd_reject(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+static int	 engine_cmd_cancel(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+static int	 engine_cmd_pause(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+static int	 engine_cmd_resume(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+
+static const struct engine_command engine_commands[] = {
+	{ "start", engine_cmd_start },
+	{ "approve", engine_cmd_approve },
+	{ "reject", engine_cmd_reject },
+	{ "cancel", engine_cmd_cancel },
+	{ "retry", engine_cmd_retry },
+	{ "skip", engine_cmd_skip },
+	{ "pause", engine_cmd_pause },
+	{ "resume", engine_cmd_resume },
+};
+
+/* A string member of a command's JSON arguments, or NULL. */
+char *
+engine_arg_string(const char *args_json, const char *key)
+{
+	cJSON	*a;
+	cJSON	*v;
+	char	*out = NULL;
+
+	if (args_json == NULL || (a = cJSON_Parse(args_json)) == NULL)
+		return (NULL);
+	v = cJSON_GetObjectItemCaseSensitive(a, key);
+	if (cJSON_IsString(v) && v->valuestring[0] != '\0')
+		out = xstrdup(v->valuestring);
+	cJSON_Delete(a);
+	return (out);
+}
+
+/* Audit an operator action on a workflow (or one of its steps). */
+void
+engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
+    int64_t wf, int64_t step, const char *target, const char *comment,
+    const char *detail)
+{
+	struct store_actor		 actor;
+	struct store_audit_entry	 a;
+	char				*cause = NULL;
+
+	actor.uid = (uid_t)m->uid;
+	actor.user = m->who;
+	actor.tty = m->tty;
+	actor.host = m->host;
+	memset(&a, 0, sizeof a);
+	a.action = action;
+	a.target = target;
+	a.workflow_id = wf;
+	a.step_id = step;
+	a.comment = comment;
+	a.detail_json = detail;
+	if (store_audit_add(e->store, &actor, &a, &cause) != 0)
+		engine_store_fatal(e, cause);
+}
+
+/* Find a workflow for a command: in memory, or say what it is. */
+struct ewf *
+engine_cmd_workflow(struct engine *e, int64_t id, const char *verb,
+    struct engine_reply *r)
+{
+	struct store_workflow	*w;
+	struct ewf		*wf;
+	char			*cause = NULL;
+
+	r->workflow_id = id;
+	if ((wf = engine_wf_get(e, id)) != NULL && !wf->ended)
+		return (wf);
+	if (store_workflow_get(e->store, id, &w, &cause) != 0) {
+		free(cause);
+		r->code = 3;
+		xasprintf(&r->message, "no workflow %lld", (long long)id);
+		return (NULL);
+	}
+	r->code = 4;
+	xasprintf(&r->message, "cannot %s workflow %lld: it is %s", verb,
+	    (long long)id, w->status);
+	store_workflow_free(w);
+	return (NULL);
+}
+
+/* Apply one command; fills the reply and returns its code. */
+int
+engine_apply(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	size_t	 i;
+
+	memset(r, 0, sizeof *r);
+	engine_txn(e);
+	for (i = 0; i < nitems(engine_commands); i++) {
+		if (strcmp(engine_commands[i].name, m->command) == 0)
+			return (engine_commands[i].apply(e, m, r));
+	}
+	r->code = 1;
+	xasprintf(&r->message, "unknown command \"%s\"", m->command);
+	return (r->code);
+}
+
+/* Answer a command on its inbox row. */
+static void
+engine_answer(struct engine *e, const struct store_inbox *m,
+    const struct engine_reply *r)
+{
+	cJSON	*o;
+	char	*text;
+
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "code", r->code);
+	if (r->message != NULL)
+		cJSON_AddStringToObject(o, "message", r->message);
+	if (r->workflow_id != 0)
+		cJSON_AddNumberToObject(o, "workflow_id",
+		    (double)r->workflow_id);
+	if (r->step_id != 0)
+		cJSON_AddNumberToObject(o, "step_id", (double)r->step_id);
+	text = json_print(o);
+	cJSON_Delete(o);
+	if (store_inbox_reply(e->store, m->id, r->code == 0 ? "done" :
+	    "refused", text, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	free(text);
+}
+
+/* Apply every new command in the inbox, in order. */
+void
+engine_inbox(struct engine *e)
+{
+	struct store_inbox	*list;
+	struct engine_reply	 r;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	if (store_inbox_new(e->store, &list, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		engine_apply(e, &list[i], &r);
+		engine_answer(e, &list[i], &r);
+		engine_reply_clear(&r);
+	}
+	store_inboxes_free(list, n);
+}
+
+/* start: a new workflow from a flow, its input and name. */
+static int
+engine_cmd_start(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	char	*cause = NULL;
+	int64_t	 id;
+
+	if (engine_wf_start(e, m, &id, &cause) != 0) {
+		r->code = 1;
+		r->message = cause;
+		return (r->code);
+	}
+	r->workflow_id = id;
+	xasprintf(&r->message, "started workflow %lld", (long long)id);
+	return (0);
+}
+
+/* approve: a vote for a waiting gate. */
+static int
+engine_cmd_approve(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	return (engine_gate_decide(e, m, 1, r));
+}
+
+/* reject: a gate is turned down (a comment is required). */
+static int
+engine_cmd_reject(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	return (engine_gate_decide(e, m, 0, r));
+}
+
+/* cancel: kill what runs, cancel the rest, and the workflow. */
+static int
+engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	struct ewf	*wf;
+	char		*comment, *target;
+
+	if ((wf = engine_cmd_workflow(e, m->workflow_id, "cancel", r)) == NULL)
+		return (r->code);
+	comment = engine_arg_string(m->args_json, "comment");
+	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
+	engine_audit(e, m, "cancel", wf->id, 0, target, comment, NULL);
+	xasprintf(&r->message, "cancelled workflow %lld", (long long)wf->id);
+	engine_wf_cancel(e, wf);
+	free(target);
+	free(comment);
+	return (0);
+}
+
+/* pause: start nothing new in a workflow until resumed. */
+static int
+engine_cmd_pause(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	struct ewf	*wf;
+	char		*target;
+
+	if ((wf = engine_cmd_workflow(e, m->workflow_id, "pause", r)) == NULL)
+		return (r->code);
+	if (wf->paused) {
+		r->code = 4;
+		xasprintf(&r->message, "workflow %lld is already paused",
+		    (long long)wf->id);
+		return (r->code);
+	}
+	wf->paused = 1;
+	if (store_workflow_set_paused(e->store, wf->id, 1, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
+	engine_audit(e, m, "pause", wf->id, 0, target, NULL, NULL);
+	free(target);
+	xasprintf(&r->message, "paused workflow %lld", (long long)wf->id);
+	return (0);
+}
+
+/* resume: a paused workflow goes on. */
+static int
+engine_cmd_resume(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	struct ewf	*wf;
+	char		*target;
+
+	if ((wf = engine_cmd_workflow(e, m->workflow_id, "resume", r)) == NULL)
+		return (r->code);
+	if (!wf->paused) {
+		r->code = 4;
+		xasprintf(&r->message, "workflow %lld is not paused",
+		    (long long)wf->id);
+		return (r->code);
+	}
+	wf->paused = 0;
+	if (store_workflow_set_paused(e->store, wf->id, 0, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
+	engine_audit(e, m, "resume", wf->id, 0, target, NULL, NULL);
+	free(target);
+	engine_wf_requeue(e, wf);
+	xasprintf(&r->message, "resumed workflow %lld", (long long)wf->id);
+	return (0);
+}

@@ -1,0 +1,217 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * engine-int.h: what the engine's files share: the engine, the workflows
+ * it holds in memory, the steps it is running, and the entry points of
+ * each file.  Nothing outside src/engine includes this.
+ */
+
+#ifndef SLUICE_ENGINE_INT_H
+#define SLUICE_ENGINE_INT_H
+
+#include <sys/queue.h>
+#include <sys/tree.h>
+
+#include <stdint.h>
+
+#include "util/util.h"
+#include "os/os.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "engine/engine.h"
+#include "engine/tool.h"
+
+struct cJSON;
+
+/* A workflow the engine is moving, with its flow parsed once. */
+struct ewf {
+	int64_t		 id;
+	char		*name;
+	char		*input_json;
+	char		*created_by;
+	struct flow	*flow;
+	int		*join_of;	/* per step: the join of its fan-out */
+	int		*uses_steps;	/* per step: refers to steps.* */
+	int		 paused;
+	int64_t		 nactive;	/* rows pending ready running waiting */
+	int		 ended;		/* completed, failed or cancelled */
+	int		 refs;		/* steps in memory that point here */
+	RB_ENTRY(ewf)	 entry;
+};
+RB_HEAD(ewf_tree, ewf);
+
+/* A step row the engine is about to start or is running. */
+struct estep {
+	int64_t			 id;
+	struct ewf		*wf;
+	int			 spec;		/* index in wf->flow */
+	int			 attempt;
+	int			 visit;
+	int64_t			 fanout_id;
+	int			 branch_no;
+
+	/* While running. */
+	struct engine		*engine;
+	struct proc		*proc;
+	struct loop_timer	*timer;		/* timeout, or a sleep */
+	struct buf		 out;		/* stdout, for the result */
+	int64_t			 log_bytes;
+	int			 log_cut;	/* log limit reached */
+	int			 timed_out;
+	int			 cancelled;	/* kill asked; row already ended */
+	int			 held;		/* spawned, not yet released */
+	int			 no_retry;	/* a failure is final */
+
+	TAILQ_ENTRY(estep)	 qentry;	/* ready queue or held list */
+	RB_ENTRY(estep)		 entry;		/* running tree, by id */
+};
+TAILQ_HEAD(estep_queue, estep);
+RB_HEAD(estep_tree, estep);
+
+struct engine {
+	struct loop		*loop;
+	struct store		*store;
+	const struct flow_tools	*tools;
+	struct engine_opts	 opts;
+	int			 lock_fd;
+	int64_t			 epoch;
+	int			 in_txn;
+	int			 stopping;	/* no new steps; exit when idle */
+	int			 offline;	/* no loop: apply, don't run */
+	int64_t			 data_version;
+	uint32_t		 rng;
+
+	struct ewf_tree		 workflows;
+	struct estep_queue	 ready;
+	struct estep_queue	 held;
+	struct estep_tree	 running;
+	int			 nprocs;	/* running step processes */
+	int			 drain_queued;
+
+	struct loop_timer	*more;		/* yield: drain next turn */
+	struct loop_timer	*poll;		/* inbox, every 50 ms */
+	struct loop_timer	*timers;	/* the next stored timer */
+	int64_t			 timers_due;	/* wall ms it is armed for */
+	int64_t			 heartbeat_at;
+};
+
+#define ENGINE_POLL_MS		50
+#define ENGINE_HEARTBEAT_MS	1000
+#define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
+#define ENGINE_RESULT_MAX	(1024 * 1024)
+
+/* engine.c */
+void		 engine_txn(struct engine *);
+void		 engine_store_fatal(struct engine *, const char *)
+		     __attribute__((__noreturn__));
+void		 engine_kick(struct engine *);
+void		 engine_timers_rearm(struct engine *, int64_t);
+uint32_t	 engine_random(struct engine *);
+
+/* workflow.c: workflows in memory. */
+int		 ewf_cmp(struct ewf *, struct ewf *);
+RB_PROTOTYPE(ewf_tree, ewf, entry, ewf_cmp);
+struct ewf	*engine_wf_get(struct engine *, int64_t);
+struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
+		     char **);
+void		 engine_wf_free(struct engine *, struct ewf *);
+void		 engine_wf_ended(struct engine *, struct ewf *, const char *);
+struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
+int		 engine_wf_start(struct engine *, const struct store_inbox *,
+		     int64_t *, char **);
+
+/* step.c: rows and the ready queue. */
+struct estep_origin {
+	int64_t		 parent_id;	/* the row this one follows */
+	int64_t		 fanout_id;	/* its branch's fan-out row, 0 */
+	int		 branch_no;
+	int		 attempt;	/* 0: a new pass (attempt 1) */
+	int		 visit;		/* with attempt > 1: the pass's */
+	const char	*status;	/* NULL: ready, or waiting for a gate */
+	const char	*gate_json;	/* NULL: from the step's gate options */
+};
+int		 estep_cmp(struct estep *, struct estep *);
+RB_PROTOTYPE(estep_tree, estep, entry, estep_cmp);
+struct estep	*engine_step_new(struct engine *, struct ewf *, int,
+		     int64_t);
+void		 engine_step_free(struct estep *);
+int64_t		 engine_step_create(struct engine *, struct ewf *, int,
+		     const struct estep_origin *);
+void		 engine_step_ready(struct engine *, struct estep *);
+struct estep	*engine_step_from_row(struct engine *,
+		     const struct store_step *);
+void		 engine_step_wake(struct engine *, int64_t);
+void		 engine_wf_requeue(struct engine *, struct ewf *);
+void		 engine_drain(void *);
+
+/* exec.c: running a step: built-ins, processes, output, ends. */
+void		 engine_exec(struct engine *, struct estep *);
+void		 engine_exec_kill(struct engine *, struct estep *);
+void		 engine_release_held(struct engine *);
+int		 engine_step_is_process(struct engine *,
+		     const struct flow_step *);
+
+/* advance.c: what follows a step's end. */
+void		 engine_step_done(struct engine *, struct estep *,
+		     const char *, int, int);
+void		 engine_step_failed(struct engine *, struct estep *,
+		     const char *, int, int, const char *);
+void		 engine_wf_fail(struct engine *, struct ewf *, const char *);
+void		 engine_wf_cancel(struct engine *, struct ewf *);
+void		 engine_wf_settle(struct engine *, struct ewf *);
+void		 engine_advance(struct engine *, struct estep *,
+		     const char *, int, int);
+void		 engine_step_skipped(struct engine *, struct estep *,
+		     const char *);
+void		 engine_step_rejected(struct engine *, struct estep *,
+		     const char *);
+void		 engine_step_cancelled(struct engine *, struct estep *,
+		     const char *);
+int64_t		 engine_step_timeout(struct engine *,
+		     const struct flow_step *);
+int		 engine_fanout_spec(struct engine *, struct estep *);
+
+/* gate.c */
+char		*engine_gate_json(struct engine *, struct ewf *,
+		     const struct flow_step *);
+void		 engine_gate_waiting(struct engine *, struct ewf *,
+		     const struct flow_step *, int64_t, int64_t);
+int		 engine_gate_decide(struct engine *, const struct store_inbox *,
+		     int, struct engine_reply *);
+void		 engine_gate_timeout(struct engine *, int64_t);
+
+/* command.c: the inbox. */
+void		 engine_inbox(struct engine *);
+int		 engine_apply(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+char		*engine_arg_string(const char *, const char *);
+void		 engine_audit(struct engine *, const struct store_inbox *,
+		     const char *, int64_t, int64_t, const char *,
+		     const char *, const char *);
+struct ewf	*engine_cmd_workflow(struct engine *, int64_t, const char *,
+		     struct engine_reply *);
+
+/* rerun.c: operator retry and skip. */
+int		 engine_cmd_retry(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+
+/* recover.c */
+int		 engine_recover(struct engine *, char **);
+
+#endif /* SLUICE_ENGINE_INT_H */

@@ -1,0 +1,352 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * engine.c: the engine's life: taking the lock and a new epoch, recovering
+ * what the last engine left, one write transaction per loop turn (opened
+ * by the first change, committed by a before-sleep hook, fenced by the
+ * epoch), the inbox poll, the stored timers and shutting down.
+ */
+
+#include <sys/types.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/engine-int.h"
+
+static void	 engine_commit(void *);
+static void	 engine_poll(void *);
+static void	 engine_timers_fire(void *);
+static void	 engine_more(void *);
+static void	 engine_held_by(struct engine *, char **);
+
+/* Say who holds the lock, from the engine row. */
+static void
+engine_held_by(struct engine *e, char **cause)
+{
+	struct store_lease	 l;
+	char			*why = NULL;
+
+	if (store_lease_get(e->store, &l, &why) == 0 && l.pid != 0) {
+		xasprintf(cause, "an engine is already running on %s: pid "
+		    "%lld on %s", store_path(e->store), (long long)l.pid,
+		    l.host != NULL ? l.host : "?");
+	} else {
+		xasprintf(cause, "an engine is already running on %s",
+		    store_path(e->store));
+	}
+	free(why);
+	store_lease_clear(&l);
+}
+
+/*
+ * Become the engine of a database: lock, new epoch, recover.  Returns 0,
+ * LOCK_HELD when another engine runs (cause says which), or -1.  With no
+ * loop the engine is offline: it applies commands but runs nothing.
+ */
+int
+engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
+    const struct engine_opts *opts, struct engine **ep, char **cause)
+{
+	struct engine	*e;
+	int		 rc;
+
+	*ep = NULL;
+	e = xcalloc(1, sizeof *e);
+	e->loop = loop;
+	e->store = s;
+	e->tools = tools;
+	e->offline = loop == NULL;
+	e->lock_fd = -1;
+	if (opts != NULL)
+		e->opts = *opts;
+	if (e->opts.max_jobs <= 0)
+		e->opts.max_jobs = ENGINE_MAX_JOBS;
+	if (e->opts.kill_grace <= 0)
+		e->opts.kill_grace = ENGINE_KILL_GRACE;
+	if (e->opts.log_max <= 0)
+		e->opts.log_max = ENGINE_LOG_MAX;
+	e->rng = (uint32_t)getpid() ^ (uint32_t)time_mono_ms();
+	RB_INIT(&e->workflows);
+	RB_INIT(&e->running);
+	TAILQ_INIT(&e->ready);
+	TAILQ_INIT(&e->held);
+
+	rc = lock_take(store_path(s), &e->lock_fd, cause);
+	if (rc == LOCK_HELD) {
+		engine_held_by(e, cause);
+		free(e);
+		return (LOCK_HELD);
+	}
+	if (rc != LOCK_TAKEN) {
+		free(e);
+		return (-1);
+	}
+	if (store_lease_take(s, getpid(), user_self()->host, &e->epoch,
+	    cause) != 0) {
+		lock_release(e->lock_fd);
+		free(e);
+		return (-1);
+	}
+	log_debug("%s: %s: epoch %lld%s", __func__, store_path(s),
+	    (long long)e->epoch, e->offline ? " (offline)" : "");
+	if (loop != NULL) {
+		e->more = loop_timer_create(loop, engine_more, e);
+		e->poll = loop_timer_create(loop, engine_poll, e);
+		e->timers = loop_timer_create(loop, engine_timers_fire, e);
+		loop_hook_add(loop, engine_commit, e);
+	}
+	e->data_version = store_data_version(s);
+	if (engine_recover(e, cause) != 0) {
+		engine_close(e);
+		return (-1);
+	}
+	engine_commit(e);
+	if (loop != NULL) {
+		loop_timer_start(e->poll, ENGINE_POLL_MS);
+		engine_kick(e);
+	}
+	*ep = e;
+	return (0);
+}
+
+/* Let go: what runs is abandoned to the next engine's recovery. */
+void
+engine_close(struct engine *e)
+{
+	struct ewf	*wf, *wf1;
+	struct estep	*es, *es1;
+
+	if (e == NULL)
+		return;
+	engine_commit(e);
+	if (e->loop != NULL) {
+		loop_hook_del(e->loop, engine_commit, e);
+		loop_timer_free(e->more);
+		loop_timer_free(e->poll);
+		loop_timer_free(e->timers);
+	}
+	TAILQ_FOREACH_SAFE(es, &e->ready, qentry, es1) {
+		TAILQ_REMOVE(&e->ready, es, qentry);
+		engine_step_free(es);
+	}
+	RB_FOREACH_SAFE(es, estep_tree, &e->running, es1) {
+		RB_REMOVE(estep_tree, &e->running, es);
+		if (es->held)
+			TAILQ_REMOVE(&e->held, es, qentry);
+		if (es->proc != NULL)
+			proc_abandon(es->proc);
+		engine_step_free(es);
+	}
+	RB_FOREACH_SAFE(wf, ewf_tree, &e->workflows, wf1)
+		engine_wf_free(e, wf);
+	if (RB_EMPTY(&e->running))
+		store_lease_drop(e->store, e->epoch);
+	lock_release(e->lock_fd);
+	free(e);
+}
+
+/*
+ * Stop starting steps.  The engine is finished once its running steps
+ * have ended; with now set they are killed first (and, being interrupted,
+ * follow their on_interrupt at the next engine's start).
+ */
+void
+engine_shutdown(struct engine *e, int now)
+{
+	struct estep	*es;
+
+	e->stopping = 1;
+	if (!now)
+		return;
+	RB_FOREACH(es, estep_tree, &e->running) {
+		if (es->proc != NULL)
+			proc_kill(es->proc, e->opts.kill_grace);
+	}
+}
+
+/* Stopping and nothing left running. */
+int
+engine_finished(const struct engine *e)
+{
+	return (e->stopping && RB_EMPTY(&e->running));
+}
+
+/* A workflow's status as the engine knows it (memory, else the table). */
+int
+engine_workflow_status(struct engine *e, int64_t id, const char **status)
+{
+	static char		 buf[16];
+	struct store_workflow	*w;
+	char			*cause = NULL;
+	int			 rc;
+
+	rc = store_workflow_get(e->store, id, &w, &cause);
+	if (rc != 0) {
+		free(cause);
+		return (rc);
+	}
+	strlcpy(buf, w->status, sizeof buf);
+	store_workflow_free(w);
+	*status = buf;
+	return (0);
+}
+
+/* Open the turn's transaction if it is not open: every change is in one. */
+void
+engine_txn(struct engine *e)
+{
+	int64_t	 now;
+	char	*cause = NULL;
+	int	 rc;
+
+	if (e->in_txn)
+		return;
+	if (store_begin(e->store, &cause) != 0)
+		engine_store_fatal(e, cause);
+	now = time_now_ms();
+	rc = store_lease_fence(e->store, e->epoch, now);
+	if (rc == STORE_CONFLICT) {
+		store_rollback(e->store);
+		fatalx("engine: another engine took over %s (epoch %lld is "
+		    "stale); stopping", store_path(e->store),
+		    (long long)e->epoch);
+	}
+	if (rc != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	e->heartbeat_at = now;
+	e->in_txn = 1;
+}
+
+/*
+ * The store failed under the engine: nothing of this turn is kept, and
+ * the engine cannot go on with memory that disagrees with the tables.
+ */
+void
+engine_store_fatal(struct engine *e, const char *why)
+{
+	if (e->in_txn)
+		store_rollback(e->store);
+	fatalx("engine: %s", why);
+}
+
+/* Before sleeping: commit the turn, then let its new processes exec. */
+static void
+engine_commit(void *arg)
+{
+	struct engine	*e = arg;
+	char		*cause = NULL;
+
+	if (!e->in_txn)
+		return;
+	e->in_txn = 0;
+	if (store_commit(e->store, &cause) != 0)
+		engine_store_fatal(e, cause);
+	engine_release_held(e);
+}
+
+/* Something is ready: start it in this turn. */
+void
+engine_kick(struct engine *e)
+{
+	if (e->offline || e->drain_queued)
+		return;
+	e->drain_queued = 1;
+	loop_defer(e->loop, engine_drain, e);
+}
+
+/* The drain gave way for a turn; go on. */
+static void
+engine_more(void *arg)
+{
+	engine_kick(arg);
+}
+
+/* Every 50 ms: has anyone else written (the inbox)?  And the heartbeat. */
+static void
+engine_poll(void *arg)
+{
+	struct engine	*e = arg;
+	int64_t		 v;
+
+	v = store_data_version(e->store);
+	if (v != e->data_version) {
+		e->data_version = v;
+		engine_inbox(e);
+	}
+	if (time_now_ms() - e->heartbeat_at >= ENGINE_HEARTBEAT_MS)
+		engine_txn(e);
+	loop_timer_start(e->poll, ENGINE_POLL_MS);
+}
+
+/* Arm the stored-timer alarm for a due time if it is sooner. */
+void
+engine_timers_rearm(struct engine *e, int64_t due)
+{
+	int64_t	 wait;
+
+	if (e->offline || due <= 0)
+		return;
+	if (loop_timer_pending(e->timers) && e->timers_due <= due)
+		return;
+	wait = due - time_now_ms();
+	e->timers_due = due;
+	loop_timer_start(e->timers, wait > 0 ? wait : 0);
+}
+
+/* Stored timers are due: retries become ready, gates time out. */
+static void
+engine_timers_fire(void *arg)
+{
+	struct engine		*e = arg;
+	struct store_timer	*list;
+	size_t			 n, i;
+	int64_t			 now = time_now_ms(), next;
+	char			*cause = NULL;
+
+	engine_txn(e);
+	if (store_timers_due(e->store, now, &list, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		if (store_timer_del(e->store, list[i].id) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		if (strcmp(list[i].kind, "gate_timeout") == 0)
+			engine_gate_timeout(e, list[i].step_id);
+		else if (strcmp(list[i].kind, "retry") == 0)
+			engine_step_wake(e, list[i].step_id);
+	}
+	store_timers_free(list, n);
+	e->timers_due = 0;
+	if (store_timer_next(e->store, &next) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	engine_timers_rearm(e, next);
+}
+
+/* A small PRNG for backoff jitter (xorshift32). */
+uint32_t
+engine_random(struct engine *e)
+{
+	uint32_t	 x = e->rng != 0 ? e->rng : 2463534242U;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return (e->rng = x);
+}

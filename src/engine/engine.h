@@ -1,0 +1,87 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * engine.h: the engine, the single writer that moves workflows through
+ * their lifecycle on the loop it is given (which a console may share), and
+ * the client side every other process uses to ask it for something.
+ */
+
+#ifndef SLUICE_ENGINE_H
+#define SLUICE_ENGINE_H
+
+#include <stdint.h>
+
+struct loop;
+struct store;
+struct store_actor;
+struct flow_tools;
+struct engine;
+
+/* Site settings (config.json) and command-line choices. */
+struct engine_opts {
+	int		 max_jobs;	/* step processes at once; 0: default */
+	int		 allow_self;	/* gate default: 1 as in SPEC, or 0 */
+	int64_t		 kill_grace;	/* ms between SIGTERM and SIGKILL */
+	int64_t		 log_max;	/* bytes of output kept per step */
+	const char	*ssh;		/* ssh program, NULL: "ssh" */
+};
+
+#define ENGINE_MAX_JOBS		32
+#define ENGINE_KILL_GRACE	5000
+#define ENGINE_LOG_MAX		(1024 * 1024)
+
+/* engine.c */
+int		 engine_open(struct loop *, struct store *,
+		     const struct flow_tools *, const struct engine_opts *,
+		     struct engine **, char **);
+void		 engine_close(struct engine *);
+void		 engine_shutdown(struct engine *, int);
+int		 engine_finished(const struct engine *);
+int		 engine_workflow_status(struct engine *, int64_t,
+		     const char **);
+
+/*
+ * submit.c: ask the engine.  With an engine running the command goes
+ * through the inbox and the answer is awaited; with none, this process
+ * takes the engine lock and applies it itself (steps then wait, ready,
+ * for an engine to run them) and the reply says so.
+ */
+struct engine_request {
+	const char	*command;	/* start approve reject cancel ... */
+	int64_t		 workflow_id;
+	int64_t		 step_id;
+	const char	*args_json;	/* what the command needs */
+};
+
+struct engine_reply {
+	int		 code;		/* 0, or an exit status: 1 3 4 */
+	char		*message;	/* why, when code != 0 */
+	int64_t		 workflow_id;
+	int64_t		 step_id;
+	int		 offline;	/* no engine ran; applied here */
+};
+
+int		 engine_submit(struct store *, const struct flow_tools *,
+		     const struct store_actor *, const struct engine_request *,
+		     struct engine_reply *, char **);
+int		 engine_request_apply(struct engine *,
+		     const struct store_actor *, const struct engine_request *,
+		     struct engine_reply *);
+void		 engine_reply_clear(struct engine_reply *);
+int		 engine_probe(struct store *);	/* 1: an engine runs */
+
+#endif /* SLUICE_ENGINE_H */

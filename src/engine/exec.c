@@ -1,0 +1,414 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * exec.c: running one step.  Built-ins (noop, echo, fail, sleep) end in
+ * the engine itself; everything else is a process in its own group that
+ * is spawned held, recorded (pid, group, start time) in the turn's
+ * transaction, and let go to exec only once that commits, so a crash can
+ * never leave a process the tables do not know of.  Output is logged as
+ * it comes; the step ends when the process is reaped and both pipes are
+ * at EOF.
+ */
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+extern char	**environ;
+
+static void	 engine_exec_builtin(struct engine *, struct estep *,
+		     const char *);
+static void	 engine_exec_process(struct engine *, struct estep *,
+		     const struct flow_tool *, const char *, cJSON *);
+static void	 engine_exec_output(struct proc *, int, const char *, size_t,
+		     void *);
+static void	 engine_exec_exit(struct proc *, int, void *);
+static void	 engine_exec_timeout(void *);
+static void	 engine_exec_slept(void *);
+static void	 engine_exec_log(struct engine *, struct estep *, const char *,
+		     const char *, size_t);
+static char	*engine_exec_result(const struct buf *);
+static void	 engine_exec_running(struct engine *, struct estep *,
+		     const char *, struct proc *, const char *);
+static void	 engine_exec_end(struct engine *, struct estep *);
+
+/* The tool a step names, when it is a tool step. */
+static const struct flow_tool *
+engine_exec_tool(struct engine *e, const struct flow_step *fs)
+{
+	if (fs->exec != FLOW_EXEC_TOOL || e->tools == NULL)
+		return (NULL);
+	return (flow_tools_find(e->tools, fs->tool));
+}
+
+/* Whether a step needs a process (and so one of the job slots). */
+int
+engine_step_is_process(struct engine *e, const struct flow_step *fs)
+{
+	const struct flow_tool	*t;
+
+	if (fs->exec == FLOW_EXEC_RUN || fs->exec == FLOW_EXEC_SHELL)
+		return (1);
+	if (fs->exec != FLOW_EXEC_TOOL)
+		return (0);
+	t = engine_exec_tool(e, fs);
+	return (t != NULL && !t->builtin);
+}
+
+/* Start a ready step: resolve its args, then run it. */
+void
+engine_exec(struct engine *e, struct estep *es)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_tool	*t = NULL;
+	cJSON			*scope;
+	char			*args, *why;
+
+	engine_txn(e);
+	es->engine = e;
+	scope = engine_scope(e, es->wf, es->wf->uses_steps[es->spec]);
+	args = interp_json(fs->args_json != NULL ? fs->args_json : "{}",
+	    scope);
+	if (args == NULL)
+		args = xstrdup("{}");
+	if (fs->exec == FLOW_EXEC_TOOL &&
+	    (t = engine_exec_tool(e, fs)) == NULL) {
+		xasprintf(&why, "unknown tool \"%s\" (not in the engine's "
+		    "catalog)", fs->tool);
+		engine_exec_running(e, es, args, NULL, NULL);
+		engine_step_failed(e, es, why, 0, 0, NULL);
+		free(why);
+		engine_exec_end(e, es);
+	} else if (t != NULL && t->builtin)
+		engine_exec_builtin(e, es, args);
+	else
+		engine_exec_process(e, es, t, args, scope);
+	free(args);
+	cJSON_Delete(scope);
+}
+
+/* Record that a step started (its resolved args, and its process). */
+static void
+engine_exec_running(struct engine *e, struct estep *es, const char *args,
+    struct proc *p, const char *host)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	struct store_step	 row;
+	int64_t			 now = time_now_ms(), timeout;
+
+	memset(&row, 0, sizeof row);
+	row.id = es->id;
+	row.args_json = (char *)args;
+	row.host = (char *)host;
+	if (p != NULL) {
+		row.pid = proc_pid(p);
+		row.pgid = proc_pgid(p);
+		row.proc_start = proc_start_time(p);
+		timeout = engine_step_timeout(e, fs);
+		if (timeout > 0)
+			row.timeout_at = now + timeout;
+	}
+	if (store_step_start(e->store, &row, now) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	RB_INSERT(estep_tree, &e->running, es);
+}
+
+/* A step left the running set: forget it, and let others have its slot. */
+static void
+engine_exec_end(struct engine *e, struct estep *es)
+{
+	RB_REMOVE(estep_tree, &e->running, es);
+	engine_step_free(es);
+	engine_kick(e);
+}
+
+/* The built-in tools: noop, echo, fail and sleep. */
+static void
+engine_exec_builtin(struct engine *e, struct estep *es, const char *args)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	cJSON			*a, *v;
+	int64_t			 ms = 0;
+	const char		*bad = NULL;
+	char			*why;
+
+	engine_exec_running(e, es, args, NULL, NULL);
+	if (strcmp(fs->tool, "noop") == 0)
+		engine_step_done(e, es, "null", 0, 0);
+	else if (strcmp(fs->tool, "echo") == 0)
+		engine_step_done(e, es, args, 0, 0);
+	else if (strcmp(fs->tool, "fail") == 0) {
+		a = cJSON_Parse(args);
+		v = cJSON_GetObjectItemCaseSensitive(a, "message");
+		engine_step_failed(e, es, cJSON_IsString(v) ?
+		    v->valuestring : "failed", 0, 0, NULL);
+		cJSON_Delete(a);
+	} else if (strcmp(fs->tool, "sleep") == 0) {
+		a = cJSON_Parse(args);
+		v = cJSON_GetObjectItemCaseSensitive(a, "seconds");
+		if (v != NULL && flow_duration_json(v, &ms, &bad) != 0)
+			ms = -1;
+		cJSON_Delete(a);
+		if (ms < 0) {
+			xasprintf(&why, "sleep: bad seconds: %s",
+			    bad != NULL ? bad : "?");
+			engine_step_failed(e, es, why, 0, 0, NULL);
+			free(why);
+		} else if (e->offline) {
+			return;		/* stays running: the next engine */
+		} else {
+			es->timer = loop_timer_create(e->loop,
+			    engine_exec_slept, es);
+			loop_timer_start(es->timer, ms);
+			return;
+		}
+	}
+	engine_exec_end(e, es);
+}
+
+/* A sleep step's time is up. */
+static void
+engine_exec_slept(void *arg)
+{
+	struct estep	*es = arg;
+	struct engine	*e = es->engine;
+
+	if (!es->cancelled)
+		engine_step_done(e, es, "null", 0, 0);
+	engine_exec_end(e, es);
+}
+
+/* Spawn a step's process, held until the turn commits. */
+static void
+engine_exec_process(struct engine *e, struct estep *es,
+    const struct flow_tool *t, const char *args, cJSON *scope)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	struct tool_ctx		 ctx;
+	struct tool_cmd		 cmd;
+	struct proc_spec	 spec;
+	struct proc		*p;
+	char			*cause = NULL;
+	int64_t			 timeout;
+
+	memset(&ctx, 0, sizeof ctx);
+	ctx.workflow_id = es->wf->id;
+	ctx.step_id = es->id;
+	ctx.step = fs->name;
+	ctx.attempt = es->attempt;
+	ctx.environ = environ;
+	ctx.ssh = e->opts.ssh;
+	memset(&cmd, 0, sizeof cmd);
+	if (tool_cmd_build(fs, t, args, scope, &ctx, &cmd, &cause) != 0)
+		goto fail;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = cmd.argv;
+	spec.envp = cmd.envp;
+	spec.cwd = cmd.cwd;
+	spec.flags = PROC_F_HOLD;
+	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
+	    es, &cause);
+	if (p == NULL)
+		goto fail;
+	es->proc = p;
+	es->held = 1;
+	TAILQ_INSERT_TAIL(&e->held, es, qentry);
+	e->nprocs++;
+	engine_exec_running(e, es, args, p, cmd.host);
+	timeout = engine_step_timeout(e, fs);
+	if (timeout > 0) {
+		es->timer = loop_timer_create(e->loop, engine_exec_timeout, es);
+		loop_timer_start(es->timer, timeout);
+	}
+	tool_cmd_free(&cmd);
+	return;
+
+fail:
+	tool_cmd_free(&cmd);
+	engine_exec_running(e, es, args, NULL, NULL);
+	engine_step_failed(e, es, cause, 0, 0, NULL);
+	free(cause);
+	engine_exec_end(e, es);
+}
+
+/* The turn committed: the processes it spawned may exec now. */
+void
+engine_release_held(struct engine *e)
+{
+	struct estep	*es;
+
+	while ((es = TAILQ_FIRST(&e->held)) != NULL) {
+		TAILQ_REMOVE(&e->held, es, qentry);
+		es->held = 0;
+		if (es->proc != NULL && proc_release(es->proc) != 0)
+			log_debug("%s: step %lld: release failed", __func__,
+			    (long long)es->id);
+	}
+}
+
+/* Output from a step: the log, and stdout for the result. */
+static void
+engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
+    void *arg)
+{
+	struct estep	*es = arg;
+
+	(void)p;
+	if (stream == 1 && es->out.len < ENGINE_RESULT_MAX) {
+		buf_add(&es->out, data, len < ENGINE_RESULT_MAX - es->out.len ?
+		    len : ENGINE_RESULT_MAX - es->out.len);
+	}
+	engine_exec_log(es->engine, es, stream == 1 ? "out" : "err", data,
+	    len);
+}
+
+/* Keep a chunk of output, up to the per-step limit, then say it was cut. */
+static void
+engine_exec_log(struct engine *e, struct estep *es, const char *stream,
+    const char *data, size_t len)
+{
+	char	*note;
+	size_t	 room;
+
+	if (es->log_cut)
+		return;
+	engine_txn(e);
+	room = (size_t)(e->opts.log_max - es->log_bytes);
+	if (len > room) {
+		if (room > 0 && store_log_add(e->store, es->id, time_now_ms(),
+		    stream, data, room) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		es->log_bytes += (int64_t)room;
+		es->log_cut = 1;
+		xasprintf(&note, "[sluice: output cut here: a step keeps at "
+		    "most %lld bytes of log]\n", (long long)e->opts.log_max);
+		data = note;
+		len = strlen(note);
+		stream = "sluice";
+	} else
+		note = NULL;
+	if (store_log_add(e->store, es->id, time_now_ms(), stream, data,
+	    len) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (note == NULL)
+		es->log_bytes += (int64_t)len;
+	free(note);
+}
+
+/* A step's result: its stdout as JSON when it parses, else as text. */
+static char *
+engine_exec_result(const struct buf *out)
+{
+	cJSON	*j;
+	char	*text;
+	size_t	 len = out->len;
+
+	if (len > 0 && out->data[len - 1] == '\n')
+		len--;
+	if (len > 0 && (j = cJSON_ParseWithLength(out->data, len)) != NULL) {
+		text = json_print(j);
+		cJSON_Delete(j);
+		return (text);
+	}
+	text = xstrndup(out->data != NULL ? out->data : "", len);
+	if ((j = cJSON_CreateString(text)) == NULL)
+		fatalx("%s: out of memory", __func__);
+	free(text);
+	text = json_print(j);
+	cJSON_Delete(j);
+	return (text);
+}
+
+/* Reaped with both pipes at EOF: done, failed, or already cancelled. */
+static void
+engine_exec_exit(struct proc *p, int status, void *arg)
+{
+	struct estep	*es = arg;
+	struct engine	*e = es->engine;
+	char		*result, *why;
+	int		 code;
+
+	(void)p;
+	es->proc = NULL;
+	e->nprocs--;
+	if (es->timer != NULL)
+		loop_timer_stop(es->timer);
+	engine_txn(e);
+	if (es->log_bytes > 0 &&
+	    store_step_set_log_bytes(e->store, es->id, es->log_bytes) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (es->cancelled) {
+		engine_exec_end(e, es);
+		return;
+	}
+	result = engine_exec_result(&es->out);
+	if (WIFEXITED(status)) {
+		code = WEXITSTATUS(status);
+		if (es->timed_out)
+			engine_step_failed(e, es, "timeout", 1, code, result);
+		else if (code == 0)
+			engine_step_done(e, es, result, 1, 0);
+		else {
+			xasprintf(&why, "exit status %d", code);
+			engine_step_failed(e, es, why, 1, code, result);
+			free(why);
+		}
+	} else {
+		code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+		if (es->timed_out)
+			why = xstrdup("timeout");
+		else if (e->stopping)
+			xasprintf(&why, "interrupted: the engine stopped "
+			    "(signal %d)", code);
+		else
+			xasprintf(&why, "killed by signal %d", code);
+		engine_step_failed(e, es, why, 1, 128 + code, result);
+		free(why);
+	}
+	free(result);
+	engine_exec_end(e, es);
+}
+
+/* A step ran past its timeout: kill its group; it fails when reaped. */
+static void
+engine_exec_timeout(void *arg)
+{
+	struct estep	*es = arg;
+
+	es->timed_out = 1;
+	engine_exec_kill(es->engine, es);
+}
+
+/* Kill a running step's process group (TERM, then KILL after grace). */
+void
+engine_exec_kill(struct engine *e, struct estep *es)
+{
+	if (es->proc != NULL)
+		proc_kill(es->proc, e->opts.kill_grace);
+	else if (es->timer != NULL && !es->timed_out) {
+		/* A sleep: ends now. */
+		loop_timer_start(es->timer, 0);
+	}
+}

@@ -1,0 +1,311 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * gate.c: steps that wait for people.  A gate row carries its options,
+ * resolved when it starts waiting; a decision names that row, so a vote
+ * for one gate never opens another.  Approvers by name or @group, a
+ * quorum of distinct people, allow_self, a timeout that rejects or
+ * escalates; every decision and every refusal goes to the audit trail.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+static int	 engine_gate_may(struct engine *, const struct store_inbox *,
+		     const cJSON *, struct ewf *, int, char **);
+static void	 engine_gate_audit(struct engine *, const struct store_inbox *,
+		     const char *, const struct store_step *, const char *,
+		     const char *);
+
+/* A gate's options as its row keeps them, the message interpolated. */
+char *
+engine_gate_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
+{
+	cJSON	*g, *scope, *arr;
+	char	*msg, *out;
+	size_t	 i;
+
+	scope = engine_scope(e, wf, wf->uses_steps[fs - wf->flow->steps]);
+	g = cJSON_CreateObject();
+	msg = interp_text(fs->gate.message != NULL ? fs->gate.message : "",
+	    scope);
+	cJSON_AddStringToObject(g, "message", msg);
+	free(msg);
+	arr = cJSON_AddArrayToObject(g, "approvers");
+	for (i = 0; i < fs->gate.napprovers; i++)
+		cJSON_AddItemToArray(arr,
+		    cJSON_CreateString(fs->gate.approvers[i]));
+	cJSON_AddNumberToObject(g, "quorum",
+	    fs->gate.quorum > 0 ? fs->gate.quorum : 1);
+	if (fs->gate.allow_self >= 0)
+		cJSON_AddBoolToObject(g, "allow_self", fs->gate.allow_self);
+	if (fs->gate.timeout >= 0)
+		cJSON_AddNumberToObject(g, "timeout_ms",
+		    (double)fs->gate.timeout);
+	if (fs->gate.on_timeout != NULL)
+		cJSON_AddStringToObject(g, "on_timeout", fs->gate.on_timeout);
+	out = json_print(g);
+	cJSON_Delete(g);
+	cJSON_Delete(scope);
+	return (out);
+}
+
+/* A gate row started waiting: arm its timeout. */
+void
+engine_gate_waiting(struct engine *e, struct ewf *wf,
+    const struct flow_step *fs, int64_t id, int64_t now)
+{
+	if (fs->exec != FLOW_EXEC_GATE || fs->gate.timeout <= 0)
+		return;
+	if (store_timer_add(e->store, now + fs->gate.timeout, "gate_timeout",
+	    wf->id, id) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	engine_timers_rearm(e, now + fs->gate.timeout);
+}
+
+/* Record a decision (or a refused one) on the audit trail. */
+static void
+engine_gate_audit(struct engine *e, const struct store_inbox *m,
+    const char *action, const struct store_step *row, const char *comment,
+    const char *detail)
+{
+	struct store_actor		 actor;
+	struct store_audit_entry	 a;
+	char				*target, *cause = NULL;
+
+	actor.uid = (uid_t)m->uid;
+	actor.user = m->who;
+	actor.tty = m->tty;
+	actor.host = m->host;
+	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
+	memset(&a, 0, sizeof a);
+	a.action = action;
+	a.target = target;
+	a.workflow_id = row->workflow_id;
+	a.step_id = row->id;
+	a.comment = comment;
+	a.detail_json = detail;
+	if (store_audit_add(e->store, &actor, &a, &cause) != 0)
+		engine_store_fatal(e, cause);
+	free(target);
+}
+
+/* May this person decide this gate?  0, or a reason in *why. */
+static int
+engine_gate_may(struct engine *e, const struct store_inbox *m,
+    const cJSON *g, struct ewf *wf, int approve, char **why)
+{
+	const cJSON	*list, *a, *self;
+	struct buf	 names;
+	int		 allowed = 0, allow_self;
+
+	list = cJSON_GetObjectItemCaseSensitive(g, "approvers");
+	if (cJSON_GetArraySize(list) > 0) {
+		buf_init(&names);
+		cJSON_ArrayForEach(a, list) {
+			if (!cJSON_IsString(a))
+				continue;
+			if (a->valuestring[0] == '@' ?
+			    user_in_group(m->who, a->valuestring + 1) :
+			    strcmp(a->valuestring, m->who) == 0)
+				allowed = 1;
+			buf_printf(&names, "%s%s", names.len > 0 ? ", " : "",
+			    a->valuestring);
+		}
+		if (!allowed) {
+			xasprintf(why, "%s is not an approver of this gate "
+			    "(approvers: %s)", m->who, names.data);
+			buf_free(&names);
+			return (-1);
+		}
+		buf_free(&names);
+	}
+	self = cJSON_GetObjectItemCaseSensitive(g, "allow_self");
+	allow_self = cJSON_IsBool(self) ? cJSON_IsTrue(self) :
+	    e->opts.allow_self;
+	if (approve && !allow_self && strcmp(m->who, wf->created_by) == 0) {
+		xasprintf(why, "%s started workflow %lld and may not approve "
+		    "its gates (allow_self is false)", m->who,
+		    (long long)wf->id);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Approve or reject a waiting gate row.  Fills reply (code 3 unknown
+ * step, 4 refused) and returns its code.
+ */
+int
+engine_gate_decide(struct engine *e, const struct store_inbox *m,
+    int approve, struct engine_reply *r)
+{
+	struct store_step	*row = NULL;
+	struct ewf		*wf;
+	struct estep		*es;
+	cJSON			*g = NULL, *quorum;
+	int64_t			 n;
+	char			*cause = NULL, *why = NULL, *comment;
+	const char		*verb = approve ? "approve" : "reject";
+	int			 need, interrupted;
+
+	comment = engine_arg_string(m->args_json, "comment");
+	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
+		r->code = 3;
+		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
+		goto out;
+	}
+	r->workflow_id = row->workflow_id;
+	r->step_id = row->id;
+	if (strcmp(row->status, "waiting") != 0) {
+		r->code = 4;
+		xasprintf(&r->message, "step %lld (%s) is not waiting for a "
+		    "decision: it is %s", (long long)row->id, row->name,
+		    row->status);
+		goto refused;
+	}
+	if ((wf = engine_wf_get(e, row->workflow_id)) == NULL) {
+		r->code = 4;
+		xasprintf(&r->message, "workflow %lld is not running",
+		    (long long)row->workflow_id);
+		goto refused;
+	}
+	g = json_parse_or_null(row->gate_json);
+	if (engine_gate_may(e, m, g, wf, approve, &why) != 0) {
+		r->code = 4;
+		r->message = why;
+		goto refused;
+	}
+	if (store_approval_by(e->store, row->id, m->who, &n) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (n > 0) {
+		r->code = 4;
+		xasprintf(&r->message, "%s has already decided step %lld",
+		    m->who, (long long)row->id);
+		goto refused;
+	}
+	if (store_approval_add(e->store, row->id, wf->id, m->who, verb,
+	    comment, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	engine_gate_audit(e, m, verb, row, comment, NULL);
+	if ((es = engine_step_from_row(e, row)) == NULL)
+		goto out;
+	interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
+	    "interrupted"));
+	if (!approve) {
+		xasprintf(&why, "rejected by %s%s%s", m->who,
+		    comment != NULL ? ": " : "", comment != NULL ? comment : "");
+		if (store_timers_del_step(e->store, row->id) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		if (interrupted) {
+			es->no_retry = 1;
+			engine_step_failed(e, es, why, 0, 0, NULL);
+		} else
+			engine_step_rejected(e, es, why);
+		free(why);
+		engine_step_free(es);
+		xasprintf(&r->message, "rejected step %lld (%s)",
+		    (long long)row->id, row->name);
+		goto out;
+	}
+	quorum = cJSON_GetObjectItemCaseSensitive(g, "quorum");
+	need = cJSON_IsNumber(quorum) ? quorum->valueint : 1;
+	if (store_approval_count(e->store, row->id, &n) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (n < need) {
+		xasprintf(&r->message, "approved step %lld (%s): %lld of %d "
+		    "approvals", (long long)row->id, row->name, (long long)n,
+		    need);
+		engine_step_free(es);
+		goto out;
+	}
+	if (store_timers_del_step(e->store, row->id) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&r->message, "approved step %lld (%s)", (long long)row->id,
+	    row->name);
+	if (interrupted) {
+		/* Run the interrupted step again. */
+		if (store_step_set_status(e->store, row->id, "ready",
+		    time_now_ms()) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		engine_step_ready(e, es);
+	} else {
+		engine_step_done(e, es, "\"approved\"", 0, 0);
+		engine_step_free(es);
+	}
+	goto out;
+
+refused:
+	xasprintf(&why, "{\"refused\":true}");
+	engine_gate_audit(e, m, approve ? "approve-refused" :
+	    "reject-refused", row, r->message, NULL);
+	free(why);
+out:
+	cJSON_Delete(g);
+	free(comment);
+	free(cause);
+	if (row != NULL)
+		store_step_free(row);
+	return (r->code);
+}
+
+/* A gate waited too long: reject it, or start its escalation step. */
+void
+engine_gate_timeout(struct engine *e, int64_t id)
+{
+	struct store_step	*row;
+	struct estep		*es;
+	cJSON			*g;
+	const cJSON		*on;
+	struct estep_origin	 o;
+	int			 spec;
+	char			*cause = NULL, *why;
+
+	if (store_step_get(e->store, id, &row, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	if (strcmp(row->status, "waiting") != 0 ||
+	    (es = engine_step_from_row(e, row)) == NULL) {
+		store_step_free(row);
+		return;
+	}
+	g = json_parse_or_null(row->gate_json);
+	on = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
+	if (cJSON_IsString(on) && strcmp(on->valuestring, "reject") != 0 &&
+	    (spec = flow_find(es->wf->flow, on->valuestring)) >= 0) {
+		xasprintf(&why, "timed out waiting for approval; escalated "
+		    "to %s", es->wf->flow->steps[spec].name);
+		engine_step_cancelled(e, es, why);
+		free(why);
+		memset(&o, 0, sizeof o);
+		o.parent_id = es->id;
+		o.fanout_id = es->fanout_id;
+		o.branch_no = es->branch_no;
+		engine_step_create(e, es->wf, spec, &o);
+		engine_wf_settle(e, es->wf);
+	} else
+		engine_step_rejected(e, es, "timed out waiting for approval");
+	engine_step_free(es);
+	cJSON_Delete(g);
+	store_step_free(row);
+}

@@ -1,0 +1,308 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * rerun.c: an operator's second chances.  retry re-opens a failed or
+ * cancelled workflow and runs again the rows it ended on (the leaves:
+ * failed or cancelled rows nothing came after), or, with --from, one
+ * step and what follows it; completed rows are kept.  skip marks a
+ * failed, pending or waiting row skipped and goes on as if it had
+ * completed with a null result.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+static int	 engine_rerun_leaf(struct engine *, const struct store_step *);
+static void	 engine_rerun_row(struct engine *, struct ewf *,
+		     const struct store_step *);
+static int	 engine_reopen(struct engine *, int64_t, struct ewf **,
+		     struct buf *);
+
+/* Did a failed or cancelled row end its line (nothing came after it)? */
+static int
+engine_rerun_leaf(struct engine *e, const struct store_step *row)
+{
+	int64_t	 n;
+
+	if (strcmp(row->status, "failed") != 0 &&
+	    strcmp(row->status, "cancelled") != 0 &&
+	    strcmp(row->status, "skipped") != 0)
+		return (0);
+	if (store_step_children(e->store, row->id, &n) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	return (n == 0);
+}
+
+/* A new pass of the step a row was, in the same branch. */
+static void
+engine_rerun_row(struct engine *e, struct ewf *wf, const struct store_step *row)
+{
+	struct estep_origin	 o;
+	int			 spec;
+
+	if ((spec = flow_find(wf->flow, row->step_key)) < 0)
+		return;
+	memset(&o, 0, sizeof o);
+	o.parent_id = row->id;
+	o.fanout_id = row->fanout_id;
+	o.branch_no = row->branch_no;
+	engine_step_create(e, wf, spec, &o);
+}
+
+/*
+ * Re-open an ended workflow: rows it ended on run again (cancelled and
+ * failed ones anew; skipped ones go on from where they were).  The names
+ * of what runs again are added to names.  Returns how many.
+ */
+static int
+engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
+{
+	struct store_workflow	*w;
+	struct store_step	*rows;
+	struct estep		*es;
+	struct ewf		*wf;
+	size_t			 n, i;
+	char			*cause = NULL;
+	int			 count = 0;
+
+	engine_txn(e);
+	if (store_workflow_reopen(e->store, id, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (store_workflow_get(e->store, id, &w, &cause) != 0)
+		engine_store_fatal(e, cause);
+	if ((wf = engine_wf_get(e, id)) == NULL &&
+	    (wf = engine_wf_load(e, w, &cause)) == NULL)
+		engine_store_fatal(e, cause);
+	wf->ended = 0;
+	store_workflow_free(w);
+	*wfp = wf;
+	if (names == NULL)
+		return (0);
+	if (store_step_list(e->store, id, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		if (!engine_rerun_leaf(e, &rows[i]))
+			continue;
+		buf_printf(names, "%s%s", names->len > 0 ? ", " : "",
+		    rows[i].name);
+		count++;
+		if (strcmp(rows[i].status, "skipped") != 0) {
+			engine_rerun_row(e, wf, &rows[i]);
+			continue;
+		}
+		if ((es = engine_step_from_row(e, &rows[i])) != NULL) {
+			engine_advance(e, es, "null", 0, 0);
+			engine_step_free(es);
+		}
+	}
+	store_steps_free(rows, n);
+	return (count);
+}
+
+/* retry [--from STEP]: run a failed or cancelled workflow again. */
+int
+engine_cmd_retry(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	struct store_workflow	*w = NULL;
+	struct store_step	*rows = NULL, *last = NULL;
+	struct flow_diags	*d = NULL;
+	struct flow		*f = NULL;
+	struct ewf		*wf;
+	struct buf		 names;
+	size_t			 n = 0, i;
+	char			*from, *cause = NULL, *target, *detail = NULL;
+	int			 spec = -1;
+
+	buf_init(&names);
+	from = engine_arg_string(m->args_json, "from");
+	r->workflow_id = m->workflow_id;
+	if (store_workflow_get(e->store, m->workflow_id, &w, &cause) != 0) {
+		r->code = 3;
+		xasprintf(&r->message, "no workflow %lld",
+		    (long long)m->workflow_id);
+		goto out;
+	}
+	if (strcmp(w->status, "failed") != 0 &&
+	    strcmp(w->status, "cancelled") != 0) {
+		r->code = 4;
+		xasprintf(&r->message, "workflow %lld is %s: only a failed or "
+		    "cancelled workflow can be retried", (long long)w->id,
+		    w->status);
+		goto out;
+	}
+	if (from != NULL) {
+		d = flow_diags_create();
+		f = flow_parse(w->flow_json, strlen(w->flow_json), d);
+		if (f == NULL || (spec = flow_find(f, from)) < 0) {
+			r->code = 2;
+			xasprintf(&r->message, "workflow %lld has no step "
+			    "\"%s\"", (long long)w->id, from);
+			goto out;
+		}
+		if (store_step_list(e->store, w->id, &rows, &n, &cause) != 0)
+			engine_store_fatal(e, cause);
+		for (i = 0; i < n; i++) {
+			if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
+				last = &rows[i];
+		}
+		if (last == NULL) {
+			r->code = 4;
+			xasprintf(&r->message, "step %s of workflow %lld never "
+			    "ran; retry --from a step that did", from,
+			    (long long)w->id);
+			goto out;
+		}
+		engine_reopen(e, w->id, &wf, NULL);
+		engine_rerun_row(e, wf, last);
+		buf_puts(&names, last->name);
+	} else {
+		if (engine_reopen(e, w->id, &wf, &names) == 0) {
+			/* Nothing ended it: it can only complete. */
+			engine_wf_settle(e, wf);
+		}
+	}
+	xasprintf(&target, "workflow %lld %s", (long long)w->id, w->name);
+	if (from != NULL)
+		xasprintf(&detail, "{\"from\":\"%s\"}", last->step_key);
+	engine_audit(e, m, "retry", w->id, 0, target, names.data, detail);
+	free(target);
+	free(detail);
+	xasprintf(&r->message, "retrying workflow %lld: %s", (long long)w->id,
+	    names.len > 0 ? names.data : "nothing to run again");
+out:
+	if (f != NULL)
+		flow_free(f);
+	if (d != NULL)
+		flow_diags_free(d);
+	store_steps_free(rows, n);
+	if (w != NULL)
+		store_workflow_free(w);
+	buf_free(&names);
+	free(cause);
+	free(from);
+	return (r->code);
+}
+
+/* Any failed row (other than id) nothing came after? */
+static int
+engine_has_failed_leaf(struct engine *e, int64_t wf, int64_t id)
+{
+	struct store_step	*rows;
+	size_t			 n, i;
+	char			*cause = NULL;
+	int			 found = 0;
+
+	if (store_step_list(e->store, wf, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n && !found; i++) {
+		if (rows[i].id != id && strcmp(rows[i].status, "failed") == 0 &&
+		    engine_rerun_leaf(e, &rows[i]))
+			found = 1;
+	}
+	store_steps_free(rows, n);
+	return (found);
+}
+
+/* skip STEP -m REASON: a failed, pending or waiting row counts as done. */
+int
+engine_cmd_skip(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	struct store_step	*row = NULL;
+	struct store_workflow	*w = NULL;
+	struct estep		*es;
+	struct ewf		*wf;
+	char			*comment, *why = NULL, *target, *cause = NULL;
+
+	comment = engine_arg_string(m->args_json, "comment");
+	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
+		r->code = 3;
+		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
+		goto out;
+	}
+	r->step_id = row->id;
+	r->workflow_id = row->workflow_id;
+	if (store_workflow_get(e->store, row->workflow_id, &w, &cause) != 0)
+		engine_store_fatal(e, cause);
+	if (strcmp(row->status, "failed") == 0 ?
+	    (strcmp(w->status, "failed") != 0 || !engine_rerun_leaf(e, row)) :
+	    (strcmp(row->status, "waiting") != 0 &&
+	    strcmp(row->status, "pending") != 0)) {
+		r->code = 4;
+		xasprintf(&r->message, "step %lld (%s) is %s: only a waiting "
+		    "or pending step, or the failed step that ended its "
+		    "workflow, can be skipped", (long long)row->id, row->name,
+		    row->status);
+		goto out;
+	}
+	xasprintf(&why, "skipped by %s: %s", m->who,
+	    comment != NULL ? comment : "");
+	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
+	engine_audit(e, m, "skip", row->workflow_id, row->id, target, comment,
+	    NULL);
+	free(target);
+	if (store_timers_del_step(e->store, row->id) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&r->message, "skipped step %lld (%s)", (long long)row->id,
+	    row->name);
+	if (strcmp(row->status, "failed") != 0) {
+		if ((es = engine_step_from_row(e, row)) != NULL) {
+			engine_step_skipped(e, es, why);
+			engine_step_free(es);
+		}
+		goto out;
+	}
+	/* The failed row that ended its workflow: re-open when it was the last. */
+	free(row->status);
+	row->status = xstrdup("skipped");
+	free(row->error);
+	row->error = xstrdup(why);
+	free(row->result_json);
+	row->result_json = xstrdup("null");
+	if (store_step_end(e->store, row, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (engine_has_failed_leaf(e, row->workflow_id, row->id)) {
+		free(r->message);
+		xasprintf(&r->message, "skipped step %lld (%s); workflow %lld "
+		    "still has failed steps", (long long)row->id, row->name,
+		    (long long)row->workflow_id);
+		goto out;
+	}
+	{
+		struct buf	 names;
+
+		buf_init(&names);
+		engine_reopen(e, row->workflow_id, &wf, &names);
+		buf_free(&names);
+		engine_wf_settle(e, wf);
+	}
+out:
+	if (w != NULL)
+		store_workflow_free(w);
+	if (row != NULL)
+		store_step_free(row);
+	free(why);
+	free(cause);
+	free(comment);
+	return (r->code);
+}

@@ -1,0 +1,256 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * step.c: step rows as the engine makes them (a new row for every pass,
+ * retry and join, with the fan-out branch it belongs to), and the ready
+ * queue that the drain empties into running steps, a bounded number per
+ * loop turn so a long chain of built-ins cannot starve the loop.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine-int.h"
+
+static const char *engine_kinds[] = { "gate", "tool", "run", "shell" };
+
+RB_GENERATE(estep_tree, estep, entry, estep_cmp);
+
+/* Order running steps by row id. */
+int
+estep_cmp(struct estep *a, struct estep *b)
+{
+	return (a->id < b->id ? -1 : a->id > b->id);
+}
+
+/* A step of a workflow, in memory. */
+struct estep *
+engine_step_new(struct engine *e, struct ewf *wf, int spec, int64_t id)
+{
+	struct estep	*es;
+
+	es = xcalloc(1, sizeof *es);
+	es->engine = e;
+	es->id = id;
+	es->wf = wf;
+	es->spec = spec;
+	es->attempt = 1;
+	es->visit = 1;
+	buf_init(&es->out);
+	wf->refs++;
+	return (es);
+}
+
+/* Forget a step (its row stays as it is), and an ended workflow with it. */
+void
+engine_step_free(struct estep *es)
+{
+	struct ewf	*wf = es->wf;
+	struct engine	*e = es->engine;
+
+	if (es->timer != NULL)
+		loop_timer_free(es->timer);
+	buf_free(&es->out);
+	free(es);
+	if (--wf->refs == 0 && wf->ended)
+		engine_wf_free(e, wf);
+}
+
+/*
+ * Make the row for a pass through step spec: ready (queued to start),
+ * waiting for a gate, or pending for a retry.  Returns its id, or 0 when
+ * the pass is refused (too many visits: the workflow fails).
+ */
+int64_t
+engine_step_create(struct engine *e, struct ewf *wf, int spec,
+    const struct estep_origin *o)
+{
+	const struct flow_step	*fs = &wf->flow->steps[spec];
+	struct store_step	 row;
+	struct estep		*es;
+	int64_t			 visits = 0, now = time_now_ms();
+	char			*gate = NULL, *why;
+	int			 max;
+
+	engine_txn(e);
+	memset(&row, 0, sizeof row);
+	if (o->attempt <= 1) {
+		if (store_step_visits(e->store, wf->id, fs->key, &visits) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		max = fs->max_visits > 0 ? fs->max_visits :
+		    FLOW_DEFAULT_MAX_VISITS;
+		if (visits >= max) {
+			xasprintf(&why, "step %s reached its limit of %d "
+			    "visits (max_visits)", fs->name, max);
+			engine_wf_fail(e, wf, why);
+			free(why);
+			return (0);
+		}
+		row.visit = (int)visits + 1;
+		row.attempt = 1;
+	} else {
+		row.attempt = o->attempt;
+		row.visit = o->visit;
+	}
+	row.workflow_id = wf->id;
+	row.name = fs->name;
+	row.step_key = fs->key;
+	row.kind = (char *)engine_kinds[fs->exec];
+	row.tool = fs->exec == FLOW_EXEC_TOOL ? fs->tool :
+	    fs->exec == FLOW_EXEC_GATE ? NULL : (char *)engine_kinds[fs->exec];
+	row.args_json = fs->args_json;
+	row.parent_id = o->parent_id;
+	row.fanout_id = o->fanout_id;
+	row.branch_no = o->branch_no;
+	if (o->status != NULL)
+		row.status = (char *)o->status;
+	else if (fs->exec == FLOW_EXEC_GATE)
+		row.status = (char *)"waiting";
+	else
+		row.status = (char *)"ready";
+	if (o->gate_json != NULL)
+		row.gate_json = (char *)o->gate_json;
+	else if (strcmp(row.status, "waiting") == 0)
+		row.gate_json = gate = engine_gate_json(e, wf, fs);
+	if (store_step_add(e->store, &row, now) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	free(gate);
+	wf->nactive++;
+	if (strcmp(row.status, "waiting") == 0)
+		engine_gate_waiting(e, wf, fs, row.id, now);
+	else if (strcmp(row.status, "ready") == 0) {
+		es = engine_step_new(e, wf, spec, row.id);
+		es->attempt = row.attempt;
+		es->visit = row.visit;
+		es->fanout_id = row.fanout_id;
+		es->branch_no = row.branch_no;
+		engine_step_ready(e, es);
+	}
+	return (row.id);
+}
+
+/* Queue a ready step; the drain starts it this turn. */
+void
+engine_step_ready(struct engine *e, struct estep *es)
+{
+	es->engine = e;
+	TAILQ_INSERT_TAIL(&e->ready, es, qentry);
+	engine_kick(e);
+}
+
+/* A step in memory for a row read from the table. */
+struct estep *
+engine_step_from_row(struct engine *e, const struct store_step *row)
+{
+	struct ewf	*wf;
+	struct estep	*es;
+	int		 spec;
+
+	if ((wf = engine_wf_get(e, row->workflow_id)) == NULL)
+		return (NULL);
+	if ((spec = flow_find(wf->flow, row->step_key)) < 0)
+		return (NULL);
+	es = engine_step_new(e, wf, spec, row->id);
+	es->attempt = row->attempt;
+	es->visit = row->visit;
+	es->fanout_id = row->fanout_id;
+	es->branch_no = row->branch_no;
+	return (es);
+}
+
+/* A retry's backoff is over: its pending row becomes ready. */
+void
+engine_step_wake(struct engine *e, int64_t id)
+{
+	struct store_step	*row;
+	struct estep		*es;
+	char			*cause = NULL;
+
+	if (store_step_get(e->store, id, &row, &cause) != 0) {
+		log_debug("%s: %s", __func__, cause);
+		free(cause);
+		return;
+	}
+	if (strcmp(row->status, "pending") == 0 &&
+	    (es = engine_step_from_row(e, row)) != NULL) {
+		engine_txn(e);
+		if (store_step_set_status(e->store, id, "ready",
+		    time_now_ms()) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		engine_step_ready(e, es);
+	}
+	store_step_free(row);
+}
+
+/* A paused workflow resumed: queue its ready rows again. */
+void
+engine_wf_requeue(struct engine *e, struct ewf *wf)
+{
+	struct store_step	*rows;
+	struct estep		*es;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	if (store_steps_unfinished(e->store, wf->id, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		if (strcmp(rows[i].status, "ready") != 0)
+			continue;
+		TAILQ_FOREACH(es, &e->ready, qentry) {
+			if (es->id == rows[i].id)
+				break;
+		}
+		if (es == NULL && (es = engine_step_from_row(e, &rows[i])))
+			engine_step_ready(e, es);
+	}
+	store_steps_free(rows, n);
+}
+
+/*
+ * Start what is ready, in order, until the queue is empty, the process
+ * slots are full, or this turn's share is used (then go on next turn).
+ */
+void
+engine_drain(void *arg)
+{
+	struct engine		*e = arg;
+	struct estep		*es;
+	const struct flow_step	*fs;
+	int			 n = 0;
+
+	e->drain_queued = 0;
+	while ((es = TAILQ_FIRST(&e->ready)) != NULL) {
+		if (e->stopping)
+			return;
+		if (n++ == ENGINE_TURN_STEPS) {
+			loop_timer_start(e->more, 0);
+			return;
+		}
+		fs = &es->wf->flow->steps[es->spec];
+		if (engine_step_is_process(e, fs) &&
+		    e->nprocs >= e->opts.max_jobs)
+			return;
+		TAILQ_REMOVE(&e->ready, es, qentry);
+		if (es->wf->ended || es->wf->paused) {
+			/* Its row stays ready; resume queues it again. */
+			engine_step_free(es);
+			continue;
+		}
+		engine_exec(e, es);
+	}
+}

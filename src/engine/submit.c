@@ -1,0 +1,168 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * submit.c: how any process asks the engine for something.  When an
+ * engine holds the lock, the command is posted to the inbox and its
+ * answer awaited (the engine notices within its poll interval).  When
+ * none does, this process takes the lock, becomes the engine for one
+ * command without running anything (steps stay ready for a real engine),
+ * applies it and lets go; the reply says so, so the caller can tell
+ * people how to start one.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+#define SUBMIT_WAIT_MS	10000	/* how long to wait for an answer */
+
+static int	 engine_submit_read(const char *, struct engine_reply *);
+static int	 engine_submit_post(struct store *,
+		     const struct store_actor *, const struct engine_request *,
+		     struct engine_reply *, char **);
+
+/* Is an engine running on this database? */
+int
+engine_probe(struct store *s)
+{
+	return (lock_probe(store_path(s)) == 1);
+}
+
+/* Free what a reply owns. */
+void
+engine_reply_clear(struct engine_reply *r)
+{
+	free(r->message);
+	memset(r, 0, sizeof *r);
+}
+
+/* Read the engine's JSON answer into a reply. */
+static int
+engine_submit_read(const char *text, struct engine_reply *r)
+{
+	cJSON	*o, *v;
+
+	if (text == NULL || (o = cJSON_Parse(text)) == NULL)
+		return (-1);
+	v = cJSON_GetObjectItemCaseSensitive(o, "code");
+	r->code = cJSON_IsNumber(v) ? v->valueint : 1;
+	v = cJSON_GetObjectItemCaseSensitive(o, "message");
+	if (cJSON_IsString(v))
+		r->message = xstrdup(v->valuestring);
+	v = cJSON_GetObjectItemCaseSensitive(o, "workflow_id");
+	if (cJSON_IsNumber(v))
+		r->workflow_id = (int64_t)v->valuedouble;
+	v = cJSON_GetObjectItemCaseSensitive(o, "step_id");
+	if (cJSON_IsNumber(v))
+		r->step_id = (int64_t)v->valuedouble;
+	cJSON_Delete(o);
+	return (0);
+}
+
+/* Post to the running engine and wait for its answer. */
+static int
+engine_submit_post(struct store *s, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r, char **cause)
+{
+	struct store_inbox	 m, *got;
+	struct timespec		 ts = { 0, 5 * 1000 * 1000 };
+	int64_t			 id, deadline, v, seen = -1;
+	int			 rc;
+
+	memset(&m, 0, sizeof m);
+	m.command = (char *)q->command;
+	m.workflow_id = q->workflow_id;
+	m.step_id = q->step_id;
+	m.args_json = (char *)q->args_json;
+	if ((rc = store_inbox_post(s, actor, &m, &id, cause)) != 0)
+		return (rc);
+	deadline = time_mono_ms() + SUBMIT_WAIT_MS;
+	while (time_mono_ms() < deadline) {
+		if ((v = store_data_version(s)) != seen) {
+			seen = v;
+			if ((rc = store_inbox_get(s, id, &got, cause)) != 0)
+				return (rc);
+			if (strcmp(got->state, "new") != 0) {
+				rc = engine_submit_read(got->reply, r);
+				store_inbox_free(got);
+				if (rc != 0) {
+					xasprintf(cause, "the engine's answer "
+					    "to command %lld is unreadable",
+					    (long long)id);
+				}
+				return (rc);
+			}
+			store_inbox_free(got);
+		}
+		nanosleep(&ts, NULL);
+	}
+	xasprintf(cause, "the engine did not answer within %d s; command "
+	    "%lld stays queued", SUBMIT_WAIT_MS / 1000, (long long)id);
+	return (-1);
+}
+
+/* Ask the engine: through the inbox, or as the engine for one command. */
+int
+engine_submit(struct store *s, const struct flow_tools *tools,
+    const struct store_actor *actor, const struct engine_request *q,
+    struct engine_reply *r, char **cause)
+{
+	struct engine		*e;
+	int			 rc;
+
+	memset(r, 0, sizeof *r);
+	if (engine_probe(s))
+		return (engine_submit_post(s, actor, q, r, cause));
+	rc = engine_open(NULL, s, tools, NULL, &e, cause);
+	if (rc == LOCK_HELD) {
+		free(*cause);
+		*cause = NULL;
+		return (engine_submit_post(s, actor, q, r, cause));
+	}
+	if (rc != 0)
+		return (-1);
+	engine_request_apply(e, actor, q, r);
+	engine_close(e);
+	r->offline = 1;
+	return (0);
+}
+
+/* Apply a request in this process, which is the engine (run --wait). */
+int
+engine_request_apply(struct engine *e, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r)
+{
+	struct store_inbox	 m;
+	const struct user_info	*self = user_self();
+
+	memset(&m, 0, sizeof m);
+	m.uid = actor != NULL ? (int64_t)actor->uid : (int64_t)self->uid;
+	m.who = (char *)(actor != NULL && actor->user != NULL ? actor->user :
+	    self->name);
+	m.tty = (char *)(actor != NULL ? actor->tty : self->tty);
+	m.host = (char *)(actor != NULL ? actor->host : self->host);
+	m.command = (char *)q->command;
+	m.workflow_id = q->workflow_id;
+	m.step_id = q->step_id;
+	m.args_json = (char *)q->args_json;
+	return (engine_apply(e, &m, r));
+}

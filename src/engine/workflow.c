@@ -1,0 +1,359 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * workflow.c: workflows in the engine's memory.  Each running workflow's
+ * flow is parsed once, with what the engine asks of it often worked out
+ * ahead (which join a fan-out's branches meet at, which steps refer to
+ * other steps' results).  Also starting a workflow, and the scope that
+ * interpolation and conditions read.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+static void	 engine_wf_analyse(struct ewf *);
+static int	 engine_wf_join_walk(const struct flow *, int, int *, char *);
+static int	 engine_step_uses_steps(const struct flow_step *);
+static int	 engine_flow_valid(const char *, char **);
+
+RB_GENERATE(ewf_tree, ewf, entry, ewf_cmp);
+
+/* Order workflows by id. */
+int
+ewf_cmp(struct ewf *a, struct ewf *b)
+{
+	return (a->id < b->id ? -1 : a->id > b->id);
+}
+
+/* A workflow the engine holds, or NULL. */
+struct ewf *
+engine_wf_get(struct engine *e, int64_t id)
+{
+	struct ewf	 find;
+
+	find.id = id;
+	return (RB_FIND(ewf_tree, &e->workflows, &find));
+}
+
+/* Does anything in a step read steps.* (then its scope needs them)? */
+static int
+engine_step_uses_steps(const struct flow_step *st)
+{
+	size_t	 i;
+
+	if (st->args_json != NULL && strstr(st->args_json, "steps") != NULL)
+		return (1);
+	for (i = 0; i < st->nrun; i++) {
+		if (strstr(st->run[i], "steps") != NULL)
+			return (1);
+	}
+	for (i = 0; i < st->nenv; i++) {
+		if (strstr(st->env[i].value, "steps") != NULL)
+			return (1);
+	}
+	for (i = 0; i < st->nbranch; i++) {
+		if (st->branch[i].cond_src != NULL &&
+		    strstr(st->branch[i].cond_src, "steps") != NULL)
+			return (1);
+	}
+	if (st->gate.message != NULL && strstr(st->gate.message, "steps"))
+		return (1);
+	return (0);
+}
+
+/*
+ * From step i inside a fan-out, the first join reached along next and
+ * branch arms, going over nested fan-outs by way of their own joins.
+ */
+static int
+engine_wf_join_walk(const struct flow *f, int i, int *join_of, char *seen)
+{
+	const struct flow_step	*st;
+	size_t			 k;
+	int			 j;
+
+	if (i < 0 || seen[i])
+		return (-1);
+	seen[i] = 1;
+	st = &f->steps[i];
+	if (st->join_target >= 0 && st->nparallel == 0)
+		return (st->join_target);
+	if (st->nparallel > 0) {
+		if (join_of[i] < 0)
+			return (-1);
+		return (engine_wf_join_walk(f, join_of[i], join_of, seen));
+	}
+	if ((j = engine_wf_join_walk(f, st->next_target, join_of, seen)) >= 0)
+		return (j);
+	for (k = 0; k < st->nbranch; k++) {
+		j = engine_wf_join_walk(f, st->branch[k].target, join_of, seen);
+		if (j >= 0)
+			return (j);
+	}
+	return (-1);
+}
+
+/* Work out each fan-out's join and each step's use of steps.*. */
+static void
+engine_wf_analyse(struct ewf *wf)
+{
+	const struct flow	*f = wf->flow;
+	char			*seen;
+	size_t			 i, k, pass;
+	int			 j;
+
+	wf->join_of = xcalloc(f->nsteps + 1, sizeof *wf->join_of);
+	wf->uses_steps = xcalloc(f->nsteps + 1, sizeof *wf->uses_steps);
+	seen = xcalloc(f->nsteps + 1, 1);
+	for (i = 0; i < f->nsteps; i++) {
+		wf->join_of[i] = -1;
+		wf->uses_steps[i] = engine_step_uses_steps(&f->steps[i]);
+	}
+	/* Inner fan-outs first: repeat until nothing changes. */
+	for (pass = 0; pass < f->nsteps + 1; pass++) {
+		int	 changed = 0;
+
+		for (i = 0; i < f->nsteps; i++) {
+			const struct flow_step	*st = &f->steps[i];
+
+			if (st->nparallel == 0 || wf->join_of[i] >= 0)
+				continue;
+			j = st->join_target;
+			for (k = 0; j < 0 && k < st->nparallel; k++) {
+				memset(seen, 0, f->nsteps + 1);
+				j = engine_wf_join_walk(f,
+				    st->parallel_targets[k], wf->join_of, seen);
+			}
+			if (j >= 0) {
+				wf->join_of[i] = j;
+				changed = 1;
+			}
+		}
+		if (!changed)
+			break;
+	}
+	free(seen);
+}
+
+/* Take a running workflow into memory. */
+struct ewf *
+engine_wf_load(struct engine *e, const struct store_workflow *w,
+    char **cause)
+{
+	struct flow_diags	*d;
+	struct ewf		*wf;
+	char			*first;
+
+	d = flow_diags_create();
+	wf = xcalloc(1, sizeof *wf);
+	wf->flow = flow_parse(w->flow_json, strlen(w->flow_json), d);
+	if (wf->flow == NULL || flow_diags_errors(d) > 0) {
+		first = flow_diags_first_error(d, NULL);
+		xasprintf(cause, "workflow %lld: stored flow is not valid: %s",
+		    (long long)w->id, first != NULL ? first : "?");
+		free(first);
+		flow_diags_free(d);
+		if (wf->flow != NULL)
+			flow_free(wf->flow);
+		free(wf);
+		return (NULL);
+	}
+	flow_diags_free(d);
+	wf->id = w->id;
+	wf->name = xstrdup(w->name);
+	wf->input_json = xstrdup(w->input_json != NULL ? w->input_json : "{}");
+	wf->created_by = xstrdup(w->created_by);
+	wf->paused = w->paused;
+	engine_wf_analyse(wf);
+	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	RB_INSERT(ewf_tree, &e->workflows, wf);
+	return (wf);
+}
+
+/* Drop a workflow from memory once nothing refers to it. */
+void
+engine_wf_free(struct engine *e, struct ewf *wf)
+{
+	if (wf->refs > 0)
+		return;
+	RB_REMOVE(ewf_tree, &e->workflows, wf);
+	flow_free(wf->flow);
+	free(wf->join_of);
+	free(wf->uses_steps);
+	free(wf->name);
+	free(wf->input_json);
+	free(wf->created_by);
+	free(wf);
+}
+
+/* Add a step's result and exit code to the steps scope, by key and name. */
+static void
+engine_scope_add(cJSON *steps, const struct flow *f,
+    const struct store_step *row)
+{
+	const struct flow_step	*fs;
+	cJSON			*o;
+	int			 i;
+
+	o = cJSON_CreateObject();
+	cJSON_AddItemToObject(o, "result", json_parse_or_null(
+	    row->result_json));
+	if (row->has_exit_code)
+		cJSON_AddNumberToObject(o, "exit_code", row->exit_code);
+	else
+		cJSON_AddNullToObject(o, "exit_code");
+	cJSON_AddStringToObject(o, "status", row->status);
+	if ((i = flow_find(f, row->step_key)) >= 0 &&
+	    strcmp(f->steps[i].name, f->steps[i].key) != 0) {
+		fs = &f->steps[i];
+		cJSON_DeleteItemFromObjectCaseSensitive(steps, fs->name);
+		cJSON_AddItemToObject(steps, fs->name, cJSON_Duplicate(o, 1));
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(steps, row->step_key);
+	cJSON_AddItemToObject(steps, row->step_key, o);
+}
+
+/*
+ * The scope interpolation and conditions read: input, workflow and, when
+ * asked, every finished step's latest result.
+ */
+cJSON *
+engine_scope(struct engine *e, struct ewf *wf, int with_steps)
+{
+	struct store_step	*rows;
+	cJSON			*scope, *w, *steps;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	scope = cJSON_CreateObject();
+	cJSON_AddItemToObject(scope, "input", json_parse_or_null(
+	    wf->input_json));
+	w = cJSON_AddObjectToObject(scope, "workflow");
+	cJSON_AddNumberToObject(w, "id", (double)wf->id);
+	cJSON_AddStringToObject(w, "name", wf->name);
+	steps = cJSON_AddObjectToObject(scope, "steps");
+	if (!with_steps)
+		return (scope);
+	if (store_steps_finished(e->store, wf->id, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++)
+		engine_scope_add(steps, wf->flow, &rows[i]);
+	store_steps_free(rows, n);
+	return (scope);
+}
+
+/* A workflow ended: let it go from memory once no step refers to it. */
+void
+engine_wf_ended(struct engine *e, struct ewf *wf, const char *status)
+{
+	log_debug("%s: workflow %lld %s", __func__, (long long)wf->id, status);
+	if (wf->refs == 0)
+		engine_wf_free(e, wf);
+}
+
+/* Is a flow one the engine can run?  0, or the first problem. */
+static int
+engine_flow_valid(const char *flow_json, char **cause)
+{
+	struct flow_diags	*d;
+	struct flow		*f;
+	char			*first;
+	int			 rc = 0;
+
+	d = flow_diags_create();
+	f = flow_parse(flow_json, strlen(flow_json), d);
+	if (f == NULL || flow_diags_errors(d) > 0 || f->start < 0) {
+		first = flow_diags_first_error(d, NULL);
+		xasprintf(cause, "start: the flow is not valid: %s",
+		    first != NULL ? first : "no start step");
+		free(first);
+		rc = -1;
+	}
+	if (f != NULL)
+		flow_free(f);
+	flow_diags_free(d);
+	return (rc);
+}
+
+/*
+ * Start a workflow from a start command: {"name", "flow", "input",
+ * "template", "version"}.  The flow was checked by whoever posted it; it
+ * is parsed again here, and the first step is made ready (or waiting).
+ */
+int
+engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
+    char **cause)
+{
+	struct store_workflow	 w;
+	struct estep_origin	 o;
+	struct ewf		*wf;
+	cJSON			*a, *v;
+	char			*flow = NULL, *input = NULL, *detail = NULL;
+	char			*target;
+	int			 rc = -1;
+
+	memset(&w, 0, sizeof w);
+	if ((a = cJSON_Parse(m->args_json != NULL ? m->args_json : "")) ==
+	    NULL || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(a,
+	    "flow"))) {
+		xasprintf(cause, "start: no flow given");
+		goto out;
+	}
+	flow = json_print(cJSON_GetObjectItemCaseSensitive(a, "flow"));
+	if (engine_flow_valid(flow, cause) != 0)
+		goto out;
+	v = cJSON_GetObjectItemCaseSensitive(a, "input");
+	input = cJSON_IsObject(v) ? json_print(v) : xstrdup("{}");
+	v = cJSON_GetObjectItemCaseSensitive(a, "name");
+	w.name = cJSON_IsString(v) ? v->valuestring : (char *)"workflow";
+	v = cJSON_GetObjectItemCaseSensitive(a, "template");
+	if (cJSON_IsString(v)) {
+		w.template_name = v->valuestring;
+		v = cJSON_GetObjectItemCaseSensitive(a, "version");
+		w.template_version = cJSON_IsNumber(v) ? (int64_t)v->valuedouble :
+		    0;
+		detail = json_print(a);
+	}
+	w.flow_json = flow;
+	w.input_json = input;
+	w.status = (char *)"running";
+	w.created_by = m->who;
+	engine_txn(e);
+	if (store_workflow_add(e->store, &w, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if ((wf = engine_wf_load(e, &w, cause)) == NULL)
+		engine_store_fatal(e, *cause);	/* it was valid just now */
+	xasprintf(&target, "workflow %lld %s", (long long)w.id, w.name);
+	engine_audit(e, m, "start", w.id, 0, target, NULL, detail);
+	free(target);
+	memset(&o, 0, sizeof o);
+	engine_step_create(e, wf, wf->flow->start, &o);
+	*id = w.id;
+	rc = 0;
+out:
+	free(detail);
+	free(flow);
+	free(input);
+	cJSON_Delete(a);
+	return (rc);
+}

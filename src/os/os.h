@@ -1,0 +1,117 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * os.h: the operating-system layer.  One poll() loop with fd watchers,
+ * monotonic timers, deferred calls and before-sleep hooks; signals through
+ * a self-pipe; child processes in their own process groups with their
+ * output read through the loop; the engine's lock file.  No threads, no
+ * sleeps, no blocking waitpid: everything that waits, waits in poll().
+ */
+
+#ifndef SLUICE_OS_H
+#define SLUICE_OS_H
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* loop.c */
+struct loop;
+struct loop_fd;
+struct loop_timer;
+
+typedef void	 (*loop_fd_cb)(int, short, void *);	/* fd, revents */
+typedef void	 (*loop_cb)(void *);
+
+struct loop	*loop_create(void);
+void		 loop_free(struct loop *);
+int		 loop_run(struct loop *);	/* until loop_break */
+int		 loop_once(struct loop *, int);	/* one turn; arg: may block */
+void		 loop_break(struct loop *);
+int		 loop_stopped(const struct loop *);
+
+/* Watch a descriptor for POLLIN/POLLOUT; POLLHUP/POLLERR always reported. */
+struct loop_fd	*loop_fd_add(struct loop *, int, short, loop_fd_cb, void *);
+void		 loop_fd_events(struct loop_fd *, short);
+void		 loop_fd_del(struct loop_fd *);
+
+/* Re-armable one-shot timers on CLOCK_MONOTONIC, in milliseconds. */
+struct loop_timer *loop_timer_create(struct loop *, loop_cb, void *);
+void		 loop_timer_start(struct loop_timer *, int64_t);
+void		 loop_timer_stop(struct loop_timer *);
+int		 loop_timer_pending(const struct loop_timer *);
+void		 loop_timer_free(struct loop_timer *);
+
+/*
+ * Deferred calls run in order before the loop next sleeps; before-sleep
+ * hooks run after the deferred queue is empty, just before poll() (the
+ * engine commits its turn there, the console draws there).  A hook that
+ * defers more work sends the loop round again without sleeping.
+ */
+void		 loop_defer(struct loop *, loop_cb, void *);
+void		 loop_hook_add(struct loop *, loop_cb, void *);
+void		 loop_hook_del(struct loop *, loop_cb, void *);
+
+/* signal.c: handlers only write the number to the self-pipe. */
+typedef void	 (*loop_signal_cb)(int, void *);
+int		 loop_signal(struct loop *, int, loop_signal_cb, void *);
+void		 loop_signal_reset(void);	/* in a child: defaults back */
+
+/* proc.c: child processes. */
+struct proc;
+
+#define PROC_F_HOLD	0x1	/* child waits for proc_release() to exec */
+#define PROC_F_INHERIT	0x2	/* keep our stdin/stdout/stderr (an editor) */
+#define PROC_F_NOPGRP	0x4	/* stay in our process group (an editor) */
+
+struct proc_spec {
+	char *const	*argv;		/* argv[0] looked up in PATH */
+	char *const	*envp;		/* the whole environment */
+	const char	*cwd;		/* NULL: ours */
+	int		 flags;		/* PROC_F_* */
+};
+
+/* Output from the child: stream 1 or 2, a chunk as read. */
+typedef void	 (*proc_output_cb)(struct proc *, int, const char *, size_t,
+		     void *);
+/* Reaped and both pipes at EOF: the wait status.  The proc is freed after. */
+typedef void	 (*proc_exit_cb)(struct proc *, int, void *);
+
+struct proc	*proc_spawn(struct loop *, const struct proc_spec *,
+		     proc_output_cb, proc_exit_cb, void *, char **);
+int		 proc_release(struct proc *);
+void		 proc_kill(struct proc *, int64_t);	/* TERM, KILL after ms */
+void		 proc_abandon(struct proc *);	/* forget: no callbacks */
+pid_t		 proc_pid(const struct proc *);
+pid_t		 proc_pgid(const struct proc *);
+int64_t		 proc_start_time(const struct proc *);
+int		 proc_running(const struct loop *);	/* live children */
+
+/* procstat.c: telling our leftover process from one that reused its pid. */
+int64_t		 procstat_start_time(pid_t);	/* Unix ms, 0 unknown */
+int		 procstat_same(pid_t, int64_t);	/* alive with this start */
+int		 procstat_group_alive(pid_t);
+
+/* lock.c: the engine lock, a flock on DB.lock beside the database. */
+#define LOCK_TAKEN	0
+#define LOCK_HELD	1	/* another process holds it */
+int		 lock_take(const char *, int *, char **);
+void		 lock_release(int);
+int		 lock_probe(const char *);	/* 1 held by someone, 0 not */
+
+#endif /* SLUICE_OS_H */

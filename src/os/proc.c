@@ -1,0 +1,768 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * proc.c: child processes, as tmux's job.c does them.  Each child runs in
+ * its own process group with stdin from /dev/null and stdout and stderr on
+ * pipes the loop reads; SIGCHLD reaps through the self-pipe and finds the
+ * child by pid in a tree.  A child is finished only when it has been
+ * reaped and both pipes have reached EOF, so no output is ever lost to a
+ * grandchild still writing; then the exit callback runs, once, and the
+ * proc is freed.  Cancelling is SIGTERM to the group, then SIGKILL from a
+ * timer.
+ */
+
+#include <sys/types.h>
+#include <sys/queue.h>
+#include <sys/socket.h>
+#include <sys/tree.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+#include "os/os.h"
+#include "os/os-int.h"
+
+#define PROC_BUFSIZE	(64 * 1024)
+#define PROC_READS	16	/* reads per wakeup before others get a turn */
+#define PROC_MAXARGS	256	/* for the shell fallback of a bare script */
+
+#define PROC_S_REAPED		0x1
+#define PROC_S_ABANDONED	0x2
+#define PROC_S_DONE		0x4	/* exit callback called */
+#define PROC_S_KILLED		0x8
+
+extern char	**environ;
+
+/* One of a child's output pipes, the argument of its watcher. */
+struct proc_pipe {
+	struct proc	*p;
+	int		 stream;	/* 1 or 2 */
+	int		 fd;		/* -1 once at EOF */
+	struct loop_fd	*w;
+};
+
+struct proc {
+	struct proc_set	*set;
+	pid_t		 pid;
+	pid_t		 pgid;
+	int64_t		 start;
+	int		 flags;		/* PROC_F_* */
+	int		 state;		/* PROC_S_* */
+	int		 status;
+	int		 busy;		/* output callbacks on the stack */
+	int		 gofd;		/* PROC_F_HOLD until released */
+	struct proc_pipe pipe[2];
+	struct loop_timer *timer;	/* SIGKILL after the grace */
+	int64_t		 deadline;	/* monotonic ms of the SIGKILL */
+
+	proc_output_cb	 outcb;
+	proc_exit_cb	 exitcb;
+	void		*arg;
+
+	RB_ENTRY(proc)	 entry;		/* in the tree until reaped */
+	LIST_ENTRY(proc) all;		/* in the list until freed */
+};
+RB_HEAD(proc_tree, proc);
+LIST_HEAD(proc_list, proc);
+
+/* A loop's children. */
+struct proc_set {
+	struct loop	*loop;
+	struct proc_tree tree;		/* unreaped, by pid */
+	struct proc_list all;
+	int		 running;	/* unreaped and not abandoned */
+	char		*buf;		/* one read buffer for all */
+};
+
+/* Descriptors made for one spawn: child ends first. */
+struct proc_fds {
+	int		 out[2];
+	int		 err[2];
+	int		 go[2];
+};
+
+static int	proc_cmp(struct proc *, struct proc *);
+RB_PROTOTYPE(proc_tree, proc, entry, proc_cmp);
+RB_GENERATE(proc_tree, proc, entry, proc_cmp);
+
+static struct proc_set *proc_set_get(struct loop *, char **);
+static int	proc_fds_open(int, struct proc_fds *, char **);
+static void	proc_fds_close(struct proc_fds *);
+static struct proc *proc_parent(struct proc_set *, const struct proc_spec *,
+		    pid_t, struct proc_fds *);
+static __dead void proc_child(const struct proc_spec *, struct proc_fds *);
+static int	proc_child_lift(int);
+static void	proc_child_stdio(int, int);
+static __dead void proc_child_exec(char *const *, char *const *);
+static void	proc_child_try(const char *, char *const *, char *const *);
+static __dead void proc_child_fail(const char *, const char *, int);
+static void	proc_sigchld(int, void *);
+static void	proc_reaped(struct proc_set *, pid_t, int);
+static void	proc_read(int, short, void *);
+static void	proc_pipe_close(struct proc_pipe *);
+static void	proc_try_reap(struct proc *);
+static void	proc_check_done(struct proc *);
+static void	proc_signal(struct proc *, int);
+static void	proc_kill_timer(void *);
+static void	proc_free(struct proc *);
+
+/* Order children by pid. */
+static int
+proc_cmp(struct proc *a, struct proc *b)
+{
+	return (a->pid < b->pid ? -1 : a->pid > b->pid);
+}
+
+/* The loop's children, set up with a SIGCHLD handler on first use. */
+static struct proc_set *
+proc_set_get(struct loop *loop, char **cause)
+{
+	struct proc_set	*set;
+
+	if ((set = loop_get_procs(loop)) != NULL)
+		return (set);
+	set = xcalloc(1, sizeof *set);
+	set->loop = loop;
+	RB_INIT(&set->tree);
+	LIST_INIT(&set->all);
+	if (loop_signal(loop, SIGCHLD, proc_sigchld, set) != 0) {
+		xasprintf(cause, "cannot handle SIGCHLD: %s", strerror(errno));
+		free(set);
+		return (NULL);
+	}
+	set->buf = xmalloc(PROC_BUFSIZE);
+	loop_set_procs(loop, set);
+	return (set);
+}
+
+/*
+ * Start a child.  Signals are blocked across fork() so no handler of ours
+ * runs in the child before it puts the defaults back.
+ */
+struct proc *
+proc_spawn(struct loop *loop, const struct proc_spec *spec,
+    proc_output_cb outcb, proc_exit_cb exitcb, void *arg, char **cause)
+{
+	struct proc_set	*set;
+	struct proc_fds	 fds;
+	struct proc	*p;
+	sigset_t	 all, old;
+	pid_t		 pid;
+	int		 saved;
+
+	if (spec->argv == NULL || spec->argv[0] == NULL ||
+	    *spec->argv[0] == '\0') {
+		xasprintf(cause, "no command to run");
+		return (NULL);
+	}
+	if ((set = proc_set_get(loop, cause)) == NULL)
+		return (NULL);
+	if (proc_fds_open(spec->flags, &fds, cause) != 0)
+		return (NULL);
+
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0)
+		proc_child(spec, &fds);
+	if (pid == -1) {
+		saved = errno;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		proc_fds_close(&fds);
+		xasprintf(cause, "cannot fork: %s", strerror(saved));
+		return (NULL);
+	}
+	p = proc_parent(set, spec, pid, &fds);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+
+	p->outcb = outcb;
+	p->exitcb = exitcb;
+	p->arg = arg;
+	log_debug("%s: %s: pid %ld", __func__, spec->argv[0], (long)pid);
+	return (p);
+}
+
+/*
+ * Make the pipes (close-on-exec, so no other child inherits them) and, to
+ * hold the child, a socket pair: writing the go byte to a socket whose
+ * reader died gives EPIPE instead of SIGPIPE.
+ */
+static int
+proc_fds_open(int flags, struct proc_fds *fds, char **cause)
+{
+	int	i;
+
+	for (i = 0; i < 2; i++)
+		fds->out[i] = fds->err[i] = fds->go[i] = -1;
+	if (!(flags & PROC_F_INHERIT)) {
+		if (pipe2(fds->out, O_CLOEXEC) != 0 ||
+		    pipe2(fds->err, O_CLOEXEC) != 0)
+			goto fail;
+		if (fcntl(fds->out[0], F_SETFL, O_NONBLOCK) != 0 ||
+		    fcntl(fds->err[0], F_SETFL, O_NONBLOCK) != 0)
+			goto fail;
+	}
+	if ((flags & PROC_F_HOLD) &&
+	    socketpair(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0, fds->go) != 0)
+		goto fail;
+	return (0);
+
+fail:
+	xasprintf(cause, "cannot make pipes: %s", strerror(errno));
+	proc_fds_close(fds);
+	return (-1);
+}
+
+/* Close whatever proc_fds_open made. */
+static void
+proc_fds_close(struct proc_fds *fds)
+{
+	int	i;
+
+	for (i = 0; i < 2; i++) {
+		if (fds->out[i] != -1)
+			close(fds->out[i]);
+		if (fds->err[i] != -1)
+			close(fds->err[i]);
+		if (fds->go[i] != -1)
+			close(fds->go[i]);
+	}
+}
+
+/*
+ * The parent's half of a spawn: put the child in its group here too (so
+ * neither side races the other), note its start time for recognising it
+ * later, and start reading its pipes.
+ */
+static struct proc *
+proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
+    struct proc_fds *fds)
+{
+	struct proc	*p;
+	int		 i;
+
+	p = xcalloc(1, sizeof *p);
+	p->set = set;
+	p->pid = pid;
+	p->flags = spec->flags;
+	if (spec->flags & PROC_F_NOPGRP)
+		p->pgid = getpgrp();
+	else {
+		setpgid(pid, pid);	/* EACCES once it has exec'd: fine */
+		p->pgid = pid;
+	}
+	p->start = procstat_start_time(pid);
+
+	if (fds->out[1] != -1)
+		close(fds->out[1]);
+	if (fds->err[1] != -1)
+		close(fds->err[1]);
+	if (fds->go[0] != -1)
+		close(fds->go[0]);
+	p->gofd = fds->go[1];
+	p->pipe[0].fd = fds->out[0];
+	p->pipe[1].fd = fds->err[0];
+	for (i = 0; i < 2; i++) {
+		p->pipe[i].p = p;
+		p->pipe[i].stream = i + 1;
+		if (p->pipe[i].fd != -1) {
+			p->pipe[i].w = loop_fd_add(set->loop, p->pipe[i].fd,
+			    POLLIN, proc_read, &p->pipe[i]);
+		}
+	}
+	RB_INSERT(proc_tree, &set->tree, p);
+	LIST_INSERT_HEAD(&set->all, p, all);
+	set->running++;
+	return (p);
+}
+
+/*
+ * The child's half, from fork() to exec.  Only async-signal-safe calls:
+ * defaults back, own group, /dev/null and the pipes as 0, 1 and 2, nothing
+ * else open, the directory, the go byte, exec.
+ */
+static __dead void
+proc_child(const struct proc_spec *spec, struct proc_fds *fds)
+{
+	struct sigaction	 sa;
+	sigset_t		 none;
+	ssize_t			 n;
+	char			 c;
+	int			 go;
+
+	loop_signal_reset();
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+
+	if (!(spec->flags & PROC_F_NOPGRP))
+		setpgid(0, 0);
+	go = proc_child_lift(fds->go[0]);
+	if (!(spec->flags & PROC_F_INHERIT)) {
+		proc_child_stdio(proc_child_lift(fds->out[1]),
+		    proc_child_lift(fds->err[1]));
+	}
+	if (go != -1 && go != 3 && dup2(go, 3) == -1)
+		_exit(127);
+	closefrom(go != -1 ? 4 : 3);
+
+	if (spec->cwd != NULL && chdir(spec->cwd) != 0)
+		proc_child_fail("cannot change directory to ", spec->cwd, errno);
+	if (go != -1) {
+		do
+			n = read(3, &c, 1);
+		while (n == -1 && errno == EINTR);
+		if (n != 1)
+			_exit(127);	/* abandoned: never run */
+		close(3);
+	}
+	proc_child_exec(spec->argv, spec->envp);
+}
+
+/* Move a descriptor above 2, so setting up 0, 1 and 2 cannot clobber it. */
+static int
+proc_child_lift(int fd)
+{
+	if (fd == -1 || fd > 2)
+		return (fd);
+	if ((fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) == -1)
+		_exit(127);
+	return (fd);
+}
+
+/* stdin from /dev/null, stdout and stderr to the pipes. */
+static void
+proc_child_stdio(int out, int err)
+{
+	int	null;
+
+	if ((null = open("/dev/null", O_RDONLY)) == -1)
+		_exit(127);
+	if (null != 0 && dup2(null, 0) == -1)
+		_exit(127);
+	if (dup2(out, 1) == -1 || dup2(err, 2) == -1)
+		_exit(127);
+}
+
+/*
+ * Run argv[0], looked up in the PATH of the child's own environment (not
+ * ours, as execvp would), trying every entry as execvp does.
+ */
+static __dead void
+proc_child_exec(char *const *argv, char *const *envp)
+{
+	char		 path[4096];
+	const char	*search = NULL, *p, *end;
+	size_t		 dlen, flen;
+	int		 i, error = ENOENT;
+
+	if (envp == NULL)
+		envp = environ;
+	if (strchr(argv[0], '/') != NULL) {
+		proc_child_try(argv[0], argv, envp);
+		proc_child_fail("cannot run ", argv[0], errno);
+	}
+	for (i = 0; envp[i] != NULL; i++) {
+		if (strncmp(envp[i], "PATH=", 5) == 0)
+			search = envp[i] + 5;
+	}
+	if (search == NULL)
+		search = "/usr/local/bin:/bin:/usr/bin";
+	flen = strlen(argv[0]);
+	for (p = search; ; p = end + 1) {
+		if ((end = strchr(p, ':')) == NULL)
+			end = p + strlen(p);
+		dlen = end - p;
+		if (dlen == 0) {
+			p = ".";
+			dlen = 1;
+		}
+		if (dlen + 1 + flen < sizeof path) {
+			memcpy(path, p, dlen);
+			path[dlen] = '/';
+			memcpy(path + dlen + 1, argv[0], flen + 1);
+			proc_child_try(path, argv, envp);
+			if (errno == EACCES)
+				error = EACCES;
+			else if (errno != ENOENT && errno != ENOTDIR &&
+			    errno != ELOOP && errno != ENAMETOOLONG &&
+			    errno != ESTALE && errno != ENODEV &&
+			    errno != ETIMEDOUT)
+				proc_child_fail("cannot run ", argv[0], errno);
+		}
+		if (*end == '\0')
+			break;
+	}
+	proc_child_fail("cannot run ", argv[0], error);
+}
+
+/* execve, and hand a script without #! to /bin/sh as execvp does. */
+static void
+proc_child_try(const char *path, char *const *argv, char *const *envp)
+{
+	char	*shargv[PROC_MAXARGS + 2];
+	int	 i;
+
+	execve(path, argv, envp);
+	if (errno != ENOEXEC)
+		return;
+	shargv[0] = (char *)"sh";
+	shargv[1] = (char *)path;
+	for (i = 1; argv[i] != NULL && i < PROC_MAXARGS; i++)
+		shargv[i + 1] = argv[i];
+	if (argv[i] != NULL) {
+		errno = E2BIG;
+		return;
+	}
+	shargv[i + 1] = NULL;
+	execve("/bin/sh", shargv, envp);
+	errno = ENOEXEC;
+}
+
+/* Say why the child cannot go on, on its stderr, and exit 127. */
+static __dead void
+proc_child_fail(const char *what, const char *arg, int error)
+{
+	const char	*parts[6];
+	size_t		 i;
+
+	parts[0] = "sluice: ";
+	parts[1] = what;
+	parts[2] = arg;
+	parts[3] = ": ";
+	parts[4] = strerror(error);
+	parts[5] = "\n";
+	for (i = 0; i < 6; i++) {
+		if (write(2, parts[i], strlen(parts[i])) == -1)
+			break;
+	}
+	_exit(127);
+}
+
+/* Let a held child exec: send the go byte. */
+int
+proc_release(struct proc *p)
+{
+	char	c = 'g';
+	ssize_t	n;
+	int	saved;
+
+	if (p->gofd == -1) {
+		errno = EINVAL;
+		return (-1);
+	}
+	do
+		n = send(p->gofd, &c, 1, MSG_NOSIGNAL);
+	while (n == -1 && errno == EINTR);
+	saved = errno;
+	close(p->gofd);
+	p->gofd = -1;
+	if (n != 1) {
+		errno = saved;
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * SIGCHLD: reap every child that has exited, without blocking, and hand
+ * each status to its proc.
+ */
+static void
+proc_sigchld(int signo, void *arg)
+{
+	struct proc_set	*set = arg;
+	pid_t		 pid;
+	int		 status;
+
+	for (;;) {
+		pid = waitpid(-1, &status, WNOHANG);
+		if (pid == -1 && errno == EINTR)
+			continue;
+		if (pid <= 0)
+			break;
+		proc_reaped(set, pid, status);
+	}
+}
+
+/* A child has been reaped: note it, and finish it if its pipes are done. */
+static void
+proc_reaped(struct proc_set *set, pid_t pid, int status)
+{
+	struct proc	 find, *p;
+
+	find.pid = pid;
+	if ((p = RB_FIND(proc_tree, &set->tree, &find)) == NULL) {
+		log_debug("%s: pid %ld not ours, status %d", __func__,
+		    (long)pid, status);
+		return;
+	}
+	RB_REMOVE(proc_tree, &set->tree, p);
+	p->state |= PROC_S_REAPED;
+	p->status = status;
+	log_debug("%s: pid %ld status %d", __func__, (long)pid, status);
+	if (p->state & PROC_S_ABANDONED) {
+		if (p->busy == 0)
+			proc_free(p);
+		return;
+	}
+	set->running--;
+	if ((p->flags & PROC_F_NOPGRP) && p->timer != NULL)
+		loop_timer_stop(p->timer);
+	proc_check_done(p);
+}
+
+/*
+ * Read what a pipe has, in chunks, into the shared buffer.  After a
+ * bounded number of reads others get a turn; at EOF (or an error) the
+ * pipe is closed.
+ */
+static void
+proc_read(int fd, short revents, void *arg)
+{
+	struct proc_pipe	*pp = arg;
+	struct proc		*p = pp->p;
+	char			*buf = p->set->buf;
+	ssize_t			 n = 0;
+	int			 i;
+
+	for (i = 0; i < PROC_READS; i++) {
+		n = read(fd, buf, PROC_BUFSIZE);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n <= 0)
+			break;
+		if (p->outcb == NULL)
+			continue;
+		p->busy++;
+		p->outcb(p, pp->stream, buf, n, p->arg);
+		p->busy--;
+		if (p->state & PROC_S_ABANDONED) {
+			if (p->busy == 0 && (p->state & PROC_S_REAPED))
+				proc_free(p);
+			return;
+		}
+	}
+	if (i == PROC_READS)
+		return;
+	if (n == -1)
+		log_debug("%s: pid %ld: %s", __func__, (long)p->pid,
+		    strerror(errno));
+	proc_pipe_close(pp);
+	if (p->pipe[0].fd == -1 && p->pipe[1].fd == -1 &&
+	    !(p->state & PROC_S_REAPED))
+		proc_try_reap(p);	/* finishes it if it could be reaped */
+	else
+		proc_check_done(p);
+}
+
+/*
+ * Both pipes are at EOF, so the child is probably exiting: reap it now if
+ * it is done, rather than a turn later when SIGCHLD comes through the
+ * self-pipe.
+ */
+static void
+proc_try_reap(struct proc *p)
+{
+	pid_t	pid;
+	int	status;
+
+	do
+		pid = waitpid(p->pid, &status, WNOHANG);
+	while (pid == -1 && errno == EINTR);
+	if (pid == p->pid)
+		proc_reaped(p->set, pid, status);
+}
+
+/* Stop reading a pipe and close it. */
+static void
+proc_pipe_close(struct proc_pipe *pp)
+{
+	if (pp->fd == -1)
+		return;
+	loop_fd_del(pp->w);
+	pp->w = NULL;
+	close(pp->fd);
+	pp->fd = -1;
+}
+
+/* Reaped and both pipes at EOF: the exit callback, once, then free. */
+static void
+proc_check_done(struct proc *p)
+{
+	if (p->state & (PROC_S_ABANDONED|PROC_S_DONE))
+		return;
+	if (!(p->state & PROC_S_REAPED))
+		return;
+	if (p->pipe[0].fd != -1 || p->pipe[1].fd != -1)
+		return;
+	p->state |= PROC_S_DONE;
+	if (p->exitcb != NULL)
+		p->exitcb(p, p->status, p->arg);
+	proc_free(p);
+}
+
+/* Signal the child's group, or only the child if it shares ours. */
+static void
+proc_signal(struct proc *p, int signo)
+{
+	if (!(p->flags & PROC_F_NOPGRP))
+		killpg(p->pgid, signo);
+	else if (!(p->state & PROC_S_REAPED))
+		kill(p->pid, signo);
+}
+
+/*
+ * Cancel: SIGTERM to the group now, SIGKILL after grace ms.  Calling again
+ * may bring the SIGKILL forward, never put it back.  The group is also
+ * killed when the child is reaped but something in it still holds the
+ * pipes open.
+ */
+void
+proc_kill(struct proc *p, int64_t grace)
+{
+	int64_t	deadline;
+
+	if (p->state & (PROC_S_ABANDONED|PROC_S_DONE))
+		return;
+	if (grace < 0)
+		grace = 0;
+	deadline = time_mono_ms() + grace;
+	if (p->state & PROC_S_KILLED) {
+		if (deadline < p->deadline) {
+			p->deadline = deadline;
+			loop_timer_start(p->timer, grace);
+		}
+		return;
+	}
+	p->state |= PROC_S_KILLED;
+	p->deadline = deadline;
+	log_debug("%s: pid %ld, SIGKILL in %lld ms", __func__, (long)p->pid,
+	    (long long)grace);
+	proc_signal(p, SIGTERM);
+	proc_signal(p, SIGCONT);	/* a stopped group must see it */
+	if (p->timer == NULL)
+		p->timer = loop_timer_create(p->set->loop, proc_kill_timer, p);
+	loop_timer_start(p->timer, grace);
+}
+
+/* The grace is over. */
+static void
+proc_kill_timer(void *arg)
+{
+	struct proc	*p = arg;
+
+	log_debug("%s: pid %ld", __func__, (long)p->pid);
+	proc_signal(p, SIGKILL);
+}
+
+/*
+ * Forget a child: no more callbacks, no kill.  It is still reaped when it
+ * exits; a held child sees its go socket close and exits without running.
+ */
+void
+proc_abandon(struct proc *p)
+{
+	if (p == NULL || (p->state & (PROC_S_ABANDONED|PROC_S_DONE)))
+		return;
+	log_debug("%s: pid %ld", __func__, (long)p->pid);
+	p->state |= PROC_S_ABANDONED;
+	proc_pipe_close(&p->pipe[0]);
+	proc_pipe_close(&p->pipe[1]);
+	if (p->gofd != -1) {
+		close(p->gofd);
+		p->gofd = -1;
+	}
+	loop_timer_free(p->timer);
+	p->timer = NULL;
+	if (!(p->state & PROC_S_REAPED))
+		p->set->running--;
+	else if (p->busy == 0)
+		proc_free(p);
+}
+
+/* The child's pid. */
+pid_t
+proc_pid(const struct proc *p)
+{
+	return (p->pid);
+}
+
+/* The child's process group (its pid unless PROC_F_NOPGRP). */
+pid_t
+proc_pgid(const struct proc *p)
+{
+	return (p->pgid);
+}
+
+/* When the child started, Unix ms from /proc; 0 if unknown. */
+int64_t
+proc_start_time(const struct proc *p)
+{
+	return (p->start);
+}
+
+/* How many children have not been reaped yet (abandoned ones aside). */
+int
+proc_running(const struct loop *loop)
+{
+	struct proc_set	*set = loop_get_procs(loop);
+
+	return (set == NULL ? 0 : set->running);
+}
+
+/* Free a proc and whatever it still holds. */
+static void
+proc_free(struct proc *p)
+{
+	if (!(p->state & PROC_S_REAPED))
+		RB_REMOVE(proc_tree, &p->set->tree, p);
+	LIST_REMOVE(p, all);
+	proc_pipe_close(&p->pipe[0]);
+	proc_pipe_close(&p->pipe[1]);
+	if (p->gofd != -1)
+		close(p->gofd);
+	loop_timer_free(p->timer);
+	free(p);
+}
+
+/* Forget every child of a loop being freed, without killing any. */
+void
+proc_set_free(struct proc_set *set)
+{
+	struct proc	*p, *p1;
+
+	if (set == NULL)
+		return;
+	LIST_FOREACH_SAFE(p, &set->all, all, p1)
+		proc_free(p);
+	loop_signal(set->loop, SIGCHLD, NULL, NULL);
+	free(set->buf);
+	free(set);
+}

@@ -1,0 +1,184 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * inbox.c: commands for the engine.  A process that is not the engine
+ * (the CLI, a second console) posts a row; the engine applies new rows in
+ * order, in its own transaction, and answers on the same row.  The person
+ * is the posting process's, from its uid.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+#define INBOX_COLUMNS \
+	"id, posted_at, uid, who, tty, host, command, workflow_id, step_id," \
+	" args_json, state, reply"
+
+static const char inbox_post_sql[] =
+	"INSERT INTO inbox (posted_at, uid, who, tty, host, command,"
+	" workflow_id, step_id, args_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+static const char inbox_new_sql[] =
+	"SELECT " INBOX_COLUMNS " FROM inbox WHERE state = 'new' ORDER BY id"
+	" LIMIT 1000";
+static const char inbox_get_sql[] =
+	"SELECT " INBOX_COLUMNS " FROM inbox WHERE id = ?";
+static const char inbox_reply_sql[] =
+	"UPDATE inbox SET state = ?, reply = ?, handled_at = ? WHERE id = ?";
+
+/* Fill an inbox row from a row of INBOX_COLUMNS. */
+static void
+store_inbox_row(sqlite3_stmt *st, void *p)
+{
+	struct store_inbox	*m = p;
+
+	m->id = sqlite3_column_int64(st, 0);
+	m->posted_at = sqlite3_column_int64(st, 1);
+	m->uid = sqlite3_column_int64(st, 2);
+	m->who = store_column_text(st, 3);
+	m->tty = store_column_text(st, 4);
+	m->host = store_column_text(st, 5);
+	m->command = store_column_text(st, 6);
+	m->workflow_id = sqlite3_column_int64(st, 7);
+	m->step_id = sqlite3_column_int64(st, 8);
+	m->args_json = store_column_text(st, 9);
+	m->state = store_column_text(st, 10);
+	m->reply = store_column_text(st, 11);
+}
+
+/* store_rows' way to free a partly read array. */
+static void
+store_inbox_rows_free(void *list, size_t n)
+{
+	store_inboxes_free(list, n);
+}
+
+static const struct store_rows store_inbox_rows = {
+	.what = "read inbox",
+	.size = sizeof (struct store_inbox),
+	.fill = store_inbox_row,
+	.free = store_inbox_rows_free,
+};
+
+/* Post a command in its own transaction; sets *id. */
+int
+store_inbox_post(struct store *s, const struct store_actor *actor,
+    const struct store_inbox *m, int64_t *id, char **cause)
+{
+	const struct user_info	*self = user_self();
+	int			 rc;
+
+	if ((rc = store_begin(s, cause)) != 0)
+		return (rc);
+	rc = store_runf(s, "post command", inbox_post_sql, "iitttttTTt",
+	    time_now_ms(), actor != NULL ? (int64_t)actor->uid :
+	    (int64_t)self->uid, store_actor_name(actor),
+	    actor != NULL ? actor->tty : self->tty,
+	    actor != NULL ? actor->host : self->host, m->command,
+	    m->workflow_id, m->step_id, m->args_json);
+	if (rc != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		store_rollback(s);
+		return (rc);
+	}
+	*id = sqlite3_last_insert_rowid(s->db);
+	return (store_commit(s, cause));
+}
+
+/* The commands not yet applied, oldest first. */
+int
+store_inbox_new(struct store *s, struct store_inbox **listp, size_t *np,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = store_stmt(s, inbox_new_sql, &st, cause)) != 0)
+		return (rc);
+	return (store_rows(s, st, &store_inbox_rows, (void **)listp, np,
+	    cause));
+}
+
+/* One command, to read its answer. */
+int
+store_inbox_get(struct store *s, int64_t id, struct store_inbox **mp,
+    char **cause)
+{
+	sqlite3_stmt		*st;
+	struct store_inbox	*list;
+	size_t			 n;
+	int			 rc;
+
+	*mp = NULL;
+	if ((rc = store_stmt(s, inbox_get_sql, &st, cause)) != 0)
+		return (rc);
+	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "read inbox", cause);
+		store_release(s, st);
+		return (rc);
+	}
+	rc = store_rows(s, st, &store_inbox_rows, (void **)&list, &n, cause);
+	if (rc != 0)
+		return (rc);
+	if (n == 0) {
+		free(list);
+		xasprintf(cause, "no command %lld", (long long)id);
+		return (STORE_NOTFOUND);
+	}
+	*mp = list;
+	return (0);
+}
+
+/* Answer a command: done or refused, with a JSON reply. */
+int
+store_inbox_reply(struct store *s, int64_t id, const char *state,
+    const char *reply, int64_t now)
+{
+	return (store_runf(s, "answer command", inbox_reply_sql, "ttii", state,
+	    reply, now, id));
+}
+
+/* Free what one inbox row owns, and the row. */
+void
+store_inbox_free(struct store_inbox *m)
+{
+	store_inboxes_free(m, m != NULL ? 1 : 0);
+}
+
+/* Free an inbox array. */
+void
+store_inboxes_free(struct store_inbox *list, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		free(list[i].who);
+		free(list[i].tty);
+		free(list[i].host);
+		free(list[i].command);
+		free(list[i].args_json);
+		free(list[i].state);
+		free(list[i].reply);
+	}
+	free(list);
+}

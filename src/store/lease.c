@@ -1,0 +1,134 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * lease.c: the engine row.  Whoever takes the engine lock bumps the epoch;
+ * every write transaction of an engine first checks that the epoch is
+ * still its own (and records a heartbeat), so an engine that lost its lock
+ * without knowing it can never write again.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+static const char lease_take_sql[] =
+	"UPDATE engine SET epoch = epoch + 1, pid = ?, host = ?, since = ?,"
+	" heartbeat_at = ? WHERE id = 1";
+static const char lease_epoch_sql[] =
+	"SELECT epoch FROM engine WHERE id = 1";
+static const char lease_fence_sql[] =
+	"UPDATE engine SET heartbeat_at = ? WHERE id = 1 AND epoch = ?";
+static const char lease_drop_sql[] =
+	"UPDATE engine SET pid = NULL, heartbeat_at = ? WHERE id = 1"
+	" AND epoch = ?";
+static const char lease_get_sql[] =
+	"SELECT epoch, pid, host, since, heartbeat_at FROM engine WHERE id = 1";
+
+/* Become the engine: a new epoch, with who holds it; own transaction. */
+int
+store_lease_take(struct store *s, int64_t pid, const char *host,
+    int64_t *epoch, char **cause)
+{
+	int64_t	 now = time_now_ms();
+	int	 rc;
+
+	if ((rc = store_begin(s, cause)) != 0)
+		return (rc);
+	rc = store_runf(s, "take engine lease", lease_take_sql, "itii", pid,
+	    host, now, now);
+	if (rc == 0)
+		rc = store_int64f(s, "read epoch", epoch, lease_epoch_sql, "");
+	if (rc != 0)
+		xasprintf(cause, "%s", store_last_error(s));
+	return (store_finish(s, rc, cause));
+}
+
+/*
+ * Check, inside a write transaction, that epoch is still the current one,
+ * and note the heartbeat; STORE_CONFLICT when another engine took over.
+ */
+int
+store_lease_fence(struct store *s, int64_t epoch, int64_t now)
+{
+	int	 rc;
+
+	rc = store_runf(s, "engine heartbeat", lease_fence_sql, "ii", now,
+	    epoch);
+	if (rc != 0)
+		return (rc);
+	if (sqlite3_changes(s->db) != 1)
+		return (STORE_CONFLICT);
+	return (0);
+}
+
+/* A clean exit: no engine is recorded any more (if still ours). */
+int
+store_lease_drop(struct store *s, int64_t epoch)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((rc = store_begin(s, &cause)) != 0) {
+		free(cause);
+		return (rc);
+	}
+	rc = store_runf(s, "drop engine lease", lease_drop_sql, "ii",
+	    time_now_ms(), epoch);
+	rc = store_finish(s, rc, &cause);
+	free(cause);
+	return (rc);
+}
+
+/* Read the engine row, for display. */
+int
+store_lease_get(struct store *s, struct store_lease *l, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	memset(l, 0, sizeof *l);
+	if ((rc = store_prepare(s, lease_get_sql, &st, cause)) != 0)
+		return (rc);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		l->epoch = sqlite3_column_int64(st, 0);
+		l->pid = sqlite3_column_int64(st, 1);
+		l->host = store_column_text(st, 2);
+		l->since = sqlite3_column_int64(st, 3);
+		l->heartbeat_at = sqlite3_column_int64(st, 4);
+		rc = 0;
+	} else if (rc == SQLITE_DONE)
+		rc = 0;
+	else
+		rc = store_fail(s, rc, "read engine row", cause);
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* Free what a lease row owns. */
+void
+store_lease_clear(struct store_lease *l)
+{
+	free(l->host);
+	memset(l, 0, sizeof *l);
+}

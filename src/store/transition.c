@@ -1,0 +1,340 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * transition.c: the engine's state changes on step and workflow rows, and
+ * the reads it decides them with (visits, children, how the branches of a
+ * fan-out ended).  A row is never reused: a retry, a loop pass or a join
+ * is a new row; an old row only moves forward through its statuses.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+static const char step_start_sql[] =
+	"UPDATE workflow_steps SET status = 'running', updated_at = ?1,"
+	" started_at = ?1, args_json = ?2, pid = ?3, pgid = ?4,"
+	" proc_start = ?5, host = ?6, timeout_at = ?7 WHERE id = ?8";
+static const char step_end_sql[] =
+	"UPDATE workflow_steps SET status = ?1, updated_at = ?2,"
+	" completed_at = ?2, result_json = ?3, error = ?4, exit_code = ?5,"
+	" started_at = COALESCE(started_at, ?2) WHERE id = ?6";
+static const char step_status_sql[] =
+	"UPDATE workflow_steps SET status = ?1, updated_at = ?2,"
+	" ready_at = CASE WHEN ?1 = 'ready' THEN ?2 ELSE ready_at END"
+	" WHERE id = ?3";
+static const char step_branch_end_sql[] =
+	"UPDATE workflow_steps SET branch_end = ? WHERE id = ?";
+static const char step_log_bytes_sql[] =
+	"UPDATE workflow_steps SET log_bytes = ? WHERE id = ?";
+/* A pass through a step: its first attempts (retries keep the visit). */
+static const char step_visits_sql[] =
+	"SELECT count(*) FROM workflow_steps WHERE workflow_id = ?"
+	" AND step_key = ? AND attempt = 1";
+static const char step_children_sql[] =
+	"SELECT count(*) FROM workflow_steps WHERE parent_id = ?";
+static const char step_join_sql[] =
+	"SELECT id FROM workflow_steps WHERE parent_id = ? AND step_key = ?"
+	" LIMIT 1";
+static const char steps_status_sql[] =
+	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE status = ?"
+	" ORDER BY id";
+static const char steps_unfinished_sql[] =
+	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE"
+	" workflow_id = ? AND status IN ('pending', 'ready', 'running',"
+	" 'waiting') ORDER BY id";
+static const char steps_finished_sql[] =
+	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE"
+	" workflow_id = ? AND status IN ('done', 'skipped', 'failed')"
+	" ORDER BY id";
+static const char branch_ends_sql[] =
+	"SELECT branch_no, branch_end FROM workflow_steps WHERE fanout_id = ?"
+	" AND branch_end IS NOT NULL ORDER BY id";
+static const char workflow_end_sql[] =
+	"UPDATE workflows SET status = ?1, error = ?2, updated_at = ?3,"
+	" completed_at = CASE WHEN ?1 = 'cancelled' THEN completed_at"
+	"  ELSE ?3 END,"
+	" cancelled_at = CASE WHEN ?1 = 'cancelled' THEN ?3"
+	"  ELSE cancelled_at END WHERE id = ?4";
+static const char workflow_reopen_sql[] =
+	"UPDATE workflows SET status = 'running', error = NULL,"
+	" completed_at = NULL, cancelled_at = NULL, updated_at = ?"
+	" WHERE id = ?";
+static const char workflow_paused_sql[] =
+	"UPDATE workflows SET paused = ?, updated_at = ? WHERE id = ?";
+static const char workflow_active_count_sql[] =
+	"SELECT count(*) FROM workflow_steps WHERE workflow_id = ?"
+	" AND status IN ('pending', 'ready', 'running', 'waiting')";
+
+/* Insert a step row the engine made; sets its id. */
+int
+store_step_add(struct store *s, struct store_step *step, int64_t now)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((rc = store_step_insert(s, step, now, &cause)) != 0) {
+		free(s->last_error);
+		s->last_error = cause;
+	}
+	return (rc);
+}
+
+/* A step's process (or built-in) started: args as resolved, pid, group. */
+int
+store_step_start(struct store *s, const struct store_step *step,
+    int64_t now)
+{
+	return (store_runf(s, "start step", step_start_sql, "itTTTtTi", now,
+	    step->args_json, step->pid, step->pgid, step->proc_start,
+	    step->host, step->timeout_at, step->id));
+}
+
+/* A step ended: done, failed, cancelled or skipped, with what it gave. */
+int
+store_step_end(struct store *s, const struct store_step *step, int64_t now)
+{
+	sqlite3_stmt	*st;
+	char		*cause = NULL;
+	int		 rc, bad = 0;
+
+	if ((rc = store_stmt(s, step_end_sql, &st, &cause)) != 0)
+		goto fail;
+	bad |= store_bind_text(st, 1, step->status);
+	bad |= sqlite3_bind_int64(st, 2, now);
+	bad |= store_bind_text(st, 3, step->result_json);
+	bad |= store_bind_text(st, 4, step->error);
+	if (step->has_exit_code)
+		bad |= sqlite3_bind_int(st, 5, step->exit_code);
+	else
+		bad |= sqlite3_bind_null(st, 5);
+	bad |= sqlite3_bind_int64(st, 6, step->id);
+	if (bad != SQLITE_OK)
+		rc = store_fail(s, sqlite3_errcode(s->db), "end step", &cause);
+	else
+		rc = store_step_done(s, st, "end step", &cause);
+	store_release(s, st);
+	if (rc == 0)
+		return (0);
+fail:
+	free(s->last_error);
+	s->last_error = cause;
+	return (rc);
+}
+
+/* Move a step to another status (pending or waiting to ready...). */
+int
+store_step_set_status(struct store *s, int64_t id, const char *status,
+    int64_t now)
+{
+	return (store_runf(s, "set step status", step_status_sql, "tii",
+	    status, now, id));
+}
+
+/* Record that this row ended its fan-out branch, and how. */
+int
+store_step_set_branch_end(struct store *s, int64_t id, const char *end)
+{
+	return (store_runf(s, "end branch", step_branch_end_sql, "ti", end,
+	    id));
+}
+
+/* How much output a step has logged so far. */
+int
+store_step_set_log_bytes(struct store *s, int64_t id, int64_t bytes)
+{
+	return (store_runf(s, "log size", step_log_bytes_sql, "ii", bytes,
+	    id));
+}
+
+/* How many passes a workflow has made through a step. */
+int
+store_step_visits(struct store *s, int64_t wf, const char *key, int64_t *n)
+{
+	return (store_int64f(s, "count visits", n, step_visits_sql, "it", wf,
+	    key));
+}
+
+/* How many rows a row led to (0: nothing came after it). */
+int
+store_step_children(struct store *s, int64_t id, int64_t *n)
+{
+	return (store_int64f(s, "count children", n, step_children_sql, "i",
+	    id));
+}
+
+/* The join row a fan-out row already has for key, or 0. */
+int
+store_step_join_exists(struct store *s, int64_t fanout, const char *key,
+    int64_t *id)
+{
+	return (store_int64f(s, "find join", id, step_join_sql, "it", fanout,
+	    key));
+}
+
+/* Read steps with a kept statement bound from fmt. */
+static int
+store_steps_query(struct store *s, const char *sql, const char *what,
+    struct store_step **listp, size_t *np, char **cause, const char *fmt,
+    ...)
+{
+	sqlite3_stmt	*st;
+	va_list		 ap;
+	int		 rc;
+
+	if ((rc = store_stmt(s, sql, &st, cause)) != 0)
+		return (rc);
+	va_start(ap, fmt);
+	rc = store_bindv(st, fmt, ap);
+	va_end(ap);
+	if (rc != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), what, cause);
+		store_release(s, st);
+		return (rc);
+	}
+	return (store_rows(s, st, &store_step_rows, (void **)listp, np,
+	    cause));
+}
+
+/* Every step row in one status, oldest first (start-up and recovery). */
+int
+store_steps_with_status(struct store *s, const char *status,
+    struct store_step **listp, size_t *np, char **cause)
+{
+	return (store_steps_query(s, steps_status_sql, "list steps", listp,
+	    np, cause, "t", status));
+}
+
+/* A workflow's rows that have not ended. */
+int
+store_steps_unfinished(struct store *s, int64_t wf, struct store_step **listp,
+    size_t *np, char **cause)
+{
+	return (store_steps_query(s, steps_unfinished_sql, "list steps",
+	    listp, np, cause, "i", wf));
+}
+
+/* A workflow's rows that ended done, skipped or failed, in order. */
+int
+store_steps_finished(struct store *s, int64_t wf, struct store_step **listp,
+    size_t *np, char **cause)
+{
+	return (store_steps_query(s, steps_finished_sql, "list steps",
+	    listp, np, cause, "i", wf));
+}
+
+/* Fill a branch end from a row of branch_ends_sql. */
+static void
+store_branch_end_row(sqlite3_stmt *st, void *p)
+{
+	struct store_branch_end	*b = p;
+	const unsigned char	*end;
+
+	b->branch_no = sqlite3_column_int(st, 0);
+	end = sqlite3_column_text(st, 1);
+	strlcpy(b->end, end != NULL ? (const char *)end : "",
+	    sizeof b->end);
+}
+
+/* Nothing to free in a branch end array but the array. */
+static void
+store_branch_ends_free(void *list, size_t n)
+{
+	(void)n;
+	free(list);
+}
+
+static const struct store_rows store_branch_end_rows = {
+	.what = "list branch ends",
+	.size = sizeof (struct store_branch_end),
+	.fill = store_branch_end_row,
+	.free = store_branch_ends_free,
+};
+
+/* How the branches of a fan-out row have ended so far. */
+int
+store_branch_ends(struct store *s, int64_t fanout,
+    struct store_branch_end **listp, size_t *np, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if ((rc = store_stmt(s, branch_ends_sql, &st, cause)) != 0)
+		return (rc);
+	if (sqlite3_bind_int64(st, 1, fanout) != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "branch ends", cause);
+		store_release(s, st);
+		return (rc);
+	}
+	return (store_rows(s, st, &store_branch_end_rows, (void **)listp, np,
+	    cause));
+}
+
+/* Insert a workflow the engine starts; sets its id. */
+int
+store_workflow_add(struct store *s, struct store_workflow *wf, int64_t now)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	rc = store_workflow_insert(s, wf, wf->created_by, now, &cause);
+	if (rc != 0) {
+		free(s->last_error);
+		s->last_error = cause;
+	}
+	return (rc);
+}
+
+/* A workflow ended: completed, failed or cancelled, and why. */
+int
+store_workflow_end(struct store *s, int64_t id, const char *status,
+    const char *error, int64_t now)
+{
+	return (store_runf(s, "end workflow", workflow_end_sql, "ttii", status,
+	    error, now, id));
+}
+
+/* A failed or cancelled workflow runs again (operator retry or skip). */
+int
+store_workflow_reopen(struct store *s, int64_t id, int64_t now)
+{
+	return (store_runf(s, "reopen workflow", workflow_reopen_sql, "ii",
+	    now, id));
+}
+
+/* Hold or release a workflow. */
+int
+store_workflow_set_paused(struct store *s, int64_t id, int paused,
+    int64_t now)
+{
+	return (store_runf(s, "pause workflow", workflow_paused_sql, "dii",
+	    paused, now, id));
+}
+
+/* How many of a workflow's rows have not ended. */
+int
+store_workflow_count_active(struct store *s, int64_t id, int64_t *n)
+{
+	return (store_int64f(s, "count active steps", n,
+	    workflow_active_count_sql, "i", id));
+}
