@@ -41,10 +41,12 @@ static void	 cmd_engine_signal(int, void *);
 
 const struct cli_cmd cli_cmd_engine = {
 	.name = "engine",
-	.usage = "[-j JOBS]",
+	.usage = "[-j JOBS] [--drain]",
 	.summary = "Run the engine headless in the foreground (for systemd).",
 	.help = "Options:\n"
-	    "  -j JOBS   step processes at once (default 32)\n\n"
+	    "  -j JOBS   step processes at once (default 32)\n"
+	    "  --drain   exit once no workflow is running (gates, retries and"
+	    "\n            steps still to come keep it running)\n\n"
 	    "SIGTERM, SIGINT or SIGHUP: start nothing new and exit when "
 	    "running steps\nhave ended; a second signal interrupts them.\n",
 	.exec = cmd_engine_exec
@@ -78,13 +80,20 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	const struct flow_tools	*tools;
 	struct loop		*loop;
 	char			*cause = NULL;
+	static const struct option	 longopts[] = {
+		{ "drain", no_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 }
+	};
 	int64_t			 jobs;
-	int			 ch, rc;
+	int			 ch, rc, drain = 0;
 
 	memset(&opts, 0, sizeof opts);
 	cli_getopt_reset();
-	while ((ch = getopt(argc, argv, "j:")) != -1) {
+	while ((ch = getopt_long(argc, argv, "j:", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'd':
+			drain = 1;
+			break;
 		case 'j':
 			if (str_parse_int64(optarg, &jobs) != 0 || jobs < 1 ||
 			    jobs > 10000) {
@@ -118,8 +127,11 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	log_debug("%s: engine on %s, pid %ld", __func__,
 	    store_path(ctx->store), (long)getpid());
-	while (!engine_finished(st.engine))
+	while (!engine_finished(st.engine)) {
 		loop_once(loop, 1);
+		if (drain && engine_idle(st.engine))
+			engine_shutdown(st.engine, 0);
+	}
 	engine_close(st.engine);
 	loop_free(loop);
 	return (EXIT_OK);

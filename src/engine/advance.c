@@ -105,6 +105,7 @@ engine_step_done(struct engine *e, struct estep *es, const char *result,
     int has_exit, int exit_code)
 {
 	engine_row_end(e, es, "done", result, NULL, has_exit, exit_code);
+	engine_trace(e, 'D', es->id);
 	if (!es->wf->ended)
 		engine_advance(e, es, result, has_exit, exit_code);
 	engine_wf_settle(e, es->wf);

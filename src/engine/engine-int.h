@@ -27,6 +27,7 @@
 #include <sys/tree.h>
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "util/util.h"
 #include "os/os.h"
@@ -73,10 +74,13 @@ struct estep {
 	int			 log_cut;	/* log limit reached */
 	int			 timed_out;
 	int			 cancelled;	/* kill asked; row already ended */
-	int			 held;		/* spawned, not yet released */
+	int			 queued;	/* to spawn after the commit */
+	int			 pid_dirty;	/* pid not yet recorded */
 	int			 no_retry;	/* a failure is final */
+	struct tool_cmd		*cmd;		/* what to spawn */
 
-	TAILQ_ENTRY(estep)	 qentry;	/* ready queue or held list */
+	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
+	TAILQ_ENTRY(estep)	 pentry;	/* pids to record */
 	RB_ENTRY(estep)		 entry;		/* running tree, by id */
 };
 TAILQ_HEAD(estep_queue, estep);
@@ -94,10 +98,12 @@ struct engine {
 	int			 offline;	/* no loop: apply, don't run */
 	int64_t			 data_version;
 	uint32_t		 rng;
+	FILE			*trace;		/* $SLUICE_TRACE */
 
 	struct ewf_tree		 workflows;
 	struct estep_queue	 ready;
-	struct estep_queue	 held;
+	struct estep_queue	 spawn;		/* recorded, spawn after commit */
+	struct estep_queue	 pids;		/* spawned, pid not recorded */
 	struct estep_tree	 running;
 	int			 nprocs;	/* running step processes */
 	int			 drain_queued;
@@ -121,6 +127,7 @@ void		 engine_store_fatal(struct engine *, const char *)
 void		 engine_kick(struct engine *);
 void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
+void		 engine_trace(struct engine *, int, int64_t);
 
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
@@ -161,7 +168,8 @@ void		 engine_drain(void *);
 /* exec.c: running a step: built-ins, processes, output, ends. */
 void		 engine_exec(struct engine *, struct estep *);
 void		 engine_exec_kill(struct engine *, struct estep *);
-void		 engine_release_held(struct engine *);
+void		 engine_spawn(struct engine *);
+void		 engine_record_pids(struct engine *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
 

@@ -23,7 +23,9 @@
 
 #include <sys/types.h>
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,6 +68,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
     const struct engine_opts *opts, struct engine **ep, char **cause)
 {
 	struct engine	*e;
+	const char	*trace;
 	int		 rc;
 
 	*ep = NULL;
@@ -87,7 +90,8 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	RB_INIT(&e->workflows);
 	RB_INIT(&e->running);
 	TAILQ_INIT(&e->ready);
-	TAILQ_INIT(&e->held);
+	TAILQ_INIT(&e->spawn);
+	TAILQ_INIT(&e->pids);
 
 	rc = lock_take(store_path(s), &e->lock_fd, cause);
 	if (rc == LOCK_HELD) {
@@ -113,6 +117,9 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
 		loop_hook_add(loop, engine_commit, e);
 	}
+	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0' &&
+	    (e->trace = fopen(trace, "ae")) == NULL)
+		log_debug("%s: %s: %s", __func__, trace, strerror(errno));
 	e->data_version = store_data_version(s);
 	if (engine_recover(e, cause) != 0) {
 		engine_close(e);
@@ -149,10 +156,16 @@ engine_close(struct engine *e)
 	}
 	RB_FOREACH_SAFE(es, estep_tree, &e->running, es1) {
 		RB_REMOVE(estep_tree, &e->running, es);
-		if (es->held)
-			TAILQ_REMOVE(&e->held, es, qentry);
+		if (es->queued)
+			TAILQ_REMOVE(&e->spawn, es, qentry);
+		if (es->pid_dirty)
+			TAILQ_REMOVE(&e->pids, es, pentry);
 		if (es->proc != NULL)
 			proc_abandon(es->proc);
+		if (es->cmd != NULL) {
+			tool_cmd_free(es->cmd);
+			free(es->cmd);
+		}
 		engine_step_free(es);
 	}
 	RB_FOREACH_SAFE(wf, ewf_tree, &e->workflows, wf1)
@@ -160,6 +173,8 @@ engine_close(struct engine *e)
 	if (RB_EMPTY(&e->running))
 		store_lease_drop(e->store, e->epoch);
 	lock_release(e->lock_fd);
+	if (e->trace != NULL)
+		fclose(e->trace);
 	free(e);
 }
 
@@ -176,10 +191,16 @@ engine_shutdown(struct engine *e, int now)
 	e->stopping = 1;
 	if (!now)
 		return;
-	RB_FOREACH(es, estep_tree, &e->running) {
-		if (es->proc != NULL)
-			proc_kill(es->proc, e->opts.kill_grace);
-	}
+	RB_FOREACH(es, estep_tree, &e->running)
+		engine_exec_kill(e, es);
+}
+
+/* No workflow is running any more (for engine --drain). */
+int
+engine_idle(const struct engine *e)
+{
+	return (RB_EMPTY(&e->workflows) && RB_EMPTY(&e->running) &&
+	    TAILQ_EMPTY(&e->ready) && !e->in_txn);
 }
 
 /* Stopping and nothing left running. */
@@ -233,6 +254,7 @@ engine_txn(struct engine *e)
 		engine_store_fatal(e, store_last_error(e->store));
 	e->heartbeat_at = now;
 	e->in_txn = 1;
+	engine_record_pids(e);
 }
 
 /*
@@ -247,7 +269,7 @@ engine_store_fatal(struct engine *e, const char *why)
 	fatalx("engine: %s", why);
 }
 
-/* Before sleeping: commit the turn, then let its new processes exec. */
+/* Before sleeping: commit the turn, then start the processes it recorded. */
 static void
 engine_commit(void *arg)
 {
@@ -259,7 +281,8 @@ engine_commit(void *arg)
 	e->in_txn = 0;
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
-	engine_release_held(e);
+	if (!e->offline)
+		engine_spawn(e);
 }
 
 /* Something is ready: start it in this turn. */
@@ -337,6 +360,19 @@ engine_timers_fire(void *arg)
 	if (store_timer_next(e->store, &next) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	engine_timers_rearm(e, next);
+}
+
+/*
+ * With $SLUICE_TRACE naming a file, note when each step starts and ends
+ * (monotonic microseconds), for the benchmarks' latency figures.
+ */
+void
+engine_trace(struct engine *e, int what, int64_t id)
+{
+	if (e->trace == NULL)
+		return;
+	fprintf(e->trace, "%c %lld %lld\n", what, (long long)time_mono_us(),
+	    (long long)id);
 }
 
 /* A small PRNG for backoff jitter (xorshift32). */

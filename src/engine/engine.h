@@ -51,6 +51,7 @@ int		 engine_open(struct loop *, struct store *,
 void		 engine_close(struct engine *);
 void		 engine_shutdown(struct engine *, int);
 int		 engine_finished(const struct engine *);
+int		 engine_idle(const struct engine *);
 int		 engine_workflow_status(struct engine *, int64_t,
 		     const char **);
 

@@ -16,12 +16,11 @@
 
 /*
  * exec.c: running one step.  Built-ins (noop, echo, fail, sleep) end in
- * the engine itself; everything else is a process in its own group that
- * is spawned held, recorded (pid, group, start time) in the turn's
- * transaction, and let go to exec only once that commits, so a crash can
- * never leave a process the tables do not know of.  Output is logged as
- * it comes; the step ends when the process is reaped and both pipes are
- * at EOF.
+ * the engine itself; everything else is a process in its own group,
+ * spawned once the turn that records it running has committed (so no
+ * process exists without its row), its pid, group and start time
+ * recorded in the next transaction.  Output is logged as it comes; the
+ * step ends when the process is reaped and both pipes are at EOF.
  */
 
 #include <sys/types.h>
@@ -51,7 +50,7 @@ static void	 engine_exec_log(struct engine *, struct estep *, const char *,
 		     const char *, size_t);
 static char	*engine_exec_result(const struct buf *);
 static void	 engine_exec_running(struct engine *, struct estep *,
-		     const char *, struct proc *, const char *);
+		     const char *, const char *);
 static void	 engine_exec_end(struct engine *, struct estep *);
 
 /* The tool a step names, when it is a tool step. */
@@ -97,7 +96,7 @@ engine_exec(struct engine *e, struct estep *es)
 	    (t = engine_exec_tool(e, fs)) == NULL) {
 		xasprintf(&why, "unknown tool \"%s\" (not in the engine's "
 		    "catalog)", fs->tool);
-		engine_exec_running(e, es, args, NULL, NULL);
+		engine_exec_running(e, es, args, NULL);
 		engine_step_failed(e, es, why, 0, 0, NULL);
 		free(why);
 		engine_exec_end(e, es);
@@ -109,10 +108,10 @@ engine_exec(struct engine *e, struct estep *es)
 	cJSON_Delete(scope);
 }
 
-/* Record that a step started (its resolved args, and its process). */
+/* Record that a step started, with its resolved args. */
 static void
 engine_exec_running(struct engine *e, struct estep *es, const char *args,
-    struct proc *p, const char *host)
+    const char *host)
 {
 	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
 	struct store_step	 row;
@@ -122,10 +121,7 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 	row.id = es->id;
 	row.args_json = (char *)args;
 	row.host = (char *)host;
-	if (p != NULL) {
-		row.pid = proc_pid(p);
-		row.pgid = proc_pgid(p);
-		row.proc_start = proc_start_time(p);
+	if (engine_step_is_process(e, fs)) {
 		timeout = engine_step_timeout(e, fs);
 		if (timeout > 0)
 			row.timeout_at = now + timeout;
@@ -140,6 +136,8 @@ static void
 engine_exec_end(struct engine *e, struct estep *es)
 {
 	RB_REMOVE(estep_tree, &e->running, es);
+	if (es->pid_dirty)
+		TAILQ_REMOVE(&e->pids, es, pentry);
 	engine_step_free(es);
 	engine_kick(e);
 }
@@ -154,7 +152,8 @@ engine_exec_builtin(struct engine *e, struct estep *es, const char *args)
 	const char		*bad = NULL;
 	char			*why;
 
-	engine_exec_running(e, es, args, NULL, NULL);
+	engine_exec_running(e, es, args, NULL);
+	engine_trace(e, 'S', es->id);
 	if (strcmp(fs->tool, "noop") == 0)
 		engine_step_done(e, es, "null", 0, 0);
 	else if (strcmp(fs->tool, "echo") == 0)
@@ -200,18 +199,43 @@ engine_exec_slept(void *arg)
 	engine_exec_end(e, es);
 }
 
-/* Spawn a step's process, held until the turn commits. */
+/*
+ * Set NAME=value in a command's environment: every step process carries
+ * its database, so a later engine can tell its processes from another
+ * database's (and steps can call sluice on the same database).
+ */
+static void
+engine_env_set(struct tool_cmd *cmd, const char *name, const char *value)
+{
+	size_t	 n, len = strlen(name);
+	char	*entry;
+
+	xasprintf(&entry, "%s=%s", name, value);
+	for (n = 0; cmd->envp[n] != NULL; n++) {
+		if (strncmp(cmd->envp[n], name, len) == 0 &&
+		    cmd->envp[n][len] == '=') {
+			free(cmd->envp[n]);
+			cmd->envp[n] = entry;
+			return;
+		}
+	}
+	cmd->envp = xreallocarray(cmd->envp, n + 2, sizeof *cmd->envp);
+	cmd->envp[n] = entry;
+	cmd->envp[n + 1] = NULL;
+}
+
+/*
+ * A process step: record it running in this turn's transaction and queue
+ * it; the process is spawned only after the turn commits (engine_spawn),
+ * so the row always exists, durably, before its process does.
+ */
 static void
 engine_exec_process(struct engine *e, struct estep *es,
     const struct flow_tool *t, const char *args, cJSON *scope)
 {
 	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
 	struct tool_ctx		 ctx;
-	struct tool_cmd		 cmd;
-	struct proc_spec	 spec;
-	struct proc		*p;
 	char			*cause = NULL;
-	int64_t			 timeout;
 
 	memset(&ctx, 0, sizeof ctx);
 	ctx.workflow_id = es->wf->id;
@@ -220,51 +244,106 @@ engine_exec_process(struct engine *e, struct estep *es,
 	ctx.attempt = es->attempt;
 	ctx.environ = environ;
 	ctx.ssh = e->opts.ssh;
-	memset(&cmd, 0, sizeof cmd);
-	if (tool_cmd_build(fs, t, args, scope, &ctx, &cmd, &cause) != 0)
-		goto fail;
+	es->cmd = xcalloc(1, sizeof *es->cmd);
+	if (tool_cmd_build(fs, t, args, scope, &ctx, es->cmd, &cause) != 0) {
+		tool_cmd_free(es->cmd);
+		free(es->cmd);
+		es->cmd = NULL;
+		engine_exec_running(e, es, args, NULL);
+		engine_step_failed(e, es, cause, 0, 0, NULL);
+		free(cause);
+		engine_exec_end(e, es);
+		return;
+	}
+	engine_env_set(es->cmd, "SLUICE_DB", store_path(e->store));
+	engine_exec_running(e, es, args, es->cmd->host);
+	e->nprocs++;
+	es->queued = 1;
+	TAILQ_INSERT_TAIL(&e->spawn, es, qentry);
+}
+
+/* Spawn one queued step's process now that its row is committed. */
+static void
+engine_spawn_one(struct engine *e, struct estep *es)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	struct proc_spec	 spec;
+	struct proc		*p;
+	char			*cause = NULL;
+	int64_t			 timeout;
+
 	memset(&spec, 0, sizeof spec);
-	spec.argv = cmd.argv;
-	spec.envp = cmd.envp;
-	spec.cwd = cmd.cwd;
-	spec.flags = PROC_F_HOLD;
+	spec.argv = es->cmd->argv;
+	spec.envp = es->cmd->envp;
+	spec.cwd = es->cmd->cwd;
 	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
 	    es, &cause);
-	if (p == NULL)
-		goto fail;
+	tool_cmd_free(es->cmd);
+	free(es->cmd);
+	es->cmd = NULL;
+	if (p == NULL) {
+		e->nprocs--;
+		engine_txn(e);
+		engine_step_failed(e, es, cause, 1, 127, NULL);
+		free(cause);
+		engine_exec_end(e, es);
+		return;
+	}
+	engine_trace(e, 'S', es->id);
 	es->proc = p;
-	es->held = 1;
-	TAILQ_INSERT_TAIL(&e->held, es, qentry);
-	e->nprocs++;
-	engine_exec_running(e, es, args, p, cmd.host);
+	es->pid_dirty = 1;
+	TAILQ_INSERT_TAIL(&e->pids, es, pentry);
 	timeout = engine_step_timeout(e, fs);
 	if (timeout > 0) {
 		es->timer = loop_timer_create(e->loop, engine_exec_timeout, es);
 		loop_timer_start(es->timer, timeout);
 	}
-	tool_cmd_free(&cmd);
-	return;
-
-fail:
-	tool_cmd_free(&cmd);
-	engine_exec_running(e, es, args, NULL, NULL);
-	engine_step_failed(e, es, cause, 0, 0, NULL);
-	free(cause);
-	engine_exec_end(e, es);
 }
 
-/* The turn committed: the processes it spawned may exec now. */
+/* The turn committed: start the processes it recorded. */
 void
-engine_release_held(struct engine *e)
+engine_spawn(struct engine *e)
 {
 	struct estep	*es;
 
-	while ((es = TAILQ_FIRST(&e->held)) != NULL) {
-		TAILQ_REMOVE(&e->held, es, qentry);
-		es->held = 0;
-		if (es->proc != NULL && proc_release(es->proc) != 0)
-			log_debug("%s: step %lld: release failed", __func__,
-			    (long long)es->id);
+	while ((es = TAILQ_FIRST(&e->spawn)) != NULL) {
+		TAILQ_REMOVE(&e->spawn, es, qentry);
+		es->queued = 0;
+		if (es->cancelled) {
+			e->nprocs--;
+			tool_cmd_free(es->cmd);
+			free(es->cmd);
+			es->cmd = NULL;
+			engine_exec_end(e, es);
+			continue;
+		}
+		engine_spawn_one(e, es);
+	}
+}
+
+/*
+ * Record the pid, group and start time of processes spawned since the
+ * last transaction, in the one now opening.  Until then a crash is
+ * covered by recovery finding the process by its environment.
+ */
+void
+engine_record_pids(struct engine *e)
+{
+	struct estep		*es;
+	struct store_step	 row;
+
+	while ((es = TAILQ_FIRST(&e->pids)) != NULL) {
+		TAILQ_REMOVE(&e->pids, es, pentry);
+		es->pid_dirty = 0;
+		if (es->proc == NULL)
+			continue;
+		memset(&row, 0, sizeof row);
+		row.id = es->id;
+		row.pid = proc_pid(es->proc);
+		row.pgid = proc_pgid(es->proc);
+		row.proc_start = procstat_start_time((pid_t)row.pid);
+		if (store_step_set_proc(e->store, &row) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
 	}
 }
 
@@ -351,6 +430,7 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	int		 code;
 
 	(void)p;
+	engine_trace(e, 'E', es->id);
 	es->proc = NULL;
 	e->nprocs--;
 	if (es->timer != NULL)
@@ -405,6 +485,8 @@ engine_exec_timeout(void *arg)
 void
 engine_exec_kill(struct engine *e, struct estep *es)
 {
+	if (es->queued)
+		return;		/* engine_spawn drops it */
 	if (es->proc != NULL)
 		proc_kill(es->proc, e->opts.kill_grace);
 	else if (es->timer != NULL && !es->timed_out) {

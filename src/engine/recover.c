@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -61,6 +62,35 @@ engine_recover_alive(const struct store_step *row)
 }
 
 /*
+ * A row recorded running but whose pid was not yet recorded: find its
+ * process (if it got that far) by the variables every step carries.
+ */
+static void
+engine_recover_find(struct engine *e, struct store_step *row)
+{
+	char		*needles[4];
+	pid_t		 pids[8];
+	size_t		 n;
+
+	xasprintf(&needles[0], "SLUICE_STEP_ID=%lld", (long long)row->id);
+	xasprintf(&needles[1], "SLUICE_WORKFLOW_ID=%lld",
+	    (long long)row->workflow_id);
+	xasprintf(&needles[2], "SLUICE_DB=%s", store_path(e->store));
+	needles[3] = NULL;
+	n = procenv_find((const char *const *)needles, pids, nitems(pids));
+	if (n > 0) {
+		row->pid = pids[0];
+		row->pgid = getpgid(pids[0]);
+		row->proc_start = procstat_start_time(pids[0]);
+		log_debug("%s: step %lld: found pid %lld by its environment",
+		    __func__, (long long)row->id, (long long)row->pid);
+	}
+	free(needles[0]);
+	free(needles[1]);
+	free(needles[2]);
+}
+
+/*
  * Kill the leftovers of interrupted rows: SIGTERM to each live group,
  * then wait (this is start-up, before the loop runs) up to the grace
  * and SIGKILL what remains.
@@ -74,6 +104,10 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	char		*alive;
 
 	alive = xcalloc(n + 1, 1);
+	for (i = 0; i < n; i++) {
+		if (rows[i].pid == 0 && strcmp(rows[i].kind, "gate") != 0)
+			engine_recover_find(e, &rows[i]);
+	}
 	for (i = 0, left = 0; i < n; i++) {
 		if (!engine_recover_alive(&rows[i]))
 			continue;

@@ -50,7 +50,7 @@ struct loop_fd {
 	struct loop	*loop;
 	int		 fd;
 	short		 events;
-	int		 dead;		/* deleted; swept before the next poll */
+	int		 dead;		/* swept before the next poll */
 	u_int		 idx;
 	loop_fd_cb	 cb;
 	void		*arg;
@@ -96,6 +96,7 @@ struct loop {
 	int		  hookdead;
 
 	int		  stopped;
+	int		  inturn;	/* loop_once on the stack */
 	struct signal_set *signals;
 	struct proc_set	 *procs;
 };
@@ -187,6 +188,9 @@ loop_once(struct loop *loop, int block)
 	u_int	npolled;
 	int	timeout, n;
 
+	if (loop->inturn)
+		fatalx("%s: called from inside a turn", __func__);
+	loop->inturn = 1;
 	loop_calls_drain(loop);
 	loop_hooks_run(loop);
 	if (loop->ndead != 0)
@@ -199,14 +203,14 @@ loop_once(struct loop *loop, int block)
 	n = poll(loop->pfds, npolled, timeout);
 	if (n == -1 && errno == EINTR)
 		n = poll(loop->pfds, npolled, 0);
-	if (n == -1) {
-		if (errno != EINTR)
-			return (-1);
-		n = 0;
+	if (n == -1 && errno != EINTR) {
+		loop->inturn = 0;
+		return (-1);
 	}
 	if (n > 0)
 		loop_fd_dispatch(loop, npolled);
 	loop_timer_dispatch(loop);
+	loop->inturn = 0;
 	return (0);
 }
 

@@ -45,12 +45,19 @@ int		 loop_once(struct loop *, int);	/* one turn; arg: may block */
 void		 loop_break(struct loop *);
 int		 loop_stopped(const struct loop *);
 
-/* Watch a descriptor for POLLIN/POLLOUT; POLLHUP/POLLERR always reported. */
+/*
+ * Watch a descriptor for POLLIN/POLLOUT; POLLHUP/POLLERR always reported.
+ * Events 0 leaves it out of poll() until loop_fd_events turns it back on.
+ * loop_fd_del is safe inside any callback; watchers die with their loop.
+ */
 struct loop_fd	*loop_fd_add(struct loop *, int, short, loop_fd_cb, void *);
 void		 loop_fd_events(struct loop_fd *, short);
 void		 loop_fd_del(struct loop_fd *);
 
-/* Re-armable one-shot timers on CLOCK_MONOTONIC, in milliseconds. */
+/*
+ * Re-armable one-shot timers on CLOCK_MONOTONIC, in milliseconds; starting
+ * a pending timer re-arms it.  Stop or free any timer from any callback.
+ */
 struct loop_timer *loop_timer_create(struct loop *, loop_cb, void *);
 void		 loop_timer_start(struct loop_timer *, int64_t);
 void		 loop_timer_stop(struct loop_timer *);
@@ -67,7 +74,10 @@ void		 loop_defer(struct loop *, loop_cb, void *);
 void		 loop_hook_add(struct loop *, loop_cb, void *);
 void		 loop_hook_del(struct loop *, loop_cb, void *);
 
-/* signal.c: handlers only write the number to the self-pipe. */
+/*
+ * signal.c: handlers only write the number to the self-pipe.  A NULL
+ * callback puts the old disposition back.  SIGCHLD belongs to proc.c.
+ */
 typedef void	 (*loop_signal_cb)(int, void *);
 int		 loop_signal(struct loop *, int, loop_signal_cb, void *);
 void		 loop_signal_reset(void);	/* in a child: defaults back */
@@ -100,12 +110,16 @@ void		 proc_abandon(struct proc *);	/* forget: no callbacks */
 pid_t		 proc_pid(const struct proc *);
 pid_t		 proc_pgid(const struct proc *);
 int64_t		 proc_start_time(const struct proc *);
-int		 proc_running(const struct loop *);	/* live children */
+/* Children not yet reaped, abandoned ones aside. */
+int		 proc_running(const struct loop *);
 
 /* procstat.c: telling our leftover process from one that reused its pid. */
 int64_t		 procstat_start_time(pid_t);	/* Unix ms, 0 unknown */
 int		 procstat_same(pid_t, int64_t);	/* alive with this start */
 int		 procstat_group_alive(pid_t);
+
+/* procenv.c: processes by their environment (Linux /proc). */
+size_t		 procenv_find(const char *const *, pid_t *, size_t);
 
 /* lock.c: the engine lock, a flock on DB.lock beside the database. */
 #define LOCK_TAKEN	0

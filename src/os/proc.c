@@ -47,6 +47,13 @@
 #define PROC_READS	16	/* reads per wakeup before others get a turn */
 #define PROC_MAXARGS	256	/* for the shell fallback of a bare script */
 
+/*
+ * Set back to default in every child besides the signals we handle: the
+ * console ignores SIGINT and SIGQUIT while an editor runs, but only in
+ * the parent, and SIGPIPE may be ignored by whoever started us.
+ */
+static const int proc_default_signals[] = { SIGPIPE, SIGINT, SIGQUIT };
+
 #define PROC_S_REAPED		0x1
 #define PROC_S_ABANDONED	0x2
 #define PROC_S_DONE		0x4	/* exit callback called */
@@ -308,6 +315,7 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 	struct sigaction	 sa;
 	sigset_t		 none;
 	ssize_t			 n;
+	size_t			 i;
 	char			 c;
 	int			 go;
 
@@ -315,7 +323,8 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGPIPE, &sa, NULL);
+	for (i = 0; i < nitems(proc_default_signals); i++)
+		sigaction(proc_default_signals[i], &sa, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 
@@ -331,7 +340,8 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 	closefrom(go != -1 ? 4 : 3);
 
 	if (spec->cwd != NULL && chdir(spec->cwd) != 0)
-		proc_child_fail("cannot change directory to ", spec->cwd, errno);
+		proc_child_fail("cannot change directory to ", spec->cwd,
+		    errno);
 	if (go != -1) {
 		do
 			n = read(3, &c, 1);

@@ -90,7 +90,7 @@ store_inbox_post(struct store *s, const struct store_actor *actor,
 
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
-	rc = store_runf(s, "post command", inbox_post_sql, "iitttttTTt",
+	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTt",
 	    time_now_ms(), actor != NULL ? (int64_t)actor->uid :
 	    (int64_t)self->uid, store_actor_name(actor),
 	    actor != NULL ? actor->tty : self->tty,

@@ -265,6 +265,7 @@ int		 store_step_start(struct store *, const struct store_step *,
 		     int64_t);
 int		 store_step_end(struct store *, const struct store_step *,
 		     int64_t);
+int		 store_step_set_proc(struct store *, const struct store_step *);
 int		 store_step_set_status(struct store *, int64_t, const char *,
 		     int64_t);
 int		 store_step_set_branch_end(struct store *, int64_t,

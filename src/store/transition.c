@@ -35,6 +35,9 @@ static const char step_start_sql[] =
 	"UPDATE workflow_steps SET status = 'running', updated_at = ?1,"
 	" started_at = ?1, args_json = ?2, pid = ?3, pgid = ?4,"
 	" proc_start = ?5, host = ?6, timeout_at = ?7 WHERE id = ?8";
+static const char step_proc_sql[] =
+	"UPDATE workflow_steps SET pid = ?, pgid = ?, proc_start = ?"
+	" WHERE id = ?";
 static const char step_end_sql[] =
 	"UPDATE workflow_steps SET status = ?1, updated_at = ?2,"
 	" completed_at = ?2, result_json = ?3, error = ?4, exit_code = ?5,"
@@ -108,6 +111,14 @@ store_step_start(struct store *s, const struct store_step *step,
 	return (store_runf(s, "start step", step_start_sql, "itTTTtTi", now,
 	    step->args_json, step->pid, step->pgid, step->proc_start,
 	    step->host, step->timeout_at, step->id));
+}
+
+/* A step's process: pid, group and start time, to find it after a crash. */
+int
+store_step_set_proc(struct store *s, const struct store_step *step)
+{
+	return (store_runf(s, "record process", step_proc_sql, "TTTi",
+	    step->pid, step->pgid, step->proc_start, step->id));
 }
 
 /* A step ended: done, failed, cancelled or skipped, with what it gave. */

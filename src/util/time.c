@@ -45,6 +45,16 @@ time_mono_ms(void)
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
 
+/* Monotonic microseconds, for tracing latencies. */
+int64_t
+time_mono_us(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
+}
+
 /* Format Unix ms as local "YYYY-MM-DD HH:MM:SS"; "-" for 0. */
 const char *
 time_format(int64_t ms, char *out, size_t len)
