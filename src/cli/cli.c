@@ -108,6 +108,9 @@ cli_ctx_free(struct cli_ctx *ctx)
 	if (ctx->tools != NULL)
 		flow_tools_free(ctx->tools);
 	ctx->tools = NULL;
+	if (ctx->site != NULL)
+		flow_tools_free(ctx->site);
+	ctx->site = NULL;
 }
 
 /* Print "sluice: reason" on stderr. */

@@ -43,6 +43,7 @@ struct cli_ctx {
 	struct store		*store;		/* opened by cli_store() */
 	struct store_actor	 actor;
 	struct flow_tools	*tools;		/* loaded by cli_tools() */
+	struct flow_tools	*site;		/* config.json defaults */
 };
 
 struct cli_cmd {
@@ -122,8 +123,9 @@ int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
 void		 cli_offline_note(struct cli_ctx *);
 
-/* engine.c */
-void		 cli_engine_opts(struct engine_opts *);
+/* engine.c, config.c: an engine's settings. */
+int		 cli_engine_opts(struct cli_ctx *, struct engine_opts *);
+int		 cli_config(struct cli_ctx *, struct engine_opts *);
 int		 cli_run_is_file(const char *);
 
 /* template.c: template names, shared with editor.c. */

@@ -111,7 +111,8 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 		return (cli_usage(&cli_cmd_engine));
 	if ((rc = cli_store(ctx, 1)) != 0 || (rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
-	cli_engine_opts(&opts);
+	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
+		return (rc);
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
 	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
@@ -137,15 +138,18 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	return (EXIT_OK);
 }
 
-/* Settings for an engine from the environment (tests, benchmarks). */
-void
-cli_engine_opts(struct engine_opts *opts)
+/* An engine's settings: config.json, then the environment (tests). */
+int
+cli_engine_opts(struct cli_ctx *ctx, struct engine_opts *opts)
 {
 	const char	*v;
 	int64_t		 n;
+	int		 rc;
 
+	if ((rc = cli_config(ctx, opts)) != 0)
+		return (rc);
 	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
 	    str_parse_int64(v, &n) == 0 && n > 0)
 		opts->kill_grace = n;
-	opts->allow_self = 1;
+	return (0);
 }

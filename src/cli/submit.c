@@ -37,15 +37,20 @@ cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
     struct engine_reply *r, int quiet)
 {
 	const struct flow_tools	*tools;
+	struct engine_opts	 opts;
 	char			*cause = NULL;
 	int			 rc;
 
 	memset(r, 0, sizeof *r);
+	memset(&opts, 0, sizeof opts);
 	if ((rc = cli_store(ctx, 1)) != 0)
 		return (rc);
 	if ((rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
-	if (engine_submit(ctx->store, tools, &ctx->actor, q, r, &cause) != 0) {
+	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
+		return (rc);
+	if (engine_submit(ctx->store, tools, &opts, &ctx->actor, q, r,
+	    &cause) != 0) {
 		cli_error("%s", cause);
 		free(cause);
 		return (EXIT_FAILED);

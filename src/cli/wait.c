@@ -112,7 +112,8 @@ cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
 	if ((rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
 	memset(&opts, 0, sizeof opts);
-	cli_engine_opts(&opts);
+	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
+		return (rc);
 	loop = loop_create();
 	rc = engine_open(loop, ctx->store, tools, &opts, &e, &cause);
 	if (rc == LOCK_HELD) {

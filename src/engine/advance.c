@@ -76,6 +76,8 @@ engine_step_timeout(struct engine *e, const struct flow_step *fs)
 		t = flow_tools_find(e->tools, fs->tool);
 	if (t != NULL && t->timeout >= 0)
 		return (t->timeout);
+	if (e->opts.site != NULL && e->opts.site->timeout >= 0)
+		return (e->opts.site->timeout);
 	return (FLOW_DEFAULT_TIMEOUT);
 }
 
@@ -193,7 +195,8 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 		return;
 	if (fs->exec == FLOW_EXEC_TOOL && e->tools != NULL)
 		t = flow_tools_find(e->tools, fs->tool);
-	retry_policy_of(fs, t, &rp);
+	retry_policy_of(fs, t, e->opts.site != NULL ? &e->opts.site->retry :
+	    NULL, &rp);
 	if (!es->no_retry && es->attempt < retry_max_attempts(&rp)) {
 		engine_step_retry(e, es, retry_delay(&rp, es->attempt,
 		    engine_random(e)));

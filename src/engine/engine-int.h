@@ -75,6 +75,7 @@ struct estep {
 	int			 timed_out;
 	int			 cancelled;	/* kill asked; row already ended */
 	int			 queued;	/* to spawn after the commit */
+	int			 interrupted;	/* killed by a shutdown */
 	int			 pid_dirty;	/* pid not yet recorded */
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */

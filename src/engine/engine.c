@@ -80,6 +80,8 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	e->lock_fd = -1;
 	if (opts != NULL)
 		e->opts = *opts;
+	else
+		e->opts.allow_self = 1;
 	if (e->opts.max_jobs <= 0)
 		e->opts.max_jobs = ENGINE_MAX_JOBS;
 	if (e->opts.kill_grace <= 0)
@@ -191,8 +193,10 @@ engine_shutdown(struct engine *e, int now)
 	e->stopping = 1;
 	if (!now)
 		return;
-	RB_FOREACH(es, estep_tree, &e->running)
+	RB_FOREACH(es, estep_tree, &e->running) {
+		es->interrupted = 1;
 		engine_exec_kill(e, es);
+	}
 }
 
 /* No workflow is running any more (for engine --drain). */

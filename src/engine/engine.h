@@ -29,6 +29,7 @@ struct loop;
 struct store;
 struct store_actor;
 struct flow_tools;
+struct flow_tool;
 struct engine;
 
 /* Site settings (config.json) and command-line choices. */
@@ -38,6 +39,7 @@ struct engine_opts {
 	int64_t		 kill_grace;	/* ms between SIGTERM and SIGKILL */
 	int64_t		 log_max;	/* bytes of output kept per step */
 	const char	*ssh;		/* ssh program, NULL: "ssh" */
+	const struct flow_tool *site;	/* config.json: default retry, timeout */
 };
 
 #define ENGINE_MAX_JOBS		32
@@ -77,8 +79,9 @@ struct engine_reply {
 };
 
 int		 engine_submit(struct store *, const struct flow_tools *,
-		     const struct store_actor *, const struct engine_request *,
-		     struct engine_reply *, char **);
+		     const struct engine_opts *, const struct store_actor *,
+		     const struct engine_request *, struct engine_reply *,
+		     char **);
 int		 engine_request_apply(struct engine *,
 		     const struct store_actor *, const struct engine_request *,
 		     struct engine_reply *);

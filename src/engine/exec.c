@@ -194,7 +194,8 @@ engine_exec_slept(void *arg)
 	struct estep	*es = arg;
 	struct engine	*e = es->engine;
 
-	if (!es->cancelled)
+	/* Cut short by a shutdown, it stays running: on_interrupt decides. */
+	if (!es->cancelled && !es->interrupted)
 		engine_step_done(e, es, "null", 0, 0);
 	engine_exec_end(e, es);
 }
@@ -459,7 +460,7 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		if (es->timed_out)
 			why = xstrdup("timeout");
-		else if (e->stopping)
+		else if (es->interrupted)
 			xasprintf(&why, "interrupted: the engine stopped "
 			    "(signal %d)", code);
 		else

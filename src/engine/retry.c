@@ -57,16 +57,21 @@ retry_policy_from(const struct flow_retry *r, struct retry_policy *p)
 	}
 }
 
-/* Work out the effective policy: the step's, else the tool's, else ours. */
+/*
+ * Work out the effective policy: the step's, else the tool's, else the
+ * site's (config.json, may be NULL), else ours.
+ */
 void
 retry_policy_of(const struct flow_step *st, const struct flow_tool *tl,
-    struct retry_policy *p)
+    const struct flow_retry *site, struct retry_policy *p)
 {
 	memset(p, 0, sizeof *p);
 	if (st != NULL && st->retry.set)
 		retry_policy_from(&st->retry, p);
 	else if (tl != NULL && tl->retry.set)
 		retry_policy_from(&tl->retry, p);
+	else if (site != NULL && site->set)
+		retry_policy_from(site, p);
 	else {
 		p->max_attempts = FLOW_DEFAULT_ATTEMPTS;
 		p->backoff = retry_default_backoff;

@@ -123,8 +123,8 @@ engine_submit_post(struct store *s, const struct store_actor *actor,
 /* Ask the engine: through the inbox, or as the engine for one command. */
 int
 engine_submit(struct store *s, const struct flow_tools *tools,
-    const struct store_actor *actor, const struct engine_request *q,
-    struct engine_reply *r, char **cause)
+    const struct engine_opts *opts, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r, char **cause)
 {
 	struct engine		*e;
 	int			 rc;
@@ -132,7 +132,7 @@ engine_submit(struct store *s, const struct flow_tools *tools,
 	memset(r, 0, sizeof *r);
 	if (engine_probe(s))
 		return (engine_submit_post(s, actor, q, r, cause));
-	rc = engine_open(NULL, s, tools, NULL, &e, cause);
+	rc = engine_open(NULL, s, tools, opts, &e, cause);
 	if (rc == LOCK_HELD) {
 		free(*cause);
 		*cause = NULL;

@@ -73,8 +73,9 @@ struct retry_policy {
 };
 
 /* retry.c */
+struct flow_retry;
 void	 retry_policy_of(const struct flow_step *, const struct flow_tool *,
-	     struct retry_policy *);
+	     const struct flow_retry *, struct retry_policy *);
 int	 retry_max_attempts(const struct retry_policy *);
 int64_t	 retry_delay(const struct retry_policy *, int, uint32_t);
 

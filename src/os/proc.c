@@ -123,6 +123,7 @@ static int	proc_child_lift(int);
 static void	proc_child_stdio(int, int);
 static __dead void proc_child_exec(char *const *, char *const *);
 static void	proc_child_try(const char *, char *const *, char *const *);
+static const char *proc_child_strerror(int);
 static __dead void proc_child_fail(const char *, const char *, int);
 static void	proc_sigchld(int, void *);
 static void	proc_reaped(struct proc_set *, pid_t, int);
@@ -164,8 +165,11 @@ proc_set_get(struct loop *loop, char **cause)
 }
 
 /*
- * Start a child.  Signals are blocked across fork() so no handler of ours
- * runs in the child before it puts the defaults back.
+ * Start a child.  Signals are blocked across the fork so no handler of ours
+ * runs in the child before it puts the defaults back.  A child that starts
+ * at once is made with vfork(): no page tables to copy however big we are,
+ * and no copy-on-write faults for us while it gets to exec.  A held child
+ * waits, so it needs a fork() of its own.
  */
 struct proc *
 proc_spawn(struct loop *loop, const struct proc_spec *spec,
@@ -190,7 +194,10 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	pid = fork();
+	if (spec->flags & PROC_F_HOLD)
+		pid = fork();
+	else
+		pid = vfork();
 	if (pid == 0)
 		proc_child(spec, &fds);
 	if (pid == -1) {
@@ -305,9 +312,11 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 }
 
 /*
- * The child's half, from fork() to exec.  Only async-signal-safe calls:
- * defaults back, own group, /dev/null and the pipes as 0, 1 and 2, nothing
- * else open, the directory, the go byte, exec.
+ * The child's half, from fork() to exec: defaults back, own group,
+ * /dev/null and the pipes as 0, 1 and 2, nothing else open, the directory,
+ * the go byte, exec.  Only async-signal-safe calls, and nothing written
+ * but this function's own locals, since after vfork() the parent's memory
+ * is the child's.
  */
 static __dead void
 proc_child(const struct proc_spec *spec, struct proc_fds *fds)
@@ -453,6 +462,23 @@ proc_child_try(const char *path, char *const *argv, char *const *envp)
 	errno = ENOEXEC;
 }
 
+/*
+ * An error's text without strerror(), which may load a message catalogue
+ * (and allocate) in the vfork()ed child.
+ */
+static const char *
+proc_child_strerror(int error)
+{
+	const char	*s = NULL;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
+	s = strerrordesc_np(error);
+#else
+	s = strerror(error);
+#endif
+	return (s != NULL ? s : "unknown error");
+}
+
 /* Say why the child cannot go on, on its stderr, and exit 127. */
 static __dead void
 proc_child_fail(const char *what, const char *arg, int error)
@@ -464,7 +490,7 @@ proc_child_fail(const char *what, const char *arg, int error)
 	parts[1] = what;
 	parts[2] = arg;
 	parts[3] = ": ";
-	parts[4] = strerror(error);
+	parts[4] = proc_child_strerror(error);
 	parts[5] = "\n";
 	for (i = 0; i < 6; i++) {
 		if (write(2, parts[i], strlen(parts[i])) == -1)

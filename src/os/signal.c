@@ -152,7 +152,8 @@ signal_restore(int signo)
 
 /*
  * Set every signal we handle back to its default, in a forked child before
- * it execs.  Only async-signal-safe calls.
+ * it execs.  Only async-signal-safe calls, and no writes to memory: after
+ * vfork() the child shares the parent's.
  */
 void
 loop_signal_reset(void)
@@ -164,10 +165,8 @@ loop_signal_reset(void)
 	sa.sa_handler = SIG_DFL;
 	sigemptyset(&sa.sa_mask);
 	for (signo = 1; signo < NSIG; signo++) {
-		if (signal_touched[signo]) {
-			signal_wfd[signo] = 0;
+		if (signal_touched[signo])
 			sigaction(signo, &sa, NULL);
-		}
 	}
 }
 

@@ -858,7 +858,7 @@ test_retry(void)
 			printf("Bail out! bad retry case %zu\n", i);
 			exit(1);
 		}
-		retry_policy_of(&f->steps[0], flow_tools_find(t, "t"), &p);
+		retry_policy_of(&f->steps[0], flow_tools_find(t, "t"), NULL, &p);
 		xasprintf(&what, "retry case %zu: delay", i);
 		ok = tap_is_int(retry_delay(&p, rc->n, rc->rnd), rc->want,
 		    what);
@@ -878,7 +878,7 @@ test_retry(void)
 		free(tt);
 	}
 
-	retry_policy_of(NULL, NULL, &p);
+	retry_policy_of(NULL, NULL, NULL, &p);
 	tap_ok(retry_max_attempts(&p) == FLOW_DEFAULT_ATTEMPTS &&
 	    retry_delay(&p, 1, 0) == 5000, "no step, no tool: the defaults");
 }
