@@ -247,7 +247,12 @@ engine_txn(struct engine *e)
 	if (store_begin(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	now = time_now_ms();
-	rc = store_lease_fence(e->store, e->epoch, now);
+	if (now - e->heartbeat_at < ENGINE_HEARTBEAT_MS)
+		rc = store_lease_fence(e->store, e->epoch, 0);
+	else {
+		rc = store_lease_fence(e->store, e->epoch, now);
+		e->heartbeat_at = now;
+	}
 	if (rc == STORE_CONFLICT) {
 		store_rollback(e->store);
 		fatalx("engine: another engine took over %s (epoch %lld is "
@@ -256,7 +261,6 @@ engine_txn(struct engine *e)
 	}
 	if (rc != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	e->heartbeat_at = now;
 	e->in_txn = 1;
 	engine_record_pids(e);
 }

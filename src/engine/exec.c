@@ -342,7 +342,7 @@ engine_record_pids(struct engine *e)
 		row.id = es->id;
 		row.pid = proc_pid(es->proc);
 		row.pgid = proc_pgid(es->proc);
-		row.proc_start = procstat_start_time((pid_t)row.pid);
+		row.proc_start = proc_start_time(es->proc);
 		if (store_step_set_proc(e->store, &row) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 	}

@@ -109,7 +109,7 @@ void		 proc_kill(struct proc *, int64_t);	/* TERM, KILL after ms */
 void		 proc_abandon(struct proc *);	/* forget: no callbacks */
 pid_t		 proc_pid(const struct proc *);
 pid_t		 proc_pgid(const struct proc *);
-int64_t		 proc_start_time(const struct proc *);
+int64_t		 proc_start_time(struct proc *);
 /* Children not yet reaped, abandoned ones aside. */
 int		 proc_running(const struct loop *);
 

@@ -286,7 +286,10 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 		setpgid(pid, pid);	/* EACCES once it has exec'd: fine */
 		p->pgid = pid;
 	}
-	p->start = procstat_start_time(pid);
+	/*
+	 * The start time is read when first asked for: reading /proc while
+	 * the child is still in exec waits for the exec to finish.
+	 */
 
 	if (fds->out[1] != -1)
 		close(fds->out[1]);
@@ -757,10 +760,12 @@ proc_pgid(const struct proc *p)
 	return (p->pgid);
 }
 
-/* When the child started, Unix ms from /proc; 0 if unknown. */
+/* When the child started, Unix ms from /proc (read once); 0 if unknown. */
 int64_t
-proc_start_time(const struct proc *p)
+proc_start_time(struct proc *p)
 {
+	if (p->start == 0)
+		p->start = procstat_start_time(p->pid);
 	return (p->start);
 }
 

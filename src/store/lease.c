@@ -36,7 +36,7 @@ static const char lease_take_sql[] =
 	" heartbeat_at = ? WHERE id = 1";
 static const char lease_epoch_sql[] =
 	"SELECT epoch FROM engine WHERE id = 1";
-static const char lease_fence_sql[] =
+static const char lease_heartbeat_sql[] =
 	"UPDATE engine SET heartbeat_at = ? WHERE id = 1 AND epoch = ?";
 static const char lease_drop_sql[] =
 	"UPDATE engine SET pid = NULL, heartbeat_at = ? WHERE id = 1"
@@ -64,21 +64,28 @@ store_lease_take(struct store *s, int64_t pid, const char *host,
 }
 
 /*
- * Check, inside a write transaction, that epoch is still the current one,
- * and note the heartbeat; STORE_CONFLICT when another engine took over.
+ * Check, inside a write transaction (which holds the write lock, so the
+ * answer stays true until it commits), that epoch is still the current
+ * one; STORE_CONFLICT when another engine took over.  With now set, also
+ * note the heartbeat (a page to write, so not on every transaction).
  */
 int
 store_lease_fence(struct store *s, int64_t epoch, int64_t now)
 {
+	int64_t	 current;
 	int	 rc;
 
-	rc = store_runf(s, "engine heartbeat", lease_fence_sql, "ii", now,
-	    epoch);
-	if (rc != 0)
+	if (now != 0) {
+		rc = store_runf(s, "engine heartbeat", lease_heartbeat_sql,
+		    "ii", now, epoch);
+		if (rc == 0 && sqlite3_changes(s->db) != 1)
+			return (STORE_CONFLICT);
 		return (rc);
-	if (sqlite3_changes(s->db) != 1)
+	}
+	rc = store_int64f(s, "read epoch", &current, lease_epoch_sql, "");
+	if (rc == 0 && current != epoch)
 		return (STORE_CONFLICT);
-	return (0);
+	return (rc);
 }
 
 /* A clean exit: no engine is recorded any more (if still ours). */

@@ -60,7 +60,8 @@ static const char gate_list_sql[] =
 	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
 	"  json_extract(s.gate_json, '$.quorum') END, 1)"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
-	" WHERE s.status = 'waiting' ORDER BY s.id";
+	" WHERE s.status = 'waiting' AND s." STORE_STEP_ACTIVE
+	" ORDER BY s.id";
 
 static char	*store_run_detail(const struct store_workflow *);
 

@@ -106,6 +106,10 @@ void		 store_workflow_clear(struct store_workflow *);
 	" fanout_id, branch_no, branch_end, pid, pgid, proc_start, host," \
 	" timeout_at, log_bytes"
 extern const struct store_rows store_step_rows;
+/* The condition of the partial index of unfinished rows; queries on a
+ * status repeat it so SQLite can use the index. */
+#define STORE_STEP_ACTIVE \
+	"status IN ('pending', 'ready', 'running', 'waiting')"
 void		 store_step_row(sqlite3_stmt *, void *);
 int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);

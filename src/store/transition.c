@@ -61,7 +61,7 @@ static const char step_join_sql[] =
 	" LIMIT 1";
 static const char steps_status_sql[] =
 	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE status = ?"
-	" ORDER BY id";
+	" AND " STORE_STEP_ACTIVE " ORDER BY id";
 static const char steps_unfinished_sql[] =
 	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE"
 	" workflow_id = ? AND status IN ('pending', 'ready', 'running',"
