@@ -60,8 +60,8 @@ const struct cli_cmd cli_cmd_retry = {
 const struct cli_cmd cli_cmd_skip = {
 	.name = "skip",
 	.usage = "STEP -m TEXT",
-	.summary = "Skip a failed, pending or waiting step: the run goes on "
-	    "as if it\ncompleted with a null result.",
+	.summary = "Skip a failed, pending or waiting step (as if it "
+	    "completed).",
 	.help = "Options:\n"
 	    "  -m TEXT   why (required), kept in the audit trail\n",
 	.exec = cmd_control_exec

@@ -66,8 +66,8 @@ cmd_engine_signal(int signo, void *arg)
 	st->signals++;
 	log_debug("%s: signal %d (%d)", __func__, signo, st->signals);
 	if (st->signals == 1)
-		cli_warn("engine stopping: waiting for running steps (signal "
-		    "again to interrupt them)");
+		fprintf(stderr, "sluice: engine stopping: waiting for running "
+		    "steps (signal again to interrupt them)\n");
 	engine_shutdown(st->engine, st->signals > 1);
 }
 
@@ -115,6 +115,11 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 		return (rc);
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
+	/* Caught from now on: a signal during recovery is seen after it. */
+	loop_signal(loop, SIGTERM, cmd_engine_signal, &st);
+	loop_signal(loop, SIGINT, cmd_engine_signal, &st);
+	loop_signal(loop, SIGHUP, cmd_engine_signal, &st);
+	signal(SIGPIPE, SIG_IGN);
 	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
 	if (rc != 0) {
 		cli_error("%s", cause);
@@ -122,12 +127,9 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 		loop_free(loop);
 		return (EXIT_FAILED);
 	}
-	loop_signal(loop, SIGTERM, cmd_engine_signal, &st);
-	loop_signal(loop, SIGINT, cmd_engine_signal, &st);
-	loop_signal(loop, SIGHUP, cmd_engine_signal, &st);
-	signal(SIGPIPE, SIG_IGN);
-	log_debug("%s: engine on %s, pid %ld", __func__,
-	    store_path(ctx->store), (long)getpid());
+	fprintf(stderr, "sluice: engine running on %s (pid %ld, %d jobs)\n",
+	    store_path(ctx->store), (long)getpid(), opts.max_jobs > 0 ?
+	    opts.max_jobs : ENGINE_MAX_JOBS);
 	while (!engine_finished(st.engine)) {
 		loop_once(loop, 1);
 		if (drain && engine_idle(st.engine))

@@ -505,6 +505,7 @@ engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
 		return;
 	engine_txn(e);
 	wf->ended = 1;
+	wf->refs++;	/* cancelling its steps must not free it yet */
 	engine_cancel_rows(e, wf, 0, strcmp(status, "cancelled") == 0 ?
 	    "cancelled" : strcmp(status, "failed") == 0 ?
 	    "cancelled: the workflow failed" :
@@ -514,6 +515,7 @@ engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
 		engine_store_fatal(e, store_last_error(e->store));
 	log_debug("%s: workflow %lld %s%s%s", __func__, (long long)wf->id,
 	    status, why != NULL ? ": " : "", why != NULL ? why : "");
+	wf->refs--;
 	engine_wf_ended(e, wf, status);
 }
 

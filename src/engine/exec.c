@@ -26,6 +26,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <ctype.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -401,16 +402,24 @@ engine_exec_log(struct engine *e, struct estep *es, const char *stream,
 static char *
 engine_exec_result(const struct buf *out)
 {
-	cJSON	*j;
-	char	*text;
-	size_t	 len = out->len;
+	cJSON		*j;
+	const char	*end;
+	char		*text;
+	size_t		 len = out->len;
 
 	if (len > 0 && out->data[len - 1] == '\n')
 		len--;
-	if (len > 0 && (j = cJSON_ParseWithLength(out->data, len)) != NULL) {
-		text = json_print(j);
+	if (len > 0 && (j = cJSON_ParseWithLengthOpts(out->data, len, &end,
+	    0)) != NULL) {
+		/* JSON only if nothing but white space follows it. */
+		while (end < out->data + len && isspace((unsigned char)*end))
+			end++;
+		if (end == out->data + len) {
+			text = json_print(j);
+			cJSON_Delete(j);
+			return (text);
+		}
 		cJSON_Delete(j);
-		return (text);
 	}
 	text = xstrndup(out->data != NULL ? out->data : "", len);
 	if ((j = cJSON_CreateString(text)) == NULL)
@@ -440,7 +449,12 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	if (es->log_bytes > 0 &&
 	    store_step_set_log_bytes(e->store, es->id, es->log_bytes) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	if (es->cancelled) {
+	if (es->cancelled || es->interrupted) {
+		/*
+		 * Cancelled: its row has ended already.  Interrupted by a
+		 * shutdown: its row stays running, so the next engine applies
+		 * the step's on_interrupt.
+		 */
 		engine_exec_end(e, es);
 		return;
 	}
@@ -460,9 +474,6 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		if (es->timed_out)
 			why = xstrdup("timeout");
-		else if (es->interrupted)
-			xasprintf(&why, "interrupted: the engine stopped "
-			    "(signal %d)", code);
 		else
 			xasprintf(&why, "killed by signal %d", code);
 		engine_step_failed(e, es, why, 1, 128 + code, result);

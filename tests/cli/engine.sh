@@ -1,0 +1,733 @@
+#!/bin/sh
+# tests/cli/engine.sh: the engine's life: the lock and the engine row
+# (epoch, pid, host, heartbeat), a stale epoch, commands through the inbox
+# and applied offline, a command nobody answers, "run --wait" as the engine
+# and as a follower (exit 0, 1, 3, interrupted), -j, SIGTERM and a second
+# signal, and crash recovery after kill -9 (leftover process groups killed,
+# on_interrupt retry, fail and ask, a reused pid left alone).
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+# --- helpers (the same in every engine test) ----------------------------
+
+ENGINES=""
+export SLUICE_KILL_GRACE_MS=200
+trap 'cleanup' EXIT
+
+# cleanup: stop the engines and step processes a test left, then the dir.
+cleanup() {
+	for p in $ENGINES; do
+		kill -9 "$p" 2>/dev/null
+	done
+	for f in "$T_DIR"/*.pid; do
+		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null
+	done
+	rm -rf "$T_DIR"
+}
+
+# q SQL: query the test database.
+q() {
+	sqlite3 -cmd '.timeout 5000' "$SLUICE_DB" "$1"
+}
+
+# q_is SQL WANT DESCRIPTION: a query's whole output is WANT.
+q_is() {
+	is "$(q "$1")" "$2" "$3"
+}
+
+# wait_for CMD...: poll CMD every 50 ms for up to 10 s; 1 on the deadline.
+wait_for() {
+	_n=0
+	while ! "$@" >/dev/null 2>&1; do
+		_n=$((_n + 1))
+		[ "$_n" -ge 200 ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
+# wf_is ID STATUS: the workflow's status is STATUS.
+wf_is() {
+	[ "$(q "SELECT status FROM workflows WHERE id = $1")" = "$2" ]
+}
+
+# wf_ended ID: the workflow is completed, failed or cancelled.
+wf_ended() {
+	case "$(q "SELECT status FROM workflows WHERE id = $1")" in
+	completed|failed|cancelled) return 0 ;;
+	esac
+	return 1
+}
+
+# step_is WF NAME STATUS: the latest row of step NAME has STATUS.
+step_is() {
+	[ "$(q "SELECT status FROM workflow_steps WHERE workflow_id = $1 AND
+	    name = '$2' ORDER BY id DESC LIMIT 1")" = "$3" ]
+}
+
+# file_has FILE TEXT: FILE exists and contains TEXT.
+file_has() {
+	[ -f "$1" ] && grep -qF -- "$2" "$1"
+}
+
+# alive PID: a live process (a zombie is dead: nothing reaps it here).
+alive() {
+	[ -r "/proc/$1/stat" ] || return 1
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$_st" ] && [ "$_st" != Z ]
+}
+
+# dead PID: not alive.
+dead() {
+	! alive "$1"
+}
+
+# engine_start [ARGS]: a headless engine in the background, as $EPID,
+# once the engine row names it.
+engine_start() {
+	"$SLUICE" engine "$@" >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
+	    </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for engine_named "$EPID"
+}
+
+# engine_named PID: the engine row names PID.
+engine_named() {
+	[ "$(q "SELECT pid FROM engine")" = "$1" ]
+}
+
+# engine_stop: SIGTERM the engine and wait; its exit status in $ERC.
+engine_stop() {
+	kill -TERM "$EPID" 2>/dev/null
+	wait "$EPID"
+	ERC=$?
+}
+
+# engine_crash: kill -9 the engine.
+engine_crash() {
+	kill -9 "$EPID" 2>/dev/null
+	wait "$EPID" 2>/dev/null
+}
+
+# new_id: the newest workflow's id.
+new_id() {
+	q "SELECT max(id) FROM workflows"
+}
+
+# step_id WF NAME: the latest row of step NAME.
+step_id() {
+	q "SELECT max(id) FROM workflow_steps WHERE workflow_id = $1 AND
+	    name = '$2'"
+}
+
+offline="sluice: warning: no engine is running on $SLUICE_DB: this is \
+recorded, but no step runs until one starts (sluice engine, or run --wait)"
+host=$(uname -n)
+
+# --- flows ------------------------------------------------------------------
+
+cat >"$T_DIR/noop.json" <<'EOF'
+{"start": {"tool": "noop"}}
+EOF
+
+cat >"$T_DIR/touch.json" <<EOF
+{"start": {"run": ["touch", "$T_DIR/touched"]}}
+EOF
+
+cat >"$T_DIR/boom.json" <<'EOF'
+{"start": {"tool": "fail", "args": {"message": "boom"},
+  "retry": {"max_attempts": 1}}}
+EOF
+
+cat >"$T_DIR/gate1.json" <<'EOF'
+{"start": {"gate": {"message": "go?"}}}
+EOF
+
+# A step that waits (up to 20 s) for a file; its pid in hold.pid.
+cat >"$T_DIR/hold.json" <<EOF
+{"start": {"shell": "echo \$\$ >$T_DIR/hold.pid; i=0; while [ ! -f $T_DIR/release ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done; [ -f $T_DIR/release ]",
+  "retry": {"max_attempts": 2, "backoff": ["1s"]}, "next": "after"},
+ "after": {"tool": "noop"}}
+EOF
+
+# --- offline: no engine -----------------------------------------------------
+
+run_sluice run "$T_DIR/noop.json"
+expect_rc 0 "run with no engine"
+id1=$OUT
+case "$id1" in
+''|*[!0-9]*) ok 1 "run prints the id alone ($id1)" ;;
+*) ok 0 "run prints the id alone" ;;
+esac
+is "$ERR" "$offline" "run with no engine says nothing runs until one starts"
+q_is "SELECT status FROM workflow_steps WHERE workflow_id = $id1" ready \
+    "offline: the first step stays ready"
+q_is "SELECT status FROM workflows WHERE id = $id1" running \
+    "offline: the workflow is running"
+is "$(stat -c %a "$SLUICE_DB.lock")" 600 "the lock file is 0600"
+q_is "SELECT pid IS NULL, epoch FROM engine" "1|1" \
+    "the offline command took epoch 1 and let go"
+q_is "SELECT state, json_extract(reply, '$.code') FROM inbox" "" \
+    "an offline command does not go through the inbox"
+q_is "SELECT count(*) FROM audit WHERE action = 'start' AND
+    workflow_id = $id1" 1 "an offline start is audited"
+
+run_sluice cancel 9999
+expect_rc 3 "offline cancel of an unknown workflow"
+is "$ERR" "sluice: no workflow 9999" "it names the missing workflow"
+
+# --- the engine: lock, engine row, inbox -------------------------------------
+
+ep=$(q "SELECT epoch FROM engine")
+engine_start
+ok $? "an engine starts and names itself in the engine row"
+ep=$((ep + 1))
+q_is "SELECT epoch, host FROM engine" "$ep|$host" \
+    "the engine took a new epoch and names its host"
+wait_for wf_is "$id1" completed
+ok $? "the engine runs what was left ready"
+
+run_sluice engine
+expect_rc 1 "a second engine is refused"
+is "$ERR" "sluice: an engine is already running on $SLUICE_DB: pid $EPID on $host" \
+    "it says which engine runs"
+q_is "SELECT epoch, pid FROM engine" "$ep|$EPID" \
+    "the refused engine changed nothing"
+
+hb=$(q "SELECT heartbeat_at FROM engine")
+hb_moved() {
+	[ "$(q "SELECT heartbeat_at > $hb FROM engine")" = 1 ]
+}
+wait_for hb_moved
+ok $? "the engine's heartbeat moves while idle"
+
+run_sluice run "$T_DIR/touch.json"
+expect_rc 0 "run with an engine running"
+id2=$OUT
+is "$ERR" "" "no warning when an engine runs"
+q_is "SELECT command, state, json_extract(reply, '$.code'),
+    json_extract(reply, '$.message'), json_extract(reply, '$.workflow_id')
+    FROM inbox ORDER BY id DESC LIMIT 1" \
+    "start|done|0|started workflow $id2|$id2" \
+    "the start went through the inbox and was answered"
+wait_for wf_is "$id2" completed
+ok $? "the engine runs it"
+[ -f "$T_DIR/touched" ]
+ok $? "the step's process ran"
+pid_row=$(q "SELECT pid, pgid, proc_start > 0, started_at - 5000 < proc_start
+    AND proc_start < completed_at + 5000 FROM workflow_steps
+    WHERE workflow_id = $id2")
+case "$pid_row" in
+*'|'*'|1|1') ok 0 "the row records pid, group and a process start time" ;;
+*) ok 1 "the row records pid, group and a process start time ($pid_row)" ;;
+esac
+pid=${pid_row%%|*}
+rest=${pid_row#*|}
+is "${rest%%|*}" "$pid" "the step's process leads its own group"
+
+run_sluice cancel "$id2"
+expect_rc 4 "cancel of a completed workflow is refused"
+is "$ERR" "sluice: cannot cancel workflow $id2: it is completed" \
+    "it says why"
+q_is "SELECT command, state, json_extract(reply, '$.code') FROM inbox
+    ORDER BY id DESC LIMIT 1" "cancel|refused|4" \
+    "the refusal is answered on the inbox row"
+run_sluice cancel 9999
+expect_rc 3 "cancel of an unknown workflow through the engine"
+is "$ERR" "sluice: no workflow 9999" "it names the missing workflow"
+
+engine_stop
+is "$ERC" 0 "SIGTERM stops an idle engine with exit 0"
+q_is "SELECT pid IS NULL, epoch FROM engine" "1|$ep" \
+    "a clean stop clears the engine row's pid"
+
+engine_start
+ep=$((ep + 1))
+q_is "SELECT epoch FROM engine" "$ep" "every engine takes a new epoch"
+
+# Another engine took over behind this one's back: it must stop writing.
+q "UPDATE engine SET epoch = epoch + 1"
+engine_gone() {
+	dead "$EPID"
+}
+wait_for engine_gone
+ok $? "an engine whose epoch went stale stops"
+wait "$EPID"
+rc=$?
+[ "$rc" -ne 0 ]
+ok $? "it exits with an error ($rc)"
+like "$(cat "$T_DIR/engine.err")" "another engine took over" \
+    "it says another engine took over"
+q_is "SELECT epoch, pid FROM engine" "$((ep + 1))|$EPID" \
+    "the stale engine wrote nothing after the take-over"
+
+# --- a command nobody answers stays queued ---------------------------------
+
+flock "$SLUICE_DB.lock" sh -c "while [ ! -f $T_DIR/unlock ]; do sleep 0.05; done" &
+holder=$!
+wait_for sh -c "! flock -n '$SLUICE_DB.lock' true"
+ok $? "a process that is not an engine holds the lock"
+run_sluice run "$T_DIR/noop.json"
+expect_rc 1 "run when the lock holder never answers"
+like "$ERR" "sluice: the engine did not answer within 10 s; command " \
+    "it says the engine did not answer"
+cmd=$(q "SELECT max(id) FROM inbox")
+is "$ERR" "sluice: the engine did not answer within 10 s; command $cmd stays queued" \
+    "it names the queued command"
+q_is "SELECT command, state FROM inbox WHERE id = $cmd" "start|new" \
+    "the command stays in the inbox"
+touch "$T_DIR/unlock"
+wait "$holder"
+engine_start
+queued_done() {
+	[ "$(q "SELECT state FROM inbox WHERE id = $cmd")" = done ]
+}
+wait_for queued_done
+ok $? "the next engine applies the queued command"
+idq=$(q "SELECT json_extract(reply, '$.workflow_id') FROM inbox
+    WHERE id = $cmd")
+wait_for wf_is "$idq" completed
+ok $? "and runs the workflow it started"
+engine_stop
+
+# --- run --wait as the engine ----------------------------------------------
+
+run_sluice run --wait "$T_DIR/noop.json"
+expect_rc 0 "run --wait drives a workflow to completion"
+idw=$(new_id)
+is "$OUT" "$idw" "run --wait prints the id"
+is "$ERR" "" "run --wait as the engine does not warn"
+q_is "SELECT status FROM workflows WHERE id = $idw" completed \
+    "the workflow completed"
+q_is "SELECT pid IS NULL FROM engine" 1 "run --wait let go of the engine row"
+
+run_sluice run --wait "$T_DIR/boom.json"
+expect_rc 1 "run --wait of a failing workflow exits 1"
+idb=$(new_id)
+is "$OUT" "$idb" "it prints the id"
+is "$ERR" "sluice: workflow $idb failed: step start failed: boom" \
+    "it says why the workflow failed"
+
+# A workflow queued offline runs while run --wait drives another one.
+rm -f "$T_DIR/touched"
+run_sluice run "$T_DIR/touch.json"
+ido=$OUT
+cat >"$T_DIR/waittouch.json" <<EOF
+{"start": {"shell": "i=0; while [ ! -f $T_DIR/touched ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done; test -f $T_DIR/touched"}}
+EOF
+run_sluice run --wait "$T_DIR/waittouch.json"
+expect_rc 0 "run --wait as the engine also runs other ready workflows"
+q_is "SELECT status FROM workflows WHERE id = $ido" completed \
+    "the other workflow completed"
+
+# Cancelled while run --wait drives it: exit 3, the step killed.
+rm -f "$T_DIR/release" "$T_DIR/hold.pid"
+"$SLUICE" run --wait "$T_DIR/hold.json" >"$T_DIR/w.out" 2>"$T_DIR/w.err" &
+wpid=$!
+ENGINES="$ENGINES $wpid"
+wait_for test -s "$T_DIR/hold.pid"
+ok $? "the held step runs"
+idc=$(cat "$T_DIR/w.out")
+hp=$(cat "$T_DIR/hold.pid")
+pid_is() {
+	[ "$(q "SELECT pid = $hp AND pgid = $hp AND proc_start > 0 FROM
+	    workflow_steps WHERE workflow_id = $idc")" = 1 ]
+}
+wait_for pid_is
+ok $? "a running step's row records its pid, group and start time"
+run_sluice cancel "$idc" -m "stop it"
+expect_rc 0 "cancel a workflow run --wait drives"
+is "$OUT" "cancelled workflow $idc" "cancel says so"
+is "$ERR" "" "cancel did not warn: the run --wait process is the engine"
+wait "$wpid"
+is "$?" 3 "run --wait exits 3 when its workflow is cancelled"
+is "$(cat "$T_DIR/w.err")" "sluice: workflow $idc was cancelled" \
+    "it says the workflow was cancelled"
+wait_for dead "$hp"
+ok $? "the cancelled step's process was killed"
+q_is "SELECT name, status FROM workflow_steps WHERE workflow_id = $idc
+    ORDER BY id" "start|cancelled" "the running row is cancelled"
+q_is "SELECT comment FROM audit WHERE action = 'cancel' AND
+    workflow_id = $idc" "stop it" "the cancel is audited with its comment"
+
+# SIGINT while driving: steps killed, the workflow goes on later.
+rm -f "$T_DIR/release" "$T_DIR/hold.pid"
+"$SLUICE" run --wait "$T_DIR/hold.json" >"$T_DIR/w.out" 2>"$T_DIR/w.err" &
+wpid=$!
+ENGINES="$ENGINES $wpid"
+wait_for test -s "$T_DIR/hold.pid"
+ok $? "the held step runs again"
+idi=$(cat "$T_DIR/w.out")
+hp=$(cat "$T_DIR/hold.pid")
+kill -INT "$wpid"
+wait "$wpid"
+is "$?" 1 "run --wait interrupted by SIGINT exits 1"
+is "$(cat "$T_DIR/w.err")" \
+    "sluice: interrupted: workflow $idi goes on when an engine starts" \
+    "it says the workflow goes on later"
+dead "$hp"
+ok $? "the running step was killed before run --wait exited"
+q_is "SELECT attempt, status, error FROM workflow_steps WHERE
+    workflow_id = $idi ORDER BY id" "1|failed|interrupted: the engine stopped (signal 15)
+2|pending|" "the killed attempt failed as interrupted; a retry waits"
+q_is "SELECT status FROM workflows WHERE id = $idi" running \
+    "the workflow is still running"
+q_is "SELECT pid IS NULL FROM engine" 1 "the interrupted run --wait let go"
+touch "$T_DIR/release"
+engine_start
+wait_for wf_is "$idi" completed
+ok $? "the next engine finishes the interrupted workflow"
+engine_stop
+
+# --- run --wait as a follower ----------------------------------------------
+
+engine_start
+run_sluice run --wait "$T_DIR/noop.json"
+expect_rc 0 "run --wait follows a running engine to completion"
+idf=$(new_id)
+is "$OUT" "$idf" "the follower prints the id"
+is "$ERR" "" "the follower does not warn"
+q_is "SELECT command, state FROM inbox ORDER BY id DESC LIMIT 1" \
+    "start|done" "the follower asked the engine through the inbox"
+q_is "SELECT pid FROM engine" "$EPID" "the engine is still the engine"
+
+run_sluice run --wait "$T_DIR/boom.json"
+expect_rc 1 "a follower of a failing workflow exits 1"
+idfb=$(new_id)
+is "$ERR" "sluice: workflow $idfb failed: step start failed: boom" \
+    "the follower says why it failed"
+
+rm -f "$T_DIR/release" "$T_DIR/hold.pid"
+"$SLUICE" run --wait "$T_DIR/hold.json" >"$T_DIR/w.out" 2>"$T_DIR/w.err" &
+wpid=$!
+wait_for test -s "$T_DIR/hold.pid"
+idfc=$(cat "$T_DIR/w.out")
+run_sluice cancel "$idfc"
+expect_rc 0 "cancel a followed workflow"
+wait "$wpid"
+is "$?" 3 "the follower exits 3 when the workflow is cancelled"
+is "$(cat "$T_DIR/w.err")" "sluice: workflow $idfc was cancelled" \
+    "the follower says it was cancelled"
+
+run_sluice run --wait "$T_DIR/nope.json"
+expect_rc 2 "run --wait of a missing file is a usage error"
+engine_stop
+
+# --- shutting down ----------------------------------------------------------
+
+# First SIGTERM: nothing new starts, the running step finishes.
+rm -f "$T_DIR/release" "$T_DIR/hold.pid"
+engine_start
+run_sluice run "$T_DIR/hold.json"
+ids=$OUT
+wait_for test -s "$T_DIR/hold.pid"
+ok $? "a step runs under the engine"
+kill -TERM "$EPID"
+wait_for file_has "$T_DIR/engine.err" "engine stopping"
+ok $? "the engine says it is stopping"
+alive "$EPID"
+ok $? "the engine waits for its running step"
+touch "$T_DIR/release"
+wait "$EPID"
+is "$?" 0 "the engine exits 0 once the step ended"
+q_is "SELECT name, status FROM workflow_steps WHERE workflow_id = $ids
+    ORDER BY id" "start|done
+after|ready" "the step finished; its successor waits for the next engine"
+engine_start
+wait_for wf_is "$ids" completed
+ok $? "the next engine goes on"
+engine_stop
+
+# Second SIGTERM: the running step is killed and follows its retry rules.
+rm -f "$T_DIR/release" "$T_DIR/hold.pid"
+engine_start
+run_sluice run "$T_DIR/hold.json"
+ids=$OUT
+wait_for test -s "$T_DIR/hold.pid"
+hp=$(cat "$T_DIR/hold.pid")
+kill -TERM "$EPID"
+wait_for file_has "$T_DIR/engine.err" "engine stopping"
+kill -TERM "$EPID"
+wait "$EPID"
+is "$?" 0 "a second SIGTERM: the engine kills its steps and exits 0"
+dead "$hp"
+ok $? "the step's process is gone"
+q_is "SELECT attempt, status, error FROM workflow_steps WHERE
+    workflow_id = $ids ORDER BY id" "1|failed|interrupted: the engine stopped (signal 15)
+2|pending|" "the killed attempt failed as interrupted and a retry is pending"
+q_is "SELECT count(*) FROM timers WHERE step_id = (SELECT max(id) FROM
+    workflow_steps WHERE workflow_id = $ids)" 1 "the retry has a stored timer"
+touch "$T_DIR/release"
+engine_start
+wait_for wf_is "$ids" completed
+ok $? "the next engine runs the retry"
+engine_stop
+
+# --- -j ---------------------------------------------------------------------
+
+run_sluice engine -j 0
+expect_rc 2 "engine -j 0 is a usage error"
+is "$ERR" "sluice: engine: -j: a number from 1 to 10000" "it says what -j takes"
+cat >"$T_DIR/two.json" <<EOF
+{"start": {"tool": "noop", "parallel": ["a", "b"]},
+ "a": {"shell": "date +%s%N >$T_DIR/a.start; sleep 0.3; date +%s%N >$T_DIR/a.end"},
+ "b": {"shell": "date +%s%N >$T_DIR/b.start; sleep 0.3; date +%s%N >$T_DIR/b.end"}}
+EOF
+engine_start -j 1
+run_sluice run "$T_DIR/two.json"
+idj=$OUT
+wait_for wf_is "$idj" completed
+ok $? "two parallel steps complete with -j 1"
+if [ "$(cat "$T_DIR/a.start")" -lt "$(cat "$T_DIR/b.start")" ]; then
+	first=a second=b
+else
+	first=b second=a
+fi
+[ "$(cat "$T_DIR/$first.end")" -le "$(cat "$T_DIR/$second.start")" ]
+ok $? "-j 1: the second process starts after the first ended"
+engine_stop
+
+# --- crash recovery -----------------------------------------------------------
+
+# b's first attempt sleeps with a grandchild; later attempts succeed.
+crashflow() {
+	cat >"$T_DIR/crash.json" <<EOF
+{"start": {"shell": "echo x >>$T_DIR/a.count", "next": "b"},
+ "b": {"shell": "if [ \$SLUICE_ATTEMPT -gt 1 ]; then exit 0; fi; sleep 30 & echo \$! >$T_DIR/gc.pid; echo \$\$ >$T_DIR/b.pid; wait",
+  "retry": {"max_attempts": 3, "backoff": ["0s"]}$1}}
+EOF
+	rm -f "$T_DIR/a.count" "$T_DIR/gc.pid" "$T_DIR/b.pid"
+}
+
+# crash_running: start the crash flow, kill -9 the engine while b runs.
+crash_running() {
+	engine_start
+	run_sluice run "$T_DIR/crash.json"
+	idk=$OUT
+	wait_for test -s "$T_DIR/b.pid"
+	ok $? "b runs ($1)"
+	bp=$(cat "$T_DIR/b.pid")
+	gc=$(cat "$T_DIR/gc.pid")
+	engine_crash
+	alive "$bp" && alive "$gc"
+	ok $? "after kill -9 of the engine, b and its child live on ($1)"
+}
+
+crashflow ""
+crash_running "on_interrupt retry"
+brow=$(step_id "$idk" b)
+engine_start
+wait_for dead "$bp"
+ok $? "the next engine kills the leftover step process"
+wait_for dead "$gc"
+ok $? "and its grandchild (the whole group)"
+wait_for wf_is "$idk" completed
+ok $? "the workflow completes (on_interrupt retry by default)"
+q_is "SELECT name, attempt, status, error FROM workflow_steps WHERE
+    workflow_id = $idk ORDER BY id" "start|1|done|
+b|1|failed|interrupted: the engine stopped while it ran
+b|2|done|" "the interrupted row counts as a failed attempt and b runs again"
+q_is "SELECT parent_id FROM workflow_steps WHERE workflow_id = $idk
+    AND name = 'b' AND attempt = 2" "$brow" "the retry follows the interrupted row"
+is "$(wc -l <"$T_DIR/a.count" | tr -d ' ')" 1 "the completed step did not run again"
+engine_stop
+
+crashflow ', "on_interrupt": "fail"'
+crash_running "on_interrupt fail"
+engine_start
+wait_for wf_is "$idk" failed
+ok $? "on_interrupt fail: the workflow fails"
+dead "$bp" && dead "$gc"
+ok $? "the leftover group was killed"
+q_is "SELECT name, attempt, status FROM workflow_steps WHERE
+    workflow_id = $idk ORDER BY id" "start|1|done
+b|1|failed" "on_interrupt fail: no retry despite attempts left"
+q_is "SELECT error FROM workflows WHERE id = $idk" \
+    "step b failed: interrupted: the engine stopped while it ran" \
+    "the workflow says why"
+engine_stop
+
+crashflow ', "on_interrupt": "ask"'
+crash_running "on_interrupt ask"
+engine_start
+ask_waiting() {
+	step_is "$idk" b waiting
+}
+wait_for ask_waiting
+ok $? "on_interrupt ask: a new row of b waits for a decision"
+dead "$bp" && dead "$gc"
+ok $? "the leftover group was killed before asking"
+q_is "SELECT name, attempt, status, error FROM workflow_steps WHERE
+    workflow_id = $idk ORDER BY id" "start|1|done|
+b|1|cancelled|interrupted: the engine stopped while it ran
+b|2|waiting|" "the interrupted row is cancelled, attempt 2 waits"
+run_sluice gates --json
+like "$OUT" '"message":	"step b was running when the engine stopped; approve to run it again, reject to fail it"' \
+    "the gates queue asks whether to run b again"
+ask=$(step_id "$idk" b)
+run_sluice reject "$ask" -m "no"
+expect_rc 0 "reject the interrupted step"
+wait_for wf_is "$idk" failed
+ok $? "rejecting it fails the workflow"
+q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $idk
+    AND name = 'b'" 2 "a rejected interrupted step is not retried"
+engine_stop
+
+# The leader is gone but its group lives on: the group is still killed.
+crashflow ""
+crash_running "leader killed after the crash"
+kill -9 "$bp"
+wait_for dead "$bp"
+ok $? "the leader is gone, its child is not"
+engine_start
+wait_for dead "$gc"
+ok $? "the next engine kills a group whose leader is gone"
+wait_for wf_is "$idk" completed
+ok $? "and the workflow goes on"
+engine_stop
+
+# A recorded pid now belongs to an unrelated process: it is left alone.
+crashflow ""
+crash_running "pid reused"
+kill -9 "$bp" "$gc"
+setsid sleep 30 &
+decoy=$!
+echo "$decoy" >"$T_DIR/decoy.pid"
+wait_for alive "$decoy"
+q "UPDATE workflow_steps SET pid = $decoy, pgid = $decoy WHERE
+    id = $(step_id "$idk" b)"
+engine_start
+wait_for wf_is "$idk" completed
+ok $? "the workflow goes on after the crash"
+alive "$decoy"
+ok $? "a process that only shares the recorded pid is not killed"
+kill -9 "$decoy"
+engine_stop
+
+# A crash before the first engine write of a step: a built-in sleep.
+cat >"$T_DIR/bsleep.json" <<'EOF'
+{"start": {"tool": "sleep", "args": {"seconds": 30},
+  "retry": {"max_attempts": 2, "backoff": ["0s"]}, "on_interrupt": "fail"}}
+EOF
+engine_start
+run_sluice run "$T_DIR/bsleep.json"
+idz=$OUT
+wait_for step_is "$idz" start running
+ok $? "a built-in sleep runs in the engine"
+engine_crash
+engine_start
+wait_for wf_is "$idz" failed
+ok $? "an interrupted built-in sleep follows on_interrupt fail"
+engine_stop
+
+# --- recovery of a step whose pid was not recorded yet ------------------------
+
+# The engine records a step running, commits, spawns, and records the pid
+# in its next transaction; a crash in between leaves a running row with
+# no pid.  That state is made here by clearing the pid after a crash.
+crashflow ""
+crash_running "pid not recorded"
+q "UPDATE workflow_steps SET pid = NULL, pgid = NULL, proc_start = NULL
+    WHERE id = $(step_id "$idk" b)"
+engine_start
+wait_for dead "$bp"
+ok $? "the next engine finds the unrecorded process by its environment"
+wait_for dead "$gc"
+ok $? "and kills its group"
+wait_for wf_is "$idk" completed
+ok $? "the workflow goes on"
+engine_stop
+
+# The same for a remote step: the local ssh process must not be left.
+mkdir -p "$T_DIR/fakebin"
+cat >"$T_DIR/fakebin/ssh" <<EOF
+#!/bin/sh
+echo \$\$ >$T_DIR/ssh.pid
+while [ \$# -gt 0 ] && [ "\$1" != "--" ]; do shift; done
+shift
+exec env -i PATH="\$PATH" sh -c "\$*"
+EOF
+chmod +x "$T_DIR/fakebin/ssh"
+cat >"$T_DIR/remote.json" <<EOF
+{"start": {"host": "far", "shell": "if [ \$SLUICE_ATTEMPT -gt 1 ]; then exit 0; fi; exec sleep 30",
+  "retry": {"max_attempts": 2, "backoff": ["0s"]}}}
+EOF
+rm -f "$T_DIR/ssh.pid"
+PATH="$T_DIR/fakebin:$PATH" engine_start
+run_sluice run "$T_DIR/remote.json"
+idr=$OUT
+wait_for test -s "$T_DIR/ssh.pid"
+ok $? "the remote step runs through ssh"
+sp=$(cat "$T_DIR/ssh.pid")
+engine_crash
+q "UPDATE workflow_steps SET pid = NULL, pgid = NULL, proc_start = NULL
+    WHERE id = $(step_id "$idr" start)"
+PATH="$T_DIR/fakebin:$PATH" engine_start
+wait_for dead "$sp"
+ok $? "the next engine kills a remote step's ssh whose pid was not recorded"
+wait_for wf_is "$idr" completed
+ok $? "and the remote step runs again"
+kill -9 "$sp" 2>/dev/null
+engine_stop
+
+# --- one engine per database, however it is named ---------------------------
+
+ln -s "$SLUICE_DB" "$T_DIR/alias.db"
+engine_start
+run_sluice --db "$T_DIR/alias.db" engine
+expect_rc 1 "an engine on a symlink to the database is refused"
+like "$ERR" "an engine is already running" "it says an engine runs"
+alive "$EPID"
+ok $? "the first engine is still running"
+engine_stop
+
+# --- engine --drain, SIGHUP ------------------------------------------------------
+
+run_sluice run "$T_DIR/noop.json"
+idd=$OUT
+run_sluice run "$T_DIR/gate1.json"
+idg=$OUT
+"$SLUICE" engine --drain >"$T_DIR/drain.out" 2>"$T_DIR/drain.err" </dev/null &
+dpid=$!
+ENGINES="$ENGINES $dpid"
+wait_for wf_is "$idd" completed
+ok $? "engine --drain runs what is ready"
+alive "$dpid"
+ok $? "engine --drain keeps running while a gate waits"
+run_sluice approve "$(step_id "$idg" start)"
+expect_rc 0 "approve the gate"
+wait_for dead "$dpid"
+ok $? "engine --drain exits once no workflow is running"
+wait "$dpid"
+is "$?" 0 "with exit 0"
+q_is "SELECT status FROM workflows WHERE id = $idg" completed \
+    "the gated workflow completed first"
+
+engine_start
+kill -HUP "$EPID"
+wait "$EPID"
+is "$?" 0 "SIGHUP stops the engine too"
+
+# --- -j counts processes only ------------------------------------------------------
+
+rm -f "$T_DIR/release" "$T_DIR/hold.pid"
+engine_start -j 1
+run_sluice run "$T_DIR/hold.json"
+idh=$OUT
+wait_for test -s "$T_DIR/hold.pid"
+printf '{"start": {"run": ["true"]}}\n' >"$T_DIR/true.json"
+run_sluice run "$T_DIR/true.json"
+idt=$OUT
+run_sluice run "$T_DIR/noop.json"
+idn=$OUT
+wait_for wf_is "$idn" completed
+ok $? "-j 1: a built-in runs while the only process slot is taken"
+is "$(q "SELECT status FROM workflow_steps WHERE workflow_id = $idt")" ready \
+    "-j 1: a second process waits for the slot"
+touch "$T_DIR/release"
+wait_for wf_is "$idt" completed
+ok $? "it runs once the slot is free"
+engine_stop
+
+done_testing
