@@ -122,6 +122,8 @@ int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
 int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
 void		 cli_offline_note(struct cli_ctx *);
+int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
+		     int64_t, const char *, const char *);
 
 /* engine.c, config.c: an engine's settings. */
 int		 cli_engine_opts(struct cli_ctx *, struct engine_opts *);

@@ -92,12 +92,9 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cli_cmd		*cmd;
-	struct engine_request		 q;
-	struct engine_reply		 r;
-	cJSON				*args;
 	const char			*comment = NULL, *from = NULL;
 	int64_t				 id;
-	int				 ch, rc;
+	int				 ch;
 
 	cmd = cli_find(argv[0] + strlen("sluice "));
 	cli_getopt_reset();
@@ -129,21 +126,8 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 		cli_error("skip: a reason is required (-m TEXT)");
 		return (EXIT_USAGE);
 	}
-	args = cJSON_CreateObject();
-	if (comment != NULL)
-		cJSON_AddStringToObject(args, "comment", comment);
-	if (from != NULL)
-		cJSON_AddStringToObject(args, "from", from);
-	memset(&q, 0, sizeof q);
-	q.command = cmd->name;
 	if (cmd == &cli_cmd_skip)
-		q.step_id = id;
-	else
-		q.workflow_id = id;
-	q.args_json = json_print(args);
-	cJSON_Delete(args);
-	rc = cli_submit(ctx, &q, &r, 0);
-	free((char *)q.args_json);
-	engine_reply_clear(&r);
-	return (rc);
+		return (cli_submit_action(ctx, cmd->name, 0, id, comment,
+		    NULL));
+	return (cli_submit_action(ctx, cmd->name, id, 0, comment, from));
 }

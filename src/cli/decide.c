@@ -59,12 +59,9 @@ static int
 cmd_decide_exec(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct cli_cmd	*cmd;
-	struct engine_request	 q;
-	struct engine_reply	 r;
-	cJSON			*args;
 	const char		*comment = NULL;
 	int64_t			 id;
-	int			 ch, rc, approve;
+	int			 ch, approve;
 
 	approve = strcmp(argv[0], "sluice approve") == 0;
 	cmd = approve ? &cli_cmd_approve : &cli_cmd_reject;
@@ -88,16 +85,5 @@ cmd_decide_exec(struct cli_ctx *ctx, int argc, char **argv)
 		cli_error("reject: a reason is required (-m TEXT)");
 		return (EXIT_USAGE);
 	}
-	args = cJSON_CreateObject();
-	if (comment != NULL)
-		cJSON_AddStringToObject(args, "comment", comment);
-	memset(&q, 0, sizeof q);
-	q.command = cmd->name;
-	q.step_id = id;
-	q.args_json = json_print(args);
-	cJSON_Delete(args);
-	rc = cli_submit(ctx, &q, &r, 0);
-	free((char *)q.args_json);
-	engine_reply_clear(&r);
-	return (rc);
+	return (cli_submit_action(ctx, cmd->name, 0, id, comment, NULL));
 }

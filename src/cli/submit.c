@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "util/util.h"
 #include "flow/flow.h"
 #include "store/store.h"
@@ -73,4 +75,34 @@ cli_offline_note(struct cli_ctx *ctx)
 	cli_warn("no engine is running on %s: this is recorded, but no step "
 	    "runs until one starts (sluice engine, or run --wait)",
 	    store_path(ctx->store));
+}
+
+/*
+ * An operator command on a workflow or step, with an optional comment and
+ * --from: build its arguments, send it, print the answer.
+ */
+int
+cli_submit_action(struct cli_ctx *ctx, const char *command, int64_t wf,
+    int64_t step, const char *comment, const char *from)
+{
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	cJSON			*args;
+	int			 rc;
+
+	args = cJSON_CreateObject();
+	if (comment != NULL)
+		cJSON_AddStringToObject(args, "comment", comment);
+	if (from != NULL)
+		cJSON_AddStringToObject(args, "from", from);
+	memset(&q, 0, sizeof q);
+	q.command = command;
+	q.workflow_id = wf;
+	q.step_id = step;
+	q.args_json = json_print(args);
+	cJSON_Delete(args);
+	rc = cli_submit(ctx, &q, &r, 0);
+	free((char *)q.args_json);
+	engine_reply_clear(&r);
+	return (rc);
 }

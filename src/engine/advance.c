@@ -160,12 +160,7 @@ engine_step_retry(struct engine *e, struct estep *es, int64_t delay)
 	struct estep_origin	 o;
 	int64_t			 id, due;
 
-	memset(&o, 0, sizeof o);
-	o.parent_id = es->id;
-	o.fanout_id = es->fanout_id;
-	o.branch_no = es->branch_no;
-	o.attempt = es->attempt + 1;
-	o.visit = es->visit;
+	engine_origin_after(es, 1, &o);
 	o.status = "pending";
 	if ((id = engine_step_create(e, es->wf, es->spec, &o)) == 0)
 		return;
@@ -273,10 +268,7 @@ engine_create_next(struct engine *e, struct estep *es, int spec)
 
 	if (spec < 0)
 		return (0);
-	memset(&o, 0, sizeof o);
-	o.parent_id = es->id;
-	o.fanout_id = es->fanout_id;
-	o.branch_no = es->branch_no;
+	engine_origin_after(es, 0, &o);
 	return (engine_step_create(e, es->wf, spec, &o) != 0);
 }
 

@@ -159,6 +159,8 @@ struct estep	*engine_step_new(struct engine *, struct ewf *, int,
 void		 engine_step_free(struct estep *);
 int64_t		 engine_step_create(struct engine *, struct ewf *, int,
 		     const struct estep_origin *);
+void		 engine_origin_after(const struct estep *, int,
+		     struct estep_origin *);
 void		 engine_step_ready(struct engine *, struct estep *);
 struct estep	*engine_step_from_row(struct engine *,
 		     const struct store_step *);

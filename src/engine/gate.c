@@ -297,10 +297,7 @@ engine_gate_timeout(struct engine *e, int64_t id)
 		    "to %s", es->wf->flow->steps[spec].name);
 		engine_step_cancelled(e, es, why);
 		free(why);
-		memset(&o, 0, sizeof o);
-		o.parent_id = es->id;
-		o.fanout_id = es->fanout_id;
-		o.branch_no = es->branch_no;
+		engine_origin_after(es, 0, &o);
 		engine_step_create(e, es->wf, spec, &o);
 		engine_wf_settle(e, es->wf);
 	} else

@@ -140,6 +140,26 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	free(alive);
 }
 
+/* The gate options of a row asking whether to run a step again. */
+static char *
+engine_ask_json(const struct flow_step *fs)
+{
+	cJSON	*g;
+	char	*msg, *out;
+
+	xasprintf(&msg, "step %s was running when the engine stopped; "
+	    "approve to run it again, reject to fail it", fs->name);
+	g = cJSON_CreateObject();
+	cJSON_AddStringToObject(g, "message", msg);
+	cJSON_AddArrayToObject(g, "approvers");
+	cJSON_AddNumberToObject(g, "quorum", 1);
+	cJSON_AddBoolToObject(g, "interrupted", 1);
+	out = json_print(g);
+	cJSON_Delete(g);
+	free(msg);
+	return (out);
+}
+
 /* An interrupted row follows its step's on_interrupt. */
 static void
 engine_recover_interrupted(struct engine *e, const struct store_step *row)
@@ -166,16 +186,8 @@ engine_recover_interrupted(struct engine *e, const struct store_step *row)
 		es->no_retry = 1;
 		/* The row ends; a new row asks whether to run it again. */
 		engine_step_cancelled(e, es, why);
-		xasprintf(&gate, "{\"message\":\"step %s was running when the "
-		    "engine stopped; approve to run it again, reject to fail "
-		    "it\",\"approvers\":[],\"quorum\":1,\"interrupted\":true}",
-		    fs->name);
-		memset(&o, 0, sizeof o);
-		o.parent_id = es->id;
-		o.fanout_id = es->fanout_id;
-		o.branch_no = es->branch_no;
-		o.attempt = es->attempt + 1;
-		o.visit = es->visit;
+		gate = engine_ask_json(fs);
+		engine_origin_after(es, 1, &o);
 		o.status = "waiting";
 		o.gate_json = gate;
 		engine_step_create(e, es->wf, es->spec, &o);

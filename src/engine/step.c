@@ -144,6 +144,23 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	return (row.id);
 }
 
+/*
+ * Where a row that follows es begins: after it, in its branch; with again
+ * set, as es's next attempt (same pass) rather than a new pass.
+ */
+void
+engine_origin_after(const struct estep *es, int again, struct estep_origin *o)
+{
+	memset(o, 0, sizeof *o);
+	o->parent_id = es->id;
+	o->fanout_id = es->fanout_id;
+	o->branch_no = es->branch_no;
+	if (again) {
+		o->attempt = es->attempt + 1;
+		o->visit = es->visit;
+	}
+}
+
 /* Queue a ready step; the drain starts it this turn. */
 void
 engine_step_ready(struct engine *e, struct estep *es)

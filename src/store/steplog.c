@@ -41,27 +41,8 @@ int
 store_log_add(struct store *s, int64_t step, int64_t at, const char *stream,
     const char *data, size_t len)
 {
-	sqlite3_stmt	*st;
-	char		*cause = NULL;
-	int		 rc, bad = 0;
-
-	if ((rc = store_stmt(s, log_add_sql, &st, &cause)) != 0)
-		goto fail;
-	bad |= sqlite3_bind_int64(st, 1, step);
-	bad |= sqlite3_bind_int64(st, 2, at);
-	bad |= store_bind_text(st, 3, stream);
-	bad |= sqlite3_bind_blob(st, 4, data, (int)len, SQLITE_STATIC);
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "add log", &cause);
-	else
-		rc = store_step_done(s, st, "add log", &cause);
-	store_release(s, st);
-	if (rc == 0)
-		return (0);
-fail:
-	free(s->last_error);
-	s->last_error = cause;
-	return (rc);
+	return (store_runf(s, "add log", log_add_sql, "iitb", step, at, stream,
+	    data, len));
 }
 
 /* Fill a log chunk from a row of log_read_sql. */

@@ -58,8 +58,10 @@ int		 store_exec(struct store *, const char *, char **);
 /*
  * The engine's statements: prepared once and kept (store_stmt), bound from
  * a format of one letter per parameter: i int64, d int, t text (NULL
- * stored as NULL), T time or id (0 stored as NULL), n NULL.
+ * stored as NULL), T time or id (0 stored as NULL), x int64 (STORE_NULL
+ * stored as NULL), b blob (pointer, size_t), n NULL.
  */
+#define STORE_NULL	INT64_MIN
 int		 store_stmt(struct store *, const char *, sqlite3_stmt **,
 		     char **);
 void		 store_release(struct store *, sqlite3_stmt *);
@@ -68,6 +70,7 @@ int		 store_runf(struct store *, const char *, const char *,
 		     const char *, ...);
 int		 store_int64f(struct store *, const char *, int64_t *,
 		     const char *, const char *, ...);
+void		 store_keep_error(struct store *, char *);
 int		 store_step_done(struct store *, sqlite3_stmt *, const char *,
 		     char **);
 int		 store_bind_text(sqlite3_stmt *, int, const char *);

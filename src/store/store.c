@@ -52,7 +52,6 @@ static int	store_configure(struct store *, const struct store_ident *,
 static int	store_missing(const char *, char **);
 static char	*store_dirname(const char *);
 static int	store_unreadable(struct store *, int, char **);
-static void	store_keep_error(struct store *, char *);
 
 /* Where the database lives when --db is not given (SPEC §9). */
 char *
@@ -743,6 +742,7 @@ store_bindv(sqlite3_stmt *st, const char *fmt, va_list ap)
 {
 	const char	*text;
 	int64_t		 v;
+	size_t		 len;
 	int		 idx, bad = SQLITE_OK;
 
 	for (idx = 1; *fmt != '\0'; fmt++, idx++) {
@@ -764,6 +764,19 @@ store_bindv(sqlite3_stmt *st, const char *fmt, va_list ap)
 		case 'n':
 			bad |= sqlite3_bind_null(st, idx);
 			break;
+		case 'x':
+			v = va_arg(ap, int64_t);
+			if (v == STORE_NULL)
+				bad |= sqlite3_bind_null(st, idx);
+			else
+				bad |= sqlite3_bind_int64(st, idx, v);
+			break;
+		case 'b':
+			text = va_arg(ap, const char *);
+			len = va_arg(ap, size_t);
+			bad |= sqlite3_bind_blob64(st, idx, text, len,
+			    SQLITE_STATIC);
+			break;
 		default:
 			fatalx("%s: bad format %c", __func__, *fmt);
 		}
@@ -771,30 +784,47 @@ store_bindv(sqlite3_stmt *st, const char *fmt, va_list ap)
 	return (bad);
 }
 
+/*
+ * Run a kept statement bound from fmt: with v set, a query for one
+ * integer (0 when there is no row); without, a statement with no rows.
+ */
+static int
+store_stepv(struct store *s, const char *what, int64_t *v, const char *sql,
+    const char *fmt, va_list ap)
+{
+	sqlite3_stmt	*st;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((rc = store_stmt(s, sql, &st, &cause)) != 0) {
+		store_keep_error(s, cause);
+		return (rc);
+	}
+	if ((rc = store_bindv(st, fmt, ap)) == SQLITE_OK)
+		rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && v != NULL)
+		*v = sqlite3_column_int64(st, 0);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+		rc = 0;
+	else {
+		rc = store_fail(s, sqlite3_errcode(s->db), what, &cause);
+		store_keep_error(s, cause);
+	}
+	store_release(s, st);
+	return (rc);
+}
+
 /* Run a kept statement that returns no rows, bound from fmt. */
 int
 store_runf(struct store *s, const char *what, const char *sql,
     const char *fmt, ...)
 {
-	sqlite3_stmt	*st;
-	va_list		 ap;
-	char		*cause = NULL;
-	int		 rc;
+	va_list	 ap;
+	int	 rc;
 
-	if ((rc = store_stmt(s, sql, &st, &cause)) != 0)
-		goto fail;
 	va_start(ap, fmt);
-	rc = store_bindv(st, fmt, ap);
+	rc = store_stepv(s, what, NULL, sql, fmt, ap);
 	va_end(ap);
-	if (rc != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), what, &cause);
-	else
-		rc = store_step_done(s, st, what, &cause);
-	store_release(s, st);
-	if (rc == 0)
-		return (0);
-fail:
-	store_keep_error(s, cause);
 	return (rc);
 }
 
@@ -803,34 +833,18 @@ int
 store_int64f(struct store *s, const char *what, int64_t *v, const char *sql,
     const char *fmt, ...)
 {
-	sqlite3_stmt	*st;
-	va_list		 ap;
-	char		*cause = NULL;
-	int		 rc;
+	va_list	 ap;
+	int	 rc;
 
 	*v = 0;
-	if ((rc = store_stmt(s, sql, &st, &cause)) != 0)
-		goto fail;
 	va_start(ap, fmt);
-	rc = store_bindv(st, fmt, ap);
+	rc = store_stepv(s, what, v, sql, fmt, ap);
 	va_end(ap);
-	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*v = sqlite3_column_int64(st, 0);
-		rc = 0;
-	} else if (rc == SQLITE_DONE)
-		rc = 0;
-	else
-		rc = store_fail(s, sqlite3_errcode(s->db), what, &cause);
-	store_release(s, st);
-	if (rc == 0)
-		return (0);
-fail:
-	store_keep_error(s, cause);
 	return (rc);
 }
 
-/* Keep why the last kept statement failed, for store_last_error. */
-static void
+/* Keep why the last engine statement failed, for store_last_error. */
+void
 store_keep_error(struct store *s, char *cause)
 {
 	log_debug("%s: %s", __func__, cause);

@@ -97,8 +97,7 @@ store_step_add(struct store *s, struct store_step *step, int64_t now)
 	int	 rc;
 
 	if ((rc = store_step_insert(s, step, now, &cause)) != 0) {
-		free(s->last_error);
-		s->last_error = cause;
+		store_keep_error(s, cause);
 	}
 	return (rc);
 }
@@ -125,32 +124,9 @@ store_step_set_proc(struct store *s, const struct store_step *step)
 int
 store_step_end(struct store *s, const struct store_step *step, int64_t now)
 {
-	sqlite3_stmt	*st;
-	char		*cause = NULL;
-	int		 rc, bad = 0;
-
-	if ((rc = store_stmt(s, step_end_sql, &st, &cause)) != 0)
-		goto fail;
-	bad |= store_bind_text(st, 1, step->status);
-	bad |= sqlite3_bind_int64(st, 2, now);
-	bad |= store_bind_text(st, 3, step->result_json);
-	bad |= store_bind_text(st, 4, step->error);
-	if (step->has_exit_code)
-		bad |= sqlite3_bind_int(st, 5, step->exit_code);
-	else
-		bad |= sqlite3_bind_null(st, 5);
-	bad |= sqlite3_bind_int64(st, 6, step->id);
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "end step", &cause);
-	else
-		rc = store_step_done(s, st, "end step", &cause);
-	store_release(s, st);
-	if (rc == 0)
-		return (0);
-fail:
-	free(s->last_error);
-	s->last_error = cause;
-	return (rc);
+	return (store_runf(s, "end step", step_end_sql, "tittxi", step->status,
+	    now, step->result_json, step->error, step->has_exit_code ?
+	    (int64_t)step->exit_code : STORE_NULL, step->id));
 }
 
 /* Move a step to another status (pending or waiting to ready...). */
@@ -310,8 +286,7 @@ store_workflow_add(struct store *s, struct store_workflow *wf, int64_t now)
 
 	rc = store_workflow_insert(s, wf, wf->created_by, now, &cause);
 	if (rc != 0) {
-		free(s->last_error);
-		s->last_error = cause;
+		store_keep_error(s, cause);
 	}
 	return (rc);
 }
