@@ -2,7 +2,7 @@
 #
 # crash.sh [TRIALS]: the crash test of make check (tests/cli/crash.sh) at
 # full scale: TRIALS kill -9s of the engine at random moments (default
-# 200) over 100 workflows queued first and 3 more before each kill, then
+# 200) over 100 workflows queued first and 8 more before each kill, then
 # one engine drains them all and the ledger the steps wrote is checked
 # against the database.  Takes several minutes.  $SLUICE names the binary
 # (else ./sluice, else sluice on $PATH); a build with --enable-sanitizers
@@ -40,7 +40,7 @@ trap 'exit 130' INT TERM
 rc=0
 SLUICE=$SLUICE TOP_SRCDIR=$top TESTS_DATA=$top/tests/data \
     CRASH_TRIALS=$trials CRASH_WORKFLOWS=${CRASH_WORKFLOWS:-100} \
-    CRASH_PER_TRIAL=${CRASH_PER_TRIAL:-3} CRASH_DRAIN_S=${CRASH_DRAIN_S:-900} \
+    CRASH_PER_TRIAL=${CRASH_PER_TRIAL:-8} CRASH_DRAIN_S=${CRASH_DRAIN_S:-900} \
     sh "$top/tests/cli/crash.sh" >"$log" 2>&1 || rc=1
 pass=$(grep -c '^ok ' "$log" || true)
 all=$(grep -c '^\(not \)\{0,1\}ok ' "$log" || true)

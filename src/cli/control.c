@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "util/util.h"
 #include "flow/flow.h"
 #include "store/store.h"

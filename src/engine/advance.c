@@ -32,19 +32,6 @@
 
 #include "engine/engine-int.h"
 
-/* How a fan-out stands, counted from its branches' ends. */
-struct engine_fanout {
-	int64_t			 id;
-	int			 spec;		/* the fan-out step */
-	int			 join;		/* the join step, -1 */
-	int64_t			 fanout_id;	/* its own branch context */
-	int			 branch_no;
-	int			 nbranches;
-	int			 joined;	/* arrived at the join */
-	int			 failed;
-	int			 ended;		/* without reaching it */
-};
-
 static void	 engine_row_end(struct engine *, struct estep *, const char *,
 		     const char *, const char *, int, int);
 static int	 engine_branch_pick(struct engine *, struct estep *,
@@ -53,8 +40,10 @@ static int	 engine_branch_reads_exit(const struct flow_step *);
 static int	 engine_create_next(struct engine *, struct estep *, int);
 static void	 engine_branch_ended(struct engine *, struct estep *,
 		     const char *);
-static int	 engine_fanout_read(struct engine *, struct ewf *, int64_t,
-		     struct engine_fanout *);
+static struct engine_fanout *engine_fanout_read(struct engine *,
+		     struct ewf *, int64_t);
+static void	 engine_fanout_count(struct engine_fanout *, int,
+		     const char *);
 static int	 engine_join_policy_lenient(const struct ewf *, int);
 static void	 engine_join_check(struct engine *, struct ewf *, int64_t);
 static void	 engine_wf_end(struct engine *, struct ewf *, const char *,
@@ -331,15 +320,7 @@ engine_advance(struct engine *e, struct estep *es, const char *result,
 int
 engine_fanout_spec(struct engine *e, struct estep *es)
 {
-	struct store_step	*row;
-	char			*cause = NULL;
-	int			 spec;
-
-	if (store_step_get(e->store, es->fanout_id, &row, &cause) != 0)
-		engine_store_fatal(e, cause);
-	spec = flow_find(es->wf->flow, row->step_key);
-	store_step_free(row);
-	return (spec);
+	return (engine_fanout_read(e, es->wf, es->fanout_id)->spec);
 }
 
 /* Does a fan-out's join let branches fail (all_done or a count)? */
@@ -357,52 +338,79 @@ engine_join_policy_lenient(const struct ewf *wf, int fanout_spec)
 static void
 engine_branch_ended(struct engine *e, struct estep *es, const char *how)
 {
+	struct engine_fanout	*fo;
+
 	if (store_step_set_branch_end(e->store, es->id, how) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	TAILQ_FOREACH(fo, &es->wf->fanouts, entry) {
+		if (fo->id == es->fanout_id) {
+			engine_fanout_count(fo, es->branch_no, how);
+			break;
+		}
+	}
 	engine_join_check(e, es->wf, es->fanout_id);
 }
 
-/* Read a fan-out row and count how its branches have ended. */
-static int
-engine_fanout_read(struct engine *e, struct ewf *wf, int64_t id,
-    struct engine_fanout *fo)
+/* Count one branch's end into a fan-out's tally (once per branch). */
+static void
+engine_fanout_count(struct engine_fanout *fo, int branch, const char *how)
 {
+	if (branch < 0 || branch >= fo->nbranches || fo->seen[branch])
+		return;
+	fo->seen[branch] = 1;
+	if (strcmp(how, "join") == 0)
+		fo->joined++;
+	else if (strcmp(how, "failed") == 0)
+		fo->failed++;
+	else
+		fo->ended++;
+}
+
+/*
+ * How a fan-out row's branches have ended: kept in memory once read from
+ * the table, so each arrival costs nothing however wide the fan-out.
+ */
+static struct engine_fanout *
+engine_fanout_read(struct engine *e, struct ewf *wf, int64_t id)
+{
+	struct engine_fanout	*fo;
 	struct store_step	*row;
 	struct store_branch_end	*ends;
-	char			*seen, *cause = NULL;
+	char			*cause = NULL;
 	size_t			 n, i;
 
-	memset(fo, 0, sizeof *fo);
+	TAILQ_FOREACH(fo, &wf->fanouts, entry) {
+		if (fo->id == id)
+			return (fo);
+	}
 	if (store_step_get(e->store, id, &row, &cause) != 0)
 		engine_store_fatal(e, cause);
+	fo = xcalloc(1, sizeof *fo);
 	fo->id = id;
 	fo->spec = flow_find(wf->flow, row->step_key);
 	fo->fanout_id = row->fanout_id;
 	fo->branch_no = row->branch_no;
 	store_step_free(row);
-	if (fo->spec < 0)
-		return (-1);
-	fo->nbranches = (int)wf->flow->steps[fo->spec].nparallel;
-	fo->join = wf->join_of[fo->spec];
+	fo->join = fo->spec >= 0 ? wf->join_of[fo->spec] : -1;
+	fo->nbranches = fo->spec >= 0 ?
+	    (int)wf->flow->steps[fo->spec].nparallel : 0;
+	fo->seen = xcalloc((size_t)fo->nbranches + 1, 1);
 	if (store_branch_ends(e->store, id, &ends, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
-	seen = xcalloc((size_t)fo->nbranches + 1, 1);
-	for (i = 0; i < n; i++) {
-		if (ends[i].branch_no < 0 ||
-		    ends[i].branch_no >= fo->nbranches ||
-		    seen[ends[i].branch_no])
-			continue;
-		seen[ends[i].branch_no] = 1;
-		if (strcmp(ends[i].end, "join") == 0)
-			fo->joined++;
-		else if (strcmp(ends[i].end, "failed") == 0)
-			fo->failed++;
-		else
-			fo->ended++;
-	}
-	free(seen);
+	for (i = 0; i < n; i++)
+		engine_fanout_count(fo, ends[i].branch_no, ends[i].end);
 	free(ends);
-	return (0);
+	TAILQ_INSERT_TAIL(&wf->fanouts, fo, entry);
+	return (fo);
+}
+
+/* Forget a fan-out's tally (its join is made, or the workflow is gone). */
+void
+engine_fanout_forget(struct ewf *wf, struct engine_fanout *fo)
+{
+	TAILQ_REMOVE(&wf->fanouts, fo, entry);
+	free(fo->seen);
+	free(fo);
 }
 
 /*
@@ -412,15 +420,17 @@ engine_fanout_read(struct engine *e, struct ewf *wf, int64_t id,
 static void
 engine_join_check(struct engine *e, struct ewf *wf, int64_t fanout)
 {
-	struct engine_fanout	 fo;
+	struct engine_fanout	 fo, *f;
 	const struct flow_step	*js;
 	struct estep_origin	 o;
 	int64_t			 exists;
 	char			*msg = NULL;
 	int			 go = 0, need, done;
 
-	if (engine_fanout_read(e, wf, fanout, &fo) != 0 || fo.join < 0)
+	f = engine_fanout_read(e, wf, fanout);
+	if (f->join < 0)
 		return;
+	fo = *f;
 	js = &wf->flow->steps[fo.join];
 	done = fo.joined + fo.failed + fo.ended;
 	switch (js->join_policy) {
@@ -452,6 +462,7 @@ engine_join_check(struct engine *e, struct ewf *wf, int64_t fanout)
 	}
 	if (!go)
 		return;
+	engine_fanout_forget(wf, f);
 	if (store_step_join_exists(e->store, fanout, js->key, &exists) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	if (exists != 0)

@@ -38,6 +38,22 @@
 
 struct cJSON;
 
+/* How a fan-out row's branches have ended so far. */
+struct engine_fanout {
+	int64_t			 id;		/* the fan-out row */
+	int			 spec;		/* the fan-out step */
+	int			 join;		/* the join step, -1 */
+	int64_t			 fanout_id;	/* its own branch context */
+	int			 branch_no;
+	int			 nbranches;
+	int			 joined;	/* arrived at the join */
+	int			 failed;
+	int			 ended;		/* without reaching it */
+	char			*seen;		/* per branch: ended */
+	TAILQ_ENTRY(engine_fanout) entry;
+};
+TAILQ_HEAD(engine_fanouts, engine_fanout);
+
 /* A workflow the engine is moving, with its flow parsed once. */
 struct ewf {
 	int64_t		 id;
@@ -47,6 +63,8 @@ struct ewf {
 	struct flow	*flow;
 	int		*join_of;	/* per step: the join of its fan-out */
 	int		*uses_steps;	/* per step: refers to steps.* */
+	int64_t		*visits;	/* per step: passes so far */
+	struct engine_fanouts fanouts;	/* tallies of open fan-outs */
 	int		 paused;
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
@@ -195,6 +213,7 @@ void		 engine_step_cancelled(struct engine *, struct estep *,
 int64_t		 engine_step_timeout(struct engine *,
 		     const struct flow_step *);
 int		 engine_fanout_spec(struct engine *, struct estep *);
+void		 engine_fanout_forget(struct ewf *, struct engine_fanout *);
 
 /* gate.c */
 char		*engine_gate_json(struct engine *, struct ewf *,

@@ -105,8 +105,8 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		free(e);
 		return (-1);
 	}
-	if (store_lease_take(s, getpid(), user_self()->host, &e->epoch,
-	    cause) != 0) {
+	if (store_lease_take(s, e->offline ? 0 : getpid(), user_self()->host,
+	    &e->epoch, cause) != 0) {
 		lock_release(e->lock_fd);
 		free(e);
 		return (-1);

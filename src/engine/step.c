@@ -90,8 +90,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	engine_txn(e);
 	memset(&row, 0, sizeof row);
 	if (o->attempt <= 1) {
-		if (store_step_visits(e->store, wf->id, fs->key, &visits) != 0)
-			engine_store_fatal(e, store_last_error(e->store));
+		visits = wf->visits[spec];
 		max = fs->max_visits > 0 ? fs->max_visits :
 		    FLOW_DEFAULT_MAX_VISITS;
 		if (visits >= max) {
@@ -103,6 +102,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 		}
 		row.visit = (int)visits + 1;
 		row.attempt = 1;
+		wf->visits[spec]++;
 	} else {
 		row.attempt = o->attempt;
 		row.visit = o->visit;

@@ -120,26 +120,57 @@ engine_submit_post(struct store *s, const struct store_actor *actor,
 	return (-1);
 }
 
-/* Ask the engine: through the inbox, or as the engine for one command. */
+/*
+ * Is the lock held by a running engine (one that reads the inbox)?  A
+ * command applying itself holds it too, briefly, recorded as no engine.
+ */
+static int
+engine_submit_engine_runs(struct store *s)
+{
+	struct store_lease	 l;
+	char			*cause = NULL;
+	int			 runs;
+
+	if (store_lease_get(s, &l, &cause) != 0) {
+		free(cause);
+		return (1);
+	}
+	runs = l.pid != 0;
+	store_lease_clear(&l);
+	return (runs);
+}
+
+/*
+ * Ask the engine: through the inbox when one runs; else as the engine
+ * for one command, waiting (up to SUBMIT_WAIT_MS) while another command
+ * does the same.
+ */
 int
 engine_submit(struct store *s, const struct flow_tools *tools,
     const struct engine_opts *opts, const struct store_actor *actor,
     const struct engine_request *q, struct engine_reply *r, char **cause)
 {
-	struct engine		*e;
-	int			 rc;
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	struct engine	*e;
+	int64_t		 deadline;
+	int		 rc;
 
 	memset(r, 0, sizeof *r);
-	if (engine_probe(s))
-		return (engine_submit_post(s, actor, q, r, cause));
-	rc = engine_open(NULL, s, tools, opts, &e, cause);
-	if (rc == LOCK_HELD) {
+	deadline = time_mono_ms() + SUBMIT_WAIT_MS;
+	for (;;) {
+		if (engine_probe(s) && engine_submit_engine_runs(s))
+			return (engine_submit_post(s, actor, q, r, cause));
+		rc = engine_open(NULL, s, tools, opts, &e, cause);
+		if (rc == 0)
+			break;
+		if (rc != LOCK_HELD)
+			return (-1);
+		if (time_mono_ms() >= deadline)
+			return (-1);
 		free(*cause);
 		*cause = NULL;
-		return (engine_submit_post(s, actor, q, r, cause));
+		nanosleep(&ts, NULL);
 	}
-	if (rc != 0)
-		return (-1);
 	engine_request_apply(e, actor, q, r);
 	engine_close(e);
 	r->offline = 1;

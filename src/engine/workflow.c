@@ -123,6 +123,8 @@ engine_wf_analyse(struct ewf *wf)
 
 	wf->join_of = xcalloc(f->nsteps + 1, sizeof *wf->join_of);
 	wf->uses_steps = xcalloc(f->nsteps + 1, sizeof *wf->uses_steps);
+	wf->visits = xcalloc(f->nsteps + 1, sizeof *wf->visits);
+	TAILQ_INIT(&wf->fanouts);
 	seen = xcalloc(f->nsteps + 1, 1);
 	for (i = 0; i < f->nsteps; i++) {
 		wf->join_of[i] = -1;
@@ -152,6 +154,17 @@ engine_wf_analyse(struct ewf *wf)
 			break;
 	}
 	free(seen);
+}
+
+/* One step's count of passes, from the table. */
+static void
+engine_wf_visit(const char *key, int64_t n, void *arg)
+{
+	struct ewf	*wf = arg;
+	int		 i;
+
+	if ((i = flow_find(wf->flow, key)) >= 0)
+		wf->visits[i] = n;
 }
 
 /* Take a running workflow into memory. */
@@ -184,7 +197,8 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->created_by = xstrdup(w->created_by);
 	wf->paused = w->paused;
 	engine_wf_analyse(wf);
-	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0)
+	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
+	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	RB_INSERT(ewf_tree, &e->workflows, wf);
 	return (wf);
@@ -197,9 +211,12 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	if (wf->refs > 0)
 		return;
 	RB_REMOVE(ewf_tree, &e->workflows, wf);
+	while (!TAILQ_EMPTY(&wf->fanouts))
+		engine_fanout_forget(wf, TAILQ_FIRST(&wf->fanouts));
 	flow_free(wf->flow);
 	free(wf->join_of);
 	free(wf->uses_steps);
+	free(wf->visits);
 	free(wf->name);
 	free(wf->input_json);
 	free(wf->created_by);

@@ -23,6 +23,7 @@
 
 #include <sys/types.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -135,11 +136,40 @@ procstat_same(pid_t pid, int64_t start)
 	return (procstat_start_time(pid) == start);
 }
 
-/* Whether any process is left in group pgid. */
+/*
+ * Whether any live process is left in group pgid.  kill(-pgid, 0) also
+ * answers for zombies, which an orphaned group may hold until init reaps
+ * them: those are looked through /proc and do not count.
+ */
 int
 procstat_group_alive(pid_t pgid)
 {
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[64], buf[512], *cp, *end, state;
+	long		 pid, group;
+	int		 alive = 0;
+
 	if (pgid <= 1)
 		return (0);
-	return (kill(-pgid, 0) == 0 || errno == EPERM);
+	if (kill(-pgid, 0) != 0 && errno != EPERM)
+		return (0);
+	if ((d = opendir("/proc")) == NULL)
+		return (1);
+	while (!alive && (de = readdir(d)) != NULL) {
+		pid = strtol(de->d_name, &end, 10);
+		if (*end != '\0' || pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		if (procstat_read(path, buf, sizeof buf) <= 0 ||
+		    (cp = strrchr(buf, ')')) == NULL)
+			continue;
+		/* After the name: state, ppid, pgrp. */
+		if (sscanf(cp + 1, " %c %*d %ld", &state, &group) != 2)
+			continue;
+		if (group == (long)pgid && state != 'Z' && state != 'X')
+			alive = 1;
+	}
+	closedir(d);
+	return (alive);
 }

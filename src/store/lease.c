@@ -44,7 +44,11 @@ static const char lease_drop_sql[] =
 static const char lease_get_sql[] =
 	"SELECT epoch, pid, host, since, heartbeat_at FROM engine WHERE id = 1";
 
-/* Become the engine: a new epoch, with who holds it; own transaction. */
+/*
+ * Become the engine: a new epoch, with who holds it (pid 0: a command
+ * applying itself with no engine running, recorded as no engine); in its
+ * own transaction.
+ */
 int
 store_lease_take(struct store *s, int64_t pid, const char *host,
     int64_t *epoch, char **cause)
@@ -54,7 +58,7 @@ store_lease_take(struct store *s, int64_t pid, const char *host,
 
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
-	rc = store_runf(s, "take engine lease", lease_take_sql, "itii", pid,
+	rc = store_runf(s, "take engine lease", lease_take_sql, "Ttii", pid,
 	    host, now, now);
 	if (rc == 0)
 		rc = store_int64f(s, "read epoch", epoch, lease_epoch_sql, "");

@@ -271,8 +271,8 @@ int		 store_step_set_status(struct store *, int64_t, const char *,
 int		 store_step_set_branch_end(struct store *, int64_t,
 		     const char *);
 int		 store_step_set_log_bytes(struct store *, int64_t, int64_t);
-int		 store_step_visits(struct store *, int64_t, const char *,
-		     int64_t *);
+int		 store_step_visits(struct store *, int64_t,
+		     void (*)(const char *, int64_t, void *), void *);
 int		 store_step_children(struct store *, int64_t, int64_t *);
 int		 store_step_join_exists(struct store *, int64_t, const char *,
 		     int64_t *);

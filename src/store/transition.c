@@ -50,10 +50,10 @@ static const char step_branch_end_sql[] =
 	"UPDATE workflow_steps SET branch_end = ? WHERE id = ?";
 static const char step_log_bytes_sql[] =
 	"UPDATE workflow_steps SET log_bytes = ? WHERE id = ?";
-/* A pass through a step: its first attempts (retries keep the visit). */
+/* Passes through each step: first attempts (retries keep the visit). */
 static const char step_visits_sql[] =
-	"SELECT count(*) FROM workflow_steps WHERE workflow_id = ?"
-	" AND step_key = ? AND attempt = 1";
+	"SELECT step_key, count(*) FROM workflow_steps WHERE workflow_id = ?"
+	" AND attempt = 1 GROUP BY step_key";
 static const char step_children_sql[] =
 	"SELECT count(*) FROM workflow_steps WHERE parent_id = ?";
 static const char step_join_sql[] =
@@ -67,8 +67,9 @@ static const char steps_unfinished_sql[] =
 	" workflow_id = ? AND status IN ('pending', 'ready', 'running',"
 	" 'waiting') ORDER BY id";
 static const char steps_finished_sql[] =
-	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE"
-	" workflow_id = ? AND status IN ('done', 'skipped', 'failed')"
+	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE id IN"
+	" (SELECT max(id) FROM workflow_steps WHERE workflow_id = ?"
+	"  AND status IN ('done', 'skipped', 'failed') GROUP BY step_key)"
 	" ORDER BY id";
 static const char branch_ends_sql[] =
 	"SELECT branch_no, branch_end FROM workflow_steps WHERE fanout_id = ?"
@@ -154,12 +155,38 @@ store_step_set_log_bytes(struct store *s, int64_t id, int64_t bytes)
 	    id));
 }
 
-/* How many passes a workflow has made through a step. */
+/*
+ * How many passes a workflow has made through each of its steps: cb is
+ * called with each step key and its count.
+ */
 int
-store_step_visits(struct store *s, int64_t wf, const char *key, int64_t *n)
+store_step_visits(struct store *s, int64_t wf,
+    void (*cb)(const char *, int64_t, void *), void *arg)
 {
-	return (store_int64f(s, "count visits", n, step_visits_sql, "it", wf,
-	    key));
+	sqlite3_stmt	*st;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((rc = store_stmt(s, step_visits_sql, &st, &cause)) != 0) {
+		store_keep_error(s, cause);
+		return (rc);
+	}
+	if (sqlite3_bind_int64(st, 1, wf) != SQLITE_OK)
+		rc = SQLITE_ERROR;
+	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cb((const char *)sqlite3_column_text(st, 0),
+		    sqlite3_column_int64(st, 1), arg);
+		rc = 0;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc != 0) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "count visits",
+		    &cause);
+		store_keep_error(s, cause);
+	}
+	store_release(s, st);
+	return (rc);
 }
 
 /* How many rows a row led to (0: nothing came after it). */
@@ -221,7 +248,8 @@ store_steps_unfinished(struct store *s, int64_t wf, struct store_step **listp,
 	    listp, np, cause, "i", wf));
 }
 
-/* A workflow's rows that ended done, skipped or failed, in order. */
+/* The latest row of each step of a workflow that ended done, skipped or
+ * failed (what steps.* refers to), in order. */
 int
 store_steps_finished(struct store *s, int64_t wf, struct store_step **listp,
     size_t *np, char **cause)

@@ -219,8 +219,8 @@ pid_row=$(q "SELECT pid, pgid, proc_start > 0, started_at - 5000 < proc_start
     AND proc_start < completed_at + 5000 FROM workflow_steps
     WHERE workflow_id = $id2")
 case "$pid_row" in
-*'|'*'|1|1') ok 0 "the row records pid, group and a process start time" ;;
-*) ok 1 "the row records pid, group and a process start time ($pid_row)" ;;
+*'|'*'|1|1') ok 0 "a quick step's row keeps its pid, group and start time" ;;
+*) ok 1 "a quick step's row keeps its pid, group and start time ($pid_row)" ;;
 esac
 pid=${pid_row%%|*}
 rest=${pid_row#*|}
@@ -368,9 +368,8 @@ is "$(cat "$T_DIR/w.err")" \
     "it says the workflow goes on later"
 dead "$hp"
 ok $? "the running step was killed before run --wait exited"
-q_is "SELECT attempt, status, error FROM workflow_steps WHERE
-    workflow_id = $idi ORDER BY id" "1|failed|interrupted: the engine stopped (signal 15)
-2|pending|" "the killed attempt failed as interrupted; a retry waits"
+q_is "SELECT attempt, status FROM workflow_steps WHERE workflow_id = $idi" \
+    "1|running" "the killed step's row stays running, for on_interrupt"
 q_is "SELECT status FROM workflows WHERE id = $idi" running \
     "the workflow is still running"
 q_is "SELECT pid IS NULL FROM engine" 1 "the interrupted run --wait let go"
@@ -378,6 +377,10 @@ touch "$T_DIR/release"
 engine_start
 wait_for wf_is "$idi" completed
 ok $? "the next engine finishes the interrupted workflow"
+q_is "SELECT attempt, status, ifnull(error, '') FROM workflow_steps WHERE
+    workflow_id = $idi AND name = 'start' ORDER BY id" \
+    "1|failed|interrupted: the engine stopped while it ran
+2|done|" "the next engine applied on_interrupt retry"
 engine_stop
 
 # --- run --wait as a follower ----------------------------------------------
@@ -453,15 +456,23 @@ wait "$EPID"
 is "$?" 0 "a second SIGTERM: the engine kills its steps and exits 0"
 dead "$hp"
 ok $? "the step's process is gone"
-q_is "SELECT attempt, status, error FROM workflow_steps WHERE
-    workflow_id = $ids ORDER BY id" "1|failed|interrupted: the engine stopped (signal 15)
-2|pending|" "the killed attempt failed as interrupted and a retry is pending"
-q_is "SELECT count(*) FROM timers WHERE step_id = (SELECT max(id) FROM
-    workflow_steps WHERE workflow_id = $ids)" 1 "the retry has a stored timer"
+q_is "SELECT attempt, status FROM workflow_steps WHERE workflow_id = $ids" \
+    "1|running" "the killed step's row stays running, for on_interrupt"
 touch "$T_DIR/release"
 engine_start
+retry_pending() {
+	step_is "$ids" start pending
+}
+wait_for retry_pending
+ok $? "the next engine counts it as a failed attempt; the retry waits its backoff"
+q_is "SELECT count(*) FROM timers WHERE step_id = (SELECT max(id) FROM
+    workflow_steps WHERE workflow_id = $ids)" 1 "the retry has a stored timer"
 wait_for wf_is "$ids" completed
 ok $? "the next engine runs the retry"
+q_is "SELECT attempt, status, ifnull(error, '') FROM workflow_steps WHERE
+    workflow_id = $ids AND name = 'start' ORDER BY id" \
+    "1|failed|interrupted: the engine stopped while it ran
+2|done|" "the interrupted attempt failed as interrupted"
 engine_stop
 
 # --- -j ---------------------------------------------------------------------
@@ -646,7 +657,7 @@ cat >"$T_DIR/fakebin/ssh" <<EOF
 echo \$\$ >$T_DIR/ssh.pid
 while [ \$# -gt 0 ] && [ "\$1" != "--" ]; do shift; done
 shift
-exec env -i PATH="\$PATH" sh -c "\$*"
+env -i PATH="\$PATH" sh -c "\$*"
 EOF
 chmod +x "$T_DIR/fakebin/ssh"
 cat >"$T_DIR/remote.json" <<EOF
@@ -675,9 +686,16 @@ engine_stop
 
 ln -s "$SLUICE_DB" "$T_DIR/alias.db"
 engine_start
-run_sluice --db "$T_DIR/alias.db" engine
-expect_rc 1 "an engine on a symlink to the database is refused"
-like "$ERR" "an engine is already running" "it says an engine runs"
+"$SLUICE" --db "$T_DIR/alias.db" engine >"$T_DIR/alias.out" 2>"$T_DIR/alias.err" &
+apid=$!
+ENGINES="$ENGINES $apid"
+wait_for dead "$apid"
+ok $? "an engine on a symlink to the database is refused"
+kill -TERM "$apid" 2>/dev/null
+wait "$apid"
+is "$?" 1 "it exits 1"
+like "$(cat "$T_DIR/alias.err")" "an engine is already running" \
+    "it says an engine runs"
 alive "$EPID"
 ok $? "the first engine is still running"
 engine_stop
@@ -728,6 +746,72 @@ is "$(q "SELECT status FROM workflow_steps WHERE workflow_id = $idt")" ready \
 touch "$T_DIR/release"
 wait_for wf_is "$idt" completed
 ok $? "it runs once the slot is free"
+engine_stop
+
+# --- many commands at once ------------------------------------------------------
+
+# concurrent N: N "sluice run" at once; counts exits in $T_DIR/conc.*.
+concurrent() {
+	rm -f "$T_DIR"/conc.*
+	_i=0
+	_pids=""
+	while [ "$_i" -lt "$1" ]; do
+		_i=$((_i + 1))
+		( "$SLUICE" run "$T_DIR/noop.json" >"$T_DIR/conc.$_i.out" \
+		    2>"$T_DIR/conc.$_i.err" </dev/null
+		  echo $? >"$T_DIR/conc.$_i.rc" ) &
+		_pids="$_pids $!"
+	done
+	for _p in $_pids; do
+		wait "$_p"
+	done
+}
+
+before=$(q "SELECT count(*) FROM workflows")
+concurrent 8
+is "$(cat "$T_DIR"/conc.*.rc | sort | uniq -c | tr -s ' ')" " 8 0" \
+    "eight commands at once with no engine all succeed"
+is "$(cat "$T_DIR"/conc.*.err | sort -u)" "$offline" \
+    "each says no engine runs"
+q_is "SELECT count(*) - $before FROM workflows" 8 "eight workflows were started"
+q_is "SELECT count(*) FROM inbox WHERE state = 'new'" 0 \
+    "no command is left queued"
+
+engine_start
+concurrent 12
+is "$(cat "$T_DIR"/conc.*.rc | sort | uniq -c | tr -s ' ')" " 12 0" \
+    "twelve commands at once through the engine all succeed"
+is "$(cat "$T_DIR"/conc.*.out | sort -n | uniq | wc -l | tr -d ' ')" 12 \
+    "each command got its own workflow id"
+ids=$(cat "$T_DIR"/conc.*.out | tr '\n' ',')
+q_is "SELECT count(*) FROM workflows WHERE id IN (${ids%,})" 12 \
+    "twelve workflows were started"
+all_done() {
+	[ "$(q "SELECT count(*) FROM workflows WHERE status = 'running'")" = 0 ]
+}
+wait_for all_done
+ok $? "the engine runs them all"
+engine_stop
+
+# --- a follower whose engine dies ------------------------------------------------
+
+rm -f "$T_DIR/release" "$T_DIR/hold.pid"
+engine_start
+"$SLUICE" run --wait "$T_DIR/hold.json" >"$T_DIR/w.out" 2>"$T_DIR/w.err" &
+wpid=$!
+ENGINES="$ENGINES $wpid"
+wait_for test -s "$T_DIR/hold.pid"
+ok $? "a follower's workflow runs"
+idw=$(cat "$T_DIR/w.out")
+engine_crash
+touch "$T_DIR/release"
+wait_for dead "$wpid"
+ok $? "a follower does not wait forever for an engine that died"
+kill -9 "$wpid" 2>/dev/null
+wait "$wpid" 2>/dev/null
+engine_start
+wait_for wf_is "$idw" completed
+ok $? "the next engine finishes the workflow"
 engine_stop
 
 done_testing

@@ -160,6 +160,10 @@ between() {
 
 me=$(id -un)
 
+cat >"$T_DIR/noop.json" <<'EOF'
+{"start": {"tool": "noop"}}
+EOF
+
 # --- retry with backoff -------------------------------------------------------
 
 cat >"$T_DIR/list.json" <<'EOF'
@@ -600,6 +604,31 @@ is "$(col "$idv" b status)" ready "the new engine does not start the paused step
 run_sluice resume "$idv"
 wait_for wf_is "$idv" completed
 ok $? "resume lets it go on"
+engine_stop
+
+# --- commands with no engine ---------------------------------------------------------
+
+printf '{"start": {"tool": "noop", "next": "b"}, "b": {"tool": "noop"}}\n' \
+    >"$T_DIR/two.json"
+run_sluice run "$T_DIR/two.json"
+ido=$OUT
+run_sluice cancel "$ido" -m "offline"
+expect_rc 0 "cancel with no engine"
+is "$OUT" "cancelled workflow $ido" "cancel says so"
+like "$ERR" "warning: no engine is running" "and warns"
+q_is "SELECT w.status, s.status FROM workflows w JOIN workflow_steps s
+    ON s.workflow_id = w.id WHERE w.id = $ido" "cancelled|cancelled" \
+    "the workflow and its ready step are cancelled"
+run_sluice retry "$ido"
+expect_rc 0 "retry with no engine"
+is "$(col "$ido" start status)" ready "the step is ready again"
+run_sluice pause "$ido"
+expect_rc 0 "pause with no engine"
+run_sluice resume "$ido"
+expect_rc 0 "resume with no engine"
+engine_start
+wait_for wf_is "$ido" completed
+ok $? "the next engine runs what was recorded"
 engine_stop
 
 done_testing

@@ -596,4 +596,27 @@ wait_run "$T_DIR/toolongenv.json" --input "$T_DIR/long.json"
 expect_rc 1 "a variable over 128 KiB is refused"
 like "$(col "$ID" start error)" "BIG is too long" "the step names the variable"
 
+# --- steps that call sluice on their own database -------------------------------
+
+cat >"$T_DIR/child.json" <<'EOF'
+{"start": {"tool": "echo", "args": {"child": true}}}
+EOF
+cat >"$T_DIR/nested.json" <<EOF
+{"start": {"shell": "printf '%s' \"\$SLUICE_DB\" >$T_DIR/nested.db; \"\$SLUICE\" run --wait $T_DIR/child.json --name child",
+  "cwd": "$T_DIR/wd"}}
+EOF
+(cd "$T_DIR" && SLUICE_DB=test.db "$SLUICE" run --wait "$T_DIR/nested.json" \
+    >"$T_DIR/out" 2>"$T_DIR/err" </dev/null)
+is "$?" 0 "a step runs sluice run --wait on its own database"
+ID=$(q "SELECT max(id) FROM workflows WHERE name = 'nested'")
+case "$(cat "$T_DIR/nested.db")" in
+/*) ok 0 "SLUICE_DB names the database by an absolute path" ;;
+*) ok 1 "SLUICE_DB names the database by an absolute path ($(cat "$T_DIR/nested.db"))" ;;
+esac
+q_is "SELECT w.status, s.result_json FROM workflows w JOIN workflow_steps s
+    ON s.workflow_id = w.id WHERE w.name = 'child'" 'completed|{"child":true}' \
+    "the child workflow ran in the same database, through the engine"
+[ ! -e "$T_DIR/wd/test.db" ]
+ok $? "no stray database was made in the step's directory"
+
 done_testing
