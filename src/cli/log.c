@@ -53,8 +53,15 @@ cmd_log_print(const struct store_log *l, size_t n, int stamps, int *bol)
 	size_t		 i, j;
 
 	for (i = 0; i < n; i++) {
+		/* sluice's own notes start on a line of their own. */
+		if (!*bol && strcmp(l[i].stream, "sluice") == 0) {
+			putchar('\n');
+			*bol = 1;
+		}
 		if (!stamps) {
 			fwrite(l[i].data, 1, l[i].len, stdout);
+			if (l[i].len > 0)
+				*bol = l[i].data[l[i].len - 1] == '\n';
 			continue;
 		}
 		t = (time_t)(l[i].at / 1000);

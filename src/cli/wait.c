@@ -18,7 +18,8 @@
  * wait.c: "run --wait".  With no engine running, this process becomes the
  * engine for as long as its workflow runs (then finishes the steps it has
  * started and lets go); with one running, it asks that engine to start
- * the workflow and follows it.  Exit 0 completed, 1 failed, 3 cancelled.
+ * the workflow and follows it, taking over if that engine goes away.
+ * Exit 0 completed, 1 failed, 3 cancelled.
  */
 
 #include <signal.h>
@@ -37,6 +38,8 @@
 static int	 cli_wait_final(struct cli_ctx *, int64_t, const char *);
 static int	 cli_wait_follow(struct cli_ctx *, int64_t);
 static void	 cli_wait_signal(int, void *);
+static int	 cli_wait_drive(struct cli_ctx *, struct loop *,
+		     struct engine *, int64_t);
 
 /* The exit status for a workflow that ended, saying why it failed. */
 static int
@@ -68,14 +71,17 @@ cli_wait_ended(const char *status)
 	    strcmp(status, "failed") == 0 || strcmp(status, "cancelled") == 0);
 }
 
-/* Follow a workflow another engine runs, until it ends. */
+/*
+ * Follow a workflow another engine runs, until it ends.  Returns the exit
+ * status, or -1 when the engine went away first (then we take over).
+ */
 static int
 cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 {
 	struct timespec		 ts = { 0, 20 * 1000 * 1000 };
 	struct store_workflow	*w;
 	char			*cause = NULL, status[16];
-	int			 rc;
+	int			 rc, n = 0;
 
 	for (;;) {
 		if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0)
@@ -84,6 +90,8 @@ cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 		store_workflow_free(w);
 		if (cli_wait_ended(status))
 			return (cli_wait_final(ctx, id, status));
+		if (++n % 25 == 0 && !engine_probe(ctx->store))
+			return (-1);
 		nanosleep(&ts, NULL);
 	}
 }
@@ -92,11 +100,39 @@ cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 static void
 cli_wait_signal(int signo, void *arg)
 {
+	struct engine	**ep = arg;
+
 	(void)signo;
-	engine_shutdown(arg, 1);
+	if (*ep != NULL)
+		engine_shutdown(*ep, 1);
 }
 
-/* "run --wait": drive or follow. */
+/* Drive a workflow as its engine until it ends; the exit status. */
+static int
+cli_wait_drive(struct cli_ctx *ctx, struct loop *loop, struct engine *e,
+    int64_t id)
+{
+	const char	*status = "running";
+
+	while (!engine_finished(e)) {
+		loop_once(loop, 1);
+		if (engine_workflow_status(e, id, &status) != 0)
+			status = "failed";
+		if (cli_wait_ended(status))
+			engine_shutdown(e, 0);
+	}
+	if (cli_wait_ended(status))
+		return (cli_wait_final(ctx, id, status));
+	cli_error("interrupted: workflow %lld goes on when an engine starts",
+	    (long long)id);
+	return (EXIT_FAILED);
+}
+
+/*
+ * "run --wait": become the engine if none runs, else ask the one that
+ * does and follow; if that one goes away before the workflow ends, take
+ * over.
+ */
 int
 cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
 {
@@ -105,65 +141,59 @@ cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
 	struct engine_reply	 r;
 	struct engine		*e = NULL;
 	struct loop		*loop;
-	const char		*status;
 	char			*cause = NULL;
+	int64_t			 id = 0;
 	int			 rc;
 
+	memset(&r, 0, sizeof r);
 	if ((rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
 	memset(&opts, 0, sizeof opts);
 	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
 		return (rc);
 	loop = loop_create();
-	rc = engine_open(loop, ctx->store, tools, &opts, &e, &cause);
-	if (rc == LOCK_HELD) {
+	loop_signal(loop, SIGINT, cli_wait_signal, &e);
+	loop_signal(loop, SIGTERM, cli_wait_signal, &e);
+	signal(SIGPIPE, SIG_IGN);
+	for (;;) {
+		rc = engine_open(loop, ctx->store, tools, &opts, &e, &cause);
+		if (rc == 0)
+			break;
+		if (rc != LOCK_HELD) {
+			cli_error("%s", cause);
+			free(cause);
+			loop_free(loop);
+			return (EXIT_FAILED);
+		}
 		/* Another engine runs it: ask, then follow. */
 		free(cause);
-		loop_free(loop);
-		if ((rc = cli_submit(ctx, q, &r, 1)) != 0) {
-			engine_reply_clear(&r);
-			return (rc);
+		cause = NULL;
+		if (id == 0) {
+			if ((rc = cli_submit(ctx, q, &r, 1)) != 0)
+				goto out;
+			id = r.workflow_id;
+			printf("%lld\n", (long long)id);
+			fflush(stdout);
 		}
-		printf("%lld\n", (long long)r.workflow_id);
+		if ((rc = cli_wait_follow(ctx, id)) != -1)
+			goto out;
+	}
+	if (id == 0) {
+		if (engine_request_apply(e, &ctx->actor, q, &r) != 0) {
+			cli_error("%s", r.message != NULL ? r.message :
+			    "refused");
+			rc = r.code;
+			goto out;
+		}
+		id = r.workflow_id;
+		printf("%lld\n", (long long)id);
 		fflush(stdout);
-		rc = cli_wait_follow(ctx, r.workflow_id);
-		engine_reply_clear(&r);
-		return (rc);
 	}
-	if (rc != 0) {
-		cli_error("%s", cause);
-		free(cause);
-		loop_free(loop);
-		return (EXIT_FAILED);
-	}
-	if (engine_request_apply(e, &ctx->actor, q, &r) != 0) {
-		cli_error("%s", r.message != NULL ? r.message : "refused");
-		rc = r.code;
-		goto out;
-	}
-	printf("%lld\n", (long long)r.workflow_id);
-	fflush(stdout);
-	loop_signal(loop, SIGINT, cli_wait_signal, e);
-	loop_signal(loop, SIGTERM, cli_wait_signal, e);
-	signal(SIGPIPE, SIG_IGN);
-	status = "running";
-	while (!engine_finished(e)) {
-		loop_once(loop, 1);
-		if (engine_workflow_status(e, r.workflow_id, &status) != 0)
-			status = "failed";
-		if (cli_wait_ended(status))
-			engine_shutdown(e, 0);
-	}
-	if (cli_wait_ended(status))
-		rc = cli_wait_final(ctx, r.workflow_id, status);
-	else {
-		cli_error("interrupted: workflow %lld goes on when an engine "
-		    "starts", (long long)r.workflow_id);
-		rc = EXIT_FAILED;
-	}
+	rc = cli_wait_drive(ctx, loop, e, id);
 out:
 	engine_reply_clear(&r);
-	engine_close(e);
+	if (e != NULL)
+		engine_close(e);
 	loop_free(loop);
 	return (rc);
 }

@@ -552,7 +552,7 @@ engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
     const char *why)
 {
 	struct store_step	*rows;
-	struct estep		 find, *es, *es1;
+	struct estep		 find, *es;
 	struct estep		 tmp;
 	size_t			 n, i;
 	char			*cause = NULL;
@@ -567,10 +567,8 @@ engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
 			es->cancelled = 1;
 			engine_exec_kill(e, es);
 		}
-		TAILQ_FOREACH_SAFE(es, &e->ready, qentry, es1) {
-			if (es->id != rows[i].id)
-				continue;
-			TAILQ_REMOVE(&e->ready, es, qentry);
+		if ((es = engine_step_queued(e, rows[i].id)) != NULL) {
+			TAILQ_REMOVE(es->rq, es, qentry);
 			engine_step_free(es);
 		}
 		memset(&tmp, 0, sizeof tmp);

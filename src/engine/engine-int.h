@@ -98,6 +98,7 @@ struct estep {
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
 
+	struct estep_queue	*rq;		/* the ready queue it is on */
 	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
 	TAILQ_ENTRY(estep)	 pentry;	/* pids to record */
 	RB_ENTRY(estep)		 entry;		/* running tree, by id */
@@ -110,6 +111,7 @@ struct engine {
 	struct store		*store;
 	const struct flow_tools	*tools;
 	struct engine_opts	 opts;
+	char			*dbpath;	/* absolute, symlinks resolved */
 	int			 lock_fd;
 	int64_t			 epoch;
 	int			 in_txn;
@@ -120,7 +122,7 @@ struct engine {
 	FILE			*trace;		/* $SLUICE_TRACE */
 
 	struct ewf_tree		 workflows;
-	struct estep_queue	 ready;
+	struct estep_queue	 ready[2];	/* built-ins, then processes */
 	struct estep_queue	 spawn;		/* recorded, spawn after commit */
 	struct estep_queue	 pids;		/* spawned, pid not recorded */
 	struct estep_tree	 running;
@@ -180,6 +182,7 @@ int64_t		 engine_step_create(struct engine *, struct ewf *, int,
 void		 engine_origin_after(const struct estep *, int,
 		     struct estep_origin *);
 void		 engine_step_ready(struct engine *, struct estep *);
+struct estep	*engine_step_queued(struct engine *, int64_t);
 struct estep	*engine_step_from_row(struct engine *,
 		     const struct store_step *);
 void		 engine_step_wake(struct engine *, int64_t);

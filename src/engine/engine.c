@@ -91,23 +91,30 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	e->rng = (uint32_t)getpid() ^ (uint32_t)time_mono_ms();
 	RB_INIT(&e->workflows);
 	RB_INIT(&e->running);
-	TAILQ_INIT(&e->ready);
+	TAILQ_INIT(&e->ready[0]);
+	TAILQ_INIT(&e->ready[1]);
 	TAILQ_INIT(&e->spawn);
 	TAILQ_INIT(&e->pids);
 
-	rc = lock_take(store_path(s), &e->lock_fd, cause);
+	/* One lock whatever path (relative, a symlink) names the file. */
+	if ((e->dbpath = realpath(store_path(s), NULL)) == NULL)
+		e->dbpath = xstrdup(store_path(s));
+	rc = lock_take(e->dbpath, &e->lock_fd, cause);
 	if (rc == LOCK_HELD) {
 		engine_held_by(e, cause);
+		free(e->dbpath);
 		free(e);
 		return (LOCK_HELD);
 	}
 	if (rc != LOCK_TAKEN) {
+		free(e->dbpath);
 		free(e);
 		return (-1);
 	}
 	if (store_lease_take(s, e->offline ? 0 : getpid(), user_self()->host,
 	    &e->epoch, cause) != 0) {
 		lock_release(e->lock_fd);
+		free(e->dbpath);
 		free(e);
 		return (-1);
 	}
@@ -127,11 +134,13 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		engine_close(e);
 		return (-1);
 	}
-	engine_commit(e);
 	if (loop != NULL) {
+		/* Commands posted while no engine ran. */
+		engine_inbox(e);
 		loop_timer_start(e->poll, ENGINE_POLL_MS);
 		engine_kick(e);
 	}
+	engine_commit(e);
 	*ep = e;
 	return (0);
 }
@@ -142,6 +151,7 @@ engine_close(struct engine *e)
 {
 	struct ewf	*wf, *wf1;
 	struct estep	*es, *es1;
+	int		 i;
 
 	if (e == NULL)
 		return;
@@ -152,9 +162,11 @@ engine_close(struct engine *e)
 		loop_timer_free(e->poll);
 		loop_timer_free(e->timers);
 	}
-	TAILQ_FOREACH_SAFE(es, &e->ready, qentry, es1) {
-		TAILQ_REMOVE(&e->ready, es, qentry);
-		engine_step_free(es);
+	for (i = 0; i < 2; i++) {
+		TAILQ_FOREACH_SAFE(es, &e->ready[i], qentry, es1) {
+			TAILQ_REMOVE(&e->ready[i], es, qentry);
+			engine_step_free(es);
+		}
 	}
 	RB_FOREACH_SAFE(es, estep_tree, &e->running, es1) {
 		RB_REMOVE(estep_tree, &e->running, es);
@@ -177,6 +189,7 @@ engine_close(struct engine *e)
 	lock_release(e->lock_fd);
 	if (e->trace != NULL)
 		fclose(e->trace);
+	free(e->dbpath);
 	free(e);
 }
 
@@ -204,7 +217,8 @@ int
 engine_idle(const struct engine *e)
 {
 	return (RB_EMPTY(&e->workflows) && RB_EMPTY(&e->running) &&
-	    TAILQ_EMPTY(&e->ready) && !e->in_txn);
+	    TAILQ_EMPTY(&e->ready[0]) && TAILQ_EMPTY(&e->ready[1]) &&
+	    !e->in_txn);
 }
 
 /* Stopping and nothing left running. */

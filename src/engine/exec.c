@@ -53,6 +53,8 @@ static char	*engine_exec_result(const struct buf *);
 static void	 engine_exec_running(struct engine *, struct estep *,
 		     const char *, const char *);
 static void	 engine_exec_end(struct engine *, struct estep *);
+static void	 engine_record_pid(struct engine *, struct estep *,
+		     struct proc *);
 
 /* The tool a step names, when it is a tool step. */
 static const struct flow_tool *
@@ -237,7 +239,7 @@ engine_exec_process(struct engine *e, struct estep *es,
 {
 	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
 	struct tool_ctx		 ctx;
-	char			*cause = NULL;
+	char			*cause = NULL, *id;
 
 	memset(&ctx, 0, sizeof ctx);
 	ctx.workflow_id = es->wf->id;
@@ -257,7 +259,14 @@ engine_exec_process(struct engine *e, struct estep *es,
 		engine_exec_end(e, es);
 		return;
 	}
-	engine_env_set(es->cmd, "SLUICE_DB", store_path(e->store));
+	/* Also on ssh itself, so recovery can find a remote step's client. */
+	engine_env_set(es->cmd, "SLUICE_DB", e->dbpath);
+	xasprintf(&id, "%lld", (long long)es->wf->id);
+	engine_env_set(es->cmd, "SLUICE_WORKFLOW_ID", id);
+	free(id);
+	xasprintf(&id, "%lld", (long long)es->id);
+	engine_env_set(es->cmd, "SLUICE_STEP_ID", id);
+	free(id);
 	engine_exec_running(e, es, args, es->cmd->host);
 	e->nprocs++;
 	es->queued = 1;
@@ -292,6 +301,7 @@ engine_spawn_one(struct engine *e, struct estep *es)
 		return;
 	}
 	engine_trace(e, 'S', es->id);
+	(void)proc_start_time(p);	/* now, before a quick step is reaped */
 	es->proc = p;
 	es->pid_dirty = 1;
 	TAILQ_INSERT_TAIL(&e->pids, es, pentry);
@@ -323,6 +333,23 @@ engine_spawn(struct engine *e)
 	}
 }
 
+/* Record one step's pid, group and start time. */
+static void
+engine_record_pid(struct engine *e, struct estep *es, struct proc *p)
+{
+	struct store_step	 row;
+
+	TAILQ_REMOVE(&e->pids, es, pentry);
+	es->pid_dirty = 0;
+	memset(&row, 0, sizeof row);
+	row.id = es->id;
+	row.pid = proc_pid(p);
+	row.pgid = proc_pgid(p);
+	row.proc_start = proc_start_time(p);
+	if (store_step_set_proc(e->store, &row) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+}
+
 /*
  * Record the pid, group and start time of processes spawned since the
  * last transaction, in the one now opening.  Until then a crash is
@@ -331,22 +358,10 @@ engine_spawn(struct engine *e)
 void
 engine_record_pids(struct engine *e)
 {
-	struct estep		*es;
-	struct store_step	 row;
+	struct estep	*es;
 
-	while ((es = TAILQ_FIRST(&e->pids)) != NULL) {
-		TAILQ_REMOVE(&e->pids, es, pentry);
-		es->pid_dirty = 0;
-		if (es->proc == NULL)
-			continue;
-		memset(&row, 0, sizeof row);
-		row.id = es->id;
-		row.pid = proc_pid(es->proc);
-		row.pgid = proc_pgid(es->proc);
-		row.proc_start = proc_start_time(es->proc);
-		if (store_step_set_proc(e->store, &row) != 0)
-			engine_store_fatal(e, store_last_error(e->store));
-	}
+	while ((es = TAILQ_FIRST(&e->pids)) != NULL)
+		engine_record_pid(e, es, es->proc);
 }
 
 /* Output from a step: the log, and stdout for the result. */
@@ -439,8 +454,10 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	char		*result, *why;
 	int		 code;
 
-	(void)p;
 	engine_trace(e, 'E', es->id);
+	engine_txn(e);
+	if (es->pid_dirty)
+		engine_record_pid(e, es, p);
 	es->proc = NULL;
 	e->nprocs--;
 	if (es->timer != NULL)

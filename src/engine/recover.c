@@ -75,7 +75,7 @@ engine_recover_find(struct engine *e, struct store_step *row)
 	xasprintf(&needles[0], "SLUICE_STEP_ID=%lld", (long long)row->id);
 	xasprintf(&needles[1], "SLUICE_WORKFLOW_ID=%lld",
 	    (long long)row->workflow_id);
-	xasprintf(&needles[2], "SLUICE_DB=%s", store_path(e->store));
+	xasprintf(&needles[2], "SLUICE_DB=%s", e->dbpath);
 	needles[3] = NULL;
 	n = procenv_find((const char *const *)needles, pids, nitems(pids));
 	if (n > 0) {

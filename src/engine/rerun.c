@@ -31,19 +31,35 @@
 
 #include "engine/engine-int.h"
 
-static int	 engine_rerun_leaf(struct engine *, const struct store_step *);
+static int	 engine_rerun_leaf(struct engine *, const struct ewf *,
+		     const struct store_step *);
 static void	 engine_rerun_row(struct engine *, struct ewf *,
 		     const struct store_step *);
 static int	 engine_reopen(struct engine *, int64_t, struct ewf **,
 		     struct buf *);
 
-/* Did a failed or cancelled row end its line (nothing came after it)? */
+/*
+ * Is a row one its workflow ended on: failed, cancelled or skipped with
+ * nothing after it, or done with nothing after it although its step has
+ * a successor (a rejected gate, a branch no arm matched)?
+ */
 static int
-engine_rerun_leaf(struct engine *e, const struct store_step *row)
+engine_rerun_leaf(struct engine *e, const struct ewf *wf,
+    const struct store_step *row)
 {
-	int64_t	 n;
+	const struct flow_step	*fs;
+	int64_t			 n;
+	int			 spec;
 
-	if (strcmp(row->status, "failed") != 0 &&
+	if (strcmp(row->status, "done") == 0) {
+		if (wf == NULL || row->branch_end != NULL ||
+		    (spec = flow_find(wf->flow, row->step_key)) < 0)
+			return (0);
+		fs = &wf->flow->steps[spec];
+		if (fs->next_target < 0 && fs->nbranch == 0 &&
+		    fs->nparallel == 0)
+			return (0);
+	} else if (strcmp(row->status, "failed") != 0 &&
 	    strcmp(row->status, "cancelled") != 0 &&
 	    strcmp(row->status, "skipped") != 0)
 		return (0);
@@ -100,7 +116,7 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
 	if (store_step_list(e->store, id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (!engine_rerun_leaf(e, &rows[i]))
+		if (!engine_rerun_leaf(e, wf, &rows[i]))
 			continue;
 		buf_printf(names, "%s%s", names->len > 0 ? ", " : "",
 		    rows[i].name);
@@ -216,7 +232,7 @@ engine_has_failed_leaf(struct engine *e, int64_t wf, int64_t id)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n && !found; i++) {
 		if (rows[i].id != id && strcmp(rows[i].status, "failed") == 0 &&
-		    engine_rerun_leaf(e, &rows[i]))
+		    engine_rerun_leaf(e, NULL, &rows[i]))
 			found = 1;
 	}
 	store_steps_free(rows, n);
@@ -245,7 +261,8 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 	if (store_workflow_get(e->store, row->workflow_id, &w, &cause) != 0)
 		engine_store_fatal(e, cause);
 	if (strcmp(row->status, "failed") == 0 ?
-	    (strcmp(w->status, "failed") != 0 || !engine_rerun_leaf(e, row)) :
+	    (strcmp(w->status, "failed") != 0 ||
+	    !engine_rerun_leaf(e, NULL, row)) :
 	    (strcmp(row->status, "waiting") != 0 &&
 	    strcmp(row->status, "pending") != 0)) {
 		r->code = 4;

@@ -161,13 +161,36 @@ engine_origin_after(const struct estep *es, int again, struct estep_origin *o)
 	}
 }
 
-/* Queue a ready step; the drain starts it this turn. */
+/*
+ * Queue a ready step; the drain starts it this turn.  Processes wait for
+ * a slot in their own queue, so built-ins and gates never wait behind
+ * them.
+ */
 void
 engine_step_ready(struct engine *e, struct estep *es)
 {
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+
 	es->engine = e;
-	TAILQ_INSERT_TAIL(&e->ready, es, qentry);
+	es->rq = &e->ready[engine_step_is_process(e, fs) ? 1 : 0];
+	TAILQ_INSERT_TAIL(es->rq, es, qentry);
 	engine_kick(e);
+}
+
+/* The queued (ready) step of a row, or NULL. */
+struct estep *
+engine_step_queued(struct engine *e, int64_t id)
+{
+	struct estep	*es;
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		TAILQ_FOREACH(es, &e->ready[i], qentry) {
+			if (es->id == id)
+				return (es);
+		}
+	}
+	return (NULL);
 }
 
 /* A step in memory for a row read from the table. */
@@ -228,11 +251,8 @@ engine_wf_requeue(struct engine *e, struct ewf *wf)
 	for (i = 0; i < n; i++) {
 		if (strcmp(rows[i].status, "ready") != 0)
 			continue;
-		TAILQ_FOREACH(es, &e->ready, qentry) {
-			if (es->id == rows[i].id)
-				break;
-		}
-		if (es == NULL && (es = engine_step_from_row(e, &rows[i])))
+		if (engine_step_queued(e, rows[i].id) == NULL &&
+		    (es = engine_step_from_row(e, &rows[i])) != NULL)
 			engine_step_ready(e, es);
 	}
 	store_steps_free(rows, n);
@@ -247,22 +267,21 @@ engine_drain(void *arg)
 {
 	struct engine		*e = arg;
 	struct estep		*es;
-	const struct flow_step	*fs;
 	int			 n = 0;
 
 	e->drain_queued = 0;
-	while ((es = TAILQ_FIRST(&e->ready)) != NULL) {
+	for (;;) {
 		if (e->stopping)
+			return;
+		if ((es = TAILQ_FIRST(&e->ready[0])) == NULL &&
+		    (e->nprocs >= e->opts.max_jobs ||
+		    (es = TAILQ_FIRST(&e->ready[1])) == NULL))
 			return;
 		if (n++ == ENGINE_TURN_STEPS) {
 			loop_timer_start(e->more, 0);
 			return;
 		}
-		fs = &es->wf->flow->steps[es->spec];
-		if (engine_step_is_process(e, fs) &&
-		    e->nprocs >= e->opts.max_jobs)
-			return;
-		TAILQ_REMOVE(&e->ready, es, qentry);
+		TAILQ_REMOVE(es->rq, es, qentry);
 		if (es->wf->ended || es->wf->paused) {
 			/* Its row stays ready; resume queues it again. */
 			engine_step_free(es);

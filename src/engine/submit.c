@@ -44,7 +44,14 @@ static int	 engine_submit_post(struct store *,
 int
 engine_probe(struct store *s)
 {
-	return (lock_probe(store_path(s)) == 1);
+	char	*path;
+	int	 held;
+
+	if ((path = realpath(store_path(s), NULL)) == NULL)
+		path = xstrdup(store_path(s));
+	held = lock_probe(path) == 1;
+	free(path);
+	return (held);
 }
 
 /* Free what a reply owns. */
