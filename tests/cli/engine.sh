@@ -3,8 +3,11 @@
 # (epoch, pid, host, heartbeat), a stale epoch, commands through the inbox
 # and applied offline, a command nobody answers, "run --wait" as the engine
 # and as a follower (exit 0, 1, 3, interrupted), -j, SIGTERM and a second
-# signal, and crash recovery after kill -9 (leftover process groups killed,
-# on_interrupt retry, fail and ask, a reused pid left alone).
+# signal, SIGHUP, --drain, crash recovery after kill -9 (leftover process
+# groups killed, also when their pid was never recorded or the step ran
+# through ssh; on_interrupt retry, fail and ask; a reused pid left alone),
+# a symlinked database, many commands at once, and a follower whose
+# engine dies.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -13,6 +16,9 @@
 ENGINES=""
 export SLUICE_KILL_GRACE_MS=200
 trap 'cleanup' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # cleanup: stop the engines and step processes a test left, then the dir.
 cleanup() {
@@ -264,8 +270,9 @@ q_is "SELECT epoch, pid FROM engine" "$((ep + 1))|$EPID" \
 
 # --- a command nobody answers stays queued ---------------------------------
 
-flock "$SLUICE_DB.lock" sh -c "while [ ! -f $T_DIR/unlock ]; do sleep 0.05; done" &
+flock "$SLUICE_DB.lock" sh -c "i=0; while [ ! -f $T_DIR/unlock ] && [ \$i -lt 600 ]; do sleep 0.05; i=\$((i+1)); done" &
 holder=$!
+ENGINES="$ENGINES $holder"
 wait_for sh -c "! flock -n '$SLUICE_DB.lock' true"
 ok $? "a process that is not an engine holds the lock"
 run_sluice run "$T_DIR/noop.json"

@@ -12,6 +12,9 @@
 ENGINES=""
 export SLUICE_KILL_GRACE_MS=200
 trap 'cleanup' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # cleanup: stop the engines and step processes a test left, then the dir.
 cleanup() {
@@ -629,6 +632,45 @@ expect_rc 0 "resume with no engine"
 engine_start
 wait_for wf_is "$ido" completed
 ok $? "the next engine runs what was recorded"
+engine_stop
+
+# --- retry of a workflow that failed without a failed step ---------------------
+
+# A rejected gate (no branch) and an unmatched branch end a workflow as
+# failed with every row done.  A retry must not turn that into completed
+# while what follows never ran.
+cat >"$T_DIR/rejected.json" <<'EOF'
+{"start": {"gate": {"message": "ship?"}, "next": "deploy"},
+ "deploy": {"tool": "noop"}}
+EOF
+cat >"$T_DIR/unmatched.json" <<'EOF'
+{"start": {"tool": "echo", "args": {"v": 1},
+   "branch": [{"if": "result.v == 2", "then": "deploy"}]},
+ "deploy": {"tool": "noop"}}
+EOF
+engine_start
+run_sluice run "$T_DIR/rejected.json"
+idj=$OUT
+wait_for step_is "$idj" start waiting
+run_sluice reject "$(step_id "$idj" start)" -m "no"
+wait_for wf_is "$idj" failed
+wait_run "$T_DIR/unmatched.json"
+idm=$ID
+for w in "$idj:a rejected gate" "$idm:an unmatched branch"; do
+	wid=${w%%:*}
+	run_sluice retry "$wid"
+	wait_for wf_ended "$wid"
+	st=$(q "SELECT status FROM workflows WHERE id = $wid")
+	ran=$(q "SELECT count(*) FROM workflow_steps WHERE workflow_id = $wid
+	    AND name = 'deploy'")
+	if [ "$st" = completed ] && [ "$ran" = 0 ]; then
+		ok 1 "retry after ${w#*:} does not complete the workflow with deploy never run"
+		printf '#   retry said: %s; status %s, deploy rows %s\n' \
+		    "$OUT" "$st" "$ran"
+	else
+		ok 0 "retry after ${w#*:} does not complete the workflow with deploy never run"
+	fi
+done
 engine_stop
 
 done_testing

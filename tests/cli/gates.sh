@@ -12,6 +12,9 @@
 ENGINES=""
 export SLUICE_KILL_GRACE_MS=200
 trap 'cleanup' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # cleanup: stop the engines and step processes a test left, then the dir.
 cleanup() {
@@ -434,5 +437,30 @@ is "$(last_audit "action || '|' || step_id || '|' || comment")" \
     "approve|$a|run it" "the decision is audited"
 
 engine_stop
+
+# --- the site's allow_self default ---------------------------------------------------
+
+printf '{"allow_self": false}\n' >"$XDG_CONFIG_HOME/sluice/config.json"
+engine_start
+cat >"$T_DIR/g.json" <<'EOF'
+{"start": {"gate": {"message": "site"}, "next": "b"},
+ "b": {"gate": {"message": "mine", "allow_self": true}}}
+EOF
+run_sluice run "$T_DIR/g.json"
+id=$OUT
+wait_for step_is "$id" start waiting
+g=$(step_id "$id" start)
+run_sluice approve "$g"
+expect_rc 4 "config.json allow_self false keeps the starter from approving"
+is "$ERR" "sluice: $me started workflow $id and may not approve its gates (allow_self is false)" \
+    "it says why"
+run_sluice skip "$g" -m "site rule"
+wait_for step_is "$id" b waiting
+run_sluice approve "$(step_id "$id" b)"
+expect_rc 0 "a gate's own allow_self true wins over the site default"
+wait_for wf_is "$id" completed
+ok $? "and the workflow completes"
+engine_stop
+rm -f "$XDG_CONFIG_HOME/sluice/config.json"
 
 done_testing

@@ -13,6 +13,9 @@
 ENGINES=""
 export SLUICE_KILL_GRACE_MS=200
 trap 'cleanup' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # cleanup: stop the engines and step processes a test left, then the dir.
 cleanup() {
@@ -483,8 +486,9 @@ ok $? "it is gone"
 cat >"$T_DIR/notimeout.json" <<'EOF'
 {"start": {"shell": "sleep 0.3", "timeout": 0}}
 EOF
-wait_run "$T_DIR/notimeout.json"
-expect_rc 0 "timeout 0 means none"
+run_sluice run "$T_DIR/notimeout.json"
+expect_rc 2 "timeout 0 is refused (a timeout is above zero)"
+like "$ERR" 'timeout must be above zero' "and says why"
 [ "$RC" -eq 0 ] && is "$(col "$ID" start "ifnull(timeout_at, '-')")" "-" \
     "no timeout is recorded"
 

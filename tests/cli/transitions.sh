@@ -12,6 +12,9 @@
 ENGINES=""
 export SLUICE_KILL_GRACE_MS=200
 trap 'cleanup' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # cleanup: stop the engines and step processes a test left, then the dir.
 cleanup() {
