@@ -436,7 +436,7 @@ engine_exec_result(const struct buf *out)
 		}
 		cJSON_Delete(j);
 	}
-	text = xstrndup(out->data != NULL ? out->data : "", len);
+	text = str_utf8_repair(out->data != NULL ? out->data : "", len);
 	if ((j = cJSON_CreateString(text)) == NULL)
 		fatalx("%s: out of memory", __func__);
 	free(text);

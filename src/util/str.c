@@ -147,3 +147,25 @@ str_trim(char *s)
 		*--end = '\0';
 	return (s);
 }
+
+/*
+ * A copy of len bytes of s as valid UTF-8: each byte that does not belong
+ * to a valid sequence becomes U+FFFD.  (Step output is text for people and
+ * JSON, which must be UTF-8.)
+ */
+char *
+str_utf8_repair(const char *s, size_t len)
+{
+	struct buf	 b;
+	size_t		 bad;
+
+	buf_init(&b);
+	while (!utf8_valid(s, len, &bad)) {
+		buf_add(&b, s, bad);
+		buf_add(&b, "\xef\xbf\xbd", 3);
+		s += bad + 1;
+		len -= bad + 1;
+	}
+	buf_add(&b, s, len);
+	return (buf_release(&b));
+}

@@ -79,6 +79,7 @@ void		 buf_free(struct buf *);
 
 /* str.c */
 int		 utf8_valid(const char *, size_t, size_t *);
+char		*str_utf8_repair(const char *, size_t);
 void		 str_linecol(const char *, size_t, int *, int *);
 int		 str_is_identifier(const char *);
 char		*str_env_name(const char *, const char *);
