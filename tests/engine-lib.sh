@@ -1,0 +1,118 @@
+#!/bin/sh
+# tests/engine-lib.sh: helpers the engine tests share, sourced after
+# tests/lib.sh: starting, stopping and crashing engines, waiting for a
+# condition with a deadline instead of sleeping, and reading rows.
+
+ENGINES=""
+export SLUICE_KILL_GRACE_MS=200
+trap 'cleanup' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# cleanup: stop the engines and step processes a test left, then the dir.
+cleanup() {
+	for p in $ENGINES; do
+		kill -9 "$p" 2>/dev/null
+	done
+	for f in "$T_DIR"/*.pid; do
+		[ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null
+	done
+	rm -rf "$T_DIR"
+}
+
+# q SQL: query the test database.
+q() {
+	sqlite3 -cmd '.timeout 5000' "$SLUICE_DB" "$1"
+}
+
+# q_is SQL WANT DESCRIPTION: a query's whole output is WANT.
+q_is() {
+	is "$(q "$1")" "$2" "$3"
+}
+
+# wait_for CMD...: poll CMD every 50 ms for up to 10 s; 1 on the deadline.
+wait_for() {
+	_n=0
+	while ! "$@" >/dev/null 2>&1; do
+		_n=$((_n + 1))
+		[ "$_n" -ge 200 ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
+# wf_is ID STATUS: the workflow's status is STATUS.
+wf_is() {
+	[ "$(q "SELECT status FROM workflows WHERE id = $1")" = "$2" ]
+}
+
+# wf_ended ID: the workflow is completed, failed or cancelled.
+wf_ended() {
+	case "$(q "SELECT status FROM workflows WHERE id = $1")" in
+	completed|failed|cancelled) return 0 ;;
+	esac
+	return 1
+}
+
+# step_is WF NAME STATUS: the latest row of step NAME has STATUS.
+step_is() {
+	[ "$(q "SELECT status FROM workflow_steps WHERE workflow_id = $1 AND
+	    name = '$2' ORDER BY id DESC LIMIT 1")" = "$3" ]
+}
+
+# file_has FILE TEXT: FILE exists and contains TEXT.
+file_has() {
+	[ -f "$1" ] && grep -qF -- "$2" "$1"
+}
+
+# alive PID: a live process (a zombie is dead: nothing reaps it here).
+alive() {
+	[ -r "/proc/$1/stat" ] || return 1
+	_st=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$_st" ] && [ "$_st" != Z ]
+}
+
+# dead PID: not alive.
+dead() {
+	! alive "$1"
+}
+
+# engine_start [ARGS]: a headless engine in the background, as $EPID,
+# once the engine row names it.
+engine_start() {
+	"$SLUICE" engine "$@" >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
+	    </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for engine_named "$EPID"
+}
+
+# engine_named PID: the engine row names PID.
+engine_named() {
+	[ "$(q "SELECT pid FROM engine")" = "$1" ]
+}
+
+# engine_stop: SIGTERM the engine and wait; its exit status in $ERC.
+engine_stop() {
+	kill -TERM "$EPID" 2>/dev/null
+	wait "$EPID"
+	ERC=$?
+}
+
+# engine_crash: kill -9 the engine.
+engine_crash() {
+	kill -9 "$EPID" 2>/dev/null
+	wait "$EPID" 2>/dev/null
+}
+
+# new_id: the newest workflow's id.
+new_id() {
+	q "SELECT max(id) FROM workflows"
+}
+
+# step_id WF NAME: the latest row of step NAME.
+step_id() {
+	q "SELECT max(id) FROM workflow_steps WHERE workflow_id = $1 AND
+	    name = '$2'"
+}
