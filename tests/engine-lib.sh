@@ -116,3 +116,15 @@ step_id() {
 	q "SELECT max(id) FROM workflow_steps WHERE workflow_id = $1 AND
 	    name = '$2'"
 }
+
+# wait_run ARGS: sluice run --wait ARGS; $OUT, $ERR, $RC; $ID the new id.
+wait_run() {
+	run_sluice run --wait "$@"
+	ID=$(new_id)
+}
+
+# col WF NAME COLUMNS: columns of the latest row of step NAME.
+col() {
+	q "SELECT $3 FROM workflow_steps WHERE workflow_id = $1 AND
+	    name = '$2' ORDER BY id DESC LIMIT 1"
+}

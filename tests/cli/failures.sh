@@ -9,18 +9,6 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-# wait_run ARGS: sluice run --wait ARGS; $OUT, $ERR, $RC; $ID the new id.
-wait_run() {
-	run_sluice run --wait "$@"
-	ID=$(new_id)
-}
-
-# col WF NAME COLUMNS: columns of the latest row of step NAME.
-col() {
-	q "SELECT $3 FROM workflow_steps WHERE workflow_id = $1 AND
-	    name = '$2' ORDER BY id DESC LIMIT 1"
-}
-
 # waits WF NAME: the backoff each retry of NAME waited (ms), one a line:
 # from the failed row's end to its successor becoming ready.
 waits() {

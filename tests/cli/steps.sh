@@ -10,18 +10,6 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-# wait_run ARGS: sluice run --wait ARGS; $OUT, $ERR, $RC; $ID the new id.
-wait_run() {
-	run_sluice run --wait "$@"
-	ID=$(new_id)
-}
-
-# col WF NAME COLUMNS: columns of the latest row of step NAME.
-col() {
-	q "SELECT $3 FROM workflow_steps WHERE workflow_id = $1 AND
-	    name = '$2' ORDER BY id DESC LIMIT 1"
-}
-
 # --- built-in tools -----------------------------------------------------------
 
 cat >"$T_DIR/builtins.json" <<'EOF'

@@ -9,12 +9,6 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-# wait_run FLOW [ARGS]: run --wait; $OUT, $ERR, $RC as run_sluice; $ID.
-wait_run() {
-	run_sluice run --wait "$@"
-	ID=$(new_id)
-}
-
 # rows WF: name|status of every row of a workflow, in order.
 rows() {
 	q "SELECT name || '|' || status FROM workflow_steps WHERE
