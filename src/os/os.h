@@ -85,7 +85,6 @@ void		 loop_signal_reset(void);	/* in a child: defaults back */
 /* proc.c: child processes. */
 struct proc;
 
-#define PROC_F_HOLD	0x1	/* child waits for proc_release() to exec */
 #define PROC_F_INHERIT	0x2	/* keep our stdin/stdout/stderr (an editor) */
 #define PROC_F_NOPGRP	0x4	/* stay in our process group (an editor) */
 
@@ -104,7 +103,6 @@ typedef void	 (*proc_exit_cb)(struct proc *, int, void *);
 
 struct proc	*proc_spawn(struct loop *, const struct proc_spec *,
 		     proc_output_cb, proc_exit_cb, void *, char **);
-int		 proc_release(struct proc *);
 void		 proc_kill(struct proc *, int64_t);	/* TERM, KILL after ms */
 void		 proc_abandon(struct proc *);	/* forget: no callbacks */
 pid_t		 proc_pid(const struct proc *);

@@ -27,7 +27,6 @@
 
 #include <sys/types.h>
 #include <sys/queue.h>
-#include <sys/socket.h>
 #include <sys/tree.h>
 #include <sys/wait.h>
 
@@ -78,7 +77,6 @@ struct proc {
 	int		 state;		/* PROC_S_* */
 	int		 status;
 	int		 busy;		/* output callbacks on the stack */
-	int		 gofd;		/* PROC_F_HOLD until released */
 	struct proc_pipe pipe[2];
 	struct loop_timer *timer;	/* SIGKILL after the grace */
 	int64_t		 deadline;	/* monotonic ms of the SIGKILL */
@@ -106,7 +104,6 @@ struct proc_set {
 struct proc_fds {
 	int		 out[2];
 	int		 err[2];
-	int		 go[2];
 };
 
 static int	proc_cmp(struct proc *, struct proc *);
@@ -166,10 +163,9 @@ proc_set_get(struct loop *loop, char **cause)
 
 /*
  * Start a child.  Signals are blocked across the fork so no handler of ours
- * runs in the child before it puts the defaults back.  A child that starts
- * at once is made with vfork(): no page tables to copy however big we are,
- * and no copy-on-write faults for us while it gets to exec.  A held child
- * waits, so it needs a fork() of its own.
+ * runs in the child before it puts the defaults back.  The child is made
+ * with vfork(): no page tables to copy however big we are, and no
+ * copy-on-write faults for us while it gets to exec.
  */
 struct proc *
 proc_spawn(struct loop *loop, const struct proc_spec *spec,
@@ -194,10 +190,7 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
-	if (spec->flags & PROC_F_HOLD)
-		pid = fork();
-	else
-		pid = vfork();
+	pid = vfork();
 	if (pid == 0)
 		proc_child(spec, &fds);
 	if (pid == -1) {
@@ -218,9 +211,7 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 }
 
 /*
- * Make the pipes (close-on-exec, so no other child inherits them) and, to
- * hold the child, a socket pair: writing the go byte to a socket whose
- * reader died gives EPIPE instead of SIGPIPE.
+ * Make the pipes (close-on-exec, so no other child inherits them).
  */
 static int
 proc_fds_open(int flags, struct proc_fds *fds, char **cause)
@@ -228,7 +219,7 @@ proc_fds_open(int flags, struct proc_fds *fds, char **cause)
 	int	i;
 
 	for (i = 0; i < 2; i++)
-		fds->out[i] = fds->err[i] = fds->go[i] = -1;
+		fds->out[i] = fds->err[i] = -1;
 	if (!(flags & PROC_F_INHERIT)) {
 		if (pipe2(fds->out, O_CLOEXEC) != 0 ||
 		    pipe2(fds->err, O_CLOEXEC) != 0)
@@ -237,9 +228,6 @@ proc_fds_open(int flags, struct proc_fds *fds, char **cause)
 		    fcntl(fds->err[0], F_SETFL, O_NONBLOCK) != 0)
 			goto fail;
 	}
-	if ((flags & PROC_F_HOLD) &&
-	    socketpair(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0, fds->go) != 0)
-		goto fail;
 	return (0);
 
 fail:
@@ -259,8 +247,6 @@ proc_fds_close(struct proc_fds *fds)
 			close(fds->out[i]);
 		if (fds->err[i] != -1)
 			close(fds->err[i]);
-		if (fds->go[i] != -1)
-			close(fds->go[i]);
 	}
 }
 
@@ -295,9 +281,6 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 		close(fds->out[1]);
 	if (fds->err[1] != -1)
 		close(fds->err[1]);
-	if (fds->go[0] != -1)
-		close(fds->go[0]);
-	p->gofd = fds->go[1];
 	p->pipe[0].fd = fds->out[0];
 	p->pipe[1].fd = fds->err[0];
 	for (i = 0; i < 2; i++) {
@@ -315,9 +298,9 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 }
 
 /*
- * The child's half, from fork() to exec: defaults back, own group,
+ * The child's half, from vfork() to exec: defaults back, own group,
  * /dev/null and the pipes as 0, 1 and 2, nothing else open, the directory,
- * the go byte, exec.  Only async-signal-safe calls, and nothing written
+ * exec.  Only async-signal-safe calls, and nothing written
  * but this function's own locals, since after vfork() the parent's memory
  * is the child's.
  */
@@ -326,10 +309,7 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 {
 	struct sigaction	 sa;
 	sigset_t		 none;
-	ssize_t			 n;
 	size_t			 i;
-	char			 c;
-	int			 go;
 
 	loop_signal_reset();
 	memset(&sa, 0, sizeof sa);
@@ -342,26 +322,15 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 
 	if (!(spec->flags & PROC_F_NOPGRP))
 		setpgid(0, 0);
-	go = proc_child_lift(fds->go[0]);
 	if (!(spec->flags & PROC_F_INHERIT)) {
 		proc_child_stdio(proc_child_lift(fds->out[1]),
 		    proc_child_lift(fds->err[1]));
 	}
-	if (go != -1 && go != 3 && dup2(go, 3) == -1)
-		_exit(127);
-	closefrom(go != -1 ? 4 : 3);
+	closefrom(3);
 
 	if (spec->cwd != NULL && chdir(spec->cwd) != 0)
 		proc_child_fail("cannot change directory to ", spec->cwd,
 		    errno);
-	if (go != -1) {
-		do
-			n = read(3, &c, 1);
-		while (n == -1 && errno == EINTR);
-		if (n != 1)
-			_exit(127);	/* abandoned: never run */
-		close(3);
-	}
 	proc_child_exec(spec->argv, spec->envp);
 }
 
@@ -500,31 +469,6 @@ proc_child_fail(const char *what, const char *arg, int error)
 			break;
 	}
 	_exit(127);
-}
-
-/* Let a held child exec: send the go byte. */
-int
-proc_release(struct proc *p)
-{
-	char	c = 'g';
-	ssize_t	n;
-	int	saved;
-
-	if (p->gofd == -1) {
-		errno = EINVAL;
-		return (-1);
-	}
-	do
-		n = send(p->gofd, &c, 1, MSG_NOSIGNAL);
-	while (n == -1 && errno == EINTR);
-	saved = errno;
-	close(p->gofd);
-	p->gofd = -1;
-	if (n != 1) {
-		errno = saved;
-		return (-1);
-	}
-	return (0);
 }
 
 /*
@@ -723,7 +667,7 @@ proc_kill_timer(void *arg)
 
 /*
  * Forget a child: no more callbacks, no kill.  It is still reaped when it
- * exits; a held child sees its go socket close and exits without running.
+ * exits.
  */
 void
 proc_abandon(struct proc *p)
@@ -734,10 +678,6 @@ proc_abandon(struct proc *p)
 	p->state |= PROC_S_ABANDONED;
 	proc_pipe_close(&p->pipe[0]);
 	proc_pipe_close(&p->pipe[1]);
-	if (p->gofd != -1) {
-		close(p->gofd);
-		p->gofd = -1;
-	}
 	loop_timer_free(p->timer);
 	p->timer = NULL;
 	if (!(p->state & PROC_S_REAPED))
@@ -787,8 +727,6 @@ proc_free(struct proc *p)
 	LIST_REMOVE(p, all);
 	proc_pipe_close(&p->pipe[0]);
 	proc_pipe_close(&p->pipe[1]);
-	if (p->gofd != -1)
-		close(p->gofd);
 	loop_timer_free(p->timer);
 	free(p);
 }

@@ -695,6 +695,8 @@ wpid=$!
 ENGINES="$ENGINES $wpid"
 wait_for test -s "$T_DIR/hold.pid"
 ok $? "a follower's workflow runs"
+# The step can start before the follower has printed the id.
+wait_for test -s "$T_DIR/w.out"
 idw=$(cat "$T_DIR/w.out")
 engine_crash
 touch "$T_DIR/release"

@@ -125,9 +125,6 @@ static void	 test_proc_eof(void);
 static void	 test_proc_stdin(void);
 static void	 test_proc_fds(void);
 static void	 test_proc_group(void);
-static void	 test_proc_hold(void);
-static void	 test_proc_hold_abandon(void);
-static void	 test_proc_hold_orphan(void);
 static void	 test_proc_kill(void);
 static void	 test_proc_kill_trap(void);
 static void	 test_proc_kill_group(void);
@@ -1055,13 +1052,6 @@ test_proc_fds(void)
 	tap_is(text(&r.out), "", "child has no descriptors above 2");
 	res_free(&r);
 
-	/* The same lister, held: closefrom comes before the wait. */
-	spawn(loop, fds, PROC_F_HOLD, NULL, NULL, &r);
-	proc_release(r.proc);
-	run_until(loop, &r.exits, WAIT_MS);
-	tap_is(text(&r.out), "", "held child has no descriptors above 2");
-	res_free(&r);
-
 	proc_kill(other.proc, 1000);
 	run_until(loop, &other.exits, WAIT_MS);
 	res_free(&other);
@@ -1109,115 +1099,6 @@ test_proc_group(void)
 	    "NOPGRP: child stays in our group");
 	res_free(&r);
 	loop_free(loop);
-}
-
-/* A held child waits for proc_release before it execs. */
-static void
-test_proc_hold(void)
-{
-	const char	*echo[] = { "echo", "hi", NULL };
-	struct loop	*loop = loop_create();
-	struct result	 r;
-	char		 path[64], exe[PATH_MAX];
-	ssize_t		 n;
-	int		 zero = 0;
-
-	spawn(loop, echo, PROC_F_HOLD, NULL, NULL, &r);
-	run_until(loop, &zero, 100);	/* nothing is expected to happen */
-	snprintf(path, sizeof path, "/proc/%ld/exe", (long)proc_pid(r.proc));
-	n = readlink(path, exe, sizeof exe - 1);
-	exe[n < 0 ? 0 : n] = '\0';
-	n = strlen(exe);
-	tap_ok(n > 5 && strcmp(exe + n - 5, "/echo") != 0,
-	    "held child has not exec'd (%s)", exe);
-	tap_ok(r.outputs == 0 && r.exits == 0, "held child wrote nothing");
-	tap_is_int(proc_running(loop), 1, "held child counts as running");
-	tap_is_int(proc_release(r.proc), 0, "proc_release");
-	tap_ok(proc_release(r.proc) == -1, "second proc_release fails");
-	run_until(loop, &r.exits, WAIT_MS);
-	tap_is(text(&r.out), "hi\n", "released child ran");
-	tap_ok(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0,
-	    "released child exit 0");
-	tap_is_int(proc_running(loop), 0, "nothing running");
-	res_free(&r);
-
-	/* Killing a held child: it dies in its wait, never runs. */
-	spawn(loop, echo, PROC_F_HOLD, NULL, NULL, &r);
-	proc_kill(r.proc, 5000);
-	run_until(loop, &r.exits, WAIT_MS);
-	tap_ok(r.exits == 1 && WIFSIGNALED(r.status) &&
-	    WTERMSIG(r.status) == SIGTERM && r.outputs == 0,
-	    "held child killed by SIGTERM without running");
-	res_free(&r);
-	loop_free(loop);
-}
-
-/* An abandoned held child exits without running its command. */
-static void
-test_proc_hold_abandon(void)
-{
-	const char	*touch[] = { "touch", NULL, NULL };
-	struct loop	*loop = loop_create();
-	struct result	 r;
-	char		*file;
-	pid_t		 pid;
-
-	file = test_path("abandoned");
-	touch[1] = file;
-	spawn(loop, touch, PROC_F_HOLD, NULL, NULL, &r);
-	pid = proc_pid(r.proc);
-	proc_abandon(r.proc);
-	tap_is_int(proc_running(loop), 0, "abandoned child not counted");
-	tap_ok(wait_gone(loop, pid), "abandoned held child exited (reaped)");
-	tap_ok(access(file, F_OK) == -1, "and never ran its command");
-	tap_ok(r.exits == 0 && r.outputs == 0, "no callbacks after abandon");
-	res_free(&r);
-	free(file);
-	loop_free(loop);
-}
-
-/*
- * A held child whose parent dies exits 127 without running: seen from a
- * subreaper, since the parent is gone.
- */
-static void
-test_proc_hold_orphan(void)
-{
-	const char	*touch[] = { "touch", NULL, NULL };
-	struct loop	*loop;
-	struct result	 r;
-	char		*file;
-	pid_t		 helper, pid;
-	int		 p[2], status = 0;
-
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) {
-		tap_ok(1, "# SKIP no subreaper");
-		return;
-	}
-	file = test_path("orphan");
-	touch[1] = file;
-	if (pipe(p) != 0 || (helper = fork()) == -1)
-		fatal("fork");
-	if (helper == 0) {
-		loop = loop_create();
-		spawn(loop, touch, PROC_F_HOLD, NULL, NULL, &r);
-		pid = proc_pid(r.proc);
-		if (write(p[1], &pid, sizeof pid) != sizeof pid)
-			_exit(1);
-		_exit(0);	/* dies holding the child */
-	}
-	close(p[1]);
-	if (read(p[0], &pid, sizeof pid) != sizeof pid)
-		pid = -1;
-	close(p[0]);
-	waitpid(helper, NULL, 0);
-	tap_ok(pid > 0 && waitpid(pid, &status, 0) == pid,
-	    "orphaned held child reaped by the subreaper");
-	tap_ok(pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127,
-	    "orphaned held child exits 127");
-	tap_ok(access(file, F_OK) == -1, "and never ran its command");
-	prctl(PR_SET_CHILD_SUBREAPER, 0);
-	free(file);
 }
 
 /* Whether a process has died: gone from /proc, or a zombie. */
@@ -1781,9 +1662,6 @@ main(void)
 	test_proc_stdin();
 	test_proc_fds();
 	test_proc_group();
-	test_proc_hold();
-	test_proc_hold_abandon();
-	test_proc_hold_orphan();
 	test_proc_kill();
 	test_proc_kill_trap();
 	test_proc_kill_group();
