@@ -35,6 +35,13 @@ static int	 engine_gate_may(struct engine *, const struct store_inbox *,
 static void	 engine_gate_audit(struct engine *, const struct store_inbox *,
 		     const char *, const struct store_step *, const char *,
 		     const char *);
+static char	*engine_gate_refusal(struct engine *,
+		     const struct store_inbox *, const struct store_step *,
+		     const cJSON *, int, struct ewf **);
+static void	 engine_gate_reject(struct engine *, struct estep *, int,
+		     const char *, const char *);
+static int64_t	 engine_gate_approve(struct engine *, struct estep *,
+		     const cJSON *, int, int *);
 
 /* A gate's options as its row keeps them, the message interpolated. */
 char *
@@ -152,99 +159,80 @@ engine_gate_may(struct engine *e, const struct store_inbox *m,
 }
 
 /*
- * Approve or reject a waiting gate row.  Fills reply (code 3 unknown
- * step, 4 refused) and returns its code.
+ * Why this person may not decide this gate row now, or NULL when they
+ * may (then *wfp is its workflow).
  */
-int
-engine_gate_decide(struct engine *e, const struct store_inbox *m,
-    int approve, struct engine_reply *r)
+static char *
+engine_gate_refusal(struct engine *e, const struct store_inbox *m,
+    const struct store_step *row, const cJSON *g, int approve,
+    struct ewf **wfp)
 {
-	struct store_step	*row = NULL;
-	struct ewf		*wf;
-	struct estep		*es;
-	cJSON			*g = NULL, *quorum;
-	int64_t			 n;
-	char			*cause = NULL, *why = NULL, *comment;
-	const char		*verb = approve ? "approve" : "reject";
-	int			 need, interrupted;
+	char	*why = NULL;
+	int64_t	 n;
 
-	comment = engine_arg_string(m->args_json, "comment");
-	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
-		r->code = 3;
-		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
-		goto out;
-	}
-	r->workflow_id = row->workflow_id;
-	r->step_id = row->id;
 	if (strcmp(row->status, "waiting") != 0) {
-		r->code = 4;
-		xasprintf(&r->message, "step %lld (%s) is not waiting for a "
-		    "decision: it is %s", (long long)row->id, row->name,
-		    row->status);
-		goto refused;
+		xasprintf(&why, "step %lld (%s) is not waiting for a decision: "
+		    "it is %s", (long long)row->id, row->name, row->status);
+		return (why);
 	}
-	if ((wf = engine_wf_get(e, row->workflow_id)) == NULL) {
-		r->code = 4;
-		xasprintf(&r->message, "workflow %lld is not running",
+	if ((*wfp = engine_wf_get(e, row->workflow_id)) == NULL) {
+		xasprintf(&why, "workflow %lld is not running",
 		    (long long)row->workflow_id);
-		goto refused;
+		return (why);
 	}
-	g = json_parse_or_null(row->gate_json);
-	if (engine_gate_may(e, m, g, wf, approve, &why) != 0) {
-		r->code = 4;
-		r->message = why;
-		goto refused;
-	}
+	if (engine_gate_may(e, m, g, *wfp, approve, &why) != 0)
+		return (why);
 	if (store_approval_by(e->store, row->id, m->who, &n) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	if (n > 0) {
-		r->code = 4;
-		xasprintf(&r->message, "%s has already decided step %lld",
-		    m->who, (long long)row->id);
-		goto refused;
+		xasprintf(&why, "%s has already decided step %lld", m->who,
+		    (long long)row->id);
 	}
-	if (store_approval_add(e->store, row->id, wf->id, m->who, verb,
-	    comment, time_now_ms()) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	engine_gate_audit(e, m, verb, row, comment, NULL);
-	if ((es = engine_step_from_row(e, row)) == NULL)
-		goto out;
-	interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
-	    "interrupted"));
-	if (!approve) {
-		xasprintf(&why, "rejected by %s%s%s", m->who,
-		    comment != NULL ? ": " : "", comment != NULL ? comment : "");
-		if (store_timers_del_step(e->store, row->id) != 0)
-			engine_store_fatal(e, store_last_error(e->store));
-		if (interrupted) {
-			es->no_retry = 1;
-			engine_step_failed(e, es, why, 0, 0, NULL);
-		} else
-			engine_step_rejected(e, es, why);
-		free(why);
-		engine_step_free(es);
-		xasprintf(&r->message, "rejected step %lld (%s)",
-		    (long long)row->id, row->name);
-		goto out;
-	}
+	return (why);
+}
+
+/* A rejection: the gate ends rejected (an interrupted step fails). */
+static void
+engine_gate_reject(struct engine *e, struct estep *es, int interrupted,
+    const char *who, const char *comment)
+{
+	char	*why;
+
+	xasprintf(&why, "rejected by %s%s%s", who, comment != NULL ? ": " : "",
+	    comment != NULL ? comment : "");
+	if (interrupted) {
+		es->no_retry = 1;
+		engine_step_failed(e, es, why, 0, 0, NULL);
+	} else
+		engine_step_rejected(e, es, why);
+	free(why);
+	engine_step_free(es);
+}
+
+/*
+ * An approval: with the quorum reached the gate is done (an interrupted
+ * step runs again).  Returns how many have approved, and *need.
+ */
+static int64_t
+engine_gate_approve(struct engine *e, struct estep *es, const cJSON *g,
+    int interrupted, int *need)
+{
+	const cJSON	*quorum;
+	int64_t		 n;
+
 	quorum = cJSON_GetObjectItemCaseSensitive(g, "quorum");
-	need = cJSON_IsNumber(quorum) ? quorum->valueint : 1;
-	if (store_approval_count(e->store, row->id, &n) != 0)
+	*need = cJSON_IsNumber(quorum) ? quorum->valueint : 1;
+	if (store_approval_count(e->store, es->id, &n) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	if (n < need) {
-		xasprintf(&r->message, "approved step %lld (%s): %lld of %d "
-		    "approvals", (long long)row->id, row->name, (long long)n,
-		    need);
+	if (n < *need) {
 		engine_step_free(es);
-		goto out;
+		return (n);
 	}
-	if (store_timers_del_step(e->store, row->id) != 0)
+	if (store_timers_del_step(e->store, es->id) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	xasprintf(&r->message, "approved step %lld (%s)", (long long)row->id,
-	    row->name);
 	if (interrupted) {
 		/* Run the interrupted step again. */
-		if (store_step_set_status(e->store, row->id, "ready",
+		if (store_step_set_status(e->store, es->id, "ready",
 		    time_now_ms()) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		engine_step_ready(e, es);
@@ -252,19 +240,70 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 		engine_step_done(e, es, "\"approved\"", 0, 0);
 		engine_step_free(es);
 	}
-	goto out;
+	return (n);
+}
 
-refused:
-	xasprintf(&why, "{\"refused\":true}");
-	engine_gate_audit(e, m, approve ? "approve-refused" :
-	    "reject-refused", row, r->message, NULL);
-	free(why);
+/*
+ * Approve or reject a waiting gate row.  Fills reply (code 3 unknown
+ * step, 4 refused, and the refusal audited) and returns its code.
+ */
+int
+engine_gate_decide(struct engine *e, const struct store_inbox *m,
+    int approve, struct engine_reply *r)
+{
+	struct store_step	*row;
+	struct ewf		*wf = NULL;
+	struct estep		*es;
+	cJSON			*g;
+	int64_t			 n;
+	char			*cause = NULL, *comment;
+	const char		*verb = approve ? "approve" : "reject";
+	int			 need, interrupted;
+
+	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
+		free(cause);
+		r->code = 3;
+		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
+		return (r->code);
+	}
+	r->workflow_id = row->workflow_id;
+	r->step_id = row->id;
+	comment = engine_arg_string(m->args_json, "comment");
+	g = json_parse_or_null(row->gate_json);
+	interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
+	    "interrupted"));
+	if ((r->message = engine_gate_refusal(e, m, row, g, approve,
+	    &wf)) != NULL) {
+		r->code = 4;
+		engine_gate_audit(e, m, approve ? "approve-refused" :
+		    "reject-refused", row, r->message, NULL);
+		goto out;
+	}
+	if (store_approval_add(e->store, row->id, wf->id, m->who, verb,
+	    comment, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	engine_gate_audit(e, m, verb, row, comment, NULL);
+	if ((es = engine_step_from_row(e, row)) == NULL)
+		goto out;
+	if (!approve) {
+		if (store_timers_del_step(e->store, row->id) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		engine_gate_reject(e, es, interrupted, m->who, comment);
+		xasprintf(&r->message, "rejected step %lld (%s)",
+		    (long long)row->id, row->name);
+	} else if ((n = engine_gate_approve(e, es, g, interrupted,
+	    &need)) < need) {
+		xasprintf(&r->message, "approved step %lld (%s): %lld of %d "
+		    "approvals", (long long)row->id, row->name, (long long)n,
+		    need);
+	} else {
+		xasprintf(&r->message, "approved step %lld (%s)",
+		    (long long)row->id, row->name);
+	}
 out:
 	cJSON_Delete(g);
 	free(comment);
-	free(cause);
-	if (row != NULL)
-		store_step_free(row);
+	store_step_free(row);
 	return (r->code);
 }
 
