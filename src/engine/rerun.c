@@ -134,20 +134,61 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
 	return (count);
 }
 
+/*
+ * retry --from STEP: the latest row of STEP in workflow w, or NULL with
+ * the reply saying why (2: no such step, 4: it never ran).
+ */
+static struct store_step *
+engine_retry_from(struct engine *e, const struct store_workflow *w,
+    const char *from, struct engine_reply *r)
+{
+	struct store_step	*rows, *last = NULL;
+	struct flow_diags	*d;
+	struct flow		*f;
+	size_t			 n, i;
+	char			*cause = NULL;
+	int64_t			 id = 0;
+	int			 spec = -1;
+
+	d = flow_diags_create();
+	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
+	flow_diags_free(d);
+	if (f == NULL || (spec = flow_find(f, from)) < 0) {
+		r->code = 2;
+		xasprintf(&r->message, "workflow %lld has no step \"%s\"",
+		    (long long)w->id, from);
+		goto out;
+	}
+	if (store_step_list(e->store, w->id, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
+			id = rows[i].id;
+	}
+	store_steps_free(rows, n);
+	if (id == 0) {
+		r->code = 4;
+		xasprintf(&r->message, "step %s of workflow %lld never ran; "
+		    "retry --from a step that did", from, (long long)w->id);
+	} else if (store_step_get(e->store, id, &last, &cause) != 0)
+		engine_store_fatal(e, cause);
+out:
+	if (f != NULL)
+		flow_free(f);
+	return (last);
+}
+
 /* retry [--from STEP]: run a failed or cancelled workflow again. */
 int
 engine_cmd_retry(struct engine *e, const struct store_inbox *m,
     struct engine_reply *r)
 {
 	struct store_workflow	*w = NULL;
-	struct store_step	*rows = NULL, *last = NULL;
-	struct flow_diags	*d = NULL;
-	struct flow		*f = NULL;
+	struct store_step	*last = NULL;
 	struct ewf		*wf;
 	struct buf		 names;
-	size_t			 n = 0, i;
-	char			*from, *cause = NULL, *target, *detail = NULL;
-	int			 spec = -1;
+	cJSON			*detail;
+	char			*from, *cause = NULL, *target, *dtext = NULL;
 
 	buf_init(&names);
 	from = engine_arg_string(m->args_json, "from");
@@ -167,53 +208,31 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 		goto out;
 	}
 	if (from != NULL) {
-		d = flow_diags_create();
-		f = flow_parse(w->flow_json, strlen(w->flow_json), d);
-		if (f == NULL || (spec = flow_find(f, from)) < 0) {
-			r->code = 2;
-			xasprintf(&r->message, "workflow %lld has no step "
-			    "\"%s\"", (long long)w->id, from);
+		if ((last = engine_retry_from(e, w, from, r)) == NULL)
 			goto out;
-		}
-		if (store_step_list(e->store, w->id, &rows, &n, &cause) != 0)
-			engine_store_fatal(e, cause);
-		for (i = 0; i < n; i++) {
-			if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
-				last = &rows[i];
-		}
-		if (last == NULL) {
-			r->code = 4;
-			xasprintf(&r->message, "step %s of workflow %lld never "
-			    "ran; retry --from a step that did", from,
-			    (long long)w->id);
-			goto out;
-		}
 		engine_reopen(e, w->id, &wf, NULL);
 		engine_rerun_row(e, wf, last);
 		buf_puts(&names, last->name);
-	} else {
-		if (engine_reopen(e, w->id, &wf, &names) == 0) {
-			/* Nothing ended it: it can only complete. */
-			engine_wf_settle(e, wf);
-		}
+		detail = cJSON_CreateObject();
+		cJSON_AddStringToObject(detail, "from", last->step_key);
+		dtext = json_print(detail);
+		cJSON_Delete(detail);
+	} else if (engine_reopen(e, w->id, &wf, &names) == 0) {
+		/* Nothing ended it: it can only complete. */
+		engine_wf_settle(e, wf);
 	}
 	xasprintf(&target, "workflow %lld %s", (long long)w->id, w->name);
-	if (from != NULL)
-		xasprintf(&detail, "{\"from\":\"%s\"}", last->step_key);
-	engine_audit(e, m, "retry", w->id, 0, target, names.data, detail);
+	engine_audit(e, m, "retry", w->id, 0, target, names.data, dtext);
 	free(target);
-	free(detail);
 	xasprintf(&r->message, "retrying workflow %lld: %s", (long long)w->id,
 	    names.len > 0 ? names.data : "nothing to run again");
 out:
-	if (f != NULL)
-		flow_free(f);
-	if (d != NULL)
-		flow_diags_free(d);
-	store_steps_free(rows, n);
+	if (last != NULL)
+		store_step_free(last);
 	if (w != NULL)
 		store_workflow_free(w);
 	buf_free(&names);
+	free(dtext);
 	free(cause);
 	free(from);
 	return (r->code);
