@@ -15,9 +15,11 @@
  */
 
 /*
- * control.c: the operator's commands on a workflow or a step: cancel,
- * retry, skip, pause and resume.  One parser for all of them; the engine
- * does the work and says what it did.
+ * control.c: the operator's commands on a workflow or a step: approve,
+ * reject, cancel, retry, skip, pause and resume.  One parser for all of
+ * them, told by a table what each takes; the engine does the work (for a
+ * gate, checks who may decide) and says what it did, and a refusal exits
+ * 4 with the reason.
  */
 
 #include <getopt.h>
@@ -32,6 +34,25 @@
 #include "cli/cli.h"
 
 static int	 cmd_control_exec(struct cli_ctx *, int, char **);
+
+const struct cli_cmd cli_cmd_approve = {
+	.name = "approve",
+	.usage = "STEP [-m TEXT]",
+	.summary = "Approve a gate waiting for people.",
+	.help = "Options:\n"
+	    "  -m TEXT   a comment, kept in the audit trail\n\n"
+	    "STEP is the gate's step id, as sluice gates shows it.\n",
+	.exec = cmd_control_exec
+};
+
+const struct cli_cmd cli_cmd_reject = {
+	.name = "reject",
+	.usage = "STEP -m TEXT",
+	.summary = "Reject a gate waiting for people (a reason is required).",
+	.help = "Options:\n"
+	    "  -m TEXT   why (required), kept in the audit trail\n",
+	.exec = cmd_control_exec
+};
 
 const struct cli_cmd cli_cmd_cancel = {
 	.name = "cancel",
@@ -80,6 +101,26 @@ const struct cli_cmd cli_cmd_resume = {
 	.exec = cmd_control_exec
 };
 
+/* What each command takes: a step or a workflow, -m, --from. */
+#define CONTROL_M_NO		0
+#define CONTROL_M_OPTIONAL	1
+#define CONTROL_M_REQUIRED	2
+
+static const struct control_rule {
+	const struct cli_cmd	*cmd;
+	int			 on_step;	/* STEP, else workflow ID */
+	int			 comment;	/* CONTROL_M_* */
+	int			 from;		/* takes --from */
+} control_rules[] = {
+	{ &cli_cmd_approve, 1, CONTROL_M_OPTIONAL, 0 },
+	{ &cli_cmd_reject, 1, CONTROL_M_REQUIRED, 0 },
+	{ &cli_cmd_cancel, 0, CONTROL_M_OPTIONAL, 0 },
+	{ &cli_cmd_retry, 0, CONTROL_M_NO, 1 },
+	{ &cli_cmd_skip, 1, CONTROL_M_REQUIRED, 0 },
+	{ &cli_cmd_pause, 0, CONTROL_M_NO, 0 },
+	{ &cli_cmd_resume, 0, CONTROL_M_NO, 0 },
+};
+
 /* Every command here: ID or STEP, -m, --from; then ask the engine. */
 static int
 cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
@@ -89,23 +130,31 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 		{ "message", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
+	const struct control_rule	*rule = NULL;
 	const struct cli_cmd		*cmd;
 	const char			*comment = NULL, *from = NULL;
 	int64_t				 id;
+	size_t				 i;
 	int				 ch;
 
-	cmd = cli_find(argv[0] + strlen("sluice "));
+	for (i = 0; i < nitems(control_rules); i++) {
+		if (strcmp(control_rules[i].cmd->name,
+		    argv[0] + strlen("sluice ")) == 0)
+			rule = &control_rules[i];
+	}
+	if (rule == NULL)
+		fatalx("%s: no rule for %s", __func__, argv[0]);
+	cmd = rule->cmd;
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
-			if (cmd == &cli_cmd_pause || cmd == &cli_cmd_resume ||
-			    cmd == &cli_cmd_retry)
+			if (rule->comment == CONTROL_M_NO)
 				return (cli_usage(cmd));
 			comment = optarg;
 			break;
 		case 'f':
-			if (cmd != &cli_cmd_retry)
+			if (!rule->from)
 				return (cli_usage(cmd));
 			from = optarg;
 			break;
@@ -117,14 +166,15 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 		return (cli_usage(cmd));
 	if (cli_parse_id(argv[optind], &id) != 0) {
 		cli_error("%s: bad %s id \"%s\"", cmd->name,
-		    cmd == &cli_cmd_skip ? "step" : "workflow", argv[optind]);
+		    rule->on_step ? "step" : "workflow", argv[optind]);
 		return (EXIT_USAGE);
 	}
-	if (cmd == &cli_cmd_skip && (comment == NULL || *comment == '\0')) {
-		cli_error("skip: a reason is required (-m TEXT)");
+	if (rule->comment == CONTROL_M_REQUIRED &&
+	    (comment == NULL || *comment == '\0')) {
+		cli_error("%s: a reason is required (-m TEXT)", cmd->name);
 		return (EXIT_USAGE);
 	}
-	if (cmd == &cli_cmd_skip)
+	if (rule->on_step)
 		return (cli_submit_action(ctx, cmd->name, 0, id, comment,
 		    NULL));
 	return (cli_submit_action(ctx, cmd->name, id, 0, comment, from));

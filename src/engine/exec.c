@@ -118,16 +118,17 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 {
 	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
 	struct store_step	 row;
-	int64_t			 now = time_now_ms(), timeout;
+	int64_t			 now = time_now_ms();
 
 	memset(&row, 0, sizeof row);
 	row.id = es->id;
 	row.args_json = (char *)args;
 	row.host = (char *)host;
-	if (engine_step_is_process(e, fs)) {
-		timeout = engine_step_timeout(e, fs);
-		if (timeout > 0)
-			row.timeout_at = now + timeout;
+	/* A process's timeout: kept for the timer armed at its spawn. */
+	if (es->rq == &e->ready[1]) {
+		es->timeout = engine_step_timeout(e, fs);
+		if (es->timeout > 0)
+			row.timeout_at = now + es->timeout;
 	}
 	if (store_step_start(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -277,11 +278,9 @@ engine_exec_process(struct engine *e, struct estep *es,
 static void
 engine_spawn_one(struct engine *e, struct estep *es)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
 	struct proc_spec	 spec;
 	struct proc		*p;
 	char			*cause = NULL;
-	int64_t			 timeout;
 
 	memset(&spec, 0, sizeof spec);
 	spec.argv = es->cmd->argv;
@@ -305,10 +304,9 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	es->proc = p;
 	es->pid_dirty = 1;
 	TAILQ_INSERT_TAIL(&e->pids, es, pentry);
-	timeout = engine_step_timeout(e, fs);
-	if (timeout > 0) {
+	if (es->timeout > 0) {
 		es->timer = loop_timer_create(e->loop, engine_exec_timeout, es);
-		loop_timer_start(es->timer, timeout);
+		loop_timer_start(es->timer, es->timeout);
 	}
 }
 
