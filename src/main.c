@@ -42,8 +42,10 @@ main_usage(FILE *f)
 {
 	const struct cli_cmd *const	*c;
 
-	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [-v] COMMAND "
-	    "[ARGS...]\n\n");
+	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [-v] [COMMAND "
+	    "[ARGS...]]\n\n");
+	fprintf(f, "With no command, sluice opens the console on the "
+	    "database.\n\n");
 	fprintf(f, "Commands:\n");
 	for (c = cli_cmds; *c != NULL; c++)
 		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
@@ -99,7 +101,8 @@ main(int argc, char **argv)
 			main_usage(stdout);
 			return (EXIT_OK);
 		case 'V':
-			printf("sluice %s\n", PACKAGE_VERSION);
+			printf("sluice %s%s\n", PACKAGE_VERSION,
+			    time_test_clock() ? " (test clock)" : "");
 			return (EXIT_OK);
 		default:
 			main_usage(stderr);
@@ -108,12 +111,6 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc == 0) {
-		main_usage(stderr);
-		fprintf(stderr, "\nsluice: the console arrives in a later "
-		    "release; give a command\n");
-		return (EXIT_USAGE);
-	}
 	if (ctx.verbose) {
 		xasprintf(&logpath, "sluice-%ld.log", (long)getpid());
 		log_open(logpath);
@@ -124,7 +121,10 @@ main(int argc, char **argv)
 	ctx.actor.user = me->name;
 	ctx.actor.tty = me->tty;
 	ctx.actor.host = me->host;
-	rc = cli_dispatch(&ctx, argc, argv);
+	if (argc == 0)
+		rc = cli_console(&ctx);
+	else
+		rc = cli_dispatch(&ctx, argc, argv);
 	cli_ctx_free(&ctx);
 	log_close();
 	return (rc);

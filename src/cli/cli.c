@@ -34,6 +34,7 @@
 #include "util/util.h"
 #include "flow/flow.h"
 #include "store/store.h"
+#include "engine/engine.h"
 #include "cli/cli.h"
 
 /* Every command, in the order --help lists them. */
@@ -51,6 +52,7 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_resume,
 	&cli_cmd_log,
 	&cli_cmd_template,
+	&cli_cmd_schedule,
 	&cli_cmd_check,
 	&cli_cmd_engine,
 	&cli_cmd_audit,
@@ -111,6 +113,8 @@ cli_ctx_free(struct cli_ctx *ctx)
 	if (ctx->site != NULL)
 		flow_tools_free(ctx->site);
 	ctx->site = NULL;
+	notify_config_free(ctx->notify);
+	ctx->notify = NULL;
 }
 
 /* Print "sluice: reason" on stderr. */
@@ -203,8 +207,9 @@ cli_store_fail(int rc, char *cause)
 }
 
 /*
- * Open the database once: writable creates it when missing.  Returns 0, or
- * the exit status after reporting why not.
+ * Open the database once: writable creates it when missing; CLI_STORE_ANY
+ * opens it for writing where it can and read-only where it cannot (the
+ * console).  Returns 0, or the exit status after reporting why not.
  */
 int
 cli_store(struct cli_ctx *ctx, int writable)
@@ -213,7 +218,7 @@ cli_store(struct cli_ctx *ctx, int writable)
 	int	 rc, flags = writable ? 0 : STORE_F_READONLY;
 
 	if (ctx->store != NULL) {
-		if (writable && store_is_readonly(ctx->store))
+		if (writable == 1 && store_is_readonly(ctx->store))
 			goto readonly;
 		return (0);
 	}
@@ -233,7 +238,7 @@ cli_store(struct cli_ctx *ctx, int writable)
 		ctx->store = NULL;
 		return (cli_store_fail(rc, cause));
 	}
-	if (writable && store_is_readonly(ctx->store))
+	if (writable == 1 && store_is_readonly(ctx->store))
 		goto readonly;
 	return (0);
 readonly:

@@ -36,6 +36,8 @@
 #define EXIT_NOTFOUND	3	/* no such id or name */
 #define EXIT_REFUSED	4	/* permission refused, read-only database */
 
+struct notify_config;
+
 struct cli_ctx {
 	const char		*db_path;	/* --db, else NULL */
 	const char		*tools_path;	/* --tools, else NULL */
@@ -44,6 +46,7 @@ struct cli_ctx {
 	struct store_actor	 actor;
 	struct flow_tools	*tools;		/* loaded by cli_tools() */
 	struct flow_tools	*site;		/* config.json defaults */
+	struct notify_config	*notify;	/* config.json notify */
 };
 
 struct cli_cmd {
@@ -70,6 +73,7 @@ extern const struct cli_cmd cli_cmd_pause;
 extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
 extern const struct cli_cmd cli_cmd_engine;
+extern const struct cli_cmd cli_cmd_schedule;
 
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
@@ -82,6 +86,7 @@ int		 cli_usage(const struct cli_cmd *);
 void		 cli_print_help(const struct cli_cmd *, FILE *);
 int		 cli_wants_help(int, char **);
 void		 cli_getopt_reset(void);
+#define CLI_STORE_ANY	2	/* cli_store: writable if it can be */
 int		 cli_store(struct cli_ctx *, int);
 int		 cli_exit_code(int);
 int		 cli_store_fail(int, char *);
@@ -108,9 +113,14 @@ struct cli_run_opts {
 	const char	*what;		/* FLOW.json path or template name */
 	struct cJSON	*input;		/* object, owned by caller */
 	const char	*name;		/* --name, or NULL */
+	const char	*at;		/* --at WHEN, or NULL */
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+
+/* show.c: a workflow's times (start_at, sla, late), shared with list.c. */
+void		 cli_workflow_time_json(struct cJSON *,
+		     const struct store_workflow *);
 
 /* wait.c: "run --wait": drive the run as the engine, or follow one. */
 struct engine_request;
@@ -132,6 +142,9 @@ int		 cli_run_is_file(const char *);
 
 /* template.c: template names, shared with editor.c. */
 int		 cli_template_check_name(const char *, char **);
+
+/* console.c: sluice with no command. */
+int		 cli_console(struct cli_ctx *);
 
 /* editor.c: "template edit", like crontab -e. */
 int		 cli_template_edit(struct cli_ctx *, const char *);

@@ -17,9 +17,11 @@
 /*
  * config.c: the site's settings, config.json: the default retry and
  * timeout of steps, whether a workflow's starter may approve its gates
- * (allow_self), and how many step processes an engine runs at once.  Read
- * from $XDG_CONFIG_HOME/sluice/config.json (~/.config/sluice/...), else
- * SYSCONFDIR/sluice/config.json; a bad file is refused with its place.
+ * (allow_self), how many step processes an engine runs at once, and the
+ * commands run on events (notify, parsed by engine/notify-config.c).
+ * Read from $XDG_CONFIG_HOME/sluice/config.json (~/.config/sluice/...),
+ * else SYSCONFDIR/sluice/config.json; a bad file is refused with its
+ * place.
  */
 
 #include <sys/stat.h>
@@ -96,6 +98,25 @@ cli_config_defaults(struct cli_ctx *ctx, const char *path, cJSON *cfg)
 	return (0);
 }
 
+/* "notify": the commands run on events, each problem with its path. */
+static int
+cli_config_notify(struct cli_ctx *ctx, const char *path, const cJSON *v)
+{
+	char	**errs;
+	size_t	  n, i;
+
+	if (v == NULL)
+		return (0);
+	if ((ctx->notify = notify_config_parse(v, &errs, &n)) != NULL)
+		return (0);
+	for (i = 0; i < n; i++) {
+		cli_error("%s: %s", path, errs[i]);
+		free(errs[i]);
+	}
+	free(errs);
+	return (EXIT_USAGE);
+}
+
 /* Read config.json into an engine's options; 0 or an exit status. */
 int
 cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
@@ -131,6 +152,11 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 		rc = EXIT_USAGE;
 	} else if (v != NULL && opts->max_jobs == 0)
 		opts->max_jobs = v->valueint;
+	if (cli_config_notify(ctx, path, cJSON_GetObjectItemCaseSensitive(cfg,
+	    "notify")) != 0)
+		rc = EXIT_USAGE;
+	else
+		opts->notify = ctx->notify;
 	if (rc == 0 && (rc = cli_config_defaults(ctx, path, cfg)) == 0)
 		opts->site = flow_tools_find(ctx->site, "defaults");
 	cJSON_Delete(cfg);

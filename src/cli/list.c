@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
+#include "sched/sched.h"
 #include "store/store.h"
 #include "cli/cli.h"
 
@@ -83,6 +84,7 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 		    w->created_by != NULL ? w->created_by : "");
 		cJSON_AddNumberToObject(o, "created_at", (double)w->created_at);
 		cJSON_AddNumberToObject(o, "updated_at", (double)w->updated_at);
+		cli_workflow_time_json(o, w);
 		cJSON_AddItemToArray(arr, o);
 	}
 	cli_json_out(arr);
@@ -97,7 +99,8 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 	    "STEP", "BY", "STARTED", "AGE" };
 	const struct store_workflow	*w;
 	const char			*cells[7];
-	char				 id[32], start[32], age[16];
+	char				 id[32], start[32], age[16], step[32];
+	char				 left[24];
 	size_t				 i;
 
 	if (n != 0)
@@ -108,7 +111,17 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 		cells[0] = id;
 		cells[1] = w->name;
 		cells[2] = w->status;
+		if (w->late_at != 0 && strcmp(w->status, "running") == 0)
+			cells[2] = "late";
 		cells[3] = w->current_step;
+		if (strcmp(w->status, "scheduled") == 0) {
+			/* Where a run would show its step: the countdown. */
+			when_countdown(w->start_at - time_now_ms(), left,
+			    sizeof left);
+			snprintf(step, sizeof step, "%s%s",
+			    strcmp(left, "now") == 0 ? "" : "in ", left);
+			cells[3] = step;
+		}
 		cells[4] = w->created_by;
 		cells[5] = time_format(w->created_at, start, sizeof start);
 		cells[6] = cli_ago(w->created_at, age, sizeof age);

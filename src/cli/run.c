@@ -30,6 +30,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
+#include "sched/sched.h"
 #include "flow/flow.h"
 #include "store/store.h"
 #include "engine/engine.h"
@@ -41,12 +42,12 @@ static int	 cli_run_load(struct cli_ctx *, const char *,
 static int	 cli_run_check_name(const char *);
 static char	*cli_run_default_name(const char *);
 static char	*cli_run_request(const struct flow_doc *, const char *,
-		     const char *, const struct store_template *);
+		     const char *, const struct store_template *, int64_t);
 
 const struct cli_cmd cli_cmd_run = {
 	.name = "run",
 	.usage = "FLOW.json|TEMPLATE [-i KEY=VAL]... [--input FILE.json] "
-	    "[--name NAME] [--wait]",
+	    "[--name NAME] [--at WHEN] [--wait]",
 	.summary = "Start a workflow from a flow file or a template.",
 	.help = "Options:\n"
 	    "  -i KEY=VAL         an input value (a string)\n"
@@ -56,8 +57,14 @@ const struct cli_cmd cli_cmd_run = {
 	    "(-i wins)\n"
 	    "  --name NAME        the workflow's name (default: the "
 	    "template or file name)\n"
+	    "  --at WHEN          start later: \"in 30 minutes\", "
+	    "\"tomorrow 9am\",\n"
+	    "                     \"2026-12-01 09:00\", ISO 8601, "
+	    "@UNIXTIME (local zone)\n"
 	    "  --wait             drive the run (or follow the running "
-	    "engine) to its end;\n"
+	    "engine) to its end\n"
+	    "                     (with --at: through its start time);"
+	    "\n"
 	    "                     exit 0 completed, 1 failed, 3 "
 	    "cancelled\n\n"
 	    "An argument containing '/' or ending in .json is a file; "
@@ -160,10 +167,13 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 	return (*docp == NULL ? EXIT_USAGE : 0);
 }
 
-/* The start command's arguments: the flow, its input, name, template. */
+/*
+ * The start command's arguments: the flow, its input, name, template,
+ * SLA and start time (0: now).
+ */
 static char *
 cli_run_request(const struct flow_doc *doc, const char *input,
-    const char *name, const struct store_template *t)
+    const char *name, const struct store_template *t, int64_t start_at)
 {
 	cJSON	*a;
 	char	*text;
@@ -176,6 +186,10 @@ cli_run_request(const struct flow_doc *doc, const char *input,
 		cJSON_AddStringToObject(a, "template", t->name);
 		cJSON_AddNumberToObject(a, "version", (double)t->version);
 	}
+	if (doc->sla_ms > 0)
+		cJSON_AddNumberToObject(a, "sla_ms", (double)doc->sla_ms);
+	if (start_at > 0)
+		cJSON_AddNumberToObject(a, "start_at", (double)start_at);
 	text = json_print(a);
 	cJSON_Delete(a);
 	return (text);
@@ -194,12 +208,19 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	struct engine_request	 q;
 	struct engine_reply	 r;
 	char			*input = NULL, *cause = NULL, *name = NULL;
+	int64_t			 start_at = 0;
 	int			 rc;
 
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);
 	if (o->name != NULL && cli_run_check_name(o->name) != 0)
 		return (EXIT_USAGE);
+	if (o->at != NULL &&
+	    when_parse(o->at, time_now_ms(), &start_at, &cause) != 0) {
+		cli_error("--at: %s", cause);
+		free(cause);
+		return (EXIT_USAGE);
+	}
 	if ((rc = cli_run_load(ctx, o->what, &doc, &t)) != 0)
 		goto out;
 	if ((input = flow_doc_input(doc, o->input, &cause)) == NULL) {
@@ -217,7 +238,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	else
 		name = cli_run_default_name(o->what);
 	q.command = "start";
-	q.args_json = cli_run_request(doc, input, name, t);
+	q.args_json = cli_run_request(doc, input, name, t, start_at);
 	if (o->wait)
 		rc = cli_run_wait(ctx, &q);
 	else if ((rc = cli_submit(ctx, &q, &r, 1)) == 0) {
@@ -243,6 +264,7 @@ cmd_run_exec(struct cli_ctx *ctx, int argc, char **argv)
 	static const struct option	 opts[] = {
 		{ "input", required_argument, NULL, 'I' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "at", required_argument, NULL, 'a' },
 		{ "wait", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -267,6 +289,9 @@ cmd_run_exec(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case 'n':
 			o.name = optarg;
+			break;
+		case 'a':
+			o.at = optarg;
 			break;
 		case 'w':
 			o.wait = 1;

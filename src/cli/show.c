@@ -24,6 +24,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
+#include "sched/sched.h"
 #include "flow/flow.h"
 #include "store/store.h"
 #include "cli/cli.h"
@@ -34,6 +35,7 @@ static cJSON	*cmd_show_json(const struct store_workflow *,
 static void	 cmd_show_text(const struct store_workflow *,
 		     const struct store_step *, size_t);
 static void	 cmd_show_time(cJSON *, const char *, int64_t);
+static void	 cmd_show_times(const struct store_workflow *);
 
 const struct cli_cmd cli_cmd_show = {
 	.name = "show",
@@ -53,6 +55,28 @@ cmd_show_time(cJSON *o, const char *key, int64_t ms)
 		cJSON_AddNumberToObject(o, key, (double)ms);
 	else
 		cJSON_AddNullToObject(o, key);
+}
+
+/*
+ * A workflow's times beyond the basics: when it is to start, its SLA
+ * (ms), whether and when it was marked late, and the schedule (and cron
+ * instant) that made it.
+ */
+void
+cli_workflow_time_json(cJSON *o, const struct store_workflow *w)
+{
+	cmd_show_time(o, "start_at", w->start_at);
+	if (w->sla_ms > 0)
+		cJSON_AddNumberToObject(o, "sla", (double)w->sla_ms);
+	else
+		cJSON_AddNullToObject(o, "sla");
+	cJSON_AddBoolToObject(o, "late", w->late_at != 0);
+	cmd_show_time(o, "late_at", w->late_at);
+	if (w->schedule_name != NULL)
+		cJSON_AddStringToObject(o, "schedule", w->schedule_name);
+	else
+		cJSON_AddNullToObject(o, "schedule");
+	cmd_show_time(o, "fire_at", w->fire_at);
 }
 
 /* Build the JSON shape of SPEC §10. */
@@ -76,6 +100,7 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	cmd_show_time(o, "started_at", w->started_at);
 	cmd_show_time(o, "completed_at", w->completed_at);
 	cmd_show_time(o, "cancelled_at", w->cancelled_at);
+	cli_workflow_time_json(o, w);
 	if (w->template_name != NULL) {
 		cJSON_AddStringToObject(o, "template", w->template_name);
 		cJSON_AddNumberToObject(o, "template_version",
@@ -124,6 +149,34 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	return (o);
 }
 
+/* For people: the start time, schedule and SLA lines of the header. */
+static void
+cmd_show_times(const struct store_workflow *w)
+{
+	char	 t1[32], span[32];
+
+	if (strcmp(w->status, "scheduled") == 0) {
+		when_countdown(w->start_at - time_now_ms(), span, sizeof span);
+		printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
+		    sizeof t1), strcmp(span, "now") == 0 ? "" : "in ", span);
+	}
+	if (w->schedule_name != NULL) {
+		printf("schedule: %s", w->schedule_name);
+		if (w->fire_at > 0)
+			printf(" (for %s)", time_format(w->fire_at, t1,
+			    sizeof t1));
+		printf("\n");
+	}
+	if (w->sla_ms > 0) {
+		flow_duration_format(w->sla_ms, span, sizeof span);
+		printf("sla:      %s", span);
+		if (w->late_at > 0)
+			printf(", late since %s", time_format(w->late_at, t1,
+			    sizeof t1));
+		printf("\n");
+	}
+}
+
 /* Print the workflow for people: a header, then one row per step. */
 static void
 cmd_show_text(const struct store_workflow *w, const struct store_step *st,
@@ -143,6 +196,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 		    (long long)w->template_version);
 	printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
 	    w->created_by != NULL ? w->created_by : "-");
+	cmd_show_times(w);
 	if (w->completed_at > 0)
 		printf("ended:    %s\n",
 		    time_format(w->completed_at, t1, sizeof t1));

@@ -63,7 +63,8 @@ const struct cli_cmd cli_cmd_template = {
 	    "  edit NAME                          edit in $VISUAL or $EDITOR\n"
 	    "  rm NAME                            remove (old versions are "
 	    "kept)\n"
-	    "  run NAME [-i KEY=VAL]... [--input FILE.json] [--name N]\n"
+	    "  run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] "
+	    "[--at WHEN]\n"
 	    "                                     start a workflow\n",
 	.exec = cmd_template_exec
 };
@@ -113,13 +114,16 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template run",
-		.usage = "NAME [-i KEY=VAL]... [--input FILE.json] [--name N]",
+		.usage = "NAME [-i KEY=VAL]... [--input FILE.json] [--name N] "
+		    "[--at WHEN]",
 		.summary = "start a workflow from a template; print its id",
 		.help =
 		    "  -i KEY=VAL         a string input (KEY:=JSON for any "
 		    "JSON value)\n"
 		    "  --input FILE.json  inputs from a JSON object\n"
-		    "  --name N           the workflow's name\n",
+		    "  --name N           the workflow's name\n"
+		    "  --at WHEN          start later (see sluice run "
+		    "--help)\n",
 		.exec = cmd_template_run
 	}
 };
@@ -510,7 +514,7 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 	return (EXIT_OK);
 }
 
-/* template run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] */
+/* template run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] [--at] */
 static int
 cmd_template_run(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -518,6 +522,7 @@ cmd_template_run(struct cli_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "input", required_argument, NULL, 'I' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "at", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct cli_cmd		*cmd = &template_cmds[5];
@@ -543,6 +548,9 @@ cmd_template_run(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case 'n':
 			ro.name = optarg;
+			break;
+		case 'a':
+			ro.at = optarg;
 			break;
 		default:
 			free(pairs);

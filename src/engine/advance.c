@@ -499,7 +499,10 @@ engine_wf_settle(struct engine *e, struct ewf *wf)
 		engine_wf_end(e, wf, "completed", NULL);
 }
 
-/* End a workflow with a status; cancel what it still has in flight. */
+/*
+ * End a workflow with a status; cancel what it still has in flight, and
+ * notify a failure or a completion.
+ */
 static void
 engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
     const char *why)
@@ -518,6 +521,9 @@ engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
 		engine_store_fatal(e, store_last_error(e->store));
 	log_debug("%s: workflow %lld %s%s%s", __func__, (long long)wf->id,
 	    status, why != NULL ? ": " : "", why != NULL ? why : "");
+	if (strcmp(status, "cancelled") != 0)
+		engine_notify(e, strcmp(status, "failed") == 0 ?
+		    "workflow_failed" : "workflow_completed", wf->id, 0, NULL);
 	wf->refs--;
 	engine_wf_ended(e, wf, status);
 }

@@ -16,10 +16,11 @@
 
 /*
  * command.c: the commands people give the engine (start, approve, reject,
- * cancel, retry, skip, pause, resume), from the inbox or from a process
- * that became the engine to apply one.  One table; each command answers
- * with a code (0, or 3 for an unknown id, 4 for a refusal) and a line,
- * and every one is audited with the person who asked.
+ * cancel, retry, skip, pause, resume, and the schedule-* ones), from the
+ * inbox or from a process that became the engine to apply one.  One
+ * table; each command answers with a code (0, or 3 for an unknown id, 4
+ * for a refusal) and a line, and every one is audited with the person
+ * who asked.
  */
 
 #include <stdint.h>
@@ -58,6 +59,12 @@ static const struct engine_command engine_commands[] = {
 	{ "skip", engine_cmd_skip },
 	{ "pause", engine_cmd_pause },
 	{ "resume", engine_cmd_resume },
+	{ "notify", engine_cmd_notify },	/* kept while no engine ran */
+	{ "schedule-add", engine_cmd_schedule_add },
+	{ "schedule-rm", engine_cmd_schedule_rm },
+	{ "schedule-pause", engine_cmd_schedule_pause },
+	{ "schedule-resume", engine_cmd_schedule_resume },
+	{ "schedule-run", engine_cmd_schedule_run },
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
@@ -231,6 +238,8 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 	struct ewf	*wf;
 	char		*comment, *target;
 
+	if (engine_sched_cancel(e, m, r) == 0)	/* not started yet */
+		return (r->code);
 	if ((wf = engine_cmd_workflow(e, m->workflow_id, "cancel", r)) == NULL)
 		return (r->code);
 	comment = engine_arg_string(m->args_json, "comment");

@@ -134,13 +134,23 @@ struct engine {
 	struct loop_timer	*poll;		/* inbox, every 50 ms */
 	struct loop_timer	*timers;	/* the next stored timer */
 	int64_t			 timers_due;	/* wall ms it is armed for */
-	int64_t			 heartbeat_at;
+	int64_t			 heartbeat_at;	/* monotonic ms of the last */
+
+	struct loop_timer	*alarm;		/* scheduled starts, cron */
+	struct loop_timer	*clock;		/* looks for wall clock jumps */
+	int64_t			 skew;		/* wall minus monotonic, ms */
+
+	struct engine_notifier	*notifier;	/* notify.c, or NULL */
 };
 
 #define ENGINE_POLL_MS		50
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
+#define ENGINE_CLOCK_MS		1000	/* how often the clock is checked */
+#define ENGINE_JUMP_MS		1000	/* a bigger step of wall time is a jump */
+#define ENGINE_ALARM_MAX_MS	60000	/* the alarm looks again at least so */
+#define ENGINE_MISSED_MAX	10000	/* missed cron instants counted, at most */
 
 /* engine.c */
 void		 engine_txn(struct engine *);
@@ -247,5 +257,68 @@ int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
 
 /* recover.c */
 int		 engine_recover(struct engine *, char **);
+
+/*
+ * workflow.c: creating a workflow (from a start command, a schedule's
+ * firing) and beginning one (now, or when its start time comes).
+ */
+struct engine_start {
+	const char	*name;
+	const char	*flow_json;
+	const char	*input_json;
+	const char	*template_name;	/* NULL: from a file */
+	int64_t		 template_version;
+	const char	*created_by;	/* NULL: who asked */
+	int64_t		 start_at;	/* later than now: scheduled */
+	int64_t		 sla_ms;	/* 0: none */
+	int64_t		 schedule_id;	/* the schedule firing it, 0 */
+	int64_t		 fire_at;	/* the cron instant, 0 */
+	const char	*detail;	/* audit detail JSON, or NULL */
+};
+int		 engine_wf_create(struct engine *, const struct engine_start *,
+		     const struct store_inbox *, int64_t *, char **);
+void		 engine_wf_begin(struct engine *, const struct store_workflow *,
+		     int64_t);
+
+/*
+ * schedule.c: time.  Workflows waiting for their start, recurring
+ * schedules and their commands, SLA deadlines, and wall clock jumps
+ * (stored delays move with a jump; start times and cron instants are
+ * wall-clock instants and are looked at again).
+ */
+void		 engine_time_open(struct engine *);
+void		 engine_time_close(struct engine *);
+void		 engine_alarm_rearm(struct engine *);
+void		 engine_clock_check(struct engine *);
+void		 engine_self(struct store_inbox *);
+int		 engine_sched_cancel(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+void		 engine_sla_arm(struct engine *, int64_t, int64_t, int64_t);
+void		 engine_sla_due(struct engine *, int64_t);
+int		 engine_cmd_schedule_add(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_schedule_rm(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_schedule_pause(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_schedule_resume(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_schedule_run(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+
+/*
+ * notify.c: config.json "notify" commands.  event: gate_waiting
+ * gate_decided workflow_failed workflow_late workflow_completed; extra
+ * (may be NULL) is merged into the payload and freed.  Queued in the
+ * turn, run after it commits.
+ */
+void		 engine_notify(struct engine *, const char *, int64_t,
+		     int64_t, struct cJSON *);
+void		 engine_notify_commit(struct engine *);
+int		 engine_notify_busy(const struct engine *);
+void		 engine_notify_shutdown(struct engine *, int);
+void		 engine_notify_close(struct engine *);
+int		 engine_cmd_notify(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
 
 #endif /* SLUICE_ENGINE_INT_H */

@@ -125,6 +125,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->poll = loop_timer_create(loop, engine_poll, e);
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
 		loop_hook_add(loop, engine_commit, e);
+		engine_time_open(e);
 	}
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0' &&
 	    (e->trace = fopen(trace, "ae")) == NULL)
@@ -156,11 +157,13 @@ engine_close(struct engine *e)
 	if (e == NULL)
 		return;
 	engine_commit(e);
+	engine_notify_close(e);
 	if (e->loop != NULL) {
 		loop_hook_del(e->loop, engine_commit, e);
 		loop_timer_free(e->more);
 		loop_timer_free(e->poll);
 		loop_timer_free(e->timers);
+		engine_time_close(e);
 	}
 	for (i = 0; i < 2; i++) {
 		TAILQ_FOREACH_SAFE(es, &e->ready[i], qentry, es1) {
@@ -204,6 +207,7 @@ engine_shutdown(struct engine *e, int now)
 	struct estep	*es;
 
 	e->stopping = 1;
+	engine_notify_shutdown(e, now);
 	if (!now)
 		return;
 	RB_FOREACH(es, estep_tree, &e->running) {
@@ -221,11 +225,25 @@ engine_idle(const struct engine *e)
 	    !e->in_txn);
 }
 
-/* Stopping and nothing left running. */
+/* Step rows running here now (a console asks before quitting). */
+int
+engine_nrunning(const struct engine *e)
+{
+	struct estep_tree	*running = (struct estep_tree *)&e->running;
+	struct estep		*es;
+	int			 n = 0;
+
+	RB_FOREACH(es, estep_tree, running)
+		n++;
+	return (n);
+}
+
+/* Stopping and nothing left running (notifications included). */
 int
 engine_finished(const struct engine *e)
 {
-	return (e->stopping && RB_EMPTY(&e->running));
+	return (e->stopping && RB_EMPTY(&e->running) &&
+	    !engine_notify_busy(e));
 }
 
 /* A workflow's status as the engine knows it (memory, else the table). */
@@ -260,11 +278,11 @@ engine_txn(struct engine *e)
 		return;
 	if (store_begin(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
-	now = time_now_ms();
-	if (now - e->heartbeat_at < ENGINE_HEARTBEAT_MS)
+	now = time_mono_ms();
+	if (e->heartbeat_at != 0 && now - e->heartbeat_at < ENGINE_HEARTBEAT_MS)
 		rc = store_lease_fence(e->store, e->epoch, 0);
 	else {
-		rc = store_lease_fence(e->store, e->epoch, now);
+		rc = store_lease_fence(e->store, e->epoch, time_now_ms());
 		e->heartbeat_at = now;
 	}
 	if (rc == STORE_CONFLICT) {
@@ -277,6 +295,7 @@ engine_txn(struct engine *e)
 		engine_store_fatal(e, store_last_error(e->store));
 	e->in_txn = 1;
 	engine_record_pids(e);
+	engine_clock_check(e);
 }
 
 /*
@@ -291,7 +310,10 @@ engine_store_fatal(struct engine *e, const char *why)
 	fatalx("engine: %s", why);
 }
 
-/* Before sleeping: commit the turn, then start the processes it recorded. */
+/*
+ * Before sleeping: commit the turn, then start the processes it recorded
+ * and send its notifications.
+ */
 static void
 engine_commit(void *arg)
 {
@@ -305,6 +327,7 @@ engine_commit(void *arg)
 		engine_store_fatal(e, cause);
 	if (!e->offline)
 		engine_spawn(e);
+	engine_notify_commit(e);
 }
 
 /* Something is ready: start it in this turn. */
@@ -336,7 +359,7 @@ engine_poll(void *arg)
 		e->data_version = v;
 		engine_inbox(e);
 	}
-	if (time_now_ms() - e->heartbeat_at >= ENGINE_HEARTBEAT_MS)
+	if (time_mono_ms() - e->heartbeat_at >= ENGINE_HEARTBEAT_MS)
 		engine_txn(e);
 	loop_timer_start(e->poll, ENGINE_POLL_MS);
 }
@@ -356,17 +379,19 @@ engine_timers_rearm(struct engine *e, int64_t due)
 	loop_timer_start(e->timers, wait > 0 ? wait : 0);
 }
 
-/* Stored timers are due: retries become ready, gates time out. */
+/* Stored timers are due: retries become ready, gates time out, SLAs pass. */
 static void
 engine_timers_fire(void *arg)
 {
 	struct engine		*e = arg;
 	struct store_timer	*list;
 	size_t			 n, i;
-	int64_t			 now = time_now_ms(), next;
+	int64_t			 now, next;
 	char			*cause = NULL;
 
 	engine_txn(e);
+	engine_clock_check(e);	/* a jump moves what is due */
+	now = time_now_ms();
 	if (store_timers_due(e->store, now, &list, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
@@ -376,6 +401,8 @@ engine_timers_fire(void *arg)
 			engine_gate_timeout(e, list[i].step_id);
 		else if (strcmp(list[i].kind, "retry") == 0)
 			engine_step_wake(e, list[i].step_id);
+		else if (strcmp(list[i].kind, "sla") == 0)
+			engine_sla_due(e, list[i].workflow_id);
 	}
 	store_timers_free(list, n);
 	e->timers_due = 0;

@@ -23,6 +23,7 @@
 #ifndef SLUICE_ENGINE_H
 #define SLUICE_ENGINE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct loop;
@@ -31,6 +32,8 @@ struct store_actor;
 struct flow_tools;
 struct flow_tool;
 struct engine;
+struct cJSON;
+struct notify_config;
 
 /* Site settings (config.json) and command-line choices. */
 struct engine_opts {
@@ -40,11 +43,45 @@ struct engine_opts {
 	int64_t		 log_max;	/* bytes of output kept per step */
 	const char	*ssh;		/* ssh program, NULL: "ssh" */
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
+	const struct notify_config *notify;	/* config.json: "notify" */
 };
 
 #define ENGINE_MAX_JOBS		32
 #define ENGINE_KILL_GRACE	5000
 #define ENGINE_LOG_MAX		(1024 * 1024)
+
+/*
+ * notify-config.c: config.json's "notify", the commands run on events.
+ * Parsing reports every problem as "$.notify[N]...: reason" in *errs.
+ */
+struct notify_cmd {
+	int		 events;	/* NOTIFY_E_* bits */
+	char		**argv;		/* "run", NULL-terminated; or NULL */
+	char		*shell;		/* "shell", or NULL */
+	char		**env;		/* "env" as KEY=VALUE, NULL-ended */
+	int64_t		 timeout;	/* ms */
+	char		*label;		/* for logs and the audit trail */
+};
+
+struct notify_config {
+	struct notify_cmd *cmds;
+	size_t		 ncmds;
+};
+
+#define NOTIFY_E_GATE_WAITING		0x01
+#define NOTIFY_E_GATE_DECIDED		0x02
+#define NOTIFY_E_WORKFLOW_FAILED	0x04
+#define NOTIFY_E_WORKFLOW_LATE		0x08
+#define NOTIFY_E_WORKFLOW_COMPLETED	0x10
+#define NOTIFY_E_ALL			0x1f
+
+#define NOTIFY_TIMEOUT		30000	/* ms, unless "timeout" says */
+#define NOTIFY_MAX_CMDS		64
+
+struct notify_config *notify_config_parse(const struct cJSON *, char ***,
+		     size_t *);
+void		 notify_config_free(struct notify_config *);
+int		 notify_event_bit(const char *);	/* 0: unknown */
 
 /* engine.c */
 int		 engine_open(struct loop *, struct store *,
@@ -54,6 +91,7 @@ void		 engine_close(struct engine *);
 void		 engine_shutdown(struct engine *, int);
 int		 engine_finished(const struct engine *);
 int		 engine_idle(const struct engine *);
+int		 engine_nrunning(const struct engine *);
 int		 engine_workflow_status(struct engine *, int64_t,
 		     const char **);
 
@@ -86,6 +124,7 @@ int		 engine_request_apply(struct engine *,
 		     const struct store_actor *, const struct engine_request *,
 		     struct engine_reply *);
 void		 engine_reply_clear(struct engine_reply *);
+int		 engine_reply_read(const char *, struct engine_reply *);
 int		 engine_probe(struct store *);	/* 1: an engine runs */
 
 #endif /* SLUICE_ENGINE_H */

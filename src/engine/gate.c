@@ -20,6 +20,7 @@
  * for one gate never opens another.  Approvers by name or @group, a
  * quorum of distinct people, allow_self, a timeout that rejects or
  * escalates; every decision and every refusal goes to the audit trail.
+ * A gate starting to wait, and its decision, are notified (notify.c).
  */
 
 #include <stdint.h>
@@ -29,6 +30,15 @@
 #include <cjson/cJSON.h>
 
 #include "engine/engine-int.h"
+
+/* How a gate was decided, for the gate_decided notification. */
+struct engine_gate_vote {
+	const char	*action;	/* approve reject timeout */
+	const char	*outcome;	/* approved rejected escalated */
+	const char	*who;		/* NULL for a timeout */
+	const char	*comment;
+	const char	*escalated_to;	/* the escalation step, or NULL */
+};
 
 static int	 engine_gate_may(struct engine *, const struct store_inbox *,
 		     const cJSON *, struct ewf *, int, char **);
@@ -40,8 +50,10 @@ static char	*engine_gate_refusal(struct engine *,
 		     const cJSON *, int, struct ewf **);
 static void	 engine_gate_reject(struct engine *, struct estep *, int,
 		     const char *, const char *);
-static int64_t	 engine_gate_approve(struct engine *, struct estep *,
-		     const cJSON *, int, int *);
+static int64_t	 engine_gate_approve(struct engine *, struct estep *, int,
+		     int, const struct engine_gate_vote *);
+static void	 engine_gate_notify(struct engine *, int64_t, int64_t,
+		     const struct engine_gate_vote *);
 
 /* A gate's options as its row keeps them, the message interpolated. */
 char *
@@ -76,11 +88,12 @@ engine_gate_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
 	return (out);
 }
 
-/* A gate row started waiting: arm its timeout. */
+/* A gate row started waiting: say so, and arm its timeout. */
 void
 engine_gate_waiting(struct engine *e, struct ewf *wf,
     const struct flow_step *fs, int64_t id, int64_t now)
 {
+	engine_notify(e, "gate_waiting", wf->id, id, NULL);
 	if (fs->exec != FLOW_EXEC_GATE || fs->gate.timeout <= 0)
 		return;
 	if (store_timer_add(e->store, now + fs->gate.timeout, "gate_timeout",
@@ -209,25 +222,47 @@ engine_gate_reject(struct engine *e, struct estep *es, int interrupted,
 	engine_step_free(es);
 }
 
+/* Note a gate's decision, before what follows from it. */
+static void
+engine_gate_notify(struct engine *e, int64_t wf, int64_t id,
+    const struct engine_gate_vote *v)
+{
+	cJSON	*x, *d;
+
+	x = cJSON_CreateObject();
+	d = cJSON_AddObjectToObject(x, "decision");
+	cJSON_AddStringToObject(d, "action", v->action);
+	cJSON_AddStringToObject(d, "outcome", v->outcome);
+	if (v->who != NULL)
+		cJSON_AddStringToObject(d, "who", v->who);
+	else
+		cJSON_AddNullToObject(d, "who");
+	if (v->comment != NULL)
+		cJSON_AddStringToObject(d, "comment", v->comment);
+	else
+		cJSON_AddNullToObject(d, "comment");
+	if (v->escalated_to != NULL)
+		cJSON_AddStringToObject(d, "escalated_to", v->escalated_to);
+	engine_notify(e, "gate_decided", wf, id, x);
+}
+
 /*
- * An approval: with the quorum reached the gate is done (an interrupted
- * step runs again).  Returns how many have approved, and *need.
+ * An approval: with the quorum (need) reached the gate is done (an
+ * interrupted step runs again).  Returns how many have approved.
  */
 static int64_t
-engine_gate_approve(struct engine *e, struct estep *es, const cJSON *g,
-    int interrupted, int *need)
+engine_gate_approve(struct engine *e, struct estep *es, int interrupted,
+    int need, const struct engine_gate_vote *v)
 {
-	const cJSON	*quorum;
 	int64_t		 n;
 
-	quorum = cJSON_GetObjectItemCaseSensitive(g, "quorum");
-	*need = cJSON_IsNumber(quorum) ? quorum->valueint : 1;
 	if (store_approval_count(e->store, es->id, &n) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	if (n < *need) {
+	if (n < need) {
 		engine_step_free(es);
 		return (n);
 	}
+	engine_gate_notify(e, es->wf->id, es->id, v);
 	if (store_timers_del_step(e->store, es->id) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	if (interrupted) {
@@ -254,7 +289,9 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 	struct store_step	*row;
 	struct ewf		*wf = NULL;
 	struct estep		*es;
+	struct engine_gate_vote	 v;
 	cJSON			*g;
+	const cJSON		*quorum;
 	int64_t			 n;
 	char			*cause = NULL, *comment;
 	const char		*verb = approve ? "approve" : "reject";
@@ -285,14 +322,19 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 	engine_gate_audit(e, m, verb, row, comment, NULL);
 	if ((es = engine_step_from_row(e, row)) == NULL)
 		goto out;
+	v = (struct engine_gate_vote){ verb, approve ? "approved" : "rejected",
+	    m->who, comment, NULL };
+	quorum = cJSON_GetObjectItemCaseSensitive(g, "quorum");
+	need = cJSON_IsNumber(quorum) ? quorum->valueint : 1;
 	if (!approve) {
 		if (store_timers_del_step(e->store, row->id) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
+		engine_gate_notify(e, wf->id, row->id, &v);
 		engine_gate_reject(e, es, interrupted, m->who, comment);
 		xasprintf(&r->message, "rejected step %lld (%s)",
 		    (long long)row->id, row->name);
-	} else if ((n = engine_gate_approve(e, es, g, interrupted,
-	    &need)) < need) {
+	} else if ((n = engine_gate_approve(e, es, interrupted, need,
+	    &v)) < need) {
 		xasprintf(&r->message, "approved step %lld (%s): %lld of %d "
 		    "approvals", (long long)row->id, row->name, (long long)n,
 		    need);
@@ -313,6 +355,7 @@ engine_gate_timeout(struct engine *e, int64_t id)
 {
 	struct store_step	*row;
 	struct estep		*es;
+	struct engine_gate_vote	 v;
 	cJSON			*g;
 	const cJSON		*on;
 	struct estep_origin	 o;
@@ -330,8 +373,15 @@ engine_gate_timeout(struct engine *e, int64_t id)
 	}
 	g = json_parse_or_null(row->gate_json);
 	on = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
+	memset(&v, 0, sizeof v);
+	v.action = "timeout";
+	v.outcome = "rejected";
+	v.comment = "timed out waiting for approval";
 	if (cJSON_IsString(on) && strcmp(on->valuestring, "reject") != 0 &&
 	    (spec = flow_find(es->wf->flow, on->valuestring)) >= 0) {
+		v.outcome = "escalated";
+		v.escalated_to = es->wf->flow->steps[spec].name;
+		engine_gate_notify(e, es->wf->id, es->id, &v);
 		xasprintf(&why, "timed out waiting for approval; escalated "
 		    "to %s", es->wf->flow->steps[spec].name);
 		engine_step_cancelled(e, es, why);
@@ -339,8 +389,10 @@ engine_gate_timeout(struct engine *e, int64_t id)
 		engine_origin_after(es, 0, &o);
 		engine_step_create(e, es->wf, spec, &o);
 		engine_wf_settle(e, es->wf);
-	} else
+	} else {
+		engine_gate_notify(e, es->wf->id, es->id, &v);
 		engine_step_rejected(e, es, "timed out waiting for approval");
+	}
 	engine_step_free(es);
 	cJSON_Delete(g);
 	store_step_free(row);

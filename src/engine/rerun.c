@@ -207,6 +207,13 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 		    w->status);
 		goto out;
 	}
+	if (w->started_at == 0) {
+		r->code = 4;
+		xasprintf(&r->message, "workflow %lld was cancelled before its "
+		    "start time; start it again with sluice run",
+		    (long long)w->id);
+		goto out;
+	}
 	if (from != NULL) {
 		if ((last = engine_retry_from(e, w, from, r)) == NULL)
 			goto out;

@@ -35,7 +35,6 @@
 
 #define SUBMIT_WAIT_MS	10000	/* how long to wait for an answer */
 
-static int	 engine_submit_read(const char *, struct engine_reply *);
 static int	 engine_submit_post(struct store *,
 		     const struct store_actor *, const struct engine_request *,
 		     struct engine_reply *, char **);
@@ -62,9 +61,9 @@ engine_reply_clear(struct engine_reply *r)
 	memset(r, 0, sizeof *r);
 }
 
-/* Read the engine's JSON answer into a reply. */
-static int
-engine_submit_read(const char *text, struct engine_reply *r)
+/* Read the engine's JSON answer (an inbox row's reply) into a reply. */
+int
+engine_reply_read(const char *text, struct engine_reply *r)
 {
 	cJSON	*o, *v;
 
@@ -109,7 +108,7 @@ engine_submit_post(struct store *s, const struct store_actor *actor,
 			if ((rc = store_inbox_get(s, id, &got, cause)) != 0)
 				return (rc);
 			if (strcmp(got->state, "new") != 0) {
-				rc = engine_submit_read(got->reply, r);
+				rc = engine_reply_read(got->reply, r);
 				store_inbox_free(got);
 				if (rc != 0) {
 					xasprintf(cause, "the engine's answer "

@@ -313,23 +313,90 @@ engine_flow_valid(const char *flow_json, char **cause)
 }
 
 /*
+ * Begin a workflow (its row already says running, from now): take it into
+ * memory, make its first step, arm its SLA.
+ */
+void
+engine_wf_begin(struct engine *e, const struct store_workflow *w, int64_t now)
+{
+	struct estep_origin	 o;
+	struct ewf		*wf;
+	char			*cause = NULL;
+
+	engine_txn(e);
+	if ((wf = engine_wf_load(e, w, &cause)) == NULL) {
+		/* Only a row someone edited by hand can get here. */
+		if (store_workflow_end(e->store, w->id, "failed", cause,
+		    now) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		free(cause);
+		return;
+	}
+	engine_sla_arm(e, w->id, w->sla_ms, now);
+	memset(&o, 0, sizeof o);
+	engine_step_create(e, wf, wf->flow->start, &o);
+}
+
+/*
+ * Create a workflow: its row, the audit row of who started it, and (unless
+ * it is to start later) its beginning.  The flow was checked by whoever
+ * asked; it is checked again here.
+ */
+int
+engine_wf_create(struct engine *e, const struct engine_start *st,
+    const struct store_inbox *m, int64_t *id, char **cause)
+{
+	struct store_workflow	 w;
+	int64_t			 now;
+	char			*target;
+
+	if (engine_flow_valid(st->flow_json, cause) != 0)
+		return (-1);
+	engine_txn(e);
+	now = time_now_ms();
+	memset(&w, 0, sizeof w);
+	w.name = (char *)st->name;
+	w.flow_json = (char *)st->flow_json;
+	w.input_json = (char *)st->input_json;
+	w.template_name = (char *)st->template_name;
+	w.template_version = st->template_version;
+	w.created_by = (char *)(st->created_by != NULL ? st->created_by :
+	    m->who);
+	w.sla_ms = st->sla_ms;
+	w.schedule_id = st->schedule_id;
+	w.fire_at = st->fire_at;
+	if (st->start_at > now) {
+		w.status = (char *)"scheduled";
+		w.start_at = st->start_at;
+	} else
+		w.status = (char *)"running";
+	if (store_workflow_add(e->store, &w, now) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&target, "workflow %lld %s", (long long)w.id, w.name);
+	engine_audit(e, m, "start", w.id, 0, target, NULL, st->detail);
+	free(target);
+	if (w.start_at != 0)
+		engine_alarm_rearm(e);
+	else
+		engine_wf_begin(e, &w, now);
+	*id = w.id;
+	return (0);
+}
+
+/*
  * Start a workflow from a start command: {"name", "flow", "input",
- * "template", "version"}.  The flow was checked by whoever posted it; it
- * is parsed again here, and the first step is made ready (or waiting).
+ * "template", "version", "start_at", "sla_ms"}.
  */
 int
 engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
     char **cause)
 {
-	struct store_workflow	 w;
-	struct estep_origin	 o;
-	struct ewf		*wf;
+	struct engine_start	 st;
 	cJSON			*a, *v;
 	char			*flow = NULL, *input = NULL, *detail = NULL;
-	char			*target;
 	int			 rc = -1;
 
-	memset(&w, 0, sizeof w);
+	memset(&st, 0, sizeof st);
 	if ((a = cJSON_Parse(m->args_json != NULL ? m->args_json : "")) ==
 	    NULL || !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(a,
 	    "flow"))) {
@@ -337,36 +404,28 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
 		goto out;
 	}
 	flow = json_print(cJSON_GetObjectItemCaseSensitive(a, "flow"));
-	if (engine_flow_valid(flow, cause) != 0)
-		goto out;
 	v = cJSON_GetObjectItemCaseSensitive(a, "input");
 	input = cJSON_IsObject(v) ? json_print(v) : xstrdup("{}");
 	v = cJSON_GetObjectItemCaseSensitive(a, "name");
-	w.name = cJSON_IsString(v) ? v->valuestring : (char *)"workflow";
+	st.name = cJSON_IsString(v) ? v->valuestring : "workflow";
 	v = cJSON_GetObjectItemCaseSensitive(a, "template");
 	if (cJSON_IsString(v)) {
-		w.template_name = v->valuestring;
+		st.template_name = v->valuestring;
 		v = cJSON_GetObjectItemCaseSensitive(a, "version");
-		w.template_version = cJSON_IsNumber(v) ? (int64_t)v->valuedouble :
-		    0;
-		detail = json_print(a);
+		st.template_version = cJSON_IsNumber(v) ?
+		    (int64_t)v->valuedouble : 0;
 	}
-	w.flow_json = flow;
-	w.input_json = input;
-	w.status = (char *)"running";
-	w.created_by = m->who;
-	engine_txn(e);
-	if (store_workflow_add(e->store, &w, time_now_ms()) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	if ((wf = engine_wf_load(e, &w, cause)) == NULL)
-		engine_store_fatal(e, *cause);	/* it was valid just now */
-	xasprintf(&target, "workflow %lld %s", (long long)w.id, w.name);
-	engine_audit(e, m, "start", w.id, 0, target, NULL, detail);
-	free(target);
-	memset(&o, 0, sizeof o);
-	engine_step_create(e, wf, wf->flow->start, &o);
-	*id = w.id;
-	rc = 0;
+	v = cJSON_GetObjectItemCaseSensitive(a, "start_at");
+	if (cJSON_IsNumber(v))
+		st.start_at = (int64_t)v->valuedouble;
+	v = cJSON_GetObjectItemCaseSensitive(a, "sla_ms");
+	if (cJSON_IsNumber(v) && v->valuedouble > 0)
+		st.sla_ms = (int64_t)v->valuedouble;
+	if (st.template_name != NULL || st.start_at != 0)
+		st.detail = detail = json_print(a);
+	st.flow_json = flow;
+	st.input_json = input;
+	rc = engine_wf_create(e, &st, m, id, cause);
 out:
 	free(detail);
 	free(flow);

@@ -178,6 +178,8 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 			else if (ms <= 0)
 				flow_diags_add(d, FLOW_ERROR, path,
 				    "sla must be above zero");
+			else
+				doc->sla_ms = ms;
 		} else {
 			doc->flow = flow_from_json(c, "$.flow", d);
 			if (doc->flow != NULL)

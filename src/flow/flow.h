@@ -257,6 +257,7 @@ struct flow_doc {
 	struct flow		*flow;
 	char			*flow_json;	/* the flow object, compact */
 	char			*inputs_json;	/* the inputs object, or NULL */
+	int64_t			 sla_ms;	/* the wrapper's "sla", 0 none */
 };
 
 struct flow_doc	*flow_doc_parse(const char *, size_t, const struct flow_tools *,

@@ -749,8 +749,15 @@ parse_step(struct flow *f, const cJSON *obj, const char *path,
 	size_t			 i;
 
 	if (!cJSON_IsObject(obj)) {
+		/* A template's own keys written into a bare flow. */
+		hint = "";
+		if (obj->string != NULL && (strcmp(obj->string, "sla") == 0 ||
+		    strcmp(obj->string, "description") == 0 ||
+		    strcmp(obj->string, "inputs") == 0))
+			hint = " (a flow's keys are steps; write {\"flow\": "
+			    "{...}} with it beside \"flow\")";
 		flow_diags_add(d, FLOW_ERROR, path, "a step must be an object, "
-		    "got %s", json_type_name(obj));
+		    "got %s%s", json_type_name(obj), hint);
 		return;
 	}
 	for (i = 0; i < PARSE_NFIELDS; i++)

@@ -93,6 +93,8 @@ struct proc_spec {
 	char *const	*envp;		/* the whole environment */
 	const char	*cwd;		/* NULL: ours */
 	int		 flags;		/* PROC_F_* */
+	const char	*stdin_data;	/* NULL: stdin is /dev/null; else */
+	size_t		 stdin_len;	/* written to a pipe, then closed */
 };
 
 /* Output from the child: stream 1 or 2, a chunk as read. */

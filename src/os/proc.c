@@ -16,9 +16,10 @@
 
 /*
  * proc.c: child processes, as tmux's job.c does them.  Each child runs in
- * its own process group with stdin from /dev/null and stdout and stderr on
- * pipes the loop reads; SIGCHLD reaps through the self-pipe and finds the
- * child by pid in a tree.  A child is finished only when it has been
+ * its own process group with stdin from /dev/null (or a pipe the loop
+ * writes the caller's data to, never waiting for the child to read it)
+ * and stdout and stderr on pipes the loop reads; SIGCHLD reaps through
+ * the self-pipe and finds the child by pid in a tree.  A child is finished only when it has been
  * reaped and both pipes have reached EOF, so no output is ever lost to a
  * grandchild still writing; then the exit callback runs, once, and the
  * proc is freed.  Cancelling is SIGTERM to the group, then SIGKILL from a
@@ -36,6 +37,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/util.h"
@@ -68,6 +70,15 @@ struct proc_pipe {
 	struct loop_fd	*w;
 };
 
+/* Data for the child's stdin, written as the pipe takes it. */
+struct proc_stdin {
+	int		 fd;		/* -1 once closed */
+	struct loop_fd	*w;
+	char		*data;
+	size_t		 len;
+	size_t		 off;
+};
+
 struct proc {
 	struct proc_set	*set;
 	pid_t		 pid;
@@ -78,6 +89,7 @@ struct proc {
 	int		 status;
 	int		 busy;		/* output callbacks on the stack */
 	struct proc_pipe pipe[2];
+	struct proc_stdin in;
 	struct loop_timer *timer;	/* SIGKILL after the grace */
 	int64_t		 deadline;	/* monotonic ms of the SIGKILL */
 
@@ -100,8 +112,9 @@ struct proc_set {
 	char		*buf;		/* one read buffer for all */
 };
 
-/* Descriptors made for one spawn: child ends first. */
+/* Descriptors made for one spawn: read ends first. */
 struct proc_fds {
+	int		 in[2];		/* -1 -1: /dev/null */
 	int		 out[2];
 	int		 err[2];
 };
@@ -111,13 +124,14 @@ RB_PROTOTYPE(proc_tree, proc, entry, proc_cmp);
 RB_GENERATE(proc_tree, proc, entry, proc_cmp);
 
 static struct proc_set *proc_set_get(struct loop *, char **);
-static int	proc_fds_open(int, struct proc_fds *, char **);
+static int	proc_fds_open(const struct proc_spec *, struct proc_fds *,
+		    char **);
 static void	proc_fds_close(struct proc_fds *);
 static struct proc *proc_parent(struct proc_set *, const struct proc_spec *,
 		    pid_t, struct proc_fds *);
 static __dead void proc_child(const struct proc_spec *, struct proc_fds *);
 static int	proc_child_lift(int);
-static void	proc_child_stdio(int, int);
+static void	proc_child_stdio(int, int, int);
 static __dead void proc_child_exec(char *const *, char *const *);
 static void	proc_child_try(const char *, char *const *, char *const *);
 static const char *proc_child_strerror(int);
@@ -125,6 +139,10 @@ static __dead void proc_child_fail(const char *, const char *, int);
 static void	proc_sigchld(int, void *);
 static void	proc_reaped(struct proc_set *, pid_t, int);
 static void	proc_read(int, short, void *);
+static void	proc_stdin_start(struct proc *, const struct proc_spec *);
+static void	proc_stdin_write(int, short, void *);
+static void	proc_stdin_close(struct proc *);
+static ssize_t	proc_write_nosigpipe(int, const void *, size_t);
 static void	proc_pipe_close(struct proc_pipe *);
 static void	proc_try_reap(struct proc *);
 static void	proc_check_done(struct proc *);
@@ -185,7 +203,7 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 	}
 	if ((set = proc_set_get(loop, cause)) == NULL)
 		return (NULL);
-	if (proc_fds_open(spec->flags, &fds, cause) != 0)
+	if (proc_fds_open(spec, &fds, cause) != 0)
 		return (NULL);
 
 	sigfillset(&all);
@@ -207,25 +225,32 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 	p->exitcb = exitcb;
 	p->arg = arg;
 	log_debug("%s: %s: pid %ld", __func__, spec->argv[0], (long)pid);
+	proc_stdin_start(p, spec);
 	return (p);
 }
 
 /*
- * Make the pipes (close-on-exec, so no other child inherits them).
+ * Make the pipes (close-on-exec, so no other child inherits them); our
+ * ends are non-blocking.
  */
 static int
-proc_fds_open(int flags, struct proc_fds *fds, char **cause)
+proc_fds_open(const struct proc_spec *spec, struct proc_fds *fds,
+    char **cause)
 {
 	int	i;
 
 	for (i = 0; i < 2; i++)
-		fds->out[i] = fds->err[i] = -1;
-	if (!(flags & PROC_F_INHERIT)) {
+		fds->in[i] = fds->out[i] = fds->err[i] = -1;
+	if (!(spec->flags & PROC_F_INHERIT)) {
 		if (pipe2(fds->out, O_CLOEXEC) != 0 ||
 		    pipe2(fds->err, O_CLOEXEC) != 0)
 			goto fail;
 		if (fcntl(fds->out[0], F_SETFL, O_NONBLOCK) != 0 ||
 		    fcntl(fds->err[0], F_SETFL, O_NONBLOCK) != 0)
+			goto fail;
+		if (spec->stdin_data != NULL &&
+		    (pipe2(fds->in, O_CLOEXEC) != 0 ||
+		    fcntl(fds->in[1], F_SETFL, O_NONBLOCK) != 0))
 			goto fail;
 	}
 	return (0);
@@ -243,6 +268,8 @@ proc_fds_close(struct proc_fds *fds)
 	int	i;
 
 	for (i = 0; i < 2; i++) {
+		if (fds->in[i] != -1)
+			close(fds->in[i]);
 		if (fds->out[i] != -1)
 			close(fds->out[i]);
 		if (fds->err[i] != -1)
@@ -277,10 +304,13 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 	 * the child is still in exec waits for the exec to finish.
 	 */
 
+	if (fds->in[0] != -1)
+		close(fds->in[0]);
 	if (fds->out[1] != -1)
 		close(fds->out[1]);
 	if (fds->err[1] != -1)
 		close(fds->err[1]);
+	p->in.fd = fds->in[1];
 	p->pipe[0].fd = fds->out[0];
 	p->pipe[1].fd = fds->err[0];
 	for (i = 0; i < 2; i++) {
@@ -299,7 +329,8 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 
 /*
  * The child's half, from vfork() to exec: defaults back, own group,
- * /dev/null and the pipes as 0, 1 and 2, nothing else open, the directory,
+ * /dev/null (or the stdin pipe) and the pipes as 0, 1 and 2, nothing else
+ * open, the directory,
  * exec.  Only async-signal-safe calls, and nothing written
  * but this function's own locals, since after vfork() the parent's memory
  * is the child's.
@@ -323,8 +354,8 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 	if (!(spec->flags & PROC_F_NOPGRP))
 		setpgid(0, 0);
 	if (!(spec->flags & PROC_F_INHERIT)) {
-		proc_child_stdio(proc_child_lift(fds->out[1]),
-		    proc_child_lift(fds->err[1]));
+		proc_child_stdio(proc_child_lift(fds->in[0]),
+		    proc_child_lift(fds->out[1]), proc_child_lift(fds->err[1]));
 	}
 	closefrom(3);
 
@@ -345,15 +376,13 @@ proc_child_lift(int fd)
 	return (fd);
 }
 
-/* stdin from /dev/null, stdout and stderr to the pipes. */
+/* stdin from the pipe or /dev/null, stdout and stderr to the pipes. */
 static void
-proc_child_stdio(int out, int err)
+proc_child_stdio(int in, int out, int err)
 {
-	int	null;
-
-	if ((null = open("/dev/null", O_RDONLY)) == -1)
+	if (in == -1 && (in = open("/dev/null", O_RDONLY)) == -1)
 		_exit(127);
-	if (null != 0 && dup2(null, 0) == -1)
+	if (in != 0 && dup2(in, 0) == -1)
 		_exit(127);
 	if (dup2(out, 1) == -1 || dup2(err, 2) == -1)
 		_exit(127);
@@ -566,6 +595,98 @@ proc_read(int fd, short revents, void *arg)
 }
 
 /*
+ * Begin writing the child's stdin: a copy of the data, as much as the
+ * pipe takes now, the rest whenever the loop finds it writable.
+ */
+static void
+proc_stdin_start(struct proc *p, const struct proc_spec *spec)
+{
+	if (p->in.fd == -1)
+		return;
+	p->in.len = spec->stdin_len;
+	if (p->in.len > 0) {
+		p->in.data = xmalloc(p->in.len);
+		memcpy(p->in.data, spec->stdin_data, p->in.len);
+	}
+	proc_stdin_write(p->in.fd, POLLOUT, p);
+	if (p->in.fd != -1) {
+		p->in.w = loop_fd_add(p->set->loop, p->in.fd, POLLOUT,
+		    proc_stdin_write, p);
+	}
+}
+
+/*
+ * The stdin pipe is writable (or broken): write what fits.  A child that
+ * exits or closes its stdin early just ends the writing; EPIPE is no
+ * error, and SIGPIPE is never raised here whatever its disposition.
+ */
+static void
+proc_stdin_write(int fd, short revents, void *arg)
+{
+	struct proc	*p = arg;
+	ssize_t		 n;
+
+	while (p->in.off < p->in.len) {
+		n = proc_write_nosigpipe(fd, p->in.data + p->in.off,
+		    p->in.len - p->in.off);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		if (n == -1 && errno != EPIPE)
+			log_debug("%s: pid %ld: %s", __func__, (long)p->pid,
+			    strerror(errno));
+		if (n <= 0)
+			break;
+		p->in.off += (size_t)n;
+	}
+	proc_stdin_close(p);
+}
+
+/*
+ * write(2) with SIGPIPE held back: blocked for the call and, if the write
+ * raised it, taken off the pending set again before it is unblocked.
+ */
+static ssize_t
+proc_write_nosigpipe(int fd, const void *data, size_t len)
+{
+	sigset_t	 pipeset, old, pending;
+	struct timespec	 zero = { 0, 0 };
+	ssize_t		 n;
+	int		 saved, was_pending;
+
+	sigemptyset(&pipeset);
+	sigaddset(&pipeset, SIGPIPE);
+	sigpending(&pending);
+	was_pending = sigismember(&pending, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipeset, &old);
+	n = write(fd, data, len);
+	saved = errno;
+	if (n == -1 && saved == EPIPE && !was_pending) {
+		while (sigtimedwait(&pipeset, NULL, &zero) == -1 &&
+		    errno == EINTR)
+			;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return (n);
+}
+
+/* Stop writing the child's stdin: close our end, so it sees EOF. */
+static void
+proc_stdin_close(struct proc *p)
+{
+	if (p->in.w != NULL)
+		loop_fd_del(p->in.w);
+	p->in.w = NULL;
+	if (p->in.fd != -1)
+		close(p->in.fd);
+	p->in.fd = -1;
+	free(p->in.data);
+	p->in.data = NULL;
+}
+
+/*
  * Both pipes are at EOF, so the child is probably exiting: reap it now if
  * it is done, rather than a turn later when SIGCHLD comes through the
  * self-pipe.
@@ -676,6 +797,7 @@ proc_abandon(struct proc *p)
 		return;
 	log_debug("%s: pid %ld", __func__, (long)p->pid);
 	p->state |= PROC_S_ABANDONED;
+	proc_stdin_close(p);
 	proc_pipe_close(&p->pipe[0]);
 	proc_pipe_close(&p->pipe[1]);
 	loop_timer_free(p->timer);
@@ -725,6 +847,7 @@ proc_free(struct proc *p)
 	if (!(p->state & PROC_S_REAPED))
 		RB_REMOVE(proc_tree, &p->set->tree, p);
 	LIST_REMOVE(p, all);
+	proc_stdin_close(p);
 	proc_pipe_close(&p->pipe[0]);
 	proc_pipe_close(&p->pipe[1]);
 	loop_timer_free(p->timer);

@@ -129,7 +129,7 @@ store_audit_rows_free(void *list, size_t n)
 	store_audits_free(list, n);
 }
 
-static const struct store_rows store_audit_rows = {
+const struct store_rows store_audit_rows = {
 	.what = "list audit",
 	.size = sizeof (struct store_audit),
 	.fill = store_audit_row,

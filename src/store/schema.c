@@ -227,6 +227,42 @@ static const char schema_v2[] =
 	"CREATE INDEX timers_step ON timers (step_id) WHERE step_id IS NOT NULL;"
 	"PRAGMA user_version = 2;";
 
+/*
+ * Version 3: time.  Recurring schedules (soft delete: a name is unique
+ * among live ones, and runs and the audit trail keep pointing at the row
+ * of a removed one), and which schedule and cron instant made a workflow,
+ * so overlap is decided from the table.  next_fire_at is the first cron
+ * instant not yet consumed; it is written in the transaction that fires
+ * (or skips) the one before, so no instant fires twice.
+ */
+static const char schema_v3[] =
+	"CREATE TABLE schedules ("
+	" id INTEGER PRIMARY KEY,"
+	" name TEXT NOT NULL,"
+	" cron TEXT NOT NULL,"
+	" template_name TEXT NOT NULL,"
+	" input_json TEXT NOT NULL,"
+	" overlap TEXT NOT NULL DEFAULT 'skip' CHECK (overlap IN"
+	"  ('skip', 'allow', 'cancel-previous')),"
+	" paused INTEGER NOT NULL DEFAULT 0,"
+	" created_by TEXT NOT NULL,"
+	" created_at INTEGER NOT NULL,"
+	" updated_at INTEGER NOT NULL,"
+	" last_fire_at INTEGER,"
+	" last_run_id INTEGER REFERENCES workflows (id),"
+	" next_fire_at INTEGER,"
+	" deleted_at INTEGER);"
+	"CREATE UNIQUE INDEX schedules_name ON schedules (name)"
+	" WHERE deleted_at IS NULL;"
+	"CREATE INDEX schedules_next ON schedules (next_fire_at)"
+	" WHERE deleted_at IS NULL AND paused = 0;"
+	"ALTER TABLE workflows ADD COLUMN schedule_id INTEGER"
+	" REFERENCES schedules (id);"
+	"ALTER TABLE workflows ADD COLUMN fire_at INTEGER;"
+	"CREATE INDEX workflows_schedule ON workflows (schedule_id, id)"
+	" WHERE schedule_id IS NOT NULL;"
+	"PRAGMA user_version = 3;";
+
 /* Every schema version in order; each text ends by setting user_version. */
 static const struct store_migration {
 	int64_t		 version;
@@ -234,6 +270,7 @@ static const struct store_migration {
 } store_migrations[] = {
 	{ 1, schema_v1 },
 	{ 2, schema_v2 },
+	{ 3, schema_v3 },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -120,5 +120,6 @@ void		 store_step_clear(struct store_step *);
 
 /* audit.c */
 const char	*store_actor_name(const struct store_actor *);
+extern const struct store_rows store_audit_rows;
 
 #endif /* SLUICE_STORE_INT_H */

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -88,6 +88,11 @@ struct store_workflow {
 	char		*error;		/* why it failed, or NULL */
 	int		 paused;
 	char		*current_step;	/* list only: newest unfinished step */
+	int64_t		 sla_ms;	/* 0: no SLA */
+	int64_t		 late_at;	/* when it was marked late, 0 not */
+	int64_t		 schedule_id;	/* the schedule that made it, 0 */
+	int64_t		 fire_at;	/* the cron instant it ran for, 0 */
+	char		*schedule_name;	/* read only: that schedule's name */
 };
 
 struct store_workflow_filter {
@@ -244,6 +249,46 @@ void		 store_audits_free(struct store_audit *, size_t);
  */
 const char	*store_last_error(const struct store *);
 
+/* browse.c: the console's windowed reads. */
+struct store_brief {
+	int64_t		 id;
+	int64_t		 created_at;
+	int64_t		 started_at;
+	int64_t		 completed_at;
+	int64_t		 start_at;
+	int64_t		 late_at;	/* past its SLA since, 0 not late */
+	char		*name;
+	char		*status;
+	char		*created_by;
+	char		*template_name;
+	char		*current_step;
+	char		*step_status;	/* of the newest unfinished step */
+	int		 paused;
+};
+
+struct store_window {
+	const char	*match;		/* filter text, NULL or "": all */
+	int64_t		 anchor;	/* an id; 0 with !up: the newest */
+	int		 up;		/* rows above the anchor, ascending */
+	int		 limit;
+};
+
+struct store_counts {
+	int64_t		 running;
+	int64_t		 gates;
+	int64_t		 failed;
+	int64_t		 scheduled;
+	int64_t		 newest_gate;	/* id of the newest waiting gate */
+};
+
+int		 store_brief_window(struct store *, const struct store_window *,
+		     struct store_brief **, size_t *, char **);
+void		 store_briefs_free(struct store_brief *, size_t);
+int		 store_audit_window(struct store *, const struct store_window *,
+		     struct store_audit **, size_t *, char **);
+int		 store_counts(struct store *, struct store_counts *, char **);
+int64_t		 store_change_mark(struct store *);
+
 /* lease.c: the engine row: epoch fence and heartbeat. */
 struct store_lease {
 	int64_t		 epoch;
@@ -300,11 +345,14 @@ int		 store_workflows_active(struct store *,
 int		 store_workflow_count_active(struct store *, int64_t,
 		     int64_t *);
 
-/* timer.c: stored timers (retries, gate timeouts), due in wall time. */
+/*
+ * timer.c: stored timers (retries, gate timeouts, SLA deadlines), due in
+ * wall time; the engine moves them when the wall clock jumps.
+ */
 struct store_timer {
 	int64_t		 id;
 	int64_t		 due_at;
-	char		*kind;		/* retry gate_timeout */
+	char		*kind;		/* retry gate_timeout sla */
 	int64_t		 workflow_id;
 	int64_t		 step_id;
 };
@@ -316,6 +364,66 @@ int		 store_timer_next(struct store *, int64_t *);
 int		 store_timer_del(struct store *, int64_t);
 int		 store_timers_del_step(struct store *, int64_t);
 void		 store_timers_free(struct store_timer *, size_t);
+
+/*
+ * schedule.c: recurring schedules (soft delete), the workflows waiting
+ * for their start time, the late mark, and stored delays moved when the
+ * wall clock jumps.  The writes are the engine's (one turn's statements).
+ */
+struct store_schedule {
+	int64_t		 id;
+	char		*name;
+	char		*cron;
+	char		*template_name;
+	char		*input_json;	/* as given; defaults apply at firing */
+	char		*overlap;	/* skip allow cancel-previous */
+	int		 paused;
+	char		*created_by;
+	int64_t		 created_at;
+	int64_t		 updated_at;
+	int64_t		 last_fire_at;	/* the cron instant last run, 0 */
+	int64_t		 last_run_id;	/* its newest run, 0 none */
+	int64_t		 next_fire_at;	/* first instant not consumed, 0 */
+	int64_t		 deleted_at;
+	char		*last_run_status;	/* read only, or NULL */
+};
+/* One entry of a schedule's history: a run, or a skipped firing. */
+struct store_schedule_run {
+	int64_t		 workflow_id;	/* runs */
+	char		*status;
+	int64_t		 fire_at;	/* the instant, 0: fired by hand */
+	int64_t		 created_at;	/* skips: when it was logged */
+	int64_t		 ended_at;
+	char		*detail_json;	/* skips: the audit detail */
+};
+int		 store_schedule_get(struct store *, const char *,
+		     struct store_schedule **, char **);
+int		 store_schedule_list(struct store *, struct store_schedule **,
+		     size_t *, char **);
+int		 store_schedule_history(struct store *, int64_t, int64_t, int,
+		     struct store_schedule_run **, size_t *, char **);
+void		 store_schedule_runs_free(struct store_schedule_run *, size_t);
+void		 store_schedule_free(struct store_schedule *);
+void		 store_schedules_free(struct store_schedule *, size_t);
+int		 store_schedules_due(struct store *, int64_t,
+		     struct store_schedule **, size_t *, char **);
+int		 store_schedule_next(struct store *, int64_t *);
+int		 store_schedule_add(struct store *, struct store_schedule *,
+		     int64_t);
+int		 store_schedule_set_paused(struct store *, int64_t, int,
+		     int64_t, int64_t);
+int		 store_schedule_remove(struct store *, int64_t, int64_t);
+int		 store_schedule_fired(struct store *, int64_t, int64_t, int64_t,
+		     int64_t, int64_t);
+int		 store_schedule_ran(struct store *, int64_t, int64_t, int64_t);
+int		 store_schedule_active(struct store *, int64_t, int64_t **,
+		     size_t *, char **);
+int		 store_workflows_scheduled_due(struct store *, int64_t,
+		     int64_t **, size_t *, char **);
+int		 store_workflow_scheduled_next(struct store *, int64_t *);
+int		 store_workflow_begin(struct store *, int64_t, int64_t);
+int		 store_workflow_set_late(struct store *, int64_t, int64_t);
+int		 store_timers_shift(struct store *, int64_t);
 
 /* inbox.c: commands other processes post for the engine. */
 struct store_inbox {
@@ -363,5 +471,21 @@ int		 store_log_add(struct store *, int64_t, int64_t, const char *,
 int		 store_log_read(struct store *, int64_t, int64_t, int64_t,
 		     struct store_log **, size_t *, char **);
 void		 store_logs_free(struct store_log *, size_t);
+
+/* detail.c: one step's details for the console. */
+struct store_approval {
+	int64_t		 id;
+	int64_t		 at;
+	char		*who;
+	char		*decision;	/* approve reject */
+	char		*comment;
+};
+int		 store_approval_list(struct store *, int64_t, int64_t,
+		     struct store_approval **, size_t *, char **);
+void		 store_approvals_free(struct store_approval *, size_t);
+int		 store_timer_of_step(struct store *, int64_t, const char *,
+		     int64_t *);
+int		 store_log_tail(struct store *, int64_t, int64_t,
+		     struct store_log **, size_t *, char **);
 
 #endif /* SLUICE_STORE_H */

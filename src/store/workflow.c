@@ -34,7 +34,8 @@
 	"w.id, w.updated_at, w.created_at, w.started_at, w.completed_at," \
 	" w.cancelled_at, w.start_at, w.name, w.flow_json, w.input_json," \
 	" w.status, w.created_by, w.template_name, w.template_version," \
-	" w.error, w.paused,"
+	" w.error, w.paused, w.sla_ms, w.late_at, w.schedule_id, w.fire_at," \
+	" (SELECT c.name FROM schedules c WHERE c.id = w.schedule_id),"
 
 /*
  * The step a workflow is at: its newest unfinished step, else its newest
@@ -73,8 +74,8 @@ static const char workflow_active_sql[] =
 static const char workflow_insert_sql[] =
 	"INSERT INTO workflows (updated_at, created_at, started_at,"
 	" start_at, name, flow_json, input_json, status, created_by,"
-	" template_name, template_version, paused)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" template_name, template_version, paused, sla_ms, schedule_id,"
+	" fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 static void	 store_workflow_row(sqlite3_stmt *, void *);
 static char	*store_like_pattern(const char *);
@@ -102,7 +103,12 @@ store_workflow_row(sqlite3_stmt *st, void *p)
 	wf->template_version = sqlite3_column_int64(st, 13);
 	wf->error = store_column_text(st, 14);
 	wf->paused = sqlite3_column_int(st, 15);
-	wf->current_step = store_column_text(st, 16);
+	wf->sla_ms = sqlite3_column_int64(st, 16);
+	wf->late_at = sqlite3_column_int64(st, 17);
+	wf->schedule_id = sqlite3_column_int64(st, 18);
+	wf->fire_at = sqlite3_column_int64(st, 19);
+	wf->schedule_name = store_column_text(st, 20);
+	wf->current_step = store_column_text(st, 21);
 }
 
 /* A LIKE pattern matching a substring, with % _ and \ taken literally. */
@@ -259,6 +265,9 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	bad |= store_bind_time(st, 11, wf->template_name != NULL ?
 	    wf->template_version : 0);
 	bad |= sqlite3_bind_int(st, 12, wf->paused != 0);
+	bad |= store_bind_time(st, 13, wf->sla_ms);
+	bad |= store_bind_time(st, 14, wf->schedule_id);
+	bad |= store_bind_time(st, 15, wf->fire_at);
 	if (bad != SQLITE_OK)
 		rc = store_fail(s, sqlite3_errcode(s->db), "insert workflow",
 		    cause);
@@ -286,6 +295,7 @@ store_workflow_clear(struct store_workflow *wf)
 	free(wf->template_name);
 	free(wf->error);
 	free(wf->current_step);
+	free(wf->schedule_name);
 	memset(wf, 0, sizeof *wf);
 }
 

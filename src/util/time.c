@@ -18,22 +18,148 @@
  * time.c: the two clocks.  Wall time (Unix ms) is what records carry;
  * monotonic time is what delays are measured on, so a clock jump never
  * stretches or shortens a backoff.
+ *
+ * A build configured with --enable-test-clock lets tests move the wall
+ * clock: $SLUICE_TEST_CLOCK names a file holding either a signed offset in
+ * ms added to the real wall time ("7200000", "-86400000"), or "=MS", the
+ * wall time at the moment the file was written (its mtime), which then
+ * advances with the real clock.  The file is looked at no more than every
+ * 20 ms of monotonic time and read again only when it changed, so every
+ * process sharing it sees the same jump.  Other builds ignore the variable.
  */
 
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/util.h"
 
-/* Wall clock in Unix milliseconds. */
-int64_t
-time_now_ms(void)
+#ifdef SLUICE_TEST_CLOCK
+/* What the test clock file said when last read. */
+static struct {
+	int		 looked;	/* looked at least once */
+	int64_t		 looked_mono;	/* monotonic ms of the last stat */
+	int		 have;		/* a file was read and parsed */
+	dev_t		 dev;
+	ino_t		 ino;
+	off_t		 size;
+	struct timespec	 mtime;
+	int64_t		 offset;	/* ms added to the real wall time */
+} time_test;
+
+static int64_t	time_test_offset(void);
+static int	time_test_read(const char *, const struct stat *, int64_t *);
+#endif
+
+/* The system's wall clock in Unix milliseconds. */
+static int64_t
+time_real_ms(void)
 {
 	struct timespec	ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
 }
+
+/* Wall clock in Unix milliseconds (shifted by the test clock if built so). */
+int64_t
+time_now_ms(void)
+{
+#ifdef SLUICE_TEST_CLOCK
+	return (time_real_ms() + time_test_offset());
+#else
+	return (time_real_ms());
+#endif
+}
+
+/* Whether this build honours $SLUICE_TEST_CLOCK, for --version. */
+int
+time_test_clock(void)
+{
+#ifdef SLUICE_TEST_CLOCK
+	return (1);
+#else
+	return (0);
+#endif
+}
+
+#ifdef SLUICE_TEST_CLOCK
+/* The current test clock offset, looking at the file at most every 20 ms. */
+static int64_t
+time_test_offset(void)
+{
+	const char	*path;
+	struct stat	 sb;
+	int64_t		 mono, offset;
+
+	mono = time_mono_ms();
+	if (time_test.looked && mono - time_test.looked_mono < 20)
+		return (time_test.offset);
+	time_test.looked = 1;
+	time_test.looked_mono = mono;
+
+	path = getenv("SLUICE_TEST_CLOCK");
+	if (path == NULL || *path == '\0' || stat(path, &sb) != 0) {
+		time_test.have = 0;
+		time_test.offset = 0;
+		return (0);
+	}
+	if (time_test.have && sb.st_dev == time_test.dev &&
+	    sb.st_ino == time_test.ino && sb.st_size == time_test.size &&
+	    sb.st_mtim.tv_sec == time_test.mtime.tv_sec &&
+	    sb.st_mtim.tv_nsec == time_test.mtime.tv_nsec)
+		return (time_test.offset);
+
+	/* Half-written or garbled: keep the old offset, look again later. */
+	if (time_test_read(path, &sb, &offset) != 0)
+		return (time_test.offset);
+	time_test.have = 1;
+	time_test.dev = sb.st_dev;
+	time_test.ino = sb.st_ino;
+	time_test.size = sb.st_size;
+	time_test.mtime = sb.st_mtim;
+	time_test.offset = offset;
+	return (offset);
+}
+
+/* Read "[+-]MS" or "=MS" from the test clock file into an offset. */
+static int
+time_test_read(const char *path, const struct stat *sb, int64_t *offset)
+{
+	char	 text[64], *s;
+	ssize_t	 n;
+	int	 fd, absolute = 0;
+	int64_t	 v, written;
+
+	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1)
+		return (-1);
+	n = read(fd, text, sizeof text - 1);
+	close(fd);
+	if (n <= 0)
+		return (-1);
+	text[n] = '\0';
+	s = str_trim(text);
+	if (*s == '=') {
+		absolute = 1;
+		s++;
+	} else if (*s == '+')
+		s++;
+	if (str_parse_int64(s, &v) != 0)
+		return (-1);
+	if (absolute) {
+		written = (int64_t)sb->st_mtim.tv_sec * 1000 +
+		    sb->st_mtim.tv_nsec / 1000000;
+		v -= written;
+	}
+	*offset = v;
+	return (0);
+}
+#endif
 
 /* Monotonic clock in milliseconds. */
 int64_t

@@ -90,6 +90,7 @@ char		*str_trim(char *);
 int64_t		 time_now_ms(void);
 int64_t		 time_mono_ms(void);
 int64_t		 time_mono_us(void);
+int		 time_test_clock(void);	/* 1 if built with --enable-test-clock */
 const char	*time_format(int64_t, char *, size_t);	/* local "Y-m-d H:M" */
 const char	*time_age(int64_t, char *, size_t);	/* "42s", "3m", "5h", "2d" */
 

@@ -13,9 +13,9 @@ run_sluice --version
 expect_rc 0 "--version exits 0"
 like "$OUT" "sluice 0." "--version prints the version"
 
-run_sluice
-expect_rc 2 "no command exits 2 for now"
-like "$ERR" "usage: sluice" "no command prints usage"
+run_sluice </dev/null
+expect_rc 2 "no command without a terminal exits 2"
+like "$ERR" "the console needs a terminal" "no command: the console says why"
 
 run_sluice frobnicate
 expect_rc 2 "unknown command exits 2"

@@ -21,7 +21,7 @@ complete_words() {
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit cancel check engine gates list log pause reject resume retry run show skip template" \
+like "$(complete_words sluice '')" "approve audit cancel check engine gates list log pause reject resume retry run schedule show skip template" \
     "every command"
 is "$(complete_words sluice template '')" "edit list rm run save show " \
     "template subcommands"
@@ -36,5 +36,17 @@ like "$(complete_words sluice run --)" "--input --name" "run options"
 like "$(complete_words sluice template show --)" "--version" \
     "template subcommand options"
 is "$(complete_words sluice --v)" "--version " "global options"
+like "$(complete_words sluice run --)" "--at" "run --at"
+like "$(complete_words sluice template run --)" "--at" "template run --at"
+is "$(complete_words sluice schedule '')" \
+    "add list pause resume rm run show " "schedule subcommands"
+like "$(complete_words sluice schedule add x --)" "--cron --input --overlap --template" \
+    "schedule add options"
+is "$(complete_words sluice schedule add x --overlap '')" \
+    "allow cancel-previous skip " "overlap policies"
+is "$(complete_words sluice schedule add x --cron @daily --template ni)" \
+    "nightly-backup " "template names after --template"
+run_sluice schedule add nightly --cron @daily --template nightly-backup -i who=x
+is "$(complete_words sluice schedule pause ni)" "nightly " "schedule names"
 
 done_testing

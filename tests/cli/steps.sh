@@ -196,12 +196,15 @@ run_sluice log "$(col "$ID" start id)"
 like "$OUT" "no-such-program-here" "the log names the program"
 
 # --- process set-up: cwd, stdin, descriptors, group -------------------------------
+# The step lists its descriptors from a subshell into a file: while the
+# shell sets up a pipeline, $(...) or a redirection it holds descriptors
+# of its own.
 
 mkdir -p "$T_DIR/wd" "$T_DIR/other dir"
 cat >"$T_DIR/cwd.json" <<EOF
 {"start": {"shell": "pwd", "cwd": "$T_DIR/other dir", "next": "b"},
  "b": {"shell": "pwd", "next": "c"},
- "c": {"shell": "cat; printf 'fds: '; ls /proc/\$\$/fd | sort -n | tr '\\\\n' ' '; [ \"\$(ps -o pgid= -p \$\$ | tr -d ' ')\" = \$\$ ] && echo leader"}}
+ "c": {"shell": "cat; (ls /proc/\$\$/fd >\"$T_DIR/fds\"); printf 'fds: '; sort -n \"$T_DIR/fds\" | tr '\\\\n' ' '; [ \"\$(ps -o pgid= -p \$\$ | tr -d ' ')\" = \$\$ ] && echo leader"}}
 EOF
 (cd "$T_DIR/wd" && "$SLUICE" run --wait "$T_DIR/cwd.json" 7>"$T_DIR/fd7" \
     >"$T_DIR/out" 2>"$T_DIR/err" </dev/null)

@@ -123,6 +123,9 @@ static void	 test_signal_reset(void);
 static void	 test_proc_output(void);
 static void	 test_proc_eof(void);
 static void	 test_proc_stdin(void);
+static void	 test_proc_stdin_data(void);
+static struct proc *spawn_data(struct loop *, const char **, const char *,
+		     size_t, struct result *);
 static void	 test_proc_fds(void);
 static void	 test_proc_group(void);
 static void	 test_proc_kill(void);
@@ -239,6 +242,7 @@ spawn(struct loop *loop, const char **argv, int flags, const char *cwd,
 	buf_init(&r->out);
 	buf_init(&r->err);
 	r->loop = loop;
+	memset(&spec, 0, sizeof spec);
 	spec.argv = (char *const *)argv;
 	spec.envp = (char *const *)envp;
 	spec.cwd = cwd;
@@ -1025,6 +1029,86 @@ test_proc_stdin(void)
 	res_free(&r);
 }
 
+/* Start a child with data for its stdin, its callbacks filling r. */
+static struct proc *
+spawn_data(struct loop *loop, const char **argv, const char *data,
+    size_t len, struct result *r)
+{
+	struct proc_spec	 spec;
+	char			*cause = NULL;
+
+	memset(r, 0, sizeof *r);
+	buf_init(&r->out);
+	buf_init(&r->err);
+	r->loop = loop;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = (char *const *)argv;
+	spec.stdin_data = data;
+	spec.stdin_len = len;
+	r->proc = proc_spawn(loop, &spec, res_output, res_exit, r, &cause);
+	if (r->proc == NULL) {
+		printf("# proc_spawn: %s\n", cause);
+		free(cause);
+	}
+	return (r->proc);
+}
+
+/*
+ * Data for a child's stdin arrives whole, then EOF; a child that never
+ * reads it never holds up the loop, and one that exits without reading
+ * costs no SIGPIPE even where SIGPIPE is not ignored.
+ */
+static void
+test_proc_stdin_data(void)
+{
+	const char	*cat[] = { "cat", NULL };
+	const char	*wc[] = { "wc", "-c", NULL };
+	const char	*quit[] = { "sh", "-c", "exit 3", NULL };
+	const char	*deaf[] = { "sleep", "0.5", NULL };
+	struct loop	*loop = loop_create();
+	struct loop_timer *t;
+	struct result	 r;
+	size_t		 big = 1024 * 1024;
+	char		*data;
+	int		 fired = 0;
+
+	spawn_data(loop, cat, "hello\n", 6, &r);
+	tap_ok(run_until(loop, &r.exits, WAIT_MS), "cat with stdin data ended");
+	tap_is(text(&r.out), "hello\n", "cat read the data, then EOF");
+	res_free(&r);
+	spawn_data(loop, cat, "", 0, &r);
+	tap_ok(run_until(loop, &r.exits, WAIT_MS) && r.out.len == 0,
+	    "empty stdin data: EOF at once");
+	res_free(&r);
+
+	data = xmalloc(big);
+	memset(data, 'x', big);
+	spawn_data(loop, wc, data, big, &r);
+	tap_ok(run_until(loop, &r.exits, WAIT_MS), "wc of 1 MiB ended");
+	tap_is(text(&r.out), "1048576\n", "all of 1 MiB came through");
+	res_free(&r);
+
+	signal(SIGPIPE, SIG_DFL);
+	spawn_data(loop, quit, data, big, &r);
+	tap_ok(run_until(loop, &r.exits, WAIT_MS) && WIFEXITED(r.status) &&
+	    WEXITSTATUS(r.status) == 3, "a child that never reads exits; "
+	    "we survive SIGPIPE's default");
+	res_free(&r);
+	signal(SIGPIPE, SIG_IGN);
+
+	t = loop_timer_create(loop, set_flag, &fired);
+	loop_timer_start(t, 50);
+	spawn_data(loop, deaf, data, big, &r);
+	run_until(loop, &fired, WAIT_MS);
+	tap_ok(fired && r.exits == 0, "timers fire while a child leaves its "
+	    "stdin unread");
+	tap_ok(run_until(loop, &r.exits, WAIT_MS), "and it ends on its own");
+	res_free(&r);
+	loop_timer_free(t);
+	free(data);
+	loop_free(loop);
+}
+
 /*
  * No descriptor of ours reaches the child: not one deliberately left
  * without close-on-exec, not another child's pipes.
@@ -1660,6 +1744,7 @@ main(void)
 	test_proc_output();
 	test_proc_eof();
 	test_proc_stdin();
+	test_proc_stdin_data();
 	test_proc_fds();
 	test_proc_group();
 	test_proc_kill();

@@ -64,6 +64,7 @@ static void	 test_audit(struct store *, const char *);
 static void	 test_transactions(struct store *, const char *);
 static void	 test_busy(struct store *, const char *);
 static void	 test_readonly(const char *);
+static void	 test_schedules(struct store *);
 
 /* A path inside the temporary directory. */
 static char *
@@ -350,7 +351,7 @@ test_foreign(void)
 	    " PRAGMA user_version = 99; CREATE TABLE future (x);", NULL);
 	sqlite3_close(db);
 	test_refused(path, "newer schema", STORE_FOREIGN,
-	    "has schema version 99, newer than this sluice (2); upgrade");
+	    "has schema version 99, newer than this sluice (3); upgrade");
 	free(path);
 
 	path = test_path("noid.db");
@@ -938,6 +939,155 @@ test_readonly(const char *path)
 	chmod(path, 0600);
 }
 
+/*
+ * Schedules: one live row per name (soft delete frees it), due and next
+ * instants, consuming instants, pause, the runs of a schedule, and the
+ * timed side of workflows (scheduled starts, the late mark, timer shift).
+ */
+static void
+test_schedules(struct store *s)
+{
+	struct store_schedule		 c, *got, *list;
+	struct store_schedule_run	*h;
+	struct store_workflow		 wf, *w;
+	int64_t				*ids, next, id;
+	size_t				 n;
+	char				*cause = NULL;
+
+	memset(&c, 0, sizeof c);
+	c.name = (char *)"nightly";
+	c.cron = (char *)"0 2 * * *";
+	c.template_name = (char *)"backup";
+	c.input_json = (char *)"{\"k\":1}";
+	c.overlap = (char *)"skip";
+	c.created_by = (char *)"alice";
+	c.next_fire_at = 5000;
+	tap_is_int(store_begin(s, &cause), 0, "schedules: begin");
+	tap_is_int(store_schedule_add(s, &c, 100), 0, "add a schedule");
+	tap_ok(c.id > 0, "it has an id");
+	tap_is_int(store_schedule_add(s, &c, 100), STORE_CONFLICT,
+	    "a second live schedule of that name is a conflict");
+	tap_is_int(store_commit(s, &cause), 0, "commit");
+
+	tap_is_int(store_schedule_get(s, "nightly", &got, &cause), 0, "get it");
+	tap_is(got->template_name, "backup", "its template");
+	tap_is(got->input_json, "{\"k\":1}", "its input");
+	tap_is_int(got->next_fire_at, 5000, "its next instant");
+	tap_is_int(got->last_fire_at, 0, "never fired");
+	store_schedule_free(got);
+	tap_is_int(store_schedule_get(s, "nope", &got, &cause), STORE_NOTFOUND,
+	    "an unknown name");
+	tap_is(cause, "no schedule \"nope\"", "says which");
+	free(cause);
+	cause = NULL;
+
+	tap_is_int(store_schedules_due(s, 4999, &list, &n, &cause), 0,
+	    "due before its instant");
+	tap_is_int(n, 0, "nothing due");
+	store_schedules_free(list, n);
+	tap_is_int(store_schedules_due(s, 5000, &list, &n, &cause), 0,
+	    "due at its instant");
+	tap_is_int(n, 1, "it is due");
+	store_schedules_free(list, n);
+	tap_is_int(store_schedule_next(s, &next), 0, "next instant");
+	tap_is_int(next, 5000, "is its own");
+
+	/* A run of it, then its instant consumed. */
+	memset(&wf, 0, sizeof wf);
+	wf.name = (char *)"nightly";
+	wf.flow_json = (char *)"{\"start\":{}}";
+	wf.created_by = (char *)"alice";
+	wf.schedule_id = c.id;
+	wf.fire_at = 5000;
+	wf.sla_ms = 1500;
+	tap_is_int(store_begin(s, &cause), 0, "begin");
+	tap_is_int(store_workflow_add(s, &wf, 5001), 0,
+	    "a run of the schedule");
+	tap_is_int(store_schedule_fired(s, c.id, 5000, wf.id, 9000, 5001), 0,
+	    "consume the instant");
+	tap_is_int(store_commit(s, &cause), 0, "commit");
+	tap_is_int(store_schedule_active(s, c.id, &ids, &n, &cause), 0,
+	    "its unfinished runs");
+	tap_ok(n == 1 && ids[0] == wf.id, "the run is unfinished");
+	free(ids);
+	tap_is_int(store_schedule_get(s, "nightly", &got, &cause), 0, "get");
+	tap_ok(got->last_fire_at == 5000 && got->last_run_id == wf.id &&
+	    got->next_fire_at == 9000, "last and next firing recorded");
+	tap_is(got->last_run_status, "running", "with the run's status");
+	store_schedule_free(got);
+	tap_is_int(store_workflow_get(s, wf.id, &w, &cause), 0, "get the run");
+	tap_ok(w->schedule_id == c.id && w->fire_at == 5000 &&
+	    w->sla_ms == 1500 && w->late_at == 0, "it names its schedule, "
+	    "instant and SLA");
+	tap_is(w->schedule_name, "nightly", "and the schedule's name");
+	store_workflow_free(w);
+	tap_is_int(store_schedule_history(s, c.id, 10, 0, &h, &n, &cause), 0,
+	    "history: runs");
+	tap_ok(n == 1 && h[0].workflow_id == wf.id && h[0].fire_at == 5000,
+	    "one run, with its instant");
+	store_schedule_runs_free(h, n);
+
+	/* Late, once. */
+	tap_is_int(store_begin(s, &cause), 0, "begin");
+	tap_is_int(store_workflow_set_late(s, wf.id, 7000), 0, "mark late");
+	tap_is_int(store_workflow_set_late(s, wf.id, 8000), 0, "mark again");
+	tap_is_int(store_commit(s, &cause), 0, "commit");
+	tap_is_int(store_workflow_get(s, wf.id, &w, &cause), 0, "get the run");
+	tap_is_int(w->late_at, 7000, "the first mark stays");
+	store_workflow_free(w);
+
+	/* Pause, then remove: the name is free again. */
+	tap_is_int(store_begin(s, &cause), 0, "begin");
+	tap_is_int(store_schedule_set_paused(s, c.id, 1, 0, 9001), 0, "pause");
+	tap_is_int(store_commit(s, &cause), 0, "commit");
+	tap_is_int(store_schedule_next(s, &next), 0, "next instant");
+	tap_is_int(next, 0, "a paused schedule has none");
+	tap_is_int(store_begin(s, &cause), 0, "begin");
+	tap_is_int(store_schedule_remove(s, c.id, 9002), 0, "remove");
+	id = c.id;
+	tap_is_int(store_schedule_add(s, &c, 9003), 0,
+	    "a removed name can be added again");
+	tap_ok(c.id != id, "as a new row");
+	tap_is_int(store_commit(s, &cause), 0, "commit");
+	tap_is_int(store_schedule_list(s, &list, &n, &cause), 0, "list");
+	tap_ok(n == 1 && list[0].id == c.id, "only the live one is listed");
+	store_schedules_free(list, n);
+
+	/* Scheduled starts. */
+	memset(&wf, 0, sizeof wf);
+	wf.name = (char *)"later";
+	wf.flow_json = (char *)"{\"start\":{}}";
+	wf.created_by = (char *)"bob";
+	wf.status = (char *)"scheduled";
+	wf.start_at = 20000;
+	tap_is_int(store_begin(s, &cause), 0, "begin");
+	tap_is_int(store_workflow_add(s, &wf, 10000), 0,
+	    "a scheduled workflow");
+	tap_is_int(store_commit(s, &cause), 0, "commit");
+	tap_ok(wf.started_at == 0, "not started");
+	tap_is_int(store_workflow_scheduled_next(s, &next), 0, "next start");
+	tap_is_int(next, 20000, "is its start time");
+	tap_is_int(store_workflows_scheduled_due(s, 19999, &ids, &n, &cause),
+	    0, "due before its time");
+	tap_is_int(n, 0, "none");
+	free(ids);
+	tap_is_int(store_workflows_scheduled_due(s, 20000, &ids, &n, &cause),
+	    0, "due at its time");
+	tap_ok(n == 1 && ids[0] == wf.id, "it is due");
+	free(ids);
+	tap_is_int(store_begin(s, &cause), 0, "begin");
+	tap_is_int(store_workflow_begin(s, wf.id, 20001), 0, "begin it");
+	tap_is_int(store_timer_add(s, 30000, "sla", wf.id, 0), 0, "a timer");
+	tap_is_int(store_timers_shift(s, -7000), 0, "the clock jumped back");
+	tap_is_int(store_commit(s, &cause), 0, "commit");
+	tap_is_int(store_workflow_get(s, wf.id, &w, &cause), 0, "get it");
+	tap_ok(strcmp(w->status, "running") == 0 && w->started_at == 20001,
+	    "it runs from its start");
+	store_workflow_free(w);
+	tap_is_int(store_timer_next(s, &next), 0, "next timer");
+	tap_is_int(next, 23000, "moved with the jump");
+}
+
 /* Every case, in a fresh temporary directory removed at the end. */
 int
 main(void)
@@ -963,6 +1113,7 @@ main(void)
 	test_audit(s, path);
 	test_transactions(s, path);
 	test_busy(s, path);
+	test_schedules(s);
 	store_close(s);
 	test_readonly(path);
 	free(path);

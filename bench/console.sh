@@ -1,0 +1,247 @@
+#!/bin/sh
+#
+# console.sh [WORKFLOWS [COLSxROWS]]: the console's speed and size on a
+# large database.  Makes (once, then keeps) a database of WORKFLOWS
+# workflows with console-gen.sh, then for each window size opens the
+# console on a fresh copy of it in tmux, as "sluice --db DB" with the
+# console hosting the engine, and reads the console's trace ($SLUICE_TRACE:
+# "U first", "U key" and "U draw" lines, stamped in CLOCK_MONOTONIC
+# microseconds like the engine's) to time:
+#
+#   first screen    from a stamp taken just before the exec of sluice
+#                   (monotime.c) to the first complete screen flushed;
+#   key to screen   from the console reading a key to the end of the
+#                   redraw it caused (doupdate returned): KEYS presses
+#                   (default 200) of j, k, PgDn, PgUp, g, G, Enter, t,
+#                   Esc, ?, 1, 2, 5 through the Workflows view (its
+#                   newest and oldest rows), a run view and its timeline,
+#                   the help, the Gates and Audit views, each sent once
+#                   the last one's redraw is done; p50 and p99;
+#   send to screen  the same from just before "tmux send-keys": adds
+#                   tmux's client, the pty and curses' wait after Esc;
+#   peak RSS        VmHWM of the console's process after the presses.
+#
+# With no arguments: 100000 workflows, then 1000 to show the figures do
+# not grow with the database, each at 100x30 and 200x60.  WORKFLOWS alone:
+# both sizes.  One line a run:
+#   sluice console: W workflows (N steps), COLSxROWS: first screen A ms;
+#   key to screen p50 B ms p99 C ms (K keys); send to screen p50 D ms
+#   p99 E ms; peak RSS M KiB
+#
+# The databases live in $CONSOLE_DB_DIR (default ${TMPDIR:-/tmp}/
+# sluice-bench-cache), remade when console-gen.sh or the schema changed.
+# Copies are read from the page cache: the figures are for a warm cache.
+# $SLUICE names the binary (build it optimised).  STEPS_PER_WF (10) and
+# KEYS (200) from the environment.  Needs tmux, sqlite3 and cc.  Not
+# part of make check.
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/engine-lib.sh"
+
+for c in tmux sqlite3 "${CC:-cc}"; do
+	command -v "$c" >/dev/null ||
+	    { echo "$0: $c is needed" >&2; exit 2; }
+done
+steps=${STEPS_PER_WF:-10}
+keys=${KEYS:-200}
+cache=${CONSOLE_DB_DIR:-${TMPDIR:-/tmp}/sluice-bench-cache}
+sock=sluice-bench-$$
+trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -rf "$B_DIR"' EXIT
+unset TMUX TMUX_PANE
+
+"${CC:-cc}" -O2 -o "$B_DIR/monotime" "$here/monotime.c"
+mono() { "$B_DIR/monotime"; }
+
+# gen W: the path of a database of W workflows, made when missing or
+# stale (console-gen.sh newer, or another schema version than this
+# sluice makes).
+gen() {
+	_db=$cache/console-$1x$steps.db
+	mkdir -p "$cache"
+	if [ -f "$_db" ]; then
+		echo '{"flow": {"start": {"tool": "noop"}}}' >"$B_DIR/probe.json"
+		"$SLUICE" --db "$B_DIR/schema.db" template save probe \
+		    "$B_DIR/probe.json" >/dev/null 2>&1 || true
+		_want=$(sqlite3 "$B_DIR/schema.db" 'PRAGMA user_version')
+		_have=$(sqlite3 "$_db" 'PRAGMA user_version')
+		if [ "$here/console-gen.sh" -nt "$_db" ] ||
+		    [ "$_want" != "$_have" ]; then
+			rm -f "$_db" "$_db-wal" "$_db-shm"
+		fi
+		rm -f "$B_DIR/schema.db"*
+	fi
+	if [ ! -f "$_db" ]; then
+		SLUICE=$SLUICE sh "$here/console-gen.sh" "$_db.new" "$1" \
+		    "$steps" >&2 || exit 1
+		mv "$_db.new" "$_db"
+	fi
+	echo "$_db"
+}
+
+# t KEY: tmux against the benchmark's own server.
+t() {
+	tmux -L "$sock" -f /dev/null "$@"
+}
+
+# ulines WHAT: how many "U WHAT" lines the trace holds.
+ulines() {
+	grep -c "^U $1 [0-9]*\$" "$B_DIR/trace" 2>/dev/null || true
+}
+
+# drawn N: the trace has N key lines and a draw line after the last.
+drawn() {
+	awk -v n="$1" '
+	$1 == "U" && $2 == "key" && NF == 3 { k++; d = 0 }
+	$1 == "U" && $2 == "draw" && NF == 3 && k == n { d = 1 }
+	END { exit !(k >= n && d) }' "$B_DIR/trace"
+}
+
+# start COLSxROWS DB: the console on DB in a new session; $PID its pid.
+start() {
+	_c=${1%x*}
+	_r=${1#*x}
+	: >"$B_DIR/trace"
+	: >"$B_DIR/t0"
+	t kill-session -t b >/dev/null 2>&1 || true
+	t new-session -d -s b -x "$_c" -y "$_r" 'exec cat' \; \
+	    set-option -s exit-empty off \; set-option -g status off \; \
+	    set-option -g default-shell /bin/sh
+	t set-option -w -t b window-size manual 2>/dev/null ||
+	    t set-option -t b window-size manual
+	t resize-window -t b -x "$_c" -y "$_r" \; respawn-pane -k -t b \
+	    "unset LINES COLUMNS; exec env TERM=xterm-256color LANG=C.UTF-8 \
+	    LC_ALL=C.UTF-8 SLUICE_TRACE='$B_DIR/trace' \
+	    '$B_DIR/monotime' -x '$B_DIR/t0' '$SLUICE' --db '$2' \
+	    2>'$B_DIR/console.err'"
+	PID=$(t display-message -p -t b '#{pane_pid}')
+}
+
+# wait_until SECONDS CMD...: poll CMD every 2 ms; 1 at the deadline.
+wait_until() {
+	_end=$(($(mono) + $1 * 1000000))
+	shift
+	while ! "$@"; do
+		[ "$(mono)" -ge "$_end" ] && return 1
+		sleep 0.002
+	done
+	return 0
+}
+
+# first_seen: the trace has its first-screen line.
+first_seen() {
+	[ "$(ulines first)" -ge 1 ]
+}
+
+# press: send the keys, one at a time, each once the last one's redraw
+# is done; the send stamps in $B_DIR/sent.  $MISSED counts keys with no
+# redraw (a key the console never read is sent again).
+press() {
+	set -- j j j j k k PageDown PageDown PageUp G g j Enter j j t t \
+	    Escape 2 j PageDown g 5 PageDown j g 1 '?' Escape j
+	_seq="$*"
+	: >"$B_DIR/sent"
+	MISSED=0
+	_i=0
+	while [ "$_i" -lt "$keys" ]; do
+		[ $# -eq 0 ] && set -- $_seq
+		_k=$1
+		_i=$((_i + 1))
+		mono >>"$B_DIR/sent"
+		t send-keys -t b "$_k"
+		if wait_until 3 drawn "$_i"; then
+			shift
+		elif [ "$(ulines key)" -lt "$_i" ]; then
+			# Not read: forget its stamp, send it again.
+			sed '$d' "$B_DIR/sent" >"$B_DIR/sent.new"
+			mv "$B_DIR/sent.new" "$B_DIR/sent"
+			_i=$((_i - 1))
+			MISSED=$((MISSED + 1))
+		else
+			shift
+			MISSED=$((MISSED + 1))
+		fi
+		if [ "$MISSED" -gt 20 ]; then
+			echo "$0: over 20 keys without a redraw:" >&2
+			t capture-pane -p -t b >&2
+			exit 1
+		fi
+		if ! kill -0 "$PID" 2>/dev/null; then
+			echo "$0: the console exited at key $_i ($_k):" >&2
+			cat "$B_DIR/console.err" >&2
+			exit 1
+		fi
+	done
+}
+
+# latencies FROM: for each key, the time in microseconds from FROM (key:
+# the console's read; sent: the send stamp) to the first draw after it.
+latencies() {
+	awk -v from="$1" '
+	FNR == NR { sent[NR] = $1; next }
+	$1 == "U" && $2 == "key" && NF == 3 { k++; at[k] = $3; open = 1 }
+	$1 == "U" && $2 == "draw" && NF == 3 && open {
+		print $3 - (from == "key" ? at[k] : sent[k])
+		open = 0
+	}' "$B_DIR/sent" "$B_DIR/trace"
+}
+
+# stop: quit (answering a confirmation if one comes), else close the
+# terminal under the console.
+stop() {
+	t send-keys -t b q
+	wait_until 1 dead "$PID" && return 0
+	t send-keys -t b y
+	wait_until 2 dead "$PID" && return 0
+	t kill-session -t b
+}
+
+# dead PID: the process is gone (or a zombie: tmux reaps it).
+dead() {
+	! kill -0 "$1" 2>/dev/null ||
+	    [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = Z ]
+}
+
+# bench W COLSxROWS: one run; prints its line.
+bench() {
+	_src=$(gen "$1")
+	cp "$_src" "$B_DIR/run.db"
+	rm -f "$B_DIR/run.db-wal" "$B_DIR/run.db-shm"
+	_nsteps=$(sqlite3 "$B_DIR/run.db" 'SELECT count(*) FROM workflow_steps')
+	start "$2" "$B_DIR/run.db"
+	if ! wait_until 30 first_seen; then
+		echo "$0: no \"U first\" line in the trace within 30 s" \
+		    "(is $SLUICE a console that writes them?):" >&2
+		t capture-pane -p -t b >&2
+		cat "$B_DIR/console.err" >&2
+		exit 1
+	fi
+	_first=$(awk 'NR == FNR { t0 = $1; next }
+	    $1 == "U" && $2 == "first" { printf "%.1f", ($3 - t0) / 1000; exit }' \
+	    "$B_DIR/t0" "$B_DIR/trace")
+	# Let the start settle (the engine's recovery, the first refresh).
+	sleep 1
+	press
+	_rss=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$PID/status")
+	stop
+	_n=$(latencies key | wc -l)
+	echo "sluice console: $1 workflows ($_nsteps steps), $2:" \
+	    "first screen $_first ms; key to screen" \
+	    "p50 $(latencies key | pct 50) ms p99 $(latencies key | pct 99) ms" \
+	    "($_n keys$([ "$MISSED" -eq 0 ] ||
+	    echo ", $MISSED without a redraw"));" \
+	    "send to screen p50 $(latencies sent | pct 50) ms" \
+	    "p99 $(latencies sent | pct 99) ms; peak RSS $_rss KiB"
+}
+
+case $# in
+0)	for w in 100000 1000; do
+		for s in 100x30 200x60; do
+			bench "$w" "$s"
+		done
+	done ;;
+1)	for s in 100x30 200x60; do
+		bench "$1" "$s"
+	done ;;
+2)	bench "$1" "$2" ;;
+*)	echo "usage: $0 [WORKFLOWS [COLSxROWS]]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,700 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * schedule.c: "sluice schedule": recurring schedules, each a cron
+ * expression, a template and its input.  add checks everything it can
+ * before anything is written (the cron expression, the template and the
+ * input it needs); add, rm, pause, resume and run go to the engine like
+ * every other operator action; list and show read the tables.
+ */
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "sched/sched.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "engine/engine.h"
+#include "cli/cli.h"
+
+#define SCHEDULE_HISTORY	20	/* runs and skips that show lists */
+
+/* What "schedule add" was given. */
+struct schedule_add {
+	const char	*name;
+	const char	*cron;
+	const char	*template_name;
+	const char	*overlap;
+	cJSON		*input;		/* owned */
+};
+
+static int	 cmd_schedule_exec(struct cli_ctx *, int, char **);
+static int	 cmd_schedule_add(struct cli_ctx *, int, char **);
+static int	 cmd_schedule_list(struct cli_ctx *, int, char **);
+static int	 cmd_schedule_show(struct cli_ctx *, int, char **);
+static int	 cmd_schedule_action(struct cli_ctx *, int, char **);
+static int	 schedule_name_arg(const char *);
+static int	 schedule_add_check(struct cli_ctx *,
+		     const struct schedule_add *);
+static int	 schedule_add_args(int, char **, struct schedule_add *);
+static cJSON	*schedule_json(const struct store_schedule *);
+static void	 schedule_table(const struct store_schedule *, size_t);
+static const char *schedule_next_text(const struct store_schedule *, char *,
+		     size_t);
+static int	 schedule_args(const struct cli_cmd *, int, char **, int *);
+static void	 schedule_print_next(struct cli_ctx *, const char *);
+
+const struct cli_cmd cli_cmd_schedule = {
+	.name = "schedule",
+	.usage = "list|show|add|rm|pause|resume|run ...",
+	.summary = "Recurring schedules: a template run on a cron "
+	    "expression.",
+	.help =
+	    "  list [--json]                  live schedules\n"
+	    "  show NAME [--json]             one, with its recent runs and "
+	    "skips\n"
+	    "  add NAME --cron EXPR --template T [-i KEY=VAL]... "
+	    "[--input FILE.json]\n"
+	    "      [--overlap skip|allow|cancel-previous]\n"
+	    "  rm NAME                        remove (its runs are kept)\n"
+	    "  pause NAME, resume NAME        stop and restart firing (no "
+	    "catch-up)\n"
+	    "  run NAME                       fire now, by hand\n",
+	.exec = cmd_schedule_exec
+};
+
+/* The subcommands, each with its own usage and --help. */
+static const struct cli_cmd schedule_cmds[] = {
+	{
+		.name = "schedule list",
+		.usage = "[--json]",
+		.summary = "list live schedules by name, with their last and "
+		    "next firing",
+		.help = "  --json       a JSON array\n",
+		.exec = cmd_schedule_list
+	},
+	{
+		.name = "schedule show",
+		.usage = "NAME [--json]",
+		.summary = "show a schedule, its recent runs and skipped "
+		    "firings",
+		.help = "  --json       one JSON object\n",
+		.exec = cmd_schedule_show
+	},
+	{
+		.name = "schedule add",
+		.usage = "NAME --cron EXPR --template T [-i KEY=VAL]... "
+		    "[--input FILE.json]\n"
+		    "    [--overlap skip|allow|cancel-previous]",
+		.summary = "add a schedule: run template T at every instant "
+		    "of a cron expression",
+		.help =
+		    "  --cron EXPR        5 fields (minute hour day month "
+		    "weekday) or @hourly,\n"
+		    "                     @daily, @weekly, @monthly; local "
+		    "time (TZ)\n"
+		    "  --template T       the template to run (its latest "
+		    "version at each firing)\n"
+		    "  -i KEY=VAL         an input (KEY:=JSON for any JSON "
+		    "value)\n"
+		    "  --input FILE.json  inputs from a JSON object\n"
+		    "  --overlap P        when the last run is unfinished: "
+		    "skip (default),\n"
+		    "                     allow, or cancel-previous\n",
+		.exec = cmd_schedule_add
+	},
+	{
+		.name = "schedule rm",
+		.usage = "NAME",
+		.summary = "remove a schedule (its runs and history are kept)",
+		.help = NULL,
+		.exec = cmd_schedule_action
+	},
+	{
+		.name = "schedule pause",
+		.usage = "NAME",
+		.summary = "stop a schedule firing",
+		.help = NULL,
+		.exec = cmd_schedule_action
+	},
+	{
+		.name = "schedule resume",
+		.usage = "NAME",
+		.summary = "fire again from the next instant (what fell while "
+		    "paused is not caught up)",
+		.help = NULL,
+		.exec = cmd_schedule_action
+	},
+	{
+		.name = "schedule run",
+		.usage = "NAME",
+		.summary = "fire a schedule now, by hand (its overlap policy "
+		    "holds); print the id",
+		.help = NULL,
+		.exec = cmd_schedule_action
+	}
+};
+
+/* Find the subcommand in argv[1] and run it with argv shifted by one. */
+static int
+cmd_schedule_exec(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*sub = NULL;
+	char			*prog;
+	size_t			 i;
+	int			 rc;
+
+	if (argc < 2)
+		return (cli_usage(&cli_cmd_schedule));
+	for (i = 0; i < nitems(schedule_cmds); i++) {
+		if (strcmp(schedule_cmds[i].name + strlen("schedule "),
+		    argv[1]) == 0)
+			sub = &schedule_cmds[i];
+	}
+	if (sub == NULL) {
+		cli_error("schedule: unknown subcommand \"%s\"", argv[1]);
+		return (cli_usage(&cli_cmd_schedule));
+	}
+	if (cli_wants_help(argc - 1, argv + 1)) {
+		cli_print_help(sub, stdout);
+		return (EXIT_OK);
+	}
+	/* getopt names argv[0] in its messages: "sluice schedule add". */
+	xasprintf(&prog, "sluice %s", sub->name);
+	argv[1] = prog;
+	rc = sub->exec(ctx, argc - 1, argv + 1);
+	free(prog);
+	return (rc);
+}
+
+/*
+ * Check a schedule name: as a template's, 1..SLUICE_MAX_NAME of
+ * [A-Za-z0-9._-], not starting with '-' or '.'.  0, or EXIT_USAGE.
+ */
+static int
+schedule_name_arg(const char *name)
+{
+	const char	*p;
+	size_t		 len = strlen(name);
+
+	if (len == 0 || len > SLUICE_MAX_NAME) {
+		cli_error("schedule name: 1 to %d characters", SLUICE_MAX_NAME);
+		return (EXIT_USAGE);
+	}
+	for (p = name; *p != '\0'; p++) {
+		if (isascii((u_char)*p) && (isalnum((u_char)*p) ||
+		    *p == '.' || *p == '_' || *p == '-'))
+			continue;
+		cli_error("schedule name \"%s\": character %zu is not a "
+		    "letter, digit, '.', '_' or '-'", name,
+		    (size_t)(p - name) + 1);
+		return (EXIT_USAGE);
+	}
+	if (*name == '-' || *name == '.') {
+		cli_error("schedule name \"%s\" may not start with '%c'", name,
+		    *name);
+		return (EXIT_USAGE);
+	}
+	return (0);
+}
+
+/* Parse --json and --help; -1 to go on, else the exit code. */
+static int
+schedule_args(const struct cli_cmd *cmd, int argc, char **argv, int *json)
+{
+	static const struct option	 opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int				 ch;
+
+	*json = 0;
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'j':
+			*json = 1;
+			break;
+		default:
+			return (cli_usage(cmd));
+		}
+	}
+	return (-1);
+}
+
+/* Parse the options of "schedule add" into a; 0 or an exit status. */
+static int
+schedule_add_args(int argc, char **argv, struct schedule_add *a)
+{
+	static const struct option	 opts[] = {
+		{ "cron", required_argument, NULL, 'c' },
+		{ "template", required_argument, NULL, 't' },
+		{ "input", required_argument, NULL, 'I' },
+		{ "overlap", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char			*file = NULL;
+	char				**pairs, *cause = NULL;
+	int				 ch, i, npairs = 0, rc = 0;
+
+	pairs = xcalloc((size_t)argc + 1, sizeof *pairs);
+	cli_getopt_reset();
+	while (rc == 0 &&
+	    (ch = getopt_long(argc, argv, "i:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			a->cron = optarg;
+			break;
+		case 't':
+			a->template_name = optarg;
+			break;
+		case 'I':
+			file = optarg;
+			break;
+		case 'o':
+			a->overlap = optarg;
+			break;
+		case 'i':
+			pairs[npairs++] = optarg;
+			break;
+		default:
+			rc = cli_usage(&schedule_cmds[2]);
+		}
+	}
+	if (rc == 0 && argc - optind != 1)
+		rc = cli_usage(&schedule_cmds[2]);
+	if (rc == 0) {
+		a->name = argv[optind];
+		if (file != NULL && cli_input_file(a->input, file, &cause) != 0)
+			rc = EXIT_USAGE;
+		for (i = 0; rc == 0 && i < npairs; i++) {
+			if (cli_input_pair(a->input, pairs[i], &cause) != 0)
+				rc = EXIT_USAGE;
+		}
+		if (cause != NULL) {
+			cli_error("%s", cause);
+			free(cause);
+		}
+	}
+	free(pairs);
+	return (rc);
+}
+
+/*
+ * Everything "schedule add" can check before asking the engine: the
+ * name, the cron expression (and that it ever fires), the overlap
+ * policy, the template and the input it needs.  0 or an exit status.
+ */
+static int
+schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
+{
+	const struct flow_tools	*tools;
+	struct store_template	*t;
+	struct flow_doc		*doc;
+	struct cron		*cr;
+	char			*cause = NULL, *input, *where;
+	int64_t			 next;
+	int			 rc;
+
+	if ((rc = schedule_name_arg(a->name)) != 0)
+		return (rc);
+	if (a->cron == NULL || a->template_name == NULL) {
+		cli_error("schedule add: --cron and --template are required");
+		return (EXIT_USAGE);
+	}
+	if ((cr = cron_parse(a->cron, &cause)) == NULL) {
+		cli_error("--cron \"%s\": %s", a->cron, cause);
+		free(cause);
+		return (EXIT_USAGE);
+	}
+	next = cron_next(cr, time_now_ms());
+	cron_free(cr);
+	if (next <= 0) {
+		cli_error("--cron \"%s\": it never fires in the next %d years",
+		    a->cron, CRON_MAX_AHEAD_YEARS);
+		return (EXIT_USAGE);
+	}
+	if (a->overlap != NULL && strcmp(a->overlap, "skip") != 0 &&
+	    strcmp(a->overlap, "allow") != 0 &&
+	    strcmp(a->overlap, "cancel-previous") != 0) {
+		cli_error("--overlap: \"%s\" is not skip, allow or "
+		    "cancel-previous", a->overlap);
+		return (EXIT_USAGE);
+	}
+	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, 1)) != 0)
+		return (rc);
+	rc = store_template_get(ctx->store, a->template_name, 0, &t, &cause);
+	if (rc != 0)
+		return (cli_store_fail(rc, cause));
+	xasprintf(&where, "template %s", t->name);
+	doc = cli_doc_parse(t->document, strlen(t->document), tools, where,
+	    NULL);
+	free(where);
+	store_template_free(t);
+	if (doc == NULL)
+		return (EXIT_USAGE);
+	if ((input = flow_doc_input(doc, a->input, &cause)) == NULL) {
+		cli_error("template %s: %s", a->template_name, cause);
+		free(cause);
+		rc = EXIT_USAGE;
+	}
+	free(input);
+	flow_doc_free(doc);
+	return (rc);
+}
+
+/* After an add or a resume: when the schedule fires next. */
+static void
+schedule_print_next(struct cli_ctx *ctx, const char *name)
+{
+	struct store_schedule	*c;
+	char			*cause = NULL, next[64];
+
+	if (store_schedule_get(ctx->store, name, &c, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	printf("next firing: %s\n", schedule_next_text(c, next, sizeof next));
+	store_schedule_free(c);
+}
+
+/* schedule add NAME --cron EXPR --template T [-i ...] [--overlap P] */
+static int
+cmd_schedule_add(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct schedule_add	 a;
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	cJSON			*args;
+	int			 rc;
+
+	memset(&a, 0, sizeof a);
+	memset(&r, 0, sizeof r);
+	a.input = cJSON_CreateObject();
+	if ((rc = schedule_add_args(argc, argv, &a)) != 0 ||
+	    (rc = schedule_add_check(ctx, &a)) != 0)
+		goto out;
+	args = cJSON_CreateObject();
+	cJSON_AddStringToObject(args, "name", a.name);
+	cJSON_AddStringToObject(args, "cron", a.cron);
+	cJSON_AddStringToObject(args, "template", a.template_name);
+	cJSON_AddItemToObject(args, "input", cJSON_Duplicate(a.input, 1));
+	cJSON_AddStringToObject(args, "overlap", a.overlap != NULL ?
+	    a.overlap : "skip");
+	memset(&q, 0, sizeof q);
+	q.command = "schedule-add";
+	q.args_json = json_print(args);
+	cJSON_Delete(args);
+	if ((rc = cli_submit(ctx, &q, &r, 0)) == 0)
+		schedule_print_next(ctx, a.name);
+	free((char *)q.args_json);
+	engine_reply_clear(&r);
+out:
+	cJSON_Delete(a.input);
+	return (rc);
+}
+
+/* "2026-12-01 09:00:00 (in 3h 20m)", "paused" or "never". */
+static const char *
+schedule_next_text(const struct store_schedule *c, char *out, size_t len)
+{
+	char	 when[32], left[32];
+
+	if (c->paused)
+		snprintf(out, len, "paused");
+	else if (c->next_fire_at <= 0)
+		snprintf(out, len, "never");
+	else {
+		when_countdown(c->next_fire_at - time_now_ms(), left,
+		    sizeof left);
+		snprintf(out, len, "%s (%s%s)", time_format(c->next_fire_at,
+		    when, sizeof when), strcmp(left, "now") == 0 ? "" : "in ",
+		    left);
+	}
+	return (out);
+}
+
+/* Add a time member: Unix ms, or null when there is none. */
+static void
+schedule_time_json(cJSON *o, const char *key, int64_t ms)
+{
+	if (ms > 0)
+		cJSON_AddNumberToObject(o, key, (double)ms);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* A schedule as JSON. */
+static cJSON *
+schedule_json(const struct store_schedule *c)
+{
+	cJSON	*o;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "name", c->name);
+	cJSON_AddStringToObject(o, "cron", c->cron);
+	cJSON_AddStringToObject(o, "template", c->template_name);
+	cJSON_AddItemToObject(o, "input", cli_json_raw(c->input_json));
+	cJSON_AddStringToObject(o, "overlap", c->overlap);
+	cJSON_AddBoolToObject(o, "paused", c->paused);
+	cJSON_AddStringToObject(o, "created_by", c->created_by);
+	cJSON_AddNumberToObject(o, "created_at", (double)c->created_at);
+	cJSON_AddNumberToObject(o, "updated_at", (double)c->updated_at);
+	schedule_time_json(o, "last_fire_at", c->last_fire_at);
+	schedule_time_json(o, "last_run_id", c->last_run_id);
+	if (c->last_run_status != NULL)
+		cJSON_AddStringToObject(o, "last_run_status",
+		    c->last_run_status);
+	else
+		cJSON_AddNullToObject(o, "last_run_status");
+	schedule_time_json(o, "next_fire_at", c->next_fire_at);
+	return (o);
+}
+
+/* Print schedules as a table for people. */
+static void
+schedule_table(const struct store_schedule *c, size_t n)
+{
+	static const int	 widths[] = { 16, 14, 16, 15, 36 };
+	static const char	*header[] = { "NAME", "CRON", "TEMPLATE",
+	    "OVERLAP", "NEXT", "LAST" };
+	const char		*cells[6];
+	char			 next[64], last[96], when[64];
+	size_t			 i;
+
+	if (n != 0)
+		cli_table_row(stdout, widths, 6, header);
+	for (i = 0; i < n; i++) {
+		snprintf(last, sizeof last, "-");
+		if (c[i].last_fire_at != 0)
+			time_format(c[i].last_fire_at, last, sizeof last);
+		if (c[i].last_run_id != 0) {
+			/* The newest run, perhaps fired by hand. */
+			snprintf(when, sizeof when, " (#%lld %s)",
+			    (long long)c[i].last_run_id,
+			    c[i].last_run_status != NULL ?
+			    c[i].last_run_status : "?");
+			strlcat(last, when, sizeof last);
+		}
+		cells[0] = c[i].name;
+		cells[1] = c[i].cron;
+		cells[2] = c[i].template_name;
+		cells[3] = c[i].overlap;
+		cells[4] = schedule_next_text(&c[i], next, sizeof next);
+		cells[5] = last;
+		cli_table_row(stdout, widths, 6, cells);
+	}
+}
+
+/* schedule list [--json] */
+static int
+cmd_schedule_list(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd = &schedule_cmds[0];
+	struct store_schedule	*c;
+	cJSON			*arr;
+	char			*cause = NULL;
+	size_t			 n, i;
+	int			 json, rc;
+
+	if ((rc = schedule_args(cmd, argc, argv, &json)) != -1)
+		return (rc);
+	if (optind != argc)
+		return (cli_usage(cmd));
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	if ((rc = store_schedule_list(ctx->store, &c, &n, &cause)) != 0)
+		return (cli_store_fail(rc, cause));
+	if (json) {
+		arr = cJSON_CreateArray();
+		for (i = 0; i < n; i++)
+			cJSON_AddItemToArray(arr, schedule_json(&c[i]));
+		cli_json_out(arr);
+	} else
+		schedule_table(c, n);
+	store_schedules_free(c, n);
+	return (EXIT_OK);
+}
+
+/* A schedule's recent runs and skipped firings, as two JSON arrays. */
+static int
+schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
+    cJSON *o)
+{
+	struct store_schedule_run	*h;
+	cJSON				*arr, *e;
+	char				*cause = NULL;
+	size_t				 n, i;
+	int				 rc, skips;
+
+	for (skips = 0; skips < 2; skips++) {
+		rc = store_schedule_history(ctx->store, c->id,
+		    SCHEDULE_HISTORY, skips, &h, &n, &cause);
+		if (rc != 0)
+			return (cli_store_fail(rc, cause));
+		arr = cJSON_AddArrayToObject(o, skips ? "skipped" : "runs");
+		for (i = 0; i < n; i++) {
+			if (skips) {
+				e = cli_json_raw(h[i].detail_json);
+				if (!cJSON_IsObject(e)) {
+					cJSON_Delete(e);
+					e = cJSON_CreateObject();
+				}
+				cJSON_DeleteItemFromObject(e, "schedule");
+				cJSON_DeleteItemFromObject(e, "schedule_id");
+				cJSON_AddNumberToObject(e, "at",
+				    (double)h[i].created_at);
+			} else {
+				e = cJSON_CreateObject();
+				cJSON_AddNumberToObject(e, "id",
+				    (double)h[i].workflow_id);
+				cJSON_AddStringToObject(e, "status",
+				    h[i].status);
+				schedule_time_json(e, "fire_at", h[i].fire_at);
+				schedule_time_json(e, "created_at",
+				    h[i].created_at);
+				schedule_time_json(e, "ended_at",
+				    h[i].ended_at);
+			}
+			cJSON_AddItemToArray(arr, e);
+		}
+		store_schedule_runs_free(h, n);
+	}
+	return (0);
+}
+
+/* Print one schedule for people, with its history from o. */
+static void
+schedule_show_text(const struct store_schedule *c, const cJSON *o)
+{
+	const cJSON	*e, *v;
+	char		 t1[32], next[64];
+
+	printf("schedule: %s\n", c->name);
+	printf("cron:     %s\n", c->cron);
+	printf("template: %s\n", c->template_name);
+	printf("input:    %s\n", c->input_json);
+	printf("overlap:  %s\n", c->overlap);
+	printf("created:  %s by %s\n", time_format(c->created_at, t1,
+	    sizeof t1), c->created_by);
+	printf("next:     %s\n", schedule_next_text(c, next, sizeof next));
+	printf("last:     %s", c->last_fire_at > 0 ? time_format(
+	    c->last_fire_at, t1, sizeof t1) : "-");
+	if (c->last_run_id != 0)
+		printf(" (workflow %lld, %s)", (long long)c->last_run_id,
+		    c->last_run_status != NULL ? c->last_run_status : "?");
+	printf("\n");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "runs")) {
+		v = cJSON_GetObjectItemCaseSensitive(e, "created_at");
+		printf("run:      %s workflow %d %s\n",
+		    time_format((int64_t)v->valuedouble, t1, sizeof t1),
+		    cJSON_GetObjectItemCaseSensitive(e, "id")->valueint,
+		    cJSON_GetObjectItemCaseSensitive(e, "status")->valuestring);
+	}
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "skipped")) {
+		v = cJSON_GetObjectItemCaseSensitive(e, "at");
+		printf("skipped:  %s %s\n", time_format(
+		    (int64_t)v->valuedouble, t1, sizeof t1),
+		    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e,
+		    "reason")) ? cJSON_GetObjectItemCaseSensitive(e,
+		    "reason")->valuestring : "?");
+	}
+}
+
+/* schedule show NAME [--json] */
+static int
+cmd_schedule_show(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd = &schedule_cmds[1];
+	struct store_schedule	*c;
+	cJSON			*o;
+	char			*cause = NULL;
+	int			 json, rc;
+
+	if ((rc = schedule_args(cmd, argc, argv, &json)) != -1)
+		return (rc);
+	if (argc - optind != 1)
+		return (cli_usage(cmd));
+	if ((rc = schedule_name_arg(argv[optind])) != 0)
+		return (rc);
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	rc = store_schedule_get(ctx->store, argv[optind], &c, &cause);
+	if (rc != 0)
+		return (cli_store_fail(rc, cause));
+	o = schedule_json(c);
+	if ((rc = schedule_history_json(ctx, c, o)) == 0) {
+		if (json) {
+			cli_json_out(o);
+			o = NULL;
+		} else
+			schedule_show_text(c, o);
+	}
+	cJSON_Delete(o);
+	store_schedule_free(c);
+	return (rc);
+}
+
+/* schedule rm|pause|resume|run NAME: ask the engine. */
+static int
+cmd_schedule_action(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	const struct cli_cmd	*cmd = NULL;
+	const char		*verb;
+	cJSON			*args;
+	char			*command;
+	size_t			 i;
+	int			 rc, run;
+
+	for (i = 0; i < nitems(schedule_cmds); i++) {
+		if (strcmp(schedule_cmds[i].name + strlen("schedule "),
+		    argv[0] + strlen("sluice schedule ")) == 0)
+			cmd = &schedule_cmds[i];
+	}
+	if (cmd == NULL)
+		fatalx("%s: no subcommand %s", __func__, argv[0]);
+	verb = cmd->name + strlen("schedule ");
+	if (argc != 2 || *argv[1] == '-')
+		return (cli_usage(cmd));
+	if ((rc = schedule_name_arg(argv[1])) != 0)
+		return (rc);
+	run = strcmp(verb, "run") == 0;
+	args = cJSON_CreateObject();
+	cJSON_AddStringToObject(args, "name", argv[1]);
+	xasprintf(&command, "schedule-%s", verb);
+	memset(&q, 0, sizeof q);
+	q.command = command;
+	q.args_json = json_print(args);
+	cJSON_Delete(args);
+	rc = cli_submit(ctx, &q, &r, run);
+	if (rc == 0 && run)
+		printf("%lld\n", (long long)r.workflow_id);
+	else if (rc == 0 && strcmp(verb, "resume") == 0)
+		schedule_print_next(ctx, argv[1]);
+	free((char *)q.args_json);
+	free(command);
+	engine_reply_clear(&r);
+	return (rc);
+}

@@ -1,0 +1,411 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * action.c: what the console asks the engine for, and the sluice command
+ * that does the same, shown in the message line so it can be pasted into
+ * a runbook.  When this console is the engine the request is applied in
+ * the loop at once; when another process is, it goes to the inbox and the
+ * answer is picked up when the database next changes, so the console
+ * never waits for it.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ui/ui-int.h"
+
+#define ACTION_ANSWER_MS	15000	/* then say the engine is slow */
+
+static void	 action_answer(struct ui *, const char *,
+		     const struct engine_reply *);
+static void	 action_comment_done(struct ui *, const char *, void *);
+static void	 action_confirm_done(struct ui *, const char *, void *);
+
+/* What an action waits on while a prompt or confirmation is open. */
+struct action_ask {
+	const char	*command;	/* approve reject cancel skip retry */
+	int64_t		 workflow_id;
+	int64_t		 step_id;
+	char		*from;		/* retry --from */
+};
+
+/* Free an action_ask (the prompt's free callback). */
+static void
+action_ask_free(void *arg)
+{
+	struct action_ask	*a = arg;
+
+	free(a->from);
+	free(a);
+}
+
+/* Append s quoted for a POSIX shell, only when it needs it. */
+void
+action_quote(struct buf *b, const char *s)
+{
+	const char	*p;
+	int		 plain = *s != '\0';
+
+	for (p = s; *p != '\0'; p++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789_-./:=@%+,", *p) == NULL)
+			plain = 0;
+	}
+	if (plain) {
+		buf_puts(b, s);
+		return;
+	}
+	buf_putc(b, '\'');
+	for (p = s; *p != '\0'; p++) {
+		if (*p == '\'')
+			buf_puts(b, "'\\''");
+		else
+			buf_putc(b, *p);
+	}
+	buf_putc(b, '\'');
+}
+
+/* "sluice [--db PATH] " then the words of a command. */
+void
+action_echo(struct ui *ui, struct buf *b, const char *words)
+{
+	buf_puts(b, "sluice ");
+	if (ui->cfg->db_arg != NULL) {
+		buf_puts(b, "--db ");
+		action_quote(b, ui->cfg->db_arg);
+		buf_putc(b, ' ');
+	}
+	buf_puts(b, words);
+}
+
+/* Show what came of an action: the command, then the engine's answer. */
+static void
+action_answer(struct ui *ui, const char *echo, const struct engine_reply *r)
+{
+	if (r->code != 0)
+		screen_message(ui, 1, "%s: %s", echo, r->message != NULL ?
+		    r->message : "refused");
+	else if (r->message != NULL)
+		screen_message(ui, 0, "%s: %s", echo, r->message);
+	else
+		screen_message(ui, 0, "%s: done", echo);
+}
+
+/*
+ * Ask the engine (args is consumed).  Here: applied now.  Elsewhere: to
+ * the inbox, answered later.  None at all (this console could not take
+ * the lock, e.g. a command is applying itself): the blocking way, which
+ * is brief then.
+ */
+void
+action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
+    cJSON *args, const char *echo)
+{
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	struct store_inbox	 m;
+	struct ui_pending	*p;
+	char			*cause = NULL;
+	int64_t			 id;
+
+	memset(&q, 0, sizeof q);
+	memset(&r, 0, sizeof r);
+	q.command = command;
+	q.workflow_id = wf;
+	q.step_id = step;
+	q.args_json = json_print(args);
+	cJSON_Delete(args);
+	if (ui->readonly) {
+		screen_message(ui, 1, "%s: the database is read-only", echo);
+	} else if (ui->engine != NULL) {
+		engine_request_apply(ui->engine, &ui->cfg->actor, &q, &r);
+		action_answer(ui, echo, &r);
+	} else if (ui->lease.pid != 0) {
+		memset(&m, 0, sizeof m);
+		m.command = (char *)command;
+		m.workflow_id = wf;
+		m.step_id = step;
+		m.args_json = (char *)q.args_json;
+		if (store_inbox_post(ui->store, &ui->cfg->actor, &m, &id,
+		    &cause) != 0) {
+			screen_message(ui, 1, "%s: %s", echo, cause);
+			free(cause);
+		} else {
+			p = xcalloc(1, sizeof *p);
+			p->inbox_id = id;
+			p->echo = xstrdup(echo);
+			p->sent_at = time_mono_ms();
+			p->next = ui->pending;
+			ui->pending = p;
+			screen_message(ui, 0, "%s: sent to the engine", echo);
+		}
+	} else if (engine_submit(ui->store, ui->cfg->tools, &ui->cfg->opts,
+	    &ui->cfg->actor, &q, &r, &cause) != 0) {
+		screen_message(ui, 1, "%s: %s", echo, cause);
+		free(cause);
+	} else
+		action_answer(ui, echo, &r);
+	engine_reply_clear(&r);
+	free((char *)q.args_json);
+}
+
+/* Pick up the engine's answers to what this console sent. */
+void
+action_poll(struct ui *ui)
+{
+	struct ui_pending	**pp, *p;
+	struct store_inbox	*got;
+	struct engine_reply	 r;
+	char			*cause = NULL;
+	int			 done;
+
+	for (pp = &ui->pending; (p = *pp) != NULL;) {
+		done = ui->quit;
+		if (!done && store_inbox_get(ui->store, p->inbox_id, &got,
+		    &cause) == 0) {
+			if (strcmp(got->state, "new") != 0) {
+				memset(&r, 0, sizeof r);
+				if (engine_reply_read(got->reply, &r) == 0)
+					action_answer(ui, p->echo, &r);
+				engine_reply_clear(&r);
+				done = 1;
+			} else if (time_mono_ms() - p->sent_at >
+			    ACTION_ANSWER_MS) {
+				screen_message(ui, 1, "%s: no answer from the "
+				    "engine yet; it stays queued", p->echo);
+				done = 1;
+			}
+			store_inbox_free(got);
+		} else if (!done) {
+			free(cause);
+			cause = NULL;
+			done = 1;
+		}
+		if (done) {
+			*pp = p->next;
+			free(p->echo);
+			free(p);
+		} else
+			pp = &p->next;
+	}
+}
+
+/* A comment was typed (or the prompt cancelled): send the action. */
+static void
+action_comment_done(struct ui *ui, const char *text, void *arg)
+{
+	struct action_ask	*a = arg;
+	struct buf		 words, echo;
+	cJSON			*args;
+	int64_t			 id;
+
+	if (text == NULL) {
+		screen_message(ui, 0, "%s: not sent", a->command);
+		return;
+	}
+	if (*text == '\0' && strcmp(a->command, "approve") != 0 &&
+	    strcmp(a->command, "cancel") != 0) {
+		screen_message(ui, 1, "%s: a reason is required; not sent",
+		    a->command);
+		return;
+	}
+	id = a->step_id != 0 ? a->step_id : a->workflow_id;
+	buf_init(&words);
+	buf_printf(&words, "%s %lld", a->command, (long long)id);
+	args = cJSON_CreateObject();
+	if (*text != '\0') {
+		cJSON_AddStringToObject(args, "comment", text);
+		buf_puts(&words, " -m ");
+		action_quote(&words, text);
+	}
+	buf_init(&echo);
+	action_echo(ui, &echo, words.data);
+	action_send(ui, a->command, a->workflow_id, a->step_id, args,
+	    echo.data);
+	buf_free(&words);
+	buf_free(&echo);
+}
+
+/* y and n: check the step is a waiting gate, then ask for the comment. */
+void
+action_approve(struct ui *ui, int64_t step, int approve)
+{
+	struct store_step	*s;
+	struct action_ask	*a;
+	char			*cause = NULL, prompt[256];
+
+	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
+		free(cause);
+		screen_message(ui, 1, "no gate selected");
+		return;
+	}
+	if (strcmp(s->status, "waiting") != 0) {
+		screen_message(ui, 1, "step %lld (%s) is %s, not a waiting "
+		    "gate", (long long)step, s->name, s->status);
+		store_step_free(s);
+		return;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->command = approve ? "approve" : "reject";
+	a->step_id = step;
+	a->workflow_id = s->workflow_id;
+	snprintf(prompt, sizeof prompt, approve ?
+	    "approve %s (step %lld) - comment, optional: " :
+	    "reject %s (step %lld) - reason, required: ", s->name,
+	    (long long)step);
+	store_step_free(s);
+	prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
+	    action_ask_free);
+}
+
+/* s: skip a step (a reason is required). */
+void
+action_skip(struct ui *ui, int64_t step)
+{
+	struct store_step	*s;
+	struct action_ask	*a;
+	char			*cause = NULL, prompt[256];
+
+	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
+		free(cause);
+		screen_message(ui, 1, "no step selected");
+		return;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->command = "skip";
+	a->step_id = step;
+	a->workflow_id = s->workflow_id;
+	snprintf(prompt, sizeof prompt, "skip %s (step %lld, %s) - reason, "
+	    "required: ", s->name, (long long)step, s->status);
+	store_step_free(s);
+	prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
+	    action_ask_free);
+}
+
+/* A yes/no question was answered: send the action it asked about. */
+static void
+action_confirm_done(struct ui *ui, const char *answer, void *arg)
+{
+	struct action_ask	*a = arg;
+	struct buf		 words, echo;
+	cJSON			*args;
+
+	if (answer == NULL || *answer != 'y') {
+		screen_message(ui, 0, "%s: not sent", a->command);
+		return;
+	}
+	buf_init(&words);
+	buf_printf(&words, "%s %lld", a->command, (long long)a->workflow_id);
+	args = cJSON_CreateObject();
+	if (a->from != NULL) {
+		cJSON_AddStringToObject(args, "from", a->from);
+		buf_puts(&words, " --from ");
+		action_quote(&words, a->from);
+	}
+	buf_init(&echo);
+	action_echo(ui, &echo, words.data);
+	action_send(ui, a->command, a->workflow_id, 0, args, echo.data);
+	buf_free(&words);
+	buf_free(&echo);
+}
+
+/* c: cancel, after a confirmation that names the run. */
+void
+action_cancel(struct ui *ui, int64_t wf)
+{
+	struct store_workflow	*w;
+	struct action_ask	*a;
+	char			*cause = NULL, q[256];
+
+	if (store_workflow_get(ui->store, wf, &w, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->command = "cancel";
+	a->workflow_id = wf;
+	snprintf(q, sizeof q, "Cancel workflow %lld %s (%s)? Running steps "
+	    "are killed. y/n ", (long long)wf, w->name, w->status);
+	store_workflow_free(w);
+	confirm_open(ui, q, "yn", action_confirm_done, a, action_ask_free);
+}
+
+/* R: retry, after showing which steps will run again. */
+void
+action_retry(struct ui *ui, int64_t wf, const char *from)
+{
+	struct action_ask	*a;
+	struct buf		 q;
+	char			*cause = NULL;
+
+	buf_init(&q);
+	if (retry_preview(ui, wf, from, &q, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		buf_free(&q);
+		return;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->command = "retry";
+	a->workflow_id = wf;
+	a->from = from != NULL ? xstrdup(from) : NULL;
+	buf_puts(&q, " Retry? y/n ");
+	confirm_open(ui, q.data, "yn", action_confirm_done, a,
+	    action_ask_free);
+	buf_free(&q);
+}
+
+/* p: pause a running workflow, resume a paused one. */
+void
+action_pause(struct ui *ui, int64_t wf)
+{
+	struct store_workflow	*w;
+	struct buf		 words, echo;
+	const char		*command;
+	char			*cause = NULL;
+
+	if (store_workflow_get(ui->store, wf, &w, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	command = w->paused ? "resume" : "pause";
+	store_workflow_free(w);
+	buf_init(&words);
+	buf_printf(&words, "%s %lld", command, (long long)wf);
+	buf_init(&echo);
+	action_echo(ui, &echo, words.data);
+	action_send(ui, command, wf, 0, cJSON_CreateObject(), echo.data);
+	buf_free(&words);
+	buf_free(&echo);
+}
+
+/* Forget answers still awaited (the console is closing). */
+void
+action_clear(struct ui *ui)
+{
+	struct ui_pending	*p;
+
+	while ((p = ui->pending) != NULL) {
+		ui->pending = p->next;
+		free(p->echo);
+		free(p);
+	}
+}

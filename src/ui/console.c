@@ -1,0 +1,312 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * console.c: the console's life.  It shares one loop with the engine:
+ * when no engine runs on the database the console is the engine; when
+ * one does, it attaches (actions go through the inbox, the screen
+ * follows the database) and takes over if that engine goes away.  The
+ * screen is drawn in a before-sleep hook registered after the engine's,
+ * so it shows what the turn just committed, and only when something
+ * marked it dirty.  Stop signals and a closed terminal end it promptly
+ * with the terminal put back.
+ */
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "ui/ui-int.h"
+
+#define UI_WATCH_MS	100	/* how often to look for database changes */
+#define UI_TICK_MS	1000	/* ages, the engine's heartbeat, take-over */
+#define UI_STALE_MS	5000	/* an engine silent this long looks dead */
+
+static void	 ui_before_sleep(void *);
+static void	 ui_watch(void *);
+static void	 ui_tick(void *);
+static void	 ui_signal(int, void *);
+static void	 ui_engine_try(struct ui *, int);
+static void	 ui_counts(struct ui *);
+static void	 ui_finish(struct ui *);
+
+/* Something on screen changed: draw before the loop next sleeps. */
+void
+ui_dirty(struct ui *ui)
+{
+	ui->dirty = 1;
+}
+
+/* Leave the main loop at the end of this turn. */
+void
+ui_quit(struct ui *ui)
+{
+	ui->quit = 1;
+	loop_break(ui->loop);
+}
+
+/* With $SLUICE_TRACE: "U what mono_us", for the console benchmark. */
+void
+ui_trace(struct ui *ui, const char *what)
+{
+	if (ui->trace == NULL)
+		return;
+	fprintf(ui->trace, "U %s %lld\n", what, (long long)time_mono_us());
+	fflush(ui->trace);
+}
+
+/* The header's engine state. */
+void
+ui_engine_state(struct ui *ui, struct buf *b)
+{
+	int64_t	 age;
+
+	if (ui->engine != NULL) {
+		buf_puts(b, ui->quit_wait ? "engine: this console (stopping)" :
+		    "engine: this console");
+		return;
+	}
+	if (ui->lease.pid == 0) {
+		buf_puts(b, ui->readonly ? "engine: none (read-only)" :
+		    "engine: none");
+		return;
+	}
+	buf_printf(b, "engine: pid %lld on %s", (long long)ui->lease.pid,
+	    ui->lease.host != NULL ? ui->lease.host : "?");
+	age = time_now_ms() - ui->lease.heartbeat_at;
+	if (ui->lease.heartbeat_at > 0 && age > UI_STALE_MS)
+		buf_printf(b, " (silent %llds)", (long long)(age / 1000));
+}
+
+/*
+ * Become the engine if none runs (quietly at start, with a message when
+ * taking over from one that went away); else note who is.
+ */
+static void
+ui_engine_try(struct ui *ui, int announce)
+{
+	char	*cause = NULL;
+	int64_t	 was = ui->lease.pid;
+	int	 rc;
+
+	if (ui->engine != NULL || ui->readonly)
+		return;
+	if (!engine_probe(ui->store)) {
+		rc = engine_open(ui->loop, ui->store, ui->cfg->tools,
+		    &ui->cfg->opts, &ui->engine, &cause);
+		if (rc == 0) {
+			store_lease_clear(&ui->lease);
+			if (announce)
+				screen_message(ui, 0, "the engine (pid %lld) "
+				    "went away; this console runs it now",
+				    (long long)was);
+			return;
+		}
+		log_debug("%s: %s", __func__, cause);
+		if (rc != LOCK_HELD && announce)
+			screen_message(ui, 1, "cannot run the engine: %s",
+			    cause);
+		free(cause);
+		cause = NULL;
+	}
+	store_lease_clear(&ui->lease);
+	if (store_lease_get(ui->store, &ui->lease, &cause) != 0) {
+		log_debug("%s: %s", __func__, cause);
+		free(cause);
+	}
+}
+
+/* The header's counts, and the bell when a new gate starts waiting. */
+static void
+ui_counts(struct ui *ui)
+{
+	char	*cause = NULL;
+
+	if (store_counts(ui->store, &ui->counts, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (ui->counts.newest_gate > ui->gate_seen) {
+		if (ui->gate_seen != 0)
+			term_bell(ui);
+		ui->gate_seen = ui->counts.newest_gate;
+	}
+}
+
+/* Every 100 ms: if the database moved, the visible views read again. */
+static void
+ui_watch(void *arg)
+{
+	struct ui	*ui = arg;
+	struct view	*v;
+	int64_t		 mark;
+
+	mark = store_change_mark(ui->store);
+	if (mark != ui->mark) {
+		ui->mark = mark;
+		for (v = ui->top; v != NULL; v = v->below)
+			v->dirty_data = 1;
+		ui_counts(ui);
+		action_poll(ui);
+		ui_dirty(ui);
+	}
+	loop_timer_start(ui->watch, UI_WATCH_MS);
+}
+
+/* Every second: ages move, and an attached console checks the engine. */
+static void
+ui_tick(void *arg)
+{
+	struct ui	*ui = arg;
+	struct view	*v;
+
+	if (ui->engine == NULL)
+		ui_engine_try(ui, 1);
+	for (v = ui->top; v != NULL; v = v->below) {
+		if (v->ops->tick != NULL && v->ops->tick(ui, v))
+			ui_dirty(ui);
+		if (v == view_page(ui))
+			break;
+	}
+	if (ui->engine == NULL)
+		ui_dirty(ui);		/* the heartbeat's age */
+	if (ui->quit_wait && engine_finished(ui->engine))
+		ui_quit(ui);
+	loop_timer_start(ui->tick, UI_TICK_MS);
+}
+
+/* Before the loop sleeps: read what changed, draw, flush. */
+static void
+ui_before_sleep(void *arg)
+{
+	struct ui	*ui = arg;
+
+	if (ui->quit || !ui->dirty || ui->editing || ui->wait_enter)
+		return;
+	ui->dirty = 0;
+	view_load_all(ui);
+	screen_draw(ui);
+	wnoutrefresh(stdscr);
+	doupdate();
+	if (!ui->first_drawn) {
+		ui->first_drawn = 1;
+		ui_trace(ui, "first");
+	}
+	ui_trace(ui, "draw");
+}
+
+/*
+ * SIGTERM, SIGINT, SIGHUP: stop now.  A hangup leaves running steps to
+ * the next engine (the terminal is gone; SPEC §11); the others interrupt
+ * them first, as a second signal to "sluice engine" does.
+ */
+static void
+ui_signal(int signo, void *arg)
+{
+	struct ui	*ui = arg;
+
+	if (signo == SIGWINCH) {
+		if (!ui->editing && !ui->wait_enter)
+			term_resize(ui);
+		return;
+	}
+	if (signo == SIGINT && (ui->editing || ui->wait_enter))
+		return;		/* the editor's, from the keyboard */
+	log_debug("%s: signal %d", __func__, signo);
+	if (signo == SIGHUP)
+		ui->tty_gone = 1;
+	ui->quit_wait = 0;
+	ui_quit(ui);
+}
+
+/* The way out: steps interrupted or left, the engine let go. */
+static void
+ui_finish(struct ui *ui)
+{
+	term_close(ui);
+	if (ui->engine == NULL)
+		return;
+	if (!ui->tty_gone && engine_nrunning(ui->engine) > 0) {
+		engine_shutdown(ui->engine, 1);
+		while (!engine_finished(ui->engine))
+			loop_once(ui->loop, 1);
+	}
+	engine_close(ui->engine);
+	ui->engine = NULL;
+}
+
+/* The console: set up, run until quit, put everything back. */
+int
+ui_main(const struct ui_config *cfg, char **cause)
+{
+	struct ui	 ui;
+	const char	*trace;
+	static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGWINCH };
+	size_t		 i;
+
+	memset(&ui, 0, sizeof ui);
+	ui.cfg = cfg;
+	ui.store = cfg->store;
+	ui.readonly = store_is_readonly(cfg->store);
+	ui.loop = loop_create();
+	/* Ours before curses', so it installs none of its own. */
+	for (i = 0; i < nitems(signals); i++)
+		loop_signal(ui.loop, signals[i], ui_signal, &ui);
+	signal(SIGPIPE, SIG_IGN);
+	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0')
+		ui.trace = fopen(trace, "ae");
+	ui_engine_try(&ui, 0);
+	if (term_open(&ui, cause) != 0) {
+		if (ui.engine != NULL)
+			engine_close(ui.engine);
+		store_lease_clear(&ui.lease);
+		loop_free(ui.loop);
+		return (-1);
+	}
+	loop_hook_add(ui.loop, ui_before_sleep, &ui);
+	ui.watch = loop_timer_create(ui.loop, ui_watch, &ui);
+	ui.tick = loop_timer_create(ui.loop, ui_tick, &ui);
+	loop_timer_start(ui.tick, UI_TICK_MS);
+	ui.mark = store_change_mark(ui.store);
+	ui_counts(&ui);
+	loop_timer_start(ui.watch, UI_WATCH_MS);
+	view_switch(&ui, VIEW_WORKFLOWS);
+	if (ui.readonly)
+		screen_message(&ui, 1, "the database is read-only: you can "
+		    "look, not act");
+	while (!ui.quit)
+		loop_once(ui.loop, 1);
+	ui_finish(&ui);
+	while (ui.top != NULL && ui.top->below != NULL)
+		view_pop(&ui);
+	view_switch(&ui, (enum view_kind)-1);
+	loop_timer_free(ui.watch);
+	loop_timer_free(ui.tick);
+	loop_hook_del(ui.loop, ui_before_sleep, &ui);
+	action_clear(&ui);
+	store_lease_clear(&ui.lease);
+	free(ui.message);
+	if (ui.trace != NULL)
+		fclose(ui.trace);
+	loop_free(ui.loop);
+	return (0);
+}

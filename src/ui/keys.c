@@ -1,0 +1,496 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * keys.c: the key table.  One row per key and the views it works in; the
+ * footer, the help view and the KEYS section of sluice(1) are all this
+ * table (a test holds the man page to it).  A key goes first to the
+ * overlay on top (a prompt takes every key), then to the page's own
+ * handler (moving, Enter), then to this table.
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "ui/ui-int.h"
+
+#define V(k)		VIEW_BIT(VIEW_ ## k)
+#define NAV		(VIEW_PAGES | V(HELP))
+
+static void	 key_help(struct ui *, struct view *);
+static void	 key_command(struct ui *, struct view *);
+static void	 key_filter(struct ui *, struct view *);
+static void	 key_view(struct ui *, struct view *);
+static void	 key_back(struct ui *, struct view *);
+static void	 key_redraw(struct ui *, struct view *);
+static void	 key_approve(struct ui *, struct view *);
+static void	 key_reject(struct ui *, struct view *);
+static void	 key_cancel(struct ui *, struct view *);
+static void	 key_retry(struct ui *, struct view *);
+static void	 key_skip(struct ui *, struct view *);
+static void	 key_pause(struct ui *, struct view *);
+static void	 key_run(struct ui *, struct view *);
+static void	 key_edit(struct ui *, struct view *);
+static void	 key_timeline(struct ui *, struct view *);
+static void	 key_log(struct ui *, struct view *);
+static void	 key_follow(struct ui *, struct view *);
+static void	 key_suspend(struct ui *, struct view *);
+static int	 key_target(struct ui *, struct view *, int64_t *, int64_t *);
+
+static int	 key_pressed;	/* the key being dispatched */
+
+const struct ui_key ui_keys[] = {
+	{ 'j', "j Down", NAV, NULL, "move down", NULL },
+	{ 'k', "k Up", NAV, NULL, "move up", NULL },
+	{ KEY_FN(KEY_NPAGE), "PgDn Space", NAV, NULL, "a page down", NULL },
+	{ KEY_FN(KEY_PPAGE), "PgUp", NAV, NULL, "a page up", NULL },
+	{ 'g', "g Home", NAV, NULL, "to the first row", NULL },
+	{ 'G', "G End", NAV, NULL, "to the last row", NULL },
+	{ K_ENTER, "Enter", VIEW_TOPS | V(RUN), "open",
+	    "open: a workflow's run view, a step's details, a gate's "
+	    "detail, a collapsed fan-out", NULL },
+	{ 'q', "q", VIEW_PAGES | V(HELP), "back",
+	    "back; on a top view, quit (asks first when this console runs "
+	    "the engine and steps are running)", key_back },
+	{ K_ESC, "Esc", VIEW_PAGES | V(HELP), NULL, "back (clears a filter "
+	    "first)", key_back },
+	{ '?', "?", VIEW_PAGES, "help", "this help", key_help },
+	{ '/', "/", VIEW_PAGES, "filter", "filter the list (the log: search)"
+	    "; Esc clears", key_filter },
+	{ ':', ":", VIEW_PAGES, NULL, "command line: :workflows :gates "
+	    ":templates :schedules :audit :run NAME :open ID :q", key_command },
+	{ '1', "1", VIEW_PAGES, NULL, "the Workflows view", key_view },
+	{ '2', "2", VIEW_PAGES, NULL, "the Gates view", key_view },
+	{ '3', "3", VIEW_PAGES, NULL, "the Templates view", key_view },
+	{ '4', "4", VIEW_PAGES, NULL, "the Schedules view", key_view },
+	{ '5', "5", VIEW_PAGES, NULL, "the Audit view", key_view },
+	{ 'y', "y", V(GATES) | V(RUN) | V(STEP), "approve",
+	    "approve the gate (an optional comment)", key_approve },
+	{ 'n', "n", V(GATES) | V(RUN) | V(STEP), "reject",
+	    "reject the gate (a comment is required)", key_reject },
+	{ 'n', "n", V(LOG), "next", "the next match of the search",
+	    NULL },
+	{ 'N', "N", V(LOG), NULL, "the previous match of the search", NULL },
+	{ 'c', "c", V(WORKFLOWS) | V(RUN) | V(GATES), "cancel",
+	    "cancel the workflow (asks first)", key_cancel },
+	{ 'R', "R", V(WORKFLOWS) | V(RUN), "retry", "retry the workflow "
+	    "from its failed steps, or in the run view from the selected "
+	    "step (shows which steps run again and asks)", key_retry },
+	{ 's', "s", V(RUN) | V(STEP) | V(GATES), "skip",
+	    "skip the step: it counts as done with result null (a reason "
+	    "is required)", key_skip },
+	{ 'p', "p", V(WORKFLOWS) | V(RUN) | V(SCHEDULES), "pause",
+	    "pause or resume the workflow (or the schedule)", key_pause },
+	{ 'r', "r", V(TEMPLATES) | V(WORKFLOWS) | V(SCHEDULES), "run",
+	    "run a template through a form of its inputs (Workflows: the "
+	    "selected run's template and input; Schedules: fire now)",
+	    key_run },
+	{ 'd', "d", V(SCHEDULES), "delete", "delete the schedule (asks "
+	    "first)", NULL },
+	{ 'e', "e", V(TEMPLATES), "edit", "edit the template in $VISUAL or "
+	    "$EDITOR (the engine keeps running)", key_edit },
+	{ 't', "t", V(RUN), "timeline", "the run's timeline (a Gantt chart) "
+	    "on or off", key_timeline },
+	{ 'l', "l", V(RUN) | V(STEP), "log", "the step's log in a pager",
+	    key_log },
+	{ 'f', "f", V(RUN) | V(LOG), "follow", "follow the running or "
+	    "failing step (the log: its end)", key_follow },
+	{ K_CTRL('L'), "C-l", VIEW_PAGES | V(HELP), NULL, "redraw the screen",
+	    key_redraw },
+	{ K_CTRL('C'), "C-c", VIEW_PAGES | V(HELP), NULL, "quit (as q on a "
+	    "top view)", key_back },
+	{ K_CTRL('Z'), "C-z", VIEW_PAGES | V(HELP), NULL, "suspend, when "
+	    "another process runs the engine", key_suspend },
+};
+const size_t ui_nkeys = nitems(ui_keys);
+
+/* A key's name for messages. */
+const char *
+keys_name(int key, char *buf, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < ui_nkeys; i++) {
+		if (ui_keys[i].key == key) {
+			snprintf(buf, len, "%s", ui_keys[i].label);
+			return (buf);
+		}
+	}
+	if (key >= 0x20 && key < 0x7f)
+		snprintf(buf, len, "%c", key);
+	else if (key >= 0 && key < 0x20)
+		snprintf(buf, len, "C-%c", key + 0x60);
+	else
+		snprintf(buf, len, "#%x", (unsigned)key);
+	return (buf);
+}
+
+/* "y approve  n reject ..." for the view on top. */
+void
+keys_footer(struct ui *ui, struct view *v, struct buf *b)
+{
+	struct view	*page = view_page(ui);
+	unsigned int	 bit;
+	size_t		 i;
+
+	if (v != NULL && v->ops->overlay) {
+		if (v->ops->kind == VIEW_PROMPT)
+			buf_puts(b, "Enter accept  Esc cancel");
+		else if (v->ops->kind == VIEW_FORM)
+			buf_puts(b, "Tab/Down next  Up previous  Enter run  "
+			    "Esc cancel");
+		else
+			buf_puts(b, "j/k scroll  q/Esc/? close");
+		return;
+	}
+	if (page == NULL)
+		return;
+	bit = VIEW_BIT(page->ops->kind);
+	for (i = 0; i < ui_nkeys; i++) {
+		if (ui_keys[i].footer == NULL || !(ui_keys[i].views & bit))
+			continue;
+		if (b->len > 0)
+			buf_puts(b, "  ");
+		buf_printf(b, "%s %s", ui_keys[i].label, ui_keys[i].footer);
+	}
+}
+
+/* Hand a key to the overlay, then the page, then the table. */
+void
+keys_dispatch(struct ui *ui, int key)
+{
+	struct view	*v = ui->top, *page;
+	unsigned int	 bit;
+	size_t		 i;
+	char		 name[32];
+
+	if (key == '\n' || key == KEY_FN(KEY_ENTER))
+		key = K_ENTER;
+	if (key == 8 || key == KEY_FN(KEY_BACKSPACE))
+		key = K_BS;
+	if (v == NULL)
+		return;
+	if (ui->too_small && key != 'q' && key != K_CTRL('C') &&
+	    key != K_CTRL('L'))
+		return;
+	if (v->ops->overlay || v->ops->kind == VIEW_HELP) {
+		if (v->ops->key != NULL && v->ops->key(ui, v, key))
+			return;
+	} else if (v->ops->key != NULL && v->ops->key(ui, v, key))
+		return;
+	page = view_page(ui);
+	bit = VIEW_BIT(ui->top->ops->kind);
+	for (i = 0; i < ui_nkeys; i++) {
+		if (ui_keys[i].key != key || !(ui_keys[i].views & bit) ||
+		    ui_keys[i].fn == NULL)
+			continue;
+		key_pressed = key;
+		ui_keys[i].fn(ui, ui->top);
+		return;
+	}
+	if (page != NULL)
+		screen_message(ui, 0, "%s does nothing here (? lists the keys)",
+		    keys_name(key, name, sizeof name));
+}
+
+/* ?: the help view. */
+static void
+key_help(struct ui *ui, struct view *v)
+{
+	(void)v;
+	view_push(ui, &view_help, NULL);
+}
+
+/* :: the command line. */
+static void
+key_command(struct ui *ui, struct view *v)
+{
+	(void)v;
+	command_open(ui);
+}
+
+/* Take the filter text (accepted from the prompt). */
+static void
+key_filter_done(struct ui *ui, const char *text, void *arg)
+{
+	struct view	*v = arg;
+
+	view_set_filter(ui, v, text);
+	if (text != NULL && *text != '\0')
+		screen_message(ui, 0, "filter: %s (Esc clears)", text);
+	else
+		screen_message(ui, 0, NULL);
+}
+
+/* /: filter the page's rows (a log searches instead). */
+static void
+key_filter(struct ui *ui, struct view *v)
+{
+	prompt_open(ui, v->ops->kind == VIEW_LOG ? "search: " : "filter: ",
+	    v->filter, 0, key_filter_done, v, NULL);
+}
+
+/* 1-5: the top views. */
+static void
+key_view(struct ui *ui, struct view *v)
+{
+	(void)v;
+	view_switch(ui, (enum view_kind)(key_pressed - '1'));
+}
+
+/* Take the quit confirmation. */
+static void
+key_quit_done(struct ui *ui, const char *answer, void *arg)
+{
+	(void)arg;
+	if (answer == NULL || *answer == 'n')
+		return;
+	if (*answer == 'w') {
+		ui->quit_wait = 1;
+		engine_shutdown(ui->engine, 0);
+		screen_message(ui, 0, "stopping: quitting when the running "
+		    "steps have ended (no new ones start)");
+		return;
+	}
+	ui_quit(ui);
+}
+
+/* q, Esc: clear the filter, go back, or quit from a top view. */
+static void
+key_back(struct ui *ui, struct view *v)
+{
+	char	 q[160];
+	int	 n;
+
+	if (key_pressed == K_ESC && v->filter != NULL) {
+		view_set_filter(ui, v, NULL);
+		screen_message(ui, 0, NULL);
+		return;
+	}
+	if (v->below != NULL) {
+		view_pop(ui);
+		return;
+	}
+	if (key_pressed == K_ESC)
+		return;
+	if (ui->engine == NULL || (n = engine_nrunning(ui->engine)) == 0) {
+		ui_quit(ui);
+		return;
+	}
+	snprintf(q, sizeof q, "This console runs the engine and %d step%s "
+	    "running. y: quit, interrupting them (they follow on_interrupt "
+	    "at the next start)  w: quit when they end  n: stay ", n,
+	    n == 1 ? " is" : "s are");
+	confirm_open(ui, q, "ywn", key_quit_done, NULL, NULL);
+}
+
+/* Quit as q on a top view does (the :q command). */
+void
+keys_dispatch_quit(struct ui *ui)
+{
+	while (ui->top->below != NULL)
+		view_pop(ui);
+	key_pressed = 'q';
+	key_back(ui, ui->top);
+}
+
+/* Ctrl-L: repaint every cell. */
+static void
+key_redraw(struct ui *ui, struct view *v)
+{
+	(void)v;
+	clearok(curscr, TRUE);
+	ui_dirty(ui);
+}
+
+/* Ctrl-Z: suspend only when the engine runs elsewhere. */
+static void
+key_suspend(struct ui *ui, struct view *v)
+{
+	(void)v;
+	if (ui->engine != NULL) {
+		screen_message(ui, 1, "not suspending: this console runs the "
+		    "engine, which would stop too (q quits)");
+		return;
+	}
+	term_suspend(ui);
+	kill(0, SIGTSTP);
+	term_resume(ui);
+}
+
+/* The workflow and step the page's cursor is on; 0 if none. */
+static int
+key_target(struct ui *ui, struct view *v, int64_t *wf, int64_t *step)
+{
+	*wf = *step = 0;
+	switch (v->ops->kind) {
+	case VIEW_WORKFLOWS:
+		*wf = workflows_selected(v);
+		break;
+	case VIEW_GATES:
+		gates_selected(v, wf, step);
+		break;
+	case VIEW_RUN:
+		run_selected(v, wf, step);
+		break;
+	case VIEW_STEP:
+		step_selected(v, wf, step);
+		break;
+	case VIEW_AUDIT:
+		*wf = audit_selected(v);
+		break;
+	default:
+		break;
+	}
+	if (*wf == 0 && *step == 0) {
+		screen_message(ui, 1, "nothing selected");
+		return (0);
+	}
+	return (1);
+}
+
+/* y: approve the selected gate. */
+static void
+key_approve(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (key_target(ui, v, &wf, &step))
+		action_approve(ui, step, 1);
+}
+
+/* n: reject the selected gate. */
+static void
+key_reject(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (key_target(ui, v, &wf, &step))
+		action_approve(ui, step, 0);
+}
+
+/* c: cancel the selected workflow. */
+static void
+key_cancel(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (key_target(ui, v, &wf, &step))
+		action_cancel(ui, wf);
+}
+
+/* R: retry the workflow (in a run view, from the selected step). */
+static void
+key_retry(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (key_target(ui, v, &wf, &step))
+		action_retry(ui, wf, v->ops->kind == VIEW_RUN ?
+		    run_retry_from(v) : NULL);
+}
+
+/* s: skip the selected step. */
+static void
+key_skip(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (key_target(ui, v, &wf, &step))
+		action_skip(ui, step);
+}
+
+/* p: pause or resume the workflow, or the schedule. */
+static void
+key_pause(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (key_target(ui, v, &wf, &step))
+		action_pause(ui, wf);
+}
+
+/* r: the run form (Schedules: fire the schedule now). */
+static void
+key_run(struct ui *ui, struct view *v)
+{
+	const char	*name;
+	int64_t		 wf;
+
+	if (v->ops->kind == VIEW_WORKFLOWS) {
+		if ((wf = workflows_selected(v)) == 0) {
+			screen_message(ui, 1, "nothing selected");
+			return;
+		}
+		form_open_again(ui, wf);
+		return;
+	}
+	if ((name = templates_selected(v)) == NULL) {
+		screen_message(ui, 1, "no template selected");
+		return;
+	}
+	form_open(ui, name, NULL);
+}
+
+/* e: edit the selected template. */
+static void
+key_edit(struct ui *ui, struct view *v)
+{
+	const char	*name;
+
+	if ((name = templates_selected(v)) == NULL) {
+		screen_message(ui, 1, "no template selected");
+		return;
+	}
+	edit_open(ui, name);
+}
+
+/* t: the timeline. */
+static void
+key_timeline(struct ui *ui, struct view *v)
+{
+	run_toggle_timeline(v);
+	ui_dirty(ui);
+}
+
+/* l: the selected step's log. */
+static void
+key_log(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (!key_target(ui, v, &wf, &step))
+		return;
+	if (step == 0) {
+		screen_message(ui, 1, "no step selected");
+		return;
+	}
+	pager_open(ui, step);
+}
+
+/* f: follow (the run view's active step, or the log's end). */
+static void
+key_follow(struct ui *ui, struct view *v)
+{
+	if (v->ops->kind == VIEW_LOG)
+		v->ops->key(ui, v, 'F');
+	else
+		run_follow(ui, v);
+}

@@ -1,0 +1,241 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * prompt.c: a line of input in the message line, or a question in a box,
+ * as overlays on the view stack.  Neither reads keys itself: the loop
+ * hands them keys like any view, so the engine goes on while one is open.
+ * The callback gets the text (or the answer's letter), or NULL when the
+ * user backed out; the view is off the stack before it is called.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "ui/ui-int.h"
+
+#define PROMPT_MAX	4096	/* bytes of input */
+
+struct prompt {
+	char		*label;
+	struct buf	 text;
+	const char	*answers;	/* a question: the letters it takes */
+	prompt_cb	 cb;
+	void		*arg;
+	void		 (*free)(void *);
+};
+
+static void	 prompt_draw(struct ui *, struct view *, int, int);
+static int	 prompt_key(struct ui *, struct view *, int);
+static void	 prompt_free(struct view *);
+static void	 prompt_finish(struct ui *, struct view *, const char *);
+static void	 prompt_rubout(struct buf *, int);
+
+const struct view_ops view_prompt = {
+	.kind = VIEW_PROMPT,
+	.title = "prompt",
+	.overlay = 1,
+	.draw = prompt_draw,
+	.key = prompt_key,
+	.free = prompt_free
+};
+
+/* Ask for a line of text, starting from initial (may be NULL). */
+void
+prompt_open(struct ui *ui, const char *label, const char *initial, int flags,
+    prompt_cb cb, void *arg, void (*freecb)(void *))
+{
+	struct prompt	*p;
+
+	(void)flags;
+	p = xcalloc(1, sizeof *p);
+	p->label = xstrdup(label);
+	buf_init(&p->text);
+	if (initial != NULL)
+		buf_puts(&p->text, initial);
+	p->cb = cb;
+	p->arg = arg;
+	p->free = freecb;
+	view_push(ui, &view_prompt, p);
+}
+
+/* Ask a question answered by one of the letters in answers. */
+void
+confirm_open(struct ui *ui, const char *question, const char *answers,
+    prompt_cb cb, void *arg, void (*freecb)(void *))
+{
+	struct prompt	*p;
+
+	p = xcalloc(1, sizeof *p);
+	p->label = xstrdup(question);
+	buf_init(&p->text);
+	p->answers = answers;
+	p->cb = cb;
+	p->arg = arg;
+	p->free = freecb;
+	view_push(ui, &view_prompt, p);
+}
+
+/* Free the prompt and what its caller left with it. */
+static void
+prompt_free(struct view *v)
+{
+	struct prompt	*p = v->data;
+
+	if (p->free != NULL)
+		p->free(p->arg);
+	free(p->label);
+	buf_free(&p->text);
+	free(p);
+}
+
+/* Take the prompt off the stack, then tell the caller. */
+static void
+prompt_finish(struct ui *ui, struct view *v, const char *text)
+{
+	struct prompt	*p = v->data;
+	prompt_cb	 cb = p->cb;
+	void		*arg = p->arg;
+	void		(*freecb)(void *) = p->free;
+	char		*copy = text != NULL ? xstrdup(text) : NULL;
+
+	p->free = NULL;		/* the callback still needs arg */
+	view_pop(ui);
+	cb(ui, copy, arg);
+	if (freecb != NULL)
+		freecb(arg);
+	free(copy);
+}
+
+/* Remove the last character (whole UTF-8 sequence), or the last word. */
+static void
+prompt_rubout(struct buf *b, int word)
+{
+	while (b->len > 0 && word && b->data[b->len - 1] == ' ')
+		b->len--;
+	while (b->len > 0) {
+		b->len--;
+		if (word) {
+			if (b->len > 0 && b->data[b->len - 1] == ' ')
+				break;
+			continue;
+		}
+		if (((unsigned char)b->data[b->len] & 0xc0) != 0x80)
+			break;
+	}
+	if (b->data != NULL)
+		b->data[b->len] = '\0';
+}
+
+/*
+ * Add a typed character to a line: as UTF-8, or in a non-UTF-8 locale as
+ * the byte the terminal sent (so text is stored as typed).
+ */
+void
+prompt_append(struct ui *ui, struct buf *b, int key)
+{
+	char	 utf8[8];
+	char	 c;
+
+	if (!ui->utf8 && key >= 0x80 && key <= 0xff) {
+		c = (char)key;
+		buf_add(b, &c, 1);
+		return;
+	}
+	buf_add(b, utf8, (size_t)utf8_encode((uint32_t)key, utf8));
+}
+
+/* Every key goes here while a prompt is open. */
+static int
+prompt_key(struct ui *ui, struct view *v, int key)
+{
+	struct prompt	*p = v->data;
+	char		 ans[2];
+
+	if (p->answers != NULL) {
+		if (key < 0x80 && key > 0 && strchr(p->answers, key) != NULL) {
+			ans[0] = (char)key;
+			ans[1] = '\0';
+			prompt_finish(ui, v, ans);
+		} else
+			prompt_finish(ui, v, NULL);
+		return (1);
+	}
+	switch (key) {
+	case K_ENTER:
+		prompt_finish(ui, v, p->text.data != NULL ? p->text.data : "");
+		return (1);
+	case K_ESC:
+	case K_CTRL('C'):
+	case K_CTRL('G'):
+		prompt_finish(ui, v, NULL);
+		return (1);
+	case K_BS:
+		prompt_rubout(&p->text, 0);
+		break;
+	case K_CTRL('W'):
+		prompt_rubout(&p->text, 1);
+		break;
+	case K_CTRL('U'):
+		buf_reset(&p->text);
+		break;
+	default:
+		if (key < 0x20 || key >= KEY_FN(0) || key == 0x7f ||
+		    p->text.len >= PROMPT_MAX)
+			return (1);
+		prompt_append(ui, &p->text, key);
+		break;
+	}
+	ui_dirty(ui);
+	return (1);
+}
+
+/* A line: the label, the text (its end if too long), a cursor block. */
+static void
+prompt_draw(struct ui *ui, struct view *v, int y, int h)
+{
+	struct prompt	*p = v->data;
+	const char	*text = p->text.data != NULL ? p->text.data : "";
+	int		 x, room, w, bw, by, bx, lines;
+
+	if (p->answers != NULL) {
+		bw = ui->cols - 4 < 72 ? ui->cols - 4 : 72;
+		lines = draw_wrap(ui, -1, 0, bw - 4, h, p->label, PAINT_NORMAL);
+		by = y + (h - lines - 2) / 2;
+		bx = (ui->cols - bw) / 2;
+		if (by < y)
+			by = y;
+		draw_box(ui, by, bx, lines + 2, bw);
+		draw_wrap(ui, by + 1, bx + 2, bw - 4, lines, p->label,
+		    PAINT_NORMAL);
+		return;
+	}
+	y = ui->rows - 1;
+	draw_fill(ui, y, 0, ui->cols, PAINT_NORMAL);
+	x = draw_text(ui, y, 0, ui->cols - 16, p->label, PAINT_TITLE);
+	room = ui->cols - x - 2;
+	w = draw_width(text);
+	while (w > room && *text != '\0') {
+		text++;
+		while ((*text & 0xc0) == 0x80)
+			text++;
+		w = draw_width(text);
+	}
+	x += draw_text(ui, y, x, room, text, PAINT_NORMAL);
+	draw_fill(ui, y, x, 1, PAINT_SELECT);
+}

@@ -1,0 +1,163 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * screen.c: the frame around the views.  Line 0 is the header (database,
+ * engine, counts), the last two are the footer (the keys that work here)
+ * and the message line (what the last action did, as the sluice command
+ * that does the same).  The frame is drawn into curses' copy of the
+ * screen; curses sends the terminal only the cells that changed.
+ */
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "ui/ui-int.h"
+
+#define SCREEN_MIN_COLS	40
+#define SCREEN_MIN_ROWS	8
+
+static void	 screen_header(struct ui *);
+static void	 screen_footer(struct ui *);
+static void	 screen_too_small(struct ui *);
+
+/* Rows between the header and the footer. */
+int
+screen_body_rows(const struct ui *ui)
+{
+	return (ui->rows - 3 > 0 ? ui->rows - 3 : 0);
+}
+
+/* Set the message line; error ones are painted as errors. */
+void
+screen_message(struct ui *ui, int error, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	free(ui->message);
+	ui->message = NULL;
+	if (fmt != NULL) {
+		va_start(ap, fmt);
+		xvasprintf(&ui->message, fmt, ap);
+		va_end(ap);
+	}
+	ui->message_error = error;
+	ui_dirty(ui);
+}
+
+/* "sluice DB  engine: ...  N running  N gates  N failed", then the view. */
+static void
+screen_header(struct ui *ui)
+{
+	struct buf	 b, right;
+	struct view	*page = view_page(ui);
+	const char	*db, *slash;
+	int		 w;
+
+	draw_fill(ui, 0, 0, ui->cols, PAINT_HEADER);
+	db = store_path(ui->store);
+	if ((slash = strrchr(db, '/')) != NULL)
+		db = slash + 1;
+	buf_init(&b);
+	buf_printf(&b, "sluice %s", db);
+	if (page != NULL)
+		buf_printf(&b, " \u00b7 %s", page->ops->title);
+	if (!ui->utf8) {
+		buf_reset(&b);
+		buf_printf(&b, "sluice %s", db);
+		if (page != NULL)
+			buf_printf(&b, " - %s", page->ops->title);
+	}
+	buf_init(&right);
+	ui_engine_state(ui, &right);
+	buf_printf(&right, "  %lld running  %lld gate%s  %lld failed",
+	    (long long)ui->counts.running, (long long)ui->counts.gates,
+	    ui->counts.gates == 1 ? "" : "s", (long long)ui->counts.failed);
+	if (ui->counts.scheduled > 0)
+		buf_printf(&right, "  %lld scheduled",
+		    (long long)ui->counts.scheduled);
+	w = draw_width(right.data);
+	if (w > ui->cols - 12)
+		w = ui->cols - 12;
+	draw_text(ui, 0, 0, ui->cols - w - 1, b.data, PAINT_HEADER);
+	draw_text(ui, 0, ui->cols - w, w, right.data,
+	    ui->counts.newest_gate > ui->gates_looked ? PAINT_WAIT :
+	    PAINT_HEADER);
+	buf_free(&right);
+	buf_free(&b);
+}
+
+/* The keys that work in the view on top. */
+static void
+screen_footer(struct ui *ui)
+{
+	struct buf	 b;
+
+	buf_init(&b);
+	keys_footer(ui, ui->top, &b);
+	draw_text(ui, ui->rows - 2, 0, ui->cols, b.data != NULL ? b.data : "",
+	    PAINT_DIM);
+	buf_free(&b);
+}
+
+/* Below the minimum size: say so, and what the size is. */
+static void
+screen_too_small(struct ui *ui)
+{
+	erase();
+	draw_textf(ui, 0, 0, ui->cols, PAINT_BAD, "sluice: the terminal is "
+	    "%dx%d;", ui->cols, ui->rows);
+	draw_textf(ui, 1, 0, ui->cols, PAINT_NORMAL, "needs %dx%d",
+	    SCREEN_MIN_COLS, SCREEN_MIN_ROWS);
+	draw_text(ui, 2, 0, ui->cols, "q quits", PAINT_DIM);
+}
+
+/* Draw everything: header, the page and its overlays, footer, message. */
+void
+screen_draw(struct ui *ui)
+{
+	struct view	*page, *v, *stack[16];
+	int		 n = 0, body;
+
+	ui->too_small = ui->cols < SCREEN_MIN_COLS || ui->rows < SCREEN_MIN_ROWS;
+	if (ui->too_small) {
+		screen_too_small(ui);
+		return;
+	}
+	erase();
+	screen_header(ui);
+	body = screen_body_rows(ui);
+	page = view_page(ui);
+	for (v = ui->top; v != NULL && n < (int)nitems(stack); v = v->below) {
+		stack[n++] = v;
+		if (v == page)
+			break;
+	}
+	/* The page, the frame, then the overlays over all of them. */
+	if (n == 0)
+		return;
+	n--;
+	stack[n]->ops->draw(ui, stack[n], 1, body);
+	screen_footer(ui);
+	if (ui->message != NULL)
+		draw_text(ui, ui->rows - 1, 0, ui->cols, ui->message,
+		    ui->message_error ? PAINT_ERROR : PAINT_NORMAL);
+	while (n-- > 0)
+		stack[n]->ops->draw(ui, stack[n], 1, body);
+}

@@ -1,0 +1,1044 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * step.c: one step row in full: what it is, its times, exit code and
+ * error, resolved args, result and the last lines of its log.  For a gate
+ * it shows what the approver is approving (SPEC §11): the message, the
+ * decisions so far, the run's input, the results of the steps before it
+ * and the args the next step would start with.  Everything is read and
+ * written out as lines in load; draw only wraps them to the width and
+ * shows the part scrolled to.
+ */
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+#include <curses.h>
+
+#include "ui/ui-int.h"
+
+#define STEP_LABEL	11	/* columns of a field's name */
+#define STEP_INDENT	(2 + STEP_LABEL + 1)
+#define STEP_JSON_MAX	200	/* lines of one value shown */
+#define STEP_LOG_LINES	6	/* the last lines of the log */
+#define STEP_LOG_CHUNKS	32	/* chunks read for them */
+
+struct step_line {
+	char		*text;
+	enum ui_paint	 paint;
+	int		 label;		/* bytes of a dim name in front */
+	int		 indent;	/* where wrapped rows start */
+	int		 cut;		/* one row, cut at the edge */
+};
+
+struct step_row {
+	int		 line;
+	size_t		 off;
+	size_t		 len;
+};
+
+struct stepv {
+	int64_t		 id;
+	int64_t		 workflow_id;
+	int		 live;		/* what it shows moves with time */
+	char		*title;		/* glyph, name, status */
+	char		*command;	/* run or shell, from the flow */
+	int		 command_read;
+	enum ui_paint	 title_paint;
+	struct step_line *lines;
+	size_t		 n;
+	size_t		 size;
+	struct step_row	*rows;		/* lines wrapped to cols */
+	size_t		 nrows;
+	size_t		 rowsize;
+	int		 cols;
+	struct ui_list	 list;
+};
+
+static void	 step_load(struct ui *, struct view *);
+static void	 step_draw(struct ui *, struct view *, int, int);
+static int	 step_key(struct ui *, struct view *, int);
+static void	 step_free(struct view *);
+static int	 step_tick(struct ui *, struct view *);
+static void	 step_clear(struct stepv *);
+static void	 step_add(struct stepv *, enum ui_paint, int, int, int,
+		     const char *);
+static void	 step_field(struct stepv *, const char *, enum ui_paint,
+		     const char *, ...) printflike(4, 5);
+static void	 step_heading(struct stepv *, const char *);
+static void	 step_json(struct stepv *, const char *, int);
+static void	 step_text(struct stepv *, const char *, enum ui_paint, int);
+static void	 step_text_more(struct stepv *, const char *, int);
+static const char *step_when(int64_t, char *, size_t);
+static void	 step_head(struct ui *, struct stepv *,
+		     const struct store_step *, const struct store_workflow *);
+static void	 step_times(struct ui *, struct stepv *,
+		     const struct store_step *);
+static void	 step_gate_times(struct stepv *, const struct store_step *);
+static void	 step_command(struct stepv *, const struct store_step *,
+		     const struct store_workflow *);
+static void	 step_command_read(struct stepv *, const struct store_step *,
+		     const struct store_workflow *);
+static void	 step_body(struct stepv *, const struct store_step *);
+static void	 step_log(struct ui *, struct stepv *,
+		     const struct store_step *);
+static void	 step_gate(struct ui *, struct stepv *,
+		     const struct store_step *, const struct store_workflow *);
+static void	 step_gate_options(struct ui *, struct stepv *,
+		     const struct store_step *, const cJSON *);
+static void	 step_gate_decisions(struct ui *, struct stepv *,
+		     const struct store_step *, const cJSON *);
+static void	 step_gate_before(struct ui *, struct stepv *,
+		     const struct store_step *, const struct store_step *,
+		     size_t);
+static void	 step_gate_next(struct stepv *, const struct store_step *,
+		     const struct store_workflow *, const struct store_step *,
+		     size_t);
+static void	 step_gate_way(struct stepv *, const struct flow *, int,
+		     cJSON *, const char *);
+static void	 step_next_args(struct stepv *, const struct flow *, int,
+		     const cJSON *);
+static cJSON	*step_scope(const struct store_workflow *, const struct flow *,
+		     const struct store_step *, size_t);
+static void	 step_wrap(struct ui *, struct stepv *);
+static void	 step_wrap_line(struct stepv *, int, int, struct buf *);
+static void	 step_row_add(struct stepv *, int, size_t, size_t);
+static void	 step_row_draw(struct ui *, struct stepv *, int,
+		     const struct step_row *);
+
+const struct view_ops view_step = {
+	.kind = VIEW_STEP,
+	.title = "Step",
+	.load = step_load,
+	.draw = step_draw,
+	.key = step_key,
+	.free = step_free,
+	.tick = step_tick
+};
+
+/* Enter on a step row: its details. */
+void
+step_open(struct ui *ui, int64_t id)
+{
+	struct stepv	*sv;
+
+	sv = xcalloc(1, sizeof *sv);
+	sv->id = id;
+	view_push(ui, &view_step, sv);
+}
+
+/* The step shown, for the keys that act on it (y n s l). */
+int
+step_selected(struct view *v, int64_t *wf, int64_t *step)
+{
+	struct stepv	*sv = v->data;
+
+	*wf = *step = 0;
+	if (sv == NULL || sv->workflow_id == 0)
+		return (0);
+	*wf = sv->workflow_id;
+	*step = sv->id;
+	return (1);
+}
+
+/* Forget the lines (before reading them again). */
+static void
+step_clear(struct stepv *sv)
+{
+	size_t	 i;
+
+	for (i = 0; i < sv->n; i++)
+		free(sv->lines[i].text);
+	sv->n = 0;
+	sv->nrows = 0;
+	sv->cols = 0;
+}
+
+/* Add a line. */
+static void
+step_add(struct stepv *sv, enum ui_paint paint, int label, int indent,
+    int cut, const char *text)
+{
+	struct step_line	*l;
+
+	if (sv->n == sv->size) {
+		sv->size = sv->size == 0 ? 64 : sv->size * 2;
+		sv->lines = xreallocarray(sv->lines, sv->size,
+		    sizeof *sv->lines);
+	}
+	l = &sv->lines[sv->n++];
+	l->text = xstrdup(text);
+	l->paint = paint;
+	l->label = label;
+	l->indent = indent;
+	l->cut = cut;
+}
+
+/* A "  name       value" line; the value wraps under itself. */
+static void
+step_field(struct stepv *sv, const char *name, enum ui_paint paint,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*value, *text;
+	int	 label;
+
+	va_start(ap, fmt);
+	xvasprintf(&value, fmt, ap);
+	va_end(ap);
+	label = xasprintf(&text, "  %-*s ", STEP_LABEL, name);
+	text = xrealloc(text, (size_t)label + strlen(value) + 1);
+	strcpy(text + label, value);
+	step_add(sv, paint, label, STEP_INDENT, 0, text);
+	free(text);
+	free(value);
+}
+
+/* A blank line, then a section's name. */
+static void
+step_heading(struct stepv *sv, const char *name)
+{
+	step_add(sv, PAINT_NORMAL, 0, 0, 0, "");
+	step_add(sv, PAINT_TITLE, 0, 0, 1, name);
+}
+
+/* Say how many lines of a long value are not shown, and where they are. */
+static void
+step_text_more(struct stepv *sv, const char *rest, int indent)
+{
+	char	*line;
+	size_t	 n = 1;
+
+	for (; *rest != '\0'; rest++)
+		n += *rest == '\n' && rest[1] != '\0';
+	xasprintf(&line, "%*s... %zu more line%s (sluice show --json shows "
+	    "all of it)", indent, "", n, n == 1 ? "" : "s");
+	step_add(sv, PAINT_DIM, 0, indent, 1, line);
+	free(line);
+}
+
+/* Lines of text under a heading (a string result, a message). */
+static void
+step_text(struct stepv *sv, const char *text, enum ui_paint paint, int indent)
+{
+	const char	*p = text, *nl;
+	char		*line;
+	int		 n = 0, lead;
+
+	do {
+		nl = strchr(p, '\n');
+		if (nl == NULL && *p == '\0' && n > 0)
+			break;
+		if (n++ == STEP_JSON_MAX) {
+			step_text_more(sv, p, indent);
+			break;
+		}
+		xasprintf(&line, "%*s%.*s", indent, "", nl != NULL ?
+		    (int)(nl - p) : (int)strlen(p), p);
+		/* Wrapped rows go in under the line's own indentation. */
+		for (lead = 0; line[lead] == ' '; lead++)
+			;
+		step_add(sv, paint, 0, lead + 2 < 40 ? lead + 2 : 40, 0,
+		    line);
+		free(line);
+		p = nl != NULL ? nl + 1 : p + strlen(p);
+	} while (nl != NULL);
+}
+
+/*
+ * A JSON value, pretty, indented by two per level; a string as its text;
+ * anything that does not parse as it is.
+ */
+static void
+step_json(struct stepv *sv, const char *json, int indent)
+{
+	cJSON		*j;
+	struct buf	 b;
+	char		*pretty, *p;
+
+	if (json == NULL || (j = cJSON_Parse(json)) == NULL) {
+		step_text(sv, json != NULL ? json : "null", PAINT_NORMAL,
+		    indent);
+		return;
+	}
+	if (cJSON_IsString(j)) {
+		step_text(sv, j->valuestring, PAINT_NORMAL, indent);
+		cJSON_Delete(j);
+		return;
+	}
+	pretty = j->child == NULL ? json_print(j) : json_print_pretty(j);
+	cJSON_Delete(j);
+	buf_init(&b);
+	for (p = pretty; *p != '\0'; p++) {
+		if (*p == '\t' && (p == pretty || p[-1] == '\n' ||
+		    p[-1] == '\t'))
+			buf_puts(&b, "  ");
+		else if (*p == '\t')
+			buf_putc(&b, ' ');
+		else
+			buf_putc(&b, *p);
+	}
+	step_text(sv, b.data != NULL ? b.data : "", PAINT_NORMAL, indent);
+	buf_free(&b);
+	free(pretty);
+}
+
+/* A time for the details: "09:41:07" today, else with the date. */
+static const char *
+step_when(int64_t ms, char *buf, size_t len)
+{
+	struct tm	 tm, now_tm;
+	time_t		 t = (time_t)(ms / 1000), now = time(NULL);
+
+	if (ms <= 0 || localtime_r(&t, &tm) == NULL ||
+	    localtime_r(&now, &now_tm) == NULL) {
+		snprintf(buf, len, "-");
+		return (buf);
+	}
+	if (tm.tm_year == now_tm.tm_year && tm.tm_yday == now_tm.tm_yday)
+		strftime(buf, len, "%H:%M:%S", &tm);
+	else
+		strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm);
+	return (buf);
+}
+
+/* The step's name and status, the run it is in, what it runs. */
+static void
+step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
+    const struct store_workflow *w)
+{
+	char	 when[32], age[16];
+
+	free(sv->title);
+	xasprintf(&sv->title, "%s %s  %s", draw_glyph(ui, s->status), s->name,
+	    s->status);
+	sv->title_paint = draw_status_paint(s->status);
+	if (w != NULL) {
+		time_age(time_now_ms() - w->created_at, age, sizeof age);
+		step_field(sv, "workflow", PAINT_NORMAL, "%lld %s (%s), "
+		    "started by %s at %s, %s ago", (long long)w->id, w->name,
+		    w->status, w->created_by, step_when(w->created_at, when,
+		    sizeof when), age);
+	}
+	step_field(sv, "step", PAINT_NORMAL, "%lld, key %s, attempt %d, "
+	    "visit %d", (long long)s->id, s->step_key, s->attempt, s->visit);
+	if (strcmp(s->kind, "tool") == 0)
+		step_field(sv, "runs", PAINT_NORMAL, "tool %s", s->tool);
+	else if (strcmp(s->kind, "gate") != 0)
+		step_field(sv, "runs", PAINT_NORMAL, "%s (inline in the flow)",
+		    s->kind);
+	if (s->host != NULL)
+		step_field(sv, "host", PAINT_NORMAL, "%s", s->host);
+	if (s->pid != 0 && strcmp(s->status, "running") == 0)
+		step_field(sv, "pid", PAINT_NORMAL, "%lld (process group %lld)",
+		    (long long)s->pid, (long long)s->pgid);
+}
+
+/* Ready, started, ended, how long; the exit code and the error. */
+static void
+step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
+{
+	char	 when[32], d[16], age[16];
+	int64_t	 now = time_now_ms(), due = 0, ready;
+
+	if (strcmp(s->kind, "gate") == 0) {
+		step_gate_times(sv, s);
+		return;
+	}
+	ready = s->ready_at != 0 ? s->ready_at : s->created_at;
+	if (s->started_at == 0)
+		step_field(sv, "ready", PAINT_NORMAL, "%s", step_when(ready,
+		    when, sizeof when));
+	else if (s->started_at - ready >= 1000)
+		step_field(sv, "started", PAINT_NORMAL, "%s, after %s ready",
+		    step_when(s->started_at, when, sizeof when),
+		    draw_duration(s->started_at - ready, d, sizeof d));
+	else
+		step_field(sv, "started", PAINT_NORMAL, "%s", step_when(
+		    s->started_at, when, sizeof when));
+	if (s->completed_at != 0)
+		step_field(sv, "ended", PAINT_NORMAL, "%s, took %s", step_when(
+		    s->completed_at, when, sizeof when), s->started_at != 0 &&
+		    s->completed_at >= s->started_at ? draw_duration(
+		    s->completed_at - s->started_at, d, sizeof d) : "-");
+	else if (strcmp(s->status, "running") == 0 && s->started_at != 0)
+		step_field(sv, "running", PAINT_RUN, "for %s", draw_duration(
+		    now - s->started_at, d, sizeof d));
+	if (strcmp(s->status, "running") == 0 && s->timeout_at > now) {
+		time_age(s->timeout_at - now, age, sizeof age);
+		step_field(sv, "times out", PAINT_NORMAL, "%s (in %s)",
+		    step_when(s->timeout_at, when, sizeof when), age);
+	}
+	if (strcmp(s->status, "pending") == 0 && store_timer_of_step(
+	    ui->store, s->id, "retry", &due) == 0 && due > 0) {
+		time_age(due > now ? due - now : 0, age, sizeof age);
+		step_field(sv, "retries", PAINT_WAIT, "at %s (in %s)",
+		    step_when(due, when, sizeof when), age);
+	}
+	if (s->has_exit_code)
+		step_field(sv, "exit code", s->exit_code == 0 ? PAINT_NORMAL :
+		    PAINT_BAD, "%d", s->exit_code);
+	if (s->error != NULL)
+		step_field(sv, "error", PAINT_BAD, "%s", s->error);
+	if (s->branch_end != NULL)
+		step_field(sv, "branch", PAINT_NORMAL, "ended: %s",
+		    s->branch_end);
+}
+
+/* A gate's times: since when it waits, when it was decided. */
+static void
+step_gate_times(struct stepv *sv, const struct store_step *s)
+{
+	char	 when[32], d[16];
+	int64_t	 since = s->ready_at != 0 ? s->ready_at : s->created_at;
+	int64_t	 end = s->completed_at != 0 ? s->completed_at : time_now_ms();
+
+	step_field(sv, "waiting", PAINT_NORMAL, "since %s (%s)", step_when(
+	    since, when, sizeof when), draw_duration(end - since, d,
+	    sizeof d));
+	if (s->completed_at != 0)
+		step_field(sv, "decided", PAINT_NORMAL, "%s", step_when(
+		    s->completed_at, when, sizeof when));
+	if (s->error != NULL)
+		step_field(sv, "error", PAINT_BAD, "%s", s->error);
+}
+
+/* What an inline step runs (the flow is read once: it never changes). */
+static void
+step_command(struct stepv *sv, const struct store_step *s,
+    const struct store_workflow *w)
+{
+	if (!sv->command_read && w != NULL)
+		step_command_read(sv, s, w);
+	if (sv->command == NULL)
+		return;
+	step_heading(sv, strcmp(s->kind, "shell") == 0 ? "Shell script" :
+	    "Command (as written)");
+	step_text(sv, sv->command, PAINT_NORMAL, 2);
+}
+
+/* Read what an inline step runs from the flow. */
+static void
+step_command_read(struct stepv *sv, const struct store_step *s,
+    const struct store_workflow *w)
+{
+	struct flow_diags	*d;
+	struct flow		*f;
+	struct buf		 b;
+	size_t			 i;
+	int			 spec;
+
+	sv->command_read = 1;
+	d = flow_diags_create();
+	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
+	flow_diags_free(d);
+	if (f == NULL)
+		return;
+	buf_init(&b);
+	if ((spec = flow_find(f, s->step_key)) >= 0 &&
+	    f->steps[spec].shell != NULL)
+		buf_puts(&b, f->steps[spec].shell);
+	else if (spec >= 0) {
+		for (i = 0; i < f->steps[spec].nrun; i++) {
+			if (i > 0)
+				buf_putc(&b, ' ');
+			action_quote(&b, f->steps[spec].run[i]);
+		}
+	}
+	if (b.len > 0)
+		sv->command = buf_release(&b);
+	buf_free(&b);
+	flow_free(f);
+}
+
+/* Args and result of a step that runs something. */
+static void
+step_body(struct stepv *sv, const struct store_step *s)
+{
+	int	 unresolved;
+
+	unresolved = strcmp(s->status, "ready") == 0 ||
+	    strcmp(s->status, "pending") == 0 || s->started_at == 0;
+	step_heading(sv, unresolved ? "Args (as written: resolved when it "
+	    "starts)" : "Args");
+	step_json(sv, s->args_json != NULL ? s->args_json : "{}", 2);
+	if (s->result_json == NULL)
+		return;
+	step_heading(sv, "Result");
+	step_json(sv, s->result_json, 2);
+}
+
+/* The last few lines of the log, and how to see all of it. */
+static void
+step_log(struct ui *ui, struct stepv *sv, const struct store_step *s)
+{
+	struct store_log	*c;
+	struct log_lines	 ls;
+	const struct log_line	*l;
+	enum ui_paint		 paint;
+	const char		*mark;
+	char			*cause = NULL, *line, when[32];
+	size_t			 n, i;
+
+	if (store_log_tail(ui->store, s->id, STEP_LOG_CHUNKS, &c, &n,
+	    &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	memset(&ls, 0, sizeof ls);
+	pager_lines_add(&ls, c, n);
+	store_logs_free(c, n);
+	step_heading(sv, n == 0 ? "Log: none yet" : "Log: the last lines "
+	    "(l shows all of it)");
+	for (i = ls.n > STEP_LOG_LINES ? ls.n - STEP_LOG_LINES : 0; i < ls.n;
+	    i++) {
+		l = &ls.v[i];
+		mark = pager_stream_mark(ui, l->stream, &paint);
+		step_when(l->at, when, sizeof when);
+		xasprintf(&line, "  %s %s %s", when, mark, l->text);
+		step_add(sv, l->stream == 'e' ? PAINT_WAIT : l->stream == 'o' ?
+		    PAINT_NORMAL : PAINT_LATE, 3 + (int)strlen(when), 0, 1,
+		    line);
+		free(line);
+	}
+	if (s->log_bytes > 0)
+		step_field(sv, "kept", PAINT_DIM, "%lld bytes of output",
+		    (long long)s->log_bytes);
+	pager_lines_free(&ls);
+}
+
+/* The gate's message, who may decide, how many must, when it times out. */
+static void
+step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
+    const cJSON *g)
+{
+	const cJSON	*m, *a, *e;
+	struct buf	 b;
+	char		 when[32], age[16];
+	int64_t		 due = 0, now = time_now_ms();
+	int		 escalate;
+
+	m = cJSON_GetObjectItemCaseSensitive(g, "message");
+	step_field(sv, "message", PAINT_NORMAL, "%s", cJSON_IsString(m) &&
+	    *m->valuestring != '\0' ? m->valuestring : "(none)");
+	buf_init(&b);
+	a = cJSON_GetObjectItemCaseSensitive(g, "approvers");
+	cJSON_ArrayForEach(e, a) {
+		if (cJSON_IsString(e))
+			buf_printf(&b, "%s%s", b.len > 0 ? ", " : "",
+			    e->valuestring);
+	}
+	step_field(sv, "approvers", PAINT_NORMAL, "%s", b.len > 0 ? b.data :
+	    "anyone who can open the database");
+	buf_free(&b);
+	e = cJSON_GetObjectItemCaseSensitive(g, "allow_self");
+	if (cJSON_IsFalse(e))
+		step_field(sv, "", PAINT_NORMAL, "not the person who started "
+		    "the workflow");
+	if (strcmp(s->status, "waiting") != 0 || store_timer_of_step(
+	    ui->store, s->id, "gate_timeout", &due) != 0 || due == 0)
+		return;
+	e = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
+	escalate = cJSON_IsString(e) && strcmp(e->valuestring, "reject") != 0;
+	time_age(due > now ? due - now : 0, age, sizeof age);
+	step_field(sv, "times out", PAINT_WAIT, "%s (in %s), then %s%s",
+	    step_when(due, when, sizeof when), age, escalate ?
+	    "escalates to " : "it is rejected", escalate ? e->valuestring : "");
+}
+
+/* Approvals so far against the quorum, and each decision with its words. */
+static void
+step_gate_decisions(struct ui *ui, struct stepv *sv,
+    const struct store_step *s, const cJSON *g)
+{
+	struct store_approval	*a;
+	const cJSON		*q;
+	size_t			 n, i, j;
+	char			*cause = NULL, when[32];
+	int			 approved = 0, quorum = 1;
+
+	q = cJSON_GetObjectItemCaseSensitive(g, "quorum");
+	if (cJSON_IsNumber(q) && q->valueint > 0)
+		quorum = q->valueint;
+	if (store_approval_list(ui->store, s->id, 100, &a, &n, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		if (strcmp(a[i].decision, "approve") != 0)
+			continue;
+		for (j = 0; j < i; j++) {
+			if (strcmp(a[j].decision, "approve") == 0 &&
+			    strcmp(a[j].who, a[i].who) == 0)
+				break;
+		}
+		approved += j == i;
+	}
+	step_field(sv, "quorum", PAINT_NORMAL, "%d of %d approved%s",
+	    approved, quorum, strcmp(s->status, "waiting") == 0 ?
+	    " so far" : "");
+	for (i = 0; i < n; i++) {
+		step_field(sv, i == 0 ? "decisions" : "", strcmp(a[i].decision,
+		    "approve") == 0 ? PAINT_OK : PAINT_BAD, "%s %s %sd at "
+		    "%s%s%s", draw_glyph(ui, strcmp(a[i].decision,
+		    "approve") == 0 ? "done" : "failed"), a[i].who,
+		    a[i].decision, step_when(a[i].at, when, sizeof when),
+		    a[i].comment != NULL ? ": " : "", a[i].comment != NULL ?
+		    a[i].comment : "");
+	}
+	store_approvals_free(a, n);
+}
+
+/* The results of the steps that ended before the gate, one line each. */
+static void
+step_gate_before(struct ui *ui, struct stepv *sv, const struct store_step *s,
+    const struct store_step *fin, size_t n)
+{
+	char	*line;
+	size_t	 i;
+	int	 shown = 0;
+
+	step_heading(sv, "Results so far");
+	for (i = 0; i < n; i++) {
+		if (fin[i].id == s->id)
+			continue;
+		xasprintf(&line, "  %s %-16s %s", draw_glyph(ui,
+		    fin[i].status), fin[i].name, fin[i].result_json != NULL ?
+		    fin[i].result_json : "null");
+		step_add(sv, draw_status_paint(fin[i].status), 0, 0, 1, line);
+		free(line);
+		shown++;
+	}
+	if (shown == 0)
+		step_add(sv, PAINT_DIM, 0, 0, 1, "  none: the gate is the first "
+		    "step");
+}
+
+/*
+ * The scope a step would be resolved against now, as the engine builds
+ * it: the input, the workflow, each finished step's latest result.
+ */
+static cJSON *
+step_scope(const struct store_workflow *w, const struct flow *f,
+    const struct store_step *fin, size_t n)
+{
+	cJSON	*scope, *o, *steps, *wo;
+	size_t	 i;
+	int	 spec;
+
+	scope = cJSON_CreateObject();
+	cJSON_AddItemToObject(scope, "input", json_parse_or_null(
+	    w->input_json));
+	wo = cJSON_AddObjectToObject(scope, "workflow");
+	cJSON_AddNumberToObject(wo, "id", (double)w->id);
+	cJSON_AddStringToObject(wo, "name", w->name);
+	steps = cJSON_AddObjectToObject(scope, "steps");
+	for (i = 0; i < n; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddItemToObject(o, "result",
+		    json_parse_or_null(fin[i].result_json));
+		if (fin[i].has_exit_code)
+			cJSON_AddNumberToObject(o, "exit_code",
+			    fin[i].exit_code);
+		else
+			cJSON_AddNullToObject(o, "exit_code");
+		cJSON_AddStringToObject(o, "status", fin[i].status);
+		spec = flow_find(f, fin[i].step_key);
+		if (spec >= 0 && strcmp(f->steps[spec].name,
+		    f->steps[spec].key) != 0) {
+			cJSON_DeleteItemFromObjectCaseSensitive(steps,
+			    f->steps[spec].name);
+			cJSON_AddItemToObject(steps, f->steps[spec].name,
+			    cJSON_Duplicate(o, 1));
+		}
+		cJSON_DeleteItemFromObjectCaseSensitive(steps,
+		    fin[i].step_key);
+		cJSON_AddItemToObject(steps, fin[i].step_key, o);
+	}
+	return (scope);
+}
+
+/* A step that would start next: its name and its args resolved now. */
+static void
+step_next_args(struct stepv *sv, const struct flow *f, int spec,
+    const cJSON *scope)
+{
+	const struct flow_step	*ns = &f->steps[spec];
+	static const char	*kinds[] = { "a gate", "tool", "run", "shell" };
+	char			*args;
+
+	if (ns->exec == FLOW_EXEC_TOOL)
+		step_field(sv, "next", PAINT_NORMAL, "%s (tool %s)", ns->name,
+		    ns->tool);
+	else
+		step_field(sv, "next", PAINT_NORMAL, "%s (%s)", ns->name,
+		    kinds[ns->exec]);
+	if (ns->exec == FLOW_EXEC_GATE)
+		return;
+	args = interp_json(ns->args_json != NULL ? ns->args_json : "{}",
+	    scope);
+	step_field(sv, "args", PAINT_DIM, "as resolved now:");
+	step_json(sv, args != NULL ? args : ns->args_json, 4);
+	free(args);
+}
+
+/* What follows the gate if its result is outcome ("approved"...). */
+static void
+step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
+    const char *outcome)
+{
+	const struct flow_step	*fs = &f->steps[spec];
+	cJSON			*steps, *o;
+	size_t			 i;
+	int			 arm = -1;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "result", outcome);
+	cJSON_AddNullToObject(o, "exit_code");
+	cJSON_AddStringToObject(o, "status", "done");
+	steps = cJSON_GetObjectItemCaseSensitive(scope, "steps");
+	cJSON_DeleteItemFromObjectCaseSensitive(steps, fs->key);
+	cJSON_AddItemToObject(steps, fs->key, o);
+	cJSON_AddStringToObject(scope, "result", outcome);
+	cJSON_AddNullToObject(scope, "exit_code");
+	for (i = 0; i < fs->nbranch && arm < 0; i++) {
+		if (fs->branch[i].cond == NULL ||
+		    cond_eval(fs->branch[i].cond, scope) == 1)
+			arm = (int)i;
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(scope, "result");
+	cJSON_DeleteItemFromObjectCaseSensitive(scope, "exit_code");
+	if (fs->nbranch > 0 && arm < 0)
+		step_field(sv, "then", PAINT_BAD, "no branch matches: the "
+		    "workflow fails");
+	else if (fs->nbranch > 0)
+		step_next_args(sv, f, fs->branch[arm].target, scope);
+	else if (strcmp(outcome, "approved") != 0)
+		step_field(sv, "then", PAINT_BAD, "the workflow fails");
+	else if (fs->done)
+		step_field(sv, "then", PAINT_OK, "the workflow completes");
+	else if (fs->nparallel > 0) {
+		for (i = 0; i < fs->nparallel; i++)
+			step_next_args(sv, f, fs->parallel_targets[i], scope);
+	} else if (fs->next_target >= 0)
+		step_next_args(sv, f, fs->next_target, scope);
+	else
+		step_field(sv, "then", PAINT_NORMAL, "nothing follows it");
+}
+
+/* The step that runs next, approved or rejected, with its args. */
+static void
+step_gate_next(struct stepv *sv, const struct store_step *s,
+    const struct store_workflow *w, const struct store_step *fin, size_t n)
+{
+	struct flow_diags	*d;
+	struct flow		*f;
+	cJSON			*scope;
+	int			 spec;
+
+	d = flow_diags_create();
+	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
+	flow_diags_free(d);
+	if (f == NULL || (spec = flow_find(f, s->step_key)) < 0) {
+		if (f != NULL)
+			flow_free(f);
+		return;
+	}
+	scope = step_scope(w, f, fin, n);
+	step_heading(sv, "If approved");
+	step_gate_way(sv, f, spec, scope, "approved");
+	step_heading(sv, "If rejected");
+	step_gate_way(sv, f, spec, scope, "rejected");
+	cJSON_Delete(scope);
+	flow_free(f);
+}
+
+/* What the approver is approving (SPEC §11). */
+static void
+step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
+    const struct store_workflow *w)
+{
+	struct store_step	*fin = NULL;
+	cJSON			*g;
+	size_t			 n = 0;
+	char			*cause = NULL;
+	int			 waiting = strcmp(s->status, "waiting") == 0;
+
+	g = json_parse_or_null(s->gate_json);
+	step_heading(sv, waiting ? "Gate: waiting for a decision (y approve, "
+	    "n reject)" : "Gate");
+	step_gate_options(ui, sv, s, g);
+	step_gate_decisions(ui, sv, s, g);
+	cJSON_Delete(g);
+	if (s->result_json != NULL && !waiting) {
+		g = json_parse_or_null(s->result_json);
+		step_field(sv, "result", PAINT_NORMAL, "%s", cJSON_IsString(g) ?
+		    g->valuestring : s->result_json);
+		cJSON_Delete(g);
+	}
+	if (w == NULL)
+		return;
+	step_heading(sv, "Input of the workflow");
+	step_json(sv, w->input_json != NULL ? w->input_json : "{}", 2);
+	if (!waiting)
+		return;
+	if (store_steps_finished(ui->store, w->id, &fin, &n, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	step_gate_before(ui, sv, s, fin, n);
+	step_gate_next(sv, s, w, fin, n);
+	store_steps_free(fin, n);
+}
+
+/* Read the step (and its workflow) and write out its lines. */
+static void
+step_load(struct ui *ui, struct view *v)
+{
+	struct stepv		*sv = v->data;
+	struct store_step	*s;
+	struct store_workflow	*w = NULL;
+	char			*cause = NULL;
+
+	step_clear(sv);
+	if (store_step_get(ui->store, sv->id, &s, &cause) != 0) {
+		step_add(sv, PAINT_BAD, 0, 0, 0, cause);
+		free(cause);
+		sv->live = 0;
+		return;
+	}
+	if (store_workflow_get(ui->store, s->workflow_id, &w, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		w = NULL;
+	}
+	sv->workflow_id = s->workflow_id;
+	sv->live = strcmp(s->status, "running") == 0 ||
+	    strcmp(s->status, "waiting") == 0 ||
+	    strcmp(s->status, "pending") == 0;
+	step_head(ui, sv, s, w);
+	step_times(ui, sv, s);
+	if (strcmp(s->kind, "gate") == 0 || s->gate_json != NULL)
+		step_gate(ui, sv, s, w);
+	else {
+		step_body(sv, s);
+		step_log(ui, sv, s);
+		step_command(sv, s, w);
+	}
+	if (w != NULL)
+		store_workflow_free(w);
+	store_step_free(s);
+}
+
+/* Add a wrapped row. */
+static void
+step_row_add(struct stepv *sv, int line, size_t off, size_t len)
+{
+	if (sv->nrows == sv->rowsize) {
+		sv->rowsize = sv->rowsize == 0 ? 128 : sv->rowsize * 2;
+		sv->rows = xreallocarray(sv->rows, sv->rowsize,
+		    sizeof *sv->rows);
+	}
+	sv->rows[sv->nrows].line = line;
+	sv->rows[sv->nrows].off = off;
+	sv->rows[sv->nrows++].len = len;
+}
+
+/* Break line i into rows of cols columns, at spaces when it can. */
+static void
+step_wrap_line(struct stepv *sv, int i, int cols, struct buf *b)
+{
+	const struct step_line	*l = &sv->lines[i];
+	const char		*s = l->text;
+	size_t			 total = strlen(s), off = 0, fit, brk;
+	int			 avail;
+
+	do {
+		avail = off == 0 ? cols : cols - l->indent;
+		if (l->cut || avail < 8) {
+			step_row_add(sv, i, off, total - off);
+			return;
+		}
+		buf_reset(b);
+		draw_clip(s + off, avail, b);
+		fit = b->len;
+		if (off + fit >= total) {
+			step_row_add(sv, i, off, total - off);
+			return;
+		}
+		for (brk = fit; brk > 0 && s[off + brk] != ' '; brk--)
+			;
+		if (brk > fit / 3 && off + brk > (size_t)l->label)
+			fit = brk;
+		else if (fit == 0)
+			while (++fit < total - off &&
+			    ((unsigned char)s[off + fit] & 0xc0) == 0x80)
+				;
+		step_row_add(sv, i, off, fit);
+		off += fit;
+		while (s[off] == ' ')
+			off++;
+	} while (off < total);
+}
+
+/* Wrap every line to the window's width. */
+static void
+step_wrap(struct ui *ui, struct stepv *sv)
+{
+	struct buf	 b;
+	size_t		 i;
+
+	buf_init(&b);
+	sv->nrows = 0;
+	for (i = 0; i < sv->n; i++)
+		step_wrap_line(sv, (int)i, ui->cols, &b);
+	buf_free(&b);
+	sv->cols = ui->cols;
+	sv->list.n = (int)sv->nrows;
+}
+
+/* One row: a field's name dim, the rest in the line's paint. */
+static void
+step_row_draw(struct ui *ui, struct stepv *sv, int y, const struct step_row *r)
+{
+	const struct step_line	*l = &sv->lines[r->line];
+	char			*text;
+	size_t			 label = 0;
+	int			 x = 0;
+
+	if (r->off == 0)
+		label = (size_t)l->label < r->len ? (size_t)l->label : r->len;
+	else
+		x = l->indent;
+	if (label > 0) {
+		text = xstrndup(l->text, label);
+		x += draw_text(ui, y, x, ui->cols - x, text, PAINT_DIM);
+		free(text);
+	}
+	text = xstrndup(l->text + r->off + label, r->len - label);
+	draw_text(ui, y, x, ui->cols - x, text, l->paint);
+	free(text);
+}
+
+/* The step's name and status, then the rows scrolled to. */
+static void
+step_draw(struct ui *ui, struct view *v, int y, int h)
+{
+	struct stepv	*sv = v->data;
+	struct ui_list	*l = &sv->list;
+	char		 pos[64];
+	int		 i, w = 0;
+
+	if (sv->cols != ui->cols)
+		step_wrap(ui, sv);
+	l->height = h > 2 ? h - 1 : 1;
+	if (l->top > l->n - l->height)
+		l->top = l->n - l->height;
+	if (l->top < 0)
+		l->top = 0;
+	l->sel = l->top;
+	if (l->n > l->height) {
+		snprintf(pos, sizeof pos, "%d-%d of %d", l->top + 1,
+		    l->top + l->height < l->n ? l->top + l->height : l->n,
+		    l->n);
+		w = draw_width(pos);
+		draw_text(ui, y, ui->cols - w, w, pos, PAINT_DIM);
+	}
+	if (sv->title != NULL)
+		draw_text(ui, y, 0, ui->cols - w - 2, sv->title,
+		    sv->title_paint);
+	for (i = 0; i < l->height && l->top + i < l->n; i++)
+		step_row_draw(ui, sv, y + 1 + i, &sv->rows[l->top + i]);
+}
+
+/* Scrolling: the top row moves. */
+static int
+step_key(struct ui *ui, struct view *v, int key)
+{
+	struct ui_list	*l = &((struct stepv *)v->data)->list;
+	int		 page = l->height > 1 ? l->height - 1 : 1;
+
+	switch (key) {
+	case 'j':
+	case KEY_FN(KEY_DOWN):
+		l->top++;
+		break;
+	case 'k':
+	case KEY_FN(KEY_UP):
+		l->top--;
+		break;
+	case KEY_FN(KEY_NPAGE):
+	case K_CTRL('F'):
+	case ' ':
+		l->top += page;
+		break;
+	case KEY_FN(KEY_PPAGE):
+	case K_CTRL('B'):
+		l->top -= page;
+		break;
+	case 'g':
+	case KEY_FN(KEY_HOME):
+		l->top = 0;
+		break;
+	case 'G':
+	case KEY_FN(KEY_END):
+		l->top = l->n;
+		break;
+	default:
+		return (0);
+	}
+	if (l->top > l->n - l->height)
+		l->top = l->n - l->height;
+	if (l->top < 0)
+		l->top = 0;
+	l->sel = l->top;
+	ui_dirty(ui);
+	return (1);
+}
+
+/* Running steps and waiting gates: their times move; read again. */
+static int
+step_tick(struct ui *ui, struct view *v)
+{
+	struct stepv	*sv = v->data;
+
+	(void)ui;
+	if (!sv->live)
+		return (0);
+	v->dirty_data = 1;
+	return (1);
+}
+
+/* Free the view. */
+static void
+step_free(struct view *v)
+{
+	struct stepv	*sv = v->data;
+
+	step_clear(sv);
+	free(sv->title);
+	free(sv->command);
+	free(sv->lines);
+	free(sv->rows);
+	free(sv);
+}

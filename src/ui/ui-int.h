@@ -1,0 +1,436 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * ui-int.h: what the console's files share.  The console is a stack of
+ * views on one loop: the bottom is one of the five top views, above it
+ * the run view, a step's details, a log pager; prompts, confirmations,
+ * the help and the run form are views too (overlays), so no key is ever
+ * read anywhere but in the loop's stdin callback and the engine keeps
+ * running whatever is open.  Views read only the rows they show, when the
+ * database has changed, and the screen is drawn once per loop turn at
+ * most, only when something marked it dirty.
+ */
+
+#ifndef SLUICE_UI_INT_H
+#define SLUICE_UI_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util/util.h"
+#include "os/os.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "engine/engine.h"
+#include "ui/ui.h"
+
+struct cJSON;
+struct ui;
+struct view;
+
+/*
+ * Keys: characters as their code points, curses' function keys set apart
+ * (wide characters can share values with KEY_* codes).  Enter, Backspace
+ * and their variants are folded into one code each.
+ */
+#define KEY_FN(k)	((k) | 0x40000000)
+#define K_CTRL(c)	((c) & 0x1f)
+#define K_ESC		27
+#define K_ENTER		'\r'
+#define K_BS		127
+
+/* The kinds of view; keys name the ones they work in as a mask of these. */
+enum view_kind {
+	VIEW_WORKFLOWS,
+	VIEW_GATES,
+	VIEW_TEMPLATES,
+	VIEW_SCHEDULES,
+	VIEW_AUDIT,
+	VIEW_RUN,
+	VIEW_STEP,
+	VIEW_LOG,
+	VIEW_HELP,
+	VIEW_PROMPT,
+	VIEW_FORM
+};
+#define VIEW_BIT(k)	(1U << (k))
+#define VIEW_TOPS	(VIEW_BIT(VIEW_WORKFLOWS) | VIEW_BIT(VIEW_GATES) | \
+			 VIEW_BIT(VIEW_TEMPLATES) | VIEW_BIT(VIEW_SCHEDULES) | \
+			 VIEW_BIT(VIEW_AUDIT))
+#define VIEW_PAGES	(VIEW_TOPS | VIEW_BIT(VIEW_RUN) | \
+			 VIEW_BIT(VIEW_STEP) | VIEW_BIT(VIEW_LOG))
+
+struct view_ops {
+	enum view_kind	 kind;
+	const char	*title;
+	int		 overlay;	/* drawn over the view beneath it */
+	/* The database changed (or the view is new): read what it shows. */
+	void		 (*load)(struct ui *, struct view *);
+	/* Draw into rows [y, y + h) of the body. */
+	void		 (*draw)(struct ui *, struct view *, int, int);
+	/* A key before the key table sees it; 1 if it was used. */
+	int		 (*key)(struct ui *, struct view *, int);
+	void		 (*free)(struct view *);
+	/* Every second: 1 if what it shows moves with time. */
+	int		 (*tick)(struct ui *, struct view *);
+};
+
+/* A cursor over rows held in memory. */
+struct ui_list {
+	int		 n;		/* rows */
+	int		 sel;		/* selected row */
+	int		 top;		/* first row on screen */
+	int		 height;	/* rows on screen, from the last draw */
+};
+
+/*
+ * A cursor over a table read a window at a time by id, newest first:
+ * anchor is the id of the top row (0 follows the newest), sel the row
+ * selected on screen, kept on the same id across reloads when it can be.
+ */
+struct ui_window {
+	int64_t		 anchor;
+	int		 sel;
+	int64_t		 sel_id;
+	int		 n;		/* rows read (at most height) */
+	int		 more;		/* rows below the last one */
+	int		 height;
+	int64_t		 top_id;	/* ids of rows 0, 1 and height */
+	int64_t		 second_id;
+	int64_t		 next_id;
+};
+
+/* How a window reads: rows from an anchor, ids above one, a row's id. */
+struct window_src {
+	void		*arg;
+	int		 (*fetch)(void *, int64_t, int);
+	int64_t		 (*up)(void *, int64_t, int, int *);
+	int64_t		 (*id_at)(void *, int);
+};
+
+struct view {
+	const struct view_ops	*ops;
+	struct view		*below;
+	void			*data;
+	char			*filter;	/* "/" text, or NULL */
+	int			 dirty_data;	/* load before drawing */
+};
+
+/* A command sent to an engine in another process, awaiting its answer. */
+struct ui_pending {
+	int64_t		 inbox_id;
+	char		*echo;
+	int64_t		 sent_at;
+	struct ui_pending *next;
+};
+
+struct ui {
+	struct loop		*loop;
+	const struct ui_config	*cfg;
+	struct store		*store;
+	struct engine		*engine;	/* this console runs it */
+	struct store_lease	 lease;		/* who does, if another */
+	int			 readonly;
+	struct store_counts	 counts;
+	int64_t			 mark;		/* store_change_mark seen */
+	int64_t			 gate_seen;	/* newest gate rung for */
+	int64_t			 gates_looked;	/* newest shown in Gates */
+
+	struct view		*top;		/* the stack */
+	int			 rows, cols;
+	int			 dirty;		/* draw before sleeping */
+	int			 first_drawn;
+	int			 too_small;
+	int			 utf8;
+	int			 color;
+
+	char			*message;
+	int			 message_error;
+	struct ui_pending	*pending;
+
+	struct loop_fd		*tty;
+	struct loop_timer	*tick;		/* every second */
+	struct loop_timer	*watch;		/* database changes */
+	int			 idle_reads;	/* POLLIN with no key: EOF? */
+	int			 quit;		/* leave the loop */
+	int			 quit_wait;	/* after running steps end */
+	int			 tty_gone;	/* the terminal went away */
+	int			 editing;	/* the terminal is the editor's */
+	int			 wait_enter;	/* after it failed: until Enter */
+	FILE			*trace;		/* $SLUICE_TRACE */
+};
+
+/* Colour pairs and attributes by meaning. */
+enum ui_paint {
+	PAINT_NORMAL,
+	PAINT_DIM,
+	PAINT_OK,
+	PAINT_BAD,
+	PAINT_WAIT,
+	PAINT_RUN,
+	PAINT_HEADER,
+	PAINT_SELECT,
+	PAINT_TITLE,
+	PAINT_ERROR,
+	PAINT_BAR,
+	PAINT_LATE
+};
+
+/* term.c: the terminal, its keys and its end. */
+int		 term_open(struct ui *, char **);
+void		 term_close(struct ui *);
+void		 term_restore(void);
+int		 term_attr(const struct ui *, enum ui_paint);
+void		 term_resize(struct ui *);
+void		 term_suspend(struct ui *);
+void		 term_resume(struct ui *);
+void		 term_bell(struct ui *);
+
+/* draw.c: text by display width, never past the last column. */
+int		 draw_width(const char *);
+int		 draw_text(struct ui *, int, int, int, const char *,
+		     enum ui_paint);
+int		 draw_textf(struct ui *, int, int, int, enum ui_paint,
+		     const char *, ...) printflike(6, 7);
+void		 draw_fill(struct ui *, int, int, int, enum ui_paint);
+void		 draw_clip(const char *, int, struct buf *);
+int		 draw_wrap(struct ui *, int, int, int, int, const char *,
+		     enum ui_paint);
+void		 draw_box(struct ui *, int, int, int, int);
+int		 utf8_encode(uint32_t, char *);
+const char	*draw_glyph(const struct ui *, const char *);
+enum ui_paint	 draw_status_paint(const char *);
+const char	*draw_duration(int64_t, char *, size_t);
+const char	*draw_when(int64_t, char *, size_t);
+void		 draw_columns(struct ui *, int, const int *, size_t,
+		     const char *const *, const enum ui_paint *, enum ui_paint);
+int		 draw_fit(int *, size_t, int, size_t);
+
+/*
+ * table.c: a list view's columns.  row() fills the cells of row i (text
+ * valid until the next call) and may set per-cell paints and the row's.
+ */
+#define TABLE_MAX_COLS	10
+struct table {
+	const char	*const *titles;
+	const int	*widths;	/* wanted; the flexible one ignored */
+	size_t		 ncols;
+	size_t		 flex;
+	int		 flex_max;	/* 0: the flexible column takes all */
+	const char	*empty;		/* what to say when there are no rows */
+	void		 (*row)(struct ui *, void *, int, const char **,
+			     enum ui_paint *, enum ui_paint *);
+	void		*arg;
+};
+void		 table_draw(struct ui *, int, int, const struct table *, int,
+		     int, int);
+
+/* screen.c: header, footer, message line, the frame. */
+void		 screen_draw(struct ui *);
+void		 screen_message(struct ui *, int, const char *, ...)
+		     printflike(3, 4);
+int		 screen_body_rows(const struct ui *);
+
+/* keys.c: the key table (the help and the man page list the same). */
+struct ui_key {
+	int		 key;
+	const char	*label;
+	unsigned int	 views;		/* VIEW_BIT mask */
+	const char	*footer;	/* its word in the footer, or NULL */
+	const char	*help;
+	void		 (*fn)(struct ui *, struct view *);
+};
+extern const struct ui_key ui_keys[];
+extern const size_t ui_nkeys;
+void		 keys_dispatch(struct ui *, int);
+void		 keys_dispatch_quit(struct ui *);
+void		 keys_footer(struct ui *, struct view *, struct buf *);
+const char	*keys_name(int, char *, size_t);
+
+/* view.c: the stack. */
+struct view	*view_push(struct ui *, const struct view_ops *, void *);
+void		 view_pop(struct ui *);
+void		 view_switch(struct ui *, enum view_kind);
+void		 view_load_all(struct ui *);
+struct view	*view_page(struct ui *);	/* the top non-overlay */
+struct view	*view_find(struct ui *, enum view_kind);
+void		 view_set_filter(struct ui *, struct view *, const char *);
+
+/* list.c: cursors. */
+int		 list_key(struct ui_list *, int);
+void		 list_fix(struct ui_list *, int);
+int		 window_key(struct ui *, struct view *, struct ui_window *,
+		     int);
+void		 window_load(struct ui_window *, int,
+		     const struct window_src *);
+
+/* tree.c: a run's step rows laid out as its flow's graph (pure). */
+enum tree_kind {
+	TREE_STEP,		/* a step row */
+	TREE_JOIN,		/* a step row joining a fan-out's branches */
+	TREE_NOT_REACHED,	/* a flow step with no row; the run ended */
+	TREE_BRANCH,		/* "branch 2 of 3", over that branch's rows */
+	TREE_FANOUT		/* a large fan-out's branches by status */
+};
+enum tree_status {
+	TREE_PENDING, TREE_READY, TREE_RUNNING, TREE_WAITING, TREE_DONE,
+	TREE_FAILED, TREE_CANCELLED, TREE_SKIPPED,
+	TREE_NSTATUS
+};
+struct tree_row {
+	enum tree_kind		 kind;
+	enum tree_status	 status;	/* a branch's: its most active */
+	int			 depth;
+	int			 last;		/* the last of its siblings */
+	uint64_t		 rails;		/* bit k: a line at level k */
+	const struct store_step	*row;		/* steps; fan-out of the rest */
+	int			 spec;		/* flow step, -1 unknown */
+	int64_t			 fanout_id;	/* branch, fan-out, join */
+	int			 branch_no;	/* branch, from 0 */
+	int			 fanout;	/* index in tree->fanouts, -1 */
+};
+struct tree_fanout {
+	int64_t			 id;
+	const struct store_step	*row;
+	int			 nbranches;
+	int			 nrows;		/* rows under it */
+	int			 large;		/* collapses */
+	int			 expanded;
+	int			 counts[TREE_NSTATUS];	/* large: branches */
+};
+struct tree {
+	const struct flow	*flow;		/* the input's */
+	struct tree_row		*rows;
+	size_t			 n;
+	struct tree_fanout	*fanouts;
+	size_t			 nfanouts;
+};
+struct tree_input {
+	const struct flow	*flow;		/* NULL: rows as they come */
+	const struct store_step	*steps;		/* store_step_list's */
+	size_t			 nsteps;
+	int			 ended;		/* show what was not reached */
+	const int64_t		*expanded;	/* large fan-outs opened */
+	size_t			 nexpanded;
+	int			 max_branches;	/* wider ones collapse; 0: 8 */
+	int			 max_rows;	/* so do bigger ones; 0: 30 */
+};
+struct tree	*tree_build(const struct tree_input *);
+void		 tree_free(struct tree *);
+int		 tree_find_step(const struct tree *, int64_t);
+enum tree_status tree_status_of(const char *);
+const char	*tree_status_name(enum tree_status);
+
+/* timeline.c: the run view's rows as a Gantt chart. */
+struct timeline {
+	const struct tree	*tree;
+	const int		*vis;		/* the rows shown, in tree */
+	const struct ui_list	*list;		/* the cursor over vis */
+	int64_t			 start;		/* the run's, 0: its rows' */
+	int64_t			 end;		/* 0: still going (now) */
+	int			 name_w;	/* the names' column */
+};
+void		 timeline_draw(struct ui *, const struct timeline *, int, int);
+int		 run_label(struct ui *, int, int, const struct tree *,
+		     const struct tree_row *, int);
+
+/* Top views, each in its own file. */
+extern const struct view_ops view_workflows;
+extern const struct view_ops view_gates;
+extern const struct view_ops view_templates;
+extern const struct view_ops view_schedules;
+extern const struct view_ops view_audit;
+extern const struct view_ops view_run;
+extern const struct view_ops view_step;
+extern const struct view_ops view_log;
+extern const struct view_ops view_help;
+extern const struct view_ops view_prompt;
+extern const struct view_ops view_form;
+
+/* Which workflow or step the page under the cursor is about. */
+int64_t		 workflows_selected(struct view *);
+int64_t		 audit_selected(struct view *);
+int		 gates_selected(struct view *, int64_t *, int64_t *);
+const char	*templates_selected(struct view *);
+int		 run_selected(struct view *, int64_t *, int64_t *);
+int		 run_toggle_timeline(struct view *);
+const char	*run_retry_from(struct view *);
+void		 run_follow(struct ui *, struct view *);
+void		 run_open(struct ui *, int64_t, int64_t);
+void		 step_open(struct ui *, int64_t);
+int		 step_selected(struct view *, int64_t *, int64_t *);
+void		 pager_open(struct ui *, int64_t);
+
+/* pager.c: a step's log as lines (the step view shows the last few). */
+struct log_line {
+	int64_t		 at;		/* when its first byte came */
+	char		 stream;	/* 'o' out, 'e' err, 's' sluice, 'c' cut */
+	int		 open;		/* no newline yet: more may join it */
+	char		*raw;		/* while open: the bytes as they came */
+	char		*text;		/* as shown: no escapes, tabs expanded */
+};
+struct log_lines {
+	struct log_line	*v;
+	size_t		 n;
+	size_t		 size;
+	int		 cut;		/* the log limit was reached */
+};
+void		 pager_lines_add(struct log_lines *, const struct store_log *,
+		     size_t);
+void		 pager_lines_free(struct log_lines *);
+const char	*pager_stream_mark(const struct ui *, char, enum ui_paint *);
+
+/* prompt.c: one line of input, or a yes/no question, over any view. */
+typedef void	 (*prompt_cb)(struct ui *, const char *, void *);
+void		 prompt_open(struct ui *, const char *, const char *, int,
+		     prompt_cb, void *, void (*)(void *));
+void		 prompt_append(struct ui *, struct buf *, int);
+void		 confirm_open(struct ui *, const char *, const char *,
+		     prompt_cb, void *, void (*)(void *));
+
+/* form.c: run a template. */
+void		 form_open(struct ui *, const char *, const char *);
+void		 form_open_again(struct ui *, int64_t);
+
+/* edit.c: a template in $VISUAL or $EDITOR while the loop runs. */
+void		 edit_open(struct ui *, const char *);
+
+/* action.c: what the console asks the engine for. */
+void		 action_send(struct ui *, const char *, int64_t, int64_t,
+		     struct cJSON *, const char *);
+void		 action_poll(struct ui *);
+void		 action_quote(struct buf *, const char *);
+void		 action_echo(struct ui *, struct buf *, const char *);
+void		 action_approve(struct ui *, int64_t, int);
+void		 action_cancel(struct ui *, int64_t);
+void		 action_retry(struct ui *, int64_t, const char *);
+void		 action_clear(struct ui *);
+int		 retry_preview(struct ui *, int64_t, const char *, struct buf *,
+		     char **);
+void		 action_skip(struct ui *, int64_t);
+void		 action_pause(struct ui *, int64_t);
+
+/* command.c: the ":" line. */
+void		 command_open(struct ui *);
+
+/* console.c */
+void		 ui_dirty(struct ui *);
+void		 ui_quit(struct ui *);
+void		 ui_trace(struct ui *, const char *);
+void		 ui_engine_state(struct ui *, struct buf *);
+
+#endif /* SLUICE_UI_INT_H */

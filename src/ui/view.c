@@ -1,0 +1,138 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * view.c: the view stack.  The bottom is always one of the five top
+ * views; pages (a run, a step, a log) and overlays (a prompt, the help,
+ * the run form) go on top and come off with Esc or q.  A view reads its
+ * rows when it is made, when the database changes while it is visible,
+ * and when it comes back to the top.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/ui-int.h"
+
+static const struct view_ops *const view_tops[] = {
+	&view_workflows, &view_gates, &view_templates, &view_schedules,
+	&view_audit
+};
+
+/* Put a view on top; it reads its rows before it is first drawn. */
+struct view *
+view_push(struct ui *ui, const struct view_ops *ops, void *data)
+{
+	struct view	*v;
+
+	v = xcalloc(1, sizeof *v);
+	v->ops = ops;
+	v->data = data;
+	v->below = ui->top;
+	v->dirty_data = 1;
+	ui->top = v;
+	ui_dirty(ui);
+	return (v);
+}
+
+/* Take the top view off; the one below reads its rows again. */
+void
+view_pop(struct ui *ui)
+{
+	struct view	*v = ui->top;
+
+	if (v == NULL || v->below == NULL)
+		return;
+	ui->top = v->below;
+	if (v->ops->free != NULL)
+		v->ops->free(v);
+	free(v->filter);
+	free(v);
+	ui->top->dirty_data = 1;
+	ui_dirty(ui);
+}
+
+/* Go to a top view: everything above the bottom goes, then the bottom. */
+void
+view_switch(struct ui *ui, enum view_kind kind)
+{
+	struct view	*v;
+
+	while (ui->top != NULL && ui->top->below != NULL)
+		view_pop(ui);
+	if (ui->top != NULL && ui->top->ops->kind == kind)
+		return;
+	v = ui->top;
+	ui->top = NULL;
+	if (v != NULL) {
+		if (v->ops->free != NULL)
+			v->ops->free(v);
+		free(v->filter);
+		free(v);
+	}
+	if ((size_t)kind < nitems(view_tops))
+		view_push(ui, view_tops[kind], NULL);
+}
+
+/* The page being shown: the top view that is not an overlay. */
+struct view *
+view_page(struct ui *ui)
+{
+	struct view	*v;
+
+	for (v = ui->top; v != NULL; v = v->below)
+		if (!v->ops->overlay)
+			return (v);
+	return (NULL);
+}
+
+/* The nearest view of a kind on the stack, or NULL. */
+struct view *
+view_find(struct ui *ui, enum view_kind kind)
+{
+	struct view	*v;
+
+	for (v = ui->top; v != NULL; v = v->below)
+		if (v->ops->kind == kind)
+			return (v);
+	return (NULL);
+}
+
+/* Read again what the visible views show, where they asked for it. */
+void
+view_load_all(struct ui *ui)
+{
+	struct view	*v, *page = view_page(ui);
+
+	for (v = ui->top; v != NULL; v = v->below) {
+		if (v->dirty_data && v->ops->load != NULL) {
+			v->dirty_data = 0;
+			v->ops->load(ui, v);
+		}
+		if (v == page)
+			break;
+	}
+}
+
+/* A new filter on a view (NULL or "" clears it). */
+void
+view_set_filter(struct ui *ui, struct view *v, const char *text)
+{
+	free(v->filter);
+	v->filter = text != NULL && *text != '\0' ? xstrdup(text) : NULL;
+	v->dirty_data = 1;
+	ui_dirty(ui);
+}

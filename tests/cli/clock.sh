@@ -1,0 +1,239 @@
+#!/bin/sh
+# tests/cli/clock.sh: time done right, with the test clock.  Delays (retry
+# backoff, gate timeouts, step timeouts) keep their length across wall
+# clock jumps of +2 h, -2 h, +1 day and -1 day: neither early nor late by
+# the jump; cron instants and --at start times are wall-clock instants,
+# looked at again after a jump (forward: the missed ones are caught up as
+# after downtime; back: an instant that fired never fires again); and the
+# DST rule in two zones (a minute skipped by spring-forward fires at the
+# first valid minute after it; a repeated hour fires once).
+
+. "$TOP_SRCDIR/tests/lib.sh"
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+. "$TOP_SRCDIR/tests/clock-lib.sh"
+
+need_test_clock
+export TZ=UTC
+
+# runs NAME: how many workflows schedule NAME has started.
+runs() {
+	q "SELECT count(*) FROM workflows w JOIN schedules c
+	    ON c.id = w.schedule_id WHERE c.name = '$1'"
+}
+
+# runs_are NAME N: schedule NAME has started N workflows.
+runs_are() {
+	[ "$(runs "$1")" = "$2" ]
+}
+
+# marker SECONDS: start a workflow that many seconds from now (the test
+# clock) and wait until it ran: the engine has done what was due before.
+marker() {
+	run_sluice run "$T_DIR/noop.json" --at "in $1 seconds"
+	_m=$OUT
+	wait_for wf_is "$_m" completed
+}
+
+cat >"$T_DIR/noop.json" <<'EOF'
+{"start": {"tool": "noop"}}
+EOF
+cat >"$T_DIR/quick.json" <<'EOF'
+{"description": "quick", "flow": {"start": {"tool": "noop"}}}
+EOF
+
+# --- delays across jumps --------------------------------------------------------
+
+# Three flows, each with two delays: the first to end (2 s) fires after the
+# jump and makes the engine look at its stored timers again; the second
+# (4 s) must then still wait its full length.
+# flows N: write this round's flows (the failing steps fail once each).
+flows() {
+	cat >"$T_DIR/gate-first.json" <<EOF
+{"start": {"tool": "noop", "parallel": ["g", "f"]},
+ "g": {"gate": {"message": "m", "timeout": "2s"},
+   "branch": [{"else": "gend"}]},
+ "gend": {"tool": "noop"},
+ "f": {"shell": "test -f '$T_DIR/f1-$1' || { touch '$T_DIR/f1-$1'; exit 1; }",
+   "retry": {"max_attempts": 2, "backoff": ["4s"]}}}
+EOF
+	cat >"$T_DIR/retry-first.json" <<EOF
+{"start": {"tool": "noop", "parallel": ["g", "f"]},
+ "g": {"gate": {"message": "m", "timeout": "4s"},
+   "branch": [{"else": "gend"}]},
+ "gend": {"tool": "noop"},
+ "f": {"shell": "test -f '$T_DIR/f2-$1' || { touch '$T_DIR/f2-$1'; exit 1; }",
+   "retry": {"max_attempts": 2, "backoff": ["2s"]}}}
+EOF
+	cat >"$T_DIR/timeout.json" <<'EOF'
+{"start": {"run": ["sleep", "30"], "timeout": "3s",
+   "retry": {"max_attempts": 1}}}
+EOF
+}
+
+# waiting_and_pending A B: gate g of A waits and step f of B has a
+# pending retry.
+waiting_and_pending() {
+	step_is "$1" g waiting && step_is "$1" f pending &&
+	    step_is "$2" g waiting && step_is "$2" f pending &&
+	    step_is "$3" start running
+}
+
+# round NAME OFFSET DELTA: jump the clock to OFFSET (DELTA from before)
+# while delays run, and check each kept its length.
+round() {
+	flows "$1"
+	run_sluice run "$T_DIR/gate-first.json"
+	a=$OUT
+	run_sluice run "$T_DIR/retry-first.json"
+	b=$OUT
+	run_sluice run "$T_DIR/timeout.json"
+	c=$OUT
+	wait_for waiting_and_pending "$a" "$b" "$c"
+	ok $? "$1: the delays are set"
+	n=$(audit_count clock-jump)
+	clock_offset "$2"
+	wait_for jumped $((n + 1))
+	ok $? "$1: the engine notices the jump"
+	is "$(q "SELECT json_extract(detail_json, '\$.jump_ms') BETWEEN
+	    $3 - 900 AND $3 + 900 FROM audit WHERE action = 'clock-jump'
+	    ORDER BY id DESC LIMIT 1")" 1 "$1: the audit row says by how much"
+	wait_for wf_ended "$a" && wait_for wf_ended "$b" && wait_for wf_ended "$c"
+	ok $? "$1: every delay ended (none late by the jump)"
+	# Each delay's length: its end minus its start, less the jump.
+	between 3900 4700 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
+	    WHERE f.workflow_id = $a AND f.name = 'f' AND f.attempt = 1")" \
+	    "$1: a 4 s retry backoff took 4 s (another timer fired first)"
+	between 1900 2700 "$(q "SELECT completed_at - created_at - ($3)
+	    FROM workflow_steps WHERE workflow_id = $a AND name = 'g'")" \
+	    "$1: a 2 s gate timeout took 2 s"
+	between 3900 4700 "$(q "SELECT completed_at - created_at - ($3)
+	    FROM workflow_steps WHERE workflow_id = $b AND name = 'g'")" \
+	    "$1: a 4 s gate timeout took 4 s (a retry fired first)"
+	between 1900 2700 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
+	    WHERE f.workflow_id = $b AND f.name = 'f' AND f.attempt = 1")" \
+	    "$1: a 2 s retry backoff took 2 s"
+	is "$(q "SELECT status || '|' || error FROM workflow_steps
+	    WHERE workflow_id = $c")" "failed|timeout" \
+	    "$1: the step with a timeout failed with reason timeout"
+	between 2900 4000 "$(q "SELECT completed_at - started_at - ($3)
+	    FROM workflow_steps WHERE workflow_id = $c")" \
+	    "$1: its 3 s timeout (and kill grace) took 3 s"
+}
+
+clock_offset 0
+engine_start
+round "+2 h" 7200000 7200000
+round "-2 h" 0 -7200000
+round "+1 day" 86400000 86400000
+round "-1 day" 0 -86400000
+is "$(audit_count clock-jump)" 4 "one clock-jump audit row per jump"
+is "$(q "SELECT who FROM audit WHERE action = 'clock-jump' LIMIT 1")" \
+    "$(id -un)" "recorded as the engine's account"
+
+# --- cron instants after jumps ----------------------------------------------------
+
+run_sluice template save quick "$T_DIR/quick.json"
+clock_at "$(local_ms UTC '2030-06-03 10:00:57')"
+run_sluice schedule add minutely --cron "* * * * *" --template quick
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'minutely'" \
+    "$(local_ms UTC '2030-06-03 10:01:00')" "the first instant is 10:01"
+n=$(audit_count clock-jump)
+clock_at "$(local_ms UTC '2030-06-03 08:00:57')"
+wait_for jumped $((n + 1))
+marker 5
+ok $? "back 2 h: wall time passes 08:01"
+is "$(runs minutely)" 0 \
+    "no firing: not when the alarm set before the jump ran out, nor at 08:01"
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'minutely'" \
+    "$(local_ms UTC '2030-06-03 10:01:00')" \
+    "the next firing stays 10:01 (the first instant not yet fired)"
+clock_at "$(local_ms UTC '2030-06-03 10:00:58')"
+wait_for runs_are minutely 1
+ok $? "forward 2 h again: it fires when the wall clock reaches 10:01"
+q_is "SELECT w.fire_at FROM workflows w JOIN schedules c
+    ON c.id = w.schedule_id WHERE c.name = 'minutely'" \
+    "$(local_ms UTC '2030-06-03 10:01:00')" "for the instant 10:01"
+is "$(audit_count schedule-skip)" 0 "nothing was missed"
+run_sluice schedule rm minutely
+
+clock_at "$(local_ms UTC '2030-06-03 10:59:57')"
+run_sluice schedule add hourly --cron "0 * * * *" --template quick
+clock_at "$(local_ms UTC '2030-06-04 10:59:58')"
+wait_for runs_are hourly 1
+ok $? "forward 1 day: one missed firing runs"
+q_is "SELECT w.fire_at FROM workflows w JOIN schedules c
+    ON c.id = w.schedule_id WHERE c.name = 'hourly'" \
+    "$(local_ms UTC '2030-06-03 11:00:00')" "the first one missed"
+is "$(q "SELECT json_extract(detail_json, '\$.count') || '|' ||
+    json_extract(detail_json, '\$.first') || '|' ||
+    json_extract(detail_json, '\$.last') FROM audit
+    WHERE action = 'schedule-skip' AND target = 'schedule hourly'")" \
+    "23|$(local_ms UTC '2030-06-03 12:00:00')|$(local_ms UTC '2030-06-04 10:00:00')" \
+    "the other 23 are logged as skipped, in one row"
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'hourly'" \
+    "$(local_ms UTC '2030-06-04 11:00:00')" "the next firing is recomputed"
+n=$(audit_count clock-jump)
+clock_at "$(local_ms UTC '2030-06-03 10:59:58')"
+wait_for jumped $((n + 1))
+marker 4
+is "$(runs hourly)" 1 "back 1 day: 11:00 of the first day does not fire twice"
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'hourly'" \
+    "$(local_ms UTC '2030-06-04 11:00:00')" "the next firing stays"
+run_sluice schedule rm hourly
+
+# --- --at start times move with wall time -------------------------------------------
+
+run_sluice run "$T_DIR/noop.json" --at "in 1 hour"
+s1=$OUT
+run_sluice run "$T_DIR/noop.json" --at "in 4 seconds"
+s2=$OUT
+is "$(q "SELECT status FROM workflows WHERE id IN ($s1, $s2)")" \
+    "scheduled
+scheduled" "two scheduled starts"
+clock_at "$(local_ms UTC '2030-06-03 09:00:00')"
+marker 6
+is "$(q "SELECT status FROM workflows WHERE id = $s2")" scheduled \
+    "back 2 h: a start 4 s ahead waits for the wall clock to come back"
+clock_at "$(local_ms UTC '2030-06-03 12:00:00')"
+wait_for wf_is "$s1" completed && wait_for wf_is "$s2" completed
+ok $? "forward 3 h: both starts have come, and both run"
+
+# --- DST in two zones --------------------------------------------------------------
+
+engine_stop
+export TZ=America/New_York
+clock_at "$(local_ms America/New_York '2030-03-10 01:59:57')"
+engine_start
+run_sluice schedule add ny --cron "30 2 * * *" --template quick
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
+    "$(local_ms America/New_York '2030-03-10 03:00:00')" \
+    "New York, spring forward: 02:30 does not exist; it fires at 03:00 EDT"
+wait_for runs_are ny 1
+ok $? "and does, 3 s after 01:59:57 EST"
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
+    "$(local_ms America/New_York '2030-03-11 02:30:00')" \
+    "then at 02:30 the next day"
+run_sluice schedule show ny
+like "$OUT" "next:     2030-03-11 02:30:00" "shown in local time"
+run_sluice schedule rm ny
+engine_stop
+
+export TZ=Europe/Berlin
+clock_at "$(local_ms UTC '2030-10-27 00:29:57')"
+engine_start
+run_sluice schedule add berlin --cron "30 2 * * *" --template quick
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
+    "$(local_ms UTC '2030-10-27 00:30:00')" \
+    "Berlin, fall back: the first 02:30 (CEST)"
+wait_for runs_are berlin 1
+ok $? "fires"
+q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
+    "$(local_ms UTC '2030-10-28 01:30:00')" \
+    "the repeated 02:30 (CET) is not a second firing: next is the next day"
+clock_at "$(local_ms UTC '2030-10-27 01:29:57')"
+marker 5
+is "$(runs berlin)" 1 "the wall clock passing 02:30 CET fires nothing"
+
+done_testing

@@ -1,0 +1,242 @@
+#!/bin/sh
+# tests/tui/console.sh: the console's actions, driven in tmux and checked
+# through the CLI afterwards: approve and reject a gate (a reason is
+# required), cancel after a confirmation, retry after its preview, run a
+# template through the form (required inputs enforced), edit a template
+# with a scripted $EDITOR, filter; and the engine finishing runs while the
+# help, a prompt, the form and the editor are open.
+
+. "$TOP_SRCDIR/tests/lib.sh"
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+. "$TOP_SRCDIR/tests/tui-lib.sh"
+
+cat >"$T_DIR/gate.json" <<'J'
+{"start": {"name": "ask", "gate": {"message": "Ship release 7?"},
+  "next": "ship"},
+ "ship": {"tool": "echo", "args": {"shipped": true}}}
+J
+cat >"$T_DIR/slow.json" <<'J'
+{"start": {"name": "one", "shell": "sleep 0.3", "next": "two"},
+ "two": {"shell": "sleep 0.3", "next": "three"},
+ "three": {"shell": "sleep 0.3"}}
+J
+cat >"$T_DIR/tpl.json" <<'J'
+{"description": "say hello",
+ "inputs": {"who": {"required": true, "description": "whom to greet"},
+            "times": {"default": 3}},
+ "flow": {"start": {"name": "greet", "tool": "echo",
+   "args": {"who": "{{input.who}}", "times": "{{input.times}}"}}}}
+J
+run_sluice template save tpl "$T_DIR/tpl.json"
+expect_rc 0 "a template to run and edit"
+
+# wf_done ID: the workflow has completed.
+wf_done() {
+	wf_is "$1" completed
+}
+
+# start_run FILE: start a run from the CLI; its id in $ID.
+start_run() {
+	run_sluice run "$1"
+	ID=$(printf '%s' "$OUT" | tail -n 1)
+}
+
+tui_start 100x30
+tui_ok 'engine: this console' "the header: this console runs the engine"
+tui_ok 'No workflows yet' "an empty database says how to start"
+
+# --- approve ------------------------------------------------------------
+start_run "$T_DIR/gate.json"
+G1=$ID
+tui_ok "^$G1 +gate +. waiting +ask" "a new run shows up live, waiting"
+tui_keys 2
+tui_ok 'Ship release 7\?' "Gates: the gate and its message"
+tui_keys y
+tui_ok 'approve ask \(step [0-9]+\) - comment, optional:' \
+    "y asks for an optional comment"
+tui_type "ship it"
+tui_keys Enter
+tui_ok "sluice --db .* approve [0-9]+ -m 'ship it': approved" \
+    "the message line echoes the sluice command and the answer"
+wait_for wf_done "$G1"
+ok $? "the approved run completed"
+q_is "SELECT action || ':' || comment FROM audit WHERE action = 'approve'" \
+    "approve:ship it" "the approval and its comment are audited"
+
+# --- reject -------------------------------------------------------------
+start_run "$T_DIR/gate.json"
+G2=$ID
+tui_ok "Ship release 7" "the second gate shows up"
+tui_keys n
+tui_ok 'reject ask \(step [0-9]+\) - reason, required:' \
+    "n asks for a reason"
+tui_keys Enter
+tui_ok 'reject: a reason is required; not sent' "an empty reason is refused"
+ok "$(wf_is "$G2" running; echo $?)" "... and nothing was sent"
+tui_keys n
+tui_type "not today"
+tui_keys Enter
+tui_ok "reject [0-9]+ -m 'not today'" "the rejection is echoed"
+wait_for wf_is "$G2" failed
+ok $? "the rejected run failed"
+
+# --- retry (with its preview) --------------------------------------------
+tui_keys 1
+tui_ok "^$G2 +gate +. failed" "Workflows: the failed run"
+tui_keys g R
+tui_ok 'run again|runs again|will run' "R shows which steps will run again"
+tui_keys y
+tui_ok "retry $G2: " "the retry is echoed"
+wait_for wf_is "$G2" running
+ok $? "the retried run is running again"
+
+# --- cancel ----------------------------------------------------------------
+tui_keys g c
+tui_ok "Cancel workflow $G2 gate" "c asks before cancelling"
+tui_keys n
+tui_ok "cancel: not sent" "n leaves it alone"
+ok "$(wf_is "$G2" running; echo $?)" "... still running"
+tui_keys c y
+tui_ok "cancel $G2: " "the cancel is echoed"
+wait_for wf_is "$G2" cancelled
+ok $? "the cancelled run is cancelled"
+
+# --- the run form -------------------------------------------------------------
+tui_keys 3
+tui_ok '^tpl +1 +say hello' "Templates: the template, its version"
+tui_keys r
+tui_ok 'run template tpl \(version 1\)' "r opens the form"
+tui_ok 'who\*' "the required input is marked"
+tui_ok 'times +3' "the default is filled in"
+tui_keys Enter
+tui_ok 'input who is required' "Enter without a required input is refused"
+tui_type "alice"
+tui_keys Enter
+tui_ok "template run tpl -i who=alice -i times:=3: " \
+    "the run is started and echoed"
+ID=$(new_id)
+wait_for wf_done "$ID"
+ok $? "the run from the form completed"
+q_is "SELECT input_json FROM workflows WHERE id = $ID" \
+    '{"who":"alice","times":3}' "with the input the form was given"
+
+# --- filter ------------------------------------------------------------------
+tui_keys 1 /
+tui_type "tpl"
+tui_keys Enter
+tui_ok "^$ID +tpl" "a filter keeps the matching runs"
+tui_gone_ok "^$G1 +gate" "... and hides the others"
+tui_keys Escape
+tui_ok "^$G1 +gate" "Esc clears the filter"
+
+# --- the engine runs on while the help, a prompt, the form are open ----------
+tui_keys '?'
+tui_ok 'Keys here' "? opens the help"
+start_run "$T_DIR/slow.json"
+wait_for wf_done "$ID"
+ok $? "a run's steps finish while the help is open"
+tui_ok 'Keys here' "... and the help is still open"
+tui_keys q
+start_run "$T_DIR/gate.json"
+G3=$ID
+tui_keys 2
+tui_ok 'Ship release 7' "a gate to open a prompt on"
+tui_keys y
+tui_ok 'comment, optional:' "a prompt is open"
+start_run "$T_DIR/slow.json"
+wait_for wf_done "$ID"
+ok $? "a run's steps finish while a prompt is open"
+tui_ok 'comment, optional:' "... and the prompt is still open"
+tui_keys Escape
+tui_keys 3 r
+tui_ok 'run template tpl' "the form is open"
+start_run "$T_DIR/slow.json"
+wait_for wf_done "$ID"
+ok $? "a run's steps finish while the form is open"
+tui_ok 'run template tpl' "... and the form is still open"
+tui_keys Escape
+
+# --- the editor --------------------------------------------------------------
+cat >"$T_DIR/ed-wait" <<EOS
+#!/bin/sh
+echo "editor open"
+while [ ! -f "$T_DIR/go" ]; do sleep 0.05; done
+exit 0
+EOS
+cat >"$T_DIR/ed-change" <<'EOS'
+#!/bin/sh
+sed 's/say hello/say hello, edited/' "$1" >"$1.new" && mv "$1.new" "$1"
+EOS
+chmod +x "$T_DIR/ed-wait" "$T_DIR/ed-change"
+tui_start 100x30 "EDITOR=$T_DIR/ed-wait" --
+tui_keys 3
+tui_ok '^tpl ' "Templates again"
+tui_keys e
+tui_ok 'editor open' "e hands the terminal to the editor"
+start_run "$T_DIR/slow.json"
+wait_for wf_done "$ID"
+ok $? "a run's steps finish while the editor is open"
+touch "$T_DIR/go"
+tui_ok 'template edit tpl: nothing saved' \
+    "the console comes back when the editor quits unchanged"
+tui_start 100x30 "EDITOR=$T_DIR/ed-change" --
+tui_keys 3 e
+tui_ok 'template edit tpl: saved version 2' "an edit is saved, and said so"
+tui_ok 'say hello, edited' "the view shows the new description"
+run_sluice template show tpl
+like "$OUT" "say hello, edited" "the CLI reads the edited template"
+
+# --- a second console attaches to the first; takes over when it goes ---------
+tui_start 100x30
+tui_wait 'engine: this console'
+A=$(tui_pid)
+TUI_S=second
+tui_start 100x30
+tui_ok "engine: pid $A on " "a second console attaches to the engine"
+start_run "$T_DIR/gate.json"
+G4=$ID
+wait_for step_is "$G4" ask waiting
+GS=$(step_id "$G4" ask)
+tui_keys 2 /
+tui_type "$GS"
+tui_keys Enter
+tui_ok "^$GS +$G4 gate" "it shows the new gate (filtered by its step id)"
+tui_keys y
+tui_keys Enter
+tui_ok "approve $GS: (sent to the engine|approved)" \
+    "its approval goes to the engine"
+tui_ok "approve $GS: approved" "... and the engine's answer comes back"
+wait_for wf_done "$G4"
+ok $? "the engine in the first console ran it to the end"
+TUI_S=main
+tui_keys q
+tui_wait_exit 5
+TUI_S=second
+tui_ok 'engine: this console' "when the first console quits, the second takes over" 15
+TUI_S=main
+
+# --- the help and the manual list the same keys ------------------------------
+tui_start 200x60
+tui_keys '?'
+tui_wait 'Keys of other views'
+tui_screen | grep '^  [^ ]' >"$T_DIR/help"
+is "$(wc -l <"$T_DIR/help" | tr -d ' ')" "$(grep -c '^	{ ' \
+    "$TOP_SRCDIR/src/ui/keys.c")" "the help lists every key of the table"
+sed 's/^  \([^ ]*\) .*/\1/' "$T_DIR/help" | sort -u >"$T_DIR/keys"
+if command -v mandoc >/dev/null 2>&1; then
+	mandoc -T ascii "$TOP_SRCDIR/man/sluice.1" | command col -b |
+	    sed -n '/^CONSOLE/,/^ENGINE/p' >"$T_DIR/man"
+	missing=""
+	while read -r k; do
+		re=$(printf '%s' "$k" | sed 's/[][\.*^$?+(){}|]/\\&/g')
+		grep -Eq -- "^ +([^ ]+, )*$re(,|[[:space:]]|\$)" \
+		    "$T_DIR/man" ||
+		    missing="$missing $k"
+	done <"$T_DIR/keys"
+	is "$missing" "" "sluice(1) CONSOLE lists every key the help shows"
+else
+	ok 0 "# SKIP mandoc is not installed"
+fi
+
+tui_sanitizers_ok "no sanitizer report from the consoles"
+done_testing
