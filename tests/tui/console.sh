@@ -224,7 +224,9 @@ is "$(wc -l <"$T_DIR/help" | tr -d ' ')" "$(grep -c '^	{ ' \
     "$TOP_SRCDIR/src/ui/keys.c")" "the help lists every key of the table"
 sed 's/^  \([^ ]*\) .*/\1/' "$T_DIR/help" | sort -u >"$T_DIR/keys"
 if command -v mandoc >/dev/null 2>&1; then
-	mandoc -T ascii "$TOP_SRCDIR/man/sluice.1" | command col -b |
+	# Without col(1), which a minimal system lacks: drop overstrikes.
+	bs=$(printf '\b')
+	mandoc -T ascii "$TOP_SRCDIR/man/sluice.1" | sed "s/.$bs//g" |
 	    sed -n '/^CONSOLE/,/^ENGINE/p' >"$T_DIR/man"
 	missing=""
 	while read -r k; do
