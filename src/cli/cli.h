@@ -85,6 +85,8 @@ void		 cli_warn(const char *, ...) printflike(1, 2);
 int		 cli_usage(const struct cli_cmd *);
 void		 cli_print_help(const struct cli_cmd *, FILE *);
 int		 cli_wants_help(int, char **);
+int		 cli_subcommand(struct cli_ctx *, const struct cli_cmd *,
+		     const struct cli_cmd *, size_t, int, char **);
 void		 cli_getopt_reset(void);
 #define CLI_STORE_ANY	2	/* cli_store: writable if it can be */
 int		 cli_store(struct cli_ctx *, int);

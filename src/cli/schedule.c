@@ -155,36 +155,12 @@ static const struct cli_cmd schedule_cmds[] = {
 	}
 };
 
-/* Find the subcommand in argv[1] and run it with argv shifted by one. */
+/* "sluice schedule SUBCOMMAND ...". */
 static int
 cmd_schedule_exec(struct cli_ctx *ctx, int argc, char **argv)
 {
-	const struct cli_cmd	*sub = NULL;
-	char			*prog;
-	size_t			 i;
-	int			 rc;
-
-	if (argc < 2)
-		return (cli_usage(&cli_cmd_schedule));
-	for (i = 0; i < nitems(schedule_cmds); i++) {
-		if (strcmp(schedule_cmds[i].name + strlen("schedule "),
-		    argv[1]) == 0)
-			sub = &schedule_cmds[i];
-	}
-	if (sub == NULL) {
-		cli_error("schedule: unknown subcommand \"%s\"", argv[1]);
-		return (cli_usage(&cli_cmd_schedule));
-	}
-	if (cli_wants_help(argc - 1, argv + 1)) {
-		cli_print_help(sub, stdout);
-		return (EXIT_OK);
-	}
-	/* getopt names argv[0] in its messages: "sluice schedule add". */
-	xasprintf(&prog, "sluice %s", sub->name);
-	argv[1] = prog;
-	rc = sub->exec(ctx, argc - 1, argv + 1);
-	free(prog);
-	return (rc);
+	return (cli_subcommand(ctx, &cli_cmd_schedule, schedule_cmds,
+	    nitems(schedule_cmds), argc, argv));
 }
 
 /*

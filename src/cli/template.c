@@ -136,40 +136,12 @@ static const struct option template_json_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* Find the subcommand in argv[1] and run it with argv shifted by one. */
+/* "sluice template SUBCOMMAND ...". */
 static int
 cmd_template_exec(struct cli_ctx *ctx, int argc, char **argv)
 {
-	const struct cli_cmd	*sub;
-	char			*prog;
-	size_t			 i;
-	int			 rc;
-
-	if (argc < 2)
-		return (cli_usage(&cli_cmd_template));
-	if (cli_wants_help(argc, argv)) {
-		cli_print_help(&cli_cmd_template, stdout);
-		return (EXIT_OK);
-	}
-	for (i = 0; i < nitems(template_cmds); i++) {
-		sub = &template_cmds[i];
-		if (strcmp(sub->name + strlen("template "), argv[1]) == 0)
-			break;
-	}
-	if (i == nitems(template_cmds)) {
-		cli_error("template: unknown subcommand \"%s\"", argv[1]);
-		return (cli_usage(&cli_cmd_template));
-	}
-	if (cli_wants_help(argc - 1, argv + 1)) {
-		cli_print_help(sub, stdout);
-		return (EXIT_OK);
-	}
-	/* getopt names argv[0] in its messages: "sluice template show". */
-	xasprintf(&prog, "sluice %s", sub->name);
-	argv[1] = prog;
-	rc = sub->exec(ctx, argc - 1, argv + 1);
-	free(prog);
-	return (rc);
+	return (cli_subcommand(ctx, &cli_cmd_template, template_cmds,
+	    nitems(template_cmds), argc, argv));
 }
 
 /*
