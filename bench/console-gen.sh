@@ -12,11 +12,12 @@
 #   branches zone_a...), one shell step per branch joining at verify
 #   (shell, 2 attempts), undrain (noop), report (echo);
 #
-#   the mix: most workflows completed; some failed at check, at verify
-#   (two attempt rows each) or by a rejected gate; some cancelled at the
-#   gate; and among the newest 2%, some scheduled (no steps yet), some
-#   waiting at the gate (about 200 by default) and some running (the last
-#   branch still running, on_interrupt "ask");
+#   the mix: 90% completed, 6% failed (at check or at verify, two
+#   attempt rows each, or by a rejected gate), 4% cancelled at the gate;
+#   and in flight, whatever WORKFLOWS is (it is the history that grows),
+#   100 scheduled (no steps yet), 200 waiting at the gate and 100 running
+#   (the last branch still running, on_interrupt "ask"), picked among
+#   the newest 2000 (1/8, 1/4 and 1/8 of WORKFLOWS below 800);
 #
 #   plus a log row or two per shell step, an approvals row per decision
 #   and audit rows (start, approve, reject, cancel) in time order.
@@ -67,6 +68,13 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/sluice-gen.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 130' INT TERM
 branches=$((spw - 7))
+# What is in flight does not grow with the history: 100 scheduled, 200
+# waiting at the gate and 100 running among the newest 2000, fewer when
+# that would be over half the workflows.
+nsched=100 nwait=200 nrun=100
+if [ $((wfs / 2)) -lt 400 ]; then
+	nsched=$((wfs / 8)) nwait=$((wfs / 4)) nrun=$((wfs / 8))
+fi
 
 # zone B: the key of branch B (0-based) of the fan-out.
 zone() {
@@ -102,7 +110,9 @@ template() {
       "next": "approve"
     },
     "approve": {
-      "gate": {"message": "Roll out {{input.service}} {{input.version}} to production?"},
+      "gate": {
+        "message": "Roll out {{input.service}} {{input.version}} to production?"
+      },
       "branch": [{"if": "result == \"approved\"", "then": "drain"}]
     },
     "drain": {
@@ -121,7 +131,8 @@ EOF
 		cat <<EOF
     "$z": {
       "shell": "echo \"deploying \$SLUICE_ARG_SERVICE \$SLUICE_ARG_VERSION to \$SLUICE_ARG_ZONE\" >&2; printf '{\"zone\": \"%s\", \"deployed\": \"%s\"}\\\\n' \"\$SLUICE_ARG_ZONE\" \"\$SLUICE_ARG_VERSION\"",
-      "args": {"service": "{{input.service}}", "version": "{{input.version}}", "zone": "${z#zone_}"},
+      "args": {"service": "{{input.service}}",
+        "version": "{{input.version}}", "zone": "${z#zone_}"},
       "on_interrupt": "ask",
       "join": "verify"
     },
@@ -180,13 +191,14 @@ m2 AS (SELECT id, ((x | (x >> 16)) - (x & (x >> 16))) * 73244475
     % 4294967296 AS x FROM m1),
 m3 AS (SELECT id, ((x | (x >> 16)) - (x & (x >> 16))) * 73244475
     % 4294967296 AS x FROM m2),
-h AS (SELECT id, (x | (x >> 16)) - (x & (x >> 16)) AS h,
-    id > $wfs - max(1, $wfs / 50) AS recent FROM m3),
-c AS (SELECT id, h, CASE
-    WHEN recent AND h % 100 < 5 THEN 'scheduled'
-    WHEN recent AND h % 100 < 15 THEN 'waiting'
-    WHEN recent AND h % 100 < 20 THEN 'running'
-    WHEN recent OR h % 100 < 90 THEN 'completed'
+h AS (SELECT id, (x | (x >> 16)) - (x & (x >> 16)) AS h FROM m3),
+rk AS (SELECT id, row_number() OVER (ORDER BY h, id) AS rk FROM h
+    WHERE id > $wfs - 2000),
+c AS (SELECT h.id, h, CASE
+    WHEN rk <= $nsched THEN 'scheduled'
+    WHEN rk <= $nsched + $nwait THEN 'waiting'
+    WHEN rk <= $nsched + $nwait + $nrun THEN 'running'
+    WHEN h % 100 < 90 THEN 'completed'
     WHEN h % 100 < 92 THEN 'failed_check'
     WHEN h % 100 < 94 THEN 'rejected'
     WHEN h % 100 < 96 THEN 'failed_verify'
@@ -194,7 +206,8 @@ c AS (SELECT id, h, CASE
     (h / 101) % 6 AS ni, (h / 607) % 5 AS ui,
     CASE WHEN (h / 607) % 5 = 4 THEN (h / 3001) % 4
 	ELSE ((h / 607) % 5 + 1 + (h / 3001) % 3) % 4 END AS aui,
-    ($now - 3600000 - ($wfs - id) * 90000 - h % 60000) AS t FROM h)
+    ($now - 3600000 - ($wfs - h.id) * 90000 - h % 60000) AS t
+    FROM h LEFT JOIN rk ON rk.id = h.id)
 SELECT id, h, cls, t,
     json_extract('["deploy-web","deploy-api","deploy-worker",
 	"restart-cache","rotate-certs","resize-pool"]', '\$[' || ni || ']')
@@ -465,5 +478,6 @@ EOF
 set -- $(tr '|' ' ' <"$tmp/out" | tail -n 1)
 t1=$(date +%s%N)
 mib=$(du -m "$db" | cut -f 1)
+secs=$(awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.1f", ns / 1e9 }')
 echo "console-gen: $db: $1 workflows, $2 steps, $3 audit rows, $4 log rows," \
-    "$mib MiB in $(awk -v ns=$((t1 - t0)) 'BEGIN { printf "%.1f", ns / 1e9 }') s"
+    "$mib MiB in $secs s"

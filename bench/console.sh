@@ -46,7 +46,8 @@ steps=${STEPS_PER_WF:-10}
 keys=${KEYS:-200}
 cache=${CONSOLE_DB_DIR:-${TMPDIR:-/tmp}/sluice-bench-cache}
 sock=sluice-bench-$$
-trap 'tmux -L "$sock" kill-server >/dev/null 2>&1; rm -rf "$B_DIR"' EXIT
+trap 'tmux -L "$sock" kill-server >/dev/null 2>&1
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -rf "$B_DIR"' EXIT
 unset TMUX TMUX_PANE
 
 "${CC:-cc}" -O2 -o "$B_DIR/monotime" "$here/monotime.c"
@@ -59,7 +60,8 @@ gen() {
 	_db=$cache/console-$1x$steps.db
 	mkdir -p "$cache"
 	if [ -f "$_db" ]; then
-		echo '{"flow": {"start": {"tool": "noop"}}}' >"$B_DIR/probe.json"
+		echo '{"flow": {"start": {"tool": "noop"}}}' \
+		    >"$B_DIR/probe.json"
 		"$SLUICE" --db "$B_DIR/schema.db" template save probe \
 		    "$B_DIR/probe.json" >/dev/null 2>&1 || true
 		_want=$(sqlite3 "$B_DIR/schema.db" 'PRAGMA user_version')
@@ -71,6 +73,7 @@ gen() {
 		rm -f "$B_DIR/schema.db"*
 	fi
 	if [ ! -f "$_db" ]; then
+		rm -f "$_db.new" "$_db.new-wal" "$_db.new-shm"
 		SLUICE=$SLUICE sh "$here/console-gen.sh" "$_db.new" "$1" \
 		    "$steps" >&2 || exit 1
 		mv "$_db.new" "$_db"
@@ -139,6 +142,7 @@ press() {
 	set -- j j j j k k PageDown PageDown PageUp G g j Enter j j t t \
 	    Escape 2 j PageDown g 5 PageDown j g 1 '?' Escape j
 	_seq="$*"
+	set -f		# "?" is a key here, not a pattern
 	: >"$B_DIR/sent"
 	MISSED=0
 	_i=0
@@ -171,6 +175,7 @@ press() {
 			exit 1
 		fi
 	done
+	set +f
 }
 
 # latencies FROM: for each key, the time in microseconds from FROM (key:
@@ -198,7 +203,8 @@ stop() {
 # dead PID: the process is gone (or a zombie: tmux reaps it).
 dead() {
 	! kill -0 "$1" 2>/dev/null ||
-	    [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = Z ]
+	    [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null |
+	    cut -d' ' -f1)" = Z ]
 }
 
 # bench W COLSxROWS: one run; prints its line.
@@ -216,8 +222,10 @@ bench() {
 		exit 1
 	fi
 	_first=$(awk 'NR == FNR { t0 = $1; next }
-	    $1 == "U" && $2 == "first" { printf "%.1f", ($3 - t0) / 1000; exit }' \
-	    "$B_DIR/t0" "$B_DIR/trace")
+	    $1 == "U" && $2 == "first" {
+		printf "%.1f", ($3 - t0) / 1000
+		exit
+	    }' "$B_DIR/t0" "$B_DIR/trace")
 	# Let the start settle (the engine's recovery, the first refresh).
 	sleep 1
 	press
@@ -226,7 +234,8 @@ bench() {
 	_n=$(latencies key | wc -l)
 	echo "sluice console: $1 workflows ($_nsteps steps), $2:" \
 	    "first screen $_first ms; key to screen" \
-	    "p50 $(latencies key | pct 50) ms p99 $(latencies key | pct 99) ms" \
+	    "p50 $(latencies key | pct 50) ms" \
+	    "p99 $(latencies key | pct 99) ms" \
 	    "($_n keys$([ "$MISSED" -eq 0 ] ||
 	    echo ", $MISSED without a redraw"));" \
 	    "send to screen p50 $(latencies sent | pct 50) ms" \

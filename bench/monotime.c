@@ -49,6 +49,7 @@ monotime_us(void)
 	return ((int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
 }
 
+/* Print the time, or append it to FILE and become COMMAND. */
 int
 main(int argc, char **argv)
 {

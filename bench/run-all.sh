@@ -1,13 +1,16 @@
 #!/bin/sh
 #
 # run-all.sh: every engine benchmark beside its floor, in one go, each run
-# REPEAT times (taking the median run), then one line a comparison with
-# the ratio and the target.  $SLUICE names the binary (else ./sluice, else
-# sluice on $PATH); build it optimised (plain configure, no debug or
-# sanitizers).  Environment: REPEAT (default 3), K (parallel jobs, default
-# 2), CHAIN_N (1000), PAR_N (998), NOOP_N (1000), BURST_W (1000), and the
-# two sizes for the peak RSS lines, NOOP_BIG (20000) and CHAIN_BIG (4000).
-# Not part of make check.  Takes a minute or two.
+# REPEAT times (taking the median run), then the console benchmark once
+# per database and window size, then one line a comparison with the ratio
+# and the target.  $SLUICE names the binary (else ./sluice, else sluice on
+# $PATH); build it optimised (plain configure, no debug or sanitizers).
+# Environment: REPEAT (default 3), K (parallel jobs, default 2), CHAIN_N
+# (1000), PAR_N (998), NOOP_N (1000), BURST_W (1000), the two sizes for
+# the peak RSS lines, NOOP_BIG (20000) and CHAIN_BIG (4000), and the
+# console's two databases, CONSOLE_W (100000) and CONSOLE_SMALL (1000)
+# workflows.  Not part of make check.  Takes a few minutes (the first run
+# also makes the console's database: half a minute more).
 
 set -eu
 
@@ -20,6 +23,8 @@ noop_n=${NOOP_N:-1000}
 burst_w=${BURST_W:-1000}
 noop_big=${NOOP_BIG:-20000}
 chain_big=${CHAIN_BIG:-4000}
+console_w=${CONSOLE_W:-100000}
+console_small=${CONSOLE_SMALL:-1000}
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/sluice-runall.XXXXXX")
 trap 'rm -rf "$out"' EXIT
@@ -91,6 +96,12 @@ median sburst sh "$here/engine-burst.sh" "$burst_w"
 repeat=1
 median snoopbig sh "$here/engine-noop.sh" "$noop_big"
 median schainbig sh "$here/engine-chain.sh" "$chain_big"
+# The console, once each: a run is 200 key presses already.
+for w in "$console_w" "$console_small"; do
+	for size in 100x30 200x60; do
+		sh "$here/console.sh" "$w" "$size" | tee "$out/console-$w-$size"
+	done
+done
 
 echo "# comparisons"
 verdict "fan-out -j$k: sluice / make" \
@@ -114,3 +125,23 @@ rss() {
 }
 echo "peak RSS, noop chain: $(rss snoop snoopbig)"
 echo "peak RSS, true chain: $(rss schain schainbig)"
+
+# worst WORD NAME...: the largest number after WORD in the NAMEs' lines.
+worst() {
+	_w=$1
+	shift
+	for _n in "$@"; do
+		field "$_n" "$_w"
+	done | sort -n | tail -n 1
+}
+cb="console-$console_w-100x30 console-$console_w-200x60"
+cs="console-$console_small-100x30 console-$console_small-200x60"
+# shellcheck disable=SC2086 # two names each
+verdict "console: first screen (ms), $console_w workflows" \
+    "$(worst screen $cb)" "<" 200
+verdict "console: key to screen p99 (ms)" "$(worst p99 $cb)" "<" 16
+verdict "console: peak RSS (KiB)" "$(worst RSS $cb)" "<" 30720
+echo "console, $console_small -> $console_w workflows (worst of 100x30" \
+    "and 200x60): first screen $(worst screen $cs) -> $(worst screen $cb)" \
+    "ms, key to screen p99 $(worst p99 $cs) -> $(worst p99 $cb) ms," \
+    "peak RSS $(worst RSS $cs) -> $(worst RSS $cb) KiB"

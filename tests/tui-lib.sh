@@ -4,17 +4,19 @@
 #
 # Each test script gets a private tmux server (socket sluice-test-PID, no
 # configuration file, no status line, panes kept after their program
-# exits so its exit status can be read), killed at exit even when the test
-# fails.  A test starts the console in a detached session of a given size,
-# sends keys, and waits for screen content (capture-pane) with a deadline,
-# never for a fixed time:
+# exits so its last screen can still be read), killed at exit even when
+# the test fails.  A test starts the console in a detached session of a
+# given size, sends keys, and waits for screen content (capture-pane) with
+# a deadline, never for a fixed time:
 #
 #   tui_start [COLSxROWS] [VAR=VAL...] -- ARGS...   "$SLUICE" --db "$DB" ARGS
 #   tui_start_cmd [COLSxROWS] [VAR=VAL...] -- CMD ARGS...   any command
 #   tui_keys [-l] KEYS...      send-keys: tmux key names (Enter, Escape,
 #                              C-l, PageDown, Up, j...), or with -l text
 #   tui_type TEXT              the same as tui_keys -l TEXT
-#   tui_screen                 the screen, one line per row
+#   tui_screen [-e]            the screen, one line per row (-e: with
+#                              the escape sequences of colours and
+#                              attributes)
 #   tui_wait REGEX [TIMEOUT]   until a line matches (grep -E); else print
 #                              the screen as TAP diagnostics and return 1
 #   tui_wait_gone REGEX [TIMEOUT]   until no line matches
@@ -36,13 +38,18 @@
 # 10).  The terminal gets TERM=xterm-256color, LANG and LC_ALL C.UTF-8
 # unless the VAR=VAL arguments say otherwise (LC_ALL=C for an ASCII
 # terminal), and no LINES or COLUMNS (ncurses would believe them over the
-# terminal's real size).  The functions work on the session named by
-# $TUI_S (default "main"): set it to run two consoles side by side.
+# terminal's real size).  A small sh around the program records its pid
+# and exit status (tmux does not always learn the status), and
+# ASAN_OPTIONS and UBSAN_OPTIONS send sanitizer reports to files in
+# $T_DIR, since the screen would hide them.  The functions work on the
+# session named by $TUI_S (default "main"): set it to run two consoles
+# side by side.
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
 
 # tmux 2.9 brought resize-window and window-size manual.
-_tui_v=$(tmux -V 2>/dev/null | sed -n 's/^tmux[^0-9]*\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
+_tui_v=$(tmux -V 2>/dev/null |
+    sed -n 's/^tmux[^0-9]*\([0-9][0-9]*\)\.\([0-9][0-9]*\).*/\1 \2/p')
 # shellcheck disable=SC2086 # split into major and minor
 set -- $_tui_v
 if [ $# -ne 2 ] || [ "$1" -lt 2 ] || { [ "$1" -eq 2 ] && [ "$2" -lt 9 ]; }
@@ -74,9 +81,11 @@ tui_tmux() {
 	tmux -L "$TUI_SOCK" -f /dev/null "$@"
 }
 
-# tui_cleanup: kill the server and every program still in its panes.
+# tui_cleanup: kill the server and every program still in its panes,
+# and remove its socket (tmux leaves it behind).
 tui_cleanup() {
 	tui_tmux kill-server >/dev/null 2>&1
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK"
 	return 0
 }
 
@@ -125,11 +134,12 @@ tui_spawn() {
 	if [ $# -gt 0 ] && tui_size "$1"; then
 		shift
 	fi
+	_tui_asan="log_path=$T_DIR/san-asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+	_tui_u="log_path=$T_DIR/san-ubsan:print_stacktrace=1"
+	_tui_u="$_tui_u${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 	_tui_env="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-	_tui_env="$_tui_env ASAN_OPTIONS=$(tui_quote \
-	    "log_path=$T_DIR/san-asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}")"
-	_tui_env="$_tui_env UBSAN_OPTIONS=$(tui_quote \
-	    "log_path=$T_DIR/san-ubsan:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}")"
+	_tui_env="$_tui_env ASAN_OPTIONS=$(tui_quote "$_tui_asan")"
+	_tui_env="$_tui_env UBSAN_OPTIONS=$(tui_quote "$_tui_u")"
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 		case $1 in
 		[A-Za-z_]*=*) _tui_env="$_tui_env $(tui_quote "$1")" ;;
@@ -139,7 +149,7 @@ tui_spawn() {
 		shift
 	done
 	if [ $# -lt 2 ]; then
-		echo "# tui_start: usage: [COLSxROWS] [VAR=VAL...] -- COMMAND..."
+		echo "# tui_start: usage: [COLSxROWS] [VAR=VAL...] -- CMD..."
 		return 1
 	fi
 	shift
@@ -173,7 +183,8 @@ tui_spawn() {
 	    set-option -g status off \; \
 	    set-option -g default-shell /bin/sh ||
 	    ! { tui_tmux set-option -w -t "$TUI_S" window-size manual \
-	    2>/dev/null || tui_tmux set-option -t "$TUI_S" window-size manual; } ||
+	    2>/dev/null ||
+	    tui_tmux set-option -t "$TUI_S" window-size manual; } ||
 	    ! tui_tmux resize-window -t "$TUI_S" -x "$TUI_COLS" \
 	    -y "$TUI_ROWS" \; \
 	    respawn-pane -k -t "$TUI_S" "$_tui_cmd"; then
@@ -209,9 +220,10 @@ tui_type() {
 	tui_keys -l "$*"
 }
 
-# tui_screen: what the terminal shows now, one line per row.
+# tui_screen [-e]: what the terminal shows now, one line per row (with
+# -e, colours and attributes as escape sequences).
 tui_screen() {
-	tui_tmux capture-pane -p -t "$TUI_S"
+	tui_tmux capture-pane -p "$@" -t "$TUI_S"
 }
 
 # tui_poll MODE REGEX TIMEOUT: poll the screen until a line matches (MODE

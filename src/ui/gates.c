@@ -160,12 +160,20 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 {
 	static const char *const titles[] = { "STEP", "WORKFLOW", "GATE",
 	    "MESSAGE", "BY", "WAITING", "VOTES" };
-	static const int widths[] = { 5, 16, 16, 0, 8, 7, 5 };
+	int		 widths[] = { 5, 16, 16, 0, 8, 7, 5 };
 	struct gates	*g = v->data;
 	struct table	 t;
+	char		 id[24];
 
 	if (g == NULL)
 		return;
+	if (g->nall > 0) {
+		/* The newest gate has the longest id. */
+		snprintf(id, sizeof id, "%lld",
+		    (long long)g->all[g->nall - 1].step_id);
+		if ((int)strlen(id) > widths[0])
+			widths[0] = (int)strlen(id);
+	}
 	list_fix(&g->list, h - 1);
 	memset(&t, 0, sizeof t);
 	t.titles = titles;

@@ -19,7 +19,8 @@ tui_start_cmd 40x10 FOO='a b' -- sh -c '
 	echo "lc $LC_ALL foo $FOO ${LINES:-no} ${COLUMNS:-no}"
 	trap "echo winch \$(stty size)" WINCH
 	while :; do sleep 0.02; done'
-tui_ok '^size 10 40 xterm-256color$' "harness: the size and TERM reach the program"
+tui_ok '^size 10 40 xterm-256color$' \
+    "harness: the size and TERM reach the program"
 tui_ok '^lc C.UTF-8 foo a b no no$' \
     "harness: the locale and environment too, LINES and COLUMNS not"
 tui_resize 60x15
@@ -45,6 +46,13 @@ is "$TUI_STATUS" 0 "harness: its exit status is read"
 tui_start_cmd -- sh -c 'exit 7'
 tui_wait_exit 5
 is "$TUI_STATUS" 7 "harness: a non-zero exit status is read"
+
+tui_start_cmd -- sh -c 'trap "exit 5" INT; echo ready
+	while :; do sleep 0.02; done'
+tui_wait '^ready$'
+tui_keys C-c
+tui_wait_exit 5
+is "$TUI_STATUS" 5 "harness: Ctrl-C reaches the program, its status too"
 tui_wait 'never shown' 0.1 >"$T_DIR/diag"
 ok $((! $?)) "harness: tui_wait fails at its deadline"
 grep -q '^# no line matched /never shown/ within 0.1 s; the screen' \
@@ -63,7 +71,7 @@ is "$(cat "$T_DIR/hup" 2>/dev/null)" "$pid" "harness: ... that program"
 wait_for dead "$pid"
 ok $? "harness: ... and it is gone"
 
-# --- the console: this console runs the engine ---------------------------------
+# --- the console: this console runs the engine -------------------------------
 
 run_sluice --tools "$TOP_SRCDIR/share/tools.json" template save db-backup \
     "$TOP_SRCDIR/share/templates/db-backup.json"
@@ -87,7 +95,7 @@ is "$(cat "$T_DIR/after" 2>/dev/null)" "$(cat "$T_DIR/before" 2>/dev/null)" \
 q_is "SELECT coalesce(pid, '') FROM engine" "" \
     "the console let go of the engine lease"
 
-# --- the C locale: ASCII only ----------------------------------------------------
+# --- the C locale: ASCII only -----------------------------------------------
 
 tui_start 80x24 LANG=C LC_ALL=C --
 tui_ok 'engine: this console' "in the C locale the console opens"
@@ -98,7 +106,7 @@ tui_keys q
 tui_wait_exit 5
 is "$TUI_STATUS" 0 "... and q quits"
 
-# --- another process is the engine ------------------------------------------------
+# --- another process is the engine ------------------------------------------
 
 engine_start
 tui_start 100x30 --
