@@ -88,6 +88,10 @@ const struct ui_key ui_keys[] = {
 	{ 'n', "n", V(LOG), "next", "the next match of the search",
 	    NULL },
 	{ 'N', "N", V(LOG), NULL, "the previous match of the search", NULL },
+	{ '<', "< Left", V(LOG), NULL, "scroll the log sideways to the left",
+	    NULL },
+	{ '>', "> Right", V(LOG), NULL, "scroll the log sideways to the "
+	    "right", NULL },
 	{ 'c', "c", V(WORKFLOWS) | V(RUN) | V(GATES), "cancel",
 	    "cancel the workflow (asks first)", key_cancel },
 	{ 'R', "R", V(WORKFLOWS) | V(RUN), "retry", "retry the workflow "

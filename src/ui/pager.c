@@ -45,7 +45,7 @@ struct pager {
 	int64_t		 log_bytes;
 	struct log_lines lines;
 	int		 top;		/* first line on screen */
-	int		 height;	/* lines on screen, from the last draw */
+	int		 height;	/* lines on screen (the last draw) */
 	int		 hscroll;	/* columns scrolled sideways */
 	int		 widest;	/* the widest line's columns */
 	int		 follow;	/* keep the end on screen */
@@ -201,7 +201,7 @@ pager_lines_add(struct log_lines *ls, const struct store_log *c, size_t n)
 	struct buf	 b;
 	const char	*p, *nl;
 	char		 stream;
-	size_t		 i, len, had;
+	size_t		 i, j, len, had, left;
 
 	buf_init(&b);
 	for (i = 0; i < n; i++) {
@@ -218,13 +218,17 @@ pager_lines_add(struct log_lines *ls, const struct store_log *c, size_t n)
 			l = ls->n > 0 ? &ls->v[ls->n - 1] : NULL;
 			if (l == NULL || !l->open)
 				l = pager_line_new(ls, c[i].at, stream);
-			nl = memchr(p, '\n', c[i].len - (size_t)(p - c[i].data));
-			len = nl != NULL ? (size_t)(nl - p) + 1 :
-			    c[i].len - (size_t)(p - c[i].data);
+			left = c[i].len - (size_t)(p - c[i].data);
+			nl = memchr(p, '\n', left);
+			len = nl != NULL ? (size_t)(nl - p) + 1 : left;
 			had = strlen(l->raw);
 			l->raw = xrealloc(l->raw, had + len + 1);
 			memcpy(l->raw + had, p, len);
 			l->raw[had + len] = '\0';
+			for (j = had; j < had + len; j++) {
+				if (l->raw[j] == '\0')
+					l->raw[j] = '?';	/* binary */
+			}
 			pager_clean(l->raw, &b);
 			free(l->text);
 			l->text = buf_release(&b);
@@ -607,6 +611,8 @@ pager_key(struct ui *ui, struct view *v, int key)
 	struct pager	*p = v->data;
 	int		 i, wrapped;
 
+	if (p->status == NULL)		/* the step could not be read */
+		return (0);
 	if (pager_move(ui, p, key))
 		return (1);
 	if (key == 'F') {

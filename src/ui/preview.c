@@ -199,9 +199,10 @@ preview_joins(const struct flow *f, unsigned char *mark)
 			/* The branches, up to (not past) the join. */
 			memset(inside, 0, f->nsteps);
 			inside[f->steps[i].join_target] = 1;
-			for (j = 0; j < f->steps[i].nparallel; j++)
-				preview_reach(f, f->steps[i].parallel_targets[j],
-				    inside);
+			for (j = 0; j < f->steps[i].nparallel; j++) {
+				preview_reach(f,
+				    f->steps[i].parallel_targets[j], inside);
+			}
 			for (k = 0; k < f->nsteps; k++) {
 				if (inside[k] && mark[k] &&
 				    (int)k != f->steps[i].join_target)

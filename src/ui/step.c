@@ -305,7 +305,8 @@ static const char *
 step_when(int64_t ms, char *buf, size_t len)
 {
 	struct tm	 tm, now_tm;
-	time_t		 t = (time_t)(ms / 1000), now = time(NULL);
+	time_t		 t = (time_t)(ms / 1000);
+	time_t		 now = (time_t)(time_now_ms() / 1000);
 
 	if (ms <= 0 || localtime_r(&t, &tm) == NULL ||
 	    localtime_r(&now, &now_tm) == NULL) {
@@ -629,8 +630,8 @@ step_gate_before(struct ui *ui, struct stepv *sv, const struct store_step *s,
 		shown++;
 	}
 	if (shown == 0)
-		step_add(sv, PAINT_DIM, 0, 0, 1, "  none: the gate is the first "
-		    "step");
+		step_add(sv, PAINT_DIM, 0, 0, 1, "  none: the gate comes "
+		    "first");
 }
 
 /*
@@ -741,6 +742,10 @@ step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
 			step_next_args(sv, f, fs->parallel_targets[i], scope);
 	} else if (fs->next_target >= 0)
 		step_next_args(sv, f, fs->next_target, scope);
+	else if (fs->join_target >= 0)
+		step_field(sv, "then", PAINT_NORMAL, "its branch ends; %s runs "
+		    "once the other branches have",
+		    f->steps[fs->join_target].name);
 	else
 		step_field(sv, "then", PAINT_NORMAL, "nothing follows it");
 }

@@ -36,8 +36,9 @@ cat >"$T_DIR/ship.json" <<'EOF'
 {"start": {"name": "build",
   "shell": "printf '{\"artifact\": \"app-1.2.tar\", \"sha\": \"abc123\"}\\n'",
   "next": "approve"},
- "approve": {"gate": {"message": "Ship {{steps.build.result.artifact}} to {{input.env}}?",
-  "timeout": "1h"}, "next": "ship"},
+ "approve": {"gate": {"timeout": "1h",
+  "message": "Ship {{steps.build.result.artifact}} to {{input.env}}?"},
+  "next": "ship"},
  "ship": {"args": {"artifact": "{{steps.build.result.artifact}}",
   "target": "{{input.env}}"}, "shell": "echo shipping", "done": true}}
 EOF
@@ -104,10 +105,11 @@ tui_ok '^ +"who": "world"$' "... resolved from the input"
 tui_ok '^Result$' "... its result"
 tui_ok '^ +"greeting": "hello world",$' "... pretty-printed"
 tui_ok '^ +"n": 42$' "... every member"
-tui_ok '^  [0-9:]+ ┃ greeting world$' "... the last lines of its log, stderr marked"
+tui_ok '^  [0-9:]+ ┃ greeting world$' \
+    "... the last lines of its log, stderr marked"
 tui_ok 'l shows all of it' "... and how to see the whole log"
 
-# --- a failed step -------------------------------------------------------------
+# --- a failed step -----------------------------------------------------------
 
 open_step deploy apply
 ok $? "the failed step's details open"
@@ -116,7 +118,7 @@ tui_ok '^  exit code +3$' "its exit code"
 tui_ok '^  error +exit status 3' "its error"
 tui_ok '^  [0-9:]+ ┃ disk full on /var$' "what it wrote to stderr"
 
-# --- a gate's detail ------------------------------------------------------------
+# --- a gate's detail ---------------------------------------------------------
 
 tui_keys 2
 tui_wait 'Ship app-1.2.tar to prod' || true
@@ -149,7 +151,7 @@ ok $? "the approved run completes"
 q_is "SELECT comment FROM approvals WHERE workflow_id = $SH" "ship it" \
     "the comment is recorded"
 
-# --- the log pager ---------------------------------------------------------------
+# --- the log pager -----------------------------------------------------------
 
 open_step flood flood
 ok $? "a flooded step's details open"
@@ -203,7 +205,7 @@ tui_ok '^. tick  running' "q goes back to the details"
 run_sluice cancel "$TK"
 tui_keys 1 Escape
 
-# --- the retry preview -----------------------------------------------------------
+# --- the retry preview -------------------------------------------------------
 
 tui_keys /
 tui_type deploy
@@ -229,22 +231,24 @@ tui_ok "announce \(4 steps\)" "... and what follows it"
 tui_keys y
 tui_ok "sluice --db .* retry $DP --from start: retrying" \
     "y retries; the command is echoed"
-wait_for rows_are "SELECT count(*) FROM workflow_steps WHERE workflow_id = $DP AND step_key = 'start'" 2
-q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $DP AND step_key = 'start'" 2 \
+prepared="SELECT count(*) FROM workflow_steps WHERE workflow_id = $DP AND
+    step_key = 'start'"
+wait_for rows_are "$prepared" 2
+q_is "$prepared" 2 \
     "... and prepare ran again"
 tui_keys 1 Escape /
 tui_type greet
 tui_keys Enter
 tui_wait 'filter: greet ' || true
 tui_keys R
-tui_ok "workflow $G is completed: only a failed or cancelled workflow can be retried" \
+tui_ok "workflow $G is completed: only a failed or cancelled workflow can be" \
     "R on a completed run says why it cannot be retried"
 
 tui_keys 1 q
 tui_wait_exit 10
 is "$TUI_STATUS" 0 "q quits"
 
-# --- the C locale ---------------------------------------------------------------
+# --- the C locale ------------------------------------------------------------
 
 tui_start 80x24 LANG=C LC_ALL=C --
 tui_wait 'engine: this console' || true
