@@ -43,21 +43,12 @@ static const char log_tail_sql[] =
 
 static void	 store_approval_row(sqlite3_stmt *, void *);
 static void	 store_approval_rows_free(void *, size_t);
-static void	 store_tail_row(sqlite3_stmt *, void *);
-static void	 store_tail_rows_free(void *, size_t);
 
 static const struct store_rows store_approval_rows = {
 	.what = "list decisions",
 	.size = sizeof (struct store_approval),
 	.fill = store_approval_row,
 	.free = store_approval_rows_free
-};
-
-static const struct store_rows store_tail_rows = {
-	.what = "read log tail",
-	.size = sizeof (struct store_log),
-	.fill = store_tail_row,
-	.free = store_tail_rows_free
 };
 
 /* Fill one decision from a row of approval_list_sql. */
@@ -129,36 +120,6 @@ store_timer_of_step(struct store *s, int64_t step, const char *kind,
 	    step, kind));
 }
 
-/* Fill a log chunk from a row of log_tail_sql. */
-static void
-store_tail_row(sqlite3_stmt *st, void *p)
-{
-	struct store_log	*l = p;
-	const unsigned char	*stream;
-	const void		*data;
-	int			 len;
-
-	l->id = sqlite3_column_int64(st, 0);
-	l->at = sqlite3_column_int64(st, 1);
-	stream = sqlite3_column_text(st, 2);
-	strlcpy(l->stream, stream != NULL ? (const char *)stream : "",
-	    sizeof l->stream);
-	data = sqlite3_column_blob(st, 3);
-	len = sqlite3_column_bytes(st, 3);
-	l->data = xmalloc((size_t)len + 1);
-	if (len > 0)
-		memcpy(l->data, data, (size_t)len);
-	l->data[len] = '\0';
-	l->len = (size_t)len;
-}
-
-/* store_rows' way to free a partly read array of chunks. */
-static void
-store_tail_rows_free(void *list, size_t n)
-{
-	store_logs_free(list, n);
-}
-
 /* The last limit chunks of a step's log, in order. */
 int
 store_log_tail(struct store *s, int64_t step, int64_t limit,
@@ -180,7 +141,7 @@ store_log_tail(struct store *s, int64_t step, int64_t limit,
 		store_release(s, st);
 		return (rc);
 	}
-	rc = store_rows(s, st, &store_tail_rows, &list, np, cause);
+	rc = store_rows(s, st, &store_log_rows, &list, np, cause);
 	*listp = list;
 	return (rc);
 }

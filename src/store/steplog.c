@@ -75,7 +75,7 @@ store_log_rows_free(void *list, size_t n)
 	store_logs_free(list, n);
 }
 
-static const struct store_rows store_log_rows = {
+const struct store_rows store_log_rows = {
 	.what = "read log",
 	.size = sizeof (struct store_log),
 	.fill = store_log_row,

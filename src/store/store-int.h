@@ -122,4 +122,7 @@ void		 store_step_clear(struct store_step *);
 const char	*store_actor_name(const struct store_actor *);
 extern const struct store_rows store_audit_rows;
 
+/* steplog.c: log chunks (id, at, stream, data), for detail.c's tail. */
+extern const struct store_rows store_log_rows;
+
 #endif /* SLUICE_STORE_INT_H */
