@@ -282,10 +282,10 @@ store_schedule_ran(struct store *s, int64_t id, int64_t run, int64_t now)
 	    now, id));
 }
 
-/* The ids of a schedule's runs that have not ended, oldest first. */
-int
-store_schedule_active(struct store *s, int64_t id, int64_t **idsp,
-    size_t *np, char **cause)
+/* The ids a query of one int64 parameter returns, in its order. */
+static int
+store_schedule_ids(struct store *s, const char *sql, int64_t arg,
+    const char *what, int64_t **idsp, size_t *np, char **cause)
 {
 	sqlite3_stmt	*st;
 	int64_t		*ids = NULL;
@@ -294,9 +294,9 @@ store_schedule_active(struct store *s, int64_t id, int64_t **idsp,
 
 	*idsp = NULL;
 	*np = 0;
-	if ((rc = store_stmt(s, schedule_active_sql, &st, cause)) != 0)
+	if ((rc = store_stmt(s, sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK)
+	if (sqlite3_bind_int64(st, 1, arg) != SQLITE_OK)
 		rc = SQLITE_ERROR;
 	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ids = xreallocarray(ids, n + 1, sizeof *ids);
@@ -304,8 +304,7 @@ store_schedule_active(struct store *s, int64_t id, int64_t **idsp,
 		rc = 0;
 	}
 	if (rc != 0 && rc != SQLITE_DONE) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "schedule runs",
-		    cause);
+		rc = store_fail(s, sqlite3_errcode(s->db), what, cause);
 		free(ids);
 		store_release(s, st);
 		return (rc);
@@ -314,6 +313,15 @@ store_schedule_active(struct store *s, int64_t id, int64_t **idsp,
 	*idsp = ids;
 	*np = n;
 	return (0);
+}
+
+/* The ids of a schedule's runs that have not ended, oldest first. */
+int
+store_schedule_active(struct store *s, int64_t id, int64_t **idsp,
+    size_t *np, char **cause)
+{
+	return (store_schedule_ids(s, schedule_active_sql, id, "schedule runs",
+	    idsp, np, cause));
 }
 
 /* Fill one history entry from a row of schedule_runs_sql. */
@@ -436,33 +444,8 @@ int
 store_workflows_scheduled_due(struct store *s, int64_t now, int64_t **idsp,
     size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	int64_t		*ids = NULL;
-	size_t		 n = 0;
-	int		 rc;
-
-	*idsp = NULL;
-	*np = 0;
-	if ((rc = store_stmt(s, scheduled_due_sql, &st, cause)) != 0)
-		return (rc);
-	if (sqlite3_bind_int64(st, 1, now) != SQLITE_OK)
-		rc = SQLITE_ERROR;
-	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		ids = xreallocarray(ids, n + 1, sizeof *ids);
-		ids[n++] = sqlite3_column_int64(st, 0);
-		rc = 0;
-	}
-	if (rc != 0 && rc != SQLITE_DONE) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "scheduled "
-		    "workflows", cause);
-		free(ids);
-		store_release(s, st);
-		return (rc);
-	}
-	store_release(s, st);
-	*idsp = ids;
-	*np = n;
-	return (0);
+	return (store_schedule_ids(s, scheduled_due_sql, now,
+	    "scheduled workflows", idsp, np, cause));
 }
 
 /* The earliest start time of a scheduled workflow; 0 none. */
