@@ -160,22 +160,22 @@ audit_row(struct ui *ui, void *arg, int i, const char **cells,
 	    r->host != NULL ? r->host : "");
 	cells[0] = a->when;
 	cells[1] = r->who != NULL ? r->who : "";
-	cells[2] = a->from;
-	cells[3] = r->action != NULL ? r->action : "";
-	cells[4] = r->target != NULL ? r->target : "";
-	cells[5] = r->comment != NULL ? r->comment : "";
+	cells[2] = r->action != NULL ? r->action : "";
+	cells[3] = r->target != NULL ? r->target : "";
+	cells[4] = r->comment != NULL ? r->comment : "";
+	cells[5] = a->from;
 	if (r->action != NULL && (strstr(r->action, "refused") != NULL ||
 	    strstr(r->action, "fail") != NULL))
-		paints[3] = PAINT_BAD;
+		paints[2] = PAINT_BAD;
 }
 
 /* Title row and one row per audit entry. */
 static void
 audit_draw(struct ui *ui, struct view *v, int y, int h)
 {
-	static const char *const titles[] = { "WHEN", "WHO", "FROM", "ACTION",
-	    "TARGET", "COMMENT" };
-	static const int widths[] = { 14, 8, 16, 14, 22, 0 };
+	static const char *const titles[] = { "WHEN", "WHO", "ACTION",
+	    "TARGET", "COMMENT", "FROM" };
+	static const int widths[] = { 14, 8, 14, 24, 0, 16 };
 	struct audit	*a = v->data;
 	struct table	 t;
 
@@ -187,7 +187,7 @@ audit_draw(struct ui *ui, struct view *v, int y, int h)
 	t.titles = titles;
 	t.widths = widths;
 	t.ncols = nitems(titles);
-	t.flex = 5;
+	t.flex = 4;
 	t.empty = v->filter != NULL ?
 	    "No audit entry matches the filter (Esc clears it)." :
 	    "The audit trail is empty: every operator action will be "
@@ -207,7 +207,8 @@ audit_key(struct ui *ui, struct view *v, int key)
 		return (0);
 	if (key == K_ENTER) {
 		if (audit_selected(v) != 0)
-			run_open(ui, audit_selected(v), a->rows[a->w.sel].step_id);
+			run_open(ui, audit_selected(v),
+			    a->rows[a->w.sel].step_id);
 		else
 			screen_message(ui, 0, "this entry is not about a "
 			    "workflow");

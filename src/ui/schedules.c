@@ -110,7 +110,7 @@ schedules_row(struct ui *ui, void *arg, int i, const char **cells,
 		snprintf(s->last, sizeof s->last, "%s %s", when,
 		    sc->last_run_status != NULL ? sc->last_run_status : "");
 		if (sc->last_run_status != NULL)
-			paints[4] = draw_status_paint(sc->last_run_status);
+			paints[3] = draw_status_paint(sc->last_run_status);
 	} else
 		snprintf(s->last, sizeof s->last, "never");
 	if (sc->paused)
@@ -126,13 +126,13 @@ schedules_row(struct ui *ui, void *arg, int i, const char **cells,
 	    "active");
 	cells[0] = sc->name;
 	cells[1] = sc->cron;
-	cells[2] = sc->template_name;
-	cells[3] = s->state;
-	cells[4] = s->last;
-	cells[5] = s->next;
+	cells[2] = s->next;
+	cells[3] = s->last;
+	cells[4] = sc->template_name;
+	cells[5] = s->state;
 	cells[6] = sc->overlap;
 	if (sc->paused) {
-		paints[3] = PAINT_WAIT;
+		paints[5] = PAINT_WAIT;
 		*base = PAINT_DIM;
 	}
 }
@@ -141,9 +141,9 @@ schedules_row(struct ui *ui, void *arg, int i, const char **cells,
 static void
 schedules_draw(struct ui *ui, struct view *v, int y, int h)
 {
-	static const char *const titles[] = { "NAME", "CRON", "TEMPLATE",
-	    "STATE", "LAST", "NEXT", "OVERLAP" };
-	static const int widths[] = { 16, 14, 0, 6, 22, 26, 7 };
+	static const char *const titles[] = { "NAME", "CRON", "NEXT",
+	    "LAST", "TEMPLATE", "STATE", "OVERLAP" };
+	static const int widths[] = { 16, 12, 22, 16, 0, 6, 7 };
 	struct schedules	*s = v->data;
 	struct table		 t;
 
@@ -154,7 +154,8 @@ schedules_draw(struct ui *ui, struct view *v, int y, int h)
 	t.titles = titles;
 	t.widths = widths;
 	t.ncols = nitems(titles);
-	t.flex = 2;
+	t.flex = 4;
+	t.flex_max = 30;
 	t.empty = v->filter != NULL ?
 	    "No schedule matches the filter (Esc clears it)." :
 	    "No schedules. Add one from a shell: sluice schedule add NAME "

@@ -35,6 +35,11 @@ wf_done() {
 	wf_is "$1" completed
 }
 
+# q_is_quiet SQL WANT: the query's output is WANT (for wait_for).
+q_is_quiet() {
+	[ "$(q "$1")" = "$2" ]
+}
+
 # start_run FILE: start a run from the CLI; its id in $ID.
 start_run() {
 	run_sluice run "$1"
@@ -185,6 +190,31 @@ tui_ok 'template edit tpl: saved version 2' "an edit is saved, and said so"
 tui_ok 'say hello, edited' "the view shows the new description"
 run_sluice template show tpl
 like "$OUT" "say hello, edited" "the CLI reads the edited template"
+
+# --- schedules: pause, resume, fire now, delete ------------------------------
+run_sluice schedule add nightly --cron '30 2 * * *' --template tpl -i who=bob
+expect_rc 0 "a schedule to look at"
+tui_start 80x24
+tui_keys 4
+tui_ok '^nightly +30 2 \* \* \* +.* \(in [0-9]' \
+    "Schedules: cron and the next firing, counting down"
+tui_keys p
+tui_ok "schedule pause nightly: " "p pauses it (echoed)"
+wait_for q_is_quiet "SELECT paused FROM schedules WHERE name = 'nightly'" 1
+ok $? "... and it is paused"
+tui_ok '^nightly +.* paused' "the view says paused"
+tui_keys p
+tui_ok "schedule resume nightly: " "p again resumes it"
+before=$(new_id)
+tui_keys r
+tui_ok "schedule run nightly: " "r fires it now"
+wait_for test "$(new_id)" -gt "$before"
+ok $? "... which starts a run"
+tui_keys d
+tui_ok 'Delete schedule nightly' "d asks first"
+tui_keys y
+tui_ok "schedule rm nightly: " "y deletes it"
+tui_ok 'No schedules' "the view is empty again"
 
 # --- a second console attaches to the first; takes over when it goes ---------
 tui_start 100x30
