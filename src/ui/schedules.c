@@ -143,7 +143,7 @@ schedules_draw(struct ui *ui, struct view *v, int y, int h)
 {
 	static const char *const titles[] = { "NAME", "CRON", "NEXT",
 	    "LAST", "TEMPLATE", "STATE", "OVERLAP" };
-	static const int widths[] = { 16, 12, 22, 16, 0, 6, 7 };
+	static const int widths[] = { 16, 12, 24, 14, 0, 6, 7 };
 	struct schedules	*s = v->data;
 	struct table		 t;
 
