@@ -69,7 +69,6 @@ static int	 notify_parse_cmd(struct notify_parse *, size_t,
 		     const cJSON *, struct notify_cmd *);
 static char	*notify_label(const struct notify_cmd *);
 static void	 notify_cmd_clear(struct notify_cmd *);
-static void	 notify_strv_free(char **);
 
 /* Note one problem, its path first. */
 static void
@@ -266,7 +265,7 @@ notify_parse_env(struct notify_parse *np, const char *at, const cJSON *v)
 			xasprintf(&env[n++], "%s=%s", k, item->valuestring);
 	}
 	if (bad) {
-		notify_strv_free(env);
+		strv_free(env);
 		return (NULL);
 	}
 	return (env);
@@ -421,25 +420,12 @@ notify_config_parse(const cJSON *v, char ***errs, size_t *nerrs)
 	return (nc);
 }
 
-/* Free a NULL-terminated array of strings. */
-static void
-notify_strv_free(char **v)
-{
-	size_t	 i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* Free what one command owns. */
 static void
 notify_cmd_clear(struct notify_cmd *c)
 {
-	notify_strv_free(c->argv);
-	notify_strv_free(c->env);
+	strv_free(c->argv);
+	strv_free(c->env);
 	free(c->shell);
 	free(c->label);
 	memset(c, 0, sizeof *c);

@@ -70,7 +70,6 @@ static const char *tool_reserved[] = {
 };
 
 static void	 tool_strv_push(struct tool_strv *, char *);
-static void	 tool_strv_free(char **);
 static int	 tool_reserved_name(const char *, size_t);
 static int	 tool_var_cmp(const void *, const void *);
 static int	 tool_var_sort_cmp(const void *, const void *);
@@ -113,19 +112,6 @@ tool_strv_push(struct tool_strv *sv, char *s)
 	}
 	sv->v[sv->n++] = s;
 	sv->v[sv->n] = NULL;
-}
-
-/* Free a NULL-terminated vector and its strings. */
-static void
-tool_strv_free(char **v)
-{
-	size_t	i;
-
-	if (v == NULL)
-		return;
-	for (i = 0; v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
 }
 
 /*
@@ -303,7 +289,7 @@ tool_vars_has(const struct tool_vars *tv, const char *name, size_t len)
 static void
 tool_vars_free(struct tool_vars *tv)
 {
-	tool_strv_free(tv->set.v);
+	strv_free(tv->set.v);
 	free(tv->byname);
 	memset(tv, 0, sizeof *tv);
 }
@@ -623,7 +609,7 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 	}
 	rv = 0;
 fail:
-	tool_strv_free(w.v);
+	strv_free(w.v);
 	tool_vars_free(&tv);
 	cJSON_Delete(rs);
 	cJSON_Delete(args);
@@ -634,8 +620,8 @@ fail:
 void
 tool_cmd_free(struct tool_cmd *cmd)
 {
-	tool_strv_free(cmd->argv);
-	tool_strv_free(cmd->envp);
+	strv_free(cmd->argv);
+	strv_free(cmd->envp);
 	free(cmd->cwd);
 	free(cmd->host);
 	memset(cmd, 0, sizeof *cmd);

@@ -169,3 +169,16 @@ str_utf8_repair(const char *s, size_t len)
 	buf_add(&b, s, len);
 	return (buf_release(&b));
 }
+
+/* Free a NULL-terminated array of strings and the strings (NULL is fine). */
+void
+strv_free(char **v)
+{
+	size_t	 i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; v[i] != NULL; i++)
+		free(v[i]);
+	free(v);
+}

@@ -85,6 +85,7 @@ int		 str_is_identifier(const char *);
 char		*str_env_name(const char *, const char *);
 int		 str_parse_int64(const char *, int64_t *);
 char		*str_trim(char *);
+void		 strv_free(char **);
 
 /* time.c: wall clock for records, monotonic clock for delays. */
 int64_t		 time_now_ms(void);

@@ -74,7 +74,6 @@ static int	 env_count(char *const *, const char *);
 static int	 env_has_dups(char *const *);
 static int	 argv_is(char *const *, const char *const *, const char *);
 static char	**strv_dup(const char *const *);
-static void	 strv_free(char **);
 static char	*run_capture(const char *const *, const char *const *,
 		     const char *);
 static void	 test_kinds(void);
@@ -224,17 +223,6 @@ strv_dup(const char *const *v)
 	for (i = 0; i < n; i++)
 		out[i] = xstrdup(v[i]);
 	return (out);
-}
-
-/* Free what strv_dup made. */
-static void
-strv_free(char **v)
-{
-	size_t	i;
-
-	for (i = 0; v[i] != NULL; i++)
-		free(v[i]);
-	free(v);
 }
 
 /* Run argv (a full path) with envp in cwd; its stdout, or NULL if it failed. */
