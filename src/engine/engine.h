@@ -125,6 +125,8 @@ int		 engine_request_apply(struct engine *,
 		     struct engine_reply *);
 void		 engine_reply_clear(struct engine_reply *);
 int		 engine_reply_read(const char *, struct engine_reply *);
+int		 engine_request_post(struct store *, const struct store_actor *,
+		     const struct engine_request *, int64_t *, char **);
 int		 engine_probe(struct store *);	/* 1: an engine runs */
 
 #endif /* SLUICE_ENGINE_H */

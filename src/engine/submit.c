@@ -84,22 +84,35 @@ engine_reply_read(const char *text, struct engine_reply *r)
 	return (0);
 }
 
-/* Post to the running engine and wait for its answer. */
-static int
-engine_submit_post(struct store *s, const struct store_actor *actor,
-    const struct engine_request *q, struct engine_reply *r, char **cause)
+/*
+ * Post a request to the inbox of the engine that runs, without waiting;
+ * the inbox row's id in *id (its reply comes on that row).
+ */
+int
+engine_request_post(struct store *s, const struct store_actor *actor,
+    const struct engine_request *q, int64_t *id, char **cause)
 {
-	struct store_inbox	 m, *got;
-	struct timespec		 ts = { 0, 5 * 1000 * 1000 };
-	int64_t			 id, deadline, v, seen = -1;
-	int			 rc;
+	struct store_inbox	 m;
 
 	memset(&m, 0, sizeof m);
 	m.command = (char *)q->command;
 	m.workflow_id = q->workflow_id;
 	m.step_id = q->step_id;
 	m.args_json = (char *)q->args_json;
-	if ((rc = store_inbox_post(s, actor, &m, &id, cause)) != 0)
+	return (store_inbox_post(s, actor, &m, id, cause));
+}
+
+/* Post to the running engine and wait for its answer. */
+static int
+engine_submit_post(struct store *s, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r, char **cause)
+{
+	struct store_inbox	*got;
+	struct timespec		 ts = { 0, 5 * 1000 * 1000 };
+	int64_t			 id, deadline, v, seen = -1;
+	int			 rc;
+
+	if ((rc = engine_request_post(s, actor, q, &id, cause)) != 0)
 		return (rc);
 	deadline = time_mono_ms() + SUBMIT_WAIT_MS;
 	while (time_mono_ms() < deadline) {

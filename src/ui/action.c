@@ -119,7 +119,6 @@ action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 {
 	struct engine_request	 q;
 	struct engine_reply	 r;
-	struct store_inbox	 m;
 	struct ui_pending	*p;
 	char			*cause = NULL;
 	int64_t			 id;
@@ -137,12 +136,7 @@ action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 		engine_request_apply(ui->engine, &ui->cfg->actor, &q, &r);
 		action_answer(ui, echo, &r);
 	} else if (ui->lease.pid != 0) {
-		memset(&m, 0, sizeof m);
-		m.command = (char *)command;
-		m.workflow_id = wf;
-		m.step_id = step;
-		m.args_json = (char *)q.args_json;
-		if (store_inbox_post(ui->store, &ui->cfg->actor, &m, &id,
+		if (engine_request_post(ui->store, &ui->cfg->actor, &q, &id,
 		    &cause) != 0) {
 			screen_message(ui, 1, "%s: %s", echo, cause);
 			free(cause);
