@@ -49,17 +49,7 @@ if [ -e "$db" ]; then
 	echo "$0: $db exists: give a new path" >&2
 	exit 2
 fi
-if [ -z "${SLUICE:-}" ]; then
-	if [ -x ./sluice ]; then
-		SLUICE=$PWD/sluice
-	else
-		SLUICE=$(command -v sluice || true)
-	fi
-fi
-if [ -z "$SLUICE" ] || [ ! -x "$SLUICE" ]; then
-	echo "$0: no sluice binary: set SLUICE=/path/to/sluice" >&2
-	exit 2
-fi
+. "$(dirname "$0")/sluice-bin.sh"
 command -v sqlite3 >/dev/null ||
     { echo "$0: the sqlite3 command is needed" >&2; exit 2; }
 

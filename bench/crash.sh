@@ -16,17 +16,7 @@ set -eu
 trials=${1:-200}
 case $trials in ''|*[!0-9]*|0) echo "usage: $0 [TRIALS]" >&2; exit 2;; esac
 top=$(cd "$(dirname "$0")/.." && pwd)
-if [ -z "${SLUICE:-}" ]; then
-	if [ -x ./sluice ]; then
-		SLUICE=$PWD/sluice
-	else
-		SLUICE=$(command -v sluice || true)
-	fi
-fi
-if [ -z "$SLUICE" ] || [ ! -x "$SLUICE" ]; then
-	echo "$0: no sluice binary: set SLUICE=/path/to/sluice" >&2
-	exit 2
-fi
+. "$(dirname "$0")/sluice-bin.sh"
 
 log=${CRASH_LOG:-}
 tmp=

@@ -10,17 +10,7 @@ set -eu
 now_ns() { date +%s%N; }
 case $(now_ns) in *[!0-9]*) echo "$0: date +%s%N unsupported" >&2; exit 2;; esac
 
-if [ -z "${SLUICE:-}" ]; then
-	if [ -x ./sluice ]; then
-		SLUICE=$PWD/sluice
-	else
-		SLUICE=$(command -v sluice || true)
-	fi
-fi
-if [ -z "$SLUICE" ] || [ ! -x "$SLUICE" ]; then
-	echo "$0: no sluice binary: set SLUICE=/path/to/sluice" >&2
-	exit 2
-fi
+. "$(dirname "$0")/sluice-bin.sh"
 [ -x /usr/bin/time ] ||
     { echo "$0: /usr/bin/time (GNU time) is needed for peak RSS" >&2; exit 2; }
 
