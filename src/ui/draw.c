@@ -39,8 +39,8 @@
 #define DRAW_MAX	1024	/* characters drawn per call, at most */
 
 static uint32_t	 draw_decode(const unsigned char **);
-static int	 draw_char_width(const struct ui *, uint32_t *);
-static int	 draw_shown_width(const struct ui *, const char *);
+static int	 draw_char_width(int, uint32_t *);
+static int	 draw_measure(int, const char *);
 
 /* The next code point of s (advanced), 0xFFFD for a bad sequence. */
 static uint32_t
@@ -87,14 +87,14 @@ draw_decode(const unsigned char **sp)
  * (controls, invalid, or non-ASCII in an ASCII locale) with '?'.
  */
 static int
-draw_char_width(const struct ui *ui, uint32_t *c)
+draw_char_width(int utf8, uint32_t *c)
 {
 	int	 w;
 
 	if (*c == '\t')
 		*c = ' ';
 	if (*c < 0x20 || *c == 0x7f || (*c >= 0x80 && *c < 0xa0) ||
-	    *c == 0xFFFD || (!ui->utf8 && *c >= 0x80)) {
+	    *c == 0xFFFD || (!utf8 && *c >= 0x80)) {
 		*c = '?';
 		return (1);
 	}
@@ -108,30 +108,16 @@ draw_char_width(const struct ui *ui, uint32_t *c)
 	return (w);
 }
 
-/* The display width of a UTF-8 string (as draw_text would show it). */
+/* The display width of a UTF-8 string on a UTF-8 terminal. */
 int
 draw_width(const char *s)
 {
-	const unsigned char	*p = (const unsigned char *)s;
-	uint32_t		 c;
-	int			 w, total = 0;
-
-	while (*p != '\0') {
-		c = draw_decode(&p);
-		if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0))
-			w = 1;
-		else if (c < 0x80)
-			w = 1;
-		else if ((w = wcwidth((wchar_t)c)) < 0)
-			w = 1;
-		total += w;
-	}
-	return (total);
+	return (draw_measure(1, s));
 }
 
-/* The width s takes on screen as draw_text shows it in this locale. */
+/* The width s takes on screen as draw_text shows it (utf8: the locale's). */
 static int
-draw_shown_width(const struct ui *ui, const char *s)
+draw_measure(int utf8, const char *s)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	uint32_t		 c;
@@ -139,7 +125,7 @@ draw_shown_width(const struct ui *ui, const char *s)
 
 	while (*p != '\0') {
 		c = draw_decode(&p);
-		total += draw_char_width(ui, &c);
+		total += draw_char_width(utf8, &c);
 	}
 	return (total);
 }
@@ -164,11 +150,11 @@ draw_text(struct ui *ui, int y, int x, int w, const char *s,
 		w = limit;
 	if (w <= 0)
 		return (0);
-	cut = draw_shown_width(ui, s) > w;
+	cut = draw_measure(ui->utf8, s) > w;
 	room = cut ? w - 1 : w;
 	while (*p != '\0' && n < DRAW_MAX - 1) {
 		c = draw_decode(&p);
-		cw = draw_char_width(ui, &c);
+		cw = draw_char_width(ui->utf8, &c);
 		if (used + cw > room)
 			break;
 		out[n++] = (wchar_t)c;
@@ -325,9 +311,7 @@ draw_clip(const char *s, int w, struct buf *b)
 	while (*p != '\0') {
 		start = p;
 		c = draw_decode(&p);
-		cw = c < 0x80 ? 1 : wcwidth((wchar_t)c);
-		if (cw < 0)
-			cw = 1;
+		cw = draw_char_width(1, &c);	/* the bytes are kept as they are */
 		if (used + cw > w)
 			break;
 		buf_add(b, start, (size_t)(p - start));

@@ -368,13 +368,7 @@ form_key(struct ui *ui, struct view *v, int key)
 		f->cur = (f->cur + f->n - 1) % f->n;
 		break;
 	case K_BS:
-		while (b->len > 0) {
-			b->len--;
-			if (((unsigned char)b->data[b->len] & 0xc0) != 0x80)
-				break;
-		}
-		if (b->data != NULL)
-			b->data[b->len] = '\0';
+		prompt_rubout(b, 0);
 		break;
 	case K_CTRL('U'):
 		buf_reset(b);

@@ -44,7 +44,6 @@ static void	 prompt_draw(struct ui *, struct view *, int, int);
 static int	 prompt_key(struct ui *, struct view *, int);
 static void	 prompt_free(struct view *);
 static void	 prompt_finish(struct ui *, struct view *, const char *);
-static void	 prompt_rubout(struct buf *, int);
 
 const struct view_ops view_prompt = {
 	.kind = VIEW_PROMPT,
@@ -123,7 +122,7 @@ prompt_finish(struct ui *ui, struct view *v, const char *text)
 }
 
 /* Remove the last character (whole UTF-8 sequence), or the last word. */
-static void
+void
 prompt_rubout(struct buf *b, int word)
 {
 	while (b->len > 0 && word && b->data[b->len - 1] == ' ')

@@ -27,6 +27,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sched/sched.h"
 #include "ui/ui-int.h"
 
 struct schedules {
@@ -117,8 +118,7 @@ schedules_row(struct ui *ui, void *arg, int i, const char **cells,
 		snprintf(s->next, sizeof s->next, "paused");
 	else if (sc->next_fire_at > 0) {
 		draw_when(sc->next_fire_at, when, sizeof when);
-		draw_duration(sc->next_fire_at > now ? sc->next_fire_at - now :
-		    0, in, sizeof in);
+		when_countdown(sc->next_fire_at - now, in, sizeof in);
 		snprintf(s->next, sizeof s->next, "%s (in %s)", when, in);
 	} else
 		snprintf(s->next, sizeof s->next, "-");

@@ -399,6 +399,7 @@ typedef void	 (*prompt_cb)(struct ui *, const char *, void *);
 void		 prompt_open(struct ui *, const char *, const char *, int,
 		     prompt_cb, void *, void (*)(void *));
 void		 prompt_append(struct ui *, struct buf *, int);
+void		 prompt_rubout(struct buf *, int);
 void		 confirm_open(struct ui *, const char *, const char *,
 		     prompt_cb, void *, void (*)(void *));
 
