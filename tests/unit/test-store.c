@@ -351,7 +351,7 @@ test_foreign(void)
 	    " PRAGMA user_version = 99; CREATE TABLE future (x);", NULL);
 	sqlite3_close(db);
 	test_refused(path, "newer schema", STORE_FOREIGN,
-	    "has schema version 99, newer than this sluice (3); upgrade");
+	    "has schema version 99, newer than this sluice (");
 	free(path);
 
 	path = test_path("noid.db");
