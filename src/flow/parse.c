@@ -77,6 +77,8 @@ static void	 parse_policy(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_ignore(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_foreach(struct parse_step *, const cJSON *,
+		     const char *);
 static void	 parse_workflow(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_input(struct parse_step *, const cJSON *,
@@ -86,12 +88,10 @@ static void	 parse_unknown(struct flow_diags *, const char *, const char *,
 		     const char *const *, size_t, const char *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
 		     struct flow_branch *, int);
-static void	 parse_gate(struct parse_step *, const char *);
 static void	 parse_exec(struct parse_step *);
 static void	 parse_step_init(struct flow_step *, const char *);
 static void	 parse_step(struct flow *, const cJSON *, const char *,
 		     struct flow_diags *);
-static void	 parse_step_free(struct flow_step *);
 static void	 parse_names(struct flow *, const char *,
 		     struct flow_diags *);
 static int	 parse_resolve(const struct flow *, const char *,
@@ -127,6 +127,14 @@ static const struct parse_field parse_fields[] = {
 	{ "workflow", parse_workflow },
 	{ "input", parse_input },
 	{ "attempt", parse_ignore },	/* set by the reference engine */
+	{ "foreach", parse_foreach },	/* the for-each fields: foreach.c */
+	{ "do", parse_foreach },
+	{ "label", parse_foreach },
+	{ "concurrency", parse_foreach },
+	{ "batch", parse_foreach },
+	{ "gate_between_batches", parse_foreach },
+	{ "max_failures", parse_foreach },
+	{ "on_budget_spent", parse_foreach },
 };
 #define PARSE_NFIELDS (sizeof parse_fields / sizeof parse_fields[0])
 
@@ -445,6 +453,13 @@ parse_ignore(struct parse_step *ps, const cJSON *v, const char *path)
 	(void)path;
 }
 
+/* A for-each field: see flow_foreach_field. */
+static void
+parse_foreach(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	flow_foreach_field(ps->st, v, path, ps->d);
+}
+
 /* "workflow": the template a sub-workflow step starts as a child run. */
 static void
 parse_workflow(struct parse_step *ps, const cJSON *v, const char *path)
@@ -646,15 +661,15 @@ flow_env_free(struct flow_kv *env, size_t n)
 	free(env);
 }
 
-/* Parse the gate options of a gate step (after its kind is known). */
-static void
-parse_gate(struct parse_step *ps, const char *path)
+/* Parse gate options (a gate step's, or a for-each's between batches). */
+void
+flow_gate_parse(struct flow_gate *g, const cJSON *v, const char *path,
+    struct flow_diags *d)
 {
 	static const char	*known[] = {
 		"message", "approvers", "quorum", "allow_self", "timeout",
 		"on_timeout"
 	};
-	struct flow_gate	*g = &ps->st->gate;
 	const cJSON		*c;
 	const char		*why;
 	char			*sub;
@@ -662,65 +677,65 @@ parse_gate(struct parse_step *ps, const char *path)
 	size_t			 i;
 	int			 groups = 0;
 
-	if (!cJSON_IsObject(ps->gate)) {
-		flow_diags_add(ps->d, FLOW_ERROR, path, "expected an object, "
-		    "got %s", json_type_name(ps->gate));
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, path, "expected an object, "
+		    "got %s", json_type_name(v));
 		return;
 	}
-	for (c = ps->gate->child; c != NULL; c = c->next) {
+	for (c = v->child; c != NULL; c = c->next) {
 		sub = flow_path_key(path, c->string);
 		if (strcmp(c->string, "message") == 0) {
 			free(g->message);
-			g->message = flow_json_string(c, sub, 0, ps->d);
+			g->message = flow_json_string(c, sub, 0, d);
 		} else if (strcmp(c->string, "approvers") == 0) {
 			flow_strings_free(g->approvers, g->napprovers);
 			g->approvers = flow_json_strings(c, sub,
-			    &g->napprovers, ps->d);
+			    &g->napprovers, d);
 			for (i = 0; i < g->napprovers; i++) {
 				if (g->approvers[i][0] == '@')
 					groups = 1;
 				if (g->approvers[i][0] == '\0' ||
 				    strcmp(g->approvers[i], "@") == 0)
-					flow_diags_add(ps->d, FLOW_ERROR, sub,
+					flow_diags_add(d, FLOW_ERROR, sub,
 					    "approver %zu is empty", i + 1);
 			}
 		} else if (strcmp(c->string, "quorum") == 0) {
-			if (flow_json_int(c, sub, 1, 1000, &n, ps->d) == 0)
+			if (flow_json_int(c, sub, 1, 1000, &n, d) == 0)
 				g->quorum = (int)n;
 		} else if (strcmp(c->string, "allow_self") == 0) {
 			if (!cJSON_IsBool(c))
-				flow_diags_add(ps->d, FLOW_ERROR, sub,
+				flow_diags_add(d, FLOW_ERROR, sub,
 				    "expected true or false, got %s",
 				    json_type_name(c));
 			else
 				g->allow_self = cJSON_IsTrue(c);
 		} else if (strcmp(c->string, "timeout") == 0) {
 			if (flow_duration_json(c, &g->timeout, &why) != 0) {
-				flow_diags_add(ps->d, FLOW_ERROR, sub, "%s",
+				flow_diags_add(d, FLOW_ERROR, sub, "%s",
 				    why);
 				g->timeout = -1;
 			} else if (g->timeout <= 0) {
-				flow_diags_add(ps->d, FLOW_ERROR, sub,
+				flow_diags_add(d, FLOW_ERROR, sub,
 				    "timeout must be above zero");
 				g->timeout = -1;
 			}
 		} else if (strcmp(c->string, "on_timeout") == 0) {
 			free(g->on_timeout);
-			g->on_timeout = flow_json_string(c, sub, 1, ps->d);
+			g->on_timeout = flow_json_string(c, sub, 1, d);
 		} else
-			parse_unknown(ps->d, sub, c->string, known,
+			parse_unknown(d, sub, c->string, known,
 			    sizeof known / sizeof known[0], " in gate options");
 		free(sub);
 	}
 	if (g->napprovers > 0 && !groups && (size_t)g->quorum > g->napprovers) {
 		sub = flow_path_key(path, "quorum");
-		flow_diags_add(ps->d, FLOW_ERROR, sub, "quorum %d is more than "
+		flow_diags_add(d, FLOW_ERROR, sub, "quorum %d is more than "
 		    "the %zu approvers", g->quorum, g->napprovers);
 		free(sub);
 	}
 	if (g->on_timeout != NULL && g->timeout < 0) {
 		sub = flow_path_key(path, "on_timeout");
-		flow_diags_add(ps->d, FLOW_WARNING, sub,
+		flow_diags_add(d, FLOW_WARNING, sub,
 		    "on_timeout has no effect without a timeout");
 		free(sub);
 	}
@@ -782,7 +797,7 @@ parse_exec(struct parse_step *ps)
 		    "that runs something (a gate has no tool, run, shell or "
 		    "workflow)");
 	else
-		parse_gate(ps, sub);
+		flow_gate_parse(&st->gate, ps->gate, sub, ps->d);
 	free(sub);
 }
 
@@ -847,12 +862,7 @@ static void
 parse_step(struct flow *f, const cJSON *obj, const char *path,
     struct flow_diags *d)
 {
-	static const char	*names[PARSE_NFIELDS];
-	struct parse_step	 ps;
-	const cJSON		*c;
-	const char		*hint;
-	char			*sub;
-	size_t			 i;
+	const char	*hint;
 
 	if (!cJSON_IsObject(obj)) {
 		/* A template's own keys written into a bare flow. */
@@ -866,14 +876,31 @@ parse_step(struct flow *f, const cJSON *obj, const char *path,
 		    "got %s%s", json_type_name(obj), hint);
 		return;
 	}
+	f->steps = xreallocarray(f->steps, f->nsteps + 1, sizeof *f->steps);
+	flow_step_parse(&f->steps[f->nsteps++], obj, obj->string, path, d);
+}
+
+/*
+ * Parse a step object into st (a flow's step, or a for-each's "do"),
+ * reporting every problem under path.
+ */
+void
+flow_step_parse(struct flow_step *st, const cJSON *obj, const char *key,
+    const char *path, struct flow_diags *d)
+{
+	static const char	*names[PARSE_NFIELDS];
+	struct parse_step	 ps;
+	const cJSON		*c;
+	char			*sub;
+	size_t			 i;
+
 	for (i = 0; i < PARSE_NFIELDS; i++)
 		names[i] = parse_fields[i].name;
-	f->steps = xreallocarray(f->steps, f->nsteps + 1, sizeof *f->steps);
 	memset(&ps, 0, sizeof ps);
-	ps.st = &f->steps[f->nsteps++];
+	ps.st = st;
 	ps.d = d;
 	ps.path = path;
-	parse_step_init(ps.st, obj->string);
+	parse_step_init(ps.st, key);
 	for (c = obj->child; c != NULL; c = c->next) {
 		for (i = 0; i < PARSE_NFIELDS; i++) {
 			if (strcmp(c->string, parse_fields[i].name) == 0)
@@ -889,11 +916,13 @@ parse_step(struct flow *f, const cJSON *obj, const char *path,
 	}
 	parse_exec(&ps);
 	parse_transitions(&ps);
+	if (st->foreach != NULL)
+		flow_foreach_finish(st, path, d);
 }
 
 /* Free what a step holds. */
-static void
-parse_step_free(struct flow_step *st)
+void
+flow_step_free(struct flow_step *st)
 {
 	size_t	i;
 
@@ -923,6 +952,7 @@ parse_step_free(struct flow_step *st)
 	free(st->gate.message);
 	flow_strings_free(st->gate.approvers, st->gate.napprovers);
 	free(st->gate.on_timeout);
+	flow_foreach_free(st->foreach);
 }
 
 /* Keys and names share one namespace: report every clash. */
@@ -1170,7 +1200,7 @@ flow_free(struct flow *f)
 	if (f == NULL)
 		return;
 	for (i = 0; i < f->nsteps; i++)
-		parse_step_free(&f->steps[i]);
+		flow_step_free(&f->steps[i]);
 	free(f->steps);
 	free(f->output_json);
 	free(f);
