@@ -260,15 +260,17 @@ foreach_row_add(struct engine *e, struct ewf *wf, struct store_step *row)
 static void
 foreach_row_init(struct store_step *row, const struct flow_step *fs)
 {
-	static const char	*kinds[] = { "gate", "tool", "run", "shell" };
+	static const char	*kinds[] = { "gate", "tool", "run", "shell",
+	    "workflow" };
 	const struct flow_step	*b = fs->foreach->body;
 
 	memset(row, 0, sizeof *row);
 	row->name = fs->name;
 	row->step_key = fs->key;
-	row->kind = (char *)kinds[b->exec < 4 ? b->exec : 1];
+	row->kind = (char *)kinds[(size_t)b->exec < nitems(kinds) ? b->exec : 1];
 	row->tool = b->exec == FLOW_EXEC_TOOL ? b->tool :
-	    b->exec == FLOW_EXEC_GATE ? NULL : (char *)kinds[b->exec];
+	    b->exec == FLOW_EXEC_WORKFLOW ? b->workflow :
+	    b->exec == FLOW_EXEC_GATE ? NULL : (char *)row->kind;
 	row->item_index = -1;
 }
 

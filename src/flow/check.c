@@ -423,6 +423,13 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 			free(path);
 			cJSON_Delete(v);
 		}
+		if (st->input_json != NULL &&
+		    (v = cJSON_Parse(st->input_json)) != NULL) {
+			path = check_step_path(base, st, "input");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
 		if (st->gate.message != NULL) {
 			v = cJSON_CreateString(st->gate.message);
 			path = check_step_path(base, st, "gate.message");
@@ -430,6 +437,12 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 			free(path);
 			cJSON_Delete(v);
 		}
+	}
+	/* The output, beside the steps or beside "flow": "$.output". */
+	if (f->output_json != NULL &&
+	    (v = cJSON_Parse(f->output_json)) != NULL) {
+		interp_refs(v, "$.output", check_arg_ref, &cr);
+		cJSON_Delete(v);
 	}
 }
 

@@ -86,6 +86,7 @@ struct cond	*cond_parse(const char *, char **);
 int		 cond_eval(const struct cond *, const struct cJSON *);
 void		 cond_free(struct cond *);
 int		 cond_refs(const struct cond *, const char ***, size_t *);
+int		 cond_reads(const struct cond *, const char *);
 
 /*
  * interp.c: {{input.KEY}}, {{steps.STEP.result.FIELD}}, {{workflow.id}}...
@@ -106,7 +107,8 @@ enum flow_exec {
 	FLOW_EXEC_GATE,		/* no tool, run or shell: people decide */
 	FLOW_EXEC_TOOL,		/* built-in or catalog tool */
 	FLOW_EXEC_RUN,		/* inline argv */
-	FLOW_EXEC_SHELL		/* inline /bin/sh -c script */
+	FLOW_EXEC_SHELL,	/* inline /bin/sh -c script */
+	FLOW_EXEC_WORKFLOW	/* a child run of a template */
 };
 
 enum flow_interrupt {
@@ -193,7 +195,12 @@ struct flow_step {
 	enum flow_interrupt	 on_interrupt;
 	int			 max_visits;
 	struct flow_foreach	*foreach;	/* a for-each step, or NULL */
+	char			*workflow;	/* child template, NULL none */
+	char			*input_json;	/* its input, NULL: {} */
 };
+
+/* A sub-workflow chain deeper than this fails at run time (SPEC §3). */
+#define FLOW_MAX_DEPTH		8
 
 /*
  * A for-each step (SPEC §3): "do" runs once per item of "foreach", in
@@ -230,7 +237,8 @@ struct flow_foreach {
 struct flow {
 	struct flow_step	*steps;		/* in document order */
 	size_t			 nsteps;
-	int			 start;		/* index of "start", -1 */
+	int			 start;		/* "start", else the first; -1 */
+	char			*output_json;	/* "output", NULL none */
 };
 
 /* A tools catalog (tools.json) plus the built-ins. */

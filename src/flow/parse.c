@@ -79,6 +79,13 @@ static void	 parse_ignore(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_foreach(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_workflow(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_input(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_transitions(struct parse_step *);
+static void	 parse_unknown(struct flow_diags *, const char *, const char *,
+		     const char *const *, size_t, const char *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
 		     struct flow_branch *, int);
 static void	 parse_exec(struct parse_step *);
@@ -92,6 +99,10 @@ static int	 parse_resolve(const struct flow *, const char *,
 static void	 parse_resolve_all(struct flow *, const char *,
 		     struct flow_diags *);
 
+/*
+ * Every field a step may have, one line each: a field not listed here is
+ * an error (with the closest listed name as a hint), never ignored.
+ */
 static const struct parse_field parse_fields[] = {
 	{ "name", parse_name },
 	{ "tool", parse_tool },
@@ -113,6 +124,8 @@ static const struct parse_field parse_fields[] = {
 	{ "on_interrupt", parse_interrupt },
 	{ "max_visits", parse_visits },
 	{ "join_policy", parse_policy },
+	{ "workflow", parse_workflow },
+	{ "input", parse_input },
 	{ "attempt", parse_ignore },	/* set by the reference engine */
 	{ "foreach", parse_foreach },	/* the for-each fields: foreach.c */
 	{ "do", parse_foreach },
@@ -447,6 +460,52 @@ parse_foreach(struct parse_step *ps, const cJSON *v, const char *path)
 	flow_foreach_field(ps->st, v, path, ps->d);
 }
 
+/* "workflow": the template a sub-workflow step starts as a child run. */
+static void
+parse_workflow(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	char	*s;
+
+	if ((s = flow_json_string(v, path, 1, ps->d)) == NULL) {
+		ps->st->workflow = xstrdup("");
+		return;
+	}
+	free(ps->st->workflow);
+	ps->st->workflow = s;
+}
+
+/* "input": the child run's input, an object interpolated like args. */
+static void
+parse_input(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "expected an object, got %s", json_type_name(v));
+		return;
+	}
+	free(ps->st->input_json);
+	ps->st->input_json = json_print(v);
+}
+
+/*
+ * Report an unknown field at path as an error, naming the closest known
+ * one; what says where ("" for a step, " in gate options", ...).
+ */
+static void
+parse_unknown(struct flow_diags *d, const char *path, const char *name,
+    const char *const *known, size_t nknown, const char *what)
+{
+	const char	*hint;
+
+	hint = flow_suggest(name, known, nknown);
+	if (hint != NULL)
+		flow_diags_add(d, FLOW_ERROR, path, "unknown field \"%s\"%s "
+		    "(did you mean \"%s\"?)", name, what, hint);
+	else
+		flow_diags_add(d, FLOW_ERROR, path, "unknown field \"%s\"%s",
+		    name, what);
+}
+
 /* Parse a retry object: list form or exponential form, not both. */
 void
 flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
@@ -456,7 +515,7 @@ flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
 		"max_attempts", "backoff", "base", "factor", "max", "jitter"
 	};
 	const cJSON		*c, *e;
-	const char		*why, *hint;
+	const char		*why;
 	char			*sub, *esub;
 	int64_t			 n, ms;
 	size_t			 i;
@@ -521,14 +580,9 @@ flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
 				    "number from 0 to 1");
 			else
 				r->jitter = c->valuedouble;
-		} else {
-			hint = flow_suggest(c->string, known,
-			    sizeof known / sizeof known[0]);
-			flow_diags_add(d, FLOW_WARNING, sub,
-			    "unknown field \"%s\"%s%s%s", c->string,
-			    hint ? " (did you mean \"" : "", hint ? hint : "",
-			    hint ? "\"?)" : "");
-		}
+		} else
+			parse_unknown(d, sub, c->string, known,
+			    sizeof known / sizeof known[0], " in retry");
 		free(sub);
 	}
 	if (expo && cJSON_GetObjectItemCaseSensitive(v, "backoff") != NULL) {
@@ -617,7 +671,7 @@ flow_gate_parse(struct flow_gate *g, const cJSON *v, const char *path,
 		"on_timeout"
 	};
 	const cJSON		*c;
-	const char		*why, *hint;
+	const char		*why;
 	char			*sub;
 	int64_t			 n;
 	size_t			 i;
@@ -668,14 +722,9 @@ flow_gate_parse(struct flow_gate *g, const cJSON *v, const char *path,
 		} else if (strcmp(c->string, "on_timeout") == 0) {
 			free(g->on_timeout);
 			g->on_timeout = flow_json_string(c, sub, 1, d);
-		} else {
-			hint = flow_suggest(c->string, known,
-			    sizeof known / sizeof known[0]);
-			flow_diags_add(d, FLOW_WARNING, sub,
-			    "unknown field \"%s\"%s%s%s", c->string,
-			    hint ? " (did you mean \"" : "", hint ? hint : "",
-			    hint ? "\"?)" : "");
-		}
+		} else
+			parse_unknown(d, sub, c->string, known,
+			    sizeof known / sizeof known[0], " in gate options");
 		free(sub);
 	}
 	if (g->napprovers > 0 && !groups && (size_t)g->quorum > g->napprovers) {
@@ -697,19 +746,25 @@ static void
 parse_exec(struct parse_step *ps)
 {
 	struct flow_step	*st = ps->st;
-	const char		*a = NULL, *b = NULL;
+	const char		*kinds[4], *a = NULL, *b = NULL;
 	char			*sub;
+	size_t			 n = 0;
 
-	if (ps->has_tool && st->run != NULL)
-		a = "tool", b = "run";
-	else if (ps->has_tool && st->shell != NULL)
-		a = "tool", b = "shell";
-	else if (st->run != NULL && st->shell != NULL)
-		a = "run", b = "shell";
-	if (a != NULL) {
+	if (ps->has_tool)
+		kinds[n++] = "tool";
+	if (st->run != NULL)
+		kinds[n++] = "run";
+	if (st->shell != NULL)
+		kinds[n++] = "shell";
+	if (st->workflow != NULL)
+		kinds[n++] = "workflow";
+	if (n > 1) {
+		a = kinds[0];
+		b = kinds[1];
 		sub = flow_path_key(ps->path, b);
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"%s\" cannot be used "
-		    "with \"%s\" (a step has one of tool, run or shell)", b, a);
+		    "with \"%s\" (a step has one of tool, run, shell or "
+		    "workflow)", b, a);
 		free(sub);
 	}
 	if (ps->has_tool)
@@ -718,17 +773,68 @@ parse_exec(struct parse_step *ps)
 		st->exec = FLOW_EXEC_RUN;
 	else if (st->shell != NULL)
 		st->exec = FLOW_EXEC_SHELL;
+	else if (st->workflow != NULL)
+		st->exec = FLOW_EXEC_WORKFLOW;
 	else
 		st->exec = FLOW_EXEC_GATE;
+	if (st->input_json != NULL && st->exec != FLOW_EXEC_WORKFLOW) {
+		sub = flow_path_key(ps->path, "input");
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"input\" belongs to "
+		    "a sub-workflow step (one with \"workflow\")");
+		free(sub);
+	}
+	if (st->exec == FLOW_EXEC_WORKFLOW && st->host != NULL) {
+		sub = flow_path_key(ps->path, "host");
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "a sub-workflow step "
+		    "runs no command, so it has no \"host\"");
+		free(sub);
+	}
 	if (ps->gate == NULL)
 		return;
 	sub = flow_path_key(ps->path, "gate");
 	if (st->exec != FLOW_EXEC_GATE)
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "gate options on a step "
-		    "that runs something (a gate has no tool, run or shell)");
+		    "that runs something (a gate has no tool, run, shell or "
+		    "workflow)");
 	else
 		flow_gate_parse(&st->gate, ps->gate, sub, ps->d);
 	free(sub);
+}
+
+/*
+ * A step has one way on: next, branch, parallel or done.  "join" names
+ * where a branch ends, or a fan-out's own join, so beside next, branch
+ * or done it would be dropped: each clash is an error at the second.
+ */
+static void
+parse_transitions(struct parse_step *ps)
+{
+	const struct flow_step	*st = ps->st;
+	const char		*kinds[4];
+	char			*sub;
+	size_t			 n = 0;
+
+	if (st->next != NULL)
+		kinds[n++] = "next";
+	if (st->nbranch > 0)
+		kinds[n++] = "branch";
+	if (st->parallel != NULL)
+		kinds[n++] = "parallel";
+	if (st->done)
+		kinds[n++] = "done";
+	if (n > 1) {
+		sub = flow_path_key(ps->path, kinds[1]);
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"%s\" cannot be used "
+		    "with \"%s\" (a step has one of next, branch, parallel "
+		    "or done)", kinds[1], kinds[0]);
+		free(sub);
+	} else if (n == 1 && st->join != NULL && st->parallel == NULL) {
+		sub = flow_path_key(ps->path, "join");
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"join\" cannot be "
+		    "used with \"%s\" (a branch ends at its join: put "
+		    "\"join\" on the step that ends it)", kinds[0]);
+		free(sub);
+	}
 }
 
 /* Set a step's defaults. */
@@ -785,7 +891,6 @@ flow_step_parse(struct flow_step *st, const cJSON *obj, const char *key,
 	static const char	*names[PARSE_NFIELDS];
 	struct parse_step	 ps;
 	const cJSON		*c;
-	const char		*hint;
 	char			*sub;
 	size_t			 i;
 
@@ -804,16 +909,13 @@ flow_step_parse(struct flow_step *st, const cJSON *obj, const char *key,
 		sub = flow_path_key(path, c->string);
 		if (i < PARSE_NFIELDS)
 			parse_fields[i].cb(&ps, c, sub);
-		else {
-			hint = flow_suggest(c->string, names, PARSE_NFIELDS);
-			flow_diags_add(d, FLOW_WARNING, sub,
-			    "unknown field \"%s\"%s%s%s", c->string,
-			    hint ? " (did you mean \"" : "", hint ? hint : "",
-			    hint ? "\"?)" : "");
-		}
+		else
+			parse_unknown(d, sub, c->string, names, PARSE_NFIELDS,
+			    "");
 		free(sub);
 	}
 	parse_exec(&ps);
+	parse_transitions(&ps);
 	if (st->foreach != NULL)
 		flow_foreach_finish(st, path, d);
 }
@@ -844,6 +946,8 @@ flow_step_free(struct flow_step *st)
 	flow_strings_free(st->parallel, st->nparallel);
 	free(st->parallel_targets);
 	free(st->join);
+	free(st->workflow);
+	free(st->input_json);
 	flow_retry_free(&st->retry);
 	free(st->gate.message);
 	flow_strings_free(st->gate.approvers, st->gate.napprovers);
@@ -981,6 +1085,12 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 	f = xcalloc(1, sizeof *f);
 	f->start = -1;
 	for (c = obj->child; c != NULL; c = c->next) {
+		if (strcmp(c->string, "output") == 0) {
+			/* The run's output, not a step (SPEC §3). */
+			free(f->output_json);
+			f->output_json = json_print(c);
+			continue;
+		}
 		if (++n > SLUICE_MAX_STEPS) {
 			flow_diags_add(d, FLOW_ERROR, base, "too many steps "
 			    "(max %d)", SLUICE_MAX_STEPS);
@@ -999,9 +1109,12 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 		if (strcmp(f->steps[n].key, "start") == 0)
 			f->start = (int)n;
 	}
-	if (f->start == -1)
-		flow_diags_add(d, FLOW_ERROR, base,
-		    "missing entry step \"start\"");
+	/* As the reference engine does: no "start", the first step. */
+	if (f->start == -1 && f->nsteps > 0)
+		f->start = 0;
+	if (f->nsteps == 0)
+		flow_diags_add(d, FLOW_ERROR, base, "a flow needs at least "
+		    "one step");
 	parse_resolve_all(f, base, d);
 	return (f);
 }
@@ -1089,5 +1202,6 @@ flow_free(struct flow *f)
 	for (i = 0; i < f->nsteps; i++)
 		flow_step_free(&f->steps[i]);
 	free(f->steps);
+	free(f->output_json);
 	free(f);
 }
