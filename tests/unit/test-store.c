@@ -316,7 +316,7 @@ static void
 test_foreign(void)
 {
 	sqlite3	*db;
-	char	*path;
+	char	*path, *want;
 	FILE	*f;
 
 	path = test_path("other.db");
@@ -350,8 +350,10 @@ test_foreign(void)
 	test_raw_exec(db, "PRAGMA application_id = 1936484707;"
 	    " PRAGMA user_version = 99; CREATE TABLE future (x);", NULL);
 	sqlite3_close(db);
-	test_refused(path, "newer schema", STORE_FOREIGN,
-	    "has schema version 99, newer than this sluice (3); upgrade");
+	xasprintf(&want, "has schema version 99, newer than this sluice "
+	    "(%d); upgrade", STORE_SCHEMA_VERSION);
+	test_refused(path, "newer schema", STORE_FOREIGN, want);
+	free(want);
 	free(path);
 
 	path = test_path("noid.db");
