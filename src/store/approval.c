@@ -33,20 +33,15 @@
 static const char approval_add_sql[] =
 	"INSERT INTO approvals (step_id, workflow_id, who, decision, comment,"
 	" at, audit_id) VALUES (?, ?, ?, ?, ?, ?, ?)";
-/* A decision counts only with the audit row that recorded it. */
-#define APPROVAL_AUDITED \
-	" AND EXISTS (SELECT 1 FROM audit a WHERE a.id = p.audit_id" \
-	" AND a.action = p.decision AND a.who = p.who" \
-	" AND a.step_id = p.step_id)"
 static const char approval_count_sql[] =
 	"SELECT count(DISTINCT who) FROM approvals p WHERE step_id = ?"
-	" AND decision = 'approve'" APPROVAL_AUDITED;
+	" AND decision = 'approve'" STORE_APPROVAL_AUDITED;
 static const char approval_decision_sql[] =
 	"SELECT decision FROM approvals p WHERE step_id = ? AND who = ?"
-	APPROVAL_AUDITED " ORDER BY id LIMIT 1";
+	STORE_APPROVAL_AUDITED " ORDER BY id LIMIT 1";
 static const char approval_by_sql[] =
 	"SELECT count(*) FROM approvals p WHERE step_id = ? AND who = ?"
-	APPROVAL_AUDITED;
+	STORE_APPROVAL_AUDITED;
 
 /*
  * Record a decision ("approve" or "reject") on a gate row, with the id of

@@ -265,16 +265,20 @@ static void
 chain_break(struct store_verify *v, int64_t id, int64_t before)
 {
 	if (before == 0 && id > 1)
-		chain_problem(v, id, "audit row %" PRId64 " does not follow "
-		    "the start of the trail: rows 1 to %" PRId64 " were "
-		    "removed", id, id - 1);
+		chain_problem(v, 1, "audit rows 1 to %" PRId64 " were removed "
+		    "(row %" PRId64 " does not follow the start of the trail)",
+		    id - 1, id);
 	else if (before == 0)
 		chain_problem(v, id, "audit row %" PRId64 " does not follow "
 		    "the start of the trail: it was changed or inserted", id);
-	else if (id > before + 1)
-		chain_problem(v, id, "audit row %" PRId64 " does not follow "
-		    "row %" PRId64 ": rows %" PRId64 " to %" PRId64 " were "
-		    "removed", id, before, before + 1, id - 1);
+	else if (id == before + 2)
+		chain_problem(v, id - 1, "audit row %" PRId64 " was removed "
+		    "(row %" PRId64 " does not follow row %" PRId64 ")",
+		    id - 1, id, before);
+	else if (id > before + 2)
+		chain_problem(v, before + 1, "audit rows %" PRId64 " to %"
+		    PRId64 " were removed (row %" PRId64 " does not follow "
+		    "row %" PRId64 ")", before + 1, id - 1, id, before);
 	else
 		chain_problem(v, id, "audit row %" PRId64 " does not follow "
 		    "row %" PRId64 ": a row before it was removed or it was "

@@ -124,6 +124,15 @@ void		 store_chain_hash(const struct store_chain_row *, const char *,
 void		 store_chain_seal(const struct store_inbox *, char *);
 int		 store_chain_migrate(struct store *, char **);
 
+/*
+ * A decision (an approvals row aliased p) counts only beside the audit
+ * row that recorded it: one written with sqlite3 is not a decision.
+ */
+#define STORE_APPROVAL_AUDITED \
+	" AND EXISTS (SELECT 1 FROM audit aa WHERE aa.id = p.audit_id" \
+	" AND aa.action = p.decision AND aa.who = p.who" \
+	" AND aa.step_id = p.step_id)"
+
 /* syslog.c: the audit rows' copies, sent when their transaction commits. */
 void		 store_syslog_queue(struct store *,
 		     const struct store_chain_row *);
