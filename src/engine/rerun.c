@@ -36,7 +36,9 @@ static int	 engine_rerun_leaf(struct engine *, const struct ewf *,
 static void	 engine_rerun_row(struct engine *, struct ewf *,
 		     const struct store_step *);
 static int	 engine_reopen(struct engine *, int64_t, struct ewf **,
-		     struct buf *);
+		     struct buf *, int64_t);
+static int	 engine_row_after(const struct store_step *, size_t,
+		     const struct store_step *, int64_t);
 
 /*
  * Is a row one its workflow ended on: failed, cancelled or skipped with
@@ -84,13 +86,41 @@ engine_rerun_row(struct engine *e, struct ewf *wf, const struct store_step *row)
 	engine_step_create(e, wf, spec, &o);
 }
 
+/* Is row r the row from, or made (at any depth) after it? */
+static int
+engine_row_after(const struct store_step *rows, size_t n,
+    const struct store_step *r, int64_t from)
+{
+	int64_t	id = r->id;
+	size_t	lo, hi, mid, depth = 0;
+
+	while (id != 0 && depth++ <= n) {
+		if (id == from)
+			return (1);
+		/* Rows come in id order: find the parent by bisection. */
+		for (lo = 0, hi = n; lo < hi; ) {
+			mid = lo + (hi - lo) / 2;
+			if (rows[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo >= n || rows[lo].id != id)
+			break;
+		id = rows[lo].parent_id;
+	}
+	return (0);
+}
+
 /*
  * Re-open an ended workflow: rows it ended on run again (cancelled and
- * failed ones anew; skipped ones go on from where they were).  The names
+ * failed ones anew; skipped ones go on from where they were), except the
+ * row from and those after it, which retry --from runs itself.  The names
  * of what runs again are added to names.  Returns how many.
  */
 static int
-engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
+engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
+    int64_t from)
 {
 	struct store_workflow	*w;
 	struct store_step	*rows;
@@ -116,7 +146,8 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
 	if (store_step_list(e->store, id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (!engine_rerun_leaf(e, wf, &rows[i]))
+		if (!engine_rerun_leaf(e, wf, &rows[i]) || (from != 0 &&
+		    engine_row_after(rows, n, &rows[i], from)))
 			continue;
 		buf_printf(names, "%s%s", names->len > 0 ? ", " : "",
 		    rows[i].name);
@@ -217,14 +248,19 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 	if (from != NULL) {
 		if ((last = engine_retry_from(e, w, from, r)) == NULL)
 			goto out;
-		engine_reopen(e, w->id, &wf, NULL);
-		engine_rerun_row(e, wf, last);
+		/*
+		 * The step and what follows it run again; so do the other
+		 * rows the run ended on (the other branches of a fan-out),
+		 * without which a join could never run.
+		 */
 		buf_puts(&names, last->name);
+		engine_reopen(e, w->id, &wf, &names, last->id);
+		engine_rerun_row(e, wf, last);
 		detail = cJSON_CreateObject();
 		cJSON_AddStringToObject(detail, "from", last->step_key);
 		dtext = json_print(detail);
 		cJSON_Delete(detail);
-	} else if (engine_reopen(e, w->id, &wf, &names) == 0) {
+	} else if (engine_reopen(e, w->id, &wf, &names, 0) == 0) {
 		/* Nothing ended it: it can only complete. */
 		engine_wf_settle(e, wf);
 	}
@@ -335,7 +371,7 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 		struct buf	 names;
 
 		buf_init(&names);
-		engine_reopen(e, row->workflow_id, &wf, &names);
+		engine_reopen(e, row->workflow_id, &wf, &names, 0);
 		buf_free(&names);
 		engine_wf_settle(e, wf);
 	}

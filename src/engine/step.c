@@ -27,7 +27,9 @@
 
 #include "engine/engine-int.h"
 
-static const char *engine_kinds[] = { "gate", "tool", "run", "shell" };
+static const char *engine_kinds[] = {
+	"gate", "tool", "run", "shell", "workflow"
+};
 
 RB_GENERATE(estep_tree, estep, entry, estep_cmp);
 
@@ -112,6 +114,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	row.step_key = fs->key;
 	row.kind = (char *)engine_kinds[fs->exec];
 	row.tool = fs->exec == FLOW_EXEC_TOOL ? fs->tool :
+	    fs->exec == FLOW_EXEC_WORKFLOW ? fs->workflow :
 	    fs->exec == FLOW_EXEC_GATE ? NULL : (char *)engine_kinds[fs->exec];
 	row.args_json = fs->args_json;
 	row.parent_id = o->parent_id;
