@@ -141,6 +141,9 @@ struct engine {
 	int64_t			 skew;		/* wall minus monotonic, ms */
 
 	struct engine_notifier	*notifier;	/* notify.c, or NULL */
+
+	/* The caller of the command being applied (engine_apply). */
+	const struct authority_caller *caller;
 };
 
 #define ENGINE_POLL_MS		50
@@ -237,12 +240,19 @@ void		 engine_gate_waiting(struct engine *, struct ewf *,
 int		 engine_gate_decide(struct engine *, const struct store_inbox *,
 		     int, struct engine_reply *);
 void		 engine_gate_timeout(struct engine *, int64_t);
+char		*engine_gate_refusal(struct engine *,
+		     const struct store_inbox *, const struct store_step *,
+		     const struct cJSON *, const char *, struct ewf **);
 
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);
 int		 engine_apply(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 char		*engine_arg_string(const char *, const char *);
+char		*engine_arg_comment(const char *);
+int		 engine_refuse(struct engine *, const struct store_inbox *,
+		     const char *, const struct store_step *,
+		     struct engine_reply *);
 void		 engine_audit(struct engine *, const struct store_inbox *,
 		     const char *, int64_t, int64_t, const char *,
 		     const char *, const char *);

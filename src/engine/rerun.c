@@ -301,6 +301,40 @@ engine_has_failed_leaf(struct engine *e, int64_t wf, int64_t id)
 	return (found);
 }
 
+/*
+ * Who may skip this row: a waiting gate needs the right to approve it
+ * (by the policy on its row; *gate set), any other step the operator
+ * right; both need a reason.  0, or the refusal answered and audited.
+ */
+static int
+engine_skip_refusal(struct engine *e, const struct store_inbox *m,
+    const struct store_step *row, int *gate, struct engine_reply *r)
+{
+	struct authority_ask	 q;
+	struct ewf		*wf;
+	cJSON			*g;
+	char			*reason;
+
+	*gate = strcmp(row->status, "waiting") == 0 && row->gate_json != NULL;
+	if (*gate) {
+		g = json_parse_or_null(row->gate_json);
+		r->message = engine_gate_refusal(e, m, row, g, "skip", &wf);
+		cJSON_Delete(g);
+	} else {
+		reason = engine_arg_string(m->args_json, "comment");
+		memset(&q, 0, sizeof q);
+		q.verb = "skip";
+		q.need_reason = 1;
+		q.reason = reason;
+		authority_check(&e->opts.authority, e->caller, &q,
+		    &r->message);
+		free(reason);
+	}
+	if (r->message == NULL)
+		return (0);
+	return (engine_refuse(e, m, "skip", row, r));
+}
+
 /* skip STEP -m REASON: a failed, pending or waiting row counts as done. */
 int
 engine_cmd_skip(struct engine *e, const struct store_inbox *m,
@@ -311,8 +345,9 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 	struct estep		*es;
 	struct ewf		*wf;
 	char			*comment, *why = NULL, *target, *cause = NULL;
+	int			 gate = 0;
 
-	comment = engine_arg_string(m->args_json, "comment");
+	comment = engine_arg_comment(m->args_json);
 	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
 		r->code = 3;
 		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
@@ -327,18 +362,20 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 	    !engine_rerun_leaf(e, NULL, row)) :
 	    (strcmp(row->status, "waiting") != 0 &&
 	    strcmp(row->status, "pending") != 0)) {
-		r->code = 4;
 		xasprintf(&r->message, "step %lld (%s) is %s: only a waiting "
 		    "or pending step, or the failed step that ended its "
 		    "workflow, can be skipped", (long long)row->id, row->name,
 		    row->status);
+		engine_refuse(e, m, "skip", row, r);
 		goto out;
 	}
+	if (engine_skip_refusal(e, m, row, &gate, r) != 0)
+		goto out;
 	xasprintf(&why, "skipped by %s: %s", m->who,
 	    comment != NULL ? comment : "");
 	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
 	engine_audit(e, m, "skip", row->workflow_id, row->id, target, comment,
-	    NULL);
+	    gate ? "{\"gate\":true,\"right\":\"approve\"}" : NULL);
 	free(target);
 	if (store_timers_del_step(e->store, row->id) != 0)
 		engine_store_fatal(e, store_last_error(e->store));

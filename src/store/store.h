@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	4
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -240,6 +240,24 @@ int		 store_audit_add(struct store *, const struct store_actor *,
 		     const struct store_audit_entry *, char **);
 int		 store_audit_list(struct store *, int64_t, struct store_audit **,
 		     size_t *, char **);
+int64_t		 store_audit_last(const struct store *);
+
+/*
+ * chain.c: the audit trail's hash chain.  A verification lists every
+ * problem found: the first break in the chain (bad_row, the first row
+ * that was changed, removed or inserted out of order), a missing head or
+ * trigger, approvals and inbox rows sluice did not write.
+ */
+struct store_verify {
+	int64_t		 rows;		/* audit rows read */
+	char		*head;		/* the newest row's hash */
+	int64_t		 bad_row;	/* first row of a break, 0 */
+	char		**problems;
+	size_t		 nproblems;
+};
+int		 store_audit_verify(struct store *, struct store_verify *,
+		     char **);
+void		 store_verify_clear(struct store_verify *);
 void		 store_audits_free(struct store_audit *, size_t);
 
 /*
@@ -439,7 +457,9 @@ struct store_inbox {
 	char		*args_json;
 	char		*state;		/* new done refused */
 	char		*reply;		/* JSON */
+	char		*seal;		/* chain.c: set by store_inbox_post */
 };
+int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,
 		     const struct store_inbox *, int64_t *, char **);
 int		 store_inbox_new(struct store *, struct store_inbox **,
@@ -453,8 +473,11 @@ void		 store_inboxes_free(struct store_inbox *, size_t);
 
 /* approval.c: decisions on gates. */
 int		 store_approval_add(struct store *, int64_t, int64_t,
-		     const char *, const char *, const char *, int64_t);
+		     const char *, const char *, const char *, int64_t,
+		     int64_t);
 int		 store_approval_count(struct store *, int64_t, int64_t *);
+int		 store_approval_decision(struct store *, int64_t, const char *,
+		     char **);
 int		 store_approval_by(struct store *, int64_t, const char *,
 		     int64_t *);
 
