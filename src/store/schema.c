@@ -288,6 +288,25 @@ static const char schema_v4_after[] =
 	"PRAGMA user_version = 4;";
 
 /*
+ * Version 5: for-each.  A for-each row says how many items it has; each
+ * item is a row of its own (item_of: the first for-each row of the step's
+ * pass; item_index, label and the item's JSON), and the gates a for-each
+ * asks between batches or when its failure budget is spent are rows with
+ * item_of set to that for-each row and no index.  The index serves the
+ * engine's reads of a for-each's items by status in item order.
+ */
+static const char schema_v5[] =
+	"ALTER TABLE workflow_steps ADD COLUMN item_of INTEGER"
+	" REFERENCES workflow_steps (id);"
+	"ALTER TABLE workflow_steps ADD COLUMN item_index INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN label TEXT;"
+	"ALTER TABLE workflow_steps ADD COLUMN items INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN item_json TEXT;"
+	"CREATE INDEX workflow_steps_items ON workflow_steps"
+	" (item_of, status, item_index) WHERE item_of IS NOT NULL;"
+	"PRAGMA user_version = 5;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -301,6 +320,7 @@ static const struct store_migration {
 	{ 2, schema_v2, NULL, NULL },
 	{ 3, schema_v3, NULL, NULL },
 	{ 4, schema_v4, store_chain_migrate, schema_v4_after },
+	{ 5, schema_v5, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])
