@@ -222,8 +222,14 @@ engine_recover(struct engine *e, char **cause)
 	    cause) != 0)
 		return (-1);
 	engine_recover_kill(e, rows, n);
-	for (i = 0; i < n; i++)
-		engine_recover_interrupted(e, &rows[i]);
+	for (i = 0; i < n; i++) {
+		/*
+		 * A sub-workflow step was not interrupted: its child run goes
+		 * on (loaded above) and finishes the step when it ends.
+		 */
+		if (rows[i].child_id == 0)
+			engine_recover_interrupted(e, &rows[i]);
+	}
 	store_steps_free(rows, n);
 
 	if (store_steps_with_status(e->store, "ready", &rows, &n, cause) != 0)

@@ -58,7 +58,8 @@ static const char gate_list_sql[] =
 	" (SELECT count(DISTINCT a.who) FROM approvals a"
 	"  WHERE a.step_id = s.id AND a.decision = 'approve'),"
 	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
-	"  json_extract(s.gate_json, '$.quorum') END, 1)"
+	"  json_extract(s.gate_json, '$.quorum') END, 1),"
+	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
 	" WHERE s.status = 'waiting' AND s." STORE_STEP_ACTIVE
 	" ORDER BY s.id";
@@ -104,6 +105,7 @@ store_step_row(sqlite3_stmt *st, void *p)
 	step->host = store_column_text(st, 26);
 	step->timeout_at = sqlite3_column_int64(st, 27);
 	step->log_bytes = sqlite3_column_int64(st, 28);
+	step->child_id = sqlite3_column_int64(st, 29);
 }
 
 /* Read one step by id. */
@@ -325,6 +327,8 @@ store_gate_row(sqlite3_stmt *st, void *p)
 	g->created_by = store_column_text(st, 6);
 	g->approvals = sqlite3_column_int(st, 7);
 	g->quorum = sqlite3_column_int(st, 8);
+	g->parent_id = sqlite3_column_int64(st, 9);
+	g->parent_name = store_column_text(st, 10);
 }
 
 static void
@@ -369,6 +373,7 @@ store_gates_free(struct store_gate *list, size_t n)
 		free(list[i].step);
 		free(list[i].message);
 		free(list[i].created_by);
+		free(list[i].parent_name);
 	}
 	free(list);
 }

@@ -39,6 +39,10 @@
 #include "store/store-int.h"
 #include "tap.h"
 
+/* A number macro as a string literal. */
+#define TEST_STR2(x)	#x
+#define TEST_STR(x)	TEST_STR2(x)
+
 static char			 tmpdir[] = "/tmp/test-store.XXXXXX";
 static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1" };
 static struct store_actor	 bob = { 1001, "bob", "pts/2", "host2" };
@@ -351,7 +355,8 @@ test_foreign(void)
 	    " PRAGMA user_version = 99; CREATE TABLE future (x);", NULL);
 	sqlite3_close(db);
 	test_refused(path, "newer schema", STORE_FOREIGN,
-	    "has schema version 99, newer than this sluice (3); upgrade");
+	    "has schema version 99, newer than this sluice ("
+	    TEST_STR(STORE_SCHEMA_VERSION) "); upgrade");
 	free(path);
 
 	path = test_path("noid.db");
