@@ -81,7 +81,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	if (opts != NULL)
 		e->opts = *opts;
 	else
-		e->opts.allow_self = 1;
+		e->opts.authority.allow_self = 1;
 	if (e->opts.max_jobs <= 0)
 		e->opts.max_jobs = ENGINE_MAX_JOBS;
 	if (e->opts.kill_grace <= 0)

@@ -85,14 +85,18 @@ engine_step_is_process(struct engine *e, const struct flow_step *fs)
 void
 engine_exec(struct engine *e, struct estep *es)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	const struct flow_tool	*t = NULL;
 	cJSON			*scope;
 	char			*args, *why;
 
 	engine_txn(e);
 	es->engine = e;
-	scope = engine_scope(e, es->wf, es->wf->uses_steps[es->spec]);
+	if (es->role == ESTEP_FOREACH) {
+		engine_foreach_begin(e, es);
+		return;
+	}
+	scope = engine_item_scope(e, es);
 	args = interp_json(fs->args_json != NULL ? fs->args_json : "{}",
 	    scope);
 	if (args == NULL)
@@ -120,7 +124,7 @@ static void
 engine_exec_running(struct engine *e, struct estep *es, const char *args,
     const char *host)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	struct store_step	 row;
 	int64_t			 now = time_now_ms();
 
@@ -181,7 +185,7 @@ engine_exec_child(struct engine *e, struct estep *es, const cJSON *scope)
 static void
 engine_exec_builtin(struct engine *e, struct estep *es, const char *args)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	cJSON			*a, *v;
 	int64_t			 ms = 0;
 	const char		*bad = NULL;
@@ -269,7 +273,7 @@ static void
 engine_exec_process(struct engine *e, struct estep *es,
     const struct flow_tool *t, const char *args, cJSON *scope)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	struct tool_ctx		 ctx;
 	char			*cause = NULL, *id;
 

@@ -79,6 +79,13 @@ engine_step_uses_steps(const struct flow_step *st)
 	}
 	if (st->gate.message != NULL && strstr(st->gate.message, "steps"))
 		return (1);
+	if (st->foreach != NULL && ((st->foreach->items_src != NULL &&
+	    strstr(st->foreach->items_src, "steps") != NULL) ||
+	    (st->foreach->gate.message != NULL &&
+	    strstr(st->foreach->gate.message, "steps") != NULL) ||
+	    (st->foreach->body != NULL &&
+	    engine_step_uses_steps(st->foreach->body))))
+		return (1);
 	return (0);
 }
 
@@ -188,6 +195,7 @@ engine_wf_analyse(struct ewf *wf)
 	wf->uses_steps = xcalloc(f->nsteps + 1, sizeof *wf->uses_steps);
 	wf->visits = xcalloc(f->nsteps + 1, sizeof *wf->visits);
 	TAILQ_INIT(&wf->fanouts);
+	TAILQ_INIT(&wf->foreachs);
 	seen = xcalloc(f->nsteps + 1, 1);
 	for (i = 0; i < f->nsteps; i++) {
 		wf->join_of[i] = -1;
@@ -279,6 +287,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	RB_REMOVE(ewf_tree, &e->workflows, wf);
 	while (!TAILQ_EMPTY(&wf->fanouts))
 		engine_fanout_forget(wf, TAILQ_FIRST(&wf->fanouts));
+	engine_foreach_forget_all(wf);
 	flow_free(wf->flow);
 	free(wf->join_of);
 	free(wf->uses_steps);
