@@ -157,6 +157,7 @@ struct engine {
 	struct engine_opts	 opts;
 	char			*dbpath;	/* absolute, symlinks resolved */
 	int			 lock_fd;
+	struct proc_fence	 fence;		/* DB.lock, as locked */
 	int64_t			 epoch;
 	int			 in_txn;
 	int			 stopping;	/* no new steps; exit when idle */
@@ -203,6 +204,9 @@ void		 engine_txn(struct engine *);
 void		 engine_store_fatal(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_kick(struct engine *);
+int		 engine_lease_held(struct engine *);
+void		 engine_superseded(struct engine *, const char *)
+		     __attribute__((__noreturn__));
 void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
 void		 engine_trace(struct engine *, int, int64_t);

@@ -335,6 +335,7 @@ int		 store_lease_take(struct store *, int64_t, const char *,
 		     int64_t *, char **);
 int		 store_lease_fence(struct store *, int64_t, int64_t);
 int		 store_lease_drop(struct store *, int64_t);
+int		 store_lease_epoch(struct store *, int64_t *);
 int		 store_lease_get(struct store *, struct store_lease *, char **);
 void		 store_lease_clear(struct store_lease *);
 
