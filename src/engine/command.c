@@ -65,6 +65,7 @@ static const struct engine_command engine_commands[] = {
 	{ "schedule-pause", engine_cmd_schedule_pause },
 	{ "schedule-resume", engine_cmd_schedule_resume },
 	{ "schedule-run", engine_cmd_schedule_run },
+	{ "handover", engine_cmd_handover },	/* engine.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
