@@ -130,6 +130,8 @@ cli_template_edit(struct cli_ctx *ctx, const char *name)
 	buf_init(&ed.notes);
 	if ((rc = cli_store(ctx, 1)) != 0)
 		return (rc);
+	if ((rc = cli_authorize(ctx, "template save", name)) != 0)
+		return (rc);
 	if ((rc = cli_tools(ctx, &ed.tools)) != 0)
 		return (rc);
 	if ((rc = editor_start(&ed)) != 0)

@@ -427,7 +427,8 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_store(ctx, 1)) != 0 ||
+	    (rc = cli_authorize(ctx, "template save", name)) != 0)
 		goto out;
 	memset(&ts, 0, sizeof ts);
 	ts.name = name;
@@ -477,7 +478,8 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 	name = argv[1];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
-	if ((rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_store(ctx, 1)) != 0 ||
+	    (rc = cli_authorize(ctx, "template rm", name)) != 0)
 		return (rc);
 	rc = store_template_remove(ctx->store, name, &ctx->actor, &cause);
 	if (rc != 0)

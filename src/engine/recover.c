@@ -46,6 +46,7 @@ static int	 engine_recover_alive(const struct store_step *);
 static int	 engine_recover_signal(const struct store_step *, int);
 static void	 engine_recover_kill(struct engine *, struct store_step *,
 		     size_t);
+static void	 engine_leftovers_start(struct engine *);
 static void	 engine_leftovers_tick(void *);
 static void	 engine_recover_interrupted(struct engine *,
 		     const struct store_step *, const char *);
@@ -113,16 +114,17 @@ engine_recover_signal(const struct store_step *row, int signo)
 }
 
 /*
- * Send SIGTERM to the leftovers of interrupted rows.  Rows whose process
- * is gone (or never started) follow their on_interrupt now; the others
- * are held until the loop sees their group end (engine_leftovers_check),
- * so the console and the engine go on meanwhile.
+ * Send SIGTERM to the leftovers of interrupted rows, which the engine
+ * keeps from now on (for-each rows run no process and are left to
+ * engine_foreach_resume).  Rows whose process is gone (or never started)
+ * follow their on_interrupt now; the others are held until the loop sees
+ * their group end (engine_leftovers_check), so the console and the
+ * engine go on meanwhile.
  */
 static void
 engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 {
 	struct engine_leftovers	*lo;
-	struct timespec		 ts = { 0, ENGINE_LEFTOVER_MS * 1000000L };
 	size_t			 i;
 
 	lo = xcalloc(1, sizeof *lo);
@@ -143,10 +145,24 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 		lo->err[i] = engine_recover_signal(&rows[i], SIGTERM);
 	}
 	for (i = 0; i < n; i++) {
-		if (!lo->state[i])
+		if (!lo->state[i] && rows[i].items == 0)
 			engine_recover_interrupted(e, &rows[i], NULL);
 	}
 	e->leftovers = lo;
+}
+
+/*
+ * Recovery has queued everything else: watch the held rows from the loop,
+ * or with no loop (an offline engine) wait here, as bounded.
+ */
+static void
+engine_leftovers_start(struct engine *e)
+{
+	struct engine_leftovers	*lo = e->leftovers;
+	struct timespec		 ts = { 0, ENGINE_LEFTOVER_MS * 1000000L };
+
+	if (lo == NULL)
+		return;
 	if (lo->left == 0) {
 		engine_leftovers_free(e);
 		return;
@@ -157,7 +173,6 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 		loop_timer_start(lo->timer, ENGINE_LEFTOVER_MS);
 		return;
 	}
-	/* An offline engine has no loop: wait here, as bounded. */
 	while (e->leftovers != NULL) {
 		nanosleep(&ts, NULL);
 		engine_leftovers_check(e);
@@ -341,10 +356,10 @@ int
 engine_recover(struct engine *e, char **cause)
 {
 	struct store_workflow	*wfs;
-	struct store_step	*rows;
+	struct store_step	*rows, *ready;
 	struct estep		*es;
 	struct ewf		*wf;
-	size_t			 n, i;
+	size_t			 n, nready, i;
 	int64_t			 next;
 
 	if (store_workflows_active(e->store, &wfs, &n, cause) != 0)
@@ -360,15 +375,30 @@ engine_recover(struct engine *e, char **cause)
 	if (store_steps_with_status(e->store, "running", &rows, &n,
 	    cause) != 0)
 		return (-1);
+	for (i = 0; i < n; i++) {
+		/* A for-each row runs no process: it goes on below. */
+		if (rows[i].items > 0) {
+			free(rows[i].kind);
+			rows[i].kind = xstrdup("gate");
+			rows[i].pid = rows[i].pgid = 0;
+		}
+	}
 	engine_recover_kill(e, rows, n);	/* keeps rows */
 
-	if (store_steps_with_status(e->store, "ready", &rows, &n, cause) != 0)
+	if (store_steps_with_status(e->store, "ready", &ready, &nready,
+	    cause) != 0)
 		return (-1);
-	for (i = 0; i < n; i++) {
-		if ((es = engine_step_from_row(e, &rows[i])) != NULL)
+	for (i = 0; i < nready; i++) {
+		if (engine_step_queued(e, ready[i].id) == NULL &&
+		    (es = engine_step_from_row(e, &ready[i])) != NULL)
 			engine_step_ready(e, es);
 	}
-	store_steps_free(rows, n);
+	store_steps_free(ready, nready);
+	for (i = 0; i < n; i++) {
+		if (rows[i].items > 0)
+			engine_foreach_resume(e, &rows[i]);
+	}
+	engine_leftovers_start(e);
 
 	/* A workflow with nothing left completes (settling may free it). */
 	do {

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	5
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -142,6 +142,11 @@ struct store_step {
 	char		*host;		/* remote host, NULL local */
 	int64_t		 timeout_at;
 	int64_t		 log_bytes;
+	int64_t		 item_of;	/* for-each items and gates: its row */
+	int		 item_index;	/* an item's, 0..; -1: not an item */
+	char		*label;		/* an item's label, a gate's purpose */
+	int64_t		 items;		/* a for-each row: its items, else 0 */
+	char		*item_json;	/* an item's value */
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -240,6 +245,24 @@ int		 store_audit_add(struct store *, const struct store_actor *,
 		     const struct store_audit_entry *, char **);
 int		 store_audit_list(struct store *, int64_t, struct store_audit **,
 		     size_t *, char **);
+int64_t		 store_audit_last(const struct store *);
+
+/*
+ * chain.c: the audit trail's hash chain.  A verification lists every
+ * problem found: the first break in the chain (bad_row, the first row
+ * that was changed, removed or inserted out of order), a missing head or
+ * trigger, approvals and inbox rows sluice did not write.
+ */
+struct store_verify {
+	int64_t		 rows;		/* audit rows read */
+	char		*head;		/* the newest row's hash */
+	int64_t		 bad_row;	/* first row of a break, 0 */
+	char		**problems;
+	size_t		 nproblems;
+};
+int		 store_audit_verify(struct store *, struct store_verify *,
+		     char **);
+void		 store_verify_clear(struct store_verify *);
 void		 store_audits_free(struct store_audit *, size_t);
 
 /*
@@ -301,6 +324,7 @@ int		 store_lease_take(struct store *, int64_t, const char *,
 		     int64_t *, char **);
 int		 store_lease_fence(struct store *, int64_t, int64_t);
 int		 store_lease_drop(struct store *, int64_t);
+int		 store_lease_epoch(struct store *, int64_t *);
 int		 store_lease_get(struct store *, struct store_lease *, char **);
 void		 store_lease_clear(struct store_lease *);
 
@@ -344,6 +368,37 @@ int		 store_workflows_active(struct store *,
 		     struct store_workflow **, size_t *, char **);
 int		 store_workflow_count_active(struct store *, int64_t,
 		     int64_t *);
+
+/*
+ * foreach.c: a for-each's items (root: the for-each's first row).  An
+ * item is its latest row; store_item is the part of it store_items_each
+ * reads, valid during the callback only.
+ */
+struct store_item {
+	int64_t		 id;
+	int		 index;
+	int		 attempt;
+	int		 ran;		/* it started, at some attempt */
+	const char	*status;
+	const char	*result_json;
+	const char	*label;
+	const char	*error;
+	const char	*item_json;
+};
+int		 store_foreach_set_items(struct store *, int64_t, int64_t);
+int		 store_foreach_current(struct store *, int64_t, int64_t *);
+int		 store_items_queued(struct store *, int64_t, int, int,
+		     struct store_step **, size_t *, char **);
+int		 store_items_first(struct store *, int64_t, int64_t *);
+int		 store_items_inflight(struct store *, int64_t, int64_t *);
+int		 store_items_waiting(struct store *, int64_t, int64_t *);
+int		 store_items_ran(struct store *, int64_t, int, int, int64_t *);
+int		 store_items_each(struct store *, int64_t,
+		     int (*)(const struct store_item *, void *), void *);
+int		 store_item_gates(struct store *, int64_t,
+		     struct store_step **, size_t *, char **);
+int		 store_items_cancel_waiting(struct store *, int64_t,
+		     const char *, int64_t, int64_t *);
 
 /*
  * timer.c: stored timers (retries, gate timeouts, SLA deadlines), due in
@@ -439,7 +494,9 @@ struct store_inbox {
 	char		*args_json;
 	char		*state;		/* new done refused */
 	char		*reply;		/* JSON */
+	char		*seal;		/* chain.c: set by store_inbox_post */
 };
+int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,
 		     const struct store_inbox *, int64_t *, char **);
 int		 store_inbox_new(struct store *, struct store_inbox **,
@@ -453,8 +510,11 @@ void		 store_inboxes_free(struct store_inbox *, size_t);
 
 /* approval.c: decisions on gates. */
 int		 store_approval_add(struct store *, int64_t, int64_t,
-		     const char *, const char *, const char *, int64_t);
+		     const char *, const char *, const char *, int64_t,
+		     int64_t);
 int		 store_approval_count(struct store *, int64_t, int64_t *);
+int		 store_approval_decision(struct store *, int64_t, const char *,
+		     char **);
 int		 store_approval_by(struct store *, int64_t, const char *,
 		     int64_t *);
 

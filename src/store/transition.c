@@ -53,7 +53,7 @@ static const char step_log_bytes_sql[] =
 /* Passes through each step: first attempts (retries keep the visit). */
 static const char step_visits_sql[] =
 	"SELECT step_key, count(*) FROM workflow_steps WHERE workflow_id = ?"
-	" AND attempt = 1 GROUP BY step_key";
+	" AND attempt = 1 AND item_of IS NULL GROUP BY step_key";
 static const char step_children_sql[] =
 	"SELECT count(*) FROM workflow_steps WHERE parent_id = ?";
 static const char step_join_sql[] =
@@ -69,7 +69,9 @@ static const char steps_unfinished_sql[] =
 static const char steps_finished_sql[] =
 	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE id IN"
 	" (SELECT max(id) FROM workflow_steps WHERE workflow_id = ?"
-	"  AND status IN ('done', 'skipped', 'failed') GROUP BY step_key)"
+	"  AND status IN ('done', 'skipped', 'failed')"
+	"  AND (item_of IS NULL OR items IS NOT NULL)"
+	"  GROUP BY step_key)"
 	" ORDER BY id";
 static const char branch_ends_sql[] =
 	"SELECT branch_no, branch_end FROM workflow_steps WHERE fanout_id = ?"
