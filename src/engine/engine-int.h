@@ -102,6 +102,8 @@ struct ewf {
 	struct engine_fanouts fanouts;	/* tallies of open fan-outs */
 	struct engine_foreachs foreachs; /* for-each rows in flight */
 	int		 paused;
+	int64_t		 parent_step_id; /* the step waiting for it, 0 */
+	int		 depth;		/* 0, or how deep a child it is */
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
 	int		 refs;		/* steps in memory that point here */
@@ -358,6 +360,15 @@ int		 engine_cmd_retry(struct engine *, const struct store_inbox *,
 int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 
+/* child.c: sub-workflows (child runs) and workflow outputs. */
+int64_t		 engine_child_start(struct engine *, struct estep *,
+		     const char *, const char *, char **);
+void		 engine_child_ended(struct engine *, struct ewf *,
+		     const char *, const char *, const char *);
+void		 engine_child_cancel(struct engine *, int64_t);
+void		 engine_children_pause(struct engine *, struct ewf *, int);
+char		*engine_wf_output(struct engine *, struct ewf *);
+
 /* recover.c */
 int		 engine_recover(struct engine *, char **);
 void		 engine_leftovers_check(struct engine *);
@@ -379,6 +390,9 @@ struct engine_start {
 	int64_t		 schedule_id;	/* the schedule firing it, 0 */
 	int64_t		 fire_at;	/* the cron instant, 0 */
 	const char	*detail;	/* audit detail JSON, or NULL */
+	int64_t		 parent_id;	/* a child run: its parent, else 0 */
+	int64_t		 parent_step_id; /* and the step waiting for it */
+	int		 depth;
 };
 int		 engine_wf_create(struct engine *, const struct engine_start *,
 		     const struct store_inbox *, int64_t *, char **);

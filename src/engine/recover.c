@@ -116,7 +116,7 @@ engine_recover_signal(const struct store_step *row, int signo)
 /*
  * Send SIGTERM to the leftovers of interrupted rows, which the engine
  * keeps from now on (for-each rows run no process and are left to
- * engine_foreach_resume).  Rows whose process is gone (or never started)
+ * engine_foreach_resume; sub-workflow rows to their child runs).  Rows whose process is gone (or never started)
  * follow their on_interrupt now; the others are held until the loop sees
  * their group end (engine_leftovers_check), so the console and the
  * engine go on meanwhile.
@@ -145,7 +145,12 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 		lo->err[i] = engine_recover_signal(&rows[i], SIGTERM);
 	}
 	for (i = 0; i < n; i++) {
-		if (!lo->state[i] && rows[i].items == 0)
+		/*
+		 * A sub-workflow step (or item) was not interrupted: its
+		 * child run goes on (loaded already) and finishes it.
+		 */
+		if (!lo->state[i] && rows[i].items == 0 &&
+		    rows[i].child_id == 0)
 			engine_recover_interrupted(e, &rows[i], NULL);
 	}
 	e->leftovers = lo;
