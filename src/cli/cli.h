@@ -122,7 +122,13 @@ struct cli_run_opts {
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
 
+/* subflow.c: a chain of sub-workflow templates that loops, or NULL. */
+char		*cli_subflow_loop(struct store *, const char *,
+		     const struct flow_doc *);
+
 /* show.c: a workflow's times (start_at, sla, late), shared with list.c. */
+void		 cli_workflow_family_json(struct cJSON *,
+		     const struct store_workflow *);
 void		 cli_workflow_time_json(struct cJSON *,
 		     const struct store_workflow *);
 

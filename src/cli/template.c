@@ -396,7 +396,7 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	struct store_template_save	 ts;
 	struct flow_doc			*doc;
 	const char			*name, *file, *label;
-	char				*text, *cause;
+	char				*text, *cause, *loop;
 	size_t				 len;
 	int64_t				 version;
 	int				 rc;
@@ -430,6 +430,13 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	if ((rc = cli_store(ctx, 1)) != 0 ||
 	    (rc = cli_authorize(ctx, "template save", name)) != 0)
 		goto out;
+	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
+		cli_error("%s: template %s would call itself: %s", label,
+		    name, loop);
+		free(loop);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	memset(&ts, 0, sizeof ts);
 	ts.name = name;
 	ts.document = text;

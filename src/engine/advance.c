@@ -99,7 +99,13 @@ engine_step_done(struct engine *e, struct estep *es, const char *result,
 {
 	engine_row_end(e, es, "done", result, NULL, has_exit, exit_code);
 	engine_trace(e, 'D', es->id);
-	if (!es->wf->ended)
+	if (es->wf->ended)
+		;
+	else if (es->role == ESTEP_ITEM)
+		engine_foreach_item_ended(e, es, 1);
+	else if (es->role == ESTEP_FEGATE)
+		engine_foreach_gate_decided(e, es, "approved");
+	else
 		engine_advance(e, es, result, has_exit, exit_code);
 	engine_wf_settle(e, es->wf);
 }
@@ -109,7 +115,13 @@ void
 engine_step_skipped(struct engine *e, struct estep *es, const char *why)
 {
 	engine_row_end(e, es, "skipped", "null", why, 0, 0);
-	if (!es->wf->ended)
+	if (es->wf->ended)
+		;
+	else if (es->role == ESTEP_ITEM)
+		engine_foreach_item_ended(e, es, 1);
+	else if (es->role == ESTEP_FEGATE)
+		engine_foreach_gate_decided(e, es, "skipped");
+	else
 		engine_advance(e, es, "null", 0, 0);
 	engine_wf_settle(e, es->wf);
 }
@@ -127,7 +139,11 @@ engine_step_rejected(struct engine *e, struct estep *es, const char *why)
 	engine_row_end(e, es, "done", "\"rejected\"", why, 0, 0);
 	if (es->wf->ended)
 		return;
-	if (fs->nbranch > 0)
+	if (es->role == ESTEP_ITEM)
+		engine_foreach_item_ended(e, es, 1);
+	else if (es->role == ESTEP_FEGATE)
+		engine_foreach_gate_decided(e, es, "rejected");
+	else if (fs->nbranch > 0)
 		engine_advance(e, es, "\"rejected\"", 0, 0);
 	else {
 		xasprintf(&msg, "gate %s: %s", fs->name, why);
@@ -170,7 +186,7 @@ void
 engine_step_failed(struct engine *e, struct estep *es, const char *why,
     int has_exit, int exit_code, const char *result)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	const struct flow_tool	*t = NULL;
 	struct retry_policy	 rp;
 	char			*msg;
@@ -186,6 +202,11 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 	if (!es->no_retry && es->attempt < retry_max_attempts(&rp)) {
 		engine_step_retry(e, es, retry_delay(&rp, es->attempt,
 		    engine_random(e)));
+		return;
+	}
+	if (es->role == ESTEP_ITEM) {
+		engine_foreach_item_ended(e, es, 0);
+		engine_wf_settle(e, es->wf);
 		return;
 	}
 	if (engine_branch_reads_exit(fs) &&
@@ -567,9 +588,15 @@ static void
 engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
     const char *why)
 {
+	char	*output = NULL;
+
 	if (wf->ended)
 		return;
 	engine_txn(e);
+	if (strcmp(status, "completed") == 0 &&
+	    (output = engine_wf_output(e, wf)) != NULL &&
+	    store_workflow_set_output(e->store, wf->id, output) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
 	wf->ended = 1;
 	wf->refs++;	/* cancelling its steps must not free it yet */
 	engine_cancel_rows(e, wf, 0, strcmp(status, "cancelled") == 0 ?
@@ -584,6 +611,8 @@ engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
 	if (strcmp(status, "cancelled") != 0)
 		engine_notify(e, strcmp(status, "failed") == 0 ?
 		    "workflow_failed" : "workflow_completed", wf->id, 0, NULL);
+	engine_child_ended(e, wf, status, why, output);
+	free(output);
 	wf->refs--;
 	engine_wf_ended(e, wf, status);
 }
@@ -643,6 +672,8 @@ engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
 		engine_row_end(e, &tmp, "cancelled", NULL, why, 0, 0);
 		if (store_timers_del_step(e->store, rows[i].id) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
+		/* After its row ended, so the child's end leaves it be. */
+		engine_child_cancel(e, rows[i].child_id);
 	}
 	store_steps_free(rows, n);
 }

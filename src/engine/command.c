@@ -354,6 +354,7 @@ engine_cmd_pause(struct engine *e, const struct store_inbox *m,
 	wf->paused = 1;
 	if (store_workflow_set_paused(e->store, wf->id, 1, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 1);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "pause", wf->id, 0, target, NULL, NULL);
 	free(target);
@@ -380,6 +381,7 @@ engine_cmd_resume(struct engine *e, const struct store_inbox *m,
 	wf->paused = 0;
 	if (store_workflow_set_paused(e->store, wf->id, 0, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 0);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "resume", wf->id, 0, target, NULL, NULL);
 	free(target);

@@ -139,6 +139,7 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 	    (wf = engine_wf_load(e, w, &cause)) == NULL)
 		engine_store_fatal(e, cause);
 	wf->ended = 0;
+	engine_foreach_forget_all(wf);
 	store_workflow_free(w);
 	*wfp = wf;
 	if (names == NULL)
@@ -146,12 +147,20 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 	if (store_step_list(e->store, id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
+		/* A for-each's items and gates go with its own row. */
+		if (rows[i].item_of != 0 && rows[i].items == 0)
+			continue;
 		if (!engine_rerun_leaf(e, wf, &rows[i]) || (from != 0 &&
 		    engine_row_after(rows, n, &rows[i], from)))
 			continue;
+		count++;
+		if (rows[i].items > 0 &&
+		    strcmp(rows[i].status, "skipped") != 0) {
+			engine_foreach_rerun(e, wf, &rows[i], names);
+			continue;
+		}
 		buf_printf(names, "%s%s", names->len > 0 ? ", " : "",
 		    rows[i].name);
-		count++;
 		if (strcmp(rows[i].status, "skipped") != 0) {
 			engine_rerun_row(e, wf, &rows[i]);
 			continue;
@@ -193,7 +202,8 @@ engine_retry_from(struct engine *e, const struct store_workflow *w,
 	if (store_step_list(e->store, w->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
+		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0 &&
+		    (rows[i].item_of == 0 || rows[i].items != 0))
 			id = rows[i].id;
 	}
 	store_steps_free(rows, n);
@@ -230,6 +240,9 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 		    (long long)m->workflow_id);
 		goto out;
 	}
+	if (strcmp(w->status, "running") == 0 && from == NULL &&
+	    engine_foreach_retry(e, m, w->id, r) >= 0)
+		goto out;
 	if (strcmp(w->status, "failed") != 0 &&
 	    strcmp(w->status, "cancelled") != 0) {
 		r->code = 4;

@@ -79,6 +79,13 @@ engine_step_uses_steps(const struct flow_step *st)
 	}
 	if (st->gate.message != NULL && strstr(st->gate.message, "steps"))
 		return (1);
+	if (st->foreach != NULL && ((st->foreach->items_src != NULL &&
+	    strstr(st->foreach->items_src, "steps") != NULL) ||
+	    (st->foreach->gate.message != NULL &&
+	    strstr(st->foreach->gate.message, "steps") != NULL) ||
+	    (st->foreach->body != NULL &&
+	    engine_step_uses_steps(st->foreach->body))))
+		return (1);
 	return (0);
 }
 
@@ -188,6 +195,7 @@ engine_wf_analyse(struct ewf *wf)
 	wf->uses_steps = xcalloc(f->nsteps + 1, sizeof *wf->uses_steps);
 	wf->visits = xcalloc(f->nsteps + 1, sizeof *wf->visits);
 	TAILQ_INIT(&wf->fanouts);
+	TAILQ_INIT(&wf->foreachs);
 	seen = xcalloc(f->nsteps + 1, 1);
 	for (i = 0; i < f->nsteps; i++) {
 		wf->join_of[i] = -1;
@@ -260,6 +268,8 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->input_json = xstrdup(w->input_json != NULL ? w->input_json : "{}");
 	wf->created_by = xstrdup(w->created_by);
 	wf->paused = w->paused;
+	wf->parent_step_id = w->parent_step_id;
+	wf->depth = w->depth;
 	engine_wf_analyse(wf);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
@@ -277,6 +287,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	RB_REMOVE(ewf_tree, &e->workflows, wf);
 	while (!TAILQ_EMPTY(&wf->fanouts))
 		engine_fanout_forget(wf, TAILQ_FIRST(&wf->fanouts));
+	engine_foreach_forget_all(wf);
 	flow_free(wf->flow);
 	free(wf->join_of);
 	free(wf->uses_steps);
@@ -429,6 +440,9 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.sla_ms = st->sla_ms;
 	w.schedule_id = st->schedule_id;
 	w.fire_at = st->fire_at;
+	w.parent_id = st->parent_id;
+	w.parent_step_id = st->parent_step_id;
+	w.depth = st->depth;
 	if (st->start_at > now) {
 		w.status = (char *)"scheduled";
 		w.start_at = st->start_at;

@@ -282,6 +282,30 @@ int		 flow_foreach_items(const struct flow_foreach *,
 		     const struct cJSON *, const char *, struct flow_diags *);
 
 /*
+ * How a for-each stands, from its item rows (oldest first: an item is its
+ * latest row), for show and the console.
+ */
+struct flow_foreach_tally {
+	int		 n;		/* items */
+	int		 done;		/* done or skipped */
+	int		 failed;
+	int		 running;	/* started, or retrying */
+	int		 waiting;	/* not started yet */
+	int		 cancelled;
+	int		 batch;		/* under way (1-based), or the last */
+	int		 nbatches;
+	int		 budget;	/* failures allowed */
+};
+struct flow_foreach_row {
+	int		 index;
+	int		 attempt;
+	const char	*status;
+};
+void		 flow_foreach_tally(const struct flow_foreach *, int,
+		     const struct flow_foreach_row *, size_t,
+		     struct flow_foreach_tally *);
+
+/*
  * check.c: the graph: reachability, joins, tools, references in args,
  * gate messages and conditions (inputs against the document's declared
  * ones, when it declares any).

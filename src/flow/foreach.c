@@ -488,3 +488,60 @@ flow_foreach_items(const struct flow_foreach *fe, const cJSON *items,
 	flow_strings_free(labels, n);
 	return (errors);
 }
+
+/*
+ * Tally a for-each of n items from its item rows (oldest first): each
+ * item counts by its latest row; the batch under way is the one holding
+ * the first item not ended.
+ */
+void
+flow_foreach_tally(const struct flow_foreach *fe, int n,
+    const struct flow_foreach_row *rows, size_t nrows,
+    struct flow_foreach_tally *t)
+{
+	const struct flow_foreach_row	**last;
+	const char			 *s;
+	size_t				 *ends, nends, i, k;
+	int				  first = -1;
+
+	memset(t, 0, sizeof *t);
+	t->n = n;
+	if (n <= 0)
+		return;
+	last = xcalloc((size_t)n, sizeof *last);
+	for (i = 0; i < nrows; i++) {
+		if (rows[i].index >= 0 && rows[i].index < n)
+			last[rows[i].index] = &rows[i];
+	}
+	for (i = 0; i < (size_t)n; i++) {
+		s = last[i] != NULL ? last[i]->status : "pending";
+		if (strcmp(s, "done") == 0 || strcmp(s, "skipped") == 0)
+			t->done++;
+		else if (strcmp(s, "failed") == 0)
+			t->failed++;
+		else if (strcmp(s, "cancelled") == 0)
+			t->cancelled++;
+		else if (strcmp(s, "pending") == 0 &&
+		    (last[i] == NULL || last[i]->attempt <= 1)) {
+			t->waiting++;
+			if (first < 0)
+				first = (int)i;
+		} else {
+			t->running++;
+			if (first < 0)
+				first = (int)i;
+		}
+	}
+	free(last);
+	nends = flow_foreach_batches(fe, (size_t)n, &ends);
+	t->nbatches = (int)nends;
+	t->batch = (int)nends;
+	for (k = 0; first >= 0 && k < nends; k++) {
+		if ((size_t)first < ends[k]) {
+			t->batch = (int)k + 1;
+			break;
+		}
+	}
+	free(ends);
+	t->budget = flow_foreach_budget(fe, (size_t)n);
+}
