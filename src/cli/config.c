@@ -138,6 +138,13 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 		return (EXIT_USAGE);
 	}
 	free(text);
+	if (!cJSON_IsObject(cfg)) {
+		cli_error("%s: $: expected an object, not %s", path,
+		    json_type_name(cfg));
+		cJSON_Delete(cfg);
+		free(path);
+		return (EXIT_USAGE);
+	}
 	v = cJSON_GetObjectItemCaseSensitive(cfg, "allow_self");
 	if (v != NULL && !cJSON_IsBool(v)) {
 		cli_error("%s: $.allow_self: expected true or false", path);
