@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/summary.sh DIR: print one closing line "tests: N passed, N failed"
 # (", N skipped" when any were) from the automake .trs files below DIR, so
-# any runner can read the result.
+# any runner can read the result; exit 1 when any failed.
 dir=${1:-.}
 pass=0
 fail=0
@@ -16,3 +16,4 @@ if [ "$skip" -gt 0 ]; then
 else
 	echo "tests: $pass passed, $fail failed"
 fi
+[ "$fail" -eq 0 ]
