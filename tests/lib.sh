@@ -18,6 +18,9 @@ export HOME="$T_DIR/home"
 export XDG_CONFIG_HOME="$HOME/.config"
 export XDG_STATE_HOME="$HOME/.local/state"
 export SLUICE_DB="$T_DIR/test.db"
+# The site's config.json (test builds only honour this): none unless a
+# test writes one, whatever /etc/sluice holds.
+export SLUICE_SITE_CONFIG="$T_DIR/site-config.json"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/sluice"
 unset SLUICE_TOOLS VISUAL EDITOR NO_COLOR
 

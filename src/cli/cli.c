@@ -115,6 +115,8 @@ cli_ctx_free(struct cli_ctx *ctx)
 	ctx->site = NULL;
 	notify_config_free(ctx->notify);
 	ctx->notify = NULL;
+	strv_free(ctx->authority.operators);
+	memset(&ctx->authority, 0, sizeof ctx->authority);
 }
 
 /*

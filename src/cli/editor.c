@@ -130,6 +130,8 @@ cli_template_edit(struct cli_ctx *ctx, const char *name)
 	buf_init(&ed.notes);
 	if ((rc = cli_store(ctx, 1)) != 0)
 		return (rc);
+	if ((rc = cli_authorize(ctx, "template save", name)) != 0)
+		return (rc);
 	if ((rc = cli_tools(ctx, &ed.tools)) != 0)
 		return (rc);
 	if ((rc = editor_start(&ed)) != 0)
@@ -362,10 +364,16 @@ static int
 editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 {
 	struct store_template_save	 ts;
-	char				*cause;
+	char				*cause, *loop;
 	int64_t				 version;
 	int				 rc;
 
+	if ((loop = cli_subflow_loop(ed->ctx->store, ed->name, fd)) != NULL) {
+		cli_error("template %s would call itself: %s", ed->name, loop);
+		free(loop);
+		editor_keep(ed, doc);
+		return (EXIT_USAGE);
+	}
 	memset(&ts, 0, sizeof ts);
 	ts.name = ed->name;
 	ts.document = doc;

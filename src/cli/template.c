@@ -405,7 +405,7 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	struct store_template_save	 ts;
 	struct flow_doc			*doc;
 	const char			*name, *file, *label;
-	char				*text, *cause;
+	char				*text, *cause, *loop;
 	size_t				 len;
 	int64_t				 version;
 	int				 rc;
@@ -436,8 +436,16 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_store(ctx, 1)) != 0 ||
+	    (rc = cli_authorize(ctx, "template save", name)) != 0)
 		goto out;
+	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
+		cli_error("%s: template %s would call itself: %s", label,
+		    name, loop);
+		free(loop);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	memset(&ts, 0, sizeof ts);
 	ts.name = name;
 	ts.document = text;
@@ -486,7 +494,8 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 	name = argv[1];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
-	if ((rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_store(ctx, 1)) != 0 ||
+	    (rc = cli_authorize(ctx, "template rm", name)) != 0)
 		return (rc);
 	rc = store_template_remove(ctx->store, name, &ctx->actor, &cause);
 	if (rc != 0)

@@ -22,6 +22,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -38,6 +39,7 @@ static void	 engine_poll(void *);
 static void	 engine_timers_fire(void *);
 static void	 engine_more(void *);
 static void	 engine_held_by(struct engine *, char **);
+static void	 engine_fence_init(struct engine *);
 
 /* Say who holds the lock, from the engine row. */
 static void
@@ -81,7 +83,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	if (opts != NULL)
 		e->opts = *opts;
 	else
-		e->opts.allow_self = 1;
+		e->opts.authority.allow_self = 1;
 	if (e->opts.max_jobs <= 0)
 		e->opts.max_jobs = ENGINE_MAX_JOBS;
 	if (e->opts.kill_grace <= 0)
@@ -118,6 +120,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		free(e);
 		return (-1);
 	}
+	engine_fence_init(e);
 	log_debug("%s: %s: epoch %lld%s", __func__, store_path(s),
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
 	if (loop != NULL) {
@@ -192,6 +195,7 @@ engine_close(struct engine *e)
 	lock_release(e->lock_fd);
 	if (e->trace != NULL)
 		fclose(e->trace);
+	free((char *)e->fence.path);
 	free(e->dbpath);
 	free(e);
 }
@@ -266,6 +270,47 @@ engine_workflow_status(struct engine *e, int64_t id, const char **status)
 	return (0);
 }
 
+/* Note which file the lock is on, for the checks before each start. */
+static void
+engine_fence_init(struct engine *e)
+{
+	struct stat	 sb;
+
+	e->fence.path = lock_file(e->dbpath);
+	if (fstat(e->lock_fd, &sb) == 0) {
+		e->fence.dev = sb.st_dev;
+		e->fence.ino = sb.st_ino;
+	}
+}
+
+/*
+ * Whether this engine still holds the lease, asked outside a transaction
+ * before each process starts: DB.lock still names the file it locked
+ * (else a new engine may lock the new one), and the epoch in the last
+ * commit is still its own.
+ */
+int
+engine_lease_held(struct engine *e)
+{
+	int64_t	 epoch;
+
+	if (lock_same(e->lock_fd, e->fence.path) != 1)
+		return (0);
+	if (store_lease_epoch(e->store, &epoch) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	return (epoch == e->epoch);
+}
+
+/* Another engine took over (or can): stop at once, starting nothing. */
+__dead void
+engine_superseded(struct engine *e, const char *why)
+{
+	if (e->in_txn)
+		store_rollback(e->store);
+	fatalx("engine: another engine took over %s (%s); stopping",
+	    store_path(e->store), why);
+}
+
 /* Open the turn's transaction if it is not open: every change is in one. */
 void
 engine_txn(struct engine *e)
@@ -286,10 +331,8 @@ engine_txn(struct engine *e)
 		e->heartbeat_at = now;
 	}
 	if (rc == STORE_CONFLICT) {
-		store_rollback(e->store);
-		fatalx("engine: another engine took over %s (epoch %lld is "
-		    "stale); stopping", store_path(e->store),
-		    (long long)e->epoch);
+		xasprintf(&cause, "epoch %lld is stale", (long long)e->epoch);
+		engine_superseded(e, cause);
 	}
 	if (rc != 0)
 		engine_store_fatal(e, store_last_error(e->store));

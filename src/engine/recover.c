@@ -202,10 +202,10 @@ int
 engine_recover(struct engine *e, char **cause)
 {
 	struct store_workflow	*wfs;
-	struct store_step	*rows;
+	struct store_step	*rows, *ready;
 	struct estep		*es;
 	struct ewf		*wf;
-	size_t			 n, i;
+	size_t			 n, nready, i;
 	int64_t			 next;
 
 	if (store_workflows_active(e->store, &wfs, &n, cause) != 0)
@@ -221,16 +221,38 @@ engine_recover(struct engine *e, char **cause)
 	if (store_steps_with_status(e->store, "running", &rows, &n,
 	    cause) != 0)
 		return (-1);
-	engine_recover_kill(e, rows, n);
-	for (i = 0; i < n; i++)
-		engine_recover_interrupted(e, &rows[i]);
-	store_steps_free(rows, n);
-
-	if (store_steps_with_status(e->store, "ready", &rows, &n, cause) != 0)
-		return (-1);
 	for (i = 0; i < n; i++) {
-		if ((es = engine_step_from_row(e, &rows[i])) != NULL)
+		/* A for-each row runs no process: it goes on below. */
+		if (rows[i].items > 0) {
+			free(rows[i].kind);
+			rows[i].kind = xstrdup("gate");
+			rows[i].pid = rows[i].pgid = 0;
+		}
+	}
+	engine_recover_kill(e, rows, n);
+	for (i = 0; i < n; i++) {
+		/*
+		 * A sub-workflow step (or item) was not interrupted: its
+		 * child run goes on (loaded above) and finishes it.
+		 */
+		if (rows[i].items == 0 && rows[i].child_id == 0)
+			engine_recover_interrupted(e, &rows[i]);
+	}
+
+	if (store_steps_with_status(e->store, "ready", &ready, &nready,
+	    cause) != 0) {
+		store_steps_free(rows, n);
+		return (-1);
+	}
+	for (i = 0; i < nready; i++) {
+		if (engine_step_queued(e, ready[i].id) == NULL &&
+		    (es = engine_step_from_row(e, &ready[i])) != NULL)
 			engine_step_ready(e, es);
+	}
+	store_steps_free(ready, nready);
+	for (i = 0; i < n; i++) {
+		if (rows[i].items > 0)
+			engine_foreach_resume(e, &rows[i]);
 	}
 	store_steps_free(rows, n);
 

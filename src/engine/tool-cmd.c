@@ -434,8 +434,10 @@ tool_words(const struct flow_step *st, const struct flow_tool *tl,
 			tool_words_shell(w, tl->shell);
 		break;
 	case FLOW_EXEC_GATE:
-		xasprintf(cause, "step \"%s\": a gate runs no command",
-		    st->name);
+	case FLOW_EXEC_WORKFLOW:
+		xasprintf(cause, "step \"%s\": a %s runs no command",
+		    st->name, st->exec == FLOW_EXEC_GATE ? "gate" :
+		    "sub-workflow step");
 		return (-1);
 	}
 	if (w->n == 0 || *w->v[0] == '\0') {

@@ -464,6 +464,10 @@ store_commit(struct store *s, char **cause)
 		store_rollback(s);
 		return (rc);
 	}
+	if (s->depth == 1)
+		store_syslog_flush(s);
+	else
+		store_syslog_release(s, s->depth);
 	s->depth--;
 	return (0);
 }
@@ -489,6 +493,7 @@ store_rollback(struct store *s)
 		log_debug("%s: %s", __func__, cause);
 		free(cause);
 	}
+	store_syslog_drop(s, s->depth);
 	s->depth--;
 }
 

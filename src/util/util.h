@@ -118,6 +118,20 @@ char		*json_print(const struct cJSON *);	/* compact */
 char		*json_print_pretty(const struct cJSON *);
 const char	*json_type_name(const struct cJSON *);
 
+/* sha256.c: FIPS 180-4 SHA-256. */
+#define SHA256_LEN	32
+#define SHA256_HEX	(2 * SHA256_LEN + 1)
+struct sha256 {
+	uint32_t	 h[8];
+	uint64_t	 len;		/* bytes so far */
+	uint8_t		 buf[64];
+	size_t		 nbuf;
+};
+void		 sha256_init(struct sha256 *);
+void		 sha256_update(struct sha256 *, const void *, size_t);
+void		 sha256_final(struct sha256 *, uint8_t *);
+void		 sha256_hex(struct sha256 *, char *);
+
 /* user.c: who is acting, from the uid, never from $USER. */
 struct user_info {
 	uid_t	 uid;

@@ -187,7 +187,7 @@ is "$(db_digest)" "$before" "none of them wrote anything"
 echo '[1, 2]' >"$XDG_CONFIG_HOME/sluice/config.json"
 SLUICE_DB="$T_DIR/cfg.db" run_sluice engine --drain
 expect_rc 2 "a config.json that is an array is refused"
-like "$ERR" 'config.json: $: expected an object, not an array' "saying where"
+like "$ERR" 'config.json: expected a JSON object' "saying where"
 echo '"jobs"' >"$XDG_CONFIG_HOME/sluice/config.json"
 SLUICE_DB="$T_DIR/cfg.db" run_sluice engine --drain
 expect_rc 2 "so is a string"
