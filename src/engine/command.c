@@ -69,6 +69,7 @@ static const struct engine_command engine_commands[] = {
 	{ "schedule-pause", engine_cmd_schedule_pause, 1 },
 	{ "schedule-resume", engine_cmd_schedule_resume, 1 },
 	{ "schedule-run", engine_cmd_schedule_run, 1 },
+	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */

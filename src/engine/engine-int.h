@@ -150,6 +150,21 @@ struct estep {
 TAILQ_HEAD(estep_queue, estep);
 RB_HEAD(estep_tree, estep);
 
+/*
+ * recover.c: rows the last engine left running whose processes are still
+ * being killed; they follow their on_interrupt once their group is gone.
+ */
+struct engine_leftovers {
+	struct store_step	*rows;		/* the interrupted rows */
+	size_t			 n;
+	char			*state;		/* per row: 1 held, 2 done */
+	int			*err;		/* per row: errno of a kill */
+	size_t			 left;		/* rows still held */
+	int64_t			 term_at;	/* monotonic ms of SIGTERM */
+	int			 killed;	/* SIGKILL sent */
+	struct loop_timer	*timer;		/* the next look */
+};
+
 struct engine {
 	struct loop		*loop;
 	struct store		*store;
@@ -185,6 +200,9 @@ struct engine {
 	int64_t			 skew;		/* wall minus monotonic, ms */
 
 	struct engine_notifier	*notifier;	/* notify.c, or NULL */
+	struct engine_leftovers	*leftovers;	/* recover.c, or NULL */
+	int			 headless;	/* may hand over (engine_open) */
+	int			 handover;	/* asked to hand over */
 
 	/* The caller of the command being applied (engine_apply). */
 	const struct authority_caller *caller;
@@ -198,6 +216,8 @@ struct engine {
 #define ENGINE_JUMP_MS		1000	/* a bigger step of wall time is a jump */
 #define ENGINE_ALARM_MAX_MS	60000	/* the alarm looks again at least so */
 #define ENGINE_MISSED_MAX	10000	/* missed cron instants counted, at most */
+#define ENGINE_LEFTOVER_MS	50	/* how often leftovers are looked at */
+#define ENGINE_LEFTOVER_MARGIN	5000	/* after SIGKILL, before giving up */
 
 /* engine.c */
 void		 engine_txn(struct engine *);
@@ -210,6 +230,8 @@ void		 engine_superseded(struct engine *, const char *)
 void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
 void		 engine_trace(struct engine *, int, int64_t);
+int		 engine_cmd_handover(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
 
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
@@ -349,6 +371,8 @@ char		*engine_wf_output(struct engine *, struct ewf *);
 
 /* recover.c */
 int		 engine_recover(struct engine *, char **);
+void		 engine_leftovers_check(struct engine *);
+void		 engine_leftovers_free(struct engine *);
 
 /*
  * workflow.c: creating a workflow (from a start command, a schedule's

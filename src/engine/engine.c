@@ -131,7 +131,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		engine_time_open(e);
 	}
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0' &&
-	    (e->trace = fopen(trace, "ae")) == NULL)
+	    (e->trace = file_open_private(trace)) == NULL)
 		log_debug("%s: %s: %s", __func__, trace, strerror(errno));
 	e->data_version = store_data_version(s);
 	if (engine_recover(e, cause) != 0) {
@@ -160,6 +160,7 @@ engine_close(struct engine *e)
 	if (e == NULL)
 		return;
 	engine_commit(e);
+	engine_leftovers_free(e);
 	engine_notify_close(e);
 	if (e->loop != NULL) {
 		loop_hook_del(e->loop, engine_commit, e);
@@ -226,7 +227,7 @@ engine_idle(const struct engine *e)
 {
 	return (RB_EMPTY(&e->workflows) && RB_EMPTY(&e->running) &&
 	    TAILQ_EMPTY(&e->ready[0]) && TAILQ_EMPTY(&e->ready[1]) &&
-	    !e->in_txn);
+	    !e->in_txn && e->leftovers == NULL);
 }
 
 /* Step rows running here now (a console asks before quitting). */
@@ -247,7 +248,52 @@ int
 engine_finished(const struct engine *e)
 {
 	return (e->stopping && RB_EMPTY(&e->running) &&
-	    !engine_notify_busy(e));
+	    !engine_notify_busy(e) && e->leftovers == NULL);
+}
+
+/*
+ * This engine runs headless now (a console that lost its terminal): it
+ * may hand over to an engine started later (engine_cmd_handover).
+ */
+void
+engine_set_headless(struct engine *e)
+{
+	e->headless = 1;
+}
+
+/* Another engine asked this one to hand over (it is stopping for it). */
+int
+engine_handing_over(const struct engine *e)
+{
+	return (e->handover);
+}
+
+/*
+ * "handover": an engine started later asks for the database.  Only a
+ * headless engine agrees: it starts nothing new and exits once its
+ * running steps have ended, and the asker takes the lock then.  An engine
+ * in a console with its operator, or a service, says no.
+ */
+int
+engine_cmd_handover(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	if (e->offline)
+		return (0);
+	if (!e->headless) {
+		r->code = 1;
+		xasprintf(&r->message, "the engine (pid %ld) is not headless; "
+		    "it does not hand over", (long)getpid());
+		return (r->code);
+	}
+	if (!e->handover)
+		engine_audit(e, m, "handover", 0, 0, "engine", NULL, NULL);
+	e->handover = 1;
+	engine_shutdown(e, 0);
+	xasprintf(&r->message, "engine pid %ld hands over once its %d running "
+	    "step%s ended", (long)getpid(), engine_nrunning(e),
+	    engine_nrunning(e) == 1 ? " has" : "s have");
+	return (0);
 }
 
 /* A workflow's status as the engine knows it (memory, else the table). */

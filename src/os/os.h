@@ -43,6 +43,7 @@ void		 loop_free(struct loop *);
 int		 loop_run(struct loop *);	/* until loop_break */
 int		 loop_once(struct loop *, int);	/* one turn; arg: may block */
 void		 loop_break(struct loop *);
+void		 loop_resume(struct loop *);	/* undo loop_break */
 int		 loop_stopped(const struct loop *);
 
 /*
