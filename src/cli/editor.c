@@ -392,7 +392,7 @@ editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 		editor_keep(ed, doc);
 		return (rc);
 	}
-	printf("saved template %s version %lld\n", ed->name,
+	cli_printf("saved template %s version %lld\n", ed->name,
 	    (long long)version);
 	unlink(ed->path);
 	return (EXIT_OK);

@@ -131,7 +131,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		engine_time_open(e);
 	}
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0' &&
-	    (e->trace = fopen(trace, "ae")) == NULL)
+	    (e->trace = file_open_private(trace)) == NULL)
 		log_debug("%s: %s: %s", __func__, trace, strerror(errno));
 	e->data_version = store_data_version(s);
 	if (engine_recover(e, cause) != 0) {

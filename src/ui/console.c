@@ -283,7 +283,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 		loop_signal(ui.loop, signals[i], ui_signal, &ui);
 	signal(SIGPIPE, SIG_IGN);
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0')
-		ui.trace = fopen(trace, "ae");
+		ui.trace = file_open_private(trace);
 	ui_engine_try(&ui, 0);
 	if (term_open(&ui, cause) != 0) {
 		if (ui.engine != NULL)
