@@ -364,10 +364,16 @@ static int
 editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 {
 	struct store_template_save	 ts;
-	char				*cause;
+	char				*cause, *loop;
 	int64_t				 version;
 	int				 rc;
 
+	if ((loop = cli_subflow_loop(ed->ctx->store, ed->name, fd)) != NULL) {
+		cli_error("template %s would call itself: %s", ed->name, loop);
+		free(loop);
+		editor_keep(ed, doc);
+		return (EXIT_USAGE);
+	}
 	memset(&ts, 0, sizeof ts);
 	ts.name = ed->name;
 	ts.document = doc;
@@ -386,7 +392,7 @@ editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 		editor_keep(ed, doc);
 		return (rc);
 	}
-	printf("saved template %s version %lld\n", ed->name,
+	cli_printf("saved template %s version %lld\n", ed->name,
 	    (long long)version);
 	unlink(ed->path);
 	return (EXIT_OK);

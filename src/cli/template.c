@@ -277,7 +277,7 @@ template_table(struct store_template *t, size_t n)
 		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
 		for (j = 0; j < 4; j++) {
-			len = strlen(cols[j]);
+			len = (size_t)cli_cell_width(cols[j]);
 			if (len > (size_t)w[j])
 				w[j] = (int)len;
 		}
@@ -325,15 +325,24 @@ cmd_template_list(struct cli_ctx *ctx, int argc, char **argv)
 	return (EXIT_OK);
 }
 
-/* Print a stored document as it was saved, ending with one newline. */
+/*
+ * Print a stored document as it was saved, ending with one newline; a
+ * control character in it (JSON parsers let some through raw) is written
+ * as the \u00HH escape that means the same, so it never reaches the
+ * terminal and the document stays the same JSON.
+ */
 static void
 template_print_doc(const char *doc)
 {
-	size_t	 len = strlen(doc);
+	struct buf	 b;
+	size_t		 len = strlen(doc);
 
-	fwrite(doc, 1, len, stdout);
-	if (len == 0 || doc[len - 1] != '\n')
+	buf_init(&b);
+	vis_buf(&b, doc, len, VIS_NL | VIS_TAB | VIS_JSON);
+	fwrite(b.data, 1, b.len, stdout);
+	if (b.len == 0 || b.data[b.len - 1] != '\n')
 		putchar('\n');
+	buf_free(&b);
 }
 
 /* template show NAME [--version N] [--json] */
@@ -396,7 +405,7 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	struct store_template_save	 ts;
 	struct flow_doc			*doc;
 	const char			*name, *file, *label;
-	char				*text, *cause;
+	char				*text, *cause, *loop;
 	size_t				 len;
 	int64_t				 version;
 	int				 rc;
@@ -430,6 +439,13 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	if ((rc = cli_store(ctx, 1)) != 0 ||
 	    (rc = cli_authorize(ctx, "template save", name)) != 0)
 		goto out;
+	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
+		cli_error("%s: template %s would call itself: %s", label,
+		    name, loop);
+		free(loop);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	memset(&ts, 0, sizeof ts);
 	ts.name = name;
 	ts.document = text;
@@ -442,7 +458,7 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc != 0)
 		rc = cli_store_fail(rc, cause);
 	else
-		printf("saved template %s version %lld\n", name,
+		cli_printf("saved template %s version %lld\n", name,
 		    (long long)version);
 out:
 	flow_doc_free(doc);
@@ -484,7 +500,7 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 	rc = store_template_remove(ctx->store, name, &ctx->actor, &cause);
 	if (rc != 0)
 		return (cli_store_fail(rc, cause));
-	printf("removed template %s\n", name);
+	cli_printf("removed template %s\n", name);
 	return (EXIT_OK);
 }
 

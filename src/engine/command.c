@@ -69,6 +69,7 @@ static const struct engine_command engine_commands[] = {
 	{ "schedule-pause", engine_cmd_schedule_pause, 1 },
 	{ "schedule-resume", engine_cmd_schedule_resume, 1 },
 	{ "schedule-run", engine_cmd_schedule_run, 1 },
+	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
@@ -354,6 +355,7 @@ engine_cmd_pause(struct engine *e, const struct store_inbox *m,
 	wf->paused = 1;
 	if (store_workflow_set_paused(e->store, wf->id, 1, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 1);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "pause", wf->id, 0, target, NULL, NULL);
 	free(target);
@@ -380,6 +382,7 @@ engine_cmd_resume(struct engine *e, const struct store_inbox *m,
 	wf->paused = 0;
 	if (store_workflow_set_paused(e->store, wf->id, 0, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 0);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "resume", wf->id, 0, target, NULL, NULL);
 	free(target);

@@ -102,6 +102,8 @@ struct ewf {
 	struct engine_fanouts fanouts;	/* tallies of open fan-outs */
 	struct engine_foreachs foreachs; /* for-each rows in flight */
 	int		 paused;
+	int64_t		 parent_step_id; /* the step waiting for it, 0 */
+	int		 depth;		/* 0, or how deep a child it is */
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
 	int		 refs;		/* steps in memory that point here */
@@ -148,6 +150,21 @@ struct estep {
 TAILQ_HEAD(estep_queue, estep);
 RB_HEAD(estep_tree, estep);
 
+/*
+ * recover.c: rows the last engine left running whose processes are still
+ * being killed; they follow their on_interrupt once their group is gone.
+ */
+struct engine_leftovers {
+	struct store_step	*rows;		/* the interrupted rows */
+	size_t			 n;
+	char			*state;		/* per row: 1 held, 2 done */
+	int			*err;		/* per row: errno of a kill */
+	size_t			 left;		/* rows still held */
+	int64_t			 term_at;	/* monotonic ms of SIGTERM */
+	int			 killed;	/* SIGKILL sent */
+	struct loop_timer	*timer;		/* the next look */
+};
+
 struct engine {
 	struct loop		*loop;
 	struct store		*store;
@@ -155,6 +172,7 @@ struct engine {
 	struct engine_opts	 opts;
 	char			*dbpath;	/* absolute, symlinks resolved */
 	int			 lock_fd;
+	struct proc_fence	 fence;		/* DB.lock, as locked */
 	int64_t			 epoch;
 	int			 in_txn;
 	int			 stopping;	/* no new steps; exit when idle */
@@ -182,6 +200,9 @@ struct engine {
 	int64_t			 skew;		/* wall minus monotonic, ms */
 
 	struct engine_notifier	*notifier;	/* notify.c, or NULL */
+	struct engine_leftovers	*leftovers;	/* recover.c, or NULL */
+	int			 headless;	/* may hand over (engine_open) */
+	int			 handover;	/* asked to hand over */
 
 	/* The caller of the command being applied (engine_apply). */
 	const struct authority_caller *caller;
@@ -195,15 +216,22 @@ struct engine {
 #define ENGINE_JUMP_MS		1000	/* a bigger step of wall time is a jump */
 #define ENGINE_ALARM_MAX_MS	60000	/* the alarm looks again at least so */
 #define ENGINE_MISSED_MAX	10000	/* missed cron instants counted, at most */
+#define ENGINE_LEFTOVER_MS	50	/* how often leftovers are looked at */
+#define ENGINE_LEFTOVER_MARGIN	5000	/* after SIGKILL, before giving up */
 
 /* engine.c */
 void		 engine_txn(struct engine *);
 void		 engine_store_fatal(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_kick(struct engine *);
+int		 engine_lease_held(struct engine *);
+void		 engine_superseded(struct engine *, const char *)
+		     __attribute__((__noreturn__));
 void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
 void		 engine_trace(struct engine *, int, int64_t);
+int		 engine_cmd_handover(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
 
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
@@ -332,8 +360,19 @@ int		 engine_cmd_retry(struct engine *, const struct store_inbox *,
 int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 
+/* child.c: sub-workflows (child runs) and workflow outputs. */
+int64_t		 engine_child_start(struct engine *, struct estep *,
+		     const char *, const char *, char **);
+void		 engine_child_ended(struct engine *, struct ewf *,
+		     const char *, const char *, const char *);
+void		 engine_child_cancel(struct engine *, int64_t);
+void		 engine_children_pause(struct engine *, struct ewf *, int);
+char		*engine_wf_output(struct engine *, struct ewf *);
+
 /* recover.c */
 int		 engine_recover(struct engine *, char **);
+void		 engine_leftovers_check(struct engine *);
+void		 engine_leftovers_free(struct engine *);
 
 /*
  * workflow.c: creating a workflow (from a start command, a schedule's
@@ -351,6 +390,9 @@ struct engine_start {
 	int64_t		 schedule_id;	/* the schedule firing it, 0 */
 	int64_t		 fire_at;	/* the cron instant, 0 */
 	const char	*detail;	/* audit detail JSON, or NULL */
+	int64_t		 parent_id;	/* a child run: its parent, else 0 */
+	int64_t		 parent_step_id; /* and the step waiting for it */
+	int		 depth;
 };
 int		 engine_wf_create(struct engine *, const struct engine_start *,
 		     const struct store_inbox *, int64_t *, char **);

@@ -138,6 +138,8 @@ void		 engine_shutdown(struct engine *, int);
 int		 engine_finished(const struct engine *);
 int		 engine_idle(const struct engine *);
 int		 engine_nrunning(const struct engine *);
+void		 engine_set_headless(struct engine *);
+int		 engine_handing_over(const struct engine *);
 int		 engine_workflow_status(struct engine *, int64_t,
 		     const char **);
 

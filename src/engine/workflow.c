@@ -268,6 +268,8 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->input_json = xstrdup(w->input_json != NULL ? w->input_json : "{}");
 	wf->created_by = xstrdup(w->created_by);
 	wf->paused = w->paused;
+	wf->parent_step_id = w->parent_step_id;
+	wf->depth = w->depth;
 	engine_wf_analyse(wf);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
@@ -438,6 +440,9 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.sla_ms = st->sla_ms;
 	w.schedule_id = st->schedule_id;
 	w.fire_at = st->fire_at;
+	w.parent_id = st->parent_id;
+	w.parent_step_id = st->parent_step_id;
+	w.depth = st->depth;
 	if (st->start_at > now) {
 		w.status = (char *)"scheduled";
 		w.start_at = st->start_at;
