@@ -14,7 +14,10 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-/* audit.c: "sluice audit" shows the append-only audit trail. */
+/*
+ * audit.c: "sluice audit" shows the append-only audit trail; --verify
+ * checks its hash chain (store/chain.c) and says where it breaks.
+ */
 
 #include <getopt.h>
 #include <stdio.h>
@@ -30,14 +33,17 @@
 static int	cmd_audit_exec(struct cli_ctx *, int, char **);
 static void	cmd_audit_json(const struct store_audit *, size_t);
 static void	cmd_audit_text(const struct store_audit *, size_t);
+static int	cmd_audit_verify(struct cli_ctx *, int);
 
 const struct cli_cmd cli_cmd_audit = {
 	.name = "audit",
-	.usage = "[--limit N] [--json]",
+	.usage = "[--limit N] [--verify] [--json]",
 	.summary = "Show the audit trail of operator actions, newest first.",
 	.help = "Options:\n"
 	    "  --limit N   at most N entries (default 50)\n"
-	    "  --json      a JSON array\n",
+	    "  --verify    check the trail's hash chain; exit 1 when it is "
+	    "broken\n"
+	    "  --json      a JSON array (with --verify, an object)\n",
 	.exec = cmd_audit_exec
 };
 
@@ -102,6 +108,53 @@ cmd_audit_text(const struct store_audit *a, size_t n)
 	}
 }
 
+/*
+ * audit --verify: every problem on stdout (the first break in the chain
+ * first), a summary on stderr; exit 0 when the trail is intact, else 1.
+ */
+static int
+cmd_audit_verify(struct cli_ctx *ctx, int json)
+{
+	struct store_verify	 v;
+	cJSON			*o, *arr;
+	char			*cause = NULL;
+	size_t			 i;
+	int			 rc;
+
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	if ((rc = store_audit_verify(ctx->store, &v, &cause)) != 0)
+		return (cli_store_fail(rc, cause));
+	if (json) {
+		o = cJSON_CreateObject();
+		cJSON_AddBoolToObject(o, "intact", v.nproblems == 0);
+		cJSON_AddNumberToObject(o, "rows", (double)v.rows);
+		cJSON_AddStringToObject(o, "head", v.head);
+		if (v.bad_row != 0)
+			cJSON_AddNumberToObject(o, "first_bad_row",
+			    (double)v.bad_row);
+		else
+			cJSON_AddNullToObject(o, "first_bad_row");
+		arr = cJSON_AddArrayToObject(o, "problems");
+		for (i = 0; i < v.nproblems; i++)
+			cJSON_AddItemToArray(arr,
+			    cJSON_CreateString(v.problems[i]));
+		cli_json_out(o);
+	} else if (v.nproblems == 0) {
+		cli_printf("audit trail intact: %lld rows, head %s\n",
+		    (long long)v.rows, v.head);
+	} else {
+		for (i = 0; i < v.nproblems; i++)
+			cli_printf("%s\n", v.problems[i]);
+	}
+	if (v.nproblems > 0)
+		cli_error("the audit trail does not verify: %s",
+		    v.problems[0]);
+	rc = v.nproblems == 0 ? EXIT_OK : EXIT_FAILED;
+	store_verify_clear(&v);
+	return (rc);
+}
+
 /* Print audit entries as a table or a JSON array. */
 static int
 cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
@@ -109,13 +162,14 @@ cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
 	static const struct option	 opts[] = {
 		{ "limit", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "verify", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct store_audit		*a;
 	char				*cause = NULL;
 	int64_t				 limit = 50;
 	size_t				 n;
-	int				 ch, json = 0, rc;
+	int				 ch, json = 0, verify = 0, rc;
 
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -127,12 +181,17 @@ cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'v':
+			verify = 1;
+			break;
 		default:
 			return (cli_usage(&cli_cmd_audit));
 		}
 	}
 	if (argc != optind)
 		return (cli_usage(&cli_cmd_audit));
+	if (verify)
+		return (cmd_audit_verify(ctx, json));
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_audit_list(ctx->store, limit, &a, &n, &cause)) != 0)

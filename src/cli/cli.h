@@ -29,6 +29,7 @@
 #include "util/util.h"
 #include "flow/flow.h"
 #include "store/store.h"
+#include "engine/engine.h"
 
 #define EXIT_OK		0
 #define EXIT_FAILED	1	/* a run failed, or a runtime error */
@@ -47,6 +48,7 @@ struct cli_ctx {
 	struct flow_tools	*tools;		/* loaded by cli_tools() */
 	struct flow_tools	*site;		/* config.json defaults */
 	struct notify_config	*notify;	/* config.json notify */
+	struct authority_site	 authority;	/* the site's policy */
 };
 
 struct cli_cmd {
@@ -108,7 +110,10 @@ int		 cli_input_file(struct cJSON *, const char *, char **);
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
 struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
 void		 cli_table_row(FILE *, const int *, size_t, const char **);
+int		 cli_cell_width(const char *);
+void		 cli_printf(const char *, ...) printflike(1, 2);
 const char	*cli_ago(int64_t, char *, size_t);
+int		 cli_stdout_close(int);
 
 /* run.c: shared by "run" and "template run". */
 struct cli_run_opts {
@@ -120,7 +125,13 @@ struct cli_run_opts {
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
 
+/* subflow.c: a chain of sub-workflow templates that loops, or NULL. */
+char		*cli_subflow_loop(struct store *, const char *,
+		     const struct flow_doc *);
+
 /* show.c: a workflow's times (start_at, sla, late), shared with list.c. */
+void		 cli_workflow_family_json(struct cJSON *,
+		     const struct store_workflow *);
 void		 cli_workflow_time_json(struct cJSON *,
 		     const struct store_workflow *);
 
@@ -145,6 +156,9 @@ int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 int		 cli_engine_opts(struct cli_ctx *, struct engine_opts *);
 int		 cli_config(struct cli_ctx *, struct engine_opts *);
 int		 cli_run_is_file(const char *);
+
+/* authorize.c: the authority rule for what the CLI writes itself. */
+int		 cli_authorize(struct cli_ctx *, const char *, const char *);
 
 /* template.c: template names, shared with editor.c. */
 int		 cli_template_check_name(const char *, char **);

@@ -15,12 +15,14 @@
  */
 
 /*
- * config.c: the site's settings, config.json: the default retry and
- * timeout of steps, whether a workflow's starter may approve its gates
- * (allow_self), how many step processes an engine runs at once, and the
- * commands run on events (notify, parsed by engine/notify-config.c).
- * Read from $XDG_CONFIG_HOME/sluice/config.json (~/.config/sluice/...),
- * else SYSCONFDIR/sluice/config.json; a bad file is refused with its
+ * config.c: the settings, config.json.  The site's file,
+ * SYSCONFDIR/sluice/config.json, holds policy: whether a workflow's
+ * starter may approve its gates (allow_self), who may operate
+ * (operators), how many step processes an engine runs at once (jobs) and
+ * the commands run on events (notify, parsed by engine/notify-config.c).
+ * A user's $XDG_CONFIG_HOME/sluice/config.json holds personal
+ * preferences only (the default retry and timeout of steps); policy keys
+ * there are ignored with a warning.  A bad file is refused with its
  * place.
  */
 
@@ -38,26 +40,123 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-/* Where config.json is, or NULL. */
+/*
+ * The site's config.json: SYSCONFDIR/sluice/config.json.  Test builds
+ * (--enable-test-clock) let $SLUICE_SITE_CONFIG name another file, so the
+ * suite can set site policy without root; other builds ignore it.
+ */
 static char *
-cli_config_path(void)
+cli_config_site_path(void)
+{
+	char		*path;
+#ifdef SLUICE_TEST_CLOCK
+	const char	*env;
+
+	if ((env = getenv("SLUICE_SITE_CONFIG")) != NULL && *env != '\0')
+		return (xstrdup(env));
+#endif
+	xasprintf(&path, "%s/sluice/config.json", SYSCONFDIR);
+	return (path);
+}
+
+/* The user's own config.json (personal preferences), or NULL. */
+static char *
+cli_config_user_path(void)
 {
 	const char	*env, *home;
 	char		*path = NULL;
-	struct stat	 sb;
 
 	if ((env = getenv("XDG_CONFIG_HOME")) != NULL && *env != '\0')
 		xasprintf(&path, "%s/sluice/config.json", env);
 	else if ((home = getenv("HOME")) != NULL && *home != '\0')
 		xasprintf(&path, "%s/.config/sluice/config.json", home);
-	if (path != NULL && stat(path, &sb) == 0)
-		return (path);
-	free(path);
-	xasprintf(&path, "%s/sluice/config.json", SYSCONFDIR);
-	if (stat(path, &sb) == 0)
-		return (path);
-	free(path);
-	return (NULL);
+	return (path);
+}
+
+/* Read a config file, NULL and no error when it does not exist. */
+static int
+cli_config_read(const char *path, cJSON **cfgp)
+{
+	struct stat	 sb;
+	char		*text, *cause = NULL;
+	size_t		 len;
+
+	*cfgp = NULL;
+	if (path == NULL || stat(path, &sb) != 0)
+		return (0);
+	if ((text = file_read(path, SLUICE_MAX_DOCUMENT, &len, &cause)) == NULL ||
+	    (*cfgp = json_parse(text, len, &cause)) == NULL) {
+		cli_error("config %s: %s", path, cause);
+		free(cause);
+		free(text);
+		return (EXIT_USAGE);
+	}
+	free(text);
+	if (!cJSON_IsObject(*cfgp)) {
+		cli_error("%s: expected a JSON object", path);
+		cJSON_Delete(*cfgp);
+		*cfgp = NULL;
+		return (EXIT_USAGE);
+	}
+	return (0);
+}
+
+/*
+ * Policy keys a user's own file may not set: they are the site's alone.
+ * Each is ignored there, with a warning saying where it belongs.
+ */
+static const char *cli_config_policy[] = {
+	"allow_self", "operators", "jobs", "notify"
+};
+
+/* Drop the site's keys from a user's file, warning about each. */
+static void
+cli_config_personal(const char *path, cJSON *cfg, const char *site)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(cli_config_policy); i++) {
+		if (cJSON_GetObjectItemCaseSensitive(cfg,
+		    cli_config_policy[i]) == NULL)
+			continue;
+		cli_warn("%s: $.%s is site policy, ignored here (set it in "
+		    "%s)", path, cli_config_policy[i], site);
+		cJSON_DeleteItemFromObjectCaseSensitive(cfg,
+		    cli_config_policy[i]);
+	}
+}
+
+/* "operators": user names and @group names; 0 or an exit status. */
+static int
+cli_config_operators(const char *path, const cJSON *v,
+    struct authority_site *a)
+{
+	const cJSON	*e;
+	int		 i = 0;
+
+	if (v == NULL)
+		return (0);
+	if (!cJSON_IsArray(v)) {
+		cli_error("%s: $.operators: expected an array of user and "
+		    "@group names", path);
+		return (EXIT_USAGE);
+	}
+	cJSON_ArrayForEach(e, v) {
+		if (!cJSON_IsString(e) || e->valuestring[0] == '\0' ||
+		    strcmp(e->valuestring, "@") == 0) {
+			cli_error("%s: $.operators[%d]: expected a user or "
+			    "@group name", path, i);
+			return (EXIT_USAGE);
+		}
+		i++;
+	}
+	a->has_operators = 1;
+	a->noperators = (size_t)i;
+	a->operators = xcalloc(a->noperators + 1, sizeof *a->operators);
+	i = 0;
+	cJSON_ArrayForEach(e, v)
+		a->operators[i++] = xstrdup(e->valuestring);
+	return (0);
 }
 
 /*
@@ -117,33 +216,74 @@ cli_config_notify(struct cli_ctx *ctx, const char *path, const cJSON *v)
 	return (EXIT_USAGE);
 }
 
-/* Read config.json into an engine's options; 0 or an exit status. */
+/*
+ * Merge the site's file and the user's personal one (the user's wins for
+ * the keys it may set) into one object.
+ */
+static int
+cli_config_load(cJSON **cfgp, char **sitep, char **userp, int *personal)
+{
+	cJSON	*site = NULL, *user = NULL, *v;
+	int	 rc;
+
+	*cfgp = NULL;
+	*personal = 0;
+	*sitep = cli_config_site_path();
+	*userp = cli_config_user_path();
+	if ((rc = cli_config_read(*sitep, &site)) != 0 ||
+	    (rc = cli_config_read(*userp, &user)) != 0) {
+		cJSON_Delete(site);
+		return (rc);
+	}
+	if (user != NULL) {
+		cli_config_personal(*userp, user, *sitep);
+		if (site == NULL)
+			site = cJSON_CreateObject();
+		while ((v = user->child) != NULL) {
+			cJSON_DetachItemViaPointer(user, v);
+			cJSON_DeleteItemFromObjectCaseSensitive(site, v->string);
+			cJSON_AddItemToObject(site, v->string, v);
+			*personal = 1;
+		}
+		cJSON_Delete(user);
+	}
+	*cfgp = site;
+	return (0);
+}
+
+/*
+ * Read config.json into an engine's options; 0 or an exit status.  Site
+ * policy (allow_self, operators, jobs, notify) comes only from the site
+ * file; the user's file may set retry and timeout.
+ */
 int
 cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 {
 	cJSON		*cfg, *v;
-	char		*path, *text, *cause = NULL;
-	size_t		 len;
-	int		 rc = 0;
+	char		*path, *user;
+	int		 rc = 0, personal;
 
-	opts->allow_self = 1;
-	if ((path = cli_config_path()) == NULL)
-		return (0);
-	if ((text = file_read(path, SLUICE_MAX_DOCUMENT, &len, &cause)) == NULL ||
-	    (cfg = json_parse(text, len, &cause)) == NULL) {
-		cli_error("config %s: %s", path, cause);
-		free(cause);
-		free(text);
+	opts->authority.allow_self = 1;
+	if ((rc = cli_config_load(&cfg, &path, &user, &personal)) != 0 ||
+	    cfg == NULL) {
 		free(path);
-		return (EXIT_USAGE);
+		free(user);
+		return (rc);
 	}
-	free(text);
 	v = cJSON_GetObjectItemCaseSensitive(cfg, "allow_self");
 	if (v != NULL && !cJSON_IsBool(v)) {
 		cli_error("%s: $.allow_self: expected true or false", path);
 		rc = EXIT_USAGE;
 	} else if (v != NULL)
-		opts->allow_self = cJSON_IsTrue(v);
+		opts->authority.allow_self = cJSON_IsTrue(v);
+	if (cli_config_operators(path, cJSON_GetObjectItemCaseSensitive(cfg,
+	    "operators"), &ctx->authority) != 0)
+		rc = EXIT_USAGE;
+	else {
+		opts->authority.has_operators = ctx->authority.has_operators;
+		opts->authority.operators = ctx->authority.operators;
+		opts->authority.noperators = ctx->authority.noperators;
+	}
 	v = cJSON_GetObjectItemCaseSensitive(cfg, "jobs");
 	if (v != NULL && (!cJSON_IsNumber(v) || v->valuedouble < 1 ||
 	    v->valuedouble > 10000 || v->valuedouble != (int)v->valuedouble)) {
@@ -157,9 +297,11 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 		rc = EXIT_USAGE;
 	else
 		opts->notify = ctx->notify;
-	if (rc == 0 && (rc = cli_config_defaults(ctx, path, cfg)) == 0)
+	if (rc == 0 && (rc = cli_config_defaults(ctx, personal ? user : path,
+	    cfg)) == 0)
 		opts->site = flow_tools_find(ctx->site, "defaults");
 	cJSON_Delete(cfg);
 	free(path);
+	free(user);
 	return (rc);
 }

@@ -131,6 +131,10 @@ cli_template_edit(struct cli_ctx *ctx, const char *name)
 	buf_init(&ed.notes);
 	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		return (rc);
+	/* Refused before editing; the engine checks again on save. */
+	if (!store_is_readonly(ctx->store) &&
+	    (rc = cli_authorize(ctx, "template-save", name)) != 0)
+		return (rc);
 	if ((rc = cli_tools(ctx, &ed.tools)) != 0)
 		return (rc);
 	if ((rc = editor_start(&ed)) != 0)
@@ -363,9 +367,16 @@ static int
 editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 {
 	struct engine_reply	 r;
+	char			*loop;
 	int			 rc;
 
-	(void)fd;	/* checked here; the engine checks again and saves */
+	if ((loop = cli_subflow_loop(ed->ctx->store, ed->name, fd)) != NULL) {
+		cli_error("template %s would call itself: %s", ed->name, loop);
+		free(loop);
+		editor_keep(ed, doc);
+		return (EXIT_USAGE);
+	}
+	/* Checked here; the engine checks again and saves. */
 	rc = cli_template_request(ed->ctx, ed->name, doc, ed->expect, &r);
 	if (rc == 0 && r.conflict) {
 		engine_reply_clear(&r);
@@ -380,7 +391,7 @@ editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 		editor_keep(ed, doc);
 		return (rc);
 	}
-	printf("saved template %s version %lld\n", ed->name,
+	cli_printf("saved template %s version %lld\n", ed->name,
 	    (long long)r.version);
 	engine_reply_clear(&r);
 	unlink(ed->path);

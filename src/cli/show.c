@@ -36,6 +36,12 @@ static void	 cmd_show_text(const struct store_workflow *,
 		     const struct store_step *, size_t);
 static void	 cmd_show_time(cJSON *, const char *, int64_t);
 static void	 cmd_show_times(const struct store_workflow *);
+static cJSON	*cmd_show_step(const struct store_step *);
+static void	 cmd_show_nest(const struct store_workflow *, cJSON *,
+		     const struct store_step *, size_t);
+static cJSON	*cmd_show_tally(const struct flow *,
+		     const struct store_step *, const struct store_step *,
+		     size_t);
 
 const struct cli_cmd cli_cmd_show = {
 	.name = "show",
@@ -79,14 +85,35 @@ cli_workflow_time_json(cJSON *o, const struct store_workflow *w)
 	cmd_show_time(o, "fire_at", w->fire_at);
 }
 
+/*
+ * A run's output (null until it completes with one), and the parent run
+ * and step that started it ({"id", "name", "step_id"}, null for a top run).
+ */
+void
+cli_workflow_family_json(cJSON *o, const struct store_workflow *w)
+{
+	cJSON	*p;
+
+	cJSON_AddItemToObject(o, "output", cli_json_raw(w->output_json));
+	if (w->parent_id == 0) {
+		cJSON_AddNullToObject(o, "parent");
+		return;
+	}
+	p = cJSON_AddObjectToObject(o, "parent");
+	cJSON_AddNumberToObject(p, "id", (double)w->parent_id);
+	if (w->parent_name != NULL)
+		cJSON_AddStringToObject(p, "name", w->parent_name);
+	else
+		cJSON_AddNullToObject(p, "name");
+	cJSON_AddNumberToObject(p, "step_id", (double)w->parent_step_id);
+}
+
 /* Build the JSON shape of SPEC §10. */
 static cJSON *
 cmd_show_json(const struct store_workflow *w, const struct store_step *st,
     size_t n)
 {
-	cJSON			*o, *arr, *s;
-	const struct store_step	*p;
-	size_t			 i;
+	cJSON			*o, *arr;
 
 	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "id", (double)w->id);
@@ -114,39 +141,159 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	else
 		cJSON_AddNullToObject(o, "error");
 	cJSON_AddItemToObject(o, "flow", cli_json_raw(w->flow_json));
+	cli_workflow_family_json(o, w);
 	arr = cJSON_AddArrayToObject(o, "steps");
-	for (i = 0; i < n; i++) {
-		p = &st[i];
-		s = cJSON_CreateObject();
-		cJSON_AddNumberToObject(s, "id", (double)p->id);
-		cJSON_AddStringToObject(s, "name", p->name);
-		cJSON_AddStringToObject(s, "key",
-		    p->step_key != NULL ? p->step_key : p->name);
-		cJSON_AddStringToObject(s, "status", p->status);
-		cJSON_AddNumberToObject(s, "attempt", p->attempt);
-		if (p->tool != NULL)
-			cJSON_AddStringToObject(s, "tool", p->tool);
-		else
-			cJSON_AddNullToObject(s, "tool");
-		cJSON_AddStringToObject(s, "kind",
-		    p->kind != NULL ? p->kind : "tool");
-		cJSON_AddItemToObject(s, "args", cli_json_raw(p->args_json));
-		cJSON_AddItemToObject(s, "result",
-		    cli_json_raw(p->result_json));
-		if (p->error != NULL)
-			cJSON_AddStringToObject(s, "error", p->error);
-		else
-			cJSON_AddNullToObject(s, "error");
-		if (p->has_exit_code)
-			cJSON_AddNumberToObject(s, "exit_code", p->exit_code);
-		else
-			cJSON_AddNullToObject(s, "exit_code");
-		cmd_show_time(s, "created_at", p->created_at);
-		cmd_show_time(s, "started_at", p->started_at);
-		cmd_show_time(s, "completed_at", p->completed_at);
-		cJSON_AddItemToArray(arr, s);
-	}
+	cmd_show_nest(w, arr, st, n);
 	return (o);
+}
+
+/* One step row as JSON (SPEC §10), with an item's index and label. */
+static cJSON *
+cmd_show_step(const struct store_step *p)
+{
+	cJSON	*s;
+
+	s = cJSON_CreateObject();
+	cJSON_AddNumberToObject(s, "id", (double)p->id);
+	cJSON_AddStringToObject(s, "name", p->name);
+	cJSON_AddStringToObject(s, "key",
+	    p->step_key != NULL ? p->step_key : p->name);
+	cJSON_AddStringToObject(s, "status", p->status);
+	cJSON_AddNumberToObject(s, "attempt", p->attempt);
+	if (p->tool != NULL)
+		cJSON_AddStringToObject(s, "tool", p->tool);
+	else
+		cJSON_AddNullToObject(s, "tool");
+	cJSON_AddStringToObject(s, "kind", p->kind != NULL ? p->kind : "tool");
+	if (p->item_of != 0 && p->item_index >= 0)
+		cJSON_AddNumberToObject(s, "index", p->item_index);
+	if (p->label != NULL)
+		cJSON_AddStringToObject(s, "label", p->label);
+	cJSON_AddItemToObject(s, "args", cli_json_raw(p->args_json));
+	cJSON_AddItemToObject(s, "result", cli_json_raw(p->result_json));
+	if (p->error != NULL)
+		cJSON_AddStringToObject(s, "error", p->error);
+	else
+		cJSON_AddNullToObject(s, "error");
+	if (p->has_exit_code)
+		cJSON_AddNumberToObject(s, "exit_code", p->exit_code);
+	else
+		cJSON_AddNullToObject(s, "exit_code");
+	cmd_show_time(s, "created_at", p->created_at);
+	cmd_show_time(s, "started_at", p->started_at);
+	cmd_show_time(s, "completed_at", p->completed_at);
+	if (p->child_id != 0)
+		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
+	else
+		cJSON_AddNullToObject(s, "child_id");
+	return (s);
+}
+
+/* The row with this id (rows are in id order), or NULL. */
+static const struct store_step *
+cmd_show_find(const struct store_step *st, size_t n, int64_t id, size_t *at)
+{
+	size_t	 lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st[mid].id == id) {
+			*at = mid;
+			return (&st[mid]);
+		}
+		if (st[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (NULL);
+}
+
+/*
+ * A for-each row's "foreach" member: its items and batches, the counts
+ * per status and its failure budget.
+ */
+static cJSON *
+cmd_show_tally(const struct flow *f, const struct store_step *fe,
+    const struct store_step *st, size_t n)
+{
+	struct flow_foreach_tally	 t;
+	struct flow_foreach_row		*rows;
+	cJSON				*o;
+	int64_t				 root;
+	size_t				 i, nr = 0;
+	int				 spec;
+
+	if (f == NULL || (spec = flow_find(f, fe->step_key)) < 0 ||
+	    f->steps[spec].foreach == NULL)
+		return (NULL);
+	root = fe->item_of != 0 ? fe->item_of : fe->id;
+	rows = xcalloc(n + 1, sizeof *rows);
+	for (i = 0; i < n; i++) {
+		if (st[i].item_of != root || st[i].item_index < 0)
+			continue;
+		rows[nr].index = st[i].item_index;
+		rows[nr].attempt = st[i].attempt;
+		rows[nr].status = st[i].status;
+		nr++;
+	}
+	flow_foreach_tally(f->steps[spec].foreach, (int)fe->items, rows, nr,
+	    &t);
+	free(rows);
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "items", t.n);
+	cJSON_AddNumberToObject(o, "batch", t.batch);
+	cJSON_AddNumberToObject(o, "batches", t.nbatches);
+	cJSON_AddNumberToObject(o, "done", t.done);
+	cJSON_AddNumberToObject(o, "failed", t.failed);
+	cJSON_AddNumberToObject(o, "running", t.running);
+	cJSON_AddNumberToObject(o, "waiting", t.waiting);
+	cJSON_AddNumberToObject(o, "cancelled", t.cancelled);
+	cJSON_AddNumberToObject(o, "max_failures", t.budget);
+	return (o);
+}
+
+/*
+ * The steps array: a for-each's items nest under its row ("items"), and
+ * the gates it asked under "gates"; every other row is a step.
+ */
+static void
+cmd_show_nest(const struct store_workflow *w, cJSON *arr,
+    const struct store_step *st, size_t n)
+{
+	struct flow_diags	*d;
+	struct flow		*f;
+	const struct store_step	*up;
+	cJSON			**objs, *sub;
+	size_t			 i, at;
+
+	d = flow_diags_create();
+	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
+	flow_diags_free(d);
+	objs = xcalloc(n + 1, sizeof *objs);
+	for (i = 0; i < n; i++) {
+		objs[i] = cmd_show_step(&st[i]);
+		if (st[i].items > 0 &&
+		    (sub = cmd_show_tally(f, &st[i], st, n)) != NULL)
+			cJSON_AddItemToObject(objs[i], "foreach", sub);
+	}
+	for (i = 0; i < n; i++) {
+		up = st[i].item_of != 0 ? cmd_show_find(st, n, st[i].item_of,
+		    &at) : NULL;
+		if (up == NULL || st[i].items > 0) {
+			cJSON_AddItemToArray(arr, objs[i]);
+			continue;
+		}
+		sub = cJSON_GetObjectItemCaseSensitive(objs[at],
+		    st[i].item_index >= 0 ? "items" : "gates");
+		if (sub == NULL)
+			sub = cJSON_AddArrayToObject(objs[at],
+			    st[i].item_index >= 0 ? "items" : "gates");
+		cJSON_AddItemToArray(sub, objs[i]);
+	}
+	free(objs);
+	if (f != NULL)
+		flow_free(f);
 }
 
 /* For people: the start time, schedule and SLA lines of the header. */
@@ -157,23 +304,23 @@ cmd_show_times(const struct store_workflow *w)
 
 	if (strcmp(w->status, "scheduled") == 0) {
 		when_countdown(w->start_at - time_now_ms(), span, sizeof span);
-		printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
+		cli_printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
 		    sizeof t1), strcmp(span, "now") == 0 ? "" : "in ", span);
 	}
 	if (w->schedule_name != NULL) {
-		printf("schedule: %s", w->schedule_name);
+		cli_printf("schedule: %s", w->schedule_name);
 		if (w->fire_at > 0)
-			printf(" (for %s)", time_format(w->fire_at, t1,
+			cli_printf(" (for %s)", time_format(w->fire_at, t1,
 			    sizeof t1));
-		printf("\n");
+		cli_printf("\n");
 	}
 	if (w->sla_ms > 0) {
 		flow_duration_format(w->sla_ms, span, sizeof span);
-		printf("sla:      %s", span);
+		cli_printf("sla:      %s", span);
 		if (w->late_at > 0)
-			printf(", late since %s", time_format(w->late_at, t1,
+			cli_printf(", late since %s", time_format(w->late_at, t1,
 			    sizeof t1));
-		printf("\n");
+		cli_printf("\n");
 	}
 }
 
@@ -187,23 +334,31 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	    "TOOL", "STARTED", "TOOK", "RESULT" };
 	const char		*cells[8];
 	char			 id[32], att[16], t1[32], took[16];
+	char			 name[SLUICE_MAX_NAME + 8];
+	char			 child[48];
 	size_t			 i;
 
-	printf("workflow %lld: %s\n", (long long)w->id, w->name);
-	printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
+	cli_printf("workflow %lld: %s\n", (long long)w->id, w->name);
+	cli_printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
 	if (w->template_name != NULL)
-		printf("template: %s version %lld\n", w->template_name,
+		cli_printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
-	printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
+	cli_printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
 	    w->created_by != NULL ? w->created_by : "-");
 	cmd_show_times(w);
 	if (w->completed_at > 0)
-		printf("ended:    %s\n",
+		cli_printf("ended:    %s\n",
 		    time_format(w->completed_at, t1, sizeof t1));
-	printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
+	if (w->parent_id != 0)
+		cli_printf("parent:   workflow %lld %s (step %lld)\n",
+		    (long long)w->parent_id, w->parent_name != NULL ?
+		    w->parent_name : "-", (long long)w->parent_step_id);
+	cli_printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
+	if (w->output_json != NULL)
+		cli_printf("output:   %s\n", w->output_json);
 	if (w->error != NULL)
-		printf("error:    %s\n", w->error);
-	printf("\n");
+		cli_printf("error:    %s\n", w->error);
+	cli_printf("\n");
 	cli_table_row(stdout, widths, 8, header);
 	for (i = 0; i < n; i++) {
 		snprintf(id, sizeof id, "%lld", (long long)st[i].id);
@@ -215,6 +370,12 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			snprintf(took, sizeof took, "-");
 		cells[0] = id;
 		cells[1] = st[i].name;
+		if (st[i].item_of != 0 && st[i].items == 0) {
+			/* An item (or a for-each's gate) under its step. */
+			snprintf(name, sizeof name, "  %s", st[i].label != NULL ?
+			    st[i].label : st[i].name);
+			cells[1] = name;
+		}
 		cells[2] = st[i].status;
 		cells[3] = att;
 		cells[4] = st[i].tool != NULL ? st[i].tool : "(gate)";
@@ -222,6 +383,12 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 		cells[6] = took;
 		cells[7] = st[i].error != NULL ? st[i].error :
 		    st[i].result_json != NULL ? st[i].result_json : "";
+		if (st[i].child_id != 0 && strcmp(st[i].status,
+		    "running") == 0) {
+			snprintf(child, sizeof child, "child workflow %lld",
+			    (long long)st[i].child_id);
+			cells[7] = child;
+		}
 		cli_table_row(stdout, widths, 8, cells);
 	}
 }

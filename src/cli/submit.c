@@ -78,7 +78,7 @@ cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
 		return (r->code);
 	}
 	if (!quiet && r->message != NULL)
-		printf("%s\n", r->message);
+		cli_printf("%s\n", r->message);
 	if (r->offline)
 		cli_offline_note(ctx);
 	return (EXIT_OK);

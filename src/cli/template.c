@@ -247,7 +247,7 @@ template_table(struct store_template *t, size_t n)
 		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
 		for (j = 0; j < 4; j++) {
-			len = strlen(cols[j]);
+			len = (size_t)cli_cell_width(cols[j]);
 			if (len > (size_t)w[j])
 				w[j] = (int)len;
 		}
@@ -295,15 +295,24 @@ cmd_template_list(struct cli_ctx *ctx, int argc, char **argv)
 	return (EXIT_OK);
 }
 
-/* Print a stored document as it was saved, ending with one newline. */
+/*
+ * Print a stored document as it was saved, ending with one newline; a
+ * control character in it (JSON parsers let some through raw) is written
+ * as the \u00HH escape that means the same, so it never reaches the
+ * terminal and the document stays the same JSON.
+ */
 static void
 template_print_doc(const char *doc)
 {
-	size_t	 len = strlen(doc);
+	struct buf	 b;
+	size_t		 len = strlen(doc);
 
-	fwrite(doc, 1, len, stdout);
-	if (len == 0 || doc[len - 1] != '\n')
+	buf_init(&b);
+	vis_buf(&b, doc, len, VIS_NL | VIS_TAB | VIS_JSON);
+	fwrite(b.data, 1, b.len, stdout);
+	if (b.len == 0 || b.data[b.len - 1] != '\n')
 		putchar('\n');
+	buf_free(&b);
 }
 
 /* template show NAME [--version N] [--json] */
@@ -366,7 +375,7 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	struct engine_reply		 r;
 	struct flow_doc			*doc;
 	const char			*name, *file, *label;
-	char				*text, *cause;
+	char				*text, *cause, *loop;
 	size_t				 len;
 	int				 rc;
 
@@ -396,16 +405,27 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		return (EXIT_USAGE);
 	}
+	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+		goto out;
+	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
+		cli_error("%s: template %s would call itself: %s", label,
+		    name, loop);
+		free(loop);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	/* The engine checks who may, and the document again, and saves. */
 	if ((rc = cli_template_request(ctx, name, text, -1, &r)) == 0) {
 		if (r.code != 0) {
 			cli_error("%s", r.message != NULL ? r.message :
 			    "refused");
 			rc = r.code;
 		} else
-			printf("saved template %s version %lld\n", name,
+			cli_printf("saved template %s version %lld\n", name,
 			    (long long)r.version);
 	}
 	engine_reply_clear(&r);
+out:
 	flow_doc_free(doc);
 	free(text);
 	return (rc);
@@ -445,7 +465,7 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 			    "refused");
 			rc = r.code;
 		} else
-			printf("removed template %s\n", name);
+			cli_printf("removed template %s\n", name);
 	}
 	engine_reply_clear(&r);
 	return (rc);

@@ -46,6 +46,8 @@ static void	 engine_fanout_count(struct engine_fanout *, int,
 		     const char *);
 static int	 engine_join_policy_lenient(const struct ewf *, int);
 static void	 engine_join_check(struct engine *, struct ewf *, int64_t);
+static void	 engine_fanout_ended(struct engine *, struct ewf *,
+		     struct engine_fanout *);
 static void	 engine_wf_end(struct engine *, struct ewf *, const char *,
 		     const char *);
 static void	 engine_cancel_rows(struct engine *, struct ewf *, int64_t,
@@ -97,7 +99,13 @@ engine_step_done(struct engine *e, struct estep *es, const char *result,
 {
 	engine_row_end(e, es, "done", result, NULL, has_exit, exit_code);
 	engine_trace(e, 'D', es->id);
-	if (!es->wf->ended)
+	if (es->wf->ended)
+		;
+	else if (es->role == ESTEP_ITEM)
+		engine_foreach_item_ended(e, es, 1);
+	else if (es->role == ESTEP_FEGATE)
+		engine_foreach_gate_decided(e, es, "approved");
+	else
 		engine_advance(e, es, result, has_exit, exit_code);
 	engine_wf_settle(e, es->wf);
 }
@@ -107,7 +115,13 @@ void
 engine_step_skipped(struct engine *e, struct estep *es, const char *why)
 {
 	engine_row_end(e, es, "skipped", "null", why, 0, 0);
-	if (!es->wf->ended)
+	if (es->wf->ended)
+		;
+	else if (es->role == ESTEP_ITEM)
+		engine_foreach_item_ended(e, es, 1);
+	else if (es->role == ESTEP_FEGATE)
+		engine_foreach_gate_decided(e, es, "skipped");
+	else
 		engine_advance(e, es, "null", 0, 0);
 	engine_wf_settle(e, es->wf);
 }
@@ -125,7 +139,11 @@ engine_step_rejected(struct engine *e, struct estep *es, const char *why)
 	engine_row_end(e, es, "done", "\"rejected\"", why, 0, 0);
 	if (es->wf->ended)
 		return;
-	if (fs->nbranch > 0)
+	if (es->role == ESTEP_ITEM)
+		engine_foreach_item_ended(e, es, 1);
+	else if (es->role == ESTEP_FEGATE)
+		engine_foreach_gate_decided(e, es, "rejected");
+	else if (fs->nbranch > 0)
 		engine_advance(e, es, "\"rejected\"", 0, 0);
 	else {
 		xasprintf(&msg, "gate %s: %s", fs->name, why);
@@ -168,7 +186,7 @@ void
 engine_step_failed(struct engine *e, struct estep *es, const char *why,
     int has_exit, int exit_code, const char *result)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	const struct flow_tool	*t = NULL;
 	struct retry_policy	 rp;
 	char			*msg;
@@ -184,6 +202,11 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 	if (!es->no_retry && es->attempt < retry_max_attempts(&rp)) {
 		engine_step_retry(e, es, retry_delay(&rp, es->attempt,
 		    engine_random(e)));
+		return;
+	}
+	if (es->role == ESTEP_ITEM) {
+		engine_foreach_item_ended(e, es, 0);
+		engine_wf_settle(e, es->wf);
 		return;
 	}
 	if (engine_branch_reads_exit(fs) &&
@@ -215,8 +238,7 @@ engine_branch_reads_exit(const struct flow_step *fs)
 	size_t	 i;
 
 	for (i = 0; i < fs->nbranch; i++) {
-		if (fs->branch[i].cond_src != NULL &&
-		    strstr(fs->branch[i].cond_src, "exit_code") != NULL)
+		if (cond_reads(fs->branch[i].cond, "exit_code"))
 			return (1);
 	}
 	return (0);
@@ -428,8 +450,10 @@ engine_join_check(struct engine *e, struct ewf *wf, int64_t fanout)
 	int			 go = 0, need, done;
 
 	f = engine_fanout_read(e, wf, fanout);
-	if (f->join < 0)
+	if (f->join < 0) {
+		engine_fanout_ended(e, wf, f);
 		return;
+	}
 	fo = *f;
 	js = &wf->flow->steps[fo.join];
 	done = fo.joined + fo.failed + fo.ended;
@@ -477,6 +501,63 @@ engine_join_check(struct engine *e, struct ewf *wf, int64_t fanout)
 	engine_step_create(e, wf, fo.join, &o);
 }
 
+/*
+ * A fan-out with no join of its own, inside another fan-out, ends its
+ * branch of the enclosing one when all its own branches have ended: it
+ * arrives at the enclosing join when any of them did or a join is named.
+ */
+static void
+engine_fanout_ended(struct engine *e, struct ewf *wf, struct engine_fanout *f)
+{
+	struct estep	 tmp;
+	const char	*how;
+	int		 outer, named;
+
+	if (f->fanout_id == 0 || f->joined + f->failed + f->ended <
+	    f->nbranches)
+		return;
+	memset(&tmp, 0, sizeof tmp);
+	tmp.id = f->id;
+	tmp.wf = wf;
+	tmp.spec = f->spec;
+	tmp.fanout_id = f->fanout_id;
+	tmp.branch_no = f->branch_no;
+	outer = engine_fanout_spec(e, &tmp);
+	named = (f->spec >= 0 && wf->flow->steps[f->spec].join_target >= 0) ||
+	    (outer >= 0 && wf->flow->steps[outer].join_target >= 0);
+	if (f->failed > 0)
+		how = "failed";
+	else if (f->joined > 0 || named)
+		how = "join";
+	else
+		how = "end";
+	engine_fanout_forget(wf, f);
+	engine_branch_ended(e, &tmp, how);
+}
+
+/*
+ * Nothing is left to run but a fan-out still waits for branches that can
+ * no longer come: its join will never run, so the workflow fails.
+ */
+static int
+engine_join_stranded(struct engine *e, struct ewf *wf)
+{
+	struct engine_fanout	*fo;
+	char			*msg;
+
+	TAILQ_FOREACH(fo, &wf->fanouts, entry) {
+		if (fo->join < 0)
+			continue;
+		xasprintf(&msg, "join %s: %d of the %d branches of %s arrived "
+		    "and nothing else can run", wf->flow->steps[fo->join].name,
+		    fo->joined, fo->nbranches, wf->flow->steps[fo->spec].name);
+		engine_wf_fail(e, wf, msg);
+		free(msg);
+		return (1);
+	}
+	return (0);
+}
+
 /* The workflow fails: everything unfinished is cancelled. */
 void
 engine_wf_fail(struct engine *e, struct ewf *wf, const char *why)
@@ -495,7 +576,7 @@ engine_wf_cancel(struct engine *e, struct ewf *wf)
 void
 engine_wf_settle(struct engine *e, struct ewf *wf)
 {
-	if (!wf->ended && wf->nactive <= 0)
+	if (!wf->ended && wf->nactive <= 0 && !engine_join_stranded(e, wf))
 		engine_wf_end(e, wf, "completed", NULL);
 }
 
@@ -507,9 +588,15 @@ static void
 engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
     const char *why)
 {
+	char	*output = NULL;
+
 	if (wf->ended)
 		return;
 	engine_txn(e);
+	if (strcmp(status, "completed") == 0 &&
+	    (output = engine_wf_output(e, wf)) != NULL &&
+	    store_workflow_set_output(e->store, wf->id, output) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
 	wf->ended = 1;
 	wf->refs++;	/* cancelling its steps must not free it yet */
 	engine_cancel_rows(e, wf, 0, strcmp(status, "cancelled") == 0 ?
@@ -524,6 +611,8 @@ engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
 	if (strcmp(status, "cancelled") != 0)
 		engine_notify(e, strcmp(status, "failed") == 0 ?
 		    "workflow_failed" : "workflow_completed", wf->id, 0, NULL);
+	engine_child_ended(e, wf, status, why, output);
+	free(output);
 	wf->refs--;
 	engine_wf_ended(e, wf, status);
 }
@@ -583,6 +672,8 @@ engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
 		engine_row_end(e, &tmp, "cancelled", NULL, why, 0, 0);
 		if (store_timers_del_step(e->store, rows[i].id) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
+		/* After its row ended, so the child's end leaves it be. */
+		engine_child_cancel(e, rows[i].child_id);
 	}
 	store_steps_free(rows, n);
 }

@@ -18,10 +18,11 @@
  * command.c: the commands people give the engine (start, approve, reject,
  * cancel, retry, skip, pause, resume, the schedule-* and template-* ones),
  * from the socket, the inbox or a process that became the engine to
- * apply one.  One
- * table; each command answers with a code (0, or 3 for an unknown id, 4
+ * apply one.  One table; each command answers with a code (0, or 3 for an unknown id, 4
  * for a refusal) and a line, and every one is audited with the person
- * who asked.
+ * who asked.  The person is the command's uid as the system knows it
+ * (authority.c decides what it may do); an inbox row without sluice's
+ * seal was not posted by sluice and is refused.
  */
 
 #include <stdint.h>
@@ -36,6 +37,7 @@ struct engine_command {
 	const char	*name;
 	int		(*apply)(struct engine *, const struct store_inbox *,
 			    struct engine_reply *);
+	int		 operate;	/* needs the operator right */
 };
 
 static int	 engine_cmd_start(struct engine *, const struct store_inbox *,
@@ -51,23 +53,25 @@ static int	 engine_cmd_pause(struct engine *, const struct store_inbox *,
 static int	 engine_cmd_resume(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 
+/* Gate decisions and skip decide their own rule (gate.c, rerun.c). */
 static const struct engine_command engine_commands[] = {
-	{ "start", engine_cmd_start },
-	{ "approve", engine_cmd_approve },
-	{ "reject", engine_cmd_reject },
-	{ "cancel", engine_cmd_cancel },
-	{ "retry", engine_cmd_retry },
-	{ "skip", engine_cmd_skip },
-	{ "pause", engine_cmd_pause },
-	{ "resume", engine_cmd_resume },
-	{ "notify", engine_cmd_notify },	/* kept while no engine ran */
-	{ "schedule-add", engine_cmd_schedule_add },
-	{ "schedule-rm", engine_cmd_schedule_rm },
-	{ "schedule-pause", engine_cmd_schedule_pause },
-	{ "schedule-resume", engine_cmd_schedule_resume },
-	{ "schedule-run", engine_cmd_schedule_run },
-	{ "template-save", engine_cmd_template_save },
-	{ "template-rm", engine_cmd_template_rm },
+	{ "start", engine_cmd_start, 1 },
+	{ "approve", engine_cmd_approve, 0 },
+	{ "reject", engine_cmd_reject, 0 },
+	{ "cancel", engine_cmd_cancel, 1 },
+	{ "retry", engine_cmd_retry, 1 },
+	{ "skip", engine_cmd_skip, 0 },
+	{ "pause", engine_cmd_pause, 1 },
+	{ "resume", engine_cmd_resume, 1 },
+	{ "notify", engine_cmd_notify, 0 },	/* kept while no engine ran */
+	{ "schedule-add", engine_cmd_schedule_add, 1 },
+	{ "schedule-rm", engine_cmd_schedule_rm, 1 },
+	{ "schedule-pause", engine_cmd_schedule_pause, 1 },
+	{ "schedule-resume", engine_cmd_schedule_resume, 1 },
+	{ "schedule-run", engine_cmd_schedule_run, 1 },
+	{ "template-save", engine_cmd_template_save, 1 },
+	{ "template-rm", engine_cmd_template_rm, 1 },
+	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
@@ -85,6 +89,50 @@ engine_arg_string(const char *args_json, const char *key)
 		out = xstrdup(v->valuestring);
 	cJSON_Delete(a);
 	return (out);
+}
+
+/* A comment, or NULL when it is absent or only white space. */
+char *
+engine_arg_comment(const char *args_json)
+{
+	char	*c;
+
+	c = engine_arg_string(args_json, "comment");
+	if (c != NULL && !authority_has_reason(c)) {
+		free(c);
+		c = NULL;
+	}
+	return (c);
+}
+
+/*
+ * Refuse a command: code 4, the message already in r, and an audit row
+ * "VERB-refused" on what it named (row, else the command's ids).
+ */
+int
+engine_refuse(struct engine *e, const struct store_inbox *m,
+    const char *verb, const struct store_step *row, struct engine_reply *r)
+{
+	char	*action, *target;
+	int64_t	 wf, step;
+
+	wf = row != NULL ? row->workflow_id : m->workflow_id;
+	step = row != NULL ? row->id : m->step_id;
+	if (row != NULL)
+		xasprintf(&target, "step %lld %s", (long long)row->id,
+		    row->name);
+	else if (step != 0)
+		xasprintf(&target, "step %lld", (long long)step);
+	else if (wf != 0)
+		xasprintf(&target, "workflow %lld", (long long)wf);
+	else
+		target = NULL;
+	xasprintf(&action, "%s-refused", verb);
+	engine_audit(e, m, action, wf, step, target, r->message, NULL);
+	free(action);
+	free(target);
+	r->code = 4;
+	return (r->code);
 }
 
 /* Audit an operator action on a workflow (or one of its steps). */
@@ -137,21 +185,46 @@ engine_cmd_workflow(struct engine *e, int64_t id, const char *verb,
 	return (NULL);
 }
 
-/* Apply one command; fills the reply and returns its code. */
+/*
+ * Apply one command as its uid (the name it carries is replaced by the
+ * uid's): the operator right first where the command needs it, then the
+ * command.  Fills the reply and returns its code.
+ */
 int
 engine_apply(struct engine *e, const struct store_inbox *m,
     struct engine_reply *r)
 {
-	size_t	 i;
+	const struct engine_command	*cmd = NULL;
+	struct authority_caller		 caller;
+	struct authority_ask		 q;
+	struct store_inbox		 as = *m;
+	size_t				 i;
 
 	memset(r, 0, sizeof *r);
 	engine_txn(e);
 	for (i = 0; i < nitems(engine_commands); i++) {
 		if (strcmp(engine_commands[i].name, m->command) == 0)
-			return (engine_commands[i].apply(e, m, r));
+			cmd = &engine_commands[i];
 	}
-	r->code = 1;
-	xasprintf(&r->message, "unknown command \"%s\"", m->command);
+	if (cmd == NULL) {
+		r->code = 1;
+		xasprintf(&r->message, "unknown command \"%s\"", m->command);
+		return (r->code);
+	}
+	authority_caller_init(&caller, (uid_t)m->uid);
+	as.who = caller.name;
+	e->caller = &caller;
+	memset(&q, 0, sizeof q);
+	q.verb = m->command;
+	if (cmd->operate && !authority_check(&e->opts.authority, &caller, &q,
+	    &r->message)) {
+		r->workflow_id = m->workflow_id;
+		r->step_id = m->step_id;
+		engine_refuse(e, &as, m->command, NULL, r);
+	} else
+		cmd->apply(e, &as, r);
+	e->caller = NULL;
+	authority_caller_clear(&caller);
 	return (r->code);
 }
 
@@ -196,7 +269,17 @@ engine_inbox(struct engine *e)
 	if (store_inbox_new(e->store, &list, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		engine_apply(e, &list[i], &r);
+		if (store_inbox_sealed(&list[i]))
+			engine_apply(e, &list[i], &r);
+		else {
+			/* Written around sluice (sqlite3): refuse, on record. */
+			memset(&r, 0, sizeof r);
+			engine_txn(e);
+			xasprintf(&r.message, "command %lld was not posted by "
+			    "sluice (no valid seal): refused",
+			    (long long)list[i].id);
+			engine_refuse(e, &list[i], "command", NULL, &r);
+		}
 		engine_answer(e, &list[i], &r);
 		engine_reply_clear(&r);
 	}
@@ -249,7 +332,7 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 		return (r->code);
 	if ((wf = engine_cmd_workflow(e, m->workflow_id, "cancel", r)) == NULL)
 		return (r->code);
-	comment = engine_arg_string(m->args_json, "comment");
+	comment = engine_arg_comment(m->args_json);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "cancel", wf->id, 0, target, comment, NULL);
 	xasprintf(&r->message, "cancelled workflow %lld", (long long)wf->id);
@@ -278,6 +361,7 @@ engine_cmd_pause(struct engine *e, const struct store_inbox *m,
 	wf->paused = 1;
 	if (store_workflow_set_paused(e->store, wf->id, 1, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 1);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "pause", wf->id, 0, target, NULL, NULL);
 	free(target);
@@ -304,6 +388,7 @@ engine_cmd_resume(struct engine *e, const struct store_inbox *m,
 	wf->paused = 0;
 	if (store_workflow_set_paused(e->store, wf->id, 0, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 0);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "resume", wf->id, 0, target, NULL, NULL);
 	free(target);

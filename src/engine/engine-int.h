@@ -54,6 +54,41 @@ struct engine_fanout {
 };
 TAILQ_HEAD(engine_fanouts, engine_fanout);
 
+/*
+ * A for-each row the engine is moving (foreach.c): what it needs beyond
+ * its rows, which hold everything else.  One per for-each in flight,
+ * whatever its number of items.
+ */
+struct engine_foreach {
+	int64_t			 id;		/* the current for-each row */
+	int64_t			 root;		/* its first row: items' item_of */
+	int			 spec;
+	int64_t			 fanout_id;	/* the row's own branch */
+	int			 branch_no;
+	int			 attempt;
+	int			 visit;
+	int			 n;		/* items */
+	size_t			*ends;		/* each batch's end index */
+	size_t			 nbatches;
+	int			 budget;	/* failures tolerated */
+	int			 failed;	/* items whose latest row failed */
+	int			 forgiven;	/* failures an operator went past */
+	int			 passed;	/* batches whose gate was approved */
+	int64_t			 gate;		/* the gate waiting, 0 none */
+	int			 stopping;	/* start nothing more */
+	char			*why;		/* why it stops */
+	TAILQ_ENTRY(engine_foreach) entry;
+};
+TAILQ_HEAD(engine_foreachs, engine_foreach);
+
+/* What a step row is to the engine. */
+enum estep_role {
+	ESTEP_PLAIN,		/* a step of the flow */
+	ESTEP_FOREACH,		/* a for-each step's own row */
+	ESTEP_ITEM,		/* one item of a for-each */
+	ESTEP_FEGATE		/* a for-each's gate (batch, budget) */
+};
+
 /* A workflow the engine is moving, with its flow parsed once. */
 struct ewf {
 	int64_t		 id;
@@ -65,7 +100,10 @@ struct ewf {
 	int		*uses_steps;	/* per step: refers to steps.* */
 	int64_t		*visits;	/* per step: passes so far */
 	struct engine_fanouts fanouts;	/* tallies of open fan-outs */
+	struct engine_foreachs foreachs; /* for-each rows in flight */
 	int		 paused;
+	int64_t		 parent_step_id; /* the step waiting for it, 0 */
+	int		 depth;		/* 0, or how deep a child it is */
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
 	int		 refs;		/* steps in memory that point here */
@@ -82,6 +120,11 @@ struct estep {
 	int			 visit;
 	int64_t			 fanout_id;
 	int			 branch_no;
+	enum estep_role		 role;
+	int64_t			 item_of;	/* items and for-each gates */
+	int			 item_index;	/* an item's, else -1 */
+	char			*label;		/* an item's */
+	char			*item_json;	/* an item's value */
 
 	/* While running. */
 	struct engine		*engine;
@@ -107,6 +150,21 @@ struct estep {
 TAILQ_HEAD(estep_queue, estep);
 RB_HEAD(estep_tree, estep);
 
+/*
+ * recover.c: rows the last engine left running whose processes are still
+ * being killed; they follow their on_interrupt once their group is gone.
+ */
+struct engine_leftovers {
+	struct store_step	*rows;		/* the interrupted rows */
+	size_t			 n;
+	char			*state;		/* per row: 1 held, 2 done */
+	int			*err;		/* per row: errno of a kill */
+	size_t			 left;		/* rows still held */
+	int64_t			 term_at;	/* monotonic ms of SIGTERM */
+	int			 killed;	/* SIGKILL sent */
+	struct loop_timer	*timer;		/* the next look */
+};
+
 struct engine {
 	struct loop		*loop;
 	struct store		*store;
@@ -114,6 +172,7 @@ struct engine {
 	struct engine_opts	 opts;
 	char			*dbpath;	/* absolute, symlinks resolved */
 	int			 lock_fd;
+	struct proc_fence	 fence;		/* DB.lock, as locked */
 	int64_t			 epoch;
 	int			 in_txn;
 	int			 stopping;	/* no new steps; exit when idle */
@@ -142,6 +201,12 @@ struct engine {
 	int64_t			 skew;		/* wall minus monotonic, ms */
 
 	struct engine_notifier	*notifier;	/* notify.c, or NULL */
+	struct engine_leftovers	*leftovers;	/* recover.c, or NULL */
+	int			 headless;	/* may hand over (engine_open) */
+	int			 handover;	/* asked to hand over */
+
+	/* The caller of the command being applied (engine_apply). */
+	const struct authority_caller *caller;
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
 };
@@ -163,15 +228,22 @@ struct engine {
 #define ENGINE_JUMP_MS		1000	/* a bigger step of wall time is a jump */
 #define ENGINE_ALARM_MAX_MS	60000	/* the alarm looks again at least so */
 #define ENGINE_MISSED_MAX	10000	/* missed cron instants counted, at most */
+#define ENGINE_LEFTOVER_MS	50	/* how often leftovers are looked at */
+#define ENGINE_LEFTOVER_MARGIN	5000	/* after SIGKILL, before giving up */
 
 /* engine.c */
 void		 engine_txn(struct engine *);
 void		 engine_store_fatal(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_kick(struct engine *);
+int		 engine_lease_held(struct engine *);
+void		 engine_superseded(struct engine *, const char *)
+		     __attribute__((__noreturn__));
 void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
 void		 engine_trace(struct engine *, int, int64_t);
+int		 engine_cmd_handover(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
 
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
@@ -194,6 +266,10 @@ struct estep_origin {
 	int		 visit;		/* with attempt > 1: the pass's */
 	const char	*status;	/* NULL: ready, or waiting for a gate */
 	const char	*gate_json;	/* NULL: from the step's gate options */
+	int64_t		 item_of;	/* an item's retry: its for-each's */
+	int		 item_index;	/* and its index, label and value */
+	const char	*label;
+	const char	*item_json;
 };
 int		 estep_cmp(struct estep *, struct estep *);
 RB_PROTOTYPE(estep_tree, estep, entry, estep_cmp);
@@ -211,6 +287,8 @@ struct estep	*engine_step_from_row(struct engine *,
 void		 engine_step_wake(struct engine *, int64_t);
 void		 engine_wf_requeue(struct engine *, struct ewf *);
 void		 engine_drain(void *);
+const struct flow_step *engine_spec(const struct estep *);
+void		 engine_step_role(struct estep *, const struct store_step *);
 
 /* exec.c: running a step: built-ins, processes, output, ends. */
 void		 engine_exec(struct engine *, struct estep *);
@@ -241,6 +319,26 @@ int64_t		 engine_step_timeout(struct engine *,
 int		 engine_fanout_spec(struct engine *, struct estep *);
 void		 engine_fanout_forget(struct ewf *, struct engine_fanout *);
 
+/*
+ * foreach.c: for-each steps.  A for-each row resolves its items into item
+ * rows waiting for their turn and starts them batch by batch, a bounded
+ * number at once, asking at gates between batches and when the failure
+ * budget is spent; its result is the items' results in item order.
+ */
+void		 engine_foreach_begin(struct engine *, struct estep *);
+void		 engine_foreach_item_ended(struct engine *, struct estep *,
+		     int);
+void		 engine_foreach_gate_decided(struct engine *, struct estep *,
+		     const char *);
+void		 engine_foreach_resume(struct engine *,
+		     const struct store_step *);
+void		 engine_foreach_rerun(struct engine *, struct ewf *,
+		     const struct store_step *, struct buf *);
+int		 engine_foreach_retry(struct engine *, const struct store_inbox *,
+		     int64_t, struct engine_reply *);
+void		 engine_foreach_forget_all(struct ewf *);
+struct cJSON	*engine_item_scope(struct engine *, struct estep *);
+
 /* gate.c */
 char		*engine_gate_json(struct engine *, struct ewf *,
 		     const struct flow_step *);
@@ -249,6 +347,9 @@ void		 engine_gate_waiting(struct engine *, struct ewf *,
 int		 engine_gate_decide(struct engine *, const struct store_inbox *,
 		     int, struct engine_reply *);
 void		 engine_gate_timeout(struct engine *, int64_t);
+char		*engine_gate_refusal(struct engine *,
+		     const struct store_inbox *, const struct store_step *,
+		     const struct cJSON *, const char *, struct ewf **);
 
 /* template.c: template-save, template-rm. */
 int		 engine_cmd_template_save(struct engine *,
@@ -267,6 +368,10 @@ void		 engine_inbox(struct engine *);
 int		 engine_apply(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 char		*engine_arg_string(const char *, const char *);
+char		*engine_arg_comment(const char *);
+int		 engine_refuse(struct engine *, const struct store_inbox *,
+		     const char *, const struct store_step *,
+		     struct engine_reply *);
 void		 engine_audit(struct engine *, const struct store_inbox *,
 		     const char *, int64_t, int64_t, const char *,
 		     const char *, const char *);
@@ -279,8 +384,19 @@ int		 engine_cmd_retry(struct engine *, const struct store_inbox *,
 int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 
+/* child.c: sub-workflows (child runs) and workflow outputs. */
+int64_t		 engine_child_start(struct engine *, struct estep *,
+		     const char *, const char *, char **);
+void		 engine_child_ended(struct engine *, struct ewf *,
+		     const char *, const char *, const char *);
+void		 engine_child_cancel(struct engine *, int64_t);
+void		 engine_children_pause(struct engine *, struct ewf *, int);
+char		*engine_wf_output(struct engine *, struct ewf *);
+
 /* recover.c */
 int		 engine_recover(struct engine *, char **);
+void		 engine_leftovers_check(struct engine *);
+void		 engine_leftovers_free(struct engine *);
 
 /*
  * workflow.c: creating a workflow (from a start command, a schedule's
@@ -298,6 +414,9 @@ struct engine_start {
 	int64_t		 schedule_id;	/* the schedule firing it, 0 */
 	int64_t		 fire_at;	/* the cron instant, 0 */
 	const char	*detail;	/* audit detail JSON, or NULL */
+	int64_t		 parent_id;	/* a child run: its parent, else 0 */
+	int64_t		 parent_step_id; /* and the step waiting for it */
+	int		 depth;
 };
 int		 engine_wf_create(struct engine *, const struct engine_start *,
 		     const struct store_inbox *, int64_t *, char **);

@@ -25,6 +25,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <stdint.h>
@@ -42,6 +43,7 @@ static void	 engine_timers_fire(void *);
 static void	 engine_more(void *);
 static void	 engine_pids_due(void *);
 static void	 engine_held_by(struct engine *, char **);
+static void	 engine_fence_init(struct engine *);
 
 /* Say who holds the lock, from the engine row. */
 static void
@@ -85,7 +87,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	if (opts != NULL)
 		e->opts = *opts;
 	else
-		e->opts.allow_self = 1;
+		e->opts.authority.allow_self = 1;
 	if (e->opts.max_jobs <= 0)
 		e->opts.max_jobs = ENGINE_MAX_JOBS;
 	if (e->opts.kill_grace <= 0)
@@ -122,6 +124,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		free(e);
 		return (-1);
 	}
+	engine_fence_init(e);
 	log_debug("%s: %s: epoch %lld%s", __func__, store_path(s),
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
 	if (loop != NULL) {
@@ -137,7 +140,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		engine_time_open(e);
 	}
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0' &&
-	    (e->trace = fopen(trace, "ae")) == NULL)
+	    (e->trace = file_open_private(trace)) == NULL)
 		log_debug("%s: %s: %s", __func__, trace, strerror(errno));
 	e->data_version = store_data_version(s);
 	if (engine_recover(e, cause) != 0) {
@@ -166,6 +169,7 @@ engine_close(struct engine *e)
 	if (e == NULL)
 		return;
 	engine_commit(e);
+	engine_leftovers_free(e);
 	engine_notify_close(e);
 	if (e->loop != NULL) {
 		loop_hook_del(e->loop, engine_commit, e);
@@ -204,6 +208,7 @@ engine_close(struct engine *e)
 	lock_release(e->lock_fd);
 	if (e->trace != NULL)
 		fclose(e->trace);
+	free((char *)e->fence.path);
 	free(e->dbpath);
 	free(e);
 }
@@ -234,7 +239,7 @@ engine_idle(const struct engine *e)
 {
 	return (RB_EMPTY(&e->workflows) && RB_EMPTY(&e->running) &&
 	    TAILQ_EMPTY(&e->ready[0]) && TAILQ_EMPTY(&e->ready[1]) &&
-	    !e->in_txn);
+	    !e->in_txn && e->leftovers == NULL);
 }
 
 /* Step rows running here now (a console asks before quitting). */
@@ -255,7 +260,52 @@ int
 engine_finished(const struct engine *e)
 {
 	return (e->stopping && RB_EMPTY(&e->running) &&
-	    !engine_notify_busy(e));
+	    !engine_notify_busy(e) && e->leftovers == NULL);
+}
+
+/*
+ * This engine runs headless now (a console that lost its terminal): it
+ * may hand over to an engine started later (engine_cmd_handover).
+ */
+void
+engine_set_headless(struct engine *e)
+{
+	e->headless = 1;
+}
+
+/* Another engine asked this one to hand over (it is stopping for it). */
+int
+engine_handing_over(const struct engine *e)
+{
+	return (e->handover);
+}
+
+/*
+ * "handover": an engine started later asks for the database.  Only a
+ * headless engine agrees: it starts nothing new and exits once its
+ * running steps have ended, and the asker takes the lock then.  An engine
+ * in a console with its operator, or a service, says no.
+ */
+int
+engine_cmd_handover(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	if (e->offline)
+		return (0);
+	if (!e->headless) {
+		r->code = 1;
+		xasprintf(&r->message, "the engine (pid %ld) is not headless; "
+		    "it does not hand over", (long)getpid());
+		return (r->code);
+	}
+	if (!e->handover)
+		engine_audit(e, m, "handover", 0, 0, "engine", NULL, NULL);
+	e->handover = 1;
+	engine_shutdown(e, 0);
+	xasprintf(&r->message, "engine pid %ld hands over once its %d running "
+	    "step%s ended", (long)getpid(), engine_nrunning(e),
+	    engine_nrunning(e) == 1 ? " has" : "s have");
+	return (0);
 }
 
 /* A workflow's status as the engine knows it (memory, else the table). */
@@ -278,6 +328,47 @@ engine_workflow_status(struct engine *e, int64_t id, const char **status)
 	return (0);
 }
 
+/* Note which file the lock is on, for the checks before each start. */
+static void
+engine_fence_init(struct engine *e)
+{
+	struct stat	 sb;
+
+	e->fence.path = lock_file(e->dbpath);
+	if (fstat(e->lock_fd, &sb) == 0) {
+		e->fence.dev = sb.st_dev;
+		e->fence.ino = sb.st_ino;
+	}
+}
+
+/*
+ * Whether this engine still holds the lease, asked outside a transaction
+ * before each process starts: DB.lock still names the file it locked
+ * (else a new engine may lock the new one), and the epoch in the last
+ * commit is still its own.
+ */
+int
+engine_lease_held(struct engine *e)
+{
+	int64_t	 epoch;
+
+	if (lock_same(e->lock_fd, e->fence.path) != 1)
+		return (0);
+	if (store_lease_epoch(e->store, &epoch) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	return (epoch == e->epoch);
+}
+
+/* Another engine took over (or can): stop at once, starting nothing. */
+__dead void
+engine_superseded(struct engine *e, const char *why)
+{
+	if (e->in_txn)
+		store_rollback(e->store);
+	fatalx("engine: another engine took over %s (%s); stopping",
+	    store_path(e->store), why);
+}
+
 /* Open the turn's transaction if it is not open: every change is in one. */
 void
 engine_txn(struct engine *e)
@@ -298,10 +389,8 @@ engine_txn(struct engine *e)
 		e->heartbeat_at = now;
 	}
 	if (rc == STORE_CONFLICT) {
-		store_rollback(e->store);
-		fatalx("engine: another engine took over %s (epoch %lld is "
-		    "stale); stopping", store_path(e->store),
-		    (long long)e->epoch);
+		xasprintf(&cause, "epoch %lld is stale", (long long)e->epoch);
+		engine_superseded(e, cause);
 	}
 	if (rc != 0)
 		engine_store_fatal(e, store_last_error(e->store));

@@ -23,6 +23,8 @@
 #ifndef SLUICE_ENGINE_H
 #define SLUICE_ENGINE_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,10 +37,54 @@ struct engine;
 struct cJSON;
 struct notify_config;
 
+/*
+ * authority.c: who may do what (sluice(1) AUTHORITY).  The site's policy
+ * comes only from SYSCONFDIR/sluice/config.json.
+ */
+struct authority_site {
+	int		 allow_self;	/* gate default: 1 as in SPEC, or 0 */
+	int		 has_operators;	/* "operators" named: only they */
+	char		**operators;	/* user names and "@group" names */
+	size_t		 noperators;
+};
+
+/* A caller, from a uid and the system's user and group databases. */
+struct authority_caller {
+	uid_t		 uid;
+	gid_t		 gid;		/* primary group, -1 unknown account */
+	char		*name;		/* account name, or the uid in decimal */
+	gid_t		*groups;	/* every group it is in */
+	int		 ngroups;
+};
+
+/* What is asked: an operator action, or (gate set) a gate decision. */
+struct authority_ask {
+	const char	*verb;		/* approve reject skip cancel ... */
+	const char	*target;	/* for messages: "g (step 12)" */
+	const struct cJSON *gate;	/* the gate row's stored policy */
+	const char	*starter;	/* who started the workflow */
+	int64_t		 workflow_id;
+	int		 approving;	/* approve, or skip: allow_self holds */
+	const char	*decided;	/* the caller's earlier decision, NULL */
+	int		 need_reason;
+	const char	*reason;
+};
+
+void		 authority_caller_init(struct authority_caller *, uid_t);
+void		 authority_caller_clear(struct authority_caller *);
+int		 authority_names(const struct authority_caller *,
+		     const char *);
+int		 authority_operator(const struct authority_site *,
+		     const struct authority_caller *, char **);
+int		 authority_has_reason(const char *);
+int		 authority_check(const struct authority_site *,
+		     const struct authority_caller *,
+		     const struct authority_ask *, char **);
+
 /* Site settings (config.json) and command-line choices. */
 struct engine_opts {
 	int		 max_jobs;	/* step processes at once; 0: default */
-	int		 allow_self;	/* gate default: 1 as in SPEC, or 0 */
+	struct authority_site authority; /* the site's policy */
 	int64_t		 kill_grace;	/* ms between SIGTERM and SIGKILL */
 	int64_t		 log_max;	/* bytes of output kept per step */
 	const char	*ssh;		/* ssh program, NULL: "ssh" */
@@ -92,6 +138,8 @@ void		 engine_shutdown(struct engine *, int);
 int		 engine_finished(const struct engine *);
 int		 engine_idle(const struct engine *);
 int		 engine_nrunning(const struct engine *);
+void		 engine_set_headless(struct engine *);
+int		 engine_handing_over(const struct engine *);
 int		 engine_workflow_status(struct engine *, int64_t,
 		     const char **);
 

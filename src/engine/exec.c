@@ -40,6 +40,8 @@ extern char	**environ;
 
 static void	 engine_exec_builtin(struct engine *, struct estep *,
 		     const char *);
+static void	 engine_exec_child(struct engine *, struct estep *,
+		     const cJSON *);
 static void	 engine_exec_process(struct engine *, struct estep *,
 		     const struct flow_tool *, const char *, cJSON *);
 static void	 engine_exec_output(struct proc *, int, const char *, size_t,
@@ -83,14 +85,18 @@ engine_step_is_process(struct engine *e, const struct flow_step *fs)
 void
 engine_exec(struct engine *e, struct estep *es)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	const struct flow_tool	*t = NULL;
 	cJSON			*scope;
 	char			*args, *why;
 
 	engine_txn(e);
 	es->engine = e;
-	scope = engine_scope(e, es->wf, es->wf->uses_steps[es->spec]);
+	if (es->role == ESTEP_FOREACH) {
+		engine_foreach_begin(e, es);
+		return;
+	}
+	scope = engine_item_scope(e, es);
 	args = interp_json(fs->args_json != NULL ? fs->args_json : "{}",
 	    scope);
 	if (args == NULL)
@@ -103,7 +109,9 @@ engine_exec(struct engine *e, struct estep *es)
 		engine_step_failed(e, es, why, 0, 0, NULL);
 		free(why);
 		engine_exec_end(e, es);
-	} else if (t != NULL && t->builtin)
+	} else if (fs->exec == FLOW_EXEC_WORKFLOW)
+		engine_exec_child(e, es, scope);
+	else if (t != NULL && t->builtin)
 		engine_exec_builtin(e, es, args);
 	else
 		engine_exec_process(e, es, t, args, scope);
@@ -116,7 +124,7 @@ static void
 engine_exec_running(struct engine *e, struct estep *es, const char *args,
     const char *host)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	struct store_step	 row;
 	int64_t			 now = time_now_ms();
 
@@ -146,11 +154,38 @@ engine_exec_end(struct engine *e, struct estep *es)
 	engine_kick(e);
 }
 
+/*
+ * A sub-workflow step: record it running with its child's input as its
+ * args, and start the child.  Nothing of the step stays in memory: the
+ * child's end finishes its row (child.c).
+ */
+static void
+engine_exec_child(struct engine *e, struct estep *es, const cJSON *scope)
+{
+	const struct flow_step	*fs = engine_spec(es);
+	char			*input, *why = NULL;
+
+	input = interp_json(fs->input_json != NULL ? fs->input_json : "{}",
+	    scope);
+	if (input == NULL)
+		input = xstrdup("{}");
+	engine_exec_running(e, es, input, NULL);
+	engine_trace(e, 'S', es->id);
+	/* A child that fails is not started again unless retry says so. */
+	es->no_retry = !fs->retry.set;
+	if (engine_child_start(e, es, fs->workflow, input, &why) == 0) {
+		engine_step_failed(e, es, why, 0, 0, NULL);
+		free(why);
+	}
+	free(input);
+	engine_exec_end(e, es);
+}
+
 /* The built-in tools: noop, echo, fail and sleep. */
 static void
 engine_exec_builtin(struct engine *e, struct estep *es, const char *args)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	cJSON			*a, *v;
 	int64_t			 ms = 0;
 	const char		*bad = NULL;
@@ -238,7 +273,7 @@ static void
 engine_exec_process(struct engine *e, struct estep *es,
     const struct flow_tool *t, const char *args, cJSON *scope)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	struct tool_ctx		 ctx;
 	char			*cause = NULL, *id;
 
@@ -280,17 +315,24 @@ engine_spawn_one(struct engine *e, struct estep *es)
 {
 	struct proc_spec	 spec;
 	struct proc		*p;
-	char			*cause = NULL;
+	char			*cause = NULL, *why;
 
 	memset(&spec, 0, sizeof spec);
 	spec.argv = es->cmd->argv;
 	spec.envp = es->cmd->envp;
 	spec.cwd = es->cmd->cwd;
+	spec.fence = &e->fence;
+	e->fence.lost = 0;
 	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
 	    es, &cause);
 	tool_cmd_free(es->cmd);
 	free(es->cmd);
 	es->cmd = NULL;
+	if (p == NULL && e->fence.lost) {
+		xasprintf(&why, "step %lld not started: %s", (long long)es->id,
+		    cause);
+		engine_superseded(e, why);
+	}
 	if (p == NULL) {
 		e->nprocs--;
 		engine_txn(e);
@@ -310,11 +352,42 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	}
 }
 
-/* The turn committed: start the processes it recorded. */
+#ifdef SLUICE_TEST_CLOCK
+/*
+ * Test builds only: with $SLUICE_TEST_HOLD naming this point, stop
+ * ourselves (SIGSTOP) the first time we reach it, so a test can do what
+ * it likes (take over) before we go on.
+ */
+static void
+engine_test_hold(const char *point)
+{
+	static int	 held;
+	const char	*want = getenv("SLUICE_TEST_HOLD");
+
+	if (held || want == NULL || strcmp(want, point) != 0)
+		return;
+	held = 1;
+	raise(SIGSTOP);
+}
+#endif
+
+/*
+ * The turn committed: start the processes it recorded, each only if this
+ * engine still holds the lease.  The commit itself was fenced by the
+ * epoch; between it and a start, another engine may have taken over
+ * (this one frozen, DB.lock removed) and already run the step again, so
+ * the lease is asked again before each start: the epoch here, and the
+ * lock file once more in the child as its last step before exec.  What
+ * is left is the child's own few microseconds between that look and its
+ * exec: only a take-over that both begins and finishes its recovery
+ * (which kills what it finds by the step's environment) inside them, with
+ * the child itself frozen there, could still run the step twice.
+ */
 void
 engine_spawn(struct engine *e)
 {
 	struct estep	*es;
+	char		*why;
 
 	while ((es = TAILQ_FIRST(&e->spawn)) != NULL) {
 		TAILQ_REMOVE(&e->spawn, es, qentry);
@@ -326,6 +399,14 @@ engine_spawn(struct engine *e)
 			es->cmd = NULL;
 			engine_exec_end(e, es);
 			continue;
+		}
+#ifdef SLUICE_TEST_CLOCK
+		engine_test_hold("spawn");
+#endif
+		if (!engine_lease_held(e)) {
+			xasprintf(&why, "step %lld not started",
+			    (long long)es->id);
+			engine_superseded(e, why);
 		}
 		engine_spawn_one(e, es);
 	}

@@ -40,14 +40,9 @@ struct engine_gate_vote {
 	const char	*escalated_to;	/* the escalation step, or NULL */
 };
 
-static int	 engine_gate_may(struct engine *, const struct store_inbox *,
-		     const cJSON *, struct ewf *, int, char **);
 static void	 engine_gate_audit(struct engine *, const struct store_inbox *,
 		     const char *, const struct store_step *, const char *,
 		     const char *);
-static char	*engine_gate_refusal(struct engine *,
-		     const struct store_inbox *, const struct store_step *,
-		     const cJSON *, int, struct ewf **);
 static void	 engine_gate_reject(struct engine *, struct estep *, int,
 		     const char *, const char *);
 static int64_t	 engine_gate_approve(struct engine *, struct estep *, int,
@@ -55,7 +50,11 @@ static int64_t	 engine_gate_approve(struct engine *, struct estep *, int,
 static void	 engine_gate_notify(struct engine *, int64_t, int64_t,
 		     const struct engine_gate_vote *);
 
-/* A gate's options as its row keeps them, the message interpolated. */
+/*
+ * A gate's options as its row keeps them: the message interpolated and
+ * the effective policy (approvers, quorum, allow_self with the site's
+ * default applied) fixed for the gate's life.
+ */
 char *
 engine_gate_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
 {
@@ -75,8 +74,9 @@ engine_gate_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
 		    cJSON_CreateString(fs->gate.approvers[i]));
 	cJSON_AddNumberToObject(g, "quorum",
 	    fs->gate.quorum > 0 ? fs->gate.quorum : 1);
-	if (fs->gate.allow_self >= 0)
-		cJSON_AddBoolToObject(g, "allow_self", fs->gate.allow_self);
+	/* Resolved now, so whoever applies a decision applies this rule. */
+	cJSON_AddBoolToObject(g, "allow_self", fs->gate.allow_self >= 0 ?
+	    fs->gate.allow_self : e->opts.authority.allow_self);
 	if (fs->gate.timeout >= 0)
 		cJSON_AddNumberToObject(g, "timeout_ms",
 		    (double)fs->gate.timeout);
@@ -129,59 +129,22 @@ engine_gate_audit(struct engine *e, const struct store_inbox *m,
 	free(target);
 }
 
-/* May this person decide this gate?  0, or a reason in *why. */
-static int
-engine_gate_may(struct engine *e, const struct store_inbox *m,
-    const cJSON *g, struct ewf *wf, int approve, char **why)
-{
-	const cJSON	*list, *a, *self;
-	struct buf	 names;
-	int		 allowed = 0, allow_self;
-
-	list = cJSON_GetObjectItemCaseSensitive(g, "approvers");
-	if (cJSON_GetArraySize(list) > 0) {
-		buf_init(&names);
-		cJSON_ArrayForEach(a, list) {
-			if (!cJSON_IsString(a))
-				continue;
-			if (a->valuestring[0] == '@' ?
-			    user_in_group(m->who, a->valuestring + 1) :
-			    strcmp(a->valuestring, m->who) == 0)
-				allowed = 1;
-			buf_printf(&names, "%s%s", names.len > 0 ? ", " : "",
-			    a->valuestring);
-		}
-		if (!allowed) {
-			xasprintf(why, "%s is not an approver of this gate "
-			    "(approvers: %s)", m->who, names.data);
-			buf_free(&names);
-			return (-1);
-		}
-		buf_free(&names);
-	}
-	self = cJSON_GetObjectItemCaseSensitive(g, "allow_self");
-	allow_self = cJSON_IsBool(self) ? cJSON_IsTrue(self) :
-	    e->opts.allow_self;
-	if (approve && !allow_self && strcmp(m->who, wf->created_by) == 0) {
-		xasprintf(why, "%s started workflow %lld and may not approve "
-		    "its gates (allow_self is false)", m->who,
-		    (long long)wf->id);
-		return (-1);
-	}
-	return (0);
-}
-
 /*
- * Why this person may not decide this gate row now, or NULL when they
- * may (then *wfp is its workflow).
+ * Why the caller may not decide this gate row now (authority.c, by the
+ * policy on the row), or NULL when they may (then *wfp is its workflow).
+ * Skip of a waiting gate asks with approve's right.
  */
-static char *
+char *
 engine_gate_refusal(struct engine *e, const struct store_inbox *m,
-    const struct store_step *row, const cJSON *g, int approve,
+    const struct store_step *row, const cJSON *g, const char *verb,
     struct ewf **wfp)
 {
-	char	*why = NULL;
-	int64_t	 n;
+	struct authority_ask	 q;
+	const cJSON		*quorum;
+	char			*why = NULL, *target, *comment;
+	char			*decided = NULL;
+	int64_t			 n;
+	int			 ok;
 
 	if (strcmp(row->status, "waiting") != 0) {
 		xasprintf(&why, "step %lld (%s) is not waiting for a decision: "
@@ -193,14 +156,34 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 		    (long long)row->workflow_id);
 		return (why);
 	}
-	if (engine_gate_may(e, m, g, *wfp, approve, &why) != 0)
-		return (why);
+	xasprintf(&target, "%s (step %lld)", row->name, (long long)row->id);
+	comment = engine_arg_string(m->args_json, "comment");
+	memset(&q, 0, sizeof q);
+	q.verb = verb;
+	q.target = target;
+	q.gate = g;
+	q.starter = (*wfp)->created_by;
+	q.workflow_id = row->workflow_id;
+	q.approving = strcmp(verb, "reject") != 0;
+	q.need_reason = strcmp(verb, "approve") != 0;
+	q.reason = comment;
 	if (store_approval_by(e->store, row->id, m->who, &n) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	if (n > 0) {
-		xasprintf(&why, "%s has already decided step %lld", m->who,
-		    (long long)row->id);
+	if (n > 0 && store_approval_decision(e->store, row->id, m->who,
+	    &decided) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	q.decided = decided;
+	ok = authority_check(&e->opts.authority, e->caller, &q, &why);
+	quorum = cJSON_GetObjectItemCaseSensitive(g, "quorum");
+	if (ok && strcmp(verb, "skip") == 0 && cJSON_IsNumber(quorum) &&
+	    quorum->valueint > 1) {
+		xasprintf(&why, "gate %s needs %d approvals: one person's skip "
+		    "cannot stand for them (approve it instead)", target,
+		    quorum->valueint);
 	}
+	free(decided);
+	free(comment);
+	free(target);
 	return (why);
 }
 
@@ -305,21 +288,19 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 	}
 	r->workflow_id = row->workflow_id;
 	r->step_id = row->id;
-	comment = engine_arg_string(m->args_json, "comment");
+	comment = engine_arg_comment(m->args_json);
 	g = json_parse_or_null(row->gate_json);
 	interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
 	    "interrupted"));
-	if ((r->message = engine_gate_refusal(e, m, row, g, approve,
+	if ((r->message = engine_gate_refusal(e, m, row, g, verb,
 	    &wf)) != NULL) {
-		r->code = 4;
-		engine_gate_audit(e, m, approve ? "approve-refused" :
-		    "reject-refused", row, r->message, NULL);
+		engine_refuse(e, m, verb, row, r);
 		goto out;
 	}
-	if (store_approval_add(e->store, row->id, wf->id, m->who, verb,
-	    comment, time_now_ms()) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
 	engine_gate_audit(e, m, verb, row, comment, NULL);
+	if (store_approval_add(e->store, row->id, wf->id, m->who, verb,
+	    comment, time_now_ms(), store_audit_last(e->store)) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
 	if ((es = engine_step_from_row(e, row)) == NULL)
 		goto out;
 	v = (struct engine_gate_vote){ verb, approve ? "approved" : "rejected",

@@ -36,7 +36,9 @@ static int	 engine_rerun_leaf(struct engine *, const struct ewf *,
 static void	 engine_rerun_row(struct engine *, struct ewf *,
 		     const struct store_step *);
 static int	 engine_reopen(struct engine *, int64_t, struct ewf **,
-		     struct buf *);
+		     struct buf *, int64_t);
+static int	 engine_row_after(const struct store_step *, size_t,
+		     const struct store_step *, int64_t);
 
 /*
  * Is a row one its workflow ended on: failed, cancelled or skipped with
@@ -84,13 +86,41 @@ engine_rerun_row(struct engine *e, struct ewf *wf, const struct store_step *row)
 	engine_step_create(e, wf, spec, &o);
 }
 
+/* Is row r the row from, or made (at any depth) after it? */
+static int
+engine_row_after(const struct store_step *rows, size_t n,
+    const struct store_step *r, int64_t from)
+{
+	int64_t	id = r->id;
+	size_t	lo, hi, mid, depth = 0;
+
+	while (id != 0 && depth++ <= n) {
+		if (id == from)
+			return (1);
+		/* Rows come in id order: find the parent by bisection. */
+		for (lo = 0, hi = n; lo < hi; ) {
+			mid = lo + (hi - lo) / 2;
+			if (rows[mid].id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo >= n || rows[lo].id != id)
+			break;
+		id = rows[lo].parent_id;
+	}
+	return (0);
+}
+
 /*
  * Re-open an ended workflow: rows it ended on run again (cancelled and
- * failed ones anew; skipped ones go on from where they were).  The names
+ * failed ones anew; skipped ones go on from where they were), except the
+ * row from and those after it, which retry --from runs itself.  The names
  * of what runs again are added to names.  Returns how many.
  */
 static int
-engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
+engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
+    int64_t from)
 {
 	struct store_workflow	*w;
 	struct store_step	*rows;
@@ -109,6 +139,7 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
 	    (wf = engine_wf_load(e, w, &cause)) == NULL)
 		engine_store_fatal(e, cause);
 	wf->ended = 0;
+	engine_foreach_forget_all(wf);
 	store_workflow_free(w);
 	*wfp = wf;
 	if (names == NULL)
@@ -116,11 +147,20 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names)
 	if (store_step_list(e->store, id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (!engine_rerun_leaf(e, wf, &rows[i]))
+		/* A for-each's items and gates go with its own row. */
+		if (rows[i].item_of != 0 && rows[i].items == 0)
 			continue;
+		if (!engine_rerun_leaf(e, wf, &rows[i]) || (from != 0 &&
+		    engine_row_after(rows, n, &rows[i], from)))
+			continue;
+		count++;
+		if (rows[i].items > 0 &&
+		    strcmp(rows[i].status, "skipped") != 0) {
+			engine_foreach_rerun(e, wf, &rows[i], names);
+			continue;
+		}
 		buf_printf(names, "%s%s", names->len > 0 ? ", " : "",
 		    rows[i].name);
-		count++;
 		if (strcmp(rows[i].status, "skipped") != 0) {
 			engine_rerun_row(e, wf, &rows[i]);
 			continue;
@@ -162,7 +202,8 @@ engine_retry_from(struct engine *e, const struct store_workflow *w,
 	if (store_step_list(e->store, w->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
+		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0 &&
+		    (rows[i].item_of == 0 || rows[i].items != 0))
 			id = rows[i].id;
 	}
 	store_steps_free(rows, n);
@@ -199,6 +240,9 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 		    (long long)m->workflow_id);
 		goto out;
 	}
+	if (strcmp(w->status, "running") == 0 && from == NULL &&
+	    engine_foreach_retry(e, m, w->id, r) >= 0)
+		goto out;
 	if (strcmp(w->status, "failed") != 0 &&
 	    strcmp(w->status, "cancelled") != 0) {
 		r->code = 4;
@@ -217,14 +261,19 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 	if (from != NULL) {
 		if ((last = engine_retry_from(e, w, from, r)) == NULL)
 			goto out;
-		engine_reopen(e, w->id, &wf, NULL);
-		engine_rerun_row(e, wf, last);
+		/*
+		 * The step and what follows it run again; so do the other
+		 * rows the run ended on (the other branches of a fan-out),
+		 * without which a join could never run.
+		 */
 		buf_puts(&names, last->name);
+		engine_reopen(e, w->id, &wf, &names, last->id);
+		engine_rerun_row(e, wf, last);
 		detail = cJSON_CreateObject();
 		cJSON_AddStringToObject(detail, "from", last->step_key);
 		dtext = json_print(detail);
 		cJSON_Delete(detail);
-	} else if (engine_reopen(e, w->id, &wf, &names) == 0) {
+	} else if (engine_reopen(e, w->id, &wf, &names, 0) == 0) {
 		/* Nothing ended it: it can only complete. */
 		engine_wf_settle(e, wf);
 	}
@@ -265,6 +314,40 @@ engine_has_failed_leaf(struct engine *e, int64_t wf, int64_t id)
 	return (found);
 }
 
+/*
+ * Who may skip this row: a waiting gate needs the right to approve it
+ * (by the policy on its row; *gate set), any other step the operator
+ * right; both need a reason.  0, or the refusal answered and audited.
+ */
+static int
+engine_skip_refusal(struct engine *e, const struct store_inbox *m,
+    const struct store_step *row, int *gate, struct engine_reply *r)
+{
+	struct authority_ask	 q;
+	struct ewf		*wf;
+	cJSON			*g;
+	char			*reason;
+
+	*gate = strcmp(row->status, "waiting") == 0 && row->gate_json != NULL;
+	if (*gate) {
+		g = json_parse_or_null(row->gate_json);
+		r->message = engine_gate_refusal(e, m, row, g, "skip", &wf);
+		cJSON_Delete(g);
+	} else {
+		reason = engine_arg_string(m->args_json, "comment");
+		memset(&q, 0, sizeof q);
+		q.verb = "skip";
+		q.need_reason = 1;
+		q.reason = reason;
+		authority_check(&e->opts.authority, e->caller, &q,
+		    &r->message);
+		free(reason);
+	}
+	if (r->message == NULL)
+		return (0);
+	return (engine_refuse(e, m, "skip", row, r));
+}
+
 /* skip STEP -m REASON: a failed, pending or waiting row counts as done. */
 int
 engine_cmd_skip(struct engine *e, const struct store_inbox *m,
@@ -275,8 +358,9 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 	struct estep		*es;
 	struct ewf		*wf;
 	char			*comment, *why = NULL, *target, *cause = NULL;
+	int			 gate = 0;
 
-	comment = engine_arg_string(m->args_json, "comment");
+	comment = engine_arg_comment(m->args_json);
 	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
 		r->code = 3;
 		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
@@ -291,18 +375,20 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 	    !engine_rerun_leaf(e, NULL, row)) :
 	    (strcmp(row->status, "waiting") != 0 &&
 	    strcmp(row->status, "pending") != 0)) {
-		r->code = 4;
 		xasprintf(&r->message, "step %lld (%s) is %s: only a waiting "
 		    "or pending step, or the failed step that ended its "
 		    "workflow, can be skipped", (long long)row->id, row->name,
 		    row->status);
+		engine_refuse(e, m, "skip", row, r);
 		goto out;
 	}
+	if (engine_skip_refusal(e, m, row, &gate, r) != 0)
+		goto out;
 	xasprintf(&why, "skipped by %s: %s", m->who,
 	    comment != NULL ? comment : "");
 	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
 	engine_audit(e, m, "skip", row->workflow_id, row->id, target, comment,
-	    NULL);
+	    gate ? "{\"gate\":true,\"right\":\"approve\"}" : NULL);
 	free(target);
 	if (store_timers_del_step(e->store, row->id) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -335,7 +421,7 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 		struct buf	 names;
 
 		buf_init(&names);
-		engine_reopen(e, row->workflow_id, &wf, &names);
+		engine_reopen(e, row->workflow_id, &wf, &names, 0);
 		buf_free(&names);
 		engine_wf_settle(e, wf);
 	}

@@ -27,7 +27,9 @@
 
 #include "engine/engine-int.h"
 
-static const char *engine_kinds[] = { "gate", "tool", "run", "shell" };
+static const char *engine_kinds[] = {
+	"gate", "tool", "run", "shell", "workflow"
+};
 
 RB_GENERATE(estep_tree, estep, entry, estep_cmp);
 
@@ -51,6 +53,7 @@ engine_step_new(struct engine *e, struct ewf *wf, int spec, int64_t id)
 	es->spec = spec;
 	es->attempt = 1;
 	es->visit = 1;
+	es->item_index = -1;
 	buf_init(&es->out);
 	wf->refs++;
 	return (es);
@@ -66,6 +69,8 @@ engine_step_free(struct estep *es)
 	if (es->timer != NULL)
 		loop_timer_free(es->timer);
 	buf_free(&es->out);
+	free(es->label);
+	free(es->item_json);
 	free(es);
 	if (--wf->refs == 0 && wf->ended)
 		engine_wf_free(e, wf);
@@ -80,12 +85,16 @@ int64_t
 engine_step_create(struct engine *e, struct ewf *wf, int spec,
     const struct estep_origin *o)
 {
-	const struct flow_step	*fs = &wf->flow->steps[spec];
+	const struct flow_step	*fs = &wf->flow->steps[spec], *ks = fs;
 	struct store_step	 row;
 	struct estep		*es;
 	int64_t			 visits = 0, now = time_now_ms();
 	char			*gate = NULL, *why;
 	int			 max;
+
+	/* A for-each row and its items show what "do" runs. */
+	if (fs->foreach != NULL && fs->foreach->body != NULL)
+		ks = fs->foreach->body;
 
 	engine_txn(e);
 	memset(&row, 0, sizeof row);
@@ -110,16 +119,21 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	row.workflow_id = wf->id;
 	row.name = fs->name;
 	row.step_key = fs->key;
-	row.kind = (char *)engine_kinds[fs->exec];
-	row.tool = fs->exec == FLOW_EXEC_TOOL ? fs->tool :
-	    fs->exec == FLOW_EXEC_GATE ? NULL : (char *)engine_kinds[fs->exec];
-	row.args_json = fs->args_json;
+	row.kind = (char *)engine_kinds[ks->exec];
+	row.tool = ks->exec == FLOW_EXEC_TOOL ? ks->tool :
+	    ks->exec == FLOW_EXEC_WORKFLOW ? ks->workflow :
+	    ks->exec == FLOW_EXEC_GATE ? NULL : (char *)engine_kinds[ks->exec];
+	row.args_json = ks->args_json;
 	row.parent_id = o->parent_id;
 	row.fanout_id = o->fanout_id;
 	row.branch_no = o->branch_no;
+	row.item_of = o->item_of;
+	row.item_index = o->item_of != 0 ? o->item_index : -1;
+	row.label = (char *)o->label;
+	row.item_json = (char *)o->item_json;
 	if (o->status != NULL)
 		row.status = (char *)o->status;
-	else if (fs->exec == FLOW_EXEC_GATE)
+	else if (fs->exec == FLOW_EXEC_GATE && fs->foreach == NULL)
 		row.status = (char *)"waiting";
 	else
 		row.status = (char *)"ready";
@@ -139,6 +153,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 		es->visit = row.visit;
 		es->fanout_id = row.fanout_id;
 		es->branch_no = row.branch_no;
+		engine_step_role(es, &row);
 		engine_step_ready(e, es);
 	}
 	return (row.id);
@@ -158,6 +173,53 @@ engine_origin_after(const struct estep *es, int again, struct estep_origin *o)
 	if (again) {
 		o->attempt = es->attempt + 1;
 		o->visit = es->visit;
+		if (es->role == ESTEP_ITEM) {
+			/* The same item, tried again. */
+			o->item_of = es->item_of;
+			o->item_index = es->item_index;
+			o->label = es->label;
+			o->item_json = es->item_json;
+		}
+	}
+}
+
+/*
+ * The step spec a row runs: an item runs its for-each's "do", every
+ * other row its own step.
+ */
+const struct flow_step *
+engine_spec(const struct estep *es)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+
+	if (es->role == ESTEP_ITEM && fs->foreach != NULL &&
+	    fs->foreach->body != NULL)
+		return (fs->foreach->body);
+	return (fs);
+}
+
+/* Tell from its row what a step is: plain, a for-each, an item, a gate. */
+void
+engine_step_role(struct estep *es, const struct store_step *row)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+
+	es->item_of = row->item_of;
+	es->item_index = row->item_of != 0 ? row->item_index : -1;
+	if (row->item_of != 0 && row->item_index >= 0)
+		es->role = ESTEP_ITEM;
+	else if (row->item_of != 0 && row->items == 0)
+		es->role = ESTEP_FEGATE;
+	else if (fs->foreach != NULL)
+		es->role = ESTEP_FOREACH;
+	else
+		es->role = ESTEP_PLAIN;
+	if (es->role == ESTEP_ITEM) {
+		free(es->label);
+		es->label = row->label != NULL ? xstrdup(row->label) : NULL;
+		free(es->item_json);
+		es->item_json = row->item_json != NULL ?
+		    xstrdup(row->item_json) : NULL;
 	}
 }
 
@@ -169,7 +231,7 @@ engine_origin_after(const struct estep *es, int again, struct estep_origin *o)
 void
 engine_step_ready(struct engine *e, struct estep *es)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 
 	es->engine = e;
 	es->rq = &e->ready[engine_step_is_process(e, fs) ? 1 : 0];
@@ -210,6 +272,7 @@ engine_step_from_row(struct engine *e, const struct store_step *row)
 	es->visit = row->visit;
 	es->fanout_id = row->fanout_id;
 	es->branch_no = row->branch_no;
+	engine_step_role(es, row);
 	return (es);
 }
 

@@ -33,6 +33,8 @@
 static void	 engine_wf_analyse(struct ewf *);
 static int	 engine_wf_join_walk(const struct flow *, int, int *, char *);
 static int	 engine_step_uses_steps(const struct flow_step *);
+static int	 engine_wf_inside(const struct flow *, int, int, int, char *);
+static void	 engine_wf_shared_joins(struct ewf *);
 static int	 engine_flow_valid(const char *, char **);
 
 RB_GENERATE(ewf_tree, ewf, entry, ewf_cmp);
@@ -77,6 +79,13 @@ engine_step_uses_steps(const struct flow_step *st)
 	}
 	if (st->gate.message != NULL && strstr(st->gate.message, "steps"))
 		return (1);
+	if (st->foreach != NULL && ((st->foreach->items_src != NULL &&
+	    strstr(st->foreach->items_src, "steps") != NULL) ||
+	    (st->foreach->gate.message != NULL &&
+	    strstr(st->foreach->gate.message, "steps") != NULL) ||
+	    (st->foreach->body != NULL &&
+	    engine_step_uses_steps(st->foreach->body))))
+		return (1);
 	return (0);
 }
 
@@ -112,6 +121,67 @@ engine_wf_join_walk(const struct flow *f, int i, int *join_of, char *seen)
 	return (-1);
 }
 
+/* Is step i reached from fan-out o's branches before its join j? */
+static int
+engine_wf_inside(const struct flow *f, int o, int i, int j, char *seen)
+{
+	const struct flow_step	*st;
+	int			*stack, s;
+	size_t			 top = 0, k, n;
+
+	stack = xcalloc(f->nsteps * 4 + 1, sizeof *stack);
+	memset(seen, 0, f->nsteps + 1);
+	st = &f->steps[o];
+	for (k = 0; k < st->nparallel; k++)
+		stack[top++] = st->parallel_targets[k];
+	while (top > 0) {
+		if ((s = stack[--top]) < 0 || s == j || seen[s])
+			continue;
+		if (s == i) {
+			free(stack);
+			return (1);
+		}
+		seen[s] = 1;
+		st = &f->steps[s];
+		n = st->nbranch + st->nparallel + 1;
+		stack = xreallocarray(stack, top + n + 1, sizeof *stack);
+		stack[top++] = st->next_target;
+		for (k = 0; k < st->nbranch; k++)
+			stack[top++] = st->branch[k].target;
+		for (k = 0; k < st->nparallel; k++)
+			stack[top++] = st->parallel_targets[k];
+	}
+	free(stack);
+	return (0);
+}
+
+/*
+ * A fan-out inside another whose branches end at the outer one's join
+ * has no join of its own: its branches' ends together end its branch.
+ */
+static void
+engine_wf_shared_joins(struct ewf *wf)
+{
+	const struct flow	*f = wf->flow;
+	char			*seen;
+	size_t			 i, o;
+
+	seen = xcalloc(f->nsteps + 1, 1);
+	for (i = 0; i < f->nsteps; i++) {
+		if (wf->join_of[i] < 0)
+			continue;
+		for (o = 0; o < f->nsteps; o++) {
+			if (o == i || wf->join_of[o] != wf->join_of[i] ||
+			    !engine_wf_inside(f, (int)o, (int)i,
+			    wf->join_of[i], seen))
+				continue;
+			wf->join_of[i] = -1;
+			break;
+		}
+	}
+	free(seen);
+}
+
 /* Work out each fan-out's join and each step's use of steps.*. */
 static void
 engine_wf_analyse(struct ewf *wf)
@@ -125,6 +195,7 @@ engine_wf_analyse(struct ewf *wf)
 	wf->uses_steps = xcalloc(f->nsteps + 1, sizeof *wf->uses_steps);
 	wf->visits = xcalloc(f->nsteps + 1, sizeof *wf->visits);
 	TAILQ_INIT(&wf->fanouts);
+	TAILQ_INIT(&wf->foreachs);
 	seen = xcalloc(f->nsteps + 1, 1);
 	for (i = 0; i < f->nsteps; i++) {
 		wf->join_of[i] = -1;
@@ -154,6 +225,7 @@ engine_wf_analyse(struct ewf *wf)
 			break;
 	}
 	free(seen);
+	engine_wf_shared_joins(wf);
 }
 
 /* One step's count of passes, from the table. */
@@ -196,6 +268,8 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->input_json = xstrdup(w->input_json != NULL ? w->input_json : "{}");
 	wf->created_by = xstrdup(w->created_by);
 	wf->paused = w->paused;
+	wf->parent_step_id = w->parent_step_id;
+	wf->depth = w->depth;
 	engine_wf_analyse(wf);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
@@ -213,6 +287,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	RB_REMOVE(ewf_tree, &e->workflows, wf);
 	while (!TAILQ_EMPTY(&wf->fanouts))
 		engine_fanout_forget(wf, TAILQ_FIRST(&wf->fanouts));
+	engine_foreach_forget_all(wf);
 	flow_free(wf->flow);
 	free(wf->join_of);
 	free(wf->uses_steps);
@@ -365,6 +440,9 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.sla_ms = st->sla_ms;
 	w.schedule_id = st->schedule_id;
 	w.fire_at = st->fire_at;
+	w.parent_id = st->parent_id;
+	w.parent_step_id = st->parent_step_id;
+	w.depth = st->depth;
 	if (st->start_at > now) {
 		w.status = (char *)"scheduled";
 		w.start_at = st->start_at;

@@ -44,6 +44,7 @@ struct check_refs {
 	const struct flow_doc	*doc;	/* declared inputs, or NULL */
 	struct flow_diags	*d;
 	const char		*path;	/* for conditions: the "if" path */
+	int			 in_do;	/* a for-each's "do": item, index */
 };
 
 static void	 check_graph_build(const struct flow *, struct check_graph *);
@@ -66,6 +67,10 @@ static void	 check_input_ref(const struct check_refs *, const char *,
 static void	 check_args(const struct flow *, const char *,
 		     struct check_refs *);
 static void	 check_conds(const struct flow *, const char *,
+		     struct check_refs *);
+static void	 check_foreach(const struct flow *, const struct flow_tools *,
+		     const char *, struct check_refs *);
+static void	 check_text_refs(const char *, const char *,
 		     struct check_refs *);
 
 /* Add an edge when the target is known. */
@@ -261,11 +266,19 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 		names[n++] = builtins[i];
 	for (i = 0; i < f->nsteps; i++) {
 		st = &f->steps[i];
+		path = NULL;
+		if (st->foreach != NULL && st->foreach->body != NULL) {
+			st = st->foreach->body;
+			path = check_step_path(base, st, "do.tool");
+		}
 		if (st->exec != FLOW_EXEC_TOOL || st->tool == NULL ||
 		    *st->tool == '\0' || flow_tools_find(tools, st->tool) !=
-		    NULL)
+		    NULL) {
+			free(path);
 			continue;
-		path = check_step_path(base, st, "tool");
+		}
+		if (path == NULL)
+			path = check_step_path(base, st, "tool");
 		hint = flow_suggest(st->tool, names, n);
 		if (hint != NULL)
 			flow_diags_add(d, FLOW_ERROR, path, "unknown tool "
@@ -337,20 +350,33 @@ static int
 check_arg_ref(const char *path, const char *ref, void *arg)
 {
 	static const char	*roots[] = { "input", "steps", "workflow",
-	    "args" };
+	    "args", "item", "index" };
 	struct check_refs	*cr = arg;
-	size_t			 i, rl;
+	size_t			 i, rl, nroots;
 	const char		*rest;
 	char			*first, *dot;
 
 	rl = strcspn(ref, ".");
-	for (i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+	nroots = sizeof roots / sizeof roots[0] - (cr->in_do ? 0 : 2);
+	for (i = 0; i < nroots; i++) {
 		if (strlen(roots[i]) == rl && strncmp(ref, roots[i], rl) == 0)
 			break;
 	}
-	if (i == sizeof roots / sizeof roots[0]) {
+	if (i == nroots && rl == 4 && strncmp(ref, "item", 4) == 0) {
+		flow_diags_add(cr->d, FLOW_ERROR, path, "\"{{%s}}\" outside a "
+		    "for-each's \"do\" or \"label\" (there is no item here)",
+		    ref);
+		return (0);
+	}
+	if (i == nroots) {
 		flow_diags_add(cr->d, FLOW_ERROR, path, "unknown reference "
-		    "\"{{%s}}\" (use input, steps, workflow or args)", ref);
+		    "\"{{%s}}\" (use input, steps, workflow or args%s)", ref,
+		    cr->in_do ? ", item or index" : "");
+		return (0);
+	}
+	if (strcmp(roots[i], "index") == 0 && ref[rl] != '\0') {
+		flow_diags_add(cr->d, FLOW_ERROR, path, "\"{{%s}}\": index is "
+		    "a number, with no fields", ref);
 		return (0);
 	}
 	rest = ref[rl] == '.' ? ref + rl + 1 : "";
@@ -397,6 +423,13 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 			free(path);
 			cJSON_Delete(v);
 		}
+		if (st->input_json != NULL &&
+		    (v = cJSON_Parse(st->input_json)) != NULL) {
+			path = check_step_path(base, st, "input");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
 		if (st->gate.message != NULL) {
 			v = cJSON_CreateString(st->gate.message);
 			path = check_step_path(base, st, "gate.message");
@@ -404,6 +437,12 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 			free(path);
 			cJSON_Delete(v);
 		}
+	}
+	/* The output, beside the steps or beside "flow": "$.output". */
+	if (f->output_json != NULL &&
+	    (v = cJSON_Parse(f->output_json)) != NULL) {
+		interp_refs(v, "$.output", check_arg_ref, &cr);
+		cJSON_Delete(v);
 	}
 }
 
@@ -436,6 +475,66 @@ check_conds(const struct flow *f, const char *base, struct check_refs *crp)
 	}
 }
 
+/* Check the placeholders of a string (at path) as args are checked. */
+static void
+check_text_refs(const char *text, const char *path, struct check_refs *cr)
+{
+	cJSON	*v;
+
+	v = cJSON_CreateString(text);
+	interp_refs(v, path, check_arg_ref, cr);
+	cJSON_Delete(v);
+}
+
+/*
+ * A for-each step: its items reference, its label, and what "do" reads
+ * (where item and index exist).
+ */
+static void
+check_foreach(const struct flow *f, const struct flow_tools *tools,
+    const char *base, struct check_refs *crp)
+{
+	struct check_refs	 cr = *crp;
+	const struct flow_step	*st;
+	const struct flow_foreach *fe;
+	cJSON			*v;
+	char			*path;
+	size_t			 i;
+
+	(void)tools;
+	cr.path = NULL;
+	for (i = 0; i < f->nsteps; i++) {
+		st = &f->steps[i];
+		if ((fe = st->foreach) == NULL)
+			continue;
+		cr.in_do = 0;
+		if (fe->items_src != NULL) {
+			path = check_step_path(base, st, "foreach");
+			check_text_refs(fe->items_src, path, &cr);
+			free(path);
+		}
+		if (fe->gate.message != NULL) {
+			path = check_step_path(base, st,
+			    "gate_between_batches.message");
+			check_text_refs(fe->gate.message, path, &cr);
+			free(path);
+		}
+		cr.in_do = 1;
+		if (fe->label != NULL) {
+			path = check_step_path(base, st, "label");
+			check_text_refs(fe->label, path, &cr);
+			free(path);
+		}
+		if (fe->body != NULL && fe->body->args_json != NULL &&
+		    (v = cJSON_Parse(fe->body->args_json)) != NULL) {
+			path = check_step_path(base, st, "do.args");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
+	}
+}
+
 /* Run every check on a document's flow, reporting at paths under base. */
 void
 flow_check(const struct flow_doc *doc, const struct flow_tools *tools,
@@ -458,6 +557,8 @@ flow_check(const struct flow_doc *doc, const struct flow_tools *tools,
 	cr.doc = doc;
 	cr.d = d;
 	cr.path = NULL;
+	cr.in_do = 0;
 	check_args(f, base, &cr);
 	check_conds(f, base, &cr);
+	check_foreach(f, tools, base, &cr);
 }

@@ -93,6 +93,7 @@ struct cond_parser {
 	size_t			  len;
 	size_t			  pos;
 	int			  depth;
+	int			  bare;		/* a bare word is a string */
 	char			 *error;
 	struct cond		 *cond;
 };
@@ -383,7 +384,11 @@ cond_parse_cmp(struct cond_parser *p, const char *after, size_t apos)
 	}
 	opos = p->pos;
 	p->pos += strlen(ops[i].tok);
-	if ((r = cond_parse_operand(p, ops[i].tok, opos)) == NULL) {
+	/* The reference's unquoted form: result == yes. */
+	p->bare = (l->kind == COND_PATH);
+	r = cond_parse_operand(p, ops[i].tok, opos);
+	p->bare = 0;
+	if (r == NULL) {
 		cond_node_free(l);
 		return (NULL);
 	}
@@ -589,6 +594,14 @@ cond_parse_path(struct cond_parser *p)
 		if (strcmp(word, cond_roots[i]) == 0)
 			break;
 	}
+	if (i == sizeof cond_roots / sizeof cond_roots[0] && p->bare &&
+	    (p->pos >= p->len || p->s[p->pos] != '.')) {
+		/* "result == yes" compares with the string "yes". */
+		n = cond_node_new(COND_LIT);
+		n->lit = COND_LIT_STRING;
+		n->string = word;
+		return (n);
+	}
 	if (i == sizeof cond_roots / sizeof cond_roots[0]) {
 		cond_error(p, start, "unknown name \"%.32s\" (use result, "
 		    "exit_code, input, steps, workflow)", word);
@@ -682,6 +695,23 @@ cond_refs(const struct cond *c, const char ***refs, size_t *n)
 {
 	*refs = (const char **)c->refs;
 	*n = c->nrefs;
+	return (0);
+}
+
+/*
+ * Does a condition read the name root itself ("exit_code", not
+ * "steps.x.exit_code")?  Decided from the parsed paths, never the text.
+ */
+int
+cond_reads(const struct cond *c, const char *root)
+{
+	size_t	i, rl = strlen(root);
+
+	for (i = 0; c != NULL && i < c->nrefs; i++) {
+		if (strncmp(c->refs[i], root, rl) == 0 &&
+		    (c->refs[i][rl] == '\0' || c->refs[i][rl] == '.'))
+			return (1);
+	}
 	return (0);
 }
 

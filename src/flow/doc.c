@@ -31,7 +31,7 @@
 #include "flow/flow-int.h"
 
 static const char *doc_wrapper_keys[] = {
-	"description", "inputs", "sla", "flow"
+	"description", "inputs", "sla", "flow", "output"
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -44,6 +44,8 @@ static void	doc_inputs(struct flow_doc *, const cJSON *,
 static void	doc_input(struct flow_input *, const cJSON *, const char *,
 		    struct flow_diags *);
 static char	*doc_declared(const struct flow_doc *);
+static void	 doc_output(struct flow_doc *, const cJSON *, const cJSON *,
+		    struct flow_diags *);
 
 /*
  * Is this object the template wrapper?  It has a "flow" member and no
@@ -140,11 +142,37 @@ doc_inputs(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 	}
 }
 
+/*
+ * The wrapper's "output" joins the flow it describes, so a run (which
+ * keeps only the flow) still has it when it completes.
+ */
+static void
+doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
+    struct flow_diags *d)
+{
+	cJSON	*copy;
+
+	if (doc->flow == NULL || output == NULL)
+		return;
+	if (doc->flow->output_json != NULL) {
+		flow_diags_add(d, FLOW_ERROR, "$.output", "\"output\" is given "
+		    "both here and in the flow");
+		return;
+	}
+	doc->flow->output_json = json_print(output);
+	if ((copy = cJSON_Duplicate(flow, 1)) == NULL ||
+	    !cJSON_AddItemToObject(copy, "output", cJSON_Duplicate(output, 1)))
+		fatalx("%s: out of memory", __func__);
+	free(doc->flow_json);
+	doc->flow_json = json_print(copy);
+	cJSON_Delete(copy);
+}
+
 /* The wrapper form: description, inputs, sla and the flow at "$.flow". */
 static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
-	const cJSON	*c;
+	const cJSON	*c, *flow = NULL, *output = NULL;
 	const char	*why, *hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
@@ -180,13 +208,17 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 				    "sla must be above zero");
 			else
 				doc->sla_ms = ms;
-		} else {
+		} else if (strcmp(c->string, "output") == 0)
+			output = c;
+		else {
+			flow = c;
 			doc->flow = flow_from_json(c, "$.flow", d);
 			if (doc->flow != NULL)
 				doc->flow_json = json_print(c);
 		}
 		free(path);
 	}
+	doc_output(doc, flow, output, d);
 }
 
 /*

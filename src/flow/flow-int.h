@@ -62,6 +62,20 @@ void		 flow_env_parse(const struct cJSON *, const char *,
 		     struct flow_kv **, size_t *, struct flow_diags *);
 void		 flow_env_free(struct flow_kv *, size_t);
 
+/* parse.c: one step object (a flow's, or a for-each's "do"). */
+void		 flow_step_parse(struct flow_step *, const struct cJSON *,
+		     const char *, const char *, struct flow_diags *);
+void		 flow_step_free(struct flow_step *);
+void		 flow_gate_parse(struct flow_gate *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+
+/* foreach.c: the for-each fields of a step, and their checks. */
+void		 flow_foreach_field(struct flow_step *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+void		 flow_foreach_finish(struct flow_step *, const char *,
+		     struct flow_diags *);
+void		 flow_foreach_free(struct flow_foreach *);
+
 /* interp.c: longest dotted-run lookup shared with conditions. */
 const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 		     size_t);

@@ -86,6 +86,7 @@ struct cond	*cond_parse(const char *, char **);
 int		 cond_eval(const struct cond *, const struct cJSON *);
 void		 cond_free(struct cond *);
 int		 cond_refs(const struct cond *, const char ***, size_t *);
+int		 cond_reads(const struct cond *, const char *);
 
 /*
  * interp.c: {{input.KEY}}, {{steps.STEP.result.FIELD}}, {{workflow.id}}...
@@ -106,7 +107,8 @@ enum flow_exec {
 	FLOW_EXEC_GATE,		/* no tool, run or shell: people decide */
 	FLOW_EXEC_TOOL,		/* built-in or catalog tool */
 	FLOW_EXEC_RUN,		/* inline argv */
-	FLOW_EXEC_SHELL		/* inline /bin/sh -c script */
+	FLOW_EXEC_SHELL,	/* inline /bin/sh -c script */
+	FLOW_EXEC_WORKFLOW	/* a child run of a template */
 };
 
 enum flow_interrupt {
@@ -159,6 +161,8 @@ struct flow_gate {
 	int		 on_timeout_target;	/* index, -1 for reject */
 };
 
+struct flow_foreach;
+
 struct flow_step {
 	char			*key;		/* the member name in the flow */
 	char			*name;		/* "name", else the key */
@@ -190,12 +194,51 @@ struct flow_step {
 	struct flow_gate	 gate;
 	enum flow_interrupt	 on_interrupt;
 	int			 max_visits;
+	struct flow_foreach	*foreach;	/* a for-each step, or NULL */
+	char			*workflow;	/* child template, NULL none */
+	char			*input_json;	/* its input, NULL: {} */
+};
+
+/* A sub-workflow chain deeper than this fails at run time (SPEC §3). */
+#define FLOW_MAX_DEPTH		8
+
+/*
+ * A for-each step (SPEC §3): "do" runs once per item of "foreach", in
+ * batches, a bounded number at once, with a failure budget.
+ */
+#define FLOW_FOREACH_MAX	10000	/* items in one for-each */
+#define FLOW_FOREACH_BATCHES	100	/* entries in a "batch" list */
+
+struct flow_batch {
+	int		 count;		/* items, when percent is 0 */
+	int		 percent;	/* of all items, 1 to 100 */
+};
+
+enum flow_budget {
+	FLOW_BUDGET_FAIL,		/* stop starting items, fail the step */
+	FLOW_BUDGET_ASK			/* stop, and a gate asks what next */
+};
+
+struct flow_foreach {
+	char			*items_src;	/* "{{...}}", or NULL */
+	char			*items_json;	/* a literal array, or NULL */
+	struct flow_step	*body;		/* "do" */
+	char			*label;		/* template, NULL: the item */
+	int			 concurrency;	/* 0: no bound of its own */
+	struct flow_batch	*batch;		/* NULL: one batch */
+	size_t			 nbatch;
+	int			 gated;		/* gate_between_batches */
+	struct flow_gate	 gate;
+	int			 max_failures;	/* count, when pct is -1 */
+	int			 max_failures_pct;	/* percent, or -1 */
+	enum flow_budget	 on_budget_spent;
 };
 
 struct flow {
 	struct flow_step	*steps;		/* in document order */
 	size_t			 nsteps;
-	int			 start;		/* index of "start", -1 */
+	int			 start;		/* "start", else the first; -1 */
+	char			*output_json;	/* "output", NULL none */
 };
 
 /* A tools catalog (tools.json) plus the built-ins. */
@@ -224,6 +267,43 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 		     struct flow_diags *);
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
+
+/*
+ * foreach.c: for-each arithmetic shared by check and the engine: the
+ * batches over n items (each batch's end index), the failure budget as a
+ * count, and an item's label (NULL with a reason when it has none usable).
+ */
+size_t		 flow_foreach_batches(const struct flow_foreach *, size_t,
+		     size_t **);
+int		 flow_foreach_budget(const struct flow_foreach *, size_t);
+char		*flow_foreach_label(const struct flow_foreach *,
+		     const struct cJSON *, const struct cJSON *, char **);
+int		 flow_foreach_items(const struct flow_foreach *,
+		     const struct cJSON *, const char *, struct flow_diags *);
+
+/*
+ * How a for-each stands, from its item rows (oldest first: an item is its
+ * latest row), for show and the console.
+ */
+struct flow_foreach_tally {
+	int		 n;		/* items */
+	int		 done;		/* done or skipped */
+	int		 failed;
+	int		 running;	/* started, or retrying */
+	int		 waiting;	/* not started yet */
+	int		 cancelled;
+	int		 batch;		/* under way (1-based), or the last */
+	int		 nbatches;
+	int		 budget;	/* failures allowed */
+};
+struct flow_foreach_row {
+	int		 index;
+	int		 attempt;
+	const char	*status;
+};
+void		 flow_foreach_tally(const struct flow_foreach *, int,
+		     const struct flow_foreach_row *, size_t,
+		     struct flow_foreach_tally *);
 
 /*
  * check.c: the graph: reachability, joins, tools, references in args,

@@ -77,14 +77,21 @@ static void	 parse_policy(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_ignore(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_foreach(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_workflow(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_input(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_transitions(struct parse_step *);
+static void	 parse_unknown(struct flow_diags *, const char *, const char *,
+		     const char *const *, size_t, const char *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
 		     struct flow_branch *, int);
-static void	 parse_gate(struct parse_step *, const char *);
 static void	 parse_exec(struct parse_step *);
 static void	 parse_step_init(struct flow_step *, const char *);
 static void	 parse_step(struct flow *, const cJSON *, const char *,
 		     struct flow_diags *);
-static void	 parse_step_free(struct flow_step *);
 static void	 parse_names(struct flow *, const char *,
 		     struct flow_diags *);
 static int	 parse_resolve(const struct flow *, const char *,
@@ -92,6 +99,10 @@ static int	 parse_resolve(const struct flow *, const char *,
 static void	 parse_resolve_all(struct flow *, const char *,
 		     struct flow_diags *);
 
+/*
+ * Every field a step may have, one line each: a field not listed here is
+ * an error (with the closest listed name as a hint), never ignored.
+ */
 static const struct parse_field parse_fields[] = {
 	{ "name", parse_name },
 	{ "tool", parse_tool },
@@ -113,7 +124,17 @@ static const struct parse_field parse_fields[] = {
 	{ "on_interrupt", parse_interrupt },
 	{ "max_visits", parse_visits },
 	{ "join_policy", parse_policy },
+	{ "workflow", parse_workflow },
+	{ "input", parse_input },
 	{ "attempt", parse_ignore },	/* set by the reference engine */
+	{ "foreach", parse_foreach },	/* the for-each fields: foreach.c */
+	{ "do", parse_foreach },
+	{ "label", parse_foreach },
+	{ "concurrency", parse_foreach },
+	{ "batch", parse_foreach },
+	{ "gate_between_batches", parse_foreach },
+	{ "max_failures", parse_foreach },
+	{ "on_budget_spent", parse_foreach },
 };
 #define PARSE_NFIELDS (sizeof parse_fields / sizeof parse_fields[0])
 
@@ -128,6 +149,12 @@ parse_name(struct parse_step *ps, const cJSON *v, const char *path)
 	if (strlen(s) > SLUICE_MAX_NAME) {
 		flow_diags_add(ps->d, FLOW_ERROR, path,
 		    "name too long (max %d bytes)", SLUICE_MAX_NAME);
+		free(s);
+		return;
+	}
+	if (vis_needed(s)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "a name must not hold control characters");
 		free(s);
 		return;
 	}
@@ -432,6 +459,59 @@ parse_ignore(struct parse_step *ps, const cJSON *v, const char *path)
 	(void)path;
 }
 
+/* A for-each field: see flow_foreach_field. */
+static void
+parse_foreach(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	flow_foreach_field(ps->st, v, path, ps->d);
+}
+
+/* "workflow": the template a sub-workflow step starts as a child run. */
+static void
+parse_workflow(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	char	*s;
+
+	if ((s = flow_json_string(v, path, 1, ps->d)) == NULL) {
+		ps->st->workflow = xstrdup("");
+		return;
+	}
+	free(ps->st->workflow);
+	ps->st->workflow = s;
+}
+
+/* "input": the child run's input, an object interpolated like args. */
+static void
+parse_input(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "expected an object, got %s", json_type_name(v));
+		return;
+	}
+	free(ps->st->input_json);
+	ps->st->input_json = json_print(v);
+}
+
+/*
+ * Report an unknown field at path as an error, naming the closest known
+ * one; what says where ("" for a step, " in gate options", ...).
+ */
+static void
+parse_unknown(struct flow_diags *d, const char *path, const char *name,
+    const char *const *known, size_t nknown, const char *what)
+{
+	const char	*hint;
+
+	hint = flow_suggest(name, known, nknown);
+	if (hint != NULL)
+		flow_diags_add(d, FLOW_ERROR, path, "unknown field \"%s\"%s "
+		    "(did you mean \"%s\"?)", name, what, hint);
+	else
+		flow_diags_add(d, FLOW_ERROR, path, "unknown field \"%s\"%s",
+		    name, what);
+}
+
 /* Parse a retry object: list form or exponential form, not both. */
 void
 flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
@@ -441,7 +521,7 @@ flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
 		"max_attempts", "backoff", "base", "factor", "max", "jitter"
 	};
 	const cJSON		*c, *e;
-	const char		*why, *hint;
+	const char		*why;
 	char			*sub, *esub;
 	int64_t			 n, ms;
 	size_t			 i;
@@ -506,14 +586,9 @@ flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
 				    "number from 0 to 1");
 			else
 				r->jitter = c->valuedouble;
-		} else {
-			hint = flow_suggest(c->string, known,
-			    sizeof known / sizeof known[0]);
-			flow_diags_add(d, FLOW_WARNING, sub,
-			    "unknown field \"%s\"%s%s%s", c->string,
-			    hint ? " (did you mean \"" : "", hint ? hint : "",
-			    hint ? "\"?)" : "");
-		}
+		} else
+			parse_unknown(d, sub, c->string, known,
+			    sizeof known / sizeof known[0], " in retry");
 		free(sub);
 	}
 	if (expo && cJSON_GetObjectItemCaseSensitive(v, "backoff") != NULL) {
@@ -592,86 +667,81 @@ flow_env_free(struct flow_kv *env, size_t n)
 	free(env);
 }
 
-/* Parse the gate options of a gate step (after its kind is known). */
-static void
-parse_gate(struct parse_step *ps, const char *path)
+/* Parse gate options (a gate step's, or a for-each's between batches). */
+void
+flow_gate_parse(struct flow_gate *g, const cJSON *v, const char *path,
+    struct flow_diags *d)
 {
 	static const char	*known[] = {
 		"message", "approvers", "quorum", "allow_self", "timeout",
 		"on_timeout"
 	};
-	struct flow_gate	*g = &ps->st->gate;
 	const cJSON		*c;
-	const char		*why, *hint;
+	const char		*why;
 	char			*sub;
 	int64_t			 n;
 	size_t			 i;
 	int			 groups = 0;
 
-	if (!cJSON_IsObject(ps->gate)) {
-		flow_diags_add(ps->d, FLOW_ERROR, path, "expected an object, "
-		    "got %s", json_type_name(ps->gate));
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, path, "expected an object, "
+		    "got %s", json_type_name(v));
 		return;
 	}
-	for (c = ps->gate->child; c != NULL; c = c->next) {
+	for (c = v->child; c != NULL; c = c->next) {
 		sub = flow_path_key(path, c->string);
 		if (strcmp(c->string, "message") == 0) {
 			free(g->message);
-			g->message = flow_json_string(c, sub, 0, ps->d);
+			g->message = flow_json_string(c, sub, 0, d);
 		} else if (strcmp(c->string, "approvers") == 0) {
 			flow_strings_free(g->approvers, g->napprovers);
 			g->approvers = flow_json_strings(c, sub,
-			    &g->napprovers, ps->d);
+			    &g->napprovers, d);
 			for (i = 0; i < g->napprovers; i++) {
 				if (g->approvers[i][0] == '@')
 					groups = 1;
 				if (g->approvers[i][0] == '\0' ||
 				    strcmp(g->approvers[i], "@") == 0)
-					flow_diags_add(ps->d, FLOW_ERROR, sub,
+					flow_diags_add(d, FLOW_ERROR, sub,
 					    "approver %zu is empty", i + 1);
 			}
 		} else if (strcmp(c->string, "quorum") == 0) {
-			if (flow_json_int(c, sub, 1, 1000, &n, ps->d) == 0)
+			if (flow_json_int(c, sub, 1, 1000, &n, d) == 0)
 				g->quorum = (int)n;
 		} else if (strcmp(c->string, "allow_self") == 0) {
 			if (!cJSON_IsBool(c))
-				flow_diags_add(ps->d, FLOW_ERROR, sub,
+				flow_diags_add(d, FLOW_ERROR, sub,
 				    "expected true or false, got %s",
 				    json_type_name(c));
 			else
 				g->allow_self = cJSON_IsTrue(c);
 		} else if (strcmp(c->string, "timeout") == 0) {
 			if (flow_duration_json(c, &g->timeout, &why) != 0) {
-				flow_diags_add(ps->d, FLOW_ERROR, sub, "%s",
+				flow_diags_add(d, FLOW_ERROR, sub, "%s",
 				    why);
 				g->timeout = -1;
 			} else if (g->timeout <= 0) {
-				flow_diags_add(ps->d, FLOW_ERROR, sub,
+				flow_diags_add(d, FLOW_ERROR, sub,
 				    "timeout must be above zero");
 				g->timeout = -1;
 			}
 		} else if (strcmp(c->string, "on_timeout") == 0) {
 			free(g->on_timeout);
-			g->on_timeout = flow_json_string(c, sub, 1, ps->d);
-		} else {
-			hint = flow_suggest(c->string, known,
-			    sizeof known / sizeof known[0]);
-			flow_diags_add(ps->d, FLOW_WARNING, sub,
-			    "unknown field \"%s\"%s%s%s", c->string,
-			    hint ? " (did you mean \"" : "", hint ? hint : "",
-			    hint ? "\"?)" : "");
-		}
+			g->on_timeout = flow_json_string(c, sub, 1, d);
+		} else
+			parse_unknown(d, sub, c->string, known,
+			    sizeof known / sizeof known[0], " in gate options");
 		free(sub);
 	}
 	if (g->napprovers > 0 && !groups && (size_t)g->quorum > g->napprovers) {
 		sub = flow_path_key(path, "quorum");
-		flow_diags_add(ps->d, FLOW_ERROR, sub, "quorum %d is more than "
+		flow_diags_add(d, FLOW_ERROR, sub, "quorum %d is more than "
 		    "the %zu approvers", g->quorum, g->napprovers);
 		free(sub);
 	}
 	if (g->on_timeout != NULL && g->timeout < 0) {
 		sub = flow_path_key(path, "on_timeout");
-		flow_diags_add(ps->d, FLOW_WARNING, sub,
+		flow_diags_add(d, FLOW_WARNING, sub,
 		    "on_timeout has no effect without a timeout");
 		free(sub);
 	}
@@ -682,19 +752,25 @@ static void
 parse_exec(struct parse_step *ps)
 {
 	struct flow_step	*st = ps->st;
-	const char		*a = NULL, *b = NULL;
+	const char		*kinds[4], *a = NULL, *b = NULL;
 	char			*sub;
+	size_t			 n = 0;
 
-	if (ps->has_tool && st->run != NULL)
-		a = "tool", b = "run";
-	else if (ps->has_tool && st->shell != NULL)
-		a = "tool", b = "shell";
-	else if (st->run != NULL && st->shell != NULL)
-		a = "run", b = "shell";
-	if (a != NULL) {
+	if (ps->has_tool)
+		kinds[n++] = "tool";
+	if (st->run != NULL)
+		kinds[n++] = "run";
+	if (st->shell != NULL)
+		kinds[n++] = "shell";
+	if (st->workflow != NULL)
+		kinds[n++] = "workflow";
+	if (n > 1) {
+		a = kinds[0];
+		b = kinds[1];
 		sub = flow_path_key(ps->path, b);
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"%s\" cannot be used "
-		    "with \"%s\" (a step has one of tool, run or shell)", b, a);
+		    "with \"%s\" (a step has one of tool, run, shell or "
+		    "workflow)", b, a);
 		free(sub);
 	}
 	if (ps->has_tool)
@@ -703,17 +779,68 @@ parse_exec(struct parse_step *ps)
 		st->exec = FLOW_EXEC_RUN;
 	else if (st->shell != NULL)
 		st->exec = FLOW_EXEC_SHELL;
+	else if (st->workflow != NULL)
+		st->exec = FLOW_EXEC_WORKFLOW;
 	else
 		st->exec = FLOW_EXEC_GATE;
+	if (st->input_json != NULL && st->exec != FLOW_EXEC_WORKFLOW) {
+		sub = flow_path_key(ps->path, "input");
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"input\" belongs to "
+		    "a sub-workflow step (one with \"workflow\")");
+		free(sub);
+	}
+	if (st->exec == FLOW_EXEC_WORKFLOW && st->host != NULL) {
+		sub = flow_path_key(ps->path, "host");
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "a sub-workflow step "
+		    "runs no command, so it has no \"host\"");
+		free(sub);
+	}
 	if (ps->gate == NULL)
 		return;
 	sub = flow_path_key(ps->path, "gate");
 	if (st->exec != FLOW_EXEC_GATE)
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "gate options on a step "
-		    "that runs something (a gate has no tool, run or shell)");
+		    "that runs something (a gate has no tool, run, shell or "
+		    "workflow)");
 	else
-		parse_gate(ps, sub);
+		flow_gate_parse(&st->gate, ps->gate, sub, ps->d);
 	free(sub);
+}
+
+/*
+ * A step has one way on: next, branch, parallel or done.  "join" names
+ * where a branch ends, or a fan-out's own join, so beside next, branch
+ * or done it would be dropped: each clash is an error at the second.
+ */
+static void
+parse_transitions(struct parse_step *ps)
+{
+	const struct flow_step	*st = ps->st;
+	const char		*kinds[4];
+	char			*sub;
+	size_t			 n = 0;
+
+	if (st->next != NULL)
+		kinds[n++] = "next";
+	if (st->nbranch > 0)
+		kinds[n++] = "branch";
+	if (st->parallel != NULL)
+		kinds[n++] = "parallel";
+	if (st->done)
+		kinds[n++] = "done";
+	if (n > 1) {
+		sub = flow_path_key(ps->path, kinds[1]);
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"%s\" cannot be used "
+		    "with \"%s\" (a step has one of next, branch, parallel "
+		    "or done)", kinds[1], kinds[0]);
+		free(sub);
+	} else if (n == 1 && st->join != NULL && st->parallel == NULL) {
+		sub = flow_path_key(ps->path, "join");
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"join\" cannot be "
+		    "used with \"%s\" (a branch ends at its join: put "
+		    "\"join\" on the step that ends it)", kinds[0]);
+		free(sub);
+	}
 }
 
 /* Set a step's defaults. */
@@ -741,12 +868,7 @@ static void
 parse_step(struct flow *f, const cJSON *obj, const char *path,
     struct flow_diags *d)
 {
-	static const char	*names[PARSE_NFIELDS];
-	struct parse_step	 ps;
-	const cJSON		*c;
-	const char		*hint;
-	char			*sub;
-	size_t			 i;
+	const char	*hint;
 
 	if (!cJSON_IsObject(obj)) {
 		/* A template's own keys written into a bare flow. */
@@ -760,14 +882,31 @@ parse_step(struct flow *f, const cJSON *obj, const char *path,
 		    "got %s%s", json_type_name(obj), hint);
 		return;
 	}
+	f->steps = xreallocarray(f->steps, f->nsteps + 1, sizeof *f->steps);
+	flow_step_parse(&f->steps[f->nsteps++], obj, obj->string, path, d);
+}
+
+/*
+ * Parse a step object into st (a flow's step, or a for-each's "do"),
+ * reporting every problem under path.
+ */
+void
+flow_step_parse(struct flow_step *st, const cJSON *obj, const char *key,
+    const char *path, struct flow_diags *d)
+{
+	static const char	*names[PARSE_NFIELDS];
+	struct parse_step	 ps;
+	const cJSON		*c;
+	char			*sub;
+	size_t			 i;
+
 	for (i = 0; i < PARSE_NFIELDS; i++)
 		names[i] = parse_fields[i].name;
-	f->steps = xreallocarray(f->steps, f->nsteps + 1, sizeof *f->steps);
 	memset(&ps, 0, sizeof ps);
-	ps.st = &f->steps[f->nsteps++];
+	ps.st = st;
 	ps.d = d;
 	ps.path = path;
-	parse_step_init(ps.st, obj->string);
+	parse_step_init(ps.st, key);
 	for (c = obj->child; c != NULL; c = c->next) {
 		for (i = 0; i < PARSE_NFIELDS; i++) {
 			if (strcmp(c->string, parse_fields[i].name) == 0)
@@ -776,21 +915,20 @@ parse_step(struct flow *f, const cJSON *obj, const char *path,
 		sub = flow_path_key(path, c->string);
 		if (i < PARSE_NFIELDS)
 			parse_fields[i].cb(&ps, c, sub);
-		else {
-			hint = flow_suggest(c->string, names, PARSE_NFIELDS);
-			flow_diags_add(d, FLOW_WARNING, sub,
-			    "unknown field \"%s\"%s%s%s", c->string,
-			    hint ? " (did you mean \"" : "", hint ? hint : "",
-			    hint ? "\"?)" : "");
-		}
+		else
+			parse_unknown(d, sub, c->string, names, PARSE_NFIELDS,
+			    "");
 		free(sub);
 	}
 	parse_exec(&ps);
+	parse_transitions(&ps);
+	if (st->foreach != NULL)
+		flow_foreach_finish(st, path, d);
 }
 
 /* Free what a step holds. */
-static void
-parse_step_free(struct flow_step *st)
+void
+flow_step_free(struct flow_step *st)
 {
 	size_t	i;
 
@@ -814,10 +952,13 @@ parse_step_free(struct flow_step *st)
 	flow_strings_free(st->parallel, st->nparallel);
 	free(st->parallel_targets);
 	free(st->join);
+	free(st->workflow);
+	free(st->input_json);
 	flow_retry_free(&st->retry);
 	free(st->gate.message);
 	flow_strings_free(st->gate.approvers, st->gate.napprovers);
 	free(st->gate.on_timeout);
+	flow_foreach_free(st->foreach);
 }
 
 /* Keys and names share one namespace: report every clash. */
@@ -950,6 +1091,12 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 	f = xcalloc(1, sizeof *f);
 	f->start = -1;
 	for (c = obj->child; c != NULL; c = c->next) {
+		if (strcmp(c->string, "output") == 0) {
+			/* The run's output, not a step (SPEC §3). */
+			free(f->output_json);
+			f->output_json = json_print(c);
+			continue;
+		}
 		if (++n > SLUICE_MAX_STEPS) {
 			flow_diags_add(d, FLOW_ERROR, base, "too many steps "
 			    "(max %d)", SLUICE_MAX_STEPS);
@@ -959,6 +1106,9 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 		if (*c->string == '\0')
 			flow_diags_add(d, FLOW_ERROR, path,
 			    "a step key must not be empty");
+		else if (vis_needed(c->string))
+			flow_diags_add(d, FLOW_ERROR, path, "a step key must "
+			    "not hold control characters");
 		else
 			parse_step(f, c, path, d);
 		free(path);
@@ -968,9 +1118,12 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 		if (strcmp(f->steps[n].key, "start") == 0)
 			f->start = (int)n;
 	}
-	if (f->start == -1)
-		flow_diags_add(d, FLOW_ERROR, base,
-		    "missing entry step \"start\"");
+	/* As the reference engine does: no "start", the first step. */
+	if (f->start == -1 && f->nsteps > 0)
+		f->start = 0;
+	if (f->nsteps == 0)
+		flow_diags_add(d, FLOW_ERROR, base, "a flow needs at least "
+		    "one step");
 	parse_resolve_all(f, base, d);
 	return (f);
 }
@@ -1056,7 +1209,8 @@ flow_free(struct flow *f)
 	if (f == NULL)
 		return;
 	for (i = 0; i < f->nsteps; i++)
-		parse_step_free(&f->steps[i]);
+		flow_step_free(&f->steps[i]);
 	free(f->steps);
+	free(f->output_json);
 	free(f);
 }

@@ -18,7 +18,10 @@
  * lock.c: the engine lock, an flock() on DB.lock beside the database.  The
  * kernel drops it when the holder dies, however it dies, so a stale lock
  * cannot outlive its engine.  A probe takes the shared lock for an instant
- * to ask whether an engine holds the exclusive one.
+ * to ask whether an engine holds the exclusive one.  The lock is only as
+ * good as the name: once DB.lock is removed, a new engine locks a new file
+ * of that name, so an engine asks (lock_same) whether the name still leads
+ * to the file it locked before it starts anything.
  */
 
 #include <sys/types.h>
@@ -156,6 +159,30 @@ lock_take(const char *dbpath, int *fdp, char **cause)
 	close(fd);
 	free(path);
 	return (LOCK_HELD);
+}
+
+/* The lock file's name, for lock_same and a process's fence. */
+char *
+lock_file(const char *dbpath)
+{
+	return (lock_path(dbpath));
+}
+
+/*
+ * Whether path still names the file fd holds the lock on: 1 yes, 0 not
+ * (removed, or replaced by another file, whose lock another engine may
+ * hold), -1 if fd itself cannot be asked.
+ */
+int
+lock_same(int fd, const char *path)
+{
+	struct stat	 held, named;
+
+	if (fstat(fd, &held) != 0)
+		return (-1);
+	if (stat(path, &named) != 0)
+		return (0);
+	return (held.st_dev == named.st_dev && held.st_ino == named.st_ino);
 }
 
 /* Give the lock up. */

@@ -43,6 +43,7 @@ void		 loop_free(struct loop *);
 int		 loop_run(struct loop *);	/* until loop_break */
 int		 loop_once(struct loop *, int);	/* one turn; arg: may block */
 void		 loop_break(struct loop *);
+void		 loop_resume(struct loop *);	/* undo loop_break */
 int		 loop_stopped(const struct loop *);
 
 /*
@@ -88,6 +89,19 @@ struct proc;
 #define PROC_F_INHERIT	0x2	/* keep our stdin/stdout/stderr (an editor) */
 #define PROC_F_NOPGRP	0x4	/* stay in our process group (an editor) */
 
+/*
+ * A fence: the child runs its command only if path still names the file
+ * dev and ino (the engine's lock file), checked as its last step before
+ * exec; otherwise it exits 127 and sets lost, which the parent (blocked
+ * in vfork meanwhile) reads once the child is gone.
+ */
+struct proc_fence {
+	const char	*path;
+	dev_t		 dev;
+	ino_t		 ino;
+	volatile int	 lost;
+};
+
 struct proc_spec {
 	char *const	*argv;		/* argv[0] looked up in PATH */
 	char *const	*envp;		/* the whole environment */
@@ -95,6 +109,7 @@ struct proc_spec {
 	int		 flags;		/* PROC_F_* */
 	const char	*stdin_data;	/* NULL: stdin is /dev/null; else */
 	size_t		 stdin_len;	/* written to a pipe, then closed */
+	struct proc_fence *fence;	/* NULL: none */
 };
 
 /* Output from the child: stream 1 or 2, a chunk as read. */
@@ -127,6 +142,8 @@ size_t		 procenv_find(const char *const *, pid_t *, size_t);
 int		 lock_take(const char *, int *, char **);
 void		 lock_release(int);
 int		 lock_probe(const char *);	/* 1 held by someone, 0 not */
+char		*lock_file(const char *);	/* DB.lock's path */
+int		 lock_same(int, const char *);	/* 1 path names fd's file */
 
 /* sock.c: the engine's socket, DB.sock beside the database. */
 char		*sock_path(const char *);

@@ -28,6 +28,7 @@
 
 #include <sys/types.h>
 #include <sys/queue.h>
+#include <sys/stat.h>
 #include <sys/tree.h>
 #include <sys/wait.h>
 
@@ -130,6 +131,7 @@ static void	proc_fds_close(struct proc_fds *);
 static struct proc *proc_parent(struct proc_set *, const struct proc_spec *,
 		    pid_t, struct proc_fds *);
 static __dead void proc_child(const struct proc_spec *, struct proc_fds *);
+static void	proc_child_fence(struct proc_fence *);
 static int	proc_child_lift(int);
 static void	proc_child_stdio(int, int, int);
 static __dead void proc_child_exec(char *const *, char *const *);
@@ -189,7 +191,7 @@ struct proc *
 proc_spawn(struct loop *loop, const struct proc_spec *spec,
     proc_output_cb outcb, proc_exit_cb exitcb, void *arg, char **cause)
 {
-	struct proc_set	*set;
+	struct proc_set	*volatile set;	/* live across vfork(): -Wclobbered */
 	struct proc_fds	 fds;
 	struct proc	*p;
 	sigset_t	 all, old;
@@ -216,6 +218,16 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		proc_fds_close(&fds);
 		xasprintf(cause, "cannot fork: %s", strerror(saved));
+		return (NULL);
+	}
+	if (spec->fence != NULL && spec->fence->lost) {
+		/* vfork() returned, so the child has exited: reap it here. */
+		while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+			;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		proc_fds_close(&fds);
+		xasprintf(cause, "%s is no longer the lock this process took",
+		    spec->fence->path);
 		return (NULL);
 	}
 	p = proc_parent(set, spec, pid, &fds);
@@ -330,10 +342,9 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 /*
  * The child's half, from vfork() to exec: defaults back, own group,
  * /dev/null (or the stdin pipe) and the pipes as 0, 1 and 2, nothing else
- * open, the directory,
- * exec.  Only async-signal-safe calls, and nothing written
- * but this function's own locals, since after vfork() the parent's memory
- * is the child's.
+ * open, the fence, the directory, exec.  Only async-signal-safe calls,
+ * and nothing written but this function's own locals and a lost fence,
+ * since after vfork() the parent's memory is the child's.
  */
 static __dead void
 proc_child(const struct proc_spec *spec, struct proc_fds *fds)
@@ -358,11 +369,32 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 		    proc_child_lift(fds->out[1]), proc_child_lift(fds->err[1]));
 	}
 	closefrom(3);
+	proc_child_fence(spec->fence);
 
 	if (spec->cwd != NULL && chdir(spec->cwd) != 0)
 		proc_child_fail("cannot change directory to ", spec->cwd,
 		    errno);
 	proc_child_exec(spec->argv, spec->envp);
+}
+
+/*
+ * The last look before exec: is the fence's path still the file it was?
+ * If not, set lost (the one write to the parent's memory, deliberate: the
+ * parent reads it when vfork() returns) and exit without running
+ * anything.  The path is looked at before chdir, as the parent gave it.
+ */
+static void
+proc_child_fence(struct proc_fence *fence)
+{
+	struct stat	 sb;
+
+	if (fence == NULL)
+		return;
+	if (stat(fence->path, &sb) == 0 && sb.st_dev == fence->dev &&
+	    sb.st_ino == fence->ino)
+		return;
+	fence->lost = 1;
+	_exit(127);
 }
 
 /* Move a descriptor above 2, so setting up 0, 1 and 2 cannot clobber it. */

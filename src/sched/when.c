@@ -21,7 +21,7 @@
  *	[today|tomorrow|[next] WEEKDAY] [at] TIME
  *	TIME [today|tomorrow|[next] WEEKDAY]
  *	YYYY-MM-DD [TIME] | YYYY-MM-DDTHH:MM[:SS[.frac]][Z|+HH:MM|+HHMM|+HH]
- *	@UNIXTIME
+ *	@UNIXTIME | UNIXTIME (9 or more digits alone, as the reference takes)
  *
  * where TIME is 9am, 9:30pm, 12am (midnight), 12pm, noon, 21:15, 21:15:30.
  * "in" adds elapsed time (a day is 24 hours; "1.5h" is 90 minutes).  A date
@@ -129,6 +129,7 @@ static const char *when_suggest(const char *, size_t, const char **,
 static int	 when_distance(const char *, size_t, const char *);
 static int	 when_check_range(struct when_ctx *, int64_t, const char *);
 static int	 when_parse_unix(struct when_ctx *, int64_t *);
+static int	 when_is_unix(const struct when_ctx *);
 static int	 when_parse_in(struct when_ctx *, int64_t *);
 static int	 when_in_number(struct when_ctx *, const char **, int64_t *);
 static int	 when_in_unit(struct when_ctx *, const char *, size_t, int,
@@ -208,7 +209,7 @@ when_parse(const char *text, int64_t now_ms, int64_t *at_ms, char **cause)
 
 	if (when_split(&ctx) != 0)
 		rc = -1;
-	else if (*ctx.words[0].s == '@')
+	else if (*ctx.words[0].s == '@' || when_is_unix(&ctx))
 		rc = when_parse_unix(&ctx, at_ms);
 	else if (when_is(&ctx.words[0], "in"))
 		rc = when_parse_in(&ctx, at_ms);
@@ -330,7 +331,26 @@ when_check_range(struct when_ctx *ctx, int64_t at, const char *what)
 	return (0);
 }
 
-/* "@1764579600": seconds since 1970-01-01 UTC. */
+/*
+ * A lone number of 9 or more digits is a Unix time without its "@" (the
+ * reference engine's integer form); shorter numbers stay clock times.
+ */
+static int
+when_is_unix(const struct when_ctx *ctx)
+{
+	const struct when_word	*w = &ctx->words[0];
+	size_t			 i;
+
+	if (ctx->nwords != 1 || w->len < 9)
+		return (0);
+	for (i = 0; i < w->len; i++) {
+		if (!isdigit((unsigned char)w->s[i]))
+			return (0);
+	}
+	return (1);
+}
+
+/* "@1764579600" or "1764579600": seconds since 1970-01-01 UTC. */
 static int
 when_parse_unix(struct when_ctx *ctx, int64_t *at)
 {
@@ -345,7 +365,7 @@ when_parse_unix(struct when_ctx *ctx, int64_t *at)
 	if (w->len == 1)
 		return (when_fail(ctx, "expected seconds since 1970 after "
 		    "\"@\" at column %d", w->col + 1));
-	for (i = 1; i < w->len; i++) {
+	for (i = *w->s == '@' ? 1 : 0; i < w->len; i++) {
 		if (!isdigit((unsigned char)w->s[i]))
 			return (when_fail(ctx, "unexpected \"%c\" in a Unix "
 			    "time at column %d", ctx->text[w->col - 1 + i],

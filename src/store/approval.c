@@ -17,6 +17,8 @@
 /*
  * approval.c: people's decisions on gates, one row each, so a quorum
  * counts distinct people and a second vote by the same person is seen.
+ * A row counts only beside the audit row that recorded it (audit_id), so
+ * an approval written with sqlite3 opens no gate.
  */
 
 #include <stdint.h>
@@ -30,20 +32,27 @@
 
 static const char approval_add_sql[] =
 	"INSERT INTO approvals (step_id, workflow_id, who, decision, comment,"
-	" at) VALUES (?, ?, ?, ?, ?, ?)";
+	" at, audit_id) VALUES (?, ?, ?, ?, ?, ?, ?)";
 static const char approval_count_sql[] =
-	"SELECT count(DISTINCT who) FROM approvals WHERE step_id = ?"
-	" AND decision = 'approve'";
+	"SELECT count(DISTINCT who) FROM approvals p WHERE step_id = ?"
+	" AND decision = 'approve'" STORE_APPROVAL_AUDITED;
+static const char approval_decision_sql[] =
+	"SELECT decision FROM approvals p WHERE step_id = ? AND who = ?"
+	STORE_APPROVAL_AUDITED " ORDER BY id LIMIT 1";
 static const char approval_by_sql[] =
-	"SELECT count(*) FROM approvals WHERE step_id = ? AND who = ?";
+	"SELECT count(*) FROM approvals p WHERE step_id = ? AND who = ?"
+	STORE_APPROVAL_AUDITED;
 
-/* Record a decision ("approve" or "reject") on a gate row. */
+/*
+ * Record a decision ("approve" or "reject") on a gate row, with the id of
+ * the audit row that recorded it.
+ */
 int
 store_approval_add(struct store *s, int64_t step, int64_t wf, const char *who,
-    const char *decision, const char *comment, int64_t now)
+    const char *decision, const char *comment, int64_t now, int64_t audit)
 {
-	return (store_runf(s, "record decision", approval_add_sql, "iittti",
-	    step, wf, who, decision, comment, now));
+	return (store_runf(s, "record decision", approval_add_sql, "iittti"
+	    "i", step, wf, who, decision, comment, now, audit));
 }
 
 /* How many distinct people approved a gate row. */
@@ -52,6 +61,37 @@ store_approval_count(struct store *s, int64_t step, int64_t *n)
 {
 	return (store_int64f(s, "count approvals", n, approval_count_sql, "i",
 	    step));
+}
+
+/* The decision one person made on a gate row ("approve", "reject"). */
+int
+store_approval_decision(struct store *s, int64_t step, const char *who,
+    char **decision)
+{
+	sqlite3_stmt	*st;
+	char		*cause = NULL;
+	int		 rc;
+
+	*decision = NULL;
+	if ((rc = store_stmt(s, approval_decision_sql, &st, &cause)) != 0) {
+		store_keep_error(s, cause);
+		return (rc);
+	}
+	if (store_bind_text(st, 2, who) != SQLITE_OK ||
+	    sqlite3_bind_int64(st, 1, step) != SQLITE_OK)
+		rc = store_fail(s, sqlite3_errcode(s->db), "read decision",
+		    &cause);
+	else if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*decision = store_column_text(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_DONE)
+		rc = 0;
+	else
+		rc = store_fail(s, rc, "read decision", &cause);
+	store_release(s, st);
+	if (rc != 0)
+		store_keep_error(s, cause);
+	return (rc);
 }
 
 /* How many decisions one person made on a gate row. */

@@ -17,7 +17,9 @@
 /*
  * audit.c: the append-only audit trail of operator actions: who, when,
  * from which tty and host, what, on what, and why.  UPDATE and DELETE on
- * the table are refused by triggers (schema.c), so only INSERT lives here.
+ * the table are refused by triggers (schema.c), so only INSERT lives here;
+ * each row is hash-chained to the one before (chain.c) and copied to
+ * syslog once its transaction commits (syslog.c).
  */
 
 #include <stdint.h>
@@ -31,9 +33,14 @@
 #include "store/store-int.h"
 
 static const char audit_insert_sql[] =
-	"INSERT INTO audit (at, who, uid, tty, host, action, target,"
-	" workflow_id, step_id, comment, detail_json)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	"INSERT INTO audit (id, at, who, uid, tty, host, action, target,"
+	" workflow_id, step_id, comment, detail_json, prev_hash, hash)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+static const char audit_head_sql[] =
+	"SELECT last_id, hash FROM audit_head WHERE id = 1";
+static const char audit_head_set_sql[] =
+	"INSERT OR REPLACE INTO audit_head (id, last_id, hash)"
+	" VALUES (1, ?, ?)";
 static const char audit_list_sql[] =
 	"SELECT id, at, workflow_id, step_id, who, tty, host, action, target,"
 	" comment, detail_json FROM audit ORDER BY id DESC LIMIT ?";
@@ -47,47 +54,91 @@ store_actor_name(const struct store_actor *actor)
 	return (user_self()->name);
 }
 
-/* Append an audit row inside the caller's transaction. */
+/*
+ * Where the next row goes and what it follows: after the head (the newest
+ * row sluice wrote), or after a row someone added past it, so an added or
+ * removed row breaks the chain where it was rather than being papered
+ * over.  A missing head starts again from the genesis hash, which the
+ * next verification reports.
+ */
+static int
+store_audit_next(struct store *s, int64_t *id, char *prev, char **cause)
+{
+	sqlite3_stmt	*st;
+	int64_t		 max = 0;
+	int		 rc;
+
+	*id = 0;
+	strlcpy(prev, store_chain_genesis, SHA256_HEX);
+	if ((rc = store_stmt(s, audit_head_sql, &st, cause)) != 0)
+		return (rc);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		if (sqlite3_column_text(st, 1) != NULL)
+			strlcpy(prev, (const char *)sqlite3_column_text(st, 1),
+			    SHA256_HEX);
+		rc = SQLITE_DONE;
+	}
+	store_release(s, st);
+	if (rc != SQLITE_DONE)
+		return (store_fail(s, rc, "read audit head", cause));
+	if (store_int64f(s, "audit rows", &max,
+	    "SELECT coalesce(max(id), 0) FROM audit", "") != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		return (STORE_ERR);
+	}
+	if (max > *id)
+		*id = max;
+	(*id)++;
+	return (0);
+}
+
+/*
+ * Append an audit row inside the caller's transaction, chained to the
+ * one before (chain.c), and queue its copy for syslog (sent on commit).
+ */
 int
 store_audit_insert(struct store *s, const struct store_actor *actor,
     const struct store_audit_entry *e, char **cause)
 {
-	const struct user_info	*self = NULL;
-	sqlite3_stmt		*st;
-	const char		*tty, *host;
-	uid_t			 uid;
-	int			 rc, bad = 0;
+	const struct user_info	*self = user_self();
+	struct store_chain_row	 r;
+	char			 prev[SHA256_HEX], hash[SHA256_HEX];
+	int			 rc;
 
-	if (actor == NULL) {
-		self = user_self();
-		uid = self->uid;
-		tty = self->tty;
-		host = self->host;
-	} else {
-		uid = actor->uid;
-		tty = actor->tty;
-		host = actor->host;
-	}
-	if ((rc = store_prepare(s, audit_insert_sql, &st, cause)) != 0)
+	memset(&r, 0, sizeof r);
+	r.at = time_now_ms();
+	r.who = store_actor_name(actor);
+	r.uid = actor != NULL ? (int64_t)actor->uid : (int64_t)self->uid;
+	r.tty = actor != NULL ? actor->tty : self->tty;
+	r.host = actor != NULL ? actor->host : self->host;
+	r.action = e->action;
+	r.target = e->target;
+	r.workflow_id = e->workflow_id;
+	r.step_id = e->step_id;
+	r.comment = e->comment;
+	r.detail_json = e->detail_json;
+	if ((rc = store_audit_next(s, &r.id, prev, cause)) != 0)
 		return (rc);
-	bad |= sqlite3_bind_int64(st, 1, time_now_ms());
-	bad |= store_bind_text(st, 2, store_actor_name(actor));
-	bad |= sqlite3_bind_int64(st, 3, (int64_t)uid);
-	bad |= store_bind_text(st, 4, tty);
-	bad |= store_bind_text(st, 5, host);
-	bad |= store_bind_text(st, 6, e->action);
-	bad |= store_bind_text(st, 7, e->target);
-	bad |= store_bind_time(st, 8, e->workflow_id);
-	bad |= store_bind_time(st, 9, e->step_id);
-	bad |= store_bind_text(st, 10, e->comment);
-	bad |= store_bind_text(st, 11, e->detail_json);
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "insert audit",
-		    cause);
-	else
-		rc = store_step_done(s, st, "insert audit", cause);
-	sqlite3_finalize(st);
-	return (rc);
+	store_chain_hash(&r, prev, hash);
+	if (store_runf(s, "insert audit", audit_insert_sql, "iitittttTTtttt",
+	    r.id, r.at, r.who, r.uid, r.tty, r.host, r.action, r.target,
+	    r.workflow_id, r.step_id, r.comment, r.detail_json, prev,
+	    hash) != 0 || store_runf(s, "audit head", audit_head_set_sql,
+	    "it", r.id, hash) != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		return (STORE_ERR);
+	}
+	s->last_audit_id = r.id;
+	store_syslog_queue(s, &r);
+	return (0);
+}
+
+/* The id of the audit row this connection wrote last. */
+int64_t
+store_audit_last(const struct store *s)
+{
+	return (s->last_audit_id);
 }
 
 /* Append an audit row, in its own transaction unless one is open. */

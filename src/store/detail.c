@@ -32,8 +32,8 @@
 #include "store/store-int.h"
 
 static const char approval_list_sql[] =
-	"SELECT id, at, who, decision, comment FROM approvals"
-	" WHERE step_id = ? ORDER BY id LIMIT ?";
+	"SELECT id, at, who, decision, comment FROM approvals p"
+	" WHERE step_id = ?" STORE_APPROVAL_AUDITED " ORDER BY id LIMIT ?";
 static const char timer_of_step_sql[] =
 	"SELECT min(due_at) FROM timers WHERE step_id = ? AND kind = ?";
 static const char log_tail_sql[] =

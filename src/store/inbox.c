@@ -18,7 +18,9 @@
  * inbox.c: commands for the engine.  A process that is not the engine
  * (the CLI, a second console) posts a row; the engine applies new rows in
  * order, in its own transaction, and answers on the same row.  The person
- * is the posting process's, from its uid.
+ * is the posting process's, from its uid.  Each row is sealed (chain.c),
+ * so the engine refuses, and `audit --verify` reports, one written with
+ * sqlite3.
  */
 
 #include <stdint.h>
@@ -33,7 +35,7 @@
 
 #define INBOX_COLUMNS \
 	"id, posted_at, uid, who, tty, host, command, workflow_id, step_id," \
-	" args_json, state, reply"
+	" args_json, state, reply, seal"
 
 static const char inbox_post_sql[] =
 	"INSERT INTO inbox (posted_at, uid, who, tty, host, command,"
@@ -43,6 +45,8 @@ static const char inbox_new_sql[] =
 	" LIMIT 1000";
 static const char inbox_get_sql[] =
 	"SELECT " INBOX_COLUMNS " FROM inbox WHERE id = ?";
+static const char inbox_seal_sql[] =
+	"UPDATE inbox SET seal = ? WHERE id = ?";
 static const char inbox_reply_sql[] =
 	"UPDATE inbox SET state = ?, reply = ?, handled_at = ? WHERE id = ?";
 
@@ -64,6 +68,7 @@ store_inbox_row(sqlite3_stmt *st, void *p)
 	m->args_json = store_column_text(st, 9);
 	m->state = store_column_text(st, 10);
 	m->reply = store_column_text(st, 11);
+	m->seal = store_column_text(st, 12);
 }
 
 /* store_rows' way to free a partly read array. */
@@ -80,7 +85,26 @@ static const struct store_rows store_inbox_rows = {
 	.free = store_inbox_rows_free,
 };
 
-/* Post a command in its own transaction; sets *id. */
+/* Seal a row just posted, from what was stored (chain.c). */
+static int
+store_inbox_seal(struct store *s, int64_t id, char **cause)
+{
+	struct store_inbox	*m;
+	char			 seal[SHA256_HEX];
+	int			 rc;
+
+	if ((rc = store_inbox_get(s, id, &m, cause)) != 0)
+		return (rc);
+	store_chain_seal(m, seal);
+	store_inbox_free(m);
+	if (store_runf(s, "seal command", inbox_seal_sql, "ti", seal, id) != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		return (STORE_ERR);
+	}
+	return (0);
+}
+
+/* Post a command in its own transaction, sealed; sets *id. */
 int
 store_inbox_post(struct store *s, const struct store_actor *actor,
     const struct store_inbox *m, int64_t *id, char **cause)
@@ -102,6 +126,10 @@ store_inbox_post(struct store *s, const struct store_actor *actor,
 		return (rc);
 	}
 	*id = sqlite3_last_insert_rowid(s->db);
+	if ((rc = store_inbox_seal(s, *id, cause)) != 0) {
+		store_rollback(s);
+		return (rc);
+	}
 	return (store_commit(s, cause));
 }
 
@@ -179,6 +207,7 @@ store_inboxes_free(struct store_inbox *list, size_t n)
 		free(list[i].args_json);
 		free(list[i].state);
 		free(list[i].reply);
+		free(list[i].seal);
 	}
 	free(list);
 }

@@ -92,6 +92,16 @@ store_lease_fence(struct store *s, int64_t epoch, int64_t now)
 	return (rc);
 }
 
+/*
+ * The current epoch, read outside any transaction (so from the latest
+ * commit): an engine compares it with its own before starting a process.
+ */
+int
+store_lease_epoch(struct store *s, int64_t *epoch)
+{
+	return (store_int64f(s, "read epoch", epoch, lease_epoch_sql, ""));
+}
+
 /* A clean exit: no engine is recorded any more (if still ours). */
 int
 store_lease_drop(struct store *s, int64_t epoch)

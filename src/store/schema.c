@@ -263,14 +263,99 @@ static const char schema_v3[] =
 	" WHERE schedule_id IS NOT NULL;"
 	"PRAGMA user_version = 3;";
 
-/* Every schema version in order; each text ends by setting user_version. */
+/*
+ * Version 4: a tamper-evident audit trail (chain.c).  Each row carries
+ * the hash of the row before it and its own; audit_head keeps the newest
+ * row's id and hash; approvals name the audit row that recorded them;
+ * inbox rows carry a seal.  The rows already there are chained, linked
+ * and sealed by store_chain_migrate between the two texts, with the
+ * no-update trigger dropped for the while.
+ */
+static const char schema_v4[] =
+	"DROP TRIGGER audit_no_update;"
+	"ALTER TABLE audit ADD COLUMN prev_hash TEXT;"
+	"ALTER TABLE audit ADD COLUMN hash TEXT;"
+	"CREATE TABLE audit_head ("
+	" id INTEGER PRIMARY KEY CHECK (id = 1),"
+	" last_id INTEGER NOT NULL,"
+	" hash TEXT NOT NULL);"
+	"ALTER TABLE approvals ADD COLUMN audit_id INTEGER"
+	" REFERENCES audit (id);"
+	"ALTER TABLE inbox ADD COLUMN seal TEXT;";
+static const char schema_v4_after[] =
+	"CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit"
+	" BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;"
+	"PRAGMA user_version = 4;";
+
+/*
+ * Version 5: for-each.  A for-each row says how many items it has; each
+ * item is a row of its own (item_of: the first for-each row of the step's
+ * pass; item_index, label and the item's JSON), and the gates a for-each
+ * asks between batches or when its failure budget is spent are rows with
+ * item_of set to that for-each row and no index.  The index serves the
+ * engine's reads of a for-each's items by status in item order.
+ */
+static const char schema_v5[] =
+	"ALTER TABLE workflow_steps ADD COLUMN item_of INTEGER"
+	" REFERENCES workflow_steps (id);"
+	"ALTER TABLE workflow_steps ADD COLUMN item_index INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN label TEXT;"
+	"ALTER TABLE workflow_steps ADD COLUMN items INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN item_json TEXT;"
+	"CREATE INDEX workflow_steps_items ON workflow_steps"
+	" (item_of, status, item_index) WHERE item_of IS NOT NULL;"
+	"PRAGMA user_version = 5;";
+
+/*
+ * Version 6: workflows made of workflows, and their outputs.  A run keeps
+ * its output (SPEC §3 "output"), its parent run and the parent's step
+ * that waits for it, and how deep it is in such a chain; a sub-workflow
+ * step's row names its child run, so a restarted engine re-attaches the
+ * step instead of starting a second child.
+ *
+ * The step kinds grow by "workflow".  SQLite cannot alter a CHECK, so
+ * the constraint's text is swapped in sqlite_schema for one of exactly
+ * the same length (lowercase words of under ten letters): loosening a
+ * CHECK this way is one of the edits SQLite documents as safe, and with
+ * the length kept, the column offsets SQLite holds for the table stay
+ * right.  The ALTER TABLE after it changes the schema cookie, so every
+ * connection reads the new text.
+ */
+static const char schema_v6[] =
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_schema SET sql = replace(sql,"
+	" 'CHECK (kind IN (''gate'', ''tool'', ''run'', ''shell''))',"
+	" 'CHECK (kind GLOB ''[a-z]*'' AND length(kind) < 10)')"
+	" WHERE type = 'table' AND name = 'workflow_steps';"
+	"PRAGMA writable_schema = OFF;"
+	"ALTER TABLE workflow_steps ADD COLUMN child_id INTEGER"
+	" REFERENCES workflows (id);"
+	"ALTER TABLE workflows ADD COLUMN output_json TEXT;"
+	"ALTER TABLE workflows ADD COLUMN parent_id INTEGER"
+	" REFERENCES workflows (id);"
+	"ALTER TABLE workflows ADD COLUMN parent_step_id INTEGER"
+	" REFERENCES workflow_steps (id);"
+	"ALTER TABLE workflows ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX workflows_parent ON workflows (parent_id, id)"
+	" WHERE parent_id IS NOT NULL;"
+	"PRAGMA user_version = 6;";
+
+/*
+ * Every schema version in order; each ends by setting user_version (in
+ * sql, or in after when a C step runs between the two).
+ */
 static const struct store_migration {
 	int64_t		 version;
 	const char	*sql;
+	int		(*fn)(struct store *, char **);
+	const char	*after;
 } store_migrations[] = {
-	{ 1, schema_v1 },
-	{ 2, schema_v2 },
-	{ 3, schema_v3 },
+	{ 1, schema_v1, NULL, NULL },
+	{ 2, schema_v2, NULL, NULL },
+	{ 3, schema_v3, NULL, NULL },
+	{ 4, schema_v4, store_chain_migrate, schema_v4_after },
+	{ 5, schema_v5, NULL, NULL },
+	{ 6, schema_v6, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])
@@ -300,6 +385,10 @@ store_schema_apply(struct store *s, const struct store_migration *m,
 		log_debug("%s: %s: version %lld", __func__, store_path(s),
 		    (long long)m->version);
 		rc = store_exec(s, m->sql, cause);
+		if (rc == 0 && m->fn != NULL)
+			rc = m->fn(s, cause);
+		if (rc == 0 && m->after != NULL)
+			rc = store_exec(s, m->after, cause);
 	}
 	return (store_finish(s, rc, cause));
 }

@@ -41,9 +41,10 @@ static const char step_insert_sql[] =
 	"INSERT INTO workflow_steps (updated_at, created_at, ready_at,"
 	" workflow_id, name, step_key, tool, kind, args_json, result_json,"
 	" gate_json, status, attempt, visit, parent_id, started_at,"
-	" completed_at, error, exit_code, fanout_id, branch_no)"
+	" completed_at, error, exit_code, fanout_id, branch_no, item_of,"
+	" item_index, label, items, item_json)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-	" ?, ?)";
+	" ?, ?, ?, ?, ?, ?, ?)";
 
 /*
  * Waiting gates with their workflow.  Approvals count distinct people;
@@ -55,10 +56,12 @@ static const char gate_list_sql[] =
 	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
 	"  json_extract(s.gate_json, '$.message') END, ''),"
 	" w.created_by,"
-	" (SELECT count(DISTINCT a.who) FROM approvals a"
-	"  WHERE a.step_id = s.id AND a.decision = 'approve'),"
+	" (SELECT count(DISTINCT p.who) FROM approvals p"
+	"  WHERE p.step_id = s.id AND p.decision = 'approve'"
+	STORE_APPROVAL_AUDITED "),"
 	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
-	"  json_extract(s.gate_json, '$.quorum') END, 1)"
+	"  json_extract(s.gate_json, '$.quorum') END, 1),"
+	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
 	" WHERE s.status = 'waiting' AND s." STORE_STEP_ACTIVE
 	" ORDER BY s.id";
@@ -104,6 +107,13 @@ store_step_row(sqlite3_stmt *st, void *p)
 	step->host = store_column_text(st, 26);
 	step->timeout_at = sqlite3_column_int64(st, 27);
 	step->log_bytes = sqlite3_column_int64(st, 28);
+	step->item_of = sqlite3_column_int64(st, 29);
+	step->item_index = sqlite3_column_type(st, 30) == SQLITE_NULL ? -1 :
+	    sqlite3_column_int(st, 30);
+	step->label = store_column_text(st, 31);
+	step->items = sqlite3_column_int64(st, 32);
+	step->item_json = store_column_text(st, 33);
+	step->child_id = sqlite3_column_int64(st, 34);
 }
 
 /* Read one step by id. */
@@ -226,6 +236,14 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 		bad |= sqlite3_bind_int(st, 21, step->branch_no);
 	else
 		bad |= sqlite3_bind_null(st, 21);
+	bad |= store_bind_time(st, 22, step->item_of);
+	if (step->item_of != 0 && step->item_index >= 0)
+		bad |= sqlite3_bind_int(st, 23, step->item_index);
+	else
+		bad |= sqlite3_bind_null(st, 23);
+	bad |= store_bind_text(st, 24, step->label);
+	bad |= store_bind_time(st, 25, step->items);
+	bad |= store_bind_text(st, 26, step->item_json);
 	if (bad != SQLITE_OK)
 		rc = store_fail(s, sqlite3_errcode(s->db), "insert step",
 		    cause);
@@ -325,6 +343,8 @@ store_gate_row(sqlite3_stmt *st, void *p)
 	g->created_by = store_column_text(st, 6);
 	g->approvals = sqlite3_column_int(st, 7);
 	g->quorum = sqlite3_column_int(st, 8);
+	g->parent_id = sqlite3_column_int64(st, 9);
+	g->parent_name = store_column_text(st, 10);
 }
 
 static void
@@ -369,6 +389,7 @@ store_gates_free(struct store_gate *list, size_t n)
 		free(list[i].step);
 		free(list[i].message);
 		free(list[i].created_by);
+		free(list[i].parent_name);
 	}
 	free(list);
 }
@@ -388,6 +409,8 @@ store_step_clear(struct store_step *step)
 	free(step->error);
 	free(step->branch_end);
 	free(step->host);
+	free(step->label);
+	free(step->item_json);
 	memset(step, 0, sizeof *step);
 }
 

@@ -37,6 +37,14 @@ struct store_cached {
 };
 #define STORE_NCACHED	96
 
+/* An audit row's syslog copy, waiting for its transaction to commit. */
+struct store_syslog_line {
+	char				*text;
+	int				 depth;	/* the level that queued it */
+	int				 warning; /* a refusal */
+	struct store_syslog_line	*next;
+};
+
 /* One open database. */
 struct store {
 	sqlite3			*db;
@@ -47,6 +55,9 @@ struct store {
 	struct store_cached	 cached[STORE_NCACHED];
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */
+	int64_t			 last_audit_id;	/* the row audit.c wrote last */
+	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
+	struct store_syslog_line *syslog_tail;
 };
 
 /* store.c */
@@ -92,6 +103,43 @@ int		 store_query_int(struct store *, const char *, int64_t *,
 /* schema.c */
 int		 store_schema_migrate(struct store *, char **);
 
+/* chain.c: an audit row as its hash covers it (strings not owned). */
+struct store_chain_row {
+	int64_t		 id;
+	int64_t		 at;
+	const char	*who;
+	int64_t		 uid;
+	const char	*tty;
+	const char	*host;
+	const char	*action;
+	const char	*target;
+	int64_t		 workflow_id;	/* 0: none */
+	int64_t		 step_id;	/* 0: none */
+	const char	*comment;
+	const char	*detail_json;
+};
+extern const char store_chain_genesis[];
+void		 store_chain_hash(const struct store_chain_row *, const char *,
+		     char *);
+void		 store_chain_seal(const struct store_inbox *, char *);
+int		 store_chain_migrate(struct store *, char **);
+
+/*
+ * A decision (an approvals row aliased p) counts only beside the audit
+ * row that recorded it: one written with sqlite3 is not a decision.
+ */
+#define STORE_APPROVAL_AUDITED \
+	" AND EXISTS (SELECT 1 FROM audit aa WHERE aa.id = p.audit_id" \
+	" AND aa.action = p.decision AND aa.who = p.who" \
+	" AND aa.step_id = p.step_id)"
+
+/* syslog.c: the audit rows' copies, sent when their transaction commits. */
+void		 store_syslog_queue(struct store *,
+		     const struct store_chain_row *);
+void		 store_syslog_flush(struct store *);
+void		 store_syslog_release(struct store *, int);
+void		 store_syslog_drop(struct store *, int);
+
 /* audit.c: an audit row inside the caller's transaction. */
 int		 store_audit_insert(struct store *, const struct store_actor *,
 		     const struct store_audit_entry *, char **);
@@ -107,7 +155,8 @@ void		 store_workflow_clear(struct store_workflow *);
 	" completed_at, name, step_key, tool, kind, args_json, result_json," \
 	" gate_json, status, error, attempt, visit, exit_code, parent_id," \
 	" fanout_id, branch_no, branch_end, pid, pgid, proc_start, host," \
-	" timeout_at, log_bytes"
+	" timeout_at, log_bytes, item_of, item_index, label, items, item_json," \
+	" child_id"
 extern const struct store_rows store_step_rows;
 /* The condition of the partial index of unfinished rows; queries on a
  * status repeat it so SQLite can use the index. */

@@ -52,6 +52,7 @@ static int	store_configure(struct store *, const struct store_ident *,
 static int	store_missing(const char *, char **);
 static char	*store_dirname(const char *);
 static int	store_unreadable(struct store *, int, char **);
+static int	store_denied(const char *, char **);
 
 /* Where the database lives when --db is not given (SPEC §9). */
 char *
@@ -78,6 +79,15 @@ store_default_path(void)
 	}
 	xasprintf(&path, "%s/.local/state/sluice/sluice.db", env);
 	return (path);
+}
+
+/* A database we may not read at all: a refused permission (exit 4). */
+static int
+store_denied(const char *path, char **cause)
+{
+	xasprintf(cause, "cannot open database %s: %s", path,
+	    strerror(EACCES));
+	return (STORE_READONLY);
 }
 
 /* The reason given for a database that does not exist yet. */
@@ -319,6 +329,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		return (STORE_ERR);
 	}
 	if (stat(path, &sb) != 0) {
+		if (errno == EACCES)
+			return (store_denied(path, cause));
 		if (errno != ENOENT) {
 			xasprintf(cause, "cannot open database %s: %s", path,
 			    strerror(errno));
@@ -331,7 +343,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 	} else if (S_ISDIR(sb.st_mode)) {
 		xasprintf(cause, "%s is a directory, not a database", path);
 		return (STORE_ERR);
-	}
+	} else if (access(path, R_OK) != 0 && errno == EACCES)
+		return (store_denied(path, cause));
 
 	s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
@@ -453,6 +466,10 @@ store_commit(struct store *s, char **cause)
 		store_rollback(s);
 		return (rc);
 	}
+	if (s->depth == 1)
+		store_syslog_flush(s);
+	else
+		store_syslog_release(s, s->depth);
 	s->depth--;
 	return (0);
 }
@@ -478,6 +495,7 @@ store_rollback(struct store *s)
 		log_debug("%s: %s", __func__, cause);
 		free(cause);
 	}
+	store_syslog_drop(s, s->depth);
 	s->depth--;
 }
 

@@ -36,11 +36,11 @@
 #define STORE_ERR	 -1
 #define STORE_NOTFOUND	 -2
 #define STORE_CONFLICT	 -3
-#define STORE_READONLY	 -4	/* the database or its directory is read-only */
+#define STORE_READONLY	 -4	/* read-only database or directory, or no access */
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	6
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -93,6 +93,11 @@ struct store_workflow {
 	int64_t		 schedule_id;	/* the schedule that made it, 0 */
 	int64_t		 fire_at;	/* the cron instant it ran for, 0 */
 	char		*schedule_name;	/* read only: that schedule's name */
+	char		*output_json;	/* its output once completed, or NULL */
+	int64_t		 parent_id;	/* the run whose step started it, 0 */
+	int64_t		 parent_step_id;	/* that step's row, 0 */
+	int		 depth;		/* 0 top, 1 a child, ... */
+	char		*parent_name;	/* read only: the parent's name */
 };
 
 struct store_workflow_filter {
@@ -100,8 +105,11 @@ struct store_workflow_filter {
 	const char	*name_like;	/* NULL: any; substring */
 	int64_t		 limit;		/* <= 0: 50 */
 	int64_t		 offset;
+	int		 top;		/* only runs with no parent */
 };
 
+int		 store_workflow_children(struct store *, int64_t,
+		     struct store_workflow **, size_t *, char **);
 int		 store_workflow_get(struct store *, int64_t,
 		     struct store_workflow **, char **);
 int		 store_workflow_list(struct store *,
@@ -142,6 +150,12 @@ struct store_step {
 	char		*host;		/* remote host, NULL local */
 	int64_t		 timeout_at;
 	int64_t		 log_bytes;
+	int64_t		 item_of;	/* for-each items and gates: its row */
+	int		 item_index;	/* an item's, 0..; -1: not an item */
+	char		*label;		/* an item's label, a gate's purpose */
+	int64_t		 items;		/* a for-each row: its items, else 0 */
+	char		*item_json;	/* an item's value */
+	int64_t		 child_id;	/* a sub-workflow step's run, 0 */
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -169,6 +183,8 @@ struct store_gate {
 	char		*created_by;
 	int		 approvals;
 	int		 quorum;
+	int64_t		 parent_id;	/* a child run's gate: the parent, 0 */
+	char		*parent_name;
 };
 
 int		 store_gate_list(struct store *, struct store_gate **, size_t *,
@@ -240,6 +256,24 @@ int		 store_audit_add(struct store *, const struct store_actor *,
 		     const struct store_audit_entry *, char **);
 int		 store_audit_list(struct store *, int64_t, struct store_audit **,
 		     size_t *, char **);
+int64_t		 store_audit_last(const struct store *);
+
+/*
+ * chain.c: the audit trail's hash chain.  A verification lists every
+ * problem found: the first break in the chain (bad_row, the first row
+ * that was changed, removed or inserted out of order), a missing head or
+ * trigger, approvals and inbox rows sluice did not write.
+ */
+struct store_verify {
+	int64_t		 rows;		/* audit rows read */
+	char		*head;		/* the newest row's hash */
+	int64_t		 bad_row;	/* first row of a break, 0 */
+	char		**problems;
+	size_t		 nproblems;
+};
+int		 store_audit_verify(struct store *, struct store_verify *,
+		     char **);
+void		 store_verify_clear(struct store_verify *);
 void		 store_audits_free(struct store_audit *, size_t);
 
 /*
@@ -301,6 +335,7 @@ int		 store_lease_take(struct store *, int64_t, const char *,
 		     int64_t *, char **);
 int		 store_lease_fence(struct store *, int64_t, int64_t);
 int		 store_lease_drop(struct store *, int64_t);
+int		 store_lease_epoch(struct store *, int64_t *);
 int		 store_lease_get(struct store *, struct store_lease *, char **);
 void		 store_lease_clear(struct store_lease *);
 
@@ -338,12 +373,46 @@ int		 store_workflow_add(struct store *, struct store_workflow *,
 int		 store_workflow_end(struct store *, int64_t, const char *,
 		     const char *, int64_t);
 int		 store_workflow_reopen(struct store *, int64_t, int64_t);
+int		 store_workflow_set_output(struct store *, int64_t,
+		     const char *);
+int		 store_step_set_child(struct store *, int64_t, int64_t);
 int		 store_workflow_set_paused(struct store *, int64_t, int,
 		     int64_t);
 int		 store_workflows_active(struct store *,
 		     struct store_workflow **, size_t *, char **);
 int		 store_workflow_count_active(struct store *, int64_t,
 		     int64_t *);
+
+/*
+ * foreach.c: a for-each's items (root: the for-each's first row).  An
+ * item is its latest row; store_item is the part of it store_items_each
+ * reads, valid during the callback only.
+ */
+struct store_item {
+	int64_t		 id;
+	int		 index;
+	int		 attempt;
+	int		 ran;		/* it started, at some attempt */
+	const char	*status;
+	const char	*result_json;
+	const char	*label;
+	const char	*error;
+	const char	*item_json;
+};
+int		 store_foreach_set_items(struct store *, int64_t, int64_t);
+int		 store_foreach_current(struct store *, int64_t, int64_t *);
+int		 store_items_queued(struct store *, int64_t, int, int,
+		     struct store_step **, size_t *, char **);
+int		 store_items_first(struct store *, int64_t, int64_t *);
+int		 store_items_inflight(struct store *, int64_t, int64_t *);
+int		 store_items_waiting(struct store *, int64_t, int64_t *);
+int		 store_items_ran(struct store *, int64_t, int, int, int64_t *);
+int		 store_items_each(struct store *, int64_t,
+		     int (*)(const struct store_item *, void *), void *);
+int		 store_item_gates(struct store *, int64_t,
+		     struct store_step **, size_t *, char **);
+int		 store_items_cancel_waiting(struct store *, int64_t,
+		     const char *, int64_t, int64_t *);
 
 /*
  * timer.c: stored timers (retries, gate timeouts, SLA deadlines), due in
@@ -439,7 +508,9 @@ struct store_inbox {
 	char		*args_json;
 	char		*state;		/* new done refused */
 	char		*reply;		/* JSON */
+	char		*seal;		/* chain.c: set by store_inbox_post */
 };
+int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,
 		     const struct store_inbox *, int64_t *, char **);
 int		 store_inbox_new(struct store *, struct store_inbox **,
@@ -453,8 +524,11 @@ void		 store_inboxes_free(struct store_inbox *, size_t);
 
 /* approval.c: decisions on gates. */
 int		 store_approval_add(struct store *, int64_t, int64_t,
-		     const char *, const char *, const char *, int64_t);
+		     const char *, const char *, const char *, int64_t,
+		     int64_t);
 int		 store_approval_count(struct store *, int64_t, int64_t *);
+int		 store_approval_decision(struct store *, int64_t, const char *,
+		     char **);
 int		 store_approval_by(struct store *, int64_t, const char *,
 		     int64_t *);
 

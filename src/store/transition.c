@@ -53,7 +53,7 @@ static const char step_log_bytes_sql[] =
 /* Passes through each step: first attempts (retries keep the visit). */
 static const char step_visits_sql[] =
 	"SELECT step_key, count(*) FROM workflow_steps WHERE workflow_id = ?"
-	" AND attempt = 1 GROUP BY step_key";
+	" AND attempt = 1 AND item_of IS NULL GROUP BY step_key";
 static const char step_children_sql[] =
 	"SELECT count(*) FROM workflow_steps WHERE parent_id = ?";
 static const char step_join_sql[] =
@@ -69,7 +69,9 @@ static const char steps_unfinished_sql[] =
 static const char steps_finished_sql[] =
 	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE id IN"
 	" (SELECT max(id) FROM workflow_steps WHERE workflow_id = ?"
-	"  AND status IN ('done', 'skipped', 'failed') GROUP BY step_key)"
+	"  AND status IN ('done', 'skipped', 'failed')"
+	"  AND (item_of IS NULL OR items IS NOT NULL)"
+	"  GROUP BY step_key)"
 	" ORDER BY id";
 static const char branch_ends_sql[] =
 	"SELECT branch_no, branch_end FROM workflow_steps WHERE fanout_id = ?"
@@ -80,8 +82,13 @@ static const char workflow_end_sql[] =
 	"  ELSE ?3 END,"
 	" cancelled_at = CASE WHEN ?1 = 'cancelled' THEN ?3"
 	"  ELSE cancelled_at END WHERE id = ?4";
+static const char workflow_output_sql[] =
+	"UPDATE workflows SET output_json = ? WHERE id = ?";
+static const char step_child_sql[] =
+	"UPDATE workflow_steps SET child_id = ? WHERE id = ?";
 static const char workflow_reopen_sql[] =
 	"UPDATE workflows SET status = 'running', error = NULL,"
+	" output_json = NULL,"
 	" completed_at = NULL, cancelled_at = NULL, updated_at = ?"
 	" WHERE id = ?";
 static const char workflow_paused_sql[] =
@@ -326,6 +333,22 @@ store_workflow_end(struct store *s, int64_t id, const char *status,
 {
 	return (store_runf(s, "end workflow", workflow_end_sql, "ttii", status,
 	    error, now, id));
+}
+
+/* A completed workflow's output, as its flow's "output" resolved. */
+int
+store_workflow_set_output(struct store *s, int64_t id, const char *json)
+{
+	return (store_runf(s, "set output", workflow_output_sql, "ti", json,
+	    id));
+}
+
+/* A sub-workflow step's child run. */
+int
+store_step_set_child(struct store *s, int64_t step, int64_t child)
+{
+	return (store_runf(s, "set child", step_child_sql, "ii", child,
+	    step));
 }
 
 /* A failed or cancelled workflow runs again (operator retry or skip). */

@@ -21,8 +21,9 @@
  * follows the database) and takes over if that engine goes away.  The
  * screen is drawn in a before-sleep hook registered after the engine's,
  * so it shows what the turn just committed, and only when something
- * marked it dirty.  Stop signals and a closed terminal end it promptly
- * with the terminal put back.
+ * marked it dirty.  Stop signals end it promptly with the terminal put
+ * back; a closed terminal ends the screen, and an engine it hosts with
+ * work in flight goes on headless (headless.c).
  */
 
 #include <errno.h>
@@ -232,9 +233,9 @@ ui_before_sleep(void *arg)
 }
 
 /*
- * SIGTERM, SIGINT, SIGHUP: stop now.  A hangup leaves running steps to
- * the next engine (the terminal is gone; SPEC §11); the others interrupt
- * them first, as a second signal to "sluice engine" does.
+ * SIGTERM, SIGINT: stop now, interrupting running steps first, as a
+ * second signal to "sluice engine" does.  SIGHUP: the terminal is gone;
+ * an engine this console hosts goes on headless (SPEC §11).
  */
 static void
 ui_signal(int signo, void *arg)
@@ -255,14 +256,23 @@ ui_signal(int signo, void *arg)
 	ui_quit(ui);
 }
 
-/* The way out: steps interrupted or left, the engine let go. */
+/*
+ * The way out.  With work in flight, an engine whose terminal went away,
+ * or whose operator chose to keep it running, goes on headless; a stop
+ * signal interrupts the running steps and waits for them (sleeping in the
+ * loop, not spinning); then the engine is let go.
+ */
 static void
 ui_finish(struct ui *ui)
 {
 	term_close(ui);
 	if (ui->engine == NULL)
 		return;
-	if (!ui->tty_gone && engine_nrunning(ui->engine) > 0) {
+	loop_resume(ui->loop);
+	if ((ui->tty_gone || ui->headless) && !engine_idle(ui->engine)) {
+		ui_headless(ui, ui->tty_gone ? "the terminal went away" :
+		    "the operator quit and kept the work running");
+	} else if (!ui->tty_gone && engine_nrunning(ui->engine) > 0) {
 		engine_shutdown(ui->engine, 1);
 		while (!engine_finished(ui->engine))
 			loop_once(ui->loop, 1);
@@ -290,7 +300,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 		loop_signal(ui.loop, signals[i], ui_signal, &ui);
 	signal(SIGPIPE, SIG_IGN);
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0')
-		ui.trace = fopen(trace, "ae");
+		ui.trace = file_open_private(trace);
 	ui_engine_try(&ui, 0);
 	if (term_open(&ui, cause) != 0) {
 		if (ui.engine != NULL)
@@ -307,7 +317,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui_counts(&ui);
 	loop_timer_start(ui.watch, UI_WATCH_MS);
 	view_switch(&ui, VIEW_WORKFLOWS);
-	if (ui.readonly)
+	if (ui.readonly && !attach_ready(&ui))
 		screen_message(&ui, 1, "the database is read-only: you can "
 		    "look, not act");
 	while (!ui.quit)

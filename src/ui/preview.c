@@ -91,27 +91,60 @@ preview_leaf(const struct flow *f, const struct store_step *rows, size_t i,
 	    strcmp(r->status, "skipped") == 0);
 }
 
+/* The index of the row with this id (rows come by id), or n. */
+static size_t
+preview_row(const struct store_step *rows, size_t n, int64_t id)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (rows[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < n && rows[lo].id == id ? lo : n);
+}
+
+/* Which rows some other row came after (a parent is an earlier row). */
+static unsigned char *
+preview_has_child(const struct store_step *rows, size_t n)
+{
+	unsigned char	*has_child;
+	size_t		 i, p;
+
+	has_child = xcalloc(n > 0 ? n : 1, 1);
+	for (i = 0; i < n; i++) {
+		if ((p = preview_row(rows, i, rows[i].parent_id)) < i)
+			has_child[p] = 1;
+	}
+	return (has_child);
+}
+
+/* Is row i the row with id from, or made after it (engine_row_after)? */
+static int
+preview_after(const struct store_step *rows, size_t n, size_t i, int64_t from)
+{
+	size_t	depth = 0;
+
+	while (i < n && depth++ <= n) {
+		if (rows[i].id == from)
+			return (1);
+		i = preview_row(rows, n, rows[i].parent_id);
+	}
+	return (0);
+}
+
 /* A plain retry: the rows it ended on, and what follows them. */
 static void
 preview_leaves(const struct store_workflow *w, const struct flow *f,
     const struct store_step *rows, size_t n, struct buf *b)
 {
 	unsigned char	*has_child;
-	size_t		 i, lo, hi, mid, count = 0;
+	size_t		 i, count = 0;
 
-	has_child = xcalloc(n > 0 ? n : 1, 1);
-	for (i = 0; i < n; i++) {
-		/* Rows come by id; a parent is an earlier row. */
-		for (lo = 0, hi = i; lo < hi;) {
-			mid = (lo + hi) / 2;
-			if (rows[mid].id < rows[i].parent_id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < i && rows[lo].id == rows[i].parent_id)
-			has_child[lo] = 1;
-	}
+	has_child = preview_has_child(rows, n);
 	buf_printf(b, "Retry workflow %lld %s: ", (long long)w->id, w->name);
 	for (i = 0; i < n; i++) {
 		if (!preview_leaf(f, rows, i, has_child))
@@ -217,15 +250,19 @@ preview_joins(const struct flow *f, unsigned char *mark)
 	free(inside);
 }
 
-/* retry --from STEP: that step and everything after it in the flow. */
+/*
+ * retry --from STEP: that step and everything after it in the flow, and
+ * (as engine_cmd_retry does) the other rows the run ended on that do not
+ * come after it, such as the other branches of its fan-out.
+ */
 static int
 preview_from(const struct store_workflow *w, const struct flow *f,
     const struct store_step *rows, size_t n, const char *from,
     struct buf *b, char **cause)
 {
-	unsigned char	*mark;
-	size_t		 i, count = 0;
-	int		 spec;
+	unsigned char	*mark, *has_child;
+	size_t		 i, last = n, count = 0;
+	int		 spec, other;
 
 	if ((spec = flow_find(f, from)) < 0) {
 		xasprintf(cause, "workflow %lld has no step \"%s\"",
@@ -234,15 +271,23 @@ preview_from(const struct store_workflow *w, const struct flow *f,
 	}
 	for (i = 0; i < n; i++) {
 		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
-			break;
+			last = i;
 	}
-	if (i == n) {
+	if (last == n) {
 		xasprintf(cause, "step %s of workflow %lld never ran; retry "
 		    "--from a step that did", from, (long long)w->id);
 		return (-1);
 	}
 	mark = xcalloc(f->nsteps, 1);
 	preview_reach(f, spec, mark);
+	has_child = preview_has_child(rows, n);
+	for (i = 0; i < n; i++) {
+		if (preview_leaf(f, rows, i, has_child) &&
+		    !preview_after(rows, n, i, rows[last].id) &&
+		    (other = flow_find(f, rows[i].step_key)) >= 0)
+			preview_reach(f, other, mark);
+	}
+	free(has_child);
 	preview_joins(f, mark);
 	buf_printf(b, "Retry workflow %lld %s from %s: ", (long long)w->id,
 	    w->name, f->steps[spec].name);

@@ -596,8 +596,11 @@ run_header_first(struct ui *ui, const struct run *r, int y)
 		x += draw_text(ui, y, x, ui->cols - x, "  (from a file)",
 		    PAINT_DIM);
 	if (w->created_by != NULL)
-		draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  by %s",
+		x += draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  by %s",
 		    w->created_by);
+	if (w->parent_id != 0)
+		draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  child of #%lld",
+		    (long long)w->parent_id);
 }
 
 /* When: scheduled start, started, ended, and how long it took or runs. */
@@ -643,12 +646,15 @@ static int
 run_header(struct ui *ui, const struct run *r, int y, int h)
 {
 	struct buf	 b;
-	int		 room, n = 1, err, times, input;
+	int		 room, n = 1, err, times, input, output;
 
 	room = h >= 16 ? 4 : h >= 12 ? 3 : h >= 9 ? 2 : 1;
+	if (r->wf->output_json != NULL && h >= 20)
+		room++;
 	err = r->wf->error != NULL && room > n;
 	times = room > n + err;
 	input = room > n + err + times;
+	output = r->wf->output_json != NULL && room > n + err + times + input;
 	run_header_first(ui, r, y);
 	if (times)
 		run_header_times(ui, r, y + n++);
@@ -664,6 +670,12 @@ run_header(struct ui *ui, const struct run *r, int y, int h)
 		    "{}", &b);
 		draw_textf(ui, y + n++, 0, ui->cols, PAINT_DIM, "input: %s",
 		    b.data != NULL ? b.data : "");
+	}
+	if (output) {
+		buf_reset(&b);
+		run_oneline(r->wf->output_json, &b);
+		draw_textf(ui, y + n++, 0, ui->cols, PAINT_NORMAL,
+		    "output: %s", b.data != NULL ? b.data : "");
 	}
 	buf_free(&b);
 	return (n);
@@ -802,6 +814,14 @@ run_result(const struct store_step *s, struct buf *b)
 	case TREE_PENDING:
 		buf_puts(b, s->attempt > 1 ? "waiting to retry" : "");
 		return (PAINT_DIM);
+	case TREE_RUNNING:
+		/* A sub-workflow step stands for its child run. */
+		if (s->child_id != 0) {
+			buf_printf(b, "child run #%lld (Enter opens it)",
+			    (long long)s->child_id);
+			return (PAINT_DIM);
+		}
+		return (PAINT_NORMAL);
 	case TREE_DONE:
 		if (s->result_json != NULL && strcmp(s->result_json, "null"))
 			run_oneline(s->result_json, b);
@@ -931,7 +951,9 @@ run_key(struct ui *ui, struct view *v, int key)
 		if (r->list.n == 0)
 			return (1);
 		tr = &r->tree->rows[r->vis[r->list.sel]];
-		if (tr->kind == TREE_STEP || tr->kind == TREE_JOIN)
+		if (tr->kind == TREE_STEP && tr->row->child_id != 0)
+			run_open(ui, tr->row->child_id, 0);
+		else if (tr->kind == TREE_STEP || tr->kind == TREE_JOIN)
 			step_open(ui, tr->row->id);
 		else if (tr->kind == TREE_FANOUT) {
 			run_toggle_open(r, tr->fanout_id);

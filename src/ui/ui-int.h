@@ -170,6 +170,7 @@ struct ui {
 	int			 quit;		/* leave the loop */
 	int			 quit_wait;	/* after running steps end */
 	int			 tty_gone;	/* the terminal went away */
+	int			 headless;	/* quit, keeping work running */
 	int			 editing;	/* the terminal is the editor's */
 	int			 wait_enter;	/* after it failed: until Enter */
 	FILE			*trace;		/* $SLUICE_TRACE */
@@ -442,6 +443,9 @@ void		 action_pause(struct ui *, int64_t);
 
 /* command.c: the ":" line. */
 void		 command_open(struct ui *);
+
+/* headless.c */
+void		 ui_headless(struct ui *, const char *);
 
 /* console.c */
 void		 ui_changed(struct ui *);

@@ -3,7 +3,9 @@
 # workflows (chains, a fan-out and its join, a branch), then let one engine
 # drain them, and check against a ledger the steps themselves write (outside
 # the database) that no step was lost, no completed step ran again, no two
-# attempts of a step ran at once, and every workflow completed.
+# attempts of a step ran at once, and every workflow completed.  The left
+# path runs a sub-workflow: each such run has exactly one child run, and
+# the child's steps obey the same rules.
 #
 # Scale from the environment: CRASH_TRIALS kills (default 12),
 # CRASH_WORKFLOWS workflows queued before the first (default 20),
@@ -116,14 +118,24 @@ cat >"$T_DIR/flow.json" <<'EOF'
  "merge": {"tool": "ledger",
   "branch": [{"if": "input.pick == \"left\"", "then": "left"},
    {"else": "right"}]},
- "left": {"tool": "ledger", "next": "tail"},
+ "left": {"workflow": "sub", "input": {"pick": "child"}, "next": "tail"},
  "right": {"tool": "ledger", "next": "right2"},
  "right2": {"tool": "ledger", "next": "tail"},
  "tail": {"tool": "ledger"}}
 EOF
-# The steps each pick reaches (c is a built-in: it writes no ledger line).
+cat >"$T_DIR/sub.json" <<'EOF'
+{"inputs": {"pick": {"required": true}},
+ "flow": {"start": {"tool": "ledger", "next": "s2"},
+  "s2": {"tool": "ledger"}},
+ "output": {"done": "{{steps.s2.status}}"}}
+EOF
+"$SLUICE" template save sub "$T_DIR/sub.json" >/dev/null
+is "$?" 0 "the child template is saved"
+# The steps each pick reaches (c is a built-in: it writes no ledger line;
+# left is the sub-workflow step, which writes none either).
 expect="left start prep a a2 b c c2 merge left tail
-right start prep a a2 b c c2 merge right right2 tail"
+right start prep a a2 b c c2 merge right right2 tail
+child start s2"
 
 # --- crash, again and again -------------------------------------------------
 
@@ -191,8 +203,18 @@ cq() {
 	sqlite3 -cmd ".timeout 5000" -cmd "ATTACH '$SLUICE_DB' AS s" "$c" "$1"
 }
 
-got=$(cq "SELECT count(*) FROM s.workflows")
+got=$(cq "SELECT count(*) FROM s.workflows WHERE parent_id IS NULL")
 is "$got" "$total" "all $total workflows were recorded"
+lefts=$(cq "SELECT count(*) FROM s.workflows WHERE parent_id IS NULL AND
+    json_extract(input_json, '$.pick') = 'left'")
+got=$(cq "SELECT count(*) FROM s.workflows WHERE parent_id IS NOT NULL")
+is "$got" "$lefts" \
+    "each sub-workflow step started one child run ($got for $lefts)"
+got=$(cq "SELECT count(*) FROM s.workflow_steps r JOIN s.workflows c
+    ON c.id = r.child_id WHERE r.step_key = 'left' AND r.status = 'done'
+    AND c.status = 'completed' AND c.parent_step_id = r.id
+    AND r.result_json = c.output_json")
+is "$got" "$lefts" "each completed with its child's output"
 got=$(cq "SELECT count(*) FROM s.workflows WHERE status != 'completed'")
 is "$got" 0 "every workflow completed (not completed: $got of $total)"
 if [ "$got" -ne 0 ]; then

@@ -121,10 +121,10 @@ EOF
 gate_flow "\"approvers\": [\"$other\", \"@no-such-group-$$\"]"
 run_sluice approve "$g" -m "let me"
 expect_rc 4 "someone not among the approvers is refused"
-is "$ERR" "sluice: $me is not an approver of this gate (approvers: $other, @no-such-group-$$)" \
+is "$ERR" "sluice: $me is not an approver of gate start (step $g): approvers are $other, @no-such-group-$$" \
     "it says who may approve"
 is "$(last_audit "action || '|' || who || '|' || step_id || '|' || comment")" \
-    "approve-refused|$me|$g|$me is not an approver of this gate (approvers: $other, @no-such-group-$$)" \
+    "approve-refused|$me|$g|$me is not an approver of gate start (step $g): approvers are $other, @no-such-group-$$" \
     "the refusal is audited"
 run_sluice reject "$g" -m "no"
 expect_rc 4 "a non-approver cannot reject either"
@@ -158,9 +158,9 @@ like "$OUT" '"approvals":	1' "the queue shows one approval"
 is "$(col "$id" start status)" waiting "the gate still waits"
 run_sluice approve "$g" -m again
 expect_rc 4 "a second approval by the same person is refused"
-is "$ERR" "sluice: $me has already decided step $g" "it says so"
+is "$ERR" "sluice: $me already approved gate start (step $g)" "it says so"
 is "$(last_audit "action || '|' || comment")" \
-    "approve-refused|$me has already decided step $g" "the refusal is audited"
+    "approve-refused|$me already approved gate start (step $g)" "the refusal is audited"
 run_sluice reject "$g" -m "changed my mind"
 expect_rc 4 "a person who approved cannot also reject"
 q_is "SELECT count(*) FROM approvals WHERE step_id = $g" 1 "one vote is recorded"
@@ -176,10 +176,10 @@ unlike "$OUT" "\"step_id\":	$g," "and leaves the queue"
 gate_flow '"allow_self": false'
 run_sluice approve "$g" -m mine
 expect_rc 4 "the person who started the workflow may not approve (allow_self false)"
-is "$ERR" "sluice: $me started workflow $id and may not approve its gates (allow_self is false)" \
+is "$ERR" "sluice: allow_self is false and $me started workflow $id: the starter may not approve its gates" \
     "it says why"
 is "$(last_audit "action || '|' || who || '|' || comment")" \
-    "approve-refused|$me|$me started workflow $id and may not approve its gates (allow_self is false)" \
+    "approve-refused|$me|allow_self is false and $me started workflow $id: the starter may not approve its gates" \
     "the refusal is audited"
 is "$(col "$id" start status)" waiting "the gate still waits"
 run_sluice reject "$g" -m "withdrawn"
@@ -314,7 +314,10 @@ engine_stop
 
 # --- the site's allow_self default ---------------------------------------------------
 
-printf '{"allow_self": false}\n' >"$XDG_CONFIG_HOME/sluice/config.json"
+# Site policy is read only from the site's file; a user's own file
+# cannot relax it (a policy key there is ignored with a warning).
+printf '{"allow_self": false}\n' >"$SLUICE_SITE_CONFIG"
+printf '{"allow_self": true}\n' >"$XDG_CONFIG_HOME/sluice/config.json"
 engine_start
 cat >"$T_DIR/g.json" <<'EOF'
 {"start": {"gate": {"message": "site"}, "next": "b"},
@@ -322,19 +325,31 @@ cat >"$T_DIR/g.json" <<'EOF'
 EOF
 run_sluice run "$T_DIR/g.json"
 id=$OUT
+like "$ERR" 'config.json: $.allow_self is site policy, ignored here' \
+    "a user's allow_self is ignored, with a warning"
+rm -f "$XDG_CONFIG_HOME/sluice/config.json"
 wait_for step_is "$id" start waiting
 g=$(step_id "$id" start)
+is "$(q "SELECT json_extract(gate_json, '\$.allow_self') FROM workflow_steps WHERE id = $g")" \
+    "0" "the site default is fixed on the gate row when it is created"
 run_sluice approve "$g"
-expect_rc 4 "config.json allow_self false keeps the starter from approving"
-is "$ERR" "sluice: $me started workflow $id and may not approve its gates (allow_self is false)" \
+expect_rc 4 "site allow_self false keeps the starter from approving"
+is "$ERR" "sluice: allow_self is false and $me started workflow $id: the starter may not approve its gates" \
     "it says why"
 run_sluice skip "$g" -m "site rule"
-wait_for step_is "$id" b waiting
-run_sluice approve "$(step_id "$id" b)"
-expect_rc 0 "a gate's own allow_self true wins over the site default"
-wait_for wf_is "$id" completed
-ok $? "and the workflow completes"
+expect_rc 4 "nor can the starter skip the gate instead"
+is "$ERR" "sluice: allow_self is false and $me started workflow $id: the starter may not skip its gates" \
+    "skip says the same rule"
+is "$(last_audit "action || '|' || step_id || '|' || comment")" \
+    "skip-refused|$g|allow_self is false and $me started workflow $id: the starter may not skip its gates" \
+    "the refused skip is audited"
 engine_stop
-rm -f "$XDG_CONFIG_HOME/sluice/config.json"
+# The rule stays on the row: with the site default back to true, the
+# gate created under false still refuses the starter.
+rm -f "$SLUICE_SITE_CONFIG" "$XDG_CONFIG_HOME/sluice/config.json"
+run_sluice approve "$g"
+expect_rc 4 "the stored rule holds whatever the applying process's config says"
+run_sluice cancel "$id"
+expect_rc 0 "cancelled"
 
 done_testing

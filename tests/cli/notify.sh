@@ -14,7 +14,7 @@
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
 me=$(id -un)
-cfg="$XDG_CONFIG_HOME/sluice/config.json"
+cfg="$SLUICE_SITE_CONFIG"	# notify is site policy
 ev="$T_DIR/ev"
 mkdir -p "$ev"
 

@@ -36,6 +36,13 @@ svc_cleanup() {
 }
 trap 'svc_cleanup' EXIT
 
+# The console part needs tmux; the rest runs without it.
+have_tmux=0
+if command -v tmux >/dev/null 2>&1; then
+	. "$TOP_SRCDIR/tests/tui-lib.sh"
+	have_tmux=1
+fi
+
 groupadd "$grp" || skip_all "groupadd failed"
 for u in "$svc" "$alice" "$bob" "$eve"; do
 	case $u in
@@ -250,6 +257,8 @@ is "$(audit_last 'template save')" "$alice|$auid" \
     "the template save is audited with the real uid"
 run_as "$alice" template run svc-gate
 expect_rc 0 "template run through the socket"
+run_as "$alice" cancel "$OUT"
+expect_rc 0 "and its run cancelled"
 run_as "$bob" schedule add svc-nightly --cron "@daily" --template svc-gate
 expect_rc 0 "schedule add through the socket"
 is "$(audit_last schedule-add)" "$bob|$buid" \
@@ -266,6 +275,41 @@ run_as "$alice" template rm svc-gate
 expect_rc 0 "template rm through the socket"
 is "$(audit_last 'template rm')" "$alice|$auid" \
     "the template rm is audited with the real uid"
+
+# --- the console as a team member -----------------------------------------
+
+if [ "$have_tmux" -eq 1 ]; then
+	run_as "$alice" run "$flows/gate.json"
+	wf5=$OUT
+	wait_for n_steps "$wf5" waiting 1
+	s5=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $wf5 AND
+	    name = 'start'")
+	tui_start_cmd -- setpriv --reuid="$bob" --regid="$(id -g "$bob")" \
+	    --init-groups env SLUICE_DB="$SLUICE_DB" "$SLUICE"
+	tui_ok "engine: pid $EPID on " \
+	    "a member's console opens and shows the service engine"
+	tui_ok "^$wf5 +gate +. waiting" "it shows the runs"
+	tui_gone_ok "read-only: you can look" \
+	    "it does not call itself look-only while the engine answers"
+	tui_keys 2 /
+	tui_type "$s5"
+	tui_keys Enter
+	tui_ok "^$s5 +$wf5 +gate" "it shows the waiting gate"
+	tui_keys y
+	tui_type "from the console"
+	tui_keys Enter
+	tui_ok "approve $s5 -m 'from the console': approved" \
+	    "it approves through the socket and shows the engine's answer"
+	wait_for wf_is "$wf5" completed
+	ok $? "the approved run completes"
+	is "$(audit_last approve)" "$bob|$buid" \
+	    "the console's approval is audited with the member's real uid"
+	tui_keys 1
+	tui_ok "^$wf5 +gate +. completed" \
+	    "the engine tells the console of the change"
+	tui_keys q
+	tui_stop
+fi
 
 # --- someone outside the team ---------------------------------------------
 

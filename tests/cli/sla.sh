@@ -50,7 +50,7 @@ expect_rc 0 "a wrapper with \"sla\": \"30m\" is valid"
 
 # --- late, once, never cancelled -------------------------------------------------
 
-cat >"$XDG_CONFIG_HOME/sluice/config.json" <<EOF
+cat >"$SLUICE_SITE_CONFIG" <<EOF
 {"notify": [{"on": ["workflow_late"],
   "shell": "printf '%s %s %s\\\\n' \"\$SLUICE_EVENT\" \"\$SLUICE_WORKFLOW_ID\" \"\$SLUICE_SLA_MS\" >>'$T_DIR/notified'"}]}
 EOF

@@ -446,4 +446,93 @@ q_is "SELECT status, error FROM workflow_steps WHERE workflow_id = $ID
 run_sluice gates --json
 is "$OUT" "[]" "and leaves the approval queue"
 
+# --- issue 12: fan-out, condition and seed-form bugs --------------------------
+
+# retry --from a step inside a fan-out runs the other branch's failed row
+# too, and the join runs: before, the run completed without the join.
+cat >"$T_DIR/refan.json" <<EOF
+{"start": {"tool": "noop", "parallel": ["a", "b"], "join": "j"},
+ "a": {"shell": "test -f $T_DIR/refan.ok || exit 3",
+   "retry": {"max_attempts": 1}},
+ "b": {"tool": "noop"},
+ "j": {"tool": "noop", "done": true}}
+EOF
+wait_run "$T_DIR/refan.json"
+expect_rc 1 "a failed branch fails the fan-out's run"
+idf=$ID
+touch "$T_DIR/refan.ok"
+engine_start
+run_sluice retry "$idf" --from b
+expect_rc 0 "retry --from a step of a fan-out"
+is "$OUT" "retrying workflow $idf: b, a" \
+    "the other branch's failed row runs again with it"
+wait_for wf_ended "$idf"
+engine_stop
+q_is "SELECT status FROM workflows WHERE id = $idf" completed \
+    "the retried fan-out completes"
+q_is "SELECT name, status FROM (SELECT * FROM workflow_steps
+    WHERE workflow_id = $idf ORDER BY id DESC LIMIT 3) ORDER BY name" "a|done
+b|done
+j|done" "both branches ran again and the join ran once"
+q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $idf
+    AND name = 'j'" 1 "the join ran once"
+
+# A fan-out inside a fan-out with no join of its own ends its branch when
+# its branches end: the outer join runs (before, it never did).
+cat >"$T_DIR/innernojoin.json" <<'EOF'
+{"start": {"tool": "noop", "parallel": ["a", "inner"], "join": "j"},
+ "a": {"tool": "noop"},
+ "inner": {"tool": "noop", "parallel": ["x", "y"]},
+ "x": {"tool": "noop"}, "y": {"tool": "noop"},
+ "j": {"tool": "noop"}}
+EOF
+wait_run "$T_DIR/innernojoin.json"
+expect_rc 0 "an inner fan-out without a join"
+q_is "SELECT name, ifnull(branch_end, '-') FROM workflow_steps
+    WHERE workflow_id = $ID ORDER BY id" "start|-
+a|join
+inner|join
+x|end
+y|end
+j|-" "the inner fan-out arrives at the outer join once its branches end"
+
+# Inner branches that name the outer join: it runs once, after all.
+cat >"$T_DIR/innerouter.json" <<'EOF'
+{"start": {"tool": "noop", "parallel": ["a", "inner"], "join": "j"},
+ "a": {"tool": "noop"},
+ "inner": {"tool": "noop", "parallel": ["x", "y"]},
+ "x": {"tool": "noop", "join": "j"}, "y": {"tool": "noop", "join": "j"},
+ "j": {"tool": "noop"}}
+EOF
+wait_run "$T_DIR/innerouter.json"
+expect_rc 0 "inner branches joining at the outer join"
+q_is "SELECT count(*), min(fanout_id IS NULL) FROM workflow_steps
+    WHERE workflow_id = $ID AND name = 'j'" "1|1" \
+    "the outer join runs once, outside every fan-out"
+
+# A string literal "exit_code" does not make a branch handle a failure.
+cat >"$T_DIR/exitlit.json" <<'EOF'
+{"start": {"run": ["sh", "-c", "exit 3"], "retry": {"max_attempts": 1},
+   "branch": [{"if": "result == \"exit_code\"", "then": "a"},
+              {"else": "b"}]},
+ "a": {"tool": "noop"}, "b": {"tool": "noop"}}
+EOF
+wait_run "$T_DIR/exitlit.json"
+expect_rc 1 "a failed step whose branch only mentions \"exit_code\""
+is "$(rows "$ID")" "start|failed" "nothing ran after the failure"
+
+# The reference's forms: no "start" (the first step), result == yes.
+cat >"$T_DIR/nostart.json" <<'EOF'
+{"first": {"tool": "echo", "args": {"v": "yes"},
+   "branch": [{"if": "result.v == yes", "then": "yes"}, {"else": "no"}]},
+ "yes": {"tool": "noop", "done": true},
+ "no": {"tool": "noop", "done": true}}
+EOF
+run_sluice check "$T_DIR/nostart.json"
+expect_rc 0 "a flow without start passes check"
+wait_run "$T_DIR/nostart.json"
+expect_rc 0 "a flow without start runs"
+is "$(rows "$ID")" "first|done
+yes|done" "it starts at its first step; an unquoted word is a string"
+
 done_testing

@@ -49,6 +49,13 @@ static const struct {
 	const char	*result;	/* JSON, NULL for missing */
 	int		 want;
 } cases[] = {
+	/* The reference's unquoted form: the rest is a string. */
+	{ "result == yes", "\"yes\"", 1 },
+	{ "result == yes", "\"no\"", 0 },
+	{ "result != yes", "\"no\"", 1 },
+	{ "result.status == ok", "{\"status\": \"ok\"}", 1 },
+	{ "result == tru", "\"tru\"", 1 },
+	{ "result == tru", "true", 0 },
 	/* The reference's six forms, with its loose rules. */
 	{ "result == true", "true", 1 },
 	{ "result == true", "\"true\"", 1 },
@@ -199,7 +206,6 @@ static const struct {
 	{ "result. == 1", "column 7: expected a name after '.'" },
 	{ "result.a..b == 1", "column 9: expected a name after '.'" },
 	{ "result == \"\\x\"", "column 11: bad escape" },
-	{ "result == tru", "column 11: unknown name \"tru\"" },
 	{ "result == @", "column 11: expected a value after '==', got '@'" },
 	{ "result == \xff", "column 11: expected a value after '==', got "
 	  "byte 0xff" },
@@ -267,6 +273,22 @@ main(void)
 		cond_free(c);
 		free(cause);
 	}
+
+	/* exit_code is read only as a name, never found in text. */
+	c = cond_parse("result == \"exit_code\"", &cause);
+	tap_ok(c != NULL && !cond_reads(c, "exit_code"),
+	    "a string \"exit_code\" does not read exit_code");
+	cond_free(c);
+	c = cond_parse("steps.x.exit_code == 1", &cause);
+	tap_ok(c != NULL && !cond_reads(c, "exit_code"),
+	    "steps.x.exit_code is another step's");
+	cond_free(c);
+	c = cond_parse("result == 1 || !(exit_code > 2)", &cause);
+	tap_ok(c != NULL && cond_reads(c, "exit_code"), "exit_code is read");
+	cond_free(c);
+	c = cond_parse("yes == result", &cause);
+	tap_ok(c == NULL, "a bare word on the left is refused");
+	free(cause);
 
 	/* References a condition reads, for check.c. */
 	c = cond_parse("steps.a.result == 1 && (input.x || !steps.b.c)",

@@ -73,8 +73,10 @@ static const struct {
 } bad[] = {
 	{ "syntax", "{\n  \"start\": {}\n  \"x\": 1\n}", "t.json:3:3: " },
 	{ "not an object", "[1]", "t.json:1:1: a flow must be a JSON object" },
-	{ "missing start", "{\"a\": {\"tool\": \"noop\"}}",
-	  "t.json:1:1: missing entry step \"start\"" },
+	{ "no steps", "{}", "t.json:1:1: a flow needs at least one step" },
+	{ "two transitions", "{\"a\": {\"tool\": \"noop\",\n"
+	  "\"next\": \"a\", \"done\": true}}",
+	  "t.json:2:22: $.a.done: \"done\" cannot be used with \"next\"" },
 	{ "unknown next", "{\n\"start\": {\"next\": \"deplyo\"},\n"
 	  "\"deploy\": {}}",
 	  "t.json:2:19: $.start.next: unknown step \"deplyo\" (did you mean "
@@ -222,7 +224,7 @@ test_every_error(void)
 	    "  \"b\": {\"args\": {\"x\": \"{{bogus}}\"}}\n"
 	    "}\n", NULL, NULL);
 	tap_is(out,
-	    "t.json:2:37: warning: $.start.nxet: unknown field \"nxet\" (did "
+	    "t.json:2:37: $.start.nxet: unknown field \"nxet\" (did "
 	    "you mean \"next\"?)\n"
 	    "t.json:2:53: $.start.timeout: unknown unit \"q\" (use ms, s, m, "
 	    "h, d)\n"

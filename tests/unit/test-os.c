@@ -115,6 +115,7 @@ static void	 test_timer_heap(void);
 static void	 test_defer(void);
 static void	 test_hooks(void);
 static void	 test_break(void);
+static void	 test_break_resume(void);
 static void	 test_fd(void);
 static void	 test_fd_delete(void);
 static void	 test_signal(void);
@@ -132,6 +133,7 @@ static void	 test_proc_kill(void);
 static void	 test_proc_kill_trap(void);
 static void	 test_proc_kill_group(void);
 static void	 test_proc_exec(void);
+static void	 test_proc_fence(void);
 static void	 test_proc_cwd_env(void);
 static void	 test_proc_abandon(void);
 static void	 test_proc_inherit(void);
@@ -253,6 +255,71 @@ spawn(struct loop *loop, const char **argv, int flags, const char *cwd,
 		free(cause);
 	}
 	return (r->proc);
+}
+
+/*
+ * A fenced spawn runs its command while the fence's path is the file it
+ * was, and runs nothing (lost set, no proc) once the name leads elsewhere.
+ */
+static void
+test_proc_fence(void)
+{
+	struct proc_fence	 fence;
+	struct proc_spec	 spec;
+	struct result		 r;
+	struct stat		 sb;
+	struct loop		*loop;
+	struct proc		*p;
+	char			*lock, *mark, *cause = NULL;
+	const char		*argv[] = { "/bin/sh", "-c", NULL, NULL };
+	int			 fd;
+
+	lock = test_path("fence.lock");
+	mark = test_path("fence.mark");
+	xasprintf((char **)&argv[2], "echo ran >>%s", mark);
+	if ((fd = open(lock, O_RDWR|O_CREAT, 0600)) == -1 || fstat(fd, &sb))
+		fatal("open %s", lock);
+	memset(&fence, 0, sizeof fence);
+	fence.path = lock;
+	fence.dev = sb.st_dev;
+	fence.ino = sb.st_ino;
+	tap_ok(lock_same(fd, lock) == 1, "lock_same: the name is the file");
+
+	loop = loop_create();
+	memset(&r, 0, sizeof r);
+	buf_init(&r.out);
+	buf_init(&r.err);
+	r.loop = loop;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = (char *const *)argv;
+	spec.fence = &fence;
+	p = proc_spawn(loop, &spec, res_output, res_exit, &r, &cause);
+	tap_ok(p != NULL && !fence.lost, "fence held: the child runs");
+	if (p != NULL)
+		run_until(loop, &r.exits, 5000);
+	tap_ok(access(mark, F_OK) == 0, "fence held: its command ran");
+	res_free(&r);
+	unlink(mark);
+
+	/* The name now leads to another file: what a new engine locks. */
+	unlink(lock);
+	close(open(lock, O_RDWR|O_CREAT, 0600));
+	tap_ok(lock_same(fd, lock) == 0, "lock_same: a new file is not ours");
+	p = proc_spawn(loop, &spec, res_output, res_exit, &r, &cause);
+	tap_ok(p == NULL && fence.lost, "fence lost: no proc, lost set");
+	tap_ok(cause != NULL && strstr(cause, "no longer the lock") != NULL,
+	    "fence lost: it says why");
+	tap_ok(access(mark, F_OK) != 0, "fence lost: nothing ran");
+	tap_ok(waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD,
+	    "fence lost: the child is reaped");
+	free(cause);
+	unlink(lock);
+	tap_ok(lock_same(fd, lock) == 0, "lock_same: a removed file is not");
+	close(fd);
+	loop_free(loop);
+	free((char *)argv[2]);
+	free(mark);
+	free(lock);
 }
 
 /* Start a child on a loop of its own and run until it is done. */
@@ -695,6 +762,37 @@ test_break(void)
 	loop_defer(loop, break_cb, loop);
 	tap_is_int(loop_run(loop), 0, "loop_run returns 0 after loop_break");
 	tap_ok(loop_stopped(loop), "loop_stopped after loop_break");
+	loop_free(loop);
+	test_break_resume();
+}
+
+/*
+ * After loop_break, a caller turning the loop by hand (the console waiting
+ * for its steps) must sleep until something happens: with the loop still
+ * broken every turn polled with a zero timeout and the process spun.
+ */
+static void
+test_break_resume(void)
+{
+	struct loop		*loop = loop_create();
+	struct loop_timer	*t;
+	int			 fired = 0, turns = 0;
+	int64_t			 start;
+
+	t = loop_timer_create(loop, set_flag, &fired);
+	loop_break(loop);
+	loop_resume(loop);
+	tap_ok(!loop_stopped(loop), "loop_resume undoes loop_break");
+	loop_timer_start(t, 100);
+	start = time_mono_ms();
+	while (!fired && turns < 1000) {
+		loop_once(loop, 1);
+		turns++;
+	}
+	tap_ok(fired && turns <= 2, "after loop_resume a turn sleeps until "
+	    "the timer (%d turns)", turns);
+	tap_ok(time_mono_ms() - start >= 90, "... 100 ms later");
+	loop_timer_free(t);
 	loop_free(loop);
 }
 
@@ -1751,6 +1849,7 @@ main(void)
 	test_proc_kill_trap();
 	test_proc_kill_group();
 	test_proc_exec();
+	test_proc_fence();
 	test_proc_cwd_env();
 	test_proc_abandon();
 	test_proc_inherit();

@@ -316,7 +316,7 @@ static void
 test_foreign(void)
 {
 	sqlite3	*db;
-	char	*path;
+	char	*path, *want;
 	FILE	*f;
 
 	path = test_path("other.db");
@@ -350,8 +350,10 @@ test_foreign(void)
 	test_raw_exec(db, "PRAGMA application_id = 1936484707;"
 	    " PRAGMA user_version = 99; CREATE TABLE future (x);", NULL);
 	sqlite3_close(db);
-	test_refused(path, "newer schema", STORE_FOREIGN,
-	    "has schema version 99, newer than this sluice (3); upgrade");
+	xasprintf(&want, "has schema version 99, newer than this sluice "
+	    "(%d); upgrade", STORE_SCHEMA_VERSION);
+	test_refused(path, "newer schema", STORE_FOREIGN, want);
+	free(want);
 	free(path);
 
 	path = test_path("noid.db");
@@ -572,7 +574,16 @@ test_gates(struct store *s, const char *path)
 	struct store_step	*steps;
 	sqlite3			*db;
 	size_t			 n, ns;
+	static const struct {
+		const char	*who;
+		const char	*decision;
+	} votes[] = {
+		{ "bob", "approve" }, { "bob", "approve" }, { "carol", "reject" }
+	};
+	struct store_actor		 actor;
+	struct store_audit_entry	 ae;
 	int64_t			 g1, g2;
+	size_t			 i;
 	char			*cause = NULL, *sql;
 
 	g1 = test_start(s, "deploy", NULL, NULL,
@@ -584,15 +595,29 @@ test_gates(struct store *s, const char *path)
 	    strcmp(steps[0].kind, "gate") == 0 && steps[0].tool == NULL,
 	    "a gate starts waiting");
 
+	/* Decisions as the engine records them: audit row, then approval. */
+	for (i = 0; i < nitems(votes); i++) {
+		actor.uid = 1000 + i;
+		actor.user = votes[i].who;
+		actor.tty = "-";
+		actor.host = "h";
+		memset(&ae, 0, sizeof ae);
+		ae.action = votes[i].decision;
+		ae.workflow_id = g1;
+		ae.step_id = steps[0].id;
+		tap_is_int(store_audit_add(s, &actor, &ae, &cause), 0,
+		    "decision audited");
+		tap_is_int(store_approval_add(s, steps[0].id, g1, votes[i].who,
+		    votes[i].decision, NULL, i + 1, store_audit_last(s)), 0,
+		    "decision recorded");
+	}
+	/* One written around sluice, with no audit row: it never counts. */
 	db = test_raw(path);
 	xasprintf(&sql, "INSERT INTO approvals (step_id, workflow_id, who,"
-	    " decision, at) VALUES (%lld, %lld, 'bob', 'approve', 1),"
-	    " (%lld, %lld, 'bob', 'approve', 2),"
-	    " (%lld, %lld, 'carol', 'reject', 3)",
-	    (long long)steps[0].id, (long long)g1,
-	    (long long)steps[0].id, (long long)g1,
+	    " decision, at) VALUES (%lld, %lld, 'mallory', 'approve', 4)",
 	    (long long)steps[0].id, (long long)g1);
-	tap_is_int(test_raw_exec(db, sql, NULL), SQLITE_OK, "approvals added");
+	tap_is_int(test_raw_exec(db, sql, NULL), SQLITE_OK,
+	    "a forged approval added");
 	free(sql);
 	sqlite3_close(db);
 
@@ -603,7 +628,8 @@ test_gates(struct store *s, const char *path)
 		tap_is_int(gates[0].step_id, steps[0].id, "gate step id");
 		tap_is(gates[0].message, "ship it?", "message from gate_json");
 		tap_is_int(gates[0].quorum, 2, "quorum from gate_json");
-		tap_is_int(gates[0].approvals, 1, "approvals: distinct people");
+		tap_is_int(gates[0].approvals, 1, "approvals: distinct "
+		    "people, audited ones only");
 		tap_is(gates[0].workflow_name, "deploy", "workflow name");
 		tap_is(gates[0].step, "one", "step name");
 		tap_is(gates[0].created_by, "alice", "who started it");

@@ -31,6 +31,7 @@ static void	test_names(void);
 static void	test_buf(void);
 static void	test_json(void);
 static void	test_age(void);
+static void	test_sha256(void);
 
 /* Table of byte strings and whether they are valid UTF-8. */
 static void
@@ -180,6 +181,59 @@ test_age(void)
 	tap_is(time_age(-5, b, sizeof b), "0s", "negative is 0s");
 }
 
+/* SHA-256 against FIPS 180-4's examples and the NIST byte vectors. */
+static void
+test_sha256(void)
+{
+	static const struct {
+		const char	*in;
+		size_t		 repeat;
+		const char	*want;
+	} cases[] = {
+		{ "", 1, "e3b0c44298fc1c149afbf4c8996fb924"
+		    "27ae41e4649b934ca495991b7852b855" },
+		{ "abc", 1, "ba7816bf8f01cfea414140de5dae2223"
+		    "b00361a396177a9cb410ff61f20015ad" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+		    "248d6a61d20638b8e5c026930c3e6039"
+		    "a33ce45964ff2167f6ecedd419db06c1" },
+		{ "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+		    "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu", 1,
+		    "cf5b16a778af8380036ce59e7b0492370"
+		    "b249b11e8f07a51afac45037afee9d1" },
+		{ "a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67"
+		    "f1809a48a497200e046d39ccc7112cd0" },
+		/* 55, 56 and 64 bytes: the padding's edge cases. */
+		{ "a", 55, "9f4390f8d30c2dd92ec9f095b65e2b9a"
+		    "e9b0a925a5258e241c9f1e910f734318" },
+		{ "a", 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f"
+		    "590ce20f1bde7090ef7970686ec6738a" },
+		{ "a", 64, "ffe054fe7ae0cb6dc65c3af9b61d5209"
+		    "f439851db43d0ba5997337df154668eb" },
+	};
+	struct sha256	 c;
+	char		 hex[SHA256_HEX];
+	size_t		 i, k, len;
+
+	for (i = 0; i < nitems(cases); i++) {
+		sha256_init(&c);
+		len = strlen(cases[i].in);
+		if (cases[i].repeat > 1000) {
+			/* A million 'a's, fed in uneven pieces. */
+			char	 block[1000];
+
+			memset(block, 'a', sizeof block);
+			for (k = 0; k < cases[i].repeat; k += 1000)
+				sha256_update(&c, block, sizeof block);
+		} else {
+			for (k = 0; k < cases[i].repeat; k++)
+				sha256_update(&c, cases[i].in, len);
+		}
+		sha256_hex(&c, hex);
+		tap_is(hex, cases[i].want, "sha256 vector");
+	}
+}
+
 int
 main(void)
 {
@@ -189,5 +243,6 @@ main(void)
 	test_buf();
 	test_json();
 	test_age();
+	test_sha256();
 	return (tap_done());
 }

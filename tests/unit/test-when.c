@@ -124,6 +124,9 @@ static const struct {
 	{ "2026-11-01T01:30-04:00", 1793511000000LL, 0 },
 	{ "@1764600000", 1764600000000LL, 0 },
 	{ " @1796115600 ", 1796115600000LL, 0 },
+	/* The reference engine's bare integer. */
+	{ "1764600000", 1764600000000LL, 0 },
+	{ " 1796115600 ", 1796115600000LL, 0 },
 };
 
 /* Refusals at NOW_NY in New York (or the zone given), with the reason. */

@@ -1,0 +1,917 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * foreach.c: for-each steps.  When its row starts, the items are resolved
+ * and checked (an array, at most FLOW_FOREACH_MAX, each with a usable and
+ * distinct label) and each becomes a row of its own, pending until its
+ * turn.  Items then start in item order, batch by batch (a batch only
+ * once the one before has ended), at most "concurrency" at once; a gate
+ * may stand before each later batch, and when more items have failed
+ * than the budget allows the for-each stops starting items and either
+ * fails once those running have ended, or asks: approve to go on, reject
+ * to abort, or retry the failed items.  Its result is the items' results
+ * in item order.
+ *
+ * Everything is derived from the rows (an item is its latest row; which
+ * batches were let through, and which failures forgiven, is on the gate
+ * rows), so after a crash the next engine goes on from the table, and
+ * memory holds one small struct per for-each in flight, never per item.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+/* Items made ready at once when the step sets no concurrency. */
+#define FOREACH_WINDOW		256
+
+/* Failed items named in a gate's message or a failure, at most. */
+#define FOREACH_NAMES		5
+
+static struct engine_foreach *foreach_find(struct ewf *, int64_t);
+static struct engine_foreach *foreach_load(struct engine *, struct ewf *,
+		     int64_t);
+static struct engine_foreach *foreach_of(struct engine *, struct ewf *,
+		     int64_t, int *);
+static void	 foreach_forget(struct ewf *, struct engine_foreach *);
+static void	 foreach_pump(struct engine *, struct ewf *,
+		     struct engine_foreach *);
+static void	 foreach_finish(struct engine *, struct ewf *,
+		     struct engine_foreach *, int);
+static void	 foreach_ask(struct engine *, struct ewf *,
+		     struct engine_foreach *, int);
+static int64_t	 foreach_row_add(struct engine *, struct ewf *,
+		     struct store_step *);
+static const struct flow_foreach *foreach_spec(const struct ewf *,
+		     const struct engine_foreach *);
+static size_t	 foreach_batch_of(const struct engine_foreach *, int64_t);
+
+/* The for-each options of a for-each in flight. */
+static const struct flow_foreach *
+foreach_spec(const struct ewf *wf, const struct engine_foreach *fe)
+{
+	return (wf->flow->steps[fe->spec].foreach);
+}
+
+/* The batch (0-based) an item index falls in. */
+static size_t
+foreach_batch_of(const struct engine_foreach *fe, int64_t index)
+{
+	size_t	 k;
+
+	for (k = 0; k < fe->nbatches; k++) {
+		if ((size_t)index < fe->ends[k])
+			return (k);
+	}
+	return (fe->nbatches > 0 ? fe->nbatches - 1 : 0);
+}
+
+/*
+ * The scope a step's args, run and env are interpolated in: an item's
+ * also holds "item" and "index".
+ */
+cJSON *
+engine_item_scope(struct engine *e, struct estep *es)
+{
+	cJSON	*scope;
+
+	scope = engine_scope(e, es->wf, es->wf->uses_steps[es->spec]);
+	if (es->role != ESTEP_ITEM)
+		return (scope);
+	cJSON_AddItemToObject(scope, "item", json_parse_or_null(
+	    es->item_json));
+	cJSON_AddNumberToObject(scope, "index", es->item_index);
+	return (scope);
+}
+
+/* A for-each in memory, by its row or its first row. */
+static struct engine_foreach *
+foreach_find(struct ewf *wf, int64_t id)
+{
+	struct engine_foreach	*fe;
+
+	TAILQ_FOREACH(fe, &wf->foreachs, entry) {
+		if (fe->id == id || fe->root == id)
+			return (fe);
+	}
+	return (NULL);
+}
+
+/* Count one item's latest row into a for-each being loaded. */
+static int
+foreach_count(const struct store_item *it, void *arg)
+{
+	struct engine_foreach	*fe = arg;
+
+	if (strcmp(it->status, "failed") == 0)
+		fe->failed++;
+	return (0);
+}
+
+/* What a for-each's gate rows say: batches let through, failures forgiven. */
+static void
+foreach_load_gates(struct engine *e, struct engine_foreach *fe)
+{
+	struct store_step	*rows;
+	cJSON			*g, *r, *v;
+	const char		*kind, *decision;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	if (store_item_gates(e->store, fe->id, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		if (strcmp(rows[i].status, "waiting") == 0) {
+			fe->gate = rows[i].id;
+			continue;
+		}
+		g = json_parse_or_null(rows[i].gate_json);
+		r = json_parse_or_null(rows[i].result_json);
+		v = cJSON_GetObjectItemCaseSensitive(g, "foreach");
+		kind = cJSON_IsString(v) ? v->valuestring : "";
+		v = cJSON_GetObjectItemCaseSensitive(r, "decision");
+		decision = cJSON_IsString(v) ? v->valuestring : "";
+		if (strcmp(decision, "abort") == 0) {
+			fe->stopping = 1;
+			free(fe->why);
+			xasprintf(&fe->why, "%s", rows[i].error != NULL ?
+			    rows[i].error : "aborted at a gate");
+		} else if (strcmp(kind, "batch") == 0) {
+			v = cJSON_GetObjectItemCaseSensitive(g, "batch");
+			if (cJSON_IsNumber(v) && v->valueint > fe->passed)
+				fe->passed = v->valueint;
+		} else if (strcmp(decision, "continue") == 0) {
+			v = cJSON_GetObjectItemCaseSensitive(r, "failures");
+			if (cJSON_IsNumber(v) && v->valueint > fe->forgiven)
+				fe->forgiven = v->valueint;
+		}
+		cJSON_Delete(g);
+		cJSON_Delete(r);
+	}
+	store_steps_free(rows, n);
+}
+
+/* Read a for-each row and its items' state into memory. */
+static struct engine_foreach *
+foreach_load(struct engine *e, struct ewf *wf, int64_t id)
+{
+	struct engine_foreach	*fe;
+	struct store_step	*row;
+	const struct flow_foreach *ffe;
+	char			*cause = NULL;
+	int			 spec;
+
+	if (store_step_get(e->store, id, &row, &cause) != 0)
+		engine_store_fatal(e, cause);
+	spec = flow_find(wf->flow, row->step_key);
+	if (spec < 0 || (ffe = wf->flow->steps[spec].foreach) == NULL) {
+		store_step_free(row);
+		return (NULL);
+	}
+	fe = xcalloc(1, sizeof *fe);
+	fe->id = id;
+	fe->root = row->item_of != 0 ? row->item_of : id;
+	fe->spec = spec;
+	fe->fanout_id = row->fanout_id;
+	fe->branch_no = row->branch_no;
+	fe->attempt = row->attempt;
+	fe->visit = row->visit;
+	fe->n = (int)row->items;
+	store_step_free(row);
+	fe->nbatches = flow_foreach_batches(ffe, (size_t)fe->n, &fe->ends);
+	fe->budget = flow_foreach_budget(ffe, (size_t)fe->n);
+	if (store_items_each(e->store, fe->root, foreach_count, fe) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	foreach_load_gates(e, fe);
+	TAILQ_INSERT_TAIL(&wf->foreachs, fe, entry);
+	return (fe);
+}
+
+/*
+ * The for-each an item (by its first row) or a gate (by its for-each
+ * row) belongs to, loaded when it is not in memory (then *fresh is set:
+ * what just happened is already in what was read).
+ */
+static struct engine_foreach *
+foreach_of(struct engine *e, struct ewf *wf, int64_t id, int *fresh)
+{
+	struct engine_foreach	*fe;
+	int64_t			 cur;
+
+	*fresh = 0;
+	if ((fe = foreach_find(wf, id)) != NULL)
+		return (fe);
+	if (store_foreach_current(e->store, id, &cur) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	*fresh = 1;
+	return (foreach_load(e, wf, cur != 0 ? cur : id));
+}
+
+/* Forget a for-each (it ended, or its workflow did). */
+static void
+foreach_forget(struct ewf *wf, struct engine_foreach *fe)
+{
+	TAILQ_REMOVE(&wf->foreachs, fe, entry);
+	free(fe->ends);
+	free(fe->why);
+	free(fe);
+}
+
+/* Forget every for-each of a workflow (it is freed, or opened again). */
+void
+engine_foreach_forget_all(struct ewf *wf)
+{
+	while (!TAILQ_EMPTY(&wf->foreachs))
+		foreach_forget(wf, TAILQ_FIRST(&wf->foreachs));
+}
+
+/* Insert a row a for-each makes (an item, a gate, a new for-each row). */
+static int64_t
+foreach_row_add(struct engine *e, struct ewf *wf, struct store_step *row)
+{
+	engine_txn(e);
+	row->workflow_id = wf->id;
+	if (store_step_add(e->store, row, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (strcmp(row->status, "done") != 0)
+		wf->nactive++;
+	return (row->id);
+}
+
+/* Fill the fields every row of a for-each step shares. */
+static void
+foreach_row_init(struct store_step *row, const struct flow_step *fs)
+{
+	static const char	*kinds[] = { "gate", "tool", "run", "shell",
+	    "workflow" };
+	const struct flow_step	*b = fs->foreach->body;
+
+	memset(row, 0, sizeof *row);
+	row->name = fs->name;
+	row->step_key = fs->key;
+	row->kind = (char *)kinds[(size_t)b->exec < nitems(kinds) ? b->exec : 1];
+	row->tool = b->exec == FLOW_EXEC_TOOL ? b->tool :
+	    b->exec == FLOW_EXEC_WORKFLOW ? b->workflow :
+	    b->exec == FLOW_EXEC_GATE ? NULL : (char *)row->kind;
+	row->item_index = -1;
+}
+
+/* Add an item's results to the result array being built. */
+static int
+foreach_result_add(const struct store_item *it, void *arg)
+{
+	struct buf	*b = arg;
+
+	if (b->len > 1)
+		buf_putc(b, ',');
+	if (strcmp(it->status, "done") == 0 && it->result_json != NULL)
+		buf_puts(b, it->result_json);
+	else
+		buf_puts(b, "null");
+	return (0);
+}
+
+/*
+ * A for-each ended: items still waiting are cancelled; the row is done
+ * with the items' results, or fails saying why.
+ */
+static void
+foreach_finish(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
+    int ok)
+{
+	struct estep	*es;
+	struct buf	 b;
+	int64_t		 n;
+	char		*why;
+
+	engine_txn(e);
+	if (store_items_cancel_waiting(e->store, fe->root, "not run: the "
+	    "for-each stopped", time_now_ms(), &n) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	wf->nactive -= n;
+	es = engine_step_new(e, wf, fe->spec, fe->id);
+	es->role = ESTEP_FOREACH;
+	es->fanout_id = fe->fanout_id;
+	es->branch_no = fe->branch_no;
+	es->attempt = fe->attempt;
+	es->visit = fe->visit;
+	es->no_retry = 1;
+	why = fe->why != NULL ? xstrdup(fe->why) : xstrdup("stopped");
+	buf_init(&b);
+	buf_putc(&b, '[');
+	if (ok && store_items_each(e->store, fe->root, foreach_result_add,
+	    &b) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	buf_putc(&b, ']');
+	foreach_forget(wf, fe);
+	if (ok)
+		engine_step_done(e, es, b.data, 0, 0);
+	else
+		engine_step_failed(e, es, why, 0, 0, NULL);
+	buf_free(&b);
+	free(why);
+	engine_step_free(es);
+}
+
+/* Name up to FOREACH_NAMES failed items, for messages. */
+struct foreach_names {
+	struct buf	 b;
+	int		 n;
+};
+
+static int
+foreach_name_failed(const struct store_item *it, void *arg)
+{
+	struct foreach_names	*fn = arg;
+
+	if (strcmp(it->status, "failed") != 0)
+		return (0);
+	if (fn->n++ < FOREACH_NAMES)
+		buf_printf(&fn->b, "%s%s", fn->b.len > 0 ? ", " : "",
+		    it->label != NULL ? it->label : "?");
+	else if (fn->n == FOREACH_NAMES + 1)
+		buf_puts(&fn->b, ", ...");
+	return (0);
+}
+
+/* Why the budget is spent: "2 of 20 items failed (a, b); 1 allowed". */
+static char *
+foreach_spent_why(struct engine *e, struct ewf *wf, struct engine_foreach *fe)
+{
+	struct foreach_names	 fn;
+	char			*why;
+
+	buf_init(&fn.b);
+	fn.n = 0;
+	if (store_items_each(e->store, fe->root, foreach_name_failed,
+	    &fn) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&why, "for-each %s: %d of %d items failed (%s), more than "
+	    "the %d allowed", wf->flow->steps[fe->spec].name, fe->failed,
+	    fe->n, fn.b.len > 0 ? fn.b.data : "", fe->budget + fe->forgiven);
+	buf_free(&fn.b);
+	return (why);
+}
+
+/* The label of the first item waiting below end, or NULL. */
+static char *
+foreach_next_label(struct engine *e, struct engine_foreach *fe, size_t end)
+{
+	struct store_step	*rows;
+	size_t			 n;
+	char			*cause = NULL, *label = NULL;
+
+	if (store_items_queued(e->store, fe->root, (int)end, 1, &rows, &n,
+	    &cause) != 0)
+		engine_store_fatal(e, cause);
+	if (n > 0 && rows[0].label != NULL)
+		label = xstrdup(rows[0].label);
+	store_steps_free(rows, n);
+	return (label);
+}
+
+/*
+ * The message of a for-each's gate: the step's own (interpolated), then
+ * what finished and what comes next, or what failed and the choices.
+ */
+static char *
+foreach_gate_message(struct engine *e, struct ewf *wf,
+    struct engine_foreach *fe, int batch)
+{
+	const struct flow_foreach *ffe = foreach_spec(wf, fe);
+	cJSON			*scope;
+	char			*own = NULL, *what, *msg, *first;
+	size_t			 lo;
+
+	if (ffe->gate.message != NULL && *ffe->gate.message != '\0') {
+		scope = engine_scope(e, wf, wf->uses_steps[fe->spec]);
+		own = interp_text(ffe->gate.message, scope);
+		cJSON_Delete(scope);
+	}
+	if (batch > 0) {
+		lo = fe->ends[batch - 1];
+		first = foreach_next_label(e, fe, fe->ends[batch]);
+		xasprintf(&what, "batch %d of %zu finished (%zu items, %d "
+		    "failed so far); next: batch %d of %zu, %zu items from %s",
+		    batch, fe->nbatches, lo, fe->failed, batch + 1,
+		    fe->nbatches, fe->ends[batch] - lo,
+		    first != NULL ? first : "?");
+		free(first);
+	} else {
+		what = foreach_spent_why(e, wf, fe);
+		msg = what;
+		xasprintf(&what, "%s; approve to go on, reject to abort, or "
+		    "retry the failed items (sluice retry %lld)", msg,
+		    (long long)wf->id);
+		free(msg);
+	}
+	if (own == NULL)
+		return (what);
+	xasprintf(&msg, "%s: %s", own, what);
+	free(own);
+	free(what);
+	return (msg);
+}
+
+/*
+ * Ask people: before batch (0-based, > 0), or (batch -1) whether to go on
+ * past a spent failure budget.  The gate takes gate_between_batches'
+ * options; its row is one of the for-each's.
+ */
+static void
+foreach_ask(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
+    int batch)
+{
+	const struct flow_step	*fs = &wf->flow->steps[fe->spec];
+	const struct flow_gate	*g = &fs->foreach->gate;
+	struct store_step	 row;
+	cJSON			*o, *arr;
+	char			*msg, *json, label[64];
+	int64_t			 now = time_now_ms();
+	size_t			 i;
+
+	msg = foreach_gate_message(e, wf, fe, batch < 0 ? 0 : batch);
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "message", msg);
+	arr = cJSON_AddArrayToObject(o, "approvers");
+	for (i = 0; i < g->napprovers; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(g->approvers[i]));
+	cJSON_AddNumberToObject(o, "quorum", g->quorum > 0 ? g->quorum : 1);
+	if (g->allow_self >= 0)
+		cJSON_AddBoolToObject(o, "allow_self", g->allow_self);
+	if (g->timeout > 0) {
+		cJSON_AddNumberToObject(o, "timeout_ms", (double)g->timeout);
+		cJSON_AddStringToObject(o, "on_timeout", "reject");
+	}
+	cJSON_AddStringToObject(o, "foreach", batch < 0 ? "budget" : "batch");
+	if (batch >= 0) {
+		cJSON_AddNumberToObject(o, "batch", batch + 1);
+		snprintf(label, sizeof label, "before batch %d of %zu",
+		    batch + 1, fe->nbatches);
+	} else
+		snprintf(label, sizeof label, "failure budget");
+	json = json_print(o);
+	cJSON_Delete(o);
+	foreach_row_init(&row, fs);
+	row.kind = (char *)"gate";
+	row.tool = NULL;
+	row.status = (char *)"waiting";
+	row.gate_json = json;
+	row.item_of = fe->id;
+	row.label = label;
+	row.visit = fe->visit;
+	fe->gate = foreach_row_add(e, wf, &row);
+	engine_gate_waiting(e, wf, fs, fe->gate, now);
+	if (g->timeout > 0) {
+		if (store_timer_add(e->store, now + g->timeout, "gate_timeout",
+		    wf->id, fe->gate) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		engine_timers_rearm(e, now + g->timeout);
+	}
+	log_debug("%s: for-each %lld: %s: %s", __func__, (long long)fe->id,
+	    label, msg);
+	free(json);
+	free(msg);
+}
+
+/* Make ready the rows of items waiting below end, up to room of them. */
+static void
+foreach_start(struct engine *e, struct engine_foreach *fe, size_t end,
+    int room)
+{
+	struct store_step	*rows;
+	struct estep		*es;
+	size_t			 n, i;
+	char			*cause = NULL;
+
+	if (store_items_queued(e->store, fe->root, (int)end, room, &rows, &n,
+	    &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n; i++) {
+		if (store_step_set_status(e->store, rows[i].id, "ready",
+		    time_now_ms()) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		if ((es = engine_step_from_row(e, &rows[i])) != NULL)
+			engine_step_ready(e, es);
+	}
+	store_steps_free(rows, n);
+}
+
+/*
+ * Move a for-each on: mind the budget, end it when every item has, ask
+ * before a batch, and start what the batch and concurrency allow.
+ */
+static void
+foreach_pump(struct engine *e, struct ewf *wf, struct engine_foreach *fe)
+{
+	const struct flow_foreach *ffe = foreach_spec(wf, fe);
+	int64_t			 inflight, first, ran;
+	size_t			 k;
+	int			 limit;
+
+	if (wf->ended || fe->gate != 0)
+		return;
+	engine_txn(e);
+	if (!fe->stopping && fe->failed - fe->forgiven > fe->budget) {
+		if (ffe->on_budget_spent == FLOW_BUDGET_ASK) {
+			foreach_ask(e, wf, fe, -1);
+			return;
+		}
+		fe->stopping = 1;
+		free(fe->why);
+		fe->why = foreach_spent_why(e, wf, fe);
+	}
+	if (store_items_inflight(e->store, fe->root, &inflight) != 0 ||
+	    store_items_first(e->store, fe->root, &first) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	if (fe->stopping) {
+		if (inflight == 0)
+			foreach_finish(e, wf, fe, 0);
+		return;
+	}
+	if (first < 0) {
+		foreach_finish(e, wf, fe, 1);
+		return;
+	}
+	k = foreach_batch_of(fe, first);
+	if (k > 0 && ffe->gated && fe->passed < (int)k + 1) {
+		if (store_items_ran(e->store, fe->root, (int)fe->ends[k - 1],
+		    (int)fe->ends[k], &ran) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		if (!ran) {
+			foreach_ask(e, wf, fe, (int)k);
+			return;
+		}
+	}
+	limit = ffe->concurrency > 0 ? ffe->concurrency : FOREACH_WINDOW;
+	if (inflight < limit)
+		foreach_start(e, fe, fe->ends[k], limit - (int)inflight);
+}
+
+/*
+ * A for-each row starts: resolve and check its items, make a row for
+ * each, and start the first batch.  Takes es.
+ */
+void
+engine_foreach_begin(struct engine *e, struct estep *es)
+{
+	struct ewf		*wf = es->wf;
+	const struct flow_step	*fs = &wf->flow->steps[es->spec];
+	const struct flow_foreach *ffe = fs->foreach;
+	struct engine_foreach	*fe;
+	struct flow_diags	*d;
+	struct store_step	 row, item;
+	cJSON			*scope, *src, *items, *c;
+	char			*first, *why, *label, *json;
+	int			 n, i;
+
+	es->no_retry = 1;
+	memset(&row, 0, sizeof row);
+	row.id = es->id;
+	row.args_json = (char *)"{}";
+	if (store_step_start(e->store, &row, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	scope = engine_scope(e, wf, wf->uses_steps[es->spec]);
+	if (ffe->items_json != NULL)
+		items = json_parse_or_null(ffe->items_json);
+	else {
+		src = cJSON_CreateString(ffe->items_src);
+		items = interp_value(src, scope);
+		cJSON_Delete(src);
+	}
+	d = flow_diags_create();
+	if (flow_foreach_items(ffe, items, "$", d) > 0) {
+		first = flow_diags_first_error(d, NULL);
+		xasprintf(&why, "for-each %s: %s%s", fs->name,
+		    ffe->items_src != NULL ? ffe->items_src : "items",
+		    first != NULL && strncmp(first, "$", 1) == 0 ?
+		    first + 1 : first != NULL ? first : "");
+		free(first);
+		flow_diags_free(d);
+		cJSON_Delete(items);
+		cJSON_Delete(scope);
+		engine_step_failed(e, es, why, 0, 0, NULL);
+		free(why);
+		engine_step_free(es);
+		return;
+	}
+	flow_diags_free(d);
+	n = cJSON_GetArraySize(items);
+	if (store_foreach_set_items(e->store, es->id, n) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	for (i = 0, c = items->child; c != NULL; c = c->next, i++) {
+		cJSON_DeleteItemFromObjectCaseSensitive(scope, "item");
+		cJSON_DeleteItemFromObjectCaseSensitive(scope, "index");
+		cJSON_AddItemToObject(scope, "item", cJSON_Duplicate(c, 1));
+		cJSON_AddNumberToObject(scope, "index", i);
+		label = flow_foreach_label(ffe, c, scope, &why);
+		json = json_print(c);
+		foreach_row_init(&item, fs);
+		item.status = (char *)"pending";
+		item.visit = es->visit;
+		item.item_of = es->id;
+		item.item_index = i;
+		item.label = label;
+		item.item_json = json;
+		foreach_row_add(e, wf, &item);
+		free(label);
+		free(why);
+		free(json);
+	}
+	cJSON_Delete(items);
+	cJSON_Delete(scope);
+	if (n == 0) {
+		engine_step_done(e, es, "[]", 0, 0);
+		engine_step_free(es);
+		return;
+	}
+	engine_step_free(es);
+	if ((fe = foreach_load(e, wf, row.id)) != NULL)
+		foreach_pump(e, wf, fe);
+}
+
+/* An item ended: done (or skipped) when ok, else failed for good. */
+void
+engine_foreach_item_ended(struct engine *e, struct estep *es, int ok)
+{
+	struct engine_foreach	*fe;
+	int			 fresh;
+
+	if ((fe = foreach_of(e, es->wf, es->item_of, &fresh)) == NULL)
+		return;
+	if (!ok && !fresh)
+		fe->failed++;
+	foreach_pump(e, es->wf, fe);
+}
+
+/* Rewrite a decided gate's result with the decision the for-each took. */
+static void
+foreach_gate_result(struct engine *e, int64_t id, const char *result)
+{
+	struct store_step	*row;
+	char			*cause = NULL;
+
+	if (store_step_get(e->store, id, &row, &cause) != 0)
+		engine_store_fatal(e, cause);
+	free(row->result_json);
+	row->result_json = xstrdup(result);
+	if (store_step_end(e->store, row, time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	store_step_free(row);
+}
+
+/*
+ * A for-each's gate was decided (approved, rejected, skipped): go on with
+ * the next batch or past the failures, or abort.
+ */
+void
+engine_foreach_gate_decided(struct engine *e, struct estep *es,
+    const char *how)
+{
+	struct engine_foreach	*fe;
+	struct store_step	*row;
+	cJSON			*g, *v;
+	char			*cause = NULL, *result;
+	int			 fresh, batch;
+
+	if ((fe = foreach_of(e, es->wf, es->item_of, &fresh)) == NULL)
+		return;
+	if (store_step_get(e->store, es->id, &row, &cause) != 0)
+		engine_store_fatal(e, cause);
+	g = json_parse_or_null(row->gate_json);
+	v = cJSON_GetObjectItemCaseSensitive(g, "batch");
+	batch = cJSON_IsNumber(v) ? v->valueint : 0;
+	if (fe->gate == es->id)
+		fe->gate = 0;
+	if (strcmp(how, "rejected") == 0) {
+		fe->stopping = 1;
+		free(fe->why);
+		xasprintf(&fe->why, "for-each %s: aborted at its %s gate: %s",
+		    es->wf->flow->steps[fe->spec].name, batch > 0 ? "batch" :
+		    "failure budget", row->error != NULL ? row->error : "");
+		result = xstrdup("{\"decision\":\"abort\"}");
+	} else if (batch > 0) {
+		if (batch > fe->passed)
+			fe->passed = batch;
+		result = xstrdup("{\"decision\":\"continue\"}");
+	} else {
+		fe->forgiven = fe->failed;
+		xasprintf(&result, "{\"decision\":\"continue\","
+		    "\"failures\":%d}", fe->failed);
+	}
+	foreach_gate_result(e, es->id, result);
+	free(result);
+	cJSON_Delete(g);
+	store_step_free(row);
+	foreach_pump(e, es->wf, fe);
+}
+
+/* The engine took over: a for-each row that was running goes on. */
+void
+engine_foreach_resume(struct engine *e, const struct store_step *row)
+{
+	struct engine_foreach	*fe;
+	struct ewf		*wf;
+	int			 fresh;
+
+	if ((wf = engine_wf_get(e, row->workflow_id)) == NULL || wf->ended)
+		return;
+	if ((fe = foreach_of(e, wf, row->id, &fresh)) != NULL)
+		foreach_pump(e, wf, fe);
+}
+
+/* What requeuing collects: the for-each, and the names for the reply. */
+struct foreach_requeue {
+	struct engine		*e;
+	struct ewf		*wf;
+	const struct flow_step	*fs;
+	int64_t			 root;
+	int			 visit;
+	int			 failed_only;
+	int			 nfailed;
+	int			 nother;
+	struct buf		 names;
+};
+
+/* Give an item that failed (or never ended) a new row, waiting its turn. */
+static int
+foreach_requeue_one(const struct store_item *it, void *arg)
+{
+	struct foreach_requeue	*rq = arg;
+	struct store_step	 row;
+	int			 failed;
+
+	failed = strcmp(it->status, "failed") == 0;
+	if (!failed && (rq->failed_only ||
+	    strcmp(it->status, "cancelled") != 0))
+		return (0);
+	foreach_row_init(&row, rq->fs);
+	row.status = (char *)"pending";
+	row.attempt = it->attempt + (it->ran ? 1 : 0);
+	row.visit = rq->visit;
+	row.parent_id = it->id;
+	row.item_of = rq->root;
+	row.item_index = it->index;
+	row.label = (char *)it->label;
+	row.item_json = (char *)it->item_json;
+	foreach_row_add(rq->e, rq->wf, &row);
+	if (failed && rq->nfailed < FOREACH_NAMES)
+		buf_printf(&rq->names, "%s%s", rq->names.len > 0 ? ", " : "",
+		    it->label != NULL ? it->label : "?");
+	if (failed)
+		rq->nfailed++;
+	else
+		rq->nother++;
+	return (0);
+}
+
+/*
+ * retry on a running workflow whose for-each waits at its failure budget
+ * gate: the failed items run again.  -1 when there is no such gate (the
+ * ordinary retry applies), else the reply's code.
+ */
+int
+engine_foreach_retry(struct engine *e, const struct store_inbox *m,
+    int64_t wfid, struct engine_reply *r)
+{
+	struct store_step	*rows, *gate = NULL;
+	struct engine_foreach	*fe;
+	struct foreach_requeue	 rq;
+	struct ewf		*wf;
+	cJSON			*g;
+	char			*cause = NULL, *target, *why;
+	size_t			 n, i;
+	int			 fresh, rc = -1;
+
+	if ((wf = engine_wf_get(e, wfid)) == NULL || wf->ended)
+		return (-1);
+	if (store_steps_unfinished(e->store, wfid, &rows, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	for (i = 0; i < n && gate == NULL; i++) {
+		if (strcmp(rows[i].status, "waiting") != 0 ||
+		    rows[i].item_of == 0 || rows[i].item_index >= 0 ||
+		    rows[i].items != 0)
+			continue;
+		g = json_parse_or_null(rows[i].gate_json);
+		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(g,
+		    "foreach")) && strcmp(cJSON_GetObjectItemCaseSensitive(g,
+		    "foreach")->valuestring, "budget") == 0)
+			gate = &rows[i];
+		cJSON_Delete(g);
+	}
+	if (gate == NULL ||
+	    (fe = foreach_of(e, wf, gate->item_of, &fresh)) == NULL)
+		goto out;
+	engine_txn(e);
+	memset(&rq, 0, sizeof rq);
+	rq.e = e;
+	rq.wf = wf;
+	rq.fs = &wf->flow->steps[fe->spec];
+	rq.root = fe->root;
+	rq.visit = fe->visit;
+	rq.failed_only = 1;
+	buf_init(&rq.names);
+	if (store_items_each(e->store, fe->root, foreach_requeue_one,
+	    &rq) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&why, "%s chose to retry the failed items", m->who);
+	free(gate->status);
+	gate->status = xstrdup("done");
+	free(gate->result_json);
+	xasprintf(&gate->result_json, "{\"decision\":\"retry\",\"items\":%d}",
+	    rq.nfailed);
+	free(gate->error);
+	gate->error = why;
+	if (store_step_end(e->store, gate, time_now_ms()) != 0 ||
+	    store_timers_del_step(e->store, gate->id) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	wf->nactive--;
+	fe->gate = 0;
+	fe->failed -= rq.nfailed;
+	if (fe->failed < 0)
+		fe->failed = 0;
+	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
+	engine_audit(e, m, "retry", wf->id, gate->id, target,
+	    rq.names.len > 0 ? rq.names.data : NULL, NULL);
+	free(target);
+	r->workflow_id = wf->id;
+	r->step_id = gate->id;
+	xasprintf(&r->message, "retrying %d failed item%s of %s in workflow "
+	    "%lld: %s", rq.nfailed, rq.nfailed == 1 ? "" : "s", rq.fs->name,
+	    (long long)wf->id, rq.names.len > 0 ? rq.names.data : "none");
+	buf_free(&rq.names);
+	rc = 0;
+	foreach_pump(e, wf, fe);
+out:
+	store_steps_free(rows, n);
+	return (rc);
+}
+
+/*
+ * An operator's retry of a workflow that ended in (or while) a for-each:
+ * a new row takes the for-each over, and its failed and never-run items
+ * run again; items done stay done.
+ */
+void
+engine_foreach_rerun(struct engine *e, struct ewf *wf,
+    const struct store_step *old, struct buf *names)
+{
+	const struct flow_step	*fs;
+	struct engine_foreach	*fe;
+	struct foreach_requeue	 rq;
+	struct store_step	 row;
+	int			 spec;
+	int64_t			 id;
+
+	if ((spec = flow_find(wf->flow, old->step_key)) < 0)
+		return;
+	fs = &wf->flow->steps[spec];
+	engine_txn(e);
+	foreach_row_init(&row, fs);
+	row.status = (char *)"running";
+	row.started_at = time_now_ms();
+	row.args_json = (char *)"{}";
+	row.attempt = old->attempt + 1;
+	row.visit = old->visit;
+	row.parent_id = old->id;
+	row.fanout_id = old->fanout_id;
+	row.branch_no = old->branch_no;
+	row.item_of = old->item_of != 0 ? old->item_of : old->id;
+	row.items = old->items;
+	id = foreach_row_add(e, wf, &row);
+	memset(&rq, 0, sizeof rq);
+	rq.e = e;
+	rq.wf = wf;
+	rq.fs = fs;
+	rq.root = row.item_of;
+	rq.visit = old->visit;
+	buf_init(&rq.names);
+	if (store_items_each(e->store, rq.root, foreach_requeue_one,
+	    &rq) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	buf_printf(names, "%s%s (%d failed item%s%s%s, %d not run)",
+	    names->len > 0 ? ", " : "", fs->name, rq.nfailed,
+	    rq.nfailed == 1 ? "" : "s", rq.nfailed > 0 ? ": " : "",
+	    rq.names.data != NULL ? rq.names.data : "", rq.nother);
+	buf_free(&rq.names);
+	if ((fe = foreach_load(e, wf, id)) != NULL)
+		foreach_pump(e, wf, fe);
+}
