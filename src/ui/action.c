@@ -215,7 +215,7 @@ action_comment_done(struct ui *ui, const char *text, void *arg)
 		screen_message(ui, 0, "%s: not sent", a->command);
 		return;
 	}
-	if (*text == '\0' && strcmp(a->command, "approve") != 0 &&
+	if (!authority_has_reason(text) && strcmp(a->command, "approve") != 0 &&
 	    strcmp(a->command, "cancel") != 0) {
 		screen_message(ui, 1, "%s: a reason is required; not sent",
 		    a->command);
