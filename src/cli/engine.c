@@ -202,6 +202,9 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	fprintf(stderr, "sluice: engine running on %s (pid %ld, %d jobs)\n",
 	    store_path(ctx->store), (long)getpid(), opts.max_jobs > 0 ?
 	    opts.max_jobs : ENGINE_MAX_JOBS);
+	if (engine_server_error(st.engine) != NULL)
+		cli_warn("%s: commands come through the database's inbox "
+		    "instead, more slowly", engine_server_error(st.engine));
 	while (!engine_finished(st.engine)) {
 		loop_once(loop, 1);
 		if (drain && engine_idle(st.engine))

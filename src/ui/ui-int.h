@@ -144,6 +144,7 @@ struct ui {
 	struct store		*store;
 	struct engine		*engine;	/* this console runs it */
 	struct store_lease	 lease;		/* who does, if another */
+	struct ui_attach	*attach;	/* its socket, or NULL */
 	int			 readonly;
 	struct store_counts	 counts;
 	int64_t			 mark;		/* store_change_mark seen */
@@ -190,6 +191,18 @@ enum ui_paint {
 	PAINT_BAR,
 	PAINT_LATE
 };
+
+#define UI_STALE_MS	5000	/* an engine silent this long looks dead */
+
+/* attach.c: the socket of an engine in another process. */
+struct ui_attach;
+int		 attach_open(struct ui *);
+void		 attach_close(struct ui *);
+int		 attach_ready(const struct ui *);
+int		 attach_state(struct ui *, struct buf *);
+void		 attach_tick(struct ui *);
+void		 attach_send(struct ui *, const struct engine_request *,
+		     const char *);
 
 /* term.c: the terminal, its keys and its end. */
 int		 term_open(struct ui *, char **);
@@ -415,6 +428,8 @@ void		 edit_open(struct ui *, const char *);
 void		 action_send(struct ui *, const char *, int64_t, int64_t,
 		     struct cJSON *, const char *);
 void		 action_poll(struct ui *);
+void		 action_answer(struct ui *, const char *,
+		     const struct engine_reply *);
 void		 action_quote(struct buf *, const char *);
 void		 action_echo(struct ui *, struct buf *, const char *);
 void		 action_approve(struct ui *, int64_t, int);
@@ -433,6 +448,7 @@ void		 command_open(struct ui *);
 void		 ui_headless(struct ui *, const char *);
 
 /* console.c */
+void		 ui_changed(struct ui *);
 void		 ui_dirty(struct ui *);
 void		 ui_quit(struct ui *);
 void		 ui_trace(struct ui *, const char *);

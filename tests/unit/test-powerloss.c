@@ -72,6 +72,7 @@
 #define PL_ROUND_S	60	/* a round that runs longer is stuck */
 #define PL_FRESH_EVERY	25	/* rounds between new databases */
 #define PL_FRESH_EVENTS	24	/* its first crash among the first events */
+#define PL_DRAIN_FIRST	1000000	/* numbers of the last engine's workflows */
 #define PL_MAX_ROWID	(1 << 24)
 
 #define PL_ROW_FIXED	0	/* see pl_row_may */
@@ -1251,7 +1252,10 @@ pl_calibrate(const char *path)
 	return (events);
 }
 
-/* Parent: one engine runs everything left until no workflow is left. */
+/*
+ * Parent: one engine runs what the crashes left, and a workflow of each
+ * kind so that every kind is seen to end, until no workflow is left.
+ */
 static void
 pl_drain(const char *path)
 {
@@ -1259,15 +1263,26 @@ pl_drain(const char *path)
 	struct engine	*e;
 	struct loop	*loop;
 	char		*cause = NULL;
+	int64_t		 left;
+	size_t		 k;
 	int		 rc;
 
 	if (store_open(path, 0, &s, &cause) != 0)
 		fatalx("powerloss: %s", cause);
+	if (store_query_int(s, "SELECT count(*) FROM workflows WHERE status"
+	    " IN ('scheduled', 'running')", &left, &cause) != 0)
+		fatalx("powerloss: %s", cause);
 	loop = loop_create();
 	if (engine_open(loop, s, pl_tools, NULL, &e, &cause) != 0)
 		fatalx("powerloss: %s", cause);
+	for (k = 0; k < nitems(pl_kinds); k++) {
+		if (pl_start(e, PL_DRAIN_FIRST + (int64_t)k, (int)k) != 0)
+			fatalx("powerloss: cannot start a %s workflow",
+			    pl_kinds[k].name);
+	}
 	rc = pl_work(loop, s, e, &cause);
-	tap_ok(rc == 0, "the last engine runs every workflow left to its end");
+	tap_ok(rc == 0, "the last engine runs the %lld workflows the crashes "
+	    "left, and one of each kind more, to their end", (long long)left);
 	if (rc != 0) {
 		printf("#   %s\n", cause);
 		free(cause);
