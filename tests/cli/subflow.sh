@@ -212,4 +212,24 @@ like "$(q "SELECT error FROM workflows WHERE id = $pid + 8")" \
     "more than 8 runs deep" "the deepest says why"
 engine_stop
 
+# --- a database from before sub-workflows takes them after its migration ----
+
+export SLUICE_DB="$T_DIR/old.db"
+sqlite3 "$SLUICE_DB" <"$TESTS_DATA/schema-v3.sql"
+run_sluice template save greet "$T_DIR/greet.json"
+expect_rc 0 "a version 3 database is migrated on the first write"
+printf '%s\n' '{"start": {"workflow": "greet", "input": {"host": "h"}}}' \
+    >"$T_DIR/old.json"
+run_sluice run --wait "$T_DIR/old.json"
+expect_rc 0 "a sub-workflow step runs in it"
+ID=$(q "SELECT max(id) FROM workflows WHERE parent_id IS NULL")
+q_is "SELECT kind, child_id IS NOT NULL FROM workflow_steps WHERE
+    workflow_id = $ID" "workflow|1" "its row's kind is workflow"
+q_is "PRAGMA integrity_check" ok "the migrated schema is sound"
+like "$(q "SELECT sql FROM sqlite_schema WHERE name = 'workflow_steps'")" \
+    "CHECK (kind GLOB '[a-z]*' AND length(kind) < 10)" \
+    "the kind check is the loosened one"
+run_sluice show "$ID"
+expect_rc 0 "and it reads back"
+
 done_testing
