@@ -316,6 +316,15 @@ struct tree_row {
 	int64_t			 fanout_id;	/* branch, fan-out, join */
 	int			 branch_no;	/* branch, from 0 */
 	int			 fanout;	/* index in tree->fanouts, -1 */
+	int			 foreach;	/* index in tree->foreachs, -1 */
+	int			 item;		/* an item's or a gate's row */
+};
+/* A for-each row: how it stands, and whether its items show. */
+struct tree_foreach {
+	int64_t				 id;
+	const struct store_step		*row;
+	struct flow_foreach_tally	 tally;
+	int				 expanded;
 };
 struct tree_fanout {
 	int64_t			 id;
@@ -332,6 +341,8 @@ struct tree {
 	size_t			 n;
 	struct tree_fanout	*fanouts;
 	size_t			 nfanouts;
+	struct tree_foreach	*foreachs;
+	size_t			 nforeachs;
 };
 struct tree_input {
 	const struct flow	*flow;		/* NULL: rows as they come */
