@@ -317,7 +317,7 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 		    "cancel-previous", a->overlap);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		return (rc);
 	rc = store_template_get(ctx->store, a->template_name, 0, &t, &cause);
 	if (rc != 0)

@@ -167,8 +167,10 @@ store_mkdirs(const char *path, char **cause)
 
 /*
  * Create an empty database file ourselves, so its mode and group never
- * depend on the umask: 0600, or 0660 with the directory's group when the
- * directory is setgid (a team's shared database).
+ * depend on the umask: 0600, or with the directory's group when the
+ * directory is setgid: 0660 when the group may write the directory (a
+ * team's shared database), 0640 when it may not (service mode: the
+ * engine's account writes, the team reads).
  */
 static int
 store_create_file(const char *path, char **cause)
@@ -198,7 +200,7 @@ store_create_file(const char *path, char **cause)
 		return (-1);
 	}
 	if (dsb.st_mode & S_ISGID)
-		mode = 0660;
+		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0640;
 	if (fstat(fd, &sb) != 0)
 		goto fail;
 	if ((dsb.st_mode & S_ISGID) && sb.st_gid != dsb.st_gid &&

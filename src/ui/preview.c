@@ -32,6 +32,8 @@
 #define PREVIEW_NAMES	12	/* names listed, then "and N more" */
 
 static int	 preview_refuse(const struct store_workflow *, char **);
+static int	 preview_budget(const struct store_workflow *,
+		     const struct store_step *, size_t, struct buf *, char **);
 static int	 preview_leaf(const struct flow *, const struct store_step *,
 		     size_t, const unsigned char *);
 static void	 preview_leaves(const struct store_workflow *,
@@ -65,6 +67,50 @@ preview_refuse(const struct store_workflow *w, char **cause)
 }
 
 /*
+ * A running workflow can be retried only when a for-each waits at its
+ * spent failure budget: its failed items run again.
+ */
+static int
+preview_budget(const struct store_workflow *w, const struct store_step *rows,
+    size_t n, struct buf *b, char **cause)
+{
+	const struct store_step	*gate = NULL;
+	size_t			 i, j, count = 0;
+
+	for (i = 0; i < n && gate == NULL; i++) {
+		if (strcmp(rows[i].status, "waiting") == 0 &&
+		    rows[i].item_of != 0 && rows[i].item_index < 0 &&
+		    rows[i].label != NULL &&
+		    strcmp(rows[i].label, "failure budget") == 0)
+			gate = &rows[i];
+	}
+	if (gate == NULL)
+		return (preview_refuse(w, cause));
+	buf_printf(b, "Retry the failed items of %s in workflow %lld: ",
+	    gate->name, (long long)w->id);
+	for (i = 0; i < n; i++) {
+		if (rows[i].item_index < 0 || strcmp(rows[i].status,
+		    "failed") != 0)
+			continue;
+		/* Only an item's latest row counts. */
+		for (j = i + 1; j < n; j++) {
+			if (rows[j].item_of == rows[i].item_of &&
+			    rows[j].item_index == rows[i].item_index)
+				break;
+		}
+		if (j < n)
+			continue;
+		if (count++ < PREVIEW_NAMES)
+			buf_printf(b, "%s%s", count > 1 ? ", " : "",
+			    rows[i].label != NULL ? rows[i].label : "?");
+	}
+	buf_printf(b, "%s (%zu item%s) run again, and the rollout goes on.",
+	    count > PREVIEW_NAMES ? ", ..." : "", count,
+	    count == 1 ? "" : "s");
+	return (0);
+}
+
+/*
  * Is row i one the workflow ended on (engine_rerun_leaf)?  has_child
  * says which rows some other row came after.
  */
@@ -76,8 +122,8 @@ preview_leaf(const struct flow *f, const struct store_step *rows, size_t i,
 	const struct flow_step	*fs;
 	int			 spec;
 
-	if (has_child[i])
-		return (0);
+	if (has_child[i] || (r->item_of != 0 && r->items == 0))
+		return (0);	/* a for-each's items go with its row */
 	if (strcmp(r->status, "done") == 0) {
 		if (r->branch_end != NULL ||
 		    (spec = flow_find(f, r->step_key)) < 0)
@@ -321,7 +367,8 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 
 	if (store_workflow_get(ui->store, wf, &w, cause) != 0)
 		return (-1);
-	if (preview_refuse(w, cause) != 0)
+	if ((from != NULL || strcmp(w->status, "running") != 0) &&
+	    preview_refuse(w, cause) != 0)
 		goto out;
 	d = flow_diags_create();
 	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
@@ -333,6 +380,11 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	}
 	if (store_step_list(ui->store, wf, &rows, &n, cause) != 0)
 		goto out;
+	if (strcmp(w->status, "running") == 0) {
+		rc = preview_budget(w, rows, n, b, cause);
+		store_steps_free(rows, n);
+		goto out;
+	}
 	if (from != NULL)
 		rc = preview_from(w, f, rows, n, from, b, cause);
 	else {
