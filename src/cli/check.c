@@ -149,13 +149,13 @@ cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
 	else {
 		cli_diags_print(diags, argv[optind]);
 		if (valid) {
-			printf("%s: valid %s, %zu step%s", argv[optind],
+			cli_printf("%s: valid %s, %zu step%s", argv[optind],
 			    doc->is_template ? "template" : "flow",
 			    doc->flow->nsteps, doc->flow->nsteps == 1 ? "" : "s");
 			if (flow_diags_warnings(diags) != 0)
-				printf(", %d warning%s", flow_diags_warnings(diags),
+				cli_printf(", %d warning%s", flow_diags_warnings(diags),
 				    flow_diags_warnings(diags) == 1 ? "" : "s");
-			printf("\n");
+			cli_printf("\n");
 		}
 	}
 	if (doc != NULL)

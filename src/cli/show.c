@@ -304,23 +304,23 @@ cmd_show_times(const struct store_workflow *w)
 
 	if (strcmp(w->status, "scheduled") == 0) {
 		when_countdown(w->start_at - time_now_ms(), span, sizeof span);
-		printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
+		cli_printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
 		    sizeof t1), strcmp(span, "now") == 0 ? "" : "in ", span);
 	}
 	if (w->schedule_name != NULL) {
-		printf("schedule: %s", w->schedule_name);
+		cli_printf("schedule: %s", w->schedule_name);
 		if (w->fire_at > 0)
-			printf(" (for %s)", time_format(w->fire_at, t1,
+			cli_printf(" (for %s)", time_format(w->fire_at, t1,
 			    sizeof t1));
-		printf("\n");
+		cli_printf("\n");
 	}
 	if (w->sla_ms > 0) {
 		flow_duration_format(w->sla_ms, span, sizeof span);
-		printf("sla:      %s", span);
+		cli_printf("sla:      %s", span);
 		if (w->late_at > 0)
-			printf(", late since %s", time_format(w->late_at, t1,
+			cli_printf(", late since %s", time_format(w->late_at, t1,
 			    sizeof t1));
-		printf("\n");
+		cli_printf("\n");
 	}
 }
 
@@ -338,27 +338,27 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	char			 child[48];
 	size_t			 i;
 
-	printf("workflow %lld: %s\n", (long long)w->id, w->name);
-	printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
+	cli_printf("workflow %lld: %s\n", (long long)w->id, w->name);
+	cli_printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
 	if (w->template_name != NULL)
-		printf("template: %s version %lld\n", w->template_name,
+		cli_printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
-	printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
+	cli_printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
 	    w->created_by != NULL ? w->created_by : "-");
 	cmd_show_times(w);
 	if (w->completed_at > 0)
-		printf("ended:    %s\n",
+		cli_printf("ended:    %s\n",
 		    time_format(w->completed_at, t1, sizeof t1));
 	if (w->parent_id != 0)
-		printf("parent:   workflow %lld %s (step %lld)\n",
+		cli_printf("parent:   workflow %lld %s (step %lld)\n",
 		    (long long)w->parent_id, w->parent_name != NULL ?
 		    w->parent_name : "-", (long long)w->parent_step_id);
-	printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
+	cli_printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
 	if (w->output_json != NULL)
-		printf("output:   %s\n", w->output_json);
+		cli_printf("output:   %s\n", w->output_json);
 	if (w->error != NULL)
-		printf("error:    %s\n", w->error);
-	printf("\n");
+		cli_printf("error:    %s\n", w->error);
+	cli_printf("\n");
 	cli_table_row(stdout, widths, 8, header);
 	for (i = 0; i < n; i++) {
 		snprintf(id, sizeof id, "%lld", (long long)st[i].id);

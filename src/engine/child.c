@@ -180,7 +180,7 @@ engine_child_ended(struct engine *e, struct ewf *child, const char *status,
 	}
 	store_step_free(row);
 	/* A child that fails is not started again unless retry says so. */
-	es->no_retry = !es->wf->flow->steps[es->spec].retry.set;
+	es->no_retry = !engine_spec(es)->retry.set;
 	if (strcmp(status, "completed") == 0)
 		engine_step_done(e, es, output != NULL ? output : "null", 0, 0);
 	else {

@@ -162,7 +162,7 @@ engine_exec_end(struct engine *e, struct estep *es)
 static void
 engine_exec_child(struct engine *e, struct estep *es, const cJSON *scope)
 {
-	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+	const struct flow_step	*fs = engine_spec(es);
 	char			*input, *why = NULL;
 
 	input = interp_json(fs->input_json != NULL ? fs->input_json : "{}",

@@ -152,6 +152,12 @@ parse_name(struct parse_step *ps, const cJSON *v, const char *path)
 		free(s);
 		return;
 	}
+	if (vis_needed(s)) {
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "a name must not hold control characters");
+		free(s);
+		return;
+	}
 	free(ps->st->name);
 	ps->st->name = s;
 }
@@ -1100,6 +1106,9 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 		if (*c->string == '\0')
 			flow_diags_add(d, FLOW_ERROR, path,
 			    "a step key must not be empty");
+		else if (vis_needed(c->string))
+			flow_diags_add(d, FLOW_ERROR, path, "a step key must "
+			    "not hold control characters");
 		else
 			parse_step(f, c, path, d);
 		free(path);

@@ -36,7 +36,7 @@
 #define STORE_ERR	 -1
 #define STORE_NOTFOUND	 -2
 #define STORE_CONFLICT	 -3
-#define STORE_READONLY	 -4	/* the database or its directory is read-only */
+#define STORE_READONLY	 -4	/* read-only database or directory, or no access */
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 

@@ -148,6 +148,29 @@ q_is "SELECT status, error FROM workflows WHERE id = $pid" \
     "a missing template fails the step"
 engine_stop
 
+# --- a for-each whose do is a sub-workflow ------------------------------------
+
+cat >"$T_DIR/greet.json" <<'EOF'
+{"inputs": {"host": {"required": true}},
+ "flow": {"start": {"tool": "echo", "args": {"h": "{{input.host}}"}}},
+ "output": {"host": "{{steps.start.result.h}}"}}
+EOF
+run_sluice template save greet "$T_DIR/greet.json"
+cat >"$T_DIR/each.json" <<'EOF'
+{"start": {"foreach": ["a", "b", "c"],
+   "do": {"workflow": "greet", "input": {"host": "{{item}}"}}}}
+EOF
+engine_start
+run_sluice run --wait "$T_DIR/each.json"
+expect_rc 0 "a for-each of sub-workflows completes"
+ID=$(q "SELECT max(id) FROM workflows WHERE parent_id IS NULL")
+q_is "SELECT result_json FROM workflow_steps WHERE workflow_id = $ID
+    AND item_of IS NULL" '[{"host":"a"},{"host":"b"},{"host":"c"}]' \
+    "each item is a child run; the step's result is their outputs in order"
+q_is "SELECT count(*) FROM workflows WHERE parent_id = $ID" 3 \
+    "one child run per item"
+engine_stop
+
 # --- templates that call themselves -----------------------------------------
 
 printf '%s\n' '{"start": {"workflow": "loop"}}' >"$T_DIR/loop.json"
