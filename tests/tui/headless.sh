@@ -98,6 +98,15 @@ q_is "SELECT count(*), count(DISTINCT name), max(attempt), sum(status =
 q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $W AND
     (error LIKE '%interrupt%' OR status IN ('failed', 'cancelled'))" 0 \
     "no step was interrupted"
+test -S "$SLUICE_DB.sock"
+ok $? "the headless engine still serves DB.sock"
+run_sluice pause "$W"
+expect_rc 0 "a command reaches it (pause)"
+run_sluice resume "$W"
+expect_rc 0 "... and another (resume)"
+q_is "SELECT group_concat(action, ' ') FROM (SELECT action FROM audit
+    WHERE action IN ('pause', 'resume') ORDER BY id)" "pause resume" \
+    "both applied and audited by it"
 t0=$(cpu_ticks "$HPID")
 sleep 2
 t1=$(cpu_ticks "$HPID")
