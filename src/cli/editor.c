@@ -133,7 +133,7 @@ cli_template_edit(struct cli_ctx *ctx, const char *name)
 		return (rc);
 	/* Refused before editing; the engine checks again on save. */
 	if (!store_is_readonly(ctx->store) &&
-	    (rc = cli_authorize(ctx, "template-save", name)) != 0)
+	    (rc = cli_authorize(ctx, "template save", name)) != 0)
 		return (rc);
 	if ((rc = cli_tools(ctx, &ed.tools)) != 0)
 		return (rc);

@@ -54,7 +54,11 @@ const struct cli_cmd cli_cmd_engine = {
 	    "When a console's engine runs headless on the database (its "
 	    "terminal went\naway), this engine asks it to hand over: it "
 	    "starts nothing new, exits once\nits running steps have ended, "
-	    "and this one takes over then.\n",
+	    "and this one takes over then.\n\n"
+	    "Commands reach it over DB.sock beside the database (0660, the "
+	    "directory's\ngroup), which knows each caller by its uid.  Run "
+	    "as an account that owns\nthe database's directory (mode 2750), "
+	    "it is the only writer: see TEAM USE\nin sluice(1).\n",
 	.exec = cmd_engine_exec
 };
 
@@ -72,11 +76,11 @@ cmd_engine_signal(int signo, void *arg)
 
 	st->signals++;
 	log_debug("%s: signal %d (%d)", __func__, signo, st->signals);
+	if (st->engine == NULL)
+		return;		/* still waiting for a handover: give up */
 	if (st->signals == 1)
 		fprintf(stderr, "sluice: engine stopping: waiting for running "
 		    "steps (signal again to interrupt them)\n");
-	if (st->engine == NULL)
-		return;		/* still waiting for a handover */
 	engine_shutdown(st->engine, st->signals > 1);
 }
 

@@ -69,8 +69,8 @@ static const struct engine_command engine_commands[] = {
 	{ "schedule-pause", engine_cmd_schedule_pause, 1 },
 	{ "schedule-resume", engine_cmd_schedule_resume, 1 },
 	{ "schedule-run", engine_cmd_schedule_run, 1 },
-	{ "template-save", engine_cmd_template_save, 1 },
-	{ "template-rm", engine_cmd_template_rm, 1 },
+	{ "template-save", engine_cmd_template_save, 0 },	/* template.c */
+	{ "template-rm", engine_cmd_template_rm, 0 },
 	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
 };
 

@@ -20,7 +20,9 @@
  * and removing templates goes through the engine like every other change
  * (in service mode only the engine can write the database).  The engine
  * checks the document again with its own tools catalog, the one its
- * steps will run with; the person is the one who asked.
+ * steps will run with; the person is the one who asked, and the operator
+ * rule is asked as "template save" and "template rm", the names the
+ * audit trail has always used for them.
  */
 
 #include <stdint.h>
@@ -41,6 +43,22 @@ engine_template_actor(const struct store_inbox *m, struct store_actor *a)
 	a->host = m->host;
 }
 
+/* May the caller do verb?  1; else 0 with the refusal audited in r. */
+static int
+engine_template_may(struct engine *e, const struct store_inbox *m,
+    const char *verb, struct engine_reply *r)
+{
+	struct authority_ask	 q;
+
+	memset(&q, 0, sizeof q);
+	q.verb = verb;
+	if (e->caller == NULL ||
+	    authority_check(&e->opts.authority, e->caller, &q, &r->message))
+		return (1);
+	engine_refuse(e, m, verb, NULL, r);
+	return (0);
+}
+
 /*
  * template-save {"name", "document", "expect_version"}: check and save;
  * answers with the new version, or conflict when expect_version (0: must
@@ -59,6 +77,8 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 	int64_t				 version;
 	int				 rc;
 
+	if (!engine_template_may(e, m, "template save", r))
+		return (r->code);
 	name = engine_arg_string(m->args_json, "name");
 	text = engine_arg_string(m->args_json, "document");
 	if (name == NULL || text == NULL) {
@@ -127,6 +147,8 @@ engine_cmd_template_rm(struct engine *e, const struct store_inbox *m,
 	char			*name, *cause = NULL;
 	int			 rc;
 
+	if (!engine_template_may(e, m, "template rm", r))
+		return (r->code);
 	if ((name = engine_arg_string(m->args_json, "name")) == NULL) {
 		r->code = 2;
 		r->message = xstrdup("template-rm needs a name");
