@@ -76,11 +76,11 @@ cmd_engine_signal(int signo, void *arg)
 
 	st->signals++;
 	log_debug("%s: signal %d (%d)", __func__, signo, st->signals);
+	if (st->engine == NULL)
+		return;		/* still waiting for a handover: give up */
 	if (st->signals == 1)
 		fprintf(stderr, "sluice: engine stopping: waiting for running "
 		    "steps (signal again to interrupt them)\n");
-	if (st->engine == NULL)
-		return;		/* still waiting for a handover */
 	engine_shutdown(st->engine, st->signals > 1);
 }
 
