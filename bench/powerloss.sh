@@ -9,7 +9,7 @@
 # $POWERLOSS_BIN (else tests/unit/test-powerloss under the directory of
 # $SLUICE, else under the current directory).  POWERLOSS_SEED repeats a
 # run's crash choices; the test's own lines go to $POWERLOSS_LOG when set.
-# Takes about a minute.  Prints one line:
+# Takes two or three minutes.  Prints one line:
 #   powerloss: P of C checks passed; N crash points (...), A transitions
 #   acknowledged, L lost; seed S
 # and exits 1 when a check failed.  Not part of make check.

@@ -76,6 +76,7 @@ main(int argc, char **argv)
 	int				 ch, rc;
 
 	setlocale(LC_ALL, "");
+	json_init();
 #ifdef M_TRIM_THRESHOLD
 	/*
 	 * SQLite frees and reallocates a few hundred KiB around each write
@@ -99,11 +100,11 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			main_usage(stdout);
-			return (EXIT_OK);
+			return (cli_stdout_close(EXIT_OK));
 		case 'V':
 			printf("sluice %s%s\n", PACKAGE_VERSION,
 			    time_test_clock() ? " (test clock)" : "");
-			return (EXIT_OK);
+			return (cli_stdout_close(EXIT_OK));
 		default:
 			main_usage(stderr);
 			return (EXIT_USAGE);
@@ -127,5 +128,5 @@ main(int argc, char **argv)
 		rc = cli_dispatch(&ctx, argc, argv);
 	cli_ctx_free(&ctx);
 	log_close();
-	return (rc);
+	return (cli_stdout_close(rc));
 }

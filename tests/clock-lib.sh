@@ -8,13 +8,12 @@
 
 export SLUICE_TEST_CLOCK="$T_DIR/clock"
 
-# need_test_clock: bail out unless this sluice honours the test clock.
+# need_test_clock: skip the script unless this sluice honours the test
+# clock (a plain ./configure build, as README's build-from-git has it).
 need_test_clock() {
 	case "$("$SLUICE" --version 2>&1)" in
 	*"test clock"*) ;;
-	*)	echo "Bail out! $SLUICE was built without --enable-test-clock;" \
-		    "configure with --enable-test-clock to run this test"
-		exit 1 ;;
+	*)	skip_all "sluice was built without --enable-test-clock" ;;
 	esac
 }
 

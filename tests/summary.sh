@@ -1,12 +1,16 @@
 #!/bin/sh
-# tests/summary.sh DIR: print one closing line "tests: N passed, N failed"
-# (", N skipped" when any were) from the automake .trs files below DIR, so
-# any runner can read the result.
+# tests/summary.sh DIR [TRS...]: print one closing line "tests: N passed,
+# N failed" (", N skipped" when any were) from the automake .trs files
+# named (make check names those of the tests it ran), else from every one
+# below DIR, so any runner can read the result; exit 1 when any failed.
 dir=${1:-.}
+[ $# -gt 0 ] && shift
+[ $# -gt 0 ] || set -- $(find "$dir" -name '*.trs' 2>/dev/null)
 pass=0
 fail=0
 skip=0
-for f in $(find "$dir" -name '*.trs' 2>/dev/null); do
+for f in "$@"; do
+	[ -f "$f" ] || continue
 	pass=$((pass + $(grep -c '^:test-result: \(PASS\|XFAIL\)' "$f")))
 	fail=$((fail + $(grep -c '^:test-result: \(FAIL\|XPASS\|ERROR\)' "$f")))
 	skip=$((skip + $(grep -c '^:test-result: SKIP' "$f")))
@@ -16,3 +20,4 @@ if [ "$skip" -gt 0 ]; then
 else
 	echo "tests: $pass passed, $fail failed"
 fi
+[ "$fail" -eq 0 ]

@@ -141,11 +141,11 @@ cmd_audit_verify(struct cli_ctx *ctx, int json)
 			    cJSON_CreateString(v.problems[i]));
 		cli_json_out(o);
 	} else if (v.nproblems == 0) {
-		printf("audit trail intact: %lld rows, head %s\n",
+		cli_printf("audit trail intact: %lld rows, head %s\n",
 		    (long long)v.rows, v.head);
 	} else {
 		for (i = 0; i < v.nproblems; i++)
-			printf("%s\n", v.problems[i]);
+			cli_printf("%s\n", v.problems[i]);
 	}
 	if (v.nproblems > 0)
 		cli_error("the audit trail does not verify: %s",

@@ -20,6 +20,7 @@
  */
 
 #include <getopt.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@
 
 #include "util/util.h"
 #include "flow/flow.h"
+#include "store/store.h"
 #include "cli/cli.h"
 
 static int	cmd_check_exec(struct cli_ctx *, int, char **);
@@ -67,6 +69,37 @@ cmd_check_json(const struct flow_diags *diags, int valid)
 	cli_json_out(root);
 }
 
+/*
+ * Where a database exists, follow the templates a document calls: a loop
+ * among them is an error ("a -> b -> a").  Never creates a database.
+ */
+static char *
+cmd_check_loop(struct cli_ctx *ctx, const struct flow_doc *doc)
+{
+	const struct flow_step	*st;
+	char			*path;
+	size_t			 i;
+	int			 found = 0;
+
+	for (i = 0; doc != NULL && doc->flow != NULL &&
+	    i < doc->flow->nsteps; i++) {
+		st = &doc->flow->steps[i];
+		if (st->workflow != NULL || (st->foreach != NULL &&
+		    st->foreach->body != NULL &&
+		    st->foreach->body->workflow != NULL))
+			found = 1;
+	}
+	if (!found)
+		return (NULL);
+	path = ctx->db_path != NULL ? xstrdup(ctx->db_path) :
+	    store_default_path();
+	found = access(path, R_OK) == 0;
+	free(path);
+	if (!found || cli_store(ctx, 0) != 0)
+		return (NULL);
+	return (cli_subflow_loop(ctx->store, NULL, doc));
+}
+
 /* Validate one document against the tools catalog. */
 static int
 cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
@@ -78,7 +111,7 @@ cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
 	const struct flow_tools		*tools;
 	struct flow_diags		*diags;
 	struct flow_doc			*doc;
-	char				*text, *cause = NULL;
+	char				*text, *cause = NULL, *loop;
 	size_t				 len;
 	int				 ch, json = 0, rc, valid;
 
@@ -104,19 +137,25 @@ cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	diags = flow_diags_create();
 	doc = flow_doc_parse(text, len, tools, diags);
+	if ((loop = cmd_check_loop(ctx, doc)) != NULL) {
+		flow_diags_add(diags, FLOW_ERROR, "$", "the templates it calls "
+		    "call each other in a loop: %s", loop);
+		flow_diags_locate(diags, text, len);
+		free(loop);
+	}
 	valid = (doc != NULL && flow_diags_errors(diags) == 0);
 	if (json)
 		cmd_check_json(diags, valid);
 	else {
 		cli_diags_print(diags, argv[optind]);
 		if (valid) {
-			printf("%s: valid %s, %zu step%s", argv[optind],
+			cli_printf("%s: valid %s, %zu step%s", argv[optind],
 			    doc->is_template ? "template" : "flow",
 			    doc->flow->nsteps, doc->flow->nsteps == 1 ? "" : "s");
 			if (flow_diags_warnings(diags) != 0)
-				printf(", %d warning%s", flow_diags_warnings(diags),
+				cli_printf(", %d warning%s", flow_diags_warnings(diags),
 				    flow_diags_warnings(diags) == 1 ? "" : "s");
-			printf("\n");
+			cli_printf("\n");
 		}
 	}
 	if (doc != NULL)

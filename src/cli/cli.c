@@ -119,18 +119,32 @@ cli_ctx_free(struct cli_ctx *ctx)
 	memset(&ctx->authority, 0, sizeof ctx->authority);
 }
 
+/*
+ * Print "sluice: PREFIXreason" on stderr as one line: reasons echo names
+ * and values from input, so control characters and newlines are escaped.
+ */
+static void
+cli_message(const char *prefix, const char *fmt, va_list ap)
+{
+	char	*s, *v;
+
+	fflush(stdout);
+	xvasprintf(&s, fmt, ap);
+	v = vis_str(s, 0);
+	fprintf(stderr, "sluice: %s%s\n", prefix, v);
+	free(v);
+	free(s);
+}
+
 /* Print "sluice: reason" on stderr. */
 void
 cli_error(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fflush(stdout);
-	fputs("sluice: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_message("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Print "sluice: warning: reason" on stderr. */
@@ -139,12 +153,9 @@ cli_warn(const char *fmt, ...)
 {
 	va_list	ap;
 
-	fflush(stdout);
-	fputs("sluice: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	cli_message("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 /* Print a command's usage line on stderr; returns EXIT_USAGE. */

@@ -110,7 +110,10 @@ int		 cli_input_file(struct cJSON *, const char *, char **);
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
 struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
 void		 cli_table_row(FILE *, const int *, size_t, const char **);
+int		 cli_cell_width(const char *);
+void		 cli_printf(const char *, ...) printflike(1, 2);
 const char	*cli_ago(int64_t, char *, size_t);
+int		 cli_stdout_close(int);
 
 /* run.c: shared by "run" and "template run". */
 struct cli_run_opts {
@@ -122,7 +125,13 @@ struct cli_run_opts {
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
 
+/* subflow.c: a chain of sub-workflow templates that loops, or NULL. */
+char		*cli_subflow_loop(struct store *, const char *,
+		     const struct flow_doc *);
+
 /* show.c: a workflow's times (start_at, sla, late), shared with list.c. */
+void		 cli_workflow_family_json(struct cJSON *,
+		     const struct store_workflow *);
 void		 cli_workflow_time_json(struct cJSON *,
 		     const struct store_workflow *);
 
@@ -133,6 +142,10 @@ struct engine_opts;
 int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
 
 /* submit.c */
+int		 cli_ask(struct cli_ctx *, const struct engine_request *,
+		     struct engine_reply *);
+int		 cli_template_request(struct cli_ctx *, const char *,
+		     const char *, int64_t, struct engine_reply *);
 int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
 void		 cli_offline_note(struct cli_ctx *);

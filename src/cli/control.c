@@ -169,8 +169,8 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 		    rule->on_step ? "step" : "workflow", argv[optind]);
 		return (EXIT_USAGE);
 	}
-	if (rule->comment == CONTROL_M_REQUIRED &&
-	    (comment == NULL || *comment == '\0')) {
+	/* A blank -m reaches the engine, which refuses it on the record. */
+	if (rule->comment == CONTROL_M_REQUIRED && comment == NULL) {
 		cli_error("%s: a reason is required (-m TEXT)", cmd->name);
 		return (EXIT_USAGE);
 	}

@@ -19,7 +19,8 @@
  * systemd or a terminal.  SIGTERM, SIGINT or SIGHUP stop it cleanly: no
  * new steps start and it exits when the running ones have ended; a
  * second signal interrupts those (they follow on_interrupt at the next
- * engine's start).
+ * engine's start).  A console's engine gone headless on the database is
+ * asked to hand over, and this one waits for its lock.
  */
 
 #include <getopt.h>
@@ -38,6 +39,7 @@
 
 static int	 cmd_engine_exec(struct cli_ctx *, int, char **);
 static void	 cmd_engine_signal(int, void *);
+static void	 cmd_engine_retry(void *);
 
 const struct cli_cmd cli_cmd_engine = {
 	.name = "engine",
@@ -48,13 +50,22 @@ const struct cli_cmd cli_cmd_engine = {
 	    "  --drain   exit once no workflow is running (gates, retries and"
 	    "\n            steps still to come keep it running)\n\n"
 	    "SIGTERM, SIGINT or SIGHUP: start nothing new and exit when "
-	    "running steps\nhave ended; a second signal interrupts them.\n",
+	    "running steps\nhave ended; a second signal interrupts them.\n\n"
+	    "When a console's engine runs headless on the database (its "
+	    "terminal went\naway), this engine asks it to hand over: it "
+	    "starts nothing new, exits once\nits running steps have ended, "
+	    "and this one takes over then.\n\n"
+	    "Commands reach it over DB.sock beside the database (0660, the "
+	    "directory's\ngroup), which knows each caller by its uid.  Run "
+	    "as an account that owns\nthe database's directory (mode 2750), "
+	    "it is the only writer: see TEAM USE\nin sluice(1).\n",
 	.exec = cmd_engine_exec
 };
 
 struct cmd_engine_state {
 	struct engine	*engine;
 	int		 signals;
+	int		 retry;		/* the lock may be free: try again */
 };
 
 /* A stop signal: drain first, interrupt on the second. */
@@ -65,10 +76,73 @@ cmd_engine_signal(int signo, void *arg)
 
 	st->signals++;
 	log_debug("%s: signal %d (%d)", __func__, signo, st->signals);
+	if (st->engine == NULL)
+		return;		/* still waiting for a handover: give up */
 	if (st->signals == 1)
 		fprintf(stderr, "sluice: engine stopping: waiting for running "
 		    "steps (signal again to interrupt them)\n");
 	engine_shutdown(st->engine, st->signals > 1);
+}
+
+/* Waiting for a headless engine to hand over: look at the lock again. */
+static void
+cmd_engine_retry(void *arg)
+{
+	struct cmd_engine_state	*st = arg;
+
+	st->retry = 1;
+}
+
+/*
+ * The lock is held.  If a console's engine runs headless there, ask it to
+ * hand over and wait (in the loop, signals seen) until the lock is ours;
+ * a signal meanwhile gives up.  Returns engine_open's code.
+ */
+static int
+cmd_engine_handover(struct cli_ctx *ctx, struct loop *loop,
+    struct cmd_engine_state *st, const struct flow_tools *tools,
+    const struct engine_opts *opts, char **cause)
+{
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	struct loop_timer	*t;
+	char			*why = NULL;
+	int			 rc = LOCK_HELD;
+
+	memset(&q, 0, sizeof q);
+	memset(&r, 0, sizeof r);
+	q.command = "handover";
+	if (engine_submit(ctx->store, tools, opts, &ctx->actor, &q, &r,
+	    &why) != 0 || r.code != 0) {
+		log_debug("%s: %s", __func__, why != NULL ? why :
+		    r.message != NULL ? r.message : "?");
+		free(why);
+		engine_reply_clear(&r);
+		return (LOCK_HELD);	/* *cause says who holds it */
+	}
+	if (!r.offline && r.message != NULL)
+		fprintf(stderr, "sluice: engine: a headless engine runs on %s: "
+		    "%s; waiting\n", store_path(ctx->store), r.message);
+	engine_reply_clear(&r);
+	t = loop_timer_create(loop, cmd_engine_retry, st);
+	while (rc == LOCK_HELD && st->signals == 0) {
+		free(*cause);
+		*cause = NULL;
+		st->retry = 0;
+		loop_timer_start(t, 200);
+		while (!st->retry && st->signals == 0)
+			loop_once(loop, 1);
+		if (st->signals != 0) {
+			xasprintf(cause, "engine: stopped while waiting for "
+			    "the headless engine to hand over");
+			rc = -1;
+			break;
+		}
+		rc = engine_open(loop, ctx->store, tools, opts, &st->engine,
+		    cause);
+	}
+	loop_timer_free(t);
+	return (rc);
 }
 
 /* "sluice engine": take the lock and run until told to stop. */
@@ -121,6 +195,8 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	loop_signal(loop, SIGHUP, cmd_engine_signal, &st);
 	signal(SIGPIPE, SIG_IGN);
 	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
+	if (rc == LOCK_HELD)
+		rc = cmd_engine_handover(ctx, loop, &st, tools, &opts, &cause);
 	if (rc != 0) {
 		cli_error("%s", cause);
 		free(cause);
@@ -130,6 +206,9 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	fprintf(stderr, "sluice: engine running on %s (pid %ld, %d jobs)\n",
 	    store_path(ctx->store), (long)getpid(), opts.max_jobs > 0 ?
 	    opts.max_jobs : ENGINE_MAX_JOBS);
+	if (engine_server_error(st.engine) != NULL)
+		cli_warn("%s: commands come through the database's inbox "
+		    "instead, more slowly", engine_server_error(st.engine));
 	while (!engine_finished(st.engine)) {
 		loop_once(loop, 1);
 		if (drain && engine_idle(st.engine))

@@ -28,6 +28,7 @@
 #include "cli/cli.h"
 
 static int	cmd_gates_exec(struct cli_ctx *, int, char **);
+static void	cmd_gates_parent_json(cJSON *, const struct store_gate *);
 
 const struct cli_cmd cli_cmd_gates = {
 	.name = "gates",
@@ -37,6 +38,24 @@ const struct cli_cmd cli_cmd_gates = {
 	    "  --json   a JSON array\n",
 	.exec = cmd_gates_exec
 };
+
+/* A child run's gate: "parent": {"id", "name"}; else null. */
+static void
+cmd_gates_parent_json(cJSON *o, const struct store_gate *g)
+{
+	cJSON	*p;
+
+	if (g->parent_id == 0) {
+		cJSON_AddNullToObject(o, "parent");
+		return;
+	}
+	p = cJSON_AddObjectToObject(o, "parent");
+	cJSON_AddNumberToObject(p, "id", (double)g->parent_id);
+	if (g->parent_name != NULL)
+		cJSON_AddStringToObject(p, "name", g->parent_name);
+	else
+		cJSON_AddNullToObject(p, "name");
+}
 
 /* Print the waiting gates as a table or a JSON array. */
 static int
@@ -52,6 +71,7 @@ cmd_gates_exec(struct cli_ctx *ctx, int argc, char **argv)
 	struct store_gate		*g;
 	cJSON				*arr, *o;
 	char				*cause = NULL, id[64], age[16], ok[32];
+	char				*wname;
 	const char			*cells[7];
 	size_t				 n, i;
 	int				 ch, json = 0, rc;
@@ -91,6 +111,7 @@ cmd_gates_exec(struct cli_ctx *ctx, int argc, char **argv)
 			    (double)g[i].waiting_since);
 			cJSON_AddNumberToObject(o, "approvals", g[i].approvals);
 			cJSON_AddNumberToObject(o, "quorum", g[i].quorum);
+			cmd_gates_parent_json(o, &g[i]);
 			cJSON_AddItemToArray(arr, o);
 		}
 		cli_json_out(arr);
@@ -102,13 +123,21 @@ cmd_gates_exec(struct cli_ctx *ctx, int argc, char **argv)
 			snprintf(ok, sizeof ok, "%d/%d", g[i].approvals,
 			    g[i].quorum);
 			cells[0] = id;
-			cells[1] = g[i].workflow_name;
+			/* A child run's gate names its parent run. */
+			wname = NULL;
+			if (g[i].parent_id != 0)
+				xasprintf(&wname, "%s (of %lld %s)",
+				    g[i].workflow_name, (long long)g[i].parent_id,
+				    g[i].parent_name != NULL ? g[i].parent_name :
+				    "-");
+			cells[1] = wname != NULL ? wname : g[i].workflow_name;
 			cells[2] = g[i].step;
 			cells[3] = cli_ago(g[i].waiting_since, age, sizeof age);
 			cells[4] = g[i].created_by;
 			cells[5] = ok;
 			cells[6] = g[i].message;
 			cli_table_row(stdout, widths, 7, cells);
+			free(wname);
 		}
 	}
 	store_gates_free(g, n);

@@ -35,12 +35,14 @@ static void	cmd_list_text(const struct store_workflow *, size_t);
 
 const struct cli_cmd cli_cmd_list = {
 	.name = "list",
-	.usage = "[--status STATUS] [--limit N] [--json]",
+	.usage = "[--status STATUS] [--limit N] [--top] [--json]",
 	.summary = "List workflows, newest first.",
 	.help = "Options:\n"
 	    "  --status STATUS  only scheduled, running, completed, failed "
 	    "or cancelled\n"
 	    "  --limit N        at most N workflows (default 50)\n"
+	    "  --top            leave out child runs (started by a "
+	    "sub-workflow step)\n"
 	    "  --json           a JSON array\n",
 	.exec = cmd_list_exec
 };
@@ -85,6 +87,11 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 		cJSON_AddNumberToObject(o, "created_at", (double)w->created_at);
 		cJSON_AddNumberToObject(o, "updated_at", (double)w->updated_at);
 		cli_workflow_time_json(o, w);
+		if (w->parent_id != 0)
+			cJSON_AddNumberToObject(o, "parent_id",
+			    (double)w->parent_id);
+		else
+			cJSON_AddNullToObject(o, "parent_id");
 		cJSON_AddItemToArray(arr, o);
 	}
 	cli_json_out(arr);
@@ -100,7 +107,7 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 	const struct store_workflow	*w;
 	const char			*cells[7];
 	char				 id[32], start[32], age[16], step[32];
-	char				 left[24];
+	char				 left[24], *name;
 	size_t				 i;
 
 	if (n != 0)
@@ -109,7 +116,12 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 		w = &wfs[i];
 		snprintf(id, sizeof id, "%lld", (long long)w->id);
 		cells[0] = id;
-		cells[1] = w->name;
+		/* A child run says whose: "deploy (of 12)". */
+		name = NULL;
+		if (w->parent_id != 0)
+			xasprintf(&name, "%s (of %lld)", w->name,
+			    (long long)w->parent_id);
+		cells[1] = name != NULL ? name : w->name;
 		cells[2] = w->status;
 		if (w->late_at != 0 && strcmp(w->status, "running") == 0)
 			cells[2] = "late";
@@ -126,6 +138,7 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 		cells[5] = time_format(w->created_at, start, sizeof start);
 		cells[6] = cli_ago(w->created_at, age, sizeof age);
 		cli_table_row(stdout, widths, 7, cells);
+		free(name);
 	}
 }
 
@@ -137,6 +150,7 @@ cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
 		{ "status", required_argument, NULL, 's' },
 		{ "limit", required_argument, NULL, 'l' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "top", no_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct store_workflow_filter	 f;
@@ -164,6 +178,9 @@ cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
 			break;
 		case 'j':
 			json = 1;
+			break;
+		case 't':
+			f.top = 1;
 			break;
 		default:
 			return (cli_usage(&cli_cmd_list));

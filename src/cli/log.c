@@ -15,9 +15,11 @@
  */
 
 /*
- * log.c: "sluice log STEP [-f] [-t]": a step's output as it was kept,
- * stdout and stderr interleaved in the order they came; -t puts each
- * line's time and stream in front, -f follows until the step ends.
+ * log.c: "sluice log STEP [-f] [-t] [--raw]": a step's output as it was
+ * kept, stdout and stderr interleaved in the order they came; -t puts each
+ * line's time and stream in front, -f follows until the step ends.  The
+ * output is a process's: control characters are shown escaped (but for
+ * newline and tab) unless --raw asks for the bytes.
  */
 
 #include <getopt.h>
@@ -35,22 +37,45 @@ static int	 cmd_log_exec(struct cli_ctx *, int, char **);
 
 const struct cli_cmd cli_cmd_log = {
 	.name = "log",
-	.usage = "STEP [-f] [-t]",
+	.usage = "STEP [-f] [-t] [--raw]",
 	.summary = "Show a step's output.",
 	.help = "Options:\n"
-	    "  -f   follow: keep printing output until the step ends\n"
-	    "  -t   put each line's time and stream (out, err) in front\n",
+	    "  -f      follow: keep printing output until the step ends\n"
+	    "  -t      put each line's time and stream (out, err) in front\n"
+	    "  --raw   the bytes as the step wrote them; otherwise control\n"
+	    "          characters but newline and tab are shown escaped\n",
 	.exec = cmd_log_exec
 };
 
+/*
+ * Write a piece of output: as it is with --raw, else with control
+ * characters but newline and tab escaped.  A chunk may end inside a UTF-8
+ * character; its bytes are then shown as \xHH, which is safe.
+ */
+static void
+cmd_log_write(const char *data, size_t len, int raw)
+{
+	struct buf	b;
+
+	if (raw) {
+		fwrite(data, 1, len, stdout);
+		return;
+	}
+	buf_init(&b);
+	vis_buf(&b, data, len, VIS_NL | VIS_TAB);
+	fwrite(b.data, 1, b.len, stdout);
+	buf_free(&b);
+}
+
 /* Print chunks; with stamps, each line gets its chunk's time and stream. */
 static void
-cmd_log_print(const struct store_log *l, size_t n, int stamps, int *bol)
+cmd_log_print(const struct store_log *l, size_t n, int stamps, int raw,
+    int *bol)
 {
 	char		 when[32];
 	struct tm	 tm;
 	time_t		 t;
-	size_t		 i, j;
+	size_t		 i, j, k;
 
 	for (i = 0; i < n; i++) {
 		/* sluice's own notes start on a line of their own. */
@@ -59,7 +84,7 @@ cmd_log_print(const struct store_log *l, size_t n, int stamps, int *bol)
 			*bol = 1;
 		}
 		if (!stamps) {
-			fwrite(l[i].data, 1, l[i].len, stdout);
+			cmd_log_write(l[i].data, l[i].len, raw);
 			if (l[i].len > 0)
 				*bol = l[i].data[l[i].len - 1] == '\n';
 			continue;
@@ -67,12 +92,16 @@ cmd_log_print(const struct store_log *l, size_t n, int stamps, int *bol)
 		t = (time_t)(l[i].at / 1000);
 		localtime_r(&t, &tm);
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		for (j = 0; j < l[i].len; j++) {
+		for (j = 0; j < l[i].len; j = k) {
 			if (*bol)
 				printf("%s.%03d %-3s ", when,
 				    (int)(l[i].at % 1000), l[i].stream);
-			putchar(l[i].data[j]);
-			*bol = l[i].data[j] == '\n';
+			for (k = j; k < l[i].len && l[i].data[k] != '\n'; k++)
+				/* nothing */;
+			if (k < l[i].len)
+				k++;
+			cmd_log_write(l[i].data + j, k - j, raw);
+			*bol = l[i].data[k - 1] == '\n';
 		}
 	}
 	fflush(stdout);
@@ -82,22 +111,30 @@ cmd_log_print(const struct store_log *l, size_t n, int stamps, int *bol)
 static int
 cmd_log_exec(struct cli_ctx *ctx, int argc, char **argv)
 {
+	static const struct option	 opts[] = {
+		{ "raw", no_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 }
+	};
 	struct timespec		 ts = { 0, 100 * 1000 * 1000 };
 	struct store_step	*step = NULL;
 	struct store_log	*l;
 	size_t			 n;
 	int64_t			 id, after = 0;
 	char			*cause = NULL;
-	int			 ch, rc, follow = 0, stamps = 0, bol = 1, ended;
+	int			 ch, rc, follow = 0, stamps = 0, raw = 0, bol = 1;
+	int			 ended;
 
 	cli_getopt_reset();
-	while ((ch = getopt(argc, argv, "ft")) != -1) {
+	while ((ch = getopt_long(argc, argv, "ft", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			follow = 1;
 			break;
 		case 't':
 			stamps = 1;
+			break;
+		case 'r':
+			raw = 1;
 			break;
 		default:
 			return (cli_usage(&cli_cmd_log));
@@ -126,12 +163,13 @@ cmd_log_exec(struct cli_ctx *ctx, int argc, char **argv)
 				store_step_free(step);
 				return (cli_store_fail(rc, cause));
 			}
-			cmd_log_print(l, n, stamps, &bol);
+			cmd_log_print(l, n, stamps, raw, &bol);
 			if (n > 0)
 				after = l[n - 1].id;
 			store_logs_free(l, n);
 		} while (n == 1000);
-		if (!follow || ended)
+		/* Nobody is reading (a full disk, a closed pipe): stop. */
+		if (!follow || ended || ferror(stdout))
 			break;
 		nanosleep(&ts, NULL);
 	}

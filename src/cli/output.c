@@ -16,12 +16,16 @@
 
 /*
  * output.c: what commands print: pretty JSON for --json, aligned columns
- * for people, and times as local dates or ages.
+ * for people, and times as local dates or ages; and whether it all got
+ * written (a full disk is an error, not a success with nothing printed).
  */
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include <cjson/cJSON.h>
@@ -78,21 +82,68 @@ cli_width(const char *s)
 	return (w);
 }
 
-/* Print one row: each cell padded to its column width but the last. */
+/* The width a cell takes once printed (controls escaped), for column sizes. */
+int
+cli_cell_width(const char *cell)
+{
+	char	*v;
+	int	 w;
+
+	v = vis_str(cell != NULL ? cell : "-", 0);
+	w = cli_width(v);
+	free(v);
+	return (w);
+}
+
+/*
+ * Print one row: each cell, control characters escaped, padded to its
+ * column width but the last.
+ */
 void
 cli_table_row(FILE *f, const int *widths, size_t n, const char **cells)
 {
-	size_t	i;
-	int	pad;
+	size_t	 i;
+	int	 pad;
+	char	*v;
 
 	for (i = 0; i < n; i++) {
-		fputs(cells[i] != NULL ? cells[i] : "-", f);
+		v = vis_str(cells[i] != NULL ? cells[i] : "-", 0);
+		fputs(v, f);
+		pad = i + 1 < n ? widths[i] - cli_width(v) : 0;
+		free(v);
 		if (i + 1 == n)
 			break;
-		pad = widths[i] - cli_width(cells[i] != NULL ? cells[i] : "-");
 		fprintf(f, "%*s", pad > 0 ? pad + 2 : 2, "");
 	}
 	fputc('\n', f);
+}
+
+/*
+ * printf for human output: the whole line is printed with control
+ * characters escaped but for one final newline, so names, comments and
+ * inputs in it can neither move the cursor nor start a line of their own.
+ */
+void
+cli_printf(const char *fmt, ...)
+{
+	va_list		 ap;
+	struct buf	 b;
+	char		*s;
+	size_t		 len;
+	int		 nl;
+
+	va_start(ap, fmt);
+	xvasprintf(&s, fmt, ap);
+	va_end(ap);
+	len = strlen(s);
+	nl = len > 0 && s[len - 1] == '\n';
+	buf_init(&b);
+	vis_buf(&b, s, len - nl, 0);
+	if (nl)
+		buf_putc(&b, '\n');
+	fwrite(b.data, 1, b.len, stdout);
+	buf_free(&b);
+	free(s);
 }
 
 /* How long ago a stored time was, or "-". */
@@ -104,4 +155,33 @@ cli_ago(int64_t ms, char *out, size_t len)
 		return (out);
 	}
 	return (time_age(time_now_ms() - ms, out, len));
+}
+
+/*
+ * Flush and close stdout at exit: output that could not be written (a
+ * full disk, a closed pipe with SIGPIPE ignored) is one line on stderr and
+ * a failure, exit 1 unless the command already failed with its own code.
+ */
+int
+cli_stdout_close(int rc)
+{
+	int	failed = 0, saved = 0;
+
+	if (fflush(stdout) != 0) {
+		failed = 1;
+		saved = errno;
+	}
+	if (ferror(stdout))
+		failed = 1;	/* an earlier write; its errno is gone */
+	if (fclose(stdout) != 0 && !failed) {
+		failed = 1;
+		saved = errno;
+	}
+	if (!failed)
+		return (rc);
+	if (saved != 0)
+		fprintf(stderr, "sluice: write error: %s\n", strerror(saved));
+	else
+		fprintf(stderr, "sluice: write error\n");
+	return (rc != EXIT_OK ? rc : EXIT_FAILED);
 }

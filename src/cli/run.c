@@ -87,8 +87,7 @@ cli_run_is_file(const char *what)
 static int
 cli_run_check_name(const char *name)
 {
-	const unsigned char	*p;
-	size_t			 len = strlen(name);
+	size_t	len = strlen(name);
 
 	if (len == 0 || len > SLUICE_MAX_NAME) {
 		cli_error("--name: a name has 1 to %d bytes", SLUICE_MAX_NAME);
@@ -98,11 +97,9 @@ cli_run_check_name(const char *name)
 		cli_error("--name: not valid UTF-8");
 		return (-1);
 	}
-	for (p = (const unsigned char *)name; *p != '\0'; p++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			cli_error("--name: control characters are not allowed");
-			return (-1);
-		}
+	if (vis_needed(name)) {		/* C0, DEL and C1 */
+		cli_error("--name: control characters are not allowed");
+		return (-1);
 	}
 	return (0);
 }
@@ -152,7 +149,7 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 		}
 		where = xstrdup(what);
 	} else {
-		if ((rc = cli_store(ctx, 1)) != 0)
+		if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 			return (rc);
 		rc = store_template_get(ctx->store, what, 0, tp, &cause);
 		if (rc != 0)
@@ -229,7 +226,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		goto out;
 	if (o->name != NULL)
 		name = xstrdup(o->name);

@@ -317,7 +317,7 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 		    "cancel-previous", a->overlap);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		return (rc);
 	rc = store_template_get(ctx->store, a->template_name, 0, &t, &cause);
 	if (rc != 0)
@@ -346,11 +346,14 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
 	struct store_schedule	*c;
 	char			*cause = NULL, next[64];
 
+	/* The engine was asked without opening the database: read it now. */
+	if (cli_store(ctx, 0) != 0)
+		return;
 	if (store_schedule_get(ctx->store, name, &c, &cause) != 0) {
 		free(cause);
 		return;
 	}
-	printf("next firing: %s\n", schedule_next_text(c, next, sizeof next));
+	cli_printf("next firing: %s\n", schedule_next_text(c, next, sizeof next));
 	store_schedule_free(c);
 }
 
@@ -566,30 +569,30 @@ schedule_show_text(const struct store_schedule *c, const cJSON *o)
 	const cJSON	*e, *v;
 	char		 t1[32], next[64];
 
-	printf("schedule: %s\n", c->name);
-	printf("cron:     %s\n", c->cron);
-	printf("template: %s\n", c->template_name);
-	printf("input:    %s\n", c->input_json);
-	printf("overlap:  %s\n", c->overlap);
-	printf("created:  %s by %s\n", time_format(c->created_at, t1,
+	cli_printf("schedule: %s\n", c->name);
+	cli_printf("cron:     %s\n", c->cron);
+	cli_printf("template: %s\n", c->template_name);
+	cli_printf("input:    %s\n", c->input_json);
+	cli_printf("overlap:  %s\n", c->overlap);
+	cli_printf("created:  %s by %s\n", time_format(c->created_at, t1,
 	    sizeof t1), c->created_by);
-	printf("next:     %s\n", schedule_next_text(c, next, sizeof next));
-	printf("last:     %s", c->last_fire_at > 0 ? time_format(
+	cli_printf("next:     %s\n", schedule_next_text(c, next, sizeof next));
+	cli_printf("last:     %s", c->last_fire_at > 0 ? time_format(
 	    c->last_fire_at, t1, sizeof t1) : "-");
 	if (c->last_run_id != 0)
-		printf(" (workflow %lld, %s)", (long long)c->last_run_id,
+		cli_printf(" (workflow %lld, %s)", (long long)c->last_run_id,
 		    c->last_run_status != NULL ? c->last_run_status : "?");
-	printf("\n");
+	cli_printf("\n");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "runs")) {
 		v = cJSON_GetObjectItemCaseSensitive(e, "created_at");
-		printf("run:      %s workflow %d %s\n",
+		cli_printf("run:      %s workflow %d %s\n",
 		    time_format((int64_t)v->valuedouble, t1, sizeof t1),
 		    cJSON_GetObjectItemCaseSensitive(e, "id")->valueint,
 		    cJSON_GetObjectItemCaseSensitive(e, "status")->valuestring);
 	}
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "skipped")) {
 		v = cJSON_GetObjectItemCaseSensitive(e, "at");
-		printf("skipped:  %s %s\n", time_format(
+		cli_printf("skipped:  %s %s\n", time_format(
 		    (int64_t)v->valuedouble, t1, sizeof t1),
 		    cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e,
 		    "reason")) ? cJSON_GetObjectItemCaseSensitive(e,
@@ -666,7 +669,7 @@ cmd_schedule_action(struct cli_ctx *ctx, int argc, char **argv)
 	cJSON_Delete(args);
 	rc = cli_submit(ctx, &q, &r, run);
 	if (rc == 0 && run)
-		printf("%lld\n", (long long)r.workflow_id);
+		cli_printf("%lld\n", (long long)r.workflow_id);
 	else if (rc == 0 && strcmp(verb, "resume") == 0)
 		schedule_print_next(ctx, argv[1]);
 	free((char *)q.args_json);

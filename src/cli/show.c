@@ -85,6 +85,29 @@ cli_workflow_time_json(cJSON *o, const struct store_workflow *w)
 	cmd_show_time(o, "fire_at", w->fire_at);
 }
 
+/*
+ * A run's output (null until it completes with one), and the parent run
+ * and step that started it ({"id", "name", "step_id"}, null for a top run).
+ */
+void
+cli_workflow_family_json(cJSON *o, const struct store_workflow *w)
+{
+	cJSON	*p;
+
+	cJSON_AddItemToObject(o, "output", cli_json_raw(w->output_json));
+	if (w->parent_id == 0) {
+		cJSON_AddNullToObject(o, "parent");
+		return;
+	}
+	p = cJSON_AddObjectToObject(o, "parent");
+	cJSON_AddNumberToObject(p, "id", (double)w->parent_id);
+	if (w->parent_name != NULL)
+		cJSON_AddStringToObject(p, "name", w->parent_name);
+	else
+		cJSON_AddNullToObject(p, "name");
+	cJSON_AddNumberToObject(p, "step_id", (double)w->parent_step_id);
+}
+
 /* Build the JSON shape of SPEC §10. */
 static cJSON *
 cmd_show_json(const struct store_workflow *w, const struct store_step *st,
@@ -118,6 +141,7 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	else
 		cJSON_AddNullToObject(o, "error");
 	cJSON_AddItemToObject(o, "flow", cli_json_raw(w->flow_json));
+	cli_workflow_family_json(o, w);
 	arr = cJSON_AddArrayToObject(o, "steps");
 	cmd_show_nest(w, arr, st, n);
 	return (o);
@@ -158,6 +182,10 @@ cmd_show_step(const struct store_step *p)
 	cmd_show_time(s, "created_at", p->created_at);
 	cmd_show_time(s, "started_at", p->started_at);
 	cmd_show_time(s, "completed_at", p->completed_at);
+	if (p->child_id != 0)
+		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
+	else
+		cJSON_AddNullToObject(s, "child_id");
 	return (s);
 }
 
@@ -276,23 +304,23 @@ cmd_show_times(const struct store_workflow *w)
 
 	if (strcmp(w->status, "scheduled") == 0) {
 		when_countdown(w->start_at - time_now_ms(), span, sizeof span);
-		printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
+		cli_printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
 		    sizeof t1), strcmp(span, "now") == 0 ? "" : "in ", span);
 	}
 	if (w->schedule_name != NULL) {
-		printf("schedule: %s", w->schedule_name);
+		cli_printf("schedule: %s", w->schedule_name);
 		if (w->fire_at > 0)
-			printf(" (for %s)", time_format(w->fire_at, t1,
+			cli_printf(" (for %s)", time_format(w->fire_at, t1,
 			    sizeof t1));
-		printf("\n");
+		cli_printf("\n");
 	}
 	if (w->sla_ms > 0) {
 		flow_duration_format(w->sla_ms, span, sizeof span);
-		printf("sla:      %s", span);
+		cli_printf("sla:      %s", span);
 		if (w->late_at > 0)
-			printf(", late since %s", time_format(w->late_at, t1,
+			cli_printf(", late since %s", time_format(w->late_at, t1,
 			    sizeof t1));
-		printf("\n");
+		cli_printf("\n");
 	}
 }
 
@@ -307,23 +335,30 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	const char		*cells[8];
 	char			 id[32], att[16], t1[32], took[16];
 	char			 name[SLUICE_MAX_NAME + 8];
+	char			 child[48];
 	size_t			 i;
 
-	printf("workflow %lld: %s\n", (long long)w->id, w->name);
-	printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
+	cli_printf("workflow %lld: %s\n", (long long)w->id, w->name);
+	cli_printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
 	if (w->template_name != NULL)
-		printf("template: %s version %lld\n", w->template_name,
+		cli_printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
-	printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
+	cli_printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
 	    w->created_by != NULL ? w->created_by : "-");
 	cmd_show_times(w);
 	if (w->completed_at > 0)
-		printf("ended:    %s\n",
+		cli_printf("ended:    %s\n",
 		    time_format(w->completed_at, t1, sizeof t1));
-	printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
+	if (w->parent_id != 0)
+		cli_printf("parent:   workflow %lld %s (step %lld)\n",
+		    (long long)w->parent_id, w->parent_name != NULL ?
+		    w->parent_name : "-", (long long)w->parent_step_id);
+	cli_printf("input:    %s\n", w->input_json != NULL ? w->input_json : "{}");
+	if (w->output_json != NULL)
+		cli_printf("output:   %s\n", w->output_json);
 	if (w->error != NULL)
-		printf("error:    %s\n", w->error);
-	printf("\n");
+		cli_printf("error:    %s\n", w->error);
+	cli_printf("\n");
 	cli_table_row(stdout, widths, 8, header);
 	for (i = 0; i < n; i++) {
 		snprintf(id, sizeof id, "%lld", (long long)st[i].id);
@@ -348,6 +383,12 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 		cells[6] = took;
 		cells[7] = st[i].error != NULL ? st[i].error :
 		    st[i].result_json != NULL ? st[i].result_json : "";
+		if (st[i].child_id != 0 && strcmp(st[i].status,
+		    "running") == 0) {
+			snprintf(child, sizeof child, "child workflow %lld",
+			    (long long)st[i].child_id);
+			cells[7] = child;
+		}
 		cli_table_row(stdout, widths, 8, cells);
 	}
 }

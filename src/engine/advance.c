@@ -588,9 +588,15 @@ static void
 engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
     const char *why)
 {
+	char	*output = NULL;
+
 	if (wf->ended)
 		return;
 	engine_txn(e);
+	if (strcmp(status, "completed") == 0 &&
+	    (output = engine_wf_output(e, wf)) != NULL &&
+	    store_workflow_set_output(e->store, wf->id, output) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
 	wf->ended = 1;
 	wf->refs++;	/* cancelling its steps must not free it yet */
 	engine_cancel_rows(e, wf, 0, strcmp(status, "cancelled") == 0 ?
@@ -605,6 +611,8 @@ engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
 	if (strcmp(status, "cancelled") != 0)
 		engine_notify(e, strcmp(status, "failed") == 0 ?
 		    "workflow_failed" : "workflow_completed", wf->id, 0, NULL);
+	engine_child_ended(e, wf, status, why, output);
+	free(output);
 	wf->refs--;
 	engine_wf_ended(e, wf, status);
 }
@@ -664,6 +672,8 @@ engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
 		engine_row_end(e, &tmp, "cancelled", NULL, why, 0, 0);
 		if (store_timers_del_step(e->store, rows[i].id) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
+		/* After its row ended, so the child's end leaves it be. */
+		engine_child_cancel(e, rows[i].child_id);
 	}
 	store_steps_free(rows, n);
 }

@@ -16,9 +16,9 @@
 
 /*
  * command.c: the commands people give the engine (start, approve, reject,
- * cancel, retry, skip, pause, resume, and the schedule-* ones), from the
- * inbox or from a process that became the engine to apply one.  One
- * table; each command answers with a code (0, or 3 for an unknown id, 4
+ * cancel, retry, skip, pause, resume, the schedule-* and template-* ones),
+ * from the socket, the inbox or a process that became the engine to
+ * apply one.  One table; each command answers with a code (0, or 3 for an unknown id, 4
  * for a refusal) and a line, and every one is audited with the person
  * who asked.  The person is the command's uid as the system knows it
  * (authority.c decides what it may do); an inbox row without sluice's
@@ -69,6 +69,9 @@ static const struct engine_command engine_commands[] = {
 	{ "schedule-pause", engine_cmd_schedule_pause, 1 },
 	{ "schedule-resume", engine_cmd_schedule_resume, 1 },
 	{ "schedule-run", engine_cmd_schedule_run, 1 },
+	{ "template-save", engine_cmd_template_save, 0 },	/* template.c */
+	{ "template-rm", engine_cmd_template_rm, 0 },
+	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
@@ -242,6 +245,10 @@ engine_answer(struct engine *e, const struct store_inbox *m,
 		    (double)r->workflow_id);
 	if (r->step_id != 0)
 		cJSON_AddNumberToObject(o, "step_id", (double)r->step_id);
+	if (r->version != 0)
+		cJSON_AddNumberToObject(o, "version", (double)r->version);
+	if (r->conflict)
+		cJSON_AddTrueToObject(o, "conflict");
 	text = json_print(o);
 	cJSON_Delete(o);
 	if (store_inbox_reply(e->store, m->id, r->code == 0 ? "done" :
@@ -354,6 +361,7 @@ engine_cmd_pause(struct engine *e, const struct store_inbox *m,
 	wf->paused = 1;
 	if (store_workflow_set_paused(e->store, wf->id, 1, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 1);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "pause", wf->id, 0, target, NULL, NULL);
 	free(target);
@@ -380,6 +388,7 @@ engine_cmd_resume(struct engine *e, const struct store_inbox *m,
 	wf->paused = 0;
 	if (store_workflow_set_paused(e->store, wf->id, 0, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_children_pause(e, wf, 0);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "resume", wf->id, 0, target, NULL, NULL);
 	free(target);

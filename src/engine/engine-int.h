@@ -94,6 +94,7 @@ struct ewf {
 	int64_t		 id;
 	char		*name;
 	char		*input_json;
+	struct cJSON	*input;		/* input_json parsed, once */
 	char		*created_by;
 	struct flow	*flow;
 	int		*join_of;	/* per step: the join of its fan-out */
@@ -102,6 +103,8 @@ struct ewf {
 	struct engine_fanouts fanouts;	/* tallies of open fan-outs */
 	struct engine_foreachs foreachs; /* for-each rows in flight */
 	int		 paused;
+	int64_t		 parent_step_id; /* the step waiting for it, 0 */
+	int		 depth;		/* 0, or how deep a child it is */
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
 	int		 refs;		/* steps in memory that point here */
@@ -148,6 +151,21 @@ struct estep {
 TAILQ_HEAD(estep_queue, estep);
 RB_HEAD(estep_tree, estep);
 
+/*
+ * recover.c: rows the last engine left running whose processes are still
+ * being killed; they follow their on_interrupt once their group is gone.
+ */
+struct engine_leftovers {
+	struct store_step	*rows;		/* the interrupted rows */
+	size_t			 n;
+	char			*state;		/* per row: 1 held, 2 done */
+	int			*err;		/* per row: errno of a kill */
+	size_t			 left;		/* rows still held */
+	int64_t			 term_at;	/* monotonic ms of SIGTERM */
+	int			 killed;	/* SIGKILL sent */
+	struct loop_timer	*timer;		/* the next look */
+};
+
 struct engine {
 	struct loop		*loop;
 	struct store		*store;
@@ -173,7 +191,8 @@ struct engine {
 	int			 drain_queued;
 
 	struct loop_timer	*more;		/* yield: drain next turn */
-	struct loop_timer	*poll;		/* inbox, every 50 ms */
+	struct loop_timer	*poll;		/* inbox, a slow fallback */
+	struct loop_timer	*pidrec;	/* record new pids, at the latest */
 	struct loop_timer	*timers;	/* the next stored timer */
 	int64_t			 timers_due;	/* wall ms it is armed for */
 	int64_t			 heartbeat_at;	/* monotonic ms of the last */
@@ -183,19 +202,35 @@ struct engine {
 	int64_t			 skew;		/* wall minus monotonic, ms */
 
 	struct engine_notifier	*notifier;	/* notify.c, or NULL */
+	struct engine_leftovers	*leftovers;	/* recover.c, or NULL */
+	int			 headless;	/* may hand over (engine_open) */
+	int			 handover;	/* asked to hand over */
 
 	/* The caller of the command being applied (engine_apply). */
 	const struct authority_caller *caller;
+	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
+	char			*server_cause;	/* why there is no socket */
 };
 
-#define ENGINE_POLL_MS		50
+#define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
-#define ENGINE_CLOCK_MS		1000	/* how often the clock is checked */
+/*
+ * How often the wall clock is compared with the monotonic one: every few
+ * seconds, so an idle engine sleeps; every second in test builds, whose
+ * clock a file moves and whose tests expect a jump seen at once.
+ */
+#ifdef SLUICE_TEST_CLOCK
+#define ENGINE_CLOCK_MS		1000
+#else
+#define ENGINE_CLOCK_MS		5000
+#endif
 #define ENGINE_JUMP_MS		1000	/* a bigger step of wall time is a jump */
 #define ENGINE_ALARM_MAX_MS	60000	/* the alarm looks again at least so */
 #define ENGINE_MISSED_MAX	10000	/* missed cron instants counted, at most */
+#define ENGINE_LEFTOVER_MS	50	/* how often leftovers are looked at */
+#define ENGINE_LEFTOVER_MARGIN	5000	/* after SIGKILL, before giving up */
 
 /* engine.c */
 void		 engine_txn(struct engine *);
@@ -208,6 +243,8 @@ void		 engine_superseded(struct engine *, const char *)
 void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
 void		 engine_trace(struct engine *, int, int64_t);
+int		 engine_cmd_handover(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
 
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
@@ -315,6 +352,18 @@ char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *, const struct store_step *,
 		     const struct cJSON *, const char *, struct ewf **);
 
+/* template.c: template-save, template-rm. */
+int		 engine_cmd_template_save(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_template_rm(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+
+/* server.c: the socket, DB.sock. */
+struct engine_server;
+int		 engine_server_open(struct engine *, char **);
+void		 engine_server_close(struct engine *);
+void		 engine_server_flush(struct engine *, int);
+
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);
 int		 engine_apply(struct engine *, const struct store_inbox *,
@@ -336,8 +385,19 @@ int		 engine_cmd_retry(struct engine *, const struct store_inbox *,
 int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 
+/* child.c: sub-workflows (child runs) and workflow outputs. */
+int64_t		 engine_child_start(struct engine *, struct estep *,
+		     const char *, const char *, char **);
+void		 engine_child_ended(struct engine *, struct ewf *,
+		     const char *, const char *, const char *);
+void		 engine_child_cancel(struct engine *, int64_t);
+void		 engine_children_pause(struct engine *, struct ewf *, int);
+char		*engine_wf_output(struct engine *, struct ewf *);
+
 /* recover.c */
 int		 engine_recover(struct engine *, char **);
+void		 engine_leftovers_check(struct engine *);
+void		 engine_leftovers_free(struct engine *);
 
 /*
  * workflow.c: creating a workflow (from a start command, a schedule's
@@ -355,6 +415,9 @@ struct engine_start {
 	int64_t		 schedule_id;	/* the schedule firing it, 0 */
 	int64_t		 fire_at;	/* the cron instant, 0 */
 	const char	*detail;	/* audit detail JSON, or NULL */
+	int64_t		 parent_id;	/* a child run: its parent, else 0 */
+	int64_t		 parent_step_id; /* and the step waiting for it */
+	int		 depth;
 };
 int		 engine_wf_create(struct engine *, const struct engine_start *,
 		     const struct store_inbox *, int64_t *, char **);

@@ -40,6 +40,8 @@ extern char	**environ;
 
 static void	 engine_exec_builtin(struct engine *, struct estep *,
 		     const char *);
+static void	 engine_exec_child(struct engine *, struct estep *,
+		     const cJSON *);
 static void	 engine_exec_process(struct engine *, struct estep *,
 		     const struct flow_tool *, const char *, cJSON *);
 static void	 engine_exec_output(struct proc *, int, const char *, size_t,
@@ -107,7 +109,9 @@ engine_exec(struct engine *e, struct estep *es)
 		engine_step_failed(e, es, why, 0, 0, NULL);
 		free(why);
 		engine_exec_end(e, es);
-	} else if (t != NULL && t->builtin)
+	} else if (fs->exec == FLOW_EXEC_WORKFLOW)
+		engine_exec_child(e, es, scope);
+	else if (t != NULL && t->builtin)
 		engine_exec_builtin(e, es, args);
 	else
 		engine_exec_process(e, es, t, args, scope);
@@ -148,6 +152,33 @@ engine_exec_end(struct engine *e, struct estep *es)
 		TAILQ_REMOVE(&e->pids, es, pentry);
 	engine_step_free(es);
 	engine_kick(e);
+}
+
+/*
+ * A sub-workflow step: record it running with its child's input as its
+ * args, and start the child.  Nothing of the step stays in memory: the
+ * child's end finishes its row (child.c).
+ */
+static void
+engine_exec_child(struct engine *e, struct estep *es, const cJSON *scope)
+{
+	const struct flow_step	*fs = engine_spec(es);
+	char			*input, *why = NULL;
+
+	input = interp_json(fs->input_json != NULL ? fs->input_json : "{}",
+	    scope);
+	if (input == NULL)
+		input = xstrdup("{}");
+	engine_exec_running(e, es, input, NULL);
+	engine_trace(e, 'S', es->id);
+	/* A child that fails is not started again unless retry says so. */
+	es->no_retry = !fs->retry.set;
+	if (engine_child_start(e, es, fs->workflow, input, &why) == 0) {
+		engine_step_failed(e, es, why, 0, 0, NULL);
+		free(why);
+	}
+	free(input);
+	engine_exec_end(e, es);
 }
 
 /* The built-in tools: noop, echo, fail and sleep. */

@@ -19,13 +19,19 @@
  * tables: running workflows are loaded, ready rows queued, the stored
  * timers armed.  Rows still "running" were interrupted: their process
  * groups, if still alive (the leader checked by its start time, so a
- * reused pid is never hit), are killed before anything runs again, and
- * each row then follows its step's on_interrupt.
+ * reused pid is never hit), are killed before the row runs again, and
+ * each row then follows its step's on_interrupt.  The killing is on the
+ * loop (SIGTERM, a look every 50 ms, SIGKILL at the grace), never a
+ * sleep, so a console taking over stays responsive; a group that will not
+ * die (uninterruptible, or not ours to signal) is given up after a margin
+ * and its row fails for good rather than run twice.
  */
 
 #include <sys/types.h>
 
+#include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +43,13 @@
 #include "engine/engine-int.h"
 
 static int	 engine_recover_alive(const struct store_step *);
+static int	 engine_recover_signal(const struct store_step *, int);
 static void	 engine_recover_kill(struct engine *, struct store_step *,
 		     size_t);
+static void	 engine_leftovers_start(struct engine *);
+static void	 engine_leftovers_tick(void *);
 static void	 engine_recover_interrupted(struct engine *,
-		     const struct store_step *);
+		     const struct store_step *, const char *);
 
 /* Is what a running row recorded still there: our leader, or its group? */
 static int
@@ -91,53 +100,178 @@ engine_recover_find(struct engine *e, struct store_step *row)
 }
 
 /*
- * Kill the leftovers of interrupted rows: SIGTERM to each live group,
- * then wait (this is start-up, before the loop runs) up to the grace
- * and SIGKILL what remains.
+ * Signal a leftover group: SIGCONT first for SIGTERM, since a stopped
+ * group would not see it.  Returns 0, or the errno that refused it.
+ */
+static int
+engine_recover_signal(const struct store_step *row, int signo)
+{
+	if (signo == SIGTERM)
+		killpg((pid_t)row->pgid, SIGCONT);
+	if (killpg((pid_t)row->pgid, signo) == 0)
+		return (0);
+	return (errno);
+}
+
+/*
+ * Send SIGTERM to the leftovers of interrupted rows, which the engine
+ * keeps from now on (for-each rows run no process and are left to
+ * engine_foreach_resume, sub-workflow rows to their child runs).  Rows
+ * whose process is gone (or never started) follow their on_interrupt
+ * now; the others are held until the loop sees their group end
+ * (engine_leftovers_check), so the console and the engine go on
+ * meanwhile.
  */
 static void
 engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 {
-	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
-	int64_t		 deadline;
-	size_t		 i, left;
-	char		*alive;
+	struct engine_leftovers	*lo;
+	size_t			 i;
 
-	alive = xcalloc(n + 1, 1);
+	lo = xcalloc(1, sizeof *lo);
+	lo->rows = rows;
+	lo->n = n;
+	lo->state = xcalloc(n + 1, 1);
+	lo->err = xcalloc(n + 1, sizeof *lo->err);
+	lo->term_at = time_mono_ms();
 	for (i = 0; i < n; i++) {
 		if (rows[i].pid == 0 && strcmp(rows[i].kind, "gate") != 0)
 			engine_recover_find(e, &rows[i]);
-	}
-	for (i = 0, left = 0; i < n; i++) {
 		if (!engine_recover_alive(&rows[i]))
 			continue;
-		alive[i] = 1;
-		left++;
+		lo->state[i] = 1;
+		lo->left++;
 		log_debug("%s: step %lld: killing leftover group %lld",
 		    __func__, (long long)rows[i].id, (long long)rows[i].pgid);
-		killpg((pid_t)rows[i].pgid, SIGTERM);
+		lo->err[i] = engine_recover_signal(&rows[i], SIGTERM);
 	}
-	deadline = time_mono_ms() + e->opts.kill_grace;
-	while (left > 0) {
-		for (i = 0, left = 0; i < n; i++) {
-			if (alive[i] && procstat_group_alive(
-			    (pid_t)rows[i].pgid))
-				left++;
-			else
-				alive[i] = 0;
-		}
-		if (left == 0)
-			break;
-		if (time_mono_ms() >= deadline) {
-			for (i = 0; i < n; i++) {
-				if (alive[i])
-					killpg((pid_t)rows[i].pgid, SIGKILL);
-			}
-			deadline = time_mono_ms() + e->opts.kill_grace;
-		}
+	for (i = 0; i < n; i++) {
+		/*
+		 * A sub-workflow step (or item) was not interrupted: its
+		 * child run goes on (loaded already) and finishes it.
+		 */
+		if (!lo->state[i] && rows[i].items == 0 &&
+		    rows[i].child_id == 0)
+			engine_recover_interrupted(e, &rows[i], NULL);
+	}
+	e->leftovers = lo;
+}
+
+/*
+ * Recovery has queued everything else: watch the held rows from the loop,
+ * or with no loop (an offline engine) wait here, as bounded.
+ */
+static void
+engine_leftovers_start(struct engine *e)
+{
+	struct engine_leftovers	*lo = e->leftovers;
+	struct timespec		 ts = { 0, ENGINE_LEFTOVER_MS * 1000000L };
+
+	if (lo == NULL)
+		return;
+	if (lo->left == 0) {
+		engine_leftovers_free(e);
+		return;
+	}
+	if (e->loop != NULL) {
+		lo->timer = loop_timer_create(e->loop, engine_leftovers_tick,
+		    e);
+		loop_timer_start(lo->timer, ENGINE_LEFTOVER_MS);
+		return;
+	}
+	while (e->leftovers != NULL) {
 		nanosleep(&ts, NULL);
+		engine_leftovers_check(e);
 	}
-	free(alive);
+}
+
+/* The loop's look at the leftovers. */
+static void
+engine_leftovers_tick(void *arg)
+{
+	struct engine	*e = arg;
+
+	engine_leftovers_check(e);
+	if (e->leftovers != NULL)
+		loop_timer_start(e->leftovers->timer, ENGINE_LEFTOVER_MS);
+}
+
+/*
+ * One look at the held rows: a group that has ended releases its row to
+ * its on_interrupt; at the grace the rest get SIGKILL; a group still there
+ * a margin after that (a process in uninterruptible sleep, or one we may
+ * not signal) is given up: its row fails for good, saying so, rather than
+ * running the step a second time beside it, and the engine carries on.
+ */
+void
+engine_leftovers_check(struct engine *e)
+{
+	struct engine_leftovers	*lo = e->leftovers;
+	struct store_step	*row;
+	int64_t			 now;
+	size_t			 i;
+	char			*why;
+
+	if (lo == NULL)
+		return;
+	now = time_mono_ms();
+	for (i = 0; i < lo->n; i++) {
+		row = &lo->rows[i];
+		if (lo->state[i] != 1)
+			continue;
+		if (procstat_group_alive((pid_t)row->pgid)) {
+			if (now < lo->term_at + e->opts.kill_grace +
+			    ENGINE_LEFTOVER_MARGIN)
+				continue;
+			xasprintf(&why, "interrupted: the engine stopped while "
+			    "it ran, and its process group %lld outlived "
+			    "SIGTERM and SIGKILL (%s); not run again while it "
+			    "may still be running", (long long)row->pgid,
+			    lo->err[i] != 0 ? strerror(lo->err[i]) :
+			    "in uninterruptible sleep?");
+			log_debug("%s: step %lld: %s", __func__,
+			    (long long)row->id, why);
+			engine_recover_interrupted(e, row, why);
+			free(why);
+		} else
+			engine_recover_interrupted(e, row, NULL);
+		lo->state[i] = 2;
+		lo->left--;
+	}
+	if (lo->left != 0 && !lo->killed &&
+	    now >= lo->term_at + e->opts.kill_grace) {
+		lo->killed = 1;
+		for (i = 0; i < lo->n; i++) {
+			if (lo->state[i] != 1)
+				continue;
+			log_debug("%s: step %lld: SIGKILL to group %lld",
+			    __func__, (long long)lo->rows[i].id,
+			    (long long)lo->rows[i].pgid);
+			if ((lo->err[i] = engine_recover_signal(&lo->rows[i],
+			    SIGKILL)) == ESRCH)
+				lo->err[i] = 0;
+		}
+	}
+	if (lo->left == 0) {
+		engine_leftovers_free(e);
+		engine_kick(e);
+	}
+}
+
+/* Forget the held rows (done, or the engine closes: they stay running). */
+void
+engine_leftovers_free(struct engine *e)
+{
+	struct engine_leftovers	*lo = e->leftovers;
+
+	if (lo == NULL)
+		return;
+	loop_timer_free(lo->timer);
+	store_steps_free(lo->rows, lo->n);
+	free(lo->state);
+	free(lo->err);
+	free(lo);
+	e->leftovers = NULL;
 }
 
 /* The gate options of a row asking whether to run a step again. */
@@ -160,20 +294,46 @@ engine_ask_json(const struct flow_step *fs)
 	return (out);
 }
 
-/* An interrupted row follows its step's on_interrupt. */
+/*
+ * An interrupted row follows its step's on_interrupt; with given_up set
+ * (its process could not be killed) it fails for good with that reason.
+ * A row held while its leftovers died is read again first: a cancel may
+ * have ended it meanwhile.
+ */
 static void
-engine_recover_interrupted(struct engine *e, const struct store_step *row)
+engine_recover_interrupted(struct engine *e, const struct store_step *row,
+    const char *given_up)
 {
 	const struct flow_step	*fs;
+	struct store_step	*now = NULL;
 	struct estep		*es;
 	struct estep_origin	 o;
-	char			*gate;
+	char			*gate, *cause = NULL;
 	const char		*why = "interrupted: the engine stopped while "
 				    "it ran";
 
+	if (e->leftovers != NULL) {
+		if (store_step_get(e->store, row->id, &now, &cause) != 0) {
+			log_debug("%s: %s", __func__, cause);
+			free(cause);
+			return;
+		}
+		if (strcmp(now->status, "running") != 0) {
+			store_step_free(now);
+			return;
+		}
+		store_step_free(now);
+	}
 	if ((es = engine_step_from_row(e, row)) == NULL)
 		return;
+	engine_txn(e);
 	fs = &es->wf->flow->steps[es->spec];
+	if (given_up != NULL) {
+		es->no_retry = 1;
+		engine_step_failed(e, es, given_up, 0, 0, NULL);
+		engine_step_free(es);
+		return;
+	}
 	switch (fs->on_interrupt) {
 	case FLOW_INTERRUPT_RETRY:
 		engine_step_failed(e, es, why, 0, 0, NULL);
@@ -229,17 +389,11 @@ engine_recover(struct engine *e, char **cause)
 			rows[i].pid = rows[i].pgid = 0;
 		}
 	}
-	engine_recover_kill(e, rows, n);
-	for (i = 0; i < n; i++) {
-		if (rows[i].items == 0)
-			engine_recover_interrupted(e, &rows[i]);
-	}
+	engine_recover_kill(e, rows, n);	/* keeps rows */
 
 	if (store_steps_with_status(e->store, "ready", &ready, &nready,
-	    cause) != 0) {
-		store_steps_free(rows, n);
+	    cause) != 0)
 		return (-1);
-	}
 	for (i = 0; i < nready; i++) {
 		if (engine_step_queued(e, ready[i].id) == NULL &&
 		    (es = engine_step_from_row(e, &ready[i])) != NULL)
@@ -250,7 +404,7 @@ engine_recover(struct engine *e, char **cause)
 		if (rows[i].items > 0)
 			engine_foreach_resume(e, &rows[i]);
 	}
-	store_steps_free(rows, n);
+	engine_leftovers_start(e);
 
 	/* A workflow with nothing left completes (settling may free it). */
 	do {

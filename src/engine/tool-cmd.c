@@ -477,10 +477,27 @@ tool_host_check(const struct flow_step *st, const char *host, char **cause)
 }
 
 /*
+ * What the remote shell runs first: a watcher, in the background, that
+ * ends the command when the connection is gone.  sshd starts the remote
+ * shell as a session and group leader (setsid), under its own session
+ * process; when the local ssh dies (cancel, timeout, a dead engine's
+ * leftovers killed), that sshd process exits and the remote command
+ * would run on, orphaned.  The watcher sees its shell's parent go and
+ * signals the whole group: SIGTERM, then SIGKILL after the same 5 s grace
+ * as local steps.  It keeps no pipe to the channel open, so a finished
+ * command's session ends at once.  A fixed text: nothing from the flow.
+ */
+#define TOOL_REMOTE_WATCH \
+	"p=$PPID; (trap '' TERM; while kill -0 \"$p\" 2>/dev/null; do" \
+	" sleep 1; done; kill -TERM 0; sleep 5; kill -KILL 0)" \
+	" </dev/null >/dev/null 2>&1 & w=$!; "
+
+/*
  * ssh -o BatchMode=yes HOST -- REMOTE, where REMOTE is one line for the
- * remote shell: an optional cd, then exec env with the step's own
+ * remote shell: the watcher, an optional cd, then env with the step's own
  * variables (not the engine's whole environment) and the command, every
- * word quoted.
+ * word quoted; then the watcher goes and the command's status is the
+ * shell's.
  */
 static char **
 tool_remote_argv(const struct tool_ctx *ctx, const char *host,
@@ -492,12 +509,13 @@ tool_remote_argv(const struct tool_ctx *ctx, const char *host,
 	size_t			 i;
 
 	buf_init(&b);
+	buf_puts(&b, TOOL_REMOTE_WATCH);
 	if (cwd != NULL) {
 		q = tool_sh_quote(cwd);
 		buf_printf(&b, "cd %s && ", q);
 		free(q);
 	}
-	buf_puts(&b, "exec env");
+	buf_puts(&b, "env");
 	for (i = 0; i < tv->set.n; i++) {
 		q = tool_sh_quote(tv->set.v[i]);
 		buf_printf(&b, " %s", q);
@@ -508,6 +526,7 @@ tool_remote_argv(const struct tool_ctx *ctx, const char *host,
 		buf_printf(&b, " %s", q);
 		free(q);
 	}
+	buf_puts(&b, "; s=$?; kill \"$w\" 2>/dev/null; exit \"$s\"");
 	memset(&argv, 0, sizeof argv);
 	tool_strv_push(&argv, xstrdup(ctx->ssh != NULL ? ctx->ssh : "ssh"));
 	tool_strv_push(&argv, xstrdup("-o"));

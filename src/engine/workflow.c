@@ -79,6 +79,8 @@ engine_step_uses_steps(const struct flow_step *st)
 	}
 	if (st->gate.message != NULL && strstr(st->gate.message, "steps"))
 		return (1);
+	if (st->input_json != NULL && strstr(st->input_json, "steps") != NULL)
+		return (1);
 	if (st->foreach != NULL && ((st->foreach->items_src != NULL &&
 	    strstr(st->foreach->items_src, "steps") != NULL) ||
 	    (st->foreach->gate.message != NULL &&
@@ -268,6 +270,8 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->input_json = xstrdup(w->input_json != NULL ? w->input_json : "{}");
 	wf->created_by = xstrdup(w->created_by);
 	wf->paused = w->paused;
+	wf->parent_step_id = w->parent_step_id;
+	wf->depth = w->depth;
 	engine_wf_analyse(wf);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
@@ -292,6 +296,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	free(wf->visits);
 	free(wf->name);
 	free(wf->input_json);
+	cJSON_Delete(wf->input);
 	free(wf->created_by);
 	free(wf);
 }
@@ -335,9 +340,15 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 	size_t			 n, i;
 	char			*cause = NULL;
 
+	/*
+	 * The input is parsed once and lent to each scope (a for-each's
+	 * items often come from it: parsing it per item would cost the
+	 * square of the items).
+	 */
+	if (wf->input == NULL)
+		wf->input = json_parse_or_null(wf->input_json);
 	scope = cJSON_CreateObject();
-	cJSON_AddItemToObject(scope, "input", json_parse_or_null(
-	    wf->input_json));
+	cJSON_AddItemReferenceToObject(scope, "input", wf->input);
 	w = cJSON_AddObjectToObject(scope, "workflow");
 	cJSON_AddNumberToObject(w, "id", (double)wf->id);
 	cJSON_AddStringToObject(w, "name", wf->name);
@@ -438,6 +449,9 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.sla_ms = st->sla_ms;
 	w.schedule_id = st->schedule_id;
 	w.fire_at = st->fire_at;
+	w.parent_id = st->parent_id;
+	w.parent_step_id = st->parent_step_id;
+	w.depth = st->depth;
 	if (st->start_at > now) {
 		w.status = (char *)"scheduled";
 		w.start_at = st->start_at;

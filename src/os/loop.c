@@ -221,6 +221,17 @@ loop_break(struct loop *loop)
 	loop->stopped = 1;
 }
 
+/*
+ * Let loop_once sleep again after loop_break: a caller that goes on
+ * turning the loop by hand (waiting for steps to end) must not poll with
+ * a zero timeout, which spins.
+ */
+void
+loop_resume(struct loop *loop)
+{
+	loop->stopped = 0;
+}
+
 /* Whether loop_break has been called. */
 int
 loop_stopped(const struct loop *loop)

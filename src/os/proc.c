@@ -191,7 +191,7 @@ struct proc *
 proc_spawn(struct loop *loop, const struct proc_spec *spec,
     proc_output_cb outcb, proc_exit_cb exitcb, void *arg, char **cause)
 {
-	struct proc_set	*set;
+	struct proc_set	*volatile set;	/* live across vfork(): -Wclobbered */
 	struct proc_fds	 fds;
 	struct proc	*p;
 	sigset_t	 all, old;

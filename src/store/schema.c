@@ -307,6 +307,40 @@ static const char schema_v5[] =
 	"PRAGMA user_version = 5;";
 
 /*
+ * Version 6: workflows made of workflows, and their outputs.  A run keeps
+ * its output (SPEC §3 "output"), its parent run and the parent's step
+ * that waits for it, and how deep it is in such a chain; a sub-workflow
+ * step's row names its child run, so a restarted engine re-attaches the
+ * step instead of starting a second child.
+ *
+ * The step kinds grow by "workflow".  SQLite cannot alter a CHECK, so
+ * the constraint's text is swapped in sqlite_schema for one of exactly
+ * the same length (lowercase words of under ten letters): loosening a
+ * CHECK this way is one of the edits SQLite documents as safe, and with
+ * the length kept, the column offsets SQLite holds for the table stay
+ * right.  The ALTER TABLE after it changes the schema cookie, so every
+ * connection reads the new text.
+ */
+static const char schema_v6[] =
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_schema SET sql = replace(sql,"
+	" 'CHECK (kind IN (''gate'', ''tool'', ''run'', ''shell''))',"
+	" 'CHECK (kind GLOB ''[a-z]*'' AND length(kind) < 10)')"
+	" WHERE type = 'table' AND name = 'workflow_steps';"
+	"PRAGMA writable_schema = OFF;"
+	"ALTER TABLE workflow_steps ADD COLUMN child_id INTEGER"
+	" REFERENCES workflows (id);"
+	"ALTER TABLE workflows ADD COLUMN output_json TEXT;"
+	"ALTER TABLE workflows ADD COLUMN parent_id INTEGER"
+	" REFERENCES workflows (id);"
+	"ALTER TABLE workflows ADD COLUMN parent_step_id INTEGER"
+	" REFERENCES workflow_steps (id);"
+	"ALTER TABLE workflows ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;"
+	"CREATE INDEX workflows_parent ON workflows (parent_id, id)"
+	" WHERE parent_id IS NOT NULL;"
+	"PRAGMA user_version = 6;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -321,6 +355,7 @@ static const struct store_migration {
 	{ 3, schema_v3, NULL, NULL },
 	{ 4, schema_v4, store_chain_migrate, schema_v4_after },
 	{ 5, schema_v5, NULL, NULL },
+	{ 6, schema_v6, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

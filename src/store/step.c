@@ -60,7 +60,8 @@ static const char gate_list_sql[] =
 	"  WHERE p.step_id = s.id AND p.decision = 'approve'"
 	STORE_APPROVAL_AUDITED "),"
 	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
-	"  json_extract(s.gate_json, '$.quorum') END, 1)"
+	"  json_extract(s.gate_json, '$.quorum') END, 1),"
+	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
 	" WHERE s.status = 'waiting' AND s." STORE_STEP_ACTIVE
 	" ORDER BY s.id";
@@ -112,6 +113,7 @@ store_step_row(sqlite3_stmt *st, void *p)
 	step->label = store_column_text(st, 31);
 	step->items = sqlite3_column_int64(st, 32);
 	step->item_json = store_column_text(st, 33);
+	step->child_id = sqlite3_column_int64(st, 34);
 }
 
 /* Read one step by id. */
@@ -341,6 +343,8 @@ store_gate_row(sqlite3_stmt *st, void *p)
 	g->created_by = store_column_text(st, 6);
 	g->approvals = sqlite3_column_int(st, 7);
 	g->quorum = sqlite3_column_int(st, 8);
+	g->parent_id = sqlite3_column_int64(st, 9);
+	g->parent_name = store_column_text(st, 10);
 }
 
 static void
@@ -385,6 +389,7 @@ store_gates_free(struct store_gate *list, size_t n)
 		free(list[i].step);
 		free(list[i].message);
 		free(list[i].created_by);
+		free(list[i].parent_name);
 	}
 	free(list);
 }

@@ -158,7 +158,8 @@ void		 store_workflow_clear(struct store_workflow *);
 	" completed_at, name, step_key, tool, kind, args_json, result_json," \
 	" gate_json, status, error, attempt, visit, exit_code, parent_id," \
 	" fanout_id, branch_no, branch_end, pid, pgid, proc_start, host," \
-	" timeout_at, log_bytes, item_of, item_index, label, items, item_json"
+	" timeout_at, log_bytes, item_of, item_index, label, items, item_json," \
+	" child_id"
 extern const struct store_rows store_step_rows;
 /* The condition of the partial index of unfinished rows; queries on a
  * status repeat it so SQLite can use the index. */

@@ -55,6 +55,7 @@ static int	store_configure(struct store *, const struct store_ident *,
 static int	store_missing(const char *, char **);
 static char	*store_dirname(const char *);
 static int	store_unreadable(struct store *, int, char **);
+static int	store_denied(const char *, char **);
 
 /* Where the database lives when --db is not given (SPEC §9). */
 char *
@@ -81,6 +82,15 @@ store_default_path(void)
 	}
 	xasprintf(&path, "%s/.local/state/sluice/sluice.db", env);
 	return (path);
+}
+
+/* A database we may not read at all: a refused permission (exit 4). */
+static int
+store_denied(const char *path, char **cause)
+{
+	xasprintf(cause, "cannot open database %s: %s", path,
+	    strerror(EACCES));
+	return (STORE_READONLY);
 }
 
 /* The reason given for a database that does not exist yet. */
@@ -160,8 +170,10 @@ store_mkdirs(const char *path, char **cause)
 
 /*
  * Create an empty database file ourselves, so its mode and group never
- * depend on the umask: 0600, or 0660 with the directory's group when the
- * directory is setgid (a team's shared database).
+ * depend on the umask: 0600, or with the directory's group when the
+ * directory is setgid: 0660 when the group may write the directory (a
+ * team's shared database), 0640 when it may not (service mode: the
+ * engine's account writes, the team reads).
  */
 static int
 store_create_file(const char *path, char **cause)
@@ -191,7 +203,7 @@ store_create_file(const char *path, char **cause)
 		return (-1);
 	}
 	if (dsb.st_mode & S_ISGID)
-		mode = 0660;
+		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0640;
 	if (fstat(fd, &sb) != 0)
 		goto fail;
 	if ((dsb.st_mode & S_ISGID) && sb.st_gid != dsb.st_gid &&
@@ -421,6 +433,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		return (STORE_ERR);
 	}
 	if (stat(path, &sb) != 0) {
+		if (errno == EACCES)
+			return (store_denied(path, cause));
 		if (errno != ENOENT) {
 			xasprintf(cause, "cannot open database %s: %s", path,
 			    strerror(errno));
@@ -433,7 +447,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 	} else if (S_ISDIR(sb.st_mode)) {
 		xasprintf(cause, "%s is a directory, not a database", path);
 		return (STORE_ERR);
-	}
+	} else if (access(path, R_OK) != 0 && errno == EACCES)
+		return (store_denied(path, cause));
 
 	s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);

@@ -36,11 +36,11 @@
 #define STORE_ERR	 -1
 #define STORE_NOTFOUND	 -2
 #define STORE_CONFLICT	 -3
-#define STORE_READONLY	 -4	/* the database or its directory is read-only */
+#define STORE_READONLY	 -4	/* read-only database or directory, or no access */
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	5
+#define STORE_SCHEMA_VERSION	6
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -93,6 +93,11 @@ struct store_workflow {
 	int64_t		 schedule_id;	/* the schedule that made it, 0 */
 	int64_t		 fire_at;	/* the cron instant it ran for, 0 */
 	char		*schedule_name;	/* read only: that schedule's name */
+	char		*output_json;	/* its output once completed, or NULL */
+	int64_t		 parent_id;	/* the run whose step started it, 0 */
+	int64_t		 parent_step_id;	/* that step's row, 0 */
+	int		 depth;		/* 0 top, 1 a child, ... */
+	char		*parent_name;	/* read only: the parent's name */
 };
 
 struct store_workflow_filter {
@@ -100,8 +105,11 @@ struct store_workflow_filter {
 	const char	*name_like;	/* NULL: any; substring */
 	int64_t		 limit;		/* <= 0: 50 */
 	int64_t		 offset;
+	int		 top;		/* only runs with no parent */
 };
 
+int		 store_workflow_children(struct store *, int64_t,
+		     struct store_workflow **, size_t *, char **);
 int		 store_workflow_get(struct store *, int64_t,
 		     struct store_workflow **, char **);
 int		 store_workflow_list(struct store *,
@@ -147,6 +155,7 @@ struct store_step {
 	char		*label;		/* an item's label, a gate's purpose */
 	int64_t		 items;		/* a for-each row: its items, else 0 */
 	char		*item_json;	/* an item's value */
+	int64_t		 child_id;	/* a sub-workflow step's run, 0 */
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -174,6 +183,8 @@ struct store_gate {
 	char		*created_by;
 	int		 approvals;
 	int		 quorum;
+	int64_t		 parent_id;	/* a child run's gate: the parent, 0 */
+	char		*parent_name;
 };
 
 int		 store_gate_list(struct store *, struct store_gate **, size_t *,
@@ -287,6 +298,7 @@ struct store_brief {
 	char		*current_step;
 	char		*step_status;	/* of the newest unfinished step */
 	int		 paused;
+	int64_t		 parent_id;	/* a child run's parent, 0 */
 };
 
 struct store_window {
@@ -362,6 +374,9 @@ int		 store_workflow_add(struct store *, struct store_workflow *,
 int		 store_workflow_end(struct store *, int64_t, const char *,
 		     const char *, int64_t);
 int		 store_workflow_reopen(struct store *, int64_t, int64_t);
+int		 store_workflow_set_output(struct store *, int64_t,
+		     const char *);
+int		 store_step_set_child(struct store *, int64_t, int64_t);
 int		 store_workflow_set_paused(struct store *, int64_t, int,
 		     int64_t);
 int		 store_workflows_active(struct store *,

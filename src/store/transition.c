@@ -82,8 +82,13 @@ static const char workflow_end_sql[] =
 	"  ELSE ?3 END,"
 	" cancelled_at = CASE WHEN ?1 = 'cancelled' THEN ?3"
 	"  ELSE cancelled_at END WHERE id = ?4";
+static const char workflow_output_sql[] =
+	"UPDATE workflows SET output_json = ? WHERE id = ?";
+static const char step_child_sql[] =
+	"UPDATE workflow_steps SET child_id = ? WHERE id = ?";
 static const char workflow_reopen_sql[] =
 	"UPDATE workflows SET status = 'running', error = NULL,"
+	" output_json = NULL,"
 	" completed_at = NULL, cancelled_at = NULL, updated_at = ?"
 	" WHERE id = ?";
 static const char workflow_paused_sql[] =
@@ -328,6 +333,22 @@ store_workflow_end(struct store *s, int64_t id, const char *status,
 {
 	return (store_runf(s, "end workflow", workflow_end_sql, "ttii", status,
 	    error, now, id));
+}
+
+/* A completed workflow's output, as its flow's "output" resolved. */
+int
+store_workflow_set_output(struct store *s, int64_t id, const char *json)
+{
+	return (store_runf(s, "set output", workflow_output_sql, "ti", json,
+	    id));
+}
+
+/* A sub-workflow step's child run. */
+int
+store_step_set_child(struct store *s, int64_t step, int64_t child)
+{
+	return (store_runf(s, "set child", step_child_sql, "ii", child,
+	    step));
 }
 
 /* A failed or cancelled workflow runs again (operator retry or skip). */

@@ -35,7 +35,9 @@
 	" w.cancelled_at, w.start_at, w.name, w.flow_json, w.input_json," \
 	" w.status, w.created_by, w.template_name, w.template_version," \
 	" w.error, w.paused, w.sla_ms, w.late_at, w.schedule_id, w.fire_at," \
-	" (SELECT c.name FROM schedules c WHERE c.id = w.schedule_id),"
+	" (SELECT c.name FROM schedules c WHERE c.id = w.schedule_id)," \
+	" w.output_json, w.parent_id, w.parent_step_id, w.depth," \
+	" (SELECT p.name FROM workflows p WHERE p.id = w.parent_id),"
 
 /*
  * The step a workflow is at: its newest unfinished step, else its newest
@@ -52,6 +54,10 @@
 #define WORKFLOW_NAME_LIKE \
 	" (?2 IS NULL OR w.name LIKE ?2 ESCAPE '\\')"
 
+/* With ?5 set, only runs no other run started (list --top). */
+#define WORKFLOW_TOP \
+	" AND (?5 = 0 OR w.parent_id IS NULL)"
+
 static const char workflow_get_sql[] =
 	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
 	" FROM workflows w WHERE w.id = ?";
@@ -59,12 +65,17 @@ static const char workflow_get_sql[] =
 /* Two texts so a status filter can use the (status, id) index. */
 static const char workflow_list_sql[] =
 	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
-	" FROM workflows w WHERE" WORKFLOW_NAME_LIKE
+	" FROM workflows w WHERE" WORKFLOW_NAME_LIKE WORKFLOW_TOP
 	" ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
 static const char workflow_list_status_sql[] =
 	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
 	" FROM workflows w WHERE w.status = ?1 AND" WORKFLOW_NAME_LIKE
-	" ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
+	WORKFLOW_TOP " ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
+
+/* A run's children (sub-workflow runs), oldest first. */
+static const char workflow_children_sql[] =
+	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
+	" FROM workflows w WHERE w.parent_id = ? ORDER BY w.id";
 
 /* Every running workflow, oldest first: what an engine picks up. */
 static const char workflow_active_sql[] =
@@ -75,7 +86,8 @@ static const char workflow_insert_sql[] =
 	"INSERT INTO workflows (updated_at, created_at, started_at,"
 	" start_at, name, flow_json, input_json, status, created_by,"
 	" template_name, template_version, paused, sla_ms, schedule_id,"
-	" fire_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" fire_at, parent_id, parent_step_id, depth)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 static void	 store_workflow_row(sqlite3_stmt *, void *);
 static char	*store_like_pattern(const char *);
@@ -108,7 +120,12 @@ store_workflow_row(sqlite3_stmt *st, void *p)
 	wf->schedule_id = sqlite3_column_int64(st, 18);
 	wf->fire_at = sqlite3_column_int64(st, 19);
 	wf->schedule_name = store_column_text(st, 20);
-	wf->current_step = store_column_text(st, 21);
+	wf->output_json = store_column_text(st, 21);
+	wf->parent_id = sqlite3_column_int64(st, 22);
+	wf->parent_step_id = sqlite3_column_int64(st, 23);
+	wf->depth = sqlite3_column_int(st, 24);
+	wf->parent_name = store_column_text(st, 25);
+	wf->current_step = store_column_text(st, 26);
 }
 
 /* A LIKE pattern matching a substring, with % _ and \ taken literally. */
@@ -204,9 +221,34 @@ store_workflow_list(struct store *s, const struct store_workflow_filter *f,
 	bad |= store_bind_text(st, 2, like);
 	bad |= sqlite3_bind_int64(st, 3, limit);
 	bad |= sqlite3_bind_int64(st, 4, offset);
+	bad |= sqlite3_bind_int(st, 5, f != NULL && f->top);
 	free(like);
 	if (bad != SQLITE_OK) {
 		rc = store_fail(s, sqlite3_errcode(s->db), "list workflows",
+		    cause);
+		sqlite3_finalize(st);
+		return (rc);
+	}
+	rc = store_rows(s, st, &store_workflow_rows, &list, np, cause);
+	*listp = list;
+	return (rc);
+}
+
+/* The runs a workflow's sub-workflow steps started, oldest first. */
+int
+store_workflow_children(struct store *s, int64_t id,
+    struct store_workflow **listp, size_t *np, char **cause)
+{
+	sqlite3_stmt	*st;
+	void		*list;
+	int		 rc;
+
+	*listp = NULL;
+	*np = 0;
+	if ((rc = store_prepare(s, workflow_children_sql, &st, cause)) != 0)
+		return (rc);
+	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
+		rc = store_fail(s, sqlite3_errcode(s->db), "list children",
 		    cause);
 		sqlite3_finalize(st);
 		return (rc);
@@ -268,6 +310,9 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	bad |= store_bind_time(st, 13, wf->sla_ms);
 	bad |= store_bind_time(st, 14, wf->schedule_id);
 	bad |= store_bind_time(st, 15, wf->fire_at);
+	bad |= store_bind_time(st, 16, wf->parent_id);
+	bad |= store_bind_time(st, 17, wf->parent_step_id);
+	bad |= sqlite3_bind_int(st, 18, wf->depth);
 	if (bad != SQLITE_OK)
 		rc = store_fail(s, sqlite3_errcode(s->db), "insert workflow",
 		    cause);
@@ -296,6 +341,8 @@ store_workflow_clear(struct store_workflow *wf)
 	free(wf->error);
 	free(wf->current_step);
 	free(wf->schedule_name);
+	free(wf->output_json);
+	free(wf->parent_name);
 	memset(wf, 0, sizeof *wf);
 }
 

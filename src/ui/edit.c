@@ -133,6 +133,12 @@ edit_exit(struct proc *p, int status, void *arg)
 
 	(void)p;
 	ui->editing = 0;
+	if (ui->tty == NULL) {
+		/* The terminal went away under the editor: no screen. */
+		free(ed->name);
+		free(ed);
+		return;
+	}
 	now = edit_version(ui, ed->name);
 	if (now != ed->version)
 		screen_message(ui, 0, "sluice template edit %s: saved version "

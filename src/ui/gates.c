@@ -135,8 +135,13 @@ gates_row(struct ui *ui, void *arg, int i, const char **cells,
 
 	(void)base;
 	snprintf(g->step, sizeof g->step, "%lld", (long long)sg->step_id);
-	snprintf(g->wf, sizeof g->wf, "%lld %s", (long long)sg->workflow_id,
-	    sg->workflow_name);
+	if (sg->parent_id != 0)
+		snprintf(g->wf, sizeof g->wf, "%lld %s (of %lld)",
+		    (long long)sg->workflow_id, sg->workflow_name,
+		    (long long)sg->parent_id);
+	else
+		snprintf(g->wf, sizeof g->wf, "%lld %s",
+		    (long long)sg->workflow_id, sg->workflow_name);
 	time_age(time_now_ms() - sg->waiting_since, g->waited,
 	    sizeof g->waited);
 	snprintf(g->votes, sizeof g->votes, "%d/%d", sg->approvals,

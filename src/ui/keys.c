@@ -259,19 +259,29 @@ key_view(struct ui *ui, struct view *v)
 	view_switch(ui, (enum view_kind)(key_pressed - '1'));
 }
 
-/* Take the quit confirmation. */
+/*
+ * Take the quit confirmation.  Enter or y (the default) keeps the work
+ * running headless; w stops starting steps and quits once the running
+ * ones end; i interrupts them; n or anything else stays.
+ */
 static void
 key_quit_done(struct ui *ui, const char *answer, void *arg)
 {
 	(void)arg;
 	if (answer == NULL || *answer == 'n')
 		return;
-	if (*answer == 'w') {
+	switch (*answer) {
+	case 'w':
 		ui->quit_wait = 1;
 		engine_shutdown(ui->engine, 0);
 		screen_message(ui, 0, "stopping: quitting when the running "
 		    "steps have ended (no new ones start)");
 		return;
+	case 'i':
+		break;
+	default:
+		ui->headless = 1;
+		break;
 	}
 	ui_quit(ui);
 }
@@ -280,7 +290,7 @@ key_quit_done(struct ui *ui, const char *answer, void *arg)
 static void
 key_back(struct ui *ui, struct view *v)
 {
-	char	 q[160];
+	char	 q[256];
 	int	 n;
 
 	if (key_pressed == K_ESC && v->filter != NULL) {
@@ -299,10 +309,11 @@ key_back(struct ui *ui, struct view *v)
 		return;
 	}
 	snprintf(q, sizeof q, "This console runs the engine and %d step%s "
-	    "running. y: quit, interrupting them (they follow on_interrupt "
-	    "at the next start)  w: quit when they end  n: stay ", n,
+	    "running.  Enter/y: quit, the work goes on headless (its log: "
+	    "DB.engine.log)  w: start nothing new, quit when they end  "
+	    "i: interrupt them and quit  n: stay", n,
 	    n == 1 ? " is" : "s are");
-	confirm_open(ui, q, "ywn", key_quit_done, NULL, NULL);
+	confirm_open(ui, q, "\rywin", key_quit_done, NULL, NULL);
 }
 
 /* Quit as q on a top view does (the :q command). */

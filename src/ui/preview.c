@@ -32,6 +32,8 @@
 #define PREVIEW_NAMES	12	/* names listed, then "and N more" */
 
 static int	 preview_refuse(const struct store_workflow *, char **);
+static int	 preview_budget(const struct store_workflow *,
+		     const struct store_step *, size_t, struct buf *, char **);
 static int	 preview_leaf(const struct flow *, const struct store_step *,
 		     size_t, const unsigned char *);
 static void	 preview_leaves(const struct store_workflow *,
@@ -65,6 +67,50 @@ preview_refuse(const struct store_workflow *w, char **cause)
 }
 
 /*
+ * A running workflow can be retried only when a for-each waits at its
+ * spent failure budget: its failed items run again.
+ */
+static int
+preview_budget(const struct store_workflow *w, const struct store_step *rows,
+    size_t n, struct buf *b, char **cause)
+{
+	const struct store_step	*gate = NULL;
+	size_t			 i, j, count = 0;
+
+	for (i = 0; i < n && gate == NULL; i++) {
+		if (strcmp(rows[i].status, "waiting") == 0 &&
+		    rows[i].item_of != 0 && rows[i].item_index < 0 &&
+		    rows[i].label != NULL &&
+		    strcmp(rows[i].label, "failure budget") == 0)
+			gate = &rows[i];
+	}
+	if (gate == NULL)
+		return (preview_refuse(w, cause));
+	buf_printf(b, "Retry the failed items of %s in workflow %lld: ",
+	    gate->name, (long long)w->id);
+	for (i = 0; i < n; i++) {
+		if (rows[i].item_index < 0 || strcmp(rows[i].status,
+		    "failed") != 0)
+			continue;
+		/* Only an item's latest row counts. */
+		for (j = i + 1; j < n; j++) {
+			if (rows[j].item_of == rows[i].item_of &&
+			    rows[j].item_index == rows[i].item_index)
+				break;
+		}
+		if (j < n)
+			continue;
+		if (count++ < PREVIEW_NAMES)
+			buf_printf(b, "%s%s", count > 1 ? ", " : "",
+			    rows[i].label != NULL ? rows[i].label : "?");
+	}
+	buf_printf(b, "%s (%zu item%s) run again, and the rollout goes on.",
+	    count > PREVIEW_NAMES ? ", ..." : "", count,
+	    count == 1 ? "" : "s");
+	return (0);
+}
+
+/*
  * Is row i one the workflow ended on (engine_rerun_leaf)?  has_child
  * says which rows some other row came after.
  */
@@ -76,8 +122,8 @@ preview_leaf(const struct flow *f, const struct store_step *rows, size_t i,
 	const struct flow_step	*fs;
 	int			 spec;
 
-	if (has_child[i])
-		return (0);
+	if (has_child[i] || (r->item_of != 0 && r->items == 0))
+		return (0);	/* a for-each's items go with its row */
 	if (strcmp(r->status, "done") == 0) {
 		if (r->branch_end != NULL ||
 		    (spec = flow_find(f, r->step_key)) < 0)
@@ -91,27 +137,60 @@ preview_leaf(const struct flow *f, const struct store_step *rows, size_t i,
 	    strcmp(r->status, "skipped") == 0);
 }
 
+/* The index of the row with this id (rows come by id), or n. */
+static size_t
+preview_row(const struct store_step *rows, size_t n, int64_t id)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (rows[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < n && rows[lo].id == id ? lo : n);
+}
+
+/* Which rows some other row came after (a parent is an earlier row). */
+static unsigned char *
+preview_has_child(const struct store_step *rows, size_t n)
+{
+	unsigned char	*has_child;
+	size_t		 i, p;
+
+	has_child = xcalloc(n > 0 ? n : 1, 1);
+	for (i = 0; i < n; i++) {
+		if ((p = preview_row(rows, i, rows[i].parent_id)) < i)
+			has_child[p] = 1;
+	}
+	return (has_child);
+}
+
+/* Is row i the row with id from, or made after it (engine_row_after)? */
+static int
+preview_after(const struct store_step *rows, size_t n, size_t i, int64_t from)
+{
+	size_t	depth = 0;
+
+	while (i < n && depth++ <= n) {
+		if (rows[i].id == from)
+			return (1);
+		i = preview_row(rows, n, rows[i].parent_id);
+	}
+	return (0);
+}
+
 /* A plain retry: the rows it ended on, and what follows them. */
 static void
 preview_leaves(const struct store_workflow *w, const struct flow *f,
     const struct store_step *rows, size_t n, struct buf *b)
 {
 	unsigned char	*has_child;
-	size_t		 i, lo, hi, mid, count = 0;
+	size_t		 i, count = 0;
 
-	has_child = xcalloc(n > 0 ? n : 1, 1);
-	for (i = 0; i < n; i++) {
-		/* Rows come by id; a parent is an earlier row. */
-		for (lo = 0, hi = i; lo < hi;) {
-			mid = (lo + hi) / 2;
-			if (rows[mid].id < rows[i].parent_id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < i && rows[lo].id == rows[i].parent_id)
-			has_child[lo] = 1;
-	}
+	has_child = preview_has_child(rows, n);
 	buf_printf(b, "Retry workflow %lld %s: ", (long long)w->id, w->name);
 	for (i = 0; i < n; i++) {
 		if (!preview_leaf(f, rows, i, has_child))
@@ -217,15 +296,19 @@ preview_joins(const struct flow *f, unsigned char *mark)
 	free(inside);
 }
 
-/* retry --from STEP: that step and everything after it in the flow. */
+/*
+ * retry --from STEP: that step and everything after it in the flow, and
+ * (as engine_cmd_retry does) the other rows the run ended on that do not
+ * come after it, such as the other branches of its fan-out.
+ */
 static int
 preview_from(const struct store_workflow *w, const struct flow *f,
     const struct store_step *rows, size_t n, const char *from,
     struct buf *b, char **cause)
 {
-	unsigned char	*mark;
-	size_t		 i, count = 0;
-	int		 spec;
+	unsigned char	*mark, *has_child;
+	size_t		 i, last = n, count = 0;
+	int		 spec, other;
 
 	if ((spec = flow_find(f, from)) < 0) {
 		xasprintf(cause, "workflow %lld has no step \"%s\"",
@@ -234,15 +317,23 @@ preview_from(const struct store_workflow *w, const struct flow *f,
 	}
 	for (i = 0; i < n; i++) {
 		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
-			break;
+			last = i;
 	}
-	if (i == n) {
+	if (last == n) {
 		xasprintf(cause, "step %s of workflow %lld never ran; retry "
 		    "--from a step that did", from, (long long)w->id);
 		return (-1);
 	}
 	mark = xcalloc(f->nsteps, 1);
 	preview_reach(f, spec, mark);
+	has_child = preview_has_child(rows, n);
+	for (i = 0; i < n; i++) {
+		if (preview_leaf(f, rows, i, has_child) &&
+		    !preview_after(rows, n, i, rows[last].id) &&
+		    (other = flow_find(f, rows[i].step_key)) >= 0)
+			preview_reach(f, other, mark);
+	}
+	free(has_child);
 	preview_joins(f, mark);
 	buf_printf(b, "Retry workflow %lld %s from %s: ", (long long)w->id,
 	    w->name, f->steps[spec].name);
@@ -276,7 +367,8 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 
 	if (store_workflow_get(ui->store, wf, &w, cause) != 0)
 		return (-1);
-	if (preview_refuse(w, cause) != 0)
+	if ((from != NULL || strcmp(w->status, "running") != 0) &&
+	    preview_refuse(w, cause) != 0)
 		goto out;
 	d = flow_diags_create();
 	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
@@ -288,6 +380,11 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	}
 	if (store_step_list(ui->store, wf, &rows, &n, cause) != 0)
 		goto out;
+	if (strcmp(w->status, "running") == 0) {
+		rc = preview_budget(w, rows, n, b, cause);
+		store_steps_free(rows, n);
+		goto out;
+	}
 	if (from != NULL)
 		rc = preview_from(w, f, rows, n, from, b, cause);
 	else {

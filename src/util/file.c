@@ -14,7 +14,10 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-/* file.c: whole-file reads with a size bound, and complete writes. */
+/*
+ * file.c: whole-file reads with a size bound, complete writes, and the
+ * private files we append to (debug log, traces).
+ */
 
 #include <sys/stat.h>
 
@@ -94,4 +97,22 @@ file_write_all(int fd, const void *p, size_t len)
 		len -= (size_t)n;
 	}
 	return (0);
+}
+
+/*
+ * Open path for appending, creating it 0600 whatever the umask allows:
+ * logs and traces hold names, inputs and output that may be private.
+ */
+FILE *
+file_open_private(const char *path)
+{
+	FILE	*f;
+	int	 fd;
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	if (fd == -1)
+		return (NULL);
+	if ((f = fdopen(fd, "a")) == NULL)
+		close(fd);
+	return (f);
 }

@@ -17,6 +17,7 @@
 /*
  * json.c: cJSON helpers.  cJSON reports only where parsing stopped; this
  * turns that into a line and column and a reason a person can act on.
+ * cJSON allocates through xmalloc once json_init has run.
  */
 
 #include <ctype.h>
@@ -71,6 +72,18 @@ json_guess_reason(const char *text, size_t len, size_t off)
 }
 
 /*
+ * Make cJSON allocate through xmalloc, so running out of memory inside it
+ * is fatal like everywhere else instead of passing for bad JSON.
+ */
+void
+json_init(void)
+{
+	static cJSON_Hooks	hooks = { xmalloc, free };
+
+	cJSON_InitHooks(&hooks);
+}
+
+/*
  * Parse text as one JSON document.  On failure NULL, with cause
  * "line L, column C: reason".
  */
@@ -82,6 +95,13 @@ json_parse(const char *text, size_t len, char **cause)
 	size_t		 off;
 	int		 line, col;
 
+	/* cJSON would end a string at a NUL: refuse it rather than cut. */
+	if ((end = memchr(text, '\0', len)) != NULL) {
+		str_linecol(text, (size_t)(end - text), &line, &col);
+		xasprintf(cause, "line %d, column %d: NUL byte (not allowed "
+		    "in JSON text)", line, col);
+		return (NULL);
+	}
 	v = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (v != NULL) {
 		off = (size_t)(end - text);

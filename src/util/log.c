@@ -40,7 +40,7 @@ log_open(const char *path)
 {
 	if (log_file != NULL)
 		fclose(log_file);
-	log_file = fopen(path, "ae");
+	log_file = file_open_private(path);
 	if (log_file != NULL)
 		setvbuf(log_file, NULL, _IOLBF, 0);
 }

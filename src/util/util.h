@@ -28,6 +28,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifndef __dead
 #define __dead __attribute__((__noreturn__))
@@ -85,7 +86,16 @@ int		 str_is_identifier(const char *);
 char		*str_env_name(const char *, const char *);
 int		 str_parse_int64(const char *, int64_t *);
 char		*str_trim(char *);
+int		 str_check_template_name(const char *, char **);
 void		 strv_free(char **);
+
+/* vis.c: control characters made visible for a terminal. */
+#define VIS_NL		0x1	/* keep newlines */
+#define VIS_TAB		0x2	/* keep tabs */
+#define VIS_JSON	0x4	/* \u00HH, the same inside a JSON string */
+void		 vis_buf(struct buf *, const char *, size_t, int);
+char		*vis_str(const char *, int);
+int		 vis_needed(const char *);
 
 /* time.c: wall clock for records, monotonic clock for delays. */
 int64_t		 time_now_ms(void);
@@ -98,9 +108,11 @@ const char	*time_age(int64_t, char *, size_t);	/* "42s", "3m", "5h", "2d" */
 /* file.c */
 char		*file_read(const char *, size_t, size_t *, char **);
 int		 file_write_all(int, const void *, size_t);
+FILE		*file_open_private(const char *);	/* append, 0600 */
 
 /* json.c: cJSON helpers.  The tree type stays opaque outside users. */
 struct cJSON;
+void		 json_init(void);	/* cJSON allocates through xmalloc */
 struct cJSON	*json_parse(const char *, size_t, char **);
 struct cJSON	*json_parse_or_null(const char *);
 char		*json_print(const struct cJSON *);	/* compact */

@@ -131,26 +131,21 @@ verify_is 1 "audit rows $((last - 1)) to $last were removed (row $((last + 1)) d
 # --- migration: a version 3 database is chained ---------------------------------
 
 rm -f "$SLUICE_DB" "$SLUICE_DB-wal" "$SLUICE_DB-shm"
-run_sluice run "$T_DIR/g.json"
-id=$OUT
-g=$(step_id "$id" start)
-run_sluice approve "$g" -m one
-run_sluice run "$T_DIR/g.json"
-q "DROP TABLE audit_head; ALTER TABLE audit DROP COLUMN prev_hash;
-   ALTER TABLE audit DROP COLUMN hash; ALTER TABLE approvals DROP COLUMN audit_id;
-   ALTER TABLE inbox DROP COLUMN seal; PRAGMA user_version = 3;"
-is "$(q "PRAGMA user_version")" 3 "a version 3 database"
+sqlite3 "$SLUICE_DB" <"$TESTS_DATA/schema-v3.sql"
+is "$(q "PRAGMA user_version")" 3 "a database made by sluice at schema version 3"
 run_sluice run "$T_DIR/g.json"
 expect_rc 0 "sluice opens it to write"
-is "$(q "PRAGMA user_version")" 4 "and migrates it"
+[ "$(q "PRAGMA user_version")" -ge 4 ]
+ok $? "and migrates it"
 run_sluice audit --verify
 expect_rc 0 "its rows were chained at migration, and the new one after them"
 is "$OUT" "audit trail intact: 4 rows, head $(q "SELECT hash FROM audit WHERE id = 4")" \
     "all of them"
-is "$(q "SELECT count(*) FROM approvals WHERE audit_id IS NOT NULL")" 1 \
+is "$(q "SELECT count(*) FROM approvals WHERE audit_id = 2")" 1 \
     "its approval is linked to its audit row"
 run_sluice gates --json
 like "$OUT" '"approvals":	1' "and still counts"
+q_is "SELECT count(*) FROM inbox WHERE seal IS NULL" 0 "its inbox row was sealed"
 q_is "SELECT count(*) FROM sqlite_master WHERE name = 'audit_no_update'" 1 \
     "the no-update trigger is back"
 

@@ -414,8 +414,15 @@ is "$(cat "$T_DIR/ssh.argc")" 5 "ssh gets five arguments"
 is "$(cat "$T_DIR/ssh.arg1") $(cat "$T_DIR/ssh.arg2") $(cat "$T_DIR/ssh.arg3") $(cat "$T_DIR/ssh.arg4")" \
     "-o BatchMode=yes db1.example --" "ssh -o BatchMode=yes HOST --"
 remote=$(cat "$T_DIR/ssh.arg5")
-like "$remote" "cd '$T_DIR/remote dir' && exec env 'E=it'\\''s " \
+like "$remote" "cd '$T_DIR/remote dir' && env 'E=it'\\''s " \
     "the remote command changes directory, then sets the step's variables"
+like "$remote" "p=\$PPID; (trap '' TERM; while kill -0 " \
+    "a watcher ends the remote command when the connection goes"
+case $remote in
+*"; s=\$?; kill \"\$w\" 2>/dev/null; exit \"\$s\"") r=0 ;;
+*) r=1 ;;
+esac
+ok "$r" "the remote shell ends with the command's status, the watcher gone"
 like "$remote" " 'SLUICE_WORKFLOW_ID=$ID' 'SLUICE_STEP_ID=" \
     "the SLUICE_* variables are sent, quoted"
 unlike "$remote" "engine-only" "the engine's own environment is not sent"

@@ -68,6 +68,31 @@ ok $? "the approved run completed"
 q_is "SELECT action || ':' || comment FROM audit WHERE action = 'approve'" \
     "approve:ship it" "the approval and its comment are audited"
 
+# --- skip of a gate goes through the gate's rule -------------------------------
+cat >"$T_DIR/guarded.json" <<J
+{"start": {"name": "ask", "gate": {"message": "Guarded release",
+  "approvers": ["nobody-else-$$"]}}}
+J
+start_run "$T_DIR/guarded.json"
+G0=$ID
+tui_ok "Guarded release" "a gate only someone else may decide"
+tui_keys s
+tui_ok 'skip ask \(step [0-9]+, waiting\) - reason, required:' \
+    "s asks for a reason"
+tui_type "walk past"
+tui_keys Enter
+tui_ok "skip [0-9]+ -m 'walk past': [^ ]+ is not an approver of gate" \
+    "the engine decides the skip and the refusal shows"
+ok "$(wf_is "$G0" running; echo $?)" "... and the gate still waits"
+q_is "SELECT action FROM audit ORDER BY id DESC LIMIT 1" "skip-refused" \
+    "the refused skip is audited"
+tui_keys s
+tui_type "   "
+tui_keys Enter
+tui_ok 'skip: a reason is required; not sent' "a blank reason is no reason"
+run_sluice cancel "$G0"
+expect_rc 0 "cancel the guarded run"
+
 # --- reject -------------------------------------------------------------
 start_run "$T_DIR/gate.json"
 G2=$ID

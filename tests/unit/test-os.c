@@ -115,6 +115,7 @@ static void	 test_timer_heap(void);
 static void	 test_defer(void);
 static void	 test_hooks(void);
 static void	 test_break(void);
+static void	 test_break_resume(void);
 static void	 test_fd(void);
 static void	 test_fd_delete(void);
 static void	 test_signal(void);
@@ -761,6 +762,37 @@ test_break(void)
 	loop_defer(loop, break_cb, loop);
 	tap_is_int(loop_run(loop), 0, "loop_run returns 0 after loop_break");
 	tap_ok(loop_stopped(loop), "loop_stopped after loop_break");
+	loop_free(loop);
+	test_break_resume();
+}
+
+/*
+ * After loop_break, a caller turning the loop by hand (the console waiting
+ * for its steps) must sleep until something happens: with the loop still
+ * broken every turn polled with a zero timeout and the process spun.
+ */
+static void
+test_break_resume(void)
+{
+	struct loop		*loop = loop_create();
+	struct loop_timer	*t;
+	int			 fired = 0, turns = 0;
+	int64_t			 start;
+
+	t = loop_timer_create(loop, set_flag, &fired);
+	loop_break(loop);
+	loop_resume(loop);
+	tap_ok(!loop_stopped(loop), "loop_resume undoes loop_break");
+	loop_timer_start(t, 100);
+	start = time_mono_ms();
+	while (!fired && turns < 1000) {
+		loop_once(loop, 1);
+		turns++;
+	}
+	tap_ok(fired && turns <= 2, "after loop_resume a turn sleeps until "
+	    "the timer (%d turns)", turns);
+	tap_ok(time_mono_ms() - start >= 90, "... 100 ms later");
+	loop_timer_free(t);
 	loop_free(loop);
 }
 

@@ -19,9 +19,10 @@
  * transition.  Round after round a child process opens the database with
  * store_open (the real pragmas, synchronous=FULL) through powerloss-vfs.c,
  * becomes the engine (engine_open: lock, epoch, recovery), starts a few
- * workflows of built-in steps (chains, a fan-out and its join, gates it
- * approves or rejects, retries of a failing step) and runs them on the
- * loop until the VFS loses power at a chosen I/O event.  Every commit
+ * workflows (chains of built-in steps, a fan-out and its join, gates it
+ * approves, rejects or cancels at, retries of a failing step, a failed
+ * step it skips, a process step) and runs them on the loop until the VFS
+ * loses power at a chosen I/O event.  Every commit
  * that returned is reported to this process as acknowledged, row by row
  * (update hook, then WAL hook); so is the content of a commit under way
  * (read in the open transaction just before the engine commits it).
@@ -69,6 +70,9 @@
 #define PL_CHECKPOINT	40	/* WAL frames before a checkpoint, see below */
 #define PL_PER_ROUND	2	/* workflows started by each round */
 #define PL_ROUND_S	60	/* a round that runs longer is stuck */
+#define PL_FRESH_EVERY	25	/* rounds between new databases */
+#define PL_FRESH_EVENTS	24	/* its first crash among the first events */
+#define PL_DRAIN_FIRST	1000000	/* numbers of the last engine's workflows */
 #define PL_MAX_ROWID	(1 << 24)
 
 #define PL_ROW_FIXED	0	/* see pl_row_may */
@@ -110,6 +114,19 @@ static const struct pl_kind {
 	{ "retry", "failed",
 	  "{\"start\": {\"tool\": \"fail\", \"args\": {\"message\": \"no\"},"
 	  "  \"retry\": {\"max_attempts\": 3, \"backoff\": [\"0s\"]}}}" },
+	{ "cancel", "cancelled",
+	  "{\"start\": {\"tool\": \"noop\", \"next\": \"g\"},"
+	  " \"g\": {\"gate\": {\"message\": \"go on?\"}, \"next\": \"e\"},"
+	  " \"e\": {\"tool\": \"echo\", \"args\": {\"ok\": true}}}" },
+	{ "process", "completed",
+	  "{\"start\": {\"run\": [\"echo\", \"out\"],"
+	  "  \"retry\": {\"max_attempts\": 100, \"backoff\": [\"0s\"]},"
+	  "  \"next\": \"e\"},"
+	  " \"e\": {\"tool\": \"echo\", \"args\": {\"ok\": true}}}" },
+	{ "skip", "completed",
+	  "{\"start\": {\"tool\": \"fail\", \"args\": {\"message\": \"no\"},"
+	  "  \"retry\": {\"max_attempts\": 1}, \"next\": \"e\"},"
+	  " \"e\": {\"tool\": \"echo\", \"args\": {\"ok\": true}}}" },
 };
 
 /* Row digests: per table, by rowid, a hash of the row (0: no row). */
@@ -192,6 +209,10 @@ struct pl_stats {
 	int64_t		 kept;
 	int64_t		 partial;
 	int64_t		 garbage;
+	int64_t		 names;		/* undurable name changes at crashes */
+	int64_t		 names_kept;
+	int64_t		 databases;	/* new databases the rounds made */
+	int64_t		 before_ack;	/* crashes before any acknowledgement */
 	int		 quiet;		/* the control: losses expected */
 };
 
@@ -241,7 +262,7 @@ static void	 pl_compare(struct pl_round *, const struct pl_digest *,
 static int	 pl_check(const char *, struct pl_round *, struct pl_digest *,
 		     struct pl_stats *);
 static void	 pl_round_clear(struct pl_round *);
-static void	 pl_run(const char *, const char *, int64_t, uint64_t, int,
+static char	*pl_run(const char *, const char *, int64_t, uint64_t, int,
 		     struct pl_stats *);
 static int64_t	 pl_calibrate(const char *);
 static void	 pl_report(const struct pl_stats *, int64_t);
@@ -646,43 +667,62 @@ pl_start(struct engine *e, int64_t n, int k)
 	return (rc);
 }
 
-/* Approve or reject (by the workflow's kind) every waiting gate. */
+/*
+ * What an operator does, by the workflow's kind: approve, reject or
+ * cancel at each waiting gate; skip the failed step of a failed
+ * pl-skip workflow, which then goes on.
+ */
+static const char pl_decide_sql[] =
+	"SELECT CASE WHEN w.name LIKE 'pl-reject-%' THEN 'reject'"
+	"  WHEN w.name LIKE 'pl-cancel-%' THEN 'cancel' ELSE 'approve' END,"
+	" w.id, s.id FROM workflow_steps s JOIN workflows w"
+	" ON w.id = s.workflow_id WHERE s.status = 'waiting'"
+	" AND w.status = 'running'"
+	" UNION ALL"
+	" SELECT 'skip', w.id, s.id FROM workflows w JOIN workflow_steps s"
+	" ON s.workflow_id = w.id WHERE w.status = 'failed'"
+	" AND w.name LIKE 'pl-skip-%' AND s.status = 'failed'"
+	" AND s.id = (SELECT max(id) FROM workflow_steps"
+	"  WHERE workflow_id = w.id)";
+
+/* Make every operator decision that is due; whether there was one. */
 static int
 pl_decide(struct store *s, struct engine *e)
 {
-	static const char	 sql[] = "SELECT s.id, w.name FROM"
-	    " workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
-	    " WHERE s.status = 'waiting' ORDER BY s.id";
+	struct pl_act {
+		char	 command[8];
+		int64_t	 wf;
+		int64_t	 step;
+	}			*acts = NULL;
 	struct engine_request	 q;
 	struct engine_reply	 r;
 	sqlite3_stmt		*st;
-	int64_t			*ids = NULL;
-	int			*rej = NULL;
 	size_t			 n = 0, i;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, pl_decide_sql, -1, &st, NULL) !=
+	    SQLITE_OK)
 		fatalx("powerloss: %s", sqlite3_errmsg(s->db));
 	while (sqlite3_step(st) == SQLITE_ROW) {
-		ids = xreallocarray(ids, n + 1, sizeof *ids);
-		rej = xreallocarray(rej, n + 1, sizeof *rej);
-		ids[n] = sqlite3_column_int64(st, 0);
-		rej[n] = strncmp((const char *)sqlite3_column_text(st, 1),
-		    "pl-reject-", 10) == 0;
+		acts = xreallocarray(acts, n + 1, sizeof *acts);
+		strlcpy(acts[n].command, (const char *)sqlite3_column_text(st,
+		    0), sizeof acts[n].command);
+		acts[n].wf = sqlite3_column_int64(st, 1);
+		acts[n].step = sqlite3_column_int64(st, 2);
 		n++;
 	}
 	sqlite3_finalize(st);
 	for (i = 0; i < n; i++) {
 		memset(&q, 0, sizeof q);
-		q.command = rej[i] ? "reject" : "approve";
-		q.step_id = ids[i];
+		q.command = acts[i].command;
+		q.workflow_id = acts[i].wf;
+		q.step_id = acts[i].step;
 		q.args_json = "{\"comment\": \"power-loss test\"}";
 		engine_request_apply(e, NULL, &q, &r);
 		if (r.code != 0)
 			fatalx("powerloss: %s: %s", q.command, r.message);
 		engine_reply_clear(&r);
 	}
-	free(ids);
-	free(rej);
+	free(acts);
 	return (n != 0);
 }
 
@@ -801,6 +841,8 @@ pl_parse_crash(struct pl_round *r, const char *line, struct pl_stats *st)
 	st->kept += v[2];
 	st->partial += v[3];
 	st->garbage += v[4];
+	st->names += v[5];
+	st->names_kept += v[6];
 	snprintf(r->detail, sizeof r->detail, "%s at event %lld during a %s, "
 	    "%lld unsynced writes (%lld kept, %lld torn), %lld of %lld name "
 	    "changes kept%s", pl_modes[mode], v[0], during, v[1], v[2], v[3],
@@ -1029,6 +1071,8 @@ pl_check(const char *path, struct pl_round *r, struct pl_digest *a,
 	/* Before anything is acknowledged there is nothing to lose. */
 	if (!empty)
 		pl_compare(r, a, &got, st);
+	else if (r->crashed)
+		st->before_ack++;
 	for (t = 0; t < got.n; t++)
 		pl_table_find(a, got.t[t].name);
 	for (t = 0; t < a->n; t++) {
@@ -1060,10 +1104,11 @@ pl_round_clear(struct pl_round *r)
  * that loses power at a random I/O event within what a whole round did
  * last time (rounds that end first are not counted).
  */
-static void
-pl_run(const char *label, const char *path, int64_t points, uint64_t seed,
+static char *
+pl_run(const char *label, const char *base, int64_t points, uint64_t seed,
     int mutate, struct pl_stats *st)
 {
+	char			*path = NULL;
 	struct pl_digest	 a;
 	struct pl_round		 r;
 	struct pl_spec		 sp;
@@ -1074,14 +1119,22 @@ pl_run(const char *label, const char *path, int64_t points, uint64_t seed,
 	memset(&a, 0, sizeof a);
 	memset(st, 0, sizeof *st);
 	st->quiet = mutate;
-	span = pl_calibrate(path);
+	span = pl_calibrate(base);
 	memset(&sp, 0, sizeof sp);
-	sp.path = path;
 	sp.mutate = mutate;
 	while (st->points < points && round < points * 4) {
-		round++;
+		if (round++ % PL_FRESH_EVERY == 0) {
+			/* A new database: crashes while it is made, too. */
+			free(path);
+			xasprintf(&path, "%s.%lld", base,
+			    (long long)++st->databases);
+			pl_digest_free(&a);
+			sp.path = path;
+		}
 		rs = pl_splitmix(&x);
 		sp.crash_at = 1 + (int64_t)(rs % (uint64_t)(span + span / 4));
+		if (round % PL_FRESH_EVERY == 1)
+			sp.crash_at = 1 + (int64_t)(rs % PL_FRESH_EVENTS);
 		sp.mode = (int)((rs >> 32) % 3);
 		sp.seed = pl_splitmix(&x);
 		status = pl_round_run(&sp, &r, &a, st);
@@ -1124,10 +1177,11 @@ pl_run(const char *label, const char *path, int64_t points, uint64_t seed,
 		pl_round_clear(&r);
 		if (failed > 5 && !mutate)
 			break;
-		if (mutate && st->lost + st->integrity + st->reopen > 0)
+		if (mutate && st->lost > 0)
 			break;		/* the control has shown a loss */
 	}
 	pl_digest_free(&a);
+	return (path);
 }
 
 /* Parent: run one round in a child and read its report; its status. */
@@ -1198,7 +1252,10 @@ pl_calibrate(const char *path)
 	return (events);
 }
 
-/* Parent: one engine runs everything left until no workflow is left. */
+/*
+ * Parent: one engine runs what the crashes left, and a workflow of each
+ * kind so that every kind is seen to end, until no workflow is left.
+ */
 static void
 pl_drain(const char *path)
 {
@@ -1206,15 +1263,26 @@ pl_drain(const char *path)
 	struct engine	*e;
 	struct loop	*loop;
 	char		*cause = NULL;
+	int64_t		 left;
+	size_t		 k;
 	int		 rc;
 
 	if (store_open(path, 0, &s, &cause) != 0)
 		fatalx("powerloss: %s", cause);
+	if (store_query_int(s, "SELECT count(*) FROM workflows WHERE status"
+	    " IN ('scheduled', 'running')", &left, &cause) != 0)
+		fatalx("powerloss: %s", cause);
 	loop = loop_create();
 	if (engine_open(loop, s, pl_tools, NULL, &e, &cause) != 0)
 		fatalx("powerloss: %s", cause);
+	for (k = 0; k < nitems(pl_kinds); k++) {
+		if (pl_start(e, PL_DRAIN_FIRST + (int64_t)k, (int)k) != 0)
+			fatalx("powerloss: cannot start a %s workflow",
+			    pl_kinds[k].name);
+	}
 	rc = pl_work(loop, s, e, &cause);
-	tap_ok(rc == 0, "the last engine runs every workflow left to its end");
+	tap_ok(rc == 0, "the last engine runs the %lld workflows the crashes "
+	    "left, and one of each kind more, to their end", (long long)left);
 	if (rc != 0) {
 		printf("#   %s\n", cause);
 		free(cause);
@@ -1282,6 +1350,11 @@ pl_report(const struct pl_stats *st, int64_t points)
 	    "survived whole: %lld\n", (long long)st->pending,
 	    (long long)st->kept, (long long)st->partial, (long long)st->garbage,
 	    (long long)st->inflight_kept);
+	printf("# new databases: %lld, crash points before their first "
+	    "acknowledged commit: %lld; undurable file creations and "
+	    "deletions at the crashes: %lld (%lld kept)\n",
+	    (long long)st->databases, (long long)st->before_ack,
+	    (long long)st->names, (long long)st->names_kept);
 	printf("# transitions acknowledged: %lld, transitions lost: %lld\n",
 	    (long long)st->acked, (long long)st->lost);
 	tap_ok(st->points == points, "%lld crash points tried (%lld asked)",
@@ -1327,7 +1400,7 @@ main(void)
 {
 	struct pl_stats	 st, ct;
 	struct flow_diags diags;
-	char		*db, *cdb;
+	char		*db, *cdb, *last;
 	int64_t		 points, control, seed;
 	int		 rc;
 
@@ -1350,10 +1423,11 @@ main(void)
 	    "the power-loss VFS is the default in this program");
 
 	xasprintf(&db, "%s/sluice.db", pl_dir);
-	pl_run("full sync", db, points, (uint64_t)seed, 0, &st);
+	last = pl_run("full sync", db, points, (uint64_t)seed, 0, &st);
 	pl_report(&st, points);
-	pl_drain(db);
-	pl_check_ends(db);
+	pl_drain(last);
+	pl_check_ends(last);
+	free(last);
 
 	if (control > 0) {
 		/*
@@ -1362,7 +1436,8 @@ main(void)
 		 * found lost within the control's crash points.
 		 */
 		xasprintf(&cdb, "%s/control.db", pl_dir);
-		pl_run("control", cdb, control, (uint64_t)seed + 1, 1, &ct);
+		free(pl_run("control", cdb, control, (uint64_t)seed + 1, 1,
+		    &ct));
 		printf("# control with synchronous=NORMAL: %lld crash points "
 		    "until the first loss, %lld transitions acknowledged, "
 		    "%lld lost, %lld integrity failures, %lld unopenable\n",

@@ -1,0 +1,474 @@
+#!/bin/sh
+# tests/cli/authority.sh: the authority matrix, with real Unix accounts.
+# Who may approve, reject and skip a gate (approvers by name and by
+# @group, primary or supplementary; allow_self on the gate and as the
+# site's default, fixed on the row; quorum 2 and the same person twice;
+# skip of a gate needs approve's right), who may operate (the site's
+# operators: start, cancel, pause, resume, retry, skip of other steps,
+# template save/rm, schedules), blank reasons, and USER/LOGNAME spoofing.
+# Each case asserts the exit status, the one line that says which rule
+# decided, and the audit row (action, who, uid, comment).
+#
+# The matrix is data run through a "via": how a command reaches the
+# engine.  Three vias run the same table:
+#   offline  no engine runs; the CLI, as the account, applies the command
+#            itself (personal mode with nobody hosting the engine);
+#   inbox    an engine runs as another account (a console hosting it, in
+#            personal mode); the command reaches it over its socket
+#            (before the socket, through the inbox: hence the name);
+#   socket   service mode: the engine runs as a service account that
+#            owns the database's directory (setgid, not group-writable),
+#            the accounts can only read the database and every command
+#            goes over the socket, the caller known by SO_PEERCRED.
+# All must give identical outcomes and audit rows, so every case's
+# expectations are fixed, whatever the via.
+#
+# Needs root (to create accounts: useradd/groupadd with unique names,
+# removed at exit) and setpriv; skipped with the reason otherwise.
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+
+[ "$(id -u)" = 0 ] || skip_all "needs root to create test accounts (useradd)"
+for t in useradd userdel groupadd groupdel setpriv; do
+	command -v "$t" >/dev/null 2>&1 || skip_all "needs $t"
+done
+
+VIAS=${AUTHORITY_VIAS:-"offline inbox socket"}
+
+# bail REASON: stop the script, failing (a fixture could not be made).
+bail() {
+	echo "Bail out! $*"
+	exit 1
+}
+
+# --- accounts, groups and a shared database directory ----------------------
+
+tag=$(od -An -N3 -tx1 /dev/urandom | tr -d ' \n')
+P="sla$tag"			# a unique prefix: sla1a2b3c
+TEAM="${P}team"			# everyone: the database's group
+OPS="${P}ops"			# approvers and operators by @group
+USERS=""
+GROUPS_MADE=""
+SHARED=""
+
+auth_cleanup() {
+	cleanup
+	for u in $USERS; do
+		userdel "$u" >/dev/null 2>&1
+	done
+	for g in $GROUPS_MADE; do
+		groupdel "$g" >/dev/null 2>&1
+	done
+	[ -n "$SHARED" ] && rm -rf "$SHARED"
+}
+trap 'auth_cleanup' EXIT
+
+groupadd "$TEAM" || skip_all "groupadd $TEAM failed"
+GROUPS_MADE="$TEAM"
+groupadd "$OPS" || skip_all "groupadd $OPS failed"
+GROUPS_MADE="$GROUPS_MADE $OPS"
+
+# mkuser ROLE PRIMARY [SUPPLEMENTARY]: an account named $P$ROLE.
+mkuser() {
+	useradd -M -N -d /nonexistent -s /usr/sbin/nologin -g "$2" \
+	    ${3:+-G "$3"} "$P$1" || skip_all "useradd $P$1 failed"
+	USERS="$USERS $P$1"
+}
+mkuser alice "$TEAM" "$OPS"	# starts the runs; @ops (supplementary)
+mkuser bob "$TEAM" "$OPS"	# @ops (supplementary)
+mkuser erin "$OPS" "$TEAM"	# @ops as the primary group
+mkuser carol "$TEAM"		# a named approver; not an operator
+mkuser dave "$TEAM"		# nobody in particular
+mkuser host "$TEAM"		# hosts the engine in the inbox via
+mkuser svc "$TEAM"		# the service account in the socket via
+alice=${P}alice bob=${P}bob erin=${P}erin carol=${P}carol dave=${P}dave
+host=${P}host svc=${P}svc
+
+# The test's own directory is root's (0700): the accounts share this one.
+SHARED=$(mktemp -d "${TMPDIR:-/tmp}/sluice-auth.XXXXXX") || exit 99
+chgrp "$TEAM" "$SHARED"
+chmod 2770 "$SHARED"
+for u in $USERS; do
+	mkdir -p "$SHARED/home-$u"
+	chown "$u" "$SHARED/home-$u"
+done
+export SLUICE_DB="$SHARED/team.db"
+# The service's directory: its account's, the team may read, not write.
+SVCDIR="$SHARED/service"
+mkdir "$SVCDIR"
+chown "$svc:$TEAM" "$SVCDIR"
+chmod 2750 "$SVCDIR"
+SITE="$SHARED/site-config.json"
+export SLUICE_SITE_CONFIG="$SITE"
+
+# The binary must be reachable by the accounts.
+setpriv --reuid="$dave" --regid="$TEAM" --init-groups "$SLUICE" --version \
+    >/dev/null 2>&1 ||
+    skip_all "the accounts cannot run $SLUICE (a build directory others cannot enter?)"
+
+# as USER [SPOOF] -- ARGS...: run sluice as USER (its uid, its groups),
+# with USER and LOGNAME set to SPOOF when given; $OUT, $ERR, $RC.
+as() {
+	_u=$1
+	_spoof=$1
+	shift
+	if [ "$1" != "--" ]; then
+		_spoof=$1
+		shift
+	fi
+	shift
+	setpriv --reuid="$_u" --regid="$(id -g "$_u")" --init-groups \
+	    env HOME="$SHARED/home-$_u" XDG_CONFIG_HOME="$SHARED/home-$_u/.config" \
+	    USER="$_spoof" LOGNAME="$_spoof" \
+	    "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+	RC=$?
+	OUT=$(cat "$T_DIR/out")
+	ERR=$(grep -v '^sluice: warning: no engine is running' "$T_DIR/err")
+}
+
+# --- vias ----------------------------------------------------------------------
+
+via_offline_start() { :; }
+via_offline_stop() { :; }
+via_offline_reload() { :; }
+
+# An engine runs as $host, as a console hosting it would.  The database
+# is made first (by $host), so the polls below, as root, never make it.
+via_inbox_start() {
+	[ -f "$SLUICE_DB" ] || as "$host" -- engine --drain
+	setpriv --reuid="$host" --regid="$TEAM" --init-groups \
+	    env HOME="$SHARED/home-$host" "$SLUICE" engine \
+	    >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for engine_named "$EPID" ||
+	    bail "the engine did not start: $(cat "$T_DIR/engine.err")"
+}
+via_inbox_stop() {
+	engine_stop
+}
+via_inbox_reload() {
+	via_inbox_stop
+	via_inbox_start
+}
+
+# The service engine, as its account with the unit's umask, on a database
+# in its own directory: the accounts read it and ask over the socket.
+via_socket_start() {
+	export SLUICE_DB="$SVCDIR/team.db"
+	setpriv --reuid="$svc" --regid="$TEAM" --init-groups \
+	    env HOME="$SHARED/home-$svc" sh -c 'umask 027; exec "$@"' sh \
+	    "$SLUICE" engine >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
+	    </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for test -S "$SLUICE_DB.sock" ||
+	    bail "the service engine did not start: $(cat "$T_DIR/engine.err")"
+	[ "$(stat -c %a "$SLUICE_DB")" = 640 ] ||
+	    bail "the service's database is not 0640"
+}
+via_socket_stop() {
+	engine_stop
+}
+via_socket_reload() {
+	via_socket_stop
+	via_socket_start
+}
+
+# site JSON: the site's config.json (the engine re-reads it).
+site() {
+	printf '%s\n' "$1" >"$SITE"
+	chmod 0644 "$SITE"
+	via_${VIA}_reload
+}
+
+# --- fixtures: a fresh workflow whose first step is a gate --------------------
+
+# gate STARTER GATE-OPTIONS: start a run as STARTER; $W the workflow, $G
+# its gate row.
+gate() {
+	cat >"$SHARED/gate.json" <<EOF
+{"start": {"gate": {"message": "go?"$2}, "next": "after"},
+ "after": {"tool": "noop"}}
+EOF
+	chmod 0644 "$SHARED/gate.json"
+	as "$1" -- run "$SHARED/gate.json"
+	[ "$RC" = 0 ] || bail "gate fixture: run as $1: $RC $ERR"
+	W=$OUT
+	G=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $W AND name = 'start'")
+}
+
+# failed STARTER: a run as STARTER that failed at step boom ($W, $S).
+failed() {
+	cat >"$SHARED/fail.json" <<'EOF'
+{"start": {"tool": "fail", "args": {"message": "no"},
+  "retry": {"max_attempts": 1}}}
+EOF
+	chmod 0644 "$SHARED/fail.json"
+	as "$1" -- run --wait "$SHARED/fail.json"
+	W=$(new_id)
+	wait_for wf_is "$W" failed || bail "failed fixture: $W is not failed"
+	S=$(q "SELECT max(id) FROM workflow_steps WHERE workflow_id = $W")
+}
+
+# --- one case ------------------------------------------------------------------
+
+# t WHO[:SPOOF] RC MESSAGE AUDIT -- ARGS...: run ARGS as WHO; RC is the
+# exit status; MESSAGE the line on stdout (RC 0) or stderr (without the
+# "sluice: " prefix), "*" for any; AUDIT "action|who|comment" of the
+# first audit row written since (who's uid is checked too), "-" none.
+# @W@, @G@ and @S@ in ARGS, MESSAGE and AUDIT are the fixture's ids.
+t() {
+	_who=${1%%:*}
+	_sp=${1#*:}
+	_rc=$2
+	_msg=$(sub "$3")
+	_aud=$(sub "$4")
+	shift 5
+	_args=""
+	for _a; do
+		_q=$(sub "$_a" | sed "s/'/'\\\\''/g")
+		_args="$_args '$_q'"
+	done
+	_before=$(q "SELECT coalesce(max(id), 0) FROM audit")
+	if [ "$_sp" != "$_who" ]; then
+		eval "as \"\$_who\" \"\$_sp\" -- $_args"
+	else
+		eval "as \"\$_who\" -- $_args"
+	fi
+	_d="$VIA: $(id -un "$_who" | sed "s/^$P//") $(eval "printf '%s ' $_args")"
+	[ "$_sp" != "$_who" ] && _d="$_d(USER=LOGNAME=$(echo "$_sp" | sed "s/^$P//")) "
+	is "$RC" "$_rc" "$_d: exit $_rc"
+	if [ "$_msg" != "*" ]; then
+		if [ "$_rc" = 0 ]; then
+			is "$OUT" "$_msg" "$_d: says so"
+		else
+			is "$ERR" "sluice: $_msg" "$_d: says which rule"
+		fi
+	fi
+	if [ "$_aud" = "-" ]; then
+		q_is "SELECT count(*) FROM audit WHERE id > $_before" 0 \
+		    "$_d: nothing audited"
+	else
+		is "$(q "SELECT action || '|' || who || '|' || coalesce(comment, '') || '|' || uid
+		    FROM audit WHERE id > $_before ORDER BY id LIMIT 1")" \
+		    "$_aud|$(id -u "$_who")" "$_d: audited"
+	fi
+}
+
+# sub TEXT: TEXT with the fixture's ids and the accounts' names.
+sub() {
+	printf '%s' "$1" | sed "s/@W@/$W/g; s/@G@/$G/g; s/@S@/$S/g;
+	    s/@alice@/$alice/g; s/@bob@/$bob/g; s/@erin@/$erin/g;
+	    s/@carol@/$carol/g; s/@dave@/$dave/g; s/@OPS@/$OPS/g"
+}
+
+# --- the matrix -------------------------------------------------------------------
+
+NOT_CAROL="is not an approver of gate start (step @G@): approvers are @carol@"
+NOT_OPS="is not an approver of gate start (step @G@): approvers are @@OPS@"
+SELF="allow_self is false and @alice@ started workflow @W@: the starter may not"
+OPERATORS="is not an operator (operators: @alice@, @@OPS@)"
+
+matrix() {
+	site '{}'
+
+	# Approver by name.
+	gate "$alice" ', "approvers": ["'"$carol"'"]'
+	t "$dave" 4 "@dave@ $NOT_CAROL" "approve-refused|@dave@|@dave@ $NOT_CAROL" \
+	    -- approve @G@ -m mine
+	t "$alice" 4 "@alice@ $NOT_CAROL" "approve-refused|@alice@|@alice@ $NOT_CAROL" \
+	    -- approve @G@
+	t "$dave" 4 "@dave@ $NOT_CAROL" "reject-refused|@dave@|@dave@ $NOT_CAROL" \
+	    -- reject @G@ -m no
+	t "$dave" 4 "@dave@ $NOT_CAROL" "skip-refused|@dave@|@dave@ $NOT_CAROL" \
+	    -- skip @G@ -m "not a gate for me"
+	t "$carol" 4 "a reason is required: reject needs -m TEXT that is not blank" \
+	    "reject-refused|@carol@|a reason is required: reject needs -m TEXT that is not blank" \
+	    -- reject @G@ -m "   "
+	t "$carol" 4 "a reason is required: reject needs -m TEXT that is not blank" \
+	    "reject-refused|@carol@|a reason is required: reject needs -m TEXT that is not blank" \
+	    -- reject @G@ -m ""
+	t "$dave:$carol" 4 "@dave@ $NOT_CAROL" "approve-refused|@dave@|@dave@ $NOT_CAROL" \
+	    -- approve @G@
+	t "$carol" 0 "approved step @G@ (start)" "approve|@carol@|by name" \
+	    -- approve @G@ -m "by name"
+	t "$carol" 4 "step @G@ (start) is not waiting for a decision: it is done" \
+	    "approve-refused|@carol@|step @G@ (start) is not waiting for a decision: it is done" \
+	    -- approve @G@
+
+	gate "$alice" ', "approvers": ["'"$carol"'"]'
+	t "$carol" 0 "rejected step @G@ (start)" "reject|@carol@|not today" \
+	    -- reject @G@ -m "not today"
+
+	gate "$alice" ', "approvers": ["'"$carol"'"]'
+	t "$carol" 4 "a reason is required: skip needs -m TEXT that is not blank" \
+	    "skip-refused|@carol@|a reason is required: skip needs -m TEXT that is not blank" \
+	    -- skip @G@ -m "	 "
+	t "$carol" 0 "skipped step @G@ (start)" "skip|@carol@|carol may" \
+	    -- skip @G@ -m "carol may"
+	is "$(q "SELECT detail_json FROM audit WHERE action = 'skip' ORDER BY id DESC LIMIT 1")" \
+	    '{"gate":true,"right":"approve"}' "$VIA: a gate's skip is recorded as approve's right"
+
+	# Approvers by @group: supplementary and primary membership.
+	gate "$alice" ', "approvers": ["@'"$OPS"'"]'
+	t "$dave" 4 "@dave@ $NOT_OPS" "approve-refused|@dave@|@dave@ $NOT_OPS" \
+	    -- approve @G@
+	t "$carol" 4 "@carol@ $NOT_OPS" "approve-refused|@carol@|@carol@ $NOT_OPS" \
+	    -- approve @G@
+	t "$dave:$bob" 4 "@dave@ $NOT_OPS" "approve-refused|@dave@|@dave@ $NOT_OPS" \
+	    -- approve @G@
+	t "$carol" 4 "@carol@ $NOT_OPS" "skip-refused|@carol@|@carol@ $NOT_OPS" \
+	    -- skip @G@ -m "walk past"
+	t "$bob" 0 "approved step @G@ (start)" "approve|@bob@|" -- approve @G@
+
+	gate "$alice" ', "approvers": ["@'"$OPS"'"]'
+	t "$erin" 0 "approved step @G@ (start)" "approve|@erin@|primary group" \
+	    -- approve @G@ -m "primary group"
+
+	# allow_self false on the gate.
+	gate "$alice" ', "approvers": ["'"$alice"'", "'"$bob"'"], "allow_self": false'
+	t "$alice" 4 "$SELF approve its gates" "approve-refused|@alice@|$SELF approve its gates" \
+	    -- approve @G@
+	t "$alice" 4 "$SELF skip its gates" "skip-refused|@alice@|$SELF skip its gates" \
+	    -- skip @G@ -m "my own"
+	t "$alice:$bob" 4 "$SELF approve its gates" "approve-refused|@alice@|$SELF approve its gates" \
+	    -- approve @G@
+	t "$bob" 0 "approved step @G@ (start)" "approve|@bob@|four eyes" \
+	    -- approve @G@ -m "four eyes"
+
+	gate "$alice" ', "approvers": ["'"$alice"'", "'"$bob"'"], "allow_self": false'
+	t "$alice" 0 "rejected step @G@ (start)" "reject|@alice@|withdrawn" \
+	    -- reject @G@ -m withdrawn
+
+	# Quorum 2: the same person twice, skip cannot stand for it.
+	gate "$alice" ', "approvers": ["@'"$OPS"'", "'"$carol"'"], "quorum": 2'
+	t "$bob" 0 "approved step @G@ (start): 1 of 2 approvals" "approve|@bob@|one" \
+	    -- approve @G@ -m one
+	t "$bob" 4 "@bob@ already approved gate start (step @G@)" \
+	    "approve-refused|@bob@|@bob@ already approved gate start (step @G@)" \
+	    -- approve @G@ -m again
+	t "$bob:$carol" 4 "@bob@ already approved gate start (step @G@)" \
+	    "approve-refused|@bob@|@bob@ already approved gate start (step @G@)" \
+	    -- approve @G@
+	t "$bob" 4 "@bob@ already approved gate start (step @G@)" \
+	    "reject-refused|@bob@|@bob@ already approved gate start (step @G@)" \
+	    -- reject @G@ -m "changed my mind"
+	t "$carol" 4 "gate start (step @G@) needs 2 approvals: one person's skip cannot stand for them (approve it instead)" \
+	    "skip-refused|@carol@|gate start (step @G@) needs 2 approvals: one person's skip cannot stand for them (approve it instead)" \
+	    -- skip @G@ -m shortcut
+	t "$dave" 4 "@dave@ is not an approver of gate start (step @G@): approvers are @@OPS@, @carol@" \
+	    "approve-refused|@dave@|@dave@ is not an approver of gate start (step @G@): approvers are @@OPS@, @carol@" \
+	    -- approve @G@
+	t "$carol" 0 "approved step @G@ (start)" "approve|@carol@|two" \
+	    -- approve @G@ -m two
+
+	# No approvers: anyone who can reach the database.
+	gate "$alice" ''
+	t "$dave" 0 "approved step @G@ (start)" "approve|@dave@|" -- approve @G@
+	gate "$alice" ''
+	t "$alice" 0 "approved step @G@ (start)" "approve|@alice@|" -- approve @G@
+	gate "$alice" ''
+	t "$dave" 0 "approved step @G@ (start)" "approve|@dave@|" \
+	    -- approve @G@ -m "   "
+
+	# The site's allow_self default, fixed on the gate when created.
+	site '{"allow_self": false}'
+	gate "$alice" ''
+	site '{}'
+	t "$alice" 4 "$SELF approve its gates" "approve-refused|@alice@|$SELF approve its gates" \
+	    -- approve @G@
+	t "$bob" 0 "approved step @G@ (start)" "approve|@bob@|" -- approve @G@
+	site '{"allow_self": false}'
+	gate "$alice" ', "allow_self": true'
+	t "$alice" 0 "approved step @G@ (start)" "approve|@alice@|" -- approve @G@
+
+	# Operators.
+	site '{"operators": ["'"$alice"'", "@'"$OPS"'"]}'
+	t "$dave" 4 "@dave@ $OPERATORS: start refused" \
+	    "start-refused|@dave@|@dave@ $OPERATORS: start refused" \
+	    -- run "$SHARED/gate.json"
+	t "$carol" 4 "@carol@ $OPERATORS: start refused" \
+	    "start-refused|@carol@|@carol@ $OPERATORS: start refused" \
+	    -- run "$SHARED/gate.json"
+	t "$bob" 0 "*" "start|@bob@|" -- run "$SHARED/gate.json"
+	gate "$alice" ', "approvers": ["'"$carol"'"]'
+	t "$alice" 4 "@alice@ $NOT_CAROL" "approve-refused|@alice@|@alice@ $NOT_CAROL" \
+	    -- approve @G@
+	t "$dave" 4 "@dave@ $OPERATORS: pause refused" \
+	    "pause-refused|@dave@|@dave@ $OPERATORS: pause refused" -- pause @W@
+	t "$dave:$alice" 4 "@dave@ $OPERATORS: pause refused" \
+	    "pause-refused|@dave@|@dave@ $OPERATORS: pause refused" -- pause @W@
+	t "$erin" 0 "paused workflow @W@" "pause|@erin@|" -- pause @W@
+	t "$carol" 4 "@carol@ $OPERATORS: resume refused" \
+	    "resume-refused|@carol@|@carol@ $OPERATORS: resume refused" -- resume @W@
+	t "$bob" 0 "resumed workflow @W@" "resume|@bob@|" -- resume @W@
+	t "$carol" 0 "approved step @G@ (start)" "approve|@carol@|gates need no operator" \
+	    -- approve @G@ -m "gates need no operator"
+	gate "$alice" ''
+	t "$dave" 4 "@dave@ $OPERATORS: cancel refused" \
+	    "cancel-refused|@dave@|@dave@ $OPERATORS: cancel refused" \
+	    -- cancel @W@ -m stop
+	t "$alice" 0 "cancelled workflow @W@" "cancel|@alice@|" -- cancel @W@ -m " "
+	failed "$alice"
+	t "$dave" 4 "@dave@ $OPERATORS: retry refused" \
+	    "retry-refused|@dave@|@dave@ $OPERATORS: retry refused" -- retry @W@
+	t "$dave" 4 "@dave@ $OPERATORS: skip refused" \
+	    "skip-refused|@dave@|@dave@ $OPERATORS: skip refused" \
+	    -- skip @S@ -m "let it pass"
+	t "$bob" 4 "a reason is required: skip needs -m TEXT that is not blank" \
+	    "skip-refused|@bob@|a reason is required: skip needs -m TEXT that is not blank" \
+	    -- skip @S@ -m "  "
+	t "$bob" 0 "skipped step @S@ (start)" "skip|@bob@|known flake" \
+	    -- skip @S@ -m "known flake"
+	cp "$SHARED/gate.json" "$SHARED/tpl.json"
+	chmod 0644 "$SHARED/tpl.json"
+	t "$carol" 4 "@carol@ $OPERATORS: template save refused" \
+	    "template save-refused|@carol@|@carol@ $OPERATORS: template save refused" \
+	    -- template save "t$VIA" "$SHARED/tpl.json"
+	t "$alice" 0 "saved template t$VIA version 1" "template save|@alice@|" \
+	    -- template save "t$VIA" "$SHARED/tpl.json"
+	t "$dave" 4 "@dave@ $OPERATORS: schedule-add refused" \
+	    "schedule-add-refused|@dave@|@dave@ $OPERATORS: schedule-add refused" \
+	    -- schedule add "s$VIA" --cron "@daily" --template "t$VIA"
+	t "$dave" 4 "@dave@ $OPERATORS: template rm refused" \
+	    "template rm-refused|@dave@|@dave@ $OPERATORS: template rm refused" \
+	    -- template rm "t$VIA"
+	t "$erin" 0 "removed template t$VIA" "template rm|@erin@|" \
+	    -- template rm "t$VIA"
+
+	# An empty list lets no one.
+	site '{"operators": []}'
+	t "$alice" 4 "@alice@ is not an operator (operators: none): start refused" \
+	    "start-refused|@alice@|@alice@ is not an operator (operators: none): start refused" \
+	    -- run "$SHARED/gate.json"
+	site '{}'
+}
+
+for VIA in $VIAS; do
+	export SLUICE_DB="$SHARED/team.db"
+	rm -f "$SLUICE_DB" "$SLUICE_DB-wal" "$SLUICE_DB-shm" "$SLUICE_DB.lock"
+	W="" G="" S=""
+	via_${VIA}_start
+	matrix
+	via_${VIA}_stop
+	run_sluice audit --verify
+	expect_rc 0 "$VIA: the audit trail verifies after the matrix"
+	q "SELECT action || '|' || who || '|' || uid FROM audit ORDER BY id" \
+	    >"$T_DIR/audit-$VIA"
+done
+
+# Every via wrote the same trail: the same actions by the same people.
+first=""
+for VIA in $VIAS; do
+	if [ -z "$first" ]; then
+		first=$VIA
+		continue
+	fi
+	is "$(cat "$T_DIR/audit-$VIA")" "$(cat "$T_DIR/audit-$first")" \
+	    "$VIA and $first wrote identical audit trails"
+done
+
+done_testing

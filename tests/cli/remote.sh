@@ -1,0 +1,196 @@
+#!/bin/sh
+# tests/cli/remote.sh: remote steps against a real sshd.  The test starts
+# OpenSSH's sshd on 127.0.0.1 at a free high port with a throwaway host
+# key, and logs in with a throwaway user key (as a throwaway account when
+# run as root, else as the current user).  A remote step's output, stderr
+# and exit status come back as for a local step; cancelling the workflow,
+# and a step's timeout, end the remote command too (its pid, written by
+# the command, is gone), not only the local ssh client.
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+
+SSHD=$(command -v sshd || echo /usr/sbin/sshd)
+[ -x "$SSHD" ] || skip_all "no sshd (install openssh-server)"
+command -v ssh >/dev/null || skip_all "no ssh (install openssh-client)"
+command -v ssh-keygen >/dev/null || skip_all "no ssh-keygen"
+REAL_SSH=$(command -v ssh)
+
+SSHD_PID=""
+RUSER=""
+# remote_cleanup: stop the sshd this test started (by its pid) and remove
+# the account it made, then the engine-lib cleanup.
+remote_cleanup() {
+	for f in "$T_DIR"/remote/*.pid; do
+		[ -s "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null
+	done
+	if [ -n "$SSHD_PID" ]; then
+		kill "$SSHD_PID" 2>/dev/null
+		wait "$SSHD_PID" 2>/dev/null
+	fi
+	[ -n "$RUSER" ] && userdel -f "$RUSER" 2>/dev/null
+	cleanup
+}
+trap 'remote_cleanup' EXIT
+
+# The account the steps log in as, and a directory it may write.
+mkdir -p "$T_DIR/remote"
+chmod 777 "$T_DIR/remote"
+chmod 755 "$T_DIR"
+if [ "$(id -u)" -eq 0 ]; then
+	command -v useradd >/dev/null || skip_all "no useradd to make an account"
+	RUSER="slssh$$"
+	useradd -M -d "$T_DIR/remote" -s /bin/sh "$RUSER" 2>"$T_DIR/useradd.err" ||
+		{ RUSER=""; skip_all "useradd failed: $(cat "$T_DIR/useradd.err")"; }
+	# Not locked (sshd refuses a locked account), but no password.
+	usermod -p '*' "$RUSER"
+	mkdir -p /run/sshd 2>/dev/null
+	LOGIN=$RUSER
+else
+	LOGIN=$(id -un)
+fi
+
+ssh-keygen -q -t ed25519 -N '' -f "$T_DIR/hostkey" </dev/null >/dev/null ||
+    skip_all "ssh-keygen could not make a host key"
+ssh-keygen -q -t ed25519 -N '' -f "$T_DIR/userkey" </dev/null >/dev/null
+cp "$T_DIR/userkey.pub" "$T_DIR/authorized_keys"
+chmod 644 "$T_DIR/authorized_keys"
+
+# start_sshd PORT: sshd in the foreground of a background job, as $SSHD_PID.
+start_sshd() {
+	cat >"$T_DIR/sshd_config" <<EOF
+Port $1
+ListenAddress 127.0.0.1
+HostKey $T_DIR/hostkey
+PidFile none
+AuthorizedKeysFile $T_DIR/authorized_keys
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PubkeyAuthentication yes
+AllowUsers $LOGIN
+PermitRootLogin no
+LogLevel ERROR
+EOF
+	"$SSHD" -D -e -f "$T_DIR/sshd_config" 2>>"$T_DIR/sshd.log" &
+	SSHD_PID=$!
+}
+
+cat >"$T_DIR/ssh_config" <<EOF
+Host sluicetest
+	HostName 127.0.0.1
+	User $LOGIN
+	IdentityFile $T_DIR/userkey
+	IdentitiesOnly yes
+	StrictHostKeyChecking no
+	UserKnownHostsFile $T_DIR/known_hosts
+	LogLevel ERROR
+EOF
+# The engine runs "ssh" from PATH: the real client, with this config.
+mkdir -p "$T_DIR/bin"
+cat >"$T_DIR/bin/ssh" <<EOF
+#!/bin/sh
+exec "$REAL_SSH" -F "$T_DIR/ssh_config" "\$@"
+EOF
+chmod +x "$T_DIR/bin/ssh"
+
+# A free high port: sshd exits at once when it cannot bind.
+up=0
+for try in 1 2 3 4 5; do
+	port=$((20000 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 40000))
+	printf '\tPort %s\n' "$port" >>"$T_DIR/ssh_config"
+	start_sshd "$port"
+	n=0
+	while [ "$n" -lt 100 ]; do
+		if ! kill -0 "$SSHD_PID" 2>/dev/null; then
+			break
+		fi
+		if "$T_DIR/bin/ssh" -o BatchMode=yes -o ConnectTimeout=2 \
+		    -p "$port" sluicetest true </dev/null 2>>"$T_DIR/ssh.log"; then
+			up=1
+			break
+		fi
+		n=$((n + 1))
+		sleep 0.1
+	done
+	[ "$up" -eq 1 ] && break
+	kill "$SSHD_PID" 2>/dev/null
+	wait "$SSHD_PID" 2>/dev/null
+	SSHD_PID=""
+	sed -i '$d' "$T_DIR/ssh_config"
+done
+[ "$up" -eq 1 ] ||
+    skip_all "sshd would not start on 127.0.0.1: $(tail -1 "$T_DIR/sshd.log")"
+ok 0 "sshd runs on 127.0.0.1:$port and takes the test's key"
+
+export PATH="$T_DIR/bin:$PATH"
+engine_start
+
+# --- a remote step behaves as a local one ----------------------------------
+
+cat >"$T_DIR/plain.json" <<'EOF'
+{"start": {"host": "sluicetest",
+   "run": ["sh", "-c", "echo \"out $1\"; echo err >&2; exit 3", "x", "it's"],
+   "retry": {"max_attempts": 1}}}
+EOF
+run_sluice run --wait "$T_DIR/plain.json"
+expect_rc 1 "a remote step that exits 3 fails its run"
+ID=$(new_id)
+q_is "SELECT result_json, exit_code, error, host FROM workflow_steps
+    WHERE workflow_id = $ID" "\"out it's\"|3|exit status 3|sluicetest" \
+    "its stdout is the result and its exit status is kept"
+run_sluice log "$(step_id "$ID" start)"
+like "$OUT" "err" "its stderr is in the log"
+
+# --- cancel ends the remote command -----------------------------------------
+
+cat >"$T_DIR/long.json" <<EOF
+{"start": {"host": "sluicetest",
+   "run": ["sh", "-c", "echo \$\$ >$T_DIR/remote/\$1.pid; exec sleep 300",
+     "x", "{{input.tag}}"]}}
+EOF
+# remote_alive TAG: the remote command wrote its pid and still runs.
+remote_alive() {
+	[ -s "$T_DIR/remote/$1.pid" ] && alive "$(cat "$T_DIR/remote/$1.pid")"
+}
+run_sluice run "$T_DIR/long.json" -i tag=cancel
+ID=$OUT
+wait_for remote_alive cancel
+ok $? "the remote command runs"
+rpid=$(cat "$T_DIR/remote/cancel.pid")
+# pid_recorded WF: the step row names its (local ssh) process.
+pid_recorded() {
+	[ -n "$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $1
+	    AND pid > 0")" ]
+}
+wait_for pid_recorded "$ID"
+lpid=$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $ID")
+run_sluice cancel "$ID" -m "enough"
+expect_rc 0 "cancel the workflow"
+wait_for dead "$lpid"
+ok $? "the local ssh client is gone"
+wait_for dead "$rpid"
+ok $? "the remote command is gone too"
+
+# --- a timeout ends the remote command --------------------------------------
+
+cat >"$T_DIR/slow.json" <<EOF
+{"start": {"host": "sluicetest", "timeout": "1s",
+   "retry": {"max_attempts": 1},
+   "run": ["sh", "-c", "echo \$\$ >$T_DIR/remote/slow.pid; exec sleep 300"]}}
+EOF
+run_sluice run "$T_DIR/slow.json"
+ID=$OUT
+wait_for remote_alive slow
+ok $? "the slow remote command runs"
+rpid=$(cat "$T_DIR/remote/slow.pid")
+wait_for wf_is "$ID" failed
+q_is "SELECT error FROM workflow_steps WHERE workflow_id = $ID" timeout \
+    "the step times out"
+wait_for dead "$rpid"
+ok $? "the remote command is gone after the timeout"
+
+engine_stop
+done_testing

@@ -1,0 +1,48 @@
+-- A sluice database of schema version 3 (before the audit chain), made
+-- by sluice at that version: two runs, an approval, an inbox command.
+-- tests/cli/audit.sh loads it to check the migration chains it.
+PRAGMA foreign_keys=OFF;
+BEGIN TRANSACTION;
+CREATE TABLE workflows ( id INTEGER PRIMARY KEY, updated_at INTEGER NOT NULL, name TEXT NOT NULL, flow_json TEXT NOT NULL, input_json TEXT, status TEXT NOT NULL DEFAULT 'running' CHECK (status IN  ('scheduled', 'running', 'completed', 'failed', 'cancelled')), created_by TEXT NOT NULL, completed_at INTEGER, cancelled_at INTEGER, created_at INTEGER NOT NULL, started_at INTEGER, start_at INTEGER, template_name TEXT, template_version INTEGER, error TEXT, paused INTEGER NOT NULL DEFAULT 0, sla_ms INTEGER, late_at INTEGER, schedule_id INTEGER REFERENCES schedules (id), fire_at INTEGER);
+INSERT INTO workflows VALUES(1,1795529264569,'g','{"start":{"gate":{"message":"ok?","quorum":2},"next":"b"},"b":{"tool":"noop"}}','{}','running','root',NULL,NULL,1795529264569,1795529264569,NULL,NULL,NULL,NULL,0,NULL,NULL,NULL,NULL);
+INSERT INTO workflows VALUES(2,1795529264624,'g','{"start":{"gate":{"message":"ok?","quorum":2},"next":"b"},"b":{"tool":"noop"}}','{}','running','root',NULL,NULL,1795529264624,1795529264624,NULL,NULL,NULL,NULL,0,NULL,NULL,NULL,NULL);
+CREATE TABLE workflow_steps ( id INTEGER PRIMARY KEY, updated_at INTEGER NOT NULL, workflow_id INTEGER NOT NULL REFERENCES workflows (id), name TEXT NOT NULL, tool TEXT, args_json TEXT, result_json TEXT, status TEXT NOT NULL CHECK (status IN ('pending', 'ready',  'running', 'waiting', 'done', 'failed', 'cancelled', 'skipped')), attempt INTEGER NOT NULL DEFAULT 1, ready_at INTEGER, started_at INTEGER, completed_at INTEGER, step_key TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('gate', 'tool', 'run', 'shell')), gate_json TEXT, error TEXT, exit_code INTEGER, visit INTEGER NOT NULL DEFAULT 1, parent_id INTEGER REFERENCES workflow_steps (id), created_at INTEGER NOT NULL, pid INTEGER, pgid INTEGER, proc_start INTEGER, host TEXT, timeout_at INTEGER, log_bytes INTEGER NOT NULL DEFAULT 0, fanout_id INTEGER REFERENCES workflow_steps (id), branch_no INTEGER, branch_end TEXT CHECK (branch_end IN ('join', 'failed', 'end')));
+INSERT INTO workflow_steps VALUES(1,1795529264569,1,'start',NULL,'{}',NULL,'waiting',1,1795529264569,NULL,NULL,'start','gate','{"message":"ok?","approvers":[],"quorum":2}',NULL,NULL,1,NULL,1795529264569,NULL,NULL,NULL,NULL,NULL,0,NULL,NULL,NULL);
+INSERT INTO workflow_steps VALUES(2,1795529264624,2,'start',NULL,'{}',NULL,'waiting',1,1795529264624,NULL,NULL,'start','gate','{"message":"ok?","approvers":[],"quorum":2}',NULL,NULL,1,NULL,1795529264624,NULL,NULL,NULL,NULL,NULL,0,NULL,NULL,NULL);
+CREATE TABLE workflow_templates ( id INTEGER PRIMARY KEY, updated_at INTEGER NOT NULL, name TEXT NOT NULL UNIQUE, flow_json TEXT NOT NULL, input_json TEXT, description TEXT, created_by TEXT NOT NULL, cancelled_at INTEGER, version INTEGER NOT NULL, document TEXT NOT NULL, updated_by TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE TABLE template_versions ( id INTEGER PRIMARY KEY, template_id INTEGER NOT NULL REFERENCES workflow_templates (id), version INTEGER NOT NULL, document TEXT NOT NULL, flow_json TEXT NOT NULL, input_json TEXT, description TEXT, saved_by TEXT NOT NULL, saved_at INTEGER NOT NULL, UNIQUE (template_id, version));
+CREATE TABLE audit ( id INTEGER PRIMARY KEY, at INTEGER NOT NULL, who TEXT NOT NULL, uid INTEGER NOT NULL, tty TEXT, host TEXT, action TEXT NOT NULL, target TEXT, workflow_id INTEGER, step_id INTEGER, comment TEXT, detail_json TEXT);
+INSERT INTO audit VALUES(1,1795529264569,'root',0,'-','vm','start','workflow 1 g',1,NULL,NULL,NULL);
+INSERT INTO audit VALUES(2,1795529264594,'root',0,'-','vm','approve','step 1 start',1,1,'one',NULL);
+INSERT INTO audit VALUES(3,1795529264624,'root',0,'-','vm','start','workflow 2 g',2,NULL,NULL,NULL);
+CREATE TABLE approvals ( id INTEGER PRIMARY KEY, step_id INTEGER NOT NULL REFERENCES workflow_steps (id), workflow_id INTEGER NOT NULL REFERENCES workflows (id), who TEXT NOT NULL, decision TEXT NOT NULL CHECK (decision IN ('approve', 'reject')), comment TEXT, at INTEGER NOT NULL);
+INSERT INTO approvals VALUES(1,1,1,'root','approve','one',1795529264594);
+CREATE TABLE inbox ( id INTEGER PRIMARY KEY, posted_at INTEGER NOT NULL, uid INTEGER NOT NULL, who TEXT NOT NULL, tty TEXT, host TEXT, command TEXT NOT NULL, workflow_id INTEGER, step_id INTEGER, args_json TEXT, state TEXT NOT NULL DEFAULT 'new' CHECK (state IN  ('new', 'done', 'refused')), reply TEXT, handled_at INTEGER);
+INSERT INTO inbox VALUES(1,1795529264576,0,'root','-','vm','notify',1,1,'{"event":"gate_waiting","at":1795529264569,"db":"/tmp/v3/v3.db","host":"vm","workflow":{"id":1,"name":"g","status":"running","created_by":"root","created_at":1795529264569,"template":null,"error":null},"step":{"id":1,"name":"start","key":"start","status":"waiting","attempt":1,"result":null},"gate":{"message":"ok?","approvals":0,"quorum":2,"approvers":[]},"console":"sluice --db /tmp/v3/v3.db show 1","message":"workflow 1 (g): gate start is waiting for approval: ok?","deferred":true}','new',NULL,NULL);
+INSERT INTO inbox VALUES(2,1795529264627,0,'root','-','vm','notify',2,2,'{"event":"gate_waiting","at":1795529264624,"db":"/tmp/v3/v3.db","host":"vm","workflow":{"id":2,"name":"g","status":"running","created_by":"root","created_at":1795529264624,"template":null,"error":null},"step":{"id":2,"name":"start","key":"start","status":"waiting","attempt":1,"result":null},"gate":{"message":"ok?","approvals":0,"quorum":2,"approvers":[]},"console":"sluice --db /tmp/v3/v3.db show 2","message":"workflow 2 (g): gate start is waiting for approval: ok?","deferred":true}','new',NULL,NULL);
+INSERT INTO inbox VALUES(3,1795529264600,0,'root','-','h','cancel',2,NULL,'{}','done','{"code":0}',1795529264601);
+CREATE TABLE timers ( id INTEGER PRIMARY KEY, due_at INTEGER NOT NULL, kind TEXT NOT NULL, workflow_id INTEGER, step_id INTEGER, payload_json TEXT);
+CREATE TABLE step_logs ( id INTEGER PRIMARY KEY, step_id INTEGER NOT NULL REFERENCES workflow_steps (id), at INTEGER NOT NULL, stream TEXT NOT NULL CHECK (stream IN ('out', 'err', 'sluice')), data BLOB NOT NULL);
+CREATE TABLE engine ( id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL DEFAULT 0, pid INTEGER, host TEXT, since INTEGER, heartbeat_at INTEGER);
+INSERT INTO engine VALUES(1,3,NULL,'vm',1795529264616,1795529264629);
+CREATE TABLE schedules ( id INTEGER PRIMARY KEY, name TEXT NOT NULL, cron TEXT NOT NULL, template_name TEXT NOT NULL, input_json TEXT NOT NULL, overlap TEXT NOT NULL DEFAULT 'skip' CHECK (overlap IN  ('skip', 'allow', 'cancel-previous')), paused INTEGER NOT NULL DEFAULT 0, created_by TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, last_fire_at INTEGER, last_run_id INTEGER REFERENCES workflows (id), next_fire_at INTEGER, deleted_at INTEGER);
+CREATE INDEX workflows_status ON workflows (status, id);
+CREATE INDEX workflows_scheduled ON workflows (start_at) WHERE status = 'scheduled';
+CREATE INDEX workflow_steps_workflow ON workflow_steps (workflow_id, id);
+CREATE INDEX audit_workflow ON audit (workflow_id, id) WHERE workflow_id IS NOT NULL;
+CREATE TRIGGER audit_no_update BEFORE UPDATE ON audit BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
+CREATE TRIGGER audit_no_delete BEFORE DELETE ON audit BEGIN SELECT RAISE(ABORT, 'audit is append-only'); END;
+CREATE INDEX approvals_step ON approvals (step_id, id);
+CREATE INDEX inbox_new ON inbox (id) WHERE state = 'new';
+CREATE INDEX timers_due ON timers (due_at, id);
+CREATE INDEX step_logs_step ON step_logs (step_id, id);
+CREATE INDEX workflow_steps_fanout ON workflow_steps (fanout_id) WHERE fanout_id IS NOT NULL;
+CREATE INDEX workflow_steps_parent ON workflow_steps (parent_id) WHERE parent_id IS NOT NULL;
+CREATE INDEX workflow_steps_active ON workflow_steps (status, id) WHERE status IN ('pending', 'ready', 'running', 'waiting');
+CREATE INDEX timers_step ON timers (step_id) WHERE step_id IS NOT NULL;
+CREATE UNIQUE INDEX schedules_name ON schedules (name) WHERE deleted_at IS NULL;
+CREATE INDEX schedules_next ON schedules (next_fire_at) WHERE deleted_at IS NULL AND paused = 0;
+CREATE INDEX workflows_schedule ON workflows (schedule_id, id) WHERE schedule_id IS NOT NULL;
+COMMIT;
+PRAGMA application_id = 1936484707;
+PRAGMA user_version = 3;
