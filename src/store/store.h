@@ -300,6 +300,7 @@ struct store_brief {
 	char		*current_step;
 	char		*step_status;	/* of the newest unfinished step */
 	int		 paused;
+	int64_t		 parent_id;	/* a child run's parent, 0 */
 };
 
 struct store_window {
