@@ -170,7 +170,10 @@ int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);
 void		 store_step_clear(struct store_step *);
 
-/* audit.c */
+/* audit.c: the columns store_audit_rows reads, in order. */
+#define STORE_AUDIT_COLUMNS \
+	"id, at, workflow_id, step_id, who, tty, host, action, target," \
+	" comment, detail_json, uid, hash"
 const char	*store_actor_name(const struct store_actor *);
 extern const struct store_rows store_audit_rows;
 
