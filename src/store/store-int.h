@@ -52,6 +52,9 @@ struct store {
 	int			 flags;	/* STORE_F_* given to store_open */
 	int			 readonly;	/* nothing may be written */
 	int			 depth;	/* nesting of store_begin */
+	int64_t			 busy_timeout;	/* ms a lock is waited for */
+	int64_t			 busy_since;	/* monotonic ms the wait began */
+	int64_t			 busy_waited;	/* ms waited before giving up */
 	struct store_cached	 cached[STORE_NCACHED];
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */
