@@ -4,7 +4,9 @@
 # gate followed by {"run": ["true"]} are queued with no engine (not
 # timed); "sluice engine" starts; then each gate is approved in turn, its
 # start stamped by monotime -x right before the exec, and the next step's
-# start read from the engine's SLUICE_TRACE.  Prints p50 and p99 in ms.
+# start read from the engine's SLUICE_TRACE once it has exited (the next
+# approval waits until sqlite3 sees that step started).  Prints p50 and
+# p99 in ms.  Needs sqlite3 and cc.
 #
 # Before and after in one run: SLUICE_BEFORE names an older sluice whose
 # commands go through the database's inbox (the engine noticed them by
@@ -64,20 +66,24 @@ one() {
 		i=$((i + 1))
 		"$B_DIR/monotime" -x "$B_DIR/t0" "$bin" approve "$s" -m ok \
 		    >/dev/null 2>&1 </dev/null
-		# Wait for the next step's start in the trace.
+		# Wait for the next step to have started (the trace is only
+		# flushed when the engine exits; its times are read then).
 		k=0
-		while [ "$(grep -c '^S ' "$B_DIR/trace")" -lt "$i" ]; do
+		while [ "$(sqlite3 -readonly "$SLUICE_DB" "SELECT count(*)
+		    FROM workflow_steps WHERE name = 'after' AND status IN
+		    ('running', 'done')")" -lt "$i" ]; do
 			k=$((k + 1))
-			[ "$k" -lt 20000 ] || { echo "$0: no start after" \
+			[ "$k" -lt 2000 ] || { echo "$0: no start after" \
 			    "approving $s" >&2; exit 1; }
+			sleep 0.005
 		done
 	done <"$B_DIR/steps"
 	kill "$EPID"
 	wait "$EPID" || true
 	EPID=
 	grep '^S ' "$B_DIR/trace" | awk '{ print $2 }' >"$B_DIR/s"
-	paste "$B_DIR/t0" "$B_DIR/s" | awk '{ printf "%.3f\n", ($2 - $1) /
-	    1000 }' | sort -n >"$B_DIR/lat"
+	paste "$B_DIR/t0" "$B_DIR/s" |
+	    awk '{ printf "%.3f\n", ($2 - $1) / 1000 }' | sort -n >"$B_DIR/lat"
 	awk -v label="$2" -v n="$n" '{ v[NR] = $1 } END {
 		p50 = v[int((NR - 1) * 0.50) + 1]
 		p99 = v[int((NR - 1) * 0.99) + 1]

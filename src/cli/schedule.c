@@ -346,6 +346,9 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
 	struct store_schedule	*c;
 	char			*cause = NULL, next[64];
 
+	/* The engine was asked without opening the database: read it now. */
+	if (cli_store(ctx, 0) != 0)
+		return;
 	if (store_schedule_get(ctx->store, name, &c, &cause) != 0) {
 		free(cause);
 		return;

@@ -43,11 +43,25 @@ cli_ask(struct cli_ctx *ctx, const struct engine_request *q,
 {
 	const struct flow_tools	*tools;
 	struct engine_opts	 opts;
-	char			*cause = NULL;
+	char			*cause = NULL, *path;
 	int			 rc;
 
 	memset(r, 0, sizeof *r);
 	memset(&opts, 0, sizeof opts);
+	/* An engine answering its socket: ask it first, opening nothing. */
+	if (ctx->store == NULL) {
+		path = ctx->db_path != NULL ? xstrdup(ctx->db_path) :
+		    store_default_path();
+		rc = engine_submit_sock_path(path, &ctx->actor, q, r, &cause);
+		free(path);
+		if (rc == 0)
+			return (EXIT_OK);
+		if (rc != 1) {
+			cli_error("%s", cause);
+			free(cause);
+			return (EXIT_FAILED);
+		}
+	}
 	/* Read-only is fine: the engine's socket does the writing. */
 	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		return (rc);

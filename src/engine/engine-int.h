@@ -94,6 +94,7 @@ struct ewf {
 	int64_t		 id;
 	char		*name;
 	char		*input_json;
+	struct cJSON	*input;		/* input_json parsed, once */
 	char		*created_by;
 	struct flow	*flow;
 	int		*join_of;	/* per step: the join of its fan-out */

@@ -187,6 +187,9 @@ char		*engine_request_line(const struct store_actor *,
 int		 engine_submit_sock(struct store *, const struct store_actor *,
 		     const struct engine_request *, struct engine_reply *,
 		     char **);
+int		 engine_submit_sock_path(const char *,
+		     const struct store_actor *, const struct engine_request *,
+		     struct engine_reply *, char **);
 const char	*engine_server_error(const struct engine *);
 
 #endif /* SLUICE_ENGINE_H */

@@ -44,17 +44,39 @@ static int	 engine_submit_post(struct store *,
 		     const struct store_actor *, const struct engine_request *,
 		     struct engine_reply *, char **);
 
+/* The engine socket's path for a database file (the caller frees). */
+static char *
+engine_sock_path_of(const char *dbpath)
+{
+	char	*db, *path;
+
+	if ((db = realpath(dbpath, NULL)) == NULL)
+		db = xstrdup(dbpath);
+	path = sock_path(db);
+	free(db);
+	return (path);
+}
+
 /* The engine socket's path for a database (the caller frees). */
 char *
 engine_sock_path(struct store *s)
 {
-	char	*db, *path;
+	return (engine_sock_path_of(store_path(s)));
+}
 
-	if ((db = realpath(store_path(s), NULL)) == NULL)
-		db = xstrdup(store_path(s));
-	path = sock_path(db);
-	free(db);
-	return (path);
+/* Connect to the socket of the database at dbpath, as below. */
+static int
+engine_sock_connect_path(const char *dbpath)
+{
+	char	*path;
+	int	 fd, saved;
+
+	path = engine_sock_path_of(dbpath);
+	fd = sock_connect(path);
+	saved = errno;
+	free(path);
+	errno = saved;
+	return (fd);
 }
 
 /*
@@ -64,15 +86,7 @@ engine_sock_path(struct store *s)
 int
 engine_sock_connect(struct store *s)
 {
-	char	*path;
-	int	 fd, saved;
-
-	path = engine_sock_path(s);
-	fd = sock_connect(path);
-	saved = errno;
-	free(path);
-	errno = saved;
-	return (fd);
+	return (engine_sock_connect_path(store_path(s)));
 }
 
 /* Is an engine running on this database (it answers, or holds the lock)? */
@@ -135,15 +149,26 @@ int
 engine_submit_sock(struct store *s, const struct store_actor *actor,
     const struct engine_request *q, struct engine_reply *r, char **cause)
 {
+	return (engine_submit_sock_path(store_path(s), actor, q, r, cause));
+}
+
+/*
+ * The same, for the database at dbpath, before (or without) opening it:
+ * a command that only asks the engine need not read the database.
+ */
+int
+engine_submit_sock_path(const char *dbpath, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r, char **cause)
+{
 	char	*line, *path;
 	int64_t	 deadline;
 	int	 fd, rc = 0;
 
-	if ((fd = engine_sock_connect(s)) == -1) {
+	if ((fd = engine_sock_connect_path(dbpath)) == -1) {
 		if (errno == ENOENT || errno == ECONNREFUSED ||
-		    errno == ENAMETOOLONG)
+		    errno == ENAMETOOLONG || errno == ENOTDIR)
 			return (1);
-		path = engine_sock_path(s);
+		path = engine_sock_path_of(dbpath);
 		xasprintf(cause, "cannot reach the engine at %s: %s", path,
 		    strerror(errno));
 		free(path);

@@ -59,9 +59,7 @@ static const char brief_up_sql[] =
 	"SELECT " BRIEF_COLUMNS " FROM workflows w WHERE w.id > ?3 AND"
 	BRIEF_MATCH " ORDER BY w.id ASC LIMIT ?4";
 
-#define AUDIT_COLUMNS \
-	"id, at, workflow_id, step_id, who, tty, host, action, target," \
-	" comment, detail_json"
+#define AUDIT_COLUMNS STORE_AUDIT_COLUMNS
 #define AUDIT_MATCH \
 	" (?1 IS NULL OR who LIKE ?1 ESCAPE '\\' OR action LIKE ?1" \
 	"  ESCAPE '\\' OR target LIKE ?1 ESCAPE '\\' OR comment LIKE ?1" \

@@ -241,6 +241,8 @@ struct store_audit {
 	char		*target;	/* what it acted on, as text */
 	char		*comment;
 	char		*detail_json;
+	int64_t		 uid;
+	char		*hash;		/* its link in the chain (chain.c) */
 };
 
 struct store_audit_entry {
