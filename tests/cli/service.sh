@@ -307,9 +307,16 @@ if [ "$have_tmux" -eq 1 ]; then
 	tui_keys 1
 	tui_ok "^$wf5 +gate +. completed" \
 	    "the engine tells the console of the change"
+	kill -STOP "$EPID"
+	tui_ok "engine: pid $EPID on .*\(silent [0-9]+s\)" \
+	    "an engine that stops answering shows as silent" 15
+	kill -CONT "$EPID"
+	tui_gone_ok "silent" "and no longer once it answers again" 10
 	tui_keys q
 	tui_stop
 fi
+run_as "$alice" audit --verify
+expect_rc 0 "a member can verify the audit trail"
 
 # --- someone outside the team ---------------------------------------------
 
