@@ -22,7 +22,10 @@
 #   peak RSS        VmHWM of the console's process after the presses.
 #
 # With no arguments: 100000 workflows, then 1000 to show the figures do
-# not grow with the database, each at 100x30 and 200x60.  WORKFLOWS alone:
+# not grow with the database, each at 100x30 and 200x60.  "foreach [N
+# [COLSxROWS]]" instead opens the console on one workflow, a for-each of
+# N (default 10000) items running "true" 32 at a time, which the
+# console's engine runs while the keys are pressed.  WORKFLOWS alone:
 # both sizes.  One line a run:
 #   sluice console: W workflows (N steps), COLSxROWS: first screen A ms;
 #   key to screen p50 B ms p99 C ms (K keys); send to screen p50 D ms
@@ -207,9 +210,33 @@ dead() {
 	    cut -d' ' -f1)" = Z ]
 }
 
-# bench W COLSxROWS: one run; prints its line.
+# gen_foreach N: the path of a database holding one workflow, queued: a
+# for-each of N {"run": ["true"]} items, 32 at a time, which the console's
+# engine runs while the keys are pressed.
+gen_foreach() {
+	_db=$B_DIR/foreach-$1.db
+	awk -v n="$1" 'BEGIN {
+		printf "{\"items\": ["
+		for (i = 1; i <= n; i++)
+			printf "%s\"host-%05d\"", (i > 1 ? ", " : ""), i
+		printf "]}\n"
+	}' >"$B_DIR/input.json"
+	echo '{"start": {"foreach": "{{input.items}}", "concurrency": 32,
+	    "do": {"run": ["true"]}}}' >"$B_DIR/fe.json"
+	"$SLUICE" --db "$_db" run "$B_DIR/fe.json" --input "$B_DIR/input.json" \
+	    >/dev/null 2>&1 || { echo "$0: queueing the for-each failed" >&2;
+	    exit 1; }
+	echo "$_db"
+}
+
+# bench W COLSxROWS: one run; prints its line.  With FOREACH set, W is the
+# items of a for-each the console's engine runs during the presses.
 bench() {
-	_src=$(gen "$1")
+	if [ -n "${FOREACH:-}" ]; then
+		_src=$(gen_foreach "$1")
+	else
+		_src=$(gen "$1")
+	fi
 	cp "$_src" "$B_DIR/run.db"
 	rm -f "$B_DIR/run.db-wal" "$B_DIR/run.db-shm"
 	_nsteps=$(sqlite3 "$B_DIR/run.db" 'SELECT count(*) FROM workflow_steps')
@@ -230,9 +257,16 @@ bench() {
 	sleep 1
 	press
 	_rss=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$PID/status")
+	_what="$1 workflows ($_nsteps steps)"
+	if [ -n "${FOREACH:-}" ]; then
+		_left=$(sqlite3 "$B_DIR/run.db" "SELECT count(*) FROM
+		    workflow_steps WHERE item_index IS NOT NULL AND status
+		    IN ('pending', 'ready', 'running')")
+		_what="a for-each of $1 true items ($_left not ended after the keys)"
+	fi
 	stop
 	_n=$(latencies key | wc -l)
-	echo "sluice console: $1 workflows ($_nsteps steps), $2:" \
+	echo "sluice console: $_what, $2:" \
 	    "first screen $_first ms; key to screen" \
 	    "p50 $(latencies key | pct 50) ms" \
 	    "p99 $(latencies key | pct 99) ms" \
@@ -242,6 +276,13 @@ bench() {
 	    "p99 $(latencies sent | pct 99) ms; peak RSS $_rss KiB"
 }
 
+FOREACH=
+if [ "${1:-}" = foreach ]; then
+	# foreach [N [COLSxROWS]]: the console over a running for-each.
+	FOREACH=1
+	shift
+	[ $# -ge 1 ] || set -- 10000
+fi
 case $# in
 0)	for w in 100000 1000; do
 		for s in 100x30 200x60; do

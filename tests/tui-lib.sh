@@ -30,7 +30,9 @@
 #                              kernel sends it SIGHUP); its pid stays in
 #                              $TUI_PID for tui_pid_alive
 #   tui_pid_alive PID          a live process (not a zombie)
-#   tui_stop                   end the session (and its program) if any
+#   tui_stop                   end the session (and its program) if any;
+#                              a console gone headless is stopped too
+#   tui_reap PID               stop PID if it went on headless
 #   tui_sanitizers_ok DESC     one TAP case: no ASan/UBSan report was
 #                              written by a program started here
 #
@@ -81,11 +83,42 @@ tui_tmux() {
 	tmux -L "$TUI_SOCK" -f /dev/null "$@"
 }
 
-# tui_cleanup: kill the server and every program still in its panes,
-# and remove its socket (tmux leaves it behind).
+# tui_cleanup: kill the server and every program still in its panes
+# (and any console gone on headless: tui_reap), and remove its socket
+# (tmux leaves it behind).
 tui_cleanup() {
 	tui_tmux kill-server >/dev/null 2>&1
+	for _tui_f in "$T_DIR"/tui-*.pid; do
+		[ -f "$_tui_f" ] && tui_reap "$(cat "$_tui_f" 2>/dev/null)"
+	done
 	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK"
+	return 0
+}
+
+# tui_reap PID: after its terminal has gone, wait briefly for the program
+# to exit; a console that hosted the engine with work in flight goes on
+# headless instead (sluice(1), Headless), and is stopped as "sluice
+# engine" is: SIGTERM, then a second one interrupting its steps (which
+# stay "running" for the next engine, as after a crash).  So the next
+# console a test opens, and the end of a test, find no engine left
+# behind.  Tests of the headless engine itself use tui_kill_pane.
+tui_reap() {
+	[ -n "$1" ] || return 0
+	_tui_n=0
+	while tui_pid_alive "$1" && [ "$_tui_n" -lt 20 ]; do
+		_tui_n=$((_tui_n + 1))
+		sleep 0.05
+	done
+	tui_pid_alive "$1" || return 0
+	kill -TERM "$1" 2>/dev/null
+	sleep 0.3
+	kill -TERM "$1" 2>/dev/null
+	_tui_n=0
+	while tui_pid_alive "$1" && [ "$_tui_n" -lt 300 ]; do
+		_tui_n=$((_tui_n + 1))
+		sleep 0.05
+	done
+	tui_pid_alive "$1" && kill -9 "$1" 2>/dev/null
 	return 0
 }
 
@@ -160,6 +193,7 @@ tui_spawn() {
 	# (Ctrl-C reaches the program, not the status) but dies of
 	# SIGHUP, so a closed terminal still hangs up the program.
 	_tui_f=$T_DIR/tui-$TUI_S
+	tui_stop		# before the pid file goes: tui_reap needs it
 	rm -f "$_tui_f.pid" "$_tui_f.status"
 	_tui_cmd="unset LINES COLUMNS TMUX TMUX_PANE; trap : INT QUIT; env"
 	_tui_cmd="$_tui_cmd $_tui_env sh -c 'echo \$\$ >\"\$0\"; exec \"\$@\"'"
@@ -168,7 +202,6 @@ tui_spawn() {
 		_tui_cmd="$_tui_cmd $(tui_quote "$_tui_a")"
 	done
 	_tui_cmd="$_tui_cmd; echo \$? >$(tui_quote "$_tui_f.status")"
-	tui_stop
 	TUI_PID=
 	TUI_STATUS=
 	# A placeholder first, so that the options hold before the program
@@ -351,6 +384,7 @@ tui_stop() {
 	# The last session goes with the whole server: tmux 3.3a may crash
 	# at the next new-session once its last session was killed.
 	if tui_tmux has-session -t "$TUI_S" 2>/dev/null; then
+		_tui_stop_pid=$(tui_pid)
 		if [ "$(tui_tmux list-sessions 2>/dev/null | wc -l)" -gt 1 ]
 		then
 			tui_tmux kill-session -t "$TUI_S"
@@ -367,6 +401,7 @@ tui_stop() {
 				sleep 0.02
 			done
 		fi
+		tui_reap "$_tui_stop_pid"
 	fi
 	return 0
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # mail.sh: mail a sluice event with mail(1).
 #
-# In config.json (see config.json.example beside this file):
+# In the site's config.json, /etc/sluice/config.json (see
+# config.json.example beside this file):
 #   {"notify": [{"on": ["gate_waiting", "workflow_failed"],
 #                "run": ["/usr/local/share/sluice/notify/mail.sh",
 #                        "ops@example.com"]}]}

@@ -2,7 +2,8 @@
 # notify-send.sh: a desktop notification with notify-send(1) (libnotify),
 # for an engine (or console) running in a desktop session.
 #
-# In config.json (see config.json.example beside this file):
+# In the site's config.json, /etc/sluice/config.json (see
+# config.json.example beside this file):
 #   {"notify": [{"on": ["gate_waiting", "workflow_failed"],
 #                "run": ["/usr/local/share/sluice/notify/notify-send.sh"]}]}
 #

@@ -2,7 +2,8 @@
 # webhook.sh: POST a sluice event's JSON (read from stdin) to a URL with
 # curl(1).
 #
-# In config.json (see config.json.example beside this file):
+# In the site's config.json, /etc/sluice/config.json (see
+# config.json.example beside this file):
 #   {"notify": [{"on": "*",
 #                "run": ["/usr/local/share/sluice/notify/webhook.sh"],
 #                "env": {"NOTIFY_WEBHOOK_URL": "https://hooks.example.com/x"},

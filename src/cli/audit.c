@@ -60,6 +60,7 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 		cJSON_AddNumberToObject(o, "id", (double)a[i].id);
 		cJSON_AddNumberToObject(o, "at", (double)a[i].at);
 		cJSON_AddStringToObject(o, "who", a[i].who);
+		cJSON_AddNumberToObject(o, "uid", (double)a[i].uid);
 		cJSON_AddStringToObject(o, "tty",
 		    a[i].tty != NULL ? a[i].tty : "");
 		cJSON_AddStringToObject(o, "host",
@@ -79,6 +80,8 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 			cJSON_AddNullToObject(o, "comment");
 		cJSON_AddItemToObject(o, "detail",
 		    cli_json_raw(a[i].detail_json));
+		cJSON_AddStringToObject(o, "hash",
+		    a[i].hash != NULL ? a[i].hash : "");
 		cJSON_AddItemToArray(arr, o);
 	}
 	cli_json_out(arr);

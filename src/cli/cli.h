@@ -142,6 +142,10 @@ struct engine_opts;
 int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
 
 /* submit.c */
+int		 cli_ask(struct cli_ctx *, const struct engine_request *,
+		     struct engine_reply *);
+int		 cli_template_request(struct cli_ctx *, const char *,
+		     const char *, int64_t, struct engine_reply *);
 int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
 void		 cli_offline_note(struct cli_ctx *);

@@ -84,8 +84,9 @@ cli_config_read(const char *path, cJSON **cfgp)
 	*cfgp = NULL;
 	if (path == NULL || stat(path, &sb) != 0)
 		return (0);
-	if ((text = file_read(path, SLUICE_MAX_DOCUMENT, &len, &cause)) == NULL ||
-	    (*cfgp = json_parse(text, len, &cause)) == NULL) {
+	if ((text = file_read(path, SLUICE_MAX_DOCUMENT, &len,
+	    &cause)) == NULL || (*cfgp = json_parse(text, len,
+	    &cause)) == NULL) {
 		cli_error("config %s: %s", path, cause);
 		free(cause);
 		free(text);
@@ -241,7 +242,8 @@ cli_config_load(cJSON **cfgp, char **sitep, char **userp, int *personal)
 			site = cJSON_CreateObject();
 		while ((v = user->child) != NULL) {
 			cJSON_DetachItemViaPointer(user, v);
-			cJSON_DeleteItemFromObjectCaseSensitive(site, v->string);
+			cJSON_DeleteItemFromObjectCaseSensitive(site,
+			    v->string);
 			cJSON_AddItemToObject(site, v->string, v);
 			*personal = 1;
 		}

@@ -41,6 +41,7 @@
 #include "util/util.h"
 #include "flow/flow.h"
 #include "store/store.h"
+#include "engine/engine.h"
 #include "cli/cli.h"
 
 /* What the editor is being opened for; decides what "unchanged" means. */
@@ -128,9 +129,11 @@ cli_template_edit(struct cli_ctx *ctx, const char *name)
 	ed.ctx = ctx;
 	ed.name = name;
 	buf_init(&ed.notes);
-	if ((rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		return (rc);
-	if ((rc = cli_authorize(ctx, "template save", name)) != 0)
+	/* Refused before editing; the engine checks again on save. */
+	if (!store_is_readonly(ctx->store) &&
+	    (rc = cli_authorize(ctx, "template save", name)) != 0)
 		return (rc);
 	if ((rc = cli_tools(ctx, &ed.tools)) != 0)
 		return (rc);
@@ -363,10 +366,9 @@ editor_note(struct buf *b, const char *text)
 static int
 editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 {
-	struct store_template_save	 ts;
-	char				*cause, *loop;
-	int64_t				 version;
-	int				 rc;
+	struct engine_reply	 r;
+	char			*loop;
+	int			 rc;
 
 	if ((loop = cli_subflow_loop(ed->ctx->store, ed->name, fd)) != NULL) {
 		cli_error("template %s would call itself: %s", ed->name, loop);
@@ -374,26 +376,24 @@ editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 		editor_keep(ed, doc);
 		return (EXIT_USAGE);
 	}
-	memset(&ts, 0, sizeof ts);
-	ts.name = ed->name;
-	ts.document = doc;
-	ts.description = fd->description;
-	ts.flow_json = fd->flow_json;
-	ts.input_json = fd->inputs_json;
-	ts.expect_version = ed->expect;
-	rc = store_template_save(ed->ctx->store, &ts, &ed->ctx->actor,
-	    &version, &cause);
-	if (rc == STORE_CONFLICT) {
-		free(cause);
+	/* Checked here; the engine checks again and saves. */
+	rc = cli_template_request(ed->ctx, ed->name, doc, ed->expect, &r);
+	if (rc == 0 && r.conflict) {
+		engine_reply_clear(&r);
 		return (editor_conflict(ed, doc));
 	}
+	if (rc == 0 && r.code != 0) {
+		cli_error("%s", r.message != NULL ? r.message : "refused");
+		rc = r.code;
+	}
 	if (rc != 0) {
-		rc = cli_store_fail(rc, cause);
+		engine_reply_clear(&r);
 		editor_keep(ed, doc);
 		return (rc);
 	}
 	cli_printf("saved template %s version %lld\n", ed->name,
-	    (long long)version);
+	    (long long)r.version);
+	engine_reply_clear(&r);
 	unlink(ed->path);
 	return (EXIT_OK);
 }

@@ -54,7 +54,11 @@ const struct cli_cmd cli_cmd_engine = {
 	    "When a console's engine runs headless on the database (its "
 	    "terminal went\naway), this engine asks it to hand over: it "
 	    "starts nothing new, exits once\nits running steps have ended, "
-	    "and this one takes over then.\n",
+	    "and this one takes over then.\n\n"
+	    "Commands reach it over DB.sock beside the database (0660, the "
+	    "directory's\ngroup), which knows each caller by its uid.  Run "
+	    "as an account that owns\nthe database's directory (mode 2750), "
+	    "it is the only writer: see TEAM USE\nin sluice(1).\n",
 	.exec = cmd_engine_exec
 };
 
@@ -72,11 +76,11 @@ cmd_engine_signal(int signo, void *arg)
 
 	st->signals++;
 	log_debug("%s: signal %d (%d)", __func__, signo, st->signals);
+	if (st->engine == NULL)
+		return;		/* still waiting for a handover: give up */
 	if (st->signals == 1)
 		fprintf(stderr, "sluice: engine stopping: waiting for running "
 		    "steps (signal again to interrupt them)\n");
-	if (st->engine == NULL)
-		return;		/* still waiting for a handover */
 	engine_shutdown(st->engine, st->signals > 1);
 }
 
@@ -202,6 +206,9 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	fprintf(stderr, "sluice: engine running on %s (pid %ld, %d jobs)\n",
 	    store_path(ctx->store), (long)getpid(), opts.max_jobs > 0 ?
 	    opts.max_jobs : ENGINE_MAX_JOBS);
+	if (engine_server_error(st.engine) != NULL)
+		cli_warn("%s: commands come through the database's inbox "
+		    "instead, more slowly", engine_server_error(st.engine));
 	while (!engine_finished(st.engine)) {
 		loop_once(loop, 1);
 		if (drain && engine_idle(st.engine))

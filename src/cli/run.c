@@ -149,7 +149,7 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 		}
 		where = xstrdup(what);
 	} else {
-		if ((rc = cli_store(ctx, 1)) != 0)
+		if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 			return (rc);
 		rc = store_template_get(ctx->store, what, 0, tp, &cause);
 		if (rc != 0)
@@ -226,7 +226,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		goto out;
 	if (o->name != NULL)
 		name = xstrdup(o->name);

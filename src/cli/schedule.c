@@ -317,7 +317,7 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 		    "cancel-previous", a->overlap);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, 1)) != 0)
+	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		return (rc);
 	rc = store_template_get(ctx->store, a->template_name, 0, &t, &cause);
 	if (rc != 0)
@@ -346,6 +346,9 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
 	struct store_schedule	*c;
 	char			*cause = NULL, next[64];
 
+	/* The engine was asked without opening the database: read it now. */
+	if (cli_store(ctx, 0) != 0)
+		return;
 	if (store_schedule_get(ctx->store, name, &c, &cause) != 0) {
 		free(cause);
 		return;

@@ -33,30 +33,60 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-/* Send a request; returns the exit status after printing the answer. */
+/*
+ * Send a request and print nothing: the exit status of the exchange
+ * (after saying why it failed), the engine's answer in r.
+ */
 int
-cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
-    struct engine_reply *r, int quiet)
+cli_ask(struct cli_ctx *ctx, const struct engine_request *q,
+    struct engine_reply *r)
 {
 	const struct flow_tools	*tools;
 	struct engine_opts	 opts;
-	char			*cause = NULL;
+	char			*cause = NULL, *path;
 	int			 rc;
 
 	memset(r, 0, sizeof *r);
 	memset(&opts, 0, sizeof opts);
-	if ((rc = cli_store(ctx, 1)) != 0)
+	/* An engine answering its socket: ask it first, opening nothing. */
+	if (ctx->store == NULL) {
+		path = ctx->db_path != NULL ? xstrdup(ctx->db_path) :
+		    store_default_path();
+		rc = engine_submit_sock_path(path, &ctx->actor, q, r, &cause);
+		free(path);
+		if (rc == 0)
+			return (EXIT_OK);
+		if (rc != 1) {
+			cli_error("%s", cause);
+			free(cause);
+			return (EXIT_FAILED);
+		}
+	}
+	/* Read-only is fine: the engine's socket does the writing. */
+	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		return (rc);
 	if ((rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
 	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
 		return (rc);
-	if (engine_submit(ctx->store, tools, &opts, &ctx->actor, q, r,
-	    &cause) != 0) {
+	if ((rc = engine_submit(ctx->store, tools, &opts, &ctx->actor, q, r,
+	    &cause)) != 0) {
 		cli_error("%s", cause);
 		free(cause);
-		return (EXIT_FAILED);
+		return (rc == STORE_READONLY ? EXIT_REFUSED : EXIT_FAILED);
 	}
+	return (EXIT_OK);
+}
+
+/* Send a request; returns the exit status after printing the answer. */
+int
+cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
+    struct engine_reply *r, int quiet)
+{
+	int	 rc;
+
+	if ((rc = cli_ask(ctx, q, r)) != 0)
+		return (rc);
 	if (r->code != 0) {
 		cli_error("%s", r->message != NULL ? r->message : "refused");
 		return (r->code);
@@ -104,5 +134,34 @@ cli_submit_action(struct cli_ctx *ctx, const char *command, int64_t wf,
 	rc = cli_submit(ctx, &q, &r, 0);
 	free((char *)q.args_json);
 	engine_reply_clear(&r);
+	return (rc);
+}
+
+/*
+ * Save (document set) or remove a template through the engine, which
+ * writes it (in service mode nobody else can).  expect_version: -1 any,
+ * 0 must be new.  The answer in r; the exit status of the exchange.
+ */
+int
+cli_template_request(struct cli_ctx *ctx, const char *name,
+    const char *document, int64_t expect_version, struct engine_reply *r)
+{
+	struct engine_request	 q;
+	cJSON			*args;
+	int			 rc;
+
+	args = cJSON_CreateObject();
+	cJSON_AddStringToObject(args, "name", name);
+	if (document != NULL) {
+		cJSON_AddStringToObject(args, "document", document);
+		cJSON_AddNumberToObject(args, "expect_version",
+		    (double)expect_version);
+	}
+	memset(&q, 0, sizeof q);
+	q.command = document != NULL ? "template-save" : "template-rm";
+	q.args_json = json_print(args);
+	cJSON_Delete(args);
+	rc = cli_ask(ctx, &q, r);
+	free((char *)q.args_json);
 	return (rc);
 }

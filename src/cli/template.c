@@ -34,6 +34,7 @@
 #include "util/util.h"
 #include "flow/flow.h"
 #include "store/store.h"
+#include "engine/engine.h"
 #include "cli/cli.h"
 
 
@@ -184,38 +185,7 @@ template_args(const struct cli_cmd *cmd, int argc, char **argv, int *json,
 int
 cli_template_check_name(const char *name, char **cause)
 {
-	const char	*p;
-	size_t		 len = strlen(name);
-
-	if (len == 0) {
-		*cause = xstrdup("template name is empty");
-		return (-1);
-	}
-	if (len > SLUICE_MAX_NAME) {
-		xasprintf(cause, "template name is longer than %d characters",
-		    SLUICE_MAX_NAME);
-		return (-1);
-	}
-	for (p = name; *p != '\0'; p++) {
-		if (isascii((u_char)*p) && (isalnum((u_char)*p) ||
-		    *p == '.' || *p == '_' || *p == '-'))
-			continue;
-		xasprintf(cause, "template name \"%s\": character %zu is not "
-		    "a letter, digit, '.', '_' or '-'", name,
-		    (size_t)(p - name) + 1);
-		return (-1);
-	}
-	if (*name == '-' || *name == '.') {
-		xasprintf(cause, "template name \"%s\" may not start with "
-		    "'%c'", name, *name);
-		return (-1);
-	}
-	if (cli_run_is_file(name)) {
-		xasprintf(cause, "template name \"%s\" may not end in "
-		    "\".json\" (it would be taken for a file)", name);
-		return (-1);
-	}
-	return (0);
+	return (str_check_template_name(name, cause));
 }
 
 /* Check a NAME argument; 0 if good, else print why and return EXIT_USAGE. */
@@ -402,12 +372,11 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct cli_cmd		*cmd = &template_cmds[2];
 	const struct flow_tools		*tools;
-	struct store_template_save	 ts;
+	struct engine_reply		 r;
 	struct flow_doc			*doc;
 	const char			*name, *file, *label;
 	char				*text, *cause, *loop;
 	size_t				 len;
-	int64_t				 version;
 	int				 rc;
 
 	if (argc != 3 || *argv[1] == '-')
@@ -436,8 +405,7 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, 1)) != 0 ||
-	    (rc = cli_authorize(ctx, "template save", name)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
 		goto out;
 	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
 		cli_error("%s: template %s would call itself: %s", label,
@@ -446,20 +414,17 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	memset(&ts, 0, sizeof ts);
-	ts.name = name;
-	ts.document = text;
-	ts.description = doc->description;
-	ts.flow_json = doc->flow_json;
-	ts.input_json = doc->inputs_json;
-	ts.expect_version = -1;
-	rc = store_template_save(ctx->store, &ts, &ctx->actor, &version,
-	    &cause);
-	if (rc != 0)
-		rc = cli_store_fail(rc, cause);
-	else
-		cli_printf("saved template %s version %lld\n", name,
-		    (long long)version);
+	/* The engine checks who may, and the document again, and saves. */
+	if ((rc = cli_template_request(ctx, name, text, -1, &r)) == 0) {
+		if (r.code != 0) {
+			cli_error("%s", r.message != NULL ? r.message :
+			    "refused");
+			rc = r.code;
+		} else
+			cli_printf("saved template %s version %lld\n", name,
+			    (long long)r.version);
+	}
+	engine_reply_clear(&r);
 out:
 	flow_doc_free(doc);
 	free(text);
@@ -485,8 +450,8 @@ static int
 cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct cli_cmd	*cmd = &template_cmds[4];
+	struct engine_reply	 r;
 	const char		*name;
-	char			*cause;
 	int			 rc;
 
 	if (argc != 2 || *argv[1] == '-')
@@ -494,14 +459,16 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 	name = argv[1];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
-	if ((rc = cli_store(ctx, 1)) != 0 ||
-	    (rc = cli_authorize(ctx, "template rm", name)) != 0)
-		return (rc);
-	rc = store_template_remove(ctx->store, name, &ctx->actor, &cause);
-	if (rc != 0)
-		return (cli_store_fail(rc, cause));
-	cli_printf("removed template %s\n", name);
-	return (EXIT_OK);
+	if ((rc = cli_template_request(ctx, name, NULL, 0, &r)) == 0) {
+		if (r.code != 0) {
+			cli_error("%s", r.message != NULL ? r.message :
+			    "refused");
+			rc = r.code;
+		} else
+			cli_printf("removed template %s\n", name);
+	}
+	engine_reply_clear(&r);
+	return (rc);
 }
 
 /* template run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] [--at] */

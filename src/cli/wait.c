@@ -156,7 +156,12 @@ cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
 	loop_signal(loop, SIGTERM, cli_wait_signal, &e);
 	signal(SIGPIPE, SIG_IGN);
 	for (;;) {
-		rc = engine_open(loop, ctx->store, tools, &opts, &e, &cause);
+		if (store_is_readonly(ctx->store)) {
+			/* Service mode: ask its engine; we cannot be one. */
+			rc = LOCK_HELD;
+		} else
+			rc = engine_open(loop, ctx->store, tools, &opts, &e,
+			    &cause);
 		if (rc == 0)
 			break;
 		if (rc != LOCK_HELD) {
@@ -177,6 +182,12 @@ cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
 		}
 		if ((rc = cli_wait_follow(ctx, id)) != -1)
 			goto out;
+		if (store_is_readonly(ctx->store)) {
+			cli_error("the engine went away: workflow %lld goes on "
+			    "when it is back", (long long)id);
+			rc = EXIT_FAILED;
+			goto out;
+		}
 	}
 	if (id == 0) {
 		if (engine_request_apply(e, &ctx->actor, q, &r) != 0) {

@@ -16,9 +16,9 @@
 
 /*
  * command.c: the commands people give the engine (start, approve, reject,
- * cancel, retry, skip, pause, resume, and the schedule-* ones), from the
- * inbox or from a process that became the engine to apply one.  One
- * table; each command answers with a code (0, or 3 for an unknown id, 4
+ * cancel, retry, skip, pause, resume, the schedule-* and template-* ones),
+ * from the socket, the inbox or a process that became the engine to
+ * apply one.  One table; each command answers with a code (0, or 3 for an unknown id, 4
  * for a refusal) and a line, and every one is audited with the person
  * who asked.  The person is the command's uid as the system knows it
  * (authority.c decides what it may do); an inbox row without sluice's
@@ -69,6 +69,8 @@ static const struct engine_command engine_commands[] = {
 	{ "schedule-pause", engine_cmd_schedule_pause, 1 },
 	{ "schedule-resume", engine_cmd_schedule_resume, 1 },
 	{ "schedule-run", engine_cmd_schedule_run, 1 },
+	{ "template-save", engine_cmd_template_save, 0 },	/* template.c */
+	{ "template-rm", engine_cmd_template_rm, 0 },
 	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
 };
 
@@ -243,6 +245,10 @@ engine_answer(struct engine *e, const struct store_inbox *m,
 		    (double)r->workflow_id);
 	if (r->step_id != 0)
 		cJSON_AddNumberToObject(o, "step_id", (double)r->step_id);
+	if (r->version != 0)
+		cJSON_AddNumberToObject(o, "version", (double)r->version);
+	if (r->conflict)
+		cJSON_AddTrueToObject(o, "conflict");
 	text = json_print(o);
 	cJSON_Delete(o);
 	if (store_inbox_reply(e->store, m->id, r->code == 0 ? "done" :
@@ -266,7 +272,7 @@ engine_inbox(struct engine *e)
 		if (store_inbox_sealed(&list[i]))
 			engine_apply(e, &list[i], &r);
 		else {
-			/* Written around sluice (sqlite3): refuse, on record. */
+			/* Written around sluice: refuse it, on record. */
 			memset(&r, 0, sizeof r);
 			engine_txn(e);
 			xasprintf(&r.message, "command %lld was not posted by "

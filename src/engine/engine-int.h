@@ -94,6 +94,7 @@ struct ewf {
 	int64_t		 id;
 	char		*name;
 	char		*input_json;
+	struct cJSON	*input;		/* input_json parsed, once */
 	char		*created_by;
 	struct flow	*flow;
 	int		*join_of;	/* per step: the join of its fan-out */
@@ -190,7 +191,8 @@ struct engine {
 	int			 drain_queued;
 
 	struct loop_timer	*more;		/* yield: drain next turn */
-	struct loop_timer	*poll;		/* inbox, every 50 ms */
+	struct loop_timer	*poll;		/* inbox, a slow fallback */
+	struct loop_timer	*pidrec;	/* record new pids, at the latest */
 	struct loop_timer	*timers;	/* the next stored timer */
 	int64_t			 timers_due;	/* wall ms it is armed for */
 	int64_t			 heartbeat_at;	/* monotonic ms of the last */
@@ -206,13 +208,24 @@ struct engine {
 
 	/* The caller of the command being applied (engine_apply). */
 	const struct authority_caller *caller;
+	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
+	char			*server_cause;	/* why there is no socket */
 };
 
-#define ENGINE_POLL_MS		50
+#define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
-#define ENGINE_CLOCK_MS		1000	/* how often the clock is checked */
+/*
+ * How often the wall clock is compared with the monotonic one: every few
+ * seconds, so an idle engine sleeps; every second in test builds, whose
+ * clock a file moves and whose tests expect a jump seen at once.
+ */
+#ifdef SLUICE_TEST_CLOCK
+#define ENGINE_CLOCK_MS		1000
+#else
+#define ENGINE_CLOCK_MS		5000
+#endif
 #define ENGINE_JUMP_MS		1000	/* a bigger step of wall time is a jump */
 #define ENGINE_ALARM_MAX_MS	60000	/* the alarm looks again at least so */
 #define ENGINE_MISSED_MAX	10000	/* missed cron instants counted, at most */
@@ -338,6 +351,18 @@ void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *, const struct store_step *,
 		     const struct cJSON *, const char *, struct ewf **);
+
+/* template.c: template-save, template-rm. */
+int		 engine_cmd_template_save(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_template_rm(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+
+/* server.c: the socket, DB.sock. */
+struct engine_server;
+int		 engine_server_open(struct engine *, char **);
+void		 engine_server_close(struct engine *);
+void		 engine_server_flush(struct engine *, int);
 
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);

@@ -18,7 +18,10 @@
  * engine.c: the engine's life: taking the lock and a new epoch, recovering
  * what the last engine left, one write transaction per loop turn (opened
  * by the first change, committed by a before-sleep hook, fenced by the
- * epoch), the inbox poll, the stored timers and shutting down.
+ * epoch), the socket's answers after each commit, the inbox (a slow
+ * fallback for clients with no socket), the stored timers and shutting
+ * down.  An idle engine writes nothing: its heartbeat rides on the
+ * transactions it makes anyway, and liveness is the lock and the socket.
  */
 
 #include <sys/types.h>
@@ -38,6 +41,7 @@ static void	 engine_commit(void *);
 static void	 engine_poll(void *);
 static void	 engine_timers_fire(void *);
 static void	 engine_more(void *);
+static void	 engine_pids_due(void *);
 static void	 engine_held_by(struct engine *, char **);
 static void	 engine_fence_init(struct engine *);
 
@@ -124,8 +128,13 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	log_debug("%s: %s: epoch %lld%s", __func__, store_path(s),
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
 	if (loop != NULL) {
+		/* Before recovery: early clients wait in the backlog. */
+		if (engine_server_open(e, &e->server_cause) != 0)
+			log_debug("%s: no socket: %s", __func__,
+			    e->server_cause);
 		e->more = loop_timer_create(loop, engine_more, e);
 		e->poll = loop_timer_create(loop, engine_poll, e);
+		e->pidrec = loop_timer_create(loop, engine_pids_due, e);
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
 		loop_hook_add(loop, engine_commit, e);
 		engine_time_open(e);
@@ -166,6 +175,7 @@ engine_close(struct engine *e)
 		loop_hook_del(e->loop, engine_commit, e);
 		loop_timer_free(e->more);
 		loop_timer_free(e->poll);
+		loop_timer_free(e->pidrec);
 		loop_timer_free(e->timers);
 		engine_time_close(e);
 	}
@@ -191,6 +201,8 @@ engine_close(struct engine *e)
 	}
 	RB_FOREACH_SAFE(wf, ewf_tree, &e->workflows, wf1)
 		engine_wf_free(e, wf);
+	engine_server_close(e);
+	free(e->server_cause);
 	if (RB_EMPTY(&e->running))
 		store_lease_drop(e->store, e->epoch);
 	lock_release(e->lock_fd);
@@ -400,8 +412,9 @@ engine_store_fatal(struct engine *e, const char *why)
 }
 
 /*
- * Before sleeping: commit the turn, then start the processes it recorded
- * and send its notifications.
+ * Before sleeping: commit the turn, then start the processes it recorded,
+ * answer the socket's clients (never ahead of the commit) and send its
+ * notifications.
  */
 static void
 engine_commit(void *arg)
@@ -409,13 +422,19 @@ engine_commit(void *arg)
 	struct engine	*e = arg;
 	char		*cause = NULL;
 
-	if (!e->in_txn)
+	if (!e->in_txn) {
+		engine_server_flush(e, 0);
 		return;
+	}
 	e->in_txn = 0;
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	if (!e->offline)
 		engine_spawn(e);
+	/* New pids are recorded with the next change, or within a second. */
+	if (!TAILQ_EMPTY(&e->pids) && !loop_timer_pending(e->pidrec))
+		loop_timer_start(e->pidrec, ENGINE_HEARTBEAT_MS);
+	engine_server_flush(e, 1);
 	engine_notify_commit(e);
 }
 
@@ -429,6 +448,16 @@ engine_kick(struct engine *e)
 	loop_defer(e->loop, engine_drain, e);
 }
 
+/* Processes started a while ago and nothing written since: record them. */
+static void
+engine_pids_due(void *arg)
+{
+	struct engine	*e = arg;
+
+	if (!TAILQ_EMPTY(&e->pids))
+		engine_txn(e);
+}
+
 /* The drain gave way for a turn; go on. */
 static void
 engine_more(void *arg)
@@ -436,20 +465,35 @@ engine_more(void *arg)
 	engine_kick(arg);
 }
 
-/* Every 50 ms: has anyone else written (the inbox)?  And the heartbeat. */
+/*
+ * Now and then: has anyone posted to the inbox (a client that found no
+ * socket)?  Commands come through the socket and are applied at once;
+ * this is only the fallback, so it looks seldom and writes nothing when
+ * nothing came (no heartbeat of its own: an idle engine does not fsync).
+ */
 static void
 engine_poll(void *arg)
 {
-	struct engine	*e = arg;
-	int64_t		 v;
+	struct engine		*e = arg;
+	int64_t			 v;
+	struct store_lease	 l;
+	char			*cause = NULL;
 
 	v = store_data_version(e->store);
 	if (v != e->data_version) {
 		e->data_version = v;
+		/* Someone else wrote: was it a take-over?  (A read only.) */
+		if (store_lease_get(e->store, &l, &cause) == 0 &&
+		    l.epoch != e->epoch) {
+			store_lease_clear(&l);
+			fatalx("engine: another engine took over %s (epoch "
+			    "%lld is stale); stopping", store_path(e->store),
+			    (long long)e->epoch);
+		}
+		free(cause);
+		store_lease_clear(&l);
 		engine_inbox(e);
 	}
-	if (time_mono_ms() - e->heartbeat_at >= ENGINE_HEARTBEAT_MS)
-		engine_txn(e);
 	loop_timer_start(e->poll, ENGINE_POLL_MS);
 }
 

@@ -145,7 +145,8 @@ int		 engine_workflow_status(struct engine *, int64_t,
 
 /*
  * submit.c: ask the engine.  With an engine running the command goes
- * through the inbox and the answer is awaited; with none, this process
+ * over its socket (DB.sock; else through the inbox) and the answer is
+ * awaited; with none, this process
  * takes the engine lock and applies it itself (steps then wait, ready,
  * for an engine to run them) and the reply says so.
  */
@@ -162,8 +163,11 @@ struct engine_reply {
 	int64_t		 workflow_id;
 	int64_t		 step_id;
 	int		 offline;	/* no engine ran; applied here */
+	int64_t		 version;	/* template-save: the new version */
+	int		 conflict;	/* template-save: changed meanwhile */
 };
 
+/* 0, -1, or STORE_READONLY: not ours to write and no engine answers. */
 int		 engine_submit(struct store *, const struct flow_tools *,
 		     const struct engine_opts *, const struct store_actor *,
 		     const struct engine_request *, struct engine_reply *,
@@ -176,5 +180,16 @@ int		 engine_reply_read(const char *, struct engine_reply *);
 int		 engine_request_post(struct store *, const struct store_actor *,
 		     const struct engine_request *, int64_t *, char **);
 int		 engine_probe(struct store *);	/* 1: an engine runs */
+char		*engine_sock_path(struct store *);
+int		 engine_sock_connect(struct store *);
+char		*engine_request_line(const struct store_actor *,
+		     const struct engine_request *);
+int		 engine_submit_sock(struct store *, const struct store_actor *,
+		     const struct engine_request *, struct engine_reply *,
+		     char **);
+int		 engine_submit_sock_path(const char *,
+		     const struct store_actor *, const struct engine_request *,
+		     struct engine_reply *, char **);
+const char	*engine_server_error(const struct engine *);
 
 #endif /* SLUICE_ENGINE_H */

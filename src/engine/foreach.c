@@ -409,10 +409,11 @@ foreach_gate_message(struct engine *e, struct ewf *wf,
 	if (batch > 0) {
 		lo = fe->ends[batch - 1];
 		first = foreach_next_label(e, fe, fe->ends[batch]);
-		xasprintf(&what, "batch %d of %zu finished (%zu items, %d "
-		    "failed so far); next: batch %d of %zu, %zu items from %s",
-		    batch, fe->nbatches, lo, fe->failed, batch + 1,
-		    fe->nbatches, fe->ends[batch] - lo,
+		xasprintf(&what, "batch %d of %zu finished: %zu of %d items "
+		    "ended, %d failed so far; next: batch %d of %zu, %zu "
+		    "item%s from %s", batch, fe->nbatches, lo, fe->n,
+		    fe->failed, batch + 1, fe->nbatches, fe->ends[batch] - lo,
+		    fe->ends[batch] - lo == 1 ? "" : "s",
 		    first != NULL ? first : "?");
 		free(first);
 	} else {

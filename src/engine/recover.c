@@ -116,10 +116,11 @@ engine_recover_signal(const struct store_step *row, int signo)
 /*
  * Send SIGTERM to the leftovers of interrupted rows, which the engine
  * keeps from now on (for-each rows run no process and are left to
- * engine_foreach_resume; sub-workflow rows to their child runs).  Rows whose process is gone (or never started)
- * follow their on_interrupt now; the others are held until the loop sees
- * their group end (engine_leftovers_check), so the console and the
- * engine go on meanwhile.
+ * engine_foreach_resume, sub-workflow rows to their child runs).  Rows
+ * whose process is gone (or never started) follow their on_interrupt
+ * now; the others are held until the loop sees their group end
+ * (engine_leftovers_check), so the console and the engine go on
+ * meanwhile.
  */
 static void
 engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
@@ -227,7 +228,7 @@ engine_leftovers_check(struct engine *e)
 			    "SIGTERM and SIGKILL (%s); not run again while it "
 			    "may still be running", (long long)row->pgid,
 			    lo->err[i] != 0 ? strerror(lo->err[i]) :
-			    "uninterruptible?");
+			    "in uninterruptible sleep?");
 			log_debug("%s: step %lld: %s", __func__,
 			    (long long)row->id, why);
 			engine_recover_interrupted(e, row, why);

@@ -15,42 +15,191 @@
  */
 
 /*
- * submit.c: how any process asks the engine for something.  When an
- * engine holds the lock, the command is posted to the inbox and its
- * answer awaited (the engine notices within its poll interval).  When
- * none does, this process takes the lock, becomes the engine for one
- * command without running anything (steps stay ready for a real engine),
- * applies it and lets go; the reply says so, so the caller can tell
- * people how to start one.
+ * submit.c: how any process asks the engine for something.  First over
+ * the engine's socket (DB.sock, see server.c): one request line, one
+ * answer line, applied and answered at once.  When no engine listens and
+ * the database is not ours to write (service mode), that is the answer.
+ * When an engine holds the lock but has no socket, the command is posted
+ * to the inbox and its answer awaited.  When none runs, this process
+ * takes the lock, becomes the engine for one command without running
+ * anything (steps stay ready for a real engine), applies it and lets go;
+ * the reply says so, so the caller can tell people how to start one.
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "engine/engine-int.h"
 
 #define SUBMIT_WAIT_MS	10000	/* how long to wait for an answer */
+#define SUBMIT_ANSWER_MAX (64 * 1024)	/* an answer line, at most */
 
 static int	 engine_submit_post(struct store *,
 		     const struct store_actor *, const struct engine_request *,
 		     struct engine_reply *, char **);
 
-/* Is an engine running on this database? */
+/* The engine socket's path for a database file (the caller frees). */
+static char *
+engine_sock_path_of(const char *dbpath)
+{
+	char	*db, *path;
+
+	if ((db = realpath(dbpath, NULL)) == NULL)
+		db = xstrdup(dbpath);
+	path = sock_path(db);
+	free(db);
+	return (path);
+}
+
+/* The engine socket's path for a database (the caller frees). */
+char *
+engine_sock_path(struct store *s)
+{
+	return (engine_sock_path_of(store_path(s)));
+}
+
+/* Connect to the socket of the database at dbpath, as below. */
+static int
+engine_sock_connect_path(const char *dbpath)
+{
+	char	*path;
+	int	 fd, saved;
+
+	path = engine_sock_path_of(dbpath);
+	fd = sock_connect(path);
+	saved = errno;
+	free(path);
+	errno = saved;
+	return (fd);
+}
+
+/*
+ * Connect to the engine's socket: the descriptor, or -1 with errno
+ * (ENOENT or ECONNREFUSED: no engine listens).
+ */
+int
+engine_sock_connect(struct store *s)
+{
+	return (engine_sock_connect_path(store_path(s)));
+}
+
+/* Is an engine running on this database (it answers, or holds the lock)? */
 int
 engine_probe(struct store *s)
 {
 	char	*path;
-	int	 held;
+	int	 fd, held;
 
+	if ((fd = engine_sock_connect(s)) != -1) {
+		close(fd);
+		return (1);
+	}
 	if ((path = realpath(store_path(s), NULL)) == NULL)
 		path = xstrdup(store_path(s));
 	held = lock_probe(path) == 1;
 	free(path);
 	return (held);
+}
+
+/*
+ * One request line for the socket: the command, its ids and arguments,
+ * and the caller's report of its tty and host (who it is, the engine
+ * asks the kernel).
+ */
+char *
+engine_request_line(const struct store_actor *actor,
+    const struct engine_request *q)
+{
+	const struct user_info	*self = user_self();
+	cJSON			*o, *a;
+	char			*text, *line;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "command", q->command);
+	if (q->workflow_id != 0)
+		cJSON_AddNumberToObject(o, "workflow_id",
+		    (double)q->workflow_id);
+	if (q->step_id != 0)
+		cJSON_AddNumberToObject(o, "step_id", (double)q->step_id);
+	if (q->args_json != NULL && (a = cJSON_Parse(q->args_json)) != NULL)
+		cJSON_AddItemToObject(o, "args", a);
+	cJSON_AddStringToObject(o, "tty", actor != NULL && actor->tty != NULL ?
+	    actor->tty : self->tty);
+	cJSON_AddStringToObject(o, "host", actor != NULL &&
+	    actor->host != NULL ? actor->host : self->host);
+	if ((text = cJSON_PrintUnformatted(o)) == NULL)
+		fatalx("%s: out of memory", __func__);
+	cJSON_Delete(o);
+	xasprintf(&line, "%s\n", text);
+	cJSON_free(text);
+	return (line);
+}
+
+/*
+ * Ask over the socket.  Returns 0 with the answer in r, 1 when no engine
+ * listens (nothing was sent), -1 with *cause when the exchange failed.
+ */
+int
+engine_submit_sock(struct store *s, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r, char **cause)
+{
+	return (engine_submit_sock_path(store_path(s), actor, q, r, cause));
+}
+
+/*
+ * The same, for the database at dbpath, before (or without) opening it:
+ * a command that only asks the engine need not read the database.
+ */
+int
+engine_submit_sock_path(const char *dbpath, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r, char **cause)
+{
+	char	*line, *path;
+	int64_t	 deadline;
+	int	 fd, rc = 0;
+
+	if ((fd = engine_sock_connect_path(dbpath)) == -1) {
+		if (errno == ENOENT || errno == ECONNREFUSED ||
+		    errno == ENAMETOOLONG || errno == ENOTDIR)
+			return (1);
+		path = engine_sock_path_of(dbpath);
+		xasprintf(cause, "cannot reach the engine at %s: %s", path,
+		    strerror(errno));
+		free(path);
+		return (-1);
+	}
+	deadline = time_mono_ms() + SUBMIT_WAIT_MS;
+	line = engine_request_line(actor, q);
+	if (sock_write_all(fd, line, strlen(line), deadline) != 0) {
+		xasprintf(cause, "cannot send to the engine: %s",
+		    strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	if (rc == 0 && (line = sock_read_line(fd, SUBMIT_ANSWER_MAX,
+	    deadline)) == NULL) {
+		if (errno == ETIMEDOUT)
+			xasprintf(cause, "the engine did not answer within "
+			    "%d s", SUBMIT_WAIT_MS / 1000);
+		else
+			xasprintf(cause, "the engine's answer was lost: %s",
+			    strerror(errno));
+		rc = -1;
+	} else if (rc == 0) {
+		if (engine_reply_read(line, r) != 0) {
+			xasprintf(cause, "the engine's answer is unreadable");
+			rc = -1;
+		}
+		free(line);
+	}
+	close(fd);
+	return (rc);
 }
 
 /* Free what a reply owns. */
@@ -80,6 +229,11 @@ engine_reply_read(const char *text, struct engine_reply *r)
 	v = cJSON_GetObjectItemCaseSensitive(o, "step_id");
 	if (cJSON_IsNumber(v))
 		r->step_id = (int64_t)v->valuedouble;
+	v = cJSON_GetObjectItemCaseSensitive(o, "version");
+	if (cJSON_IsNumber(v))
+		r->version = (int64_t)v->valuedouble;
+	r->conflict = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o,
+	    "conflict"));
 	cJSON_Delete(o);
 	return (0);
 }
@@ -160,9 +314,9 @@ engine_submit_engine_runs(struct store *s)
 }
 
 /*
- * Ask the engine: through the inbox when one runs; else as the engine
- * for one command, waiting (up to SUBMIT_WAIT_MS) while another command
- * does the same.
+ * Ask the engine: over its socket; through the inbox when one runs with
+ * no socket; else as the engine for one command, waiting (up to
+ * SUBMIT_WAIT_MS) while another command does the same.
  */
 int
 engine_submit(struct store *s, const struct flow_tools *tools,
@@ -177,6 +331,15 @@ engine_submit(struct store *s, const struct flow_tools *tools,
 	memset(r, 0, sizeof *r);
 	deadline = time_mono_ms() + SUBMIT_WAIT_MS;
 	for (;;) {
+		if ((rc = engine_submit_sock(s, actor, q, r, cause)) != 1)
+			return (rc);
+		if (store_is_readonly(s)) {
+			xasprintf(cause, "database %s is read-only to you and "
+			    "no engine answers on %s.sock: start its engine "
+			    "(systemctl start sluice-engine) or ask whoever "
+			    "runs it", store_path(s), store_path(s));
+			return (STORE_READONLY);
+		}
 		if (engine_probe(s) && engine_submit_engine_runs(s))
 			return (engine_submit_post(s, actor, q, r, cause));
 		rc = engine_open(NULL, s, tools, opts, &e, cause);

@@ -79,6 +79,8 @@ engine_step_uses_steps(const struct flow_step *st)
 	}
 	if (st->gate.message != NULL && strstr(st->gate.message, "steps"))
 		return (1);
+	if (st->input_json != NULL && strstr(st->input_json, "steps") != NULL)
+		return (1);
 	if (st->foreach != NULL && ((st->foreach->items_src != NULL &&
 	    strstr(st->foreach->items_src, "steps") != NULL) ||
 	    (st->foreach->gate.message != NULL &&
@@ -294,6 +296,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	free(wf->visits);
 	free(wf->name);
 	free(wf->input_json);
+	cJSON_Delete(wf->input);
 	free(wf->created_by);
 	free(wf);
 }
@@ -337,9 +340,15 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 	size_t			 n, i;
 	char			*cause = NULL;
 
+	/*
+	 * The input is parsed once and lent to each scope (a for-each's
+	 * items often come from it: parsing it per item would cost the
+	 * square of the items).
+	 */
+	if (wf->input == NULL)
+		wf->input = json_parse_or_null(wf->input_json);
 	scope = cJSON_CreateObject();
-	cJSON_AddItemToObject(scope, "input", json_parse_or_null(
-	    wf->input_json));
+	cJSON_AddItemReferenceToObject(scope, "input", wf->input);
 	w = cJSON_AddObjectToObject(scope, "workflow");
 	cJSON_AddNumberToObject(w, "id", (double)wf->id);
 	cJSON_AddStringToObject(w, "name", wf->name);

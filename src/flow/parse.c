@@ -84,6 +84,7 @@ static void	 parse_workflow(struct parse_step *, const cJSON *,
 static void	 parse_input(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_transitions(struct parse_step *);
+static void	 parse_workflow_fields(struct parse_step *);
 static void	 parse_unknown(struct flow_diags *, const char *, const char *,
 		     const char *const *, size_t, const char *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
@@ -747,6 +748,38 @@ flow_gate_parse(struct flow_gate *g, const cJSON *v, const char *path,
 	}
 }
 
+/*
+ * A sub-workflow step runs no command of its own: the fields that shape a
+ * command would be silently dropped, so each is an error.
+ */
+static void
+parse_workflow_fields(struct parse_step *ps)
+{
+	const struct flow_step	*st = ps->st;
+	const char		*bad[5];
+	char			*sub;
+	size_t			 n = 0, i;
+
+	if (st->host != NULL)
+		bad[n++] = "host";
+	if (st->cwd != NULL)
+		bad[n++] = "cwd";
+	if (st->env != NULL)
+		bad[n++] = "env";
+	if (st->timeout >= 0)
+		bad[n++] = "timeout";
+	if (strcmp(st->args_json, "{}") != 0)
+		bad[n++] = "args";
+	for (i = 0; i < n; i++) {
+		sub = flow_path_key(ps->path, bad[i]);
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "a sub-workflow step "
+		    "runs no command, so it has no \"%s\"%s", bad[i],
+		    strcmp(bad[i], "args") == 0 ? " (its child's input is "
+		    "\"input\")" : "");
+		free(sub);
+	}
+}
+
 /* Decide what the step runs and report conflicting fields. */
 static void
 parse_exec(struct parse_step *ps)
@@ -789,12 +822,8 @@ parse_exec(struct parse_step *ps)
 		    "a sub-workflow step (one with \"workflow\")");
 		free(sub);
 	}
-	if (st->exec == FLOW_EXEC_WORKFLOW && st->host != NULL) {
-		sub = flow_path_key(ps->path, "host");
-		flow_diags_add(ps->d, FLOW_ERROR, sub, "a sub-workflow step "
-		    "runs no command, so it has no \"host\"");
-		free(sub);
-	}
+	if (st->exec == FLOW_EXEC_WORKFLOW)
+		parse_workflow_fields(ps);
 	if (ps->gate == NULL)
 		return;
 	sub = flow_path_key(ps->path, "gate");

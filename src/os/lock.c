@@ -56,8 +56,10 @@ lock_path(const char *dbpath)
 }
 
 /*
- * Make the lock file as the store makes the database: 0600, or 0660 with
- * the directory's group when the directory is setgid (a shared database).
+ * Make the lock file as the store makes the database: 0600, or with the
+ * directory's group when the directory is setgid: 0660 when the group
+ * may write the directory (a shared database), 0640 when it may not
+ * (service mode: the team may probe the lock, not take it).
  */
 static int
 lock_create(const char *path, char **cause)
@@ -82,7 +84,7 @@ lock_create(const char *path, char **cause)
 	}
 	free(dir);
 	if (dsb.st_mode & S_ISGID)
-		mode = 0660;
+		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0640;
 
 	fd = open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC, 0600);
 	if (fd == -1) {

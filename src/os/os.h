@@ -145,4 +145,13 @@ int		 lock_probe(const char *);	/* 1 held by someone, 0 not */
 char		*lock_file(const char *);	/* DB.lock's path */
 int		 lock_same(int, const char *);	/* 1 path names fd's file */
 
+/* sock.c: the engine's socket, DB.sock beside the database. */
+char		*sock_path(const char *);
+int		 sock_listen(const char *, char **);
+int		 sock_accept(int);
+int		 sock_connect(const char *);
+int		 sock_peer(int, uid_t *, pid_t *);
+int		 sock_write_all(int, const char *, size_t, int64_t);
+char		*sock_read_line(int, size_t, int64_t);
+
 #endif /* SLUICE_OS_H */

@@ -42,8 +42,7 @@ static const char audit_head_set_sql[] =
 	"INSERT OR REPLACE INTO audit_head (id, last_id, hash)"
 	" VALUES (1, ?, ?)";
 static const char audit_list_sql[] =
-	"SELECT id, at, workflow_id, step_id, who, tty, host, action, target,"
-	" comment, detail_json FROM audit ORDER BY id DESC LIMIT ?";
+	"SELECT " STORE_AUDIT_COLUMNS " FROM audit ORDER BY id DESC LIMIT ?";
 
 /* The name an actor is recorded under; this process's user if none. */
 const char *
@@ -171,6 +170,8 @@ store_audit_row(sqlite3_stmt *st, void *p)
 	a->target = store_column_text(st, 8);
 	a->comment = store_column_text(st, 9);
 	a->detail_json = store_column_text(st, 10);
+	a->uid = sqlite3_column_int64(st, 11);
+	a->hash = store_column_text(st, 12);
 }
 
 /* Free a partly read array of audit entries. */
@@ -227,6 +228,7 @@ store_audits_free(struct store_audit *list, size_t n)
 		free(list[i].target);
 		free(list[i].comment);
 		free(list[i].detail_json);
+		free(list[i].hash);
 	}
 	free(list);
 }

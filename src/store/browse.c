@@ -45,7 +45,8 @@
 	" (SELECT s.name FROM workflow_steps s WHERE s.workflow_id = w.id" \
 	"  ORDER BY s.id DESC LIMIT 1))," \
 	" (SELECT s.status FROM workflow_steps s WHERE s.workflow_id = w.id" \
-	"  AND " STORE_STEP_ACTIVE " ORDER BY s.id DESC LIMIT 1)"
+	"  AND " STORE_STEP_ACTIVE " ORDER BY s.id DESC LIMIT 1)," \
+	" w.parent_id"
 #define BRIEF_MATCH \
 	" (?1 IS NULL OR w.name LIKE ?1 ESCAPE '\\' OR w.status LIKE ?1" \
 	"  ESCAPE '\\' OR w.created_by LIKE ?1 ESCAPE '\\' OR" \
@@ -58,9 +59,7 @@ static const char brief_up_sql[] =
 	"SELECT " BRIEF_COLUMNS " FROM workflows w WHERE w.id > ?3 AND"
 	BRIEF_MATCH " ORDER BY w.id ASC LIMIT ?4";
 
-#define AUDIT_COLUMNS \
-	"id, at, workflow_id, step_id, who, tty, host, action, target," \
-	" comment, detail_json"
+#define AUDIT_COLUMNS STORE_AUDIT_COLUMNS
 #define AUDIT_MATCH \
 	" (?1 IS NULL OR who LIKE ?1 ESCAPE '\\' OR action LIKE ?1" \
 	"  ESCAPE '\\' OR target LIKE ?1 ESCAPE '\\' OR comment LIKE ?1" \
@@ -113,6 +112,7 @@ store_brief_row(sqlite3_stmt *st, void *p)
 	b->late_at = sqlite3_column_int64(st, 10);
 	b->current_step = store_column_text(st, 11);
 	b->step_status = store_column_text(st, 12);
+	b->parent_id = sqlite3_column_int64(st, 13);
 }
 
 /* store_rows' way to free a partly read array. */

@@ -49,11 +49,12 @@ static const char items_first_sql[] =
 	"  WHERE item_of = ?1 AND status = 'running'"
 	" UNION ALL SELECT min(item_index) FROM workflow_steps"
 	"  WHERE item_of = ?1 AND status = 'waiting')";
+/* Timers are few, items waiting many: CROSS JOIN keeps timers outer. */
 static const char items_inflight_sql[] =
 	"SELECT (SELECT count(*) FROM workflow_steps WHERE item_of = ?1"
 	"  AND status IN ('ready', 'running', 'waiting')"
 	"  AND item_index IS NOT NULL)"
-	" + (SELECT count(*) FROM timers t JOIN workflow_steps s"
+	" + (SELECT count(*) FROM timers t CROSS JOIN workflow_steps s"
 	"  ON s.id = t.step_id WHERE s.item_of = ?1 AND s.status = 'pending'"
 	"  AND s.item_index IS NOT NULL)";
 static const char items_latest_sql[] =

@@ -52,6 +52,9 @@ struct store {
 	int			 flags;	/* STORE_F_* given to store_open */
 	int			 readonly;	/* nothing may be written */
 	int			 depth;	/* nesting of store_begin */
+	int64_t			 busy_timeout;	/* ms a lock is waited for */
+	int64_t			 busy_since;	/* monotonic ms the wait began */
+	int64_t			 busy_waited;	/* ms waited before giving up */
 	struct store_cached	 cached[STORE_NCACHED];
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */
@@ -167,7 +170,10 @@ int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);
 void		 store_step_clear(struct store_step *);
 
-/* audit.c */
+/* audit.c: the columns store_audit_rows reads, in order. */
+#define STORE_AUDIT_COLUMNS \
+	"id, at, workflow_id, step_id, who, tty, host, action, target," \
+	" comment, detail_json, uid, hash"
 const char	*store_actor_name(const struct store_actor *);
 extern const struct store_rows store_audit_rows;
 

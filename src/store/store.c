@@ -29,6 +29,7 @@
 #include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -45,6 +46,8 @@ struct store_ident {
 
 static int	store_mkdirs(const char *, char **);
 static int	store_create_file(const char *, char **);
+static int	store_create(const char *, int, char **);
+static int	store_busy(void *, int);
 static int	store_can_write(const char *);
 static int	store_identify(struct store *, struct store_ident *, char **);
 static int	store_configure(struct store *, const struct store_ident *,
@@ -167,8 +170,10 @@ store_mkdirs(const char *path, char **cause)
 
 /*
  * Create an empty database file ourselves, so its mode and group never
- * depend on the umask: 0600, or 0660 with the directory's group when the
- * directory is setgid (a team's shared database).
+ * depend on the umask: 0600, or with the directory's group when the
+ * directory is setgid: 0660 when the group may write the directory (a
+ * team's shared database), 0640 when it may not (service mode: the
+ * engine's account writes, the team reads).
  */
 static int
 store_create_file(const char *path, char **cause)
@@ -198,7 +203,7 @@ store_create_file(const char *path, char **cause)
 		return (-1);
 	}
 	if (dsb.st_mode & S_ISGID)
-		mode = 0660;
+		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0640;
 	if (fstat(fd, &sb) != 0)
 		goto fail;
 	if ((dsb.st_mode & S_ISGID) && sb.st_gid != dsb.st_gid &&
@@ -218,6 +223,99 @@ fail:
 		close(fd);
 	unlink(path);
 	return (-1);
+}
+
+/*
+ * Create a new database where there is none.  It is built whole under a
+ * name of its own beside the path (owner and mode, WAL mode, the schema),
+ * closed (which moves everything into the file), then linked to the path,
+ * which fails if another process got there first: theirs is as complete
+ * as ours, and ours goes.  Any process that finds the path therefore
+ * finds a whole sluice database, never one half made, however many
+ * create it at once.
+ */
+static int
+store_create(const char *path, int flags, char **cause)
+{
+	struct store	*s;
+	struct stat	 sb;
+	char		*tmp, *side, *dir;
+	int		 rc, persist = 0, fd;
+
+	if (store_mkdirs(path, cause) != 0)
+		return (STORE_ERR);
+	xasprintf(&tmp, "%s.new-%ld", path, (long)getpid());
+	unlink(tmp);		/* left by a creator that died with our pid */
+	if (store_create_file(tmp, cause) != 0) {
+		free(tmp);
+		return (STORE_ERR);
+	}
+	rc = store_open(tmp, flags | STORE_F_NOCREATE, &s, cause);
+	if (rc == 0) {
+		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
+		    &persist);
+		store_close(s);
+		/* Closing checkpointed it all: nothing may be left aside. */
+		xasprintf(&side, "%s-wal", tmp);
+		if (stat(side, &sb) == 0 && sb.st_size > 0) {
+			xasprintf(cause, "cannot create %s: its log %s was not "
+			    "written back", path, side);
+			rc = STORE_ERR;
+		}
+		unlink(side);
+		free(side);
+	}
+	if (rc == 0 && link(tmp, path) != 0 && errno != EEXIST) {
+		xasprintf(cause, "cannot create %s: %s", path,
+		    strerror(errno));
+		rc = STORE_ERR;
+	}
+	if (rc == 0) {
+		/* The new name must last as the data in it does. */
+		dir = store_dirname(path);
+		if ((fd = open(dir, O_RDONLY|O_DIRECTORY|O_CLOEXEC)) != -1) {
+			fsync(fd);
+			close(fd);
+		}
+		free(dir);
+	}
+	xasprintf(&side, "%s-shm", tmp);
+	unlink(side);
+	free(side);
+	unlink(tmp);
+	free(tmp);
+	return (rc);
+}
+
+/*
+ * SQLite's busy handler: wait for a lock up to the store's timeout, and
+ * when giving up note how long was really waited, so the refusal says so.
+ */
+static int
+store_busy(void *arg, int count)
+{
+	static const int	 delays[] = { 1, 2, 5, 10, 15, 20, 25, 25, 25,
+				     50, 50, 100 };
+	struct store		*s = arg;
+	struct timespec		 ts;
+	int64_t			 now = time_mono_ms(), left;
+	int			 ms;
+
+	if (count == 0)
+		s->busy_since = now;
+	left = s->busy_timeout - (now - s->busy_since);
+	if (left <= 0) {
+		s->busy_waited = now - s->busy_since;	/* for store_fail */
+		return (0);
+	}
+	ms = delays[count < (int)nitems(delays) ? count : (int)nitems(delays) -
+	    1];
+	if (ms > left)
+		ms = (int)left;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+	return (1);
 }
 
 /*
@@ -255,14 +353,22 @@ store_identify(struct store *s, struct store_ident *id, char **cause)
 	int64_t	 appid, tables;
 	int	 rc;
 
-	if ((rc = store_query_int(s, "PRAGMA application_id", &appid,
-	    cause)) != 0)
+	/*
+	 * One read transaction, so the three answers come from one state of
+	 * the file even while another process is creating its schema.
+	 */
+	if ((rc = store_exec(s, "BEGIN", cause)) != 0)
 		return (rc);
-	if ((rc = store_query_int(s, "PRAGMA user_version", &id->version,
-	    cause)) != 0)
-		return (rc);
-	if ((rc = store_query_int(s, "SELECT count(*) FROM sqlite_master",
-	    &tables, cause)) != 0)
+	rc = store_query_int(s, "PRAGMA application_id", &appid, cause);
+	if (rc == 0)
+		rc = store_query_int(s, "PRAGMA user_version", &id->version,
+		    cause);
+	if (rc == 0)
+		rc = store_query_int(s, "SELECT count(*) FROM sqlite_master",
+		    &tables, cause);
+	if (!sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != 0)
 		return (rc);
 
 	id->empty = (appid == 0 && tables == 0 && id->version == 0);
@@ -336,8 +442,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		}
 		if (flags & (STORE_F_READONLY|STORE_F_NOCREATE))
 			return (store_missing(path, cause));
-		if (store_create_file(path, cause) != 0)
-			return (STORE_ERR);
+		if ((rc = store_create(path, flags, cause)) != 0)
+			return (rc);
 	} else if (S_ISDIR(sb.st_mode)) {
 		xasprintf(cause, "%s is a directory, not a database", path);
 		return (STORE_ERR);
@@ -358,7 +464,9 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		rc = STORE_ERR;
 		goto fail;
 	}
-	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT);
+	s->busy_timeout = STORE_BUSY_TIMEOUT;
+	s->busy_waited = -1;
+	sqlite3_busy_handler(s->db, store_busy, s);
 	/* Closing must not checkpoint a foreign WAL into its file. */
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	if ((flags & STORE_F_READONLY) ||
@@ -522,9 +630,17 @@ store_fail(struct store *s, int rc, const char *what, char **cause)
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		xasprintf(cause, "database %s is busy (locked by another "
-		    "process for more than %ds)", s->path,
-		    STORE_BUSY_TIMEOUT / 1000);
+		/* Say what was waited: SQLite does not always wait. */
+		if (s->busy_waited >= 0) {
+			xasprintf(cause, "database %s is busy (locked by "
+			    "another process; gave up after %lld.%llds)",
+			    s->path, (long long)(s->busy_waited / 1000),
+			    (long long)(s->busy_waited % 1000 / 100));
+		} else {
+			xasprintf(cause, "database %s is busy (locked by "
+			    "another process at that moment)", s->path);
+		}
+		s->busy_waited = -1;
 		return (STORE_BUSY);
 	case SQLITE_READONLY:
 		return (store_fail_readonly(s, cause));

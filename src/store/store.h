@@ -241,6 +241,8 @@ struct store_audit {
 	char		*target;	/* what it acted on, as text */
 	char		*comment;
 	char		*detail_json;
+	int64_t		 uid;
+	char		*hash;		/* its link in the chain (chain.c) */
 };
 
 struct store_audit_entry {
@@ -298,6 +300,7 @@ struct store_brief {
 	char		*current_step;
 	char		*step_status;	/* of the newest unfinished step */
 	int		 paused;
+	int64_t		 parent_id;	/* a child run's parent, 0 */
 };
 
 struct store_window {

@@ -32,8 +32,6 @@
 
 #define ACTION_ANSWER_MS	15000	/* then say the engine is slow */
 
-static void	 action_answer(struct ui *, const char *,
-		     const struct engine_reply *);
 static void	 action_comment_done(struct ui *, const char *, void *);
 static void	 action_confirm_done(struct ui *, const char *, void *);
 
@@ -95,7 +93,7 @@ action_echo(struct ui *ui, struct buf *b, const char *words)
 }
 
 /* Show what came of an action: the command, then the engine's answer. */
-static void
+void
 action_answer(struct ui *ui, const char *echo, const struct engine_reply *r)
 {
 	if (r->code != 0)
@@ -108,8 +106,8 @@ action_answer(struct ui *ui, const char *echo, const struct engine_reply *r)
 }
 
 /*
- * Ask the engine (args is consumed).  Here: applied now.  Elsewhere: to
- * the inbox, answered later.  None at all (this console could not take
+ * Ask the engine (args is consumed).  Here: applied now.  Elsewhere:
+ * over its socket (else to the inbox), answered later.  None at all (this console could not take
  * the lock, e.g. a command is applying itself): the blocking way, which
  * is brief then.
  */
@@ -130,11 +128,15 @@ action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 	q.step_id = step;
 	q.args_json = json_print(args);
 	cJSON_Delete(args);
-	if (ui->readonly) {
-		screen_message(ui, 1, "%s: the database is read-only", echo);
-	} else if (ui->engine != NULL) {
+	if (ui->engine != NULL) {
 		engine_request_apply(ui->engine, &ui->cfg->actor, &q, &r);
 		action_answer(ui, echo, &r);
+	} else if (attach_ready(ui) || attach_open(ui) == 0) {
+		attach_send(ui, &q, echo);
+	} else if (ui->readonly) {
+		screen_message(ui, 1, "%s: no engine answers and the database "
+		    "is not yours to write: start its engine (systemctl start "
+		    "sluice-engine)", echo);
 	} else if (ui->lease.pid != 0) {
 		if (engine_request_post(ui->store, &ui->cfg->actor, &q, &id,
 		    &cause) != 0) {

@@ -38,8 +38,8 @@
 #include "ui/ui-int.h"
 
 #define UI_WATCH_MS	100	/* how often to look for database changes */
+#define UI_WATCH_ATTACHED_MS 2000	/* the same, told of them by the engine */
 #define UI_TICK_MS	1000	/* ages, the engine's heartbeat, take-over */
-#define UI_STALE_MS	5000	/* an engine silent this long looks dead */
 
 static void	 ui_before_sleep(void *);
 static void	 ui_watch(void *);
@@ -85,6 +85,8 @@ ui_engine_state(struct ui *ui, struct buf *b)
 		    "engine: this console");
 		return;
 	}
+	if (attach_state(ui, b) == 0)
+		return;
 	if (ui->lease.pid == 0) {
 		buf_puts(b, ui->readonly ? "engine: none (read-only)" :
 		    "engine: none");
@@ -108,9 +110,13 @@ ui_engine_try(struct ui *ui, int announce)
 	int64_t	 was = ui->lease.pid;
 	int	 rc;
 
-	if (ui->engine != NULL || ui->readonly)
+	if (ui->engine != NULL)
 		return;
-	if (!engine_probe(ui->store)) {
+	if (attach_ready(ui) || attach_open(ui) == 0) {
+		store_lease_clear(&ui->lease);	/* the socket says who */
+		return;
+	}
+	if (!ui->readonly && !engine_probe(ui->store)) {
 		rc = engine_open(ui->loop, ui->store, ui->cfg->tools,
 		    &ui->cfg->opts, &ui->engine, &cause);
 		if (rc == 0) {
@@ -153,24 +159,34 @@ ui_counts(struct ui *ui)
 	}
 }
 
-/* Every 100 ms: if the database moved, the visible views read again. */
+/* The database changed (or may have): the visible views read again. */
+void
+ui_changed(struct ui *ui)
+{
+	struct view	*v;
+
+	ui->mark = store_change_mark(ui->store);
+	for (v = ui->top; v != NULL; v = v->below)
+		v->dirty_data = 1;
+	ui_counts(ui);
+	action_poll(ui);
+	ui_dirty(ui);
+}
+
+/*
+ * Every 100 ms: if the database moved, the visible views read again.
+ * Attached to an engine's socket, the engine says when it commits, so
+ * this only looks seldom, for writers that are not the engine.
+ */
 static void
 ui_watch(void *arg)
 {
 	struct ui	*ui = arg;
-	struct view	*v;
-	int64_t		 mark;
 
-	mark = store_change_mark(ui->store);
-	if (mark != ui->mark) {
-		ui->mark = mark;
-		for (v = ui->top; v != NULL; v = v->below)
-			v->dirty_data = 1;
-		ui_counts(ui);
-		action_poll(ui);
-		ui_dirty(ui);
-	}
-	loop_timer_start(ui->watch, UI_WATCH_MS);
+	if (store_change_mark(ui->store) != ui->mark)
+		ui_changed(ui);
+	loop_timer_start(ui->watch, attach_ready(ui) ? UI_WATCH_ATTACHED_MS :
+	    UI_WATCH_MS);
 }
 
 /* Every second: ages move, and an attached console checks the engine. */
@@ -182,6 +198,7 @@ ui_tick(void *arg)
 
 	if (ui->engine == NULL)
 		ui_engine_try(ui, 1);
+	attach_tick(ui);
 	for (v = ui->top; v != NULL; v = v->below) {
 		if (v->ops->tick != NULL && v->ops->tick(ui, v))
 			ui_dirty(ui);
@@ -300,7 +317,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui_counts(&ui);
 	loop_timer_start(ui.watch, UI_WATCH_MS);
 	view_switch(&ui, VIEW_WORKFLOWS);
-	if (ui.readonly)
+	if (ui.readonly && !attach_ready(&ui))
 		screen_message(&ui, 1, "the database is read-only: you can "
 		    "look, not act");
 	while (!ui.quit)
@@ -309,6 +326,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	while (ui.top != NULL && ui.top->below != NULL)
 		view_pop(&ui);
 	view_switch(&ui, (enum view_kind)-1);
+	attach_close(&ui);
 	loop_timer_free(ui.watch);
 	loop_timer_free(ui.tick);
 	loop_hook_del(ui.loop, ui_before_sleep, &ui);

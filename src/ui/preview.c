@@ -32,6 +32,8 @@
 #define PREVIEW_NAMES	12	/* names listed, then "and N more" */
 
 static int	 preview_refuse(const struct store_workflow *, char **);
+static int	 preview_budget(const struct store_workflow *,
+		     const struct store_step *, size_t, struct buf *, char **);
 static int	 preview_leaf(const struct flow *, const struct store_step *,
 		     size_t, const unsigned char *);
 static void	 preview_leaves(const struct store_workflow *,
@@ -65,6 +67,50 @@ preview_refuse(const struct store_workflow *w, char **cause)
 }
 
 /*
+ * A running workflow can be retried only when a for-each waits at its
+ * spent failure budget: its failed items run again.
+ */
+static int
+preview_budget(const struct store_workflow *w, const struct store_step *rows,
+    size_t n, struct buf *b, char **cause)
+{
+	const struct store_step	*gate = NULL;
+	size_t			 i, j, count = 0;
+
+	for (i = 0; i < n && gate == NULL; i++) {
+		if (strcmp(rows[i].status, "waiting") == 0 &&
+		    rows[i].item_of != 0 && rows[i].item_index < 0 &&
+		    rows[i].label != NULL &&
+		    strcmp(rows[i].label, "failure budget") == 0)
+			gate = &rows[i];
+	}
+	if (gate == NULL)
+		return (preview_refuse(w, cause));
+	buf_printf(b, "Retry the failed items of %s in workflow %lld: ",
+	    gate->name, (long long)w->id);
+	for (i = 0; i < n; i++) {
+		if (rows[i].item_index < 0 || strcmp(rows[i].status,
+		    "failed") != 0)
+			continue;
+		/* Only an item's latest row counts. */
+		for (j = i + 1; j < n; j++) {
+			if (rows[j].item_of == rows[i].item_of &&
+			    rows[j].item_index == rows[i].item_index)
+				break;
+		}
+		if (j < n)
+			continue;
+		if (count++ < PREVIEW_NAMES)
+			buf_printf(b, "%s%s", count > 1 ? ", " : "",
+			    rows[i].label != NULL ? rows[i].label : "?");
+	}
+	buf_printf(b, "%s (%zu item%s) run again, and the rollout goes on.",
+	    count > PREVIEW_NAMES ? ", ..." : "", count,
+	    count == 1 ? "" : "s");
+	return (0);
+}
+
+/*
  * Is row i one the workflow ended on (engine_rerun_leaf)?  has_child
  * says which rows some other row came after.
  */
@@ -76,8 +122,8 @@ preview_leaf(const struct flow *f, const struct store_step *rows, size_t i,
 	const struct flow_step	*fs;
 	int			 spec;
 
-	if (has_child[i])
-		return (0);
+	if (has_child[i] || (r->item_of != 0 && r->items == 0))
+		return (0);	/* a for-each's items go with its row */
 	if (strcmp(r->status, "done") == 0) {
 		if (r->branch_end != NULL ||
 		    (spec = flow_find(f, r->step_key)) < 0)
@@ -132,6 +178,35 @@ preview_after(const struct store_step *rows, size_t n, size_t i, int64_t from)
 		if (rows[i].id == from)
 			return (1);
 		i = preview_row(rows, n, rows[i].parent_id);
+	}
+	return (0);
+}
+
+/*
+ * Is leaf i in a branch of a fan-out that row from is also inside, whose
+ * join has not run (engine_row_sibling)?
+ */
+static int
+preview_sibling(const struct store_step *rows, size_t n, size_t i,
+    size_t from)
+{
+	size_t	 fi = n, gi = n, k, depth = 0;
+	int64_t	 fo, g;
+
+	for (fo = rows[i].fanout_id; fo != 0 && depth++ <= n;
+	    fo = fi < n ? rows[fi].fanout_id : 0) {
+		fi = preview_row(rows, n, fo);
+		for (g = rows[from].fanout_id; g != 0 && g != fo;
+		    g = gi < n ? rows[gi].fanout_id : 0)
+			gi = preview_row(rows, n, g);
+		if (g == 0 || fi >= n)
+			continue;
+		/* Its join ran: a row after the fan-out row, outside it. */
+		for (k = 0; k < n; k++) {
+			if (rows[k].parent_id == fo && rows[k].fanout_id != fo)
+				return (0);
+		}
+		return (1);
 	}
 	return (0);
 }
@@ -284,6 +359,7 @@ preview_from(const struct store_workflow *w, const struct flow *f,
 	for (i = 0; i < n; i++) {
 		if (preview_leaf(f, rows, i, has_child) &&
 		    !preview_after(rows, n, i, rows[last].id) &&
+		    preview_sibling(rows, n, i, last) &&
 		    (other = flow_find(f, rows[i].step_key)) >= 0)
 			preview_reach(f, other, mark);
 	}
@@ -321,7 +397,8 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 
 	if (store_workflow_get(ui->store, wf, &w, cause) != 0)
 		return (-1);
-	if (preview_refuse(w, cause) != 0)
+	if ((from != NULL || strcmp(w->status, "running") != 0) &&
+	    preview_refuse(w, cause) != 0)
 		goto out;
 	d = flow_diags_create();
 	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
@@ -333,6 +410,11 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	}
 	if (store_step_list(ui->store, wf, &rows, &n, cause) != 0)
 		goto out;
+	if (strcmp(w->status, "running") == 0) {
+		rc = preview_budget(w, rows, n, b, cause);
+		store_steps_free(rows, n);
+		goto out;
+	}
 	if (from != NULL)
 		rc = preview_from(w, f, rows, n, from, b, cause);
 	else {

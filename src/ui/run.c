@@ -74,6 +74,7 @@ struct run {
 	char			*error;	/* reading failed */
 	int64_t			 next_load;	/* reads wait till */
 	int			 force;	/* read now (a key asked) */
+	const char		*filter;	/* the view's, as last laid out */
 };
 
 /* Where the columns go at this width (0: dropped). */
@@ -118,6 +119,9 @@ static const char *run_took(const struct store_step *, int64_t, char *,
 static enum ui_paint run_result(const struct store_step *, struct buf *);
 static void	 run_oneline(const char *, struct buf *);
 static void	 run_toggle_open(struct run *, int64_t);
+static enum ui_paint run_foreach_text(const struct tree_foreach *,
+		     struct buf *);
+static int	 run_foreach_open(struct run *, int);
 
 const struct view_ops view_run = {
 	.kind = VIEW_RUN,
@@ -210,6 +214,7 @@ run_layout(struct run *r, const char *filter)
 	const char		*st = r->wf->status;
 	size_t			 i;
 
+	r->filter = filter;
 	memset(&in, 0, sizeof in);
 	in.flow = r->flow;
 	in.steps = r->steps;
@@ -387,6 +392,26 @@ run_follow_pick(const struct run *r)
 	return (best);
 }
 
+/*
+ * f follows into a for-each: when the row it picked is a closed for-each
+ * with items running or failed, open it (and lay out again); 1 if so.
+ */
+static int
+run_foreach_open(struct run *r, int i)
+{
+	const struct tree_row		*tr = &r->tree->rows[r->vis[i]];
+	const struct tree_foreach	*fe;
+
+	if (tr->foreach < 0)
+		return (0);
+	fe = &r->tree->foreachs[tr->foreach];
+	if (fe->expanded || (fe->tally.running == 0 && fe->tally.failed == 0))
+		return (0);
+	run_toggle_open(r, fe->id);
+	run_layout(r, r->filter);
+	return (1);
+}
+
 /* Put the cursor back: on run_open's step, the followed one, or the mark. */
 static void
 run_place(struct run *r, const struct run_mark *m)
@@ -396,8 +421,11 @@ run_place(struct run *r, const struct run_mark *m)
 	if (r->want != 0) {
 		i = run_vis_of(r, tree_find_step(r->tree, r->want));
 		r->want = 0;
-	} else if (r->follow)
+	} else if (r->follow) {
 		i = run_follow_pick(r);
+		if (i >= 0 && run_foreach_open(r, i))
+			i = run_follow_pick(r);
+	}
 	if (i < 0)
 		i = run_mark_find(r, m);
 	if (i < 0)
@@ -451,6 +479,8 @@ run_label_text(const struct tree *t, const struct tree_row *tr, char *buf,
 	switch (tr->kind) {
 	case TREE_STEP:
 	case TREE_JOIN:
+		if (tr->item && tr->row->label != NULL)
+			return (tr->row->label);
 		return (tr->row->name != NULL ? tr->row->name :
 		    tr->row->step_key != NULL ? tr->row->step_key : "?");
 	case TREE_NOT_REACHED:
@@ -835,6 +865,39 @@ run_result(const struct store_step *s, struct buf *b)
 	}
 }
 
+/*
+ * A for-each row's result column: "batch 2/3; 1 of 1 failures; 6 done,
+ * 2 running, 1 failed, 11 waiting (Enter expands)": the budget first, it
+ * matters most when the column is cut.
+ */
+static enum ui_paint
+run_foreach_text(const struct tree_foreach *fe, struct buf *b)
+{
+	const struct flow_foreach_tally	*t = &fe->tally;
+	const char			*sep = "; ";
+
+	if (t->nbatches > 1)
+		buf_printf(b, "batch %d/%d; ", t->batch, t->nbatches);
+	else
+		buf_printf(b, "%d item%s; ", t->n, t->n == 1 ? "" : "s");
+	buf_printf(b, "%d of %d failures", t->failed, t->budget);
+#define RUN_COUNT(v, word) do {						\
+	if ((v) > 0) {							\
+		buf_printf(b, "%s%d %s", sep, (v), (word));		\
+		sep = ", ";						\
+	}								\
+} while (0)
+	RUN_COUNT(t->done, "done");
+	RUN_COUNT(t->running, "running");
+	RUN_COUNT(t->failed, "failed");
+	RUN_COUNT(t->waiting, "waiting");
+	RUN_COUNT(t->cancelled, "not run");
+#undef RUN_COUNT
+	buf_puts(b, fe->expanded ? " (Enter collapses)" : " (Enter expands)");
+	return (t->failed > t->budget ? PAINT_ERROR : t->failed > 0 ?
+	    PAINT_WAIT : PAINT_NORMAL);
+}
+
 /* One shown row: label, then tool, attempt, duration and result. */
 static void
 run_row(struct ui *ui, const struct run *r, int y, int i,
@@ -872,7 +935,10 @@ run_row(struct ui *ui, const struct run *r, int y, int i,
 	if (c->result <= 0)
 		return;
 	buf_init(&b);
-	paint = run_result(s, &b);
+	if (tr->foreach >= 0)
+		paint = run_foreach_text(&r->tree->foreachs[tr->foreach], &b);
+	else
+		paint = run_result(s, &b);
 	draw_text(ui, y, run_result_x(c), c->result, b.data != NULL ? b.data :
 	    "", sel ? PAINT_SELECT : paint);
 	buf_free(&b);
@@ -951,7 +1017,11 @@ run_key(struct ui *ui, struct view *v, int key)
 		if (r->list.n == 0)
 			return (1);
 		tr = &r->tree->rows[r->vis[r->list.sel]];
-		if (tr->kind == TREE_STEP && tr->row->child_id != 0)
+		if (tr->foreach >= 0) {
+			run_toggle_open(r, tr->row->id);
+			v->dirty_data = 1;
+			r->force = 1;
+		} else if (tr->kind == TREE_STEP && tr->row->child_id != 0)
 			run_open(ui, tr->row->child_id, 0);
 		else if (tr->kind == TREE_STEP || tr->kind == TREE_JOIN)
 			step_open(ui, tr->row->id);
@@ -1051,6 +1121,9 @@ run_retry_from(struct view *v)
 	tr = &r->tree->rows[r->vis[r->list.sel]];
 	if ((tr->kind != TREE_STEP && tr->kind != TREE_JOIN) ||
 	    tr->status == TREE_FAILED || tr->status == TREE_CANCELLED)
+		return (NULL);
+	/* A for-each's item or gate: the for-each's retry, not --from. */
+	if (tr->item || (r->wf != NULL && strcmp(r->wf->status, "running") == 0))
 		return (NULL);
 	return (tr->row->step_key);
 }

@@ -29,6 +29,10 @@
  * have followed (along "next"), else at the end in flow order.  Fan-outs
  * with many branches or rows collapse to one row of counts by status.
  *
+ * A for-each's items and gates are not in any lane: they show under the
+ * for-each's row, the gates that wait always, every item (its latest
+ * row, in item order) and gate once it is expanded.
+ *
  * Everything is sorts and binary searches over the rows, then one walk
  * with an explicit stack (a loop can nest fan-outs deeply), so a 60,000
  * row run lays out in a few milliseconds.
@@ -69,6 +73,8 @@ struct tree_ctx {
 	size_t			 n;
 	struct tree_key		*byid;
 	struct tree_key		*lane;
+	struct tree_key		*member;	/* items and gates, by owner */
+	size_t			 nmember;
 	int			*spec;
 	int			*sub;		/* rows under a fan-out row */
 	unsigned char		*act;		/* most active status under */
@@ -113,6 +119,8 @@ static void	 tree_summary(struct tree_ctx *, struct tree_frame *);
 static void	 tree_hidden(struct tree_ctx *);
 static void	 tree_leftovers(struct tree_ctx *);
 static void	 tree_unreached_branches(struct tree_ctx *, int);
+static void	 tree_foreach(struct tree_ctx *, size_t, int, uint64_t, int);
+static int	 tree_is_member(const struct store_step *);
 
 /* The statuses as the store spells them, in enum order. */
 static const char *const tree_status_names[TREE_NSTATUS] = {
@@ -182,15 +190,32 @@ tree_index(struct tree_ctx *c)
 
 	c->byid = xcalloc(c->n + 1, sizeof *c->byid);
 	c->lane = xcalloc(c->n + 1, sizeof *c->lane);
+	c->member = xcalloc(c->n + 1, sizeof *c->member);
 	for (i = 0; i < c->n; i++) {
 		s = &c->in->steps[i];
 		c->byid[i].id = c->lane[i].id = s->id;
 		c->byid[i].idx = c->lane[i].idx = i;
 		c->lane[i].fanout = s->fanout_id;
 		c->lane[i].branch = s->fanout_id != 0 ? s->branch_no : 0;
+		if (tree_is_member(s)) {
+			/* In no lane: under its for-each instead. */
+			c->lane[i].fanout = -1;
+			c->member[c->nmember].fanout = s->item_of;
+			c->member[c->nmember].branch = s->item_index;
+			c->member[c->nmember].id = s->id;
+			c->member[c->nmember++].idx = i;
+		}
 	}
 	qsort(c->byid, c->n, sizeof *c->byid, tree_cmp_id);
 	qsort(c->lane, c->n, sizeof *c->lane, tree_cmp_lane);
+	qsort(c->member, c->nmember, sizeof *c->member, tree_cmp_lane);
+}
+
+/* Is a row a for-each's item or gate (not a step of the flow's own)? */
+static int
+tree_is_member(const struct store_step *s)
+{
+	return (s->item_of != 0 && s->items == 0);
 }
 
 /* The index of the row with an id, or -1. */
@@ -409,6 +434,7 @@ tree_emit(struct tree_ctx *c, enum tree_kind kind, int depth, uint64_t rails,
 	r->last = last;
 	r->spec = -1;
 	r->fanout = -1;
+	r->foreach = -1;
 	return (r);
 }
 
@@ -493,7 +519,13 @@ tree_step_lane(struct tree_ctx *c)
 		r->spec = c->spec[i];
 		r->status = tree_status_of(s->status);
 		r->fanout = c->fo[i];
+		r->foreach = -1;
 		c->shown[i] = 1;
+		if (s->items > 0) {
+			tree_foreach(c, i, f->depth + 1,
+			    tree_child_rails(f->depth, f->rails, last), last);
+			return;
+		}
 		if (s->parent_id != 0 && s->parent_id != s->fanout_id &&
 		    (p = tree_find(c, s->parent_id)) >= 0 && c->fo[p] >= 0 &&
 		    c->spec[p] != c->spec[i]) {
@@ -753,6 +785,115 @@ tree_unreached_branches(struct tree_ctx *c, int spec)
 	}
 }
 
+/* The first position in ctx->member of owner's rows with index >= from. */
+static size_t
+tree_member_lo(const struct tree_ctx *c, int64_t owner, int from)
+{
+	size_t	 lo = 0, hi = c->nmember, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (c->member[mid].fanout < owner ||
+		    (c->member[mid].fanout == owner &&
+		    c->member[mid].branch < from))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo);
+}
+
+/*
+ * A for-each row (c->in->steps[i], just emitted): tally its items; under
+ * it, its gates that wait (every gate, and every item's latest row, once
+ * it is expanded).  Items belong to the for-each's first row; they show
+ * under its newest.
+ */
+static void
+tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
+    int last)
+{
+	const struct store_step		*s = &c->in->steps[i], *m;
+	struct flow_foreach_row		*fr;
+	struct tree_foreach		*fe;
+	struct tree_row			*r, *fer;
+	int64_t				 root;
+	size_t				 k, lo, hi, glo, ghi, nfr = 0, j;
+	size_t				 nshow = 0;
+	int				 spec = c->spec[i], newest = 1;
+
+	(void)last;
+	fer = &c->t->rows[c->t->n - 1];
+	root = s->item_of != 0 ? s->item_of : s->id;
+	for (k = 0; k < c->n; k++) {
+		m = &c->in->steps[k];
+		if (m->items > 0 && m->id > s->id &&
+		    (m->id == root || m->item_of == root))
+			newest = 0;
+	}
+	c->t->foreachs = xreallocarray(c->t->foreachs, c->t->nforeachs + 1,
+	    sizeof *c->t->foreachs);
+	fe = &c->t->foreachs[c->t->nforeachs];
+	memset(fe, 0, sizeof *fe);
+	fe->id = s->id;
+	fe->row = s;
+	for (k = 0; k < c->in->nexpanded; k++)
+		if (c->in->expanded[k] == s->id)
+			fe->expanded = 1;
+	fer->foreach = (int)c->t->nforeachs++;
+	lo = tree_member_lo(c, root, 0);
+	hi = tree_member_lo(c, root + 1, INT32_MIN);
+	if (spec >= 0 && c->in->flow != NULL &&
+	    c->in->flow->steps[spec].foreach != NULL) {
+		fr = xcalloc(hi - lo + 1, sizeof *fr);
+		for (k = lo; k < hi; k++) {
+			m = &c->in->steps[c->member[k].idx];
+			fr[nfr].index = m->item_index;
+			fr[nfr].attempt = m->attempt;
+			fr[nfr++].status = m->status;
+		}
+		flow_foreach_tally(c->in->flow->steps[spec].foreach,
+		    (int)s->items, fr, nfr, &fe->tally);
+		free(fr);
+	}
+	/* Gates: this row's, index -1, before its items. */
+	glo = tree_member_lo(c, s->id, INT32_MIN);
+	ghi = tree_member_lo(c, s->id, 0);
+	for (k = glo; k < ghi; k++) {
+		m = &c->in->steps[c->member[k].idx];
+		if (fe->expanded || strcmp(m->status, "waiting") == 0)
+			nshow++;
+	}
+	for (k = lo; fe->expanded && newest && k < hi; k++) {
+		if (k + 1 == hi || c->member[k + 1].branch !=
+		    c->member[k].branch)
+			nshow++;
+	}
+	for (k = glo, j = 0; k < ghi; k++) {
+		m = &c->in->steps[c->member[k].idx];
+		c->shown[c->member[k].idx] = 1;
+		if (!fe->expanded && strcmp(m->status, "waiting") != 0)
+			continue;
+		r = tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
+		r->row = m;
+		r->spec = spec;
+		r->status = tree_status_of(m->status);
+		r->item = 1;
+	}
+	for (k = lo; k < hi; k++) {
+		c->shown[c->member[k].idx] = 1;
+		if (!fe->expanded || !newest || (k + 1 < hi &&
+		    c->member[k + 1].branch == c->member[k].branch))
+			continue;
+		m = &c->in->steps[c->member[k].idx];
+		r = tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
+		r->row = m;
+		r->spec = spec;
+		r->status = tree_status_of(m->status);
+		r->item = 1;
+	}
+}
+
 /* Lay a run out. */
 struct tree *
 tree_build(const struct tree_input *in)
@@ -768,6 +909,8 @@ tree_build(const struct tree_input *in)
 	c.t->flow = in->flow;
 	c.shown = xcalloc(c.n + 1, 1);
 	tree_index(&c);
+	for (lo = 0; lo < c.nmember; lo++)
+		c.shown[c.member[lo].idx] = 1;	/* only under their for-each */
 	tree_specs(&c);
 	tree_subtrees(&c);
 	tree_fanouts(&c);
@@ -788,6 +931,7 @@ tree_build(const struct tree_input *in)
 	tree_leftovers(&c);
 	free(c.byid);
 	free(c.lane);
+	free(c.member);
 	free(c.spec);
 	free(c.sub);
 	free(c.act);
@@ -807,6 +951,7 @@ tree_free(struct tree *t)
 		return;
 	free(t->rows);
 	free(t->fanouts);
+	free(t->foreachs);
 	free(t);
 }
 

@@ -144,6 +144,7 @@ struct ui {
 	struct store		*store;
 	struct engine		*engine;	/* this console runs it */
 	struct store_lease	 lease;		/* who does, if another */
+	struct ui_attach	*attach;	/* its socket, or NULL */
 	int			 readonly;
 	struct store_counts	 counts;
 	int64_t			 mark;		/* store_change_mark seen */
@@ -190,6 +191,18 @@ enum ui_paint {
 	PAINT_BAR,
 	PAINT_LATE
 };
+
+#define UI_STALE_MS	5000	/* an engine silent this long looks dead */
+
+/* attach.c: the socket of an engine in another process. */
+struct ui_attach;
+int		 attach_open(struct ui *);
+void		 attach_close(struct ui *);
+int		 attach_ready(const struct ui *);
+int		 attach_state(struct ui *, struct buf *);
+void		 attach_tick(struct ui *);
+void		 attach_send(struct ui *, const struct engine_request *,
+		     const char *);
 
 /* term.c: the terminal, its keys and its end. */
 int		 term_open(struct ui *, char **);
@@ -303,6 +316,15 @@ struct tree_row {
 	int64_t			 fanout_id;	/* branch, fan-out, join */
 	int			 branch_no;	/* branch, from 0 */
 	int			 fanout;	/* index in tree->fanouts, -1 */
+	int			 foreach;	/* index in tree->foreachs, -1 */
+	int			 item;		/* an item's or a gate's row */
+};
+/* A for-each row: how it stands, and whether its items show. */
+struct tree_foreach {
+	int64_t				 id;
+	const struct store_step		*row;
+	struct flow_foreach_tally	 tally;
+	int				 expanded;
 };
 struct tree_fanout {
 	int64_t			 id;
@@ -319,6 +341,8 @@ struct tree {
 	size_t			 n;
 	struct tree_fanout	*fanouts;
 	size_t			 nfanouts;
+	struct tree_foreach	*foreachs;
+	size_t			 nforeachs;
 };
 struct tree_input {
 	const struct flow	*flow;		/* NULL: rows as they come */
@@ -415,6 +439,8 @@ void		 edit_open(struct ui *, const char *);
 void		 action_send(struct ui *, const char *, int64_t, int64_t,
 		     struct cJSON *, const char *);
 void		 action_poll(struct ui *);
+void		 action_answer(struct ui *, const char *,
+		     const struct engine_reply *);
 void		 action_quote(struct buf *, const char *);
 void		 action_echo(struct ui *, struct buf *, const char *);
 void		 action_approve(struct ui *, int64_t, int);
@@ -433,6 +459,7 @@ void		 command_open(struct ui *);
 void		 ui_headless(struct ui *, const char *);
 
 /* console.c */
+void		 ui_changed(struct ui *);
 void		 ui_dirty(struct ui *);
 void		 ui_quit(struct ui *);
 void		 ui_trace(struct ui *, const char *);

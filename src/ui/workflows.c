@@ -34,6 +34,7 @@ struct workflows {
 	struct ui		*ui;
 	struct view		*view;
 	char			 id[24], status[40], started[32], age[16];
+	char			 name[SLUICE_MAX_NAME + 32];	/* "x (of N)" */
 };
 
 static void	 workflows_load(struct ui *, struct view *);
@@ -174,6 +175,12 @@ workflows_row(struct ui *ui, void *arg, int i, const char **cells,
 	time_age(time_now_ms() - b->created_at, wf->age, sizeof wf->age);
 	cells[0] = wf->id;
 	cells[1] = b->name;
+	if (b->parent_id != 0) {
+		/* A child run says whose, as list does. */
+		snprintf(wf->name, sizeof wf->name, "%s (of %lld)", b->name,
+		    (long long)b->parent_id);
+		cells[1] = wf->name;
+	}
 	cells[2] = wf->status;
 	cells[3] = b->current_step != NULL ? b->current_step : "";
 	cells[4] = b->created_by != NULL ? b->created_by : "";

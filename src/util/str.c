@@ -182,3 +182,46 @@ strv_free(char **v)
 		free(v[i]);
 	free(v);
 }
+
+/*
+ * Check a template name: 1..SLUICE_MAX_NAME characters of [A-Za-z0-9._-],
+ * not starting with '-' or '.', and not ending in ".json" (sluice run would
+ * take it for a file).  Returns 0, or -1 with a one-line reason.  Here so
+ * that the CLI and the engine (template-save over the socket) agree.
+ */
+int
+str_check_template_name(const char *name, char **cause)
+{
+	const char	*p;
+	size_t		 len = strlen(name);
+
+	if (len == 0) {
+		*cause = xstrdup("template name is empty");
+		return (-1);
+	}
+	if (len > SLUICE_MAX_NAME) {
+		xasprintf(cause, "template name is longer than %d characters",
+		    SLUICE_MAX_NAME);
+		return (-1);
+	}
+	for (p = name; *p != '\0'; p++) {
+		if (isascii((unsigned char)*p) && (isalnum((unsigned char)*p) ||
+		    *p == '.' || *p == '_' || *p == '-'))
+			continue;
+		xasprintf(cause, "template name \"%s\": character %zu is not "
+		    "a letter, digit, '.', '_' or '-'", name,
+		    (size_t)(p - name) + 1);
+		return (-1);
+	}
+	if (*name == '-' || *name == '.') {
+		xasprintf(cause, "template name \"%s\" may not start with "
+		    "'%c'", name, *name);
+		return (-1);
+	}
+	if (len > 5 && strcmp(name + len - 5, ".json") == 0) {
+		xasprintf(cause, "template name \"%s\" may not end in "
+		    "\".json\" (it would be taken for a file)", name);
+		return (-1);
+	}
+	return (0);
+}

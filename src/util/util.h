@@ -86,6 +86,7 @@ int		 str_is_identifier(const char *);
 char		*str_env_name(const char *, const char *);
 int		 str_parse_int64(const char *, int64_t *);
 char		*str_trim(char *);
+int		 str_check_template_name(const char *, char **);
 void		 strv_free(char **);
 
 /* vis.c: control characters made visible for a terminal. */

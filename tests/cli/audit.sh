@@ -46,6 +46,9 @@ is "$(q "SELECT prev_hash FROM audit WHERE id = 2")" \
     "$(q "SELECT hash FROM audit WHERE id = 1")" "each row names the hash before it"
 is "$(q "SELECT last_id || ' ' || hash FROM audit_head")" "3 $head" \
     "the head keeps the newest row"
+run_sluice audit --json --limit 1
+like "$OUT" "\"hash\":	\"$head\"" "audit --json shows each row's hash"
+like "$OUT" "\"uid\":	$(id -u)" "and the uid it was recorded with"
 run_sluice audit --verify --json
 like "$OUT" '"intact":	true' "JSON: intact"
 like "$OUT" '"first_bad_row":	null' "JSON: no bad row"

@@ -10,21 +10,18 @@
 # decided, and the audit row (action, who, uid, comment).
 #
 # The matrix is data run through a "via": how a command reaches the
-# engine.  Here two personal-mode vias run the same table:
+# engine.  Three vias run the same table:
 #   offline  no engine runs; the CLI, as the account, applies the command
 #            itself (personal mode with nobody hosting the engine);
-#   inbox    an engine runs as another account (a console hosting it);
-#            the command is posted to the inbox and applied there.
-# Both must give identical outcomes and audit rows, so every case's
+#   inbox    an engine runs as another account (a console hosting it, in
+#            personal mode); the command reaches it over its socket
+#            (before the socket, through the inbox: hence the name);
+#   socket   service mode: the engine runs as a service account that
+#            owns the database's directory (setgid, not group-writable),
+#            the accounts can only read the database and every command
+#            goes over the socket, the caller known by SO_PEERCRED.
+# All must give identical outcomes and audit rows, so every case's
 # expectations are fixed, whatever the via.
-#
-# NOTE for the socket/service-mode path (engineer sock): add a via by
-# writing via_socket_start / via_socket_stop / via_socket_reload (see
-# via_offline_* and via_inbox_* below: start the service engine as the
-# service account, point the accounts' commands at the socket, restart
-# on a site config change) and add "socket" to VIAS.  The case table,
-# the fixtures and the assertions stay as they are; `as` runs every
-# command as the account, so SO_PEERCRED sees the real uid.
 #
 # Needs root (to create accounts: useradd/groupadd with unique names,
 # removed at exit) and setpriv; skipped with the reason otherwise.
@@ -38,7 +35,7 @@ for t in useradd userdel groupadd groupdel setpriv; do
 	command -v "$t" >/dev/null 2>&1 || skip_all "needs $t"
 done
 
-VIAS=${AUTHORITY_VIAS:-"offline inbox"}
+VIAS=${AUTHORITY_VIAS:-"offline inbox socket"}
 
 # bail REASON: stop the script, failing (a fixture could not be made).
 bail() {
@@ -85,8 +82,9 @@ mkuser erin "$OPS" "$TEAM"	# @ops as the primary group
 mkuser carol "$TEAM"		# a named approver; not an operator
 mkuser dave "$TEAM"		# nobody in particular
 mkuser host "$TEAM"		# hosts the engine in the inbox via
+mkuser svc "$TEAM"		# the service account in the socket via
 alice=${P}alice bob=${P}bob erin=${P}erin carol=${P}carol dave=${P}dave
-host=${P}host
+host=${P}host svc=${P}svc
 
 # The test's own directory is root's (0700): the accounts share this one.
 SHARED=$(mktemp -d "${TMPDIR:-/tmp}/sluice-auth.XXXXXX") || exit 99
@@ -97,6 +95,11 @@ for u in $USERS; do
 	chown "$u" "$SHARED/home-$u"
 done
 export SLUICE_DB="$SHARED/team.db"
+# The service's directory: its account's, the team may read, not write.
+SVCDIR="$SHARED/service"
+mkdir "$SVCDIR"
+chown "$svc:$TEAM" "$SVCDIR"
+chmod 2750 "$SVCDIR"
 SITE="$SHARED/site-config.json"
 export SLUICE_SITE_CONFIG="$SITE"
 
@@ -149,6 +152,29 @@ via_inbox_stop() {
 via_inbox_reload() {
 	via_inbox_stop
 	via_inbox_start
+}
+
+# The service engine, as its account with the unit's umask, on a database
+# in its own directory: the accounts read it and ask over the socket.
+via_socket_start() {
+	export SLUICE_DB="$SVCDIR/team.db"
+	setpriv --reuid="$svc" --regid="$TEAM" --init-groups \
+	    env HOME="$SHARED/home-$svc" sh -c 'umask 027; exec "$@"' sh \
+	    "$SLUICE" engine >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
+	    </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for test -S "$SLUICE_DB.sock" ||
+	    bail "the service engine did not start: $(cat "$T_DIR/engine.err")"
+	[ "$(stat -c %a "$SLUICE_DB")" = 640 ] ||
+	    bail "the service's database is not 0640"
+}
+via_socket_stop() {
+	engine_stop
+}
+via_socket_reload() {
+	via_socket_stop
+	via_socket_start
 }
 
 # site JSON: the site's config.json (the engine re-reads it).
@@ -422,6 +448,7 @@ matrix() {
 }
 
 for VIA in $VIAS; do
+	export SLUICE_DB="$SHARED/team.db"
 	rm -f "$SLUICE_DB" "$SLUICE_DB-wal" "$SLUICE_DB-shm" "$SLUICE_DB.lock"
 	W="" G="" S=""
 	via_${VIA}_start

@@ -5,7 +5,10 @@
 # the database) that no step was lost, no completed step ran again, no two
 # attempts of a step ran at once, and every workflow completed.  The left
 # path runs a sub-workflow: each such run has exactly one child run, and
-# the child's steps obey the same rules.
+# the child's steps obey the same rules.  One
+# workflow in three runs a for-each (six items in batches, two at once):
+# each item is a step of its own for these checks, keyed by its label,
+# and each ends done exactly once.
 #
 # Scale from the environment: CRASH_TRIALS kills (default 12),
 # CRASH_WORKFLOWS workflows queued before the first (default 20),
@@ -69,10 +72,13 @@ started() {
 	[ "$(grep -c '^start' "$ledger")" -gt "$1" ]
 }
 
-# queue N: record workflow N (no engine runs); odd ones go left.
+# queue N: record workflow N (no engine runs); one in three runs the
+# for-each, the others go left (odd) or right.
 queue() {
-	if [ $(($1 % 2)) -eq 1 ]; then _pick=left; else _pick=right; fi
-	"$SLUICE" run "$T_DIR/flow.json" -i pick=$_pick --name "crash-$1" \
+	_flow=flow
+	if [ $(($1 % 3)) -eq 0 ]; then _pick=fe; _flow=fe
+	elif [ $(($1 % 2)) -eq 1 ]; then _pick=left; else _pick=right; fi
+	"$SLUICE" run "$T_DIR/$_flow.json" -i pick=$_pick --name "crash-$1" \
 	    >/dev/null 2>>"$T_DIR/run.err" </dev/null ||
 		echo "# queueing workflow $1 failed" >&2
 }
@@ -93,7 +99,7 @@ ledger="$T_DIR/ledger"
 : >"$T_DIR/engine.err"
 : >"$T_DIR/run.err"
 cat >"$T_DIR/step.sh" <<EOF
-line="\$SLUICE_WORKFLOW_ID \$SLUICE_STEP \$SLUICE_STEP_ID \$SLUICE_ATTEMPT"
+line="\$SLUICE_WORKFLOW_ID \$SLUICE_STEP\${SLUICE_ARG_ITEM:+/\$SLUICE_ARG_ITEM} \$SLUICE_STEP_ID \$SLUICE_ATTEMPT"
 printf 'start %s\n' "\$line" >>"$ledger"
 ms=\$(((SLUICE_STEP_ID * 7919 + \$\$ * 31) % 41))
 case \$ms in ?) ms=0\$ms ;; esac
@@ -131,11 +137,23 @@ cat >"$T_DIR/sub.json" <<'EOF'
 EOF
 "$SLUICE" template save sub "$T_DIR/sub.json" >/dev/null
 is "$?" 0 "the child template is saved"
+cat >"$T_DIR/fe.json" <<'EOF'
+{"start": {"tool": "ledger", "next": "fan"},
+ "fan": {"foreach": ["h1", "h2", "h3", "h4", "h5", "h6"],
+  "concurrency": 2, "batch": [1, "50%"],
+  "do": {"tool": "ledger", "args": {"item": "{{item}}"}}, "next": "tail"},
+ "tail": {"tool": "ledger"}}
+EOF
 # The steps each pick reaches (c is a built-in: it writes no ledger line;
-# left is the sub-workflow step, which writes none either).
+# left is the sub-workflow step, which writes none either; fan is a
+# for-each: its items write the ledger, as fan/ITEM).
 expect="left start prep a a2 b c c2 merge left tail
 right start prep a a2 b c c2 merge right right2 tail
-child start s2"
+child start s2
+fe start fan tail"
+# A row's key in the ledger: an item's is its step's and its label.
+rk="(r.step_key || CASE WHEN r.item_index IS NOT NULL THEN '/' || r.label
+    ELSE '' END)"
 
 # --- crash, again and again -------------------------------------------------
 
@@ -231,7 +249,8 @@ want=$(cq "SELECT count(*) FROM s.workflows w JOIN expect x
 got=$(cq "SELECT count(*) FROM s.workflows w JOIN expect x
     ON x.pick = json_extract(w.input_json, '$.pick')
     WHERE (SELECT count(*) FROM s.workflow_steps r WHERE r.workflow_id = w.id
-    AND r.step_key = x.key AND r.status = 'done') != 1")
+    AND r.step_key = x.key AND r.status = 'done'
+    AND r.item_index IS NULL) != 1")
 is "$got" 0 \
     "each step a workflow reaches has one done row ($got of $want do not)"
 if [ "$got" -ne 0 ]; then
@@ -245,6 +264,17 @@ if [ "$got" -ne 0 ]; then
 	    AND r.status = 'done') != 1 LIMIT 10"
 fi
 
+want=$(cq "SELECT 6 * count(*) FROM s.workflows
+    WHERE json_extract(input_json, '$.pick') = 'fe'")
+got=$(cq "SELECT count(*) FROM (SELECT 1 FROM s.workflow_steps r
+    WHERE r.item_index IS NOT NULL AND r.status = 'done'
+    GROUP BY r.workflow_id, r.item_index HAVING count(*) = 1)")
+is "$got" "$want" "each for-each item is done exactly once ($got of $want)"
+got=$(cq "SELECT count(*) FROM s.workflow_steps r
+    WHERE r.items IS NOT NULL AND (r.status != 'done' OR
+    json_array_length(r.result_json) != 6)")
+is "$got" 0 "each for-each row is done with its six results ($got not)"
+
 got=$(cq "SELECT count(*) FROM s.workflow_steps r JOIN s.workflows w
     ON w.id = r.workflow_id WHERE r.status = 'done' AND NOT EXISTS
     (SELECT 1 FROM expect x WHERE x.pick = json_extract(w.input_json,
@@ -252,9 +282,9 @@ got=$(cq "SELECT count(*) FROM s.workflow_steps r JOIN s.workflows w
 is "$got" 0 "no step outside its workflow's path is done"
 
 done_rows=$(cq "SELECT count(*) FROM s.workflow_steps
-    WHERE status = 'done' AND tool = 'ledger'")
+    WHERE status = 'done' AND tool = 'ledger' AND items IS NULL")
 got=$(cq "SELECT count(*) FROM s.workflow_steps r
-    WHERE r.status = 'done' AND r.tool = 'ledger' AND (
+    WHERE r.status = 'done' AND r.tool = 'ledger' AND r.items IS NULL AND (
     NOT EXISTS (SELECT 1 FROM led l WHERE l.id = r.id AND l.ev = 'start') OR
     NOT EXISTS (SELECT 1 FROM led l WHERE l.id = r.id AND l.ev = 'end'))")
 is "$got" 0 "every done row ran to its end ($got of $done_rows did not)"
@@ -266,7 +296,7 @@ is "$got" 0 "no step row started twice ($got did)"
 got=$(cq "SELECT count(*) FROM s.workflow_steps r
     JOIN led e ON e.id = r.id AND e.ev = 'end'
     JOIN led l ON l.ev = 'start' AND l.wf = r.workflow_id
-    AND l.key = r.step_key AND l.rowid > e.rowid
+    AND l.key = $rk AND l.rowid > e.rowid
     WHERE r.status = 'done'")
 is "$got" 0 "nothing started again after a step's recorded completion ($got)"
 if [ "$got" -ne 0 ]; then
@@ -274,7 +304,7 @@ if [ "$got" -ne 0 ]; then
 	    r.step_key || ') done; row ' || l.id || ' started after its end'
 	    FROM s.workflow_steps r JOIN led e ON e.id = r.id AND e.ev = 'end'
 	    JOIN led l ON l.ev = 'start' AND l.wf = r.workflow_id
-	    AND l.key = r.step_key AND l.rowid > e.rowid
+	    AND l.key = $rk AND l.rowid > e.rowid
 	    WHERE r.status = 'done' LIMIT 10"
 fi
 
@@ -287,7 +317,7 @@ is "$got" 0 "no two attempts of a step ran at once ($got)"
 
 got=$(cq "SELECT count(*) FROM led l LEFT JOIN s.workflow_steps r
     ON r.id = l.id WHERE r.id IS NULL OR r.workflow_id != l.wf OR
-    r.step_key != l.key OR r.attempt != l.attempt OR r.tool != 'ledger'")
+    $rk != l.key OR r.attempt != l.attempt OR r.tool != 'ledger'")
 is "$got" 0 "every ledger line names a row of the database ($got do not)"
 
 got=$(cq "SELECT count(*) FROM s.workflow_steps WHERE status = 'failed'

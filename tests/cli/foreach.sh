@@ -7,7 +7,8 @@
 # (running items finish, waiting ones are not run, the step fails) and an
 # operator's retry of that run (only failed and never-run items run);
 # empty arrays; items refused at run time naming the step; skip of an
-# item; show --json nesting items under their step.
+# item; show --json nesting items under their step; items that run a
+# sub-workflow.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -242,6 +243,27 @@ like "$(q "SELECT error FROM workflows WHERE id = $id")" \
     "aborted at its batch gate: rejected by $(id -un): not today" \
     "saying who stopped it and why"
 is "$(items_with "$id" cancelled)" "q" "the next batch never ran"
+
+# --- items that run a sub-workflow ------------------------------------------
+
+cat >"$T_DIR/child.json" <<'EOF'
+{"inputs": {"host": {"required": true}},
+ "flow": {"start": {"tool": "echo", "args": {"h": "{{input.host}}"}}},
+ "output": {"host": "{{input.host}}"}}
+EOF
+run_sluice template save child "$T_DIR/child.json"
+cat >"$T_DIR/sub.json" <<'EOF'
+{"start": {"foreach": ["a", "b", "c"], "concurrency": 2,
+  "do": {"workflow": "child", "input": {"host": "{{item}}"}}}}
+EOF
+run_sluice run --wait "$T_DIR/sub.json"
+expect_rc 0 "a for-each whose items run a sub-workflow completes"
+id=$(q "SELECT max(id) FROM workflows WHERE parent_id IS NULL")
+is "$(q "SELECT result_json FROM workflow_steps WHERE workflow_id = $id
+    AND items IS NOT NULL")" '[{"host":"a"},{"host":"b"},{"host":"c"}]' \
+    "each item's result is its child run's output, in item order"
+is "$(q "SELECT count(*) FROM workflows WHERE parent_id = $id")" 3 \
+    "one child run per item"
 
 engine_stop
 done_testing

@@ -160,6 +160,12 @@ ID=$OUT
 wait_for remote_alive cancel
 ok $? "the remote command runs"
 rpid=$(cat "$T_DIR/remote/cancel.pid")
+# pid_recorded WF: the step row names its (local ssh) process.
+pid_recorded() {
+	[ -n "$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $1
+	    AND pid > 0")" ]
+}
+wait_for pid_recorded "$ID"
 lpid=$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $ID")
 run_sluice cancel "$ID" -m "enough"
 expect_rc 0 "cancel the workflow"

@@ -30,4 +30,18 @@ done
 [ "$n" -ge 5 ]
 ok $? "at least five seed flows ($n)"
 
+# The reference's forms: a flow without "start" begins at its first step
+# (first-step-entry.json, whose branch also compares with an unquoted
+# word), and --at takes a bare Unix time.
+run_sluice --tools "$tools" run "$TESTS_DATA/seeds/first-step-entry.json" \
+    -i topic=x
+id=$OUT
+run_sluice show --json "$id"
+like "$OUT" '"name":	"greet"' "a flow without start begins at its first step"
+at=$(($(date +%s) + 3600))
+run_sluice --tools "$tools" run "$TESTS_DATA/seeds/notify.json" --at "$at"
+expect_rc 0 "--at takes a bare Unix time"
+run_sluice show --json "$OUT"
+like "$OUT" "\"start_at\":	${at}000" "... as seconds since 1970"
+
 done_testing

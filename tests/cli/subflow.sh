@@ -20,10 +20,12 @@ cat >"$T_DIR/child.json" <<'EOF'
    "n": "{{input.n}}", "gate": "{{steps.ok.result}}"}}
 EOF
 cat >"$T_DIR/parent.json" <<'EOF'
-{"start": {"workflow": "child", "input": {"who": "{{input.name}}"},
+{"start": {"tool": "echo", "args": {"name": "{{input.name}}"},
+   "next": "call"},
+ "call": {"workflow": "child", "input": {"who": "{{steps.start.result.name}}"},
    "next": "after"},
- "after": {"tool": "echo", "args": {"got": "{{steps.start.result.greeting}}",
-   "n": "{{steps.start.result.n}}"}},
+ "after": {"tool": "echo", "args": {"got": "{{steps.call.result.greeting}}",
+   "n": "{{steps.call.result.n}}"}},
  "output": {"final": "{{steps.after.result}}"}}
 EOF
 
@@ -31,6 +33,7 @@ run_sluice template save child "$T_DIR/child.json"
 expect_rc 0 "the child template is saved"
 run_sluice check "$T_DIR/parent.json"
 expect_rc 0 "a flow with a sub-workflow step passes check"
+# (its input reads an earlier step's result: the child gets the value)
 
 # --- parent -> child with a gate -> output back to the parent --------------
 
@@ -38,13 +41,13 @@ engine_start
 run_sluice run "$T_DIR/parent.json" -i name=bob
 expect_rc 0 "the parent starts"
 pid=$OUT
-wait_for step_is "$pid" start running
+wait_for step_is "$pid" call running
 cid=$(q "SELECT child_id FROM workflow_steps WHERE workflow_id = $pid
-    AND name = 'start'")
+    AND name = 'call'")
 ok "$([ -n "$cid" ] && [ "$cid" != "$pid" ]; echo $?)" \
     "the sub-workflow step names its child run"
 q_is "SELECT parent_id, parent_step_id = (SELECT id FROM workflow_steps
-    WHERE workflow_id = $pid AND name = 'start'), depth, template_name,
+    WHERE workflow_id = $pid AND name = 'call'), depth, template_name,
     template_version, input_json, created_by = (SELECT created_by FROM
     workflows WHERE id = $pid) FROM workflows WHERE id = $cid" \
     "$pid|1|1|child|1|{\"who\":\"bob\",\"n\":1}|1" \
@@ -84,9 +87,9 @@ is "$(json_query "$OUT" "SELECT json(json_extract(j, '$.output')) || '|' ||
 run_sluice show --json "$pid"
 is "$(json_query "$OUT" "SELECT json(json_extract(j, '$.output')) || '|' ||
     ifnull(json_extract(j, '$.parent'), 'null') || '|' ||
-    json(json_extract(j, '$.steps[0].result')) || '|' ||
-    json_extract(j, '$.steps[0].child_id') || '|' ||
-    json_extract(j, '$.steps[0].kind') FROM d")" \
+    json(json_extract(j, '$.steps[1].result')) || '|' ||
+    json_extract(j, '$.steps[1].child_id') || '|' ||
+    json_extract(j, '$.steps[1].kind') FROM d")" \
     "{\"final\":{\"got\":\"bob\",\"n\":1}}|null|{\"greeting\":\"bob\",\"n\":1,\"gate\":\"approved\"}|$cid|workflow" \
     "the parent step's result is the child's output; the parent has its own"
 run_sluice show "$cid"
@@ -97,9 +100,9 @@ like "$OUT" "output:   {\"greeting\":\"bob\"" "show prints the output"
 
 run_sluice run "$T_DIR/parent.json" -i name=carol
 pid=$OUT
-wait_for step_is "$pid" start running
+wait_for step_is "$pid" call running
 cid=$(q "SELECT child_id FROM workflow_steps WHERE workflow_id = $pid
-    AND name = 'start'")
+    AND name = 'call'")
 wait_for step_is "$cid" ok waiting
 run_sluice pause "$pid"
 expect_rc 0 "pause the parent"
@@ -113,7 +116,7 @@ ok $? "cancelling the parent cancels the child"
 q_is "SELECT status FROM workflow_steps WHERE workflow_id = $cid
     AND name = 'ok'" cancelled "the child's gate is cancelled"
 q_is "SELECT status, error FROM workflow_steps WHERE workflow_id = $pid
-    AND name = 'start'" "cancelled|cancelled" "the parent step is cancelled"
+    AND name = 'call'" "cancelled|cancelled" "the parent step is cancelled"
 run_sluice gates --json
 is "$OUT" "[]" "and the queue is empty"
 
@@ -208,5 +211,25 @@ q_is "SELECT status FROM workflows WHERE id = $pid" failed "and fails"
 like "$(q "SELECT error FROM workflows WHERE id = $pid + 8")" \
     "more than 8 runs deep" "the deepest says why"
 engine_stop
+
+# --- a database from before sub-workflows takes them after its migration ----
+
+export SLUICE_DB="$T_DIR/old.db"
+sqlite3 "$SLUICE_DB" <"$TESTS_DATA/schema-v3.sql"
+run_sluice template save greet "$T_DIR/greet.json"
+expect_rc 0 "a version 3 database is migrated on the first write"
+printf '%s\n' '{"start": {"workflow": "greet", "input": {"host": "h"}}}' \
+    >"$T_DIR/old.json"
+run_sluice run --wait "$T_DIR/old.json"
+expect_rc 0 "a sub-workflow step runs in it"
+ID=$(q "SELECT max(id) FROM workflows WHERE parent_id IS NULL")
+q_is "SELECT kind, child_id IS NOT NULL FROM workflow_steps WHERE
+    workflow_id = $ID" "workflow|1" "its row's kind is workflow"
+q_is "PRAGMA integrity_check" ok "the migrated schema is sound"
+like "$(q "SELECT sql FROM sqlite_schema WHERE name = 'workflow_steps'")" \
+    "CHECK (kind GLOB '[a-z]*' AND length(kind) < 10)" \
+    "the kind check is the loosened one"
+run_sluice show "$ID"
+expect_rc 0 "and it reads back"
 
 done_testing

@@ -98,6 +98,15 @@ q_is "SELECT count(*), count(DISTINCT name), max(attempt), sum(status =
 q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $W AND
     (error LIKE '%interrupt%' OR status IN ('failed', 'cancelled'))" 0 \
     "no step was interrupted"
+test -S "$SLUICE_DB.sock"
+ok $? "the headless engine still serves DB.sock"
+run_sluice pause "$W"
+expect_rc 0 "a command reaches it (pause)"
+run_sluice resume "$W"
+expect_rc 0 "... and another (resume)"
+q_is "SELECT group_concat(action, ' ') FROM (SELECT action FROM audit
+    WHERE action IN ('pause', 'resume') ORDER BY id)" "pause resume" \
+    "both applied and audited by it"
 t0=$(cpu_ticks "$HPID")
 sleep 2
 t1=$(cpu_ticks "$HPID")
@@ -159,7 +168,7 @@ like "$(cat "$LOG")" "the operator quit and kept the work running" \
 
 # --- a later "sluice engine" takes over from a headless one ----------------
 cat >"$T_DIR/long.json" <<J
-{"start": {"name": "a", "shell": "echo a >>$T_DIR/effects3; sleep 2",
+{"start": {"name": "a", "shell": "echo a >>$T_DIR/effects3; sleep 4",
   "next": "b"},
  "b": {"shell": "echo b >>$T_DIR/effects3"}}
 J
@@ -173,6 +182,16 @@ wait_long 10 step_is "$W3" a running
 ok $? "a long step runs"
 tui_kill_pane
 wait_long 5 file_has "$LOG" "went away"
+"$SLUICE" engine >"$T_DIR/e0.out" 2>"$T_DIR/e0.err" </dev/null &
+E0=$!
+ENGINES="$ENGINES $E0"
+wait_long 5 file_has "$T_DIR/e0.err" "waiting"
+kill -TERM "$E0"
+wait "$E0"
+is "$?" 1 "an engine waiting for a handover gives up on SIGTERM (exit 1)"
+like "$(cat "$T_DIR/e0.err")" \
+    "stopped while waiting for the headless engine to hand over" \
+    "... saying so"
 "$SLUICE" engine >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
 EPID=$!
 ENGINES="$ENGINES $EPID"

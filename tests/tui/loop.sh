@@ -76,10 +76,10 @@ engine_crash
 alive "$SPID"
 ok $? "the engine is killed (-9); its step is left over"
 start=$(now_ms)
-tui_start 100x30 SLUICE_KILL_GRACE_MS=6000 --
-tui_ok 'engine: this console' "the console takes over and draws" 3
+tui_start 100x30 SLUICE_KILL_GRACE_MS=8000 --
+tui_ok 'engine: this console' "the console takes over and draws" 4
 tui_keys 2
-tui_ok 'No gate is waiting' "... and answers a key" 3
+tui_ok 'No gate is waiting' "... and answers a key" 4
 elapsed=$(($(now_ms) - start))
 alive "$SPID"
 ok $? "... while recovery still waits for the leftover (${elapsed} ms)"

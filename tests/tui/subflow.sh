@@ -35,6 +35,7 @@ cid=$(q "SELECT child_id FROM workflow_steps WHERE workflow_id = 1
 is "$cid" 2 "the console's engine started the child run"
 tui_keys 1
 tui_wait 'ID +NAME +STATUS'
+tui_ok '^2 +child \(of 1\) ' "the Workflows view marks the child run"
 tui_keys G Enter
 tui_ok '^#1 parent +▶ running' "the parent's run view"
 tui_ok "^▶ start +child .*child run #2 \\(Enter opens it\\)" \

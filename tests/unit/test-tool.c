@@ -41,6 +41,16 @@
 /* PATH for running hostile text: if quoting broke, no command is found. */
 #define SAFE_PATH	"PATH=/nonexistent/sluice-test-tool"
 
+/*
+ * What every remote command line starts and ends with: the watcher that
+ * ends the command when the connection goes, and the status handed back.
+ */
+#define REMOTE_WATCH \
+	"p=$PPID; (trap '' TERM; while kill -0 \"$p\" 2>/dev/null; do" \
+	" sleep 1; done; kill -TERM 0; sleep 5; kill -KILL 0)" \
+	" </dev/null >/dev/null 2>&1 & w=$!; "
+#define REMOTE_END	"; s=$?; kill \"$w\" 2>/dev/null; exit \"$s\""
+
 static const char *scope_text =
     "{\"input\": {\"x\": \"in-x\", \"n\": 5, \"obj\": {\"k\": [1, 2]}},"
     " \"steps\": {\"prev\": {\"result\": {\"ok\": true}, \"exit_code\": 0}},"
@@ -480,10 +490,10 @@ test_cwd_remote(void)
 	    "start", &ctx, &cmd, &cause), 0, "remote run builds");
 	argv_is(cmd.argv, (const char *[]){ "/usr/local/bin/fake-ssh", "-o",
 	    "BatchMode=yes", "root@web1", "--",
-	    "cd '/srv/a b' && exec env 'E=v w' 'SLUICE_WORKFLOW_ID=7'"
+	    REMOTE_WATCH "cd '/srv/a b' && env 'E=v w' 'SLUICE_WORKFLOW_ID=7'"
 	    " 'SLUICE_STEP_ID=42' 'SLUICE_STEP=start' 'SLUICE_ATTEMPT=2'"
 	    " 'SLUICE_ARG_K=$(x)' 'SLUICE_ARGS={\"k\":\"$(x)\"}'"
-	    " 'ls' '-l' 'it'\\''s' '$(x)'", NULL },
+	    " 'ls' '-l' 'it'\\''s' '$(x)'" REMOTE_END, NULL },
 	    "remote run: ssh -o BatchMode=yes HOST -- one quoted line");
 	tap_ok(cmd.cwd == NULL, "remote: no local cwd");
 	tap_is(cmd.host, "root@web1", "remote: the host is recorded");
@@ -495,9 +505,10 @@ test_cwd_remote(void)
 	tap_is_int(build("{\"start\": {\"tool\": \"t\"}}", tools, "start", &ctx,
 	    &cmd, &cause), 0, "tool with a host builds");
 	argv_is(cmd.argv, (const char *[]){ "ssh", "-o", "BatchMode=yes",
-	    "tool-host", "--", "exec env 'T=1' 'SLUICE_WORKFLOW_ID=7'"
+	    "tool-host", "--", REMOTE_WATCH "env 'T=1' 'SLUICE_WORKFLOW_ID=7'"
 	    " 'SLUICE_STEP_ID=42' 'SLUICE_STEP=start' 'SLUICE_ATTEMPT=2'"
-	    " 'SLUICE_ARGS={}' '/bin/sh' '-c' 'echo hi' 'sluice-step'", NULL },
+	    " 'SLUICE_ARGS={}' '/bin/sh' '-c' 'echo hi' 'sluice-step'"
+	    REMOTE_END, NULL },
 	    "remote shell: the tool's host, default ssh, no cd");
 	tool_cmd_free(&cmd);
 

@@ -1,0 +1,456 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+/*
+ * server.c: the engine's socket, DB.sock beside the database, served on
+ * the engine's loop by every engine (headless, or hosted by a console).
+ * A client writes one JSON object per line and reads one per line back:
+ *
+ *	{"command": "approve", "workflow_id": 0, "step_id": 7,
+ *	 "args": {"comment": "ok"}, "tty": "/dev/pts/3", "host": "ws1"}
+ *	{"code": 0, "message": "approved ...", "workflow_id": 3}
+ *
+ * Commands are applied through engine_apply at once, as the inbox's are,
+ * and answered once the turn's transaction has committed (so an answer
+ * is never ahead of the database).  "ping" answers with the engine's pid
+ * and host and who the caller is; "subscribe" answers, then pushes
+ * {"event": "changed"} after every commit, for attached consoles.  The
+ * caller is whoever the kernel says (SO_PEERCRED); its tty and host are
+ * only its report.  Nothing here blocks: reads and writes are
+ * non-blocking and bounded, and a client that does not read is dropped.
+ */
+
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/engine-int.h"
+
+#define SERVER_CLIENTS		64	/* connections at once */
+#define SERVER_REQUEST_MAX	(4 * 1024 * 1024)	/* one request line */
+#define SERVER_OUT_MAX		(1024 * 1024)	/* unread answers, bytes */
+#define SERVER_REPORT_MAX	256	/* a client's tty or host */
+#define SERVER_READ		65536	/* bytes read per wake-up */
+
+struct server_client {
+	struct engine_server	*srv;
+	int			 fd;
+	struct loop_fd		*ev;
+	uid_t			 uid;
+	pid_t			 pid;
+	struct buf		 in;
+	struct buf		 out;
+	size_t			 off;		/* of out, already written */
+	int			 subscribed;
+	int			 notified;	/* a "changed" is unread */
+	int			 closing;	/* close once out is written */
+	TAILQ_ENTRY(server_client) entry;
+};
+TAILQ_HEAD(server_clients, server_client);
+
+struct engine_server {
+	struct engine		*e;
+	char			*path;
+	int			 fd;
+	struct loop_fd		*ev;
+	struct server_clients	 clients;
+	int			 nclients;
+};
+
+static void	 server_accept(int, short, void *);
+static void	 server_client_io(int, short, void *);
+static void	 server_client_free(struct server_client *);
+static void	 server_client_read(struct server_client *);
+static void	 server_client_write(struct server_client *);
+static void	 server_client_line(struct server_client *, char *);
+static void	 server_reply(struct server_client *, cJSON *);
+static void	 server_error(struct server_client *, int, const char *);
+static char	*server_report(const cJSON *, const char *);
+
+/*
+ * Listen on the database's socket.  Without one (a path too long, a
+ * directory we cannot write) the engine still runs and clients use the
+ * inbox; *cause says why.
+ */
+int
+engine_server_open(struct engine *e, char **cause)
+{
+	struct engine_server	*srv;
+	int			 fd;
+
+	srv = xcalloc(1, sizeof *srv);
+	srv->e = e;
+	srv->path = sock_path(e->dbpath);
+	TAILQ_INIT(&srv->clients);
+	if ((fd = sock_listen(srv->path, cause)) == -1) {
+		free(srv->path);
+		free(srv);
+		return (-1);
+	}
+	srv->fd = fd;
+	srv->ev = loop_fd_add(e->loop, fd, POLLIN, server_accept, srv);
+	e->server = srv;
+	log_debug("%s: listening on %s", __func__, srv->path);
+	return (0);
+}
+
+/* Why this engine has no socket, or NULL when it has one. */
+const char *
+engine_server_error(const struct engine *e)
+{
+	return (e->server != NULL ? NULL : e->server_cause);
+}
+
+/* Stop serving: every client is closed and the socket file removed. */
+void
+engine_server_close(struct engine *e)
+{
+	struct engine_server	*srv = e->server;
+	struct server_client	*c;
+
+	if (srv == NULL)
+		return;
+	while ((c = TAILQ_FIRST(&srv->clients)) != NULL)
+		server_client_free(c);
+	loop_fd_del(srv->ev);
+	close(srv->fd);
+	unlink(srv->path);
+	free(srv->path);
+	free(srv);
+	e->server = NULL;
+}
+
+/*
+ * After the turn's commit (committed set when something was written):
+ * send the answers that waited for it, and tell subscribers.
+ */
+void
+engine_server_flush(struct engine *e, int committed)
+{
+	struct engine_server	*srv = e->server;
+	struct server_client	*c, *c1;
+
+	if (srv == NULL)
+		return;
+	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
+		if (committed && c->subscribed && !c->notified) {
+			buf_puts(&c->out, "{\"event\":\"changed\"}\n");
+			c->notified = 1;
+		}
+		if (c->out.len > c->off)
+			server_client_write(c);
+	}
+}
+
+/* A client is connecting: take it, unless there are too many. */
+static void
+server_accept(int fd, short revents, void *arg)
+{
+	struct engine_server	*srv = arg;
+	struct server_client	*c;
+	int			 cfd;
+	static const char	 full[] = "{\"code\":1,\"message\":\"the engine "
+	    "has too many clients; try again\"}\n";
+
+	(void)revents;
+	if ((cfd = sock_accept(fd)) == -1) {
+		if (errno != EAGAIN && errno != EINTR)
+			log_debug("%s: accept: %s", __func__, strerror(errno));
+		return;
+	}
+	if (srv->nclients >= SERVER_CLIENTS) {
+		(void)!send(cfd, full, sizeof full - 1,
+		    MSG_NOSIGNAL|MSG_DONTWAIT);
+		close(cfd);
+		return;
+	}
+	c = xcalloc(1, sizeof *c);
+	c->srv = srv;
+	c->fd = cfd;
+	buf_init(&c->in);
+	buf_init(&c->out);
+	if (sock_peer(cfd, &c->uid, &c->pid) != 0) {
+		log_debug("%s: SO_PEERCRED: %s", __func__, strerror(errno));
+		close(cfd);
+		free(c);
+		return;
+	}
+	c->ev = loop_fd_add(srv->e->loop, cfd, POLLIN, server_client_io, c);
+	TAILQ_INSERT_TAIL(&srv->clients, c, entry);
+	srv->nclients++;
+}
+
+/* Close a client and forget it. */
+static void
+server_client_free(struct server_client *c)
+{
+	TAILQ_REMOVE(&c->srv->clients, c, entry);
+	c->srv->nclients--;
+	loop_fd_del(c->ev);
+	close(c->fd);
+	buf_free(&c->in);
+	buf_free(&c->out);
+	free(c);
+}
+
+/* The client's descriptor is ready. */
+static void
+server_client_io(int fd, short revents, void *arg)
+{
+	struct server_client	*c = arg;
+
+	(void)fd;
+	if (revents & POLLOUT) {
+		server_client_write(c);
+		return;		/* freed, or its reads resume below next time */
+	}
+	if (revents & (POLLIN|POLLHUP|POLLERR))
+		server_client_read(c);
+}
+
+/*
+ * Read what is there (a bounded amount per wake-up) and act on each whole
+ * line.  A line over SERVER_REQUEST_MAX is refused and the client closed.
+ */
+static void
+server_client_read(struct server_client *c)
+{
+	char	 chunk[SERVER_READ], *nl, *line;
+	size_t	 used;
+	ssize_t	 n;
+
+	n = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		server_client_free(c);
+		return;
+	}
+	if (c->closing)
+		return;		/* say nothing more; close once written */
+	buf_add(&c->in, chunk, (size_t)n);
+	used = 0;
+	while (!c->closing && (nl = memchr(c->in.data + used, '\n',
+	    c->in.len - used)) != NULL) {
+		*nl = '\0';
+		line = c->in.data + used;
+		used = (size_t)(nl - c->in.data) + 1;
+		server_client_line(c, line);
+	}
+	if (used > 0) {
+		memmove(c->in.data, c->in.data + used, c->in.len - used);
+		c->in.len -= used;
+		c->in.data[c->in.len] = '\0';
+	}
+	if (!c->closing && c->in.len > SERVER_REQUEST_MAX) {
+		server_error(c, 2, "request too long (more than 4 MiB)");
+		c->closing = 1;
+	}
+	/* Answers go out after the commit (engine_server_flush). */
+}
+
+/*
+ * Write what is queued without blocking; wait for POLLOUT for the rest.
+ * A client that lets SERVER_OUT_MAX pile up is not reading: drop it.
+ */
+static void
+server_client_write(struct server_client *c)
+{
+	ssize_t	 n;
+
+	while (c->off < c->out.len) {
+		n = send(c->fd, c->out.data + c->off, c->out.len - c->off,
+		    MSG_NOSIGNAL|MSG_DONTWAIT);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN) {
+			if (c->out.len - c->off > SERVER_OUT_MAX) {
+				log_debug("%s: client pid %ld does not read; "
+				    "dropped", __func__, (long)c->pid);
+				server_client_free(c);
+				return;
+			}
+			loop_fd_events(c->ev, POLLOUT);
+			return;
+		}
+		if (n <= 0) {
+			server_client_free(c);
+			return;
+		}
+		c->off += (size_t)n;
+	}
+	buf_reset(&c->out);
+	c->off = 0;
+	c->notified = 0;
+	if (c->closing) {
+		server_client_free(c);
+		return;
+	}
+	loop_fd_events(c->ev, POLLIN);
+}
+
+/* Queue one answer line (o is consumed). */
+static void
+server_reply(struct server_client *c, cJSON *o)
+{
+	char	*text;
+
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (text == NULL)
+		fatalx("%s: out of memory", __func__);
+	buf_puts(&c->out, text);
+	buf_putc(&c->out, '\n');
+	cJSON_free(text);
+}
+
+/* Queue a refusal of the request itself. */
+static void
+server_error(struct server_client *c, int code, const char *message)
+{
+	cJSON	*o;
+
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "code", code);
+	cJSON_AddStringToObject(o, "message", message);
+	server_reply(c, o);
+}
+
+/* The client's report of its tty or host: a short string, else "-". */
+static char *
+server_report(const cJSON *req, const char *key)
+{
+	const cJSON	*v;
+
+	v = cJSON_GetObjectItemCaseSensitive(req, key);
+	if (!cJSON_IsString(v) || v->valuestring[0] == '\0' ||
+	    strlen(v->valuestring) > SERVER_REPORT_MAX)
+		return (xstrdup("-"));
+	return (xstrdup(v->valuestring));
+}
+
+/* An id member: a positive integer, or 0 when absent. */
+static int
+server_id(const cJSON *req, const char *key, int64_t *id)
+{
+	const cJSON	*v;
+
+	*id = 0;
+	v = cJSON_GetObjectItemCaseSensitive(req, key);
+	if (v == NULL || cJSON_IsNull(v))
+		return (0);
+	if (!cJSON_IsNumber(v) || v->valuedouble < 0 ||
+	    v->valuedouble > 9007199254740992.0 ||
+	    v->valuedouble != (double)(int64_t)v->valuedouble)
+		return (-1);
+	*id = (int64_t)v->valuedouble;
+	return (0);
+}
+
+/* One request line: ping, subscribe, or a command for engine_apply. */
+static void
+server_client_line(struct server_client *c, char *line)
+{
+	struct engine		*e = c->srv->e;
+	struct store_inbox	 m;
+	struct engine_reply	 r;
+	struct passwd		*pw;
+	cJSON			*req, *o;
+	const cJSON		*cmd, *args;
+	char			*who;
+
+	if ((req = cJSON_Parse(line)) == NULL || !cJSON_IsObject(req)) {
+		cJSON_Delete(req);
+		server_error(c, 2, "request is not a JSON object");
+		return;
+	}
+	cmd = cJSON_GetObjectItemCaseSensitive(req, "command");
+	args = cJSON_GetObjectItemCaseSensitive(req, "args");
+	memset(&m, 0, sizeof m);
+	if (!cJSON_IsString(cmd)) {
+		server_error(c, 2, "request: $.command is not a string");
+		goto out;
+	}
+	if (server_id(req, "workflow_id", &m.workflow_id) != 0 ||
+	    server_id(req, "step_id", &m.step_id) != 0) {
+		server_error(c, 2, "request: an id is not a positive integer");
+		goto out;
+	}
+	if (args != NULL && !cJSON_IsObject(args) && !cJSON_IsNull(args)) {
+		server_error(c, 2, "request: $.args is not an object");
+		goto out;
+	}
+	if ((pw = getpwuid(c->uid)) != NULL)
+		who = xstrdup(pw->pw_name);
+	else
+		xasprintf(&who, "%lu", (unsigned long)c->uid);
+
+	if (strcmp(cmd->valuestring, "ping") == 0) {
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "code", 0);
+		cJSON_AddNumberToObject(o, "pid", (double)getpid());
+		cJSON_AddStringToObject(o, "host", user_self()->host);
+		cJSON_AddNumberToObject(o, "uid", (double)c->uid);
+		cJSON_AddStringToObject(o, "user", who);
+		server_reply(c, o);
+	} else if (strcmp(cmd->valuestring, "subscribe") == 0) {
+		c->subscribed = 1;
+		server_error(c, 0, "subscribed");
+	} else {
+		m.uid = (int64_t)c->uid;
+		m.who = who;
+		m.tty = server_report(req, "tty");
+		m.host = server_report(req, "host");
+		m.command = cmd->valuestring;
+		if (cJSON_IsObject(args))
+			m.args_json = cJSON_PrintUnformatted(args);
+		log_debug("%s: %s from uid %lu (pid %ld)", __func__, m.command,
+		    (unsigned long)c->uid, (long)c->pid);
+		engine_apply(e, &m, &r);
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "code", r.code);
+		if (r.message != NULL)
+			cJSON_AddStringToObject(o, "message", r.message);
+		if (r.workflow_id != 0)
+			cJSON_AddNumberToObject(o, "workflow_id",
+			    (double)r.workflow_id);
+		if (r.step_id != 0)
+			cJSON_AddNumberToObject(o, "step_id",
+			    (double)r.step_id);
+		if (r.version != 0)
+			cJSON_AddNumberToObject(o, "version",
+			    (double)r.version);
+		if (r.conflict)
+			cJSON_AddTrueToObject(o, "conflict");
+		server_reply(c, o);
+		engine_reply_clear(&r);
+		free(m.tty);
+		free(m.host);
+		cJSON_free(m.args_json);
+	}
+	free(who);
+out:
+	cJSON_Delete(req);
+}

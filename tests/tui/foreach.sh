@@ -1,0 +1,118 @@
+#!/bin/sh
+# tests/tui/foreach.sh: a rolling restart of 20 demo hosts driven from the
+# console: the for-each shows as one row with its batch, failures and
+# counts; y at each batch gate lets the next batch go; after the second
+# failure the budget gate waits; R says which hosts run again and retries
+# exactly those two; Enter expands the for-each to one row per host and
+# collapses it; f follows into it.  At 80x24 and 200x60.
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+
+. "$TOP_SRCDIR/tests/tui-lib.sh"
+
+command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
+
+export SLUICE_TOOLS="$TOP_SRCDIR/share/tools.json"
+export SLUICE_DEMO_SECONDS=0
+
+# gate_waiting WF LABEL: the for-each gate LABEL of WF waits.
+gate_waiting() {
+	[ -n "$(q "SELECT id FROM workflow_steps WHERE workflow_id = $1 AND
+	    status = 'waiting' AND item_of IS NOT NULL AND item_index IS NULL
+	    AND label LIKE '$2%'")" ]
+}
+
+# approve_here: approve the waiting gate (collapsed, the last row) from
+# the console.
+approve_here() {
+	tui_keys G y
+	tui_wait 'approve restart \(step [0-9]+\) - comment, optional:' ||
+	    return 1
+	tui_keys Enter
+}
+
+run_sluice template save rolling-restart \
+    "$TOP_SRCDIR/share/templates/rolling-restart.json"
+expect_rc 0 "the rolling-restart template saves"
+SLUICE_DEMO_FAIL="web-04 web-09" engine_start
+run_sluice template run rolling-restart -i service=nginx
+id=$OUT
+wait_for gate_waiting "$id" "before batch 2"
+ok $? "the rolling restart waits at its first batch gate"
+
+tui_start 80x24 --
+tui_ok "^$id +rolling-rest" "the run is listed"
+tui_keys Enter
+tui_ok '^▶ restart +host-restart +[0-9]+s batch 2/3; 0 of 1 failures; 1 done' \
+    "the for-each is one row: batch 2/3 next, 0 of 1 failures, 1 done"
+tui_ok '◆ before batch 2 of 3 +gate' \
+    "its waiting batch gate shows under it"
+tui_ok '^└─ ◆ before batch 2' "... as a child of the for-each row"
+tui_gone_ok '─ . web-0' "the items stay collapsed"
+approve_here
+tui_ok "approve [0-9]+: approved" "y approves the batch gate"
+wait_for gate_waiting "$id" "before batch 3"
+tui_ok '◆ before batch 3 of 3' "the next batch gate waits"
+tui_ok 'batch 3/3; 1 of 1 failures; 5 done' \
+    "batch 2 ended: 5 done, 1 of 1 failures used, batch 3 next"
+approve_here
+wait_for gate_waiting "$id" "failure budget"
+ok $? "the second failure spends the budget"
+tui_ok '◆ failure budget +gate' "the budget gate shows"
+tui_ok 'batch 3/3; 2 of 1 failures' "the for-each row: 2 of 1 failures"
+
+# The hosts come back: the engine goes on without the failures.
+engine_stop
+engine_start
+tui_keys R
+tui_ok 'Retry the failed items of restart in workflow [0-9]+: web-04,' \
+    "R says which hosts run again"
+tui_ok 'web-04, web-09 \(2' "... exactly the two that failed"
+tui_ok 'items\) run again, and the rollout goes on' "... and the rollout goes on"
+tui_keys y
+tui_ok "retry $id: retrying 2 failed items" \
+    "the retry is sent; the message line echoes it"
+wait_for wf_is "$id" completed
+ok $? "the rolling restart completes"
+tui_ok '✓ completed' "the header says completed"
+tui_ok 'batch 3/3; 0 of 1 failures; 20 done' \
+    "the for-each row: every host done"
+is "$(q "SELECT group_concat(label, ' ') FROM (SELECT label FROM
+    workflow_steps WHERE workflow_id = $id AND item_index IS NOT NULL
+    AND attempt = 2 ORDER BY id)")" "web-04 web-09" \
+    "the console's retry re-ran exactly those two hosts"
+
+# Expand and collapse.
+tui_keys g
+tui_wait '▶|✓ restart' >/dev/null
+tui_keys Enter
+tui_ok '├─ ✓ web-01 +host-restart' "Enter expands: one row per host"
+tui_ok '✓ web-04 +host-restart +#2' "a retried host shows its attempt"
+tui_resize 200x60
+tui_ok '└─ ✓ web-20 +host-restart .*"host":"web-20"' \
+    "at 200x60 every host shows, with its result"
+tui_ok 'batch 3/3; 0 of 1 failures; 20 done \(Enter collapses\)' \
+    "and the whole summary: Enter collapses it"
+tui_keys g Enter
+tui_gone_ok '─ . web-01' "Enter again collapses it"
+tui_resize 80x24
+
+# f follows into a for-each that runs.
+cat >"$T_DIR/slow.json" <<'EOF'
+{"start": {"foreach": ["s1", "s2", "s3"], "concurrency": 1,
+  "do": {"tool": "sleep", "args": {"seconds": 1}}}}
+EOF
+run_sluice run "$T_DIR/slow.json"
+sid=$OUT
+tui_keys q 1
+tui_ok "^$sid +slow" "the slow run is listed"
+tui_keys g Enter
+tui_ok '▶ start' "its run view opens"
+tui_keys f
+tui_ok '▶ s[123] +sleep' "f opens the for-each and follows the running item"
+wait_for wf_is "$sid" completed
+tui_sanitizers_ok "no sanitizer report from the console"
+engine_stop
+done_testing
