@@ -129,6 +129,10 @@ wait_long 10 wf_is "$W" completed
 ok $? "the headless engine ran the rest: the workflow completed"
 wait_long 10 gone "$HPID"
 ok $? "its work drained, the headless engine exited"
+like "$(cat "$LOG")" "gate_waiting: workflow $W, step" \
+    "the log has what happened meanwhile: the gate waiting"
+like "$(cat "$LOG")" "workflow_completed: workflow $W" \
+    "... and the workflow completing"
 like "$(cat "$LOG")" "its work has drained" "the log says it drained"
 like "$(cat "$LOG")" "headless: exiting" "... and that it exited"
 tui_ok 'engine: this console' "the open console takes the engine over"
