@@ -84,8 +84,9 @@ cli_config_read(const char *path, cJSON **cfgp)
 	*cfgp = NULL;
 	if (path == NULL || stat(path, &sb) != 0)
 		return (0);
-	if ((text = file_read(path, SLUICE_MAX_DOCUMENT, &len, &cause)) == NULL ||
-	    (*cfgp = json_parse(text, len, &cause)) == NULL) {
+	if ((text = file_read(path, SLUICE_MAX_DOCUMENT, &len,
+	    &cause)) == NULL || (*cfgp = json_parse(text, len,
+	    &cause)) == NULL) {
 		cli_error("config %s: %s", path, cause);
 		free(cause);
 		free(text);
@@ -241,7 +242,8 @@ cli_config_load(cJSON **cfgp, char **sitep, char **userp, int *personal)
 			site = cJSON_CreateObject();
 		while ((v = user->child) != NULL) {
 			cJSON_DetachItemViaPointer(user, v);
-			cJSON_DeleteItemFromObjectCaseSensitive(site, v->string);
+			cJSON_DeleteItemFromObjectCaseSensitive(site,
+			    v->string);
 			cJSON_AddItemToObject(site, v->string, v);
 			*personal = 1;
 		}
@@ -263,6 +265,17 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 	char		*path, *user;
 	int		 rc = 0, personal;
 
+	/*
+	 * Read again (cli_authorize, then the engine's options): what an
+	 * earlier read left is dropped, as nothing holds it any more.
+	 */
+	strv_free(ctx->authority.operators);
+	memset(&ctx->authority, 0, sizeof ctx->authority);
+	notify_config_free(ctx->notify);
+	ctx->notify = NULL;
+	if (ctx->site != NULL)
+		flow_tools_free(ctx->site);
+	ctx->site = NULL;
 	opts->authority.allow_self = 1;
 	if ((rc = cli_config_load(&cfg, &path, &user, &personal)) != 0 ||
 	    cfg == NULL) {

@@ -41,7 +41,9 @@ const struct cli_cmd cli_cmd_approve = {
 	.summary = "Approve a gate waiting for people.",
 	.help = "Options:\n"
 	    "  -m TEXT   a comment, kept in the audit trail\n\n"
-	    "STEP is the gate's step id, as sluice gates shows it.\n",
+	    "STEP is the gate's step id, as sluice gates shows it.  Who may\n"
+	    "decide is fixed on the gate (approvers, quorum, allow_self); see\n"
+	    "AUTHORITY in sluice(1).\n",
 	.exec = cmd_control_exec
 };
 
@@ -82,7 +84,10 @@ const struct cli_cmd cli_cmd_skip = {
 	.summary = "Skip a failed, pending or waiting step (as if it "
 	    "completed).",
 	.help = "Options:\n"
-	    "  -m TEXT   why (required), kept in the audit trail\n",
+	    "  -m TEXT   why (required), kept in the audit trail\n\n"
+	    "A waiting gate may be skipped only by someone who may approve it\n"
+	    "(and not when its quorum is above 1); other steps need the\n"
+	    "operator right (see AUTHORITY in sluice(1)).\n",
 	.exec = cmd_control_exec
 };
 

@@ -272,7 +272,7 @@ engine_inbox(struct engine *e)
 		if (store_inbox_sealed(&list[i]))
 			engine_apply(e, &list[i], &r);
 		else {
-			/* Written around sluice (sqlite3): refuse, on record. */
+			/* Written around sluice: refuse it, on record. */
 			memset(&r, 0, sizeof r);
 			engine_txn(e);
 			xasprintf(&r.message, "command %lld was not posted by "

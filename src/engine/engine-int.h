@@ -205,6 +205,8 @@ struct engine {
 	struct engine_leftovers	*leftovers;	/* recover.c, or NULL */
 	int			 headless;	/* may hand over (engine_open) */
 	int			 handover;	/* asked to hand over */
+	engine_observer_cb	 observer;	/* told of each notify event */
+	void			*observer_arg;
 
 	/* The caller of the command being applied (engine_apply). */
 	const struct authority_caller *caller;

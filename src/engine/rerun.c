@@ -37,8 +37,13 @@ static void	 engine_rerun_row(struct engine *, struct ewf *,
 		     const struct store_step *);
 static int	 engine_reopen(struct engine *, int64_t, struct ewf **,
 		     struct buf *, int64_t);
+static size_t	 engine_row_index(const struct store_step *, size_t,
+		     int64_t);
 static int	 engine_row_after(const struct store_step *, size_t,
 		     const struct store_step *, int64_t);
+static int	 engine_row_sibling(struct engine *, const struct ewf *,
+		     const struct store_step *, size_t,
+		     const struct store_step *, const struct store_step *);
 
 /*
  * Is a row one its workflow ended on: failed, cancelled or skipped with
@@ -86,37 +91,79 @@ engine_rerun_row(struct engine *e, struct ewf *wf, const struct store_step *row)
 	engine_step_create(e, wf, spec, &o);
 }
 
+/* The index of the row with this id (rows come in id order), or n. */
+static size_t
+engine_row_index(const struct store_step *rows, size_t n, int64_t id)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (rows[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < n && rows[lo].id == id ? lo : n);
+}
+
 /* Is row r the row from, or made (at any depth) after it? */
 static int
 engine_row_after(const struct store_step *rows, size_t n,
     const struct store_step *r, int64_t from)
 {
-	int64_t	id = r->id;
-	size_t	lo, hi, mid, depth = 0;
+	size_t	i, depth = 0;
 
-	while (id != 0 && depth++ <= n) {
-		if (id == from)
+	for (i = engine_row_index(rows, n, r->id); i < n && depth++ <= n;
+	    i = engine_row_index(rows, n, rows[i].parent_id)) {
+		if (rows[i].id == from)
 			return (1);
-		/* Rows come in id order: find the parent by bisection. */
-		for (lo = 0, hi = n; lo < hi; ) {
-			mid = lo + (hi - lo) / 2;
-			if (rows[mid].id < id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo >= n || rows[lo].id != id)
-			break;
-		id = rows[lo].parent_id;
+	}
+	return (0);
+}
+
+/*
+ * For retry --from: is leaf r in a branch of a fan-out that row from is
+ * also inside, whose join has not run?  Then the join needs r's branch
+ * again.  (A leaf elsewhere, an old failed branch whose join went on
+ * without it, say, is left as it is.)
+ */
+static int
+engine_row_sibling(struct engine *e, const struct ewf *wf,
+    const struct store_step *rows, size_t n, const struct store_step *r,
+    const struct store_step *from)
+{
+	size_t	 fi = n, gi = n, depth = 0;
+	int64_t	 f, g, exists;
+	int	 spec, join;
+
+	for (f = r->fanout_id; f != 0 && depth++ <= n;
+	    f = fi < n ? rows[fi].fanout_id : 0) {
+		fi = engine_row_index(rows, n, f);
+		for (g = from->fanout_id; g != 0 && g != f;
+		    g = gi < n ? rows[gi].fanout_id : 0)
+			gi = engine_row_index(rows, n, g);
+		if (g == 0 || fi >= n)
+			continue;
+		/* The nearest fan-out both are in. */
+		if ((spec = flow_find(wf->flow, rows[fi].step_key)) < 0 ||
+		    (join = wf->join_of[spec]) < 0)
+			return (1);
+		if (store_step_join_exists(e->store, f,
+		    wf->flow->steps[join].key, &exists) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		return (exists == 0);
 	}
 	return (0);
 }
 
 /*
  * Re-open an ended workflow: rows it ended on run again (cancelled and
- * failed ones anew; skipped ones go on from where they were), except the
- * row from and those after it, which retry --from runs itself.  The names
- * of what runs again are added to names.  Returns how many.
+ * failed ones anew; skipped ones go on from where they were).  With from
+ * (retry --from), only those in the other branches of a fan-out the row
+ * from is in, whose join has not run: the row from and what follows it
+ * retry --from runs itself.  The names of what runs again are added to
+ * names.  Returns how many.
  */
 static int
 engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
@@ -126,7 +173,7 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 	struct store_step	*rows;
 	struct estep		*es;
 	struct ewf		*wf;
-	size_t			 n, i;
+	size_t			 n, i, fi = 0;
 	char			*cause = NULL;
 	int			 count = 0;
 
@@ -146,12 +193,15 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 		return (0);
 	if (store_step_list(e->store, id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
+	if (from != 0)
+		fi = engine_row_index(rows, n, from);
 	for (i = 0; i < n; i++) {
 		/* A for-each's items and gates go with its own row. */
 		if (rows[i].item_of != 0 && rows[i].items == 0)
 			continue;
 		if (!engine_rerun_leaf(e, wf, &rows[i]) || (from != 0 &&
-		    engine_row_after(rows, n, &rows[i], from)))
+		    (fi >= n || engine_row_after(rows, n, &rows[i], from) ||
+		    !engine_row_sibling(e, wf, rows, n, &rows[i], &rows[fi]))))
 			continue;
 		count++;
 		if (rows[i].items > 0 &&

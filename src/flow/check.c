@@ -72,6 +72,8 @@ static void	 check_foreach(const struct flow *, const struct flow_tools *,
 		     const char *, struct check_refs *);
 static void	 check_text_refs(const char *, const char *,
 		     struct check_refs *);
+static void	 check_foreach_default(const struct flow_foreach *,
+		     const char *, struct check_refs *);
 
 /* Add an edge when the target is known. */
 static void
@@ -487,6 +489,45 @@ check_text_refs(const char *text, const char *path, struct check_refs *cr)
 }
 
 /*
+ * Items that are a declared input's default ("foreach": "{{input.KEY}}"
+ * and KEY has a default) are known now: check them as at run time.
+ */
+static void
+check_foreach_default(const struct flow_foreach *fe, const char *path,
+    struct check_refs *cr)
+{
+	const struct flow_doc	*doc = cr->doc;
+	cJSON			*v;
+	char			*key, *msg, *sub;
+	size_t			 i, len;
+
+	len = strlen(fe->items_src);
+	if (doc == NULL || len < 11 || strncmp(fe->items_src, "{{input.", 8) ||
+	    strcmp(fe->items_src + len - 2, "}}") != 0)
+		return;
+	key = xstrndup(fe->items_src + 8, len - 10);
+	for (i = 0; i < doc->ninputs; i++) {
+		if (strcmp(doc->inputs[i].key, key) != 0 ||
+		    doc->inputs[i].default_json == NULL ||
+		    (v = cJSON_Parse(doc->inputs[i].default_json)) == NULL)
+			continue;
+		sub = flow_path_key("$.inputs", key);
+		xasprintf(&msg, "%s.default", sub);
+		if (!cJSON_IsArray(v))
+			flow_diags_add(cr->d, FLOW_ERROR, msg, "the default of "
+			    "input %s is %s, but it is the items of the "
+			    "for-each at %s: expected an array", key,
+			    json_type_name(v), path);
+		else
+			flow_foreach_items(fe, v, msg, cr->d);
+		free(sub);
+		free(msg);
+		cJSON_Delete(v);
+	}
+	free(key);
+}
+
+/*
  * A for-each step: its items reference, its label, and what "do" reads
  * (where item and index exist).
  */
@@ -511,6 +552,7 @@ check_foreach(const struct flow *f, const struct flow_tools *tools,
 		if (fe->items_src != NULL) {
 			path = check_step_path(base, st, "foreach");
 			check_text_refs(fe->items_src, path, &cr);
+			check_foreach_default(fe, path, &cr);
 			free(path);
 		}
 		if (fe->gate.message != NULL) {

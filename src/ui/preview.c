@@ -182,6 +182,35 @@ preview_after(const struct store_step *rows, size_t n, size_t i, int64_t from)
 	return (0);
 }
 
+/*
+ * Is leaf i in a branch of a fan-out that row from is also inside, whose
+ * join has not run (engine_row_sibling)?
+ */
+static int
+preview_sibling(const struct store_step *rows, size_t n, size_t i,
+    size_t from)
+{
+	size_t	 fi = n, gi = n, k, depth = 0;
+	int64_t	 fo, g;
+
+	for (fo = rows[i].fanout_id; fo != 0 && depth++ <= n;
+	    fo = fi < n ? rows[fi].fanout_id : 0) {
+		fi = preview_row(rows, n, fo);
+		for (g = rows[from].fanout_id; g != 0 && g != fo;
+		    g = gi < n ? rows[gi].fanout_id : 0)
+			gi = preview_row(rows, n, g);
+		if (g == 0 || fi >= n)
+			continue;
+		/* Its join ran: a row after the fan-out row, outside it. */
+		for (k = 0; k < n; k++) {
+			if (rows[k].parent_id == fo && rows[k].fanout_id != fo)
+				return (0);
+		}
+		return (1);
+	}
+	return (0);
+}
+
 /* A plain retry: the rows it ended on, and what follows them. */
 static void
 preview_leaves(const struct store_workflow *w, const struct flow *f,
@@ -330,6 +359,7 @@ preview_from(const struct store_workflow *w, const struct flow *f,
 	for (i = 0; i < n; i++) {
 		if (preview_leaf(f, rows, i, has_child) &&
 		    !preview_after(rows, n, i, rows[last].id) &&
+		    preview_sibling(rows, n, i, last) &&
 		    (other = flow_find(f, rows[i].step_key)) >= 0)
 			preview_reach(f, other, mark);
 	}

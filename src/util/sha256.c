@@ -61,7 +61,8 @@ sha256_block(struct sha256 *c, const uint8_t *p)
 		    (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
 	}
 	for (i = 16; i < 64; i++)
-		w[i] = SSIG1(w[i - 2]) + w[i - 7] + SSIG0(w[i - 15]) + w[i - 16];
+		w[i] = SSIG1(w[i - 2]) + w[i - 7] + SSIG0(w[i - 15]) +
+		    w[i - 16];
 	a = c->h[0]; b = c->h[1]; cc = c->h[2]; d = c->h[3];
 	e = c->h[4]; f = c->h[5]; g = c->h[6]; h = c->h[7];
 	for (i = 0; i < 64; i++) {

@@ -477,6 +477,31 @@ j|done" "both branches ran again and the join ran once"
 q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $idf
     AND name = 'j'" 1 "the join ran once"
 
+# retry --from leaves alone a failed branch whose join already went on
+# without it (all_done): only the step and what follows it run again.
+cat >"$T_DIR/alldonefrom.json" <<EOF
+{"start": {"tool": "noop", "parallel": ["a", "b"], "join": "j"},
+ "a": {"tool": "fail", "args": {"message": "no"}, "retry": {"max_attempts": 1}},
+ "b": {"tool": "noop"},
+ "j": {"tool": "noop", "join_policy": "all_done", "next": "k"},
+ "k": {"shell": "test -f $T_DIR/alldone.ok || exit 3",
+   "retry": {"max_attempts": 1}}}
+EOF
+wait_run "$T_DIR/alldonefrom.json"
+expect_rc 1 "a run that fails after an all_done join"
+idf=$ID
+touch "$T_DIR/alldone.ok"
+engine_start
+run_sluice retry "$idf" --from k
+is "$OUT" "retrying workflow $idf: k" \
+    "retry --from after the join does not run the failed branch again"
+wait_for wf_ended "$idf"
+engine_stop
+q_is "SELECT status FROM workflows WHERE id = $idf" completed \
+    "and the run completes"
+q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $idf
+    AND name = 'a'" 1 "a ran once"
+
 # A fan-out inside a fan-out with no join of its own ends its branch when
 # its branches end: the outer join runs (before, it never did).
 cat >"$T_DIR/innernojoin.json" <<'EOF'
