@@ -265,6 +265,17 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 	char		*path, *user;
 	int		 rc = 0, personal;
 
+	/*
+	 * Read again (cli_authorize, then the engine's options): what an
+	 * earlier read left is dropped, as nothing holds it any more.
+	 */
+	strv_free(ctx->authority.operators);
+	memset(&ctx->authority, 0, sizeof ctx->authority);
+	notify_config_free(ctx->notify);
+	ctx->notify = NULL;
+	if (ctx->site != NULL)
+		flow_tools_free(ctx->site);
+	ctx->site = NULL;
 	opts->authority.allow_self = 1;
 	if ((rc = cli_config_load(&cfg, &path, &user, &personal)) != 0 ||
 	    cfg == NULL) {

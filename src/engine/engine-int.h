@@ -205,6 +205,8 @@ struct engine {
 	struct engine_leftovers	*leftovers;	/* recover.c, or NULL */
 	int			 headless;	/* may hand over (engine_open) */
 	int			 handover;	/* asked to hand over */
+	engine_observer_cb	 observer;	/* told of each notify event */
+	void			*observer_arg;
 
 	/* The caller of the command being applied (engine_apply). */
 	const struct authority_caller *caller;
@@ -338,6 +340,8 @@ void		 engine_foreach_rerun(struct engine *, struct ewf *,
 int		 engine_foreach_retry(struct engine *, const struct store_inbox *,
 		     int64_t, struct engine_reply *);
 void		 engine_foreach_forget_all(struct ewf *);
+int		 engine_foreach_cancel_item(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
 struct cJSON	*engine_item_scope(struct engine *, struct estep *);
 
 /* gate.c */

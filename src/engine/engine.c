@@ -273,6 +273,14 @@ engine_set_headless(struct engine *e)
 	e->headless = 1;
 }
 
+/* Be told of the engine's events (engine_notify), or no longer (NULL). */
+void
+engine_set_observer(struct engine *e, engine_observer_cb cb, void *arg)
+{
+	e->observer = cb;
+	e->observer_arg = arg;
+}
+
 /* Another engine asked this one to hand over (it is stopping for it). */
 int
 engine_handing_over(const struct engine *e)

@@ -49,6 +49,7 @@ struct interp_walk {
 	void		*arg;
 };
 
+static const char *interp_pair(const char *, const char *, char);
 static int	 interp_next(const char *, size_t, struct interp_span *);
 static const cJSON *interp_resolve(const cJSON *, const char *, size_t);
 static void	 interp_render(struct buf *, const cJSON *);
@@ -107,6 +108,22 @@ flow_json_lookup(const cJSON *v, char **segs, size_t n)
 }
 
 /*
+ * The first "cc" in [p, end), or NULL.  A plain loop rather than strstr:
+ * it looks at the bytes it passes and no further, so a string with many
+ * placeholders is scanned once in all (strstr as ASan checks it reads to
+ * the end of the string at every call, which made that quadratic).
+ */
+static const char *
+interp_pair(const char *p, const char *end, char c)
+{
+	for (; p + 1 < end; p++) {
+		if (p[0] == c && p[1] == c)
+			return (p);
+	}
+	return (NULL);
+}
+
+/*
  * Find the next placeholder in the NUL-terminated s (of length len) from
  * sp->from: its outer span and its inner text with white space trimmed.
  * "{{" without a closing "}}" stays text.
@@ -119,9 +136,9 @@ interp_next(const char *s, size_t len, struct interp_span *sp)
 
 	if (sp->from >= len)
 		return (0);
-	if ((open = strstr(s + sp->from, "{{")) == NULL)
+	if ((open = interp_pair(s + sp->from, s + len, '{')) == NULL)
 		return (0);
-	if ((close = strstr(open + 2, "}}")) == NULL) {
+	if ((close = interp_pair(open + 2, s + len, '}')) == NULL) {
 		sp->from = len;
 		return (0);
 	}

@@ -77,8 +77,11 @@ edit_open(struct ui *ui, const char *name)
 	ssize_t			 len;
 	int			 n = 0;
 
-	if (ui->readonly) {
-		screen_message(ui, 1, "the database is read-only");
+	/* Read-only: "template edit" saves through the engine's socket. */
+	if (ui->readonly && !attach_ready(ui)) {
+		screen_message(ui, 1, "the database is read-only to you and no "
+		    "engine answers: start its engine (systemctl start "
+		    "sluice-engine)");
 		return;
 	}
 	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0) {

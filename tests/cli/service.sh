@@ -284,7 +284,18 @@ if [ "$have_tmux" -eq 1 ]; then
 	wait_for n_steps "$wf5" waiting 1
 	s5=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $wf5 AND
 	    name = 'start'")
-	tui_start_cmd -- setpriv --reuid="$bob" --regid="$(id -g "$bob")" \
+	cat >"$flows/tpl.json" <<'EOF2'
+{"description": "say hello", "flow": {"start": {"tool": "noop"}}}
+EOF2
+	cat >"$flows/ed-change" <<'EOF2'
+#!/bin/sh
+sed 's/say hello/say hello, edited/' "$1" >"$1.new" && mv "$1.new" "$1"
+EOF2
+	chmod 0755 "$flows/ed-change"
+	chmod 0644 "$flows/tpl.json"
+	run_as "$alice" template save svc-edit "$flows/tpl.json"
+	tui_start_cmd "EDITOR=$flows/ed-change" -- \
+	    setpriv --reuid="$bob" --regid="$(id -g "$bob")" \
 	    --init-groups env SLUICE_DB="$SLUICE_DB" "$SLUICE"
 	tui_ok "engine: pid $EPID on " \
 	    "a member's console opens and shows the service engine"
@@ -307,6 +318,11 @@ if [ "$have_tmux" -eq 1 ]; then
 	tui_keys 1
 	tui_ok "^$wf5 +gate +. completed" \
 	    "the engine tells the console of the change"
+	tui_keys 3 e
+	tui_ok 'template edit svc-edit: saved version 2' \
+	    "a member edits a template from the console, saved by the engine"
+	is "$(audit_last 'template save')" "$bob|$buid" \
+	    "the edit is audited with the member's real uid"
 	kill -STOP "$EPID"
 	tui_ok "engine: pid $EPID on .*\(silent [0-9]+s\)" \
 	    "an engine that stops answering shows as silent" 15
