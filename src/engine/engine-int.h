@@ -341,6 +341,8 @@ void		 engine_foreach_rerun(struct engine *, struct ewf *,
 int		 engine_foreach_retry(struct engine *, const struct store_inbox *,
 		     int64_t, struct engine_reply *);
 void		 engine_foreach_forget_all(struct ewf *);
+int		 engine_foreach_cancel_item(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
 struct cJSON	*engine_item_scope(struct engine *, struct estep *);
 
 /* gate.c */

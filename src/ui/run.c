@@ -970,7 +970,7 @@ run_foreach_text(const struct tree_foreach *fe, struct buf *b)
 	RUN_COUNT(t->running, "running");
 	RUN_COUNT(t->failed, "failed");
 	RUN_COUNT(t->waiting, "waiting");
-	RUN_COUNT(t->cancelled, "not run");
+	RUN_COUNT(t->cancelled, "cancelled");
 #undef RUN_COUNT
 	buf_puts(b, fe->expanded ? " (Enter collapses)" : " (Enter expands)");
 	return (t->failed > t->budget ? PAINT_ERROR : t->failed > 0 ?
