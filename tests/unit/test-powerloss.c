@@ -716,7 +716,9 @@ pl_decide(struct store *s, struct engine *e)
 		memset(&q, 0, sizeof q);
 		q.command = acts[i].command;
 		q.workflow_id = acts[i].wf;
-		q.step_id = acts[i].step;
+		/* A cancel with a step would cancel one for-each item. */
+		if (strcmp(q.command, "cancel") != 0)
+			q.step_id = acts[i].step;
 		q.args_json = "{\"comment\": \"power-loss test\"}";
 		engine_request_apply(e, NULL, &q, &r);
 		if (r.code != 0)
