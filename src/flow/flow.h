@@ -75,6 +75,11 @@ int		 flow_duration_parse(const char *, int64_t *, const char **);
 int		 flow_duration_json(const struct cJSON *, int64_t *,
 		     const char **);
 const char	*flow_duration_format(int64_t, char *, size_t);
+int		 flow_duration_unit_follows(int64_t, int64_t);
+
+/* Why flow_duration_unit_follows refused a unit, for both grammars. */
+#define FLOW_DURATION_ORDER_WHY \
+	"units must go from larger to smaller, each once (as in \"1h30m\")"
 
 /*
  * cond.c: branch conditions, parsed never evaluated as code.  The scope is a
@@ -124,6 +129,7 @@ enum flow_join_policy {
 };
 
 #define FLOW_DEFAULT_ATTEMPTS	3
+#define FLOW_DEFAULT_NBACKOFF	3	/* waits in flow_default_backoff */
 #define FLOW_DEFAULT_TIMEOUT	(120 * 1000)
 #define FLOW_DEFAULT_MAX_VISITS	100
 
@@ -138,6 +144,13 @@ struct flow_branch {
 	char		*then;		/* as written */
 	int		 target;	/* step index, -1 when unknown */
 };
+
+/*
+ * The one definition of the default waits between attempts (ms): the
+ * parser fills a retry object without "backoff" from it and the engine
+ * uses it when no retry object is set anywhere.
+ */
+extern const int64_t	flow_default_backoff[FLOW_DEFAULT_NBACKOFF];
 
 struct flow_retry {
 	int		 set;		/* 0: use the defaults */
