@@ -281,6 +281,34 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
 
+/* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
+int		*flow_joins(const struct flow *);
+
+/*
+ * rerun.c: the retry rules the engine acts on and the console previews.
+ * A step row as they see it; callers fill these from their rows, every
+ * row of the workflow in id order.
+ */
+struct flow_row {
+	int64_t		 id;
+	int64_t		 parent_id;	/* the row whose end made it, 0 */
+	int64_t		 fanout_id;	/* the fan-out row of its branch, 0 */
+	int64_t		 item_of;	/* for-each items and gates: its row */
+	int64_t		 items;		/* a for-each row: its items, else 0 */
+	const char	*step_key;
+	const char	*status;
+	int		 branch_end;	/* it ended a join-failed branch */
+};
+
+int		 flow_retry_refusal(int64_t, const char *, int, char **);
+int		 flow_retry_from(const struct flow *, const struct flow_row *,
+		     size_t, int64_t, const char *, size_t *, char **);
+size_t		 flow_retry_plan(const struct flow *, const int *,
+		     const struct flow_row *, size_t, size_t,
+		     unsigned char *);
+int		 flow_rerun_leaf(const struct flow *, const struct flow_row *,
+		     size_t, size_t);
+
 /*
  * foreach.c: for-each arithmetic shared by check and the engine: the
  * batches over n items (each batch's end index), the failure budget as a
