@@ -17,9 +17,10 @@
 /*
  * workflow.c: workflows in the engine's memory.  Each running workflow's
  * flow is parsed once, with what the engine asks of it often worked out
- * ahead (which join a fan-out's branches meet at, which steps refer to
- * other steps' results).  Also starting a workflow, and the scope that
- * interpolation and conditions read.
+ * ahead (which join a fan-out's branches meet at, by flow/join.c; which
+ * steps refer to other steps' results).  Also starting a workflow, and
+ * filling the scope that interpolation and conditions read (its shape is
+ * flow/scope.c's, shared with the console's preview).
  */
 
 #include <stdint.h>
@@ -175,42 +176,17 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	free(wf);
 }
 
-/* Add a step's result and exit code to the steps scope, by key and name. */
-static void
-engine_scope_add(cJSON *steps, const struct flow *f,
-    const struct store_step *row)
-{
-	const struct flow_step	*fs;
-	cJSON			*o;
-	int			 i;
-
-	o = cJSON_CreateObject();
-	cJSON_AddItemToObject(o, "result", json_parse_or_null(
-	    row->result_json));
-	if (row->has_exit_code)
-		cJSON_AddNumberToObject(o, "exit_code", row->exit_code);
-	else
-		cJSON_AddNullToObject(o, "exit_code");
-	cJSON_AddStringToObject(o, "status", row->status);
-	if ((i = flow_find(f, row->step_key)) >= 0 &&
-	    strcmp(f->steps[i].name, f->steps[i].key) != 0) {
-		fs = &f->steps[i];
-		cJSON_DeleteItemFromObjectCaseSensitive(steps, fs->name);
-		cJSON_AddItemToObject(steps, fs->name, cJSON_Duplicate(o, 1));
-	}
-	cJSON_DeleteItemFromObjectCaseSensitive(steps, row->step_key);
-	cJSON_AddItemToObject(steps, row->step_key, o);
-}
-
 /*
- * The scope interpolation and conditions read: input, workflow and, when
- * asked, every finished step's latest result.
+ * The scope interpolation and conditions read (flow/scope.c, which the
+ * console's preview builds too): input, workflow and, when asked, every
+ * finished step's latest result.
  */
 cJSON *
 engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 {
 	struct store_step	*rows;
-	cJSON			*scope, *w, *steps;
+	struct flow_scope_step	 ss;
+	cJSON			*scope;
 	size_t			 n, i;
 	char			*cause = NULL;
 
@@ -221,18 +197,19 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 	 */
 	if (wf->input == NULL)
 		wf->input = json_parse_or_null(wf->input_json);
-	scope = cJSON_CreateObject();
-	cJSON_AddItemReferenceToObject(scope, "input", wf->input);
-	w = cJSON_AddObjectToObject(scope, "workflow");
-	cJSON_AddNumberToObject(w, "id", (double)wf->id);
-	cJSON_AddStringToObject(w, "name", wf->name);
-	steps = cJSON_AddObjectToObject(scope, "steps");
+	scope = flow_scope_create(wf->input, 1, wf->id, wf->name);
 	if (!with_steps)
 		return (scope);
 	if (store_steps_finished(e->store, wf->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
-	for (i = 0; i < n; i++)
-		engine_scope_add(steps, wf->flow, &rows[i]);
+	for (i = 0; i < n; i++) {
+		ss.step_key = rows[i].step_key;
+		ss.result_json = rows[i].result_json;
+		ss.status = rows[i].status;
+		ss.has_exit_code = rows[i].has_exit_code;
+		ss.exit_code = rows[i].exit_code;
+		flow_scope_add(scope, wf->flow, &ss);
+	}
 	store_steps_free(rows, n);
 	return (scope);
 }

@@ -281,6 +281,26 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
 
+/*
+ * scope.c: the scope interpolation and conditions read (input, workflow,
+ * steps), for the engine and the console's preview alike.  A finished
+ * step row as it enters the scope:
+ */
+struct flow_scope_step {
+	const char	*step_key;
+	const char	*result_json;	/* NULL: null */
+	const char	*status;
+	int		 has_exit_code;
+	int		 exit_code;
+};
+
+struct cJSON	*flow_scope_create(struct cJSON *, int, int64_t,
+		     const char *);
+void		 flow_scope_add(struct cJSON *, const struct flow *,
+		     const struct flow_scope_step *);
+int		 flow_branch_pick(const struct flow_step *, struct cJSON *,
+		     const char *, int, int);
+
 /* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
 int		*flow_joins(const struct flow *);
 
