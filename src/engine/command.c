@@ -328,7 +328,8 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 	struct ewf	*wf;
 	char		*comment, *target;
 
-	if (m->step_id != 0)		/* one for-each item */
+	/* A step and no workflow: one for-each item (cancel --step). */
+	if (m->workflow_id == 0 && m->step_id != 0)
 		return (engine_foreach_cancel_item(e, m, r));
 	if (engine_sched_cancel(e, m, r) == 0)	/* not started yet */
 		return (r->code);
