@@ -95,6 +95,9 @@ struct proc {
 	struct loop_timer *timer;	/* SIGKILL after the grace */
 	int64_t		 deadline;	/* monotonic ms of the SIGKILL */
 	char		**marks;	/* its processes' environment marks */
+	pid_t		*seen;		/* descendants found by parent links */
+	int64_t		*seen_start;	/* and their start times */
+	size_t		 nseen;
 	int64_t		 pipe_grace;	/* ms to read pipes after reaping */
 	struct loop_timer *drain;	/* then stop reading */
 
@@ -155,6 +158,7 @@ static void	proc_check_done(struct proc *);
 static void	proc_signal(struct proc *, int);
 static void	proc_kill_timer(void *);
 static void	proc_drain_timer(void *);
+static void	proc_seen(struct proc *, pid_t);
 static void	proc_free(struct proc *);
 
 /* Order children by pid. */
@@ -810,10 +814,30 @@ proc_check_done(struct proc *p)
 	proc_free(p);
 }
 
+/* Remember a descendant, so a later signal finds it once orphaned. */
+static void
+proc_seen(struct proc *p, pid_t pid)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nseen; i++) {
+		if (p->seen[i] == pid)
+			return;
+	}
+	if (p->nseen == PROC_ESCAPED)
+		return;
+	p->seen = xreallocarray(p->seen, p->nseen + 1, sizeof *p->seen);
+	p->seen_start = xreallocarray(p->seen_start, p->nseen + 1,
+	    sizeof *p->seen_start);
+	p->seen[p->nseen] = pid;
+	p->seen_start[p->nseen++] = procstat_start_time(pid);
+}
+
 /*
  * Signal the child's group, or only the child if it shares ours; then
  * every process that escaped the group: the child's descendants while it
- * lives (found by parent links, whatever their environment), and every
+ * lives (found by parent links, whatever their environment, and
+ * remembered, so a SIGKILL still finds them once orphaned), and every
  * process carrying its marks (found by environment, also once orphaned).
  */
 static void
@@ -822,16 +846,22 @@ proc_signal(struct proc *p, int signo)
 	pid_t	 pids[PROC_ESCAPED];
 	size_t	 n, i;
 
-	if (!(p->flags & PROC_F_NOPGRP))
-		killpg(p->pgid, signo);
-	else if (!(p->state & PROC_S_REAPED))
-		kill(p->pid, signo);
-	if (p->flags & PROC_F_NOPGRP)
+	if (p->flags & PROC_F_NOPGRP) {
+		if (!(p->state & PROC_S_REAPED))
+			kill(p->pid, signo);
 		return;
+	}
+	/* Before the group's signal, which orphans them as the child dies. */
 	if (!(p->state & PROC_S_REAPED)) {
 		n = procstat_descendants(p->pid, pids, nitems(pids));
 		for (i = 0; i < n; i++)
-			kill(pids[i], signo);
+			proc_seen(p, pids[i]);
+	}
+	killpg(p->pgid, signo);
+	/* Those found now or before (orphaned since), known by start time. */
+	for (i = 0; i < p->nseen; i++) {
+		if (procstat_same(p->seen[i], p->seen_start[i]))
+			kill(p->seen[i], signo);
 	}
 	if (p->marks != NULL) {
 		n = procenv_find((const char *const *)p->marks, pids,
@@ -958,6 +988,8 @@ proc_free(struct proc *p)
 	proc_pipe_close(&p->pipe[1]);
 	loop_timer_free(p->timer);
 	loop_timer_free(p->drain);
+	free(p->seen);
+	free(p->seen_start);
 	if (p->marks != NULL) {
 		for (i = 0; p->marks[i] != NULL; i++)
 			free(p->marks[i]);
