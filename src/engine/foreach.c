@@ -583,7 +583,8 @@ engine_foreach_begin(struct engine *e, struct estep *es)
 	struct engine_foreach	*fe;
 	struct flow_diags	*d;
 	struct store_step	 row, item;
-	cJSON			*scope, *src, *items, *c;
+	cJSON			*scope, *src, *items = NULL, *c;
+	const cJSON		*list;
 	char			*first, *why, *label, *json;
 	int			 n, i;
 
@@ -594,15 +595,25 @@ engine_foreach_begin(struct engine *e, struct estep *es)
 	if (store_step_start(e->store, &row, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	scope = engine_scope(e, wf, wf->uses_steps[es->spec]);
+	/*
+	 * Items named by one reference are read in place in the scope, not
+	 * copied: the scope holds them already, and a copy of 10,000 items
+	 * is most of what a for-each's start holds.  Not when the scope has
+	 * an item of its own, which the loop below replaces.
+	 */
+	list = NULL;
 	if (ffe->items_json != NULL)
-		items = json_parse_or_null(ffe->items_json);
-	else {
+		list = items = json_parse_or_null(ffe->items_json);
+	else if (cJSON_GetObjectItemCaseSensitive(scope, "item") == NULL &&
+	    cJSON_GetObjectItemCaseSensitive(scope, "index") == NULL)
+		list = interp_ref(ffe->items_src, scope);
+	if (list == NULL && ffe->items_json == NULL) {
 		src = cJSON_CreateString(ffe->items_src);
-		items = interp_value(src, scope);
+		list = items = interp_value(src, scope);
 		cJSON_Delete(src);
 	}
 	d = flow_diags_create();
-	if (flow_foreach_items(ffe, items, "$", d) > 0) {
+	if (flow_foreach_items(ffe, list, "$", d) > 0) {
 		first = flow_diags_first_error(d, NULL);
 		xasprintf(&why, "for-each %s: %s%s", fs->name,
 		    ffe->items_src != NULL ? ffe->items_src : "items",
@@ -618,10 +629,10 @@ engine_foreach_begin(struct engine *e, struct estep *es)
 		return;
 	}
 	flow_diags_free(d);
-	n = cJSON_GetArraySize(items);
+	n = cJSON_GetArraySize(list);
 	if (store_foreach_set_items(e->store, es->id, n) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	for (i = 0, c = items->child; c != NULL; c = c->next, i++) {
+	for (i = 0, c = list->child; c != NULL; c = c->next, i++) {
 		cJSON_DeleteItemFromObjectCaseSensitive(scope, "item");
 		cJSON_DeleteItemFromObjectCaseSensitive(scope, "index");
 		cJSON_AddItemToObject(scope, "item", cJSON_Duplicate(c, 1));

@@ -102,6 +102,7 @@ int		 cond_reads(const struct cond *, const char *);
  */
 struct cJSON	*interp_value(const struct cJSON *, const struct cJSON *);
 char		*interp_text(const char *, const struct cJSON *);
+const struct cJSON *interp_ref(const char *, const struct cJSON *);
 char		*interp_json(const char *, const struct cJSON *);
 typedef int	 (*interp_ref_cb)(const char *, const char *, void *);
 int		 interp_refs(const struct cJSON *, const char *,

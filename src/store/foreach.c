@@ -57,12 +57,17 @@ static const char items_inflight_sql[] =
 	" + (SELECT count(*) FROM timers t CROSS JOIN workflow_steps s"
 	"  ON s.id = t.step_id WHERE s.item_of = ?1 AND s.status = 'pending'"
 	"  AND s.item_index IS NOT NULL)";
+/*
+ * Walks workflow_steps_item_rows in item order, one seek per item for its
+ * latest row: no sort, so a for-each's end holds no copy of its items.
+ */
 static const char items_latest_sql[] =
 	"SELECT s.item_index, s.status, s.result_json, s.id, s.attempt,"
 	" s.args_json IS NOT NULL, s.label, s.error, s.item_json"
 	" FROM workflow_steps s"
-	" WHERE s.id IN (SELECT max(id) FROM workflow_steps WHERE item_of = ?1"
-	" AND item_index IS NOT NULL GROUP BY item_index)"
+	" WHERE s.item_of = ?1 AND s.item_index IS NOT NULL"
+	" AND s.id = (SELECT max(id) FROM workflow_steps"
+	"  WHERE item_of = ?1 AND item_index = s.item_index)"
 	" ORDER BY s.item_index";
 static const char items_ran_sql[] =
 	"SELECT EXISTS (SELECT 1 FROM workflow_steps WHERE item_of = ?1"

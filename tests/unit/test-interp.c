@@ -233,6 +233,22 @@ main(void)
 	free(s);
 	tap_ok(interp_json("{bad", scope) == NULL, "interp_json: bad JSON");
 
+	/* One whole placeholder, borrowed: the scope's own node. */
+	tap_ok(interp_ref("{{input.list}}", scope) ==
+	    cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(
+	    scope, "input"), "list"), "interp_ref: the node itself, no copy");
+	tap_ok(interp_ref("{{ steps.check.result }}", scope) != NULL &&
+	    cJSON_IsObject(interp_ref("{{ steps.check.result }}", scope)),
+	    "interp_ref: spaces trimmed, a step's result");
+	tap_ok(interp_ref("{{input.nope}}", scope) == NULL,
+	    "interp_ref: a missing reference is NULL");
+	tap_ok(interp_ref("x{{input.list}}", scope) == NULL &&
+	    interp_ref("{{input.list}} ", scope) == NULL &&
+	    interp_ref("{{input.host}}{{input.port}}", scope) == NULL,
+	    "interp_ref: NULL unless the placeholder is the whole string");
+	tap_ok(interp_ref("input.list", scope) == NULL &&
+	    interp_ref(NULL, scope) == NULL, "interp_ref: no placeholder");
+
 	/* References, with their paths. */
 	in = cJSON_Parse("{\"a\": \"{{input.x}}\", \"b\": [1, \"{{ steps.s."
 	    "result }} and {{workflow.id}}\"], \"odd key\": {\"c\": "
