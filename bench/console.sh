@@ -24,9 +24,13 @@
 # With no arguments: 100000 workflows, then 1000 to show the figures do
 # not grow with the database, each at 100x30 and 200x60.  "foreach [N
 # [COLSxROWS]]" instead opens the console on one workflow, a for-each of
-# N (default 10000) items running "true" 32 at a time, which the
-# console's engine runs while the keys are pressed.  WORKFLOWS alone:
-# both sizes.  One line a run:
+# N (default 10000) items 32 at a time, which the console's engine runs
+# while the keys are pressed.  WORKFLOWS alone: both sizes.  The items
+# run "sleep 0.2" ($FOREACH_SLEEP), not "true":
+# 10,000 "true" items end within a few seconds, before the presses do,
+# and a console over a finished run is not what is measured; the line
+# says how many items had not ended when the last key was drawn.  One
+# line a run:
 #   sluice console: W workflows (N steps), COLSxROWS: first screen A ms;
 #   key to screen p50 B ms p99 C ms (K keys); send to screen p50 D ms
 #   p99 E ms; peak RSS M KiB
@@ -193,14 +197,18 @@ latencies() {
 	}' "$B_DIR/sent" "$B_DIR/trace"
 }
 
-# stop: quit (answering a confirmation if one comes), else close the
-# terminal under the console.
+# stop: quit (answering a confirmation if one comes), else end it by its
+# pid: a console that quits with items in flight carries on as a
+# headless engine, which would outlive the benchmark's database.
 stop() {
 	t send-keys -t b q
 	wait_until 1 dead "$PID" && return 0
 	t send-keys -t b y
 	wait_until 2 dead "$PID" && return 0
-	t kill-session -t b
+	kill "$PID" 2>/dev/null || true
+	wait_until 5 dead "$PID" && return 0
+	kill -9 "$PID" 2>/dev/null || true
+	t kill-session -t b >/dev/null 2>&1 || true
 }
 
 # dead PID: the process is gone (or a zombie: tmux reaps it).
@@ -211,8 +219,8 @@ dead() {
 }
 
 # gen_foreach N: the path of a database holding one workflow, queued: a
-# for-each of N {"run": ["true"]} items, 32 at a time, which the console's
-# engine runs while the keys are pressed.
+# for-each of N {"run": ["sleep", "$FOREACH_SLEEP"]} items, 32 at a time,
+# which the console's engine runs while the keys are pressed.
 gen_foreach() {
 	_db=$B_DIR/foreach-$1.db
 	awk -v n="$1" 'BEGIN {
@@ -222,7 +230,8 @@ gen_foreach() {
 		printf "]}\n"
 	}' >"$B_DIR/input.json"
 	echo '{"start": {"foreach": "{{input.items}}", "concurrency": 32,
-	    "do": {"run": ["true"]}}}' >"$B_DIR/fe.json"
+	    "do": {"run": ["sleep", "'"${FOREACH_SLEEP:-0.2}"'"]}}}' \
+	    >"$B_DIR/fe.json"
 	"$SLUICE" --db "$_db" run "$B_DIR/fe.json" --input "$B_DIR/input.json" \
 	    >/dev/null 2>&1 || { echo "$0: queueing the for-each failed" >&2;
 	    exit 1; }
@@ -262,7 +271,8 @@ bench() {
 		_left=$(sqlite3 "$B_DIR/run.db" "SELECT count(*) FROM
 		    workflow_steps WHERE item_index IS NOT NULL AND status
 		    IN ('pending', 'ready', 'running')")
-		_what="a for-each of $1 true items ($_left not ended after the keys)"
+		_what="a for-each of $1 \"sleep ${FOREACH_SLEEP:-0.2}\" items"
+		_what="$_what ($_left not ended after the keys)"
 	fi
 	stop
 	_n=$(latencies key | wc -l)

@@ -58,10 +58,12 @@ const struct cli_cmd cli_cmd_reject = {
 
 const struct cli_cmd cli_cmd_cancel = {
 	.name = "cancel",
-	.usage = "ID [-m TEXT]",
+	.usage = "ID [-m TEXT] | --step STEP [-m TEXT]",
 	.summary = "Cancel a workflow: kill its running steps, stop the rest.",
 	.help = "Options:\n"
-	    "  -m TEXT   why, kept in the audit trail\n",
+	    "  -m TEXT   why, kept in the audit trail\n"
+	    "  --step    STEP is a for-each item's step id: cancel that item "
+	    "alone\n            (it counts as failed; the for-each goes on)\n",
 	.exec = cmd_control_exec
 };
 
@@ -116,14 +118,15 @@ static const struct control_rule {
 	int			 on_step;	/* STEP, else workflow ID */
 	int			 comment;	/* CONTROL_M_* */
 	int			 from;		/* takes --from */
+	int			 step;		/* takes --step: STEP, not ID */
 } control_rules[] = {
-	{ &cli_cmd_approve, 1, CONTROL_M_OPTIONAL, 0 },
-	{ &cli_cmd_reject, 1, CONTROL_M_REQUIRED, 0 },
-	{ &cli_cmd_cancel, 0, CONTROL_M_OPTIONAL, 0 },
-	{ &cli_cmd_retry, 0, CONTROL_M_NO, 1 },
-	{ &cli_cmd_skip, 1, CONTROL_M_REQUIRED, 0 },
-	{ &cli_cmd_pause, 0, CONTROL_M_NO, 0 },
-	{ &cli_cmd_resume, 0, CONTROL_M_NO, 0 },
+	{ &cli_cmd_approve, 1, CONTROL_M_OPTIONAL, 0, 0 },
+	{ &cli_cmd_reject, 1, CONTROL_M_REQUIRED, 0, 0 },
+	{ &cli_cmd_cancel, 0, CONTROL_M_OPTIONAL, 0, 1 },
+	{ &cli_cmd_retry, 0, CONTROL_M_NO, 1, 0 },
+	{ &cli_cmd_skip, 1, CONTROL_M_REQUIRED, 0, 0 },
+	{ &cli_cmd_pause, 0, CONTROL_M_NO, 0, 0 },
+	{ &cli_cmd_resume, 0, CONTROL_M_NO, 0, 0 },
 };
 
 /* Every command here: ID or STEP, -m, --from; then ask the engine. */
@@ -133,6 +136,7 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 	static const struct option	 opts[] = {
 		{ "from", required_argument, NULL, 'f' },
 		{ "message", required_argument, NULL, 'm' },
+		{ "step", no_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct control_rule	*rule = NULL;
@@ -140,7 +144,7 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 	const char			*comment = NULL, *from = NULL;
 	int64_t				 id;
 	size_t				 i;
-	int				 ch;
+	int				 ch, on_step;
 
 	for (i = 0; i < nitems(control_rules); i++) {
 		if (strcmp(control_rules[i].cmd->name,
@@ -150,6 +154,7 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 	if (rule == NULL)
 		fatalx("%s: no rule for %s", __func__, argv[0]);
 	cmd = rule->cmd;
+	on_step = rule->on_step;
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
 		switch (ch) {
@@ -163,6 +168,11 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 				return (cli_usage(cmd));
 			from = optarg;
 			break;
+		case 's':
+			if (!rule->step)
+				return (cli_usage(cmd));
+			on_step = 1;
+			break;
 		default:
 			return (cli_usage(cmd));
 		}
@@ -171,7 +181,7 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 		return (cli_usage(cmd));
 	if (cli_parse_id(argv[optind], &id) != 0) {
 		cli_error("%s: bad %s id \"%s\"", cmd->name,
-		    rule->on_step ? "step" : "workflow", argv[optind]);
+		    on_step ? "step" : "workflow", argv[optind]);
 		return (EXIT_USAGE);
 	}
 	/* A blank -m reaches the engine, which refuses it on the record. */
@@ -179,7 +189,7 @@ cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
 		cli_error("%s: a reason is required (-m TEXT)", cmd->name);
 		return (EXIT_USAGE);
 	}
-	if (rule->on_step)
+	if (on_step)
 		return (cli_submit_action(ctx, cmd->name, 0, id, comment,
 		    NULL));
 	return (cli_submit_action(ctx, cmd->name, id, 0, comment, from));

@@ -22,11 +22,13 @@
  * Exit 0 completed, 1 failed, 3 cancelled.
  */
 
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/util.h"
 #include "os/os.h"
@@ -72,28 +74,76 @@ cli_wait_ended(const char *status)
 }
 
 /*
- * Follow a workflow another engine runs, until it ends.  Returns the exit
+ * Wait for the engine to say the database changed: subscribed to its
+ * socket (*fd, opened on the first call), up to a second; without a
+ * socket, 20 ms.  0 to look again, -1 when the engine's connection closed
+ * (it went away).
+ */
+static int
+cli_wait_change(struct cli_ctx *ctx, int *fd)
+{
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	static const char sub[] = "{\"command\":\"subscribe\"}\n";
+	struct pollfd	 pfd;
+	char		 buf[4096];
+	ssize_t		 n;
+
+	if (*fd == -1 && (*fd = engine_sock_connect(ctx->store)) != -1 &&
+	    sock_write_all(*fd, sub, sizeof sub - 1, time_mono_ms() + 1000) !=
+	    0) {
+		close(*fd);
+		*fd = -2;	/* no subscription: poll */
+	}
+	if (*fd < 0) {
+		nanosleep(&ts, NULL);
+		return (0);
+	}
+	pfd.fd = *fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 1000) <= 0)
+		return (0);
+	/* The lines say only "look again": read and drop them. */
+	if ((n = read(*fd, buf, sizeof buf)) <= 0) {
+		close(*fd);
+		*fd = -1;
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Follow a workflow another engine runs, until it ends: told of changes
+ * over the engine's socket, else looking every 20 ms.  Returns the exit
  * status, or -1 when the engine went away first (then we take over).
  */
 static int
 cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 {
-	struct timespec		 ts = { 0, 20 * 1000 * 1000 };
 	struct store_workflow	*w;
 	char			*cause = NULL, status[16];
-	int			 rc, n = 0;
+	int			 rc, n = 0, fd = -1;
 
 	for (;;) {
-		if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0)
-			return (cli_store_fail(rc, cause));
+		if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0) {
+			rc = cli_store_fail(rc, cause);
+			break;
+		}
 		strlcpy(status, w->status, sizeof status);
 		store_workflow_free(w);
-		if (cli_wait_ended(status))
-			return (cli_wait_final(ctx, id, status));
-		if (++n % 25 == 0 && !engine_probe(ctx->store))
-			return (-1);
-		nanosleep(&ts, NULL);
+		if (cli_wait_ended(status)) {
+			rc = cli_wait_final(ctx, id, status);
+			break;
+		}
+		if ((fd < 0 && ++n % 25 == 0 && !engine_probe(ctx->store)) ||
+		    (cli_wait_change(ctx, &fd) != 0 &&
+		    !engine_probe(ctx->store))) {
+			rc = -1;
+			break;
+		}
 	}
+	if (fd >= 0)
+		close(fd);
+	return (rc);
 }
 
 /* SIGINT or SIGTERM while driving: interrupt the steps and stop. */

@@ -251,22 +251,10 @@ engine_branch_pick(struct engine *e, struct estep *es, const char *result,
 {
 	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
 	cJSON			*scope;
-	size_t			 i;
-	int			 arm = -1;
+	int			 arm;
 
 	scope = engine_scope(e, es->wf, es->wf->uses_steps[es->spec]);
-	cJSON_AddItemToObject(scope, "result", json_parse_or_null(result));
-	if (has_exit)
-		cJSON_AddNumberToObject(scope, "exit_code", exit_code);
-	else
-		cJSON_AddNullToObject(scope, "exit_code");
-	for (i = 0; i < fs->nbranch; i++) {
-		if (fs->branch[i].cond == NULL ||
-		    cond_eval(fs->branch[i].cond, scope) == 1) {
-			arm = (int)i;
-			break;
-		}
-	}
+	arm = flow_branch_pick(fs, scope, result, has_exit, exit_code);
 	cJSON_Delete(scope);
 	return (arm);
 }

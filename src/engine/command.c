@@ -328,6 +328,9 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 	struct ewf	*wf;
 	char		*comment, *target;
 
+	/* A step and no workflow: one for-each item (cancel --step). */
+	if (m->workflow_id == 0 && m->step_id != 0)
+		return (engine_foreach_cancel_item(e, m, r));
 	if (engine_sched_cancel(e, m, r) == 0)	/* not started yet */
 		return (r->code);
 	if ((wf = engine_cmd_workflow(e, m->workflow_id, "cancel", r)) == NULL)

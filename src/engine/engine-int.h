@@ -205,6 +205,8 @@ struct engine {
 	struct engine_leftovers	*leftovers;	/* recover.c, or NULL */
 	int			 headless;	/* may hand over (engine_open) */
 	int			 handover;	/* asked to hand over */
+	engine_observer_cb	 observer;	/* told of each notify event */
+	void			*observer_arg;
 
 	/* The caller of the command being applied (engine_apply). */
 	const struct authority_caller *caller;
@@ -212,6 +214,7 @@ struct engine {
 	char			*server_cause;	/* why there is no socket */
 };
 
+#define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
 #define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
@@ -338,6 +341,8 @@ void		 engine_foreach_rerun(struct engine *, struct ewf *,
 int		 engine_foreach_retry(struct engine *, const struct store_inbox *,
 		     int64_t, struct engine_reply *);
 void		 engine_foreach_forget_all(struct ewf *);
+int		 engine_foreach_cancel_item(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
 struct cJSON	*engine_item_scope(struct engine *, struct estep *);
 
 /* gate.c */

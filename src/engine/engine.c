@@ -128,6 +128,9 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	log_debug("%s: %s: epoch %lld%s", __func__, store_path(s),
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
 	if (loop != NULL) {
+		/* Orphaned descendants of steps come to us, not to init. */
+		if (procenv_subreaper() != 0)
+			log_debug("%s: cannot be a subreaper", __func__);
 		/* Before recovery: early clients wait in the backlog. */
 		if (engine_server_open(e, &e->server_cause) != 0)
 			log_debug("%s: no socket: %s", __func__,
@@ -271,6 +274,14 @@ void
 engine_set_headless(struct engine *e)
 {
 	e->headless = 1;
+}
+
+/* Be told of the engine's events (engine_notify), or no longer (NULL). */
+void
+engine_set_observer(struct engine *e, engine_observer_cb cb, void *arg)
+{
+	e->observer = cb;
+	e->observer_arg = arg;
 }
 
 /* Another engine asked this one to hand over (it is stopping for it). */

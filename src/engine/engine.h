@@ -140,6 +140,16 @@ int		 engine_idle(const struct engine *);
 int		 engine_nrunning(const struct engine *);
 void		 engine_set_headless(struct engine *);
 int		 engine_handing_over(const struct engine *);
+
+/*
+ * Told of every notify event (gate_waiting, gate_decided, workflow_failed,
+ * workflow_late, workflow_completed) as the engine makes it, whether or
+ * not config.json asks for it: a headless console logs them.
+ */
+typedef void	 (*engine_observer_cb)(const char *, int64_t, int64_t,
+		     void *);
+void		 engine_set_observer(struct engine *, engine_observer_cb,
+		     void *);
 int		 engine_workflow_status(struct engine *, int64_t,
 		     const char **);
 

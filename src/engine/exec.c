@@ -315,7 +315,7 @@ engine_spawn_one(struct engine *e, struct estep *es)
 {
 	struct proc_spec	 spec;
 	struct proc		*p;
-	char			*cause = NULL, *why;
+	char			*cause = NULL, *why, *marks[3];
 
 	memset(&spec, 0, sizeof spec);
 	spec.argv = es->cmd->argv;
@@ -323,8 +323,16 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	spec.cwd = es->cmd->cwd;
 	spec.fence = &e->fence;
 	e->fence.lost = 0;
+	/* Its descendants that leave its group are found by these. */
+	xasprintf(&marks[0], "SLUICE_STEP_ID=%lld", (long long)es->id);
+	xasprintf(&marks[1], "SLUICE_DB=%s", e->dbpath);
+	marks[2] = NULL;
+	spec.marks = marks;
+	spec.pipe_grace = e->opts.kill_grace;
 	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
 	    es, &cause);
+	free(marks[0]);
+	free(marks[1]);
 	tool_cmd_free(es->cmd);
 	free(es->cmd);
 	es->cmd = NULL;

@@ -121,7 +121,9 @@ foreach_count(const struct store_item *it, void *arg)
 {
 	struct engine_foreach	*fe = arg;
 
-	if (strcmp(it->status, "failed") == 0)
+	/* An item an operator cancelled counts as failed. */
+	if (strcmp(it->status, "failed") == 0 ||
+	    strcmp(it->status, "cancelled") == 0)
 		fe->failed++;
 	return (0);
 }
@@ -342,7 +344,8 @@ foreach_name_failed(const struct store_item *it, void *arg)
 {
 	struct foreach_names	*fn = arg;
 
-	if (strcmp(it->status, "failed") != 0)
+	if (strcmp(it->status, "failed") != 0 &&
+	    strcmp(it->status, "cancelled") != 0)
 		return (0);
 	if (fn->n++ < FOREACH_NAMES)
 		buf_printf(&fn->b, "%s%s", fn->b.len > 0 ? ", " : "",
@@ -760,7 +763,9 @@ foreach_requeue_one(const struct store_item *it, void *arg)
 	struct store_step	 row;
 	int			 failed;
 
-	failed = strcmp(it->status, "failed") == 0;
+	/* While it runs, a cancelled item is one an operator cancelled. */
+	failed = strcmp(it->status, "failed") == 0 || (rq->failed_only &&
+	    strcmp(it->status, "cancelled") == 0);
 	if (!failed && (rq->failed_only ||
 	    strcmp(it->status, "cancelled") != 0))
 		return (0);
@@ -915,4 +920,79 @@ engine_foreach_rerun(struct engine *e, struct ewf *wf,
 	buf_free(&rq.names);
 	if ((fe = foreach_load(e, wf, id)) != NULL)
 		foreach_pump(e, wf, fe);
+}
+
+/*
+ * cancel --step: one item of a for-each ends cancelled (its process is
+ * killed, TERM then KILL), which counts as a failure of the for-each; the
+ * rest goes on.  Fills the reply (3 no such step, 4 not an item that can
+ * be cancelled) and returns its code.
+ */
+int
+engine_foreach_cancel_item(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	struct store_step	*row;
+	struct estep		 find, *es, *run;
+	struct ewf		*wf;
+	char			*cause = NULL, *comment, *why, *target;
+
+	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
+		free(cause);
+		r->code = 3;
+		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
+		return (r->code);
+	}
+	r->step_id = row->id;
+	r->workflow_id = row->workflow_id;
+	wf = engine_wf_get(e, row->workflow_id);
+	if (row->item_of == 0 || row->item_index < 0) {
+		r->code = 4;
+		xasprintf(&r->message, "step %lld (%s) is not a for-each item: "
+		    "cancel a workflow by its id", (long long)row->id,
+		    row->name);
+	} else if (strcmp(row->status, "done") == 0 ||
+	    strcmp(row->status, "failed") == 0 ||
+	    strcmp(row->status, "cancelled") == 0 ||
+	    strcmp(row->status, "skipped") == 0 || wf == NULL || wf->ended) {
+		r->code = 4;
+		xasprintf(&r->message, "item %s (step %lld) is %s: only an item "
+		    "that has not ended can be cancelled", row->label != NULL ?
+		    row->label : row->name, (long long)row->id, row->status);
+	}
+	if (r->code != 0 || (es = engine_step_from_row(e, row)) == NULL) {
+		store_step_free(row);
+		return (r->code);
+	}
+	engine_txn(e);
+	find.id = row->id;
+	if ((run = RB_FIND(estep_tree, &e->running, &find)) != NULL) {
+		run->cancelled = 1;
+		engine_exec_kill(e, run);
+	}
+	if ((run = engine_step_queued(e, row->id)) != NULL) {
+		TAILQ_REMOVE(run->rq, run, qentry);
+		engine_step_free(run);
+	}
+	if (store_timers_del_step(e->store, row->id) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	comment = engine_arg_comment(m->args_json);
+	xasprintf(&why, "cancelled by %s%s%s", m->who, comment != NULL ?
+	    ": " : "", comment != NULL ? comment : "");
+	xasprintf(&target, "step %lld %s", (long long)row->id,
+	    row->label != NULL ? row->label : row->name);
+	engine_audit(e, m, "cancel", row->workflow_id, row->id, target,
+	    comment, NULL);
+	xasprintf(&r->message, "cancelled item %s (step %lld) of %s",
+	    row->label != NULL ? row->label : "?", (long long)row->id,
+	    row->name);
+	engine_step_cancelled(e, es, why);
+	engine_foreach_item_ended(e, es, 0);
+	engine_wf_settle(e, es->wf);
+	engine_step_free(es);
+	free(target);
+	free(why);
+	free(comment);
+	store_step_free(row);
+	return (0);
 }

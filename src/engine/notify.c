@@ -160,6 +160,8 @@ engine_notify(struct engine *e, const char *event, int64_t workflow_id,
 	struct notify_event	*ev;
 	int			 bit;
 
+	if (e->observer != NULL)
+		e->observer(event, workflow_id, step_id, e->observer_arg);
 	if ((bit = notify_event_bit(event)) == 0 ||
 	    (!e->offline && !notify_wanted(e, bit))) {
 		cJSON_Delete(extra);

@@ -42,8 +42,12 @@
 
 #include "engine/engine-int.h"
 
-static int	 engine_recover_alive(const struct store_step *);
-static int	 engine_recover_signal(const struct store_step *, int);
+static int	 engine_recover_alive(struct engine *,
+		     const struct store_step *);
+static int	 engine_recover_signal(struct engine *,
+		     const struct store_step *, int);
+static size_t	 engine_recover_escaped(struct engine *,
+		     const struct store_step *, pid_t *, size_t);
 static void	 engine_recover_kill(struct engine *, struct store_step *,
 		     size_t);
 static void	 engine_leftovers_start(struct engine *);
@@ -51,10 +55,47 @@ static void	 engine_leftovers_tick(void *);
 static void	 engine_recover_interrupted(struct engine *,
 		     const struct store_step *, const char *);
 
-/* Is what a running row recorded still there: our leader, or its group? */
-static int
-engine_recover_alive(const struct store_step *row)
+/*
+ * A row's processes that left its group (setsid, a daemon): every step
+ * process carries its row's SLUICE_* variables, and its descendants
+ * inherit them.
+ */
+static size_t
+engine_recover_escaped(struct engine *e, const struct store_step *row,
+    pid_t *pids, size_t max)
 {
+	char	*needles[4];
+	size_t	 n, i, j;
+
+	if (strcmp(row->kind, "gate") == 0)
+		return (0);
+	xasprintf(&needles[0], "SLUICE_STEP_ID=%lld", (long long)row->id);
+	xasprintf(&needles[1], "SLUICE_WORKFLOW_ID=%lld",
+	    (long long)row->workflow_id);
+	xasprintf(&needles[2], "SLUICE_DB=%s", e->dbpath);
+	needles[3] = NULL;
+	n = procenv_find((const char *const *)needles, pids, max);
+	for (i = 0; i < 3; i++)
+		free(needles[i]);
+	/* Members of the recorded group are the group's business. */
+	for (i = j = 0; i < n; i++) {
+		if (row->pgid <= 0 || getpgid(pids[i]) != (pid_t)row->pgid)
+			pids[j++] = pids[i];
+	}
+	return (j);
+}
+
+/*
+ * Is what a running row recorded still there: our leader, its group, or
+ * a process of it that left the group?
+ */
+static int
+engine_recover_alive(struct engine *e, const struct store_step *row)
+{
+	pid_t	 pids[1];
+
+	if (engine_recover_escaped(e, row, pids, nitems(pids)) > 0)
+		return (1);
 	if (row->pid <= 0 || row->pgid <= 0)
 		return (0);
 	if (procstat_same((pid_t)row->pid, row->proc_start))
@@ -104,12 +145,28 @@ engine_recover_find(struct engine *e, struct store_step *row)
  * group would not see it.  Returns 0, or the errno that refused it.
  */
 static int
-engine_recover_signal(const struct store_step *row, int signo)
+engine_recover_signal(struct engine *e, const struct store_step *row,
+    int signo)
 {
+	pid_t	 pids[ENGINE_ESCAPED_MAX];
+	size_t	 n, i;
+	int	 error = 0;
+
+	n = engine_recover_escaped(e, row, pids, nitems(pids));
+	for (i = 0; i < n; i++) {
+		log_debug("%s: step %lld: escaped process %ld", __func__,
+		    (long long)row->id, (long)pids[i]);
+		if (signo == SIGTERM)
+			kill(pids[i], SIGCONT);
+		if (kill(pids[i], signo) != 0 && errno != ESRCH)
+			error = errno;
+	}
+	if (row->pgid <= 1)
+		return (error);
 	if (signo == SIGTERM)
 		killpg((pid_t)row->pgid, SIGCONT);
 	if (killpg((pid_t)row->pgid, signo) == 0)
-		return (0);
+		return (error);
 	return (errno);
 }
 
@@ -137,13 +194,13 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		if (rows[i].pid == 0 && strcmp(rows[i].kind, "gate") != 0)
 			engine_recover_find(e, &rows[i]);
-		if (!engine_recover_alive(&rows[i]))
+		if (!engine_recover_alive(e, &rows[i]))
 			continue;
 		lo->state[i] = 1;
 		lo->left++;
 		log_debug("%s: step %lld: killing leftover group %lld",
 		    __func__, (long long)rows[i].id, (long long)rows[i].pgid);
-		lo->err[i] = engine_recover_signal(&rows[i], SIGTERM);
+		lo->err[i] = engine_recover_signal(e, &rows[i], SIGTERM);
 	}
 	for (i = 0; i < n; i++) {
 		/*
@@ -210,6 +267,7 @@ engine_leftovers_check(struct engine *e)
 	struct store_step	*row;
 	int64_t			 now;
 	size_t			 i;
+	pid_t			 one;
 	char			*why;
 
 	if (lo == NULL)
@@ -219,7 +277,8 @@ engine_leftovers_check(struct engine *e)
 		row = &lo->rows[i];
 		if (lo->state[i] != 1)
 			continue;
-		if (procstat_group_alive((pid_t)row->pgid)) {
+		if (procstat_group_alive((pid_t)row->pgid) ||
+		    engine_recover_escaped(e, row, &one, 1) > 0) {
 			if (now < lo->term_at + e->opts.kill_grace +
 			    ENGINE_LEFTOVER_MARGIN)
 				continue;
@@ -247,8 +306,8 @@ engine_leftovers_check(struct engine *e)
 			log_debug("%s: step %lld: SIGKILL to group %lld",
 			    __func__, (long long)lo->rows[i].id,
 			    (long long)lo->rows[i].pgid);
-			if ((lo->err[i] = engine_recover_signal(&lo->rows[i],
-			    SIGKILL)) == ESRCH)
+			if ((lo->err[i] = engine_recover_signal(e,
+			    &lo->rows[i], SIGKILL)) == ESRCH)
 				lo->err[i] = 0;
 		}
 	}

@@ -20,7 +20,9 @@
  * failed or cancelled rows nothing came after), or, with --from, one
  * step and what follows it; completed rows are kept.  skip marks a
  * failed, pending or waiting row skipped and goes on as if it had
- * completed with a null result.
+ * completed with a null result.  Which rows run again, and why a retry
+ * is refused, are the rules of flow/rerun.c, which the console's preview
+ * reads too; this file acts on them.
  */
 
 #include <stdint.h>
@@ -31,48 +33,71 @@
 
 #include "engine/engine-int.h"
 
-static int	 engine_rerun_leaf(struct engine *, const struct ewf *,
+static struct flow_row *engine_flow_rows(const struct store_step *,
+		     size_t);
+static size_t	 engine_row_find(const struct store_step *, size_t,
+		     int64_t);
+static int	 engine_rerun_leaf(struct engine *,
 		     const struct store_step *);
 static void	 engine_rerun_row(struct engine *, struct ewf *,
 		     const struct store_step *);
 static int	 engine_reopen(struct engine *, int64_t, struct ewf **,
 		     struct buf *, int64_t);
-static size_t	 engine_row_index(const struct store_step *, size_t,
-		     int64_t);
-static int	 engine_row_after(const struct store_step *, size_t,
-		     const struct store_step *, int64_t);
-static int	 engine_row_sibling(struct engine *, const struct ewf *,
-		     const struct store_step *, size_t,
-		     const struct store_step *, const struct store_step *);
+
+/* The rows as the retry rules (flow/rerun.c) read them; free the array. */
+static struct flow_row *
+engine_flow_rows(const struct store_step *rows, size_t n)
+{
+	struct flow_row	*fr;
+	size_t		 i;
+
+	fr = xcalloc(n > 0 ? n : 1, sizeof *fr);
+	for (i = 0; i < n; i++) {
+		fr[i].id = rows[i].id;
+		fr[i].parent_id = rows[i].parent_id;
+		fr[i].fanout_id = rows[i].fanout_id;
+		fr[i].item_of = rows[i].item_of;
+		fr[i].items = rows[i].items;
+		fr[i].step_key = rows[i].step_key;
+		fr[i].status = rows[i].status;
+		fr[i].branch_end = rows[i].branch_end != NULL;
+	}
+	return (fr);
+}
+
+/* The index of the row with this id, or n. */
+static size_t
+engine_row_find(const struct store_step *rows, size_t n, int64_t id)
+{
+	size_t	i;
+
+	for (i = 0; i < n && rows[i].id != id; i++)
+		/* nothing */;
+	return (i);
+}
 
 /*
- * Is a row one its workflow ended on: failed, cancelled or skipped with
- * nothing after it, or done with nothing after it although its step has
- * a successor (a rejected gate, a branch no arm matched)?
+ * Is a failed, cancelled or skipped row one its workflow ended on,
+ * nothing having come after it (flow_rerun_leaf, without the flow)?
  */
 static int
-engine_rerun_leaf(struct engine *e, const struct ewf *wf,
-    const struct store_step *row)
+engine_rerun_leaf(struct engine *e, const struct store_step *row)
 {
-	const struct flow_step	*fs;
-	int64_t			 n;
-	int			 spec;
+	struct store_step	*rows;
+	struct flow_row		*fr;
+	size_t			 n, i;
+	char			*cause = NULL;
+	int			 leaf;
 
-	if (strcmp(row->status, "done") == 0) {
-		if (wf == NULL || row->branch_end != NULL ||
-		    (spec = flow_find(wf->flow, row->step_key)) < 0)
-			return (0);
-		fs = &wf->flow->steps[spec];
-		if (fs->next_target < 0 && fs->nbranch == 0 &&
-		    fs->nparallel == 0)
-			return (0);
-	} else if (strcmp(row->status, "failed") != 0 &&
-	    strcmp(row->status, "cancelled") != 0 &&
-	    strcmp(row->status, "skipped") != 0)
-		return (0);
-	if (store_step_children(e->store, row->id, &n) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	return (n == 0);
+	if (store_step_list(e->store, row->workflow_id, &rows, &n,
+	    &cause) != 0)
+		engine_store_fatal(e, cause);
+	fr = engine_flow_rows(rows, n);
+	i = engine_row_find(rows, n, row->id);
+	leaf = i < n && flow_rerun_leaf(NULL, fr, n, i);
+	free(fr);
+	store_steps_free(rows, n);
+	return (leaf);
 }
 
 /* A new pass of the step a row was, in the same branch. */
@@ -91,72 +116,6 @@ engine_rerun_row(struct engine *e, struct ewf *wf, const struct store_step *row)
 	engine_step_create(e, wf, spec, &o);
 }
 
-/* The index of the row with this id (rows come in id order), or n. */
-static size_t
-engine_row_index(const struct store_step *rows, size_t n, int64_t id)
-{
-	size_t	lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (rows[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo < n && rows[lo].id == id ? lo : n);
-}
-
-/* Is row r the row from, or made (at any depth) after it? */
-static int
-engine_row_after(const struct store_step *rows, size_t n,
-    const struct store_step *r, int64_t from)
-{
-	size_t	i, depth = 0;
-
-	for (i = engine_row_index(rows, n, r->id); i < n && depth++ <= n;
-	    i = engine_row_index(rows, n, rows[i].parent_id)) {
-		if (rows[i].id == from)
-			return (1);
-	}
-	return (0);
-}
-
-/*
- * For retry --from: is leaf r in a branch of a fan-out that row from is
- * also inside, whose join has not run?  Then the join needs r's branch
- * again.  (A leaf elsewhere, an old failed branch whose join went on
- * without it, say, is left as it is.)
- */
-static int
-engine_row_sibling(struct engine *e, const struct ewf *wf,
-    const struct store_step *rows, size_t n, const struct store_step *r,
-    const struct store_step *from)
-{
-	size_t	 fi = n, gi = n, depth = 0;
-	int64_t	 f, g, exists;
-	int	 spec, join;
-
-	for (f = r->fanout_id; f != 0 && depth++ <= n;
-	    f = fi < n ? rows[fi].fanout_id : 0) {
-		fi = engine_row_index(rows, n, f);
-		for (g = from->fanout_id; g != 0 && g != f;
-		    g = gi < n ? rows[gi].fanout_id : 0)
-			gi = engine_row_index(rows, n, g);
-		if (g == 0 || fi >= n)
-			continue;
-		/* The nearest fan-out both are in. */
-		if ((spec = flow_find(wf->flow, rows[fi].step_key)) < 0 ||
-		    (join = wf->join_of[spec]) < 0)
-			return (1);
-		if (store_step_join_exists(e->store, f,
-		    wf->flow->steps[join].key, &exists) != 0)
-			engine_store_fatal(e, store_last_error(e->store));
-		return (exists == 0);
-	}
-	return (0);
-}
-
 /*
  * Re-open an ended workflow: rows it ended on run again (cancelled and
  * failed ones anew; skipped ones go on from where they were).  With from
@@ -171,9 +130,11 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 {
 	struct store_workflow	*w;
 	struct store_step	*rows;
+	struct flow_row		*fr;
 	struct estep		*es;
 	struct ewf		*wf;
-	size_t			 n, i, fi = 0;
+	unsigned char		*again;
+	size_t			 n, i, fi;
 	char			*cause = NULL;
 	int			 count = 0;
 
@@ -193,15 +154,15 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 		return (0);
 	if (store_step_list(e->store, id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
-	if (from != 0)
-		fi = engine_row_index(rows, n, from);
+	/* Which rows run again is the rule flow/rerun.c keeps. */
+	fr = engine_flow_rows(rows, n);
+	again = xcalloc(n > 0 ? n : 1, 1);
+	fi = from != 0 ? engine_row_find(rows, n, from) : n;
+	if (from == 0 || fi < n)
+		flow_retry_plan(wf->flow, wf->join_of, fr, n, fi, again);
+	free(fr);
 	for (i = 0; i < n; i++) {
-		/* A for-each's items and gates go with its own row. */
-		if (rows[i].item_of != 0 && rows[i].items == 0)
-			continue;
-		if (!engine_rerun_leaf(e, wf, &rows[i]) || (from != 0 &&
-		    (fi >= n || engine_row_after(rows, n, &rows[i], from) ||
-		    !engine_row_sibling(e, wf, rows, n, &rows[i], &rows[fi]))))
+		if (!again[i])
 			continue;
 		count++;
 		if (rows[i].items > 0 &&
@@ -220,6 +181,7 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 			engine_step_free(es);
 		}
 	}
+	free(again);
 	store_steps_free(rows, n);
 	return (count);
 }
@@ -235,35 +197,22 @@ engine_retry_from(struct engine *e, const struct store_workflow *w,
 	struct store_step	*rows, *last = NULL;
 	struct flow_diags	*d;
 	struct flow		*f;
+	struct flow_row		*fr;
 	size_t			 n, i;
 	char			*cause = NULL;
-	int64_t			 id = 0;
-	int			 spec = -1;
 
 	d = flow_diags_create();
 	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
 	flow_diags_free(d);
-	if (f == NULL || (spec = flow_find(f, from)) < 0) {
-		r->code = 2;
-		xasprintf(&r->message, "workflow %lld has no step \"%s\"",
-		    (long long)w->id, from);
-		goto out;
-	}
 	if (store_step_list(e->store, w->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
-	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0 &&
-		    (rows[i].item_of == 0 || rows[i].items != 0))
-			id = rows[i].id;
-	}
-	store_steps_free(rows, n);
-	if (id == 0) {
-		r->code = 4;
-		xasprintf(&r->message, "step %s of workflow %lld never ran; "
-		    "retry --from a step that did", from, (long long)w->id);
-	} else if (store_step_get(e->store, id, &last, &cause) != 0)
+	fr = engine_flow_rows(rows, n);
+	r->code = flow_retry_from(f, fr, n, w->id, from, &i, &r->message);
+	free(fr);
+	if (r->code == 0 && store_step_get(e->store, rows[i].id, &last,
+	    &cause) != 0)
 		engine_store_fatal(e, cause);
-out:
+	store_steps_free(rows, n);
 	if (f != NULL)
 		flow_free(f);
 	return (last);
@@ -293,21 +242,9 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 	if (strcmp(w->status, "running") == 0 && from == NULL &&
 	    engine_foreach_retry(e, m, w->id, r) >= 0)
 		goto out;
-	if (strcmp(w->status, "failed") != 0 &&
-	    strcmp(w->status, "cancelled") != 0) {
-		r->code = 4;
-		xasprintf(&r->message, "workflow %lld is %s: only a failed or "
-		    "cancelled workflow can be retried", (long long)w->id,
-		    w->status);
+	if ((r->code = flow_retry_refusal(w->id, w->status,
+	    w->started_at != 0, &r->message)) != 0)
 		goto out;
-	}
-	if (w->started_at == 0) {
-		r->code = 4;
-		xasprintf(&r->message, "workflow %lld was cancelled before its "
-		    "start time; start it again with sluice run",
-		    (long long)w->id);
-		goto out;
-	}
 	if (from != NULL) {
 		if ((last = engine_retry_from(e, w, from, r)) == NULL)
 			goto out;
@@ -349,17 +286,20 @@ static int
 engine_has_failed_leaf(struct engine *e, int64_t wf, int64_t id)
 {
 	struct store_step	*rows;
+	struct flow_row		*fr;
 	size_t			 n, i;
 	char			*cause = NULL;
 	int			 found = 0;
 
 	if (store_step_list(e->store, wf, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
+	fr = engine_flow_rows(rows, n);
 	for (i = 0; i < n && !found; i++) {
 		if (rows[i].id != id && strcmp(rows[i].status, "failed") == 0 &&
-		    engine_rerun_leaf(e, NULL, &rows[i]))
+		    flow_rerun_leaf(NULL, fr, n, i))
 			found = 1;
 	}
+	free(fr);
 	store_steps_free(rows, n);
 	return (found);
 }
@@ -422,7 +362,7 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 		engine_store_fatal(e, cause);
 	if (strcmp(row->status, "failed") == 0 ?
 	    (strcmp(w->status, "failed") != 0 ||
-	    !engine_rerun_leaf(e, NULL, row)) :
+	    !engine_rerun_leaf(e, row)) :
 	    (strcmp(row->status, "waiting") != 0 &&
 	    strcmp(row->status, "pending") != 0)) {
 		xasprintf(&r->message, "step %lld (%s) is %s: only a waiting "

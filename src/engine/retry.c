@@ -28,8 +28,6 @@
 #include "flow/flow.h"
 #include "engine/tool.h"
 
-static const int64_t	retry_default_backoff[] = { 5000, 30000, 60000 };
-
 static void	retry_policy_from(const struct flow_retry *,
 		    struct retry_policy *);
 static double	retry_power(double, int);
@@ -51,9 +49,8 @@ retry_policy_from(const struct flow_retry *r, struct retry_policy *p)
 		p->jitter = r->jitter;
 	} else {
 		/* Neither form (the parser rejects this): the default waits. */
-		p->backoff = retry_default_backoff;
-		p->nbackoff = sizeof retry_default_backoff /
-		    sizeof retry_default_backoff[0];
+		p->backoff = flow_default_backoff;
+		p->nbackoff = FLOW_DEFAULT_NBACKOFF;
 	}
 }
 
@@ -74,9 +71,8 @@ retry_policy_of(const struct flow_step *st, const struct flow_tool *tl,
 		retry_policy_from(site, p);
 	else {
 		p->max_attempts = FLOW_DEFAULT_ATTEMPTS;
-		p->backoff = retry_default_backoff;
-		p->nbackoff = sizeof retry_default_backoff /
-		    sizeof retry_default_backoff[0];
+		p->backoff = flow_default_backoff;
+		p->nbackoff = FLOW_DEFAULT_NBACKOFF;
 	}
 	if (p->max_attempts < 1)
 		p->max_attempts = 1;

@@ -17,9 +17,10 @@
 /*
  * workflow.c: workflows in the engine's memory.  Each running workflow's
  * flow is parsed once, with what the engine asks of it often worked out
- * ahead (which join a fan-out's branches meet at, which steps refer to
- * other steps' results).  Also starting a workflow, and the scope that
- * interpolation and conditions read.
+ * ahead (which join a fan-out's branches meet at, by flow/join.c; which
+ * steps refer to other steps' results).  Also starting a workflow, and
+ * filling the scope that interpolation and conditions read (its shape is
+ * flow/scope.c's, shared with the console's preview).
  */
 
 #include <stdint.h>
@@ -31,10 +32,7 @@
 #include "engine/engine-int.h"
 
 static void	 engine_wf_analyse(struct ewf *);
-static int	 engine_wf_join_walk(const struct flow *, int, int *, char *);
 static int	 engine_step_uses_steps(const struct flow_step *);
-static int	 engine_wf_inside(const struct flow *, int, int, int, char *);
-static void	 engine_wf_shared_joins(struct ewf *);
 static int	 engine_flow_valid(const char *, char **);
 
 RB_GENERATE(ewf_tree, ewf, entry, ewf_cmp);
@@ -91,143 +89,20 @@ engine_step_uses_steps(const struct flow_step *st)
 	return (0);
 }
 
-/*
- * From step i inside a fan-out, the first join reached along next and
- * branch arms, going over nested fan-outs by way of their own joins.
- */
-static int
-engine_wf_join_walk(const struct flow *f, int i, int *join_of, char *seen)
-{
-	const struct flow_step	*st;
-	size_t			 k;
-	int			 j;
-
-	if (i < 0 || seen[i])
-		return (-1);
-	seen[i] = 1;
-	st = &f->steps[i];
-	if (st->join_target >= 0 && st->nparallel == 0)
-		return (st->join_target);
-	if (st->nparallel > 0) {
-		if (join_of[i] < 0)
-			return (-1);
-		return (engine_wf_join_walk(f, join_of[i], join_of, seen));
-	}
-	if ((j = engine_wf_join_walk(f, st->next_target, join_of, seen)) >= 0)
-		return (j);
-	for (k = 0; k < st->nbranch; k++) {
-		j = engine_wf_join_walk(f, st->branch[k].target, join_of, seen);
-		if (j >= 0)
-			return (j);
-	}
-	return (-1);
-}
-
-/* Is step i reached from fan-out o's branches before its join j? */
-static int
-engine_wf_inside(const struct flow *f, int o, int i, int j, char *seen)
-{
-	const struct flow_step	*st;
-	int			*stack, s;
-	size_t			 top = 0, k, n;
-
-	stack = xcalloc(f->nsteps * 4 + 1, sizeof *stack);
-	memset(seen, 0, f->nsteps + 1);
-	st = &f->steps[o];
-	for (k = 0; k < st->nparallel; k++)
-		stack[top++] = st->parallel_targets[k];
-	while (top > 0) {
-		if ((s = stack[--top]) < 0 || s == j || seen[s])
-			continue;
-		if (s == i) {
-			free(stack);
-			return (1);
-		}
-		seen[s] = 1;
-		st = &f->steps[s];
-		n = st->nbranch + st->nparallel + 1;
-		stack = xreallocarray(stack, top + n + 1, sizeof *stack);
-		stack[top++] = st->next_target;
-		for (k = 0; k < st->nbranch; k++)
-			stack[top++] = st->branch[k].target;
-		for (k = 0; k < st->nparallel; k++)
-			stack[top++] = st->parallel_targets[k];
-	}
-	free(stack);
-	return (0);
-}
-
-/*
- * A fan-out inside another whose branches end at the outer one's join
- * has no join of its own: its branches' ends together end its branch.
- */
-static void
-engine_wf_shared_joins(struct ewf *wf)
-{
-	const struct flow	*f = wf->flow;
-	char			*seen;
-	size_t			 i, o;
-
-	seen = xcalloc(f->nsteps + 1, 1);
-	for (i = 0; i < f->nsteps; i++) {
-		if (wf->join_of[i] < 0)
-			continue;
-		for (o = 0; o < f->nsteps; o++) {
-			if (o == i || wf->join_of[o] != wf->join_of[i] ||
-			    !engine_wf_inside(f, (int)o, (int)i,
-			    wf->join_of[i], seen))
-				continue;
-			wf->join_of[i] = -1;
-			break;
-		}
-	}
-	free(seen);
-}
-
 /* Work out each fan-out's join and each step's use of steps.*. */
 static void
 engine_wf_analyse(struct ewf *wf)
 {
 	const struct flow	*f = wf->flow;
-	char			*seen;
-	size_t			 i, k, pass;
-	int			 j;
+	size_t			 i;
 
-	wf->join_of = xcalloc(f->nsteps + 1, sizeof *wf->join_of);
+	wf->join_of = flow_joins(f);
 	wf->uses_steps = xcalloc(f->nsteps + 1, sizeof *wf->uses_steps);
 	wf->visits = xcalloc(f->nsteps + 1, sizeof *wf->visits);
 	TAILQ_INIT(&wf->fanouts);
 	TAILQ_INIT(&wf->foreachs);
-	seen = xcalloc(f->nsteps + 1, 1);
-	for (i = 0; i < f->nsteps; i++) {
-		wf->join_of[i] = -1;
+	for (i = 0; i < f->nsteps; i++)
 		wf->uses_steps[i] = engine_step_uses_steps(&f->steps[i]);
-	}
-	/* Inner fan-outs first: repeat until nothing changes. */
-	for (pass = 0; pass < f->nsteps + 1; pass++) {
-		int	 changed = 0;
-
-		for (i = 0; i < f->nsteps; i++) {
-			const struct flow_step	*st = &f->steps[i];
-
-			if (st->nparallel == 0 || wf->join_of[i] >= 0)
-				continue;
-			j = st->join_target;
-			for (k = 0; j < 0 && k < st->nparallel; k++) {
-				memset(seen, 0, f->nsteps + 1);
-				j = engine_wf_join_walk(f,
-				    st->parallel_targets[k], wf->join_of, seen);
-			}
-			if (j >= 0) {
-				wf->join_of[i] = j;
-				changed = 1;
-			}
-		}
-		if (!changed)
-			break;
-	}
-	free(seen);
-	engine_wf_shared_joins(wf);
 }
 
 /* One step's count of passes, from the table. */
@@ -301,42 +176,17 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	free(wf);
 }
 
-/* Add a step's result and exit code to the steps scope, by key and name. */
-static void
-engine_scope_add(cJSON *steps, const struct flow *f,
-    const struct store_step *row)
-{
-	const struct flow_step	*fs;
-	cJSON			*o;
-	int			 i;
-
-	o = cJSON_CreateObject();
-	cJSON_AddItemToObject(o, "result", json_parse_or_null(
-	    row->result_json));
-	if (row->has_exit_code)
-		cJSON_AddNumberToObject(o, "exit_code", row->exit_code);
-	else
-		cJSON_AddNullToObject(o, "exit_code");
-	cJSON_AddStringToObject(o, "status", row->status);
-	if ((i = flow_find(f, row->step_key)) >= 0 &&
-	    strcmp(f->steps[i].name, f->steps[i].key) != 0) {
-		fs = &f->steps[i];
-		cJSON_DeleteItemFromObjectCaseSensitive(steps, fs->name);
-		cJSON_AddItemToObject(steps, fs->name, cJSON_Duplicate(o, 1));
-	}
-	cJSON_DeleteItemFromObjectCaseSensitive(steps, row->step_key);
-	cJSON_AddItemToObject(steps, row->step_key, o);
-}
-
 /*
- * The scope interpolation and conditions read: input, workflow and, when
- * asked, every finished step's latest result.
+ * The scope interpolation and conditions read (flow/scope.c, which the
+ * console's preview builds too): input, workflow and, when asked, every
+ * finished step's latest result.
  */
 cJSON *
 engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 {
 	struct store_step	*rows;
-	cJSON			*scope, *w, *steps;
+	struct flow_scope_step	 ss;
+	cJSON			*scope;
 	size_t			 n, i;
 	char			*cause = NULL;
 
@@ -347,18 +197,19 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 	 */
 	if (wf->input == NULL)
 		wf->input = json_parse_or_null(wf->input_json);
-	scope = cJSON_CreateObject();
-	cJSON_AddItemReferenceToObject(scope, "input", wf->input);
-	w = cJSON_AddObjectToObject(scope, "workflow");
-	cJSON_AddNumberToObject(w, "id", (double)wf->id);
-	cJSON_AddStringToObject(w, "name", wf->name);
-	steps = cJSON_AddObjectToObject(scope, "steps");
+	scope = flow_scope_create(wf->input, 1, wf->id, wf->name);
 	if (!with_steps)
 		return (scope);
 	if (store_steps_finished(e->store, wf->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
-	for (i = 0; i < n; i++)
-		engine_scope_add(steps, wf->flow, &rows[i]);
+	for (i = 0; i < n; i++) {
+		ss.step_key = rows[i].step_key;
+		ss.result_json = rows[i].result_json;
+		ss.status = rows[i].status;
+		ss.has_exit_code = rows[i].has_exit_code;
+		ss.exit_code = rows[i].exit_code;
+		flow_scope_add(scope, wf->flow, &ss);
+	}
 	store_steps_free(rows, n);
 	return (scope);
 }

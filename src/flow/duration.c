@@ -90,7 +90,8 @@ flow_duration_parse(const char *s, int64_t *ms, const char **why)
 	static char	 reason[128];
 	const char	*p, *u;
 	double		 v, total = 0;
-	size_t		 i, ulen, last = 0;
+	size_t		 i, ulen;
+	int64_t		 last = 0;
 	int		 parts = 0;
 
 	if (s == NULL)
@@ -138,12 +139,12 @@ flow_duration_parse(const char *s, int64_t *ms, const char **why)
 			*why = reason;
 			return (-1);
 		}
-		if (parts != 0 && i <= last) {
-			*why = "units must go from larger to smaller, each "
-			    "once (as in \"1h30m\")";
+		if (!flow_duration_unit_follows(last,
+		    duration_units[i].ms)) {
+			*why = FLOW_DURATION_ORDER_WHY;
 			return (-1);
 		}
-		last = i;
+		last = duration_units[i].ms;
 		parts++;
 		total += v * (double)duration_units[i].ms;
 		if (total > (double)FLOW_DURATION_MAX)
@@ -157,6 +158,18 @@ flow_duration_parse(const char *s, int64_t *ms, const char **why)
 	}
 	*ms = (int64_t)llround(total);
 	return (0);
+}
+
+/*
+ * The order rule of every duration, a flow's "1h30m" and --at "in 1h 30m"
+ * alike: units go from larger to smaller, each once, so "1h 1h" is refused
+ * rather than read as two hours.  prev is the length of the unit before
+ * (0: none), unit the length of this one, in any one scale.
+ */
+int
+flow_duration_unit_follows(int64_t prev, int64_t unit)
+{
+	return (prev == 0 || unit < prev);
 }
 
 /* Parse a duration from JSON: a number of seconds or a duration string. */

@@ -75,6 +75,11 @@ int		 flow_duration_parse(const char *, int64_t *, const char **);
 int		 flow_duration_json(const struct cJSON *, int64_t *,
 		     const char **);
 const char	*flow_duration_format(int64_t, char *, size_t);
+int		 flow_duration_unit_follows(int64_t, int64_t);
+
+/* Why flow_duration_unit_follows refused a unit, for both grammars. */
+#define FLOW_DURATION_ORDER_WHY \
+	"units must go from larger to smaller, each once (as in \"1h30m\")"
 
 /*
  * cond.c: branch conditions, parsed never evaluated as code.  The scope is a
@@ -124,6 +129,7 @@ enum flow_join_policy {
 };
 
 #define FLOW_DEFAULT_ATTEMPTS	3
+#define FLOW_DEFAULT_NBACKOFF	3	/* waits in flow_default_backoff */
 #define FLOW_DEFAULT_TIMEOUT	(120 * 1000)
 #define FLOW_DEFAULT_MAX_VISITS	100
 
@@ -138,6 +144,13 @@ struct flow_branch {
 	char		*then;		/* as written */
 	int		 target;	/* step index, -1 when unknown */
 };
+
+/*
+ * The one definition of the default waits between attempts (ms): the
+ * parser fills a retry object without "backoff" from it and the engine
+ * uses it when no retry object is set anywhere.
+ */
+extern const int64_t	flow_default_backoff[FLOW_DEFAULT_NBACKOFF];
 
 struct flow_retry {
 	int		 set;		/* 0: use the defaults */
@@ -267,6 +280,54 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 		     struct flow_diags *);
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
+
+/*
+ * scope.c: the scope interpolation and conditions read (input, workflow,
+ * steps), for the engine and the console's preview alike.  A finished
+ * step row as it enters the scope:
+ */
+struct flow_scope_step {
+	const char	*step_key;
+	const char	*result_json;	/* NULL: null */
+	const char	*status;
+	int		 has_exit_code;
+	int		 exit_code;
+};
+
+struct cJSON	*flow_scope_create(struct cJSON *, int, int64_t,
+		     const char *);
+void		 flow_scope_add(struct cJSON *, const struct flow *,
+		     const struct flow_scope_step *);
+int		 flow_branch_pick(const struct flow_step *, struct cJSON *,
+		     const char *, int, int);
+
+/* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
+int		*flow_joins(const struct flow *);
+
+/*
+ * rerun.c: the retry rules the engine acts on and the console previews.
+ * A step row as they see it; callers fill these from their rows, every
+ * row of the workflow in id order.
+ */
+struct flow_row {
+	int64_t		 id;
+	int64_t		 parent_id;	/* the row whose end made it, 0 */
+	int64_t		 fanout_id;	/* the fan-out row of its branch, 0 */
+	int64_t		 item_of;	/* for-each items and gates: its row */
+	int64_t		 items;		/* a for-each row: its items, else 0 */
+	const char	*step_key;
+	const char	*status;
+	int		 branch_end;	/* it ended a join-failed branch */
+};
+
+int		 flow_retry_refusal(int64_t, const char *, int, char **);
+int		 flow_retry_from(const struct flow *, const struct flow_row *,
+		     size_t, int64_t, const char *, size_t *, char **);
+size_t		 flow_retry_plan(const struct flow *, const int *,
+		     const struct flow_row *, size_t, size_t,
+		     unsigned char *);
+int		 flow_rerun_leaf(const struct flow *, const struct flow_row *,
+		     size_t, size_t);
 
 /*
  * foreach.c: for-each arithmetic shared by check and the engine: the

@@ -42,6 +42,10 @@ struct parse_step {
 	const cJSON		*gate;
 };
 
+const int64_t	flow_default_backoff[FLOW_DEFAULT_NBACKOFF] = {
+	5000, 30000, 60000
+};
+
 typedef void (*parse_field_cb)(struct parse_step *, const cJSON *,
     const char *);
 
@@ -599,11 +603,11 @@ flow_retry_parse(const cJSON *v, const char *path, struct flow_retry *r,
 		flow_diags_add(d, FLOW_ERROR, path, "the exponential form "
 		    "needs \"base\" above zero");
 	} else if (!expo && r->nbackoff == 0) {
-		r->backoff = xcalloc(3, sizeof *r->backoff);
-		r->backoff[0] = 5000;
-		r->backoff[1] = 30000;
-		r->backoff[2] = 60000;
-		r->nbackoff = 3;
+		r->backoff = xcalloc(FLOW_DEFAULT_NBACKOFF,
+		    sizeof *r->backoff);
+		memcpy(r->backoff, flow_default_backoff,
+		    sizeof flow_default_backoff);
+		r->nbackoff = FLOW_DEFAULT_NBACKOFF;
 	}
 }
 

@@ -110,6 +110,19 @@ struct proc_spec {
 	const char	*stdin_data;	/* NULL: stdin is /dev/null; else */
 	size_t		 stdin_len;	/* written to a pipe, then closed */
 	struct proc_fence *fence;	/* NULL: none */
+	/*
+	 * "NAME=value" entries (NULL-terminated) that the child's
+	 * environment carries and its descendants inherit: a kill reaches
+	 * every process carrying them all, also those that left the group
+	 * (setsid).  NULL: the group only.
+	 */
+	char *const	*marks;
+	/*
+	 * Once the child is reaped, read its pipes at most this long (ms)
+	 * more, then close them and finish: a descendant that keeps them
+	 * open cannot hold the child forever.  0: until EOF.
+	 */
+	int64_t		 pipe_grace;
 };
 
 /* Output from the child: stream 1 or 2, a chunk as read. */
@@ -132,9 +145,11 @@ int		 proc_running(const struct loop *);
 int64_t		 procstat_start_time(pid_t);	/* Unix ms, 0 unknown */
 int		 procstat_same(pid_t, int64_t);	/* alive with this start */
 int		 procstat_group_alive(pid_t);
+size_t		 procstat_descendants(pid_t, pid_t *, size_t);
 
 /* procenv.c: processes by their environment (Linux /proc). */
 size_t		 procenv_find(const char *const *, pid_t *, size_t);
+int		 procenv_subreaper(void);
 
 /* lock.c: the engine lock, a flock on DB.lock beside the database. */
 #define LOCK_TAKEN	0

@@ -48,6 +48,7 @@
 #define PROC_BUFSIZE	(64 * 1024)
 #define PROC_READS	16	/* reads per wakeup before others get a turn */
 #define PROC_MAXARGS	256	/* for the shell fallback of a bare script */
+#define PROC_ESCAPED	256	/* processes outside the group, per kill */
 
 /*
  * Set back to default in every child besides the signals we handle: the
@@ -93,6 +94,12 @@ struct proc {
 	struct proc_stdin in;
 	struct loop_timer *timer;	/* SIGKILL after the grace */
 	int64_t		 deadline;	/* monotonic ms of the SIGKILL */
+	char		**marks;	/* its processes' environment marks */
+	pid_t		*seen;		/* descendants found by parent links */
+	int64_t		*seen_start;	/* and their start times */
+	size_t		 nseen;
+	int64_t		 pipe_grace;	/* ms to read pipes after reaping */
+	struct loop_timer *drain;	/* then stop reading */
 
 	proc_output_cb	 outcb;
 	proc_exit_cb	 exitcb;
@@ -150,6 +157,8 @@ static void	proc_try_reap(struct proc *);
 static void	proc_check_done(struct proc *);
 static void	proc_signal(struct proc *, int);
 static void	proc_kill_timer(void *);
+static void	proc_drain_timer(void *);
+static void	proc_seen(struct proc *, pid_t);
 static void	proc_free(struct proc *);
 
 /* Order children by pid. */
@@ -305,6 +314,14 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 	p->set = set;
 	p->pid = pid;
 	p->flags = spec->flags;
+	p->pipe_grace = spec->pipe_grace;
+	if (spec->marks != NULL) {
+		for (i = 0; spec->marks[i] != NULL; i++)
+			;
+		p->marks = xcalloc(i + 1, sizeof *p->marks);
+		for (i = 0; spec->marks[i] != NULL; i++)
+			p->marks[i] = xstrdup(spec->marks[i]);
+	}
 	if (spec->flags & PROC_F_NOPGRP)
 		p->pgid = getpgrp();
 	else {
@@ -577,6 +594,31 @@ proc_reaped(struct proc_set *set, pid_t pid, int status)
 	set->running--;
 	if ((p->flags & PROC_F_NOPGRP) && p->timer != NULL)
 		loop_timer_stop(p->timer);
+	if (p->pipe_grace > 0 &&
+	    (p->pipe[0].fd != -1 || p->pipe[1].fd != -1)) {
+		p->drain = loop_timer_create(set->loop, proc_drain_timer, p);
+		loop_timer_start(p->drain, p->pipe_grace);
+	}
+	proc_check_done(p);
+}
+
+/*
+ * The child was reaped a grace ago and something (a descendant, maybe
+ * one that left the group) still holds its pipes: what was read is kept,
+ * the rest is not waited for.  A child being killed has its leftovers
+ * killed now; they had their SIGTERM.
+ */
+static void
+proc_drain_timer(void *arg)
+{
+	struct proc	*p = arg;
+
+	log_debug("%s: pid %ld: pipes still open; closing them", __func__,
+	    (long)p->pid);
+	if (p->state & PROC_S_KILLED)
+		proc_signal(p, SIGKILL);
+	proc_pipe_close(&p->pipe[0]);
+	proc_pipe_close(&p->pipe[1]);
 	proc_check_done(p);
 }
 
@@ -758,20 +800,78 @@ proc_check_done(struct proc *p)
 		return;
 	if (p->pipe[0].fd != -1 || p->pipe[1].fd != -1)
 		return;
+	/*
+	 * Killed, and finishing before its SIGKILL was due: whatever of it
+	 * is left (a member ignoring SIGTERM, an escaped descendant) gets
+	 * it now, since no timer will be left to send it.
+	 */
+	if ((p->state & PROC_S_KILLED) && p->timer != NULL &&
+	    loop_timer_pending(p->timer))
+		proc_signal(p, SIGKILL);
 	p->state |= PROC_S_DONE;
 	if (p->exitcb != NULL)
 		p->exitcb(p, p->status, p->arg);
 	proc_free(p);
 }
 
-/* Signal the child's group, or only the child if it shares ours. */
+/* Remember a descendant, so a later signal finds it once orphaned. */
+static void
+proc_seen(struct proc *p, pid_t pid)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nseen; i++) {
+		if (p->seen[i] == pid)
+			return;
+	}
+	if (p->nseen == PROC_ESCAPED)
+		return;
+	p->seen = xreallocarray(p->seen, p->nseen + 1, sizeof *p->seen);
+	p->seen_start = xreallocarray(p->seen_start, p->nseen + 1,
+	    sizeof *p->seen_start);
+	p->seen[p->nseen] = pid;
+	p->seen_start[p->nseen++] = procstat_start_time(pid);
+}
+
+/*
+ * Signal the child's group, or only the child if it shares ours; then
+ * every process that escaped the group: the child's descendants while it
+ * lives (found by parent links, whatever their environment, and
+ * remembered, so a SIGKILL still finds them once orphaned), and every
+ * process carrying its marks (found by environment, also once orphaned).
+ */
 static void
 proc_signal(struct proc *p, int signo)
 {
-	if (!(p->flags & PROC_F_NOPGRP))
-		killpg(p->pgid, signo);
-	else if (!(p->state & PROC_S_REAPED))
-		kill(p->pid, signo);
+	pid_t	 pids[PROC_ESCAPED];
+	size_t	 n, i;
+
+	if (p->flags & PROC_F_NOPGRP) {
+		if (!(p->state & PROC_S_REAPED))
+			kill(p->pid, signo);
+		return;
+	}
+	/* Before the group's signal, which orphans them as the child dies. */
+	if (!(p->state & PROC_S_REAPED)) {
+		n = procstat_descendants(p->pid, pids, nitems(pids));
+		for (i = 0; i < n; i++)
+			proc_seen(p, pids[i]);
+	}
+	killpg(p->pgid, signo);
+	/* Those found now or before (orphaned since), known by start time. */
+	for (i = 0; i < p->nseen; i++) {
+		if (procstat_same(p->seen[i], p->seen_start[i]))
+			kill(p->seen[i], signo);
+	}
+	if (p->marks != NULL) {
+		n = procenv_find((const char *const *)p->marks, pids,
+		    nitems(pids));
+		for (i = 0; i < n; i++) {
+			log_debug("%s: pid %ld: escaped process %ld",
+			    __func__, (long)p->pid, (long)pids[i]);
+			kill(pids[i], signo);
+		}
+	}
 }
 
 /*
@@ -834,6 +934,8 @@ proc_abandon(struct proc *p)
 	proc_pipe_close(&p->pipe[1]);
 	loop_timer_free(p->timer);
 	p->timer = NULL;
+	loop_timer_free(p->drain);
+	p->drain = NULL;
 	if (!(p->state & PROC_S_REAPED))
 		p->set->running--;
 	else if (p->busy == 0)
@@ -876,6 +978,8 @@ proc_running(const struct loop *loop)
 static void
 proc_free(struct proc *p)
 {
+	size_t	i;
+
 	if (!(p->state & PROC_S_REAPED))
 		RB_REMOVE(proc_tree, &p->set->tree, p);
 	LIST_REMOVE(p, all);
@@ -883,6 +987,14 @@ proc_free(struct proc *p)
 	proc_pipe_close(&p->pipe[0]);
 	proc_pipe_close(&p->pipe[1]);
 	loop_timer_free(p->timer);
+	loop_timer_free(p->drain);
+	free(p->seen);
+	free(p->seen_start);
+	if (p->marks != NULL) {
+		for (i = 0; p->marks[i] != NULL; i++)
+			free(p->marks[i]);
+		free(p->marks);
+	}
 	free(p);
 }
 

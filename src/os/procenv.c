@@ -18,11 +18,15 @@
  * procenv.c: finding processes by their environment.  A step's process is
  * recorded (pid, group) in the transaction after the one that recorded it
  * running; if the engine dies in between, the next engine finds it by the
- * SLUICE_* variables every step process carries.  Linux /proc only; only
+ * SLUICE_* variables every step process carries, and so also a step's
+ * descendants that left its process group.  Linux /proc only; only
  * processes whose environment we may read (our own user's) are seen.
  */
 
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include <dirent.h>
 #include <errno.h>
@@ -92,4 +96,20 @@ procenv_find(const char *const *needles, pid_t *pids, size_t max)
 	free(buf);
 	closedir(d);
 	return (n);
+}
+
+/*
+ * Become a child subreaper: a step's descendant orphaned by its parent
+ * (a daemon that double-forks, a setsid'd grandchild) is reparented to us
+ * rather than to init, so it is reaped here and stays in our sight.
+ * Linux only; elsewhere nothing happens.  0 on success.
+ */
+int
+procenv_subreaper(void)
+{
+#if defined(__linux__) && defined(PR_SET_CHILD_SUBREAPER)
+	return (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1);
+#else
+	return (-1);
+#endif
 }

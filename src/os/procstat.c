@@ -173,3 +173,54 @@ procstat_group_alive(pid_t pgid)
 	closedir(d);
 	return (alive);
 }
+
+/*
+ * Fill pids with up to max descendants of pid (children, theirs, and so
+ * on, whatever their group or session), from the parent links in /proc;
+ * returns how many.  Zombies are left out.
+ */
+size_t
+procstat_descendants(pid_t pid, pid_t *pids, size_t max)
+{
+	DIR		*d;
+	struct dirent	*de;
+	char		 path[64], buf[512], *cp, *end, state;
+	long		 id, ppid;
+	pid_t		*all = NULL, *parent = NULL;
+	size_t		 nall = 0, size = 0, n = 0, i, from;
+
+	if (pid <= 0 || max == 0 || (d = opendir("/proc")) == NULL)
+		return (0);
+	while ((de = readdir(d)) != NULL) {
+		id = strtol(de->d_name, &end, 10);
+		if (*end != '\0' || id <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", id);
+		if (procstat_read(path, buf, sizeof buf) <= 0 ||
+		    (cp = strrchr(buf, ')')) == NULL)
+			continue;
+		if (sscanf(cp + 1, " %c %ld", &state, &ppid) != 2 ||
+		    state == 'Z' || state == 'X')
+			continue;
+		if (nall == size) {
+			size = size == 0 ? 256 : size * 2;
+			all = xreallocarray(all, size, sizeof *all);
+			parent = xreallocarray(parent, size, sizeof *parent);
+		}
+		all[nall] = (pid_t)id;
+		parent[nall++] = (pid_t)ppid;
+	}
+	closedir(d);
+	/* Breadth first: each found process's children join the list. */
+	for (from = 0; ; from++) {
+		for (i = 0; i < nall && n < max; i++) {
+			if (parent[i] == (from == 0 ? pid : pids[from - 1]))
+				pids[n++] = all[i];
+		}
+		if (from >= n)
+			break;
+	}
+	free(all);
+	free(parent);
+	return (n);
+}

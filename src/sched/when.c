@@ -24,7 +24,9 @@
  *	@UNIXTIME | UNIXTIME (9 or more digits alone, as the reference takes)
  *
  * where TIME is 9am, 9:30pm, 12am (midnight), 12pm, noon, 21:15, 21:15:30.
- * "in" adds elapsed time (a day is 24 hours; "1.5h" is 90 minutes).  A date
+ * "in" adds elapsed time (a day is 24 hours; "1.5h" is 90 minutes), its
+ * units from larger to smaller, each once, by the rule flow durations
+ * share (flow_duration_unit_follows): "in 1h 1h" is refused.  A date
  * alone means its 00:00.  A time alone means today and is refused once past;
  * "monday 9am" is the next Monday 09:00 still ahead (today if it is Monday
  * before nine), "next monday" the first Monday after today.  Local readings
@@ -43,6 +45,7 @@
 #include <time.h>
 
 #include "util/util.h"
+#include "flow/flow.h"
 #include "sched/sched.h"
 #include "sched/sched-int.h"
 
@@ -387,7 +390,7 @@ static int
 when_parse_in(struct when_ctx *ctx, int64_t *at)
 {
 	const char	*p, *start;
-	int64_t		 amount = -1, total = 0, secs = 1;
+	int64_t		 amount = -1, total = 0, secs = 1, prev = 0;
 	int		 parts = 0, col = 0, len = 0;
 
 	p = ctx->words[0].s + 2;
@@ -433,6 +436,12 @@ when_parse_in(struct when_ctx *ctx, int64_t *at)
 		if (when_in_unit(ctx, start, p - start,
 		    (int)(start - ctx->low) + 1, &secs) != 0)
 			return (-1);
+		if (!flow_duration_unit_follows(prev, secs))
+			return (when_fail(ctx, "\"%.*s\" at column %d: %s",
+			    (int)(p - start), ctx->text + (start - ctx->low),
+			    (int)(start - ctx->low) + 1,
+			    FLOW_DURATION_ORDER_WHY));
+		prev = secs;
 		if (amount > (WHEN_MAX_AHEAD_MS - total) / secs)
 			return (when_fail(ctx, "more than 10 years ahead "
 			    "(the limit)"));

@@ -244,3 +244,120 @@ store_items_cancel_waiting(struct store *s, int64_t root, const char *why,
 	return (store_runf(s, "cancel items", items_cancel_sql, "iit", root,
 	    now, why));
 }
+
+/*
+ * Three disjoint parts, so each is read through an index and none walks
+ * a for-each's items: the rows that are not items (workflow_steps_shown),
+ * the items that wait (workflow_steps_items, by the for-each rows of the
+ * first part) and the items of opened for-eachs.  The unary + keeps
+ * SQLite from reading the last part through every row of the workflow.
+ */
+static const char steps_view_sql[] =
+	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps"
+	" WHERE workflow_id = ?1 AND item_index IS NULL"
+	" AND (item_of IS NULL OR items IS NOT NULL OR status = 'waiting'"
+	" OR item_of IN (SELECT value FROM json_each(?2)))"
+	" UNION ALL SELECT " STORE_STEP_COLUMNS " FROM workflow_steps"
+	" WHERE item_of IN (SELECT id FROM workflow_steps"
+	"  WHERE workflow_id = ?1 AND item_index IS NULL)"
+	" AND status = 'waiting' AND item_index IS NOT NULL"
+	" AND +workflow_id = ?1"
+	" UNION ALL SELECT " STORE_STEP_COLUMNS " FROM workflow_steps"
+	" WHERE item_of IN (SELECT value FROM json_each(?2))"
+	" AND item_index IS NOT NULL AND status <> 'waiting'"
+	" AND +workflow_id = ?1"
+	" ORDER BY id";
+/* In the order of workflow_steps_tally: no sort, no read of a row. */
+static const char items_count_sql[] =
+	"SELECT status, attempt, count(*) FROM workflow_steps"
+	" WHERE item_of = ?1 AND item_index IS NOT NULL"
+	" GROUP BY status, attempt";
+static const char items_retried_sql[] =
+	"SELECT p.status, count(*) FROM workflow_steps c"
+	" JOIN workflow_steps p ON p.id = c.parent_id"
+	" WHERE c.item_of = ?1 AND c.item_index IS NOT NULL"
+	" AND c.parent_id IS NOT NULL"
+	" AND p.item_of = ?1 AND p.item_index IS NOT NULL"
+	" GROUP BY p.status";
+
+/*
+ * A workflow's rows for the run view: every row but the items and gates
+ * of for-each steps (only those that wait), except the members of the
+ * for-each rows in open_json (a JSON array of ids: first rows for items,
+ * for-each rows for gates).  A closed for-each of many items costs a
+ * tally (store_items_tally), not a read of every item.
+ */
+int
+store_step_list_view(struct store *s, int64_t wf, const char *open_json,
+    struct store_step **listp, size_t *np, char **cause)
+{
+	return (store_items_query(s, steps_view_sql, listp, np, cause, "it",
+	    wf, open_json != NULL ? open_json : "[]"));
+}
+
+/* Add one count of a latest status to a tally. */
+static void
+store_items_add(struct store_item_tally *t, const char *status, int again,
+    int64_t n)
+{
+	if (strcmp(status, "done") == 0 || strcmp(status, "skipped") == 0)
+		t->done += n;
+	else if (strcmp(status, "failed") == 0)
+		t->failed += n;
+	else if (strcmp(status, "cancelled") == 0)
+		t->cancelled += n;
+	else if (strcmp(status, "pending") == 0 && !again)
+		t->waiting += n;
+	else
+		t->running += n;
+}
+
+/*
+ * How a for-each's items stand, each by its latest row, from counts over
+ * the index: rows by status, less the rows a retry made old (each retry
+ * row names the row it follows as its parent).
+ */
+int
+store_items_tally(struct store *s, int64_t root, struct store_item_tally *t,
+    char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*status;
+	int		 rc, pass;
+
+	memset(t, 0, sizeof *t);
+	for (pass = 0; pass < 2; pass++) {
+		if ((rc = store_stmt(s, pass == 0 ? items_count_sql :
+		    items_retried_sql, &st, cause)) != 0)
+			return (rc);
+		if (sqlite3_bind_int64(st, 1, root) != SQLITE_OK) {
+			rc = store_fail(s, sqlite3_errcode(s->db), "tally",
+			    cause);
+			store_release(s, st);
+			return (rc);
+		}
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			status = (const char *)sqlite3_column_text(st, 0);
+			if (status == NULL)
+				continue;
+			if (pass == 0)
+				store_items_add(t, status,
+				    sqlite3_column_int(st, 1) > 1,
+				    sqlite3_column_int64(st, 2));
+			else
+				store_items_add(t, status, 0,
+				    -sqlite3_column_int64(st, 1));
+		}
+		if (rc != SQLITE_DONE) {
+			rc = store_fail(s, rc, "tally", cause);
+			store_release(s, st);
+			return (rc);
+		}
+		store_release(s, st);
+	}
+	if (store_items_first(s, root, &t->first) != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		return (STORE_ERR);
+	}
+	return (0);
+}

@@ -55,6 +55,7 @@ struct store {
 	int64_t			 busy_timeout;	/* ms a lock is waited for */
 	int64_t			 busy_since;	/* monotonic ms the wait began */
 	int64_t			 busy_waited;	/* ms waited before giving up */
+	int			 create_fd;	/* flocked while set up; or -1 */
 	struct store_cached	 cached[STORE_NCACHED];
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */

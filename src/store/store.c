@@ -22,6 +22,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -46,7 +47,7 @@ struct store_ident {
 
 static int	store_mkdirs(const char *, char **);
 static int	store_create_file(const char *, char **);
-static int	store_create(const char *, int, char **);
+static int	store_create_lock(struct store *, char **);
 static int	store_busy(void *, int);
 static int	store_can_write(const char *);
 static int	store_identify(struct store *, struct store_ident *, char **);
@@ -226,65 +227,39 @@ fail:
 }
 
 /*
- * Create a new database where there is none.  It is built whole under a
- * name of its own beside the path (owner and mode, WAL mode, the schema),
- * closed (which moves everything into the file), then linked to the path,
- * which fails if another process got there first: theirs is as complete
- * as ours, and ours goes.  Any process that finds the path therefore
- * finds a whole sluice database, never one half made, however many
- * create it at once.
+ * A database with nothing in it yet is set up (WAL mode, schema) by one
+ * process at a time: an flock() on the file, waited for up to the busy
+ * timeout.  Without it, concurrent creators switch the journal mode at
+ * once and one gets SQLITE_BUSY without any wait.  The descriptor stays
+ * open until store_close: closing any descriptor of the file would drop
+ * the POSIX locks SQLite holds on it in this process.
  */
 static int
-store_create(const char *path, int flags, char **cause)
+store_create_lock(struct store *s, char **cause)
 {
-	struct store	*s;
-	struct stat	 sb;
-	char		*tmp, *side, *dir;
-	int		 rc, persist = 0, fd;
+	struct timespec	 ts = { 0, 5 * 1000 * 1000 };
+	int64_t		 start = time_mono_ms();
 
-	if (store_mkdirs(path, cause) != 0)
-		return (STORE_ERR);
-	xasprintf(&tmp, "%s.new-%ld", path, (long)getpid());
-	unlink(tmp);		/* left by a creator that died with our pid */
-	if (store_create_file(tmp, cause) != 0) {
-		free(tmp);
-		return (STORE_ERR);
-	}
-	rc = store_open(tmp, flags | STORE_F_NOCREATE, &s, cause);
-	if (rc == 0) {
-		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
-		    &persist);
-		store_close(s);
-		/* Closing checkpointed it all: nothing may be left aside. */
-		xasprintf(&side, "%s-wal", tmp);
-		if (stat(side, &sb) == 0 && sb.st_size > 0) {
-			xasprintf(cause, "cannot create %s: its log %s was not "
-			    "written back", path, side);
-			rc = STORE_ERR;
-		}
-		unlink(side);
-		free(side);
-	}
-	if (rc == 0 && link(tmp, path) != 0 && errno != EEXIST) {
-		xasprintf(cause, "cannot create %s: %s", path,
+	if ((s->create_fd = open(s->path, O_RDONLY|O_CLOEXEC)) == -1) {
+		xasprintf(cause, "cannot open database %s: %s", s->path,
 		    strerror(errno));
-		rc = STORE_ERR;
+		return (STORE_ERR);
 	}
-	if (rc == 0) {
-		/* The new name must last as the data in it does. */
-		dir = store_dirname(path);
-		if ((fd = open(dir, O_RDONLY|O_DIRECTORY|O_CLOEXEC)) != -1) {
-			fsync(fd);
-			close(fd);
+	while (flock(s->create_fd, LOCK_EX|LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			xasprintf(cause, "cannot lock database %s: %s",
+			    s->path, strerror(errno));
+			return (STORE_ERR);
 		}
-		free(dir);
+		if (time_mono_ms() - start >= s->busy_timeout) {
+			xasprintf(cause, "database %s is busy (being created "
+			    "by another process; gave up after %llds)",
+			    s->path, (long long)(s->busy_timeout / 1000));
+			return (STORE_BUSY);
+		}
+		nanosleep(&ts, NULL);
 	}
-	xasprintf(&side, "%s-shm", tmp);
-	unlink(side);
-	free(side);
-	unlink(tmp);
-	free(tmp);
-	return (rc);
+	return (0);
 }
 
 /*
@@ -442,8 +417,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		}
 		if (flags & (STORE_F_READONLY|STORE_F_NOCREATE))
 			return (store_missing(path, cause));
-		if ((rc = store_create(path, flags, cause)) != 0)
-			return (rc);
+		if (store_create_file(path, cause) != 0)
+			return (STORE_ERR);
 	} else if (S_ISDIR(sb.st_mode)) {
 		xasprintf(cause, "%s is a directory, not a database", path);
 		return (STORE_ERR);
@@ -451,6 +426,7 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		return (store_denied(path, cause));
 
 	s = xcalloc(1, sizeof *s);
+	s->create_fd = -1;
 	s->path = xstrdup(path);
 	s->flags = flags;
 	if (flags & STORE_F_READONLY)
@@ -479,6 +455,13 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 			rc = store_unreadable(s, rc, cause);
 		goto fail;
 	}
+	if (id.empty && !s->readonly) {
+		/* Make it ours one creator at a time; look again after. */
+		if ((rc = store_create_lock(s, cause)) != 0)
+			goto fail;
+		if ((rc = store_identify(s, &id, cause)) != 0)
+			goto fail;
+	}
 	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
 	if ((rc = store_configure(s, &id, cause)) != 0)
 		goto fail;
@@ -492,6 +475,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
 		    &persist);
 	}
+	if (s->create_fd != -1)
+		flock(s->create_fd, LOCK_UN);	/* the fd stays: see above */
 	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
 	    "");
 	*sp = s;
@@ -514,6 +499,8 @@ store_close(struct store *s)
 		sqlite3_finalize(s->cached[--s->ncached].st);
 	if (s->db != NULL && sqlite3_close(s->db) != SQLITE_OK)
 		log_debug("%s: %s", __func__, sqlite3_errmsg(s->db));
+	if (s->create_fd != -1)
+		close(s->create_fd);	/* only now: see store_create_lock */
 	free(s->last_error);
 	free(s->path);
 	free(s);

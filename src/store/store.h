@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	6
+#define STORE_SCHEMA_VERSION	7
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -416,6 +416,18 @@ int		 store_item_gates(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
 int		 store_items_cancel_waiting(struct store *, int64_t,
 		     const char *, int64_t, int64_t *);
+struct store_item_tally {
+	int64_t		 done;		/* done or skipped */
+	int64_t		 failed;
+	int64_t		 running;	/* started, or retrying */
+	int64_t		 waiting;	/* not started yet */
+	int64_t		 cancelled;
+	int64_t		 first;		/* lowest index not ended, -1 */
+};
+int		 store_items_tally(struct store *, int64_t,
+		     struct store_item_tally *, char **);
+int		 store_step_list_view(struct store *, int64_t, const char *,
+		     struct store_step **, size_t *, char **);
 
 /*
  * timer.c: stored timers (retries, gate timeouts, SLA deadlines), due in

@@ -21,8 +21,9 @@
  * own children, so nothing is interrupted and nothing runs twice.  The
  * terminal is never touched again: stdin becomes /dev/null, stdout and
  * stderr the engine log beside the database (DB.engine.log, 0600), and
- * further hang-ups are ignored.  It serves commands as any engine does and
- * exits once its work has drained (no workflow running: as "sluice engine
+ * further hang-ups are ignored.  It serves commands as any engine does,
+ * logs what happens meanwhile (gates waiting, workflows ending), and exits
+ * once its work has drained (no workflow running: as "sluice engine
  * --drain"), when an engine started later asks it to hand over, or on
  * SIGTERM (the first lets running steps end, a second interrupts them).
  */
@@ -51,6 +52,7 @@ static void	 headless_log(const char *, ...) printflike(1, 2);
 static int	 headless_open_log(struct ui *, char **);
 static void	 headless_detach(int);
 static void	 headless_signal(int, void *);
+static void	 headless_event(const char *, int64_t, int64_t, void *);
 
 /* One line in the engine log (stderr is the log now), with the time. */
 static void
@@ -144,6 +146,23 @@ headless_signal(int signo, void *arg)
 }
 
 /*
+ * What happened while nobody watched, in the log: the events an operator
+ * would have seen on the screen (a gate waiting, a workflow's end).
+ */
+static void
+headless_event(const char *event, int64_t workflow_id, int64_t step_id,
+    void *arg)
+{
+	(void)arg;
+	if (step_id != 0)
+		headless_log("%s: workflow %lld, step %lld", event,
+		    (long long)workflow_id, (long long)step_id);
+	else
+		headless_log("%s: workflow %lld", event,
+		    (long long)workflow_id);
+}
+
+/*
  * Go on headless until the engine's work has drained; why says what took
  * the screen away.  The terminal is closed already; when it is still
  * there (the operator quit) one line on it says where things went.
@@ -173,6 +192,7 @@ ui_headless(struct ui *ui, const char *why)
 	}
 	headless_detach(logfd);
 	engine_set_headless(e);
+	engine_set_observer(e, headless_event, NULL);
 	headless_log("headless: %s; the engine goes on with %d running "
 	    "step%s (database %s)", why, engine_nrunning(e),
 	    engine_nrunning(e) == 1 ? "" : "s", store_path(ui->store));
@@ -194,6 +214,7 @@ ui_headless(struct ui *ui, const char *why)
 			engine_shutdown(e, 0);
 		}
 	}
+	engine_set_observer(e, NULL, NULL);
 	headless_log("headless: exiting%s", handover ? "; the other engine "
 	    "takes over" : "");
 }

@@ -16,12 +16,11 @@
 
 /*
  * preview.c: what a retry would run again, said before it is asked for.
- * It follows the engine's own rules (engine/rerun.c): a plain retry runs
- * again the rows the workflow ended on (failed, cancelled or skipped rows
- * nothing came after, and done rows whose step has a successor that
- * never came), --from runs a step again and whatever follows it in the
- * flow; completed rows are kept either way.  It refuses what the engine
- * refuses, in the engine's words.
+ * Which rows run again and why a retry is refused are not worked out
+ * here: they are the rules of flow/rerun.c, the ones the engine acts on
+ * (a plain retry runs again the rows the workflow ended on, --from runs a
+ * step again and whatever follows it in the flow, with the other
+ * branches its fan-out's join waits for).  This file only says them.
  */
 
 #include <stdlib.h>
@@ -34,36 +33,25 @@
 static int	 preview_refuse(const struct store_workflow *, char **);
 static int	 preview_budget(const struct store_workflow *,
 		     const struct store_step *, size_t, struct buf *, char **);
-static int	 preview_leaf(const struct flow *, const struct store_step *,
-		     size_t, const unsigned char *);
+static struct flow_row *preview_rows(const struct store_step *, size_t);
 static void	 preview_leaves(const struct store_workflow *,
-		     const struct flow *, const struct store_step *, size_t,
-		     struct buf *);
+		     const struct flow *, const int *,
+		     const struct store_step *, size_t, struct buf *);
 static void	 preview_push(const struct flow *, int, unsigned char *, int *,
 		     int *);
 static void	 preview_reach(const struct flow *, int, unsigned char *);
 static void	 preview_joins(const struct flow *, unsigned char *);
 static int	 preview_from(const struct store_workflow *,
-		     const struct flow *, const struct store_step *, size_t,
-		     const char *, struct buf *, char **);
+		     const struct flow *, const int *,
+		     const struct store_step *, size_t, const char *,
+		     struct buf *, char **);
 
 /* The engine's refusals: only a failed or cancelled run that started. */
 static int
 preview_refuse(const struct store_workflow *w, char **cause)
 {
-	if (strcmp(w->status, "failed") != 0 &&
-	    strcmp(w->status, "cancelled") != 0) {
-		xasprintf(cause, "workflow %lld is %s: only a failed or "
-		    "cancelled workflow can be retried", (long long)w->id,
-		    w->status);
-		return (-1);
-	}
-	if (w->started_at == 0) {
-		xasprintf(cause, "workflow %lld was cancelled before its start "
-		    "time; start it again with sluice run", (long long)w->id);
-		return (-1);
-	}
-	return (0);
+	return (flow_retry_refusal(w->id, w->status, w->started_at != 0,
+	    cause) != 0 ? -1 : 0);
 }
 
 /*
@@ -110,119 +98,44 @@ preview_budget(const struct store_workflow *w, const struct store_step *rows,
 	return (0);
 }
 
-/*
- * Is row i one the workflow ended on (engine_rerun_leaf)?  has_child
- * says which rows some other row came after.
- */
-static int
-preview_leaf(const struct flow *f, const struct store_step *rows, size_t i,
-    const unsigned char *has_child)
+/* The rows as the retry rules (flow/rerun.c) read them; free the array. */
+static struct flow_row *
+preview_rows(const struct store_step *rows, size_t n)
 {
-	const struct store_step	*r = &rows[i];
-	const struct flow_step	*fs;
-	int			 spec;
+	struct flow_row	*fr;
+	size_t		 i;
 
-	if (has_child[i] || (r->item_of != 0 && r->items == 0))
-		return (0);	/* a for-each's items go with its row */
-	if (strcmp(r->status, "done") == 0) {
-		if (r->branch_end != NULL ||
-		    (spec = flow_find(f, r->step_key)) < 0)
-			return (0);
-		fs = &f->steps[spec];
-		return (fs->next_target >= 0 || fs->nbranch > 0 ||
-		    fs->nparallel > 0);
-	}
-	return (strcmp(r->status, "failed") == 0 ||
-	    strcmp(r->status, "cancelled") == 0 ||
-	    strcmp(r->status, "skipped") == 0);
-}
-
-/* The index of the row with this id (rows come by id), or n. */
-static size_t
-preview_row(const struct store_step *rows, size_t n, int64_t id)
-{
-	size_t	lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (rows[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo < n && rows[lo].id == id ? lo : n);
-}
-
-/* Which rows some other row came after (a parent is an earlier row). */
-static unsigned char *
-preview_has_child(const struct store_step *rows, size_t n)
-{
-	unsigned char	*has_child;
-	size_t		 i, p;
-
-	has_child = xcalloc(n > 0 ? n : 1, 1);
+	fr = xcalloc(n > 0 ? n : 1, sizeof *fr);
 	for (i = 0; i < n; i++) {
-		if ((p = preview_row(rows, i, rows[i].parent_id)) < i)
-			has_child[p] = 1;
+		fr[i].id = rows[i].id;
+		fr[i].parent_id = rows[i].parent_id;
+		fr[i].fanout_id = rows[i].fanout_id;
+		fr[i].item_of = rows[i].item_of;
+		fr[i].items = rows[i].items;
+		fr[i].step_key = rows[i].step_key;
+		fr[i].status = rows[i].status;
+		fr[i].branch_end = rows[i].branch_end != NULL;
 	}
-	return (has_child);
-}
-
-/* Is row i the row with id from, or made after it (engine_row_after)? */
-static int
-preview_after(const struct store_step *rows, size_t n, size_t i, int64_t from)
-{
-	size_t	depth = 0;
-
-	while (i < n && depth++ <= n) {
-		if (rows[i].id == from)
-			return (1);
-		i = preview_row(rows, n, rows[i].parent_id);
-	}
-	return (0);
-}
-
-/*
- * Is leaf i in a branch of a fan-out that row from is also inside, whose
- * join has not run (engine_row_sibling)?
- */
-static int
-preview_sibling(const struct store_step *rows, size_t n, size_t i,
-    size_t from)
-{
-	size_t	 fi = n, gi = n, k, depth = 0;
-	int64_t	 fo, g;
-
-	for (fo = rows[i].fanout_id; fo != 0 && depth++ <= n;
-	    fo = fi < n ? rows[fi].fanout_id : 0) {
-		fi = preview_row(rows, n, fo);
-		for (g = rows[from].fanout_id; g != 0 && g != fo;
-		    g = gi < n ? rows[gi].fanout_id : 0)
-			gi = preview_row(rows, n, g);
-		if (g == 0 || fi >= n)
-			continue;
-		/* Its join ran: a row after the fan-out row, outside it. */
-		for (k = 0; k < n; k++) {
-			if (rows[k].parent_id == fo && rows[k].fanout_id != fo)
-				return (0);
-		}
-		return (1);
-	}
-	return (0);
+	return (fr);
 }
 
 /* A plain retry: the rows it ended on, and what follows them. */
 static void
 preview_leaves(const struct store_workflow *w, const struct flow *f,
-    const struct store_step *rows, size_t n, struct buf *b)
+    const int *join_of, const struct store_step *rows, size_t n,
+    struct buf *b)
 {
-	unsigned char	*has_child;
+	struct flow_row	*fr;
+	unsigned char	*again;
 	size_t		 i, count = 0;
 
-	has_child = preview_has_child(rows, n);
+	fr = preview_rows(rows, n);
+	again = xcalloc(n > 0 ? n : 1, 1);
+	flow_retry_plan(f, join_of, fr, n, n, again);
+	free(fr);
 	buf_printf(b, "Retry workflow %lld %s: ", (long long)w->id, w->name);
 	for (i = 0; i < n; i++) {
-		if (!preview_leaf(f, rows, i, has_child))
+		if (!again[i])
 			continue;
 		if (count++ == PREVIEW_NAMES)
 			buf_puts(b, ", ...");
@@ -232,7 +145,7 @@ preview_leaves(const struct store_workflow *w, const struct flow *f,
 		    rows[i].name, rows[i].status, strcmp(rows[i].status,
 		    "skipped") == 0 ? ": goes on after it" : "");
 	}
-	free(has_child);
+	free(again);
 	if (count == 0) {
 		buf_puts(b, "no step ended it, so nothing runs again: it is "
 		    "marked completed.");
@@ -332,38 +245,30 @@ preview_joins(const struct flow *f, unsigned char *mark)
  */
 static int
 preview_from(const struct store_workflow *w, const struct flow *f,
-    const struct store_step *rows, size_t n, const char *from,
-    struct buf *b, char **cause)
+    const int *join_of, const struct store_step *rows, size_t n,
+    const char *from, struct buf *b, char **cause)
 {
-	unsigned char	*mark, *has_child;
-	size_t		 i, last = n, count = 0;
+	struct flow_row	*fr;
+	unsigned char	*mark, *again;
+	size_t		 i, last, count = 0;
 	int		 spec, other;
 
-	if ((spec = flow_find(f, from)) < 0) {
-		xasprintf(cause, "workflow %lld has no step \"%s\"",
-		    (long long)w->id, from);
+	fr = preview_rows(rows, n);
+	if (flow_retry_from(f, fr, n, w->id, from, &last, cause) != 0) {
+		free(fr);
 		return (-1);
 	}
-	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].step_key, f->steps[spec].key) == 0)
-			last = i;
-	}
-	if (last == n) {
-		xasprintf(cause, "step %s of workflow %lld never ran; retry "
-		    "--from a step that did", from, (long long)w->id);
-		return (-1);
-	}
+	spec = flow_find(f, from);
+	again = xcalloc(n > 0 ? n : 1, 1);
+	flow_retry_plan(f, join_of, fr, n, last, again);
+	free(fr);
 	mark = xcalloc(f->nsteps, 1);
 	preview_reach(f, spec, mark);
-	has_child = preview_has_child(rows, n);
 	for (i = 0; i < n; i++) {
-		if (preview_leaf(f, rows, i, has_child) &&
-		    !preview_after(rows, n, i, rows[last].id) &&
-		    preview_sibling(rows, n, i, last) &&
-		    (other = flow_find(f, rows[i].step_key)) >= 0)
+		if (again[i] && (other = flow_find(f, rows[i].step_key)) >= 0)
 			preview_reach(f, other, mark);
 	}
-	free(has_child);
+	free(again);
 	preview_joins(f, mark);
 	buf_printf(b, "Retry workflow %lld %s from %s: ", (long long)w->id,
 	    w->name, f->steps[spec].name);
@@ -392,6 +297,7 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	struct store_step	*rows = NULL;
 	struct flow_diags	*d;
 	struct flow		*f = NULL;
+	int			*join_of = NULL;
 	size_t			 n = 0;
 	int			 rc = -1;
 
@@ -410,19 +316,21 @@ retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	}
 	if (store_step_list(ui->store, wf, &rows, &n, cause) != 0)
 		goto out;
+	join_of = flow_joins(f);
 	if (strcmp(w->status, "running") == 0) {
 		rc = preview_budget(w, rows, n, b, cause);
 		store_steps_free(rows, n);
 		goto out;
 	}
 	if (from != NULL)
-		rc = preview_from(w, f, rows, n, from, b, cause);
+		rc = preview_from(w, f, join_of, rows, n, from, b, cause);
 	else {
-		preview_leaves(w, f, rows, n, b);
+		preview_leaves(w, f, join_of, rows, n, b);
 		rc = 0;
 	}
 	store_steps_free(rows, n);
 out:
+	free(join_of);
 	if (f != NULL)
 		flow_free(f);
 	store_workflow_free(w);

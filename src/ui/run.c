@@ -75,6 +75,9 @@ struct run {
 	int64_t			 next_load;	/* reads wait till */
 	int			 force;	/* read now (a key asked) */
 	const char		*filter;	/* the view's, as last laid out */
+	struct tree_tally	*tallies;	/* closed for-eachs, counted */
+	size_t			 ntallies;
+	int			 reread;	/* f opened a for-each: read again */
 };
 
 /* Where the columns go at this width (0: dropped). */
@@ -122,6 +125,9 @@ static void	 run_toggle_open(struct run *, int64_t);
 static enum ui_paint run_foreach_text(const struct tree_foreach *,
 		     struct buf *);
 static int	 run_foreach_open(struct run *, int);
+static void	 run_open_json(const struct run *, struct buf *);
+static int	 run_tallies(struct ui *, struct run *);
+static void	 run_toggle_foreach(struct run *, const struct store_step *);
 
 const struct view_ops view_run = {
 	.kind = VIEW_RUN,
@@ -157,6 +163,9 @@ run_clear(struct run *r)
 	store_steps_free(r->steps, r->nsteps);
 	r->steps = NULL;
 	r->nsteps = 0;
+	free(r->tallies);
+	r->tallies = NULL;
+	r->ntallies = 0;
 	store_workflow_free(r->wf);
 	r->wf = NULL;
 	free(r->error);
@@ -168,14 +177,19 @@ static int
 run_read(struct ui *ui, struct run *r)
 {
 	struct flow_diags	*d;
+	struct buf		 open;
 	char			*cause = NULL;
+	int			 rc;
 
 	if (store_workflow_get(ui->store, r->id, &r->wf, &cause) != 0) {
 		r->error = cause;
 		return (-1);
 	}
-	if (store_step_list(ui->store, r->id, &r->steps, &r->nsteps,
-	    &cause) != 0) {
+	run_open_json(r, &open);
+	rc = store_step_list_view(ui->store, r->id, open.data, &r->steps,
+	    &r->nsteps, &cause);
+	buf_free(&open);
+	if (rc != 0) {
 		r->error = cause;
 		return (-1);
 	}
@@ -184,6 +198,57 @@ run_read(struct ui *ui, struct run *r)
 		r->flow = flow_parse(r->wf->flow_json,
 		    strlen(r->wf->flow_json), d);
 		flow_diags_free(d);
+	}
+	return (run_tallies(ui, r));
+}
+
+/* The opened rows as a JSON array of ids, for the rows' read. */
+static void
+run_open_json(const struct run *r, struct buf *b)
+{
+	size_t	 i;
+
+	buf_init(b);
+	buf_putc(b, '[');
+	for (i = 0; i < r->nopen; i++)
+		buf_printf(b, "%s%lld", i > 0 ? "," : "", (long long)r->open[i]);
+	buf_putc(b, ']');
+}
+
+/*
+ * A closed for-each's items were not read: the store counts them (one
+ * tally per for-each, by its first row).
+ */
+static int
+run_tallies(struct ui *ui, struct run *r)
+{
+	struct tree_tally	*t;
+	char			*cause = NULL;
+	int64_t			 root;
+	size_t			 i, k;
+
+	for (i = 0; i < r->nsteps; i++) {
+		if (r->steps[i].items <= 0)
+			continue;
+		root = r->steps[i].item_of != 0 ? r->steps[i].item_of :
+		    r->steps[i].id;
+		for (k = 0; k < r->nopen && r->open[k] != root; k++)
+			;
+		if (k < r->nopen)
+			continue;	/* open: its items were read */
+		for (k = 0; k < r->ntallies && r->tallies[k].root != root; k++)
+			;
+		if (k < r->ntallies)
+			continue;
+		r->tallies = xreallocarray(r->tallies, r->ntallies + 1,
+		    sizeof *r->tallies);
+		t = &r->tallies[r->ntallies++];
+		t->root = root;
+		if (store_items_tally(ui->store, root, &t->counts,
+		    &cause) != 0) {
+			r->error = cause;
+			return (-1);
+		}
 	}
 	return (0);
 }
@@ -223,6 +288,8 @@ run_layout(struct run *r, const char *filter)
 	    strcmp(st, "cancelled") == 0;
 	in.expanded = r->open;
 	in.nexpanded = r->nopen;
+	in.tallies = r->tallies;
+	in.ntallies = r->ntallies;
 	tree_free(r->tree);
 	r->tree = tree_build(&in);
 	free(r->vis);
@@ -407,9 +474,18 @@ run_foreach_open(struct run *r, int i)
 	fe = &r->tree->foreachs[tr->foreach];
 	if (fe->expanded || (fe->tally.running == 0 && fe->tally.failed == 0))
 		return (0);
-	run_toggle_open(r, fe->id);
-	run_layout(r, r->filter);
+	run_toggle_foreach(r, fe->row);
+	r->reread = 1;	/* its items are read with the next rows */
 	return (1);
+}
+
+/* Open or close a for-each: its row (its gates) and first row (items). */
+static void
+run_toggle_foreach(struct run *r, const struct store_step *row)
+{
+	run_toggle_open(r, row->id);
+	if (row->item_of != 0)
+		run_toggle_open(r, row->item_of);
 }
 
 /* Put the cursor back: on run_open's step, the followed one, or the mark. */
@@ -424,7 +500,7 @@ run_place(struct run *r, const struct run_mark *m)
 	} else if (r->follow) {
 		i = run_follow_pick(r);
 		if (i >= 0 && run_foreach_open(r, i))
-			i = run_follow_pick(r);
+			return;		/* run_load reads its items first */
 	}
 	if (i < 0)
 		i = run_mark_find(r, m);
@@ -455,17 +531,20 @@ run_load(struct ui *ui, struct view *v)
 	}
 	r->force = 0;
 	run_mark_get(r, &m);
-	run_clear(r);
-	if (run_read(ui, r) != 0) {
-		screen_message(ui, 1, "workflow %lld: %s", (long long)r->id,
-		    r->error);
-		return;
-	}
-	run_layout(r, v->filter);
-	if (r->want != 0 && tree_find_step(r->tree, r->want) < 0 &&
-	    run_reveal(r, r->want))
+	do {
+		r->reread = 0;
+		run_clear(r);
+		if (run_read(ui, r) != 0) {
+			screen_message(ui, 1, "workflow %lld: %s",
+			    (long long)r->id, r->error);
+			return;
+		}
 		run_layout(r, v->filter);
-	run_place(r, &m);
+		if (r->want != 0 && tree_find_step(r->tree, r->want) < 0 &&
+		    run_reveal(r, r->want))
+			run_layout(r, v->filter);
+		run_place(r, &m);
+	} while (r->reread);	/* f opened a for-each: read its items */
 	r->next_load = start + (time_mono_ms() - start) * RUN_LOAD_SHARE;
 }
 
@@ -891,7 +970,7 @@ run_foreach_text(const struct tree_foreach *fe, struct buf *b)
 	RUN_COUNT(t->running, "running");
 	RUN_COUNT(t->failed, "failed");
 	RUN_COUNT(t->waiting, "waiting");
-	RUN_COUNT(t->cancelled, "not run");
+	RUN_COUNT(t->cancelled, "cancelled");
 #undef RUN_COUNT
 	buf_puts(b, fe->expanded ? " (Enter collapses)" : " (Enter expands)");
 	return (t->failed > t->budget ? PAINT_ERROR : t->failed > 0 ?
@@ -1018,7 +1097,7 @@ run_key(struct ui *ui, struct view *v, int key)
 			return (1);
 		tr = &r->tree->rows[r->vis[r->list.sel]];
 		if (tr->foreach >= 0) {
-			run_toggle_open(r, tr->row->id);
+			run_toggle_foreach(r, tr->row);
 			v->dirty_data = 1;
 			r->force = 1;
 		} else if (tr->kind == TREE_STEP && tr->row->child_id != 0)

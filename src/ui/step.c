@@ -635,45 +635,26 @@ step_gate_before(struct ui *ui, struct stepv *sv, const struct store_step *s,
 }
 
 /*
- * The scope a step would be resolved against now, as the engine builds
- * it: the input, the workflow, each finished step's latest result.
+ * The scope a step would be resolved against now: the engine's own
+ * (flow/scope.c) over the input and each finished step's latest result.
  */
 static cJSON *
 step_scope(const struct store_workflow *w, const struct flow *f,
     const struct store_step *fin, size_t n)
 {
-	cJSON	*scope, *o, *steps, *wo;
-	size_t	 i;
-	int	 spec;
+	struct flow_scope_step	 ss;
+	cJSON			*scope;
+	size_t			 i;
 
-	scope = cJSON_CreateObject();
-	cJSON_AddItemToObject(scope, "input", json_parse_or_null(
-	    w->input_json));
-	wo = cJSON_AddObjectToObject(scope, "workflow");
-	cJSON_AddNumberToObject(wo, "id", (double)w->id);
-	cJSON_AddStringToObject(wo, "name", w->name);
-	steps = cJSON_AddObjectToObject(scope, "steps");
+	scope = flow_scope_create(json_parse_or_null(w->input_json), 0, w->id,
+	    w->name);
 	for (i = 0; i < n; i++) {
-		o = cJSON_CreateObject();
-		cJSON_AddItemToObject(o, "result",
-		    json_parse_or_null(fin[i].result_json));
-		if (fin[i].has_exit_code)
-			cJSON_AddNumberToObject(o, "exit_code",
-			    fin[i].exit_code);
-		else
-			cJSON_AddNullToObject(o, "exit_code");
-		cJSON_AddStringToObject(o, "status", fin[i].status);
-		spec = flow_find(f, fin[i].step_key);
-		if (spec >= 0 && strcmp(f->steps[spec].name,
-		    f->steps[spec].key) != 0) {
-			cJSON_DeleteItemFromObjectCaseSensitive(steps,
-			    f->steps[spec].name);
-			cJSON_AddItemToObject(steps, f->steps[spec].name,
-			    cJSON_Duplicate(o, 1));
-		}
-		cJSON_DeleteItemFromObjectCaseSensitive(steps,
-		    fin[i].step_key);
-		cJSON_AddItemToObject(steps, fin[i].step_key, o);
+		ss.step_key = fin[i].step_key;
+		ss.result_json = fin[i].result_json;
+		ss.status = fin[i].status;
+		ss.has_exit_code = fin[i].has_exit_code;
+		ss.exit_code = fin[i].exit_code;
+		flow_scope_add(scope, f, &ss);
 	}
 	return (scope);
 }
@@ -708,26 +689,20 @@ step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
     const char *outcome)
 {
 	const struct flow_step	*fs = &f->steps[spec];
-	cJSON			*steps, *o;
+	struct flow_scope_step	 ss;
 	size_t			 i;
-	int			 arm = -1;
+	char			*result;
+	int			 arm;
 
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "result", outcome);
-	cJSON_AddNullToObject(o, "exit_code");
-	cJSON_AddStringToObject(o, "status", "done");
-	steps = cJSON_GetObjectItemCaseSensitive(scope, "steps");
-	cJSON_DeleteItemFromObjectCaseSensitive(steps, fs->key);
-	cJSON_AddItemToObject(steps, fs->key, o);
-	cJSON_AddStringToObject(scope, "result", outcome);
-	cJSON_AddNullToObject(scope, "exit_code");
-	for (i = 0; i < fs->nbranch && arm < 0; i++) {
-		if (fs->branch[i].cond == NULL ||
-		    cond_eval(fs->branch[i].cond, scope) == 1)
-			arm = (int)i;
-	}
-	cJSON_DeleteItemFromObjectCaseSensitive(scope, "result");
-	cJSON_DeleteItemFromObjectCaseSensitive(scope, "exit_code");
+	/* The gate as the engine will see it: done, with its outcome. */
+	xasprintf(&result, "\"%s\"", outcome);
+	memset(&ss, 0, sizeof ss);
+	ss.step_key = fs->key;
+	ss.result_json = result;
+	ss.status = "done";
+	flow_scope_add(scope, f, &ss);
+	arm = flow_branch_pick(fs, scope, result, 0, 0);
+	free(result);
 	if (fs->nbranch > 0 && arm < 0)
 		step_field(sv, "then", PAINT_BAD, "no branch matches: the "
 		    "workflow fails");

@@ -121,6 +121,8 @@ static void	 tree_leftovers(struct tree_ctx *);
 static void	 tree_unreached_branches(struct tree_ctx *, int);
 static void	 tree_foreach(struct tree_ctx *, size_t, int, uint64_t, int);
 static int	 tree_is_member(const struct store_step *);
+static int	 tree_foreach_counted(struct tree_ctx *, int64_t, int, int64_t,
+		     struct flow_foreach_tally *);
 
 /* The statuses as the store spells them, in enum order. */
 static const char *const tree_status_names[TREE_NSTATUS] = {
@@ -804,6 +806,46 @@ tree_member_lo(const struct tree_ctx *c, int64_t owner, int from)
 }
 
 /*
+ * A closed for-each's tally from the store's counts, when the run view
+ * gave them (then its items were not read); 0 when it did not.
+ */
+static int
+tree_foreach_counted(struct tree_ctx *c, int64_t root, int spec, int64_t n,
+    struct flow_foreach_tally *t)
+{
+	const struct store_item_tally	*k = NULL;
+	const struct flow_foreach	*fe;
+	size_t				*ends, nends, i;
+
+	for (i = 0; i < c->in->ntallies && k == NULL; i++) {
+		if (c->in->tallies[i].root == root)
+			k = &c->in->tallies[i].counts;
+	}
+	if (k == NULL || spec < 0 || c->in->flow == NULL ||
+	    (fe = c->in->flow->steps[spec].foreach) == NULL)
+		return (0);
+	memset(t, 0, sizeof *t);
+	t->n = (int)n;
+	t->done = (int)k->done;
+	t->failed = (int)k->failed;
+	t->running = (int)k->running;
+	t->waiting = (int)k->waiting;
+	t->cancelled = (int)k->cancelled;
+	nends = flow_foreach_batches(fe, (size_t)n, &ends);
+	t->nbatches = (int)nends;
+	t->batch = (int)nends;
+	for (i = 0; k->first >= 0 && i < nends; i++) {
+		if ((size_t)k->first < ends[i]) {
+			t->batch = (int)i + 1;
+			break;
+		}
+	}
+	free(ends);
+	t->budget = flow_foreach_budget(fe, (size_t)n);
+	return (1);
+}
+
+/*
  * A for-each row (c->in->steps[i], just emitted): tally its items; under
  * it, its gates that wait (every gate, and every item's latest row, once
  * it is expanded).  Items belong to the for-each's first row; they show
@@ -843,7 +885,9 @@ tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 	fer->foreach = (int)c->t->nforeachs++;
 	lo = tree_member_lo(c, root, 0);
 	hi = tree_member_lo(c, root + 1, INT32_MIN);
-	if (spec >= 0 && c->in->flow != NULL &&
+	if (tree_foreach_counted(c, root, spec, s->items, &fe->tally))
+		;	/* counted by the store: the items were not read */
+	else if (spec >= 0 && c->in->flow != NULL &&
 	    c->in->flow->steps[spec].foreach != NULL) {
 		fr = xcalloc(hi - lo + 1, sizeof *fr);
 		for (k = lo; k < hi; k++) {

@@ -319,6 +319,11 @@ struct tree_row {
 	int			 foreach;	/* index in tree->foreachs, -1 */
 	int			 item;		/* an item's or a gate's row */
 };
+/* A for-each's items counted by the store (its items were not read). */
+struct tree_tally {
+	int64_t				 root;	/* the items' item_of */
+	struct store_item_tally		 counts;
+};
 /* A for-each row: how it stands, and whether its items show. */
 struct tree_foreach {
 	int64_t				 id;
@@ -353,6 +358,8 @@ struct tree_input {
 	size_t			 nexpanded;
 	int			 max_branches;	/* wider ones collapse; 0: 8 */
 	int			 max_rows;	/* so do bigger ones; 0: 30 */
+	const struct tree_tally	*tallies;	/* closed for-eachs' items */
+	size_t			 ntallies;
 };
 struct tree	*tree_build(const struct tree_input *);
 void		 tree_free(struct tree *);

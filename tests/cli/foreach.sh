@@ -7,8 +7,8 @@
 # (running items finish, waiting ones are not run, the step fails) and an
 # operator's retry of that run (only failed and never-run items run);
 # empty arrays; items refused at run time naming the step; skip of an
-# item; show --json nesting items under their step; items that run a
-# sub-workflow.
+# item; cancel of one item; show --json nesting items under their step;
+# items that run a sub-workflow.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -243,6 +243,42 @@ like "$(q "SELECT error FROM workflows WHERE id = $id")" \
     "aborted at its batch gate: rejected by $(id -un): not today" \
     "saying who stopped it and why"
 is "$(items_with "$id" cancelled)" "q" "the next batch never ran"
+
+# --- cancel one item ----------------------------------------------------------
+
+cat >"$T_DIR/hung.json" <<'EOF'
+{"start": {"foreach": ["ok1", "hung", "ok2"], "concurrency": 3,
+  "max_failures": 1, "label": "{{item}}",
+  "do": {"shell": "[ \"$H\" != hung ] || sleep 60", "env": {"H": "{{item}}"},
+   "retry": {"max_attempts": 1}}}}
+EOF
+run_sluice run "$T_DIR/hung.json"
+id=$OUT
+wait_for step_is "$id" start running
+hung_is_running() {
+	[ "$(q "SELECT status FROM workflow_steps WHERE workflow_id = $id
+	    AND label = 'hung'")" = running ] &&
+	[ "$(q "SELECT count(*) FROM workflow_steps WHERE workflow_id = $id
+	    AND label LIKE 'ok%' AND status = 'done'")" = 2 ]
+}
+wait_for hung_is_running
+ok $? "one item hangs while the others are done"
+hung=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $id
+    AND label = 'hung'")
+run_sluice cancel --step 1 -m "not an item"
+expect_rc 4 "cancel --step refuses a row that is not an item"
+run_sluice cancel --step "$hung" -m "host unreachable"
+expect_rc 0 "cancel --step cancels one item"
+is "$OUT" "cancelled item hung (step $hung) of start" "and says which"
+wait_for wf_is "$id" completed
+ok $? "the for-each goes on: one cancelled item is within its budget"
+is "$(q "SELECT status || ' ' || error FROM workflow_steps
+    WHERE id = $hung")" "cancelled cancelled by $(id -un): host unreachable" \
+    "the item is cancelled, saying who and why"
+q_is "SELECT action || ' ' || target FROM audit WHERE step_id = $hung" \
+    "cancel step $hung hung" "the cancel is audited"
+run_sluice cancel --step "$hung"
+expect_rc 4 "an item that has ended cannot be cancelled"
 
 # --- items that run a sub-workflow ------------------------------------------
 

@@ -360,13 +360,16 @@ run_sluice schedule rm catchup
 
 before=$(db_digest)
 for when in "tomorrow 25pm" "yesterday" "next blursday" "in 0 minutes" \
-    "2030-02-30 09:00" "@abc" "" "10:00" "in 11 years"; do
+    "2030-02-30 09:00" "@abc" "" "10:00" "in 11 years" "in 1h 1h"; do
 	run_sluice run "$T_DIR/noop.json" --at "$when"
 	expect_rc 2 "--at \"$when\" is refused"
 	like "$ERR" "sluice: --at: time" "it says why"
 	one_line "$ERR" "in one line"
 done
 is "$(db_digest)" "$before" "a refused --at writes nothing"
+run_sluice run "$T_DIR/noop.json" --at "in 1h 1h"
+like "$ERR" "\"h\" at column 8: units must go from larger to smaller, each once" \
+    "--at \"in 1h 1h\" is refused as a flow refuses \"1h 1h\", with the place"
 run_sluice template run quick --at "yesterday"
 expect_rc 2 "template run --at refuses a past time too"
 

@@ -7,7 +7,7 @@
 # console opened afterwards shows that engine and approves the gate at
 # the end through it, and the headless engine exits once the work has
 # drained, saying so in DB.engine.log (0600).  q with steps running keeps
-# them running headless by default (Enter).  "sluice engine" started
+# them running headless by default (Enter); i interrupts them and quits.  "sluice engine" started
 # beside a headless engine asks it to hand over and takes over cleanly.
 
 . "$TOP_SRCDIR/tests/lib.sh"
@@ -129,6 +129,10 @@ wait_long 10 wf_is "$W" completed
 ok $? "the headless engine ran the rest: the workflow completed"
 wait_long 10 gone "$HPID"
 ok $? "its work drained, the headless engine exited"
+like "$(cat "$LOG")" "gate_waiting: workflow $W, step" \
+    "the log has what happened meanwhile: the gate waiting"
+like "$(cat "$LOG")" "workflow_completed: workflow $W" \
+    "... and the workflow completing"
 like "$(cat "$LOG")" "its work has drained" "the log says it drained"
 like "$(cat "$LOG")" "headless: exiting" "... and that it exited"
 tui_ok 'engine: this console' "the open console takes the engine over"
@@ -165,6 +169,28 @@ tui_wait_exit 5
 is "$TUI_STATUS" 0 "... with status 0"
 like "$(cat "$LOG")" "the operator quit and kept the work running" \
     "the log says why"
+
+# --- q, then i: interrupt them and quit -------------------------------------
+cat >"$T_DIR/sleepy.json" <<'J'
+{"start": {"name": "sleepy", "shell": "sleep 30", "on_interrupt": "fail"}}
+J
+tui_start 100x30
+tui_ok 'engine: this console' "a console hosts the engine"
+IPID=$(tui_pid)
+run_sluice run "$T_DIR/sleepy.json"
+W4=$(new_id)
+wait_long 10 step_is "$W4" sleepy running
+tui_keys q
+tui_ok 'i: interrupt them and quit' "q asks again"
+tui_keys i
+tui_wait_exit 10
+ok $? "i: the console quits"
+gone "$IPID"
+ok $? "... itself (no headless engine left)"
+engine_start --drain
+wait_long 10 wf_is "$W4" failed
+ok $? "the interrupted step followed on_interrupt (fail) at the next engine"
+engine_stop
 
 # --- a later "sluice engine" takes over from a headless one ----------------
 cat >"$T_DIR/long.json" <<J

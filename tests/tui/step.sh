@@ -42,6 +42,14 @@ cat >"$T_DIR/ship.json" <<'EOF'
  "ship": {"args": {"artifact": "{{steps.build.result.artifact}}",
   "target": "{{input.env}}"}, "shell": "echo shipping", "done": true}}
 EOF
+cat >"$T_DIR/signoff.json" <<'EOF'
+{"start": {"name": "build", "shell": "true", "next": "approve"},
+ "approve": {"name": "sign off", "gate": {"message": "Sign off?"},
+  "branch": [{"if": "steps.\"sign off\".result == 'approved'",
+   "then": "ship"}, {"else": "hold"}]},
+ "ship": {"shell": "echo shipping", "done": true},
+ "hold": {"shell": "echo holding", "done": true}}
+EOF
 cat >"$T_DIR/ticker.json" <<'EOF'
 {"start": {"name": "tick", "timeout": "5m",
   "shell": "i=0; while [ $i -lt 1500 ]; do i=$((i+1)); echo \"line $i\"; [ $((i % 10)) = 0 ] && echo \"warn $i\" >&2; sleep 0.2; done",
@@ -150,6 +158,24 @@ wait_for wf_is "$SH" completed
 ok $? "the approved run completes"
 q_is "SELECT comment FROM approvals WHERE workflow_id = $SH" "ship it" \
     "the comment is recorded"
+
+# The preview reads the engine's own scope (flow/scope.c): a branch that
+# names the gate by its name goes where the engine will go.
+run_sluice run "$T_DIR/signoff.json"
+SO=$OUT
+wait_for rows_are "SELECT status FROM workflow_steps WHERE workflow_id = $SO
+    AND step_key = 'approve'" waiting
+open_step signoff "sign off"
+ok $? "a gate whose branch names it opens"
+tui_keys G
+tui_ok '^  next +ship \(shell\)$' \
+    "the preview follows the branch that names the gate by its name"
+run_sluice approve "$(q "SELECT id FROM workflow_steps WHERE
+    workflow_id = $SO AND step_key = 'approve'")" -m ok
+wait_for wf_is "$SO" completed
+q_is "SELECT group_concat(step_key) FROM workflow_steps WHERE
+    workflow_id = $SO AND step_key IN ('ship', 'hold')" ship \
+    "the engine takes the branch the preview showed"
 
 # --- the log pager -----------------------------------------------------------
 

@@ -31,6 +31,15 @@
  *   on a delete asked to (os_unix.c's DIRSYNC); this VFS does the same
  *   and nothing more.  Files that exist when the VFS is armed are taken as
  *   durable.
+ * - sluice builds a new database under a name of its own beside the path
+ *   (PATH.new-PID), then link(2)s it into place, fsync(2)s the directory
+ *   and unlink(2)s the temporary name, all outside SQLite's VFS.  So this
+ *   file also wraps link, unlink and fsync: the temporary name and its
+ *   journals are recorded like the database, a link gives the new name
+ *   the same inode (its durable content is only what was synced through
+ *   the VFS), an unlink takes a name away, and an fsync of the database's
+ *   directory makes every name durable, as os_unix.c's DIRSYNC does.
+ *   Each of these is an I/O event, so power can be lost during them.
  * - At the chosen crash point, the Nth write, truncation, sync or delete,
  *   that event is under way (a write is recorded, a sync does not
  *   complete) and power is lost: every unsynced change is dropped, or
@@ -48,6 +57,7 @@
 
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,6 +90,9 @@ struct plvfs_inode {
 	size_t		 nops;
 	size_t		 opsalloc;
 	struct plvfs_inode *next;	/* every inode, to free */
+	unsigned char	*surv;		/* what survived a crash */
+	size_t		 survsize;
+	int		 survived;
 };
 
 /* A name: the inode it has now and the one a directory sync recorded. */
@@ -118,6 +131,7 @@ static struct {
 	void		*arg;
 	struct plvfs_path *paths;
 	struct plvfs_inode *inodes;
+	int		 deleting;	/* in xDelete: its unlink is counted */
 } pl;
 
 static uint64_t	 plvfs_rand(void);
@@ -303,6 +317,7 @@ plvfs_reset(void)
 			free(n->ops[i].data);
 		free(n->ops);
 		free(n->dur);
+		free(n->surv);
 		free(n);
 	}
 	free(pl.db);
@@ -343,7 +358,10 @@ plvfs_path_get(const char *path)
 	return (p);
 }
 
-/* Is this the database, its WAL or its rollback journal? */
+/*
+ * Is this the database, its WAL or its rollback journal, or the name a new
+ * database is built under (PATH.new-PID) or its WAL or journal?
+ */
 static int
 plvfs_tracked(const char *path)
 {
@@ -355,6 +373,13 @@ plvfs_tracked(const char *path)
 	if (strncmp(path, pl.db, len) != 0)
 		return (0);
 	path += len;
+	if (strncmp(path, ".new-", 5) == 0) {
+		path += 5;
+		if (*path < '0' || *path > '9')
+			return (0);
+		while (*path >= '0' && *path <= '9')
+			path++;
+	}
 	return (*path == '\0' || strcmp(path, "-wal") == 0 ||
 	    strcmp(path, "-journal") == 0);
 }
@@ -609,17 +634,25 @@ plvfs_crash(const char *during)
 			}
 		}
 		if (n == NULL) {
-			if (unlink(p->path) != 0 && errno != ENOENT)
+			if (unlinkat(AT_FDCWD, p->path, 0) != 0 &&
+			    errno != ENOENT)
 				fatal("powerloss: unlink %s", p->path);
 			continue;
 		}
-		plvfs_survive(n, &b, &c, pl.psow);
+		/* Names linked to one inode keep one content. */
+		if (!n->survived) {
+			plvfs_survive(n, &b, &c, pl.psow);
+			n->surv = b.data;
+			n->survsize = b.size;
+			n->survived = 1;
+		}
+		b.data = n->surv;
+		b.size = n->survsize;
 		plvfs_write_out(p->path, &b);
-		free(b.data);
 	}
 	xasprintf(&shm, "%s-shm", pl.db);
 	if (plvfs_rand() % 2 == 0)
-		unlink(shm);
+		unlinkat(AT_FDCWD, shm, 0);
 	free(shm);
 	if (pl.cb != NULL)
 		pl.cb(&c, pl.arg);
@@ -671,11 +704,78 @@ plvfs_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags,
 	return (SQLITE_OK);
 }
 
+/*
+ * link(2), seen by the model: the new name has the old one's inode, and is
+ * durable only after a directory sync.  The real link is made by linkat.
+ */
+int
+link(const char *from, const char *to)
+{
+	struct plvfs_path	*p, *q;
+
+	if (pl.db != NULL && plvfs_tracked(to) && plvfs_tracked(from)) {
+		plvfs_event("link");
+		p = plvfs_path_get(from);
+		if (p->cur != NULL && access(to, F_OK) != 0) {
+			q = plvfs_path_get(to);
+			q->cur = p->cur;
+		}
+	}
+	return (linkat(AT_FDCWD, from, AT_FDCWD, to, 0));
+}
+
+/*
+ * unlink(2), seen by the model: a recorded name goes now, durably only
+ * after a directory sync.
+ */
+int
+unlink(const char *path)
+{
+	struct plvfs_path	*p;
+
+	if (pl.db != NULL && !pl.deleting && plvfs_tracked(path)) {
+		plvfs_event("unlink");
+		p = plvfs_path_get(path);
+		p->cur = NULL;
+	}
+	return (unlinkat(AT_FDCWD, path, 0));
+}
+
+/*
+ * fsync(2), seen by the model: syncing the database's directory makes
+ * every name in it durable (files are synced through the VFS alone).
+ */
+int
+fsync(int fd)
+{
+	struct stat	 sb, dsb;
+	char		*dir, *slash;
+
+	if (pl.db != NULL && fstat(fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		dir = xstrdup(pl.db);
+		if ((slash = strrchr(dir, '/')) == NULL) {
+			free(dir);
+			dir = xstrdup(".");
+		} else if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(dir, &dsb) == 0 && dsb.st_dev == sb.st_dev &&
+		    dsb.st_ino == sb.st_ino) {
+			plvfs_event("dirsync");
+			plvfs_dir_sync();
+		}
+		free(dir);
+	}
+	return ((int)syscall(SYS_fsync, fd));
+}
+
 /* Delete a file: the name goes now, durably only with a directory sync. */
 static int
 plvfs_delete(sqlite3_vfs *vfs, const char *name, int dirsync)
 {
 	struct plvfs_path	*p;
+	int			 rc;
 
 	(void)vfs;
 	if (pl.db == NULL || !plvfs_tracked(name))
@@ -685,7 +785,10 @@ plvfs_delete(sqlite3_vfs *vfs, const char *name, int dirsync)
 	plvfs_event("delete");
 	if (dirsync)
 		plvfs_dir_sync();
-	return (pl.real->xDelete(pl.real, name, 0));
+	pl.deleting = 1;	/* its unlink(2) is this event, not another */
+	rc = pl.real->xDelete(pl.real, name, 0);
+	pl.deleting = 0;
+	return (rc);
 }
 
 /* The rest of the VFS is the platform's. */

@@ -128,6 +128,15 @@ main(void)
 			printf("#   got: %s\n", why ? why : "(null)");
 	}
 	tap_ok(flow_duration_parse(NULL, &ms, &why) == -1, "refuses NULL");
+	why = NULL;
+	tap_ok(flow_duration_parse("1h 1h", &ms, &why) == -1 && why != NULL &&
+	    strcmp(why, FLOW_DURATION_ORDER_WHY) == 0,
+	    "\"1h 1h\" is refused with the shared order reason");
+	tap_ok(flow_duration_unit_follows(0, 1) &&
+	    flow_duration_unit_follows(3600, 60) &&
+	    !flow_duration_unit_follows(3600, 3600) &&
+	    !flow_duration_unit_follows(60, 3600),
+	    "unit order: first any, then strictly smaller");
 
 	for (i = 0; i < sizeof fmt / sizeof fmt[0]; i++) {
 		snprintf(what, sizeof what, "%lld ms formats as %s",

@@ -545,6 +545,31 @@ test_limits(void)
 	flow_diags_free(d);
 }
 
+/* The default waits have one definition, which a bare retry object takes. */
+static void
+test_default_backoff(void)
+{
+	struct flow_diags	*d;
+	struct flow		*f;
+	const char		*text =
+	    "{\"a\": {\"run\": [\"true\"], "
+	    "\"retry\": {\"max_attempts\": 2}}}";
+
+	tap_ok(FLOW_DEFAULT_NBACKOFF == 3 && flow_default_backoff[0] == 5000 &&
+	    flow_default_backoff[1] == 30000 &&
+	    flow_default_backoff[2] == 60000, "default backoff 5s, 30s, 60s");
+	d = flow_diags_create();
+	f = flow_parse(text, strlen(text), d);
+	tap_ok(f != NULL && f->steps[0].retry.set &&
+	    f->steps[0].retry.max_attempts == 2 &&
+	    f->steps[0].retry.nbackoff == FLOW_DEFAULT_NBACKOFF &&
+	    memcmp(f->steps[0].retry.backoff, flow_default_backoff,
+	    sizeof flow_default_backoff) == 0,
+	    "a retry without backoff takes the default waits");
+	flow_free(f);
+	flow_diags_free(d);
+}
+
 /* Run a directory of documents; bad ones against their .expect line. */
 static void
 test_dir(const char *data, const char *sub, const char *tools_file)
@@ -633,6 +658,7 @@ main(void)
 	test_tools();
 	test_diags();
 	test_limits();
+	test_default_backoff();
 	if ((data = getenv("TESTS_DATA")) != NULL) {
 		test_dir(data, "seeds", "seeds/tools.json");
 		test_dir(data, "good", NULL);

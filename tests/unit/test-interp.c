@@ -126,6 +126,76 @@ refs_cb(const char *path, const char *ref, void *arg)
 	return (rs->stop_at != 0 && rs->n >= rs->stop_at);
 }
 
+/*
+ * The scope the engine and the console both build (flow/scope.c): input,
+ * workflow, each finished step by key and by name, the latest row
+ * winning; and the branch a step's outcome takes.
+ */
+static void
+test_scope(void)
+{
+	static const char	 text[] =
+	    "{\"probe\": {\"name\": \"Probe it\", \"run\": [\"true\"],"
+	    "  \"next\": \"ask\"},"
+	    " \"ask\": {\"name\": \"Go on\", \"tool\": null,"
+	    "  \"gate\": {\"message\": \"go?\"}, \"branch\": ["
+	    "  {\"if\": \"steps.\\\"Go on\\\".result == 'approved' && "
+	    "exit_code == null\", \"then\": \"yes\"},"
+	    "  {\"else\": \"no\"}]},"
+	    " \"yes\": {\"run\": [\"true\"]}, \"no\": {\"run\": [\"true\"]}}";
+	struct flow_diags	*d;
+	struct flow		*f;
+	struct flow_scope_step	 ss;
+	cJSON			*scope;
+	char			*s;
+
+	d = flow_diags_create();
+	f = flow_parse(text, strlen(text), d);
+	tap_ok(f != NULL && flow_diags_errors(d) == 0, "scope flow parses");
+	flow_diags_free(d);
+	if (f == NULL)
+		return;
+	scope = flow_scope_create(cJSON_Parse("{\"host\": \"web1\"}"), 0, 42,
+	    "deploy");
+	memset(&ss, 0, sizeof ss);
+	ss.step_key = "probe";
+	ss.result_json = "{\"up\": false}";
+	ss.status = "failed";
+	ss.has_exit_code = 1;
+	ss.exit_code = 3;
+	flow_scope_add(scope, f, &ss);
+	ss.result_json = "{\"up\": true}";
+	ss.status = "done";
+	ss.exit_code = 0;
+	flow_scope_add(scope, f, &ss);
+	s = interp_text("{{input.host}} {{workflow.id}} {{workflow.name}} "
+	    "{{steps.probe.result.up}} {{steps.Probe it.exit_code}} "
+	    "{{steps.probe.status}}", scope);
+	tap_is(s, "web1 42 deploy true 0 done",
+	    "input, workflow, a step by key and by name, the latest row");
+	free(s);
+	tap_is_int(flow_branch_pick(&f->steps[1], scope, "\"approved\"", 0, 0),
+	    1, "a gate's own outcome is not in steps until it is added");
+	ss.step_key = "ask";
+	ss.result_json = "\"approved\"";
+	ss.has_exit_code = 0;
+	flow_scope_add(scope, f, &ss);
+	tap_is_int(flow_branch_pick(&f->steps[1], scope, "\"approved\"", 0, 0),
+	    0, "then a condition finds it by its name, and exit_code null");
+	tap_is_int(flow_branch_pick(&f->steps[1], scope, "\"approved\"", 1, 0),
+	    1, "an exit code is seen by the condition");
+	tap_ok(cJSON_GetObjectItemCaseSensitive(scope, "result") == NULL &&
+	    cJSON_GetObjectItemCaseSensitive(scope, "exit_code") == NULL,
+	    "the outcome leaves the scope again");
+	cJSON_Delete(scope);
+	scope = flow_scope_create(NULL, 0, 1, "x");
+	s = interp_text("[{{input.host}}]", scope);
+	tap_is(s, "[]", "no input: input.* is missing");
+	free(s);
+	cJSON_Delete(scope);
+	flow_free(f);
+}
+
 int
 main(void)
 {
@@ -240,5 +310,6 @@ main(void)
 	cJSON_Delete(in);
 
 	cJSON_Delete(scope);
+	test_scope();
 	return (tap_done());
 }

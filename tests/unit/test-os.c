@@ -134,6 +134,7 @@ static void	 test_proc_kill_trap(void);
 static void	 test_proc_kill_group(void);
 static void	 test_proc_exec(void);
 static void	 test_proc_fence(void);
+static void	 test_proc_escaped(void);
 static void	 test_proc_cwd_env(void);
 static void	 test_proc_abandon(void);
 static void	 test_proc_inherit(void);
@@ -320,6 +321,89 @@ test_proc_fence(void)
 	free((char *)argv[2]);
 	free(mark);
 	free(lock);
+}
+
+/*
+ * A grandchild that leaves the group (setsid) and keeps the pipes: the
+ * child finishes a grace after it is reaped, with the output read so far;
+ * a kill reaches the escaped one through its marks, and through the
+ * parent links while the child lives.
+ */
+static void
+test_proc_escaped(void)
+{
+	struct proc_spec	 spec;
+	struct result		 r;
+	struct loop		*loop;
+	char			*pidf, *cmd, *cause = NULL, buf[32];
+	char			*marks[] = { (char *)"SLUICE_TEST_MARK=esc", NULL };
+	char			*envp[] = { (char *)"SLUICE_TEST_MARK=esc",
+				    (char *)"PATH=/usr/bin:/bin", NULL };
+	const char		*argv[] = { "/bin/sh", "-c", NULL, NULL };
+	int64_t			 t0;
+	pid_t			 esc;
+	FILE			*f;
+	int			 round, tick;
+
+	pidf = test_path("escaped.pid");
+	for (round = 0; round < 3; round++) {
+		/* 0: the child exits; 1: killed with marks; 2: by links. */
+		unlink(pidf);
+		xasprintf(&cmd, "setsid sh -c 'trap \"\" TERM; echo $$ >%s.t; "
+		    "mv %s.t %s; exec sleep 30' & echo out; %s", pidf, pidf,
+		    pidf, round == 0 ? "exit 0" : "exec sleep 30");
+		argv[2] = cmd;
+		loop = loop_create();
+		memset(&r, 0, sizeof r);
+		buf_init(&r.out);
+		buf_init(&r.err);
+		r.loop = loop;
+		memset(&spec, 0, sizeof spec);
+		spec.argv = (char *const *)argv;
+		spec.envp = envp;
+		spec.marks = round == 2 ? NULL : marks;
+		spec.pipe_grace = 300;
+		r.proc = proc_spawn(loop, &spec, res_output, res_exit, &r,
+		    &cause);
+		esc = 0;
+		for (t0 = time_mono_ms(); esc == 0 &&
+		    time_mono_ms() - t0 < 5000; ) {
+			if ((f = fopen(pidf, "r")) != NULL) {
+				if (fgets(buf, sizeof buf, f) != NULL)
+					esc = (pid_t)atol(buf);
+				fclose(f);
+			}
+			if (esc == 0)
+				run_until(loop, &r.exits, 20);
+		}
+		tap_ok(r.proc != NULL && esc > 0,
+		    "escaped %d: the grandchild started", round);
+		if (round > 0)
+			proc_kill(r.proc, 100);
+		run_until(loop, &r.exits, 5000);
+		tap_ok(r.exits == 1, "escaped %d: the child finished although "
+		    "its pipes are held", round);
+		tap_ok(strcmp(text(&r.out), "out\n") == 0,
+		    "escaped %d: with the output read before", round);
+		if (round == 0)
+			tap_ok(!gone(esc), "escaped 0: a normal exit kills "
+			    "nothing");
+		else {
+			for (t0 = time_mono_ms(); !gone(esc) &&
+			    time_mono_ms() - t0 < 5000; ) {
+				tick = 0;
+				run_until(loop, &tick, 10);
+			}
+			tap_ok(gone(esc), "escaped %d: the kill reached the "
+			    "escaped process", round);
+		}
+		if (esc > 0)
+			kill(esc, SIGKILL);
+		res_free(&r);
+		loop_free(loop);
+		free(cmd);
+	}
+	free(pidf);
 }
 
 /* Start a child on a loop of its own and run until it is done. */
@@ -1850,6 +1934,7 @@ main(void)
 	test_proc_kill_group();
 	test_proc_exec();
 	test_proc_fence();
+	test_proc_escaped();
 	test_proc_cwd_env();
 	test_proc_abandon();
 	test_proc_inherit();

@@ -71,7 +71,7 @@
 #define PL_PER_ROUND	2	/* workflows started by each round */
 #define PL_ROUND_S	60	/* a round that runs longer is stuck */
 #define PL_FRESH_EVERY	25	/* rounds between new databases */
-#define PL_FRESH_EVENTS	24	/* its first crash among the first events */
+#define PL_FRESH_EVENTS	24	/* and its first commits, see pl_run */
 #define PL_DRAIN_FIRST	1000000	/* numbers of the last engine's workflows */
 #define PL_MAX_ROWID	(1 << 24)
 
@@ -186,6 +186,7 @@ struct pl_round {
 	int		 known;
 	int		 mode;		/* PLVFS_DROP ... */
 	int64_t		 events;
+	int64_t		 created;	/* events until a new database was made */
 	char		*fail;
 	char		 detail[160];
 };
@@ -264,7 +265,7 @@ static int	 pl_check(const char *, struct pl_round *, struct pl_digest *,
 static void	 pl_round_clear(struct pl_round *);
 static char	*pl_run(const char *, const char *, int64_t, uint64_t, int,
 		     struct pl_stats *);
-static int64_t	 pl_calibrate(const char *);
+static int64_t	 pl_calibrate(const char *, int64_t *);
 static void	 pl_report(const struct pl_stats *, int64_t);
 static void	 pl_drain(const char *);
 static void	 pl_check_ends(const char *);
@@ -715,7 +716,9 @@ pl_decide(struct store *s, struct engine *e)
 		memset(&q, 0, sizeof q);
 		q.command = acts[i].command;
 		q.workflow_id = acts[i].wf;
-		q.step_id = acts[i].step;
+		/* A cancel with a step would cancel one for-each item. */
+		if (strcmp(q.command, "cancel") != 0)
+			q.step_id = acts[i].step;
 		q.args_json = "{\"comment\": \"power-loss test\"}";
 		engine_request_apply(e, NULL, &q, &r);
 		if (r.code != 0)
@@ -784,7 +787,7 @@ pl_child(const struct pl_spec *sp, int fd)
 		/* What creating it made is acknowledged: store_open returned. */
 		if (pl_digest_scan(c.store->db, &c.d, &cause) != 0)
 			fatalx("powerloss: %s", cause);
-		fprintf(c.out, "R\n");
+		fprintf(c.out, "R %lld\n", (long long)plvfs_events());
 		pl_send_all(&c);
 	}
 
@@ -889,6 +892,8 @@ pl_parse(struct pl_round *r, struct pl_digest *a, char *line,
 		return;
 	case 'R':
 		/* A new database: what creating it made is acknowledged. */
+		if (sscanf(line + 1, "%lld", &n) == 1)
+			r->created = n;
 		for (i = 0; i < a->n; i++)
 			pl_table_clear(&a->t[i]);
 		return;
@@ -1113,13 +1118,13 @@ pl_run(const char *label, const char *base, int64_t points, uint64_t seed,
 	struct pl_round		 r;
 	struct pl_spec		 sp;
 	uint64_t		 x = seed, rs;
-	int64_t			 span, round = 0;
+	int64_t			 span, created, round = 0;
 	int			 status, failed = 0;
 
 	memset(&a, 0, sizeof a);
 	memset(st, 0, sizeof *st);
 	st->quiet = mutate;
-	span = pl_calibrate(base);
+	span = pl_calibrate(base, &created);
 	memset(&sp, 0, sizeof sp);
 	sp.mutate = mutate;
 	while (st->points < points && round < points * 4) {
@@ -1133,8 +1138,14 @@ pl_run(const char *label, const char *base, int64_t points, uint64_t seed,
 		}
 		rs = pl_splitmix(&x);
 		sp.crash_at = 1 + (int64_t)(rs % (uint64_t)(span + span / 4));
+		/*
+		 * A new database's first crash falls while it is made (under
+		 * a name of its own, linked into place, its directory synced)
+		 * or in its first commits.
+		 */
 		if (round % PL_FRESH_EVERY == 1)
-			sp.crash_at = 1 + (int64_t)(rs % PL_FRESH_EVENTS);
+			sp.crash_at = 1 + (int64_t)(rs % (uint64_t)(created +
+			    PL_FRESH_EVENTS));
 		sp.mode = (int)((rs >> 32) % 3);
 		sp.seed = pl_splitmix(&x);
 		status = pl_round_run(&sp, &r, &a, st);
@@ -1215,10 +1226,10 @@ pl_round_run(const struct pl_spec *sp, struct pl_round *r,
 
 /*
  * Parent: how many I/O events a whole first round makes, with no crash,
- * on a scratch database beside path.
+ * on a scratch database beside path, and how many of them made it.
  */
 static int64_t
-pl_calibrate(const char *path)
+pl_calibrate(const char *path, int64_t *created)
 {
 	struct pl_digest	 a;
 	struct pl_round		 r;
@@ -1241,6 +1252,7 @@ pl_calibrate(const char *path)
 		fatalx("powerloss: the calibration round failed: %s",
 		    r.fail != NULL ? r.fail : "no reason given");
 	events = r.events;
+	*created = r.created;
 	for (i = 0; i < nitems(suffix); i++) {
 		xasprintf(&side, "%s%s", scratch, suffix[i]);
 		unlink(side);

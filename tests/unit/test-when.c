@@ -245,6 +245,11 @@ static const struct {
 	{ NY, "in 2h tomorrow", "unexpected \"tomorrow\" at column 7 after the "
 	    "delay" },
 	{ NY, "in 5,5m", "unexpected \",\" at column 5" },
+	{ NY, "in 1h 1h", "\"h\" at column 8: units must go from larger to "
+	    "smaller, each once (as in \"1h30m\")" },
+	{ NY, "in 30m 1h", "\"h\" at column 9: units must go from larger" },
+	{ NY, "in 1 hour and 2 hours", "\"hours\" at column 17: units must" },
+	{ NY, "in 1h 60 minutes 2h", "\"h\" at column 19: units must" },
 	{ NY, "tomorrow\t9am\001", "unexpected character at column 13" },
 	{ NY, "tomorrow 9am \xc3\xa9", "unexpected character at column 14" },
 };
