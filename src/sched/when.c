@@ -390,7 +390,7 @@ static int
 when_parse_in(struct when_ctx *ctx, int64_t *at)
 {
 	const char	*p, *start;
-	int64_t		 amount = -1, total = 0, secs, prev = 0;
+	int64_t		 amount = -1, total = 0, secs = 1, prev = 0;
 	int		 parts = 0, col = 0, len = 0;
 
 	p = ctx->words[0].s + 2;
@@ -893,7 +893,7 @@ static int
 when_resolve(struct when_ctx *ctx, struct when_parts *tp, int64_t *at)
 {
 	struct sched_wall	 now, w;
-	int64_t			 days, t;
+	int64_t			 days, t = 0;
 	int			 delta = 0;
 	char			 what[64];
 
