@@ -31,6 +31,8 @@
 struct loop;
 struct store;
 struct store_actor;
+struct store_step;
+struct flow_row;
 struct flow_tools;
 struct flow_tool;
 struct engine;
@@ -190,6 +192,9 @@ int		 engine_reply_read(const char *, struct engine_reply *);
 int		 engine_request_post(struct store *, const struct store_actor *,
 		     const struct engine_request *, int64_t *, char **);
 int		 engine_probe(struct store *);	/* 1: an engine runs */
+
+/* rerun.c: step rows as flow/rerun.c's retry rules read them. */
+struct flow_row	*engine_flow_rows(const struct store_step *, size_t);
 char		*engine_sock_path(struct store *);
 int		 engine_sock_connect(struct store *);
 char		*engine_request_line(const struct store_actor *,

@@ -33,8 +33,6 @@
 
 #include "engine/engine-int.h"
 
-static struct flow_row *engine_flow_rows(const struct store_step *,
-		     size_t);
 static size_t	 engine_row_find(const struct store_step *, size_t,
 		     int64_t);
 static int	 engine_rerun_leaf(struct engine *,
@@ -44,8 +42,11 @@ static void	 engine_rerun_row(struct engine *, struct ewf *,
 static int	 engine_reopen(struct engine *, int64_t, struct ewf **,
 		     struct buf *, int64_t);
 
-/* The rows as the retry rules (flow/rerun.c) read them; free the array. */
-static struct flow_row *
+/*
+ * The rows as the retry rules (flow/rerun.c) read them, for the engine and
+ * the console's preview alike; free the array.
+ */
+struct flow_row *
 engine_flow_rows(const struct store_step *rows, size_t n)
 {
 	struct flow_row	*fr;

@@ -33,7 +33,6 @@
 static int	 preview_refuse(const struct store_workflow *, char **);
 static int	 preview_budget(const struct store_workflow *,
 		     const struct store_step *, size_t, struct buf *, char **);
-static struct flow_row *preview_rows(const struct store_step *, size_t);
 static void	 preview_leaves(const struct store_workflow *,
 		     const struct flow *, const int *,
 		     const struct store_step *, size_t, struct buf *);
@@ -98,27 +97,6 @@ preview_budget(const struct store_workflow *w, const struct store_step *rows,
 	return (0);
 }
 
-/* The rows as the retry rules (flow/rerun.c) read them; free the array. */
-static struct flow_row *
-preview_rows(const struct store_step *rows, size_t n)
-{
-	struct flow_row	*fr;
-	size_t		 i;
-
-	fr = xcalloc(n > 0 ? n : 1, sizeof *fr);
-	for (i = 0; i < n; i++) {
-		fr[i].id = rows[i].id;
-		fr[i].parent_id = rows[i].parent_id;
-		fr[i].fanout_id = rows[i].fanout_id;
-		fr[i].item_of = rows[i].item_of;
-		fr[i].items = rows[i].items;
-		fr[i].step_key = rows[i].step_key;
-		fr[i].status = rows[i].status;
-		fr[i].branch_end = rows[i].branch_end != NULL;
-	}
-	return (fr);
-}
-
 /* A plain retry: the rows it ended on, and what follows them. */
 static void
 preview_leaves(const struct store_workflow *w, const struct flow *f,
@@ -129,7 +107,7 @@ preview_leaves(const struct store_workflow *w, const struct flow *f,
 	unsigned char	*again;
 	size_t		 i, count = 0;
 
-	fr = preview_rows(rows, n);
+	fr = engine_flow_rows(rows, n);
 	again = xcalloc(n > 0 ? n : 1, 1);
 	flow_retry_plan(f, join_of, fr, n, n, again);
 	free(fr);
@@ -253,7 +231,7 @@ preview_from(const struct store_workflow *w, const struct flow *f,
 	size_t		 i, last, count = 0;
 	int		 spec, other;
 
-	fr = preview_rows(rows, n);
+	fr = engine_flow_rows(rows, n);
 	if (flow_retry_from(f, fr, n, w->id, from, &last, cause) != 0) {
 		free(fr);
 		return (-1);
