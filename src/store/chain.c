@@ -71,6 +71,7 @@ static const char chain_seal_sql[] =
 	"UPDATE inbox SET seal = ? WHERE id = ?";
 
 static void	chain_text(struct sha256 *, const char *);
+static void	chain_inbox_read(sqlite3_stmt *, struct store_inbox *);
 static void	chain_int(struct sha256 *, int64_t);
 static void	chain_row_read(sqlite3_stmt *, struct store_chain_row *);
 
@@ -155,6 +156,24 @@ store_inbox_sealed(const struct store_inbox *m)
 	return (m->seal != NULL && strcmp(m->seal, want) == 0);
 }
 
+/* Read an inbox row of chain_inbox_sql (strings point into st). */
+static void
+chain_inbox_read(sqlite3_stmt *st, struct store_inbox *m)
+{
+	memset(m, 0, sizeof *m);
+	m->id = sqlite3_column_int64(st, 0);
+	m->posted_at = sqlite3_column_int64(st, 1);
+	m->uid = sqlite3_column_int64(st, 2);
+	m->who = (char *)sqlite3_column_text(st, 3);
+	m->tty = (char *)sqlite3_column_text(st, 4);
+	m->host = (char *)sqlite3_column_text(st, 5);
+	m->command = (char *)sqlite3_column_text(st, 6);
+	m->workflow_id = sqlite3_column_int64(st, 7);
+	m->step_id = sqlite3_column_int64(st, 8);
+	m->args_json = (char *)sqlite3_column_text(st, 9);
+	m->seal = (char *)sqlite3_column_text(st, 10);
+}
+
 /* Read an audit row of chain_rows_sql (strings point into st). */
 static void
 chain_row_read(sqlite3_stmt *st, struct store_chain_row *r)
@@ -217,17 +236,7 @@ store_chain_migrate(struct store *s, char **cause)
 	if ((rc = store_prepare(s, chain_inbox_sql, &st, cause)) != 0)
 		return (rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		memset(&m, 0, sizeof m);
-		m.id = sqlite3_column_int64(st, 0);
-		m.posted_at = sqlite3_column_int64(st, 1);
-		m.uid = sqlite3_column_int64(st, 2);
-		m.who = (char *)sqlite3_column_text(st, 3);
-		m.tty = (char *)sqlite3_column_text(st, 4);
-		m.host = (char *)sqlite3_column_text(st, 5);
-		m.command = (char *)sqlite3_column_text(st, 6);
-		m.workflow_id = sqlite3_column_int64(st, 7);
-		m.step_id = sqlite3_column_int64(st, 8);
-		m.args_json = (char *)sqlite3_column_text(st, 9);
+		chain_inbox_read(st, &m);
 		store_chain_seal(&m, h);
 		if (store_runf(s, "seal inbox", chain_seal_sql, "ti", h,
 		    m.id) != 0)
@@ -411,18 +420,7 @@ chain_cross(struct store *s, struct store_verify *v, char **cause)
 	if ((rc = store_prepare(s, chain_inbox_sql, &st, cause)) != 0)
 		return (rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		memset(&m, 0, sizeof m);
-		m.id = sqlite3_column_int64(st, 0);
-		m.posted_at = sqlite3_column_int64(st, 1);
-		m.uid = sqlite3_column_int64(st, 2);
-		m.who = (char *)sqlite3_column_text(st, 3);
-		m.tty = (char *)sqlite3_column_text(st, 4);
-		m.host = (char *)sqlite3_column_text(st, 5);
-		m.command = (char *)sqlite3_column_text(st, 6);
-		m.workflow_id = sqlite3_column_int64(st, 7);
-		m.step_id = sqlite3_column_int64(st, 8);
-		m.args_json = (char *)sqlite3_column_text(st, 9);
-		m.seal = (char *)sqlite3_column_text(st, 10);
+		chain_inbox_read(st, &m);
 		if (!store_inbox_sealed(&m))
 			chain_problem(v, 0, "inbox command %" PRId64 " (%s as "
 			    "%s) has no valid seal: sluice did not post it",
