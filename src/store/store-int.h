@@ -104,6 +104,9 @@ int		 store_rows(struct store *, sqlite3_stmt *,
 int		 store_query_int(struct store *, const char *, int64_t *,
 		     char **);
 
+/* template.c: fill a template from a TEMPLATE_COLUMNS row. */
+void		 store_template_row_read(sqlite3_stmt *, void *);
+
 /* schema.c */
 int		 store_schema_migrate(struct store *, char **);
 
