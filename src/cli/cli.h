@@ -220,6 +220,11 @@ int		 cli_authorize(struct cli_ctx *, const char *, const char *);
 /* template.c: template names, shared with editor.c. */
 int		 cli_template_check_name(const char *, char **);
 
+/* template-versions.c */
+int		 cli_template_history(struct cli_ctx *,
+		     const struct cli_args *);
+int		 cli_template_diff(struct cli_ctx *, const struct cli_args *);
+
 /* console.c: sluice with no command. */
 int		 cli_console(struct cli_ctx *);
 

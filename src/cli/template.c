@@ -60,6 +60,11 @@ static const struct cli_opt template_show_opts[] = {
 	{ NULL, 0, NULL, 0, NULL }
 };
 
+static const struct cli_opt template_history_opts[] = {
+	{ "json", 0, NULL, 0, "one JSON object with a \"versions\" array" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 /* The subcommands, each with its own options and --help. */
 static const struct cli_cmd template_cmds[] = {
 	{
@@ -114,12 +119,33 @@ static const struct cli_cmd template_cmds[] = {
 		.args_max = 1,
 		.run = cmd_template_run
 	},
+	{
+		.name = "template history",
+		.usage = "NAME",
+		.summary = "List every saved version of a template, removed "
+		    "or not, with who saved it and how its runs went.",
+		.opts = template_history_opts,
+		.args_min = 1,
+		.args_max = 1,
+		.run = cli_template_history
+	},
+	{
+		.name = "template diff",
+		.usage = "NAME [V1 [V2]]",
+		.summary = "A unified diff of a template's documents: the "
+		    "latest against the one before, V1 against the latest, "
+		    "or V1 against V2.",
+		.args_min = 1,
+		.args_max = 3,
+		.run = cli_template_diff
+	},
 	{ .name = NULL }
 };
 
 const struct cli_cmd cli_cmd_template = {
 	.name = "template",
-	.summary = "List, show, save, edit, remove and run templates.",
+	.summary = "List, show, save, edit, remove, run and compare "
+	    "templates.",
 	.subs = template_cmds
 };
 
