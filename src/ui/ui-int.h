@@ -377,8 +377,54 @@ struct timeline {
 	int			 name_w;	/* the names' column */
 };
 void		 timeline_draw(struct ui *, const struct timeline *, int, int);
+
+/* run.c, run-row.c, run-header.c: the run view. */
+/*
+ * A run view: the workflow, its rows and their layout; the expanded
+ * fan-outs and the flow are kept across reads.
+ */
+struct run {
+	int64_t			 id;
+	int64_t			 want;	/* run_open's step, until shown */
+	struct store_workflow	*wf;
+	struct flow		*flow;
+	struct store_step	*steps;
+	size_t			 nsteps;
+	struct tree		*tree;
+	int			*vis;	/* tree rows shown (a filter) */
+	struct ui_list		 list;
+	int64_t			*open;	/* large fan-outs expanded */
+	size_t			 nopen;
+	int			 timeline;
+	int			 follow;
+	int			 live;	/* durations move */
+	int			 name_w;	/* widest label */
+	int			 tool_w;
+	int			 tries;	/* some row has attempt > 1 */
+	char			*error;	/* reading failed */
+	int64_t			 next_load;	/* reads wait till */
+	int			 force;	/* read now (a key asked) */
+	const char		*filter;	/* the view's, as last laid out */
+	struct tree_tally	*tallies;	/* closed for-eachs, counted */
+	size_t			 ntallies;
+	int			 reread;	/* f opened a for-each: read again */
+};
+
+/* Where the columns go at this width (0: dropped). */
+struct run_cols {
+	int	 name, tool, try, took, result;
+};
 int		 run_label(struct ui *, int, int, const struct tree *,
 		     const struct tree_row *, int);
+const char	*ui_run_label_text(const struct tree *,
+		     const struct tree_row *, char *, size_t);
+void		 ui_run_widths(struct run *);
+void		 ui_run_fit(const struct run *, int, struct run_cols *);
+void		 ui_run_title(struct ui *, const struct run_cols *, int);
+void		 ui_run_row(struct ui *, const struct run *, int, int,
+		     const struct run_cols *);
+void		 ui_run_oneline(const char *, struct buf *);
+int		 ui_run_header(struct ui *, const struct run *, int, int);
 
 /* Top views, each in its own file. */
 extern const struct view_ops view_workflows;
