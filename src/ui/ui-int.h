@@ -453,6 +453,21 @@ void		 step_open(struct ui *, int64_t);
 int		 step_selected(struct view *, int64_t *, int64_t *);
 void		 pager_open(struct ui *, int64_t);
 
+/*
+ * step.c, step-gate.c: the step view, written out as lines in load with
+ * the ui_step_* builders and wrapped to the width in draw.
+ */
+struct stepv;
+void		 ui_step_add(struct stepv *, enum ui_paint, int, int, int,
+		     const char *);
+void		 ui_step_field(struct stepv *, const char *, enum ui_paint,
+		     const char *, ...) printflike(4, 5);
+void		 ui_step_heading(struct stepv *, const char *);
+void		 ui_step_json(struct stepv *, const char *, int);
+const char	*ui_step_when(int64_t, char *, size_t);
+void		 ui_step_gate(struct ui *, struct stepv *,
+		     const struct store_step *, const struct store_workflow *);
+
 /* pager.c: a step's log as lines (the step view shows the last few). */
 struct log_line {
 	int64_t		 at;		/* when its first byte came */
