@@ -367,6 +367,61 @@ int		 tree_find_step(const struct tree *, int64_t);
 enum tree_status tree_status_of(const char *);
 const char	*tree_status_name(enum tree_status);
 
+/* tree.c, tree-index.c, tree-foreach.c: what the layout's files share. */
+/* A row's place in a sort: by lane then id, or by id alone. */
+struct tree_key {
+	int64_t		 fanout;
+	int64_t		 id;
+	int		 branch;
+	size_t		 idx;
+};
+
+/* What is being walked: a lane's rows, or a fan-out's branches. */
+struct tree_frame {
+	int		 is_fanout;
+	size_t		 pos, hi;	/* in ctx->lane */
+	size_t		 clo, chi;	/* not-reached specs after a lane */
+	int		 depth;		/* of the rows it emits */
+	uint64_t	 rails;		/* their rails */
+	int		 tail_last;	/* a lane's end is its siblings' end */
+	int		 fo;		/* fan-out: index in tree->fanouts */
+	int		 branch;	/* fan-out: the next branch, -1 first */
+};
+
+struct tree_ctx {
+	const struct tree_input	*in;
+	struct tree		*t;
+	size_t			 n;
+	struct tree_key		*byid;
+	struct tree_key		*lane;
+	struct tree_key		*member;	/* items and gates, by owner */
+	size_t			 nmember;
+	int			*spec;
+	int			*sub;		/* rows under a fan-out row */
+	unsigned char		*act;		/* most active status under */
+	int			*fo;		/* fan-out index of a row */
+	char			*placed;	/* a flow step has a row */
+	char			*shown;		/* a row was laid out */
+	int			*chain;		/* not-reached specs in lanes */
+	size_t			 nchain;
+	struct tree_frame	*frames;
+	size_t			 nframes, sframes;
+	size_t			 srows;
+	size_t			 sfanouts;
+};
+void		 ui_tree_index(struct tree_ctx *);
+ssize_t		 ui_tree_find(const struct tree_ctx *, int64_t);
+size_t		 ui_tree_lane_lo(const struct tree_ctx *, int64_t, int);
+void		 ui_tree_specs(struct tree_ctx *);
+void		 ui_tree_subtrees(struct tree_ctx *);
+int		 ui_tree_fanout_new(struct tree_ctx *);
+void		 ui_tree_fanouts(struct tree_ctx *);
+enum tree_status ui_tree_lane_status(const struct tree_ctx *, size_t, size_t);
+struct tree_row	*ui_tree_emit(struct tree_ctx *, enum tree_kind, int,
+		     uint64_t, int);
+void		 ui_tree_foreach(struct tree_ctx *, size_t, int, uint64_t,
+		     int);
+
 /* timeline.c: the run view's rows as a Gantt chart. */
 struct timeline {
 	const struct tree	*tree;
