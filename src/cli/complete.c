@@ -23,7 +23,6 @@
  * which decides who may finish the step.
  */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,36 +35,48 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_complete_exec(struct cli_ctx *, int, char **);
+static int	 cmd_complete_run(struct cli_ctx *, const struct cli_args *);
 static int	 cmd_complete_target(const char *, struct engine_request *,
 		     cJSON *);
 static cJSON	*cmd_complete_result(const char *);
 
+static const struct cli_opt complete_opts[] = {
+	{ "result", 0, "JSON", 0,
+	    "the step's result (default null); - reads it from stdin" },
+	{ "message", 'm', "TEXT", 0, "a comment, kept in the audit trail" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+static const struct cli_opt fail_opts[] = {
+	{ "message", 'm', "TEXT", CLI_OPT_REQUIRED,
+	    "why (required): the step's error, and the audit trail's" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_complete = {
 	.name = "complete",
-	.usage = "STEP [--result JSON|-] [-m TEXT]",
+	.usage = "STEP",
 	.summary = "Finish a wait step from outside, with a result.",
-	.help = "Options:\n"
-	    "  --result JSON   the step's result (default null); - reads it "
-	    "from stdin\n"
-	    "  -m TEXT         a comment, kept in the audit trail\n\n"
-	    "STEP is the step's id, or WORKFLOW:NAME (the step's name or key "
-	    "in\nworkflow WORKFLOW).  Who may finish it is fixed on the step "
-	    "(\"by\");\nsee AUTHORITY in sluice(1).\n",
-	.exec = cmd_complete_exec
+	.help = "STEP is the step's id, or WORKFLOW:NAME (the step's name or "
+	    "key in\nworkflow WORKFLOW).  Who may finish it is fixed on the "
+	    "step (\"by\");\nsee AUTHORITY in sluice(1).\n",
+	.opts = complete_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_complete_run
 };
 
 const struct cli_cmd cli_cmd_fail = {
 	.name = "fail",
-	.usage = "STEP -m TEXT",
+	.usage = "STEP",
 	.summary = "Fail a wait step from outside (a reason is required).",
-	.help = "Options:\n"
-	    "  -m TEXT   why (required): the step's error, and the audit "
-	    "trail's\n\n"
-	    "STEP is the step's id, or WORKFLOW:NAME.  The step is not tried "
-	    "again;\nwhat follows a failure follows (a branch on it, else the "
-	    "workflow fails).\n",
-	.exec = cmd_complete_exec
+	.help = "STEP is the step's id, or WORKFLOW:NAME.  The step is not "
+	    "tried again;\nwhat follows a failure follows (a branch on it, "
+	    "else the workflow fails).\n",
+	.opts = fail_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_complete_run
 };
 
 /*
@@ -142,48 +153,21 @@ cmd_complete_result(const char *arg)
 
 /* complete STEP [--result JSON|-] [-m TEXT], fail STEP -m TEXT. */
 static int
-cmd_complete_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_complete_run(struct cli_ctx *ctx, const struct cli_args *ca)
 {
-	static const struct option	 opts[] = {
-		{ "message", required_argument, NULL, 'm' },
-		{ "result", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const struct cli_cmd	*cmd;
 	struct engine_request	 q;
 	struct engine_reply	 r;
-	const char		*comment = NULL, *result = NULL;
+	const char		*comment, *result = NULL;
 	cJSON			*args, *v;
-	int			 ch, rc, fail;
+	int			 rc;
 
-	fail = strcmp(argv[0] + strlen("sluice "), "fail") == 0;
-	cmd = fail ? &cli_cmd_fail : &cli_cmd_complete;
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'm':
-			comment = optarg;
-			break;
-		case 'r':
-			if (fail)
-				return (cli_usage(cmd));
-			result = optarg;
-			break;
-		default:
-			return (cli_usage(cmd));
-		}
-	}
-	if (argc - optind != 1)
-		return (cli_usage(cmd));
-	/* A blank -m reaches the engine, which refuses it on the record. */
-	if (fail && comment == NULL) {
-		cli_error("fail: a reason is required (-m TEXT)");
-		return (EXIT_USAGE);
-	}
+	comment = cli_args_get(ca, "message");
+	if (ca->cmd == &cli_cmd_complete)
+		result = cli_args_get(ca, "result");
 	memset(&q, 0, sizeof q);
-	q.command = cmd->name;
+	q.command = ca->cmd->name;
 	args = cJSON_CreateObject();
-	if (cmd_complete_target(argv[optind], &q, args) != 0) {
+	if (cmd_complete_target(ca->argv[0], &q, args) != 0) {
 		cJSON_Delete(args);
 		return (EXIT_USAGE);
 	}
@@ -194,6 +178,7 @@ cmd_complete_exec(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		cJSON_AddItemToObject(args, "result", v);
 	}
+	/* A blank -m reaches the engine, which refuses it on the record. */
 	if (comment != NULL)
 		cJSON_AddStringToObject(args, "comment", comment);
 	q.args_json = json_print(args);
