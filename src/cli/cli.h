@@ -76,6 +76,7 @@ extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
 extern const struct cli_cmd cli_cmd_engine;
 extern const struct cli_cmd cli_cmd_schedule;
+extern const struct cli_cmd cli_cmd_mcp;
 
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
