@@ -30,28 +30,25 @@
 #include "cli/cli.h"
 #include "mcp/mcp.h"
 
-static int	cmd_mcp(struct cli_ctx *, int, char **);
+static int	cmd_mcp_run(struct cli_ctx *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_mcp = {
 	.name = "mcp",
-	.usage = "",
-	.summary = "serve MCP (JSON-RPC on stdin and stdout) for agents",
+	.summary = "Serve MCP (JSON-RPC on stdin and stdout) for agents.",
 	.help =
 	    "Reads one JSON-RPC message per line on stdin and answers on\n"
 	    "stdout; messages go to stderr.  Its tools act as the user who\n"
 	    "runs it, audited \"via mcp\".  See sluice(1), MCP.\n",
-	.exec = cmd_mcp
+	.run = cmd_mcp_run
 };
 
 /* Serve MCP until the client closes stdin. */
 static int
-cmd_mcp(struct cli_ctx *ctx, int argc, char **argv)
+cmd_mcp_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	int	in, out, rc;
 
-	(void)argv;
-	if (argc != 1)
-		return (cli_usage(&cli_cmd_mcp));
+	(void)args;
 	ctx->actor.via = "mcp";
 	/* Tools run commands with fds 0 and 1 redirected: keep the pipes. */
 	fflush(stdout);
