@@ -48,6 +48,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_cancel,
 	&cli_cmd_retry,
 	&cli_cmd_skip,
+	&cli_cmd_complete,
+	&cli_cmd_fail,
 	&cli_cmd_pause,
 	&cli_cmd_resume,
 	&cli_cmd_log,

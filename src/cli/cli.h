@@ -112,6 +112,8 @@ extern const struct cli_cmd cli_cmd_reject;
 extern const struct cli_cmd cli_cmd_cancel;
 extern const struct cli_cmd cli_cmd_retry;
 extern const struct cli_cmd cli_cmd_skip;
+extern const struct cli_cmd cli_cmd_complete;
+extern const struct cli_cmd cli_cmd_fail;
 extern const struct cli_cmd cli_cmd_pause;
 extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
