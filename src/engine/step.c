@@ -69,6 +69,7 @@ engine_step_free(struct estep *es)
 	if (es->timer != NULL)
 		loop_timer_free(es->timer);
 	buf_free(&es->out);
+	engine_mcp_free(es->mcp);
 	free(es->label);
 	free(es->item_json);
 	free(es);
