@@ -45,6 +45,8 @@ static int	cmd_template_save(struct cli_ctx *, int, char **);
 static int	cmd_template_edit(struct cli_ctx *, int, char **);
 static int	cmd_template_rm(struct cli_ctx *, int, char **);
 static int	cmd_template_run(struct cli_ctx *, int, char **);
+static int	cmd_template_history(struct cli_ctx *, int, char **);
+static int	cmd_template_diff(struct cli_ctx *, int, char **);
 static int	template_args(const struct cli_cmd *, int, char **, int *,
 		    int);
 static int	template_name_arg(const char *);
@@ -54,8 +56,9 @@ static void	template_print_doc(const char *);
 
 const struct cli_cmd cli_cmd_template = {
 	.name = "template",
-	.usage = "list|show|save|edit|rm|run ...",
-	.summary = "list, show, save, edit, remove and run templates",
+	.usage = "list|show|save|edit|rm|run|history|diff ...",
+	.summary = "list, show, save, edit, remove, run and compare "
+	    "templates",
 	.help =
 	    "  list [--json]                      live templates\n"
 	    "  show NAME [--version N] [--json]   print a template's document\n"
@@ -66,7 +69,10 @@ const struct cli_cmd cli_cmd_template = {
 	    "kept)\n"
 	    "  run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] "
 	    "[--at WHEN]\n"
-	    "                                     start a workflow\n",
+	    "                                     start a workflow\n"
+	    "  history NAME [--json]              every saved version\n"
+	    "  diff NAME [V1 [V2]]                a unified diff between "
+	    "versions\n",
 	.exec = cmd_template_exec
 };
 
@@ -126,6 +132,24 @@ static const struct cli_cmd template_cmds[] = {
 		    "  --at WHEN          start later (see sluice run "
 		    "--help)\n",
 		.exec = cmd_template_run
+	},
+	{
+		.name = "template history",
+		.usage = "NAME [--json]",
+		.summary = "list every saved version of a template, removed "
+		    "or not, with who saved it and how its runs went",
+		.help = "  --json       one JSON object with a \"versions\" "
+		    "array\n",
+		.exec = cmd_template_history
+	},
+	{
+		.name = "template diff",
+		.usage = "NAME [V1 [V2]]",
+		.summary = "a unified diff of a template's documents: the "
+		    "latest against the one before, V1 against the latest, "
+		    "or V1 against V2",
+		.help = NULL,
+		.exec = cmd_template_diff
 	}
 };
 
@@ -540,4 +564,18 @@ out:
 	cJSON_Delete(ro.input);
 	free(pairs);
 	return (rc);
+}
+
+/* "sluice template history": see template-versions.c. */
+static int
+cmd_template_history(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return (cli_template_history(ctx, &template_cmds[6], argc, argv));
+}
+
+/* "sluice template diff": see template-versions.c. */
+static int
+cmd_template_diff(struct cli_ctx *ctx, int argc, char **argv)
+{
+	return (cli_template_diff(ctx, &template_cmds[7], argc, argv));
 }

@@ -88,6 +88,9 @@ int		 store_rows(struct store *, sqlite3_stmt *,
 int		 store_query_int(struct store *, const char *, int64_t *,
 		     char **);
 
+/* template.c: fill a template from a TEMPLATE_COLUMNS row. */
+void		 store_template_row_read(sqlite3_stmt *, void *);
+
 /*
  * cache.c: the engine's statements: prepared once and kept (store_stmt),
  * bound from a format of one letter per parameter: i int64, d int, t text
