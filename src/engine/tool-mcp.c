@@ -433,7 +433,7 @@ mcp_text(const cJSON *result, const char *sep)
 /*
  * The server is reaped and its pipes are at EOF: end the step as the
  * exchange decided, or, undecided, as a server gone too soon (or timed
- * out).  A cancelled or interrupted step never comes here.
+ * out, or silent past its heartbeat).  A cancelled or interrupted step never comes here.
  */
 void
 engine_mcp_exit(struct engine *e, struct estep *es, int status)
@@ -450,8 +450,9 @@ engine_mcp_exit(struct engine *e, struct estep *es, int status)
 			engine_step_failed(e, es, m->why, 0, 0, NULL);
 		return;
 	}
-	if (es->timed_out) {
-		engine_step_failed(e, es, "timeout", 0, 0, NULL);
+	if (es->timed_out || es->no_heartbeat) {
+		engine_step_failed(e, es, es->timed_out ? "timeout" :
+		    "no heartbeat", 0, 0, NULL);
 		return;
 	}
 	when = m->state == MCP_INIT ? "initialize" : "tools/call";
