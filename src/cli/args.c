@@ -37,6 +37,8 @@
 
 static const struct cli_opt *args_find_long(const struct cli_cmd *,
 		    const char *, size_t);
+static const struct cli_opt *args_find_spelt(const struct cli_cmd *,
+		    const char *, size_t);
 static const struct cli_opt *args_find_letter(const struct cli_cmd *, int);
 static const struct cli_opt *args_lookup(const struct cli_args *,
 		    const char *);
@@ -48,6 +50,8 @@ static int	args_short(struct cli_args *, int, char **, int *);
 static int	args_check(struct cli_args *);
 static char	*args_opt_usage(const struct cli_opt *);
 static char	*args_opt_spec(const struct cli_opt *);
+static void	 args_wrap(FILE *, int, int, const char *);
+static void	 args_help_opt(FILE *, const struct cli_opt *, int);
 
 /* The option with this long name (len bytes of it), or NULL. */
 static const struct cli_opt *
@@ -60,6 +64,18 @@ args_find_long(const struct cli_cmd *cmd, const char *name, size_t len)
 			return (o);
 	}
 	return (NULL);
+}
+
+/* The option a command line may spell --name (not a CLI_OPT_SHORT one). */
+static const struct cli_opt *
+args_find_spelt(const struct cli_cmd *cmd, const char *name, size_t len)
+{
+	const struct cli_opt	*o;
+
+	if ((o = args_find_long(cmd, name, len)) == NULL ||
+	    (o->flags & CLI_OPT_SHORT))
+		return (NULL);
+	return (o);
 }
 
 /* The option with this short letter, or NULL. */
@@ -114,7 +130,7 @@ args_unknown(const struct cli_cmd *cmd, const char *arg)
 	names = xcalloc(n + 1, sizeof *names);
 	n = 0;
 	for (o = cmd->opts; o != NULL && o->name != NULL; o++) {
-		if (~o->flags & CLI_OPT_HIDDEN)
+		if (!(o->flags & (CLI_OPT_HIDDEN|CLI_OPT_SHORT)))
 			names[n++] = o->name;
 	}
 	names[n++] = "help";
@@ -143,7 +159,7 @@ args_long(struct cli_args *args, int argc, char **argv, int *i)
 	len = eq != NULL ? (size_t)(eq - arg) : strlen(arg);
 	if (len == 4 && strncmp(arg, "help", 4) == 0 && eq == NULL)
 		return (1);
-	if ((o = args_find_long(args->cmd, arg, len)) == NULL)
+	if ((o = args_find_spelt(args->cmd, arg, len)) == NULL)
 		return (args_unknown(args->cmd, argv[*i]));
 	if (o->value == NULL) {
 		if (eq != NULL) {
@@ -398,35 +414,94 @@ cli_args_usage(const struct cli_cmd *cmd)
 }
 
 /*
- * Print a command's help from its table: usage, summary, its options (or
- * its subcommands) with their help lines, then its notes.
+ * Print text from column col, wrapped before column 80 at spaces outside
+ * brackets (so "[-i KEY=VAL]" stays whole); later lines start at column
+ * indent.
+ */
+static void
+args_wrap(FILE *f, int col, int indent, const char *text)
+{
+	const char	*p = text, *end;
+	int		 depth, len;
+
+	while (*p != '\0') {
+		/* The next word: up to a space that is not inside brackets. */
+		depth = 0;
+		for (end = p; *end != '\0' && (*end != ' ' || depth > 0);
+		    end++) {
+			if (*end == '[')
+				depth++;
+			else if (*end == ']' && depth > 0)
+				depth--;
+		}
+		len = (int)(end - p);
+		if (col > indent && col + 1 + len > 79) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (p != text) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, len, f);
+		col += len;
+		for (p = end; *p == ' '; p++)
+			/* nothing */;
+	}
+	fputc('\n', f);
+}
+
+/* Print one option's line of --help, its help starting at column width. */
+static void
+args_help_opt(FILE *f, const struct cli_opt *o, int width)
+{
+	char	*s;
+
+	if (o->letter != 0 && (~o->flags & CLI_OPT_SHORT))
+		xasprintf(&s, "-%c, --%s%s%s", o->letter, o->name,
+		    o->value != NULL ? " " : "",
+		    o->value != NULL ? o->value : "");
+	else
+		s = args_opt_spec(o);
+	fprintf(f, "  %-*s  ", width, s);
+	args_wrap(f, width + 4, width + 4, o->help);
+	free(s);
+}
+
+/*
+ * Print a command's help from its table: usage, summary, its subcommands
+ * or its options with their help lines, then its notes.
  */
 void
 cli_args_help(const struct cli_cmd *cmd, FILE *f)
 {
 	const struct cli_cmd	*sub;
 	const struct cli_opt	*o;
-	char			*usage, *spec, *s;
+	char			*usage, *spec;
 	int			 width = 0, len;
 
 	usage = cli_args_usage(cmd);
-	fprintf(f, "usage: %s\n\n%s\n", usage, cmd->summary);
+	fprintf(f, "usage: ");
+	args_wrap(f, 7, 11, usage);
 	free(usage);
-	for (sub = cmd->subs; sub != NULL && sub->name != NULL; sub++) {
-		if (!sub->hidden && (len = strlen(sub->name)) > width)
-			width = len;
-	}
+	fprintf(f, "\n%s\n", cmd->summary);
 	if (cmd->subs != NULL)
 		fprintf(f, "\nCommands:\n");
 	for (sub = cmd->subs; sub != NULL && sub->name != NULL; sub++) {
-		if (!sub->hidden)
-			fprintf(f, "  %-*s  %s\n", width, sub->name,
-			    sub->summary);
+		if (sub->hidden)
+			continue;
+		usage = cli_args_usage(sub);
+		fprintf(f, "  ");
+		args_wrap(f, 2, 8, usage);
+		fprintf(f, "      ");
+		args_wrap(f, 6, 6, sub->summary);
+		free(usage);
 	}
 	for (o = cmd->opts; cmd->run != NULL && o != NULL && o->name != NULL;
 	    o++) {
 		spec = args_opt_spec(o);
-		len = strlen(spec) + (o->letter != 0 ? strlen(o->name) + 4 : 0);
+		len = strlen(spec);
+		if (o->letter != 0 && (~o->flags & CLI_OPT_SHORT))
+			len += strlen(o->name) + 4;
 		if (!(o->flags & CLI_OPT_HIDDEN) && len > width)
 			width = len;
 		free(spec);
@@ -435,16 +510,8 @@ cli_args_help(const struct cli_cmd *cmd, FILE *f)
 		fprintf(f, "\nOptions:\n");
 	for (o = cmd->opts; cmd->run != NULL && o != NULL && o->name != NULL;
 	    o++) {
-		if (o->flags & CLI_OPT_HIDDEN)
-			continue;
-		if (o->letter != 0)
-			xasprintf(&s, "-%c, --%s%s%s", o->letter, o->name,
-			    o->value != NULL ? " " : "",
-			    o->value != NULL ? o->value : "");
-		else
-			s = args_opt_spec(o);
-		fprintf(f, "  %-*s  %s\n", width, s, o->help);
-		free(s);
+		if (~o->flags & CLI_OPT_HIDDEN)
+			args_help_opt(f, o, width);
 	}
 	if (cmd->help != NULL)
 		fprintf(f, "\n%s", cmd->help);

@@ -48,6 +48,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_cancel,
 	&cli_cmd_retry,
 	&cli_cmd_skip,
+	&cli_cmd_complete,
+	&cli_cmd_fail,
 	&cli_cmd_pause,
 	&cli_cmd_resume,
 	&cli_cmd_log,
@@ -473,44 +475,4 @@ cli_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
 		flow_diags_free(diags);
 	}
 	return (doc);
-}
-
-/*
- * A command of subcommands ("template show", "schedule add"): find the
- * one in argv[1] and run it with argv shifted by one, named "sluice
- * PARENT SUB" so getopt's messages say which.
- */
-int
-cli_subcommand(struct cli_ctx *ctx, const struct cli_cmd *parent,
-    const struct cli_cmd *subs, size_t n, int argc, char **argv)
-{
-	const struct cli_cmd	*sub = NULL;
-	char			*prog;
-	size_t			 i, skip = strlen(parent->name) + 1;
-	int			 rc;
-
-	if (argc < 2)
-		return (cli_usage(parent));
-	if (cli_wants_help(argc, argv)) {
-		cli_print_help(parent, stdout);
-		return (EXIT_OK);
-	}
-	for (i = 0; i < n && sub == NULL; i++) {
-		if (strcmp(subs[i].name + skip, argv[1]) == 0)
-			sub = &subs[i];
-	}
-	if (sub == NULL) {
-		cli_error("%s: unknown subcommand \"%s\"", parent->name,
-		    argv[1]);
-		return (cli_usage(parent));
-	}
-	if (cli_wants_help(argc - 1, argv + 1)) {
-		cli_print_help(sub, stdout);
-		return (EXIT_OK);
-	}
-	xasprintf(&prog, "sluice %s", sub->name);
-	argv[1] = prog;
-	rc = sub->exec(ctx, argc - 1, argv + 1);
-	free(prog);
-	return (rc);
 }

@@ -65,6 +65,7 @@ struct cli_opt {
 #define CLI_OPT_MANY	 0x1		/* may be given more than once */
 #define CLI_OPT_REQUIRED 0x2		/* must be given */
 #define CLI_OPT_HIDDEN	 0x4		/* not in usage, help or completion */
+#define CLI_OPT_SHORT	 0x8		/* only -LETTER; name is for lookups */
 	const char	*help;		/* one line for --help */
 };
 
@@ -111,6 +112,8 @@ extern const struct cli_cmd cli_cmd_reject;
 extern const struct cli_cmd cli_cmd_cancel;
 extern const struct cli_cmd cli_cmd_retry;
 extern const struct cli_cmd cli_cmd_skip;
+extern const struct cli_cmd cli_cmd_complete;
+extern const struct cli_cmd cli_cmd_fail;
 extern const struct cli_cmd cli_cmd_pause;
 extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
@@ -129,8 +132,6 @@ void		 cli_warn(const char *, ...) printflike(1, 2);
 int		 cli_usage(const struct cli_cmd *);
 void		 cli_print_help(const struct cli_cmd *, FILE *);
 int		 cli_wants_help(int, char **);
-int		 cli_subcommand(struct cli_ctx *, const struct cli_cmd *,
-		     const struct cli_cmd *, size_t, int, char **);
 void		 cli_getopt_reset(void);
 
 /* args.c: parse a command line against a command's option table. */
@@ -159,6 +160,7 @@ struct flow_doc	*cli_doc_parse(const char *, size_t, const struct flow_tools *,
 struct cJSON;
 int		 cli_input_pair(struct cJSON *, const char *, char **);
 int		 cli_input_file(struct cJSON *, const char *, char **);
+struct cJSON	*cli_input_args(const struct cli_args *);
 
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
@@ -178,6 +180,9 @@ struct cli_run_opts {
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+extern const struct cli_opt cli_run_options[];
+int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
+		     const char *);
 
 /* subflow.c: a chain of sub-workflow templates that loops, or NULL. */
 char		*cli_subflow_loop(struct store *, const char *,
@@ -218,10 +223,9 @@ int		 cli_authorize(struct cli_ctx *, const char *, const char *);
 int		 cli_template_check_name(const char *, char **);
 
 /* template-versions.c */
-int		 cli_template_history(struct cli_ctx *, const struct cli_cmd *,
-		     int, char **);
-int		 cli_template_diff(struct cli_ctx *, const struct cli_cmd *,
-		     int, char **);
+int		 cli_template_history(struct cli_ctx *,
+		     const struct cli_args *);
+int		 cli_template_diff(struct cli_ctx *, const struct cli_args *);
 
 /* console.c: sluice with no command. */
 int		 cli_console(struct cli_ctx *);

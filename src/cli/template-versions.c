@@ -22,7 +22,6 @@
  * removal is soft and the versions stay readable.
  */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,51 +34,12 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 versions_args(const struct cli_cmd *, int, char **, int *);
 static int	 versions_parse(const char *, int64_t *);
 static void	 versions_table(struct store_template_version *, size_t,
 		    int64_t);
 static char	*versions_label(const struct store_template *);
 static int	 versions_multiline(const char *);
 static char	*versions_pretty(const char *);
-
-/* --json and --help, the options both subcommands know. */
-static const struct option versions_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 }
-};
-
-/*
- * Parse the options; returns -1 to go on, else the exit code.  json is
- * NULL for a subcommand that has no --json.
- */
-static int
-versions_args(const struct cli_cmd *cmd, int argc, char **argv, int *json)
-{
-	int	ch;
-
-	if (json != NULL)
-		*json = 0;
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "h", versions_opts, NULL)) !=
-	    -1) {
-		switch (ch) {
-		case 'h':
-			cli_print_help(cmd, stdout);
-			return (EXIT_OK);
-		case 'j':
-			if (json != NULL) {
-				*json = 1;
-				break;
-			}
-			/* FALLTHROUGH */
-		default:
-			return (cli_usage(cmd));
-		}
-	}
-	return (-1);
-}
 
 /* A version argument: "3" or "v3"; returns 0, or -1 after saying why. */
 static int
@@ -152,8 +112,7 @@ versions_table(struct store_template_version *v, size_t n,
 
 /* "sluice template history NAME [--json]". */
 int
-cli_template_history(struct cli_ctx *ctx, const struct cli_cmd *cmd,
-    int argc, char **argv)
+cli_template_history(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct store_template_version	*v;
 	size_t				 n, i;
@@ -162,18 +121,15 @@ cli_template_history(struct cli_ctx *ctx, const struct cli_cmd *cmd,
 	cJSON				*o, *a, *e;
 	int				 json, rc;
 
-	if ((rc = versions_args(cmd, argc, argv, &json)) != -1)
-		return (rc);
-	if (optind + 1 != argc)
-		return (cli_usage(cmd));
+	json = cli_args_has(args, "json");
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
-	if ((rc = store_template_history(ctx->store, argv[optind], &v, &n,
+	if ((rc = store_template_history(ctx->store, args->argv[0], &v, &n,
 	    &removed_at, &cause)) != 0)
 		return (cli_store_fail(rc, cause));
 	if (json) {
 		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", argv[optind]);
+		cJSON_AddStringToObject(o, "name", args->argv[0]);
 		if (removed_at != 0)
 			cJSON_AddNumberToObject(o, "removed_at",
 			    (double)removed_at);
@@ -247,8 +203,7 @@ versions_pretty(const char *doc)
  * against the one before it, with one that version against the latest.
  */
 int
-cli_template_diff(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc,
-    char **argv)
+cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct store_template	*t1 = NULL, *t2 = NULL, *latest = NULL;
 	const char		*name;
@@ -256,14 +211,10 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc,
 	int64_t			 v1 = 0, v2 = 0;
 	int			 rc, nargs;
 
-	if ((rc = versions_args(cmd, argc, argv, NULL)) != -1)
-		return (rc);
-	nargs = argc - optind;
-	if (nargs < 1 || nargs > 3)
-		return (cli_usage(cmd));
-	name = argv[optind];
-	if ((nargs > 1 && versions_parse(argv[optind + 1], &v1) != 0) ||
-	    (nargs > 2 && versions_parse(argv[optind + 2], &v2) != 0))
+	nargs = args->argc;
+	name = args->argv[0];
+	if ((nargs > 1 && versions_parse(args->argv[1], &v1) != 0) ||
+	    (nargs > 2 && versions_parse(args->argv[2], &v2) != 0))
 		return (EXIT_USAGE);
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);

@@ -48,15 +48,38 @@ run_sluice list --top --json --top
 expect_rc 0 "a flag given twice is harmless"
 
 # --- help comes from the same table ----------------------------------------
-for c in list show gates approve reject cancel retry skip pause resume; do
-	run_sluice "$c" --help
+for c in run list show gates approve reject cancel retry skip pause resume \
+    log check audit "template list" "template show" "template save" \
+    "template edit" "template rm" "template run" "schedule list" \
+    "schedule show" "schedule add" "schedule rm" "schedule pause" \
+    "schedule resume" "schedule run"; do
+	# shellcheck disable=SC2086
+	run_sluice $c --help
 	expect_rc 0 "$c --help"
+	like "$OUT" "usage: sluice $c" "$c --help starts with its usage"
 	# Every option the help lists is one the parser takes.
 	for o in $(printf '%s\n' "$OUT" | sed -n 's/^  \(-., \)\{0,1\}\(--[a-z-]*\).*/\2/p'); do
-		run_sluice "$c" "$o"
+		# shellcheck disable=SC2086
+		run_sluice $c "$o"
 		unlike "$ERR" "unknown option" "$c: $o from its help is accepted"
 	done
 done
+run_sluice template --help
+like "$OUT" "sluice template show NAME [--version N] [--json]" \
+    "a command's help lists its subcommands' usage"
+run_sluice template shwo x
+expect_rc 2 "an unknown subcommand"
+is "$ERR" 'sluice: template: unknown subcommand "shwo" (did you mean show?)' \
+    "did you mean the closest subcommand"
+run_sluice schedule
+expect_rc 2 "a missing subcommand"
+like "$ERR" "sluice: schedule: missing subcommand (usage: sluice schedule list|show|add|rm|pause|resume|run ...)" \
+    "says so with the usage, on one line"
+run_sluice run --help
+for l in $(printf '%s\n' "$OUT" | awk '{ print length($0) }'); do
+	[ "$l" -lt 80 ] || { ok 1 "run --help fits 80 columns ($l)"; break; }
+done
+ok 0 "run --help is wrapped to 80 columns"
 run_sluice list --help
 like "$OUT" "usage: sluice list [--status STATUS] [--limit N] [--top] [--json]" \
     "list's usage line is built from its options"
@@ -68,5 +91,34 @@ run_sluice reject 1 --message
 expect_rc 2 "the long form takes its value too"
 is "$ERR" "sluice: reject: option --message needs a value (TEXT)" \
     "and says which"
+
+# --- what the shared tables give every command that takes them --------------
+run_sluice template save hello "$TESTS_DATA/run/tmpl.json"
+expect_rc 0 "save a template"
+printf '{"who": "file1", "greeting": "hi"}' >"$T_DIR/in1.json"
+printf '{"who": "file2"}' >"$T_DIR/in2.json"
+run_sluice template run hello --input "$T_DIR/in1.json" \
+    --input "$T_DIR/in2.json" --wait
+expect_rc 0 "template run takes --input twice and --wait, as run does"
+run_sluice show --json "$(sqlite3 "$SLUICE_DB" 'SELECT max(id) FROM workflows')"
+is "$(json_query "$OUT" "SELECT json_extract(j, '$.input.who') || ' ' ||
+    json_extract(j, '$.input.greeting') FROM d")" "file2 hi" \
+    "later --input files override earlier ones' keys"
+is "$(json_query "$OUT" "SELECT json_extract(j, '$.status') FROM d")" \
+    "completed" "--wait saw it to its end"
+run_sluice run hello -i who=x -i who=y --input "$T_DIR/in1.json" --wait
+expect_rc 0 "run with -i twice"
+run_sluice show --json "$(sqlite3 "$SLUICE_DB" 'SELECT max(id) FROM workflows')"
+is "$(json_query "$OUT" "SELECT json_extract(j, '$.input.who') FROM d")" "y" \
+    "the last -i wins, over the file too"
+run_sluice run hello --i who=x
+expect_rc 2 "-i has no long form"
+is "$ERR" "sluice: run: unknown option --i (see sluice help run)" \
+    "and says so"
+step=$(sqlite3 "$SLUICE_DB" 'SELECT max(id) FROM workflow_steps')
+run_sluice log --follow --timestamps "$step"
+expect_rc 0 "log --follow --timestamps: the long forms of -f and -t"
+run_sluice log -ft "$step"
+expect_rc 0 "log -ft: short flags cluster"
 
 done_testing
