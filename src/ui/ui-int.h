@@ -568,6 +568,7 @@ void		 ui_form_open_again(struct ui *, int64_t);
 /* versions.c, diffview.c: a template's versions and the diff of two. */
 void		 ui_versions_open(struct ui *, const char *);
 void		 ui_diffview_open(struct ui *, const char *, int64_t, int64_t);
+void		 ui_versions_run_diff(struct ui *, int64_t);
 
 /* edit.c: a template in $VISUAL or $EDITOR while the loop runs. */
 void		 ui_edit_open(struct ui *, const char *);
