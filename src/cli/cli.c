@@ -58,6 +58,7 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_check,
 	&cli_cmd_engine,
 	&cli_cmd_audit,
+	&cli_cmd_mcp,
 	&cli_cmd_help,
 	NULL
 };

@@ -119,6 +119,7 @@ extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
 extern const struct cli_cmd cli_cmd_engine;
 extern const struct cli_cmd cli_cmd_schedule;
+extern const struct cli_cmd cli_cmd_mcp;
 extern const struct cli_cmd cli_cmd_help;
 
 /* cli.c */
