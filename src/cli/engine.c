@@ -183,7 +183,8 @@ cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (argc != optind)
 		return (cli_usage(&cli_cmd_engine));
-	if ((rc = cli_store(ctx, 1)) != 0 || (rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = cli_store(ctx, 1|CLI_STORE_CREATE)) != 0 ||
+	    (rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
 	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
 		return (rc);

@@ -21,12 +21,13 @@ complete_words() {
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit cancel check engine gates list log pause reject resume retry run schedule show skip template" \
+like "$(complete_words sluice '')" "approve audit backup cancel check engine gates init list log pause reject resume retry run schedule show skip template" \
     "every command"
 is "$(complete_words sluice template '')" "edit list rm run save show " \
     "template subcommands"
 is "$(complete_words sluice template show ni)" "nightly-backup " \
     "template names"
+db_init "$T_DIR/other.db"
 run_sluice --db "$T_DIR/other.db" template save other "$TESTS_DATA/run/tmpl.json"
 is "$(complete_words sluice --db "$T_DIR/other.db" template edit '')" \
     "other " "template names honour --db"
