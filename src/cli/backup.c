@@ -19,7 +19,6 @@
  * database, also while an engine writes it (store_backup).
  */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,43 +27,37 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_backup_exec(struct cli_ctx *, int, char **);
+static int	cmd_backup_run(struct cli_ctx *, const struct cli_args *);
+
+static const struct cli_opt cmd_backup_opts[] = {
+	{ "force", 0, NULL, 0, "replace FILE if it exists" },
+	{ NULL, 0, NULL, 0, NULL }
+};
 
 const struct cli_cmd cli_cmd_backup = {
 	.name = "backup",
-	.usage = "[--force] FILE",
+	.usage = "FILE",
 	.summary = "Write a consistent copy of the database to FILE.",
-	.help = "Options:\n"
-	    "  --force  replace FILE if it exists\n",
-	.exec = cmd_backup_exec
+	.opts = cmd_backup_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_backup_run
 };
 
 /* Copy the database to the file named. */
 static int
-cmd_backup_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_backup_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "force", no_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 }
-	};
-	char				*cause = NULL;
-	int				 ch, force = 0, rc;
+	const char	*file = args->argv[0];
+	char		*cause = NULL;
+	int		 rc;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-			force = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_backup));
-		}
-	}
-	if (argc != optind + 1 || argv[optind][0] == '\0')
+	if (*file == '\0')
 		return (cli_usage(&cli_cmd_backup));
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
-	rc = store_backup(ctx->store, argv[optind], force, &cause);
+	rc = store_backup(ctx->store, file, cli_args_has(args, "force"),
+	    &cause);
 	if (rc == STORE_CONFLICT) {
 		cli_error("%s", cause);
 		free(cause);
@@ -72,6 +65,6 @@ cmd_backup_exec(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (rc != 0)
 		return (cli_store_fail(rc, cause));
-	cli_printf("%s: copy of %s\n", argv[optind], store_path(ctx->store));
+	cli_printf("%s: copy of %s\n", file, store_path(ctx->store));
 	return (EXIT_OK);
 }

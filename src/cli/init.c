@@ -32,7 +32,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_init_exec(struct cli_ctx *, int, char **);
+static int	cmd_init_run(struct cli_ctx *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_init = {
 	.name = "init",
@@ -42,12 +42,14 @@ const struct cli_cmd cli_cmd_init = {
 	.help = "Creates the database and any missing directories above "
 	    "it.\nAn existing sluice database is left as it is (exit 0); "
 	    "any other file is refused.\n",
-	.exec = cmd_init_exec
+	.args_min = 0,
+	.args_max = 1,
+	.run = cmd_init_run
 };
 
 /* Create the database, or say that it is already there. */
 static int
-cmd_init_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct stat	 sb;
 	struct store	*s;
@@ -56,9 +58,7 @@ cmd_init_exec(struct cli_ctx *ctx, int argc, char **argv)
 	int64_t		 from;
 	int		 rc, existed;
 
-	if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
-		return (cli_usage(&cli_cmd_init));
-	path = argc == 2 ? xstrdup(argv[1]) : cli_db_path(ctx);
+	path = args->argc == 1 ? xstrdup(args->argv[0]) : cli_db_path(ctx);
 	if (path == NULL || *path == '\0') {
 		free(path);
 		cli_error("no database path (give PATH, --db or SLUICE_DB)");

@@ -22,7 +22,6 @@
  * changes nothing.  The audit trail stays whole.
  */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,21 +34,25 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	cmd_prune_exec(struct cli_ctx *, int, char **);
+static int	cmd_prune_run(struct cli_ctx *, const struct cli_args *);
 static int	cmd_prune_preview(struct cli_ctx *, int64_t, int);
 static int	cmd_prune_apply(struct cli_ctx *, int64_t, int);
 
+static const struct cli_opt cmd_prune_opts[] = {
+	{ "older-than", 0, "DURATION", CLI_OPT_REQUIRED,
+	    "finished more than DURATION ago (\"90d\", \"12h\")" },
+	{ "dry-run", 0, NULL, 0, "list what would be removed; change nothing" },
+	{ "json", 0, NULL, 0, "one JSON object" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_prune = {
 	.name = "prune",
-	.usage = "--older-than DURATION [--dry-run] [--json]",
 	.summary = "Remove runs that finished more than DURATION ago.",
-	.help = "Options:\n"
-	    "  --older-than D  finished more than D ago (\"90d\", \"12h\")\n"
-	    "  --dry-run       list what would be removed; change nothing\n"
-	    "  --json          one JSON object\n"
-	    "Unfinished runs, and child runs of unfinished ones, stay; so "
+	.help = "Unfinished runs, and child runs of unfinished ones, stay; so "
 	    "does the audit trail.\n",
-	.exec = cmd_prune_exec
+	.opts = cmd_prune_opts,
+	.run = cmd_prune_run
 };
 
 /* List what a prune would remove. */
@@ -178,43 +181,21 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 	return (EXIT_OK);
 }
 
-/* Parse the options, then preview or prune. */
+/* Preview or prune. */
 static int
-cmd_prune_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_prune_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "older-than", required_argument, NULL, 'o' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char			*why, *age = NULL;
-	int64_t				 ms;
-	int				 ch, dry = 0, json = 0;
+	const char	*why, *age;
+	int64_t		 ms;
+	int		 json;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'o':
-			age = optarg;
-			break;
-		case 'n':
-			dry = 1;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_prune));
-		}
-	}
-	if (argc != optind || age == NULL)
-		return (cli_usage(&cli_cmd_prune));
+	age = cli_args_get(args, "older-than");
+	json = cli_args_has(args, "json");
 	if (flow_duration_parse(age, &ms, &why) != 0) {
 		cli_error("--older-than: \"%s\": %s", age, why);
 		return (EXIT_USAGE);
 	}
-	if (dry)
+	if (cli_args_has(args, "dry-run"))
 		return (cmd_prune_preview(ctx, time_now_ms() - ms, json));
 	return (cmd_prune_apply(ctx, time_now_ms() - ms, json));
 }

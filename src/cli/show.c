@@ -16,7 +16,6 @@
 
 /* show.c: "sluice show ID" prints a workflow and its step rows. */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	 cmd_show_exec(struct cli_ctx *, int, char **);
+static int	 cmd_show_run(struct cli_ctx *, const struct cli_args *);
 static cJSON	*cmd_show_json(const struct store_workflow *,
 		     const struct store_step *, size_t);
 static void	 cmd_show_text(const struct store_workflow *,
@@ -43,14 +42,20 @@ static cJSON	*cmd_show_tally(const struct flow *,
 		     const struct store_step *, const struct store_step *,
 		     size_t);
 
+static const struct cli_opt cmd_show_opts[] = {
+	{ "json", 0, NULL, 0,
+	    "one JSON object: the workflow with a \"steps\" array" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_show = {
 	.name = "show",
-	.usage = "[--json] ID",
+	.usage = "ID",
 	.summary = "Show a workflow and its steps.",
-	.help = "Options:\n"
-	    "  --json   one JSON object: the workflow with a \"steps\" "
-	    "array\n",
-	.exec = cmd_show_exec
+	.opts = cmd_show_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_show_run
 };
 
 /* Add a time member: Unix ms, or null when it has not happened. */
@@ -395,33 +400,18 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 
 /* Look the workflow up and print it. */
 static int
-cmd_show_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_show_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct store_workflow		*w;
 	struct store_step		*st;
 	char				*cause = NULL;
 	size_t				 n;
 	int64_t				 id;
-	int				 ch, json = 0, rc;
+	int				 json, rc;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_show));
-		}
-	}
-	if (argc - optind != 1)
-		return (cli_usage(&cli_cmd_show));
-	if (cli_parse_id(argv[optind], &id) != 0) {
-		cli_error("\"%s\" is not a workflow id", argv[optind]);
+	json = cli_args_has(args, "json");
+	if (cli_parse_id(args->argv[0], &id) != 0) {
+		cli_error("\"%s\" is not a workflow id", args->argv[0]);
 		return (EXIT_USAGE);
 	}
 	if ((rc = cli_store(ctx, 0)) != 0)

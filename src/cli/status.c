@@ -23,7 +23,6 @@
 
 #include <sys/stat.h>
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,7 +53,7 @@ struct status {
 	size_t			 nproblems;
 };
 
-static int	cmd_status_exec(struct cli_ctx *, int, char **);
+static int	cmd_status_run(struct cli_ctx *, const struct cli_args *);
 static void	status_problem(struct status *, const char *, ...)
 		    printflike(2, 3);
 static void	status_check(struct cli_ctx *, struct status *);
@@ -63,14 +62,17 @@ static void	status_json(const struct status *);
 static void	status_json_path(cJSON *, const char *, const char *);
 static void	status_free(struct status *);
 
+static const struct cli_opt cmd_status_opts[] = {
+	{ "json", 0, NULL, 0, "one JSON object" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_status = {
 	.name = "status",
-	.usage = "[--json]",
 	.summary = "Show the database, its engine and the problems found.",
-	.help = "Options:\n"
-	    "  --json   one JSON object\n"
-	    "Exits 1 when a problem was found.\n",
-	.exec = cmd_status_exec
+	.help = "Exits 1 when a problem was found.\n",
+	.opts = cmd_status_opts,
+	.run = cmd_status_run
 };
 
 /* Note one problem. */
@@ -253,29 +255,14 @@ status_free(struct status *st)
 
 /* Gather, check and print. */
 static int
-cmd_status_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_status_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct status			 st;
-	struct stat			 sb;
-	char				*cause = NULL, *wal;
-	int				 ch, json = 0, rc;
+	struct status	 st;
+	struct stat	 sb;
+	char		*cause = NULL, *wal;
+	int		 json, rc;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_status));
-		}
-	}
-	if (argc != optind)
-		return (cli_usage(&cli_cmd_status));
+	json = cli_args_has(args, "json");
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
 	memset(&st, 0, sizeof st);

@@ -64,6 +64,7 @@ void		 flow_diags_add_at(struct flow_diags *, int, int,
 int		 flow_diags_errors(const struct flow_diags *);
 int		 flow_diags_warnings(const struct flow_diags *);
 char		*flow_diag_format(const struct flow_diag *, const char *);
+const char	*flow_suggest(const char *, const char *const *, size_t);
 char		*flow_diags_first_error(const struct flow_diags *, const char *);
 
 /* locate.c: fill line:col of each diagnostic from its path and the text. */

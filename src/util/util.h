@@ -97,6 +97,10 @@ void		 vis_buf(struct buf *, const char *, size_t, int);
 char		*vis_str(const char *, int);
 int		 vis_needed(const char *);
 
+/* diff.c: a unified diff of two texts, as diff -u prints it. */
+char		*diff_unified(const char *, const char *, const char *,
+		     const char *, int);
+
 /* time.c: wall clock for records, monotonic clock for delays. */
 int64_t		 time_now_ms(void);
 int64_t		 time_mono_ms(void);

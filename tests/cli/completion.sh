@@ -21,9 +21,9 @@ complete_words() {
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit backup cancel check engine gates init list log pause reject resume retry run schedule show skip template" \
+like "$(complete_words sluice '')" "approve audit backup cancel check engine gates init list log pause prune reject resume retry run schedule show skip status template" \
     "every command"
-is "$(complete_words sluice template '')" "edit list rm run save show " \
+is "$(complete_words sluice template '')" "diff edit history list rm run save show " \
     "template subcommands"
 is "$(complete_words sluice template show ni)" "nightly-backup " \
     "template names"

@@ -219,7 +219,12 @@ echo '{"retention": "7d"}' >"$SLUICE_SITE_CONFIG"
 engine_start
 q_is "SELECT count(*) FROM timers WHERE kind = 'prune'" 1 \
     "an engine with a retention stores a prune timer"
-wait_for test "$(q "SELECT count(*) FROM audit")" -gt 0
+# prune_later OFFSET: the stored prune is more than 23 hours away.
+prune_later() {
+	[ "$(q "SELECT due_at FROM timers WHERE kind = 'prune'")" -gt \
+	    $(( $(real_ms) + $1 + DAY - 3600000 )) ]
+}
+wait_for prune_later $((10 * DAY))
 due=$(q "SELECT due_at FROM timers WHERE kind = 'prune'")
 now=$(( $(real_ms) + 10 * DAY ))
 [ "$due" -gt $((now + DAY - 60000)) ] && [ "$due" -le $((now + DAY)) ]
