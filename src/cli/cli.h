@@ -112,6 +112,8 @@ extern const struct cli_cmd cli_cmd_reject;
 extern const struct cli_cmd cli_cmd_cancel;
 extern const struct cli_cmd cli_cmd_retry;
 extern const struct cli_cmd cli_cmd_skip;
+extern const struct cli_cmd cli_cmd_complete;
+extern const struct cli_cmd cli_cmd_fail;
 extern const struct cli_cmd cli_cmd_pause;
 extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
@@ -121,6 +123,8 @@ extern const struct cli_cmd cli_cmd_init;
 extern const struct cli_cmd cli_cmd_backup;
 extern const struct cli_cmd cli_cmd_status;
 extern const struct cli_cmd cli_cmd_prune;
+extern const struct cli_cmd cli_cmd_mcp;
+extern const struct cli_cmd cli_cmd_help;
 
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
@@ -128,6 +132,11 @@ const struct cli_cmd *cli_find(const char *);
 int		 cli_dispatch(struct cli_ctx *, int, char **);
 int		 cli_cmd_exec(struct cli_ctx *, const struct cli_cmd *, int,
 		     char **);
+int		 cli_unknown(const struct cli_cmd *, const char *);
+const char	*cli_suggest(const char *, const char *const *, size_t);
+
+/* help.c */
+void		 cli_help_top(FILE *);
 void		 cli_ctx_free(struct cli_ctx *);
 void		 cli_error(const char *, ...) printflike(1, 2);
 void		 cli_warn(const char *, ...) printflike(1, 2);
@@ -154,6 +163,10 @@ int		 cli_db_named(const struct cli_ctx *);
 char		*cli_db_path(const struct cli_ctx *);
 int		 cli_exit_code(int);
 int		 cli_store_fail(int, char *);
+#define CLI_NAME_TEMPLATE	0
+#define CLI_NAME_SCHEDULE	1
+int		 cli_name_fail(struct cli_ctx *, int, char *, int,
+		     const char *);
 int		 cli_tools(struct cli_ctx *, const struct flow_tools **);
 char		*cli_tools_file(const struct cli_ctx *);
 int		 cli_parse_id(const char *, int64_t *);

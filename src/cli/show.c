@@ -128,6 +128,11 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	cJSON_AddItemToObject(o, "input", cli_json_raw(w->input_json));
 	cJSON_AddStringToObject(o, "created_by",
 	    w->created_by != NULL ? w->created_by : "");
+	/* "mcp" when an agent started it through sluice mcp, else null. */
+	if (w->created_via != NULL)
+		cJSON_AddStringToObject(o, "created_via", w->created_via);
+	else
+		cJSON_AddNullToObject(o, "created_via");
 	cmd_show_time(o, "created_at", w->created_at);
 	cmd_show_time(o, "started_at", w->started_at);
 	cmd_show_time(o, "completed_at", w->completed_at);
@@ -150,6 +155,67 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	arr = cJSON_AddArrayToObject(o, "steps");
 	cmd_show_nest(w, arr, st, n);
 	return (o);
+}
+
+/*
+ * A wait step's policy for show --json: its message, who may finish it
+ * ("by"; empty: "operators" says whether only the site's operators may),
+ * and the command that finishes it.
+ */
+static cJSON *
+cmd_show_wait(const struct store_step *p)
+{
+	cJSON	*g, *o, *v;
+	char	*cmd;
+
+	g = json_parse_or_null(p->gate_json);
+	o = cJSON_CreateObject();
+	v = cJSON_GetObjectItemCaseSensitive(g, "message");
+	cJSON_AddStringToObject(o, "message", cJSON_IsString(v) ?
+	    v->valuestring : "");
+	v = cJSON_DetachItemFromObjectCaseSensitive(g, "by");
+	cJSON_AddItemToObject(o, "by", cJSON_IsArray(v) ? v :
+	    cJSON_CreateArray());
+	if (!cJSON_IsArray(v))
+		cJSON_Delete(v);
+	cJSON_AddBoolToObject(o, "operators", cJSON_IsTrue(
+	    cJSON_GetObjectItemCaseSensitive(g, "operators")));
+	xasprintf(&cmd, "sluice complete %lld", (long long)p->id);
+	cJSON_AddStringToObject(o, "complete", cmd);
+	free(cmd);
+	cJSON_Delete(g);
+	return (o);
+}
+
+/*
+ * For people: who may finish a waiting wait step, and how: "from
+ * outside by alice, @ops: sluice complete 12".
+ */
+static char *
+cmd_show_wait_text(const struct store_step *p)
+{
+	const cJSON	*a;
+	cJSON		*g, *by;
+	struct buf	 b;
+	char		*out;
+
+	g = json_parse_or_null(p->gate_json);
+	by = cJSON_GetObjectItemCaseSensitive(g, "by");
+	buf_init(&b);
+	buf_puts(&b, "from outside by ");
+	if (cJSON_GetArraySize(by) == 0)
+		buf_puts(&b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
+		    "operators")) ? "operators" : "anyone");
+	cJSON_ArrayForEach(a, by) {
+		if (cJSON_IsString(a))
+			buf_printf(&b, "%s%s", a != by->child ? ", " : "",
+			    a->valuestring);
+	}
+	buf_printf(&b, ": sluice complete %lld", (long long)p->id);
+	out = xstrdup(b.data);
+	buf_free(&b);
+	cJSON_Delete(g);
+	return (out);
 }
 
 /* One step row as JSON (SPEC §10), with an item's index and label. */
@@ -191,6 +257,8 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
 	else
 		cJSON_AddNullToObject(s, "child_id");
+	if (p->kind != NULL && strcmp(p->kind, "wait") == 0)
+		cJSON_AddItemToObject(s, "wait", cmd_show_wait(p));
 	return (s);
 }
 
@@ -340,7 +408,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	const char		*cells[8];
 	char			 id[32], att[16], t1[32], took[16];
 	char			 name[SLUICE_MAX_NAME + 8];
-	char			 child[48];
+	char			 child[48], *wait = NULL;
 	size_t			 i;
 
 	cli_printf("workflow %lld: %s\n", (long long)w->id, w->name);
@@ -348,8 +416,10 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	if (w->template_name != NULL)
 		cli_printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
-	cli_printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
-	    w->created_by != NULL ? w->created_by : "-");
+	cli_printf("started:  %s by %s%s%s\n", time_format(w->created_at, t1,
+	    sizeof t1), w->created_by != NULL ? w->created_by : "-",
+	    w->created_via != NULL ? " via " : "",
+	    w->created_via != NULL ? w->created_via : "");
 	cmd_show_times(w);
 	if (w->completed_at > 0)
 		cli_printf("ended:    %s\n",
@@ -394,7 +464,12 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			    (long long)st[i].child_id);
 			cells[7] = child;
 		}
+		if (st[i].kind != NULL && strcmp(st[i].kind, "wait") == 0 &&
+		    strcmp(st[i].status, "waiting") == 0)
+			cells[7] = wait = cmd_show_wait_text(&st[i]);
 		cli_table_row(stdout, widths, 8, cells);
+		free(wait);
+		wait = NULL;
 	}
 }
 

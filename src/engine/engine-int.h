@@ -141,7 +141,12 @@ struct estep {
 	int			 pid_dirty;	/* pid not yet recorded */
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
+	struct engine_mcp	*mcp;		/* an MCP tool's exchange */
 	int64_t			 timeout;	/* ms, 0 none; processes only */
+	struct loop_timer	*hb_timer;	/* heartbeat: silence watch */
+	int64_t			 heartbeat;	/* ms of silence allowed, 0 none */
+	int64_t			 hb_last;	/* monotonic ms of last output */
+	int			 no_heartbeat;	/* killed for its silence */
 
 	struct estep_queue	*rq;		/* the ready queue it is on */
 	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
@@ -303,6 +308,17 @@ void		 engine_spawn(struct engine *);
 void		 engine_record_pids(struct engine *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
+void		 engine_exec_log(struct engine *, struct estep *,
+		     const char *, const char *, size_t);
+char		*engine_exec_result(const struct buf *);
+
+/* tool-mcp.c: an MCP tool step's exchange with its server. */
+struct engine_mcp *engine_mcp_create(const struct flow_tool *, const char *);
+void		 engine_mcp_free(struct engine_mcp *);
+void		 engine_mcp_start(struct engine *, struct estep *);
+void		 engine_mcp_output(struct engine *, struct estep *,
+		     const char *, size_t);
+void		 engine_mcp_exit(struct engine *, struct estep *, int);
 
 /* advance.c: what follows a step's end. */
 void		 engine_step_done(struct engine *, struct estep *,
@@ -358,6 +374,20 @@ void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *, const struct store_step *,
 		     const struct cJSON *, const char *, struct ewf **);
+
+/* wait.c: steps finished from outside (complete, fail). */
+int		 engine_wait_is(const struct store_step *);
+char		*engine_wait_json(struct engine *, struct ewf *,
+		     const struct flow_step *);
+void		 engine_wait_waiting(struct engine *, struct ewf *,
+		     const struct flow_step *, int64_t, int64_t);
+char		*engine_wait_skip_refusal(struct engine *,
+		     const struct store_inbox *, const struct store_step *);
+int		 engine_cmd_complete(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_fail(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+void		 engine_wait_timeout(struct engine *, int64_t);
 
 /* template.c: template-save, template-rm. */
 int		 engine_cmd_template_save(struct engine *,

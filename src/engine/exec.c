@@ -48,10 +48,8 @@ static void	 engine_exec_output(struct proc *, int, const char *, size_t,
 		     void *);
 static void	 engine_exec_exit(struct proc *, int, void *);
 static void	 engine_exec_timeout(void *);
+static void	 engine_exec_silent(void *);
 static void	 engine_exec_slept(void *);
-static void	 engine_exec_log(struct engine *, struct estep *, const char *,
-		     const char *, size_t);
-static char	*engine_exec_result(const struct buf *);
 static void	 engine_exec_running(struct engine *, struct estep *,
 		     const char *, const char *);
 static void	 engine_exec_end(struct engine *, struct estep *);
@@ -137,6 +135,7 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 		es->timeout = engine_step_timeout(e, fs);
 		if (es->timeout > 0)
 			row.timeout_at = now + es->timeout;
+		es->heartbeat = fs->heartbeat > 0 ? fs->heartbeat : 0;
 	}
 	if (store_step_start(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -295,6 +294,8 @@ engine_exec_process(struct engine *e, struct estep *es,
 		engine_exec_end(e, es);
 		return;
 	}
+	if (t != NULL && t->mcp)
+		es->mcp = engine_mcp_create(t, args);
 	/* Also on ssh itself, so recovery can find a remote step's client. */
 	engine_env_set(es->cmd, "SLUICE_DB", e->dbpath);
 	xasprintf(&id, "%lld", (long long)es->wf->id);
@@ -329,6 +330,8 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	marks[2] = NULL;
 	spec.marks = marks;
 	spec.pipe_grace = e->opts.kill_grace;
+	if (es->mcp != NULL)
+		spec.flags |= PROC_F_TALK;	/* its stdin carries requests */
 	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
 	    es, &cause);
 	free(marks[0]);
@@ -358,6 +361,14 @@ engine_spawn_one(struct engine *e, struct estep *es)
 		es->timer = loop_timer_create(e->loop, engine_exec_timeout, es);
 		loop_timer_start(es->timer, es->timeout);
 	}
+	if (es->heartbeat > 0) {
+		es->hb_last = time_mono_ms();
+		es->hb_timer = loop_timer_create(e->loop, engine_exec_silent,
+		    es);
+		loop_timer_start(es->hb_timer, es->heartbeat);
+	}
+	if (es->mcp != NULL)
+		engine_mcp_start(e, es);
 }
 
 #ifdef SLUICE_TEST_CLOCK
@@ -459,6 +470,11 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
 	struct estep	*es = arg;
 
 	(void)p;
+	es->hb_last = time_mono_ms();	/* a heartbeat: engine_exec_silent */
+	if (stream == 1 && es->mcp != NULL) {
+		engine_mcp_output(es->engine, es, data, len);
+		return;
+	}
 	if (stream == 1 && es->out.len < ENGINE_RESULT_MAX) {
 		buf_add(&es->out, data, len < ENGINE_RESULT_MAX - es->out.len ?
 		    len : ENGINE_RESULT_MAX - es->out.len);
@@ -468,7 +484,7 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
 }
 
 /* Keep a chunk of output, up to the per-step limit, then say it was cut. */
-static void
+void
 engine_exec_log(struct engine *e, struct estep *es, const char *stream,
     const char *data, size_t len)
 {
@@ -501,7 +517,7 @@ engine_exec_log(struct engine *e, struct estep *es, const char *stream,
 }
 
 /* A step's result: its stdout as JSON when it parses, else as text. */
-static char *
+char *
 engine_exec_result(const struct buf *out)
 {
 	cJSON		*j;
@@ -549,6 +565,8 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	e->nprocs--;
 	if (es->timer != NULL)
 		loop_timer_stop(es->timer);
+	if (es->hb_timer != NULL)
+		loop_timer_stop(es->hb_timer);
 	engine_txn(e);
 	if (es->log_bytes > 0 &&
 	    store_step_set_log_bytes(e->store, es->id, es->log_bytes) != 0)
@@ -562,11 +580,17 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		engine_exec_end(e, es);
 		return;
 	}
+	if (es->mcp != NULL) {
+		engine_mcp_exit(e, es, status);
+		engine_exec_end(e, es);
+		return;
+	}
 	result = engine_exec_result(&es->out);
 	if (WIFEXITED(status)) {
 		code = WEXITSTATUS(status);
-		if (es->timed_out)
-			engine_step_failed(e, es, "timeout", 1, code, result);
+		if (es->timed_out || es->no_heartbeat)
+			engine_step_failed(e, es, es->timed_out ? "timeout" :
+			    "no heartbeat", 1, code, result);
 		else if (code == 0)
 			engine_step_done(e, es, result, 1, 0);
 		else {
@@ -578,6 +602,8 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		if (es->timed_out)
 			why = xstrdup("timeout");
+		else if (es->no_heartbeat)
+			why = xstrdup("no heartbeat");
 		else
 			xasprintf(&why, "killed by signal %d", code);
 		engine_step_failed(e, es, why, 1, 128 + code, result);
@@ -594,6 +620,28 @@ engine_exec_timeout(void *arg)
 	struct estep	*es = arg;
 
 	es->timed_out = 1;
+	engine_exec_kill(es->engine, es);
+}
+
+/*
+ * A heartbeat step's watch: output since the last look moves the watch
+ * on (output itself only notes the time, so a chatty step costs no timer
+ * work); silence for the whole heartbeat kills it like a timeout.
+ */
+static void
+engine_exec_silent(void *arg)
+{
+	struct estep	*es = arg;
+	int64_t		 quiet;
+
+	quiet = time_mono_ms() - es->hb_last;
+	if (quiet < es->heartbeat) {
+		loop_timer_start(es->hb_timer, es->heartbeat - quiet);
+		return;
+	}
+	if (es->timed_out || es->no_heartbeat)
+		return;
+	es->no_heartbeat = 1;
 	engine_exec_kill(es->engine, es);
 }
 

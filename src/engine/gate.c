@@ -116,6 +116,7 @@ engine_gate_audit(struct engine *e, const struct store_inbox *m,
 	actor.user = m->who;
 	actor.tty = m->tty;
 	actor.host = m->host;
+	actor.via = m->via;
 	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
 	memset(&a, 0, sizeof a);
 	a.action = action;
@@ -146,6 +147,13 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 	int64_t			 n;
 	int			 ok;
 
+	if (engine_wait_is(row)) {
+		xasprintf(&why, "step %lld (%s) is a wait step, finished from "
+		    "outside, not a gate: use sluice complete %lld (or sluice "
+		    "fail %lld -m REASON)", (long long)row->id, row->name,
+		    (long long)row->id, (long long)row->id);
+		return (why);
+	}
 	if (strcmp(row->status, "waiting") != 0) {
 		xasprintf(&why, "step %lld (%s) is not waiting for a decision: "
 		    "it is %s", (long long)row->id, row->name, row->status);

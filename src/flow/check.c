@@ -105,6 +105,7 @@ check_graph_build(const struct flow *f, struct check_graph *g)
 			check_edge(g, i, st->parallel_targets[j]);
 		check_edge(g, i, st->join_target);
 		check_edge(g, i, st->gate.on_timeout_target);
+		check_edge(g, i, st->wait.on_timeout_target);
 	}
 }
 
@@ -256,9 +257,10 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 	static const char	 *builtins[] = { "noop", "echo", "sleep",
 	    "fail" };
 	const struct flow_step	 *st;
+	const struct flow_tool	 *tl;
 	const char		**names, *hint;
 	size_t			  i, n = 0;
-	char			 *path;
+	char			 *path, *sub;
 
 	names = xcalloc((tools != NULL ? tools->ntools : 0) + 5,
 	    sizeof *names);
@@ -273,9 +275,18 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 			st = st->foreach->body;
 			path = check_step_path(base, st, "do.tool");
 		}
+		tl = st->exec == FLOW_EXEC_TOOL ?
+		    flow_tools_find(tools, st->tool) : NULL;
+		if (tl != NULL && tl->mcp && st->host != NULL) {
+			sub = check_step_path(base, st, path != NULL ?
+			    "do.host" : "host");
+			flow_diags_add(d, FLOW_ERROR, sub, "tool \"%s\" is "
+			    "an MCP server's, which runs on the engine's "
+			    "machine: \"host\" is not supported", st->tool);
+			free(sub);
+		}
 		if (st->exec != FLOW_EXEC_TOOL || st->tool == NULL ||
-		    *st->tool == '\0' || flow_tools_find(tools, st->tool) !=
-		    NULL) {
+		    *st->tool == '\0' || tl != NULL) {
 			free(path);
 			continue;
 		}
@@ -435,6 +446,13 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 		if (st->gate.message != NULL) {
 			v = cJSON_CreateString(st->gate.message);
 			path = check_step_path(base, st, "gate.message");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
+		if (st->wait.message != NULL) {
+			v = cJSON_CreateString(st->wait.message);
+			path = check_step_path(base, st, "wait.message");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);

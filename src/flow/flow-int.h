@@ -77,6 +77,14 @@ void		 flow_step_free(struct flow_step *);
 void		 flow_gate_parse(struct flow_gate *, const struct cJSON *,
 		     const char *, struct flow_diags *);
 
+/* wait.c: a wait step's options, and what it may not also have. */
+void		 flow_wait_init(struct flow_wait *);
+void		 flow_wait_parse(struct flow_wait *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+void		 flow_wait_finish(const struct flow_step *, const char *,
+		     struct flow_diags *);
+void		 flow_wait_free(struct flow_wait *);
+
 /* foreach.c: the for-each fields of a step, and their checks. */
 void		 flow_foreach_field(struct flow_step *, const struct cJSON *,
 		     const char *, struct flow_diags *);

@@ -165,6 +165,13 @@ parse_resolve_all(struct flow *f, const char *base, struct flow_diags *d)
 			st->gate.on_timeout_target = parse_resolve(f,
 			    st->gate.on_timeout, b.data, d);
 		}
+		if (st->wait.on_timeout != NULL &&
+		    strcmp(st->wait.on_timeout, "fail") != 0) {
+			b.len = mark;
+			buf_puts(&b, ".wait.on_timeout");
+			st->wait.on_timeout_target = parse_resolve(f,
+			    st->wait.on_timeout, b.data, d);
+		}
 	}
 	buf_free(&b);
 }

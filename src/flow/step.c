@@ -39,6 +39,7 @@ struct parse_step {
 	const char		*path;		/* the step's path */
 	int			 has_tool;	/* a non-null "tool" */
 	const cJSON		*gate;
+	const cJSON		*wait;
 };
 
 typedef void (*parse_field_cb)(struct parse_step *, const cJSON *,
@@ -68,6 +69,10 @@ static void	 parse_timeout(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_gate_field(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_wait_field(struct parse_step *, const cJSON *,
+		     const char *);
+static void	 parse_heartbeat(struct parse_step *, const cJSON *,
+		     const char *);
 static void	 parse_interrupt(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_visits(struct parse_step *, const cJSON *,
@@ -84,6 +89,7 @@ static void	 parse_input(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_transitions(struct parse_step *);
 static void	 parse_workflow_fields(struct parse_step *);
+static void	 parse_wait_heartbeat(struct parse_step *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
 		     struct flow_branch *, int);
 static void	 parse_exec(struct parse_step *);
@@ -111,6 +117,8 @@ static const struct parse_field parse_fields[] = {
 	{ "retry", parse_retry },
 	{ "timeout", parse_timeout },
 	{ "gate", parse_gate_field },
+	{ "wait", parse_wait_field },	/* wait.c: finished from outside */
+	{ "heartbeat", parse_heartbeat },
 	{ "on_interrupt", parse_interrupt },
 	{ "max_visits", parse_visits },
 	{ "join_policy", parse_policy },
@@ -384,6 +392,30 @@ parse_gate_field(struct parse_step *ps, const cJSON *v, const char *path)
 	ps->gate = v;
 }
 
+/* "wait": parsed once the step's kind is known (wait.c). */
+static void
+parse_wait_field(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	(void)path;
+	ps->wait = v;
+}
+
+/* "heartbeat": the longest silence on stdout and stderr, above zero. */
+static void
+parse_heartbeat(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	const char	*why;
+	int64_t		 ms;
+
+	if (flow_duration_json(v, &ms, &why) != 0)
+		flow_diags_add(ps->d, FLOW_ERROR, path, "%s", why);
+	else if (ms <= 0)
+		flow_diags_add(ps->d, FLOW_ERROR, path,
+		    "heartbeat must be above zero");
+	else
+		ps->st->heartbeat = ms;
+}
+
 /* "on_interrupt": retry, fail or ask. */
 static void
 parse_interrupt(struct parse_step *ps, const cJSON *v, const char *path)
@@ -568,12 +600,47 @@ parse_workflow_fields(struct parse_step *ps)
 	}
 }
 
+/*
+ * A wait step's options (their own problems too, whatever else is
+ * wrong) and what it may not have; a heartbeat on a step with no
+ * process of its own.
+ */
+static void
+parse_wait_heartbeat(struct parse_step *ps)
+{
+	struct flow_step	*st = ps->st;
+	char			*sub;
+
+	if (ps->wait != NULL) {
+		sub = flow_path_key(ps->path, "wait");
+		flow_wait_parse(&st->wait, ps->wait, sub, ps->d);
+		free(sub);
+	}
+	if (st->exec == FLOW_EXEC_WAIT) {
+		flow_wait_finish(st, ps->path, ps->d);
+		return;
+	}
+	if (st->heartbeat < 0 || (st->exec != FLOW_EXEC_GATE &&
+	    st->exec != FLOW_EXEC_WORKFLOW))
+		return;
+	sub = flow_path_key(ps->path, "heartbeat");
+	if (st->foreach != NULL)
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"heartbeat\" cannot "
+		    "be used on a for-each step (put it in \"do\", which runs "
+		    "per item)");
+	else
+		flow_diags_add(ps->d, FLOW_ERROR, sub, "a %s runs no process, "
+		    "so it has no \"heartbeat\"", st->exec == FLOW_EXEC_GATE ?
+		    "gate" : "sub-workflow step");
+	free(sub);
+}
+
 /* Decide what the step runs and report conflicting fields. */
 static void
 parse_exec(struct parse_step *ps)
 {
 	struct flow_step	*st = ps->st;
-	const char		*kinds[4], *a = NULL, *b = NULL;
+	const char		*kinds[5], *a = NULL, *b = NULL;
 	char			*sub;
 	size_t			 n = 0;
 
@@ -585,13 +652,15 @@ parse_exec(struct parse_step *ps)
 		kinds[n++] = "shell";
 	if (st->workflow != NULL)
 		kinds[n++] = "workflow";
+	if (ps->wait != NULL)
+		kinds[n++] = "wait";
 	if (n > 1) {
 		a = kinds[0];
 		b = kinds[1];
 		sub = flow_path_key(ps->path, b);
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"%s\" cannot be used "
-		    "with \"%s\" (a step has one of tool, run, shell or "
-		    "workflow)", b, a);
+		    "with \"%s\" (a step has one of tool, run, shell, "
+		    "workflow or wait)", b, a);
 		free(sub);
 	}
 	if (ps->has_tool)
@@ -602,6 +671,8 @@ parse_exec(struct parse_step *ps)
 		st->exec = FLOW_EXEC_SHELL;
 	else if (st->workflow != NULL)
 		st->exec = FLOW_EXEC_WORKFLOW;
+	else if (ps->wait != NULL)
+		st->exec = FLOW_EXEC_WAIT;
 	else
 		st->exec = FLOW_EXEC_GATE;
 	if (st->input_json != NULL && st->exec != FLOW_EXEC_WORKFLOW) {
@@ -612,13 +683,15 @@ parse_exec(struct parse_step *ps)
 	}
 	if (st->exec == FLOW_EXEC_WORKFLOW)
 		parse_workflow_fields(ps);
+	parse_wait_heartbeat(ps);
 	if (ps->gate == NULL)
 		return;
 	sub = flow_path_key(ps->path, "gate");
 	if (st->exec != FLOW_EXEC_GATE)
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "gate options on a step "
-		    "that runs something (a gate has no tool, run, shell or "
-		    "workflow)");
+		    "that %s (a gate has no tool, run, shell, workflow or "
+		    "wait)", st->exec == FLOW_EXEC_WAIT ? "waits to be "
+		    "finished from outside" : "runs something");
 	else
 		flow_gate_parse(&st->gate, ps->gate, sub, ps->d);
 	free(sub);
@@ -675,6 +748,8 @@ parse_step_init(struct flow_step *st, const char *key)
 	st->gate.allow_self = -1;
 	st->gate.timeout = -1;
 	st->gate.on_timeout_target = -1;
+	flow_wait_init(&st->wait);
+	st->heartbeat = -1;
 	st->on_interrupt = FLOW_INTERRUPT_RETRY;
 	st->join_policy = FLOW_JOIN_ALL_SUCCESS;
 	st->max_visits = FLOW_DEFAULT_MAX_VISITS;
@@ -752,5 +827,6 @@ flow_step_free(struct flow_step *st)
 	free(st->gate.message);
 	flow_strings_free(st->gate.approvers, st->gate.napprovers);
 	free(st->gate.on_timeout);
+	flow_wait_free(&st->wait);
 	flow_foreach_free(st->foreach);
 }

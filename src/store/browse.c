@@ -75,11 +75,11 @@ static const char audit_up_sql[] =
 static const char counts_sql[] =
 	"SELECT (SELECT count(*) FROM workflows WHERE status = 'running'),"
 	" (SELECT count(*) FROM workflow_steps WHERE status = 'waiting' AND "
-	STORE_STEP_ACTIVE "),"
+	"kind <> 'wait' AND " STORE_STEP_ACTIVE "),"
 	" (SELECT count(*) FROM workflows WHERE status = 'failed'),"
 	" (SELECT count(*) FROM workflows WHERE status = 'scheduled'),"
 	" (SELECT max(id) FROM workflow_steps WHERE status = 'waiting' AND "
-	STORE_STEP_ACTIVE ")";
+	"kind <> 'wait' AND " STORE_STEP_ACTIVE ")";
 
 static void	 store_brief_row(sqlite3_stmt *, void *);
 static void	 store_brief_rows_free(void *, size_t);

@@ -21,7 +21,7 @@ complete_words() {
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit backup cancel check engine gates init list log pause prune reject resume retry run schedule show skip status template" \
+like "$(complete_words sluice '')" "approve audit backup cancel check complete engine fail gates help init list log mcp pause prune reject resume retry run schedule show skip status template" \
     "every command"
 is "$(complete_words sluice template '')" "diff edit history list rm run save show " \
     "template subcommands"
