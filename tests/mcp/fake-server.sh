@@ -15,6 +15,7 @@
 #   exitcall    exits 4 in the middle of tools/call
 #   slow        answers initialize, then never answers the call (its pid,
 #               and a child's, in $FAKE_PIDS)
+#   slowfirst   slow on attempt 1, then answers "attempt N"
 #   badversion  an unknown protocol version; initerror: refuses initialize
 #   ping        asks the client for a ping before answering the call
 #   stubborn    ignores SIGTERM and stdin's end after answering
@@ -85,6 +86,14 @@ badid)
 exitcall)
 	echo "fake: crashing mid-call" >&2
 	exit 4 ;;
+slowfirst)
+	if [ "$SLUICE_ATTEMPT" != 1 ]; then
+		answer '{"content":[{"type":"text","text":"attempt '"$SLUICE_ATTEMPT"'"}]}'
+	else
+		sleep 1000 &
+		[ -n "${FAKE_PIDS:-}" ] && echo "$$ $!" >"$FAKE_PIDS"
+		wait
+	fi ;;
 slow)
 	sleep 1000 &
 	[ -n "${FAKE_PIDS:-}" ] && echo "$$ $!" >"$FAKE_PIDS"

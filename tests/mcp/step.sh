@@ -141,6 +141,11 @@ is "$(q "SELECT group_concat(attempt || ':' || status || ':' ||
 
 # --- cancel and crash -----------------------------------------------------
 
+# pid_recorded ID: the run's step row has its process's pid.
+pid_recorded() {
+	[ -n "$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $1")" ]
+}
+
 printf '{"start": {"tool": "slow"}}\n' >"$T_DIR/cancel.json"
 rm -f "$FAKE_PIDS"
 engine_start
@@ -164,7 +169,7 @@ run_sluice run "$T_DIR/crash.json"
 id=$OUT
 wait_for test -s "$FAKE_PIDS"
 set -- $(cat "$FAKE_PIDS")
-wait_for test -n "$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $id")"
+wait_for pid_recorded "$id"
 engine_crash
 alive "$1"
 ok $? "crash: the server outlives the engine"
@@ -173,6 +178,27 @@ wait_for dead "$1" && wait_for dead "$2"
 ok $? "crash: the next engine's recovery ends the leftover server"
 wait_for step_is "$id" start failed
 ok $? "crash: the interrupted step fails (on_interrupt fail)"
+
+printf '%s\n' '{"start": {"tool": "fake", "args": {"mode": "slowfirst"},
+  "timeout": "1h", "retry": {"max_attempts": 2, "backoff": ["100ms"]}}}' \
+    >"$T_DIR/again.json"
+rm -f "$FAKE_PIDS"
+run_sluice run "$T_DIR/again.json"
+id=$OUT
+wait_for test -s "$FAKE_PIDS"
+set -- $(cat "$FAKE_PIDS")
+wait_for pid_recorded "$id"
+engine_crash
+engine_start
+wait_for dead "$1" && wait_for dead "$2"
+ok $? "crash, on_interrupt retry: the leftover server is ended"
+wait_for wf_is "$id" completed
+ok $? "crash, on_interrupt retry: the run completes"
+is "$(q "SELECT group_concat(attempt || ':' || status || ':' ||
+    ifnull(result_json, '-'), ',') FROM (SELECT * FROM workflow_steps
+    WHERE workflow_id = $id ORDER BY id)")" \
+    '1:failed:-,2:done:"attempt 2"' \
+    "crash, on_interrupt retry: attempt 2 called the tool again"
 engine_stop
 is "$ERC" 0 "the engine stops"
 
