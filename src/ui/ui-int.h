@@ -444,6 +444,7 @@ void		 timeline_draw(struct ui *, const struct timeline *, int, int);
 struct run {
 	int64_t			 id;
 	int64_t			 want;	/* run_open's step, until shown */
+	int			 placed;	/* the cursor was placed once */
 	struct store_workflow	*wf;
 	struct flow		*flow;
 	struct store_step	*steps;
