@@ -368,6 +368,15 @@ static const char schema_v8[] =
 	"PRAGMA user_version = 8;";
 
 /*
+ * Version 9: a running step's latest progress, as it reported it
+ * ("::progress 40 copying"): a percentage (NULL: none given) and a line.
+ */
+static const char schema_v9[] =
+	"ALTER TABLE workflow_steps ADD COLUMN progress_pct INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN progress_text TEXT;"
+	"PRAGMA user_version = 9;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -385,6 +394,7 @@ static const struct store_migration {
 	{ 6, schema_v6, NULL, NULL },
 	{ 7, schema_v7, NULL, NULL },
 	{ 8, schema_v8, NULL, NULL },
+	{ 9, schema_v9, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])
