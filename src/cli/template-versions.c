@@ -38,8 +38,6 @@ static int	 versions_parse(const char *, int64_t *);
 static void	 versions_table(struct store_template_version *, size_t,
 		    int64_t);
 static char	*versions_label(const struct store_template *);
-static int	 versions_multiline(const char *);
-static char	*versions_pretty(const char *);
 
 /* A version argument: "3" or "v3"; returns 0, or -1 after saying why. */
 static int
@@ -126,7 +124,8 @@ cli_template_history(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	if ((rc = store_template_history(ctx->store, args->argv[0], &v, &n,
 	    &removed_at, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		    args->argv[0]));
 	if (json) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", args->argv[0]);
@@ -173,31 +172,6 @@ versions_label(const struct store_template *t)
 	return (s);
 }
 
-/* Whether a document is written over more than one line. */
-static int
-versions_multiline(const char *doc)
-{
-	const char	*nl = strchr(doc, '\n');
-
-	return (nl != NULL && nl[strspn(nl, " \t\r\n")] != '\0');
-}
-
-/* A document pretty-printed, for comparing one-line documents. */
-static char *
-versions_pretty(const char *doc)
-{
-	struct cJSON	*v;
-	char		*s, *out;
-
-	if ((v = json_parse_or_null(doc)) == NULL)
-		return (xstrdup(doc));
-	s = json_print_pretty(v);
-	cJSON_Delete(v);
-	xasprintf(&out, "%s\n", s);
-	free(s);
-	return (out);
-}
-
 /*
  * "sluice template diff NAME [V1 [V2]]": with no versions the latest
  * against the one before it, with one that version against the latest.
@@ -207,7 +181,7 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct store_template	*t1 = NULL, *t2 = NULL, *latest = NULL;
 	const char		*name;
-	char			*cause, *d, *l1, *l2, *v, *a, *b;
+	char			*cause, *d, *l1, *l2, *v;
 	int64_t			 v1 = 0, v2 = 0;
 	int			 rc, nargs;
 
@@ -220,7 +194,8 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	if ((rc = store_template_get_any(ctx->store, name, 0, &latest,
 	    &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		    name));
 	if (nargs == 1) {
 		if (latest->version < 2) {
 			cli_printf("template \"%s\" has only version 1: "
@@ -241,21 +216,8 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 	}
 	l1 = versions_label(t1);
 	l2 = versions_label(t2);
-	/*
-	 * Documents are compared as saved, so the operator's own layout and
-	 * order show; one written on a single line (by a script, say) would
-	 * make the whole document one changed line, so then both sides are
-	 * compared pretty-printed.
-	 */
-	if (versions_multiline(t1->document) &&
-	    versions_multiline(t2->document)) {
-		a = xstrdup(t1->document);
-		b = xstrdup(t2->document);
-	} else {
-		a = versions_pretty(t1->document);
-		b = versions_pretty(t2->document);
-	}
-	if ((d = diff_unified(a, b, l1, l2, 3)) == NULL) {
+	if ((d = diff_documents(t1->document, t2->document, l1, l2)) ==
+	    NULL) {
 		cli_printf("versions %lld and %lld of \"%s\" are the same\n",
 		    (long long)v1, (long long)v2, name);
 	} else {
@@ -265,8 +227,6 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 		free(v);
 		free(d);
 	}
-	free(a);
-	free(b);
 	free(l1);
 	free(l2);
 	store_template_free(t1);

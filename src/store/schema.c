@@ -368,13 +368,26 @@ static const char schema_v8[] =
 	"PRAGMA user_version = 8;";
 
 /*
- * Version 9: a running step's latest progress, as it reported it
- * ("::progress 40 copying"): a percentage (NULL: none given) and a line.
+ * Version 9: how a command came, beside who gave it.  "mcp" marks the
+ * audit rows and inbox commands of an agent's MCP client (sluice mcp) and
+ * the runs it started; NULL is a person at the CLI or console.  Old rows
+ * stay NULL, and the hash chain covers via only where it is set, so their
+ * hashes do not change.
  */
 static const char schema_v9[] =
+	"ALTER TABLE audit ADD COLUMN via TEXT;"
+	"ALTER TABLE inbox ADD COLUMN via TEXT;"
+	"ALTER TABLE workflows ADD COLUMN created_via TEXT;"
+	"PRAGMA user_version = 9;";
+
+/*
+ * Version 10: a running step's latest progress, as it reported it
+ * ("::progress 40 copying"): a percentage (NULL: none given) and a line.
+ */
+static const char schema_v10[] =
 	"ALTER TABLE workflow_steps ADD COLUMN progress_pct INTEGER;"
 	"ALTER TABLE workflow_steps ADD COLUMN progress_text TEXT;"
-	"PRAGMA user_version = 9;";
+	"PRAGMA user_version = 10;";
 
 /*
  * Every schema version in order; each ends by setting user_version (in
@@ -395,6 +408,7 @@ static const struct store_migration {
 	{ 7, schema_v7, NULL, NULL },
 	{ 8, schema_v8, NULL, NULL },
 	{ 9, schema_v9, NULL, NULL },
+	{ 10, schema_v10, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -65,14 +65,17 @@ enum view_kind {
 	VIEW_LOG,
 	VIEW_HELP,
 	VIEW_PROMPT,
-	VIEW_FORM
+	VIEW_FORM,
+	VIEW_VERSIONS,
+	VIEW_DIFF
 };
 #define VIEW_BIT(k)	(1U << (k))
 #define VIEW_TOPS	(VIEW_BIT(VIEW_WORKFLOWS) | VIEW_BIT(VIEW_GATES) | \
 			 VIEW_BIT(VIEW_TEMPLATES) | VIEW_BIT(VIEW_SCHEDULES) | \
 			 VIEW_BIT(VIEW_AUDIT))
 #define VIEW_PAGES	(VIEW_TOPS | VIEW_BIT(VIEW_RUN) | \
-			 VIEW_BIT(VIEW_STEP) | VIEW_BIT(VIEW_LOG))
+			 VIEW_BIT(VIEW_STEP) | VIEW_BIT(VIEW_LOG) | \
+			 VIEW_BIT(VIEW_VERSIONS) | VIEW_BIT(VIEW_DIFF))
 
 struct view_ops {
 	enum view_kind	 kind;
@@ -493,6 +496,8 @@ extern const struct view_ops view_log;
 extern const struct view_ops view_help;
 extern const struct view_ops view_prompt;
 extern const struct view_ops view_form;
+extern const struct view_ops view_versions;
+extern const struct view_ops view_diff;
 
 /* Which workflow or step the page under the cursor is about. */
 int64_t		 workflows_selected(struct view *);
@@ -556,6 +561,11 @@ void		 confirm_open(struct ui *, const char *, const char *,
 /* form.c: run a template. */
 void		 form_open(struct ui *, const char *, const char *);
 void		 form_open_again(struct ui *, int64_t);
+
+/* versions.c, diffview.c: a template's versions and the diff of two. */
+void		 versions_open(struct ui *, const char *);
+void		 diffview_open(struct ui *, const char *, int64_t, int64_t);
+void		 versions_run_diff(struct ui *, int64_t);
 
 /* edit.c: a template in $VISUAL or $EDITOR while the loop runs. */
 void		 edit_open(struct ui *, const char *);

@@ -21,12 +21,15 @@
  * greedy algorithm on what lies between the common head and tail; template
  * documents are small and change little, so the search is cheap.  A pair
  * that differs too much for the search's bound is shown as one change of
- * the whole middle: still correct, only less minimal.
+ * the whole middle: still correct, only less minimal.  Template documents
+ * are compared through diff_documents, which chooses how to lay them out.
  */
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "util/util.h"
 
@@ -347,4 +350,51 @@ diff_unified(const char *a, const char *b, const char *label_a,
 	free(ta.lines);
 	free(tb.lines);
 	return (buf_release(&out));
+}
+
+/* Whether a document is written over more than one line. */
+static int
+diff_multiline(const char *doc)
+{
+	const char	*nl = strchr(doc, '\n');
+
+	return (nl != NULL && nl[strspn(nl, " \t\r\n")] != '\0');
+}
+
+/* A JSON document pretty-printed, or a copy as it is if it is not JSON. */
+static char *
+diff_pretty(const char *doc)
+{
+	struct cJSON	*v;
+	char		*s, *out;
+
+	if ((v = json_parse_or_null(doc)) == NULL)
+		return (xstrdup(doc));
+	s = json_print_pretty(v);
+	cJSON_Delete(v);
+	xasprintf(&out, "%s\n", s);
+	free(s);
+	return (out);
+}
+
+/*
+ * The unified diff of two JSON documents, or NULL when they are the same.
+ * They are compared as written, so their authors' layout and order show;
+ * one written on a single line (by a script, say) would make the whole
+ * document one changed line, so then both sides are pretty-printed first.
+ */
+char *
+diff_documents(const char *a, const char *b, const char *label_a,
+    const char *label_b)
+{
+	char	*ta, *tb, *d;
+
+	if (diff_multiline(a) && diff_multiline(b))
+		return (diff_unified(a, b, label_a, label_b, 3));
+	ta = diff_pretty(a);
+	tb = diff_pretty(b);
+	d = diff_unified(ta, tb, label_a, label_b, 3);
+	free(ta);
+	free(tb);
+	return (d);
 }

@@ -100,6 +100,8 @@ int		 vis_needed(const char *);
 /* diff.c: a unified diff of two texts, as diff -u prints it. */
 char		*diff_unified(const char *, const char *, const char *,
 		     const char *, int);
+char		*diff_documents(const char *, const char *, const char *,
+		     const char *);
 
 /* time.c: wall clock for records, monotonic clock for delays. */
 int64_t		 time_now_ms(void);
