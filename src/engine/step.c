@@ -75,6 +75,7 @@ engine_step_free(struct estep *es)
 	buf_free(&es->out);
 	buf_free(&es->pline[0]);
 	buf_free(&es->pline[1]);
+	engine_mcp_free(es->mcp);
 	free(es->label);
 	free(es->item_json);
 	free(es);
