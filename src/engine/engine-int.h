@@ -148,6 +148,8 @@ struct estep {
 	int64_t			 heartbeat;	/* ms of silence allowed, 0 none */
 	int64_t			 hb_last;	/* monotonic ms of last output */
 	int			 no_heartbeat;	/* killed for its silence */
+	struct buf		 pline[2];	/* a "::progress" line, per pipe */
+	int			 pmid[2];	/* per pipe: 1 mid-line, 2 in one */
 
 	struct estep_queue	*rq;		/* the ready queue it is on */
 	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
@@ -218,6 +220,8 @@ struct engine {
 	const struct authority_caller *caller;
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
+	int64_t			 prune_before;	/* prune.c: retention batches */
+	int64_t			 prune_after;
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
@@ -225,6 +229,7 @@ struct engine {
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
+#define ENGINE_PROGRESS_MAX	200	/* bytes of a progress line kept */
 /*
  * How often the wall clock is compared with the monotonic one: every few
  * seconds, so an idle engine sleeps; every second in test builds, whose
@@ -318,6 +323,11 @@ void		 engine_mcp_start(struct engine *, struct estep *);
 void		 engine_mcp_output(struct engine *, struct estep *,
 		     const char *, size_t);
 void		 engine_mcp_exit(struct engine *, struct estep *, int);
+
+/* progress.c: "::progress PCT TEXT" lines in a step's output. */
+void		 engine_progress_feed(struct engine *, struct estep *, int,
+		     const char *, size_t);
+void		 engine_progress_strip(struct buf *);
 
 /* advance.c: what follows a step's end. */
 void		 engine_step_done(struct engine *, struct estep *,
@@ -479,6 +489,17 @@ void		 engine_sla_arm(struct engine *, int64_t, int64_t, int64_t);
 void		 engine_sla_due(struct engine *, int64_t);
 int		 engine_cmd_schedule_add(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
+/* prune.c */
+struct cJSON;
+int		 engine_cmd_prune(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+void		 engine_prune_due(struct engine *);
+void		 engine_prune_open(struct engine *);
+void		 engine_reply_prune_json(struct cJSON *,
+		     const struct engine_reply *);
+void		 engine_reply_prune_read(const struct cJSON *,
+		     struct engine_reply *);
+
 int		 engine_cmd_schedule_rm(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
 int		 engine_cmd_schedule_pause(struct engine *,

@@ -45,6 +45,7 @@ struct notify_config;
  */
 struct authority_site {
 	int		 allow_self;	/* gate default: 1 as in SPEC, or 0 */
+	int		 agents;	/* gate default: 0, decisions via MCP */
 	int		 has_operators;	/* "operators" named: only they */
 	char		**operators;	/* user names and "@group" names */
 	size_t		 noperators;
@@ -69,6 +70,7 @@ struct authority_ask {
 	const struct cJSON *gate;	/* the gate row's stored policy */
 	const struct cJSON *wait;	/* a wait row's: who may finish it */
 	const char	*starter;	/* who started the workflow */
+	const char	*via;		/* "mcp": an agent asks; NULL a person */
 	int64_t		 workflow_id;
 	int		 approving;	/* approve, or skip: allow_self holds */
 	const char	*decided;	/* the caller's earlier decision, NULL */
@@ -96,6 +98,7 @@ struct engine_opts {
 	const char	*ssh;		/* ssh program, NULL: "ssh" */
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
 	const struct notify_config *notify;	/* config.json: "notify" */
+	int64_t		 retention;	/* config.json: ms; 0: keep runs */
 };
 
 #define ENGINE_MAX_JOBS		32
@@ -181,6 +184,10 @@ struct engine_reply {
 	int		 offline;	/* no engine ran; applied here */
 	int64_t		 version;	/* template-save: the new version */
 	int		 conflict;	/* template-save: changed meanwhile */
+	int64_t		 next;		/* prune: the next batch's start */
+	int64_t		 pruned_runs;	/* prune: what this batch removed */
+	int64_t		 pruned_steps;
+	int64_t		 pruned_logs;
 };
 
 /* 0, -1, or STORE_READONLY: not ours to write and no engine answers. */

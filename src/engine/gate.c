@@ -53,7 +53,8 @@ static void	 engine_gate_notify(struct engine *, int64_t, int64_t,
 /*
  * A gate's options as its row keeps them, from the flow's options and
  * the message (interpolated): the effective policy (approvers, quorum,
- * allow_self with the site's default applied) fixed for the gate's life.
+ * allow_self and agents with the site's defaults applied) fixed for the
+ * gate's life.
  * Every gate goes through here, a for-each's too, so one rule decides.
  */
 cJSON *
@@ -74,6 +75,9 @@ engine_gate_options(struct engine *e, const struct flow_gate *gate,
 	/* Resolved now, so whoever applies a decision applies this rule. */
 	cJSON_AddBoolToObject(g, "allow_self", gate->allow_self >= 0 ?
 	    gate->allow_self : e->opts.authority.allow_self);
+	/* May an agent (a decision via MCP) decide it?  No, unless said. */
+	cJSON_AddBoolToObject(g, "agents", gate->agents >= 0 ?
+	    gate->agents : e->opts.authority.agents);
 	if (gate->timeout >= 0)
 		cJSON_AddNumberToObject(g, "timeout_ms",
 		    (double)gate->timeout);
@@ -183,6 +187,7 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 	q.target = target;
 	q.gate = g;
 	q.starter = (*wfp)->created_by;
+	q.via = m->via;
 	q.workflow_id = row->workflow_id;
 	q.approving = strcmp(verb, "reject") != 0;
 	q.need_reason = strcmp(verb, "approve") != 0;

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	9
+#define STORE_SCHEMA_VERSION	10
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -69,6 +69,55 @@ int		 store_begin(struct store *, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
+
+/* backup.c */
+int		 store_backup(struct store *, const char *, int, char **);
+const char	*store_migration_backup(const struct store *, int64_t *);
+
+/* health.c: what "sluice status" reads. */
+struct store_health {
+	int64_t		 schema;	/* PRAGMA user_version */
+	int64_t		 running;	/* runs by stored status */
+	int64_t		 scheduled;
+	int64_t		 completed;
+	int64_t		 failed;
+	int64_t		 cancelled;
+	int64_t		 paused;	/* unfinished runs held */
+	int64_t		 gates;		/* steps waiting for people */
+	int64_t		 audit_rows;
+	char		*audit_problem;	/* a cheap check failed, or NULL */
+};
+int		 store_health(struct store *, struct store_health *, char **);
+void		 store_health_clear(struct store_health *);
+
+/* prune.c: old finished runs go, a batch at a time; never the audit. */
+struct store_prune_opts {
+	int64_t		 before;	/* finished before this time */
+	int64_t		 after;		/* top-level ids above this */
+	int64_t		 limit;		/* top-level runs per batch */
+	const int64_t	*keep;		/* runs the engine holds */
+	size_t		 nkeep;
+};
+struct store_prune_result {
+	int64_t		 runs;		/* runs removed, children included */
+	int64_t		 roots;		/* of them top-level */
+	int64_t		 steps;
+	int64_t		 logs;		/* log chunks */
+	int64_t		 next;		/* the next batch's after; 0: done */
+};
+struct store_prune_run {
+	int64_t		 id;
+	char		*name;
+	char		*status;
+	int64_t		 finished_at;
+	int64_t		 runs;		/* itself and its child runs */
+	int64_t		 steps;
+};
+int		 store_prune(struct store *, const struct store_prune_opts *,
+		     struct store_prune_result *, char **);
+int		 store_prune_preview(struct store *, int64_t,
+		     struct store_prune_run **, size_t *, char **);
+void		 store_prune_runs_free(struct store_prune_run *, size_t);
 
 /* workflow.c */
 struct store_workflow {
@@ -158,6 +207,8 @@ struct store_step {
 	int64_t		 items;		/* a for-each row: its items, else 0 */
 	char		*item_json;	/* an item's value */
 	int64_t		 child_id;	/* a sub-workflow step's run, 0 */
+	int		 progress_pct;	/* its latest progress, -1 none */
+	char		*progress_text;	/* and its line, or NULL */
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -380,6 +431,8 @@ int		 store_step_set_status(struct store *, int64_t, const char *,
 int		 store_step_set_branch_end(struct store *, int64_t,
 		     const char *);
 int		 store_step_set_log_bytes(struct store *, int64_t, int64_t);
+int		 store_step_set_progress(struct store *, int64_t, int,
+		     const char *);
 int		 store_step_visits(struct store *, int64_t,
 		     void (*)(const char *, int64_t, void *), void *);
 int		 store_step_children(struct store *, int64_t, int64_t *);
@@ -471,6 +524,7 @@ int		 store_timer_add(struct store *, int64_t, const char *,
 int		 store_timers_due(struct store *, int64_t,
 		     struct store_timer **, size_t *, char **);
 int		 store_timer_next(struct store *, int64_t *);
+int		 store_timer_count(struct store *, const char *, int64_t *);
 int		 store_timer_del(struct store *, int64_t);
 int		 store_timers_del_step(struct store *, int64_t);
 void		 store_timers_free(struct store_timer *, size_t);
