@@ -29,38 +29,24 @@
 #include "cli/cli.h"
 
 static int	cmd_list_exec(struct cli_ctx *, int, char **);
-static int	cmd_list_status_ok(const char *);
 static void	cmd_list_json(const struct store_workflow *, size_t);
 static void	cmd_list_text(const struct store_workflow *, size_t);
 
 const struct cli_cmd cli_cmd_list = {
 	.name = "list",
-	.usage = "[--status STATUS] [--limit N] [--top] [--json]",
+	.usage = "[--status STATE] [--limit N] [--top] [--json]",
 	.summary = "List workflows, newest first.",
 	.help = "Options:\n"
-	    "  --status STATUS  only scheduled, running, completed, failed "
-	    "or cancelled\n"
+	    "  --status STATE   only runs in that state: running, waiting, "
+	    "paused,\n"
+	    "                   scheduled, late, completed, failed or "
+	    "cancelled\n"
 	    "  --limit N        at most N workflows (default 50)\n"
 	    "  --top            leave out child runs (started by a "
 	    "sub-workflow step)\n"
 	    "  --json           a JSON array\n",
 	.exec = cmd_list_exec
 };
-
-/* Is s one of the workflow statuses? */
-static int
-cmd_list_status_ok(const char *s)
-{
-	static const char	*statuses[] = { "scheduled", "running",
-	    "completed", "failed", "cancelled", NULL };
-	const char		**p;
-
-	for (p = statuses; *p != NULL; p++) {
-		if (strcmp(*p, s) == 0)
-			return (1);
-	}
-	return (0);
-}
 
 /* Print workflows as a JSON array. */
 static void
@@ -76,7 +62,21 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "id", (double)w->id);
 		cJSON_AddStringToObject(o, "name", w->name);
-		cJSON_AddStringToObject(o, "status", w->status);
+		/* status: as stored (and in show); state: as people see it. */
+		cJSON_AddStringToObject(o, "status", status_run_name(w->status));
+		cJSON_AddStringToObject(o, "state",
+		    state_name(store_workflow_state(w)));
+		cJSON_AddBoolToObject(o, "waiting", w->waiting);
+		cJSON_AddBoolToObject(o, "paused", w->paused);
+		if (w->template_name != NULL) {
+			cJSON_AddStringToObject(o, "template",
+			    w->template_name);
+			cJSON_AddNumberToObject(o, "template_version",
+			    (double)w->template_version);
+		} else {
+			cJSON_AddNullToObject(o, "template");
+			cJSON_AddNullToObject(o, "template_version");
+		}
 		if (w->current_step != NULL)
 			cJSON_AddStringToObject(o, "current_step",
 			    w->current_step);
@@ -122,11 +122,9 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 			xasprintf(&name, "%s (of %lld)", w->name,
 			    (long long)w->parent_id);
 		cells[1] = name != NULL ? name : w->name;
-		cells[2] = w->status;
-		if (w->late_at != 0 && strcmp(w->status, "running") == 0)
-			cells[2] = "late";
+		cells[2] = state_name(store_workflow_state(w));
 		cells[3] = w->current_step;
-		if (strcmp(w->status, "scheduled") == 0) {
+		if (w->status == RUN_SCHEDULED) {
 			/* Where a run would show its step: the countdown. */
 			when_countdown(w->start_at - time_now_ms(), left,
 			    sizeof left);
@@ -155,6 +153,7 @@ cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
 	};
 	struct store_workflow_filter	 f;
 	struct store_workflow		*wfs;
+	enum run_state			 state;
 	char				*cause = NULL;
 	size_t				 n;
 	int				 ch, json = 0, rc;
@@ -164,13 +163,13 @@ cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 's':
-			if (!cmd_list_status_ok(optarg)) {
+			if (state_parse(optarg, &state) != 0) {
 				cli_error("--status: unknown status \"%s\" (use "
-				    "scheduled, running, completed, failed or "
-				    "cancelled)", optarg);
+				    "one of %s)", optarg, state_words());
 				return (EXIT_USAGE);
 			}
-			f.status = optarg;
+			f.by_state = 1;
+			f.state = state;
 			break;
 		case 'l':
 			if (cli_parse_limit(optarg, &f.limit) != 0)

@@ -154,8 +154,8 @@ store_audit_add(struct store *s, const struct store_actor *actor,
 }
 
 /* Fill one audit entry from a row of audit_list_sql. */
-static void
-store_audit_row(sqlite3_stmt *st, void *p)
+static int
+store_audit_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_audit	*a = p;
 
@@ -172,6 +172,8 @@ store_audit_row(sqlite3_stmt *st, void *p)
 	a->detail_json = store_column_text(st, 10);
 	a->uid = sqlite3_column_int64(st, 11);
 	a->hash = store_column_text(st, 12);
+	(void)cause;
+	return (0);
 }
 
 /* Free a partly read array of audit entries. */

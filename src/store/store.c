@@ -368,6 +368,8 @@ store_configure(struct store *s, const struct store_ident *id, char **cause)
 
 	if ((rc = store_exec(s, "PRAGMA foreign_keys = ON", cause)) != 0)
 		return (rc);
+	if (store_status_register(s->db, cause) != 0)
+		return (STORE_ERR);
 	if ((rc = store_exec(s, "PRAGMA synchronous = FULL", cause)) != 0)
 		return (rc);
 	if (id->version >= STORE_SCHEMA_VERSION)
@@ -794,7 +796,12 @@ store_rows(struct store *s, sqlite3_stmt *st, const struct store_rows *r,
 			list = xreallocarray(list, size, r->size);
 		}
 		memset(list + n * r->size, 0, r->size);
-		r->fill(st, list + n * r->size);
+		if (r->fill(st, list + n * r->size, cause) != 0) {
+			/* A row sluice cannot read: say which, use none. */
+			r->free(list, n + 1);
+			store_release(s, st);
+			return (STORE_ERR);
+		}
 		n++;
 	}
 	if (rc != SQLITE_DONE) {

@@ -87,7 +87,7 @@ static int	 store_template_write(struct store *,
 static int	 store_template_audit(struct store *,
 		     const struct store_actor *, const char *, const char *,
 		     int64_t, char **);
-static void	 store_template_row_read(sqlite3_stmt *, void *);
+static int	 store_template_row_read(sqlite3_stmt *, void *, char **);
 static void	 store_template_clear(struct store_template *);
 
 /* Find the row for a name: 0 found, STORE_NOTFOUND none, or an error. */
@@ -308,8 +308,8 @@ out:
 }
 
 /* Fill a template from the current row of a TEMPLATE_COLUMNS query. */
-static void
-store_template_row_read(sqlite3_stmt *st, void *p)
+static int
+store_template_row_read(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_template	*t = p;
 
@@ -326,6 +326,8 @@ store_template_row_read(sqlite3_stmt *st, void *p)
 	t->input_json = store_column_text(st, 9);
 	t->created_by = store_column_text(st, 10);
 	t->updated_by = store_column_text(st, 11);
+	(void)cause;
+	return (0);
 }
 
 /* Read a live template: its current version (0) or a given one. */
@@ -352,7 +354,7 @@ store_template_get(struct store *s, const char *name, int64_t version,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*tp = xmalloc(sizeof **tp);
-		store_template_row_read(st, *tp);
+		store_template_row_read(st, *tp, cause);
 		rc = 0;
 	} else if (rc == SQLITE_DONE && version > 0) {
 		xasprintf(cause, "no template \"%s\" version %lld", name,

@@ -264,7 +264,7 @@ run_match(const struct run *r, const struct tree_row *tr, const char *filter)
 	if (strcasestr(run_label_text(r->tree, tr, text, sizeof text),
 	    filter) != NULL)
 		return (1);
-	if (strcasestr(tree_status_name(tr->status), filter) != NULL)
+	if (strcasestr(status_step_name(tr->status), filter) != NULL)
 		return (1);
 	return (tr->row != NULL && tr->row->tool != NULL &&
 	    (tr->kind == TREE_STEP || tr->kind == TREE_JOIN) &&
@@ -276,7 +276,6 @@ static void
 run_layout(struct run *r, const char *filter)
 {
 	struct tree_input	 in;
-	const char		*st = r->wf->status;
 	size_t			 i;
 
 	r->filter = filter;
@@ -284,8 +283,7 @@ run_layout(struct run *r, const char *filter)
 	in.flow = r->flow;
 	in.steps = r->steps;
 	in.nsteps = r->nsteps;
-	in.ended = strcmp(st, "completed") == 0 || strcmp(st, "failed") == 0 ||
-	    strcmp(st, "cancelled") == 0;
+	in.ended = status_run_ended(r->wf->status);
 	in.expanded = r->open;
 	in.nexpanded = r->nopen;
 	in.tallies = r->tallies;
@@ -313,8 +311,8 @@ run_widths(struct run *r)
 	r->name_w = 8;
 	r->tool_w = 4;
 	r->tries = 0;
-	r->live = strcmp(r->wf->status, "running") == 0 ||
-	    strcmp(r->wf->status, "scheduled") == 0;
+	r->live = r->wf->status == RUN_RUNNING ||
+	    r->wf->status == RUN_SCHEDULED;
 	for (i = 0; i < r->list.n; i++) {
 		tr = &r->tree->rows[r->vis[i]];
 		if (tr->kind == TREE_FANOUT)
@@ -330,7 +328,7 @@ run_widths(struct run *r)
 			r->tool_w = w;
 		if (tr->row->attempt > 1)
 			r->tries = 1;
-		if (tr->status == TREE_RUNNING || tr->status == TREE_WAITING)
+		if (tr->status == STEP_RUNNING || tr->status == STEP_WAITING)
 			r->live = 1;
 	}
 }
@@ -434,15 +432,15 @@ run_vis_of(const struct run *r, int row)
 static int
 run_follow_pick(const struct run *r)
 {
-	static const int	 rank[TREE_NSTATUS] = { 0, 0, 3, 1, 0, 2 };
+	static const int	 rank[STEP_NSTATUS] = { 0, 0, 3, 1, 0, 2 };
 	const struct tree_row	*tr;
 	int			 i, best = -1, best_rank = 0;
 	int64_t			 id, best_id = 0;
 
 	for (i = 0; i < r->list.n; i++) {
 		tr = &r->tree->rows[r->vis[i]];
-		if (tr->kind == TREE_FANOUT && tr->status != TREE_RUNNING &&
-		    tr->status != TREE_WAITING && tr->status != TREE_FAILED)
+		if (tr->kind == TREE_FANOUT && tr->status != STEP_RUNNING &&
+		    tr->status != STEP_WAITING && tr->status != STEP_FAILED)
 			continue;
 		if (tr->kind != TREE_STEP && tr->kind != TREE_JOIN &&
 		    tr->kind != TREE_FANOUT)
@@ -583,8 +581,8 @@ static const char *
 run_glyph(const struct ui *ui, const struct tree_row *tr)
 {
 	if (tr->kind == TREE_NOT_REACHED)
-		return (draw_glyph(ui, "skipped"));
-	return (draw_glyph(ui, tree_status_name(tr->status)));
+		return (draw_glyph(ui, STEP_SKIPPED));
+	return (draw_glyph(ui, tr->status));
 }
 
 /*
@@ -625,19 +623,18 @@ static int
 run_counts(struct ui *ui, int y, int x, int w, const struct tree_fanout *fo,
     int sel)
 {
-	static const enum tree_status	 order[] = { TREE_DONE,
-	    TREE_RUNNING, TREE_WAITING, TREE_FAILED, TREE_READY, TREE_PENDING,
-	    TREE_CANCELLED, TREE_SKIPPED };
-	const char			*name;
+	static const enum step_status	 order[] = { STEP_DONE,
+	    STEP_RUNNING, STEP_WAITING, STEP_FAILED, STEP_READY, STEP_PENDING,
+	    STEP_CANCELLED, STEP_SKIPPED };
 	size_t				 i;
 	int				 start = x;
 
 	for (i = 0; i < nitems(order); i++) {
 		if (fo->counts[order[i]] == 0)
 			continue;
-		name = tree_status_name(order[i]);
 		x += draw_textf(ui, y, x, w - (x - start), sel ? PAINT_SELECT :
-		    draw_status_paint(name), "  %s %d", draw_glyph(ui, name),
+		    draw_status_paint(order[i]), "  %s %d",
+		    draw_glyph(ui, order[i]),
 		    fo->counts[order[i]]);
 	}
 	return (x - start);
@@ -670,7 +667,7 @@ run_label(struct ui *ui, int y, int w, const struct tree *t,
 		return (x);
 	}
 	paint = tr->kind == TREE_NOT_REACHED ? PAINT_DIM :
-	    draw_status_paint(tree_status_name(tr->status));
+	    draw_status_paint(tr->status);
 	x += draw_text(ui, y, x, w - x, run_glyph(ui, tr),
 	    sel ? PAINT_SELECT : paint);
 	x += draw_text(ui, y, x, w - x, " ", sel ? PAINT_SELECT : PAINT_NORMAL);
@@ -686,18 +683,14 @@ static void
 run_header_first(struct ui *ui, const struct run *r, int y)
 {
 	const struct store_workflow	*w = r->wf;
-	const char			*st = w->status;
+	enum run_state			 st = store_workflow_state(w);
 	int				 x = 0;
 
-	if (w->paused && strcmp(st, "running") == 0)
-		st = "paused";
 	x += draw_textf(ui, y, x, ui->cols - x, PAINT_TITLE, "#%lld ",
 	    (long long)w->id);
 	x += draw_text(ui, y, x, ui->cols - x, w->name, PAINT_TITLE);
-	x += draw_textf(ui, y, x, ui->cols - x, draw_status_paint(st),
-	    "  %s %s", draw_glyph(ui, st), st);
-	if (w->late_at > 0)
-		x += draw_text(ui, y, x, ui->cols - x, "  late", PAINT_LATE);
+	x += draw_textf(ui, y, x, ui->cols - x, draw_state_paint(st),
+	    "  %s %s", draw_state_glyph(ui, st), state_name(st));
 	if (w->template_name != NULL)
 		x += draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  %s@%lld",
 		    w->template_name, (long long)w->template_version);
@@ -723,7 +716,7 @@ run_header_times(struct ui *ui, const struct run *r, int y)
 
 	buf_init(&b);
 	end = w->completed_at > 0 ? w->completed_at : w->cancelled_at;
-	if (strcmp(w->status, "scheduled") == 0)
+	if (w->status == RUN_SCHEDULED)
 		buf_printf(&b, "starts %s (in %s)", draw_when(w->start_at, t1,
 		    sizeof t1), time_age(w->start_at - now, d, sizeof d));
 	else if (w->started_at > 0 && end > 0)
@@ -855,12 +848,12 @@ run_title(struct ui *ui, const struct run_cols *c, int y)
 static const char *
 run_took(const struct store_step *s, int64_t now, char *buf, size_t len)
 {
-	enum tree_status	 st = tree_status_of(s->status);
+	enum step_status	 st = s->status;
 	int64_t			 from = s->started_at, to = s->completed_at;
 
-	if (st == TREE_WAITING || st == TREE_RUNNING)
+	if (st == STEP_WAITING || st == STEP_RUNNING)
 		to = now;
-	if (st == TREE_WAITING || s->tool == NULL)
+	if (st == STEP_WAITING || s->tool == NULL)
 		from = s->created_at;	/* a gate: since it began to wait */
 	if (from <= 0 || to <= 0 || to < from) {
 		snprintf(buf, len, "%s", "");
@@ -902,15 +895,15 @@ run_result(const struct store_step *s, struct buf *b)
 {
 	cJSON		*g, *m;
 
-	switch (tree_status_of(s->status)) {
-	case TREE_FAILED:
+	switch (s->status) {
+	case STEP_FAILED:
 		run_oneline(s->error != NULL ? s->error : "failed", b);
 		return (PAINT_BAD);
-	case TREE_CANCELLED:
-	case TREE_SKIPPED:
+	case STEP_CANCELLED:
+	case STEP_SKIPPED:
 		run_oneline(s->error != NULL ? s->error : "", b);
 		return (PAINT_DIM);
-	case TREE_WAITING:
+	case STEP_WAITING:
 		buf_puts(b, "awaiting approval");
 		g = json_parse_or_null(s->gate_json);
 		m = cJSON_GetObjectItemCaseSensitive(g, "message");
@@ -920,10 +913,10 @@ run_result(const struct store_step *s, struct buf *b)
 		}
 		cJSON_Delete(g);
 		return (PAINT_WAIT);
-	case TREE_PENDING:
+	case STEP_PENDING:
 		buf_puts(b, s->attempt > 1 ? "waiting to retry" : "");
 		return (PAINT_DIM);
-	case TREE_RUNNING:
+	case STEP_RUNNING:
 		/* A sub-workflow step stands for its child run. */
 		if (s->child_id != 0) {
 			buf_printf(b, "child run #%lld (Enter opens it)",
@@ -931,7 +924,7 @@ run_result(const struct store_step *s, struct buf *b)
 			return (PAINT_DIM);
 		}
 		return (PAINT_NORMAL);
-	case TREE_DONE:
+	case STEP_DONE:
 		if (s->result_json != NULL && strcmp(s->result_json, "null"))
 			run_oneline(s->result_json, b);
 		if (s->error != NULL) {
@@ -1009,7 +1002,7 @@ run_row(struct ui *ui, const struct run *r, int y, int i,
 		x += c->try + 1;
 	}
 	draw_textf(ui, y, x, c->took, sel ? PAINT_SELECT : tr->status ==
-	    TREE_RUNNING ? PAINT_RUN : PAINT_NORMAL, "%*s", c->took,
+	    STEP_RUNNING ? PAINT_RUN : PAINT_NORMAL, "%*s", c->took,
 	    run_took(s, time_now_ms(), took, sizeof took));
 	if (c->result <= 0)
 		return;
@@ -1199,10 +1192,10 @@ run_retry_from(struct view *v)
 		return (NULL);
 	tr = &r->tree->rows[r->vis[r->list.sel]];
 	if ((tr->kind != TREE_STEP && tr->kind != TREE_JOIN) ||
-	    tr->status == TREE_FAILED || tr->status == TREE_CANCELLED)
+	    tr->status == STEP_FAILED || tr->status == STEP_CANCELLED)
 		return (NULL);
 	/* A for-each's item or gate: the for-each's retry, not --from. */
-	if (tr->item || (r->wf != NULL && strcmp(r->wf->status, "running") == 0))
+	if (tr->item || (r->wf != NULL && r->wf->status == RUN_RUNNING))
 		return (NULL);
 	return (tr->row->step_key);
 }

@@ -329,13 +329,14 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 
 	free(sv->title);
 	xasprintf(&sv->title, "%s %s  %s", draw_glyph(ui, s->status), s->name,
-	    s->status);
+	    status_step_name(s->status));
 	sv->title_paint = draw_status_paint(s->status);
 	if (w != NULL) {
 		time_age(time_now_ms() - w->created_at, age, sizeof age);
 		step_field(sv, "workflow", PAINT_NORMAL, "%lld %s (%s), "
 		    "started by %s at %s, %s ago", (long long)w->id, w->name,
-		    w->status, w->created_by, step_when(w->created_at, when,
+		    state_name(store_workflow_state(w)), w->created_by,
+		    step_when(w->created_at, when,
 		    sizeof when), age);
 	}
 	step_field(sv, "step", PAINT_NORMAL, "%lld, key %s, attempt %d, "
@@ -347,7 +348,7 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 		    s->kind);
 	if (s->host != NULL)
 		step_field(sv, "host", PAINT_NORMAL, "%s", s->host);
-	if (s->pid != 0 && strcmp(s->status, "running") == 0)
+	if (s->pid != 0 && s->status == STEP_RUNNING)
 		step_field(sv, "pid", PAINT_NORMAL, "%lld (process group %lld)",
 		    (long long)s->pid, (long long)s->pgid);
 }
@@ -379,15 +380,15 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 		    s->completed_at, when, sizeof when), s->started_at != 0 &&
 		    s->completed_at >= s->started_at ? draw_duration(
 		    s->completed_at - s->started_at, d, sizeof d) : "-");
-	else if (strcmp(s->status, "running") == 0 && s->started_at != 0)
+	else if (s->status == STEP_RUNNING && s->started_at != 0)
 		step_field(sv, "running", PAINT_RUN, "for %s", draw_duration(
 		    now - s->started_at, d, sizeof d));
-	if (strcmp(s->status, "running") == 0 && s->timeout_at > now) {
+	if (s->status == STEP_RUNNING && s->timeout_at > now) {
 		time_age(s->timeout_at - now, age, sizeof age);
 		step_field(sv, "times out", PAINT_NORMAL, "%s (in %s)",
 		    step_when(s->timeout_at, when, sizeof when), age);
 	}
-	if (strcmp(s->status, "pending") == 0 && store_timer_of_step(
+	if (s->status == STEP_PENDING && store_timer_of_step(
 	    ui->store, s->id, "retry", &due) == 0 && due > 0) {
 		time_age(due > now ? due - now : 0, age, sizeof age);
 		step_field(sv, "retries", PAINT_WAIT, "at %s (in %s)",
@@ -475,8 +476,8 @@ step_body(struct stepv *sv, const struct store_step *s)
 {
 	int	 unresolved;
 
-	unresolved = strcmp(s->status, "ready") == 0 ||
-	    strcmp(s->status, "pending") == 0 || s->started_at == 0;
+	unresolved = s->status == STEP_READY ||
+	    s->status == STEP_PENDING || s->started_at == 0;
 	step_heading(sv, unresolved ? "Args (as written: resolved when it "
 	    "starts)" : "Args");
 	step_json(sv, s->args_json != NULL ? s->args_json : "{}", 2);
@@ -554,7 +555,7 @@ step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	if (cJSON_IsFalse(e))
 		step_field(sv, "", PAINT_NORMAL, "not the person who started "
 		    "the workflow");
-	if (strcmp(s->status, "waiting") != 0 || store_timer_of_step(
+	if (s->status != STEP_WAITING || store_timer_of_step(
 	    ui->store, s->id, "gate_timeout", &due) != 0 || due == 0)
 		return;
 	e = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
@@ -595,13 +596,13 @@ step_gate_decisions(struct ui *ui, struct stepv *sv,
 		approved += j == i;
 	}
 	step_field(sv, "quorum", PAINT_NORMAL, "%d of %d approved%s",
-	    approved, quorum, strcmp(s->status, "waiting") == 0 ?
+	    approved, quorum, s->status == STEP_WAITING ?
 	    " so far" : "");
 	for (i = 0; i < n; i++) {
 		step_field(sv, i == 0 ? "decisions" : "", strcmp(a[i].decision,
 		    "approve") == 0 ? PAINT_OK : PAINT_BAD, "%s %s %sd at "
 		    "%s%s%s", draw_glyph(ui, strcmp(a[i].decision,
-		    "approve") == 0 ? "done" : "failed"), a[i].who,
+		    "approve") == 0 ? STEP_DONE : STEP_FAILED), a[i].who,
 		    a[i].decision, step_when(a[i].at, when, sizeof when),
 		    a[i].comment != NULL ? ": " : "", a[i].comment != NULL ?
 		    a[i].comment : "");
@@ -699,7 +700,7 @@ step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
 	memset(&ss, 0, sizeof ss);
 	ss.step_key = fs->key;
 	ss.result_json = result;
-	ss.status = "done";
+	ss.status = STEP_DONE;
 	flow_scope_add(scope, f, &ss);
 	arm = flow_branch_pick(fs, scope, result, 0, 0);
 	free(result);
@@ -761,7 +762,7 @@ step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	cJSON			*g;
 	size_t			 n = 0;
 	char			*cause = NULL;
-	int			 waiting = strcmp(s->status, "waiting") == 0;
+	int			 waiting = s->status == STEP_WAITING;
 
 	g = json_parse_or_null(s->gate_json);
 	step_heading(sv, waiting ? "Gate: waiting for a decision (y approve, "
@@ -813,9 +814,9 @@ step_load(struct ui *ui, struct view *v)
 		w = NULL;
 	}
 	sv->workflow_id = s->workflow_id;
-	sv->live = strcmp(s->status, "running") == 0 ||
-	    strcmp(s->status, "waiting") == 0 ||
-	    strcmp(s->status, "pending") == 0;
+	sv->live = s->status == STEP_RUNNING ||
+	    s->status == STEP_WAITING ||
+	    s->status == STEP_PENDING;
 	step_head(ui, sv, s, w);
 	step_times(ui, sv, s);
 	if (strcmp(s->kind, "gate") == 0 || s->gate_json != NULL)

@@ -99,8 +99,8 @@ static int	 tree_fanout_new(struct tree_ctx *);
 static void	 tree_fanouts(struct tree_ctx *);
 static size_t	 tree_lane_lo(const struct tree_ctx *, int64_t, int);
 static ssize_t	 tree_find(const struct tree_ctx *, int64_t);
-static int	 tree_activity(const char *);
-static enum tree_status tree_lane_status(const struct tree_ctx *, size_t,
+static int	 tree_activity(enum step_status);
+static enum step_status tree_lane_status(const struct tree_ctx *, size_t,
 		     size_t);
 static struct tree_row *tree_emit(struct tree_ctx *, enum tree_kind, int,
 		     uint64_t, int);
@@ -123,34 +123,6 @@ static void	 tree_foreach(struct tree_ctx *, size_t, int, uint64_t, int);
 static int	 tree_is_member(const struct store_step *);
 static int	 tree_foreach_counted(struct tree_ctx *, int64_t, int, int64_t,
 		     struct flow_foreach_tally *);
-
-/* The statuses as the store spells them, in enum order. */
-static const char *const tree_status_names[TREE_NSTATUS] = {
-	"pending", "ready", "running", "waiting", "done", "failed",
-	"cancelled", "skipped"
-};
-
-/* A status word as the enum (unknown words count as pending). */
-enum tree_status
-tree_status_of(const char *s)
-{
-	int	 i;
-
-	for (i = 0; s != NULL && i < TREE_NSTATUS; i++) {
-		if (strcmp(tree_status_names[i], s) == 0)
-			return ((enum tree_status)i);
-	}
-	return (TREE_PENDING);
-}
-
-/* The store's word for a status (draw_glyph and paints take it). */
-const char *
-tree_status_name(enum tree_status st)
-{
-	if ((int)st < 0 || st >= TREE_NSTATUS)
-		return ("pending");
-	return (tree_status_names[st]);
-}
 
 /* Order by id. */
 static int
@@ -293,16 +265,16 @@ tree_specs(struct tree_ctx *c)
 
 /* How active a status is: running, waiting, ready, pending, else 0. */
 static int
-tree_activity(const char *status)
+tree_activity(enum step_status status)
 {
-	switch (tree_status_of(status)) {
-	case TREE_RUNNING:
+	switch (status) {
+	case STEP_RUNNING:
 		return (4);
-	case TREE_WAITING:
+	case STEP_WAITING:
 		return (3);
-	case TREE_READY:
+	case STEP_READY:
 		return (2);
-	case TREE_PENDING:
+	case STEP_PENDING:
 		return (1);
 	default:
 		return (0);
@@ -398,22 +370,22 @@ tree_fanouts(struct tree_ctx *c)
  * A lane's status: the most active status in it (a branch with anything
  * running is running), else how its newest row ended.
  */
-static enum tree_status
+static enum step_status
 tree_lane_status(const struct tree_ctx *c, size_t lo, size_t hi)
 {
-	static const enum tree_status	 by_act[] = { TREE_PENDING,
-	    TREE_PENDING, TREE_READY, TREE_WAITING, TREE_RUNNING };
+	static const enum step_status	 by_act[] = { STEP_PENDING,
+	    STEP_PENDING, STEP_READY, STEP_WAITING, STEP_RUNNING };
 	size_t				 k;
 	int				 act = 0;
 
 	if (lo >= hi)
-		return (c->in->ended ? TREE_SKIPPED : TREE_PENDING);
+		return (c->in->ended ? STEP_SKIPPED : STEP_PENDING);
 	for (k = lo; k < hi; k++)
 		if (c->act[c->lane[k].idx] > act)
 			act = c->act[c->lane[k].idx];
 	if (act > 0)
 		return (by_act[act]);
-	return (tree_status_of(c->in->steps[c->lane[hi - 1].idx].status));
+	return (c->in->steps[c->lane[hi - 1].idx].status);
 }
 
 /* Append a display row. */
@@ -519,7 +491,7 @@ tree_step_lane(struct tree_ctx *c)
 		r = tree_emit(c, TREE_STEP, f->depth, f->rails, last);
 		r->row = s;
 		r->spec = c->spec[i];
-		r->status = tree_status_of(s->status);
+		r->status = s->status;
 		r->fanout = c->fo[i];
 		r->foreach = -1;
 		c->shown[i] = 1;
@@ -552,7 +524,7 @@ tree_step_lane(struct tree_ctx *c)
 		r = tree_emit(c, TREE_NOT_REACHED, f->depth, f->rails,
 		    f->clo + 1 == f->chi && f->tail_last);
 		r->spec = c->chain[f->clo++];
-		r->status = TREE_SKIPPED;
+		r->status = STEP_SKIPPED;
 		return;
 	}
 	c->nframes--;
@@ -581,10 +553,10 @@ tree_summary(struct tree_ctx *c, struct tree_frame *f)
 	r->fanout_id = fo->id;
 	r->row = fo->row;
 	r->spec = -1;
-	r->status = fo->counts[TREE_RUNNING] > 0 ? TREE_RUNNING :
-	    fo->counts[TREE_WAITING] > 0 ? TREE_WAITING :
-	    fo->counts[TREE_FAILED] > 0 ? TREE_FAILED :
-	    seen == fo->nbranches ? TREE_DONE : TREE_PENDING;
+	r->status = fo->counts[STEP_RUNNING] > 0 ? STEP_RUNNING :
+	    fo->counts[STEP_WAITING] > 0 ? STEP_WAITING :
+	    fo->counts[STEP_FAILED] > 0 ? STEP_FAILED :
+	    seen == fo->nbranches ? STEP_DONE : STEP_PENDING;
 }
 
 /*
@@ -731,7 +703,7 @@ tree_leftovers(struct tree_ctx *c)
 		r = tree_emit(c, TREE_STEP, 0, 0, 1);
 		r->row = &c->in->steps[i];
 		r->spec = c->spec[i];
-		r->status = tree_status_of(r->row->status);
+		r->status = r->row->status;
 	}
 	if (!c->in->ended || f == NULL)
 		return;
@@ -741,7 +713,7 @@ tree_leftovers(struct tree_ctx *c)
 		c->placed[i] = 1;
 		r = tree_emit(c, TREE_NOT_REACHED, 0, 0, 1);
 		r->spec = (int)i;
-		r->status = TREE_SKIPPED;
+		r->status = STEP_SKIPPED;
 		if (f->steps[i].nparallel > 0)
 			tree_unreached_branches(c, (int)i);
 	}
@@ -771,18 +743,18 @@ tree_unreached_branches(struct tree_ctx *c, int spec)
 		if (chi - clo == 1) {
 			r = tree_emit(c, TREE_NOT_REACHED, 1, 0, lastb);
 			r->spec = c->chain[clo];
-			r->status = TREE_SKIPPED;
+			r->status = STEP_SKIPPED;
 			continue;
 		}
 		r = tree_emit(c, TREE_BRANCH, 1, 0, lastb);
 		r->fanout = nfo;
 		r->branch_no = (int)b;
-		r->status = TREE_SKIPPED;
+		r->status = STEP_SKIPPED;
 		for (k = clo; k < chi; k++) {
 			r = tree_emit(c, TREE_NOT_REACHED, 2,
 			    tree_child_rails(1, 0, lastb), k + 1 == chi);
 			r->spec = c->chain[k];
-			r->status = TREE_SKIPPED;
+			r->status = STEP_SKIPPED;
 		}
 	}
 }
@@ -905,7 +877,7 @@ tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 	ghi = tree_member_lo(c, s->id, 0);
 	for (k = glo; k < ghi; k++) {
 		m = &c->in->steps[c->member[k].idx];
-		if (fe->expanded || strcmp(m->status, "waiting") == 0)
+		if (fe->expanded || m->status == STEP_WAITING)
 			nshow++;
 	}
 	for (k = lo; fe->expanded && newest && k < hi; k++) {
@@ -916,12 +888,12 @@ tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 	for (k = glo, j = 0; k < ghi; k++) {
 		m = &c->in->steps[c->member[k].idx];
 		c->shown[c->member[k].idx] = 1;
-		if (!fe->expanded && strcmp(m->status, "waiting") != 0)
+		if (!fe->expanded && m->status != STEP_WAITING)
 			continue;
 		r = tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
 		r->row = m;
 		r->spec = spec;
-		r->status = tree_status_of(m->status);
+		r->status = m->status;
 		r->item = 1;
 	}
 	for (k = lo; k < hi; k++) {
@@ -933,7 +905,7 @@ tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 		r = tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
 		r->row = m;
 		r->spec = spec;
-		r->status = tree_status_of(m->status);
+		r->status = m->status;
 		r->item = 1;
 	}
 }

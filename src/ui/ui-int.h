@@ -226,8 +226,10 @@ int		 draw_wrap(struct ui *, int, int, int, int, const char *,
 		     enum ui_paint);
 void		 draw_box(struct ui *, int, int, int, int);
 int		 utf8_encode(uint32_t, char *);
-const char	*draw_glyph(const struct ui *, const char *);
-enum ui_paint	 draw_status_paint(const char *);
+const char	*draw_glyph(const struct ui *, enum step_status);
+const char	*draw_state_glyph(const struct ui *, enum run_state);
+enum ui_paint	 draw_status_paint(enum step_status);
+enum ui_paint	 draw_state_paint(enum run_state);
 const char	*draw_duration(int64_t, char *, size_t);
 const char	*draw_when(int64_t, char *, size_t);
 void		 draw_columns(struct ui *, int, const int *, size_t,
@@ -300,14 +302,9 @@ enum tree_kind {
 	TREE_BRANCH,		/* "branch 2 of 3", over that branch's rows */
 	TREE_FANOUT		/* a large fan-out's branches by status */
 };
-enum tree_status {
-	TREE_PENDING, TREE_READY, TREE_RUNNING, TREE_WAITING, TREE_DONE,
-	TREE_FAILED, TREE_CANCELLED, TREE_SKIPPED,
-	TREE_NSTATUS
-};
 struct tree_row {
 	enum tree_kind		 kind;
-	enum tree_status	 status;	/* a branch's: its most active */
+	enum step_status	 status;	/* a branch's: its most active */
 	int			 depth;
 	int			 last;		/* the last of its siblings */
 	uint64_t		 rails;		/* bit k: a line at level k */
@@ -338,7 +335,7 @@ struct tree_fanout {
 	int			 nrows;		/* rows under it */
 	int			 large;		/* collapses */
 	int			 expanded;
-	int			 counts[TREE_NSTATUS];	/* large: branches */
+	int			 counts[STEP_NSTATUS];	/* large: branches */
 };
 struct tree {
 	const struct flow	*flow;		/* the input's */
@@ -364,8 +361,6 @@ struct tree_input {
 struct tree	*tree_build(const struct tree_input *);
 void		 tree_free(struct tree *);
 int		 tree_find_step(const struct tree *, int64_t);
-enum tree_status tree_status_of(const char *);
-const char	*tree_status_name(enum tree_status);
 
 /* timeline.c: the run view's rows as a Gantt chart. */
 struct timeline {
