@@ -19,7 +19,6 @@
  * checks its hash chain (store/chain.c) and says where it breaks.
  */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,21 +29,24 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_audit_exec(struct cli_ctx *, int, char **);
+static int	cmd_audit_run(struct cli_ctx *, const struct cli_args *);
 static void	cmd_audit_json(const struct store_audit *, size_t);
 static void	cmd_audit_text(const struct store_audit *, size_t);
 static int	cmd_audit_verify(struct cli_ctx *, int);
 
+static const struct cli_opt cmd_audit_opts[] = {
+	{ "limit", 0, "N", 0, "at most N entries (default 50)" },
+	{ "verify", 0, NULL, 0,
+	    "check the trail's hash chain; exit 1 when it is broken" },
+	{ "json", 0, NULL, 0, "a JSON array (with --verify, an object)" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_audit = {
 	.name = "audit",
-	.usage = "[--limit N] [--verify] [--json]",
 	.summary = "Show the audit trail of operator actions, newest first.",
-	.help = "Options:\n"
-	    "  --limit N   at most N entries (default 50)\n"
-	    "  --verify    check the trail's hash chain; exit 1 when it is "
-	    "broken\n"
-	    "  --json      a JSON array (with --verify, an object)\n",
-	.exec = cmd_audit_exec
+	.opts = cmd_audit_opts,
+	.run = cmd_audit_run
 };
 
 /* Print audit entries as a JSON array. */
@@ -160,40 +162,20 @@ cmd_audit_verify(struct cli_ctx *ctx, int json)
 
 /* Print audit entries as a table or a JSON array. */
 static int
-cmd_audit_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_audit_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "limit", required_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "verify", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct store_audit		*a;
-	char				*cause = NULL;
-	int64_t				 limit = 50;
-	size_t				 n;
-	int				 ch, json = 0, verify = 0, rc;
+	struct store_audit	*a;
+	const char		*s;
+	char			*cause = NULL;
+	int64_t			 limit = 50;
+	size_t			 n;
+	int			 json, rc;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'l':
-			if (cli_parse_limit(optarg, &limit) != 0)
-				return (EXIT_USAGE);
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'v':
-			verify = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_audit));
-		}
-	}
-	if (argc != optind)
-		return (cli_usage(&cli_cmd_audit));
-	if (verify)
+	json = cli_args_has(args, "json");
+	if ((s = cli_args_get(args, "limit")) != NULL &&
+	    cli_parse_limit(s, &limit) != 0)
+		return (EXIT_USAGE);
+	if (cli_args_has(args, "verify"))
 		return (cmd_audit_verify(ctx, json));
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);

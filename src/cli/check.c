@@ -19,7 +19,6 @@
  * without running it and reports every problem at its place.
  */
 
-#include <getopt.h>
 #include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,18 +31,24 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_check_exec(struct cli_ctx *, int, char **);
+static int	cmd_check_run(struct cli_ctx *, const struct cli_args *);
 static void	cmd_check_json(const struct flow_diags *, int);
+
+static const struct cli_opt cmd_check_opts[] = {
+	{ "json", 0, NULL, 0, "print the problems as a JSON array" },
+	{ NULL, 0, NULL, 0, NULL }
+};
 
 const struct cli_cmd cli_cmd_check = {
 	.name = "check",
-	.usage = "[--json] FILE",
+	.usage = "FILE",
 	.summary = "Validate a flow or template document without running it.",
-	.help = "Options:\n"
-	    "  --json   print the problems as a JSON array\n\n"
-	    "Prints every problem as FILE:LINE:COL: PATH: MESSAGE.  Exits 0 "
+	.opts = cmd_check_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.help = "Prints every problem as FILE:LINE:COL: PATH: MESSAGE.  Exits 0 "
 	    "when valid\n(warnings allowed), 2 otherwise.\n",
-	.exec = cmd_check_exec
+	.run = cmd_check_run
 };
 
 /* Print the diagnostics as a JSON array on stdout. */
@@ -102,34 +107,20 @@ cmd_check_loop(struct cli_ctx *ctx, const struct flow_doc *doc)
 
 /* Validate one document against the tools catalog. */
 static int
-cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_check_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const char			*file = args->argv[0];
 	const struct flow_tools		*tools;
 	struct flow_diags		*diags;
 	struct flow_doc			*doc;
 	char				*text, *cause = NULL, *loop;
 	size_t				 len;
-	int				 ch, json = 0, rc, valid;
+	int				 json, rc, valid;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_check));
-		}
-	}
-	if (argc - optind != 1)
-		return (cli_usage(&cli_cmd_check));
+	json = cli_args_has(args, "json");
 	if ((rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
-	text = file_read(argv[optind], SLUICE_MAX_DOCUMENT, &len, &cause);
+	text = file_read(file, SLUICE_MAX_DOCUMENT, &len, &cause);
 	if (text == NULL) {
 		cli_error("%s", cause);
 		free(cause);
@@ -147,9 +138,9 @@ cmd_check_exec(struct cli_ctx *ctx, int argc, char **argv)
 	if (json)
 		cmd_check_json(diags, valid);
 	else {
-		cli_diags_print(diags, argv[optind]);
+		cli_diags_print(diags, file);
 		if (valid) {
-			cli_printf("%s: valid %s, %zu step%s", argv[optind],
+			cli_printf("%s: valid %s, %zu step%s", file,
 			    doc->is_template ? "template" : "flow",
 			    doc->flow->nsteps, doc->flow->nsteps == 1 ? "" : "s");
 			if (flow_diags_warnings(diags) != 0)

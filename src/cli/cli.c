@@ -48,6 +48,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_cancel,
 	&cli_cmd_retry,
 	&cli_cmd_skip,
+	&cli_cmd_complete,
+	&cli_cmd_fail,
 	&cli_cmd_pause,
 	&cli_cmd_resume,
 	&cli_cmd_log,
@@ -74,30 +76,110 @@ cli_find(const char *name)
 	return (NULL);
 }
 
-/* Run argv[0] as a command; returns the process exit status. */
-int
-cli_dispatch(struct cli_ctx *ctx, int argc, char **argv)
+/* Say a command is unknown, with the closest real one if any. */
+static int
+cli_unknown(const struct cli_cmd *parent, const char *word)
 {
-	const struct cli_cmd	*cmd;
-	char			*prog;
+	const struct cli_cmd *const	*c;
+	const struct cli_cmd		*sub;
+	const char			*names[64] = { NULL }, *best, *last;
+	size_t				 n = 0;
+
+	if (parent == NULL) {
+		for (c = cli_cmds; *c != NULL && n < nitems(names); c++) {
+			if (!(*c)->hidden)
+				names[n++] = (*c)->name;
+		}
+	} else {
+		for (sub = parent->subs; sub->name != NULL &&
+		    n < nitems(names); sub++) {
+			last = strrchr(sub->name, ' ');
+			if (!sub->hidden)
+				names[n++] = last != NULL ? last + 1 :
+				    sub->name;
+		}
+	}
+	best = flow_suggest(word, names, n);
+	if (parent == NULL && best != NULL)
+		cli_error("unknown command \"%s\" (did you mean %s?)", word,
+		    best);
+	else if (parent == NULL)
+		cli_error("unknown command \"%s\" (see sluice help)", word);
+	else if (best != NULL)
+		cli_error("%s: unknown subcommand \"%s\" (did you mean %s?)",
+		    parent->name, word, best);
+	else
+		cli_error("%s: unknown subcommand \"%s\" (see sluice help %s)",
+		    parent->name, word, parent->name);
+	return (EXIT_USAGE);
+}
+
+/*
+ * Run one command: a command of subcommands passes argv on to the one
+ * named in argv[1]; a command with an option table gets its command line
+ * parsed against it first.
+ */
+int
+cli_cmd_exec(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc,
+    char **argv)
+{
+	const struct cli_cmd	*sub;
+	struct cli_args		 args;
+	char			*prog, *usage;
 	int			 rc;
 
-	if ((cmd = cli_find(argv[0])) == NULL) {
-		cli_error("unknown command \"%s\" (see sluice --help)",
-		    argv[0]);
-		return (EXIT_USAGE);
+	if (cmd->subs != NULL) {
+		if (cli_wants_help(argc, argv)) {
+			cli_print_help(cmd, stdout);
+			return (EXIT_OK);
+		}
+		if (argc < 2) {
+			usage = cli_args_usage(cmd);
+			cli_error("%s: missing subcommand (usage: %s)",
+			    cmd->name, usage);
+			free(usage);
+			return (EXIT_USAGE);
+		}
+		if ((sub = cli_sub_find(cmd, argv[1])) == NULL)
+			return (cli_unknown(cmd, argv[1]));
+		return (cli_cmd_exec(ctx, sub, argc - 1, argv + 1));
+	}
+	log_debug("%s: %s", __func__, cmd->name);
+	if (cmd->run != NULL) {
+		switch (cli_args_parse(cmd, argc, argv, &args)) {
+		case 0:
+			break;
+		case 1:
+			cli_print_help(cmd, stdout);
+			return (EXIT_OK);
+		default:
+			return (EXIT_USAGE);
+		}
+		rc = cmd->run(ctx, &args);
+		cli_args_free(&args);
+		return (rc);
 	}
 	if (cli_wants_help(argc, argv)) {
 		cli_print_help(cmd, stdout);
 		return (EXIT_OK);
 	}
-	log_debug("%s: %s", __func__, cmd->name);
 	/* getopt names argv[0] in its messages: make them say "sluice run". */
 	xasprintf(&prog, "sluice %s", cmd->name);
 	argv[0] = prog;
 	rc = cmd->exec(ctx, argc, argv);
 	free(prog);
 	return (rc);
+}
+
+/* Run argv[0] as a command; returns the process exit status. */
+int
+cli_dispatch(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct cli_cmd	*cmd;
+
+	if ((cmd = cli_find(argv[0])) == NULL)
+		return (cli_unknown(NULL, argv[0]));
+	return (cli_cmd_exec(ctx, cmd, argc, argv));
 }
 
 /* Release what commands opened. */
@@ -162,7 +244,11 @@ cli_warn(const char *fmt, ...)
 int
 cli_usage(const struct cli_cmd *cmd)
 {
-	fprintf(stderr, "usage: sluice %s %s\n", cmd->name, cmd->usage);
+	char	*usage;
+
+	usage = cli_args_usage(cmd);
+	fprintf(stderr, "usage: %s\n", usage);
+	free(usage);
 	return (EXIT_USAGE);
 }
 
@@ -170,10 +256,7 @@ cli_usage(const struct cli_cmd *cmd)
 void
 cli_print_help(const struct cli_cmd *cmd, FILE *f)
 {
-	fprintf(f, "usage: sluice %s %s\n\n%s\n", cmd->name, cmd->usage,
-	    cmd->summary);
-	if (cmd->help != NULL)
-		fprintf(f, "\n%s", cmd->help);
+	cli_args_help(cmd, f);
 }
 
 /* Does the command line ask for help right after the command name? */
@@ -392,44 +475,4 @@ cli_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
 		flow_diags_free(diags);
 	}
 	return (doc);
-}
-
-/*
- * A command of subcommands ("template show", "schedule add"): find the
- * one in argv[1] and run it with argv shifted by one, named "sluice
- * PARENT SUB" so getopt's messages say which.
- */
-int
-cli_subcommand(struct cli_ctx *ctx, const struct cli_cmd *parent,
-    const struct cli_cmd *subs, size_t n, int argc, char **argv)
-{
-	const struct cli_cmd	*sub = NULL;
-	char			*prog;
-	size_t			 i, skip = strlen(parent->name) + 1;
-	int			 rc;
-
-	if (argc < 2)
-		return (cli_usage(parent));
-	if (cli_wants_help(argc, argv)) {
-		cli_print_help(parent, stdout);
-		return (EXIT_OK);
-	}
-	for (i = 0; i < n && sub == NULL; i++) {
-		if (strcmp(subs[i].name + skip, argv[1]) == 0)
-			sub = &subs[i];
-	}
-	if (sub == NULL) {
-		cli_error("%s: unknown subcommand \"%s\"", parent->name,
-		    argv[1]);
-		return (cli_usage(parent));
-	}
-	if (cli_wants_help(argc - 1, argv + 1)) {
-		cli_print_help(sub, stdout);
-		return (EXIT_OK);
-	}
-	xasprintf(&prog, "sluice %s", sub->name);
-	argv[1] = prog;
-	rc = sub->exec(ctx, argc - 1, argv + 1);
-	free(prog);
-	return (rc);
 }

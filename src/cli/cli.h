@@ -51,12 +51,53 @@ struct cli_ctx {
 	struct authority_site	 authority;	/* the site's policy */
 };
 
+/*
+ * An option a command takes, declared in its table entry (tmux's args
+ * template): cli.c parses every command line once against it, so usage,
+ * --help, completion and the parser never disagree.  An option list ends
+ * with an entry whose name is NULL.
+ */
+struct cli_opt {
+	const char	*name;		/* long name, without "--" */
+	int		 letter;	/* short letter, or 0 */
+	const char	*value;		/* its value's name ("N"), NULL: flag */
+	int		 flags;
+#define CLI_OPT_MANY	 0x1		/* may be given more than once */
+#define CLI_OPT_REQUIRED 0x2		/* must be given */
+#define CLI_OPT_HIDDEN	 0x4		/* not in usage, help or completion */
+#define CLI_OPT_SHORT	 0x8		/* only -LETTER; name is for lookups */
+	const char	*help;		/* one line for --help */
+};
+
+/* One option given on the command line, in the order given. */
+struct cli_arg {
+	const struct cli_opt	*opt;
+	const char		*value;	/* NULL for a flag */
+};
+
+/* A command line parsed against a command's table entry. */
+struct cli_args {
+	const struct cli_cmd	*cmd;
+	struct cli_arg		*opts;
+	size_t			 nopts;
+	char			**argv;	/* the arguments that are not options */
+	int			 argc;
+};
+
+#define CLI_ARGS_ANY	-1		/* args_max: no upper bound */
+
 struct cli_cmd {
-	const char	*name;
-	const char	*usage;		/* arguments after the name */
+	const char	*name;		/* "list", or "template show" */
+	const char	*usage;		/* the arguments, e.g. "ID" */
 	const char	*summary;	/* one line for --help */
-	const char	*help;		/* option lines for NAME --help, or NULL */
-	int		 (*exec)(struct cli_ctx *, int, char **);
+	const char	*help;		/* notes for NAME --help, or NULL */
+	const struct cli_opt *opts;	/* with .run: its options, or NULL */
+	int		 args_min;	/* with .run: how many arguments */
+	int		 args_max;	/* ... or CLI_ARGS_ANY */
+	const struct cli_cmd *subs;	/* subcommands, ending with no name */
+	int		 hidden;	/* not in help or completion */
+	int		 (*run)(struct cli_ctx *, const struct cli_args *);
+	int		 (*exec)(struct cli_ctx *, int, char **); /* old form */
 };
 
 extern const struct cli_cmd cli_cmd_check;
@@ -71,6 +112,8 @@ extern const struct cli_cmd cli_cmd_reject;
 extern const struct cli_cmd cli_cmd_cancel;
 extern const struct cli_cmd cli_cmd_retry;
 extern const struct cli_cmd cli_cmd_skip;
+extern const struct cli_cmd cli_cmd_complete;
+extern const struct cli_cmd cli_cmd_fail;
 extern const struct cli_cmd cli_cmd_pause;
 extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
@@ -81,15 +124,27 @@ extern const struct cli_cmd cli_cmd_schedule;
 extern const struct cli_cmd *const cli_cmds[];
 const struct cli_cmd *cli_find(const char *);
 int		 cli_dispatch(struct cli_ctx *, int, char **);
+int		 cli_cmd_exec(struct cli_ctx *, const struct cli_cmd *, int,
+		     char **);
 void		 cli_ctx_free(struct cli_ctx *);
 void		 cli_error(const char *, ...) printflike(1, 2);
 void		 cli_warn(const char *, ...) printflike(1, 2);
 int		 cli_usage(const struct cli_cmd *);
 void		 cli_print_help(const struct cli_cmd *, FILE *);
 int		 cli_wants_help(int, char **);
-int		 cli_subcommand(struct cli_ctx *, const struct cli_cmd *,
-		     const struct cli_cmd *, size_t, int, char **);
 void		 cli_getopt_reset(void);
+
+/* args.c: parse a command line against a command's option table. */
+int		 cli_args_parse(const struct cli_cmd *, int, char **,
+		     struct cli_args *);
+void		 cli_args_free(struct cli_args *);
+int		 cli_args_has(const struct cli_args *, const char *);
+const char	*cli_args_get(const struct cli_args *, const char *);
+const char	*cli_args_next(const struct cli_args *, const char *,
+		     size_t *);
+char		*cli_args_usage(const struct cli_cmd *);
+void		 cli_args_help(const struct cli_cmd *, FILE *);
+const struct cli_cmd *cli_sub_find(const struct cli_cmd *, const char *);
 #define CLI_STORE_ANY	2	/* cli_store: writable if it can be */
 int		 cli_store(struct cli_ctx *, int);
 int		 cli_exit_code(int);
@@ -105,6 +160,7 @@ struct flow_doc	*cli_doc_parse(const char *, size_t, const struct flow_tools *,
 struct cJSON;
 int		 cli_input_pair(struct cJSON *, const char *, char **);
 int		 cli_input_file(struct cJSON *, const char *, char **);
+struct cJSON	*cli_input_args(const struct cli_args *);
 
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
@@ -124,6 +180,9 @@ struct cli_run_opts {
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+extern const struct cli_opt cli_run_options[];
+int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
+		     const char *);
 
 /* subflow.c: a chain of sub-workflow templates that loops, or NULL. */
 char		*cli_subflow_loop(struct store *, const char *,
@@ -162,6 +221,11 @@ int		 cli_authorize(struct cli_ctx *, const char *, const char *);
 
 /* template.c: template names, shared with editor.c. */
 int		 cli_template_check_name(const char *, char **);
+
+/* template-versions.c */
+int		 cli_template_history(struct cli_ctx *,
+		     const struct cli_args *);
+int		 cli_template_diff(struct cli_ctx *, const struct cli_args *);
 
 /* console.c: sluice with no command. */
 int		 cli_console(struct cli_ctx *);

@@ -16,13 +16,12 @@
 
 /*
  * control.c: the operator's commands on a workflow or a step: approve,
- * reject, cancel, retry, skip, pause and resume.  One parser for all of
- * them, told by a table what each takes; the engine does the work (for a
+ * reject, cancel, retry, skip, pause and resume.  Each declares what it
+ * takes in its table entry; the engine does the work (for a
  * gate, checks who may decide) and says what it did, and a refusal exits
  * 4 with the reason.
  */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,64 +32,93 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_control_exec(struct cli_ctx *, int, char **);
+static int	 cmd_control_run(struct cli_ctx *, const struct cli_args *);
+
+static const struct cli_opt control_comment_opts[] = {
+	{ "message", 'm', "TEXT", 0, "a comment, kept in the audit trail" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+static const struct cli_opt control_reason_opts[] = {
+	{ "message", 'm', "TEXT", CLI_OPT_REQUIRED,
+	    "why (required), kept in the audit trail" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+static const struct cli_opt control_cancel_opts[] = {
+	{ "message", 'm', "TEXT", 0, "why, kept in the audit trail" },
+	{ "step", 0, NULL, 0,
+	    "the argument is a for-each item's step id: cancel that item "
+	    "alone" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+static const struct cli_opt control_retry_opts[] = {
+	{ "from", 0, "STEP", 0,
+	    "run that step (a name or key) and what follows it again" },
+	{ NULL, 0, NULL, 0, NULL }
+};
 
 const struct cli_cmd cli_cmd_approve = {
 	.name = "approve",
-	.usage = "STEP [-m TEXT]",
+	.usage = "STEP",
 	.summary = "Approve a gate waiting for people.",
-	.help = "Options:\n"
-	    "  -m TEXT   a comment, kept in the audit trail\n\n"
-	    "STEP is the gate's step id, as sluice gates shows it.  Who may\n"
+	.help = "STEP is the gate's step id, as sluice gates shows it.  Who may\n"
 	    "decide is fixed on the gate (approvers, quorum, allow_self); see\n"
 	    "AUTHORITY in sluice(1).\n",
-	.exec = cmd_control_exec
+	.opts = control_comment_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_control_run
 };
 
 const struct cli_cmd cli_cmd_reject = {
 	.name = "reject",
-	.usage = "STEP -m TEXT",
+	.usage = "STEP",
 	.summary = "Reject a gate waiting for people (a reason is required).",
-	.help = "Options:\n"
-	    "  -m TEXT   why (required), kept in the audit trail\n",
-	.exec = cmd_control_exec
+	.opts = control_reason_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_control_run
 };
 
 const struct cli_cmd cli_cmd_cancel = {
 	.name = "cancel",
-	.usage = "ID [-m TEXT] | --step STEP [-m TEXT]",
+	.usage = "ID",
 	.summary = "Cancel a workflow: kill its running steps, stop the rest.",
-	.help = "Options:\n"
-	    "  -m TEXT   why, kept in the audit trail\n"
-	    "  --step    STEP is a for-each item's step id: cancel that item "
-	    "alone\n            (it counts as failed; the for-each goes on)\n",
-	.exec = cmd_control_exec
+	.help = "With --step, a cancelled for-each item counts as failed and "
+	    "the for-each\ngoes on.\n",
+	.opts = control_cancel_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_control_run
 };
 
 const struct cli_cmd cli_cmd_retry = {
 	.name = "retry",
-	.usage = "ID [--from STEP]",
+	.usage = "ID",
 	.summary = "Run a failed or cancelled workflow again from where it "
 	    "ended.",
-	.help = "Options:\n"
-	    "  --from STEP   run that step (a name or key) and what follows "
-	    "it again\n\n"
-	    "Completed steps are kept; without --from, the steps the "
+	.help = "Completed steps are kept; without --from, the steps the "
 	    "workflow ended\non (failed or cancelled) run again.\n",
-	.exec = cmd_control_exec
+	.opts = control_retry_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_control_run
 };
 
 const struct cli_cmd cli_cmd_skip = {
 	.name = "skip",
-	.usage = "STEP -m TEXT",
+	.usage = "STEP",
 	.summary = "Skip a failed, pending or waiting step (as if it "
 	    "completed).",
-	.help = "Options:\n"
-	    "  -m TEXT   why (required), kept in the audit trail\n\n"
-	    "A waiting gate may be skipped only by someone who may approve it\n"
-	    "(and not when its quorum is above 1); other steps need the\n"
+	.help = "A waiting gate may be skipped only by someone who may approve "
+	    "it\n(and not when its quorum is above 1); other steps need the\n"
 	    "operator right (see AUTHORITY in sluice(1)).\n",
-	.exec = cmd_control_exec
+	.opts = control_reason_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_control_run
 };
 
 const struct cli_cmd cli_cmd_pause = {
@@ -98,97 +126,51 @@ const struct cli_cmd cli_cmd_pause = {
 	.usage = "ID",
 	.summary = "Hold a workflow: start no new steps (running ones "
 	    "finish).",
-	.exec = cmd_control_exec
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_control_run
 };
 
 const struct cli_cmd cli_cmd_resume = {
 	.name = "resume",
 	.usage = "ID",
 	.summary = "Let a paused workflow go on.",
-	.exec = cmd_control_exec
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_control_run
 };
 
-/* What each command takes: a step or a workflow, -m, --from. */
-#define CONTROL_M_NO		0
-#define CONTROL_M_OPTIONAL	1
-#define CONTROL_M_REQUIRED	2
-
-static const struct control_rule {
-	const struct cli_cmd	*cmd;
-	int			 on_step;	/* STEP, else workflow ID */
-	int			 comment;	/* CONTROL_M_* */
-	int			 from;		/* takes --from */
-	int			 step;		/* takes --step: STEP, not ID */
-} control_rules[] = {
-	{ &cli_cmd_approve, 1, CONTROL_M_OPTIONAL, 0, 0 },
-	{ &cli_cmd_reject, 1, CONTROL_M_REQUIRED, 0, 0 },
-	{ &cli_cmd_cancel, 0, CONTROL_M_OPTIONAL, 0, 1 },
-	{ &cli_cmd_retry, 0, CONTROL_M_NO, 1, 0 },
-	{ &cli_cmd_skip, 1, CONTROL_M_REQUIRED, 0, 0 },
-	{ &cli_cmd_pause, 0, CONTROL_M_NO, 0, 0 },
-	{ &cli_cmd_resume, 0, CONTROL_M_NO, 0, 0 },
+/* Which commands act on a step rather than on a workflow. */
+static const struct cli_cmd *const control_on_step[] = {
+	&cli_cmd_approve, &cli_cmd_reject, &cli_cmd_skip
 };
 
 /* Every command here: ID or STEP, -m, --from; then ask the engine. */
 static int
-cmd_control_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "from", required_argument, NULL, 'f' },
-		{ "message", required_argument, NULL, 'm' },
-		{ "step", no_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const struct control_rule	*rule = NULL;
-	const struct cli_cmd		*cmd;
-	const char			*comment = NULL, *from = NULL;
-	int64_t				 id;
-	size_t				 i;
-	int				 ch, on_step;
+	const struct cli_cmd	*cmd = args->cmd;
+	const char		*comment = NULL, *from = NULL;
+	int64_t			 id;
+	size_t			 i;
+	int			 on_step = 0;
 
-	for (i = 0; i < nitems(control_rules); i++) {
-		if (strcmp(control_rules[i].cmd->name,
-		    argv[0] + strlen("sluice ")) == 0)
-			rule = &control_rules[i];
-	}
-	if (rule == NULL)
-		fatalx("%s: no rule for %s", __func__, argv[0]);
-	cmd = rule->cmd;
-	on_step = rule->on_step;
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "m:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'm':
-			if (rule->comment == CONTROL_M_NO)
-				return (cli_usage(cmd));
-			comment = optarg;
-			break;
-		case 'f':
-			if (!rule->from)
-				return (cli_usage(cmd));
-			from = optarg;
-			break;
-		case 's':
-			if (!rule->step)
-				return (cli_usage(cmd));
+	for (i = 0; i < nitems(control_on_step); i++) {
+		if (control_on_step[i] == cmd)
 			on_step = 1;
-			break;
-		default:
-			return (cli_usage(cmd));
-		}
 	}
-	if (argc - optind != 1)
-		return (cli_usage(cmd));
-	if (cli_parse_id(argv[optind], &id) != 0) {
+	if (cmd->opts == control_cancel_opts && cli_args_has(args, "step"))
+		on_step = 1;
+	if (cmd->opts != NULL && cmd->opts != control_retry_opts)
+		comment = cli_args_get(args, "message");
+	if (cmd->opts == control_retry_opts)
+		from = cli_args_get(args, "from");
+	if (cli_parse_id(args->argv[0], &id) != 0) {
 		cli_error("%s: bad %s id \"%s\"", cmd->name,
-		    on_step ? "step" : "workflow", argv[optind]);
+		    on_step ? "step" : "workflow", args->argv[0]);
 		return (EXIT_USAGE);
 	}
 	/* A blank -m reaches the engine, which refuses it on the record. */
-	if (rule->comment == CONTROL_M_REQUIRED && comment == NULL) {
-		cli_error("%s: a reason is required (-m TEXT)", cmd->name);
-		return (EXIT_USAGE);
-	}
 	if (on_step)
 		return (cli_submit_action(ctx, cmd->name, 0, id, comment,
 		    NULL));

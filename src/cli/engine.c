@@ -23,7 +23,6 @@
  * asked to hand over, and this one waits for its lock.
  */
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,19 +36,22 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_engine_exec(struct cli_ctx *, int, char **);
+static int	 cmd_engine_run(struct cli_ctx *, const struct cli_args *);
 static void	 cmd_engine_signal(int, void *);
 static void	 cmd_engine_retry(void *);
 
+static const struct cli_opt cmd_engine_opts[] = {
+	{ "jobs", 'j', "JOBS", 0, "step processes at once (default 32)" },
+	{ "drain", 0, NULL, 0, "exit once no workflow is running (gates, "
+	    "retries and steps still to come keep it running)" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_engine = {
 	.name = "engine",
-	.usage = "[-j JOBS] [--drain]",
 	.summary = "Run the engine headless in the foreground (for systemd).",
-	.help = "Options:\n"
-	    "  -j JOBS   step processes at once (default 32)\n"
-	    "  --drain   exit once no workflow is running (gates, retries and"
-	    "\n            steps still to come keep it running)\n\n"
-	    "SIGTERM, SIGINT or SIGHUP: start nothing new and exit when "
+	.opts = cmd_engine_opts,
+	.help = "SIGTERM, SIGINT or SIGHUP: start nothing new and exit when "
 	    "running steps\nhave ended; a second signal interrupts them.\n\n"
 	    "When a console's engine runs headless on the database (its "
 	    "terminal went\naway), this engine asks it to hand over: it "
@@ -59,7 +61,7 @@ const struct cli_cmd cli_cmd_engine = {
 	    "directory's\ngroup), which knows each caller by its uid.  Run "
 	    "as an account that owns\nthe database's directory (mode 2750), "
 	    "it is the only writer: see TEAM USE\nin sluice(1).\n",
-	.exec = cmd_engine_exec
+	.run = cmd_engine_run
 };
 
 struct cmd_engine_state {
@@ -147,42 +149,27 @@ cmd_engine_handover(struct cli_ctx *ctx, struct loop *loop,
 
 /* "sluice engine": take the lock and run until told to stop. */
 static int
-cmd_engine_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct cmd_engine_state	 st;
 	struct engine_opts	 opts;
 	const struct flow_tools	*tools;
 	struct loop		*loop;
 	char			*cause = NULL;
-	static const struct option	 longopts[] = {
-		{ "drain", no_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 }
-	};
+	const char		*s;
 	int64_t			 jobs;
-	int			 ch, rc, drain = 0;
+	int			 rc, drain;
 
 	memset(&opts, 0, sizeof opts);
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "j:", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd':
-			drain = 1;
-			break;
-		case 'j':
-			if (str_parse_int64(optarg, &jobs) != 0 || jobs < 1 ||
-			    jobs > 10000) {
-				cli_error("engine: -j: a number from 1 to "
-				    "10000");
-				return (EXIT_USAGE);
-			}
-			opts.max_jobs = (int)jobs;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_engine));
+	drain = cli_args_has(args, "drain");
+	if ((s = cli_args_get(args, "jobs")) != NULL) {
+		if (str_parse_int64(s, &jobs) != 0 || jobs < 1 ||
+		    jobs > 10000) {
+			cli_error("engine: -j: a number from 1 to 10000");
+			return (EXIT_USAGE);
 		}
+		opts.max_jobs = (int)jobs;
 	}
-	if (argc != optind)
-		return (cli_usage(&cli_cmd_engine));
 	if ((rc = cli_store(ctx, 1)) != 0 || (rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
 	if ((rc = cli_engine_opts(ctx, &opts)) != 0)

@@ -16,7 +16,6 @@
 
 /* gates.c: "sluice gates" shows the approval queue, oldest first. */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +26,19 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_gates_exec(struct cli_ctx *, int, char **);
+static int	cmd_gates_run(struct cli_ctx *, const struct cli_args *);
 static void	cmd_gates_parent_json(cJSON *, const struct store_gate *);
+
+static const struct cli_opt cmd_gates_opts[] = {
+	{ "json", 0, NULL, 0, "a JSON array" },
+	{ NULL, 0, NULL, 0, NULL }
+};
 
 const struct cli_cmd cli_cmd_gates = {
 	.name = "gates",
-	.usage = "[--json]",
 	.summary = "Show the gates waiting for approval, oldest first.",
-	.help = "Options:\n"
-	    "  --json   a JSON array\n",
-	.exec = cmd_gates_exec
+	.opts = cmd_gates_opts,
+	.run = cmd_gates_run
 };
 
 /* A child run's gate: "parent": {"id", "name"}; else null. */
@@ -59,12 +61,8 @@ cmd_gates_parent_json(cJSON *o, const struct store_gate *g)
 
 /* Print the waiting gates as a table or a JSON array. */
 static int
-cmd_gates_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	static const int		 widths[] = { 6, 20, 16, 8, 10, 5 };
 	static const char		*header[] = { "STEP", "WORKFLOW",
 	    "GATE", "WAITING", "BY", "OK", "MESSAGE" };
@@ -74,20 +72,9 @@ cmd_gates_exec(struct cli_ctx *ctx, int argc, char **argv)
 	char				*wname;
 	const char			*cells[7];
 	size_t				 n, i;
-	int				 ch, json = 0, rc;
+	int				 json, rc;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_gates));
-		}
-	}
-	if (argc != optind)
-		return (cli_usage(&cli_cmd_gates));
+	json = cli_args_has(args, "json");
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_gate_list(ctx->store, &g, &n, &cause)) != 0)

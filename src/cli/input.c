@@ -17,6 +17,7 @@
 /*
  * input.c: a workflow's input from the command line: -i KEY=VAL gives a
  * string, -i KEY:=JSON a typed value, --input FILE.json a whole object.
+ * Commands that take them declare -i as "i" and --input as "input".
  */
 
 #include <stdlib.h>
@@ -117,4 +118,35 @@ cli_input_file(cJSON *obj, const char *path, char **cause)
 	}
 	cJSON_Delete(doc);
 	return (0);
+}
+
+/*
+ * The input a parsed command line gives: each --input FILE in order, then
+ * each -i in order, so -i wins whatever the order on the line.  A new
+ * object, or NULL after printing why not.
+ */
+cJSON *
+cli_input_args(const struct cli_args *args)
+{
+	cJSON		*input;
+	const char	*v;
+	char		*cause = NULL;
+	size_t		 iter = 0;
+
+	input = cJSON_CreateObject();
+	while ((v = cli_args_next(args, "input", &iter)) != NULL) {
+		if (cli_input_file(input, v, &cause) != 0)
+			goto bad;
+	}
+	iter = 0;
+	while ((v = cli_args_next(args, "i", &iter)) != NULL) {
+		if (cli_input_pair(input, v, &cause) != 0)
+			goto bad;
+	}
+	return (input);
+bad:
+	cli_error("%s", cause);
+	free(cause);
+	cJSON_Delete(input);
+	return (NULL);
 }

@@ -16,7 +16,6 @@
 
 /* list.c: "sluice list" shows workflows, newest first. */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,24 +27,26 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_list_exec(struct cli_ctx *, int, char **);
+static int	cmd_list_run(struct cli_ctx *, const struct cli_args *);
 static void	cmd_list_json(const struct store_workflow *, size_t);
 static void	cmd_list_text(const struct store_workflow *, size_t);
 
+static const struct cli_opt cmd_list_opts[] = {
+	{ "status", 0, "STATUS", 0,
+	    "only runs in that state: running, waiting, paused, scheduled, "
+	    "late, completed, failed or cancelled" },
+	{ "limit", 0, "N", 0, "at most N workflows (default 50)" },
+	{ "top", 0, NULL, 0,
+	    "leave out child runs (started by a sub-workflow step)" },
+	{ "json", 0, NULL, 0, "a JSON array" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_list = {
 	.name = "list",
-	.usage = "[--status STATE] [--limit N] [--top] [--json]",
 	.summary = "List workflows, newest first.",
-	.help = "Options:\n"
-	    "  --status STATE   only runs in that state: running, waiting, "
-	    "paused,\n"
-	    "                   scheduled, late, completed, failed or "
-	    "cancelled\n"
-	    "  --limit N        at most N workflows (default 50)\n"
-	    "  --top            leave out child runs (started by a "
-	    "sub-workflow step)\n"
-	    "  --json           a JSON array\n",
-	.exec = cmd_list_exec
+	.opts = cmd_list_opts,
+	.run = cmd_list_run
 };
 
 /* Print workflows as a JSON array. */
@@ -142,56 +143,35 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 
 /* Print the workflows as a table or a JSON array. */
 static int
-cmd_list_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_list_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "status", required_argument, NULL, 's' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "top", no_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct store_workflow_filter	 f;
 	struct store_workflow		*wfs;
 	enum run_state			 state;
+	const char			*s;
 	char				*cause = NULL;
 	size_t				 n;
-	int				 ch, json = 0, rc;
+	int				 rc;
 
 	memset(&f, 0, sizeof f);
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 's':
-			if (state_parse(optarg, &state) != 0) {
-				cli_error("--status: unknown status \"%s\" (use "
-				    "one of %s)", optarg, state_words());
-				return (EXIT_USAGE);
-			}
-			f.by_state = 1;
-			f.state = state;
-			break;
-		case 'l':
-			if (cli_parse_limit(optarg, &f.limit) != 0)
-				return (EXIT_USAGE);
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 't':
-			f.top = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_list));
+	if ((s = cli_args_get(args, "status")) != NULL) {
+		if (state_parse(s, &state) != 0) {
+			cli_error("--status: unknown status \"%s\" (use one of "
+			    "%s)", s, state_words());
+			return (EXIT_USAGE);
 		}
+		f.by_state = 1;
+		f.state = state;
 	}
-	if (argc != optind)
-		return (cli_usage(&cli_cmd_list));
+	if ((s = cli_args_get(args, "limit")) != NULL &&
+	    cli_parse_limit(s, &f.limit) != 0)
+		return (EXIT_USAGE);
+	f.top = cli_args_has(args, "top");
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_workflow_list(ctx->store, &f, &wfs, &n, &cause)) != 0)
 		return (cli_store_fail(rc, cause));
-	if (json)
+	if (cli_args_has(args, "json"))
 		cmd_list_json(wfs, n);
 	else
 		cmd_list_text(wfs, n);

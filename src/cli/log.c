@@ -22,7 +22,6 @@
  * newline and tab) unless --raw asks for the bytes.
  */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,18 +32,26 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	 cmd_log_exec(struct cli_ctx *, int, char **);
+static int	 cmd_log_run(struct cli_ctx *, const struct cli_args *);
+
+static const struct cli_opt cmd_log_opts[] = {
+	{ "follow", 'f', NULL, 0,
+	    "keep printing output until the step ends" },
+	{ "timestamps", 't', NULL, 0,
+	    "put each line's time and stream (out, err) in front" },
+	{ "raw", 0, NULL, 0, "the bytes as the step wrote them; otherwise "
+	    "control characters but newline and tab are shown escaped" },
+	{ NULL, 0, NULL, 0, NULL }
+};
 
 const struct cli_cmd cli_cmd_log = {
 	.name = "log",
-	.usage = "STEP [-f] [-t] [--raw]",
+	.usage = "STEP",
 	.summary = "Show a step's output.",
-	.help = "Options:\n"
-	    "  -f      follow: keep printing output until the step ends\n"
-	    "  -t      put each line's time and stream (out, err) in front\n"
-	    "  --raw   the bytes as the step wrote them; otherwise control\n"
-	    "          characters but newline and tab are shown escaped\n",
-	.exec = cmd_log_exec
+	.opts = cmd_log_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_log_run
 };
 
 /*
@@ -109,41 +116,22 @@ cmd_log_print(const struct store_log *l, size_t n, int stamps, int raw,
 
 /* "sluice log": print what there is; with -f, wait for more. */
 static int
-cmd_log_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "raw", no_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct timespec		 ts = { 0, 100 * 1000 * 1000 };
 	struct store_step	*step = NULL;
 	struct store_log	*l;
 	size_t			 n;
 	int64_t			 id, after = 0;
 	char			*cause = NULL;
-	int			 ch, rc, follow = 0, stamps = 0, raw = 0, bol = 1;
+	int			 rc, follow, stamps, raw, bol = 1;
 	int			 ended;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "ft", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-			follow = 1;
-			break;
-		case 't':
-			stamps = 1;
-			break;
-		case 'r':
-			raw = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_log));
-		}
-	}
-	if (argc - optind != 1)
-		return (cli_usage(&cli_cmd_log));
-	if (cli_parse_id(argv[optind], &id) != 0) {
-		cli_error("log: bad step id \"%s\"", argv[optind]);
+	follow = cli_args_has(args, "follow");
+	stamps = cli_args_has(args, "timestamps");
+	raw = cli_args_has(args, "raw");
+	if (cli_parse_id(args->argv[0], &id) != 0) {
+		cli_error("log: bad step id \"%s\"", args->argv[0]);
 		return (EXIT_USAGE);
 	}
 	if ((rc = cli_store(ctx, 0)) != 0)

@@ -21,7 +21,6 @@
  * engine's work.
  */
 
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +35,7 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_run_exec(struct cli_ctx *, int, char **);
+static int	 cmd_run_run(struct cli_ctx *, const struct cli_args *);
 static int	 cli_run_load(struct cli_ctx *, const char *,
 		     struct flow_doc **, struct store_template **);
 static int	 cli_run_check_name(const char *);
@@ -44,33 +43,34 @@ static char	*cli_run_default_name(const char *);
 static char	*cli_run_request(const struct flow_doc *, const char *,
 		     const char *, const struct store_template *, int64_t);
 
+/* What "run" and "template run" take: they start a run the same way. */
+const struct cli_opt cli_run_options[] = {
+	{ "i", 'i', "KEY=VAL", CLI_OPT_MANY|CLI_OPT_SHORT,
+	    "an input value (a string); KEY:=JSON for any JSON value" },
+	{ "input", 0, "FILE.json", CLI_OPT_MANY,
+	    "input values from a JSON object (-i wins)" },
+	{ "name", 0, "NAME", 0,
+	    "the workflow's name (default: the template or file name)" },
+	{ "at", 0, "WHEN", 0, "start later: \"in 30 minutes\", \"tomorrow "
+	    "9am\", ISO 8601, @UNIXTIME" },
+	{ "wait", 0, NULL, 0, "drive the run (or follow the running engine) "
+	    "to its end" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_run = {
 	.name = "run",
-	.usage = "FLOW.json|TEMPLATE [-i KEY=VAL]... [--input FILE.json] "
-	    "[--name NAME] [--at WHEN] [--wait]",
+	.usage = "FLOW.json|TEMPLATE",
 	.summary = "Start a workflow from a flow file or a template.",
-	.help = "Options:\n"
-	    "  -i KEY=VAL         an input value (a string)\n"
-	    "  -i KEY:=JSON       an input value given as JSON (number, "
-	    "object...)\n"
-	    "  --input FILE.json  input values from a JSON object "
-	    "(-i wins)\n"
-	    "  --name NAME        the workflow's name (default: the "
-	    "template or file name)\n"
-	    "  --at WHEN          start later: \"in 30 minutes\", "
-	    "\"tomorrow 9am\",\n"
-	    "                     \"2026-12-01 09:00\", ISO 8601, "
-	    "@UNIXTIME (local zone)\n"
-	    "  --wait             drive the run (or follow the running "
-	    "engine) to its end\n"
-	    "                     (with --at: through its start time);"
-	    "\n"
-	    "                     exit 0 completed, 1 failed, 3 "
-	    "cancelled\n\n"
-	    "An argument containing '/' or ending in .json is a file; "
+	.help = "An argument containing '/' or ending in .json is a file; "
 	    "anything else\nnames a template.  Prints the new workflow's "
-	    "id.\n",
-	.exec = cmd_run_exec
+	    "id.  --at takes local time\n(\"2026-12-01 09:00\"); with --wait "
+	    "it waits through the start time.\nWith --wait the exit status "
+	    "is 0 completed, 1 failed, 3 cancelled.\n",
+	.opts = cli_run_options,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_run_run
 };
 
 /* Is the argument a flow file rather than a template name? */
@@ -254,73 +254,32 @@ out:
 	return (rc);
 }
 
-/* "sluice run": parse options, start, print the id. */
-static int
-cmd_run_exec(struct cli_ctx *ctx, int argc, char **argv)
+/*
+ * Start what the parsed command line of "run" or "template run" says:
+ * what is the flow file or template.
+ */
+int
+cli_run_args(struct cli_ctx *ctx, const struct cli_args *args,
+    const char *what)
 {
-	static const struct option	 opts[] = {
-		{ "input", required_argument, NULL, 'I' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "at", required_argument, NULL, 'a' },
-		{ "wait", no_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct cli_run_opts		 o;
-	cJSON				*input, *pairs;
-	char				*cause = NULL;
-	int				 ch, rc = EXIT_USAGE;
+	struct cli_run_opts	 o;
+	int			 rc;
 
 	memset(&o, 0, sizeof o);
-	input = cJSON_CreateObject();
-	pairs = cJSON_CreateObject();
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "i:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'i':
-			if (cli_input_pair(pairs, optarg, &cause) != 0)
-				goto bad;
-			break;
-		case 'I':
-			if (cli_input_file(input, optarg, &cause) != 0)
-				goto bad;
-			break;
-		case 'n':
-			o.name = optarg;
-			break;
-		case 'a':
-			o.at = optarg;
-			break;
-		case 'w':
-			o.wait = 1;
-			break;
-		default:
-			rc = cli_usage(&cli_cmd_run);
-			goto out;
-		}
-	}
-	if (argc - optind != 1) {
-		rc = cli_usage(&cli_cmd_run);
-		goto out;
-	}
-	/* -i values override the same keys from --input, in any order. */
-	while (pairs->child != NULL) {
-		cJSON	*item = cJSON_DetachItemViaPointer(pairs, pairs->child);
-		char	*key = xstrdup(item->string);
-
-		cJSON_DeleteItemFromObjectCaseSensitive(input, key);
-		cJSON_AddItemToObject(input, key, item);
-		free(key);
-	}
-	o.what = argv[optind];
-	o.input = input;
+	if ((o.input = cli_input_args(args)) == NULL)
+		return (EXIT_USAGE);
+	o.what = what;
+	o.name = cli_args_get(args, "name");
+	o.at = cli_args_get(args, "at");
+	o.wait = cli_args_has(args, "wait");
 	rc = cli_run_start(ctx, &o);
-	goto out;
-bad:
-	cli_error("%s", cause);
-	free(cause);
-	rc = EXIT_USAGE;
-out:
-	cJSON_Delete(pairs);
-	cJSON_Delete(input);
+	cJSON_Delete(o.input);
 	return (rc);
+}
+
+/* "sluice run": start, print the id. */
+static int
+cmd_run_run(struct cli_ctx *ctx, const struct cli_args *args)
+{
+	return (cli_run_args(ctx, args, args->argv[0]));
 }

@@ -23,7 +23,6 @@
  */
 
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,120 +47,120 @@ struct schedule_add {
 	cJSON		*input;		/* owned */
 };
 
-static int	 cmd_schedule_exec(struct cli_ctx *, int, char **);
-static int	 cmd_schedule_add(struct cli_ctx *, int, char **);
-static int	 cmd_schedule_list(struct cli_ctx *, int, char **);
-static int	 cmd_schedule_show(struct cli_ctx *, int, char **);
-static int	 cmd_schedule_action(struct cli_ctx *, int, char **);
+static int	 cmd_schedule_add(struct cli_ctx *,
+		     const struct cli_args *);
+static int	 cmd_schedule_list(struct cli_ctx *,
+		     const struct cli_args *);
+static int	 cmd_schedule_show(struct cli_ctx *,
+		     const struct cli_args *);
+static int	 cmd_schedule_action(struct cli_ctx *,
+		     const struct cli_args *);
 static int	 schedule_name_arg(const char *);
 static int	 schedule_add_check(struct cli_ctx *,
 		     const struct schedule_add *);
-static int	 schedule_add_args(int, char **, struct schedule_add *);
 static cJSON	*schedule_json(const struct store_schedule *);
 static void	 schedule_table(const struct store_schedule *, size_t);
 static const char *schedule_next_text(const struct store_schedule *, char *,
 		     size_t);
-static int	 schedule_args(const struct cli_cmd *, int, char **, int *);
 static void	 schedule_print_next(struct cli_ctx *, const char *);
 
-const struct cli_cmd cli_cmd_schedule = {
-	.name = "schedule",
-	.usage = "list|show|add|rm|pause|resume|run ...",
-	.summary = "Recurring schedules: a template run on a cron "
-	    "expression.",
-	.help =
-	    "  list [--json]                  live schedules\n"
-	    "  show NAME [--json]             one, with its recent runs and "
-	    "skips\n"
-	    "  add NAME --cron EXPR --template T [-i KEY=VAL]... "
-	    "[--input FILE.json]\n"
-	    "      [--overlap skip|allow|cancel-previous]\n"
-	    "  rm NAME                        remove (its runs are kept)\n"
-	    "  pause NAME, resume NAME        stop and restart firing (no "
-	    "catch-up)\n"
-	    "  run NAME                       fire now, by hand\n",
-	.exec = cmd_schedule_exec
+static const struct cli_opt schedule_list_opts[] = {
+	{ "json", 0, NULL, 0, "a JSON array" },
+	{ NULL, 0, NULL, 0, NULL }
 };
 
-/* The subcommands, each with its own usage and --help. */
+static const struct cli_opt schedule_show_opts[] = {
+	{ "json", 0, NULL, 0, "one JSON object" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+static const struct cli_opt schedule_add_opts[] = {
+	{ "cron", 0, "EXPR", CLI_OPT_REQUIRED,
+	    "5 fields (minute hour day month weekday) or @hourly, @daily, "
+	    "@weekly, @monthly; local time (TZ)" },
+	{ "template", 0, "T", CLI_OPT_REQUIRED,
+	    "the template to run (its latest version at each firing)" },
+	{ "i", 'i', "KEY=VAL", CLI_OPT_MANY|CLI_OPT_SHORT,
+	    "an input (KEY:=JSON for any JSON value)" },
+	{ "input", 0, "FILE.json", CLI_OPT_MANY,
+	    "inputs from a JSON object (-i wins)" },
+	{ "overlap", 0, "POLICY", 0, "when the last run is unfinished: skip "
+	    "(default), allow, or cancel-previous" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+/* The subcommands, each with its own options and --help. */
 static const struct cli_cmd schedule_cmds[] = {
 	{
 		.name = "schedule list",
-		.usage = "[--json]",
-		.summary = "list live schedules by name, with their last and "
-		    "next firing",
-		.help = "  --json       a JSON array\n",
-		.exec = cmd_schedule_list
+		.summary = "List live schedules by name, with their last and "
+		    "next firing.",
+		.opts = schedule_list_opts,
+		.run = cmd_schedule_list
 	},
 	{
 		.name = "schedule show",
-		.usage = "NAME [--json]",
-		.summary = "show a schedule, its recent runs and skipped "
-		    "firings",
-		.help = "  --json       one JSON object\n",
-		.exec = cmd_schedule_show
+		.usage = "NAME",
+		.summary = "Show a schedule, its recent runs and skipped "
+		    "firings.",
+		.opts = schedule_show_opts,
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_schedule_show
 	},
 	{
 		.name = "schedule add",
-		.usage = "NAME --cron EXPR --template T [-i KEY=VAL]... "
-		    "[--input FILE.json]\n"
-		    "    [--overlap skip|allow|cancel-previous]",
-		.summary = "add a schedule: run template T at every instant "
-		    "of a cron expression",
-		.help =
-		    "  --cron EXPR        5 fields (minute hour day month "
-		    "weekday) or @hourly,\n"
-		    "                     @daily, @weekly, @monthly; local "
-		    "time (TZ)\n"
-		    "  --template T       the template to run (its latest "
-		    "version at each firing)\n"
-		    "  -i KEY=VAL         an input (KEY:=JSON for any JSON "
-		    "value)\n"
-		    "  --input FILE.json  inputs from a JSON object\n"
-		    "  --overlap P        when the last run is unfinished: "
-		    "skip (default),\n"
-		    "                     allow, or cancel-previous\n",
-		.exec = cmd_schedule_add
+		.usage = "NAME",
+		.summary = "Add a schedule: run template T at every instant "
+		    "of a cron expression.",
+		.opts = schedule_add_opts,
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_schedule_add
 	},
 	{
 		.name = "schedule rm",
 		.usage = "NAME",
-		.summary = "remove a schedule (its runs and history are kept)",
-		.help = NULL,
-		.exec = cmd_schedule_action
+		.summary = "Remove a schedule (its runs and history are kept).",
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_schedule_action
 	},
 	{
 		.name = "schedule pause",
 		.usage = "NAME",
-		.summary = "stop a schedule firing",
-		.help = NULL,
-		.exec = cmd_schedule_action
+		.summary = "Stop a schedule firing.",
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_schedule_action
 	},
 	{
 		.name = "schedule resume",
 		.usage = "NAME",
-		.summary = "fire again from the next instant (what fell while "
-		    "paused is not caught up)",
-		.help = NULL,
-		.exec = cmd_schedule_action
+		.summary = "Fire again from the next instant (what fell while "
+		    "paused is not caught up).",
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_schedule_action
 	},
 	{
 		.name = "schedule run",
 		.usage = "NAME",
-		.summary = "fire a schedule now, by hand (its overlap policy "
-		    "holds); print the id",
-		.help = NULL,
-		.exec = cmd_schedule_action
-	}
+		.summary = "Fire a schedule now, by hand (its overlap policy "
+		    "holds); print the id.",
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_schedule_action
+	},
+	{ .name = NULL }
 };
 
-/* "sluice schedule SUBCOMMAND ...". */
-static int
-cmd_schedule_exec(struct cli_ctx *ctx, int argc, char **argv)
-{
-	return (cli_subcommand(ctx, &cli_cmd_schedule, schedule_cmds,
-	    nitems(schedule_cmds), argc, argv));
-}
+const struct cli_cmd cli_cmd_schedule = {
+	.name = "schedule",
+	.summary = "Recurring schedules: a template run on a cron "
+	    "expression.",
+	.subs = schedule_cmds
+};
 
 /*
  * Check a schedule name: as a template's, 1..SLUICE_MAX_NAME of
@@ -192,88 +191,6 @@ schedule_name_arg(const char *name)
 		return (EXIT_USAGE);
 	}
 	return (0);
-}
-
-/* Parse --json and --help; -1 to go on, else the exit code. */
-static int
-schedule_args(const struct cli_cmd *cmd, int argc, char **argv, int *json)
-{
-	static const struct option	 opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int				 ch;
-
-	*json = 0;
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			*json = 1;
-			break;
-		default:
-			return (cli_usage(cmd));
-		}
-	}
-	return (-1);
-}
-
-/* Parse the options of "schedule add" into a; 0 or an exit status. */
-static int
-schedule_add_args(int argc, char **argv, struct schedule_add *a)
-{
-	static const struct option	 opts[] = {
-		{ "cron", required_argument, NULL, 'c' },
-		{ "template", required_argument, NULL, 't' },
-		{ "input", required_argument, NULL, 'I' },
-		{ "overlap", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char			*file = NULL;
-	char				**pairs, *cause = NULL;
-	int				 ch, i, npairs = 0, rc = 0;
-
-	pairs = xcalloc((size_t)argc + 1, sizeof *pairs);
-	cli_getopt_reset();
-	while (rc == 0 &&
-	    (ch = getopt_long(argc, argv, "i:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			a->cron = optarg;
-			break;
-		case 't':
-			a->template_name = optarg;
-			break;
-		case 'I':
-			file = optarg;
-			break;
-		case 'o':
-			a->overlap = optarg;
-			break;
-		case 'i':
-			pairs[npairs++] = optarg;
-			break;
-		default:
-			rc = cli_usage(&schedule_cmds[2]);
-		}
-	}
-	if (rc == 0 && argc - optind != 1)
-		rc = cli_usage(&schedule_cmds[2]);
-	if (rc == 0) {
-		a->name = argv[optind];
-		if (file != NULL && cli_input_file(a->input, file, &cause) != 0)
-			rc = EXIT_USAGE;
-		for (i = 0; rc == 0 && i < npairs; i++) {
-			if (cli_input_pair(a->input, pairs[i], &cause) != 0)
-				rc = EXIT_USAGE;
-		}
-		if (cause != NULL) {
-			cli_error("%s", cause);
-			free(cause);
-		}
-	}
-	free(pairs);
-	return (rc);
 }
 
 /*
@@ -359,7 +276,7 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
 
 /* schedule add NAME --cron EXPR --template T [-i ...] [--overlap P] */
 static int
-cmd_schedule_add(struct cli_ctx *ctx, int argc, char **argv)
+cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 {
 	struct schedule_add	 a;
 	struct engine_request	 q;
@@ -369,9 +286,13 @@ cmd_schedule_add(struct cli_ctx *ctx, int argc, char **argv)
 
 	memset(&a, 0, sizeof a);
 	memset(&r, 0, sizeof r);
-	a.input = cJSON_CreateObject();
-	if ((rc = schedule_add_args(argc, argv, &a)) != 0 ||
-	    (rc = schedule_add_check(ctx, &a)) != 0)
+	if ((a.input = cli_input_args(cl)) == NULL)
+		return (EXIT_USAGE);
+	a.name = cl->argv[0];
+	a.cron = cli_args_get(cl, "cron");
+	a.template_name = cli_args_get(cl, "template");
+	a.overlap = cli_args_get(cl, "overlap");
+	if ((rc = schedule_add_check(ctx, &a)) != 0)
 		goto out;
 	args = cJSON_CreateObject();
 	cJSON_AddStringToObject(args, "name", a.name);
@@ -487,19 +408,15 @@ schedule_table(const struct store_schedule *c, size_t n)
 
 /* schedule list [--json] */
 static int
-cmd_schedule_list(struct cli_ctx *ctx, int argc, char **argv)
+cmd_schedule_list(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct cli_cmd	*cmd = &schedule_cmds[0];
 	struct store_schedule	*c;
 	cJSON			*arr;
 	char			*cause = NULL;
 	size_t			 n, i;
 	int			 json, rc;
 
-	if ((rc = schedule_args(cmd, argc, argv, &json)) != -1)
-		return (rc);
-	if (optind != argc)
-		return (cli_usage(cmd));
+	json = cli_args_has(args, "json");
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_schedule_list(ctx->store, &c, &n, &cause)) != 0)
@@ -603,23 +520,19 @@ schedule_show_text(const struct store_schedule *c, const cJSON *o)
 
 /* schedule show NAME [--json] */
 static int
-cmd_schedule_show(struct cli_ctx *ctx, int argc, char **argv)
+cmd_schedule_show(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct cli_cmd	*cmd = &schedule_cmds[1];
 	struct store_schedule	*c;
 	cJSON			*o;
 	char			*cause = NULL;
 	int			 json, rc;
 
-	if ((rc = schedule_args(cmd, argc, argv, &json)) != -1)
-		return (rc);
-	if (argc - optind != 1)
-		return (cli_usage(cmd));
-	if ((rc = schedule_name_arg(argv[optind])) != 0)
+	json = cli_args_has(args, "json");
+	if ((rc = schedule_name_arg(args->argv[0])) != 0)
 		return (rc);
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
-	rc = store_schedule_get(ctx->store, argv[optind], &c, &cause);
+	rc = store_schedule_get(ctx->store, args->argv[0], &c, &cause);
 	if (rc != 0)
 		return (cli_store_fail(rc, cause));
 	o = schedule_json(c);
@@ -637,32 +550,21 @@ cmd_schedule_show(struct cli_ctx *ctx, int argc, char **argv)
 
 /* schedule rm|pause|resume|run NAME: ask the engine. */
 static int
-cmd_schedule_action(struct cli_ctx *ctx, int argc, char **argv)
+cmd_schedule_action(struct cli_ctx *ctx, const struct cli_args *cl)
 {
 	struct engine_request	 q;
 	struct engine_reply	 r;
-	const struct cli_cmd	*cmd = NULL;
-	const char		*verb;
+	const char		*verb, *name = cl->argv[0];
 	cJSON			*args;
 	char			*command;
-	size_t			 i;
 	int			 rc, run;
 
-	for (i = 0; i < nitems(schedule_cmds); i++) {
-		if (strcmp(schedule_cmds[i].name + strlen("schedule "),
-		    argv[0] + strlen("sluice schedule ")) == 0)
-			cmd = &schedule_cmds[i];
-	}
-	if (cmd == NULL)
-		fatalx("%s: no subcommand %s", __func__, argv[0]);
-	verb = cmd->name + strlen("schedule ");
-	if (argc != 2 || *argv[1] == '-')
-		return (cli_usage(cmd));
-	if ((rc = schedule_name_arg(argv[1])) != 0)
+	verb = cl->cmd->name + strlen("schedule ");
+	if ((rc = schedule_name_arg(name)) != 0)
 		return (rc);
 	run = strcmp(verb, "run") == 0;
 	args = cJSON_CreateObject();
-	cJSON_AddStringToObject(args, "name", argv[1]);
+	cJSON_AddStringToObject(args, "name", name);
 	xasprintf(&command, "schedule-%s", verb);
 	memset(&q, 0, sizeof q);
 	q.command = command;
@@ -672,7 +574,7 @@ cmd_schedule_action(struct cli_ctx *ctx, int argc, char **argv)
 	if (rc == 0 && run)
 		cli_printf("%lld\n", (long long)r.workflow_id);
 	else if (rc == 0 && strcmp(verb, "resume") == 0)
-		schedule_print_next(ctx, argv[1]);
+		schedule_print_next(ctx, name);
 	free((char *)q.args_json);
 	free(command);
 	engine_reply_clear(&r);

@@ -16,7 +16,6 @@
 
 /* show.c: "sluice show ID" prints a workflow and its step rows. */
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	 cmd_show_exec(struct cli_ctx *, int, char **);
+static int	 cmd_show_run(struct cli_ctx *, const struct cli_args *);
 static cJSON	*cmd_show_json(const struct store_workflow *,
 		     const struct store_step *, size_t);
 static void	 cmd_show_text(const struct store_workflow *,
@@ -43,14 +42,20 @@ static cJSON	*cmd_show_tally(const struct flow *,
 		     const struct store_step *, const struct store_step *,
 		     size_t);
 
+static const struct cli_opt cmd_show_opts[] = {
+	{ "json", 0, NULL, 0,
+	    "one JSON object: the workflow with a \"steps\" array" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_show = {
 	.name = "show",
-	.usage = "[--json] ID",
+	.usage = "ID",
 	.summary = "Show a workflow and its steps.",
-	.help = "Options:\n"
-	    "  --json   one JSON object: the workflow with a \"steps\" "
-	    "array\n",
-	.exec = cmd_show_exec
+	.opts = cmd_show_opts,
+	.args_min = 1,
+	.args_max = 1,
+	.run = cmd_show_run
 };
 
 /* Add a time member: Unix ms, or null when it has not happened. */
@@ -149,6 +154,67 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	return (o);
 }
 
+/*
+ * A wait step's policy for show --json: its message, who may finish it
+ * ("by"; empty: "operators" says whether only the site's operators may),
+ * and the command that finishes it.
+ */
+static cJSON *
+cmd_show_wait(const struct store_step *p)
+{
+	cJSON	*g, *o, *v;
+	char	*cmd;
+
+	g = json_parse_or_null(p->gate_json);
+	o = cJSON_CreateObject();
+	v = cJSON_GetObjectItemCaseSensitive(g, "message");
+	cJSON_AddStringToObject(o, "message", cJSON_IsString(v) ?
+	    v->valuestring : "");
+	v = cJSON_DetachItemFromObjectCaseSensitive(g, "by");
+	cJSON_AddItemToObject(o, "by", cJSON_IsArray(v) ? v :
+	    cJSON_CreateArray());
+	if (!cJSON_IsArray(v))
+		cJSON_Delete(v);
+	cJSON_AddBoolToObject(o, "operators", cJSON_IsTrue(
+	    cJSON_GetObjectItemCaseSensitive(g, "operators")));
+	xasprintf(&cmd, "sluice complete %lld", (long long)p->id);
+	cJSON_AddStringToObject(o, "complete", cmd);
+	free(cmd);
+	cJSON_Delete(g);
+	return (o);
+}
+
+/*
+ * For people: who may finish a waiting wait step, and how: "from
+ * outside by alice, @ops: sluice complete 12".
+ */
+static char *
+cmd_show_wait_text(const struct store_step *p)
+{
+	const cJSON	*a;
+	cJSON		*g, *by;
+	struct buf	 b;
+	char		*out;
+
+	g = json_parse_or_null(p->gate_json);
+	by = cJSON_GetObjectItemCaseSensitive(g, "by");
+	buf_init(&b);
+	buf_puts(&b, "from outside by ");
+	if (cJSON_GetArraySize(by) == 0)
+		buf_puts(&b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
+		    "operators")) ? "operators" : "anyone");
+	cJSON_ArrayForEach(a, by) {
+		if (cJSON_IsString(a))
+			buf_printf(&b, "%s%s", a != by->child ? ", " : "",
+			    a->valuestring);
+	}
+	buf_printf(&b, ": sluice complete %lld", (long long)p->id);
+	out = xstrdup(b.data);
+	buf_free(&b);
+	cJSON_Delete(g);
+	return (out);
+}
+
 /* One step row as JSON (SPEC §10), with an item's index and label. */
 static cJSON *
 cmd_show_step(const struct store_step *p)
@@ -188,6 +254,8 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
 	else
 		cJSON_AddNullToObject(s, "child_id");
+	if (p->kind != NULL && strcmp(p->kind, "wait") == 0)
+		cJSON_AddItemToObject(s, "wait", cmd_show_wait(p));
 	return (s);
 }
 
@@ -337,7 +405,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	const char		*cells[8];
 	char			 id[32], att[16], t1[32], took[16];
 	char			 name[SLUICE_MAX_NAME + 8];
-	char			 child[48];
+	char			 child[48], *wait = NULL;
 	size_t			 i;
 
 	cli_printf("workflow %lld: %s\n", (long long)w->id, w->name);
@@ -390,39 +458,29 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			    (long long)st[i].child_id);
 			cells[7] = child;
 		}
+		if (st[i].kind != NULL && strcmp(st[i].kind, "wait") == 0 &&
+		    st[i].status == STEP_WAITING)
+			cells[7] = wait = cmd_show_wait_text(&st[i]);
 		cli_table_row(stdout, widths, 8, cells);
+		free(wait);
+		wait = NULL;
 	}
 }
 
 /* Look the workflow up and print it. */
 static int
-cmd_show_exec(struct cli_ctx *ctx, int argc, char **argv)
+cmd_show_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct store_workflow		*w;
 	struct store_step		*st;
 	char				*cause = NULL;
 	size_t				 n;
 	int64_t				 id;
-	int				 ch, json = 0, rc;
+	int				 json, rc;
 
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return (cli_usage(&cli_cmd_show));
-		}
-	}
-	if (argc - optind != 1)
-		return (cli_usage(&cli_cmd_show));
-	if (cli_parse_id(argv[optind], &id) != 0) {
-		cli_error("\"%s\" is not a workflow id", argv[optind]);
+	json = cli_args_has(args, "json");
+	if (cli_parse_id(args->argv[0], &id) != 0) {
+		cli_error("\"%s\" is not a workflow id", args->argv[0]);
 		return (EXIT_USAGE);
 	}
 	if ((rc = cli_store(ctx, 0)) != 0)

@@ -24,7 +24,6 @@
  */
 
 #include <ctype.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,144 +37,117 @@
 #include "cli/cli.h"
 
 
-static int	cmd_template_exec(struct cli_ctx *, int, char **);
-static int	cmd_template_list(struct cli_ctx *, int, char **);
-static int	cmd_template_show(struct cli_ctx *, int, char **);
-static int	cmd_template_save(struct cli_ctx *, int, char **);
-static int	cmd_template_edit(struct cli_ctx *, int, char **);
-static int	cmd_template_rm(struct cli_ctx *, int, char **);
-static int	cmd_template_run(struct cli_ctx *, int, char **);
-static int	template_args(const struct cli_cmd *, int, char **, int *,
-		    int);
+static int	cmd_template_list(struct cli_ctx *, const struct cli_args *);
+static int	cmd_template_show(struct cli_ctx *, const struct cli_args *);
+static int	cmd_template_save(struct cli_ctx *, const struct cli_args *);
+static int	cmd_template_edit(struct cli_ctx *, const struct cli_args *);
+static int	cmd_template_rm(struct cli_ctx *, const struct cli_args *);
+static int	cmd_template_run(struct cli_ctx *, const struct cli_args *);
 static int	template_name_arg(const char *);
 static cJSON	*template_json(const struct store_template *, int);
 static void	template_table(struct store_template *, size_t);
 static void	template_print_doc(const char *);
 
-const struct cli_cmd cli_cmd_template = {
-	.name = "template",
-	.usage = "list|show|save|edit|rm|run ...",
-	.summary = "list, show, save, edit, remove and run templates",
-	.help =
-	    "  list [--json]                      live templates\n"
-	    "  show NAME [--version N] [--json]   print a template's document\n"
-	    "  save NAME FILE                     check FILE (- for stdin) "
-	    "and save it\n"
-	    "  edit NAME                          edit in $VISUAL or $EDITOR\n"
-	    "  rm NAME                            remove (old versions are "
-	    "kept)\n"
-	    "  run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] "
-	    "[--at WHEN]\n"
-	    "                                     start a workflow\n",
-	.exec = cmd_template_exec
+static const struct cli_opt template_list_opts[] = {
+	{ "json", 0, NULL, 0, "a JSON array" },
+	{ NULL, 0, NULL, 0, NULL }
 };
 
-/* The subcommands, each with its own usage and --help. */
+static const struct cli_opt template_show_opts[] = {
+	{ "version", 0, "N", 0, "an older version (default: the latest)" },
+	{ "json", 0, NULL, 0,
+	    "the document with its name, version and history" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+static const struct cli_opt template_history_opts[] = {
+	{ "json", 0, NULL, 0, "one JSON object with a \"versions\" array" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+/* The subcommands, each with its own options and --help. */
 static const struct cli_cmd template_cmds[] = {
 	{
 		.name = "template list",
-		.usage = "[--json]",
-		.summary = "list live templates by name",
-		.help = "  --json       print a JSON array\n",
-		.exec = cmd_template_list
+		.summary = "List live templates by name.",
+		.opts = template_list_opts,
+		.run = cmd_template_list
 	},
 	{
 		.name = "template show",
-		.usage = "NAME [--version N] [--json]",
-		.summary = "print a template's document as saved",
-		.help =
-		    "  --version N  an older version (default: the latest)\n"
-		    "  --json       the document with its name, version and "
-		    "history\n",
-		.exec = cmd_template_show
+		.usage = "NAME",
+		.summary = "Print a template's document as saved.",
+		.opts = template_show_opts,
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_template_show
 	},
 	{
 		.name = "template save",
 		.usage = "NAME FILE",
-		.summary = "check a template document (FILE, or - for stdin) "
-		    "and save it as the next version",
-		.help = NULL,
-		.exec = cmd_template_save
+		.summary = "Check a template document (FILE, or - for stdin) "
+		    "and save it as the next version.",
+		.args_min = 2,
+		.args_max = 2,
+		.run = cmd_template_save
 	},
 	{
 		.name = "template edit",
 		.usage = "NAME",
-		.summary = "edit a template in $VISUAL, $EDITOR or vi, "
-		    "like crontab -e",
-		.help = NULL,
-		.exec = cmd_template_edit
+		.summary = "Edit a template in $VISUAL, $EDITOR or vi, "
+		    "like crontab -e.",
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_template_edit
 	},
 	{
 		.name = "template rm",
 		.usage = "NAME",
-		.summary = "remove a template (its old versions and runs are "
-		    "kept)",
-		.help = NULL,
-		.exec = cmd_template_rm
+		.summary = "Remove a template (its old versions and runs are "
+		    "kept).",
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_template_rm
 	},
 	{
 		.name = "template run",
-		.usage = "NAME [-i KEY=VAL]... [--input FILE.json] [--name N] "
-		    "[--at WHEN]",
-		.summary = "start a workflow from a template; print its id",
-		.help =
-		    "  -i KEY=VAL         a string input (KEY:=JSON for any "
-		    "JSON value)\n"
-		    "  --input FILE.json  inputs from a JSON object\n"
-		    "  --name N           the workflow's name\n"
-		    "  --at WHEN          start later (see sluice run "
-		    "--help)\n",
-		.exec = cmd_template_run
-	}
+		.usage = "NAME",
+		.summary = "Start a workflow from a template; print its id.",
+		.help = "The same as sluice run NAME; see sluice help run.\n",
+		.opts = cli_run_options,
+		.args_min = 1,
+		.args_max = 1,
+		.run = cmd_template_run
+	},
+	{
+		.name = "template history",
+		.usage = "NAME",
+		.summary = "List every saved version of a template, removed "
+		    "or not, with who saved it and how its runs went.",
+		.opts = template_history_opts,
+		.args_min = 1,
+		.args_max = 1,
+		.run = cli_template_history
+	},
+	{
+		.name = "template diff",
+		.usage = "NAME [V1 [V2]]",
+		.summary = "A unified diff of a template's documents: the "
+		    "latest against the one before, V1 against the latest, "
+		    "or V1 against V2.",
+		.args_min = 1,
+		.args_max = 3,
+		.run = cli_template_diff
+	},
+	{ .name = NULL }
 };
 
-/* Options shared by the subcommands that take only --json and --help. */
-static const struct option template_json_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "version", required_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
+const struct cli_cmd cli_cmd_template = {
+	.name = "template",
+	.summary = "List, show, save, edit, remove, run and compare "
+	    "templates.",
+	.subs = template_cmds
 };
-
-/* "sluice template SUBCOMMAND ...". */
-static int
-cmd_template_exec(struct cli_ctx *ctx, int argc, char **argv)
-{
-	return (cli_subcommand(ctx, &cli_cmd_template, template_cmds,
-	    nitems(template_cmds), argc, argv));
-}
-
-/*
- * Parse --json, --version and --help for list and show; returns -1 to go
- * on, else the exit code.  Fills *json and, when allowed, *version.
- */
-static int
-template_args(const struct cli_cmd *cmd, int argc, char **argv, int *json,
-    int version_ok)
-{
-	int	 ch;
-
-	*json = 0;
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "h", template_json_opts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			cli_print_help(cmd, stdout);
-			return (EXIT_OK);
-		case 'j':
-			*json = 1;
-			break;
-		case 'V':
-			if (version_ok)
-				break;
-			/* FALLTHROUGH */
-		default:
-			return (cli_usage(cmd));
-		}
-	}
-	return (-1);
-}
 
 /*
  * Check a template name: 1..SLUICE_MAX_NAME characters of [A-Za-z0-9._-],
@@ -267,19 +239,15 @@ template_table(struct store_template *t, size_t n)
 
 /* template list [--json] */
 static int
-cmd_template_list(struct cli_ctx *ctx, int argc, char **argv)
+cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct cli_cmd	*cmd = &template_cmds[0];
 	struct store_template	*t;
 	size_t			 n, i;
 	char			*cause;
 	cJSON			*a;
 	int			 json, rc;
 
-	if ((rc = template_args(cmd, argc, argv, &json, 0)) != -1)
-		return (rc);
-	if (optind != argc)
-		return (cli_usage(cmd));
+	json = cli_args_has(args, "json");
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_template_list(ctx->store, &t, &n, &cause)) != 0)
@@ -317,40 +285,21 @@ template_print_doc(const char *doc)
 
 /* template show NAME [--version N] [--json] */
 static int
-cmd_template_show(struct cli_ctx *ctx, int argc, char **argv)
+cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct cli_cmd	*cmd = &template_cmds[1];
 	struct store_template	*t;
-	const char		*name;
+	const char		*name, *v;
 	char			*cause;
 	int64_t			 version = 0;
-	int			 json, rc, ch;
+	int			 json, rc;
 
-	json = 0;
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "h", template_json_opts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			cli_print_help(cmd, stdout);
-			return (EXIT_OK);
-		case 'j':
-			json = 1;
-			break;
-		case 'V':
-			if (str_parse_int64(optarg, &version) != 0 ||
-			    version < 1) {
-				cli_error("bad version \"%s\"", optarg);
-				return (EXIT_USAGE);
-			}
-			break;
-		default:
-			return (cli_usage(cmd));
-		}
+	json = cli_args_has(args, "json");
+	if ((v = cli_args_get(args, "version")) != NULL &&
+	    (str_parse_int64(v, &version) != 0 || version < 1)) {
+		cli_error("bad version \"%s\"", v);
+		return (EXIT_USAGE);
 	}
-	if (argc - optind != 1)
-		return (cli_usage(cmd));
-	name = argv[optind];
+	name = args->argv[0];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
 	if ((rc = cli_store(ctx, 0)) != 0)
@@ -368,9 +317,8 @@ cmd_template_show(struct cli_ctx *ctx, int argc, char **argv)
 
 /* template save NAME FILE */
 static int
-cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
+cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct cli_cmd		*cmd = &template_cmds[2];
 	const struct flow_tools		*tools;
 	struct engine_reply		 r;
 	struct flow_doc			*doc;
@@ -379,10 +327,8 @@ cmd_template_save(struct cli_ctx *ctx, int argc, char **argv)
 	size_t				 len;
 	int				 rc;
 
-	if (argc != 3 || *argv[1] == '-')
-		return (cli_usage(cmd));
-	name = argv[1];
-	file = argv[2];
+	name = args->argv[0];
+	file = args->argv[1];
 	label = strcmp(file, "-") == 0 ? "<stdin>" : file;
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
@@ -433,30 +379,24 @@ out:
 
 /* template edit NAME: the loop is in editor.c. */
 static int
-cmd_template_edit(struct cli_ctx *ctx, int argc, char **argv)
+cmd_template_edit(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct cli_cmd	*cmd = &template_cmds[3];
-	int			 rc;
+	int	 rc;
 
-	if (argc != 2 || *argv[1] == '-')
-		return (cli_usage(cmd));
-	if ((rc = template_name_arg(argv[1])) != 0)
+	if ((rc = template_name_arg(args->argv[0])) != 0)
 		return (rc);
-	return (cli_template_edit(ctx, argv[1]));
+	return (cli_template_edit(ctx, args->argv[0]));
 }
 
 /* template rm NAME: a soft delete; old versions stay for the runs. */
 static int
-cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
+cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct cli_cmd	*cmd = &template_cmds[4];
 	struct engine_reply	 r;
 	const char		*name;
 	int			 rc;
 
-	if (argc != 2 || *argv[1] == '-')
-		return (cli_usage(cmd));
-	name = argv[1];
+	name = args->argv[0];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
 	if ((rc = cli_template_request(ctx, name, NULL, 0, &r)) == 0) {
@@ -471,73 +411,13 @@ cmd_template_rm(struct cli_ctx *ctx, int argc, char **argv)
 	return (rc);
 }
 
-/* template run NAME [-i KEY=VAL]... [--input FILE.json] [--name N] [--at] */
+/* template run NAME: as "run NAME". */
 static int
-cmd_template_run(struct cli_ctx *ctx, int argc, char **argv)
+cmd_template_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const struct option	 opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "input", required_argument, NULL, 'I' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "at", required_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const struct cli_cmd		*cmd = &template_cmds[5];
-	struct cli_run_opts		 ro;
-	const char			*file = NULL;
-	char				**pairs, *cause = NULL;
-	int				 npairs = 0, ch, i, rc = EXIT_USAGE;
+	int	 rc;
 
-	memset(&ro, 0, sizeof ro);
-	pairs = xcalloc((size_t)argc + 1, sizeof *pairs);
-	cli_getopt_reset();
-	while ((ch = getopt_long(argc, argv, "hi:", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			cli_print_help(cmd, stdout);
-			free(pairs);
-			return (EXIT_OK);
-		case 'i':
-			pairs[npairs++] = optarg;
-			break;
-		case 'I':
-			file = optarg;
-			break;
-		case 'n':
-			ro.name = optarg;
-			break;
-		case 'a':
-			ro.at = optarg;
-			break;
-		default:
-			free(pairs);
-			return (cli_usage(cmd));
-		}
-	}
-	if (argc - optind != 1) {
-		free(pairs);
-		return (cli_usage(cmd));
-	}
-	ro.what = argv[optind];
-	if ((rc = template_name_arg(ro.what)) != 0) {
-		free(pairs);
+	if ((rc = template_name_arg(args->argv[0])) != 0)
 		return (rc);
-	}
-	ro.input = cJSON_CreateObject();
-	rc = EXIT_USAGE;
-	if (file != NULL && cli_input_file(ro.input, file, &cause) != 0)
-		goto fail;
-	for (i = 0; i < npairs; i++) {
-		if (cli_input_pair(ro.input, pairs[i], &cause) != 0)
-			goto fail;
-	}
-	rc = cli_run_start(ctx, &ro);
-	goto out;
-fail:
-	cli_error("%s", cause);
-	free(cause);
-out:
-	cJSON_Delete(ro.input);
-	free(pairs);
-	return (rc);
+	return (cli_run_args(ctx, args, args->argv[0]));
 }

@@ -22,7 +22,9 @@
  * policy stored on the gate's row when it was created; every other
  * operator action (start, cancel, retry, skip, pause, resume, template
  * and schedule changes) follows the site's "operators" list, when the
- * site config names one.  The engine's command path, the CLI's template
+ * site config names one.  Finishing a wait step from outside (complete,
+ * fail, skip of a waiting one) follows the "by" stored on its row, or
+ * the operators rule when it names nobody.  The engine's command path, the CLI's template
  * writes and the socket server all ask here, so no path has its own rule.
  */
 
@@ -200,6 +202,42 @@ authority_gate(const struct authority_site *site,
 	return (1);
 }
 
+/* May the caller finish a wait step, by the "by" stored on its row? */
+static int
+authority_wait(const struct authority_site *site,
+    const struct authority_caller *c, const struct authority_ask *q,
+    char **why)
+{
+	const cJSON	*list, *a, *ops;
+	struct buf	 names;
+
+	list = cJSON_GetObjectItemCaseSensitive(q->wait, "by");
+	if (cJSON_GetArraySize(list) == 0) {
+		ops = cJSON_GetObjectItemCaseSensitive(q->wait, "operators");
+		if (cJSON_IsTrue(ops) && !authority_operator(site, c, NULL)) {
+			buf_init(&names);
+			authority_list(&names, NULL, site->operators,
+			    site->noperators);
+			xasprintf(why, "%s may not %s wait step %s: it names "
+			    "nobody in \"by\", so only operators may (%s)",
+			    c->name, q->verb, q->target, names.data);
+			buf_free(&names);
+			return (0);
+		}
+		return (1);
+	}
+	cJSON_ArrayForEach(a, list) {
+		if (cJSON_IsString(a) && authority_names(c, a->valuestring))
+			return (1);
+	}
+	buf_init(&names);
+	authority_list(&names, list, NULL, 0);
+	xasprintf(why, "%s may not %s wait step %s: it may be finished by %s",
+	    c->name, q->verb, q->target, names.data);
+	buf_free(&names);
+	return (0);
+}
+
 /*
  * The rule: may this caller do this?  1, or 0 with the refusal (naming
  * the rule that refused) in *why.
@@ -210,7 +248,10 @@ authority_check(const struct authority_site *site,
     char **why)
 {
 	*why = NULL;
-	if (q->gate != NULL) {
+	if (q->wait != NULL) {
+		if (!authority_wait(site, c, q, why))
+			return (0);
+	} else if (q->gate != NULL) {
 		if (!authority_gate(site, c, q, why))
 			return (0);
 	} else if (!authority_operator(site, c, why)) {

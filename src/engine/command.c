@@ -16,7 +16,8 @@
 
 /*
  * command.c: the commands people give the engine (start, approve, reject,
- * cancel, retry, skip, pause, resume, the schedule-* and template-* ones),
+ * cancel, retry, skip, pause, resume, complete, fail, the schedule-* and
+ * template-* ones),
  * from the socket, the inbox or a process that became the engine to
  * apply one.  One table; each command answers with a code (0, or 3 for an unknown id, 4
  * for a refusal) and a line, and every one is audited with the person
@@ -61,6 +62,8 @@ static const struct engine_command engine_commands[] = {
 	{ "cancel", engine_cmd_cancel, 1 },
 	{ "retry", engine_cmd_retry, 1 },
 	{ "skip", engine_cmd_skip, 0 },
+	{ "complete", engine_cmd_complete, 0 },	/* wait.c: the row's "by" */
+	{ "fail", engine_cmd_fail, 0 },
 	{ "pause", engine_cmd_pause, 1 },
 	{ "resume", engine_cmd_resume, 1 },
 	{ "notify", engine_cmd_notify, 0 },	/* kept while no engine ran */

@@ -142,6 +142,10 @@ struct estep {
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
 	int64_t			 timeout;	/* ms, 0 none; processes only */
+	struct loop_timer	*hb_timer;	/* heartbeat: silence watch */
+	int64_t			 heartbeat;	/* ms of silence allowed, 0 none */
+	int64_t			 hb_last;	/* monotonic ms of last output */
+	int			 no_heartbeat;	/* killed for its silence */
 
 	struct estep_queue	*rq;		/* the ready queue it is on */
 	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
@@ -357,6 +361,20 @@ void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *, const struct store_step *,
 		     const struct cJSON *, const char *, struct ewf **);
+
+/* wait.c: steps finished from outside (complete, fail). */
+int		 engine_wait_is(const struct store_step *);
+char		*engine_wait_json(struct engine *, struct ewf *,
+		     const struct flow_step *);
+void		 engine_wait_waiting(struct engine *, struct ewf *,
+		     const struct flow_step *, int64_t, int64_t);
+char		*engine_wait_skip_refusal(struct engine *,
+		     const struct store_inbox *, const struct store_step *);
+int		 engine_cmd_complete(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+int		 engine_cmd_fail(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+void		 engine_wait_timeout(struct engine *, int64_t);
 
 /* template.c: template-save, template-rm. */
 int		 engine_cmd_template_save(struct engine *,

@@ -541,6 +541,8 @@ engine_timers_fire(void *arg)
 			engine_store_fatal(e, store_last_error(e->store));
 		if (strcmp(list[i].kind, "gate_timeout") == 0)
 			engine_gate_timeout(e, list[i].step_id);
+		else if (strcmp(list[i].kind, "wait_timeout") == 0)
+			engine_wait_timeout(e, list[i].step_id);
 		else if (strcmp(list[i].kind, "retry") == 0)
 			engine_step_wake(e, list[i].step_id);
 		else if (strcmp(list[i].kind, "sla") == 0)

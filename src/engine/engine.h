@@ -59,11 +59,15 @@ struct authority_caller {
 	int		 ngroups;
 };
 
-/* What is asked: an operator action, or (gate set) a gate decision. */
+/*
+ * What is asked: an operator action, a gate decision (gate set), or
+ * finishing a wait step from outside (wait set).
+ */
 struct authority_ask {
 	const char	*verb;		/* approve reject skip cancel ... */
 	const char	*target;	/* for messages: "g (step 12)" */
 	const struct cJSON *gate;	/* the gate row's stored policy */
+	const struct cJSON *wait;	/* a wait row's: who may finish it */
 	const char	*starter;	/* who started the workflow */
 	int64_t		 workflow_id;
 	int		 approving;	/* approve, or skip: allow_self holds */

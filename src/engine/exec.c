@@ -48,6 +48,7 @@ static void	 engine_exec_output(struct proc *, int, const char *, size_t,
 		     void *);
 static void	 engine_exec_exit(struct proc *, int, void *);
 static void	 engine_exec_timeout(void *);
+static void	 engine_exec_silent(void *);
 static void	 engine_exec_slept(void *);
 static void	 engine_exec_log(struct engine *, struct estep *, const char *,
 		     const char *, size_t);
@@ -137,6 +138,7 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 		es->timeout = engine_step_timeout(e, fs);
 		if (es->timeout > 0)
 			row.timeout_at = now + es->timeout;
+		es->heartbeat = fs->heartbeat > 0 ? fs->heartbeat : 0;
 	}
 	if (store_step_start(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -358,6 +360,12 @@ engine_spawn_one(struct engine *e, struct estep *es)
 		es->timer = loop_timer_create(e->loop, engine_exec_timeout, es);
 		loop_timer_start(es->timer, es->timeout);
 	}
+	if (es->heartbeat > 0) {
+		es->hb_last = time_mono_ms();
+		es->hb_timer = loop_timer_create(e->loop, engine_exec_silent,
+		    es);
+		loop_timer_start(es->hb_timer, es->heartbeat);
+	}
 }
 
 #ifdef SLUICE_TEST_CLOCK
@@ -459,6 +467,7 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
 	struct estep	*es = arg;
 
 	(void)p;
+	es->hb_last = time_mono_ms();	/* a heartbeat: engine_exec_silent */
 	if (stream == 1 && es->out.len < ENGINE_RESULT_MAX) {
 		buf_add(&es->out, data, len < ENGINE_RESULT_MAX - es->out.len ?
 		    len : ENGINE_RESULT_MAX - es->out.len);
@@ -549,6 +558,8 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	e->nprocs--;
 	if (es->timer != NULL)
 		loop_timer_stop(es->timer);
+	if (es->hb_timer != NULL)
+		loop_timer_stop(es->hb_timer);
 	engine_txn(e);
 	if (es->log_bytes > 0 &&
 	    store_step_set_log_bytes(e->store, es->id, es->log_bytes) != 0)
@@ -565,8 +576,9 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	result = engine_exec_result(&es->out);
 	if (WIFEXITED(status)) {
 		code = WEXITSTATUS(status);
-		if (es->timed_out)
-			engine_step_failed(e, es, "timeout", 1, code, result);
+		if (es->timed_out || es->no_heartbeat)
+			engine_step_failed(e, es, es->timed_out ? "timeout" :
+			    "no heartbeat", 1, code, result);
 		else if (code == 0)
 			engine_step_done(e, es, result, 1, 0);
 		else {
@@ -578,6 +590,8 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		code = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 		if (es->timed_out)
 			why = xstrdup("timeout");
+		else if (es->no_heartbeat)
+			why = xstrdup("no heartbeat");
 		else
 			xasprintf(&why, "killed by signal %d", code);
 		engine_step_failed(e, es, why, 1, 128 + code, result);
@@ -594,6 +608,28 @@ engine_exec_timeout(void *arg)
 	struct estep	*es = arg;
 
 	es->timed_out = 1;
+	engine_exec_kill(es->engine, es);
+}
+
+/*
+ * A heartbeat step's watch: output since the last look moves the watch
+ * on (output itself only notes the time, so a chatty step costs no timer
+ * work); silence for the whole heartbeat kills it like a timeout.
+ */
+static void
+engine_exec_silent(void *arg)
+{
+	struct estep	*es = arg;
+	int64_t		 quiet;
+
+	quiet = time_mono_ms() - es->hb_last;
+	if (quiet < es->heartbeat) {
+		loop_timer_start(es->hb_timer, es->heartbeat - quiet);
+		return;
+	}
+	if (es->timed_out || es->no_heartbeat)
+		return;
+	es->no_heartbeat = 1;
 	engine_exec_kill(es->engine, es);
 }
 

@@ -146,6 +146,13 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 	int64_t			 n;
 	int			 ok;
 
+	if (engine_wait_is(row)) {
+		xasprintf(&why, "step %lld (%s) is a wait step, finished from "
+		    "outside, not a gate: use sluice complete %lld (or sluice "
+		    "fail %lld -m REASON)", (long long)row->id, row->name,
+		    (long long)row->id, (long long)row->id);
+		return (why);
+	}
 	if (row->status != STEP_WAITING) {
 		xasprintf(&why, "step %lld (%s) is not waiting for a decision: "
 		    "it is %s", (long long)row->id, row->name,

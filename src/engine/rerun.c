@@ -320,7 +320,10 @@ engine_skip_refusal(struct engine *e, const struct store_inbox *m,
 	char			*reason;
 
 	*gate = row->status == STEP_WAITING && row->gate_json != NULL;
-	if (*gate) {
+	if (*gate && engine_wait_is(row)) {
+		/* A wait step: skipping it needs the right to finish it. */
+		r->message = engine_wait_skip_refusal(e, m, row);
+	} else if (*gate) {
 		g = json_parse_or_null(row->gate_json);
 		r->message = engine_gate_refusal(e, m, row, g, "skip", &wf);
 		cJSON_Delete(g);
@@ -379,7 +382,9 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 	    comment != NULL ? comment : "");
 	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
 	engine_audit(e, m, "skip", row->workflow_id, row->id, target, comment,
-	    gate ? "{\"gate\":true,\"right\":\"approve\"}" : NULL);
+	    !gate ? NULL : engine_wait_is(row) ?
+	    "{\"wait\":true,\"right\":\"complete\"}" :
+	    "{\"gate\":true,\"right\":\"approve\"}");
 	free(target);
 	if (store_timers_del_step(e->store, row->id) != 0)
 		engine_store_fatal(e, store_last_error(e->store));

@@ -28,7 +28,7 @@
 #include "engine/engine-int.h"
 
 static const char *engine_kinds[] = {
-	"gate", "tool", "run", "shell", "workflow"
+	"gate", "tool", "run", "shell", "workflow", "wait"
 };
 
 RB_GENERATE(estep_tree, estep, entry, estep_cmp);
@@ -68,6 +68,8 @@ engine_step_free(struct estep *es)
 
 	if (es->timer != NULL)
 		loop_timer_free(es->timer);
+	if (es->hb_timer != NULL)
+		loop_timer_free(es->hb_timer);
 	buf_free(&es->out);
 	free(es->label);
 	free(es->item_json);
@@ -133,19 +135,25 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	row.item_json = (char *)o->item_json;
 	if (o->has_status)
 		row.status = o->status;
-	else if (fs->exec == FLOW_EXEC_GATE && fs->foreach == NULL)
+	else if ((fs->exec == FLOW_EXEC_GATE || fs->exec == FLOW_EXEC_WAIT) &&
+	    fs->foreach == NULL)
 		row.status = STEP_WAITING;
 	else
 		row.status = STEP_READY;
 	if (o->gate_json != NULL)
 		row.gate_json = (char *)o->gate_json;
+	else if (row.status == STEP_WAITING &&
+	    fs->exec == FLOW_EXEC_WAIT)
+		row.gate_json = gate = engine_wait_json(e, wf, fs);
 	else if (row.status == STEP_WAITING)
 		row.gate_json = gate = engine_gate_json(e, wf, fs);
 	if (store_step_add(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	free(gate);
 	wf->nactive++;
-	if (row.status == STEP_WAITING)
+	if (row.status == STEP_WAITING && fs->exec == FLOW_EXEC_WAIT)
+		engine_wait_waiting(e, wf, fs, row.id, now);
+	else if (row.status == STEP_WAITING)
 		engine_gate_waiting(e, wf, fs, row.id, now);
 	else if (row.status == STEP_READY) {
 		es = engine_step_new(e, wf, spec, row.id);

@@ -435,8 +435,10 @@ tool_words(const struct flow_step *st, const struct flow_tool *tl,
 		break;
 	case FLOW_EXEC_GATE:
 	case FLOW_EXEC_WORKFLOW:
+	case FLOW_EXEC_WAIT:
 		xasprintf(cause, "step \"%s\": a %s runs no command",
 		    st->name, st->exec == FLOW_EXEC_GATE ? "gate" :
+		    st->exec == FLOW_EXEC_WAIT ? "wait step" :
 		    "sub-workflow step");
 		return (-1);
 	}

@@ -77,6 +77,8 @@ engine_step_uses_steps(const struct flow_step *st)
 	}
 	if (st->gate.message != NULL && strstr(st->gate.message, "steps"))
 		return (1);
+	if (st->wait.message != NULL && strstr(st->wait.message, "steps"))
+		return (1);
 	if (st->input_json != NULL && strstr(st->input_json, "steps") != NULL)
 		return (1);
 	if (st->foreach != NULL && ((st->foreach->items_src != NULL &&

@@ -105,6 +105,7 @@ check_graph_build(const struct flow *f, struct check_graph *g)
 			check_edge(g, i, st->parallel_targets[j]);
 		check_edge(g, i, st->join_target);
 		check_edge(g, i, st->gate.on_timeout_target);
+		check_edge(g, i, st->wait.on_timeout_target);
 	}
 }
 
@@ -435,6 +436,13 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 		if (st->gate.message != NULL) {
 			v = cJSON_CreateString(st->gate.message);
 			path = check_step_path(base, st, "gate.message");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
+		if (st->wait.message != NULL) {
+			v = cJSON_CreateString(st->wait.message);
+			path = check_step_path(base, st, "wait.message");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);

@@ -492,3 +492,22 @@ flow_suggest(const char *word, const char *const *names, size_t n)
 	}
 	return (best);
 }
+
+/*
+ * Report an unknown field at path as an error, naming the closest known
+ * one; what says where ("" for a step, " in gate options", ...).
+ */
+void
+flow_diags_unknown(struct flow_diags *d, const char *path, const char *name,
+    const char *const *known, size_t nknown, const char *what)
+{
+	const char	*hint;
+
+	hint = flow_suggest(name, known, nknown);
+	if (hint != NULL)
+		flow_diags_add(d, FLOW_ERROR, path, "unknown field \"%s\"%s "
+		    "(did you mean \"%s\"?)", name, what, hint);
+	else
+		flow_diags_add(d, FLOW_ERROR, path, "unknown field \"%s\"%s",
+		    name, what);
+}

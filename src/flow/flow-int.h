@@ -47,6 +47,10 @@ void		 flow_strings_free(char **, size_t);
 /* diag.c: the closest name within edit distance 2, or NULL. */
 const char	*flow_suggest(const char *, const char *const *, size_t);
 
+/* diag.c: an unknown field at its path, with the closest known name. */
+void		 flow_diags_unknown(struct flow_diags *, const char *,
+		     const char *, const char *const *, size_t, const char *);
+
 /* diag.c: the position of a JSON syntax error from json_parse's cause. */
 void		 flow_diags_add_json(struct flow_diags *, const char *);
 
@@ -54,20 +58,32 @@ void		 flow_diags_add_json(struct flow_diags *, const char *);
 struct cJSON	*flow_json_document(const char *, size_t, const char *,
 		     const char *, struct flow_diags *);
 
-/* parse.c: retry objects, shared with the tools catalog. */
+/* retry.c: retry objects, shared with the tools catalog. */
 void		 flow_retry_parse(const struct cJSON *, const char *,
 		     struct flow_retry *, struct flow_diags *);
 void		 flow_retry_free(struct flow_retry *);
+
+/* step.c: env objects, shared with the tools catalog. */
 void		 flow_env_parse(const struct cJSON *, const char *,
 		     struct flow_kv **, size_t *, struct flow_diags *);
 void		 flow_env_free(struct flow_kv *, size_t);
 
-/* parse.c: one step object (a flow's, or a for-each's "do"). */
+/* step.c: one step object (a flow's, or a for-each's "do"). */
 void		 flow_step_parse(struct flow_step *, const struct cJSON *,
 		     const char *, const char *, struct flow_diags *);
 void		 flow_step_free(struct flow_step *);
+
+/* gate.c: gate options (a gate step's, or a for-each's between batches). */
 void		 flow_gate_parse(struct flow_gate *, const struct cJSON *,
 		     const char *, struct flow_diags *);
+
+/* wait.c: a wait step's options, and what it may not also have. */
+void		 flow_wait_init(struct flow_wait *);
+void		 flow_wait_parse(struct flow_wait *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+void		 flow_wait_finish(const struct flow_step *, const char *,
+		     struct flow_diags *);
+void		 flow_wait_free(struct flow_wait *);
 
 /* foreach.c: the for-each fields of a step, and their checks. */
 void		 flow_foreach_field(struct flow_step *, const struct cJSON *,

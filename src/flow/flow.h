@@ -64,6 +64,7 @@ void		 flow_diags_add_at(struct flow_diags *, int, int,
 int		 flow_diags_errors(const struct flow_diags *);
 int		 flow_diags_warnings(const struct flow_diags *);
 char		*flow_diag_format(const struct flow_diag *, const char *);
+const char	*flow_suggest(const char *, const char *const *, size_t);
 char		*flow_diags_first_error(const struct flow_diags *, const char *);
 
 /* locate.c: fill line:col of each diagnostic from its path and the text. */
@@ -114,7 +115,8 @@ enum flow_exec {
 	FLOW_EXEC_TOOL,		/* built-in or catalog tool */
 	FLOW_EXEC_RUN,		/* inline argv */
 	FLOW_EXEC_SHELL,	/* inline /bin/sh -c script */
-	FLOW_EXEC_WORKFLOW	/* a child run of a template */
+	FLOW_EXEC_WORKFLOW,	/* a child run of a template */
+	FLOW_EXEC_WAIT		/* finished from outside (sluice complete) */
 };
 
 enum flow_interrupt {
@@ -175,6 +177,20 @@ struct flow_gate {
 	int		 on_timeout_target;	/* index, -1 for reject */
 };
 
+/*
+ * A wait step's options (wait.c): who may finish it from outside ("by":
+ * user names and "@group" names; none: the operator rule), and what its
+ * timeout does ("fail", or a step started instead).
+ */
+struct flow_wait {
+	char		*message;
+	char		**by;
+	size_t		 nby;
+	int64_t		 timeout;	/* ms, -1 none */
+	char		*on_timeout;	/* "fail" or a step reference */
+	int		 on_timeout_target;	/* index, -1 for fail */
+};
+
 struct flow_foreach;
 
 struct flow_step {
@@ -206,6 +222,8 @@ struct flow_step {
 	struct flow_retry	 retry;
 	int64_t			 timeout;	/* ms, -1: default */
 	struct flow_gate	 gate;
+	struct flow_wait	 wait;		/* FLOW_EXEC_WAIT */
+	int64_t			 heartbeat;	/* ms of silence, -1: none */
 	enum flow_interrupt	 on_interrupt;
 	int			 max_visits;
 	struct flow_foreach	*foreach;	/* a for-each step, or NULL */

@@ -82,9 +82,9 @@ static const char counts_sql[] =
 	" UNION ALL SELECT status, count(*) FROM workflows"
 	" WHERE status IN ('scheduled', 'failed') GROUP BY status"
 	" UNION ALL SELECT 'gates', count(*) FROM workflow_steps"
-	" WHERE status = 'waiting' AND " STORE_STEP_ACTIVE
+	" WHERE status = 'waiting' AND kind <> 'wait' AND " STORE_STEP_ACTIVE
 	" UNION ALL SELECT 'newest', max(id) FROM workflow_steps"
-	" WHERE status = 'waiting' AND " STORE_STEP_ACTIVE;
+	" WHERE status = 'waiting' AND kind <> 'wait' AND " STORE_STEP_ACTIVE;
 
 static int	 store_brief_row(sqlite3_stmt *, void *, char **);
 static void	 store_brief_rows_free(void *, size_t);

@@ -63,8 +63,8 @@ static const char gate_list_sql[] =
 	"  json_extract(s.gate_json, '$.quorum') END, 1),"
 	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
-	" WHERE s.status = 'waiting' AND s." STORE_STEP_ACTIVE
-	" ORDER BY s.id";
+	" WHERE s.status = 'waiting' AND s.kind <> 'wait' AND s."
+	STORE_STEP_ACTIVE " ORDER BY s.id";
 
 static char	*store_run_detail(const struct store_workflow *);
 

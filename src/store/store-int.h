@@ -64,28 +64,12 @@ struct store {
 	struct store_syslog_line *syslog_tail;
 };
 
-/* store.c */
+/* stmt.c: result codes to causes, and statement helpers. */
 int		 store_fail(struct store *, int, const char *, char **);
 int		 store_fail_readonly(struct store *, char **);
 int		 store_prepare(struct store *, const char *, sqlite3_stmt **,
 		     char **);
 int		 store_exec(struct store *, const char *, char **);
-/*
- * The engine's statements: prepared once and kept (store_stmt), bound from
- * a format of one letter per parameter: i int64, d int, t text (NULL
- * stored as NULL), T time or id (0 stored as NULL), x int64 (STORE_NULL
- * stored as NULL), b blob (pointer, size_t), n NULL.
- */
-#define STORE_NULL	INT64_MIN
-int		 store_stmt(struct store *, const char *, sqlite3_stmt **,
-		     char **);
-void		 store_release(struct store *, sqlite3_stmt *);
-int		 store_bindv(sqlite3_stmt *, const char *, va_list);
-int		 store_runf(struct store *, const char *, const char *,
-		     const char *, ...);
-int		 store_int64f(struct store *, const char *, int64_t *,
-		     const char *, const char *, ...);
-void		 store_keep_error(struct store *, char *);
 int		 store_step_done(struct store *, sqlite3_stmt *, const char *,
 		     char **);
 int		 store_bind_text(sqlite3_stmt *, int, const char *);
@@ -121,6 +105,25 @@ int		 store_status_register(sqlite3 *, char **);
 #define STORE_RUN_STATE(w) \
 	"sluice_state(" w ".id, " w ".status, " w ".paused, " \
 	STORE_RUN_WAITING(w) ", " w ".late_at)"
+/* template.c: fill a template from a TEMPLATE_COLUMNS row. */
+int		 store_template_row_read(sqlite3_stmt *, void *, char **);
+
+/*
+ * cache.c: the engine's statements: prepared once and kept (store_stmt),
+ * bound from a format of one letter per parameter: i int64, d int, t text
+ * (NULL stored as NULL), T time or id (0 stored as NULL), x int64
+ * (STORE_NULL stored as NULL), b blob (pointer, size_t), n NULL.
+ */
+#define STORE_NULL	INT64_MIN
+int		 store_stmt(struct store *, const char *, sqlite3_stmt **,
+		     char **);
+void		 store_release(struct store *, sqlite3_stmt *);
+int		 store_bindv(sqlite3_stmt *, const char *, va_list);
+int		 store_runf(struct store *, const char *, const char *,
+		     const char *, ...);
+int		 store_int64f(struct store *, const char *, int64_t *,
+		     const char *, const char *, ...);
+void		 store_keep_error(struct store *, char *);
 
 /* schema.c */
 int		 store_schema_migrate(struct store *, char **);

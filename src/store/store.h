@@ -229,6 +229,25 @@ int		 store_template_list(struct store *, struct store_template **,
 int		 store_template_remove(struct store *, const char *,
 		     const struct store_actor *, char **);
 void		 store_template_free(struct store_template *);
+
+/* template-history.c: versions, removed templates, the last good run. */
+struct store_template_version {
+	int64_t		 version;
+	int64_t		 saved_at;
+	char		*saved_by;
+	char		*description;
+	int64_t		 runs;		/* workflows started from it */
+	int64_t		 completed;	/* of those, completed */
+};
+int		 store_template_history(struct store *, const char *,
+		     struct store_template_version **, size_t *, int64_t *,
+		     char **);
+int		 store_template_get_any(struct store *, const char *, int64_t,
+		     struct store_template **, char **);
+int		 store_template_last_completed(struct store *, const char *,
+		     int64_t *, char **);
+void		 store_template_versions_free(struct store_template_version *,
+		     size_t);
 void		 store_templates_free(struct store_template *, size_t);
 
 /* audit.c: append-only; UPDATE and DELETE are refused by triggers. */

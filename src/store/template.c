@@ -87,7 +87,6 @@ static int	 store_template_write(struct store *,
 static int	 store_template_audit(struct store *,
 		     const struct store_actor *, const char *, const char *,
 		     int64_t, char **);
-static int	 store_template_row_read(sqlite3_stmt *, void *, char **);
 static void	 store_template_clear(struct store_template *);
 
 /* Find the row for a name: 0 found, STORE_NOTFOUND none, or an error. */
@@ -308,7 +307,7 @@ out:
 }
 
 /* Fill a template from the current row of a TEMPLATE_COLUMNS query. */
-static int
+int
 store_template_row_read(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_template	*t = p;

@@ -87,13 +87,21 @@ command_done(struct ui *ui, const char *line, void *arg)
 			screen_message(ui, 1, ":run TEMPLATE");
 		else
 			form_open(ui, rest, NULL);
+	} else if (strcmp(word, "versions") == 0 ||
+	    strcmp(word, "history") == 0) {
+		/* Also reaches removed templates, which no view lists. */
+		if (rest == NULL || *rest == '\0')
+			screen_message(ui, 1, ":versions TEMPLATE");
+		else
+			versions_open(ui, rest);
 	} else if (str_parse_int64(word, &id) == 0 ||
 	    ((strcmp(word, "open") == 0 || strcmp(word, "o") == 0) &&
 	    rest != NULL && str_parse_int64(rest, &id) == 0))
 		run_open(ui, id, 0);
 	else
 		screen_message(ui, 1, "unknown command :%s (:workflows :gates "
-		    ":templates :schedules :audit :run NAME :open ID :help :q)",
+		    ":templates :schedules :audit :run NAME :versions NAME :open ID "
+		    ":help :q)",
 		    word);
 out:
 	free(copy);

@@ -71,7 +71,7 @@ help_where(unsigned int views, struct buf *b)
 {
 	static const char *const names[] = {
 		"Workflows", "Gates", "Templates", "Schedules", "Audit", "Run",
-		"Step", "Log", "Help"
+		"Step", "Log", "Help", "Prompt", "Form", "Versions", "Diff"
 	};
 	size_t	 i;
 	int	 n = 0;

@@ -48,6 +48,7 @@ static void	 key_skip(struct ui *, struct view *);
 static void	 key_pause(struct ui *, struct view *);
 static void	 key_run(struct ui *, struct view *);
 static void	 key_edit(struct ui *, struct view *);
+static void	 key_versions(struct ui *, struct view *);
 static void	 key_timeline(struct ui *, struct view *);
 static void	 key_log(struct ui *, struct view *);
 static void	 key_follow(struct ui *, struct view *);
@@ -72,10 +73,11 @@ const struct ui_key ui_keys[] = {
 	{ K_ESC, "Esc", VIEW_PAGES | V(HELP), NULL, "back (clears a filter "
 	    "first)", key_back },
 	{ '?', "?", VIEW_PAGES, "help", "this help", key_help },
-	{ '/', "/", VIEW_PAGES, "filter", "filter the list (the log: search)"
+	{ '/', "/", VIEW_PAGES & ~V(DIFF), "filter", "filter the list (the log: search)"
 	    "; Esc clears", key_filter },
 	{ ':', ":", VIEW_PAGES, NULL, "command line: :workflows :gates "
-	    ":templates :schedules :audit :run NAME :open ID :q", key_command },
+	    ":templates :schedules :audit :run NAME :versions NAME :open ID "
+	    ":q", key_command },
 	{ '1', "1", VIEW_PAGES, NULL, "the Workflows view", key_view },
 	{ '2', "2", VIEW_PAGES, NULL, "the Gates view", key_view },
 	{ '3', "3", VIEW_PAGES, NULL, "the Templates view", key_view },
@@ -110,6 +112,12 @@ const struct ui_key ui_keys[] = {
 	    "first)", NULL },
 	{ 'e', "e", V(TEMPLATES), "edit", "edit the template in $VISUAL or "
 	    "$EDITOR (the engine keeps running)", key_edit },
+	{ 'v', "v", V(TEMPLATES), "versions", "the template's versions, "
+	    "with who saved them and how their runs went", key_versions },
+	{ K_ENTER, "Enter", V(VERSIONS), "diff", "what the version changed "
+	    "from the one before it", NULL },
+	{ 'd', "d", V(VERSIONS), "diff to latest", "what changed from the "
+	    "version to the latest", NULL },
 	{ 't', "t", V(RUN), "timeline", "the run's timeline (a Gantt chart) "
 	    "on or off", key_timeline },
 	{ 'l', "l", V(RUN) | V(STEP), "log", "the step's log in a pager",
@@ -508,4 +516,17 @@ key_follow(struct ui *ui, struct view *v)
 		v->ops->key(ui, v, 'F');
 	else
 		run_follow(ui, v);
+}
+
+/* v: the selected template's versions. */
+static void
+key_versions(struct ui *ui, struct view *v)
+{
+	const char	*name;
+
+	if ((name = templates_selected(v)) == NULL) {
+		screen_message(ui, 1, "no template selected");
+		return;
+	}
+	versions_open(ui, name);
 }

@@ -165,6 +165,7 @@ preview_reach(const struct flow *f, int spec, unsigned char *mark)
 		preview_push(f, fs->next_target, mark, stack, &top);
 		preview_push(f, fs->join_target, mark, stack, &top);
 		preview_push(f, fs->gate.on_timeout_target, mark, stack, &top);
+		preview_push(f, fs->wait.on_timeout_target, mark, stack, &top);
 		for (i = 0; i < fs->nbranch; i++)
 			preview_push(f, fs->branch[i].target, mark, stack,
 			    &top);

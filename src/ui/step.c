@@ -16,12 +16,10 @@
 
 /*
  * step.c: one step row in full: what it is, its times, exit code and
- * error, resolved args, result and the last lines of its log.  For a gate
- * it shows what the approver is approving (SPEC §11): the message, the
- * decisions so far, the run's input, the results of the steps before it
- * and the args the next step would start with.  Everything is read and
- * written out as lines in load; draw only wraps them to the width and
- * shows the part scrolled to.
+ * error, resolved args, result and the last lines of its log; for a gate,
+ * what the approver is approving (step-gate.c).  Everything is read and
+ * written out as lines in load (the ui_step_* builders here); draw only
+ * wraps them to the width and shows the part scrolled to.
  */
 
 #include <stdarg.h>
@@ -78,15 +76,8 @@ static int	 step_key(struct ui *, struct view *, int);
 static void	 step_free(struct view *);
 static int	 step_tick(struct ui *, struct view *);
 static void	 step_clear(struct stepv *);
-static void	 step_add(struct stepv *, enum ui_paint, int, int, int,
-		     const char *);
-static void	 step_field(struct stepv *, const char *, enum ui_paint,
-		     const char *, ...) printflike(4, 5);
-static void	 step_heading(struct stepv *, const char *);
-static void	 step_json(struct stepv *, const char *, int);
 static void	 step_text(struct stepv *, const char *, enum ui_paint, int);
 static void	 step_text_more(struct stepv *, const char *, int);
-static const char *step_when(int64_t, char *, size_t);
 static void	 step_head(struct ui *, struct stepv *,
 		     const struct store_step *, const struct store_workflow *);
 static void	 step_times(struct ui *, struct stepv *,
@@ -99,24 +90,6 @@ static void	 step_command_read(struct stepv *, const struct store_step *,
 static void	 step_body(struct stepv *, const struct store_step *);
 static void	 step_log(struct ui *, struct stepv *,
 		     const struct store_step *);
-static void	 step_gate(struct ui *, struct stepv *,
-		     const struct store_step *, const struct store_workflow *);
-static void	 step_gate_options(struct ui *, struct stepv *,
-		     const struct store_step *, const cJSON *);
-static void	 step_gate_decisions(struct ui *, struct stepv *,
-		     const struct store_step *, const cJSON *);
-static void	 step_gate_before(struct ui *, struct stepv *,
-		     const struct store_step *, const struct store_step *,
-		     size_t);
-static void	 step_gate_next(struct stepv *, const struct store_step *,
-		     const struct store_workflow *, const struct store_step *,
-		     size_t);
-static void	 step_gate_way(struct stepv *, const struct flow *, int,
-		     cJSON *, const char *);
-static void	 step_next_args(struct stepv *, const struct flow *, int,
-		     const cJSON *);
-static cJSON	*step_scope(const struct store_workflow *, const struct flow *,
-		     const struct store_step *, size_t);
 static void	 step_wrap(struct ui *, struct stepv *);
 static void	 step_wrap_line(struct stepv *, int, int, struct buf *);
 static void	 step_row_add(struct stepv *, int, size_t, size_t);
@@ -172,8 +145,8 @@ step_clear(struct stepv *sv)
 }
 
 /* Add a line. */
-static void
-step_add(struct stepv *sv, enum ui_paint paint, int label, int indent,
+void
+ui_step_add(struct stepv *sv, enum ui_paint paint, int label, int indent,
     int cut, const char *text)
 {
 	struct step_line	*l;
@@ -192,8 +165,8 @@ step_add(struct stepv *sv, enum ui_paint paint, int label, int indent,
 }
 
 /* A "  name       value" line; the value wraps under itself. */
-static void
-step_field(struct stepv *sv, const char *name, enum ui_paint paint,
+void
+ui_step_field(struct stepv *sv, const char *name, enum ui_paint paint,
     const char *fmt, ...)
 {
 	va_list	 ap;
@@ -206,17 +179,17 @@ step_field(struct stepv *sv, const char *name, enum ui_paint paint,
 	label = xasprintf(&text, "  %-*s ", STEP_LABEL, name);
 	text = xrealloc(text, (size_t)label + strlen(value) + 1);
 	strcpy(text + label, value);
-	step_add(sv, paint, label, STEP_INDENT, 0, text);
+	ui_step_add(sv, paint, label, STEP_INDENT, 0, text);
 	free(text);
 	free(value);
 }
 
 /* A blank line, then a section's name. */
-static void
-step_heading(struct stepv *sv, const char *name)
+void
+ui_step_heading(struct stepv *sv, const char *name)
 {
-	step_add(sv, PAINT_NORMAL, 0, 0, 0, "");
-	step_add(sv, PAINT_TITLE, 0, 0, 1, name);
+	ui_step_add(sv, PAINT_NORMAL, 0, 0, 0, "");
+	ui_step_add(sv, PAINT_TITLE, 0, 0, 1, name);
 }
 
 /* Say how many lines of a long value are not shown, and where they are. */
@@ -230,7 +203,7 @@ step_text_more(struct stepv *sv, const char *rest, int indent)
 		n += *rest == '\n' && rest[1] != '\0';
 	xasprintf(&line, "%*s... %zu more line%s (sluice show --json shows "
 	    "all of it)", indent, "", n, n == 1 ? "" : "s");
-	step_add(sv, PAINT_DIM, 0, indent, 1, line);
+	ui_step_add(sv, PAINT_DIM, 0, indent, 1, line);
 	free(line);
 }
 
@@ -255,7 +228,7 @@ step_text(struct stepv *sv, const char *text, enum ui_paint paint, int indent)
 		/* Wrapped rows go in under the line's own indentation. */
 		for (lead = 0; line[lead] == ' '; lead++)
 			;
-		step_add(sv, paint, 0, lead + 2 < 40 ? lead + 2 : 40, 0,
+		ui_step_add(sv, paint, 0, lead + 2 < 40 ? lead + 2 : 40, 0,
 		    line);
 		free(line);
 		p = nl != NULL ? nl + 1 : p + strlen(p);
@@ -266,8 +239,8 @@ step_text(struct stepv *sv, const char *text, enum ui_paint paint, int indent)
  * A JSON value, pretty, indented by two per level; a string as its text;
  * anything that does not parse as it is.
  */
-static void
-step_json(struct stepv *sv, const char *json, int indent)
+void
+ui_step_json(struct stepv *sv, const char *json, int indent)
 {
 	cJSON		*j;
 	struct buf	 b;
@@ -301,8 +274,8 @@ step_json(struct stepv *sv, const char *json, int indent)
 }
 
 /* A time for the details: "09:41:07" today, else with the date. */
-static const char *
-step_when(int64_t ms, char *buf, size_t len)
+const char *
+ui_step_when(int64_t ms, char *buf, size_t len)
 {
 	struct tm	 tm, now_tm;
 	time_t		 t = (time_t)(ms / 1000);
@@ -333,24 +306,24 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	sv->title_paint = draw_status_paint(s->status);
 	if (w != NULL) {
 		time_age(time_now_ms() - w->created_at, age, sizeof age);
-		step_field(sv, "workflow", PAINT_NORMAL, "%lld %s (%s), "
+		ui_step_field(sv, "workflow", PAINT_NORMAL, "%lld %s (%s), "
 		    "started by %s at %s, %s ago", (long long)w->id, w->name,
 		    state_name(store_workflow_state(w)), w->created_by,
-		    step_when(w->created_at, when,
+		    ui_step_when(w->created_at, when,
 		    sizeof when), age);
 	}
-	step_field(sv, "step", PAINT_NORMAL, "%lld, key %s, attempt %d, "
+	ui_step_field(sv, "step", PAINT_NORMAL, "%lld, key %s, attempt %d, "
 	    "visit %d", (long long)s->id, s->step_key, s->attempt, s->visit);
 	if (strcmp(s->kind, "tool") == 0)
-		step_field(sv, "runs", PAINT_NORMAL, "tool %s", s->tool);
+		ui_step_field(sv, "runs", PAINT_NORMAL, "tool %s", s->tool);
 	else if (strcmp(s->kind, "gate") != 0)
-		step_field(sv, "runs", PAINT_NORMAL, "%s (inline in the flow)",
-		    s->kind);
+		ui_step_field(sv, "runs", PAINT_NORMAL, "%s (inline in the "
+		    "flow)", s->kind);
 	if (s->host != NULL)
-		step_field(sv, "host", PAINT_NORMAL, "%s", s->host);
+		ui_step_field(sv, "host", PAINT_NORMAL, "%s", s->host);
 	if (s->pid != 0 && s->status == STEP_RUNNING)
-		step_field(sv, "pid", PAINT_NORMAL, "%lld (process group %lld)",
-		    (long long)s->pid, (long long)s->pgid);
+		ui_step_field(sv, "pid", PAINT_NORMAL, "%lld (process group "
+		    "%lld)", (long long)s->pid, (long long)s->pgid);
 }
 
 /* Ready, started, ended, how long; the exit code and the error. */
@@ -366,41 +339,42 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	}
 	ready = s->ready_at != 0 ? s->ready_at : s->created_at;
 	if (s->started_at == 0)
-		step_field(sv, "ready", PAINT_NORMAL, "%s", step_when(ready,
-		    when, sizeof when));
+		ui_step_field(sv, "ready", PAINT_NORMAL, "%s",
+		    ui_step_when(ready, when, sizeof when));
 	else if (s->started_at - ready >= 1000)
-		step_field(sv, "started", PAINT_NORMAL, "%s, after %s ready",
-		    step_when(s->started_at, when, sizeof when),
+		ui_step_field(sv, "started", PAINT_NORMAL, "%s, after %s ready",
+		    ui_step_when(s->started_at, when, sizeof when),
 		    draw_duration(s->started_at - ready, d, sizeof d));
 	else
-		step_field(sv, "started", PAINT_NORMAL, "%s", step_when(
+		ui_step_field(sv, "started", PAINT_NORMAL, "%s", ui_step_when(
 		    s->started_at, when, sizeof when));
 	if (s->completed_at != 0)
-		step_field(sv, "ended", PAINT_NORMAL, "%s, took %s", step_when(
-		    s->completed_at, when, sizeof when), s->started_at != 0 &&
-		    s->completed_at >= s->started_at ? draw_duration(
-		    s->completed_at - s->started_at, d, sizeof d) : "-");
+		ui_step_field(sv, "ended", PAINT_NORMAL, "%s, took %s",
+		    ui_step_when(s->completed_at, when, sizeof when),
+		    s->started_at != 0 && s->completed_at >= s->started_at ?
+		    draw_duration(s->completed_at - s->started_at, d,
+		    sizeof d) : "-");
 	else if (s->status == STEP_RUNNING && s->started_at != 0)
-		step_field(sv, "running", PAINT_RUN, "for %s", draw_duration(
+		ui_step_field(sv, "running", PAINT_RUN, "for %s", draw_duration(
 		    now - s->started_at, d, sizeof d));
 	if (s->status == STEP_RUNNING && s->timeout_at > now) {
 		time_age(s->timeout_at - now, age, sizeof age);
-		step_field(sv, "times out", PAINT_NORMAL, "%s (in %s)",
-		    step_when(s->timeout_at, when, sizeof when), age);
+		ui_step_field(sv, "times out", PAINT_NORMAL, "%s (in %s)",
+		    ui_step_when(s->timeout_at, when, sizeof when), age);
 	}
 	if (s->status == STEP_PENDING && store_timer_of_step(
 	    ui->store, s->id, "retry", &due) == 0 && due > 0) {
 		time_age(due > now ? due - now : 0, age, sizeof age);
-		step_field(sv, "retries", PAINT_WAIT, "at %s (in %s)",
-		    step_when(due, when, sizeof when), age);
+		ui_step_field(sv, "retries", PAINT_WAIT, "at %s (in %s)",
+		    ui_step_when(due, when, sizeof when), age);
 	}
 	if (s->has_exit_code)
-		step_field(sv, "exit code", s->exit_code == 0 ? PAINT_NORMAL :
-		    PAINT_BAD, "%d", s->exit_code);
+		ui_step_field(sv, "exit code", s->exit_code == 0 ?
+		    PAINT_NORMAL : PAINT_BAD, "%d", s->exit_code);
 	if (s->error != NULL)
-		step_field(sv, "error", PAINT_BAD, "%s", s->error);
+		ui_step_field(sv, "error", PAINT_BAD, "%s", s->error);
 	if (s->branch_end != NULL)
-		step_field(sv, "branch", PAINT_NORMAL, "ended: %s",
+		ui_step_field(sv, "branch", PAINT_NORMAL, "ended: %s",
 		    s->branch_end);
 }
 
@@ -412,14 +386,14 @@ step_gate_times(struct stepv *sv, const struct store_step *s)
 	int64_t	 since = s->ready_at != 0 ? s->ready_at : s->created_at;
 	int64_t	 end = s->completed_at != 0 ? s->completed_at : time_now_ms();
 
-	step_field(sv, "waiting", PAINT_NORMAL, "since %s (%s)", step_when(
-	    since, when, sizeof when), draw_duration(end - since, d,
-	    sizeof d));
+	ui_step_field(sv, "waiting", PAINT_NORMAL, "since %s (%s)",
+	    ui_step_when(since, when, sizeof when), draw_duration(end - since,
+	    d, sizeof d));
 	if (s->completed_at != 0)
-		step_field(sv, "decided", PAINT_NORMAL, "%s", step_when(
+		ui_step_field(sv, "decided", PAINT_NORMAL, "%s", ui_step_when(
 		    s->completed_at, when, sizeof when));
 	if (s->error != NULL)
-		step_field(sv, "error", PAINT_BAD, "%s", s->error);
+		ui_step_field(sv, "error", PAINT_BAD, "%s", s->error);
 }
 
 /* What an inline step runs (the flow is read once: it never changes). */
@@ -431,7 +405,7 @@ step_command(struct stepv *sv, const struct store_step *s,
 		step_command_read(sv, s, w);
 	if (sv->command == NULL)
 		return;
-	step_heading(sv, strcmp(s->kind, "shell") == 0 ? "Shell script" :
+	ui_step_heading(sv, strcmp(s->kind, "shell") == 0 ? "Shell script" :
 	    "Command (as written)");
 	step_text(sv, sv->command, PAINT_NORMAL, 2);
 }
@@ -478,13 +452,13 @@ step_body(struct stepv *sv, const struct store_step *s)
 
 	unresolved = s->status == STEP_READY ||
 	    s->status == STEP_PENDING || s->started_at == 0;
-	step_heading(sv, unresolved ? "Args (as written: resolved when it "
+	ui_step_heading(sv, unresolved ? "Args (as written: resolved when it "
 	    "starts)" : "Args");
-	step_json(sv, s->args_json != NULL ? s->args_json : "{}", 2);
+	ui_step_json(sv, s->args_json != NULL ? s->args_json : "{}", 2);
 	if (s->result_json == NULL)
 		return;
-	step_heading(sv, "Result");
-	step_json(sv, s->result_json, 2);
+	ui_step_heading(sv, "Result");
+	ui_step_json(sv, s->result_json, 2);
 }
 
 /* The last few lines of the log, and how to see all of it. */
@@ -508,288 +482,23 @@ step_log(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	memset(&ls, 0, sizeof ls);
 	pager_lines_add(&ls, c, n);
 	store_logs_free(c, n);
-	step_heading(sv, n == 0 ? "Log: none yet" : "Log: the last lines "
+	ui_step_heading(sv, n == 0 ? "Log: none yet" : "Log: the last lines "
 	    "(l shows all of it)");
 	for (i = ls.n > STEP_LOG_LINES ? ls.n - STEP_LOG_LINES : 0; i < ls.n;
 	    i++) {
 		l = &ls.v[i];
 		mark = pager_stream_mark(ui, l->stream, &paint);
-		step_when(l->at, when, sizeof when);
+		ui_step_when(l->at, when, sizeof when);
 		xasprintf(&line, "  %s %s %s", when, mark, l->text);
-		step_add(sv, l->stream == 'e' ? PAINT_WAIT : l->stream == 'o' ?
-		    PAINT_NORMAL : PAINT_LATE, 3 + (int)strlen(when), 0, 1,
-		    line);
+		ui_step_add(sv, l->stream == 'e' ? PAINT_WAIT : l->stream ==
+		    'o' ? PAINT_NORMAL : PAINT_LATE, 3 + (int)strlen(when), 0,
+		    1, line);
 		free(line);
 	}
 	if (s->log_bytes > 0)
-		step_field(sv, "kept", PAINT_DIM, "%lld bytes of output",
+		ui_step_field(sv, "kept", PAINT_DIM, "%lld bytes of output",
 		    (long long)s->log_bytes);
 	pager_lines_free(&ls);
-}
-
-/* The gate's message, who may decide, how many must, when it times out. */
-static void
-step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
-    const cJSON *g)
-{
-	const cJSON	*m, *a, *e;
-	struct buf	 b;
-	char		 when[32], age[16];
-	int64_t		 due = 0, now = time_now_ms();
-	int		 escalate;
-
-	m = cJSON_GetObjectItemCaseSensitive(g, "message");
-	step_field(sv, "message", PAINT_NORMAL, "%s", cJSON_IsString(m) &&
-	    *m->valuestring != '\0' ? m->valuestring : "(none)");
-	buf_init(&b);
-	a = cJSON_GetObjectItemCaseSensitive(g, "approvers");
-	cJSON_ArrayForEach(e, a) {
-		if (cJSON_IsString(e))
-			buf_printf(&b, "%s%s", b.len > 0 ? ", " : "",
-			    e->valuestring);
-	}
-	step_field(sv, "approvers", PAINT_NORMAL, "%s", b.len > 0 ? b.data :
-	    "anyone who can open the database");
-	buf_free(&b);
-	e = cJSON_GetObjectItemCaseSensitive(g, "allow_self");
-	if (cJSON_IsFalse(e))
-		step_field(sv, "", PAINT_NORMAL, "not the person who started "
-		    "the workflow");
-	if (s->status != STEP_WAITING || store_timer_of_step(
-	    ui->store, s->id, "gate_timeout", &due) != 0 || due == 0)
-		return;
-	e = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
-	escalate = cJSON_IsString(e) && strcmp(e->valuestring, "reject") != 0;
-	time_age(due > now ? due - now : 0, age, sizeof age);
-	step_field(sv, "times out", PAINT_WAIT, "%s (in %s), then %s%s",
-	    step_when(due, when, sizeof when), age, escalate ?
-	    "escalates to " : "it is rejected", escalate ? e->valuestring : "");
-}
-
-/* Approvals so far against the quorum, and each decision with its words. */
-static void
-step_gate_decisions(struct ui *ui, struct stepv *sv,
-    const struct store_step *s, const cJSON *g)
-{
-	struct store_approval	*a;
-	const cJSON		*q;
-	size_t			 n, i, j;
-	char			*cause = NULL, when[32];
-	int			 approved = 0, quorum = 1;
-
-	q = cJSON_GetObjectItemCaseSensitive(g, "quorum");
-	if (cJSON_IsNumber(q) && q->valueint > 0)
-		quorum = q->valueint;
-	if (store_approval_list(ui->store, s->id, 100, &a, &n, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
-		free(cause);
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		if (strcmp(a[i].decision, "approve") != 0)
-			continue;
-		for (j = 0; j < i; j++) {
-			if (strcmp(a[j].decision, "approve") == 0 &&
-			    strcmp(a[j].who, a[i].who) == 0)
-				break;
-		}
-		approved += j == i;
-	}
-	step_field(sv, "quorum", PAINT_NORMAL, "%d of %d approved%s",
-	    approved, quorum, s->status == STEP_WAITING ?
-	    " so far" : "");
-	for (i = 0; i < n; i++) {
-		step_field(sv, i == 0 ? "decisions" : "", strcmp(a[i].decision,
-		    "approve") == 0 ? PAINT_OK : PAINT_BAD, "%s %s %sd at "
-		    "%s%s%s", draw_glyph(ui, strcmp(a[i].decision,
-		    "approve") == 0 ? STEP_DONE : STEP_FAILED), a[i].who,
-		    a[i].decision, step_when(a[i].at, when, sizeof when),
-		    a[i].comment != NULL ? ": " : "", a[i].comment != NULL ?
-		    a[i].comment : "");
-	}
-	store_approvals_free(a, n);
-}
-
-/* The results of the steps that ended before the gate, one line each. */
-static void
-step_gate_before(struct ui *ui, struct stepv *sv, const struct store_step *s,
-    const struct store_step *fin, size_t n)
-{
-	char	*line;
-	size_t	 i;
-	int	 shown = 0;
-
-	step_heading(sv, "Results so far");
-	for (i = 0; i < n; i++) {
-		if (fin[i].id == s->id)
-			continue;
-		xasprintf(&line, "  %s %-16s %s", draw_glyph(ui,
-		    fin[i].status), fin[i].name, fin[i].result_json != NULL ?
-		    fin[i].result_json : "null");
-		step_add(sv, draw_status_paint(fin[i].status), 0, 0, 1, line);
-		free(line);
-		shown++;
-	}
-	if (shown == 0)
-		step_add(sv, PAINT_DIM, 0, 0, 1, "  none: the gate comes "
-		    "first");
-}
-
-/*
- * The scope a step would be resolved against now: the engine's own
- * (flow/scope.c) over the input and each finished step's latest result.
- */
-static cJSON *
-step_scope(const struct store_workflow *w, const struct flow *f,
-    const struct store_step *fin, size_t n)
-{
-	struct flow_scope_step	 ss;
-	cJSON			*scope;
-	size_t			 i;
-
-	scope = flow_scope_create(json_parse_or_null(w->input_json), 0, w->id,
-	    w->name);
-	for (i = 0; i < n; i++) {
-		ss.step_key = fin[i].step_key;
-		ss.result_json = fin[i].result_json;
-		ss.status = fin[i].status;
-		ss.has_exit_code = fin[i].has_exit_code;
-		ss.exit_code = fin[i].exit_code;
-		flow_scope_add(scope, f, &ss);
-	}
-	return (scope);
-}
-
-/* A step that would start next: its name and its args resolved now. */
-static void
-step_next_args(struct stepv *sv, const struct flow *f, int spec,
-    const cJSON *scope)
-{
-	const struct flow_step	*ns = &f->steps[spec];
-	static const char	*kinds[] = { "a gate", "tool", "run", "shell" };
-	char			*args;
-
-	if (ns->exec == FLOW_EXEC_TOOL)
-		step_field(sv, "next", PAINT_NORMAL, "%s (tool %s)", ns->name,
-		    ns->tool);
-	else
-		step_field(sv, "next", PAINT_NORMAL, "%s (%s)", ns->name,
-		    kinds[ns->exec]);
-	if (ns->exec == FLOW_EXEC_GATE)
-		return;
-	args = interp_json(ns->args_json != NULL ? ns->args_json : "{}",
-	    scope);
-	step_field(sv, "args", PAINT_DIM, "as resolved now:");
-	step_json(sv, args != NULL ? args : ns->args_json, 4);
-	free(args);
-}
-
-/* What follows the gate if its result is outcome ("approved"...). */
-static void
-step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
-    const char *outcome)
-{
-	const struct flow_step	*fs = &f->steps[spec];
-	struct flow_scope_step	 ss;
-	size_t			 i;
-	char			*result;
-	int			 arm;
-
-	/* The gate as the engine will see it: done, with its outcome. */
-	xasprintf(&result, "\"%s\"", outcome);
-	memset(&ss, 0, sizeof ss);
-	ss.step_key = fs->key;
-	ss.result_json = result;
-	ss.status = STEP_DONE;
-	flow_scope_add(scope, f, &ss);
-	arm = flow_branch_pick(fs, scope, result, 0, 0);
-	free(result);
-	if (fs->nbranch > 0 && arm < 0)
-		step_field(sv, "then", PAINT_BAD, "no branch matches: the "
-		    "workflow fails");
-	else if (fs->nbranch > 0)
-		step_next_args(sv, f, fs->branch[arm].target, scope);
-	else if (strcmp(outcome, "approved") != 0)
-		step_field(sv, "then", PAINT_BAD, "the workflow fails");
-	else if (fs->done)
-		step_field(sv, "then", PAINT_OK, "the workflow completes");
-	else if (fs->nparallel > 0) {
-		for (i = 0; i < fs->nparallel; i++)
-			step_next_args(sv, f, fs->parallel_targets[i], scope);
-	} else if (fs->next_target >= 0)
-		step_next_args(sv, f, fs->next_target, scope);
-	else if (fs->join_target >= 0)
-		step_field(sv, "then", PAINT_NORMAL, "its branch ends; %s runs "
-		    "once the other branches have",
-		    f->steps[fs->join_target].name);
-	else
-		step_field(sv, "then", PAINT_NORMAL, "nothing follows it");
-}
-
-/* The step that runs next, approved or rejected, with its args. */
-static void
-step_gate_next(struct stepv *sv, const struct store_step *s,
-    const struct store_workflow *w, const struct store_step *fin, size_t n)
-{
-	struct flow_diags	*d;
-	struct flow		*f;
-	cJSON			*scope;
-	int			 spec;
-
-	d = flow_diags_create();
-	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
-	flow_diags_free(d);
-	if (f == NULL || (spec = flow_find(f, s->step_key)) < 0) {
-		if (f != NULL)
-			flow_free(f);
-		return;
-	}
-	scope = step_scope(w, f, fin, n);
-	step_heading(sv, "If approved");
-	step_gate_way(sv, f, spec, scope, "approved");
-	step_heading(sv, "If rejected");
-	step_gate_way(sv, f, spec, scope, "rejected");
-	cJSON_Delete(scope);
-	flow_free(f);
-}
-
-/* What the approver is approving (SPEC §11). */
-static void
-step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
-    const struct store_workflow *w)
-{
-	struct store_step	*fin = NULL;
-	cJSON			*g;
-	size_t			 n = 0;
-	char			*cause = NULL;
-	int			 waiting = s->status == STEP_WAITING;
-
-	g = json_parse_or_null(s->gate_json);
-	step_heading(sv, waiting ? "Gate: waiting for a decision (y approve, "
-	    "n reject)" : "Gate");
-	step_gate_options(ui, sv, s, g);
-	step_gate_decisions(ui, sv, s, g);
-	cJSON_Delete(g);
-	if (s->result_json != NULL && !waiting) {
-		g = json_parse_or_null(s->result_json);
-		step_field(sv, "result", PAINT_NORMAL, "%s", cJSON_IsString(g) ?
-		    g->valuestring : s->result_json);
-		cJSON_Delete(g);
-	}
-	if (w == NULL)
-		return;
-	step_heading(sv, "Input of the workflow");
-	step_json(sv, w->input_json != NULL ? w->input_json : "{}", 2);
-	if (!waiting)
-		return;
-	if (store_steps_finished(ui->store, w->id, &fin, &n, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
-		free(cause);
-		return;
-	}
-	step_gate_before(ui, sv, s, fin, n);
-	step_gate_next(sv, s, w, fin, n);
-	store_steps_free(fin, n);
 }
 
 /* Read the step (and its workflow) and write out its lines. */
@@ -803,7 +512,7 @@ step_load(struct ui *ui, struct view *v)
 
 	step_clear(sv);
 	if (store_step_get(ui->store, sv->id, &s, &cause) != 0) {
-		step_add(sv, PAINT_BAD, 0, 0, 0, cause);
+		ui_step_add(sv, PAINT_BAD, 0, 0, 0, cause);
 		free(cause);
 		sv->live = 0;
 		return;
@@ -820,7 +529,7 @@ step_load(struct ui *ui, struct view *v)
 	step_head(ui, sv, s, w);
 	step_times(ui, sv, s);
 	if (strcmp(s->kind, "gate") == 0 || s->gate_json != NULL)
-		step_gate(ui, sv, s, w);
+		ui_step_gate(ui, sv, s, w);
 	else {
 		step_body(sv, s);
 		step_log(ui, sv, s);

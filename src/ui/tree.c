@@ -33,9 +33,10 @@
  * for-each's row, the gates that wait always, every item (its latest
  * row, in item order) and gate once it is expanded.
  *
- * Everything is sorts and binary searches over the rows, then one walk
- * with an explicit stack (a loop can nest fan-outs deeply), so a 60,000
- * row run lays out in a few milliseconds.
+ * Everything is sorts and binary searches over the rows (tree-index.c),
+ * then one walk with an explicit stack (a loop can nest fan-outs deeply),
+ * so a 60,000 row run lays out in a few milliseconds.  A for-each's rows
+ * are laid out in tree-foreach.c.
  */
 
 #include <stdint.h>
@@ -44,66 +45,6 @@
 
 #include "ui/ui-int.h"
 
-#define TREE_MAX_BRANCHES	8	/* wider fan-outs collapse */
-#define TREE_MAX_ROWS		30	/* and fan-outs with more rows */
-
-/* A row's place in a sort: by lane then id, or by id alone. */
-struct tree_key {
-	int64_t		 fanout;
-	int64_t		 id;
-	int		 branch;
-	size_t		 idx;
-};
-
-/* What is being walked: a lane's rows, or a fan-out's branches. */
-struct tree_frame {
-	int		 is_fanout;
-	size_t		 pos, hi;	/* in ctx->lane */
-	size_t		 clo, chi;	/* not-reached specs after a lane */
-	int		 depth;		/* of the rows it emits */
-	uint64_t	 rails;		/* their rails */
-	int		 tail_last;	/* a lane's end is its siblings' end */
-	int		 fo;		/* fan-out: index in tree->fanouts */
-	int		 branch;	/* fan-out: the next branch, -1 first */
-};
-
-struct tree_ctx {
-	const struct tree_input	*in;
-	struct tree		*t;
-	size_t			 n;
-	struct tree_key		*byid;
-	struct tree_key		*lane;
-	struct tree_key		*member;	/* items and gates, by owner */
-	size_t			 nmember;
-	int			*spec;
-	int			*sub;		/* rows under a fan-out row */
-	unsigned char		*act;		/* most active status under */
-	int			*fo;		/* fan-out index of a row */
-	char			*placed;	/* a flow step has a row */
-	char			*shown;		/* a row was laid out */
-	int			*chain;		/* not-reached specs in lanes */
-	size_t			 nchain;
-	struct tree_frame	*frames;
-	size_t			 nframes, sframes;
-	size_t			 srows;
-	size_t			 sfanouts;
-};
-
-static int	 tree_cmp_id(const void *, const void *);
-static int	 tree_cmp_lane(const void *, const void *);
-static int	 tree_cmp_spec(const void *, const void *);
-static void	 tree_index(struct tree_ctx *);
-static void	 tree_specs(struct tree_ctx *);
-static void	 tree_subtrees(struct tree_ctx *);
-static int	 tree_fanout_new(struct tree_ctx *);
-static void	 tree_fanouts(struct tree_ctx *);
-static size_t	 tree_lane_lo(const struct tree_ctx *, int64_t, int);
-static ssize_t	 tree_find(const struct tree_ctx *, int64_t);
-static int	 tree_activity(enum step_status);
-static enum step_status tree_lane_status(const struct tree_ctx *, size_t,
-		     size_t);
-static struct tree_row *tree_emit(struct tree_ctx *, enum tree_kind, int,
-		     uint64_t, int);
 static uint64_t	 tree_child_rails(int, uint64_t, int);
 static void	 tree_chain(struct tree_ctx *, int, size_t *, size_t *);
 static void	 tree_push(struct tree_ctx *, const struct tree_frame *);
@@ -119,278 +60,10 @@ static void	 tree_summary(struct tree_ctx *, struct tree_frame *);
 static void	 tree_hidden(struct tree_ctx *);
 static void	 tree_leftovers(struct tree_ctx *);
 static void	 tree_unreached_branches(struct tree_ctx *, int);
-static void	 tree_foreach(struct tree_ctx *, size_t, int, uint64_t, int);
-static int	 tree_is_member(const struct store_step *);
-static int	 tree_foreach_counted(struct tree_ctx *, int64_t, int, int64_t,
-		     struct flow_foreach_tally *);
-
-/* Order by id. */
-static int
-tree_cmp_id(const void *a, const void *b)
-{
-	const struct tree_key	*x = a, *y = b;
-
-	return (x->id < y->id ? -1 : x->id > y->id);
-}
-
-/* Order by lane (fan-out row, branch), then id. */
-static int
-tree_cmp_lane(const void *a, const void *b)
-{
-	const struct tree_key	*x = a, *y = b;
-
-	if (x->fanout != y->fanout)
-		return (x->fanout < y->fanout ? -1 : 1);
-	if (x->branch != y->branch)
-		return (x->branch < y->branch ? -1 : 1);
-	return (x->id < y->id ? -1 : x->id > y->id);
-}
-
-/* Order flow steps by key, for finding a row's step. */
-static int
-tree_cmp_spec(const void *a, const void *b)
-{
-	const struct flow_step	*const *x = a, *const *y = b;
-
-	return (strcmp((*x)->key, (*y)->key));
-}
-
-/* Sort the rows by id and by lane. */
-static void
-tree_index(struct tree_ctx *c)
-{
-	const struct store_step	*s;
-	size_t			 i;
-
-	c->byid = xcalloc(c->n + 1, sizeof *c->byid);
-	c->lane = xcalloc(c->n + 1, sizeof *c->lane);
-	c->member = xcalloc(c->n + 1, sizeof *c->member);
-	for (i = 0; i < c->n; i++) {
-		s = &c->in->steps[i];
-		c->byid[i].id = c->lane[i].id = s->id;
-		c->byid[i].idx = c->lane[i].idx = i;
-		c->lane[i].fanout = s->fanout_id;
-		c->lane[i].branch = s->fanout_id != 0 ? s->branch_no : 0;
-		if (tree_is_member(s)) {
-			/* In no lane: under its for-each instead. */
-			c->lane[i].fanout = -1;
-			c->member[c->nmember].fanout = s->item_of;
-			c->member[c->nmember].branch = s->item_index;
-			c->member[c->nmember].id = s->id;
-			c->member[c->nmember++].idx = i;
-		}
-	}
-	qsort(c->byid, c->n, sizeof *c->byid, tree_cmp_id);
-	qsort(c->lane, c->n, sizeof *c->lane, tree_cmp_lane);
-	qsort(c->member, c->nmember, sizeof *c->member, tree_cmp_lane);
-}
-
-/* Is a row a for-each's item or gate (not a step of the flow's own)? */
-static int
-tree_is_member(const struct store_step *s)
-{
-	return (s->item_of != 0 && s->items == 0);
-}
-
-/* The index of the row with an id, or -1. */
-static ssize_t
-tree_find(const struct tree_ctx *c, int64_t id)
-{
-	size_t	 lo = 0, hi = c->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (c->byid[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < c->n && c->byid[lo].id == id)
-		return ((ssize_t)c->byid[lo].idx);
-	return (-1);
-}
-
-/* The first position in ctx->lane at or after lane (fanout, branch). */
-static size_t
-tree_lane_lo(const struct tree_ctx *c, int64_t fanout, int branch)
-{
-	size_t	 lo = 0, hi = c->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (c->lane[mid].fanout < fanout ||
-		    (c->lane[mid].fanout == fanout &&
-		    c->lane[mid].branch < branch))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
-/* Each row's flow step, found by key (or name) through a sorted copy. */
-static void
-tree_specs(struct tree_ctx *c)
-{
-	const struct flow	*f = c->in->flow;
-	const struct flow_step	**keys = NULL, *kp, **hit;
-	struct flow_step	 key;
-	size_t			 i, ns = f != NULL ? f->nsteps : 0;
-
-	c->spec = xcalloc(c->n + 1, sizeof *c->spec);
-	c->placed = xcalloc(ns + 1, 1);
-	c->chain = xcalloc(ns + 1, sizeof *c->chain);
-	if (ns > 0) {
-		keys = xcalloc(ns, sizeof *keys);
-		for (i = 0; i < ns; i++)
-			keys[i] = &f->steps[i];
-		qsort(keys, ns, sizeof *keys, tree_cmp_spec);
-	}
-	for (i = 0; i < c->n; i++) {
-		c->spec[i] = -1;
-		if (ns == 0 || c->in->steps[i].step_key == NULL)
-			continue;
-		key.key = c->in->steps[i].step_key;
-		kp = &key;
-		hit = bsearch(&kp, keys, ns, sizeof *keys, tree_cmp_spec);
-		if (hit != NULL)
-			c->spec[i] = (int)(*hit - f->steps);
-		else
-			c->spec[i] = flow_find(f, key.key);
-		if (c->spec[i] >= 0)
-			c->placed[c->spec[i]] = 1;
-	}
-	free(keys);
-}
-
-/* How active a status is: running, waiting, ready, pending, else 0. */
-static int
-tree_activity(enum step_status status)
-{
-	switch (status) {
-	case STEP_RUNNING:
-		return (4);
-	case STEP_WAITING:
-		return (3);
-	case STEP_READY:
-		return (2);
-	case STEP_PENDING:
-		return (1);
-	default:
-		return (0);
-	}
-}
-
-/*
- * Rows under each fan-out row and the most active status among them:
- * children have higher ids than their fan-out row, so one pass from the
- * newest row adds each finished subtree to its parent.
- */
-static void
-tree_subtrees(struct tree_ctx *c)
-{
-	const struct store_step	*s;
-	size_t			 k, i;
-	ssize_t			 up;
-
-	c->sub = xcalloc(c->n + 1, sizeof *c->sub);
-	c->act = xcalloc(c->n + 1, 1);
-	for (i = 0; i < c->n; i++)
-		c->act[i] = (unsigned char)
-		    tree_activity(c->in->steps[i].status);
-	for (k = c->n; k > 0; k--) {
-		i = c->byid[k - 1].idx;
-		s = &c->in->steps[i];
-		if (s->fanout_id == 0 ||
-		    (up = tree_find(c, s->fanout_id)) < 0 ||
-		    c->in->steps[up].id >= s->id)
-			continue;
-		c->sub[up] += 1 + c->sub[i];
-		if (c->act[i] > c->act[up])
-			c->act[up] = c->act[i];
-	}
-}
-
-/* A new, empty fan-out entry; its index. */
-static int
-tree_fanout_new(struct tree_ctx *c)
-{
-	struct tree	*t = c->t;
-
-	if (t->nfanouts == c->sfanouts) {
-		c->sfanouts = c->sfanouts * 2 + 8;
-		t->fanouts = xreallocarray(t->fanouts, c->sfanouts,
-		    sizeof *t->fanouts);
-	}
-	memset(&t->fanouts[t->nfanouts], 0, sizeof *t->fanouts);
-	return ((int)t->nfanouts++);
-}
-
-/* A fan-out entry for every row that has branches. */
-static void
-tree_fanouts(struct tree_ctx *c)
-{
-	const struct tree_input	*in = c->in;
-	struct tree_fanout	*fo;
-	size_t			 i, lo, hi, j;
-	int			 spec, nb, maxb = in->max_branches, maxr;
-
-	maxr = in->max_rows > 0 ? in->max_rows : TREE_MAX_ROWS;
-	if (maxb <= 0)
-		maxb = TREE_MAX_BRANCHES;
-	c->fo = xcalloc(c->n + 1, sizeof *c->fo);
-	for (i = 0; i < c->n; i++) {
-		c->fo[i] = -1;
-		lo = tree_lane_lo(c, in->steps[i].id, INT32_MIN);
-		if (in->steps[i].id == 0 || lo >= c->n ||
-		    c->lane[lo].fanout != in->steps[i].id)
-			continue;
-		for (hi = lo; hi < c->n && c->lane[hi].fanout ==
-		    in->steps[i].id; hi++)
-			;
-		spec = c->spec[i];
-		nb = spec >= 0 ? (int)in->flow->steps[spec].nparallel : 0;
-		if (c->lane[hi - 1].branch + 1 > nb)
-			nb = c->lane[hi - 1].branch + 1;
-		c->fo[i] = tree_fanout_new(c);
-		fo = &c->t->fanouts[c->fo[i]];
-		fo->id = in->steps[i].id;
-		fo->row = &in->steps[i];
-		fo->nbranches = nb;
-		fo->nrows = c->sub[i];
-		fo->large = nb > maxb || c->sub[i] > maxr;
-		fo->expanded = !fo->large;
-		for (j = 0; fo->large && j < in->nexpanded; j++)
-			if (in->expanded[j] == fo->id)
-				fo->expanded = 1;
-	}
-}
-
-/*
- * A lane's status: the most active status in it (a branch with anything
- * running is running), else how its newest row ended.
- */
-static enum step_status
-tree_lane_status(const struct tree_ctx *c, size_t lo, size_t hi)
-{
-	static const enum step_status	 by_act[] = { STEP_PENDING,
-	    STEP_PENDING, STEP_READY, STEP_WAITING, STEP_RUNNING };
-	size_t				 k;
-	int				 act = 0;
-
-	if (lo >= hi)
-		return (c->in->ended ? STEP_SKIPPED : STEP_PENDING);
-	for (k = lo; k < hi; k++)
-		if (c->act[c->lane[k].idx] > act)
-			act = c->act[c->lane[k].idx];
-	if (act > 0)
-		return (by_act[act]);
-	return (c->in->steps[c->lane[hi - 1].idx].status);
-}
 
 /* Append a display row. */
-static struct tree_row *
-tree_emit(struct tree_ctx *c, enum tree_kind kind, int depth, uint64_t rails,
+struct tree_row *
+ui_tree_emit(struct tree_ctx *c, enum tree_kind kind, int depth, uint64_t rails,
     int last)
 {
 	struct tree		*t = c->t;
@@ -488,7 +161,7 @@ tree_step_lane(struct tree_ctx *c)
 		i = c->lane[f->pos++].idx;
 		s = &c->in->steps[i];
 		last = f->pos == f->hi && f->clo == f->chi && f->tail_last;
-		r = tree_emit(c, TREE_STEP, f->depth, f->rails, last);
+		r = ui_tree_emit(c, TREE_STEP, f->depth, f->rails, last);
 		r->row = s;
 		r->spec = c->spec[i];
 		r->status = s->status;
@@ -496,12 +169,12 @@ tree_step_lane(struct tree_ctx *c)
 		r->foreach = -1;
 		c->shown[i] = 1;
 		if (s->items > 0) {
-			tree_foreach(c, i, f->depth + 1,
+			ui_tree_foreach(c, i, f->depth + 1,
 			    tree_child_rails(f->depth, f->rails, last), last);
 			return;
 		}
 		if (s->parent_id != 0 && s->parent_id != s->fanout_id &&
-		    (p = tree_find(c, s->parent_id)) >= 0 && c->fo[p] >= 0 &&
+		    (p = ui_tree_find(c, s->parent_id)) >= 0 && c->fo[p] >= 0 &&
 		    c->spec[p] != c->spec[i]) {
 			r->kind = TREE_JOIN;
 			up = &c->in->steps[p];
@@ -515,13 +188,13 @@ tree_step_lane(struct tree_ctx *c)
 		sub.branch = -1;
 		sub.depth = f->depth + 1;
 		sub.rails = tree_child_rails(f->depth, f->rails, last);
-		sub.pos = tree_lane_lo(c, s->id, INT32_MIN);
-		sub.hi = tree_lane_lo(c, s->id + 1, INT32_MIN);
+		sub.pos = ui_tree_lane_lo(c, s->id, INT32_MIN);
+		sub.hi = ui_tree_lane_lo(c, s->id + 1, INT32_MIN);
 		tree_push(c, &sub);
 		return;
 	}
 	if (f->clo < f->chi) {
-		r = tree_emit(c, TREE_NOT_REACHED, f->depth, f->rails,
+		r = ui_tree_emit(c, TREE_NOT_REACHED, f->depth, f->rails,
 		    f->clo + 1 == f->chi && f->tail_last);
 		r->spec = c->chain[f->clo++];
 		r->status = STEP_SKIPPED;
@@ -544,11 +217,11 @@ tree_summary(struct tree_ctx *c, struct tree_frame *f)
 			lo++;
 		for (hi = lo; hi < f->hi && c->lane[hi].branch == b; hi++)
 			;
-		fo->counts[tree_lane_status(c, lo, hi)]++;
+		fo->counts[ui_tree_lane_status(c, lo, hi)]++;
 		seen += hi > lo;
 		lo = hi;
 	}
-	r = tree_emit(c, TREE_FANOUT, f->depth, f->rails, !fo->expanded);
+	r = ui_tree_emit(c, TREE_FANOUT, f->depth, f->rails, !fo->expanded);
 	r->fanout = f->fo;
 	r->fanout_id = fo->id;
 	r->row = fo->row;
@@ -629,12 +302,12 @@ tree_branch(struct tree_ctx *c, struct tree_frame *f)
 		tree_push_lane(c, lo, hi, clo, chi, depth, rails, lastb);
 		return (1);
 	}
-	r = tree_emit(c, TREE_BRANCH, depth, rails, lastb);
+	r = ui_tree_emit(c, TREE_BRANCH, depth, rails, lastb);
 	r->fanout = f->fo;
 	r->fanout_id = fo->id;
 	r->row = fo->row;
 	r->branch_no = b;
-	r->status = tree_lane_status(c, lo, hi);
+	r->status = ui_tree_lane_status(c, lo, hi);
 	if (count > 0)
 		tree_push_lane(c, lo, hi, clo, chi, depth + 1,
 		    tree_child_rails(depth, rails, lastb), 1);
@@ -679,7 +352,7 @@ tree_hidden(struct tree_ctx *c)
 		i = c->byid[k].idx;
 		s = &c->in->steps[i];
 		if (c->shown[i] || s->fanout_id == 0 ||
-		    (up = tree_find(c, s->fanout_id)) < 0)
+		    (up = ui_tree_find(c, s->fanout_id)) < 0)
 			continue;
 		fo = c->fo[up];
 		if (c->shown[up] == 2 ||
@@ -700,7 +373,7 @@ tree_leftovers(struct tree_ctx *c)
 	for (i = 0; i < c->n; i++) {
 		if (c->shown[i])
 			continue;
-		r = tree_emit(c, TREE_STEP, 0, 0, 1);
+		r = ui_tree_emit(c, TREE_STEP, 0, 0, 1);
 		r->row = &c->in->steps[i];
 		r->spec = c->spec[i];
 		r->status = r->row->status;
@@ -711,7 +384,7 @@ tree_leftovers(struct tree_ctx *c)
 		if (c->placed[i])
 			continue;
 		c->placed[i] = 1;
-		r = tree_emit(c, TREE_NOT_REACHED, 0, 0, 1);
+		r = ui_tree_emit(c, TREE_NOT_REACHED, 0, 0, 1);
 		r->spec = (int)i;
 		r->status = STEP_SKIPPED;
 		if (f->steps[i].nparallel > 0)
@@ -733,7 +406,7 @@ tree_unreached_branches(struct tree_ctx *c, int spec)
 	size_t			 b, k, clo, chi;
 	int			 lastb, nfo;
 
-	nfo = tree_fanout_new(c);
+	nfo = ui_tree_fanout_new(c);
 	fo = &c->t->fanouts[nfo];
 	fo->nbranches = (int)fs->nparallel;
 	fo->expanded = 1;
@@ -741,172 +414,21 @@ tree_unreached_branches(struct tree_ctx *c, int spec)
 		lastb = b + 1 == fs->nparallel;
 		tree_chain(c, fs->parallel_targets[b], &clo, &chi);
 		if (chi - clo == 1) {
-			r = tree_emit(c, TREE_NOT_REACHED, 1, 0, lastb);
+			r = ui_tree_emit(c, TREE_NOT_REACHED, 1, 0, lastb);
 			r->spec = c->chain[clo];
 			r->status = STEP_SKIPPED;
 			continue;
 		}
-		r = tree_emit(c, TREE_BRANCH, 1, 0, lastb);
+		r = ui_tree_emit(c, TREE_BRANCH, 1, 0, lastb);
 		r->fanout = nfo;
 		r->branch_no = (int)b;
 		r->status = STEP_SKIPPED;
 		for (k = clo; k < chi; k++) {
-			r = tree_emit(c, TREE_NOT_REACHED, 2,
+			r = ui_tree_emit(c, TREE_NOT_REACHED, 2,
 			    tree_child_rails(1, 0, lastb), k + 1 == chi);
 			r->spec = c->chain[k];
 			r->status = STEP_SKIPPED;
 		}
-	}
-}
-
-/* The first position in ctx->member of owner's rows with index >= from. */
-static size_t
-tree_member_lo(const struct tree_ctx *c, int64_t owner, int from)
-{
-	size_t	 lo = 0, hi = c->nmember, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (c->member[mid].fanout < owner ||
-		    (c->member[mid].fanout == owner &&
-		    c->member[mid].branch < from))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (lo);
-}
-
-/*
- * A closed for-each's tally from the store's counts, when the run view
- * gave them (then its items were not read); 0 when it did not.
- */
-static int
-tree_foreach_counted(struct tree_ctx *c, int64_t root, int spec, int64_t n,
-    struct flow_foreach_tally *t)
-{
-	const struct store_item_tally	*k = NULL;
-	const struct flow_foreach	*fe;
-	size_t				*ends, nends, i;
-
-	for (i = 0; i < c->in->ntallies && k == NULL; i++) {
-		if (c->in->tallies[i].root == root)
-			k = &c->in->tallies[i].counts;
-	}
-	if (k == NULL || spec < 0 || c->in->flow == NULL ||
-	    (fe = c->in->flow->steps[spec].foreach) == NULL)
-		return (0);
-	memset(t, 0, sizeof *t);
-	t->n = (int)n;
-	t->done = (int)k->done;
-	t->failed = (int)k->failed;
-	t->running = (int)k->running;
-	t->waiting = (int)k->waiting;
-	t->cancelled = (int)k->cancelled;
-	nends = flow_foreach_batches(fe, (size_t)n, &ends);
-	t->nbatches = (int)nends;
-	t->batch = (int)nends;
-	for (i = 0; k->first >= 0 && i < nends; i++) {
-		if ((size_t)k->first < ends[i]) {
-			t->batch = (int)i + 1;
-			break;
-		}
-	}
-	free(ends);
-	t->budget = flow_foreach_budget(fe, (size_t)n);
-	return (1);
-}
-
-/*
- * A for-each row (c->in->steps[i], just emitted): tally its items; under
- * it, its gates that wait (every gate, and every item's latest row, once
- * it is expanded).  Items belong to the for-each's first row; they show
- * under its newest.
- */
-static void
-tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
-    int last)
-{
-	const struct store_step		*s = &c->in->steps[i], *m;
-	struct flow_foreach_row		*fr;
-	struct tree_foreach		*fe;
-	struct tree_row			*r, *fer;
-	int64_t				 root;
-	size_t				 k, lo, hi, glo, ghi, nfr = 0, j;
-	size_t				 nshow = 0;
-	int				 spec = c->spec[i], newest = 1;
-
-	(void)last;
-	fer = &c->t->rows[c->t->n - 1];
-	root = s->item_of != 0 ? s->item_of : s->id;
-	for (k = 0; k < c->n; k++) {
-		m = &c->in->steps[k];
-		if (m->items > 0 && m->id > s->id &&
-		    (m->id == root || m->item_of == root))
-			newest = 0;
-	}
-	c->t->foreachs = xreallocarray(c->t->foreachs, c->t->nforeachs + 1,
-	    sizeof *c->t->foreachs);
-	fe = &c->t->foreachs[c->t->nforeachs];
-	memset(fe, 0, sizeof *fe);
-	fe->id = s->id;
-	fe->row = s;
-	for (k = 0; k < c->in->nexpanded; k++)
-		if (c->in->expanded[k] == s->id)
-			fe->expanded = 1;
-	fer->foreach = (int)c->t->nforeachs++;
-	lo = tree_member_lo(c, root, 0);
-	hi = tree_member_lo(c, root + 1, INT32_MIN);
-	if (tree_foreach_counted(c, root, spec, s->items, &fe->tally))
-		;	/* counted by the store: the items were not read */
-	else if (spec >= 0 && c->in->flow != NULL &&
-	    c->in->flow->steps[spec].foreach != NULL) {
-		fr = xcalloc(hi - lo + 1, sizeof *fr);
-		for (k = lo; k < hi; k++) {
-			m = &c->in->steps[c->member[k].idx];
-			fr[nfr].index = m->item_index;
-			fr[nfr].attempt = m->attempt;
-			fr[nfr++].status = m->status;
-		}
-		flow_foreach_tally(c->in->flow->steps[spec].foreach,
-		    (int)s->items, fr, nfr, &fe->tally);
-		free(fr);
-	}
-	/* Gates: this row's, index -1, before its items. */
-	glo = tree_member_lo(c, s->id, INT32_MIN);
-	ghi = tree_member_lo(c, s->id, 0);
-	for (k = glo; k < ghi; k++) {
-		m = &c->in->steps[c->member[k].idx];
-		if (fe->expanded || m->status == STEP_WAITING)
-			nshow++;
-	}
-	for (k = lo; fe->expanded && newest && k < hi; k++) {
-		if (k + 1 == hi || c->member[k + 1].branch !=
-		    c->member[k].branch)
-			nshow++;
-	}
-	for (k = glo, j = 0; k < ghi; k++) {
-		m = &c->in->steps[c->member[k].idx];
-		c->shown[c->member[k].idx] = 1;
-		if (!fe->expanded && m->status != STEP_WAITING)
-			continue;
-		r = tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
-		r->row = m;
-		r->spec = spec;
-		r->status = m->status;
-		r->item = 1;
-	}
-	for (k = lo; k < hi; k++) {
-		c->shown[c->member[k].idx] = 1;
-		if (!fe->expanded || !newest || (k + 1 < hi &&
-		    c->member[k + 1].branch == c->member[k].branch))
-			continue;
-		m = &c->in->steps[c->member[k].idx];
-		r = tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
-		r->row = m;
-		r->spec = spec;
-		r->status = m->status;
-		r->item = 1;
 	}
 }
 
@@ -924,14 +446,14 @@ tree_build(const struct tree_input *in)
 	c.t = xcalloc(1, sizeof *c.t);
 	c.t->flow = in->flow;
 	c.shown = xcalloc(c.n + 1, 1);
-	tree_index(&c);
+	ui_tree_index(&c);
 	for (lo = 0; lo < c.nmember; lo++)
 		c.shown[c.member[lo].idx] = 1;	/* only under their for-each */
-	tree_specs(&c);
-	tree_subtrees(&c);
-	tree_fanouts(&c);
-	lo = tree_lane_lo(&c, 0, INT32_MIN);
-	hi = tree_lane_lo(&c, 1, INT32_MIN);
+	ui_tree_specs(&c);
+	ui_tree_subtrees(&c);
+	ui_tree_fanouts(&c);
+	lo = ui_tree_lane_lo(&c, 0, INT32_MIN);
+	hi = ui_tree_lane_lo(&c, 1, INT32_MIN);
 	if (lo < hi)
 		first = tree_next_spec(&c, c.spec[c.lane[hi - 1].idx]);
 	else if (in->flow != NULL)

@@ -65,14 +65,17 @@ enum view_kind {
 	VIEW_LOG,
 	VIEW_HELP,
 	VIEW_PROMPT,
-	VIEW_FORM
+	VIEW_FORM,
+	VIEW_VERSIONS,
+	VIEW_DIFF
 };
 #define VIEW_BIT(k)	(1U << (k))
 #define VIEW_TOPS	(VIEW_BIT(VIEW_WORKFLOWS) | VIEW_BIT(VIEW_GATES) | \
 			 VIEW_BIT(VIEW_TEMPLATES) | VIEW_BIT(VIEW_SCHEDULES) | \
 			 VIEW_BIT(VIEW_AUDIT))
 #define VIEW_PAGES	(VIEW_TOPS | VIEW_BIT(VIEW_RUN) | \
-			 VIEW_BIT(VIEW_STEP) | VIEW_BIT(VIEW_LOG))
+			 VIEW_BIT(VIEW_STEP) | VIEW_BIT(VIEW_LOG) | \
+			 VIEW_BIT(VIEW_VERSIONS) | VIEW_BIT(VIEW_DIFF))
 
 struct view_ops {
 	enum view_kind	 kind;
@@ -362,6 +365,61 @@ struct tree	*tree_build(const struct tree_input *);
 void		 tree_free(struct tree *);
 int		 tree_find_step(const struct tree *, int64_t);
 
+/* tree.c, tree-index.c, tree-foreach.c: what the layout's files share. */
+/* A row's place in a sort: by lane then id, or by id alone. */
+struct tree_key {
+	int64_t		 fanout;
+	int64_t		 id;
+	int		 branch;
+	size_t		 idx;
+};
+
+/* What is being walked: a lane's rows, or a fan-out's branches. */
+struct tree_frame {
+	int		 is_fanout;
+	size_t		 pos, hi;	/* in ctx->lane */
+	size_t		 clo, chi;	/* not-reached specs after a lane */
+	int		 depth;		/* of the rows it emits */
+	uint64_t	 rails;		/* their rails */
+	int		 tail_last;	/* a lane's end is its siblings' end */
+	int		 fo;		/* fan-out: index in tree->fanouts */
+	int		 branch;	/* fan-out: the next branch, -1 first */
+};
+
+struct tree_ctx {
+	const struct tree_input	*in;
+	struct tree		*t;
+	size_t			 n;
+	struct tree_key		*byid;
+	struct tree_key		*lane;
+	struct tree_key		*member;	/* items and gates, by owner */
+	size_t			 nmember;
+	int			*spec;
+	int			*sub;		/* rows under a fan-out row */
+	unsigned char		*act;		/* most active status under */
+	int			*fo;		/* fan-out index of a row */
+	char			*placed;	/* a flow step has a row */
+	char			*shown;		/* a row was laid out */
+	int			*chain;		/* not-reached specs in lanes */
+	size_t			 nchain;
+	struct tree_frame	*frames;
+	size_t			 nframes, sframes;
+	size_t			 srows;
+	size_t			 sfanouts;
+};
+void		 ui_tree_index(struct tree_ctx *);
+ssize_t		 ui_tree_find(const struct tree_ctx *, int64_t);
+size_t		 ui_tree_lane_lo(const struct tree_ctx *, int64_t, int);
+void		 ui_tree_specs(struct tree_ctx *);
+void		 ui_tree_subtrees(struct tree_ctx *);
+int		 ui_tree_fanout_new(struct tree_ctx *);
+void		 ui_tree_fanouts(struct tree_ctx *);
+enum step_status ui_tree_lane_status(const struct tree_ctx *, size_t, size_t);
+struct tree_row	*ui_tree_emit(struct tree_ctx *, enum tree_kind, int,
+		     uint64_t, int);
+void		 ui_tree_foreach(struct tree_ctx *, size_t, int, uint64_t,
+		     int);
+
 /* timeline.c: the run view's rows as a Gantt chart. */
 struct timeline {
 	const struct tree	*tree;
@@ -372,8 +430,54 @@ struct timeline {
 	int			 name_w;	/* the names' column */
 };
 void		 timeline_draw(struct ui *, const struct timeline *, int, int);
+
+/* run.c, run-row.c, run-header.c: the run view. */
+/*
+ * A run view: the workflow, its rows and their layout; the expanded
+ * fan-outs and the flow are kept across reads.
+ */
+struct run {
+	int64_t			 id;
+	int64_t			 want;	/* run_open's step, until shown */
+	struct store_workflow	*wf;
+	struct flow		*flow;
+	struct store_step	*steps;
+	size_t			 nsteps;
+	struct tree		*tree;
+	int			*vis;	/* tree rows shown (a filter) */
+	struct ui_list		 list;
+	int64_t			*open;	/* large fan-outs expanded */
+	size_t			 nopen;
+	int			 timeline;
+	int			 follow;
+	int			 live;	/* durations move */
+	int			 name_w;	/* widest label */
+	int			 tool_w;
+	int			 tries;	/* some row has attempt > 1 */
+	char			*error;	/* reading failed */
+	int64_t			 next_load;	/* reads wait till */
+	int			 force;	/* read now (a key asked) */
+	const char		*filter;	/* the view's, as last laid out */
+	struct tree_tally	*tallies;	/* closed for-eachs, counted */
+	size_t			 ntallies;
+	int			 reread;	/* f opened a for-each: read again */
+};
+
+/* Where the columns go at this width (0: dropped). */
+struct run_cols {
+	int	 name, tool, try, took, result;
+};
 int		 run_label(struct ui *, int, int, const struct tree *,
 		     const struct tree_row *, int);
+const char	*ui_run_label_text(const struct tree *,
+		     const struct tree_row *, char *, size_t);
+void		 ui_run_widths(struct run *);
+void		 ui_run_fit(const struct run *, int, struct run_cols *);
+void		 ui_run_title(struct ui *, const struct run_cols *, int);
+void		 ui_run_row(struct ui *, const struct run *, int, int,
+		     const struct run_cols *);
+void		 ui_run_oneline(const char *, struct buf *);
+int		 ui_run_header(struct ui *, const struct run *, int, int);
 
 /* Top views, each in its own file. */
 extern const struct view_ops view_workflows;
@@ -387,6 +491,8 @@ extern const struct view_ops view_log;
 extern const struct view_ops view_help;
 extern const struct view_ops view_prompt;
 extern const struct view_ops view_form;
+extern const struct view_ops view_versions;
+extern const struct view_ops view_diff;
 
 /* Which workflow or step the page under the cursor is about. */
 int64_t		 workflows_selected(struct view *);
@@ -401,6 +507,21 @@ void		 run_open(struct ui *, int64_t, int64_t);
 void		 step_open(struct ui *, int64_t);
 int		 step_selected(struct view *, int64_t *, int64_t *);
 void		 pager_open(struct ui *, int64_t);
+
+/*
+ * step.c, step-gate.c: the step view, written out as lines in load with
+ * the ui_step_* builders and wrapped to the width in draw.
+ */
+struct stepv;
+void		 ui_step_add(struct stepv *, enum ui_paint, int, int, int,
+		     const char *);
+void		 ui_step_field(struct stepv *, const char *, enum ui_paint,
+		     const char *, ...) printflike(4, 5);
+void		 ui_step_heading(struct stepv *, const char *);
+void		 ui_step_json(struct stepv *, const char *, int);
+const char	*ui_step_when(int64_t, char *, size_t);
+void		 ui_step_gate(struct ui *, struct stepv *,
+		     const struct store_step *, const struct store_workflow *);
 
 /* pager.c: a step's log as lines (the step view shows the last few). */
 struct log_line {
@@ -433,6 +554,10 @@ void		 confirm_open(struct ui *, const char *, const char *,
 /* form.c: run a template. */
 void		 form_open(struct ui *, const char *, const char *);
 void		 form_open_again(struct ui *, int64_t);
+
+/* versions.c, diffview.c: a template's versions and the diff of two. */
+void		 versions_open(struct ui *, const char *);
+void		 diffview_open(struct ui *, const char *, int64_t, int64_t);
 
 /* edit.c: a template in $VISUAL or $EDITOR while the loop runs. */
 void		 edit_open(struct ui *, const char *);

@@ -164,6 +164,11 @@ int		 state_parse(const char *, enum run_state *);
 const char	*state_glyph(enum run_state, int);
 enum status_tone state_tone(enum run_state);
 const char	*state_words(void);
+/* diff.c: a unified diff of two texts, as diff -u prints it. */
+char		*diff_unified(const char *, const char *, const char *,
+		     const char *, int);
+char		*diff_documents(const char *, const char *, const char *,
+		     const char *);
 
 /* time.c: wall clock for records, monotonic clock for delays. */
 int64_t		 time_now_ms(void);

@@ -19,7 +19,7 @@ like "$ERR" "the console needs a terminal" "no command: the console says why"
 
 run_sluice frobnicate
 expect_rc 2 "unknown command exits 2"
-is "$ERR" 'sluice: unknown command "frobnicate" (see sluice --help)' \
+is "$ERR" 'sluice: unknown command "frobnicate" (see sluice help)' \
     "unknown command is one line naming it"
 
 run_sluice --bogus list
@@ -33,7 +33,8 @@ done
 
 run_sluice list --bogus
 expect_rc 2 "unknown command option exits 2"
-like "$ERR" "sluice list: unrecognized option" "getopt names the command"
+is "$ERR" "sluice: list: unknown option --bogus (see sluice help list)" \
+    "one line naming the command and the option"
 
 run_sluice show abc
 expect_rc 2 "a non-numeric id is bad usage"

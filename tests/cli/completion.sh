@@ -21,9 +21,9 @@ complete_words() {
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit cancel check engine gates list log pause reject resume retry run schedule show skip template" \
+like "$(complete_words sluice '')" "approve audit cancel check complete engine fail gates list log pause reject resume retry run schedule show skip template" \
     "every command"
-is "$(complete_words sluice template '')" "edit list rm run save show " \
+is "$(complete_words sluice template '')" "diff edit history list rm run save show " \
     "template subcommands"
 is "$(complete_words sluice template show ni)" "nightly-backup " \
     "template names"

@@ -109,7 +109,8 @@ refuse 2 "may not start with '-'" "a name starting with -" \
     --cron "@daily" --template quick -- -x
 run_sluice schedule add s1 --template quick
 expect_rc 2 "no --cron is a usage error"
-like "$ERR" "--cron and --template are required" "it says what is missing"
+is "$ERR" "sluice: schedule add: option --cron EXPR is required" \
+    "it says what is missing"
 is "$(db_digest)" "$before" "and writes nothing"
 run_sluice schedule frobnicate
 expect_rc 2 "an unknown subcommand"

@@ -1,0 +1,93 @@
+#!/bin/sh
+# tests/cli/heartbeat.sh: "heartbeat" on a process step.  Output on
+# stdout or on stderr keeps a step alive past its heartbeat; a silent one
+# is killed (its process gone), the attempt failed with "no heartbeat"
+# and retried as usual; after a crash the next engine applies the step's
+# on_interrupt and watches the new attempt again.
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+
+engine_start
+
+# --- output keeps it alive ----------------------------------------------------------
+
+cat >"$T_DIR/chatty.json" <<'EOF'
+{"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.1; done; echo '\"ok\"'",
+   "heartbeat": "400ms"}}
+EOF
+run_sluice run "$T_DIR/chatty.json"
+id=$OUT
+wait_for wf_ended "$id"
+q_is "SELECT status FROM workflows WHERE id = $id" completed \
+    "a step that writes to stdout more often than its heartbeat completes"
+
+cat >"$T_DIR/stderr.json" <<'EOF'
+{"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i >&2; sleep 0.1; done",
+   "heartbeat": "400ms"}}
+EOF
+run_sluice run "$T_DIR/stderr.json"
+id=$OUT
+wait_for wf_ended "$id"
+q_is "SELECT status FROM workflows WHERE id = $id" completed \
+    "output on stderr is a heartbeat too"
+
+# --- silence kills it ------------------------------------------------------------
+
+cat >"$T_DIR/silent.json" <<EOF
+{"start": {"shell": "echo \$\$ >>$T_DIR/silent.pids; echo started; exec sleep 30",
+   "heartbeat": "300ms", "retry": {"max_attempts": 2, "backoff": ["100ms"]}}}
+EOF
+run_sluice run "$T_DIR/silent.json"
+id=$OUT
+wait_for wf_ended "$id"
+ok $? "a silent step is ended long before its sleep"
+q_is "SELECT status FROM workflows WHERE id = $id" failed \
+    "its workflow fails once its attempts are spent"
+q_is "SELECT group_concat(attempt || ':' || status || ':' || error, ' ')
+    FROM (SELECT * FROM workflow_steps WHERE workflow_id = $id ORDER BY id)" \
+    "1:failed:no heartbeat 2:failed:no heartbeat" \
+    "each attempt fails with no heartbeat, and is retried as usual"
+n=0
+for p in $(cat "$T_DIR/silent.pids"); do
+	wait_for dead "$p" && n=$((n + 1))
+done
+is "$n" 2 "each silent process was killed"
+run_sluice log "$(step_id "$id" start)"
+like "$OUT" "started" "what it wrote before falling silent is kept"
+
+# A heartbeat longer than the step's silence changes nothing.
+cat >"$T_DIR/slow.json" <<'EOF'
+{"start": {"shell": "sleep 0.3; echo done", "heartbeat": "5s"}}
+EOF
+run_sluice run "$T_DIR/slow.json"
+id=$OUT
+wait_for wf_ended "$id"
+q_is "SELECT status FROM workflows WHERE id = $id" completed \
+    "a short silence within the heartbeat is fine"
+
+# --- a crash --------------------------------------------------------------------------
+
+cat >"$T_DIR/crash.json" <<EOF
+{"start": {"shell": "echo \$\$ >>$T_DIR/crash.pids; echo up; exec sleep 30",
+   "heartbeat": "400ms", "on_interrupt": "retry",
+   "retry": {"max_attempts": 3, "backoff": ["100ms"]}}}
+EOF
+run_sluice run "$T_DIR/crash.json"
+id=$OUT
+wait_for file_has "$T_DIR/crash.pids" ""
+wait_for step_is "$id" start running
+engine_crash
+first=$(head -n 1 "$T_DIR/crash.pids")
+engine_start
+wait_for wf_ended "$id"
+ok $? "after a crash the workflow still ends"
+wait_for dead "$first"
+ok $? "the process left by the dead engine was killed"
+q_is "SELECT error FROM workflow_steps WHERE workflow_id = $id AND attempt > 1
+    ORDER BY id DESC LIMIT 1" "no heartbeat" \
+    "the attempts after the crash are watched by the next engine"
+
+engine_stop
+done_testing

@@ -1,0 +1,71 @@
+#!/bin/sh
+# tests/tui/versions.sh: a template's versions in the console: v on the
+# Templates view lists them newest first with who saved them and how their
+# runs went, Enter shows what a version changed as a unified diff, d what
+# changed since it, and :versions reaches a removed template.  At 80x24
+# and 200x60.
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+. "$TOP_SRCDIR/tests/tui-lib.sh"
+
+cat >"$T_DIR/v1.json" <<'EOF'
+{
+  "description": "restart the web tier",
+  "flow": {
+    "start": {"tool": "echo", "args": {"batch": 1}, "next": "check"},
+    "check": {"tool": "noop", "done": true}
+  }
+}
+EOF
+sed 's/"batch": 1/"batch": 2/' "$T_DIR/v1.json" >"$T_DIR/v2.json"
+sed 's/"noop", "done"/"echo", "done"/' "$T_DIR/v2.json" >"$T_DIR/v3.json"
+run_sluice template save web "$T_DIR/v1.json"
+run_sluice run web --wait
+run_sluice template save web "$T_DIR/v2.json"
+run_sluice template save web "$T_DIR/v3.json"
+run_sluice template save gone "$T_DIR/v1.json"
+run_sluice template save gone "$T_DIR/v2.json"
+run_sluice template rm gone
+me=$(id -un)
+
+for size in 80x24 200x60; do
+	tui_start "$size" --
+	tui_keys 3
+	tui_ok '^web +3 ' "$size: the Templates view lists web at version 3"
+	tui_keys v
+	tui_ok '^VERSION +SAVED +BY +RUNS +COMPLETED' \
+	    "$size: v opens the versions with their columns"
+	tui_ok "^3 +[0-9:]+ +$me +0 +0" "$size: the newest version first"
+	tui_ok "^1 +[0-9:]+ +$me +1 +1 +restart the web tier" \
+	    "$size: version 1 ran once and completed"
+	tui_ok 'sluice template history web' \
+	    "$size: the message line echoes the command"
+	tui_ok 'Enter diff +d diff to latest' "$size: the footer offers the diffs"
+	tui_keys Enter
+	tui_ok '^--- web v2 \(saved' "$size: Enter diffs the version before"
+	tui_ok '^\+\+\+ web v3 \(saved' "$size: ... against the selected one"
+	tui_ok '^-    "check": \{"tool": "noop", "done": true\}' \
+	    "$size: the removed line"
+	tui_ok '^\+    "check": \{"tool": "echo", "done": true\}' \
+	    "$size: the added line"
+	tui_ok 'sluice template diff web 2 3' "$size: the command is echoed"
+	tui_keys q
+	tui_ok '^VERSION +SAVED' "$size: q goes back to the versions"
+	tui_keys G d
+	tui_ok '^--- web v1 \(saved' "$size: d on version 1 diffs from it"
+	tui_ok '^\+\+\+ web v3 \(saved' "$size: ... to the latest"
+	tui_keys q g d
+	tui_ok 'version 3 is the latest' "$size: d on the latest says so"
+	tui_keys q
+	tui_keys :
+	tui_type "versions gone"
+	tui_keys Enter
+	tui_ok 'gone was removed .*; its versions are kept' \
+	    "$size: :versions reaches a removed template"
+	tui_keys g Enter
+	tui_ok '^\+  "flow": \{|"batch": 2' "$size: and its versions diff"
+	tui_stop
+done
+
+done_testing
