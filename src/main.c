@@ -34,32 +34,6 @@
 #include "util/util.h"
 #include "cli/cli.h"
 
-static void	main_usage(FILE *);
-
-/* Print the global usage and the command list. */
-static void
-main_usage(FILE *f)
-{
-	const struct cli_cmd *const	*c;
-
-	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [-v] [COMMAND "
-	    "[ARGS...]]\n\n");
-	fprintf(f, "With no command, sluice opens the console on the "
-	    "database.\n\n");
-	fprintf(f, "Commands:\n");
-	for (c = cli_cmds; *c != NULL; c++)
-		fprintf(f, "  %-10s %s\n", (*c)->name, (*c)->summary);
-	fprintf(f, "\nGlobal options:\n"
-	    "  --db PATH     database (default $SLUICE_DB, else "
-	    "$XDG_STATE_HOME/sluice/sluice.db)\n"
-	    "  --tools FILE  tools catalog (default $SLUICE_TOOLS, else "
-	    "$XDG_CONFIG_HOME/sluice/tools.json)\n"
-	    "  -v            write a debug log to sluice-PID.log\n"
-	    "  -h, --help    this help; COMMAND --help for a command's\n"
-	    "  -V, --version print the version\n\n"
-	    "See sluice(1) and sluice-flow(5).\n");
-}
-
 int
 main(int argc, char **argv)
 {
@@ -87,7 +61,8 @@ main(int argc, char **argv)
 	mallopt(M_TOP_PAD, 1024 * 1024);
 #endif
 	memset(&ctx, 0, sizeof ctx);
-	while ((ch = getopt_long(argc, argv, "+hvV", opts, NULL)) != -1) {
+	opterr = 0;	/* one line of our own, not getopt's */
+	while ((ch = getopt_long(argc, argv, "+:hvV", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			ctx.db_path = optarg;
@@ -99,14 +74,22 @@ main(int argc, char **argv)
 			ctx.verbose++;
 			break;
 		case 'h':
-			main_usage(stdout);
+			cli_help_top(stdout);
 			return (cli_stdout_close(EXIT_OK));
 		case 'V':
 			printf("sluice %s%s\n", PACKAGE_VERSION,
 			    time_test_clock() ? " (test clock)" : "");
 			return (cli_stdout_close(EXIT_OK));
+		case ':':
+			cli_error("option %s needs a value", argv[optind - 1]);
+			return (EXIT_USAGE);
 		default:
-			main_usage(stderr);
+			if (optopt != 0)
+				cli_error("unknown option -%c (see sluice "
+				    "help)", optopt);
+			else
+				cli_error("unknown option %s (see sluice "
+				    "help)", argv[optind - 1]);
 			return (EXIT_USAGE);
 		}
 	}

@@ -58,6 +58,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_check,
 	&cli_cmd_engine,
 	&cli_cmd_audit,
+	&cli_cmd_mcp,
+	&cli_cmd_help,
 	NULL
 };
 
@@ -76,8 +78,36 @@ cli_find(const char *name)
 	return (NULL);
 }
 
-/* Say a command is unknown, with the closest real one if any. */
-static int
+/*
+ * The name an unknown word most likely meant: the only one it is a prefix
+ * of, else the closest within a small edit distance; NULL for none.
+ */
+const char *
+cli_suggest(const char *word, const char *const *names, size_t n)
+{
+	const char	*only = NULL;
+	size_t		 i, len = strlen(word), matches = 0;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(names[i], word) == 0)
+			return (NULL);	/* it is there: not a misspelling */
+	}
+	for (i = 0; i < n && len > 0; i++) {
+		if (strncmp(names[i], word, len) == 0) {
+			only = names[i];
+			matches++;
+		}
+	}
+	if (matches == 1)
+		return (only);
+	return (flow_suggest(word, names, n));
+}
+
+/*
+ * Say a command (parent NULL) or a subcommand of parent is unknown, with
+ * the closest real one if any; returns EXIT_USAGE.
+ */
+int
 cli_unknown(const struct cli_cmd *parent, const char *word)
 {
 	const struct cli_cmd *const	*c;
@@ -99,7 +129,7 @@ cli_unknown(const struct cli_cmd *parent, const char *word)
 				    sub->name;
 		}
 	}
-	best = flow_suggest(word, names, n);
+	best = cli_suggest(word, names, n);
 	if (parent == NULL && best != NULL)
 		cli_error("unknown command \"%s\" (did you mean %s?)", word,
 		    best);
@@ -291,6 +321,49 @@ cli_exit_code(int rc)
 	default:
 		return (EXIT_FAILED);
 	}
+}
+
+/*
+ * Report a store failure about a template or schedule name and return its
+ * exit status; a name that is not there gets the closest one that is.
+ */
+int
+cli_name_fail(struct cli_ctx *ctx, int rc, char *cause, int kind,
+    const char *name)
+{
+	struct store_template	*t = NULL;
+	struct store_schedule	*c = NULL;
+	const char		**names = NULL, *best = NULL;
+	char			*ignore = NULL;
+	size_t			 n = 0, i;
+
+	if (rc != STORE_NOTFOUND || ctx->store == NULL || cause == NULL)
+		return (cli_store_fail(rc, cause));
+	if (kind == CLI_NAME_TEMPLATE &&
+	    store_template_list(ctx->store, &t, &n, &ignore) == 0) {
+		names = xcalloc(n + 1, sizeof *names);
+		for (i = 0; i < n; i++)
+			names[i] = t[i].name;
+	} else if (kind == CLI_NAME_SCHEDULE &&
+	    store_schedule_list(ctx->store, &c, &n, &ignore) == 0) {
+		names = xcalloc(n + 1, sizeof *names);
+		for (i = 0; i < n; i++)
+			names[i] = c[i].name;
+	}
+	free(ignore);
+	if (names != NULL)
+		best = cli_suggest(name, names, n);
+	if (best != NULL)
+		cli_error("%s (did you mean \"%s\"?)", cause, best);
+	else
+		cli_error("%s", cause);
+	free(names);
+	if (t != NULL)
+		store_templates_free(t, n);
+	if (c != NULL)
+		store_schedules_free(c, n);
+	free(cause);
+	return (cli_exit_code(rc));
 }
 
 /* Report a store failure and return its exit status. */

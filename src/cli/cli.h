@@ -119,6 +119,8 @@ extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
 extern const struct cli_cmd cli_cmd_engine;
 extern const struct cli_cmd cli_cmd_schedule;
+extern const struct cli_cmd cli_cmd_mcp;
+extern const struct cli_cmd cli_cmd_help;
 
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
@@ -126,6 +128,11 @@ const struct cli_cmd *cli_find(const char *);
 int		 cli_dispatch(struct cli_ctx *, int, char **);
 int		 cli_cmd_exec(struct cli_ctx *, const struct cli_cmd *, int,
 		     char **);
+int		 cli_unknown(const struct cli_cmd *, const char *);
+const char	*cli_suggest(const char *, const char *const *, size_t);
+
+/* help.c */
+void		 cli_help_top(FILE *);
 void		 cli_ctx_free(struct cli_ctx *);
 void		 cli_error(const char *, ...) printflike(1, 2);
 void		 cli_warn(const char *, ...) printflike(1, 2);
@@ -149,6 +156,10 @@ const struct cli_cmd *cli_sub_find(const struct cli_cmd *, const char *);
 int		 cli_store(struct cli_ctx *, int);
 int		 cli_exit_code(int);
 int		 cli_store_fail(int, char *);
+#define CLI_NAME_TEMPLATE	0
+#define CLI_NAME_SCHEDULE	1
+int		 cli_name_fail(struct cli_ctx *, int, char *, int,
+		     const char *);
 int		 cli_tools(struct cli_ctx *, const struct flow_tools **);
 int		 cli_parse_id(const char *, int64_t *);
 int		 cli_parse_limit(const char *, int64_t *);

@@ -85,6 +85,11 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 			cJSON_AddNullToObject(o, "current_step");
 		cJSON_AddStringToObject(o, "created_by",
 		    w->created_by != NULL ? w->created_by : "");
+		if (w->created_via != NULL)
+			cJSON_AddStringToObject(o, "created_via",
+			    w->created_via);
+		else
+			cJSON_AddNullToObject(o, "created_via");
 		cJSON_AddNumberToObject(o, "created_at", (double)w->created_at);
 		cJSON_AddNumberToObject(o, "updated_at", (double)w->updated_at);
 		cli_workflow_time_json(o, w);

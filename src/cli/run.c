@@ -153,7 +153,8 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 			return (rc);
 		rc = store_template_get(ctx->store, what, 0, tp, &cause);
 		if (rc != 0)
-			return (cli_store_fail(rc, cause));
+			return (cli_name_fail(ctx, rc, cause,
+			    CLI_NAME_TEMPLATE, what));
 		text = xstrdup((*tp)->document);
 		len = strlen(text);
 		xasprintf(&where, "template %s", what);

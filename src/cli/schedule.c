@@ -238,7 +238,8 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 		return (rc);
 	rc = store_template_get(ctx->store, a->template_name, 0, &t, &cause);
 	if (rc != 0)
-		return (cli_store_fail(rc, cause));
+		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		    a->template_name));
 	xasprintf(&where, "template %s", t->name);
 	doc = cli_doc_parse(t->document, strlen(t->document), tools, where,
 	    NULL);
@@ -534,7 +535,8 @@ cmd_schedule_show(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	rc = store_schedule_get(ctx->store, args->argv[0], &c, &cause);
 	if (rc != 0)
-		return (cli_store_fail(rc, cause));
+		return (cli_name_fail(ctx, rc, cause, CLI_NAME_SCHEDULE,
+		    args->argv[0]));
 	o = schedule_json(c);
 	if ((rc = schedule_history_json(ctx, c, o)) == 0) {
 		if (json) {

@@ -124,7 +124,8 @@ cli_template_history(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	if ((rc = store_template_history(ctx->store, args->argv[0], &v, &n,
 	    &removed_at, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		    args->argv[0]));
 	if (json) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", args->argv[0]);
@@ -193,7 +194,8 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	if ((rc = store_template_get_any(ctx->store, name, 0, &latest,
 	    &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		    name));
 	if (nargs == 1) {
 		if (latest->version < 2) {
 			cli_printf("template \"%s\" has only version 1: "

@@ -306,7 +306,8 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	rc = store_template_get(ctx->store, name, version, &t, &cause);
 	if (rc != 0)
-		return (cli_store_fail(rc, cause));
+		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		    name));
 	if (json)
 		cli_json_out(template_json(t, 1));
 	else
@@ -400,7 +401,10 @@ cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
 	if ((rc = cli_template_request(ctx, name, NULL, 0, &r)) == 0) {
-		if (r.code != 0) {
+		if (r.code == EXIT_NOTFOUND && r.message != NULL)
+			rc = cli_name_fail(ctx, STORE_NOTFOUND,
+			    xstrdup(r.message), CLI_NAME_TEMPLATE, name);
+		else if (r.code != 0) {
 			cli_error("%s", r.message != NULL ? r.message :
 			    "refused");
 			rc = r.code;

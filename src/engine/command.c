@@ -152,6 +152,7 @@ engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
 	actor.user = m->who;
 	actor.tty = m->tty;
 	actor.host = m->host;
+	actor.via = m->via;
 	memset(&a, 0, sizeof a);
 	a.action = action;
 	a.target = target;

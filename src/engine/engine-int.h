@@ -141,6 +141,7 @@ struct estep {
 	int			 pid_dirty;	/* pid not yet recorded */
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
+	struct engine_mcp	*mcp;		/* an MCP tool's exchange */
 	int64_t			 timeout;	/* ms, 0 none; processes only */
 	struct loop_timer	*hb_timer;	/* heartbeat: silence watch */
 	int64_t			 heartbeat;	/* ms of silence allowed, 0 none */
@@ -306,6 +307,17 @@ void		 engine_spawn(struct engine *);
 void		 engine_record_pids(struct engine *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
+void		 engine_exec_log(struct engine *, struct estep *,
+		     const char *, const char *, size_t);
+char		*engine_exec_result(const struct buf *);
+
+/* tool-mcp.c: an MCP tool step's exchange with its server. */
+struct engine_mcp *engine_mcp_create(const struct flow_tool *, const char *);
+void		 engine_mcp_free(struct engine_mcp *);
+void		 engine_mcp_start(struct engine *, struct estep *);
+void		 engine_mcp_output(struct engine *, struct estep *,
+		     const char *, size_t);
+void		 engine_mcp_exit(struct engine *, struct estep *, int);
 
 /* advance.c: what follows a step's end. */
 void		 engine_step_done(struct engine *, struct estep *,

@@ -300,6 +300,8 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.template_version = st->template_version;
 	w.created_by = (char *)(st->created_by != NULL ? st->created_by :
 	    m->who);
+	/* An agent's start (sluice mcp) is shown as such wherever it is seen. */
+	w.created_via = (char *)(st->created_by == NULL ? m->via : NULL);
 	w.sla_ms = st->sla_ms;
 	w.schedule_id = st->schedule_id;
 	w.fire_at = st->fire_at;

@@ -286,6 +286,10 @@ struct flow_tool {
 	size_t			 nenv;
 	int64_t			 timeout;	/* ms, -1: default */
 	struct flow_retry	 retry;
+	int			 mcp;		/* run starts an MCP server */
+	char			*mcp_tool;	/* the server's tool to call */
+	struct flow_kv		*mcp_env;	/* parsing only: into env */
+	size_t			 nmcp_env;
 };
 
 struct flow_tools {

@@ -142,6 +142,7 @@ struct store_chain_row {
 	int64_t		 step_id;	/* 0: none */
 	const char	*comment;
 	const char	*detail_json;
+	const char	*via;		/* hashed only when set */
 };
 extern const char store_chain_genesis[];
 void		 store_chain_hash(const struct store_chain_row *, const char *,
@@ -195,7 +196,7 @@ void		 store_step_clear(struct store_step *);
 /* audit.c: the columns store_audit_rows reads, in order. */
 #define STORE_AUDIT_COLUMNS \
 	"id, at, workflow_id, step_id, who, tty, host, action, target," \
-	" comment, detail_json, uid, hash"
+	" comment, detail_json, uid, hash, via"
 const char	*store_actor_name(const struct store_actor *);
 extern const struct store_rows store_audit_rows;
 

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	8
+#define STORE_SCHEMA_VERSION	9
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -56,6 +56,7 @@ struct store_actor {
 	const char	*user;
 	const char	*tty;
 	const char	*host;
+	const char	*via;		/* "mcp" for an agent's client, or NULL */
 };
 
 /* store.c */
@@ -99,6 +100,7 @@ struct store_workflow {
 	int64_t		 parent_step_id;	/* that step's row, 0 */
 	int		 depth;		/* 0 top, 1 a child, ... */
 	char		*parent_name;	/* read only: the parent's name */
+	char		*created_via;	/* "mcp" when an agent started it */
 };
 
 struct store_workflow_filter {
@@ -188,6 +190,8 @@ struct store_gate {
 	int		 quorum;
 	int64_t		 parent_id;	/* a child run's gate: the parent, 0 */
 	char		*parent_name;
+	char		*created_via;	/* "mcp": an agent started the run */
+	char		*started_by;	/* "alice", or "alice via mcp" */
 };
 
 int		 store_gate_list(struct store *, struct store_gate **, size_t *,
@@ -259,6 +263,7 @@ struct store_audit {
 	char		*who;
 	char		*tty;
 	char		*host;
+	char		*via;		/* "mcp", or NULL: how it came */
 	char		*action;	/* start approve reject cancel ... */
 	char		*target;	/* what it acted on, as text */
 	char		*comment;
@@ -545,6 +550,7 @@ struct store_inbox {
 	char		*state;		/* new done refused */
 	char		*reply;		/* JSON */
 	char		*seal;		/* chain.c: set by store_inbox_post */
+	char		*via;		/* "mcp", or NULL */
 };
 int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,

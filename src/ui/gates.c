@@ -152,7 +152,7 @@ gates_row(struct ui *ui, void *arg, int i, const char **cells,
 	cells[1] = g->wf;
 	cells[2] = g->gate;
 	cells[3] = sg->message;
-	cells[4] = sg->created_by != NULL ? sg->created_by : "";
+	cells[4] = sg->started_by;
 	cells[5] = g->waited;
 	cells[6] = g->votes;
 	if (sg->step_id > g->seen)

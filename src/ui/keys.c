@@ -49,6 +49,7 @@ static void	 key_pause(struct ui *, struct view *);
 static void	 key_run(struct ui *, struct view *);
 static void	 key_edit(struct ui *, struct view *);
 static void	 key_versions(struct ui *, struct view *);
+static void	 key_run_diff(struct ui *, struct view *);
 static void	 key_timeline(struct ui *, struct view *);
 static void	 key_log(struct ui *, struct view *);
 static void	 key_follow(struct ui *, struct view *);
@@ -118,6 +119,8 @@ const struct ui_key ui_keys[] = {
 	    "from the one before it", NULL },
 	{ 'd', "d", V(VERSIONS), "diff to latest", "what changed from the "
 	    "version to the latest", NULL },
+	{ 'D', "D", V(STEP), NULL, "what the run's template changed since "
+	    "the version that last ran to completion", key_run_diff },
 	{ 't', "t", V(RUN), "timeline", "the run's timeline (a Gantt chart) "
 	    "on or off", key_timeline },
 	{ 'l', "l", V(RUN) | V(STEP), "log", "the step's log in a pager",
@@ -529,4 +532,17 @@ key_versions(struct ui *ui, struct view *v)
 		return;
 	}
 	versions_open(ui, name);
+}
+
+/* D: what the run's template changed since its last completed version. */
+static void
+key_run_diff(struct ui *ui, struct view *v)
+{
+	int64_t	 wf, step;
+
+	if (!step_selected(v, &wf, &step)) {
+		screen_message(ui, 1, "no step selected");
+		return;
+	}
+	versions_run_diff(ui, wf);
 }

@@ -51,8 +51,9 @@ run_header_first(struct ui *ui, const struct run *r, int y)
 		x += draw_text(ui, y, x, ui->cols - x, "  (from a file)",
 		    PAINT_DIM);
 	if (w->created_by != NULL)
-		x += draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  by %s",
-		    w->created_by);
+		x += draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  by %s%s%s",
+		    w->created_by, w->created_via != NULL ? " via " : "",
+		    w->created_via != NULL ? w->created_via : "");
 	if (w->parent_id != 0)
 		draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  child of #%lld",
 		    (long long)w->parent_id);

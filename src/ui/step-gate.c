@@ -45,6 +45,43 @@ static void	 step_next_args(struct stepv *, const struct flow *, int,
 		     const cJSON *);
 static cJSON	*step_scope(const struct store_workflow *, const struct flow *,
 		     const struct store_step *, size_t);
+static void	 step_gate_template(struct ui *, struct stepv *,
+		     const struct store_workflow *);
+
+/*
+ * Whether the run's template version is the one that last ran to
+ * completion: an approver should know when the flow they are letting go
+ * on is not the one that worked last time, and see what changed (D).
+ */
+static void
+step_gate_template(struct ui *ui, struct stepv *sv,
+    const struct store_workflow *w)
+{
+	int64_t	 good;
+	char	*cause;
+
+	if (w->template_name == NULL)
+		return;
+	if (store_template_last_completed(ui->store, w->template_name, &good,
+	    &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (good == 0)
+		ui_step_field(sv, "template", PAINT_WAIT, "%s v%lld: no run of "
+		    "this template has completed yet", w->template_name,
+		    (long long)w->template_version);
+	else if (good == w->template_version)
+		ui_step_field(sv, "template", PAINT_NORMAL, "%s v%lld, the "
+		    "version that last ran to completion", w->template_name,
+		    (long long)w->template_version);
+	else
+		ui_step_field(sv, "template", PAINT_WAIT, "%s v%lld differs "
+		    "from v%lld, the version that last ran to completion "
+		    "(D: the diff)", w->template_name,
+		    (long long)w->template_version, (long long)good);
+}
 
 /* The gate's message, who may decide, how many must, when it times out. */
 static void
@@ -291,6 +328,8 @@ ui_step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	step_gate_options(ui, sv, s, g);
 	step_gate_decisions(ui, sv, s, g);
 	cJSON_Delete(g);
+	if (w != NULL)
+		step_gate_template(ui, sv, w);
 	if (s->result_json != NULL && !waiting) {
 		g = json_parse_or_null(s->result_json);
 		ui_step_field(sv, "result", PAINT_NORMAL, "%s",

@@ -307,10 +307,12 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	if (w != NULL) {
 		time_age(time_now_ms() - w->created_at, age, sizeof age);
 		ui_step_field(sv, "workflow", PAINT_NORMAL, "%lld %s (%s), "
-		    "started by %s at %s, %s ago", (long long)w->id, w->name,
-		    state_name(store_workflow_state(w)), w->created_by,
-		    ui_step_when(w->created_at, when,
-		    sizeof when), age);
+		    "started by %s%s%s at %s, %s ago", (long long)w->id,
+		    w->name, state_name(store_workflow_state(w)),
+		    w->created_by,
+		    w->created_via != NULL ? " via " : "",
+		    w->created_via != NULL ? w->created_via : "",
+		    ui_step_when(w->created_at, when, sizeof when), age);
 	}
 	ui_step_field(sv, "step", PAINT_NORMAL, "%lld, key %s, attempt %d, "
 	    "visit %d", (long long)s->id, s->step_key, s->attempt, s->visit);

@@ -558,6 +558,7 @@ void		 form_open_again(struct ui *, int64_t);
 /* versions.c, diffview.c: a template's versions and the diff of two. */
 void		 versions_open(struct ui *, const char *);
 void		 diffview_open(struct ui *, const char *, int64_t, int64_t);
+void		 versions_run_diff(struct ui *, int64_t);
 
 /* edit.c: a template in $VISUAL or $EDITOR while the loop runs. */
 void		 edit_open(struct ui *, const char *);

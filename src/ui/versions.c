@@ -199,3 +199,38 @@ versions_free(struct view *v)
 	free(vs->name);
 	free(vs);
 }
+
+/*
+ * The diff from the version of a run's template that last ran to
+ * completion to the run's own version (D on a gate).
+ */
+void
+versions_run_diff(struct ui *ui, int64_t wf)
+{
+	struct store_workflow	*w;
+	int64_t			 good;
+	char			*cause;
+
+	if (store_workflow_get(ui->store, wf, &w, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+		return;
+	}
+	if (w->template_name == NULL)
+		screen_message(ui, 0, "workflow %lld was not started from a "
+		    "template", (long long)wf);
+	else if (store_template_last_completed(ui->store, w->template_name,
+	    &good, &cause) != 0) {
+		screen_message(ui, 1, "%s", cause);
+		free(cause);
+	} else if (good == 0)
+		screen_message(ui, 0, "no run of %s has completed yet",
+		    w->template_name);
+	else if (good == w->template_version)
+		screen_message(ui, 0, "%s v%lld is the version that last ran "
+		    "to completion", w->template_name,
+		    (long long)good);
+	else
+		diffview_open(ui, w->template_name, good, w->template_version);
+	store_workflow_free(w);
+}

@@ -113,7 +113,7 @@ is "$(json_query "$OUT" "SELECT json_extract(j, '$.input.who') FROM d")" "y" \
     "the last -i wins, over the file too"
 run_sluice run hello --i who=x
 expect_rc 2 "-i has no long form"
-is "$ERR" "sluice: run: unknown option --i (see sluice help run)" \
+is "$ERR" "sluice: run: unknown option --i (did you mean --input?)" \
     "and says so"
 step=$(sqlite3 "$SLUICE_DB" 'SELECT max(id) FROM workflow_steps')
 run_sluice log --follow --timestamps "$step"

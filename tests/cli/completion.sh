@@ -21,7 +21,7 @@ complete_words() {
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit cancel check complete engine fail gates list log pause reject resume retry run schedule show skip template" \
+like "$(complete_words sluice '')" "approve audit cancel check complete engine fail gates help list log mcp pause reject resume retry run schedule show skip template" \
     "every command"
 is "$(complete_words sluice template '')" "diff edit history list rm run save show " \
     "template subcommands"

@@ -3,7 +3,8 @@
 # Templates view lists them newest first with who saved them and how their
 # runs went, Enter shows what a version changed as a unified diff, d what
 # changed since it, and :versions reaches a removed template.  At 80x24
-# and 200x60.
+# and 200x60.  A gate's detail says whether its run's template version is
+# the one that last ran to completion, and D shows the diff.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -65,6 +66,40 @@ for size in 80x24 200x60; do
 	    "$size: :versions reaches a removed template"
 	tui_keys g Enter
 	tui_ok '^\+  "flow": \{|"batch": 2' "$size: and its versions diff"
+	tui_stop
+done
+
+# A gate says whether its run's template is the version that last ran to
+# completion, and D shows what changed since.
+cat >"$T_DIR/d1.json" <<'EOF'
+{
+  "start": {"tool": "noop", "done": true}
+}
+EOF
+cat >"$T_DIR/d2.json" <<'EOF'
+{
+  "start": {"tool": "noop", "next": "go"},
+  "go": {"gate": {"message": "restart now?"}, "next": "restart"},
+  "restart": {"tool": "echo", "args": {"what": "web"}}
+}
+EOF
+run_sluice template save deploy "$T_DIR/d1.json"
+run_sluice run deploy --wait
+expect_rc 0 "version 1 of deploy runs to completion"
+run_sluice template save deploy "$T_DIR/d2.json"
+run_sluice run deploy
+for size in 80x24 200x60; do
+	tui_start "$size" --
+	tui_keys 2
+	tui_ok 'restart now\?' "$size: the gate waits"
+	tui_keys Enter
+	tui_ok '^  template +deploy v2 differs from v1, the version that last' \
+	    "$size: its detail says the template changed since the last good run"
+	tui_keys D
+	tui_ok '^--- deploy v1 \(saved' "$size: D diffs the last good version"
+	tui_ok '^\+\+\+ deploy v2 \(saved' "$size: ... against the run's"
+	tui_ok '^\+  "go": \{"gate": \{"message": "restart now\?"\}' \
+	    "$size: the added gate is shown"
 	tui_stop
 done
 
