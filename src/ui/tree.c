@@ -434,7 +434,7 @@ tree_unreached_branches(struct tree_ctx *c, int spec)
 
 /* Lay a run out. */
 struct tree *
-tree_build(const struct tree_input *in)
+ui_tree_build(const struct tree_input *in)
 {
 	struct tree_ctx		 c;
 	size_t			 lo, hi, clo, chi;
@@ -483,7 +483,7 @@ tree_build(const struct tree_input *in)
 
 /* Free a layout (the rows it points at belong to the caller). */
 void
-tree_free(struct tree *t)
+ui_tree_free(struct tree *t)
 {
 	if (t == NULL)
 		return;
@@ -495,7 +495,7 @@ tree_free(struct tree *t)
 
 /* The display row of a step row's id, or -1. */
 int
-tree_find_step(const struct tree *t, int64_t id)
+ui_tree_find_step(const struct tree *t, int64_t id)
 {
 	size_t	 i;
 
