@@ -461,9 +461,9 @@ void		 engine_wf_begin(struct engine *, const struct store_workflow *,
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring
- * schedules and their commands, SLA deadlines, and wall clock jumps
- * (stored delays move with a jump; start times and cron instants are
- * wall-clock instants and are looked at again).
+ * schedules (their commands: schedule-cmd.c), SLA deadlines, and wall
+ * clock jumps (stored delays move with a jump; start times and cron
+ * instants are wall-clock instants and are looked at again).
  */
 void		 engine_time_open(struct engine *);
 void		 engine_time_close(struct engine *);
@@ -484,6 +484,27 @@ int		 engine_cmd_schedule_resume(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
 int		 engine_cmd_schedule_run(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
+
+/* schedule.c, schedule-cmd.c: firing a schedule, shared with its commands. */
+/* What firing a schedule takes from its template. */
+struct engine_fire {
+	struct store_template	*t;
+	struct flow_doc		*doc;
+	char			*input;
+	char			*detail;
+	struct engine_start	 st;
+};
+int		 engine_fire_prepare(struct engine *,
+		     const struct store_schedule *, struct engine_fire *,
+		     char **);
+void		 engine_fire_clear(struct engine_fire *);
+int		 engine_sched_launch(struct engine *,
+		     const struct store_schedule *, int64_t,
+		     const struct store_inbox *, int64_t *, int64_t *, char **);
+void		 engine_sched_audit(struct engine *,
+		     const struct store_inbox *, const char *,
+		     const struct store_schedule *, const char *,
+		     struct cJSON *);
 
 /*
  * notify.c: config.json "notify" commands.  event: gate_waiting
