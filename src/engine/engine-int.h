@@ -94,7 +94,8 @@ struct ewf {
 	int64_t		 id;
 	char		*name;
 	char		*input_json;
-	struct cJSON	*input;		/* input_json parsed, once */
+	struct cJSON	*input;		/* what steps read of it, parsed */
+	struct flow_input_use *input_use; /* which members they read */
 	char		*created_by;
 	struct flow	*flow;
 	int		*join_of;	/* per step: the join of its fan-out */
