@@ -218,6 +218,8 @@ struct engine {
 	const struct authority_caller *caller;
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
+	int64_t			 prune_before;	/* prune.c: retention batches */
+	int64_t			 prune_after;
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
@@ -477,6 +479,17 @@ void		 engine_sla_arm(struct engine *, int64_t, int64_t, int64_t);
 void		 engine_sla_due(struct engine *, int64_t);
 int		 engine_cmd_schedule_add(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
+/* prune.c */
+struct cJSON;
+int		 engine_cmd_prune(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+void		 engine_prune_due(struct engine *);
+void		 engine_prune_open(struct engine *);
+void		 engine_reply_prune_json(struct cJSON *,
+		     const struct engine_reply *);
+void		 engine_reply_prune_read(const struct cJSON *,
+		     struct engine_reply *);
+
 int		 engine_cmd_schedule_rm(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
 int		 engine_cmd_schedule_pause(struct engine *,

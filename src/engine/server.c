@@ -465,6 +465,7 @@ server_client_line(struct server_client *c, char *line)
 			    (double)r.version);
 		if (r.conflict)
 			cJSON_AddTrueToObject(o, "conflict");
+		engine_reply_prune_json(o, &r);
 		server_reply(c, o);
 		engine_reply_clear(&r);
 		free(m.tty);

@@ -236,6 +236,7 @@ engine_reply_read(const char *text, struct engine_reply *r)
 		r->version = (int64_t)v->valuedouble;
 	r->conflict = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o,
 	    "conflict"));
+	engine_reply_prune_read(o, r);
 	cJSON_Delete(o);
 	return (0);
 }

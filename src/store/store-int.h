@@ -62,7 +62,12 @@ struct store {
 	int64_t			 last_audit_id;	/* the row audit.c wrote last */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
+	char			*migration_backup; /* backup.c: copy made */
+	int64_t			 migrated_from;	/* schema before, or 0 */
 };
+
+/* backup.c */
+int		 store_backup_migration(struct store *, int64_t, char **);
 
 /* stmt.c: result codes to causes, and statement helpers. */
 int		 store_fail(struct store *, int, const char *, char **);

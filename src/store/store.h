@@ -70,6 +70,55 @@ int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
 
+/* backup.c */
+int		 store_backup(struct store *, const char *, int, char **);
+const char	*store_migration_backup(const struct store *, int64_t *);
+
+/* health.c: what "sluice status" reads. */
+struct store_health {
+	int64_t		 schema;	/* PRAGMA user_version */
+	int64_t		 running;	/* runs by stored status */
+	int64_t		 scheduled;
+	int64_t		 completed;
+	int64_t		 failed;
+	int64_t		 cancelled;
+	int64_t		 paused;	/* unfinished runs held */
+	int64_t		 gates;		/* steps waiting for people */
+	int64_t		 audit_rows;
+	char		*audit_problem;	/* a cheap check failed, or NULL */
+};
+int		 store_health(struct store *, struct store_health *, char **);
+void		 store_health_clear(struct store_health *);
+
+/* prune.c: old finished runs go, a batch at a time; never the audit. */
+struct store_prune_opts {
+	int64_t		 before;	/* finished before this time */
+	int64_t		 after;		/* top-level ids above this */
+	int64_t		 limit;		/* top-level runs per batch */
+	const int64_t	*keep;		/* runs the engine holds */
+	size_t		 nkeep;
+};
+struct store_prune_result {
+	int64_t		 runs;		/* runs removed, children included */
+	int64_t		 roots;		/* of them top-level */
+	int64_t		 steps;
+	int64_t		 logs;		/* log chunks */
+	int64_t		 next;		/* the next batch's after; 0: done */
+};
+struct store_prune_run {
+	int64_t		 id;
+	char		*name;
+	char		*status;
+	int64_t		 finished_at;
+	int64_t		 runs;		/* itself and its child runs */
+	int64_t		 steps;
+};
+int		 store_prune(struct store *, const struct store_prune_opts *,
+		     struct store_prune_result *, char **);
+int		 store_prune_preview(struct store *, int64_t,
+		     struct store_prune_run **, size_t *, char **);
+void		 store_prune_runs_free(struct store_prune_run *, size_t);
+
 /* workflow.c */
 struct store_workflow {
 	int64_t		 id;
@@ -469,6 +518,7 @@ int		 store_timer_add(struct store *, int64_t, const char *,
 int		 store_timers_due(struct store *, int64_t,
 		     struct store_timer **, size_t *, char **);
 int		 store_timer_next(struct store *, int64_t *);
+int		 store_timer_count(struct store *, const char *, int64_t *);
 int		 store_timer_del(struct store *, int64_t);
 int		 store_timers_del_step(struct store *, int64_t);
 void		 store_timers_free(struct store_timer *, size_t);
