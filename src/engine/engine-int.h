@@ -374,6 +374,8 @@ int		 engine_foreach_cancel_item(struct engine *,
 struct cJSON	*engine_item_scope(struct engine *, struct estep *);
 
 /* gate.c */
+struct cJSON	*engine_gate_options(struct engine *, const struct flow_gate *,
+		     const char *);
 char		*engine_gate_json(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_gate_waiting(struct engine *, struct ewf *,
