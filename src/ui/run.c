@@ -59,7 +59,7 @@ static void	 run_mark_get(const struct run *, struct run_mark *);
 static int	 run_mark_find(const struct run *, const struct run_mark *);
 static int	 run_reveal(struct run *, int64_t);
 static int	 run_vis_of(const struct run *, int);
-static int	 run_follow_pick(const struct run *);
+static int	 run_pick(const struct run *, const int *);
 static void	 run_place(struct run *, const struct run_mark *);
 static void	 run_toggle_open(struct run *, int64_t);
 static int	 run_foreach_open(struct run *, int);
@@ -332,14 +332,27 @@ run_vis_of(const struct run *r, int row)
 	return (-1);
 }
 
+/* What f follows: running first, then failed, then waiting. */
+static const int run_follow_rank[TREE_NSTATUS] = {
+	[TREE_RUNNING] = 3, [TREE_FAILED] = 2, [TREE_WAITING] = 1
+};
+
 /*
- * The row f follows: the newest running step, else the newest failed,
- * else the newest waiting (a collapsed fan-out counts as its status).
+ * Where a run view opens: the step that needs a person (a waiting gate),
+ * else the one that failed, else the one running (SPEC 11), so that y or
+ * R act on it at once.
+ */
+static const int run_attention_rank[TREE_NSTATUS] = {
+	[TREE_WAITING] = 3, [TREE_FAILED] = 2, [TREE_RUNNING] = 1
+};
+
+/*
+ * The newest row of the best rank (a collapsed fan-out counts as its
+ * status), or -1 when no row ranks.
  */
 static int
-run_follow_pick(const struct run *r)
+run_pick(const struct run *r, const int *rank)
 {
-	static const int	 rank[TREE_NSTATUS] = { 0, 0, 3, 1, 0, 2 };
 	const struct tree_row	*tr;
 	int			 i, best = -1, best_rank = 0;
 	int64_t			 id, best_id = 0;
@@ -397,13 +410,23 @@ run_toggle_foreach(struct run *r, const struct store_step *row)
 static void
 run_place(struct run *r, const struct run_mark *m)
 {
-	int	 i = -1;
+	int	 i = -1, rank[TREE_NSTATUS];
 
 	if (r->want != 0) {
 		i = run_vis_of(r, ui_tree_find_step(r->tree, r->want));
 		r->want = 0;
+	} else if (!r->placed && r->list.n > 0) {
+		/*
+		 * While a run goes on, its failed rows are attempts that were
+		 * retried or failures a branch handles: not what needs a
+		 * person.
+		 */
+		memcpy(rank, run_attention_rank, sizeof rank);
+		if (r->wf != NULL && strcmp(r->wf->status, "failed") != 0)
+			rank[TREE_FAILED] = 0;
+		i = run_pick(r, rank);
 	} else if (r->follow) {
-		i = run_follow_pick(r);
+		i = run_pick(r, run_follow_rank);
 		if (i >= 0 && run_foreach_open(r, i))
 			return;		/* run_load reads its items first */
 	}
@@ -413,6 +436,8 @@ run_place(struct run *r, const struct run_mark *m)
 		i = m->index;
 	r->list.sel = i;
 	ui_list_fix(&r->list, r->list.height);
+	if (r->list.n > 0)
+		r->placed = 1;
 }
 
 /*
@@ -651,7 +676,7 @@ ui_run_follow(struct ui *ui, struct view *v)
 		ui_screen_message(ui, 0, "follow off");
 		return;
 	}
-	if (r->tree != NULL && (i = run_follow_pick(r)) >= 0) {
+	if (r->tree != NULL && (i = run_pick(r, run_follow_rank)) >= 0) {
 		r->list.sel = i;
 		ui_list_fix(&r->list, r->list.height);
 	}

@@ -449,6 +449,7 @@ void		 ui_timeline_draw(struct ui *, const struct timeline *, int,
 struct run {
 	int64_t			 id;
 	int64_t			 want;	/* ui_run_open's step, until shown */
+	int			 placed;	/* the cursor was placed once */
 	struct store_workflow	*wf;
 	struct flow		*flow;
 	struct store_step	*steps;
