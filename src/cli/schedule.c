@@ -363,9 +363,9 @@ schedule_json(const struct store_schedule *c)
 	cJSON_AddNumberToObject(o, "updated_at", (double)c->updated_at);
 	schedule_time_json(o, "last_fire_at", c->last_fire_at);
 	schedule_time_json(o, "last_run_id", c->last_run_id);
-	if (c->last_run_status != NULL)
+	if (c->has_last_run)
 		cJSON_AddStringToObject(o, "last_run_status",
-		    c->last_run_status);
+		    status_run_name(c->last_run_status));
 	else
 		cJSON_AddNullToObject(o, "last_run_status");
 	schedule_time_json(o, "next_fire_at", c->next_fire_at);
@@ -393,8 +393,8 @@ schedule_table(const struct store_schedule *c, size_t n)
 			/* The newest run, perhaps fired by hand. */
 			snprintf(when, sizeof when, " (#%lld %s)",
 			    (long long)c[i].last_run_id,
-			    c[i].last_run_status != NULL ?
-			    c[i].last_run_status : "?");
+			    c[i].has_last_run ?
+			    status_run_name(c[i].last_run_status) : "?");
 			strlcat(last, when, sizeof last);
 		}
 		cells[0] = c[i].name;
@@ -466,7 +466,7 @@ schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
 				cJSON_AddNumberToObject(e, "id",
 				    (double)h[i].workflow_id);
 				cJSON_AddStringToObject(e, "status",
-				    h[i].status);
+				    status_run_name(h[i].status));
 				schedule_time_json(e, "fire_at", h[i].fire_at);
 				schedule_time_json(e, "created_at",
 				    h[i].created_at);
@@ -499,7 +499,8 @@ schedule_show_text(const struct store_schedule *c, const cJSON *o)
 	    c->last_fire_at, t1, sizeof t1) : "-");
 	if (c->last_run_id != 0)
 		cli_printf(" (workflow %lld, %s)", (long long)c->last_run_id,
-		    c->last_run_status != NULL ? c->last_run_status : "?");
+		    c->has_last_run ? status_run_name(c->last_run_status) :
+		    "?");
 	cli_printf("\n");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "runs")) {
 		v = cJSON_GetObjectItemCaseSensitive(e, "created_at");
