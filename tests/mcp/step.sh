@@ -84,6 +84,9 @@ mode env
 is "$(col "$ID" start result_json)" \
     "{\"step\":\"start\",\"attempt\":\"1\",\"x\":\"x-env\",\"wf\":\"$ID\"}" \
     "env: the server has the SLUICE_* variables and its interpolated env"
+mode dribble
+is "$(col "$ID" start "status || '|' || result_json")" 'done|"in pieces"' \
+    "dribble: a message in pieces, ended by CRLF, is one message"
 mode ping
 is "$(col "$ID" start "status || '|' || result_json")" 'done|"pong seen"' \
     "ping: the server's ping request is answered"
