@@ -24,6 +24,18 @@ export SLUICE_SITE_CONFIG="$T_DIR/site-config.json"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/sluice"
 unset SLUICE_TOOLS VISUAL EDITOR NO_COLOR
 
+# db_init [PATH]: create a database (default $SLUICE_DB) as "sluice init"
+# does: a named path is never created by any other command.
+db_init() {
+	"$SLUICE" init "${1:-$SLUICE_DB}" >/dev/null || {
+		echo "Bail out! sluice init ${1:-$SLUICE_DB} failed"
+		exit 99
+	}
+}
+# Every test starts with its database made; a test about a missing one
+# removes it or names another path.
+db_init
+
 # ok COND-EXIT-STATUS DESCRIPTION: report one case from the last status.
 ok() {
 	T_COUNT=$((T_COUNT + 1))

@@ -67,6 +67,11 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 		    a[i].tty != NULL ? a[i].tty : "");
 		cJSON_AddStringToObject(o, "host",
 		    a[i].host != NULL ? a[i].host : "");
+		/* "mcp": an agent's client did it; null: a person. */
+		if (a[i].via != NULL)
+			cJSON_AddStringToObject(o, "via", a[i].via);
+		else
+			cJSON_AddNullToObject(o, "via");
 		cJSON_AddStringToObject(o, "action", a[i].action);
 		cJSON_AddStringToObject(o, "target",
 		    a[i].target != NULL ? a[i].target : "");
@@ -97,7 +102,7 @@ cmd_audit_text(const struct store_audit *a, size_t n)
 	static const char	*header[] = { "WHEN", "WHO", "ACTION", "TARGET",
 	    "COMMENT" };
 	const char		*cells[5];
-	char			 when[32];
+	char			 when[32], *who;
 	size_t			 i;
 
 	if (n == 0)
@@ -105,11 +110,16 @@ cmd_audit_text(const struct store_audit *a, size_t n)
 	cli_table_row(stdout, widths, 5, header);
 	for (i = 0; i < n; i++) {
 		cells[0] = time_format(a[i].at, when, sizeof when);
-		cells[1] = a[i].who;
+		if (a[i].via != NULL)
+			xasprintf(&who, "%s via %s", a[i].who, a[i].via);
+		else
+			who = xstrdup(a[i].who);
+		cells[1] = who;
 		cells[2] = a[i].action;
 		cells[3] = a[i].target;
 		cells[4] = a[i].comment != NULL ? a[i].comment : "";
 		cli_table_row(stdout, widths, 5, cells);
+		free(who);
 	}
 }
 

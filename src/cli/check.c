@@ -96,8 +96,7 @@ cmd_check_loop(struct cli_ctx *ctx, const struct flow_doc *doc)
 	}
 	if (!found)
 		return (NULL);
-	path = ctx->db_path != NULL ? xstrdup(ctx->db_path) :
-	    store_default_path();
+	path = cli_db_path(ctx);
 	found = access(path, R_OK) == 0;
 	free(path);
 	if (!found || cli_store(ctx, 0) != 0)

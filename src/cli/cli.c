@@ -58,11 +58,15 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_check,
 	&cli_cmd_engine,
 	&cli_cmd_audit,
+	&cli_cmd_init,
+	&cli_cmd_backup,
+	&cli_cmd_status,
+	&cli_cmd_prune,
+	&cli_cmd_mcp,
 	&cli_cmd_help,
 	NULL
 };
 
-static char	*cli_tools_path(const struct cli_ctx *);
 
 /* Find a command by its full name. */
 const struct cli_cmd *
@@ -375,36 +379,95 @@ cli_store_fail(int rc, char *cause)
 }
 
 /*
- * Open the database once: writable creates it when missing; CLI_STORE_ANY
- * opens it for writing where it can and read-only where it cannot (the
- * console).  Returns 0, or the exit status after reporting why not.
+ * Whether the database path was named (--db or $SLUICE_DB) rather than
+ * the default: a named path that does not exist is a typo until
+ * "sluice init" says otherwise.
  */
 int
-cli_store(struct cli_ctx *ctx, int writable)
+cli_db_named(const struct cli_ctx *ctx)
 {
-	char	*path, *cause = NULL;
-	int	 rc, flags = writable ? 0 : STORE_F_READONLY;
+	const char	*env;
+
+	if (ctx->db_path != NULL)
+		return (1);
+	env = getenv("SLUICE_DB");
+	return (env != NULL && *env != '\0');
+}
+
+/* The database path the command means, as a new string (NULL: none). */
+char *
+cli_db_path(const struct cli_ctx *ctx)
+{
+	if (ctx->db_path != NULL)
+		return (xstrdup(ctx->db_path));
+	return (store_default_path());
+}
+
+/*
+ * A database that is not there: say where we looked and how to make one,
+ * and change nothing (exit 2, SPEC §10).
+ */
+static int
+cli_store_missing(const struct cli_ctx *ctx, const char *path)
+{
+	if (cli_db_named(ctx)) {
+		cli_error("no database at %s (is the path right? 'sluice "
+		    "init %s' creates one)", path, path);
+	} else {
+		cli_error("no database at %s yet ('sluice init' creates it, "
+		    "as does a first 'sluice run', 'template save' or "
+		    "'engine')", path);
+	}
+	return (EXIT_USAGE);
+}
+
+/*
+ * Open the database once: mode 0 read-only, 1 writable, CLI_STORE_ANY
+ * writable where it can and read-only where it cannot (the console).
+ * Nothing is created unless mode has CLI_STORE_CREATE and the path is the
+ * default one.  Returns 0, or the exit status after reporting why not.
+ */
+int
+cli_store(struct cli_ctx *ctx, int mode)
+{
+	struct stat	 sb;
+	const char	*bak;
+	char		*path, *cause = NULL;
+	int64_t		 from;
+	int		 rc, flags, writable = mode & ~CLI_STORE_CREATE;
 
 	if (ctx->store != NULL) {
 		if (writable == 1 && store_is_readonly(ctx->store))
 			goto readonly;
 		return (0);
 	}
-	if (ctx->db_path != NULL)
-		path = xstrdup(ctx->db_path);
+	if ((path = cli_db_path(ctx)) == NULL) {
+		cli_error("no database path (set --db or SLUICE_DB)");
+		return (EXIT_USAGE);
+	}
+	if (writable == 0)
+		flags = STORE_F_READONLY;
+	else if ((mode & CLI_STORE_CREATE) && !cli_db_named(ctx))
+		flags = 0;
 	else
-		path = store_default_path();
+		flags = STORE_F_NOCREATE;
 	rc = store_open(path, flags, &ctx->store, &cause);
-	if (rc == STORE_NOTFOUND && access(path, F_OK) != 0) {
-		/* A fresh machine: reading gives empty lists, not an error. */
+	if (rc == STORE_NOTFOUND && stat(path, &sb) != 0 && errno == ENOENT) {
 		free(cause);
-		cause = NULL;
-		rc = store_open(path, 0, &ctx->store, &cause);
+		rc = cli_store_missing(ctx, path);
+		free(path);
+		ctx->store = NULL;
+		return (rc);
 	}
 	free(path);
 	if (rc != 0) {
 		ctx->store = NULL;
 		return (cli_store_fail(rc, cause));
+	}
+	if ((bak = store_migration_backup(ctx->store, &from)) != NULL) {
+		cli_error("upgraded database %s from schema version %lld to "
+		    "%d; the old one is kept at %s", store_path(ctx->store),
+		    (long long)from, STORE_SCHEMA_VERSION, bak);
 	}
 	if (writable == 1 && store_is_readonly(ctx->store))
 		goto readonly;
@@ -418,8 +481,8 @@ readonly:
  * Where the tools catalog is: --tools or $SLUICE_TOOLS (which must exist),
  * then the user's and the site's config if present; NULL for none.
  */
-static char *
-cli_tools_path(const struct cli_ctx *ctx)
+char *
+cli_tools_file(const struct cli_ctx *ctx)
 {
 	const char	*env, *home;
 	char		*path;
@@ -460,7 +523,7 @@ cli_tools(struct cli_ctx *ctx, const struct flow_tools **out)
 		*out = ctx->tools;
 		return (0);
 	}
-	path = cli_tools_path(ctx);
+	path = cli_tools_file(ctx);
 	if (path != NULL) {
 		text = file_read(path, SLUICE_MAX_DOCUMENT, &len, &cause);
 		if (text == NULL) {

@@ -119,6 +119,11 @@ extern const struct cli_cmd cli_cmd_resume;
 extern const struct cli_cmd cli_cmd_log;
 extern const struct cli_cmd cli_cmd_engine;
 extern const struct cli_cmd cli_cmd_schedule;
+extern const struct cli_cmd cli_cmd_init;
+extern const struct cli_cmd cli_cmd_backup;
+extern const struct cli_cmd cli_cmd_status;
+extern const struct cli_cmd cli_cmd_prune;
+extern const struct cli_cmd cli_cmd_mcp;
 extern const struct cli_cmd cli_cmd_help;
 
 /* cli.c */
@@ -152,7 +157,10 @@ char		*cli_args_usage(const struct cli_cmd *);
 void		 cli_args_help(const struct cli_cmd *, FILE *);
 const struct cli_cmd *cli_sub_find(const struct cli_cmd *, const char *);
 #define CLI_STORE_ANY	2	/* cli_store: writable if it can be */
+#define CLI_STORE_CREATE 0x4	/* cli_store: may create the default path */
 int		 cli_store(struct cli_ctx *, int);
+int		 cli_db_named(const struct cli_ctx *);
+char		*cli_db_path(const struct cli_ctx *);
 int		 cli_exit_code(int);
 int		 cli_store_fail(int, char *);
 #define CLI_NAME_TEMPLATE	0
@@ -160,6 +168,7 @@ int		 cli_store_fail(int, char *);
 int		 cli_name_fail(struct cli_ctx *, int, char *, int,
 		     const char *);
 int		 cli_tools(struct cli_ctx *, const struct flow_tools **);
+char		*cli_tools_file(const struct cli_ctx *);
 int		 cli_parse_id(const char *, int64_t *);
 int		 cli_parse_limit(const char *, int64_t *);
 void		 cli_diags_print(const struct flow_diags *, const char *);
@@ -226,6 +235,7 @@ int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 /* engine.c, config.c: an engine's settings. */
 int		 cli_engine_opts(struct cli_ctx *, struct engine_opts *);
 int		 cli_config(struct cli_ctx *, struct engine_opts *);
+void		 cli_config_files(char **, char **);
 int		 cli_run_is_file(const char *);
 
 /* authorize.c: the authority rule for what the CLI writes itself. */

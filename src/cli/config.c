@@ -73,6 +73,24 @@ cli_config_user_path(void)
 	return (path);
 }
 
+/* The config files that exist (site, user), each NULL when it does not. */
+void
+cli_config_files(char **sitep, char **userp)
+{
+	struct stat	 sb;
+
+	*sitep = cli_config_site_path();
+	*userp = cli_config_user_path();
+	if (*sitep != NULL && stat(*sitep, &sb) != 0) {
+		free(*sitep);
+		*sitep = NULL;
+	}
+	if (*userp != NULL && stat(*userp, &sb) != 0) {
+		free(*userp);
+		*userp = NULL;
+	}
+}
+
 /* Read a config file, NULL and no error when it does not exist. */
 static int
 cli_config_read(const char *path, cJSON **cfgp)
@@ -107,7 +125,7 @@ cli_config_read(const char *path, cJSON **cfgp)
  * Each is ignored there, with a warning saying where it belongs.
  */
 static const char *cli_config_policy[] = {
-	"allow_self", "operators", "jobs", "notify"
+	"allow_self", "operators", "jobs", "notify", "retention"
 };
 
 /* Drop the site's keys from a user's file, warning about each. */
@@ -195,6 +213,29 @@ cli_config_defaults(struct cli_ctx *ctx, const char *path, cJSON *cfg)
 		return (EXIT_USAGE);
 	}
 	flow_diags_free(d);
+	return (0);
+}
+
+/* "retention": how long finished runs are kept; 0 or an exit status. */
+static int
+cli_config_retention(const char *path, const cJSON *v,
+    struct engine_opts *opts)
+{
+	const char	*why;
+	int64_t		 ms;
+
+	if (v == NULL)
+		return (0);
+	if (flow_duration_json(v, &ms, &why) != 0) {
+		cli_error("%s: $.retention: %s", path, why);
+		return (EXIT_USAGE);
+	}
+	/* A slip such as "90s" for "90d" must not empty the database. */
+	if (ms < 3600 * 1000) {
+		cli_error("%s: $.retention: at least \"1h\"", path);
+		return (EXIT_USAGE);
+	}
+	opts->retention = ms;
 	return (0);
 }
 
@@ -305,6 +346,9 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 		rc = EXIT_USAGE;
 	} else if (v != NULL && opts->max_jobs == 0)
 		opts->max_jobs = v->valueint;
+	if (cli_config_retention(path, cJSON_GetObjectItemCaseSensitive(cfg,
+	    "retention"), opts) != 0)
+		rc = EXIT_USAGE;
 	if (cli_config_notify(ctx, path, cJSON_GetObjectItemCaseSensitive(cfg,
 	    "notify")) != 0)
 		rc = EXIT_USAGE;

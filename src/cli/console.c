@@ -46,7 +46,7 @@ cli_console(struct cli_ctx *ctx)
 		    "commands (sluice --help)");
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
 		return (rc);
 	if ((rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);

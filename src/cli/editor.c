@@ -129,7 +129,7 @@ cli_template_edit(struct cli_ctx *ctx, const char *name)
 	ed.ctx = ctx;
 	ed.name = name;
 	buf_init(&ed.notes);
-	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
 		return (rc);
 	/* Refused before editing; the engine checks again on save. */
 	if (!store_is_readonly(ctx->store) &&

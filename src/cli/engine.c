@@ -170,7 +170,8 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 		}
 		opts.max_jobs = (int)jobs;
 	}
-	if ((rc = cli_store(ctx, 1)) != 0 || (rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = cli_store(ctx, 1|CLI_STORE_CREATE)) != 0 ||
+	    (rc = cli_tools(ctx, &tools)) != 0)
 		return (rc);
 	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
 		return (rc);

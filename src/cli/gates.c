@@ -94,6 +94,11 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 			    g[i].message != NULL ? g[i].message : "");
 			cJSON_AddStringToObject(o, "created_by",
 			    g[i].created_by != NULL ? g[i].created_by : "");
+			if (g[i].created_via != NULL)
+				cJSON_AddStringToObject(o, "created_via",
+				    g[i].created_via);
+			else
+				cJSON_AddNullToObject(o, "created_via");
 			cli_json_time(o, "waiting_since", g[i].waiting_since);
 			cJSON_AddNumberToObject(o, "approvals", g[i].approvals);
 			cJSON_AddNumberToObject(o, "quorum", g[i].quorum);
@@ -119,7 +124,7 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 			cells[1] = wname != NULL ? wname : g[i].workflow_name;
 			cells[2] = g[i].step;
 			cells[3] = cli_ago(g[i].waiting_since, age, sizeof age);
-			cells[4] = g[i].created_by;
+			cells[4] = g[i].started_by;
 			cells[5] = ok;
 			cells[6] = g[i].message;
 			cli_table_row(stdout, widths, 7, cells);

@@ -86,6 +86,11 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 			cJSON_AddNullToObject(o, "current_step");
 		cJSON_AddStringToObject(o, "created_by",
 		    w->created_by != NULL ? w->created_by : "");
+		if (w->created_via != NULL)
+			cJSON_AddStringToObject(o, "created_via",
+			    w->created_via);
+		else
+			cJSON_AddNullToObject(o, "created_via");
 		cli_json_time(o, "created_at", w->created_at);
 		cli_json_time(o, "updated_at", w->updated_at);
 		cli_workflow_time_json(o, w);

@@ -227,7 +227,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
 		goto out;
 	if (o->name != NULL)
 		name = xstrdup(o->name);

@@ -117,6 +117,11 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	cJSON_AddItemToObject(o, "input", cli_json_raw(w->input_json));
 	cJSON_AddStringToObject(o, "created_by",
 	    w->created_by != NULL ? w->created_by : "");
+	/* "mcp" when an agent started it through sluice mcp, else null. */
+	if (w->created_via != NULL)
+		cJSON_AddStringToObject(o, "created_via", w->created_via);
+	else
+		cJSON_AddNullToObject(o, "created_via");
 	cli_json_time(o, "created_at", w->created_at);
 	cli_json_time(o, "started_at", w->started_at);
 	cli_json_time(o, "completed_at", w->completed_at);
@@ -400,8 +405,10 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	if (w->template_name != NULL)
 		cli_printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
-	cli_printf("started:  %s by %s\n", time_format(w->created_at, t1, sizeof t1),
-	    w->created_by != NULL ? w->created_by : "-");
+	cli_printf("started:  %s by %s%s%s\n", time_format(w->created_at, t1,
+	    sizeof t1), w->created_by != NULL ? w->created_by : "-",
+	    w->created_via != NULL ? " via " : "",
+	    w->created_via != NULL ? w->created_via : "");
 	cmd_show_times(w);
 	if (w->completed_at > 0)
 		cli_printf("ended:    %s\n",

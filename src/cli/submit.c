@@ -50,8 +50,7 @@ cli_ask(struct cli_ctx *ctx, const struct engine_request *q,
 	memset(&opts, 0, sizeof opts);
 	/* An engine answering its socket: ask it first, opening nothing. */
 	if (ctx->store == NULL) {
-		path = ctx->db_path != NULL ? xstrdup(ctx->db_path) :
-		    store_default_path();
+		path = cli_db_path(ctx);
 		rc = engine_submit_sock_path(path, &ctx->actor, q, r, &cause);
 		free(path);
 		if (rc == 0)

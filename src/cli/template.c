@@ -352,7 +352,7 @@ cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
 		goto out;
 	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
 		cli_error("%s: template %s would call itself: %s", label,

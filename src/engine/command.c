@@ -75,6 +75,7 @@ static const struct engine_command engine_commands[] = {
 	{ "template-save", engine_cmd_template_save, 0 },	/* template.c */
 	{ "template-rm", engine_cmd_template_rm, 0 },
 	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
+	{ "prune", engine_cmd_prune, 1 },	/* prune.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
@@ -152,6 +153,7 @@ engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
 	actor.user = m->who;
 	actor.tty = m->tty;
 	actor.host = m->host;
+	actor.via = m->via;
 	memset(&a, 0, sizeof a);
 	a.action = action;
 	a.target = target;
@@ -252,6 +254,7 @@ engine_answer(struct engine *e, const struct store_inbox *m,
 		cJSON_AddNumberToObject(o, "version", (double)r->version);
 	if (r->conflict)
 		cJSON_AddTrueToObject(o, "conflict");
+	engine_reply_prune_json(o, r);
 	text = json_print(o);
 	cJSON_Delete(o);
 	if (store_inbox_reply(e->store, m->id, r->code == 0 ? "done" :

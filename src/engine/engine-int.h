@@ -94,7 +94,8 @@ struct ewf {
 	int64_t		 id;
 	char		*name;
 	char		*input_json;
-	struct cJSON	*input;		/* input_json parsed, once */
+	struct cJSON	*input;		/* what steps read of it, parsed */
+	struct flow_input_use *input_use; /* which members they read */
 	char		*created_by;
 	struct flow	*flow;
 	int		*join_of;	/* per step: the join of its fan-out */
@@ -141,6 +142,7 @@ struct estep {
 	int			 pid_dirty;	/* pid not yet recorded */
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
+	struct engine_mcp	*mcp;		/* an MCP tool's exchange */
 	int64_t			 timeout;	/* ms, 0 none; processes only */
 	struct loop_timer	*hb_timer;	/* heartbeat: silence watch */
 	int64_t			 heartbeat;	/* ms of silence allowed, 0 none */
@@ -216,6 +218,8 @@ struct engine {
 	const struct authority_caller *caller;
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
+	int64_t			 prune_before;	/* prune.c: retention batches */
+	int64_t			 prune_after;
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
@@ -305,6 +309,17 @@ void		 engine_spawn(struct engine *);
 void		 engine_record_pids(struct engine *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
+void		 engine_exec_log(struct engine *, struct estep *,
+		     const char *, const char *, size_t);
+char		*engine_exec_result(const struct buf *);
+
+/* tool-mcp.c: an MCP tool step's exchange with its server. */
+struct engine_mcp *engine_mcp_create(const struct flow_tool *, const char *);
+void		 engine_mcp_free(struct engine_mcp *);
+void		 engine_mcp_start(struct engine *, struct estep *);
+void		 engine_mcp_output(struct engine *, struct estep *,
+		     const char *, size_t);
+void		 engine_mcp_exit(struct engine *, struct estep *, int);
 
 /* advance.c: what follows a step's end. */
 void		 engine_step_done(struct engine *, struct estep *,
@@ -464,6 +479,17 @@ void		 engine_sla_arm(struct engine *, int64_t, int64_t, int64_t);
 void		 engine_sla_due(struct engine *, int64_t);
 int		 engine_cmd_schedule_add(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
+/* prune.c */
+struct cJSON;
+int		 engine_cmd_prune(struct engine *, const struct store_inbox *,
+		     struct engine_reply *);
+void		 engine_prune_due(struct engine *);
+void		 engine_prune_open(struct engine *);
+void		 engine_reply_prune_json(struct cJSON *,
+		     const struct engine_reply *);
+void		 engine_reply_prune_read(const struct cJSON *,
+		     struct engine_reply *);
+
 int		 engine_cmd_schedule_rm(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
 int		 engine_cmd_schedule_pause(struct engine *,

@@ -151,6 +151,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		return (-1);
 	}
 	if (loop != NULL) {
+		engine_prune_open(e);
 		/* Commands posted while no engine ran. */
 		engine_inbox(e);
 		loop_timer_start(e->poll, ENGINE_POLL_MS);
@@ -549,6 +550,8 @@ engine_timers_fire(void *arg)
 			engine_step_wake(e, list[i].step_id);
 		else if (strcmp(list[i].kind, "sla") == 0)
 			engine_sla_due(e, list[i].workflow_id);
+		else if (strcmp(list[i].kind, "prune") == 0)
+			engine_prune_due(e);
 	}
 	store_timers_free(list, n);
 	e->timers_due = 0;

@@ -96,6 +96,7 @@ struct engine_opts {
 	const char	*ssh;		/* ssh program, NULL: "ssh" */
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
 	const struct notify_config *notify;	/* config.json: "notify" */
+	int64_t		 retention;	/* config.json: ms; 0: keep runs */
 };
 
 #define ENGINE_MAX_JOBS		32
@@ -181,6 +182,10 @@ struct engine_reply {
 	int		 offline;	/* no engine ran; applied here */
 	int64_t		 version;	/* template-save: the new version */
 	int		 conflict;	/* template-save: changed meanwhile */
+	int64_t		 next;		/* prune: the next batch's start */
+	int64_t		 pruned_runs;	/* prune: what this batch removed */
+	int64_t		 pruned_steps;
+	int64_t		 pruned_logs;
 };
 
 /* 0, -1, or STORE_READONLY: not ours to write and no engine answers. */

@@ -50,9 +50,6 @@ static void	 engine_exec_exit(struct proc *, int, void *);
 static void	 engine_exec_timeout(void *);
 static void	 engine_exec_silent(void *);
 static void	 engine_exec_slept(void *);
-static void	 engine_exec_log(struct engine *, struct estep *, const char *,
-		     const char *, size_t);
-static char	*engine_exec_result(const struct buf *);
 static void	 engine_exec_running(struct engine *, struct estep *,
 		     const char *, const char *);
 static void	 engine_exec_end(struct engine *, struct estep *);
@@ -297,6 +294,8 @@ engine_exec_process(struct engine *e, struct estep *es,
 		engine_exec_end(e, es);
 		return;
 	}
+	if (t != NULL && t->mcp)
+		es->mcp = engine_mcp_create(t, args);
 	/* Also on ssh itself, so recovery can find a remote step's client. */
 	engine_env_set(es->cmd, "SLUICE_DB", e->dbpath);
 	xasprintf(&id, "%lld", (long long)es->wf->id);
@@ -331,6 +330,8 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	marks[2] = NULL;
 	spec.marks = marks;
 	spec.pipe_grace = e->opts.kill_grace;
+	if (es->mcp != NULL)
+		spec.flags |= PROC_F_TALK;	/* its stdin carries requests */
 	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
 	    es, &cause);
 	free(marks[0]);
@@ -366,6 +367,8 @@ engine_spawn_one(struct engine *e, struct estep *es)
 		    es);
 		loop_timer_start(es->hb_timer, es->heartbeat);
 	}
+	if (es->mcp != NULL)
+		engine_mcp_start(e, es);
 }
 
 #ifdef SLUICE_TEST_CLOCK
@@ -468,6 +471,10 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
 
 	(void)p;
 	es->hb_last = time_mono_ms();	/* a heartbeat: engine_exec_silent */
+	if (stream == 1 && es->mcp != NULL) {
+		engine_mcp_output(es->engine, es, data, len);
+		return;
+	}
 	if (stream == 1 && es->out.len < ENGINE_RESULT_MAX) {
 		buf_add(&es->out, data, len < ENGINE_RESULT_MAX - es->out.len ?
 		    len : ENGINE_RESULT_MAX - es->out.len);
@@ -477,7 +484,7 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
 }
 
 /* Keep a chunk of output, up to the per-step limit, then say it was cut. */
-static void
+void
 engine_exec_log(struct engine *e, struct estep *es, const char *stream,
     const char *data, size_t len)
 {
@@ -510,7 +517,7 @@ engine_exec_log(struct engine *e, struct estep *es, const char *stream,
 }
 
 /* A step's result: its stdout as JSON when it parses, else as text. */
-static char *
+char *
 engine_exec_result(const struct buf *out)
 {
 	cJSON		*j;
@@ -570,6 +577,11 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		 * shutdown: its row stays running, so the next engine applies
 		 * the step's on_interrupt.
 		 */
+		engine_exec_end(e, es);
+		return;
+	}
+	if (es->mcp != NULL) {
+		engine_mcp_exit(e, es, status);
 		engine_exec_end(e, es);
 		return;
 	}

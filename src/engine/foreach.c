@@ -571,8 +571,90 @@ foreach_pump(struct engine *e, struct ewf *wf, struct engine_foreach *fe)
 }
 
 /*
+ * Walk a for-each's items in place in the run's input text when they
+ * are one reference into it ("{{input.hosts}}") naming an array there:
+ * each item is parsed only while it is looked at, and the input is never
+ * parsed whole.  0 when they are not.
+ */
+static int
+foreach_items_input(struct ewf *wf, const struct flow_foreach *ffe,
+    struct flow_items *it)
+{
+	const char	*vp, *ve, *end;
+	char		*ref, *segs[16], *p, *seg;
+	size_t		 n = 0;
+	int		 ok;
+
+	if ((ref = interp_ref_text(ffe->items_src)) == NULL)
+		return (0);
+	ok = strncmp(ref, "input.", 6) == 0;
+	p = ref + 6;
+	while (ok && (seg = strsep(&p, ".")) != NULL) {
+		if (*seg == '\0' || n == nitems(segs))
+			ok = 0;
+		else
+			segs[n++] = seg;
+	}
+	end = wf->input_json + strlen(wf->input_json);
+	if (ok && json_scan_lookup(wf->input_json, end, segs, n, &vp,
+	    &ve) == 1 && *vp == '[')
+		flow_items_text(it, vp, ve);
+	else
+		ok = 0;
+	free(ref);
+	return (ok);
+}
+
+/*
+ * A for-each's items resolved in scope (which holds the whole input):
+ * the literal array, the value one reference names (read in place, not
+ * copied), or any other interpolation.  What must be freed is in *owned.
+ */
+static const cJSON *
+foreach_items_resolve(const struct flow_foreach *ffe, cJSON *scope,
+    cJSON **owned)
+{
+	const cJSON	*list;
+	cJSON		*src;
+
+	*owned = NULL;
+	if (ffe->items_json != NULL)
+		return (*owned = json_parse_or_null(ffe->items_json));
+	/* Not when the scope has an item of its own: labels replace it. */
+	if (cJSON_GetObjectItemCaseSensitive(scope, "item") == NULL &&
+	    cJSON_GetObjectItemCaseSensitive(scope, "index") == NULL &&
+	    (list = interp_ref(ffe->items_src, scope)) != NULL)
+		return (list);
+	src = cJSON_CreateString(ffe->items_src);
+	*owned = interp_value(src, scope);
+	cJSON_Delete(src);
+	return (*owned);
+}
+
+/* A for-each's items were refused: the step fails saying why.  Takes es. */
+static void
+foreach_refused(struct engine *e, struct estep *es, struct flow_diags *d)
+{
+	const struct flow_step	*fs = engine_spec(es);
+	const struct flow_foreach *ffe = fs->foreach;
+	char			*first, *why;
+
+	first = flow_diags_first_error(d, NULL);
+	xasprintf(&why, "for-each %s: %s%s", fs->name,
+	    ffe->items_src != NULL ? ffe->items_src : "items",
+	    first != NULL && strncmp(first, "$", 1) == 0 ?
+	    first + 1 : first != NULL ? first : "");
+	free(first);
+	engine_step_failed(e, es, why, 0, 0, NULL);
+	free(why);
+	engine_step_free(es);
+}
+
+/*
  * A for-each row starts: resolve and check its items, make a row for
- * each, and start the first batch.  Takes es.
+ * each, and start the first batch.  Nothing holds the items meanwhile
+ * but the walk: one at a time from the input's text, else the resolved
+ * array.  Takes es.
  */
 void
 engine_foreach_begin(struct engine *e, struct estep *es)
@@ -582,11 +664,12 @@ engine_foreach_begin(struct engine *e, struct estep *es)
 	const struct flow_foreach *ffe = fs->foreach;
 	struct engine_foreach	*fe;
 	struct flow_diags	*d;
+	struct flow_items	 it;
 	struct store_step	 row, item;
-	cJSON			*scope, *src, *items = NULL, *c;
-	const cJSON		*list;
-	char			*first, *why, *label, *json;
-	int			 n, i;
+	cJSON			*scope, *items = NULL;
+	const cJSON		*list, *c;
+	char			*why, *label, *json;
+	int			 n, i, errors;
 
 	es->no_retry = 1;
 	memset(&row, 0, sizeof row);
@@ -595,44 +678,30 @@ engine_foreach_begin(struct engine *e, struct estep *es)
 	if (store_step_start(e->store, &row, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	scope = engine_scope(e, wf, wf->uses_steps[es->spec]);
-	/*
-	 * Items named by one reference are read in place in the scope, not
-	 * copied: the scope holds them already, and a copy of 10,000 items
-	 * is most of what a for-each's start holds.  Not when the scope has
-	 * an item of its own, which the loop below replaces.
-	 */
-	list = NULL;
-	if (ffe->items_json != NULL)
-		list = items = json_parse_or_null(ffe->items_json);
-	else if (cJSON_GetObjectItemCaseSensitive(scope, "item") == NULL &&
-	    cJSON_GetObjectItemCaseSensitive(scope, "index") == NULL)
-		list = interp_ref(ffe->items_src, scope);
-	if (list == NULL && ffe->items_json == NULL) {
-		src = cJSON_CreateString(ffe->items_src);
-		list = items = interp_value(src, scope);
-		cJSON_Delete(src);
-	}
 	d = flow_diags_create();
-	if (flow_foreach_items(ffe, list, "$", d) > 0) {
-		first = flow_diags_first_error(d, NULL);
-		xasprintf(&why, "for-each %s: %s%s", fs->name,
-		    ffe->items_src != NULL ? ffe->items_src : "items",
-		    first != NULL && strncmp(first, "$", 1) == 0 ?
-		    first + 1 : first != NULL ? first : "");
-		free(first);
-		flow_diags_free(d);
+	if (foreach_items_input(wf, ffe, &it))
+		errors = flow_foreach_walk(ffe, &it, "$", d);
+	else {
+		/* The workflow keeps only what its steps read of the input. */
+		cJSON_ReplaceItemInObjectCaseSensitive(scope, "input",
+		    json_parse_or_null(wf->input_json));
+		list = foreach_items_resolve(ffe, scope, &items);
+		flow_items_array(&it, cJSON_IsArray(list) ? list : NULL);
+		errors = flow_foreach_items(ffe, list, "$", d);
+	}
+	if (errors > 0) {
+		flow_items_free(&it);
 		cJSON_Delete(items);
 		cJSON_Delete(scope);
-		engine_step_failed(e, es, why, 0, 0, NULL);
-		free(why);
-		engine_step_free(es);
+		foreach_refused(e, es, d);
+		flow_diags_free(d);
 		return;
 	}
 	flow_diags_free(d);
-	n = cJSON_GetArraySize(list);
+	n = (int)flow_items_count(&it);
 	if (store_foreach_set_items(e->store, es->id, n) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	for (i = 0, c = list->child; c != NULL; c = c->next, i++) {
+	for (i = 0; (c = flow_items_next(&it)) != NULL; i++) {
 		cJSON_DeleteItemFromObjectCaseSensitive(scope, "item");
 		cJSON_DeleteItemFromObjectCaseSensitive(scope, "index");
 		cJSON_AddItemToObject(scope, "item", cJSON_Duplicate(c, 1));
@@ -651,6 +720,7 @@ engine_foreach_begin(struct engine *e, struct estep *es)
 		free(why);
 		free(json);
 	}
+	flow_items_free(&it);
 	cJSON_Delete(items);
 	cJSON_Delete(scope);
 	if (n == 0) {

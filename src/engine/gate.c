@@ -116,6 +116,7 @@ engine_gate_audit(struct engine *e, const struct store_inbox *m,
 	actor.user = m->who;
 	actor.tty = m->tty;
 	actor.host = m->host;
+	actor.via = m->via;
 	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
 	memset(&a, 0, sizeof a);
 	a.action = action;

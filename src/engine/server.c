@@ -21,7 +21,8 @@
  * A client writes one JSON object per line and reads one per line back:
  *
  *	{"command": "approve", "workflow_id": 0, "step_id": 7,
- *	 "args": {"comment": "ok"}, "tty": "/dev/pts/3", "host": "ws1"}
+ *	 "args": {"comment": "ok"}, "tty": "/dev/pts/3", "host": "ws1",
+ *	 "via": "mcp"}
  *	{"code": 0, "message": "approved ...", "workflow_id": 3}
  *
  * Commands are applied through engine_apply at once, as the inbox's are,
@@ -88,6 +89,7 @@ static void	 server_client_line(struct server_client *, char *);
 static void	 server_reply(struct server_client *, cJSON *);
 static void	 server_error(struct server_client *, int, const char *);
 static char	*server_report(const cJSON *, const char *);
+static char	*server_via(const cJSON *);
 
 /*
  * Listen on the database's socket.  Without one (a path too long, a
@@ -351,6 +353,24 @@ server_report(const cJSON *req, const char *key)
 	return (xstrdup(v->valuestring));
 }
 
+/*
+ * How the client says the command came: "mcp" from an agent's MCP client,
+ * else NULL (a person).  Only a report, like tty: it can make a command
+ * less trusted (gates refuse agents), never more.
+ */
+static char *
+server_via(const cJSON *req)
+{
+	const cJSON	*v;
+
+	v = cJSON_GetObjectItemCaseSensitive(req, "via");
+	if (!cJSON_IsString(v) || v->valuestring[0] == '\0')
+		return (NULL);
+	if (strcmp(v->valuestring, "mcp") != 0)
+		return (xstrdup("other"));
+	return (xstrdup(v->valuestring));
+}
+
 /* An id member: a positive integer, or 0 when absent. */
 static int
 server_id(const cJSON *req, const char *key, int64_t *id)
@@ -423,6 +443,7 @@ server_client_line(struct server_client *c, char *line)
 		m.who = who;
 		m.tty = server_report(req, "tty");
 		m.host = server_report(req, "host");
+		m.via = server_via(req);
 		m.command = cmd->valuestring;
 		if (cJSON_IsObject(args))
 			m.args_json = cJSON_PrintUnformatted(args);
@@ -444,10 +465,12 @@ server_client_line(struct server_client *c, char *line)
 			    (double)r.version);
 		if (r.conflict)
 			cJSON_AddTrueToObject(o, "conflict");
+		engine_reply_prune_json(o, &r);
 		server_reply(c, o);
 		engine_reply_clear(&r);
 		free(m.tty);
 		free(m.host);
+		free(m.via);
 		cJSON_free(m.args_json);
 	}
 	free(who);

@@ -71,6 +71,7 @@ engine_step_free(struct estep *es)
 	if (es->hb_timer != NULL)
 		loop_timer_free(es->hb_timer);
 	buf_free(&es->out);
+	engine_mcp_free(es->mcp);
 	free(es->label);
 	free(es->item_json);
 	free(es);

@@ -109,8 +109,8 @@ engine_probe(struct store *s)
 
 /*
  * One request line for the socket: the command, its ids and arguments,
- * and the caller's report of its tty and host (who it is, the engine
- * asks the kernel).
+ * and the caller's report of its tty and host, and of how it came ("via":
+ * "mcp" from sluice mcp); who it is, the engine asks the kernel.
  */
 char *
 engine_request_line(const struct store_actor *actor,
@@ -133,6 +133,8 @@ engine_request_line(const struct store_actor *actor,
 	    actor->tty : self->tty);
 	cJSON_AddStringToObject(o, "host", actor != NULL &&
 	    actor->host != NULL ? actor->host : self->host);
+	if (actor != NULL && actor->via != NULL)
+		cJSON_AddStringToObject(o, "via", actor->via);
 	if ((text = cJSON_PrintUnformatted(o)) == NULL)
 		fatalx("%s: out of memory", __func__);
 	cJSON_Delete(o);
@@ -234,6 +236,7 @@ engine_reply_read(const char *text, struct engine_reply *r)
 		r->version = (int64_t)v->valuedouble;
 	r->conflict = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o,
 	    "conflict"));
+	engine_reply_prune_read(o, r);
 	cJSON_Delete(o);
 	return (0);
 }
@@ -373,6 +376,7 @@ engine_request_apply(struct engine *e, const struct store_actor *actor,
 	    self->name);
 	m.tty = (char *)(actor != NULL ? actor->tty : self->tty);
 	m.host = (char *)(actor != NULL ? actor->host : self->host);
+	m.via = (char *)(actor != NULL ? actor->via : NULL);
 	m.command = (char *)q->command;
 	m.workflow_id = q->workflow_id;
 	m.step_id = q->step_id;

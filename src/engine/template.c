@@ -41,6 +41,7 @@ engine_template_actor(const struct store_inbox *m, struct store_actor *a)
 	a->user = m->who;
 	a->tty = m->tty;
 	a->host = m->host;
+	a->via = m->via;
 }
 
 /* May the caller do verb?  1; else 0 with the refusal audited in r. */

@@ -607,6 +607,12 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 	if (tool_words(st, tl, rs, &w, cause) != 0)
 		goto fail;
 	host = st->host != NULL ? st->host : tl != NULL ? tl->host : NULL;
+	if (host != NULL && tl != NULL && tl->mcp) {
+		xasprintf(cause, "step \"%s\": tool \"%s\" is an MCP "
+		    "server's, which runs on the engine's machine: \"host\" "
+		    "is not supported", st->name, tl->name);
+		goto fail;
+	}
 	if (host != NULL && tool_host_check(st, host, cause) != 0)
 		goto fail;
 

@@ -150,6 +150,7 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->parent_step_id = w->parent_step_id;
 	wf->depth = w->depth;
 	engine_wf_analyse(wf);
+	wf->input_use = flow_input_use(wf->flow, w->flow_json, e->tools);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -174,6 +175,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	free(wf->name);
 	free(wf->input_json);
 	cJSON_Delete(wf->input);
+	flow_input_use_free(wf->input_use);
 	free(wf->created_by);
 	free(wf);
 }
@@ -195,10 +197,12 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 	/*
 	 * The input is parsed once and lent to each scope (a for-each's
 	 * items often come from it: parsing it per item would cost the
-	 * square of the items).
+	 * square of the items), without the members no step reads: a
+	 * for-each's own list of 10,000 hosts is read once, whole, when it
+	 * starts (engine_foreach_begin), not kept for the run.
 	 */
 	if (wf->input == NULL)
-		wf->input = json_parse_or_null(wf->input_json);
+		wf->input = flow_input_parse(wf->input_json, wf->input_use);
 	scope = flow_scope_create(wf->input, 1, wf->id, wf->name);
 	if (!with_steps)
 		return (scope);
@@ -299,6 +303,8 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.template_version = st->template_version;
 	w.created_by = (char *)(st->created_by != NULL ? st->created_by :
 	    m->who);
+	/* An agent's start (sluice mcp) is shown as such wherever it is seen. */
+	w.created_via = (char *)(st->created_by == NULL ? m->via : NULL);
 	w.sla_ms = st->sla_ms;
 	w.schedule_id = st->schedule_id;
 	w.fire_at = st->fire_at;

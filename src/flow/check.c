@@ -257,9 +257,10 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 	static const char	 *builtins[] = { "noop", "echo", "sleep",
 	    "fail" };
 	const struct flow_step	 *st;
+	const struct flow_tool	 *tl;
 	const char		**names, *hint;
 	size_t			  i, n = 0;
-	char			 *path;
+	char			 *path, *sub;
 
 	names = xcalloc((tools != NULL ? tools->ntools : 0) + 5,
 	    sizeof *names);
@@ -274,9 +275,18 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 			st = st->foreach->body;
 			path = check_step_path(base, st, "do.tool");
 		}
+		tl = st->exec == FLOW_EXEC_TOOL ?
+		    flow_tools_find(tools, st->tool) : NULL;
+		if (tl != NULL && tl->mcp && st->host != NULL) {
+			sub = check_step_path(base, st, path != NULL ?
+			    "do.host" : "host");
+			flow_diags_add(d, FLOW_ERROR, sub, "tool \"%s\" is "
+			    "an MCP server's, which runs on the engine's "
+			    "machine: \"host\" is not supported", st->tool);
+			free(sub);
+		}
 		if (st->exec != FLOW_EXEC_TOOL || st->tool == NULL ||
-		    *st->tool == '\0' || flow_tools_find(tools, st->tool) !=
-		    NULL) {
+		    *st->tool == '\0' || tl != NULL) {
 			free(path);
 			continue;
 		}

@@ -104,6 +104,7 @@ int		 cond_reads(const struct cond *, const char *);
 struct cJSON	*interp_value(const struct cJSON *, const struct cJSON *);
 char		*interp_text(const char *, const struct cJSON *);
 const struct cJSON *interp_ref(const char *, const struct cJSON *);
+char		*interp_ref_text(const char *);
 char		*interp_json(const char *, const struct cJSON *);
 typedef int	 (*interp_ref_cb)(const char *, const char *, void *);
 int		 interp_refs(const struct cJSON *, const char *,
@@ -286,6 +287,10 @@ struct flow_tool {
 	size_t			 nenv;
 	int64_t			 timeout;	/* ms, -1: default */
 	struct flow_retry	 retry;
+	int			 mcp;		/* run starts an MCP server */
+	char			*mcp_tool;	/* the server's tool to call */
+	struct flow_kv		*mcp_env;	/* parsing only: into env */
+	size_t			 nmcp_env;
 };
 
 struct flow_tools {
@@ -319,6 +324,23 @@ void		 flow_scope_add(struct cJSON *, const struct flow *,
 		     const struct flow_scope_step *);
 int		 flow_branch_pick(const struct flow_step *, struct cJSON *,
 		     const char *, int, int);
+
+/*
+ * Which top-level members of the input a flow may read outside its
+ * for-each items (which are read once, from the whole input, when the
+ * for-each starts): the engine keeps only those parsed while the run
+ * goes on.
+ */
+struct flow_input_use {
+	int		 all;		/* reads the input whole */
+	char		**keys;		/* else: members it may read */
+	size_t		 nkeys;
+};
+struct flow_input_use *flow_input_use(const struct flow *, const char *,
+		     const struct flow_tools *);
+void		 flow_input_use_free(struct flow_input_use *);
+struct cJSON	*flow_input_parse(const char *,
+		     const struct flow_input_use *);
 
 /* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
 int		*flow_joins(const struct flow *);
@@ -360,6 +382,31 @@ char		*flow_foreach_label(const struct flow_foreach *,
 		     const struct cJSON *, const struct cJSON *, char **);
 int		 flow_foreach_items(const struct flow_foreach *,
 		     const struct cJSON *, const char *, struct flow_diags *);
+
+/*
+ * A for-each's items walked one at a time: from a parsed array, or from
+ * an array's JSON text, each element parsed only while it is looked at
+ * (the engine reads 10,000 hosts from a run's input so).
+ */
+struct flow_items {
+	const struct cJSON	*array;		/* parsed, or NULL */
+	const char		*text;		/* else the array's text */
+	const char		*end;
+	const struct cJSON	*c;		/* walking: the next element */
+	const char		*p;
+	struct cJSON		*own;		/* the element parsed last */
+	size_t			 n;		/* counted, or (size_t)-1 */
+	int			 bad;		/* the text is malformed */
+};
+void		 flow_items_array(struct flow_items *, const struct cJSON *);
+void		 flow_items_text(struct flow_items *, const char *,
+		     const char *);
+size_t		 flow_items_count(struct flow_items *);
+void		 flow_items_rewind(struct flow_items *);
+const struct cJSON *flow_items_next(struct flow_items *);
+void		 flow_items_free(struct flow_items *);
+int		 flow_foreach_walk(const struct flow_foreach *,
+		     struct flow_items *, const char *, struct flow_diags *);
 
 /*
  * How a for-each stands, from its item rows (oldest first: an item is its

@@ -23,6 +23,7 @@
  */
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -425,11 +426,158 @@ flow_foreach_label(const struct flow_foreach *fe, const cJSON *item,
 	return (label);
 }
 
-/* Order labels for the duplicate search. */
-static int
-foreach_label_cmp(const void *a, const void *b)
+/* A label's hash (FNV-1a), for the duplicate search. */
+static uint64_t
+foreach_label_hash(const char *s)
 {
-	return (strcmp(*(char *const *)a, *(char *const *)b));
+	uint64_t	 h = 0xcbf29ce484222325ULL;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return (h);
+}
+
+/* Order hashes for the duplicate search. */
+static int
+foreach_hash_cmp(const void *a, const void *b)
+{
+	uint64_t	 x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/* The label of item i (the scope gets it), or NULL with why. */
+static char *
+foreach_label_at(const struct flow_foreach *fe, const cJSON *c, size_t i,
+    cJSON *scope, char **why)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(scope, "item");
+	cJSON_DeleteItemFromObjectCaseSensitive(scope, "index");
+	cJSON_AddItemToObject(scope, "item", cJSON_Duplicate(c, 1));
+	cJSON_AddNumberToObject(scope, "index", (double)i);
+	return (flow_foreach_label(fe, c, scope, why));
+}
+
+/* Walk the items of a parsed array. */
+void
+flow_items_array(struct flow_items *it, const cJSON *array)
+{
+	memset(it, 0, sizeof *it);
+	it->array = array;
+	it->c = array != NULL ? array->child : NULL;
+	it->n = (size_t)-1;
+}
+
+/* Walk the items of the array whose JSON text is [text, end). */
+void
+flow_items_text(struct flow_items *it, const char *text, const char *end)
+{
+	memset(it, 0, sizeof *it);
+	it->text = it->p = text;
+	it->end = end;
+	it->n = (size_t)-1;
+}
+
+/* Start the walk again from the first item. */
+void
+flow_items_rewind(struct flow_items *it)
+{
+	cJSON_Delete(it->own);
+	it->own = NULL;
+	it->c = it->array != NULL ? it->array->child : NULL;
+	it->p = it->text;
+}
+
+/*
+ * The next item (valid until the next call), or NULL after the last or
+ * when the text is malformed (then bad is set).
+ */
+const cJSON *
+flow_items_next(struct flow_items *it)
+{
+	const cJSON	*c;
+	const char	*vp, *ve;
+	int		 rc;
+
+	cJSON_Delete(it->own);
+	it->own = NULL;
+	if (it->array != NULL) {
+		if ((c = it->c) != NULL)
+			it->c = c->next;
+		return (c);
+	}
+	if (it->text == NULL ||
+	    (rc = json_scan_next(&it->p, it->end, &vp, &ve)) == 0)
+		return (NULL);
+	if (rc < 0 || (it->own = cJSON_ParseWithLength(vp,
+	    (size_t)(ve - vp))) == NULL) {
+		it->bad = 1;
+		return (NULL);
+	}
+	return (it->own);
+}
+
+/* How many items there are (text: counted once, without parsing them). */
+size_t
+flow_items_count(struct flow_items *it)
+{
+	const char	*p, *vp, *ve;
+	size_t		 n = 0;
+	int		 rc;
+
+	if (it->n != (size_t)-1)
+		return (it->n);
+	if (it->array != NULL)
+		n = (size_t)cJSON_GetArraySize(it->array);
+	else if (it->text != NULL) {
+		p = it->text;
+		while ((rc = json_scan_next(&p, it->end, &vp, &ve)) == 1)
+			n++;
+		if (rc < 0)
+			it->bad = 1;
+	}
+	it->n = n;
+	return (n);
+}
+
+/* Let go of what a walk holds. */
+void
+flow_items_free(struct flow_items *it)
+{
+	cJSON_Delete(it->own);
+	it->own = NULL;
+}
+
+/*
+ * The label two items share, given the hash they share; NULL when the
+ * hashes met by chance.
+ */
+static char *
+foreach_label_twice(const struct flow_foreach *fe, struct flow_items *it,
+    uint64_t h, cJSON *scope)
+{
+	const cJSON	*c;
+	char		*label, *first = NULL, *why;
+	size_t		 i;
+
+	flow_items_rewind(it);
+	for (i = 0; (c = flow_items_next(it)) != NULL; i++) {
+		if ((label = foreach_label_at(fe, c, i, scope, &why)) == NULL) {
+			free(why);
+			continue;
+		}
+		if (foreach_label_hash(label) != h)
+			free(label);
+		else if (first == NULL)
+			first = label;
+		else if (strcmp(first, label) == 0) {
+			free(label);
+			return (first);
+		} else
+			free(label);
+	}
+	free(first);
+	return (NULL);
 }
 
 /*
@@ -441,55 +589,83 @@ int
 flow_foreach_items(const struct flow_foreach *fe, const cJSON *items,
     const char *path, struct flow_diags *d)
 {
-	const cJSON	*c;
-	cJSON		*scope;
-	char		**labels, *why, *sub;
-	size_t		 n, i;
-	int		 errors = 0;
+	struct flow_items	 it;
+	int			 errors;
 
 	if (!cJSON_IsArray(items)) {
 		flow_diags_add(d, FLOW_ERROR, path, "the items are %s, not an "
 		    "array", json_type_name(items));
 		return (1);
 	}
-	if ((n = (size_t)cJSON_GetArraySize(items)) > FLOW_FOREACH_MAX) {
+	flow_items_array(&it, items);
+	errors = flow_foreach_walk(fe, &it, path, d);
+	flow_items_free(&it);
+	return (errors);
+}
+
+/*
+ * flow_foreach_items over a walk of items.  Labels are compared by hash
+ * (8 bytes an item, not a copy of each label), and a shared hash is
+ * confirmed by the labels themselves.
+ */
+int
+flow_foreach_walk(const struct flow_foreach *fe, struct flow_items *it,
+    const char *path, struct flow_diags *d)
+{
+	const cJSON	*c;
+	cJSON		*scope;
+	uint64_t	*hashes;
+	char		*label, *why, *sub;
+	size_t		 n, i;
+	int		 errors = 0;
+
+	if ((n = flow_items_count(it)) > FLOW_FOREACH_MAX) {
 		flow_diags_add(d, FLOW_ERROR, path, "%zu items: a for-each "
 		    "takes at most %d", n, FLOW_FOREACH_MAX);
 		return (1);
 	}
-	labels = xcalloc(n + 1, sizeof *labels);
+	hashes = xcalloc(n + 1, sizeof *hashes);
 	scope = cJSON_CreateObject();
-	for (i = 0, c = items->child; c != NULL; c = c->next, i++) {
-		cJSON_DeleteItemFromObjectCaseSensitive(scope, "item");
-		cJSON_DeleteItemFromObjectCaseSensitive(scope, "index");
-		cJSON_AddItemToObject(scope, "item", cJSON_Duplicate(c, 1));
-		cJSON_AddNumberToObject(scope, "index", (double)i);
-		if ((labels[i] = flow_foreach_label(fe, c, scope, &why)) ==
+	flow_items_rewind(it);
+	for (i = 0; i < n && (c = flow_items_next(it)) != NULL; i++) {
+		if ((label = foreach_label_at(fe, c, i, scope, &why)) ==
 		    NULL) {
 			sub = flow_path_index(path, i);
 			flow_diags_add(d, FLOW_ERROR, sub, "item %zu %s", i,
 			    why);
 			free(sub);
 			free(why);
-			labels[i] = xstrdup("");
 			if (++errors >= 10)
 				break;
+			continue;
 		}
+		hashes[i] = foreach_label_hash(label);
+		free(label);
 	}
-	cJSON_Delete(scope);
+	if (it->bad) {
+		flow_diags_add(d, FLOW_ERROR, path, "the items are not valid "
+		    "JSON");
+		errors++;
+	}
 	if (errors == 0 && n > 1) {
-		qsort(labels, n, sizeof *labels, foreach_label_cmp);
-		for (i = 1; i < n; i++) {
-			if (strcmp(labels[i - 1], labels[i]) != 0)
+		qsort(hashes, n, sizeof *hashes, foreach_hash_cmp);
+		for (i = 1; i < n && errors == 0; i++) {
+			if (hashes[i - 1] != hashes[i] || (i > 1 &&
+			    hashes[i - 2] == hashes[i]))
+				continue;
+			if ((label = foreach_label_twice(fe, it, hashes[i],
+			    scope)) == NULL)
 				continue;
 			flow_diags_add(d, FLOW_ERROR, path, "two items have the "
 			    "label \"%s\" (labels name the item rows, so each "
-			    "must be different)", labels[i]);
+			    "must be different)", label);
+			free(label);
 			errors++;
-			break;
 		}
 	}
-	flow_strings_free(labels, n);
+	cJSON_Delete(scope);
+	free(hashes);
+	flow_items_rewind(it);
 	return (errors);
 }
 

@@ -298,6 +298,25 @@ interp_ref(const char *s, const cJSON *scope)
 	return (interp_resolve(scope, s + sp.in, sp.inlen));
 }
 
+/*
+ * The reference s names when s is one placeholder and nothing else
+ * ("input.hosts" for "{{ input.hosts }}"), or NULL.
+ */
+char *
+interp_ref_text(const char *s)
+{
+	struct interp_span	 sp;
+	size_t			 len;
+
+	if (s == NULL)
+		return (NULL);
+	len = strlen(s);
+	memset(&sp, 0, sizeof sp);
+	if (!interp_next(s, len, &sp) || sp.start != 0 || sp.end != len)
+		return (NULL);
+	return (xstrndup(s + sp.in, sp.inlen));
+}
+
 /* Return a new tree: v with every placeholder replaced. */
 cJSON *
 interp_value(const cJSON *v, const cJSON *scope)

@@ -16,9 +16,10 @@
 
 /*
  * tools.c: the tools catalog (tools.json) and the built-in tools.  The
- * catalog maps a tool name to {"run": [...]} or {"shell": "..."} with
- * optional description, timeout, retry, host and env; built-ins are always
- * there and cannot be redefined.
+ * catalog maps a tool name to {"run": [...]}, {"shell": "..."} or an MCP
+ * server's tool, {"mcp": {"run": [...], "env": {...}}, "tool": "NAME"},
+ * with optional description, timeout, retry, host (not for MCP) and env;
+ * built-ins are always there and cannot be redefined.
  */
 
 #include <stdlib.h>
@@ -53,14 +54,22 @@ static const struct flow_tool tools_builtin[] = {
 #define TOOLS_NBUILTIN (sizeof tools_builtin / sizeof tools_builtin[0])
 
 static const char *tools_known[] = {
-	"run", "shell", "description", "timeout", "retry", "host", "env"
+	"run", "shell", "description", "timeout", "retry", "host", "env",
+	"mcp", "tool"
 };
 #define TOOLS_NKNOWN (sizeof tools_known / sizeof tools_known[0])
+
+static const char *tools_mcp_known[] = { "run", "env" };
+#define TOOLS_MCP_NKNOWN (sizeof tools_mcp_known / sizeof tools_mcp_known[0])
 
 static void	tools_add_builtins(struct flow_tools *);
 static void	tools_entry(struct flow_tools *, const cJSON *, const char *,
 		    struct flow_diags *);
 static void	tools_field(struct flow_tool *, const cJSON *, const char *,
+		    struct flow_diags *);
+static void	tools_mcp(struct flow_tool *, const cJSON *, const char *,
+		    struct flow_diags *);
+static void	tools_check(struct flow_tool *, const char *,
 		    struct flow_diags *);
 static void	tools_tool_free(struct flow_tool *);
 
@@ -90,6 +99,7 @@ tools_field(struct flow_tool *tl, const cJSON *c, const char *path,
 	char		*s;
 
 	if (strcmp(c->string, "run") == 0) {
+		flow_strings_free(tl->run, tl->nrun);
 		tl->run = flow_json_strings(c, path, &tl->nrun, d);
 		if (tl->run == NULL)
 			tl->run = xcalloc(1, sizeof *tl->run);
@@ -117,6 +127,15 @@ tools_field(struct flow_tool *tl, const cJSON *c, const char *path,
 		}
 	} else if (strcmp(c->string, "retry") == 0)
 		flow_retry_parse(c, path, &tl->retry, d);
+	else if (strcmp(c->string, "mcp") == 0)
+		tools_mcp(tl, c, path, d);
+	else if (strcmp(c->string, "tool") == 0) {
+		/* A bad one is reported here, and "" keeps it from twice. */
+		if ((s = flow_json_string(c, path, 1, d)) == NULL)
+			s = xstrdup("");
+		free(tl->mcp_tool);
+		tl->mcp_tool = s;
+	}
 	else if (strcmp(c->string, "env") == 0)
 		flow_env_parse(c, path, &tl->env, &tl->nenv, d);
 	else {
@@ -126,6 +145,98 @@ tools_field(struct flow_tool *tl, const cJSON *c, const char *path,
 		    hint ? " (did you mean \"" : "", hint ? hint : "",
 		    hint ? "\"?)" : "");
 	}
+}
+
+/*
+ * "mcp": the server's command (its run, interpolated like a tool's) and
+ * environment, which tools_check puts after the entry's own env.
+ */
+static void
+tools_mcp(struct flow_tool *tl, const cJSON *v, const char *path,
+    struct flow_diags *d)
+{
+	const cJSON	*c;
+	const char	*hint;
+	char		*sub;
+
+	tl->mcp = 1;
+	if (!cJSON_IsObject(v)) {
+		flow_diags_add(d, FLOW_ERROR, path, "expected an object with "
+		    "\"run\" (the server's command), got %s",
+		    json_type_name(v));
+		return;
+	}
+	for (c = v->child; c != NULL; c = c->next) {
+		sub = flow_path_key(path, c->string);
+		if (strcmp(c->string, "run") == 0) {
+			flow_strings_free(tl->run, tl->nrun);
+			tl->run = flow_json_strings(c, sub, &tl->nrun, d);
+		} else if (strcmp(c->string, "env") == 0)
+			flow_env_parse(c, sub, &tl->mcp_env, &tl->nmcp_env, d);
+		else {
+			hint = flow_suggest(c->string, tools_mcp_known,
+			    TOOLS_MCP_NKNOWN);
+			flow_diags_add(d, FLOW_WARNING, sub,
+			    "unknown field \"%s\"%s%s%s", c->string,
+			    hint ? " (did you mean \"" : "", hint ? hint : "",
+			    hint ? "\"?)" : "");
+		}
+		free(sub);
+	}
+	if (cJSON_GetObjectItemCaseSensitive(v, "run") == NULL)
+		flow_diags_add(d, FLOW_ERROR, path, "an MCP server needs "
+		    "\"run\": the command that starts it");
+	if (tl->run == NULL)
+		tl->run = xcalloc(1, sizeof *tl->run);
+}
+
+/*
+ * What a parsed entry must hold, in one of its three forms.  An MCP
+ * server's env joins the entry's own here, after it, so it wins.
+ */
+static void
+tools_check(struct flow_tool *tl, const char *path, struct flow_diags *d)
+{
+	char	*sub;
+	size_t	 i;
+
+	if (tl->nmcp_env > 0) {
+		tl->env = xreallocarray(tl->env, tl->nenv + tl->nmcp_env,
+		    sizeof *tl->env);
+		for (i = 0; i < tl->nmcp_env; i++)
+			tl->env[tl->nenv++] = tl->mcp_env[i];
+		tl->nmcp_env = 0;
+	}
+	free(tl->mcp_env);
+	tl->mcp_env = NULL;
+	if (tl->mcp) {
+		if (tl->shell != NULL)
+			flow_diags_add(d, FLOW_ERROR, path, "a tool has "
+			    "\"mcp\" or \"shell\", not both");
+		if (tl->mcp_tool == NULL)
+			flow_diags_add(d, FLOW_ERROR, path, "an MCP tool needs "
+			    "\"tool\": the name of the server's tool to call");
+		if (tl->host != NULL) {
+			sub = flow_path_key(path, "host");
+			flow_diags_add(d, FLOW_ERROR, sub, "an MCP server runs "
+			    "on the engine's machine: \"host\" is not "
+			    "supported with \"mcp\"");
+			free(sub);
+		}
+		return;
+	}
+	if (tl->mcp_tool != NULL && *tl->mcp_tool != '\0') {
+		sub = flow_path_key(path, "tool");
+		flow_diags_add(d, FLOW_ERROR, sub, "\"tool\" names an MCP "
+		    "server's tool: it needs \"mcp\"");
+		free(sub);
+	}
+	if (tl->run != NULL && tl->shell != NULL)
+		flow_diags_add(d, FLOW_ERROR, path, "a tool has \"run\" or "
+		    "\"shell\", not both");
+	else if (tl->run == NULL && tl->shell == NULL)
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "a tool needs \"run\", \"shell\" or \"mcp\"");
 }
 
 /* Parse one catalog entry. */
@@ -154,7 +265,7 @@ tools_entry(struct flow_tools *t, const cJSON *v, const char *path,
 	}
 	if (!cJSON_IsObject(v)) {
 		flow_diags_add(d, FLOW_ERROR, path, "a tool must be an object "
-		    "with \"run\" or \"shell\", got %s", json_type_name(v));
+		    "with \"run\", \"shell\" or \"mcp\", got %s", json_type_name(v));
 		return;
 	}
 	t->tools = xreallocarray(t->tools, t->ntools + 1, sizeof *t->tools);
@@ -162,17 +273,19 @@ tools_entry(struct flow_tools *t, const cJSON *v, const char *path,
 	memset(tl, 0, sizeof *tl);
 	tl->name = xstrdup(v->string);
 	tl->timeout = -1;
+	/* "run" and "mcp" both set run: a tool with both is refused. */
+	if (cJSON_GetObjectItemCaseSensitive(v, "run") != NULL &&
+	    cJSON_GetObjectItemCaseSensitive(v, "mcp") != NULL) {
+		flow_diags_add(d, FLOW_ERROR, path, "a tool has \"run\" or "
+		    "\"mcp\", not both (an MCP server's command goes in "
+		    "mcp.run)");
+	}
 	for (c = v->child; c != NULL; c = c->next) {
 		sub = flow_path_key(path, c->string);
 		tools_field(tl, c, sub, d);
 		free(sub);
 	}
-	if (tl->run != NULL && tl->shell != NULL)
-		flow_diags_add(d, FLOW_ERROR, path, "a tool has \"run\" or "
-		    "\"shell\", not both");
-	else if (tl->run == NULL && tl->shell == NULL)
-		flow_diags_add(d, FLOW_ERROR, path,
-		    "a tool needs \"run\" or \"shell\"");
+	tools_check(tl, path, d);
 }
 
 /*
@@ -238,6 +351,7 @@ tools_tool_free(struct flow_tool *tl)
 	free(tl->host);
 	flow_env_free(tl->env, tl->nenv);
 	flow_retry_free(&tl->retry);
+	free(tl->mcp_tool);
 }
 
 /* Free a catalog. */

@@ -88,6 +88,7 @@ struct proc;
 
 #define PROC_F_INHERIT	0x2	/* keep our stdin/stdout/stderr (an editor) */
 #define PROC_F_NOPGRP	0x4	/* stay in our process group (an editor) */
+#define PROC_F_TALK	0x8	/* stdin a pipe kept open: proc_write */
 
 /*
  * A fence: the child runs its command only if path still names the file
@@ -134,6 +135,9 @@ typedef void	 (*proc_exit_cb)(struct proc *, int, void *);
 struct proc	*proc_spawn(struct loop *, const struct proc_spec *,
 		     proc_output_cb, proc_exit_cb, void *, char **);
 void		 proc_kill(struct proc *, int64_t);	/* TERM, KILL after ms */
+/* PROC_F_TALK: queue data for stdin; close it once what is queued is out. */
+int		 proc_write(struct proc *, const char *, size_t);
+void		 proc_write_close(struct proc *);
 void		 proc_abandon(struct proc *);	/* forget: no callbacks */
 pid_t		 proc_pid(const struct proc *);
 pid_t		 proc_pgid(const struct proc *);

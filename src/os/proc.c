@@ -17,7 +17,8 @@
 /*
  * proc.c: child processes, as tmux's job.c does them.  Each child runs in
  * its own process group with stdin from /dev/null (or a pipe the loop
- * writes the caller's data to, never waiting for the child to read it)
+ * writes the caller's data to, never waiting for the child to read it,
+ * either all at once or, for a conversation, as the caller queues it)
  * and stdout and stderr on pipes the loop reads; SIGCHLD reaps through
  * the self-pipe and finds the child by pid in a tree.  A child is finished only when it has been
  * reaped and both pipes have reached EOF, so no output is ever lost to a
@@ -79,6 +80,7 @@ struct proc_stdin {
 	char		*data;
 	size_t		 len;
 	size_t		 off;
+	int		 closing;	/* PROC_F_TALK: close once written */
 };
 
 struct proc {
@@ -269,7 +271,8 @@ proc_fds_open(const struct proc_spec *spec, struct proc_fds *fds,
 		if (fcntl(fds->out[0], F_SETFL, O_NONBLOCK) != 0 ||
 		    fcntl(fds->err[0], F_SETFL, O_NONBLOCK) != 0)
 			goto fail;
-		if (spec->stdin_data != NULL &&
+		if ((spec->stdin_data != NULL ||
+		    (spec->flags & PROC_F_TALK)) &&
 		    (pipe2(fds->in, O_CLOEXEC) != 0 ||
 		    fcntl(fds->in[1], F_SETFL, O_NONBLOCK) != 0))
 			goto fail;
@@ -699,6 +702,7 @@ proc_stdin_write(int fd, short revents, void *arg)
 {
 	struct proc	*p = arg;
 	ssize_t		 n;
+	int		 broken = 0;
 
 	while (p->in.off < p->in.len) {
 		n = proc_write_nosigpipe(fd, p->in.data + p->in.off,
@@ -710,11 +714,57 @@ proc_stdin_write(int fd, short revents, void *arg)
 		if (n == -1 && errno != EPIPE)
 			log_debug("%s: pid %ld: %s", __func__, (long)p->pid,
 			    strerror(errno));
-		if (n <= 0)
+		if (n <= 0) {
+			broken = 1;
 			break;
+		}
 		p->in.off += (size_t)n;
 	}
+	if (!broken && (p->flags & PROC_F_TALK) && !p->in.closing) {
+		/* All out: wait, not watching, for the caller's next. */
+		p->in.off = p->in.len = 0;
+		if (p->in.w != NULL)
+			loop_fd_events(p->in.w, 0);
+		return;
+	}
 	proc_stdin_close(p);
+}
+
+/*
+ * Queue data for a PROC_F_TALK child's stdin, written as the pipe takes
+ * it.  -1 when stdin is closed already (the child closed its end, or
+ * proc_write_close was called): the data goes nowhere.
+ */
+int
+proc_write(struct proc *p, const char *data, size_t len)
+{
+	if (p->in.fd == -1 || p->in.closing)
+		return (-1);
+	if (len == 0)
+		return (0);
+	if (p->in.off > 0) {
+		memmove(p->in.data, p->in.data + p->in.off,
+		    p->in.len - p->in.off);
+		p->in.len -= p->in.off;
+		p->in.off = 0;
+	}
+	p->in.data = xrealloc(p->in.data, p->in.len + len);
+	memcpy(p->in.data + p->in.len, data, len);
+	p->in.len += len;
+	if (p->in.w != NULL)
+		loop_fd_events(p->in.w, POLLOUT);
+	return (0);
+}
+
+/* A PROC_F_TALK child's stdin ends once what is queued has been written. */
+void
+proc_write_close(struct proc *p)
+{
+	if (p->in.fd == -1)
+		return;
+	p->in.closing = 1;
+	if (p->in.off == p->in.len)
+		proc_stdin_close(p);
 }
 
 /*

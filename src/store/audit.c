@@ -34,8 +34,8 @@
 
 static const char audit_insert_sql[] =
 	"INSERT INTO audit (id, at, who, uid, tty, host, action, target,"
-	" workflow_id, step_id, comment, detail_json, prev_hash, hash)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" workflow_id, step_id, comment, detail_json, prev_hash, hash, via)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char audit_head_sql[] =
 	"SELECT last_id, hash FROM audit_head WHERE id = 1";
 static const char audit_head_set_sql[] =
@@ -117,13 +117,14 @@ store_audit_insert(struct store *s, const struct store_actor *actor,
 	r.step_id = e->step_id;
 	r.comment = e->comment;
 	r.detail_json = e->detail_json;
+	r.via = actor != NULL ? actor->via : NULL;
 	if ((rc = store_audit_next(s, &r.id, prev, cause)) != 0)
 		return (rc);
 	store_chain_hash(&r, prev, hash);
-	if (store_runf(s, "insert audit", audit_insert_sql, "iitittttTTtttt",
+	if (store_runf(s, "insert audit", audit_insert_sql, "iitittttTTttttt",
 	    r.id, r.at, r.who, r.uid, r.tty, r.host, r.action, r.target,
 	    r.workflow_id, r.step_id, r.comment, r.detail_json, prev,
-	    hash) != 0 || store_runf(s, "audit head", audit_head_set_sql,
+	    hash, r.via) != 0 || store_runf(s, "audit head", audit_head_set_sql,
 	    "it", r.id, hash) != 0) {
 		xasprintf(cause, "%s", store_last_error(s));
 		return (STORE_ERR);
@@ -172,6 +173,7 @@ store_audit_row(sqlite3_stmt *st, void *p)
 	a->detail_json = store_column_text(st, 10);
 	a->uid = sqlite3_column_int64(st, 11);
 	a->hash = store_column_text(st, 12);
+	a->via = store_column_text(st, 13);
 }
 
 /* Free a partly read array of audit entries. */
@@ -229,6 +231,7 @@ store_audits_free(struct store_audit *list, size_t n)
 		free(list[i].comment);
 		free(list[i].detail_json);
 		free(list[i].hash);
+		free(list[i].via);
 	}
 	free(list);
 }

@@ -44,9 +44,14 @@
 const char store_chain_genesis[SHA256_HEX] =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
+/* The v4 migration's reads run before version 9 added via: NULL there. */
+static const char chain_rows_v4_sql[] =
+	"SELECT id, at, who, uid, tty, host, action, target, workflow_id,"
+	" step_id, comment, detail_json, prev_hash, hash, NULL FROM audit"
+	" ORDER BY id";
 static const char chain_rows_sql[] =
 	"SELECT id, at, who, uid, tty, host, action, target, workflow_id,"
-	" step_id, comment, detail_json, prev_hash, hash FROM audit"
+	" step_id, comment, detail_json, prev_hash, hash, via FROM audit"
 	" ORDER BY id";
 static const char chain_set_sql[] =
 	"UPDATE audit SET prev_hash = ?, hash = ? WHERE id = ?";
@@ -59,9 +64,12 @@ static const char chain_link_sql[] =
 	"UPDATE approvals SET audit_id = (SELECT max(a.id) FROM audit a"
 	" WHERE a.step_id = approvals.step_id AND a.who = approvals.who"
 	" AND a.action = approvals.decision)";
+static const char chain_inbox_v4_sql[] =
+	"SELECT id, posted_at, uid, who, tty, host, command, workflow_id,"
+	" step_id, args_json, seal, NULL FROM inbox ORDER BY id";
 static const char chain_inbox_sql[] =
 	"SELECT id, posted_at, uid, who, tty, host, command, workflow_id,"
-	" step_id, args_json, seal FROM inbox ORDER BY id";
+	" step_id, args_json, seal, via FROM inbox ORDER BY id";
 static const char chain_orphan_sql[] =
 	"SELECT p.id, p.decision, p.who, p.step_id FROM approvals p"
 	" WHERE NOT EXISTS (SELECT 1 FROM audit a WHERE a.id = p.audit_id"
@@ -122,6 +130,11 @@ store_chain_hash(const struct store_chain_row *r, const char *prev, char *out)
 	chain_int(&c, r->step_id);
 	chain_text(&c, r->comment);
 	chain_text(&c, r->detail_json);
+	/* Absent on rows older than version 9, whose hashes stay as they were. */
+	if (r->via != NULL) {
+		sha256_update(&c, "via;", 4);
+		chain_text(&c, r->via);
+	}
 	sha256_hex(&c, out);
 }
 
@@ -143,6 +156,10 @@ store_chain_seal(const struct store_inbox *m, char *out)
 	chain_int(&c, m->workflow_id);
 	chain_int(&c, m->step_id);
 	chain_text(&c, m->args_json);
+	if (m->via != NULL) {
+		sha256_update(&c, "via;", 4);
+		chain_text(&c, m->via);
+	}
 	sha256_hex(&c, out);
 }
 
@@ -172,6 +189,7 @@ chain_inbox_read(sqlite3_stmt *st, struct store_inbox *m)
 	m->step_id = sqlite3_column_int64(st, 8);
 	m->args_json = (char *)sqlite3_column_text(st, 9);
 	m->seal = (char *)sqlite3_column_text(st, 10);
+	m->via = (char *)sqlite3_column_text(st, 11);
 }
 
 /* Read an audit row of chain_rows_sql (strings point into st). */
@@ -190,6 +208,7 @@ chain_row_read(sqlite3_stmt *st, struct store_chain_row *r)
 	r->step_id = sqlite3_column_int64(st, 9);
 	r->comment = (const char *)sqlite3_column_text(st, 10);
 	r->detail_json = (const char *)sqlite3_column_text(st, 11);
+	r->via = (const char *)sqlite3_column_text(st, 14);
 }
 
 /*
@@ -209,7 +228,7 @@ store_chain_migrate(struct store *s, char **cause)
 	int			 rc;
 
 	memcpy(prev, store_chain_genesis, sizeof prev);
-	if ((rc = store_prepare(s, chain_rows_sql, &st, cause)) != 0)
+	if ((rc = store_prepare(s, chain_rows_v4_sql, &st, cause)) != 0)
 		return (rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		chain_row_read(st, &r);
@@ -233,7 +252,7 @@ store_chain_migrate(struct store *s, char **cause)
 		xasprintf(cause, "%s", store_last_error(s));
 		return (STORE_ERR);
 	}
-	if ((rc = store_prepare(s, chain_inbox_sql, &st, cause)) != 0)
+	if ((rc = store_prepare(s, chain_inbox_v4_sql, &st, cause)) != 0)
 		return (rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		chain_inbox_read(st, &m);

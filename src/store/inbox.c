@@ -35,11 +35,12 @@
 
 #define INBOX_COLUMNS \
 	"id, posted_at, uid, who, tty, host, command, workflow_id, step_id," \
-	" args_json, state, reply, seal"
+	" args_json, state, reply, seal, via"
 
 static const char inbox_post_sql[] =
 	"INSERT INTO inbox (posted_at, uid, who, tty, host, command,"
-	" workflow_id, step_id, args_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" workflow_id, step_id, args_json, via)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char inbox_new_sql[] =
 	"SELECT " INBOX_COLUMNS " FROM inbox WHERE state = 'new' ORDER BY id"
 	" LIMIT 1000";
@@ -69,6 +70,7 @@ store_inbox_row(sqlite3_stmt *st, void *p)
 	m->state = store_column_text(st, 10);
 	m->reply = store_column_text(st, 11);
 	m->seal = store_column_text(st, 12);
+	m->via = store_column_text(st, 13);
 }
 
 /* store_rows' way to free a partly read array. */
@@ -114,12 +116,13 @@ store_inbox_post(struct store *s, const struct store_actor *actor,
 
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
-	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTt",
+	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTtt",
 	    time_now_ms(), actor != NULL ? (int64_t)actor->uid :
 	    (int64_t)self->uid, store_actor_name(actor),
 	    actor != NULL ? actor->tty : self->tty,
 	    actor != NULL ? actor->host : self->host, m->command,
-	    m->workflow_id, m->step_id, m->args_json);
+	    m->workflow_id, m->step_id, m->args_json,
+	    actor != NULL ? actor->via : NULL);
 	if (rc != 0) {
 		xasprintf(cause, "%s", store_last_error(s));
 		store_rollback(s);
@@ -208,6 +211,7 @@ store_inboxes_free(struct store_inbox *list, size_t n)
 		free(list[i].state);
 		free(list[i].reply);
 		free(list[i].seal);
+		free(list[i].via);
 	}
 	free(list);
 }

@@ -368,6 +368,19 @@ static const char schema_v8[] =
 	"PRAGMA user_version = 8;";
 
 /*
+ * Version 9: how a command came, beside who gave it.  "mcp" marks the
+ * audit rows and inbox commands of an agent's MCP client (sluice mcp) and
+ * the runs it started; NULL is a person at the CLI or console.  Old rows
+ * stay NULL, and the hash chain covers via only where it is set, so their
+ * hashes do not change.
+ */
+static const char schema_v9[] =
+	"ALTER TABLE audit ADD COLUMN via TEXT;"
+	"ALTER TABLE inbox ADD COLUMN via TEXT;"
+	"ALTER TABLE workflows ADD COLUMN created_via TEXT;"
+	"PRAGMA user_version = 9;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -385,6 +398,7 @@ static const struct store_migration {
 	{ 6, schema_v6, NULL, NULL },
 	{ 7, schema_v7, NULL, NULL },
 	{ 8, schema_v8, NULL, NULL },
+	{ 9, schema_v9, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

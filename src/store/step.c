@@ -61,7 +61,8 @@ static const char gate_list_sql[] =
 	STORE_APPROVAL_AUDITED "),"
 	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
 	"  json_extract(s.gate_json, '$.quorum') END, 1),"
-	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)"
+	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id),"
+	" w.created_via"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
 	" WHERE s.status = 'waiting' AND s.kind <> 'wait' AND s."
 	STORE_STEP_ACTIVE " ORDER BY s.id";
@@ -345,6 +346,13 @@ store_gate_row(sqlite3_stmt *st, void *p)
 	g->quorum = sqlite3_column_int(st, 8);
 	g->parent_id = sqlite3_column_int64(st, 9);
 	g->parent_name = store_column_text(st, 10);
+	g->created_via = store_column_text(st, 11);
+	if (g->created_via != NULL)
+		xasprintf(&g->started_by, "%s via %s", g->created_by != NULL ?
+		    g->created_by : "-", g->created_via);
+	else
+		g->started_by = xstrdup(g->created_by != NULL ?
+		    g->created_by : "");
 }
 
 static void
@@ -389,6 +397,8 @@ store_gates_free(struct store_gate *list, size_t n)
 		free(list[i].step);
 		free(list[i].message);
 		free(list[i].created_by);
+		free(list[i].created_via);
+		free(list[i].started_by);
 		free(list[i].parent_name);
 	}
 	free(list);

@@ -62,7 +62,12 @@ struct store {
 	int64_t			 last_audit_id;	/* the row audit.c wrote last */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
+	char			*migration_backup; /* backup.c: copy made */
+	int64_t			 migrated_from;	/* schema before, or 0 */
 };
+
+/* backup.c */
+int		 store_backup_migration(struct store *, int64_t, char **);
 
 /* stmt.c: result codes to causes, and statement helpers. */
 int		 store_fail(struct store *, int, const char *, char **);
@@ -125,6 +130,7 @@ struct store_chain_row {
 	int64_t		 step_id;	/* 0: none */
 	const char	*comment;
 	const char	*detail_json;
+	const char	*via;		/* hashed only when set */
 };
 extern const char store_chain_genesis[];
 void		 store_chain_hash(const struct store_chain_row *, const char *,
@@ -178,7 +184,7 @@ void		 store_step_clear(struct store_step *);
 /* audit.c: the columns store_audit_rows reads, in order. */
 #define STORE_AUDIT_COLUMNS \
 	"id, at, workflow_id, step_id, who, tty, host, action, target," \
-	" comment, detail_json, uid, hash"
+	" comment, detail_json, uid, hash, via"
 const char	*store_actor_name(const struct store_actor *);
 extern const struct store_rows store_audit_rows;
 

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	8
+#define STORE_SCHEMA_VERSION	9
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -56,6 +56,7 @@ struct store_actor {
 	const char	*user;
 	const char	*tty;
 	const char	*host;
+	const char	*via;		/* "mcp" for an agent's client, or NULL */
 };
 
 /* store.c */
@@ -68,6 +69,55 @@ int		 store_begin(struct store *, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
+
+/* backup.c */
+int		 store_backup(struct store *, const char *, int, char **);
+const char	*store_migration_backup(const struct store *, int64_t *);
+
+/* health.c: what "sluice status" reads. */
+struct store_health {
+	int64_t		 schema;	/* PRAGMA user_version */
+	int64_t		 running;	/* runs by stored status */
+	int64_t		 scheduled;
+	int64_t		 completed;
+	int64_t		 failed;
+	int64_t		 cancelled;
+	int64_t		 paused;	/* unfinished runs held */
+	int64_t		 gates;		/* steps waiting for people */
+	int64_t		 audit_rows;
+	char		*audit_problem;	/* a cheap check failed, or NULL */
+};
+int		 store_health(struct store *, struct store_health *, char **);
+void		 store_health_clear(struct store_health *);
+
+/* prune.c: old finished runs go, a batch at a time; never the audit. */
+struct store_prune_opts {
+	int64_t		 before;	/* finished before this time */
+	int64_t		 after;		/* top-level ids above this */
+	int64_t		 limit;		/* top-level runs per batch */
+	const int64_t	*keep;		/* runs the engine holds */
+	size_t		 nkeep;
+};
+struct store_prune_result {
+	int64_t		 runs;		/* runs removed, children included */
+	int64_t		 roots;		/* of them top-level */
+	int64_t		 steps;
+	int64_t		 logs;		/* log chunks */
+	int64_t		 next;		/* the next batch's after; 0: done */
+};
+struct store_prune_run {
+	int64_t		 id;
+	char		*name;
+	char		*status;
+	int64_t		 finished_at;
+	int64_t		 runs;		/* itself and its child runs */
+	int64_t		 steps;
+};
+int		 store_prune(struct store *, const struct store_prune_opts *,
+		     struct store_prune_result *, char **);
+int		 store_prune_preview(struct store *, int64_t,
+		     struct store_prune_run **, size_t *, char **);
+void		 store_prune_runs_free(struct store_prune_run *, size_t);
 
 /* workflow.c */
 struct store_workflow {
@@ -98,6 +148,7 @@ struct store_workflow {
 	int64_t		 parent_step_id;	/* that step's row, 0 */
 	int		 depth;		/* 0 top, 1 a child, ... */
 	char		*parent_name;	/* read only: the parent's name */
+	char		*created_via;	/* "mcp" when an agent started it */
 };
 
 struct store_workflow_filter {
@@ -185,6 +236,8 @@ struct store_gate {
 	int		 quorum;
 	int64_t		 parent_id;	/* a child run's gate: the parent, 0 */
 	char		*parent_name;
+	char		*created_via;	/* "mcp": an agent started the run */
+	char		*started_by;	/* "alice", or "alice via mcp" */
 };
 
 int		 store_gate_list(struct store *, struct store_gate **, size_t *,
@@ -256,6 +309,7 @@ struct store_audit {
 	char		*who;
 	char		*tty;
 	char		*host;
+	char		*via;		/* "mcp", or NULL: how it came */
 	char		*action;	/* start approve reject cancel ... */
 	char		*target;	/* what it acted on, as text */
 	char		*comment;
@@ -464,6 +518,7 @@ int		 store_timer_add(struct store *, int64_t, const char *,
 int		 store_timers_due(struct store *, int64_t,
 		     struct store_timer **, size_t *, char **);
 int		 store_timer_next(struct store *, int64_t *);
+int		 store_timer_count(struct store *, const char *, int64_t *);
 int		 store_timer_del(struct store *, int64_t);
 int		 store_timers_del_step(struct store *, int64_t);
 void		 store_timers_free(struct store_timer *, size_t);
@@ -543,6 +598,7 @@ struct store_inbox {
 	char		*state;		/* new done refused */
 	char		*reply;		/* JSON */
 	char		*seal;		/* chain.c: set by store_inbox_post */
+	char		*via;		/* "mcp", or NULL */
 };
 int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,

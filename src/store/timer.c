@@ -38,6 +38,8 @@ static const char timers_due_sql[] =
 	" WHERE due_at <= ? ORDER BY due_at, id LIMIT 1000";
 static const char timer_next_sql[] =
 	"SELECT min(due_at) FROM timers";
+static const char timer_count_sql[] =
+	"SELECT count(*) FROM timers WHERE kind = ?";
 static const char timer_del_sql[] =
 	"DELETE FROM timers WHERE id = ?";
 static const char timers_del_step_sql[] =
@@ -99,6 +101,14 @@ store_timers_due(struct store *s, int64_t now, struct store_timer **listp,
 }
 
 /* When the earliest timer is due, 0 when there is none. */
+/* How many stored timers of a kind there are. */
+int
+store_timer_count(struct store *s, const char *kind, int64_t *n)
+{
+	return (store_int64f(s, "count timers", n, timer_count_sql, "t",
+	    kind));
+}
+
 int
 store_timer_next(struct store *s, int64_t *due)
 {

@@ -37,7 +37,8 @@
 	" w.error, w.paused, w.sla_ms, w.late_at, w.schedule_id, w.fire_at," \
 	" (SELECT c.name FROM schedules c WHERE c.id = w.schedule_id)," \
 	" w.output_json, w.parent_id, w.parent_step_id, w.depth," \
-	" (SELECT p.name FROM workflows p WHERE p.id = w.parent_id),"
+	" (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)," \
+	" w.created_via,"
 
 /*
  * The step a workflow is at: its newest unfinished step, else its newest
@@ -86,8 +87,8 @@ static const char workflow_insert_sql[] =
 	"INSERT INTO workflows (updated_at, created_at, started_at,"
 	" start_at, name, flow_json, input_json, status, created_by,"
 	" template_name, template_version, paused, sla_ms, schedule_id,"
-	" fire_at, parent_id, parent_step_id, depth)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" fire_at, parent_id, parent_step_id, depth, created_via)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
 static void	 store_workflow_row(sqlite3_stmt *, void *);
 static char	*store_like_pattern(const char *);
@@ -125,7 +126,8 @@ store_workflow_row(sqlite3_stmt *st, void *p)
 	wf->parent_step_id = sqlite3_column_int64(st, 23);
 	wf->depth = sqlite3_column_int(st, 24);
 	wf->parent_name = store_column_text(st, 25);
-	wf->current_step = store_column_text(st, 26);
+	wf->created_via = store_column_text(st, 26);
+	wf->current_step = store_column_text(st, 27);
 }
 
 /* A LIKE pattern matching a substring, with % _ and \ taken literally. */
@@ -313,6 +315,7 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	bad |= store_bind_time(st, 16, wf->parent_id);
 	bad |= store_bind_time(st, 17, wf->parent_step_id);
 	bad |= sqlite3_bind_int(st, 18, wf->depth);
+	bad |= store_bind_text(st, 19, wf->created_via);
 	if (bad != SQLITE_OK)
 		rc = store_fail(s, sqlite3_errcode(s->db), "insert workflow",
 		    cause);
@@ -337,6 +340,7 @@ store_workflow_clear(struct store_workflow *wf)
 	free(wf->input_json);
 	free(wf->status);
 	free(wf->created_by);
+	free(wf->created_via);
 	free(wf->template_name);
 	free(wf->error);
 	free(wf->current_step);

@@ -55,7 +55,7 @@ action_ask_free(void *arg)
 
 /* Append s quoted for a POSIX shell, only when it needs it. */
 void
-action_quote(struct buf *b, const char *s)
+ui_action_quote(struct buf *b, const char *s)
 {
 	const char	*p;
 	int		 plain = *s != '\0';
@@ -81,12 +81,12 @@ action_quote(struct buf *b, const char *s)
 
 /* "sluice [--db PATH] " then the words of a command. */
 void
-action_echo(struct ui *ui, struct buf *b, const char *words)
+ui_action_echo(struct ui *ui, struct buf *b, const char *words)
 {
 	buf_puts(b, "sluice ");
 	if (ui->cfg->db_arg != NULL) {
 		buf_puts(b, "--db ");
-		action_quote(b, ui->cfg->db_arg);
+		ui_action_quote(b, ui->cfg->db_arg);
 		buf_putc(b, ' ');
 	}
 	buf_puts(b, words);
@@ -94,15 +94,15 @@ action_echo(struct ui *ui, struct buf *b, const char *words)
 
 /* Show what came of an action: the command, then the engine's answer. */
 void
-action_answer(struct ui *ui, const char *echo, const struct engine_reply *r)
+ui_action_answer(struct ui *ui, const char *echo, const struct engine_reply *r)
 {
 	if (r->code != 0)
-		screen_message(ui, 1, "%s: %s", echo, r->message != NULL ?
+		ui_screen_message(ui, 1, "%s: %s", echo, r->message != NULL ?
 		    r->message : "refused");
 	else if (r->message != NULL)
-		screen_message(ui, 0, "%s: %s", echo, r->message);
+		ui_screen_message(ui, 0, "%s: %s", echo, r->message);
 	else
-		screen_message(ui, 0, "%s: done", echo);
+		ui_screen_message(ui, 0, "%s: done", echo);
 }
 
 /*
@@ -112,7 +112,7 @@ action_answer(struct ui *ui, const char *echo, const struct engine_reply *r)
  * is brief then.
  */
 void
-action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
+ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
     cJSON *args, const char *echo)
 {
 	struct engine_request	 q;
@@ -130,17 +130,17 @@ action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 	cJSON_Delete(args);
 	if (ui->engine != NULL) {
 		engine_request_apply(ui->engine, &ui->cfg->actor, &q, &r);
-		action_answer(ui, echo, &r);
-	} else if (attach_ready(ui) || attach_open(ui) == 0) {
-		attach_send(ui, &q, echo);
+		ui_action_answer(ui, echo, &r);
+	} else if (ui_attach_ready(ui) || ui_attach_open(ui) == 0) {
+		ui_attach_send(ui, &q, echo);
 	} else if (ui->readonly) {
-		screen_message(ui, 1, "%s: no engine answers and the database "
-		    "is not yours to write: start its engine (systemctl start "
-		    "sluice-engine)", echo);
+		ui_screen_message(ui, 1, "%s: no engine answers and the "
+		    "database is not yours to write: start its engine "
+		    "(systemctl start sluice-engine)", echo);
 	} else if (ui->lease.pid != 0) {
 		if (engine_request_post(ui->store, &ui->cfg->actor, &q, &id,
 		    &cause) != 0) {
-			screen_message(ui, 1, "%s: %s", echo, cause);
+			ui_screen_message(ui, 1, "%s: %s", echo, cause);
 			free(cause);
 		} else {
 			p = xcalloc(1, sizeof *p);
@@ -149,21 +149,22 @@ action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 			p->sent_at = time_mono_ms();
 			p->next = ui->pending;
 			ui->pending = p;
-			screen_message(ui, 0, "%s: sent to the engine", echo);
+			ui_screen_message(ui, 0, "%s: sent to the engine",
+			    echo);
 		}
 	} else if (engine_submit(ui->store, ui->cfg->tools, &ui->cfg->opts,
 	    &ui->cfg->actor, &q, &r, &cause) != 0) {
-		screen_message(ui, 1, "%s: %s", echo, cause);
+		ui_screen_message(ui, 1, "%s: %s", echo, cause);
 		free(cause);
 	} else
-		action_answer(ui, echo, &r);
+		ui_action_answer(ui, echo, &r);
 	engine_reply_clear(&r);
 	free((char *)q.args_json);
 }
 
 /* Pick up the engine's answers to what this console sent. */
 void
-action_poll(struct ui *ui)
+ui_action_poll(struct ui *ui)
 {
 	struct ui_pending	**pp, *p;
 	struct store_inbox	*got;
@@ -178,13 +179,13 @@ action_poll(struct ui *ui)
 			if (strcmp(got->state, "new") != 0) {
 				memset(&r, 0, sizeof r);
 				if (engine_reply_read(got->reply, &r) == 0)
-					action_answer(ui, p->echo, &r);
+					ui_action_answer(ui, p->echo, &r);
 				engine_reply_clear(&r);
 				done = 1;
 			} else if (time_mono_ms() - p->sent_at >
 			    ACTION_ANSWER_MS) {
-				screen_message(ui, 1, "%s: no answer from the "
-				    "engine yet; it stays queued", p->echo);
+				ui_screen_message(ui, 1, "%s: no answer from "
+				    "the engine yet; it stays queued", p->echo);
 				done = 1;
 			}
 			store_inbox_free(got);
@@ -212,12 +213,12 @@ action_comment_done(struct ui *ui, const char *text, void *arg)
 	int64_t			 id;
 
 	if (text == NULL) {
-		screen_message(ui, 0, "%s: not sent", a->command);
+		ui_screen_message(ui, 0, "%s: not sent", a->command);
 		return;
 	}
 	if (!authority_has_reason(text) && strcmp(a->command, "approve") != 0 &&
 	    strcmp(a->command, "cancel") != 0) {
-		screen_message(ui, 1, "%s: a reason is required; not sent",
+		ui_screen_message(ui, 1, "%s: a reason is required; not sent",
 		    a->command);
 		return;
 	}
@@ -228,11 +229,11 @@ action_comment_done(struct ui *ui, const char *text, void *arg)
 	if (*text != '\0') {
 		cJSON_AddStringToObject(args, "comment", text);
 		buf_puts(&words, " -m ");
-		action_quote(&words, text);
+		ui_action_quote(&words, text);
 	}
 	buf_init(&echo);
-	action_echo(ui, &echo, words.data);
-	action_send(ui, a->command, a->workflow_id, a->step_id, args,
+	ui_action_echo(ui, &echo, words.data);
+	ui_action_send(ui, a->command, a->workflow_id, a->step_id, args,
 	    echo.data);
 	buf_free(&words);
 	buf_free(&echo);
@@ -240,7 +241,7 @@ action_comment_done(struct ui *ui, const char *text, void *arg)
 
 /* y and n: check the step is a waiting gate, then ask for the comment. */
 void
-action_approve(struct ui *ui, int64_t step, int approve)
+ui_action_approve(struct ui *ui, int64_t step, int approve)
 {
 	struct store_step	*s;
 	struct action_ask	*a;
@@ -248,11 +249,11 @@ action_approve(struct ui *ui, int64_t step, int approve)
 
 	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
 		free(cause);
-		screen_message(ui, 1, "no gate selected");
+		ui_screen_message(ui, 1, "no gate selected");
 		return;
 	}
 	if (strcmp(s->status, "waiting") != 0) {
-		screen_message(ui, 1, "step %lld (%s) is %s, not a waiting "
+		ui_screen_message(ui, 1, "step %lld (%s) is %s, not a waiting "
 		    "gate", (long long)step, s->name, s->status);
 		store_step_free(s);
 		return;
@@ -266,13 +267,13 @@ action_approve(struct ui *ui, int64_t step, int approve)
 	    "reject %s (step %lld) - reason, required: ", s->name,
 	    (long long)step);
 	store_step_free(s);
-	prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
+	ui_prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
 	    action_ask_free);
 }
 
 /* s: skip a step (a reason is required). */
 void
-action_skip(struct ui *ui, int64_t step)
+ui_action_skip(struct ui *ui, int64_t step)
 {
 	struct store_step	*s;
 	struct action_ask	*a;
@@ -280,7 +281,7 @@ action_skip(struct ui *ui, int64_t step)
 
 	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
 		free(cause);
-		screen_message(ui, 1, "no step selected");
+		ui_screen_message(ui, 1, "no step selected");
 		return;
 	}
 	a = xcalloc(1, sizeof *a);
@@ -290,7 +291,7 @@ action_skip(struct ui *ui, int64_t step)
 	snprintf(prompt, sizeof prompt, "skip %s (step %lld, %s) - reason, "
 	    "required: ", s->name, (long long)step, s->status);
 	store_step_free(s);
-	prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
+	ui_prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
 	    action_ask_free);
 }
 
@@ -303,7 +304,7 @@ action_confirm_done(struct ui *ui, const char *answer, void *arg)
 	cJSON			*args;
 
 	if (answer == NULL || *answer != 'y') {
-		screen_message(ui, 0, "%s: not sent", a->command);
+		ui_screen_message(ui, 0, "%s: not sent", a->command);
 		return;
 	}
 	buf_init(&words);
@@ -312,25 +313,25 @@ action_confirm_done(struct ui *ui, const char *answer, void *arg)
 	if (a->from != NULL) {
 		cJSON_AddStringToObject(args, "from", a->from);
 		buf_puts(&words, " --from ");
-		action_quote(&words, a->from);
+		ui_action_quote(&words, a->from);
 	}
 	buf_init(&echo);
-	action_echo(ui, &echo, words.data);
-	action_send(ui, a->command, a->workflow_id, 0, args, echo.data);
+	ui_action_echo(ui, &echo, words.data);
+	ui_action_send(ui, a->command, a->workflow_id, 0, args, echo.data);
 	buf_free(&words);
 	buf_free(&echo);
 }
 
 /* c: cancel, after a confirmation that names the run. */
 void
-action_cancel(struct ui *ui, int64_t wf)
+ui_action_cancel(struct ui *ui, int64_t wf)
 {
 	struct store_workflow	*w;
 	struct action_ask	*a;
 	char			*cause = NULL, q[256];
 
 	if (store_workflow_get(ui->store, wf, &w, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -340,20 +341,20 @@ action_cancel(struct ui *ui, int64_t wf)
 	snprintf(q, sizeof q, "Cancel workflow %lld %s (%s)? Running steps "
 	    "are killed. y/n ", (long long)wf, w->name, w->status);
 	store_workflow_free(w);
-	confirm_open(ui, q, "yn", action_confirm_done, a, action_ask_free);
+	ui_confirm_open(ui, q, "yn", action_confirm_done, a, action_ask_free);
 }
 
 /* R: retry, after showing which steps will run again. */
 void
-action_retry(struct ui *ui, int64_t wf, const char *from)
+ui_action_retry(struct ui *ui, int64_t wf, const char *from)
 {
 	struct action_ask	*a;
 	struct buf		 q;
 	char			*cause = NULL;
 
 	buf_init(&q);
-	if (retry_preview(ui, wf, from, &q, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+	if (ui_retry_preview(ui, wf, from, &q, &cause) != 0) {
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		buf_free(&q);
 		return;
@@ -363,14 +364,14 @@ action_retry(struct ui *ui, int64_t wf, const char *from)
 	a->workflow_id = wf;
 	a->from = from != NULL ? xstrdup(from) : NULL;
 	buf_puts(&q, " Retry? y/n ");
-	confirm_open(ui, q.data, "yn", action_confirm_done, a,
+	ui_confirm_open(ui, q.data, "yn", action_confirm_done, a,
 	    action_ask_free);
 	buf_free(&q);
 }
 
 /* p: pause a running workflow, resume a paused one. */
 void
-action_pause(struct ui *ui, int64_t wf)
+ui_action_pause(struct ui *ui, int64_t wf)
 {
 	struct store_workflow	*w;
 	struct buf		 words, echo;
@@ -378,7 +379,7 @@ action_pause(struct ui *ui, int64_t wf)
 	char			*cause = NULL;
 
 	if (store_workflow_get(ui->store, wf, &w, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -387,15 +388,15 @@ action_pause(struct ui *ui, int64_t wf)
 	buf_init(&words);
 	buf_printf(&words, "%s %lld", command, (long long)wf);
 	buf_init(&echo);
-	action_echo(ui, &echo, words.data);
-	action_send(ui, command, wf, 0, cJSON_CreateObject(), echo.data);
+	ui_action_echo(ui, &echo, words.data);
+	ui_action_send(ui, command, wf, 0, cJSON_CreateObject(), echo.data);
 	buf_free(&words);
 	buf_free(&echo);
 }
 
 /* Forget answers still awaited (the console is closing). */
 void
-action_clear(struct ui *ui)
+ui_action_clear(struct ui *ui)
 {
 	struct ui_pending	*p;
 

@@ -74,7 +74,7 @@ static void	 attach_queue(struct ui *, const char *, const char *, int);
  * already), -1 when no engine listens.
  */
 int
-attach_open(struct ui *ui)
+ui_attach_open(struct ui *ui)
 {
 	struct ui_attach	*a;
 	int			 fd;
@@ -103,7 +103,7 @@ attach_open(struct ui *ui)
 
 /* Let the connection go; answers still awaited are reported lost. */
 void
-attach_close(struct ui *ui)
+ui_attach_close(struct ui *ui)
 {
 	struct ui_attach	*a = ui->attach;
 	struct attach_wait	*w;
@@ -113,7 +113,7 @@ attach_close(struct ui *ui)
 	while ((w = TAILQ_FIRST(&a->waits)) != NULL) {
 		TAILQ_REMOVE(&a->waits, w, entry);
 		if (w->echo != NULL && !ui->quit)
-			screen_message(ui, 1, "%s: the engine went away "
+			ui_screen_message(ui, 1, "%s: the engine went away "
 			    "before answering", w->echo);
 		free(w->echo);
 		free(w);
@@ -129,14 +129,14 @@ attach_close(struct ui *ui)
 
 /* Is this console attached (actions go over the socket)? */
 int
-attach_ready(const struct ui *ui)
+ui_attach_ready(const struct ui *ui)
 {
 	return (ui->attach != NULL);
 }
 
 /* The header's engine state when attached: pid, host, silence. */
 int
-attach_state(struct ui *ui, struct buf *b)
+ui_attach_state(struct ui *ui, struct buf *b)
 {
 	struct ui_attach	*a = ui->attach;
 	int64_t			 quiet;
@@ -153,7 +153,7 @@ attach_state(struct ui *ui, struct buf *b)
 
 /* Every second: ping when it has been quiet, so silence is noticed. */
 void
-attach_tick(struct ui *ui)
+ui_attach_tick(struct ui *ui)
 {
 	struct ui_attach	*a = ui->attach;
 
@@ -165,14 +165,14 @@ attach_tick(struct ui *ui)
 
 /* Send an action; its answer shows in the message line when it comes. */
 void
-attach_send(struct ui *ui, const struct engine_request *q, const char *echo)
+ui_attach_send(struct ui *ui, const struct engine_request *q, const char *echo)
 {
 	char	*line;
 
 	line = engine_request_line(&ui->cfg->actor, q);
 	attach_queue(ui, line, echo, 0);
 	free(line);
-	screen_message(ui, 0, "%s: sent to the engine", echo);
+	ui_screen_message(ui, 0, "%s: sent to the engine", echo);
 }
 
 /* Queue a request line and what its answer is for. */
@@ -212,7 +212,7 @@ attach_write(struct ui *ui)
 			return;
 		}
 		if (n <= 0) {
-			attach_close(ui);
+			ui_attach_close(ui);
 			return;
 		}
 		a->off += (size_t)n;
@@ -243,7 +243,7 @@ attach_io(int fd, short revents, void *arg)
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
 	if (n <= 0 || a->in.len + (size_t)n > ATTACH_LINE_MAX) {
-		attach_close(ui);
+		ui_attach_close(ui);
 		ui_dirty(ui);
 		return;
 	}
@@ -300,7 +300,7 @@ attach_line(struct ui *ui, const char *line)
 	} else if (w->echo != NULL) {
 		memset(&r, 0, sizeof r);
 		if (engine_reply_read(line, &r) == 0)
-			action_answer(ui, w->echo, &r);
+			ui_action_answer(ui, w->echo, &r);
 		engine_reply_clear(&r);
 	}
 	cJSON_Delete(o);

@@ -45,7 +45,7 @@ static int64_t	 audit_id_at(void *, int);
 static void	 audit_row(struct ui *, void *, int, const char **,
 		     enum ui_paint *, enum ui_paint *);
 
-const struct view_ops view_audit = {
+const struct view_ops ui_view_audit = {
 	.kind = VIEW_AUDIT,
 	.title = "Audit",
 	.load = audit_load,
@@ -71,7 +71,7 @@ audit_fetch(void *arg, int64_t anchor, int limit)
 	win.limit = limit;
 	if (store_audit_window(a->ui->store, &win, &a->rows, &a->n,
 	    &cause) != 0) {
-		screen_message(a->ui, 1, "%s", cause);
+		ui_screen_message(a->ui, 1, "%s", cause);
 		free(cause);
 	}
 	return ((int)a->n);
@@ -130,12 +130,12 @@ audit_load(struct ui *ui, struct view *v)
 	src.fetch = audit_fetch;
 	src.up = audit_up;
 	src.id_at = audit_id_at;
-	window_load(&a->w, screen_body_rows(ui) - 1, &src);
+	ui_window_load(&a->w, ui_screen_body_rows(ui) - 1, &src);
 }
 
 /* The workflow the selected row is about, 0 if none. */
 int64_t
-audit_selected(struct view *v)
+ui_audit_selected(struct view *v)
 {
 	struct audit	*a = v->data;
 
@@ -154,7 +154,7 @@ audit_row(struct ui *ui, void *arg, int i, const char **cells,
 
 	(void)ui;
 	(void)base;
-	draw_when(r->at, a->when, sizeof a->when);
+	ui_draw_when(r->at, a->when, sizeof a->when);
 	snprintf(a->from, sizeof a->from, "%s%s%s", r->tty != NULL ?
 	    r->tty : "", r->tty != NULL && r->host != NULL ? "@" : "",
 	    r->host != NULL ? r->host : "");
@@ -194,7 +194,7 @@ audit_draw(struct ui *ui, struct view *v, int y, int h)
 	    "recorded here.";
 	t.row = audit_row;
 	t.arg = a;
-	table_draw(ui, y, h, &t, a->w.n, 0, a->w.sel);
+	ui_table_draw(ui, y, h, &t, a->w.n, 0, a->w.sel);
 }
 
 /* Moving, and Enter to open the workflow. */
@@ -206,15 +206,15 @@ audit_key(struct ui *ui, struct view *v, int key)
 	if (a == NULL)
 		return (0);
 	if (key == K_ENTER) {
-		if (audit_selected(v) != 0)
-			run_open(ui, audit_selected(v),
+		if (ui_audit_selected(v) != 0)
+			ui_run_open(ui, ui_audit_selected(v),
 			    a->rows[a->w.sel].step_id);
 		else
-			screen_message(ui, 0, "this entry is not about a "
+			ui_screen_message(ui, 0, "this entry is not about a "
 			    "workflow");
 		return (1);
 	}
-	return (window_key(ui, v, &a->w, key));
+	return (ui_window_key(ui, v, &a->w, key));
 }
 
 /* Free the view's rows. */

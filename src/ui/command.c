@@ -40,9 +40,9 @@ static const struct {
 
 /* Open the command line. */
 void
-command_open(struct ui *ui)
+ui_command_open(struct ui *ui)
 {
-	prompt_open(ui, ":", NULL, 0, command_done, NULL, NULL);
+	ui_prompt_open(ui, ":", NULL, 0, command_done, NULL, NULL);
 }
 
 /* Is word a prefix (at least one letter) of name? */
@@ -74,35 +74,34 @@ command_done(struct ui *ui, const char *line, void *arg)
 		goto out;
 	for (i = 0; i < nitems(command_views); i++) {
 		if (command_is(word, command_views[i].name)) {
-			view_switch(ui, command_views[i].view);
+			ui_view_switch(ui, command_views[i].view);
 			goto out;
 		}
 	}
 	if (strcmp(word, "q") == 0 || strcmp(word, "quit") == 0)
-		keys_dispatch_quit(ui);
+		ui_keys_dispatch_quit(ui);
 	else if (strcmp(word, "help") == 0 || strcmp(word, "h") == 0)
-		view_push(ui, &view_help, NULL);
+		ui_view_push(ui, &ui_view_help, NULL);
 	else if (strcmp(word, "run") == 0 || strcmp(word, "r") == 0) {
 		if (rest == NULL || *rest == '\0')
-			screen_message(ui, 1, ":run TEMPLATE");
+			ui_screen_message(ui, 1, ":run TEMPLATE");
 		else
-			form_open(ui, rest, NULL);
+			ui_form_open(ui, rest, NULL);
 	} else if (strcmp(word, "versions") == 0 ||
 	    strcmp(word, "history") == 0) {
 		/* Also reaches removed templates, which no view lists. */
 		if (rest == NULL || *rest == '\0')
-			screen_message(ui, 1, ":versions TEMPLATE");
+			ui_screen_message(ui, 1, ":versions TEMPLATE");
 		else
-			versions_open(ui, rest);
+			ui_versions_open(ui, rest);
 	} else if (str_parse_int64(word, &id) == 0 ||
 	    ((strcmp(word, "open") == 0 || strcmp(word, "o") == 0) &&
 	    rest != NULL && str_parse_int64(rest, &id) == 0))
-		run_open(ui, id, 0);
+		ui_run_open(ui, id, 0);
 	else
-		screen_message(ui, 1, "unknown command :%s (:workflows :gates "
-		    ":templates :schedules :audit :run NAME :versions NAME :open ID "
-		    ":help :q)",
-		    word);
+		ui_screen_message(ui, 1, "unknown command :%s (:workflows "
+		    ":gates :templates :schedules :audit :run NAME :versions "
+		    "NAME :open ID :help :q)", word);
 out:
 	free(copy);
 }

@@ -85,7 +85,7 @@ ui_engine_state(struct ui *ui, struct buf *b)
 		    "engine: this console");
 		return;
 	}
-	if (attach_state(ui, b) == 0)
+	if (ui_attach_state(ui, b) == 0)
 		return;
 	if (ui->lease.pid == 0) {
 		buf_puts(b, ui->readonly ? "engine: none (read-only)" :
@@ -112,7 +112,7 @@ ui_engine_try(struct ui *ui, int announce)
 
 	if (ui->engine != NULL)
 		return;
-	if (attach_ready(ui) || attach_open(ui) == 0) {
+	if (ui_attach_ready(ui) || ui_attach_open(ui) == 0) {
 		store_lease_clear(&ui->lease);	/* the socket says who */
 		return;
 	}
@@ -122,14 +122,14 @@ ui_engine_try(struct ui *ui, int announce)
 		if (rc == 0) {
 			store_lease_clear(&ui->lease);
 			if (announce)
-				screen_message(ui, 0, "the engine (pid %lld) "
-				    "went away; this console runs it now",
+				ui_screen_message(ui, 0, "the engine (pid "
+				    "%lld) went away; this console runs it now",
 				    (long long)was);
 			return;
 		}
 		log_debug("%s: %s", __func__, cause);
 		if (rc != LOCK_HELD && announce)
-			screen_message(ui, 1, "cannot run the engine: %s",
+			ui_screen_message(ui, 1, "cannot run the engine: %s",
 			    cause);
 		free(cause);
 		cause = NULL;
@@ -148,13 +148,13 @@ ui_counts(struct ui *ui)
 	char	*cause = NULL;
 
 	if (store_counts(ui->store, &ui->counts, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
 	if (ui->counts.newest_gate > ui->gate_seen) {
 		if (ui->gate_seen != 0)
-			term_bell(ui);
+			ui_term_bell(ui);
 		ui->gate_seen = ui->counts.newest_gate;
 	}
 }
@@ -169,7 +169,7 @@ ui_changed(struct ui *ui)
 	for (v = ui->top; v != NULL; v = v->below)
 		v->dirty_data = 1;
 	ui_counts(ui);
-	action_poll(ui);
+	ui_action_poll(ui);
 	ui_dirty(ui);
 }
 
@@ -185,7 +185,7 @@ ui_watch(void *arg)
 
 	if (store_change_mark(ui->store) != ui->mark)
 		ui_changed(ui);
-	loop_timer_start(ui->watch, attach_ready(ui) ? UI_WATCH_ATTACHED_MS :
+	loop_timer_start(ui->watch, ui_attach_ready(ui) ? UI_WATCH_ATTACHED_MS :
 	    UI_WATCH_MS);
 }
 
@@ -198,11 +198,11 @@ ui_tick(void *arg)
 
 	if (ui->engine == NULL)
 		ui_engine_try(ui, 1);
-	attach_tick(ui);
+	ui_attach_tick(ui);
 	for (v = ui->top; v != NULL; v = v->below) {
 		if (v->ops->tick != NULL && v->ops->tick(ui, v))
 			ui_dirty(ui);
-		if (v == view_page(ui))
+		if (v == ui_view_page(ui))
 			break;
 	}
 	if (ui->engine == NULL)
@@ -221,8 +221,8 @@ ui_before_sleep(void *arg)
 	if (ui->quit || !ui->dirty || ui->editing || ui->wait_enter)
 		return;
 	ui->dirty = 0;
-	view_load_all(ui);
-	screen_draw(ui);
+	ui_view_load_all(ui);
+	ui_screen_draw(ui);
 	wnoutrefresh(stdscr);
 	doupdate();
 	if (!ui->first_drawn) {
@@ -244,7 +244,7 @@ ui_signal(int signo, void *arg)
 
 	if (signo == SIGWINCH) {
 		if (!ui->editing && !ui->wait_enter)
-			term_resize(ui);
+			ui_term_resize(ui);
 		return;
 	}
 	if (signo == SIGINT && (ui->editing || ui->wait_enter))
@@ -265,7 +265,7 @@ ui_signal(int signo, void *arg)
 static void
 ui_finish(struct ui *ui)
 {
-	term_close(ui);
+	ui_term_close(ui);
 	if (ui->engine == NULL)
 		return;
 	loop_resume(ui->loop);
@@ -302,7 +302,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0')
 		ui.trace = file_open_private(trace);
 	ui_engine_try(&ui, 0);
-	if (term_open(&ui, cause) != 0) {
+	if (ui_term_open(&ui, cause) != 0) {
 		if (ui.engine != NULL)
 			engine_close(ui.engine);
 		store_lease_clear(&ui.lease);
@@ -316,21 +316,21 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui.mark = store_change_mark(ui.store);
 	ui_counts(&ui);
 	loop_timer_start(ui.watch, UI_WATCH_MS);
-	view_switch(&ui, VIEW_WORKFLOWS);
-	if (ui.readonly && !attach_ready(&ui))
-		screen_message(&ui, 1, "the database is read-only: you can "
+	ui_view_switch(&ui, VIEW_WORKFLOWS);
+	if (ui.readonly && !ui_attach_ready(&ui))
+		ui_screen_message(&ui, 1, "the database is read-only: you can "
 		    "look, not act");
 	while (!ui.quit)
 		loop_once(ui.loop, 1);
 	ui_finish(&ui);
 	while (ui.top != NULL && ui.top->below != NULL)
-		view_pop(&ui);
-	view_switch(&ui, (enum view_kind)-1);
-	attach_close(&ui);
+		ui_view_pop(&ui);
+	ui_view_switch(&ui, (enum view_kind)-1);
+	ui_attach_close(&ui);
 	loop_timer_free(ui.watch);
 	loop_timer_free(ui.tick);
 	loop_hook_del(ui.loop, ui_before_sleep, &ui);
-	action_clear(&ui);
+	ui_action_clear(&ui);
 	store_lease_clear(&ui.lease);
 	free(ui.message);
 	if (ui.trace != NULL)

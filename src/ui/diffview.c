@@ -37,7 +37,7 @@ static void	 diffview_draw(struct ui *, struct view *, int, int);
 static int	 diffview_key(struct ui *, struct view *, int);
 static void	 diffview_free(struct view *);
 
-const struct view_ops view_diff = {
+const struct view_ops ui_view_diff = {
 	.kind = VIEW_DIFF,
 	.title = "Diff",
 	.load = diffview_load,
@@ -52,7 +52,7 @@ diffview_load(struct ui *ui, struct view *v)
 {
 	struct diffview	*d = v->data;
 
-	list_fix(&d->list, screen_body_rows(ui));
+	ui_list_fix(&d->list, ui_screen_body_rows(ui));
 }
 
 /*
@@ -60,7 +60,7 @@ diffview_load(struct ui *ui, struct view *v)
  * says so on the message line instead when they are the same.
  */
 void
-diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
+ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 {
 	struct store_template	*t1 = NULL, *t2 = NULL;
 	struct diffview		*d;
@@ -70,20 +70,20 @@ diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 
 	if (store_template_get_any(ui->store, name, v1, &t1, &cause) != 0 ||
 	    store_template_get_any(ui->store, name, v2, &t2, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		store_template_free(t1);
 		return;
 	}
 	xasprintf(&l1, "%s v%lld (saved %s by %s)", name,
-	    (long long)t1->version, draw_when(t1->updated_at, when,
+	    (long long)t1->version, ui_draw_when(t1->updated_at, when,
 	    sizeof when), t1->updated_by != NULL ? t1->updated_by : "-");
 	xasprintf(&l2, "%s v%lld (saved %s by %s)", name,
-	    (long long)t2->version, draw_when(t2->updated_at, when,
+	    (long long)t2->version, ui_draw_when(t2->updated_at, when,
 	    sizeof when), t2->updated_by != NULL ? t2->updated_by : "-");
 	diff = diff_documents(t1->document, t2->document, l1, l2);
 	if (diff == NULL) {
-		screen_message(ui, 0, "versions %lld and %lld of %s are the "
+		ui_screen_message(ui, 0, "versions %lld and %lld of %s are the "
 		    "same", (long long)t1->version, (long long)t2->version,
 		    name);
 	} else {
@@ -98,9 +98,9 @@ diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 				break;
 			*p++ = '\0';
 		}
-		view_push(ui, &view_diff, d);
-		screen_message(ui, 0, "sluice template diff %s %lld %lld", name,
-		    (long long)t1->version, (long long)t2->version);
+		ui_view_push(ui, &ui_view_diff, d);
+		ui_screen_message(ui, 0, "sluice template diff %s %lld %lld",
+		    name, (long long)t1->version, (long long)t2->version);
 	}
 	free(diff);
 	free(l1);
@@ -118,7 +118,7 @@ diffview_draw(struct ui *ui, struct view *v, int y, int h)
 	enum ui_paint	 paint;
 	int		 i;
 
-	list_fix(&d->list, h);
+	ui_list_fix(&d->list, h);
 	for (i = 0; i < h && d->list.top + i < d->list.n; i++) {
 		line = d->lines[d->list.top + i];
 		if (d->list.top + i < 2)
@@ -131,7 +131,7 @@ diffview_draw(struct ui *ui, struct view *v, int y, int h)
 			paint = PAINT_BAD;
 		else
 			paint = PAINT_NORMAL;
-		draw_text(ui, y + i, 0, ui->cols, line, paint);
+		ui_draw_text(ui, y + i, 0, ui->cols, line, paint);
 	}
 }
 
@@ -141,7 +141,7 @@ diffview_key(struct ui *ui, struct view *v, int key)
 {
 	struct diffview	*d = v->data;
 
-	if (!list_key(&d->list, key))
+	if (!ui_list_key(&d->list, key))
 		return (0);
 	d->list.top = d->list.sel;
 	if (d->list.top > d->list.n - d->list.height)

@@ -110,12 +110,12 @@ draw_char_width(int utf8, uint32_t *c)
 
 /* The display width of a UTF-8 string on a UTF-8 terminal. */
 int
-draw_width(const char *s)
+ui_draw_width(const char *s)
 {
 	return (draw_measure(1, s));
 }
 
-/* The width s takes on screen as draw_text shows it (utf8: the locale's). */
+/* The width s takes on screen as ui_draw_text shows it (utf8: the locale's). */
 static int
 draw_measure(int utf8, const char *s)
 {
@@ -135,7 +135,7 @@ draw_measure(int utf8, const char *s)
  * a cut shown by a last '~' or '…').  Returns the columns used.
  */
 int
-draw_text(struct ui *ui, int y, int x, int w, const char *s,
+ui_draw_text(struct ui *ui, int y, int x, int w, const char *s,
     enum ui_paint paint)
 {
 	const unsigned char	*p = (const unsigned char *)s;
@@ -167,15 +167,15 @@ draw_text(struct ui *ui, int y, int x, int w, const char *s,
 	out[n] = L'\0';
 	if (n == 0)
 		return (0);
-	attrset(term_attr(ui, paint));
+	attrset(ui_term_attr(ui, paint));
 	mvaddnwstr(y, x, out, n);
 	attrset(A_NORMAL);
 	return (used);
 }
 
-/* draw_text with a format. */
+/* ui_draw_text with a format. */
 int
-draw_textf(struct ui *ui, int y, int x, int w, enum ui_paint paint,
+ui_draw_textf(struct ui *ui, int y, int x, int w, enum ui_paint paint,
     const char *fmt, ...)
 {
 	va_list	 ap;
@@ -185,14 +185,14 @@ draw_textf(struct ui *ui, int y, int x, int w, enum ui_paint paint,
 	va_start(ap, fmt);
 	xvasprintf(&s, fmt, ap);
 	va_end(ap);
-	used = draw_text(ui, y, x, w, s, paint);
+	used = ui_draw_text(ui, y, x, w, s, paint);
 	free(s);
 	return (used);
 }
 
 /* Paint w blank columns (a selected row, the header's background). */
 void
-draw_fill(struct ui *ui, int y, int x, int w, enum ui_paint paint)
+ui_draw_fill(struct ui *ui, int y, int x, int w, enum ui_paint paint)
 {
 	int	 limit;
 
@@ -203,14 +203,14 @@ draw_fill(struct ui *ui, int y, int x, int w, enum ui_paint paint)
 		w = limit;
 	if (w <= 0)
 		return;
-	attrset(term_attr(ui, paint));
+	attrset(ui_term_attr(ui, paint));
 	mvhline(y, x, ' ', w);
 	attrset(A_NORMAL);
 }
 
 /* Encode a code point as UTF-8 into out (4 bytes); the length. */
 int
-utf8_encode(uint32_t c, char *out)
+ui_utf8_encode(uint32_t c, char *out)
 {
 	if (c < 0x80) {
 		out[0] = (char)c;
@@ -239,7 +239,7 @@ utf8_encode(uint32_t c, char *out)
  * only counts); newlines break lines.  Returns the rows it takes.
  */
 int
-draw_wrap(struct ui *ui, int y, int x, int w, int maxrows, const char *text,
+ui_draw_wrap(struct ui *ui, int y, int x, int w, int maxrows, const char *text,
     enum ui_paint paint)
 {
 	struct buf	 line;
@@ -266,7 +266,7 @@ draw_wrap(struct ui *ui, int y, int x, int w, int maxrows, const char *text,
 			end = brk;
 		buf_add(&line, p, (size_t)(end - p));
 		if (y >= 0)
-			draw_text(ui, y + rows, x, w, line.data != NULL ?
+			ui_draw_text(ui, y + rows, x, w, line.data != NULL ?
 			    line.data : "", paint);
 		rows++;
 		p = end;
@@ -279,15 +279,15 @@ draw_wrap(struct ui *ui, int y, int x, int w, int maxrows, const char *text,
 
 /* A blank box with a border, for questions and forms. */
 void
-draw_box(struct ui *ui, int y, int x, int h, int w)
+ui_draw_box(struct ui *ui, int y, int x, int h, int w)
 {
 	int	 i;
 
 	for (i = 0; i < h; i++)
-		draw_fill(ui, y + i, x, w, PAINT_NORMAL);
+		ui_draw_fill(ui, y + i, x, w, PAINT_NORMAL);
 	if (h < 2 || w < 2 || y + h > ui->rows || x + w > ui->cols)
 		return;
-	attrset(term_attr(ui, PAINT_TITLE));
+	attrset(ui_term_attr(ui, PAINT_TITLE));
 	mvaddch(y, x, ACS_ULCORNER);
 	mvhline(y, x + 1, ACS_HLINE, w - 2);
 	mvaddch(y, x + w - 1, ACS_URCORNER);
@@ -302,7 +302,7 @@ draw_box(struct ui *ui, int y, int x, int h, int w)
 
 /* s cut to w columns into b (for building a line before drawing it). */
 void
-draw_clip(const char *s, int w, struct buf *b)
+ui_draw_clip(const char *s, int w, struct buf *b)
 {
 	const unsigned char	*p = (const unsigned char *)s, *start;
 	uint32_t		 c;
@@ -324,7 +324,7 @@ draw_clip(const char *s, int w, struct buf *b)
  * paints per cell (NULL: all in base).
  */
 void
-draw_columns(struct ui *ui, int y, const int *widths, size_t n,
+ui_draw_columns(struct ui *ui, int y, const int *widths, size_t n,
     const char *const *cells, const enum ui_paint *paints, enum ui_paint base)
 {
 	size_t	 i;
@@ -334,7 +334,7 @@ draw_columns(struct ui *ui, int y, const int *widths, size_t n,
 		if (widths[i] <= 0)
 			continue;
 		if (cells[i] != NULL)
-			draw_text(ui, y, x, widths[i], cells[i],
+			ui_draw_text(ui, y, x, widths[i], cells[i],
 			    paints != NULL && base == PAINT_NORMAL ?
 			    paints[i] : base);
 		x += widths[i] + 1;
@@ -347,7 +347,7 @@ draw_columns(struct ui *ui, int y, const int *widths, size_t n,
  * does not fit.  Returns the number of columns kept.
  */
 int
-draw_fit(int *widths, size_t n, int total, size_t flex)
+ui_draw_fit(int *widths, size_t n, int total, size_t flex)
 {
 	int	 used = 0;
 	size_t	 i, kept = n;
@@ -368,7 +368,7 @@ draw_fit(int *widths, size_t n, int total, size_t flex)
 
 /* A status's glyph: UTF-8 when the locale has it, ASCII otherwise. */
 const char *
-draw_glyph(const struct ui *ui, const char *status)
+ui_draw_glyph(const struct ui *ui, const char *status)
 {
 	static const struct {
 		const char	*status;
@@ -398,7 +398,7 @@ draw_glyph(const struct ui *ui, const char *status)
 
 /* The paint of a status. */
 enum ui_paint
-draw_status_paint(const char *status)
+ui_draw_status_paint(const char *status)
 {
 	if (strcmp(status, "done") == 0 || strcmp(status, "completed") == 0)
 		return (PAINT_OK);
@@ -416,7 +416,7 @@ draw_status_paint(const char *status)
 
 /* A time for a column: "09:41:07" today, "Nov 20 09:41", "2025-11-20". */
 const char *
-draw_when(int64_t ms, char *buf, size_t len)
+ui_draw_when(int64_t ms, char *buf, size_t len)
 {
 	struct tm	 tm, now_tm;
 	time_t		 t, now;
@@ -443,7 +443,7 @@ draw_when(int64_t ms, char *buf, size_t len)
 
 /* A duration for a column: "850ms", "42s", "3m05s", "2h10m", "3d04h". */
 const char *
-draw_duration(int64_t ms, char *buf, size_t len)
+ui_draw_duration(int64_t ms, char *buf, size_t len)
 {
 	int64_t	 s = ms / 1000;
 

@@ -68,7 +68,7 @@ edit_version(struct ui *ui, const char *name)
 
 /* Open the editor on a template: suspend curses, start the child. */
 void
-edit_open(struct ui *ui, const char *name)
+ui_edit_open(struct ui *ui, const char *name)
 {
 	struct proc_spec	 spec;
 	struct edit		*ed;
@@ -78,14 +78,14 @@ edit_open(struct ui *ui, const char *name)
 	int			 n = 0;
 
 	/* Read-only: "template edit" saves through the engine's socket. */
-	if (ui->readonly && !attach_ready(ui)) {
-		screen_message(ui, 1, "the database is read-only to you and no "
-		    "engine answers: start its engine (systemctl start "
+	if (ui->readonly && !ui_attach_ready(ui)) {
+		ui_screen_message(ui, 1, "the database is read-only to you and "
+		    "no engine answers: start its engine (systemctl start "
 		    "sluice-engine)");
 		return;
 	}
 	if ((len = readlink("/proc/self/exe", self, sizeof self - 1)) <= 0) {
-		screen_message(ui, 1, "cannot find the sluice program: %s",
+		ui_screen_message(ui, 1, "cannot find the sluice program: %s",
 		    strerror(errno));
 		return;
 	}
@@ -109,14 +109,14 @@ edit_open(struct ui *ui, const char *name)
 	ed->ui = ui;
 	ed->name = xstrdup(name);
 	ed->version = edit_version(ui, name);
-	term_suspend(ui);
+	ui_term_suspend(ui);
 	loop_fd_events(ui->tty, 0);
 	ui->editing = 1;
 	if (proc_spawn(ui->loop, &spec, NULL, edit_exit, ed, &cause) == NULL) {
 		ui->editing = 0;
 		loop_fd_events(ui->tty, POLLIN);
-		term_resume(ui);
-		screen_message(ui, 1, "cannot start the editor: %s", cause);
+		ui_term_resume(ui);
+		ui_screen_message(ui, 1, "cannot start the editor: %s", cause);
 		free(cause);
 		free(ed->name);
 		free(ed);
@@ -144,14 +144,14 @@ edit_exit(struct proc *p, int status, void *arg)
 	}
 	now = edit_version(ui, ed->name);
 	if (now != ed->version)
-		screen_message(ui, 0, "sluice template edit %s: saved version "
-		    "%lld", ed->name, (long long)now);
+		ui_screen_message(ui, 0, "sluice template edit %s: saved "
+		    "version %lld", ed->name, (long long)now);
 	else
-		screen_message(ui, 0, "sluice template edit %s: nothing saved",
-		    ed->name);
+		ui_screen_message(ui, 0, "sluice template edit %s: nothing "
+		    "saved", ed->name);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
 		loop_fd_events(ui->tty, POLLIN);
-		term_resume(ui);
+		ui_term_resume(ui);
 	} else {
 		fputs("\r\nsluice: press Enter to return to the console\r\n",
 		    stderr);

@@ -62,7 +62,7 @@ static int	 form_input(struct form *, cJSON **, struct buf *, char **);
 static char	*form_request(struct ui *, struct form *, cJSON *, int64_t,
 		     char **);
 
-const struct view_ops view_form = {
+const struct view_ops ui_view_form = {
 	.kind = VIEW_FORM,
 	.title = "run",
 	.overlay = 1,
@@ -117,7 +117,7 @@ form_initial(const struct flow_input *in, const cJSON *prev, int *json)
 
 /* Open the form for a template, prefilled from a previous input if any. */
 void
-form_open(struct ui *ui, const char *name, const char *prev_input)
+ui_form_open(struct ui *ui, const char *name, const char *prev_input)
 {
 	struct store_template	*t;
 	struct flow_doc		*doc;
@@ -129,14 +129,14 @@ form_open(struct ui *ui, const char *name, const char *prev_input)
 	int			 json;
 
 	if (store_template_get(ui->store, name, 0, &t, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
 	doc = flow_doc_parse(t->document, strlen(t->document), ui->cfg->tools,
 	    NULL);
 	if (doc == NULL) {
-		screen_message(ui, 1, "template %s does not check; sluice "
+		ui_screen_message(ui, 1, "template %s does not check; sluice "
 		    "check shows why", name);
 		store_template_free(t);
 		return;
@@ -161,27 +161,27 @@ form_open(struct ui *ui, const char *name, const char *prev_input)
 	cJSON_Delete(prev);
 	flow_doc_free(doc);
 	store_template_free(t);
-	view_push(ui, &view_form, f);
+	ui_view_push(ui, &ui_view_form, f);
 }
 
 /* r on a workflow: its template's form, filled with that run's input. */
 void
-form_open_again(struct ui *ui, int64_t id)
+ui_form_open_again(struct ui *ui, int64_t id)
 {
 	struct store_workflow	*w;
 	char			*cause = NULL;
 
 	if (store_workflow_get(ui->store, id, &w, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
 	if (w->template_name == NULL)
-		screen_message(ui, 1, "workflow %lld was run from a file, not "
-		    "a template: sluice run FILE starts it again",
-		    (long long)id);
+		ui_screen_message(ui, 1, "workflow %lld was run from a file, "
+		    "not a template: sluice run FILE starts it again", (long
+		    long)id);
 	else
-		form_open(ui, w->template_name, w->input_json);
+		ui_form_open(ui, w->template_name, w->input_json);
 	store_workflow_free(w);
 }
 
@@ -242,7 +242,7 @@ form_input(struct form *f, cJSON **inputp, struct buf *words, char **cause)
 			v = cJSON_CreateString(text);
 			buf_printf(words, " -i %s=", ff->key);
 		}
-		action_quote(words, text);
+		ui_action_quote(words, text);
 		cJSON_AddItemToObject(input, ff->key, v);
 	}
 	*inputp = input;
@@ -306,7 +306,7 @@ form_submit(struct ui *ui, struct view *v)
 
 	buf_init(&words);
 	buf_puts(&words, "template run ");
-	action_quote(&words, f->template);
+	ui_action_quote(&words, f->template);
 	name = f->fields[f->n - 2].value.data;
 	at = f->fields[f->n - 1].value.data;
 	if (form_input(f, &input, &words, &cause) != 0)
@@ -320,16 +320,16 @@ form_submit(struct ui *ui, struct view *v)
 		goto refused;
 	if (name != NULL && *name != '\0' && strcmp(name, f->template) != 0) {
 		buf_puts(&words, " --name ");
-		action_quote(&words, name);
+		ui_action_quote(&words, name);
 	}
 	if (start_at > 0) {
 		buf_puts(&words, " --at ");
-		action_quote(&words, at);
+		ui_action_quote(&words, at);
 	}
 	buf_init(&echo);
-	action_echo(ui, &echo, words.data);
-	view_pop(ui);
-	action_send(ui, "start", 0, 0, json_parse_or_null(args), echo.data);
+	ui_action_echo(ui, &echo, words.data);
+	ui_view_pop(ui);
+	ui_action_send(ui, "start", 0, 0, json_parse_or_null(args), echo.data);
 	free(args);
 	buf_free(&echo);
 	buf_free(&words);
@@ -356,8 +356,8 @@ form_key(struct ui *ui, struct view *v, int key)
 		return (1);
 	case K_ESC:
 	case K_CTRL('C'):
-		view_pop(ui);
-		screen_message(ui, 0, "run: not started");
+		ui_view_pop(ui);
+		ui_screen_message(ui, 0, "run: not started");
 		return (1);
 	case '\t':
 	case KEY_FN(KEY_DOWN):
@@ -368,7 +368,7 @@ form_key(struct ui *ui, struct view *v, int key)
 		f->cur = (f->cur + f->n - 1) % f->n;
 		break;
 	case K_BS:
-		prompt_rubout(b, 0);
+		ui_prompt_rubout(b, 0);
 		break;
 	case K_CTRL('U'):
 		buf_reset(b);
@@ -377,7 +377,7 @@ form_key(struct ui *ui, struct view *v, int key)
 		if (key < 0x20 || key == 0x7f || key >= KEY_FN(0) ||
 		    b->len >= FORM_VALUE_MAX)
 			return (1);
-		prompt_append(ui, b, key);
+		ui_prompt_append(ui, b, key);
 		break;
 	}
 	ui_dirty(ui);
@@ -392,23 +392,23 @@ form_field_draw(struct ui *ui, const struct form_field *ff, int cur, int y,
 	const char	*value = ff->value.data != NULL ? ff->value.data : "";
 	int		 lw = 18, vw, used;
 
-	draw_textf(ui, y, x, lw, cur ? PAINT_TITLE : PAINT_NORMAL, "%s%s",
+	ui_draw_textf(ui, y, x, lw, cur ? PAINT_TITLE : PAINT_NORMAL, "%s%s",
 	    ff->label, ff->required ? "*" : "");
 	vw = w - lw - 1;
 	if (vw > 40 && w > 70)
 		vw = w - lw - 1 - (w - lw) / 3;
-	draw_fill(ui, y, x + lw + 1, vw, cur ? PAINT_SELECT : PAINT_DIM);
-	while (draw_width(value) > vw - 1 && *value != '\0') {
+	ui_draw_fill(ui, y, x + lw + 1, vw, cur ? PAINT_SELECT : PAINT_DIM);
+	while (ui_draw_width(value) > vw - 1 && *value != '\0') {
 		value++;
 		while ((*value & 0xc0) == 0x80)
 			value++;
 	}
-	used = draw_text(ui, y, x + lw + 1, vw - 1, value, cur ?
+	used = ui_draw_text(ui, y, x + lw + 1, vw - 1, value, cur ?
 	    PAINT_SELECT : PAINT_NORMAL);
 	if (cur)
-		draw_text(ui, y, x + lw + 1 + used, 1, "_", PAINT_SELECT);
+		ui_draw_text(ui, y, x + lw + 1 + used, 1, "_", PAINT_SELECT);
 	if (w - lw - 2 - vw > 4)
-		draw_text(ui, y, x + lw + 2 + vw, w - lw - 2 - vw, ff->help,
+		ui_draw_text(ui, y, x + lw + 2 + vw, w - lw - 2 - vw, ff->help,
 		    PAINT_DIM);
 }
 
@@ -420,16 +420,16 @@ form_draw(struct ui *ui, struct view *v, int y, int h)
 	int		 bw, bh, bx, by, rows, first, i, dl;
 
 	bw = ui->cols - 2 < 100 ? ui->cols - 2 : 100;
-	dl = draw_wrap(ui, -1, 0, bw - 4, 2, f->description, PAINT_DIM);
+	dl = ui_draw_wrap(ui, -1, 0, bw - 4, 2, f->description, PAINT_DIM);
 	bh = f->n + dl + 6;
 	if (bh > h)
 		bh = h;
 	bx = (ui->cols - bw) / 2;
 	by = y + (h - bh) / 2;
-	draw_box(ui, by, bx, bh, bw);
-	draw_textf(ui, by, bx + 2, bw - 4, PAINT_TITLE, " run template %s "
+	ui_draw_box(ui, by, bx, bh, bw);
+	ui_draw_textf(ui, by, bx + 2, bw - 4, PAINT_TITLE, " run template %s "
 	    "(version %lld) ", f->template, (long long)f->version);
-	draw_wrap(ui, by + 1, bx + 2, bw - 4, dl, f->description, PAINT_DIM);
+	ui_draw_wrap(ui, by + 1, bx + 2, bw - 4, dl, f->description, PAINT_DIM);
 	rows = bh - dl - 5;
 	if (rows < 1)
 		rows = 1;
@@ -438,8 +438,8 @@ form_draw(struct ui *ui, struct view *v, int y, int h)
 		form_field_draw(ui, &f->fields[first + i], first + i == f->cur,
 		    by + dl + 2 + i, bx + 2, bw - 4);
 	if (f->error != NULL)
-		draw_text(ui, by + bh - 3, bx + 2, bw - 4, f->error,
+		ui_draw_text(ui, by + bh - 3, bx + 2, bw - 4, f->error,
 		    PAINT_ERROR);
-	draw_text(ui, by + bh - 2, bx + 2, bw - 4, "* required.  Enter runs, "
-	    "Tab/Down next field, Up previous, Esc cancels", PAINT_DIM);
+	ui_draw_text(ui, by + bh - 2, bx + 2, bw - 4, "* required.  Enter "
+	    "runs, Tab/Down next field, Up previous, Esc cancels", PAINT_DIM);
 }

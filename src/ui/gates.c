@@ -46,7 +46,7 @@ static void	 gates_row(struct ui *, void *, int, const char **,
 		     enum ui_paint *, enum ui_paint *);
 static int	 gates_match(const struct store_gate *, const char *);
 
-const struct view_ops view_gates = {
+const struct view_ops ui_view_gates = {
 	.kind = VIEW_GATES,
 	.title = "Gates",
 	.load = gates_load,
@@ -92,7 +92,7 @@ gates_load(struct ui *ui, struct view *v)
 	g->all = NULL;
 	g->nall = 0;
 	if (store_gate_list(ui->store, &g->all, &g->nall, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 	}
 	g->shown = xcalloc(g->nall + 1, sizeof *g->shown);
@@ -106,12 +106,12 @@ gates_load(struct ui *ui, struct view *v)
 			ui->gates_looked = g->all[i].step_id;
 	}
 	g->list.n = n;
-	list_fix(&g->list, screen_body_rows(ui) - 1);
+	ui_list_fix(&g->list, ui_screen_body_rows(ui) - 1);
 }
 
 /* The selected gate: its workflow and step. */
 int
-gates_selected(struct view *v, int64_t *wf, int64_t *step)
+ui_gates_selected(struct view *v, int64_t *wf, int64_t *step)
 {
 	struct gates		*g = v->data;
 	const struct store_gate	*sg;
@@ -152,7 +152,7 @@ gates_row(struct ui *ui, void *arg, int i, const char **cells,
 	cells[1] = g->wf;
 	cells[2] = g->gate;
 	cells[3] = sg->message;
-	cells[4] = sg->created_by != NULL ? sg->created_by : "";
+	cells[4] = sg->started_by;
 	cells[5] = g->waited;
 	cells[6] = g->votes;
 	if (sg->step_id > g->seen)
@@ -179,7 +179,7 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 		if ((int)strlen(id) > widths[0])
 			widths[0] = (int)strlen(id);
 	}
-	list_fix(&g->list, h - 1);
+	ui_list_fix(&g->list, h - 1);
 	memset(&t, 0, sizeof t);
 	t.titles = titles;
 	t.widths = widths;
@@ -191,7 +191,7 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 	    "here: y approves, n rejects, Enter shows what it approves.";
 	t.row = gates_row;
 	t.arg = g;
-	table_draw(ui, y, h, &t, g->list.n, g->list.top, g->list.sel);
+	ui_table_draw(ui, y, h, &t, g->list.n, g->list.top, g->list.sel);
 }
 
 /* Moving; Enter shows the gate's detail. */
@@ -204,11 +204,11 @@ gates_key(struct ui *ui, struct view *v, int key)
 	if (g == NULL)
 		return (0);
 	if (key == K_ENTER) {
-		if (gates_selected(v, &wf, &step))
-			step_open(ui, step);
+		if (ui_gates_selected(v, &wf, &step))
+			ui_step_open(ui, step);
 		return (1);
 	}
-	if (list_key(&g->list, key)) {
+	if (ui_list_key(&g->list, key)) {
 		ui_dirty(ui);
 		return (1);
 	}

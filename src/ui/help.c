@@ -38,7 +38,7 @@ static int	 help_key(struct ui *, struct view *, int);
 static void	 help_free(struct view *);
 static void	 help_where(unsigned int, struct buf *);
 
-const struct view_ops view_help = {
+const struct view_ops ui_view_help = {
 	.kind = VIEW_HELP,
 	.title = "help",
 	.load = help_load,
@@ -62,7 +62,7 @@ help_load(struct ui *ui, struct view *v)
 		h->here = page != NULL ? VIEW_BIT(page->ops->kind) : 0;
 	}
 	h->list.n = (int)ui_nkeys + 3;
-	list_fix(&h->list, screen_body_rows(ui));
+	ui_list_fix(&h->list, ui_screen_body_rows(ui));
 }
 
 /* The names of the views in a mask, for the "elsewhere" part. */
@@ -130,13 +130,13 @@ help_draw(struct ui *ui, struct view *v, int y, int h)
 
 	if (hp == NULL)
 		return;
-	list_fix(&hp->list, h);
+	ui_list_fix(&hp->list, h);
 	buf_init(&b);
 	for (i = 0; i < h && hp->list.top + i < hp->list.n; i++) {
 		buf_reset(&b);
 		help_line(hp, hp->list.top + i, &b, &paint);
 		if (b.data != NULL)
-			draw_text(ui, y + i, 0, ui->cols, b.data, paint);
+			ui_draw_text(ui, y + i, 0, ui->cols, b.data, paint);
 	}
 	buf_free(&b);
 }
@@ -148,10 +148,10 @@ help_key(struct ui *ui, struct view *v, int key)
 	struct help	*h = v->data;
 
 	if (key == 'q' || key == K_ESC || key == '?') {
-		view_pop(ui);
+		ui_view_pop(ui);
 		return (1);
 	}
-	if (h != NULL && list_key(&h->list, key)) {
+	if (h != NULL && ui_list_key(&h->list, key)) {
 		/* The cursor is the top line: the help only scrolls. */
 		h->list.top = h->list.sel;
 		if (h->list.top > h->list.n - h->list.height)

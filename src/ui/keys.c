@@ -138,7 +138,7 @@ const size_t ui_nkeys = nitems(ui_keys);
 
 /* A key's name for messages. */
 const char *
-keys_name(int key, char *buf, size_t len)
+ui_keys_name(int key, char *buf, size_t len)
 {
 	size_t	 i;
 
@@ -159,9 +159,9 @@ keys_name(int key, char *buf, size_t len)
 
 /* "y approve  n reject ..." for the view on top. */
 void
-keys_footer(struct ui *ui, struct view *v, struct buf *b)
+ui_keys_footer(struct ui *ui, struct view *v, struct buf *b)
 {
-	struct view	*page = view_page(ui);
+	struct view	*page = ui_view_page(ui);
 	unsigned int	 bit;
 	size_t		 i;
 
@@ -189,7 +189,7 @@ keys_footer(struct ui *ui, struct view *v, struct buf *b)
 
 /* Hand a key to the overlay, then the page, then the table. */
 void
-keys_dispatch(struct ui *ui, int key)
+ui_keys_dispatch(struct ui *ui, int key)
 {
 	struct view	*v = ui->top, *page;
 	unsigned int	 bit;
@@ -210,7 +210,7 @@ keys_dispatch(struct ui *ui, int key)
 			return;
 	} else if (v->ops->key != NULL && v->ops->key(ui, v, key))
 		return;
-	page = view_page(ui);
+	page = ui_view_page(ui);
 	bit = VIEW_BIT(ui->top->ops->kind);
 	for (i = 0; i < ui_nkeys; i++) {
 		if (ui_keys[i].key != key || !(ui_keys[i].views & bit) ||
@@ -221,8 +221,8 @@ keys_dispatch(struct ui *ui, int key)
 		return;
 	}
 	if (page != NULL)
-		screen_message(ui, 0, "%s does nothing here (? lists the keys)",
-		    keys_name(key, name, sizeof name));
+		ui_screen_message(ui, 0, "%s does nothing here (? lists the "
+		    "keys)", ui_keys_name(key, name, sizeof name));
 }
 
 /* ?: the help view. */
@@ -230,7 +230,7 @@ static void
 key_help(struct ui *ui, struct view *v)
 {
 	(void)v;
-	view_push(ui, &view_help, NULL);
+	ui_view_push(ui, &ui_view_help, NULL);
 }
 
 /* :: the command line. */
@@ -238,7 +238,7 @@ static void
 key_command(struct ui *ui, struct view *v)
 {
 	(void)v;
-	command_open(ui);
+	ui_command_open(ui);
 }
 
 /* Take the filter text (accepted from the prompt). */
@@ -247,18 +247,18 @@ key_filter_done(struct ui *ui, const char *text, void *arg)
 {
 	struct view	*v = arg;
 
-	view_set_filter(ui, v, text);
+	ui_view_set_filter(ui, v, text);
 	if (text != NULL && *text != '\0')
-		screen_message(ui, 0, "filter: %s (Esc clears)", text);
+		ui_screen_message(ui, 0, "filter: %s (Esc clears)", text);
 	else
-		screen_message(ui, 0, NULL);
+		ui_screen_message(ui, 0, NULL);
 }
 
 /* /: filter the page's rows (a log searches instead). */
 static void
 key_filter(struct ui *ui, struct view *v)
 {
-	prompt_open(ui, v->ops->kind == VIEW_LOG ? "search: " : "filter: ",
+	ui_prompt_open(ui, v->ops->kind == VIEW_LOG ? "search: " : "filter: ",
 	    v->filter, 0, key_filter_done, v, NULL);
 }
 
@@ -267,7 +267,7 @@ static void
 key_view(struct ui *ui, struct view *v)
 {
 	(void)v;
-	view_switch(ui, (enum view_kind)(key_pressed - '1'));
+	ui_view_switch(ui, (enum view_kind)(key_pressed - '1'));
 }
 
 /*
@@ -285,7 +285,7 @@ key_quit_done(struct ui *ui, const char *answer, void *arg)
 	case 'w':
 		ui->quit_wait = 1;
 		engine_shutdown(ui->engine, 0);
-		screen_message(ui, 0, "stopping: quitting when the running "
+		ui_screen_message(ui, 0, "stopping: quitting when the running "
 		    "steps have ended (no new ones start)");
 		return;
 	case 'i':
@@ -305,12 +305,12 @@ key_back(struct ui *ui, struct view *v)
 	int	 n;
 
 	if (key_pressed == K_ESC && v->filter != NULL) {
-		view_set_filter(ui, v, NULL);
-		screen_message(ui, 0, NULL);
+		ui_view_set_filter(ui, v, NULL);
+		ui_screen_message(ui, 0, NULL);
 		return;
 	}
 	if (v->below != NULL) {
-		view_pop(ui);
+		ui_view_pop(ui);
 		return;
 	}
 	if (key_pressed == K_ESC)
@@ -324,15 +324,15 @@ key_back(struct ui *ui, struct view *v)
 	    "DB.engine.log)  w: start nothing new, quit when they end  "
 	    "i: interrupt them and quit  n: stay", n,
 	    n == 1 ? " is" : "s are");
-	confirm_open(ui, q, "\rywin", key_quit_done, NULL, NULL);
+	ui_confirm_open(ui, q, "\rywin", key_quit_done, NULL, NULL);
 }
 
 /* Quit as q on a top view does (the :q command). */
 void
-keys_dispatch_quit(struct ui *ui)
+ui_keys_dispatch_quit(struct ui *ui)
 {
 	while (ui->top->below != NULL)
-		view_pop(ui);
+		ui_view_pop(ui);
 	key_pressed = 'q';
 	key_back(ui, ui->top);
 }
@@ -352,13 +352,13 @@ key_suspend(struct ui *ui, struct view *v)
 {
 	(void)v;
 	if (ui->engine != NULL) {
-		screen_message(ui, 1, "not suspending: this console runs the "
-		    "engine, which would stop too (q quits)");
+		ui_screen_message(ui, 1, "not suspending: this console runs "
+		    "the engine, which would stop too (q quits)");
 		return;
 	}
-	term_suspend(ui);
+	ui_term_suspend(ui);
 	kill(0, SIGTSTP);
-	term_resume(ui);
+	ui_term_resume(ui);
 }
 
 /* The workflow and step the page's cursor is on; 0 if none. */
@@ -368,25 +368,25 @@ key_target(struct ui *ui, struct view *v, int64_t *wf, int64_t *step)
 	*wf = *step = 0;
 	switch (v->ops->kind) {
 	case VIEW_WORKFLOWS:
-		*wf = workflows_selected(v);
+		*wf = ui_workflows_selected(v);
 		break;
 	case VIEW_GATES:
-		gates_selected(v, wf, step);
+		ui_gates_selected(v, wf, step);
 		break;
 	case VIEW_RUN:
-		run_selected(v, wf, step);
+		ui_run_selected(v, wf, step);
 		break;
 	case VIEW_STEP:
-		step_selected(v, wf, step);
+		ui_step_selected(v, wf, step);
 		break;
 	case VIEW_AUDIT:
-		*wf = audit_selected(v);
+		*wf = ui_audit_selected(v);
 		break;
 	default:
 		break;
 	}
 	if (*wf == 0 && *step == 0) {
-		screen_message(ui, 1, "nothing selected");
+		ui_screen_message(ui, 1, "nothing selected");
 		return (0);
 	}
 	return (1);
@@ -399,7 +399,7 @@ key_approve(struct ui *ui, struct view *v)
 	int64_t	 wf, step;
 
 	if (key_target(ui, v, &wf, &step))
-		action_approve(ui, step, 1);
+		ui_action_approve(ui, step, 1);
 }
 
 /* n: reject the selected gate. */
@@ -409,7 +409,7 @@ key_reject(struct ui *ui, struct view *v)
 	int64_t	 wf, step;
 
 	if (key_target(ui, v, &wf, &step))
-		action_approve(ui, step, 0);
+		ui_action_approve(ui, step, 0);
 }
 
 /* c: cancel the selected workflow. */
@@ -419,7 +419,7 @@ key_cancel(struct ui *ui, struct view *v)
 	int64_t	 wf, step;
 
 	if (key_target(ui, v, &wf, &step))
-		action_cancel(ui, wf);
+		ui_action_cancel(ui, wf);
 }
 
 /* R: retry the workflow (in a run view, from the selected step). */
@@ -429,8 +429,8 @@ key_retry(struct ui *ui, struct view *v)
 	int64_t	 wf, step;
 
 	if (key_target(ui, v, &wf, &step))
-		action_retry(ui, wf, v->ops->kind == VIEW_RUN ?
-		    run_retry_from(v) : NULL);
+		ui_action_retry(ui, wf, v->ops->kind == VIEW_RUN ?
+		    ui_run_retry_from(v) : NULL);
 }
 
 /* s: skip the selected step. */
@@ -440,7 +440,7 @@ key_skip(struct ui *ui, struct view *v)
 	int64_t	 wf, step;
 
 	if (key_target(ui, v, &wf, &step))
-		action_skip(ui, step);
+		ui_action_skip(ui, step);
 }
 
 /* p: pause or resume the workflow, or the schedule. */
@@ -450,7 +450,7 @@ key_pause(struct ui *ui, struct view *v)
 	int64_t	 wf, step;
 
 	if (key_target(ui, v, &wf, &step))
-		action_pause(ui, wf);
+		ui_action_pause(ui, wf);
 }
 
 /* r: the run form (Schedules: fire the schedule now). */
@@ -461,18 +461,18 @@ key_run(struct ui *ui, struct view *v)
 	int64_t		 wf;
 
 	if (v->ops->kind == VIEW_WORKFLOWS) {
-		if ((wf = workflows_selected(v)) == 0) {
-			screen_message(ui, 1, "nothing selected");
+		if ((wf = ui_workflows_selected(v)) == 0) {
+			ui_screen_message(ui, 1, "nothing selected");
 			return;
 		}
-		form_open_again(ui, wf);
+		ui_form_open_again(ui, wf);
 		return;
 	}
-	if ((name = templates_selected(v)) == NULL) {
-		screen_message(ui, 1, "no template selected");
+	if ((name = ui_templates_selected(v)) == NULL) {
+		ui_screen_message(ui, 1, "no template selected");
 		return;
 	}
-	form_open(ui, name, NULL);
+	ui_form_open(ui, name, NULL);
 }
 
 /* e: edit the selected template. */
@@ -481,18 +481,18 @@ key_edit(struct ui *ui, struct view *v)
 {
 	const char	*name;
 
-	if ((name = templates_selected(v)) == NULL) {
-		screen_message(ui, 1, "no template selected");
+	if ((name = ui_templates_selected(v)) == NULL) {
+		ui_screen_message(ui, 1, "no template selected");
 		return;
 	}
-	edit_open(ui, name);
+	ui_edit_open(ui, name);
 }
 
 /* t: the timeline. */
 static void
 key_timeline(struct ui *ui, struct view *v)
 {
-	run_toggle_timeline(v);
+	ui_run_toggle_timeline(v);
 	ui_dirty(ui);
 }
 
@@ -505,10 +505,10 @@ key_log(struct ui *ui, struct view *v)
 	if (!key_target(ui, v, &wf, &step))
 		return;
 	if (step == 0) {
-		screen_message(ui, 1, "no step selected");
+		ui_screen_message(ui, 1, "no step selected");
 		return;
 	}
-	pager_open(ui, step);
+	ui_pager_open(ui, step);
 }
 
 /* f: follow (the run view's active step, or the log's end). */
@@ -518,7 +518,7 @@ key_follow(struct ui *ui, struct view *v)
 	if (v->ops->kind == VIEW_LOG)
 		v->ops->key(ui, v, 'F');
 	else
-		run_follow(ui, v);
+		ui_run_follow(ui, v);
 }
 
 /* v: the selected template's versions. */
@@ -527,11 +527,11 @@ key_versions(struct ui *ui, struct view *v)
 {
 	const char	*name;
 
-	if ((name = templates_selected(v)) == NULL) {
-		screen_message(ui, 1, "no template selected");
+	if ((name = ui_templates_selected(v)) == NULL) {
+		ui_screen_message(ui, 1, "no template selected");
 		return;
 	}
-	versions_open(ui, name);
+	ui_versions_open(ui, name);
 }
 
 /* D: what the run's template changed since its last completed version. */
@@ -540,9 +540,9 @@ key_run_diff(struct ui *ui, struct view *v)
 {
 	int64_t	 wf, step;
 
-	if (!step_selected(v, &wf, &step)) {
-		screen_message(ui, 1, "no step selected");
+	if (!ui_step_selected(v, &wf, &step)) {
+		ui_screen_message(ui, 1, "no step selected");
 		return;
 	}
-	versions_run_diff(ui, wf);
+	ui_versions_run_diff(ui, wf);
 }

@@ -29,7 +29,7 @@
 
 /* The navigation keys every list shares; 1 if the key moved the cursor. */
 int
-list_key(struct ui_list *l, int key)
+ui_list_key(struct ui_list *l, int key)
 {
 	int	 page = l->height > 1 ? l->height - 1 : 1;
 
@@ -64,13 +64,13 @@ list_key(struct ui_list *l, int key)
 	default:
 		return (0);
 	}
-	list_fix(l, l->height);
+	ui_list_fix(l, l->height);
 	return (1);
 }
 
 /* Keep the cursor on a row and on the screen of the given height. */
 void
-list_fix(struct ui_list *l, int height)
+ui_list_fix(struct ui_list *l, int height)
 {
 	if (height < 1)
 		height = 1;
@@ -96,7 +96,7 @@ list_fix(struct ui_list *l, int height)
  * only move within the rows and set where to read next.
  */
 int
-window_key(struct ui *ui, struct view *v, struct ui_window *w, int key)
+ui_window_key(struct ui *ui, struct view *v, struct ui_window *w, int key)
 {
 	switch (key) {
 	case 'j':
@@ -189,7 +189,7 @@ window_resolve(struct ui_window *w, const struct window_src *src)
  * (by id) when the data moved under it.
  */
 void
-window_load(struct ui_window *w, int height, const struct window_src *src)
+ui_window_load(struct ui_window *w, int height, const struct window_src *src)
 {
 	int	 n, i;
 

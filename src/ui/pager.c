@@ -76,7 +76,7 @@ static void	 pager_text(struct ui *, struct pager *, int, int, int,
 		     const struct log_line *, enum ui_paint);
 static int	 pager_move(struct ui *, struct pager *, int);
 
-const struct view_ops view_log = {
+const struct view_ops ui_view_log = {
 	.kind = VIEW_LOG,
 	.title = "Log",
 	.load = pager_load,
@@ -87,7 +87,7 @@ const struct view_ops view_log = {
 
 /* l: a step's log. */
 void
-pager_open(struct ui *ui, int64_t step)
+ui_pager_open(struct ui *ui, int64_t step)
 {
 	struct pager	*p;
 
@@ -95,12 +95,12 @@ pager_open(struct ui *ui, int64_t step)
 	p->step_id = step;
 	p->hit = -1;
 	p->follow = -1;		/* decided when the step is first read */
-	view_push(ui, &view_log, p);
+	ui_view_push(ui, &ui_view_log, p);
 }
 
 /* The mark in front of a line of a stream, and its paint. */
 const char *
-pager_stream_mark(const struct ui *ui, char stream, enum ui_paint *paint)
+ui_pager_stream_mark(const struct ui *ui, char stream, enum ui_paint *paint)
 {
 	switch (stream) {
 	case 'e':
@@ -195,7 +195,7 @@ pager_line_new(struct log_lines *ls, int64_t at, char stream)
  * is of the same stream, else starts its own; each newline closes one.
  */
 void
-pager_lines_add(struct log_lines *ls, const struct store_log *c, size_t n)
+ui_pager_lines_add(struct log_lines *ls, const struct store_log *c, size_t n)
 {
 	struct log_line	*l;
 	struct buf	 b;
@@ -241,7 +241,7 @@ pager_lines_add(struct log_lines *ls, const struct store_log *c, size_t n)
 
 /* Free the lines. */
 void
-pager_lines_free(struct log_lines *ls)
+ui_pager_lines_free(struct log_lines *ls)
 {
 	size_t	 i;
 
@@ -265,7 +265,7 @@ pager_read(struct ui *ui, struct pager *p)
 	int			 w;
 
 	if (store_step_get(ui->store, p->step_id, &s, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return (-1);
 	}
@@ -279,17 +279,17 @@ pager_read(struct ui *ui, struct pager *p)
 	do {
 		if (store_log_read(ui->store, p->step_id, p->after, PAGER_READ,
 		    &c, &n, &cause) != 0) {
-			screen_message(ui, 1, "%s", cause);
+			ui_screen_message(ui, 1, "%s", cause);
 			free(cause);
 			return (-1);
 		}
-		pager_lines_add(&p->lines, c, n);
+		ui_pager_lines_add(&p->lines, c, n);
 		if (n > 0)
 			p->after = c[n - 1].id;
 		store_logs_free(c, n);
 	} while (n == PAGER_READ);
 	for (i = before > 0 ? before - 1 : 0; i < p->lines.n; i++) {
-		if ((w = draw_width(p->lines.v[i].text)) > p->widest)
+		if ((w = ui_draw_width(p->lines.v[i].text)) > p->widest)
 			p->widest = w;
 	}
 	return (p->lines.n != before);
@@ -301,7 +301,7 @@ pager_load(struct ui *ui, struct view *v)
 {
 	struct pager	*p = v->data;
 	int		 height = p->height > 0 ? p->height :
-			     screen_body_rows(ui) - 1;
+			     ui_screen_body_rows(ui) - 1;
 
 	if (pager_read(ui, p) < 0)
 		return;
@@ -374,7 +374,7 @@ pager_search(struct ui *ui, struct view *v, struct pager *p)
 	if (!p->pending)
 		return;
 	if (p->nhits == 0) {
-		screen_message(ui, 1, "search: no line has \"%s\"%s",
+		ui_screen_message(ui, 1, "search: no line has \"%s\"%s",
 		    p->search, strcmp(p->status, "running") == 0 ? " yet" : "");
 		return;
 	}
@@ -391,7 +391,7 @@ static void
 pager_jump(struct ui *ui, struct pager *p, int i)
 {
 	int	 line, height = p->height > 0 ? p->height :
-		     screen_body_rows(ui) - 1;
+		     ui_screen_body_rows(ui) - 1;
 
 	p->hit = i;
 	line = p->hits[i];
@@ -401,7 +401,7 @@ pager_jump(struct ui *ui, struct pager *p, int i)
 		p->top = (int)p->lines.n - height;
 	if (p->top < 0)
 		p->top = 0;
-	screen_message(ui, 0, "search: %s (n next, N previous, Esc clears)",
+	ui_screen_message(ui, 0, "search: %s (n next, N previous, Esc clears)",
 	    p->search);
 	ui_dirty(ui);
 }
@@ -415,7 +415,7 @@ pager_title(struct ui *ui, struct pager *p, int y)
 
 	buf_init(&l);
 	buf_init(&r);
-	buf_printf(&l, "%s %s  step %lld  %s", draw_glyph(ui, p->status),
+	buf_printf(&l, "%s %s  step %lld  %s", ui_draw_glyph(ui, p->status),
 	    p->name, (long long)p->step_id, p->status);
 	if (p->follow)
 		buf_puts(&l, "  following (f stops)");
@@ -433,9 +433,9 @@ pager_title(struct ui *ui, struct pager *p, int y)
 		buf_puts(&r, "empty");
 	else
 		buf_printf(&r, "%d-%d of %zu", p->top + 1, last, p->lines.n);
-	w = draw_width(r.data);
-	draw_text(ui, y, 0, ui->cols - w - 2, l.data, PAINT_TITLE);
-	draw_text(ui, y, ui->cols - w, w, r.data, PAINT_DIM);
+	w = ui_draw_width(r.data);
+	ui_draw_text(ui, y, 0, ui->cols - w - 2, l.data, PAINT_TITLE);
+	ui_draw_text(ui, y, ui->cols - w, w, r.data, PAINT_DIM);
 	buf_free(&l);
 	buf_free(&r);
 }
@@ -454,9 +454,9 @@ pager_text(struct ui *ui, struct pager *p, int y, int x, int i,
 	int		 cur, used;
 
 	buf_init(&b);
-	draw_clip(l->text, p->hscroll, &b);
+	ui_draw_clip(l->text, p->hscroll, &b);
 	s = l->text + b.len;
-	if (*s != '\0' && draw_width(b.data != NULL ? b.data : "") <
+	if (*s != '\0' && ui_draw_width(b.data != NULL ? b.data : "") <
 	    p->hscroll) {
 		/* A wide character across the edge: skip all of it. */
 		s++;
@@ -470,14 +470,14 @@ pager_text(struct ui *ui, struct pager *p, int y, int x, int i,
 		buf_reset(&b);
 		buf_add(&b, s, m != NULL ? (size_t)(m - s) : strlen(s));
 		buf_putc(&b, '\0');
-		used = draw_text(ui, y, x, ui->cols - x, b.data, paint);
+		used = ui_draw_text(ui, y, x, ui->cols - x, b.data, paint);
 		x += used;
 		if (m == NULL)
 			break;
 		buf_reset(&b);
 		buf_add(&b, m, tl);
 		buf_putc(&b, '\0');
-		x += draw_text(ui, y, x, ui->cols - x, b.data, cur ?
+		x += ui_draw_text(ui, y, x, ui->cols - x, b.data, cur ?
 		    PAINT_HEADER : PAINT_SELECT);
 		s = m + tl;
 	}
@@ -496,10 +496,10 @@ pager_line(struct ui *ui, struct pager *p, int y, int i)
 	char			 when[16];
 	int			 x = 0;
 
-	mark = pager_stream_mark(ui, l->stream, &paint);
+	mark = ui_pager_stream_mark(ui, l->stream, &paint);
 	if (l->stream == 'c') {
-		draw_fill(ui, y, 0, ui->cols, PAINT_NORMAL);
-		draw_textf(ui, y, 0, ui->cols, PAINT_LATE, "%s output cut "
+		ui_draw_fill(ui, y, 0, ui->cols, PAINT_NORMAL);
+		ui_draw_textf(ui, y, 0, ui->cols, PAINT_LATE, "%s output cut "
 		    "here: a step keeps at most 1 MiB of log %s", ui->utf8 ?
 		    "\u2500\u2500\u2500\u2500" : "----", ui->utf8 ?
 		    "\u2500\u2500\u2500\u2500" : "----");
@@ -509,9 +509,9 @@ pager_line(struct ui *ui, struct pager *p, int y, int i)
 		t = (time_t)(l->at / 1000);
 		if (localtime_r(&t, &tm) != NULL &&
 		    strftime(when, sizeof when, "%H:%M:%S", &tm) > 0)
-			x += draw_text(ui, y, x, 9, when, PAINT_DIM) + 1;
+			x += ui_draw_text(ui, y, x, 9, when, PAINT_DIM) + 1;
 	}
-	x += draw_text(ui, y, x, 1, mark, paint) + 1;
+	x += ui_draw_text(ui, y, x, 1, mark, paint) + 1;
 	text = l->stream == 'e' ? PAINT_WAIT : l->stream == 's' ?
 	    PAINT_LATE : PAINT_NORMAL;
 	pager_text(ui, p, y, x, i, l, text);
@@ -535,7 +535,7 @@ pager_draw(struct ui *ui, struct view *v, int y, int h)
 		p->top = 0;
 	pager_title(ui, p, y);
 	if (p->lines.n == 0) {
-		draw_text(ui, y + 2, 2, ui->cols - 4, strcmp(p->status,
+		ui_draw_text(ui, y + 2, 2, ui->cols - 4, strcmp(p->status,
 		    "running") == 0 || strcmp(p->status, "ready") == 0 ?
 		    "No output yet." : "This step wrote no output.",
 		    PAINT_DIM);
@@ -618,19 +618,19 @@ pager_key(struct ui *ui, struct view *v, int key)
 	if (key == 'F') {
 		p->follow = !p->follow;
 		if (p->follow && strcmp(p->status, "running") != 0)
-			screen_message(ui, 0, "the step is %s: no more output "
-			    "will come", p->status);
+			ui_screen_message(ui, 0, "the step is %s: no more "
+			    "output will come", p->status);
 		ui_dirty(ui);
 		return (1);
 	}
 	if (key != 'n' && key != 'N')
 		return (0);
 	if (p->search == NULL) {
-		screen_message(ui, 1, "no search yet: / searches");
+		ui_screen_message(ui, 1, "no search yet: / searches");
 		return (1);
 	}
 	if (p->nhits == 0) {
-		screen_message(ui, 1, "search: no line has \"%s\" yet",
+		ui_screen_message(ui, 1, "search: no line has \"%s\" yet",
 		    p->search);
 		return (1);
 	}
@@ -644,9 +644,9 @@ pager_key(struct ui *ui, struct view *v, int key)
 	wrapped = p->hit >= 0 && (key == 'n' ? i < p->hit : i > p->hit);
 	pager_jump(ui, p, i);
 	if (wrapped)
-		screen_message(ui, 0, "search: %s: %s", p->search, key == 'n' ?
-		    "past the last match, back to the first" :
-		    "before the first match, on to the last");
+		ui_screen_message(ui, 0, "search: %s: %s", p->search, key ==
+		    'n' ? "past the last match, back to the first" : "before "
+		    "the first match, on to the last");
 	return (1);
 }
 
@@ -656,7 +656,7 @@ pager_free(struct view *v)
 {
 	struct pager	*p = v->data;
 
-	pager_lines_free(&p->lines);
+	ui_pager_lines_free(&p->lines);
 	free(p->name);
 	free(p->status);
 	free(p->search);

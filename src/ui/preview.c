@@ -269,7 +269,7 @@ preview_from(const struct store_workflow *w, const struct flow *f,
  * with cause when the engine would refuse it.
  */
 int
-retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
+ui_retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
     char **cause)
 {
 	struct store_workflow	*w;

@@ -45,7 +45,7 @@ static int	 prompt_key(struct ui *, struct view *, int);
 static void	 prompt_free(struct view *);
 static void	 prompt_finish(struct ui *, struct view *, const char *);
 
-const struct view_ops view_prompt = {
+const struct view_ops ui_view_prompt = {
 	.kind = VIEW_PROMPT,
 	.title = "prompt",
 	.overlay = 1,
@@ -56,7 +56,7 @@ const struct view_ops view_prompt = {
 
 /* Ask for a line of text, starting from initial (may be NULL). */
 void
-prompt_open(struct ui *ui, const char *label, const char *initial, int flags,
+ui_prompt_open(struct ui *ui, const char *label, const char *initial, int flags,
     prompt_cb cb, void *arg, void (*freecb)(void *))
 {
 	struct prompt	*p;
@@ -70,12 +70,12 @@ prompt_open(struct ui *ui, const char *label, const char *initial, int flags,
 	p->cb = cb;
 	p->arg = arg;
 	p->free = freecb;
-	view_push(ui, &view_prompt, p);
+	ui_view_push(ui, &ui_view_prompt, p);
 }
 
 /* Ask a question answered by one of the letters in answers. */
 void
-confirm_open(struct ui *ui, const char *question, const char *answers,
+ui_confirm_open(struct ui *ui, const char *question, const char *answers,
     prompt_cb cb, void *arg, void (*freecb)(void *))
 {
 	struct prompt	*p;
@@ -87,7 +87,7 @@ confirm_open(struct ui *ui, const char *question, const char *answers,
 	p->cb = cb;
 	p->arg = arg;
 	p->free = freecb;
-	view_push(ui, &view_prompt, p);
+	ui_view_push(ui, &ui_view_prompt, p);
 }
 
 /* Free the prompt and what its caller left with it. */
@@ -114,7 +114,7 @@ prompt_finish(struct ui *ui, struct view *v, const char *text)
 	char		*copy = text != NULL ? xstrdup(text) : NULL;
 
 	p->free = NULL;		/* the callback still needs arg */
-	view_pop(ui);
+	ui_view_pop(ui);
 	cb(ui, copy, arg);
 	if (freecb != NULL)
 		freecb(arg);
@@ -123,7 +123,7 @@ prompt_finish(struct ui *ui, struct view *v, const char *text)
 
 /* Remove the last character (whole UTF-8 sequence), or the last word. */
 void
-prompt_rubout(struct buf *b, int word)
+ui_prompt_rubout(struct buf *b, int word)
 {
 	while (b->len > 0 && word && b->data[b->len - 1] == ' ')
 		b->len--;
@@ -146,7 +146,7 @@ prompt_rubout(struct buf *b, int word)
  * the byte the terminal sent (so text is stored as typed).
  */
 void
-prompt_append(struct ui *ui, struct buf *b, int key)
+ui_prompt_append(struct ui *ui, struct buf *b, int key)
 {
 	char	 utf8[8];
 	char	 c;
@@ -156,7 +156,7 @@ prompt_append(struct ui *ui, struct buf *b, int key)
 		buf_add(b, &c, 1);
 		return;
 	}
-	buf_add(b, utf8, (size_t)utf8_encode((uint32_t)key, utf8));
+	buf_add(b, utf8, (size_t)ui_utf8_encode((uint32_t)key, utf8));
 }
 
 /* Every key goes here while a prompt is open. */
@@ -185,10 +185,10 @@ prompt_key(struct ui *ui, struct view *v, int key)
 		prompt_finish(ui, v, NULL);
 		return (1);
 	case K_BS:
-		prompt_rubout(&p->text, 0);
+		ui_prompt_rubout(&p->text, 0);
 		break;
 	case K_CTRL('W'):
-		prompt_rubout(&p->text, 1);
+		ui_prompt_rubout(&p->text, 1);
 		break;
 	case K_CTRL('U'):
 		buf_reset(&p->text);
@@ -197,7 +197,7 @@ prompt_key(struct ui *ui, struct view *v, int key)
 		if (key < 0x20 || key >= KEY_FN(0) || key == 0x7f ||
 		    p->text.len >= PROMPT_MAX)
 			return (1);
-		prompt_append(ui, &p->text, key);
+		ui_prompt_append(ui, &p->text, key);
 		break;
 	}
 	ui_dirty(ui);
@@ -214,27 +214,28 @@ prompt_draw(struct ui *ui, struct view *v, int y, int h)
 
 	if (p->answers != NULL) {
 		bw = ui->cols - 4 < 72 ? ui->cols - 4 : 72;
-		lines = draw_wrap(ui, -1, 0, bw - 4, h, p->label, PAINT_NORMAL);
+		lines = ui_draw_wrap(ui, -1, 0, bw - 4, h, p->label,
+		    PAINT_NORMAL);
 		by = y + (h - lines - 2) / 2;
 		bx = (ui->cols - bw) / 2;
 		if (by < y)
 			by = y;
-		draw_box(ui, by, bx, lines + 2, bw);
-		draw_wrap(ui, by + 1, bx + 2, bw - 4, lines, p->label,
+		ui_draw_box(ui, by, bx, lines + 2, bw);
+		ui_draw_wrap(ui, by + 1, bx + 2, bw - 4, lines, p->label,
 		    PAINT_NORMAL);
 		return;
 	}
 	y = ui->rows - 1;
-	draw_fill(ui, y, 0, ui->cols, PAINT_NORMAL);
-	x = draw_text(ui, y, 0, ui->cols - 16, p->label, PAINT_TITLE);
+	ui_draw_fill(ui, y, 0, ui->cols, PAINT_NORMAL);
+	x = ui_draw_text(ui, y, 0, ui->cols - 16, p->label, PAINT_TITLE);
 	room = ui->cols - x - 2;
-	w = draw_width(text);
+	w = ui_draw_width(text);
 	while (w > room && *text != '\0') {
 		text++;
 		while ((*text & 0xc0) == 0x80)
 			text++;
-		w = draw_width(text);
+		w = ui_draw_width(text);
 	}
-	x += draw_text(ui, y, x, room, text, PAINT_NORMAL);
-	draw_fill(ui, y, x, 1, PAINT_SELECT);
+	x += ui_draw_text(ui, y, x, room, text, PAINT_NORMAL);
+	ui_draw_fill(ui, y, x, 1, PAINT_SELECT);
 }

@@ -41,25 +41,27 @@ run_header_first(struct ui *ui, const struct run *r, int y)
 
 	if (w->paused && strcmp(st, "running") == 0)
 		st = "paused";
-	x += draw_textf(ui, y, x, ui->cols - x, PAINT_TITLE, "#%lld ",
+	x += ui_draw_textf(ui, y, x, ui->cols - x, PAINT_TITLE, "#%lld ",
 	    (long long)w->id);
-	x += draw_text(ui, y, x, ui->cols - x, w->name, PAINT_TITLE);
-	x += draw_textf(ui, y, x, ui->cols - x, draw_status_paint(st),
-	    "  %s %s", draw_glyph(ui, st), st);
+	x += ui_draw_text(ui, y, x, ui->cols - x, w->name, PAINT_TITLE);
+	x += ui_draw_textf(ui, y, x, ui->cols - x, ui_draw_status_paint(st),
+	    "  %s %s", ui_draw_glyph(ui, st), st);
 	if (w->late_at > 0)
-		x += draw_text(ui, y, x, ui->cols - x, "  late", PAINT_LATE);
+		x += ui_draw_text(ui, y, x, ui->cols - x, "  late", PAINT_LATE);
 	if (w->template_name != NULL)
-		x += draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  %s@%lld",
-		    w->template_name, (long long)w->template_version);
+		x += ui_draw_textf(ui, y, x, ui->cols - x, PAINT_DIM,
+		    "  %s@%lld", w->template_name, (long
+		    long)w->template_version);
 	else
-		x += draw_text(ui, y, x, ui->cols - x, "  (from a file)",
+		x += ui_draw_text(ui, y, x, ui->cols - x, "  (from a file)",
 		    PAINT_DIM);
 	if (w->created_by != NULL)
-		x += draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  by %s",
-		    w->created_by);
+		x += ui_draw_textf(ui, y, x, ui->cols - x, PAINT_DIM,
+		    "  by %s%s%s", w->created_by, w->created_via != NULL ?
+		    " via " : "", w->created_via != NULL ? w->created_via : "");
 	if (w->parent_id != 0)
-		draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  child of #%lld",
-		    (long long)w->parent_id);
+		ui_draw_textf(ui, y, x, ui->cols - x, PAINT_DIM, "  child of "
+		    "#%lld", (long long)w->parent_id);
 }
 
 /* When: scheduled start, started, ended, and how long it took or runs. */
@@ -74,25 +76,25 @@ run_header_times(struct ui *ui, const struct run *r, int y)
 	buf_init(&b);
 	end = w->completed_at > 0 ? w->completed_at : w->cancelled_at;
 	if (strcmp(w->status, "scheduled") == 0)
-		buf_printf(&b, "starts %s (in %s)", draw_when(w->start_at, t1,
-		    sizeof t1), time_age(w->start_at - now, d, sizeof d));
+		buf_printf(&b, "starts %s (in %s)", ui_draw_when(w->start_at,
+		    t1, sizeof t1), time_age(w->start_at - now, d, sizeof d));
 	else if (w->started_at > 0 && end > 0)
 		buf_printf(&b, "started %s  ended %s  took %s",
-		    draw_when(w->started_at, t1, sizeof t1),
-		    draw_when(end, t2, sizeof t2),
-		    draw_duration(end - w->started_at, d, sizeof d));
+		    ui_draw_when(w->started_at, t1, sizeof t1),
+		    ui_draw_when(end, t2, sizeof t2),
+		    ui_draw_duration(end - w->started_at, d, sizeof d));
 	else if (w->started_at > 0)
 		buf_printf(&b, "started %s  running for %s",
-		    draw_when(w->started_at, t1, sizeof t1),
-		    draw_duration(now - w->started_at, d, sizeof d));
+		    ui_draw_when(w->started_at, t1, sizeof t1),
+		    ui_draw_duration(now - w->started_at, d, sizeof d));
 	else
-		buf_printf(&b, "created %s", draw_when(w->created_at, t1,
+		buf_printf(&b, "created %s", ui_draw_when(w->created_at, t1,
 		    sizeof t1));
 	if (w->paused)
 		buf_puts(&b, "  paused: no new steps start (p resumes)");
 	if (w->schedule_name != NULL)
 		buf_printf(&b, "  schedule %s", w->schedule_name);
-	draw_text(ui, y, 0, ui->cols, b.data, PAINT_DIM);
+	ui_draw_text(ui, y, 0, ui->cols, b.data, PAINT_DIM);
 	buf_free(&b);
 }
 
@@ -120,20 +122,20 @@ ui_run_header(struct ui *ui, const struct run *r, int y, int h)
 	buf_init(&b);
 	if (err) {
 		ui_run_oneline(r->wf->error, &b);
-		draw_textf(ui, y + n++, 0, ui->cols, PAINT_BAD, "error: %s",
+		ui_draw_textf(ui, y + n++, 0, ui->cols, PAINT_BAD, "error: %s",
 		    b.data != NULL ? b.data : "");
 	}
 	if (input) {
 		buf_reset(&b);
 		ui_run_oneline(r->wf->input_json != NULL ? r->wf->input_json :
 		    "{}", &b);
-		draw_textf(ui, y + n++, 0, ui->cols, PAINT_DIM, "input: %s",
+		ui_draw_textf(ui, y + n++, 0, ui->cols, PAINT_DIM, "input: %s",
 		    b.data != NULL ? b.data : "");
 	}
 	if (output) {
 		buf_reset(&b);
 		ui_run_oneline(r->wf->output_json, &b);
-		draw_textf(ui, y + n++, 0, ui->cols, PAINT_NORMAL,
+		ui_draw_textf(ui, y + n++, 0, ui->cols, PAINT_NORMAL,
 		    "output: %s", b.data != NULL ? b.data : "");
 	}
 	buf_free(&b);

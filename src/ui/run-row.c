@@ -65,14 +65,14 @@ ui_run_widths(struct run *r)
 		tr = &r->tree->rows[r->vis[i]];
 		if (tr->kind == TREE_FANOUT)
 			continue;
-		w = tr->depth * RUN_LEVEL_W + 2 + draw_width(
+		w = tr->depth * RUN_LEVEL_W + 2 + ui_draw_width(
 		    ui_run_label_text(r->tree, tr, text, sizeof text));
 		if (w > r->name_w)
 			r->name_w = w;
 		if (tr->kind != TREE_STEP && tr->kind != TREE_JOIN)
 			continue;
 		if (tr->row->tool != NULL &&
-		    (w = draw_width(tr->row->tool)) > r->tool_w)
+		    (w = ui_draw_width(tr->row->tool)) > r->tool_w)
 			r->tool_w = w;
 		if (tr->row->attempt > 1)
 			r->tries = 1;
@@ -116,8 +116,8 @@ static const char *
 run_glyph(const struct ui *ui, const struct tree_row *tr)
 {
 	if (tr->kind == TREE_NOT_REACHED)
-		return (draw_glyph(ui, "skipped"));
-	return (draw_glyph(ui, tree_status_name(tr->status)));
+		return (ui_draw_glyph(ui, "skipped"));
+	return (ui_draw_glyph(ui, ui_tree_status_name(tr->status)));
 }
 
 /*
@@ -148,7 +148,7 @@ run_prefix(struct ui *ui, int y, int w, const struct tree_row *tr,
 		else
 			buf_puts(&b, ui->utf8 ? "\u251c\u2500 " : "|- ");
 	}
-	used = draw_text(ui, y, 0, w, b.data, paint);
+	used = ui_draw_text(ui, y, 0, w, b.data, paint);
 	buf_free(&b);
 	return (used);
 }
@@ -168,10 +168,10 @@ run_counts(struct ui *ui, int y, int x, int w, const struct tree_fanout *fo,
 	for (i = 0; i < nitems(order); i++) {
 		if (fo->counts[order[i]] == 0)
 			continue;
-		name = tree_status_name(order[i]);
-		x += draw_textf(ui, y, x, w - (x - start), sel ? PAINT_SELECT :
-		    draw_status_paint(name), "  %s %d", draw_glyph(ui, name),
-		    fo->counts[order[i]]);
+		name = ui_tree_status_name(order[i]);
+		x += ui_draw_textf(ui, y, x, w - (x - start), sel ?
+		    PAINT_SELECT : ui_draw_status_paint(name), "  %s %d",
+		    ui_draw_glyph(ui, name), fo->counts[order[i]]);
 	}
 	return (x - start);
 }
@@ -181,7 +181,7 @@ run_counts(struct ui *ui, int y, int x, int w, const struct tree_fanout *fo,
  * name (a fan-out's counts run on past w).  Returns the columns used.
  */
 int
-run_label(struct ui *ui, int y, int w, const struct tree *t,
+ui_run_label(struct ui *ui, int y, int w, const struct tree *t,
     const struct tree_row *tr, int sel)
 {
 	const struct tree_fanout	*fo;
@@ -192,24 +192,25 @@ run_label(struct ui *ui, int y, int w, const struct tree *t,
 	x = run_prefix(ui, y, w, tr, sel ? PAINT_SELECT : PAINT_DIM);
 	if (tr->kind == TREE_FANOUT) {
 		fo = &t->fanouts[tr->fanout];
-		x += draw_textf(ui, y, x, ui->cols - x, sel ? PAINT_SELECT :
+		x += ui_draw_textf(ui, y, x, ui->cols - x, sel ? PAINT_SELECT :
 		    PAINT_TITLE, "%s %s", fo->expanded ? (ui->utf8 ?
 		    "\u25be" : "-") : (ui->utf8 ? "\u25b8" : "+"),
 		    ui_run_label_text(t, tr, text, sizeof text));
 		x += run_counts(ui, y, x, ui->cols - x, fo, sel);
-		x += draw_text(ui, y, x, ui->cols - x, fo->expanded ?
+		x += ui_draw_text(ui, y, x, ui->cols - x, fo->expanded ?
 		    "   (Enter collapses)" : "   (Enter expands)",
 		    sel ? PAINT_SELECT : PAINT_DIM);
 		return (x);
 	}
 	paint = tr->kind == TREE_NOT_REACHED ? PAINT_DIM :
-	    draw_status_paint(tree_status_name(tr->status));
-	x += draw_text(ui, y, x, w - x, run_glyph(ui, tr),
+	    ui_draw_status_paint(ui_tree_status_name(tr->status));
+	x += ui_draw_text(ui, y, x, w - x, run_glyph(ui, tr),
 	    sel ? PAINT_SELECT : paint);
-	x += draw_text(ui, y, x, w - x, " ", sel ? PAINT_SELECT : PAINT_NORMAL);
+	x += ui_draw_text(ui, y, x, w - x, " ", sel ? PAINT_SELECT :
+	    PAINT_NORMAL);
 	paint = tr->kind == TREE_NOT_REACHED ? PAINT_DIM :
 	    tr->kind == TREE_BRANCH ? PAINT_TITLE : PAINT_NORMAL;
-	x += draw_text(ui, y, x, w - x, ui_run_label_text(t, tr, text,
+	x += ui_draw_text(ui, y, x, w - x, ui_run_label_text(t, tr, text,
 	    sizeof text), sel ? PAINT_SELECT : paint);
 	return (x);
 }
@@ -259,27 +260,27 @@ ui_run_title(struct ui *ui, const struct run_cols *c, int y)
 {
 	int	 x = 0;
 
-	draw_text(ui, y, x, c->name, "STEP", PAINT_TITLE);
+	ui_draw_text(ui, y, x, c->name, "STEP", PAINT_TITLE);
 	x += c->name + 1;
 	if (c->tool > 0) {
-		draw_text(ui, y, x, c->tool, "TOOL", PAINT_TITLE);
+		ui_draw_text(ui, y, x, c->tool, "TOOL", PAINT_TITLE);
 		x += c->tool + 1;
 	}
 	if (c->try > 0) {
-		draw_text(ui, y, x, c->try, "TRY", PAINT_TITLE);
+		ui_draw_text(ui, y, x, c->try, "TRY", PAINT_TITLE);
 		x += c->try + 1;
 	}
-	draw_textf(ui, y, x, c->took, PAINT_TITLE, "%*s", c->took, "TOOK");
+	ui_draw_textf(ui, y, x, c->took, PAINT_TITLE, "%*s", c->took, "TOOK");
 	x += c->took + 1;
 	if (c->result > 0)
-		draw_text(ui, y, x, c->result, "RESULT", PAINT_TITLE);
+		ui_draw_text(ui, y, x, c->result, "RESULT", PAINT_TITLE);
 }
 
 /* How long a row ran (runs, or has waited, for live ones); "" unknown. */
 static const char *
 run_took(const struct store_step *s, int64_t now, char *buf, size_t len)
 {
-	enum tree_status	 st = tree_status_of(s->status);
+	enum tree_status	 st = ui_tree_status_of(s->status);
 	int64_t			 from = s->started_at, to = s->completed_at;
 
 	if (st == TREE_WAITING || st == TREE_RUNNING)
@@ -290,7 +291,7 @@ run_took(const struct store_step *s, int64_t now, char *buf, size_t len)
 		snprintf(buf, len, "%s", "");
 		return (buf);
 	}
-	return (draw_duration(to - from, buf, len));
+	return (ui_draw_duration(to - from, buf, len));
 }
 
 /*
@@ -326,7 +327,7 @@ run_result(const struct store_step *s, struct buf *b)
 {
 	cJSON		*g, *m;
 
-	switch (tree_status_of(s->status)) {
+	switch (ui_tree_status_of(s->status)) {
 	case TREE_FAILED:
 		ui_run_oneline(s->error != NULL ? s->error : "failed", b);
 		return (PAINT_BAD);
@@ -414,25 +415,25 @@ ui_run_row(struct ui *ui, const struct run *r, int y, int i,
 	int			 sel = i == r->list.sel, x = c->name + 1;
 
 	if (sel)
-		draw_fill(ui, y, 0, ui->cols, PAINT_SELECT);
-	run_label(ui, y, c->name, r->tree, tr, sel);
+		ui_draw_fill(ui, y, 0, ui->cols, PAINT_SELECT);
+	ui_run_label(ui, y, c->name, r->tree, tr, sel);
 	if (tr->kind == TREE_NOT_REACHED && c->result > 0)
-		draw_text(ui, y, run_result_x(c), c->result, "not reached",
+		ui_draw_text(ui, y, run_result_x(c), c->result, "not reached",
 		    sel ? PAINT_SELECT : PAINT_DIM);
 	if (tr->kind != TREE_STEP && tr->kind != TREE_JOIN)
 		return;
 	if (c->tool > 0) {
-		draw_text(ui, y, x, c->tool, s->tool != NULL ? s->tool :
+		ui_draw_text(ui, y, x, c->tool, s->tool != NULL ? s->tool :
 		    "gate", sel ? PAINT_SELECT : PAINT_DIM);
 		x += c->tool + 1;
 	}
 	if (c->try > 0) {
 		if (s->attempt > 1)
-			draw_textf(ui, y, x, c->try, sel ? PAINT_SELECT :
+			ui_draw_textf(ui, y, x, c->try, sel ? PAINT_SELECT :
 			    PAINT_WAIT, "#%d", s->attempt);
 		x += c->try + 1;
 	}
-	draw_textf(ui, y, x, c->took, sel ? PAINT_SELECT : tr->status ==
+	ui_draw_textf(ui, y, x, c->took, sel ? PAINT_SELECT : tr->status ==
 	    TREE_RUNNING ? PAINT_RUN : PAINT_NORMAL, "%*s", c->took,
 	    run_took(s, time_now_ms(), took, sizeof took));
 	if (c->result <= 0)
@@ -442,7 +443,7 @@ ui_run_row(struct ui *ui, const struct run *r, int y, int i,
 		paint = run_foreach_text(&r->tree->foreachs[tr->foreach], &b);
 	else
 		paint = run_result(s, &b);
-	draw_text(ui, y, run_result_x(c), c->result, b.data != NULL ? b.data :
-	    "", sel ? PAINT_SELECT : paint);
+	ui_draw_text(ui, y, run_result_x(c), c->result, b.data != NULL ?
+	    b.data : "", sel ? PAINT_SELECT : paint);
 	buf_free(&b);
 }

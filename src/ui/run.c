@@ -59,7 +59,7 @@ static void	 run_mark_get(const struct run *, struct run_mark *);
 static int	 run_mark_find(const struct run *, const struct run_mark *);
 static int	 run_reveal(struct run *, int64_t);
 static int	 run_vis_of(const struct run *, int);
-static int	 run_follow_pick(const struct run *);
+static int	 run_pick(const struct run *, const int *);
 static void	 run_place(struct run *, const struct run_mark *);
 static void	 run_toggle_open(struct run *, int64_t);
 static int	 run_foreach_open(struct run *, int);
@@ -67,7 +67,7 @@ static void	 run_open_json(const struct run *, struct buf *);
 static int	 run_tallies(struct ui *, struct run *);
 static void	 run_toggle_foreach(struct run *, const struct store_step *);
 
-const struct view_ops view_run = {
+const struct view_ops ui_view_run = {
 	.kind = VIEW_RUN,
 	.title = "Run",
 	.load = run_load,
@@ -79,21 +79,21 @@ const struct view_ops view_run = {
 
 /* Open a workflow's run view, the cursor on one of its steps if given. */
 void
-run_open(struct ui *ui, int64_t workflow_id, int64_t step_id)
+ui_run_open(struct ui *ui, int64_t workflow_id, int64_t step_id)
 {
 	struct run	*r;
 
 	r = xcalloc(1, sizeof *r);
 	r->id = workflow_id;
 	r->want = step_id;
-	view_push(ui, &view_run, r);
+	ui_view_push(ui, &ui_view_run, r);
 }
 
 /* Forget what was read (the expanded fan-outs and the flow stay). */
 static void
 run_clear(struct run *r)
 {
-	tree_free(r->tree);
+	ui_tree_free(r->tree);
 	r->tree = NULL;
 	free(r->vis);
 	r->vis = NULL;
@@ -202,7 +202,7 @@ run_match(const struct run *r, const struct tree_row *tr, const char *filter)
 	if (strcasestr(ui_run_label_text(r->tree, tr, text, sizeof text),
 	    filter) != NULL)
 		return (1);
-	if (strcasestr(tree_status_name(tr->status), filter) != NULL)
+	if (strcasestr(ui_tree_status_name(tr->status), filter) != NULL)
 		return (1);
 	return (tr->row != NULL && tr->row->tool != NULL &&
 	    (tr->kind == TREE_STEP || tr->kind == TREE_JOIN) &&
@@ -228,8 +228,8 @@ run_layout(struct run *r, const char *filter)
 	in.nexpanded = r->nopen;
 	in.tallies = r->tallies;
 	in.ntallies = r->ntallies;
-	tree_free(r->tree);
-	r->tree = tree_build(&in);
+	ui_tree_free(r->tree);
+	r->tree = ui_tree_build(&in);
 	free(r->vis);
 	r->vis = xcalloc(r->tree->n + 1, sizeof *r->vis);
 	r->list.n = 0;
@@ -332,14 +332,27 @@ run_vis_of(const struct run *r, int row)
 	return (-1);
 }
 
+/* What f follows: running first, then failed, then waiting. */
+static const int run_follow_rank[TREE_NSTATUS] = {
+	[TREE_RUNNING] = 3, [TREE_FAILED] = 2, [TREE_WAITING] = 1
+};
+
 /*
- * The row f follows: the newest running step, else the newest failed,
- * else the newest waiting (a collapsed fan-out counts as its status).
+ * Where a run view opens: the step that needs a person (a waiting gate),
+ * else the one that failed, else the one running (SPEC 11), so that y or
+ * R act on it at once.
+ */
+static const int run_attention_rank[TREE_NSTATUS] = {
+	[TREE_WAITING] = 3, [TREE_FAILED] = 2, [TREE_RUNNING] = 1
+};
+
+/*
+ * The newest row of the best rank (a collapsed fan-out counts as its
+ * status), or -1 when no row ranks.
  */
 static int
-run_follow_pick(const struct run *r)
+run_pick(const struct run *r, const int *rank)
 {
-	static const int	 rank[TREE_NSTATUS] = { 0, 0, 3, 1, 0, 2 };
 	const struct tree_row	*tr;
 	int			 i, best = -1, best_rank = 0;
 	int64_t			 id, best_id = 0;
@@ -393,17 +406,27 @@ run_toggle_foreach(struct run *r, const struct store_step *row)
 		run_toggle_open(r, row->item_of);
 }
 
-/* Put the cursor back: on run_open's step, the followed one, or the mark. */
+/* Put the cursor back: on ui_run_open's step, the followed one, or the mark. */
 static void
 run_place(struct run *r, const struct run_mark *m)
 {
-	int	 i = -1;
+	int	 i = -1, rank[TREE_NSTATUS];
 
 	if (r->want != 0) {
-		i = run_vis_of(r, tree_find_step(r->tree, r->want));
+		i = run_vis_of(r, ui_tree_find_step(r->tree, r->want));
 		r->want = 0;
+	} else if (!r->placed && r->list.n > 0) {
+		/*
+		 * While a run goes on, its failed rows are attempts that were
+		 * retried or failures a branch handles: not what needs a
+		 * person.
+		 */
+		memcpy(rank, run_attention_rank, sizeof rank);
+		if (r->wf != NULL && strcmp(r->wf->status, "failed") != 0)
+			rank[TREE_FAILED] = 0;
+		i = run_pick(r, rank);
 	} else if (r->follow) {
-		i = run_follow_pick(r);
+		i = run_pick(r, run_follow_rank);
 		if (i >= 0 && run_foreach_open(r, i))
 			return;		/* run_load reads its items first */
 	}
@@ -412,7 +435,9 @@ run_place(struct run *r, const struct run_mark *m)
 	if (i < 0)
 		i = m->index;
 	r->list.sel = i;
-	list_fix(&r->list, r->list.height);
+	ui_list_fix(&r->list, r->list.height);
+	if (r->list.n > 0)
+		r->placed = 1;
 }
 
 /*
@@ -440,12 +465,12 @@ run_load(struct ui *ui, struct view *v)
 		r->reread = 0;
 		run_clear(r);
 		if (run_read(ui, r) != 0) {
-			screen_message(ui, 1, "workflow %lld: %s",
+			ui_screen_message(ui, 1, "workflow %lld: %s",
 			    (long long)r->id, r->error);
 			return;
 		}
 		run_layout(r, v->filter);
-		if (r->want != 0 && tree_find_step(r->tree, r->want) < 0 &&
+		if (r->want != 0 && ui_tree_find_step(r->tree, r->want) < 0 &&
 		    run_reveal(r, r->want))
 			run_layout(r, v->filter);
 		run_place(r, &m);
@@ -465,7 +490,7 @@ run_draw(struct ui *ui, struct view *v, int y, int h)
 	if (r == NULL)
 		return;
 	if (r->wf == NULL) {
-		draw_textf(ui, y + 1, 2, ui->cols - 4, PAINT_ERROR,
+		ui_draw_textf(ui, y + 1, 2, ui->cols - 4, PAINT_ERROR,
 		    "workflow %lld: %s", (long long)r->id, r->error != NULL ?
 		    r->error : "not read");
 		return;
@@ -473,7 +498,7 @@ run_draw(struct ui *ui, struct view *v, int y, int h)
 	n = ui_run_header(ui, r, y, h);
 	y += n;
 	h -= n;
-	list_fix(&r->list, h - 1);
+	ui_list_fix(&r->list, h - 1);
 	if (r->timeline) {
 		memset(&tl, 0, sizeof tl);
 		tl.tree = r->tree;
@@ -483,13 +508,13 @@ run_draw(struct ui *ui, struct view *v, int y, int h)
 		tl.end = r->live ? 0 : r->wf->completed_at > 0 ?
 		    r->wf->completed_at : r->wf->cancelled_at;
 		tl.name_w = r->name_w;
-		timeline_draw(ui, &tl, y, h);
+		ui_timeline_draw(ui, &tl, y, h);
 		return;
 	}
 	ui_run_fit(r, ui->cols, &c);
 	ui_run_title(ui, &c, y);
 	if (r->list.n == 0)
-		draw_text(ui, y + 2, 2, ui->cols - 4, v->filter != NULL ?
+		ui_draw_text(ui, y + 2, 2, ui->cols - 4, v->filter != NULL ?
 		    "No step matches the filter (Esc clears it)." :
 		    "No steps yet.", PAINT_DIM);
 	for (i = 0; i < h - 1 && r->list.top + i < r->list.n; i++)
@@ -531,25 +556,25 @@ run_key(struct ui *ui, struct view *v, int key)
 			v->dirty_data = 1;
 			r->force = 1;
 		} else if (tr->kind == TREE_STEP && tr->row->child_id != 0)
-			run_open(ui, tr->row->child_id, 0);
+			ui_run_open(ui, tr->row->child_id, 0);
 		else if (tr->kind == TREE_STEP || tr->kind == TREE_JOIN)
-			step_open(ui, tr->row->id);
+			ui_step_open(ui, tr->row->id);
 		else if (tr->kind == TREE_FANOUT) {
 			run_toggle_open(r, tr->fanout_id);
 			v->dirty_data = 1;
 			r->force = 1;
 		} else if (tr->kind == TREE_NOT_REACHED)
-			screen_message(ui, 0, "%s was not reached: the run "
+			ui_screen_message(ui, 0, "%s was not reached: the run "
 			    "ended before it", ui_run_label_text(r->tree, tr,
 			    text, sizeof text));
 		ui_dirty(ui);
 		return (1);
 	}
-	if (!list_key(&r->list, key))
+	if (!ui_list_key(&r->list, key))
 		return (0);
 	if (r->follow) {
 		r->follow = 0;
-		screen_message(ui, 0, "follow off");
+		ui_screen_message(ui, 0, "follow off");
 	}
 	ui_dirty(ui);
 	return (1);
@@ -584,7 +609,7 @@ run_free(struct view *v)
  * step).  Only the run view: a step view answers for itself.
  */
 int
-run_selected(struct view *v, int64_t *wf, int64_t *step)
+ui_run_selected(struct view *v, int64_t *wf, int64_t *step)
 {
 	struct run		*r;
 	const struct tree_row	*tr;
@@ -603,7 +628,7 @@ run_selected(struct view *v, int64_t *wf, int64_t *step)
 
 /* t: the timeline in place of the tree, or back; 1 when it is shown. */
 int
-run_toggle_timeline(struct view *v)
+ui_run_toggle_timeline(struct view *v)
 {
 	struct run	*r;
 
@@ -619,7 +644,7 @@ run_toggle_timeline(struct view *v)
  * again), else NULL.
  */
 const char *
-run_retry_from(struct view *v)
+ui_run_retry_from(struct view *v)
 {
 	struct run		*r;
 	const struct tree_row	*tr;
@@ -639,7 +664,7 @@ run_retry_from(struct view *v)
 
 /* f: keep the cursor on the active step until it is moved; f again stops. */
 void
-run_follow(struct ui *ui, struct view *v)
+ui_run_follow(struct ui *ui, struct view *v)
 {
 	struct run	*r;
 	int		 i;
@@ -648,14 +673,14 @@ run_follow(struct ui *ui, struct view *v)
 		return;
 	r->follow = !r->follow;
 	if (!r->follow) {
-		screen_message(ui, 0, "follow off");
+		ui_screen_message(ui, 0, "follow off");
 		return;
 	}
-	if (r->tree != NULL && (i = run_follow_pick(r)) >= 0) {
+	if (r->tree != NULL && (i = run_pick(r, run_follow_rank)) >= 0) {
 		r->list.sel = i;
-		list_fix(&r->list, r->list.height);
+		ui_list_fix(&r->list, r->list.height);
 	}
-	screen_message(ui, 0, "follow: the running step, else the newest "
+	ui_screen_message(ui, 0, "follow: the running step, else the newest "
 	    "failed, else waiting (f again or a move stops)");
 	ui_dirty(ui);
 }

@@ -48,7 +48,7 @@ static void	 schedules_row(struct ui *, void *, int, const char **,
 static void	 schedules_send(struct ui *, const char *, const char *,
 		     const char *);
 
-const struct view_ops view_schedules = {
+const struct view_ops ui_view_schedules = {
 	.kind = VIEW_SCHEDULES,
 	.title = "Schedules",
 	.load = schedules_load,
@@ -78,7 +78,7 @@ schedules_load(struct ui *ui, struct view *v)
 	s->all = NULL;
 	s->nall = 0;
 	if (store_schedule_list(ui->store, &s->all, &s->nall, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 	}
 	s->shown = xcalloc(s->nall + 1, sizeof *s->shown);
@@ -92,7 +92,7 @@ schedules_load(struct ui *ui, struct view *v)
 		s->shown[n++] = (int)i;
 	}
 	s->list.n = n;
-	list_fix(&s->list, screen_body_rows(ui) - 1);
+	ui_list_fix(&s->list, ui_screen_body_rows(ui) - 1);
 }
 
 /* One schedule's cells: the next firing counts down. */
@@ -107,17 +107,17 @@ schedules_row(struct ui *ui, void *arg, int i, const char **cells,
 
 	(void)ui;
 	if (sc->last_fire_at > 0) {
-		draw_when(sc->last_fire_at, when, sizeof when);
+		ui_draw_when(sc->last_fire_at, when, sizeof when);
 		snprintf(s->last, sizeof s->last, "%s %s", when,
 		    sc->last_run_status != NULL ? sc->last_run_status : "");
 		if (sc->last_run_status != NULL)
-			paints[3] = draw_status_paint(sc->last_run_status);
+			paints[3] = ui_draw_status_paint(sc->last_run_status);
 	} else
 		snprintf(s->last, sizeof s->last, "never");
 	if (sc->paused)
 		snprintf(s->next, sizeof s->next, "paused");
 	else if (sc->next_fire_at > 0) {
-		draw_when(sc->next_fire_at, when, sizeof when);
+		ui_draw_when(sc->next_fire_at, when, sizeof when);
 		when_countdown(sc->next_fire_at - now, in, sizeof in);
 		snprintf(s->next, sizeof s->next, "%s (in %s)", when, in);
 	} else
@@ -149,7 +149,7 @@ schedules_draw(struct ui *ui, struct view *v, int y, int h)
 
 	if (s == NULL)
 		return;
-	list_fix(&s->list, h - 1);
+	ui_list_fix(&s->list, h - 1);
 	memset(&t, 0, sizeof t);
 	t.titles = titles;
 	t.widths = widths;
@@ -162,7 +162,7 @@ schedules_draw(struct ui *ui, struct view *v, int y, int h)
 	    "--cron '0 9 * * 1-5' --template TEMPLATE [-i KEY=VALUE]";
 	t.row = schedules_row;
 	t.arg = s;
-	table_draw(ui, y, h, &t, s->list.n, s->list.top, s->list.sel);
+	ui_table_draw(ui, y, h, &t, s->list.n, s->list.top, s->list.sel);
 }
 
 /* Send a schedule command and echo its sluice form. */
@@ -175,12 +175,12 @@ schedules_send(struct ui *ui, const char *command, const char *words,
 
 	buf_init(&w);
 	buf_printf(&w, "schedule %s ", words);
-	action_quote(&w, name);
+	ui_action_quote(&w, name);
 	buf_init(&echo);
-	action_echo(ui, &echo, w.data);
+	ui_action_echo(ui, &echo, w.data);
 	args = cJSON_CreateObject();
 	cJSON_AddStringToObject(args, "name", name);
-	action_send(ui, command, 0, 0, args, echo.data);
+	ui_action_send(ui, command, 0, 0, args, echo.data);
 	buf_free(&w);
 	buf_free(&echo);
 }
@@ -192,7 +192,7 @@ schedules_rm_done(struct ui *ui, const char *answer, void *arg)
 	if (answer != NULL && *answer == 'y')
 		schedules_send(ui, "schedule-rm", "rm", arg);
 	else
-		screen_message(ui, 0, "schedule rm: not sent");
+		ui_screen_message(ui, 0, "schedule rm: not sent");
 }
 
 /* Moving; p pause/resume, r fire now, d delete. */
@@ -205,14 +205,14 @@ schedules_key(struct ui *ui, struct view *v, int key)
 
 	if (s == NULL)
 		return (0);
-	if (list_key(&s->list, key)) {
+	if (ui_list_key(&s->list, key)) {
 		ui_dirty(ui);
 		return (1);
 	}
 	if (key != 'p' && key != 'r' && key != 'd' && key != K_ENTER)
 		return (0);
 	if (s->list.n == 0) {
-		screen_message(ui, 1, "no schedule selected");
+		ui_screen_message(ui, 1, "no schedule selected");
 		return (1);
 	}
 	sc = &s->all[s->shown[s->list.sel]];
@@ -226,10 +226,10 @@ schedules_key(struct ui *ui, struct view *v, int key)
 		snprintf(q, sizeof q, "Delete schedule %s (%s, template %s)? "
 		    "Its runs stay. y/n ", sc->name, sc->cron,
 		    sc->template_name);
-		confirm_open(ui, q, "yn", schedules_rm_done, xstrdup(sc->name),
-		    free);
+		ui_confirm_open(ui, q, "yn", schedules_rm_done,
+		    xstrdup(sc->name), free);
 	} else if (sc->last_run_id != 0)
-		run_open(ui, sc->last_run_id, 0);
+		ui_run_open(ui, sc->last_run_id, 0);
 	return (1);
 }
 

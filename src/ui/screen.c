@@ -39,14 +39,14 @@ static void	 screen_too_small(struct ui *);
 
 /* Rows between the header and the footer. */
 int
-screen_body_rows(const struct ui *ui)
+ui_screen_body_rows(const struct ui *ui)
 {
 	return (ui->rows - 3 > 0 ? ui->rows - 3 : 0);
 }
 
 /* Set the message line; error ones are painted as errors. */
 void
-screen_message(struct ui *ui, int error, const char *fmt, ...)
+ui_screen_message(struct ui *ui, int error, const char *fmt, ...)
 {
 	va_list	 ap;
 
@@ -66,11 +66,11 @@ static void
 screen_header(struct ui *ui)
 {
 	struct buf	 b, right;
-	struct view	*page = view_page(ui);
+	struct view	*page = ui_view_page(ui);
 	const char	*db, *slash;
 	int		 w;
 
-	draw_fill(ui, 0, 0, ui->cols, PAINT_HEADER);
+	ui_draw_fill(ui, 0, 0, ui->cols, PAINT_HEADER);
 	db = store_path(ui->store);
 	if ((slash = strrchr(db, '/')) != NULL)
 		db = slash + 1;
@@ -92,11 +92,11 @@ screen_header(struct ui *ui)
 	if (ui->counts.scheduled > 0)
 		buf_printf(&right, "  %lld scheduled",
 		    (long long)ui->counts.scheduled);
-	w = draw_width(right.data);
+	w = ui_draw_width(right.data);
 	if (w > ui->cols - 12)
 		w = ui->cols - 12;
-	draw_text(ui, 0, 0, ui->cols - w - 1, b.data, PAINT_HEADER);
-	draw_text(ui, 0, ui->cols - w, w, right.data,
+	ui_draw_text(ui, 0, 0, ui->cols - w - 1, b.data, PAINT_HEADER);
+	ui_draw_text(ui, 0, ui->cols - w, w, right.data,
 	    ui->counts.newest_gate > ui->gates_looked ? PAINT_WAIT :
 	    PAINT_HEADER);
 	buf_free(&right);
@@ -110,9 +110,9 @@ screen_footer(struct ui *ui)
 	struct buf	 b;
 
 	buf_init(&b);
-	keys_footer(ui, ui->top, &b);
-	draw_text(ui, ui->rows - 2, 0, ui->cols, b.data != NULL ? b.data : "",
-	    PAINT_DIM);
+	ui_keys_footer(ui, ui->top, &b);
+	ui_draw_text(ui, ui->rows - 2, 0, ui->cols, b.data != NULL ? b.data :
+	    "", PAINT_DIM);
 	buf_free(&b);
 }
 
@@ -121,16 +121,16 @@ static void
 screen_too_small(struct ui *ui)
 {
 	erase();
-	draw_textf(ui, 0, 0, ui->cols, PAINT_BAD, "sluice: the terminal is "
+	ui_draw_textf(ui, 0, 0, ui->cols, PAINT_BAD, "sluice: the terminal is "
 	    "%dx%d;", ui->cols, ui->rows);
-	draw_textf(ui, 1, 0, ui->cols, PAINT_NORMAL, "needs %dx%d",
+	ui_draw_textf(ui, 1, 0, ui->cols, PAINT_NORMAL, "needs %dx%d",
 	    SCREEN_MIN_COLS, SCREEN_MIN_ROWS);
-	draw_text(ui, 2, 0, ui->cols, "q quits", PAINT_DIM);
+	ui_draw_text(ui, 2, 0, ui->cols, "q quits", PAINT_DIM);
 }
 
 /* Draw everything: header, the page and its overlays, footer, message. */
 void
-screen_draw(struct ui *ui)
+ui_screen_draw(struct ui *ui)
 {
 	struct view	*page, *v, *stack[16];
 	int		 n = 0, body;
@@ -142,8 +142,8 @@ screen_draw(struct ui *ui)
 	}
 	erase();
 	screen_header(ui);
-	body = screen_body_rows(ui);
-	page = view_page(ui);
+	body = ui_screen_body_rows(ui);
+	page = ui_view_page(ui);
 	for (v = ui->top; v != NULL && n < (int)nitems(stack); v = v->below) {
 		stack[n++] = v;
 		if (v == page)
@@ -156,7 +156,7 @@ screen_draw(struct ui *ui)
 	stack[n]->ops->draw(ui, stack[n], 1, body);
 	screen_footer(ui);
 	if (ui->message != NULL)
-		draw_text(ui, ui->rows - 1, 0, ui->cols, ui->message,
+		ui_draw_text(ui, ui->rows - 1, 0, ui->cols, ui->message,
 		    ui->message_error ? PAINT_ERROR : PAINT_NORMAL);
 	while (n-- > 0)
 		stack[n]->ops->draw(ui, stack[n], 1, body);

@@ -64,7 +64,7 @@ step_gate_template(struct ui *ui, struct stepv *sv,
 		return;
 	if (store_template_last_completed(ui->store, w->template_name, &good,
 	    &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -137,7 +137,7 @@ step_gate_decisions(struct ui *ui, struct stepv *sv,
 	if (cJSON_IsNumber(q) && q->valueint > 0)
 		quorum = q->valueint;
 	if (store_approval_list(ui->store, s->id, 100, &a, &n, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -157,7 +157,7 @@ step_gate_decisions(struct ui *ui, struct stepv *sv,
 	for (i = 0; i < n; i++) {
 		ui_step_field(sv, i == 0 ? "decisions" : "",
 		    strcmp(a[i].decision, "approve") == 0 ? PAINT_OK :
-		    PAINT_BAD, "%s %s %sd at %s%s%s", draw_glyph(ui,
+		    PAINT_BAD, "%s %s %sd at %s%s%s", ui_draw_glyph(ui,
 		    strcmp(a[i].decision, "approve") == 0 ? "done" : "failed"),
 		    a[i].who, a[i].decision, ui_step_when(a[i].at, when,
 		    sizeof when), a[i].comment != NULL ? ": " : "",
@@ -179,10 +179,10 @@ step_gate_before(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	for (i = 0; i < n; i++) {
 		if (fin[i].id == s->id)
 			continue;
-		xasprintf(&line, "  %s %-16s %s", draw_glyph(ui,
+		xasprintf(&line, "  %s %-16s %s", ui_draw_glyph(ui,
 		    fin[i].status), fin[i].name, fin[i].result_json != NULL ?
 		    fin[i].result_json : "null");
-		ui_step_add(sv, draw_status_paint(fin[i].status), 0, 0, 1,
+		ui_step_add(sv, ui_draw_status_paint(fin[i].status), 0, 0, 1,
 		    line);
 		free(line);
 		shown++;
@@ -342,7 +342,7 @@ ui_step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	if (!waiting)
 		return;
 	if (store_steps_finished(ui->store, w->id, &fin, &n, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}

@@ -96,7 +96,7 @@ static void	 step_row_add(struct stepv *, int, size_t, size_t);
 static void	 step_row_draw(struct ui *, struct stepv *, int,
 		     const struct step_row *);
 
-const struct view_ops view_step = {
+const struct view_ops ui_view_step = {
 	.kind = VIEW_STEP,
 	.title = "Step",
 	.load = step_load,
@@ -108,18 +108,18 @@ const struct view_ops view_step = {
 
 /* Enter on a step row: its details. */
 void
-step_open(struct ui *ui, int64_t id)
+ui_step_open(struct ui *ui, int64_t id)
 {
 	struct stepv	*sv;
 
 	sv = xcalloc(1, sizeof *sv);
 	sv->id = id;
-	view_push(ui, &view_step, sv);
+	ui_view_push(ui, &ui_view_step, sv);
 }
 
 /* The step shown, for the keys that act on it (y n s l). */
 int
-step_selected(struct view *v, int64_t *wf, int64_t *step)
+ui_step_selected(struct view *v, int64_t *wf, int64_t *step)
 {
 	struct stepv	*sv = v->data;
 
@@ -301,15 +301,17 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	char	 when[32], age[16];
 
 	free(sv->title);
-	xasprintf(&sv->title, "%s %s  %s", draw_glyph(ui, s->status), s->name,
-	    s->status);
-	sv->title_paint = draw_status_paint(s->status);
+	xasprintf(&sv->title, "%s %s  %s", ui_draw_glyph(ui, s->status),
+	    s->name, s->status);
+	sv->title_paint = ui_draw_status_paint(s->status);
 	if (w != NULL) {
 		time_age(time_now_ms() - w->created_at, age, sizeof age);
 		ui_step_field(sv, "workflow", PAINT_NORMAL, "%lld %s (%s), "
-		    "started by %s at %s, %s ago", (long long)w->id, w->name,
-		    w->status, w->created_by, ui_step_when(w->created_at, when,
-		    sizeof when), age);
+		    "started by %s%s%s at %s, %s ago", (long long)w->id,
+		    w->name, w->status, w->created_by,
+		    w->created_via != NULL ? " via " : "",
+		    w->created_via != NULL ? w->created_via : "",
+		    ui_step_when(w->created_at, when, sizeof when), age);
 	}
 	ui_step_field(sv, "step", PAINT_NORMAL, "%lld, key %s, attempt %d, "
 	    "visit %d", (long long)s->id, s->step_key, s->attempt, s->visit);
@@ -343,7 +345,7 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	else if (s->started_at - ready >= 1000)
 		ui_step_field(sv, "started", PAINT_NORMAL, "%s, after %s ready",
 		    ui_step_when(s->started_at, when, sizeof when),
-		    draw_duration(s->started_at - ready, d, sizeof d));
+		    ui_draw_duration(s->started_at - ready, d, sizeof d));
 	else
 		ui_step_field(sv, "started", PAINT_NORMAL, "%s", ui_step_when(
 		    s->started_at, when, sizeof when));
@@ -351,11 +353,11 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 		ui_step_field(sv, "ended", PAINT_NORMAL, "%s, took %s",
 		    ui_step_when(s->completed_at, when, sizeof when),
 		    s->started_at != 0 && s->completed_at >= s->started_at ?
-		    draw_duration(s->completed_at - s->started_at, d,
+		    ui_draw_duration(s->completed_at - s->started_at, d,
 		    sizeof d) : "-");
 	else if (strcmp(s->status, "running") == 0 && s->started_at != 0)
-		ui_step_field(sv, "running", PAINT_RUN, "for %s", draw_duration(
-		    now - s->started_at, d, sizeof d));
+		ui_step_field(sv, "running", PAINT_RUN, "for %s",
+		    ui_draw_duration(now - s->started_at, d, sizeof d));
 	if (strcmp(s->status, "running") == 0 && s->timeout_at > now) {
 		time_age(s->timeout_at - now, age, sizeof age);
 		ui_step_field(sv, "times out", PAINT_NORMAL, "%s (in %s)",
@@ -386,8 +388,8 @@ step_gate_times(struct stepv *sv, const struct store_step *s)
 	int64_t	 end = s->completed_at != 0 ? s->completed_at : time_now_ms();
 
 	ui_step_field(sv, "waiting", PAINT_NORMAL, "since %s (%s)",
-	    ui_step_when(since, when, sizeof when), draw_duration(end - since,
-	    d, sizeof d));
+	    ui_step_when(since, when, sizeof when), ui_draw_duration(end -
+	    since, d, sizeof d));
 	if (s->completed_at != 0)
 		ui_step_field(sv, "decided", PAINT_NORMAL, "%s", ui_step_when(
 		    s->completed_at, when, sizeof when));
@@ -434,7 +436,7 @@ step_command_read(struct stepv *sv, const struct store_step *s,
 		for (i = 0; i < f->steps[spec].nrun; i++) {
 			if (i > 0)
 				buf_putc(&b, ' ');
-			action_quote(&b, f->steps[spec].run[i]);
+			ui_action_quote(&b, f->steps[spec].run[i]);
 		}
 	}
 	if (b.len > 0)
@@ -474,19 +476,19 @@ step_log(struct ui *ui, struct stepv *sv, const struct store_step *s)
 
 	if (store_log_tail(ui->store, s->id, STEP_LOG_CHUNKS, &c, &n,
 	    &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
 	memset(&ls, 0, sizeof ls);
-	pager_lines_add(&ls, c, n);
+	ui_pager_lines_add(&ls, c, n);
 	store_logs_free(c, n);
 	ui_step_heading(sv, n == 0 ? "Log: none yet" : "Log: the last lines "
 	    "(l shows all of it)");
 	for (i = ls.n > STEP_LOG_LINES ? ls.n - STEP_LOG_LINES : 0; i < ls.n;
 	    i++) {
 		l = &ls.v[i];
-		mark = pager_stream_mark(ui, l->stream, &paint);
+		mark = ui_pager_stream_mark(ui, l->stream, &paint);
 		ui_step_when(l->at, when, sizeof when);
 		xasprintf(&line, "  %s %s %s", when, mark, l->text);
 		ui_step_add(sv, l->stream == 'e' ? PAINT_WAIT : l->stream ==
@@ -497,7 +499,7 @@ step_log(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	if (s->log_bytes > 0)
 		ui_step_field(sv, "kept", PAINT_DIM, "%lld bytes of output",
 		    (long long)s->log_bytes);
-	pager_lines_free(&ls);
+	ui_pager_lines_free(&ls);
 }
 
 /* Read the step (and its workflow) and write out its lines. */
@@ -517,7 +519,7 @@ step_load(struct ui *ui, struct view *v)
 		return;
 	}
 	if (store_workflow_get(ui->store, s->workflow_id, &w, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		w = NULL;
 	}
@@ -569,7 +571,7 @@ step_wrap_line(struct stepv *sv, int i, int cols, struct buf *b)
 			return;
 		}
 		buf_reset(b);
-		draw_clip(s + off, avail, b);
+		ui_draw_clip(s + off, avail, b);
 		fit = b->len;
 		if (off + fit >= total) {
 			step_row_add(sv, i, off, total - off);
@@ -621,11 +623,11 @@ step_row_draw(struct ui *ui, struct stepv *sv, int y, const struct step_row *r)
 		x = l->indent;
 	if (label > 0) {
 		text = xstrndup(l->text, label);
-		x += draw_text(ui, y, x, ui->cols - x, text, PAINT_DIM);
+		x += ui_draw_text(ui, y, x, ui->cols - x, text, PAINT_DIM);
 		free(text);
 	}
 	text = xstrndup(l->text + r->off + label, r->len - label);
-	draw_text(ui, y, x, ui->cols - x, text, l->paint);
+	ui_draw_text(ui, y, x, ui->cols - x, text, l->paint);
 	free(text);
 }
 
@@ -650,11 +652,11 @@ step_draw(struct ui *ui, struct view *v, int y, int h)
 		snprintf(pos, sizeof pos, "%d-%d of %d", l->top + 1,
 		    l->top + l->height < l->n ? l->top + l->height : l->n,
 		    l->n);
-		w = draw_width(pos);
-		draw_text(ui, y, ui->cols - w, w, pos, PAINT_DIM);
+		w = ui_draw_width(pos);
+		ui_draw_text(ui, y, ui->cols - w, w, pos, PAINT_DIM);
 	}
 	if (sv->title != NULL)
-		draw_text(ui, y, 0, ui->cols - w - 2, sv->title,
+		ui_draw_text(ui, y, 0, ui->cols - w - 2, sv->title,
 		    sv->title_paint);
 	for (i = 0; i < l->height && l->top + i < l->n; i++)
 		step_row_draw(ui, sv, y + 1 + i, &sv->rows[l->top + i]);

@@ -28,7 +28,7 @@
 
 /* Draw a table in rows [y, y + h): titles, then rows top.. of n. */
 void
-table_draw(struct ui *ui, int y, int h, const struct table *t,
+ui_table_draw(struct ui *ui, int y, int h, const struct table *t,
     int n, int top, int sel)
 {
 	const char	*cells[TABLE_MAX_COLS];
@@ -37,12 +37,12 @@ table_draw(struct ui *ui, int y, int h, const struct table *t,
 	int		 i, row;
 
 	memcpy(widths, t->widths, t->ncols * sizeof widths[0]);
-	draw_fit(widths, t->ncols, ui->cols, t->flex);
+	ui_draw_fit(widths, t->ncols, ui->cols, t->flex);
 	if (t->flex_max > 0 && widths[t->flex] > t->flex_max)
 		widths[t->flex] = t->flex_max;
-	draw_columns(ui, y, widths, t->ncols, t->titles, NULL, PAINT_TITLE);
+	ui_draw_columns(ui, y, widths, t->ncols, t->titles, NULL, PAINT_TITLE);
 	if (n == 0) {
-		draw_wrap(ui, y + 2, 2, ui->cols - 4, h - 2, t->empty,
+		ui_draw_wrap(ui, y + 2, 2, ui->cols - 4, h - 2, t->empty,
 		    PAINT_DIM);
 		return;
 	}
@@ -53,10 +53,10 @@ table_draw(struct ui *ui, int y, int h, const struct table *t,
 		base = PAINT_NORMAL;
 		t->row(ui, t->arg, row, cells, paints, &base);
 		if (row == sel) {
-			draw_fill(ui, y + 1 + i, 0, ui->cols, PAINT_SELECT);
+			ui_draw_fill(ui, y + 1 + i, 0, ui->cols, PAINT_SELECT);
 			base = PAINT_SELECT;
 		}
-		draw_columns(ui, y + 1 + i, widths, t->ncols, cells, paints,
+		ui_draw_columns(ui, y + 1 + i, widths, t->ncols, cells, paints,
 		    base);
 	}
 }

@@ -41,7 +41,7 @@ static void	 templates_free(struct view *);
 static void	 templates_row(struct ui *, void *, int, const char **,
 		     enum ui_paint *, enum ui_paint *);
 
-const struct view_ops view_templates = {
+const struct view_ops ui_view_templates = {
 	.kind = VIEW_TEMPLATES,
 	.title = "Templates",
 	.load = templates_load,
@@ -69,7 +69,7 @@ templates_load(struct ui *ui, struct view *v)
 	t->all = NULL;
 	t->nall = 0;
 	if (store_template_list(ui->store, &t->all, &t->nall, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 	}
 	t->shown = xcalloc(t->nall + 1, sizeof *t->shown);
@@ -85,12 +85,12 @@ templates_load(struct ui *ui, struct view *v)
 	}
 	free(sel);
 	t->list.n = n;
-	list_fix(&t->list, screen_body_rows(ui) - 1);
+	ui_list_fix(&t->list, ui_screen_body_rows(ui) - 1);
 }
 
 /* The selected template's name, or NULL. */
 const char *
-templates_selected(struct view *v)
+ui_templates_selected(struct view *v)
 {
 	struct templates	*t = v->data;
 
@@ -112,7 +112,7 @@ templates_row(struct ui *ui, void *arg, int i, const char **cells,
 	(void)base;
 	snprintf(t->version, sizeof t->version, "%lld",
 	    (long long)st->version);
-	draw_when(st->updated_at, t->when, sizeof t->when);
+	ui_draw_when(st->updated_at, t->when, sizeof t->when);
 	cells[0] = st->name;
 	cells[1] = t->version;
 	cells[2] = st->description != NULL ? st->description : "";
@@ -132,7 +132,7 @@ templates_draw(struct ui *ui, struct view *v, int y, int h)
 
 	if (t == NULL)
 		return;
-	list_fix(&t->list, h - 1);
+	ui_list_fix(&t->list, h - 1);
 	memset(&tb, 0, sizeof tb);
 	tb.titles = titles;
 	tb.widths = widths;
@@ -144,7 +144,7 @@ templates_draw(struct ui *ui, struct view *v, int y, int h)
 	    "NAME FILE.json (examples are in share/templates).";
 	tb.row = templates_row;
 	tb.arg = t;
-	table_draw(ui, y, h, &tb, t->list.n, t->list.top, t->list.sel);
+	ui_table_draw(ui, y, h, &tb, t->list.n, t->list.top, t->list.sel);
 }
 
 /* Moving; Enter is r: run it through the form. */
@@ -157,11 +157,11 @@ templates_key(struct ui *ui, struct view *v, int key)
 	if (t == NULL)
 		return (0);
 	if (key == K_ENTER) {
-		if ((name = templates_selected(v)) != NULL)
-			form_open(ui, name, NULL);
+		if ((name = ui_templates_selected(v)) != NULL)
+			ui_form_open(ui, name, NULL);
 		return (1);
 	}
-	if (list_key(&t->list, key)) {
+	if (ui_list_key(&t->list, key)) {
 		ui_dirty(ui);
 		return (1);
 	}

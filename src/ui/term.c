@@ -110,7 +110,7 @@ term_crash(int signo)
 
 /* Put the terminal back (normal end, fatal()); safe to call twice. */
 void
-term_restore(void)
+ui_term_restore(void)
 {
 	if (!term_active)
 		return;
@@ -147,7 +147,7 @@ term_colors(struct ui *ui)
 
 /* The attribute for a meaning, in colour or in monochrome. */
 int
-term_attr(const struct ui *ui, enum ui_paint p)
+ui_term_attr(const struct ui *ui, enum ui_paint p)
 {
 	if (!ui->color) {
 		switch (p) {
@@ -189,7 +189,7 @@ term_attr(const struct ui *ui, enum ui_paint p)
  * the locale's codeset is UTF-8.  Signal handlers are already installed.
  */
 int
-term_open(struct ui *ui, char **cause)
+ui_term_open(struct ui *ui, char **cause)
 {
 	struct sigaction	 sa;
 	size_t			 i;
@@ -207,7 +207,7 @@ term_open(struct ui *ui, char **cause)
 		return (-1);
 	}
 	term_active = 1;
-	fatal_set_hook(term_restore);
+	fatal_set_hook(ui_term_restore);
 	term_save_reset();
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = term_crash;
@@ -233,19 +233,19 @@ term_open(struct ui *ui, char **cause)
 
 /* Leave curses and stop watching stdin. */
 void
-term_close(struct ui *ui)
+ui_term_close(struct ui *ui)
 {
 	if (ui->tty != NULL) {
 		loop_fd_del(ui->tty);
 		ui->tty = NULL;
 	}
-	term_restore();
+	ui_term_restore();
 	fatal_set_hook(NULL);
 }
 
 /* SIGWINCH: ask the terminal its size and let curses follow. */
 void
-term_resize(struct ui *ui)
+ui_term_resize(struct ui *ui)
 {
 	struct winsize	 ws;
 
@@ -261,7 +261,7 @@ term_resize(struct ui *ui)
 
 /* Give the terminal to a child (the editor): curses off, tty as found. */
 void
-term_suspend(struct ui *ui)
+ui_term_suspend(struct ui *ui)
 {
 	(void)ui;
 	def_prog_mode();
@@ -270,17 +270,17 @@ term_suspend(struct ui *ui)
 
 /* Take the terminal back after the child and repaint everything. */
 void
-term_resume(struct ui *ui)
+ui_term_resume(struct ui *ui)
 {
 	reset_prog_mode();
-	term_resize(ui);
+	ui_term_resize(ui);
 	clearok(curscr, TRUE);
 	ui_dirty(ui);
 }
 
 /* Ring the bell (a new gate is waiting). */
 void
-term_bell(struct ui *ui)
+ui_term_bell(struct ui *ui)
 {
 	(void)ui;
 	beep();
@@ -333,7 +333,7 @@ term_wait_enter(struct ui *ui)
 	for (i = 0; i < n; i++) {
 		if (buf[i] == '\n' || buf[i] == '\r') {
 			ui->wait_enter = 0;
-			term_resume(ui);
+			ui_term_resume(ui);
 			return;
 		}
 	}
@@ -363,9 +363,9 @@ term_input(int fd, short revents, void *arg)
 		if (key == KEY_FN(KEY_RESIZE))
 			continue;
 		ui_trace(ui, "key");
-		keys_dispatch(ui, key);
+		ui_keys_dispatch(ui, key);
 		/* The next key must see what this one opened. */
-		view_load_all(ui);
+		ui_view_load_all(ui);
 	}
 	if (got != 0) {
 		ui->idle_reads = 0;

@@ -112,20 +112,20 @@ timeline_axis(struct ui *ui, int y, int name_w, int x0, int64_t from,
 	char	 t1[32], t2[32], t3[32], d[16];
 	int	 w = ui->cols - x0, n;
 
-	draw_textf(ui, y, 0, name_w, PAINT_TITLE, "STEP (%s)",
-	    draw_duration(to - from, d, sizeof d));
+	ui_draw_textf(ui, y, 0, name_w, PAINT_TITLE, "STEP (%s)",
+	    ui_draw_duration(to - from, d, sizeof d));
 	if (w < TIMELINE_MIN_BAR)
 		return;
-	draw_when(from, t1, sizeof t1);
-	draw_when(from + (to - from) / 2, t2, sizeof t2);
-	draw_when(to, t3, sizeof t3);
-	draw_text(ui, y, x0, w, t1, PAINT_TITLE);
+	ui_draw_when(from, t1, sizeof t1);
+	ui_draw_when(from + (to - from) / 2, t2, sizeof t2);
+	ui_draw_when(to, t3, sizeof t3);
+	ui_draw_text(ui, y, x0, w, t1, PAINT_TITLE);
 	n = (int)strlen(t3);
 	if (w >= 2 * n + 2)
-		draw_text(ui, y, ui->cols - n - 1, n, t3, PAINT_TITLE);
+		ui_draw_text(ui, y, ui->cols - n - 1, n, t3, PAINT_TITLE);
 	n = (int)strlen(t2);
 	if (w >= 3 * n + 4)
-		draw_text(ui, y, x0 + (w - n) / 2, n, t2, PAINT_TITLE);
+		ui_draw_text(ui, y, x0 + (w - n) / 2, n, t2, PAINT_TITLE);
 }
 
 /* One row: its label, then its bar and how long it took. */
@@ -142,8 +142,8 @@ timeline_row(struct ui *ui, const struct timeline *tl, int y, int i,
 	int			 a, z, k;
 
 	if (sel)
-		draw_fill(ui, y, 0, ui->cols, PAINT_SELECT);
-	run_label(ui, y, name_w, tl->tree, tr, sel);
+		ui_draw_fill(ui, y, 0, ui->cols, PAINT_SELECT);
+	ui_run_label(ui, y, name_w, tl->tree, tr, sel);
 	if (w < TIMELINE_MIN_BAR || !timeline_bar_of(tr, time_now_ms(), &bar))
 		return;
 	a = timeline_x(bar.from, from, to, w);
@@ -157,18 +157,18 @@ timeline_row(struct ui *ui, const struct timeline *tl, int y, int i,
 	buf_init(&b);
 	for (k = a; k <= z; k++)
 		buf_puts(&b, cell);
-	draw_text(ui, y, x0 + a, z - a + 1, b.data, sel ? PAINT_SELECT :
-	    draw_status_paint(tree_status_name(tr->status)));
+	ui_draw_text(ui, y, x0 + a, z - a + 1, b.data, sel ? PAINT_SELECT :
+	    ui_draw_status_paint(ui_tree_status_name(tr->status)));
 	buf_free(&b);
-	draw_duration(bar.to - bar.from, d, sizeof d);
+	ui_draw_duration(bar.to - bar.from, d, sizeof d);
 	if (z + 2 + (int)strlen(d) < w)
-		draw_text(ui, y, x0 + z + 2, (int)strlen(d), d,
+		ui_draw_text(ui, y, x0 + z + 2, (int)strlen(d), d,
 		    sel ? PAINT_SELECT : PAINT_DIM);
 }
 
 /* The chart: the axis on the title line, then one line per row. */
 void
-timeline_draw(struct ui *ui, const struct timeline *tl, int y, int h)
+ui_timeline_draw(struct ui *ui, const struct timeline *tl, int y, int h)
 {
 	int64_t	 from, to, now = time_now_ms();
 	int	 name_w, cap, i;
@@ -180,7 +180,7 @@ timeline_draw(struct ui *ui, const struct timeline *tl, int y, int h)
 	timeline_span(tl, now, &from, &to);
 	timeline_axis(ui, y, name_w, name_w + 1, from, to);
 	if (tl->list->n == 0)
-		draw_text(ui, y + 2, 2, ui->cols - 4, "No steps yet.",
+		ui_draw_text(ui, y + 2, 2, ui->cols - 4, "No steps yet.",
 		    PAINT_DIM);
 	for (i = 0; i < h - 1 && tl->list->top + i < tl->list->n; i++)
 		timeline_row(ui, tl, y + 1 + i, tl->list->top + i, name_w,

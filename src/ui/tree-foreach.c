@@ -166,7 +166,7 @@ ui_tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 		r = ui_tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
 		r->row = m;
 		r->spec = spec;
-		r->status = tree_status_of(m->status);
+		r->status = ui_tree_status_of(m->status);
 		r->item = 1;
 	}
 	for (k = lo; k < hi; k++) {
@@ -178,7 +178,7 @@ ui_tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 		r = ui_tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
 		r->row = m;
 		r->spec = spec;
-		r->status = tree_status_of(m->status);
+		r->status = ui_tree_status_of(m->status);
 		r->item = 1;
 	}
 }

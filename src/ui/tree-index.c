@@ -179,7 +179,7 @@ ui_tree_specs(struct tree_ctx *c)
 static int
 tree_activity(const char *status)
 {
-	switch (tree_status_of(status)) {
+	switch (ui_tree_status_of(status)) {
 	case TREE_RUNNING:
 		return (4);
 	case TREE_WAITING:
@@ -297,5 +297,5 @@ ui_tree_lane_status(const struct tree_ctx *c, size_t lo, size_t hi)
 			act = c->act[c->lane[k].idx];
 	if (act > 0)
 		return (by_act[act]);
-	return (tree_status_of(c->in->steps[c->lane[hi - 1].idx].status));
+	return (ui_tree_status_of(c->in->steps[c->lane[hi - 1].idx].status));
 }

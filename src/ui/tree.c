@@ -69,7 +69,7 @@ static const char *const tree_status_names[TREE_NSTATUS] = {
 
 /* A status word as the enum (unknown words count as pending). */
 enum tree_status
-tree_status_of(const char *s)
+ui_tree_status_of(const char *s)
 {
 	int	 i;
 
@@ -80,9 +80,9 @@ tree_status_of(const char *s)
 	return (TREE_PENDING);
 }
 
-/* The store's word for a status (draw_glyph and paints take it). */
+/* The store's word for a status (ui_draw_glyph and paints take it). */
 const char *
-tree_status_name(enum tree_status st)
+ui_tree_status_name(enum tree_status st)
 {
 	if ((int)st < 0 || st >= TREE_NSTATUS)
 		return ("pending");
@@ -192,7 +192,7 @@ tree_step_lane(struct tree_ctx *c)
 		r = ui_tree_emit(c, TREE_STEP, f->depth, f->rails, last);
 		r->row = s;
 		r->spec = c->spec[i];
-		r->status = tree_status_of(s->status);
+		r->status = ui_tree_status_of(s->status);
 		r->fanout = c->fo[i];
 		r->foreach = -1;
 		c->shown[i] = 1;
@@ -404,7 +404,7 @@ tree_leftovers(struct tree_ctx *c)
 		r = ui_tree_emit(c, TREE_STEP, 0, 0, 1);
 		r->row = &c->in->steps[i];
 		r->spec = c->spec[i];
-		r->status = tree_status_of(r->row->status);
+		r->status = ui_tree_status_of(r->row->status);
 	}
 	if (!c->in->ended || f == NULL)
 		return;
@@ -462,7 +462,7 @@ tree_unreached_branches(struct tree_ctx *c, int spec)
 
 /* Lay a run out. */
 struct tree *
-tree_build(const struct tree_input *in)
+ui_tree_build(const struct tree_input *in)
 {
 	struct tree_ctx		 c;
 	size_t			 lo, hi, clo, chi;
@@ -511,7 +511,7 @@ tree_build(const struct tree_input *in)
 
 /* Free a layout (the rows it points at belong to the caller). */
 void
-tree_free(struct tree *t)
+ui_tree_free(struct tree *t)
 {
 	if (t == NULL)
 		return;
@@ -523,7 +523,7 @@ tree_free(struct tree *t)
 
 /* The display row of a step row's id, or -1. */
 int
-tree_find_step(const struct tree *t, int64_t id)
+ui_tree_find_step(const struct tree *t, int64_t id)
 {
 	size_t	 i;
 

@@ -23,6 +23,10 @@
  * running whatever is open.  Views read only the rows they show, when the
  * database has changed, and the screen is drawn once per loop turn at
  * most, only when something marked it dirty.
+ *
+ * Every function and table shared across the console's files carries the
+ * ui_ prefix, then its file: ui_draw_text (draw.c), ui_run_open (run.c),
+ * ui_view_run (the run view's ops); file-private ones stay static.
  */
 
 #ifndef SLUICE_UI_INT_H
@@ -199,43 +203,43 @@ enum ui_paint {
 
 /* attach.c: the socket of an engine in another process. */
 struct ui_attach;
-int		 attach_open(struct ui *);
-void		 attach_close(struct ui *);
-int		 attach_ready(const struct ui *);
-int		 attach_state(struct ui *, struct buf *);
-void		 attach_tick(struct ui *);
-void		 attach_send(struct ui *, const struct engine_request *,
+int		 ui_attach_open(struct ui *);
+void		 ui_attach_close(struct ui *);
+int		 ui_attach_ready(const struct ui *);
+int		 ui_attach_state(struct ui *, struct buf *);
+void		 ui_attach_tick(struct ui *);
+void		 ui_attach_send(struct ui *, const struct engine_request *,
 		     const char *);
 
 /* term.c: the terminal, its keys and its end. */
-int		 term_open(struct ui *, char **);
-void		 term_close(struct ui *);
-void		 term_restore(void);
-int		 term_attr(const struct ui *, enum ui_paint);
-void		 term_resize(struct ui *);
-void		 term_suspend(struct ui *);
-void		 term_resume(struct ui *);
-void		 term_bell(struct ui *);
+int		 ui_term_open(struct ui *, char **);
+void		 ui_term_close(struct ui *);
+void		 ui_term_restore(void);
+int		 ui_term_attr(const struct ui *, enum ui_paint);
+void		 ui_term_resize(struct ui *);
+void		 ui_term_suspend(struct ui *);
+void		 ui_term_resume(struct ui *);
+void		 ui_term_bell(struct ui *);
 
 /* draw.c: text by display width, never past the last column. */
-int		 draw_width(const char *);
-int		 draw_text(struct ui *, int, int, int, const char *,
+int		 ui_draw_width(const char *);
+int		 ui_draw_text(struct ui *, int, int, int, const char *,
 		     enum ui_paint);
-int		 draw_textf(struct ui *, int, int, int, enum ui_paint,
+int		 ui_draw_textf(struct ui *, int, int, int, enum ui_paint,
 		     const char *, ...) printflike(6, 7);
-void		 draw_fill(struct ui *, int, int, int, enum ui_paint);
-void		 draw_clip(const char *, int, struct buf *);
-int		 draw_wrap(struct ui *, int, int, int, int, const char *,
+void		 ui_draw_fill(struct ui *, int, int, int, enum ui_paint);
+void		 ui_draw_clip(const char *, int, struct buf *);
+int		 ui_draw_wrap(struct ui *, int, int, int, int, const char *,
 		     enum ui_paint);
-void		 draw_box(struct ui *, int, int, int, int);
-int		 utf8_encode(uint32_t, char *);
-const char	*draw_glyph(const struct ui *, const char *);
-enum ui_paint	 draw_status_paint(const char *);
-const char	*draw_duration(int64_t, char *, size_t);
-const char	*draw_when(int64_t, char *, size_t);
-void		 draw_columns(struct ui *, int, const int *, size_t,
+void		 ui_draw_box(struct ui *, int, int, int, int);
+int		 ui_utf8_encode(uint32_t, char *);
+const char	*ui_draw_glyph(const struct ui *, const char *);
+enum ui_paint	 ui_draw_status_paint(const char *);
+const char	*ui_draw_duration(int64_t, char *, size_t);
+const char	*ui_draw_when(int64_t, char *, size_t);
+void		 ui_draw_columns(struct ui *, int, const int *, size_t,
 		     const char *const *, const enum ui_paint *, enum ui_paint);
-int		 draw_fit(int *, size_t, int, size_t);
+int		 ui_draw_fit(int *, size_t, int, size_t);
 
 /*
  * table.c: a list view's columns.  row() fills the cells of row i (text
@@ -253,14 +257,14 @@ struct table {
 			     enum ui_paint *, enum ui_paint *);
 	void		*arg;
 };
-void		 table_draw(struct ui *, int, int, const struct table *, int,
+void		 ui_table_draw(struct ui *, int, int, const struct table *, int,
 		     int, int);
 
 /* screen.c: header, footer, message line, the frame. */
-void		 screen_draw(struct ui *);
-void		 screen_message(struct ui *, int, const char *, ...)
+void		 ui_screen_draw(struct ui *);
+void		 ui_screen_message(struct ui *, int, const char *, ...)
 		     printflike(3, 4);
-int		 screen_body_rows(const struct ui *);
+int		 ui_screen_body_rows(const struct ui *);
 
 /* keys.c: the key table (the help and the man page list the same). */
 struct ui_key {
@@ -273,26 +277,26 @@ struct ui_key {
 };
 extern const struct ui_key ui_keys[];
 extern const size_t ui_nkeys;
-void		 keys_dispatch(struct ui *, int);
-void		 keys_dispatch_quit(struct ui *);
-void		 keys_footer(struct ui *, struct view *, struct buf *);
-const char	*keys_name(int, char *, size_t);
+void		 ui_keys_dispatch(struct ui *, int);
+void		 ui_keys_dispatch_quit(struct ui *);
+void		 ui_keys_footer(struct ui *, struct view *, struct buf *);
+const char	*ui_keys_name(int, char *, size_t);
 
 /* view.c: the stack. */
-struct view	*view_push(struct ui *, const struct view_ops *, void *);
-void		 view_pop(struct ui *);
-void		 view_switch(struct ui *, enum view_kind);
-void		 view_load_all(struct ui *);
-struct view	*view_page(struct ui *);	/* the top non-overlay */
-struct view	*view_find(struct ui *, enum view_kind);
-void		 view_set_filter(struct ui *, struct view *, const char *);
+struct view	*ui_view_push(struct ui *, const struct view_ops *, void *);
+void		 ui_view_pop(struct ui *);
+void		 ui_view_switch(struct ui *, enum view_kind);
+void		 ui_view_load_all(struct ui *);
+struct view	*ui_view_page(struct ui *);	/* the top non-overlay */
+struct view	*ui_view_find(struct ui *, enum view_kind);
+void		 ui_view_set_filter(struct ui *, struct view *, const char *);
 
 /* list.c: cursors. */
-int		 list_key(struct ui_list *, int);
-void		 list_fix(struct ui_list *, int);
-int		 window_key(struct ui *, struct view *, struct ui_window *,
+int		 ui_list_key(struct ui_list *, int);
+void		 ui_list_fix(struct ui_list *, int);
+int		 ui_window_key(struct ui *, struct view *, struct ui_window *,
 		     int);
-void		 window_load(struct ui_window *, int,
+void		 ui_window_load(struct ui_window *, int,
 		     const struct window_src *);
 
 /* tree.c: a run's step rows laid out as its flow's graph (pure). */
@@ -364,11 +368,11 @@ struct tree_input {
 	const struct tree_tally	*tallies;	/* closed for-eachs' items */
 	size_t			 ntallies;
 };
-struct tree	*tree_build(const struct tree_input *);
-void		 tree_free(struct tree *);
-int		 tree_find_step(const struct tree *, int64_t);
-enum tree_status tree_status_of(const char *);
-const char	*tree_status_name(enum tree_status);
+struct tree	*ui_tree_build(const struct tree_input *);
+void		 ui_tree_free(struct tree *);
+int		 ui_tree_find_step(const struct tree *, int64_t);
+enum tree_status ui_tree_status_of(const char *);
+const char	*ui_tree_status_name(enum tree_status);
 
 /* tree.c, tree-index.c, tree-foreach.c: what the layout's files share. */
 /* A row's place in a sort: by lane then id, or by id alone. */
@@ -434,7 +438,8 @@ struct timeline {
 	int64_t			 end;		/* 0: still going (now) */
 	int			 name_w;	/* the names' column */
 };
-void		 timeline_draw(struct ui *, const struct timeline *, int, int);
+void		 ui_timeline_draw(struct ui *, const struct timeline *, int,
+		     int);
 
 /* run.c, run-row.c, run-header.c: the run view. */
 /*
@@ -443,7 +448,8 @@ void		 timeline_draw(struct ui *, const struct timeline *, int, int);
  */
 struct run {
 	int64_t			 id;
-	int64_t			 want;	/* run_open's step, until shown */
+	int64_t			 want;	/* ui_run_open's step, until shown */
+	int			 placed;	/* the cursor was placed once */
 	struct store_workflow	*wf;
 	struct flow		*flow;
 	struct store_step	*steps;
@@ -472,7 +478,7 @@ struct run {
 struct run_cols {
 	int	 name, tool, try, took, result;
 };
-int		 run_label(struct ui *, int, int, const struct tree *,
+int		 ui_run_label(struct ui *, int, int, const struct tree *,
 		     const struct tree_row *, int);
 const char	*ui_run_label_text(const struct tree *,
 		     const struct tree_row *, char *, size_t);
@@ -485,33 +491,33 @@ void		 ui_run_oneline(const char *, struct buf *);
 int		 ui_run_header(struct ui *, const struct run *, int, int);
 
 /* Top views, each in its own file. */
-extern const struct view_ops view_workflows;
-extern const struct view_ops view_gates;
-extern const struct view_ops view_templates;
-extern const struct view_ops view_schedules;
-extern const struct view_ops view_audit;
-extern const struct view_ops view_run;
-extern const struct view_ops view_step;
-extern const struct view_ops view_log;
-extern const struct view_ops view_help;
-extern const struct view_ops view_prompt;
-extern const struct view_ops view_form;
-extern const struct view_ops view_versions;
-extern const struct view_ops view_diff;
+extern const struct view_ops ui_view_workflows;
+extern const struct view_ops ui_view_gates;
+extern const struct view_ops ui_view_templates;
+extern const struct view_ops ui_view_schedules;
+extern const struct view_ops ui_view_audit;
+extern const struct view_ops ui_view_run;
+extern const struct view_ops ui_view_step;
+extern const struct view_ops ui_view_log;
+extern const struct view_ops ui_view_help;
+extern const struct view_ops ui_view_prompt;
+extern const struct view_ops ui_view_form;
+extern const struct view_ops ui_view_versions;
+extern const struct view_ops ui_view_diff;
 
 /* Which workflow or step the page under the cursor is about. */
-int64_t		 workflows_selected(struct view *);
-int64_t		 audit_selected(struct view *);
-int		 gates_selected(struct view *, int64_t *, int64_t *);
-const char	*templates_selected(struct view *);
-int		 run_selected(struct view *, int64_t *, int64_t *);
-int		 run_toggle_timeline(struct view *);
-const char	*run_retry_from(struct view *);
-void		 run_follow(struct ui *, struct view *);
-void		 run_open(struct ui *, int64_t, int64_t);
-void		 step_open(struct ui *, int64_t);
-int		 step_selected(struct view *, int64_t *, int64_t *);
-void		 pager_open(struct ui *, int64_t);
+int64_t		 ui_workflows_selected(struct view *);
+int64_t		 ui_audit_selected(struct view *);
+int		 ui_gates_selected(struct view *, int64_t *, int64_t *);
+const char	*ui_templates_selected(struct view *);
+int		 ui_run_selected(struct view *, int64_t *, int64_t *);
+int		 ui_run_toggle_timeline(struct view *);
+const char	*ui_run_retry_from(struct view *);
+void		 ui_run_follow(struct ui *, struct view *);
+void		 ui_run_open(struct ui *, int64_t, int64_t);
+void		 ui_step_open(struct ui *, int64_t);
+int		 ui_step_selected(struct view *, int64_t *, int64_t *);
+void		 ui_pager_open(struct ui *, int64_t);
 
 /*
  * step.c, step-gate.c: the step view, written out as lines in load with
@@ -542,51 +548,51 @@ struct log_lines {
 	size_t		 size;
 	int		 cut;		/* the log limit was reached */
 };
-void		 pager_lines_add(struct log_lines *, const struct store_log *,
-		     size_t);
-void		 pager_lines_free(struct log_lines *);
-const char	*pager_stream_mark(const struct ui *, char, enum ui_paint *);
+void		 ui_pager_lines_add(struct log_lines *,
+		     const struct store_log *, size_t);
+void		 ui_pager_lines_free(struct log_lines *);
+const char	*ui_pager_stream_mark(const struct ui *, char, enum ui_paint *);
 
 /* prompt.c: one line of input, or a yes/no question, over any view. */
 typedef void	 (*prompt_cb)(struct ui *, const char *, void *);
-void		 prompt_open(struct ui *, const char *, const char *, int,
+void		 ui_prompt_open(struct ui *, const char *, const char *, int,
 		     prompt_cb, void *, void (*)(void *));
-void		 prompt_append(struct ui *, struct buf *, int);
-void		 prompt_rubout(struct buf *, int);
-void		 confirm_open(struct ui *, const char *, const char *,
+void		 ui_prompt_append(struct ui *, struct buf *, int);
+void		 ui_prompt_rubout(struct buf *, int);
+void		 ui_confirm_open(struct ui *, const char *, const char *,
 		     prompt_cb, void *, void (*)(void *));
 
 /* form.c: run a template. */
-void		 form_open(struct ui *, const char *, const char *);
-void		 form_open_again(struct ui *, int64_t);
+void		 ui_form_open(struct ui *, const char *, const char *);
+void		 ui_form_open_again(struct ui *, int64_t);
 
 /* versions.c, diffview.c: a template's versions and the diff of two. */
-void		 versions_open(struct ui *, const char *);
-void		 diffview_open(struct ui *, const char *, int64_t, int64_t);
-void		 versions_run_diff(struct ui *, int64_t);
+void		 ui_versions_open(struct ui *, const char *);
+void		 ui_diffview_open(struct ui *, const char *, int64_t, int64_t);
+void		 ui_versions_run_diff(struct ui *, int64_t);
 
 /* edit.c: a template in $VISUAL or $EDITOR while the loop runs. */
-void		 edit_open(struct ui *, const char *);
+void		 ui_edit_open(struct ui *, const char *);
 
 /* action.c: what the console asks the engine for. */
-void		 action_send(struct ui *, const char *, int64_t, int64_t,
+void		 ui_action_send(struct ui *, const char *, int64_t, int64_t,
 		     struct cJSON *, const char *);
-void		 action_poll(struct ui *);
-void		 action_answer(struct ui *, const char *,
+void		 ui_action_poll(struct ui *);
+void		 ui_action_answer(struct ui *, const char *,
 		     const struct engine_reply *);
-void		 action_quote(struct buf *, const char *);
-void		 action_echo(struct ui *, struct buf *, const char *);
-void		 action_approve(struct ui *, int64_t, int);
-void		 action_cancel(struct ui *, int64_t);
-void		 action_retry(struct ui *, int64_t, const char *);
-void		 action_clear(struct ui *);
-int		 retry_preview(struct ui *, int64_t, const char *, struct buf *,
-		     char **);
-void		 action_skip(struct ui *, int64_t);
-void		 action_pause(struct ui *, int64_t);
+void		 ui_action_quote(struct buf *, const char *);
+void		 ui_action_echo(struct ui *, struct buf *, const char *);
+void		 ui_action_approve(struct ui *, int64_t, int);
+void		 ui_action_cancel(struct ui *, int64_t);
+void		 ui_action_retry(struct ui *, int64_t, const char *);
+void		 ui_action_clear(struct ui *);
+int		 ui_retry_preview(struct ui *, int64_t, const char *,
+		     struct buf *, char **);
+void		 ui_action_skip(struct ui *, int64_t);
+void		 ui_action_pause(struct ui *, int64_t);
 
 /* command.c: the ":" line. */
-void		 command_open(struct ui *);
+void		 ui_command_open(struct ui *);
 
 /* headless.c */
 void		 ui_headless(struct ui *, const char *);

@@ -45,7 +45,7 @@ static void	 versions_free(struct view *);
 static void	 versions_row(struct ui *, void *, int, const char **,
 		     enum ui_paint *, enum ui_paint *);
 
-const struct view_ops view_versions = {
+const struct view_ops ui_view_versions = {
 	.kind = VIEW_VERSIONS,
 	.title = "Versions",
 	.load = versions_load,
@@ -56,14 +56,14 @@ const struct view_ops view_versions = {
 
 /* Open the versions of the named template. */
 void
-versions_open(struct ui *ui, const char *name)
+ui_versions_open(struct ui *ui, const char *name)
 {
 	struct versions	*vs;
 
 	vs = xcalloc(1, sizeof *vs);
 	vs->name = xstrdup(name);
-	view_push(ui, &view_versions, vs);
-	screen_message(ui, 0, "sluice template history %s", name);
+	ui_view_push(ui, &ui_view_versions, vs);
+	ui_screen_message(ui, 0, "sluice template history %s", name);
 }
 
 /* Read the versions again; keep the cursor on the same one. */
@@ -82,7 +82,7 @@ versions_load(struct ui *ui, struct view *v)
 	vs->n = 0;
 	if (store_template_history(ui->store, vs->name, &vs->v, &vs->n,
 	    &vs->removed_at, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 	}
 	vs->latest = vs->n > 0 ? vs->v[vs->n - 1].version : 0;
@@ -104,7 +104,7 @@ versions_load(struct ui *ui, struct view *v)
 		if (vs->v[i].version == sel)
 			vs->list.sel = (int)(vs->n - 1 - i);
 	}
-	list_fix(&vs->list, screen_body_rows(ui) - 1);
+	ui_list_fix(&vs->list, ui_screen_body_rows(ui) - 1);
 }
 
 /* One version's cells; row 0 is the newest. */
@@ -122,7 +122,7 @@ versions_row(struct ui *ui, void *arg, int i, const char **cells,
 	    (long long)tv->version);
 	snprintf(vs->runs, sizeof vs->runs, "%lld", (long long)tv->runs);
 	snprintf(vs->done, sizeof vs->done, "%lld", (long long)tv->completed);
-	draw_when(tv->saved_at, vs->when, sizeof vs->when);
+	ui_draw_when(tv->saved_at, vs->when, sizeof vs->when);
 	cells[0] = vs->version;
 	cells[1] = vs->when;
 	cells[2] = tv->saved_by != NULL ? tv->saved_by : "";
@@ -143,12 +143,12 @@ versions_draw(struct ui *ui, struct view *v, int y, int h)
 	char		 when[32];
 
 	if (vs->removed_at != 0 && h > 2) {
-		draw_textf(ui, y + h - 1, 0, ui->cols, PAINT_DIM,
+		ui_draw_textf(ui, y + h - 1, 0, ui->cols, PAINT_DIM,
 		    "%s was removed %s; its versions are kept", vs->name,
-		    draw_when(vs->removed_at, when, sizeof when));
+		    ui_draw_when(vs->removed_at, when, sizeof when));
 		h--;
 	}
-	list_fix(&vs->list, h - 1);
+	ui_list_fix(&vs->list, h - 1);
 	memset(&tb, 0, sizeof tb);
 	tb.titles = titles;
 	tb.widths = widths;
@@ -157,7 +157,7 @@ versions_draw(struct ui *ui, struct view *v, int y, int h)
 	tb.empty = "This template has no saved versions.";
 	tb.row = versions_row;
 	tb.arg = vs;
-	table_draw(ui, y, h, &tb, vs->list.n, vs->list.top, vs->list.sel);
+	ui_table_draw(ui, y, h, &tb, vs->list.n, vs->list.top, vs->list.sel);
 }
 
 /* Enter: what this version changed; d: from it to the latest. */
@@ -171,18 +171,18 @@ versions_key(struct ui *ui, struct view *v, int key)
 		tv = &vs->v[vs->n - 1 - vs->list.sel];
 		if (key == 'd') {
 			if (tv->version == vs->latest)
-				screen_message(ui, 0, "version %lld is the "
+				ui_screen_message(ui, 0, "version %lld is the "
 				    "latest", (long long)tv->version);
 			else
-				diffview_open(ui, vs->name, tv->version, 0);
+				ui_diffview_open(ui, vs->name, tv->version, 0);
 		} else if (tv->version == 1)
-			screen_message(ui, 0, "version 1 is the first");
+			ui_screen_message(ui, 0, "version 1 is the first");
 		else
-			diffview_open(ui, vs->name, tv->version - 1,
+			ui_diffview_open(ui, vs->name, tv->version - 1,
 			    tv->version);
 		return (1);
 	}
-	if (list_key(&vs->list, key)) {
+	if (ui_list_key(&vs->list, key)) {
 		ui_dirty(ui);
 		return (1);
 	}
@@ -205,32 +205,32 @@ versions_free(struct view *v)
  * completion to the run's own version (D on a gate).
  */
 void
-versions_run_diff(struct ui *ui, int64_t wf)
+ui_versions_run_diff(struct ui *ui, int64_t wf)
 {
 	struct store_workflow	*w;
 	int64_t			 good;
 	char			*cause;
 
 	if (store_workflow_get(ui->store, wf, &w, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		return;
 	}
 	if (w->template_name == NULL)
-		screen_message(ui, 0, "workflow %lld was not started from a "
+		ui_screen_message(ui, 0, "workflow %lld was not started from a "
 		    "template", (long long)wf);
 	else if (store_template_last_completed(ui->store, w->template_name,
 	    &good, &cause) != 0) {
-		screen_message(ui, 1, "%s", cause);
+		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 	} else if (good == 0)
-		screen_message(ui, 0, "no run of %s has completed yet",
+		ui_screen_message(ui, 0, "no run of %s has completed yet",
 		    w->template_name);
 	else if (good == w->template_version)
-		screen_message(ui, 0, "%s v%lld is the version that last ran "
-		    "to completion", w->template_name,
-		    (long long)good);
+		ui_screen_message(ui, 0, "%s v%lld is the version that last "
+		    "ran to completion", w->template_name, (long long)good);
 	else
-		diffview_open(ui, w->template_name, good, w->template_version);
+		ui_diffview_open(ui, w->template_name, good,
+		    w->template_version);
 	store_workflow_free(w);
 }

@@ -28,13 +28,14 @@
 #include "ui/ui-int.h"
 
 static const struct view_ops *const view_tops[] = {
-	&view_workflows, &view_gates, &view_templates, &view_schedules,
-	&view_audit
+	&ui_view_workflows, &ui_view_gates, &ui_view_templates,
+	    &ui_view_schedules,
+	&ui_view_audit
 };
 
 /* Put a view on top; it reads its rows before it is first drawn. */
 struct view *
-view_push(struct ui *ui, const struct view_ops *ops, void *data)
+ui_view_push(struct ui *ui, const struct view_ops *ops, void *data)
 {
 	struct view	*v;
 
@@ -50,7 +51,7 @@ view_push(struct ui *ui, const struct view_ops *ops, void *data)
 
 /* Take the top view off; the one below reads its rows again. */
 void
-view_pop(struct ui *ui)
+ui_view_pop(struct ui *ui)
 {
 	struct view	*v = ui->top;
 
@@ -67,12 +68,12 @@ view_pop(struct ui *ui)
 
 /* Go to a top view: everything above the bottom goes, then the bottom. */
 void
-view_switch(struct ui *ui, enum view_kind kind)
+ui_view_switch(struct ui *ui, enum view_kind kind)
 {
 	struct view	*v;
 
 	while (ui->top != NULL && ui->top->below != NULL)
-		view_pop(ui);
+		ui_view_pop(ui);
 	if (ui->top != NULL && ui->top->ops->kind == kind)
 		return;
 	v = ui->top;
@@ -84,12 +85,12 @@ view_switch(struct ui *ui, enum view_kind kind)
 		free(v);
 	}
 	if ((size_t)kind < nitems(view_tops))
-		view_push(ui, view_tops[kind], NULL);
+		ui_view_push(ui, view_tops[kind], NULL);
 }
 
 /* The page being shown: the top view that is not an overlay. */
 struct view *
-view_page(struct ui *ui)
+ui_view_page(struct ui *ui)
 {
 	struct view	*v;
 
@@ -101,7 +102,7 @@ view_page(struct ui *ui)
 
 /* The nearest view of a kind on the stack, or NULL. */
 struct view *
-view_find(struct ui *ui, enum view_kind kind)
+ui_view_find(struct ui *ui, enum view_kind kind)
 {
 	struct view	*v;
 
@@ -113,9 +114,9 @@ view_find(struct ui *ui, enum view_kind kind)
 
 /* Read again what the visible views show, where they asked for it. */
 void
-view_load_all(struct ui *ui)
+ui_view_load_all(struct ui *ui)
 {
-	struct view	*v, *page = view_page(ui);
+	struct view	*v, *page = ui_view_page(ui);
 
 	for (v = ui->top; v != NULL; v = v->below) {
 		if (v->dirty_data && v->ops->load != NULL) {
@@ -129,7 +130,7 @@ view_load_all(struct ui *ui)
 
 /* A new filter on a view (NULL or "" clears it). */
 void
-view_set_filter(struct ui *ui, struct view *v, const char *text)
+ui_view_set_filter(struct ui *ui, struct view *v, const char *text)
 {
 	free(v->filter);
 	v->filter = text != NULL && *text != '\0' ? xstrdup(text) : NULL;

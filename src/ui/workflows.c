@@ -48,7 +48,7 @@ static int	 workflows_fetch(void *, int64_t, int);
 static int64_t	 workflows_up(void *, int64_t, int, int *);
 static int64_t	 workflows_id_at(void *, int);
 
-const struct view_ops view_workflows = {
+const struct view_ops ui_view_workflows = {
 	.kind = VIEW_WORKFLOWS,
 	.title = "Workflows",
 	.load = workflows_load,
@@ -75,7 +75,7 @@ workflows_fetch(void *arg, int64_t anchor, int limit)
 	win.limit = limit;
 	if (store_brief_window(wf->ui->store, &win, &wf->rows, &wf->n,
 	    &cause) != 0) {
-		screen_message(wf->ui, 1, "%s", cause);
+		ui_screen_message(wf->ui, 1, "%s", cause);
 		free(cause);
 	}
 	return ((int)wf->n);
@@ -134,12 +134,12 @@ workflows_load(struct ui *ui, struct view *v)
 	src.fetch = workflows_fetch;
 	src.up = workflows_up;
 	src.id_at = workflows_id_at;
-	window_load(&wf->w, screen_body_rows(ui) - 1, &src);
+	ui_window_load(&wf->w, ui_screen_body_rows(ui) - 1, &src);
 }
 
 /* The selected workflow's id, 0 if none. */
 int64_t
-workflows_selected(struct view *v)
+ui_workflows_selected(struct view *v)
 {
 	struct workflows	*wf = v->data;
 
@@ -165,13 +165,13 @@ workflows_row(struct ui *ui, void *arg, int i, const char **cells,
 	    strcmp(b->step_status, "waiting") == 0)
 		st = "waiting";
 	snprintf(wf->id, sizeof wf->id, "%lld", (long long)b->id);
-	snprintf(wf->status, sizeof wf->status, "%s %s", draw_glyph(ui, st),
+	snprintf(wf->status, sizeof wf->status, "%s %s", ui_draw_glyph(ui, st),
 	    st);
 	if (strcmp(b->status, "scheduled") == 0 && b->start_at > 0) {
 		when_countdown(b->start_at - time_now_ms(), in, sizeof in);
 		snprintf(wf->started, sizeof wf->started, "in %s", in);
 	} else
-		draw_when(b->started_at, wf->started, sizeof wf->started);
+		ui_draw_when(b->started_at, wf->started, sizeof wf->started);
 	time_age(time_now_ms() - b->created_at, wf->age, sizeof wf->age);
 	cells[0] = wf->id;
 	cells[1] = b->name;
@@ -186,11 +186,11 @@ workflows_row(struct ui *ui, void *arg, int i, const char **cells,
 	cells[4] = b->created_by != NULL ? b->created_by : "";
 	cells[5] = wf->started;
 	cells[6] = wf->age;
-	paints[2] = draw_status_paint(st);
+	paints[2] = ui_draw_status_paint(st);
 	if (b->late_at != 0 && strcmp(b->status, "running") == 0) {
 		/* Past its SLA: said and painted so it stands out. */
 		snprintf(wf->status, sizeof wf->status, "%s late",
-		    draw_glyph(ui, st));
+		    ui_draw_glyph(ui, st));
 		paints[2] = PAINT_LATE;
 		*base = PAINT_LATE;
 	}
@@ -227,7 +227,7 @@ workflows_draw(struct ui *ui, struct view *v, int y, int h)
 	    "or from a shell: sluice run FLOW.json";
 	t.row = workflows_row;
 	t.arg = wf;
-	table_draw(ui, y, h, &t, wf->w.n, 0, wf->w.sel);
+	ui_table_draw(ui, y, h, &t, wf->w.n, 0, wf->w.sel);
 }
 
 /* Moving, and Enter to open the run. */
@@ -240,10 +240,10 @@ workflows_key(struct ui *ui, struct view *v, int key)
 		return (0);
 	if (key == K_ENTER) {
 		if (wf->w.n > 0)
-			run_open(ui, wf->rows[wf->w.sel].id, 0);
+			ui_run_open(ui, wf->rows[wf->w.sel].id, 0);
 		return (1);
 	}
-	return (window_key(ui, v, &wf->w, key));
+	return (ui_window_key(ui, v, &wf->w, key));
 }
 
 /* Ages move every second. */

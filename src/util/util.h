@@ -125,6 +125,13 @@ char		*json_print(const struct cJSON *);	/* compact */
 char		*json_print_pretty(const struct cJSON *);
 const char	*json_type_name(const struct cJSON *);
 
+/* jsonscan.c: one value of JSON text, and an array's elements, in place. */
+const char	*json_scan_value(const char *, const char *);
+int		 json_scan_lookup(const char *, const char *, char **, size_t,
+		     const char **, const char **);
+int		 json_scan_next(const char **, const char *, const char **,
+		     const char **);
+
 /* sha256.c: FIPS 180-4 SHA-256. */
 #define SHA256_LEN	32
 #define SHA256_HEX	(2 * SHA256_LEN + 1)

@@ -137,7 +137,7 @@ via_offline_reload() { :; }
 # An engine runs as $host, as a console hosting it would.  The database
 # is made first (by $host), so the polls below, as root, never make it.
 via_inbox_start() {
-	[ -f "$SLUICE_DB" ] || as "$host" -- engine --drain
+	[ -f "$SLUICE_DB" ] || as "$host" -- init
 	setpriv --reuid="$host" --regid="$TEAM" --init-groups \
 	    env HOME="$SHARED/home-$host" "$SLUICE" engine \
 	    >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
@@ -159,8 +159,9 @@ via_inbox_reload() {
 via_socket_start() {
 	export SLUICE_DB="$SVCDIR/team.db"
 	setpriv --reuid="$svc" --regid="$TEAM" --init-groups \
-	    env HOME="$SHARED/home-$svc" sh -c 'umask 027; exec "$@"' sh \
-	    "$SLUICE" engine >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
+	    env HOME="$SHARED/home-$svc" sh -c 'umask 027; "$1" init \
+	    >/dev/null || exit 1; exec "$1" engine' sh \
+	    "$SLUICE" >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
 	    </dev/null &
 	EPID=$!
 	ENGINES="$ENGINES $EPID"
@@ -450,6 +451,8 @@ matrix() {
 for VIA in $VIAS; do
 	export SLUICE_DB="$SHARED/team.db"
 	rm -f "$SLUICE_DB" "$SLUICE_DB-wal" "$SLUICE_DB-shm" "$SLUICE_DB.lock"
+	# Made by a member, as a team makes its shared database.
+	as "$host" -- init
 	W="" G="" S=""
 	via_${VIA}_start
 	matrix

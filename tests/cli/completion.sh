@@ -21,12 +21,13 @@ complete_words() {
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit cancel check complete engine fail gates help list log pause reject resume retry run schedule show skip template" \
+like "$(complete_words sluice '')" "approve audit backup cancel check complete engine fail gates help init list log mcp pause prune reject resume retry run schedule show skip status template" \
     "every command"
 is "$(complete_words sluice template '')" "diff edit history list rm run save show " \
     "template subcommands"
 is "$(complete_words sluice template show ni)" "nightly-backup " \
     "template names"
+db_init "$T_DIR/other.db"
 run_sluice --db "$T_DIR/other.db" template save other "$TESTS_DATA/run/tmpl.json"
 is "$(complete_words sluice --db "$T_DIR/other.db" template edit '')" \
     "other " "template names honour --db"

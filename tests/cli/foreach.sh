@@ -8,7 +8,9 @@
 # operator's retry of that run (only failed and never-run items run);
 # empty arrays; items refused at run time naming the step; skip of an
 # item; cancel of one item; show --json nesting items under their step;
-# items that run a sub-workflow.
+# items that run a sub-workflow; items read in place from the input
+# (nested paths, keys with dots or escapes) beside steps, labels,
+# conditions and the output reading other members of it.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -300,6 +302,60 @@ is "$(q "SELECT result_json FROM workflow_steps WHERE workflow_id = $id
     "each item's result is its child run's output, in item order"
 is "$(q "SELECT count(*) FROM workflows WHERE parent_id = $id")" 3 \
     "one child run per item"
+
+# --- items read in place from the input -------------------------------------
+
+# The engine walks {{input.fleet.web}} in the input's text and keeps only
+# the members its steps read: each of those must still reach its reader.
+cat >"$T_DIR/inplace.json" <<'EOF'
+{"start": {"foreach": "{{input.fleet.web}}", "label": "{{item.n}}@{{input.dc}}",
+  "do": {"tool": "echo", "args": {"h": "{{item.n}}", "svc": "{{input.svc}}",
+   "i": "{{index}}"}},
+  "next": "after"},
+ "after": {"tool": "echo", "args": {"web": "{{input.fleet.web}}",
+   "dotted": "{{input.a.b}}", "esc": "{{input.q\"k}}"},
+  "branch": [{"if": "input.mode == \"x\"", "then": "x"}, {"else": "y"}]},
+ "x": {"tool": "echo", "args": {"arm": "x"}},
+ "y": {"tool": "echo", "args": {"arm": "y"}},
+ "output": {"svc": "{{input.svc}}", "n": "{{steps.start.result}}"}}
+EOF
+cat >"$T_DIR/inplace-in.json" <<'EOF'
+{"dc": "fra", "svc": "nginx", "mode": "x", "a.b": "dot",
+ "q\"k": "esc", "unread": [1, 2, 3],
+ "fleet": {"db": [{"n": "d1"}], "web": [{"n": "w1"}, {"n": "w2"},
+   {"n": "w\u00e9,]}"}]}}
+EOF
+run_sluice run --wait "$T_DIR/inplace.json" --input "$T_DIR/inplace-in.json"
+expect_rc 0 "a for-each over a nested input path completes"
+id=$(q "SELECT max(id) FROM workflows")
+is "$(q "SELECT group_concat(label, ' ') FROM (SELECT label FROM
+    workflow_steps WHERE workflow_id = $id AND item_index IS NOT NULL
+    ORDER BY item_index)")" "w1@fra w2@fra wé,]}@fra" \
+    "each item's label reads the item and another input member"
+is "$(q "SELECT result_json FROM workflow_steps WHERE workflow_id = $id
+    AND items IS NOT NULL")" \
+    '[{"h":"w1","svc":"nginx","i":0},{"h":"w2","svc":"nginx","i":1},{"h":"wé,]}","svc":"nginx","i":2}]' \
+    "items see the item, its index and the rest of the input"
+is "$(q "SELECT result_json FROM workflow_steps WHERE workflow_id = $id
+    AND step_key = 'after'")" \
+    '{"web":[{"n":"w1"},{"n":"w2"},{"n":"wé,]}"}],"dotted":"dot","esc":"esc"}' \
+    "a later step still reads the items' member, a dotted and an escaped key"
+is "$(q "SELECT result_json FROM workflow_steps WHERE workflow_id = $id
+    AND step_key IN ('x', 'y')")" '{"arm":"x"}' \
+    "a condition reads an input member"
+is "$(q "SELECT json_extract(output_json, '$.svc') FROM workflows
+    WHERE id = $id")" nginx "the output reads an input member"
+
+cat >"$T_DIR/notarray.json" <<'EOF'
+{"start": {"foreach": "{{input.fleet.db.0}}", "do": {"tool": "noop"}}}
+EOF
+run_sluice run --wait "$T_DIR/notarray.json" --input "$T_DIR/inplace-in.json"
+expect_rc 1 "a for-each over an input member that is not an array fails"
+id=$(q "SELECT max(id) FROM workflows")
+like "$(q "SELECT error FROM workflow_steps WHERE workflow_id = $id
+    AND items IS NULL AND item_of IS NULL")" \
+    "for-each start: {{input.fleet.db.0}}: the items are an object" \
+    "naming the step and what the items are"
 
 engine_stop
 done_testing

@@ -184,6 +184,7 @@ expect_rc 2 "a C1 control character in a template name is refused"
 is "$(db_digest)" "$before" "none of them wrote anything"
 
 # (On a database of its own: an engine that took the file would drain it.)
+db_init "$T_DIR/cfg.db"
 echo '[1, 2]' >"$XDG_CONFIG_HOME/sluice/config.json"
 SLUICE_DB="$T_DIR/cfg.db" run_sluice engine --drain
 expect_rc 2 "a config.json that is an array is refused"
@@ -199,6 +200,7 @@ rm -f "$XDG_CONFIG_HOME/sluice/config.json"
 )
 log=$(ls "$T_DIR"/sluice-*.log 2>/dev/null | head -1)
 is "$(stat -c %a "$log" 2>/dev/null)" 600 "the -v log is 0600 even with umask 0"
+db_init "$T_DIR/trace.db"
 (
 	umask 0
 	SLUICE_DB="$T_DIR/trace.db" SLUICE_TRACE="$T_DIR/trace" \
@@ -211,7 +213,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
     id nobody >/dev/null 2>&1; then
 	mkdir -p "$T_DIR/private"
 	chmod 755 "$T_DIR" "$T_DIR/private"
-	SLUICE_DB="$T_DIR/private/db" "$SLUICE" list >/dev/null
+	db_init "$T_DIR/private/db"
 	chmod 600 "$T_DIR/private/db"
 	nob="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 	SLUICE_DB="$T_DIR/private/db" $nob "$SLUICE" list \

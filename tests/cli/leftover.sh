@@ -84,6 +84,7 @@ setpriv --reuid "$U" --regid "$(id -g "$U")" --clear-groups -- \
 EPID=$!
 ENGINES="$ENGINES $EPID"
 wait_for engine_named "$EPID"
+as_user "$SLUICE" init >/dev/null
 as_user "$SLUICE" run "$T_DIR/long.json" >/dev/null
 W=$(new_id)
 wait_for step_is "$W" long running

@@ -21,10 +21,12 @@ failed=0
 r=0
 while [ "$r" -lt "$rounds" ]; do
 	r=$((r + 1))
-	db="$T_DIR/r$r/sub/test.db"
+	# The default path: the one a first run may create.
+	db="$T_DIR/r$r/sub/sluice/sluice.db"
 	pids=""
 	for i in 0 1 2 3 4 5 6 7 8 9; do
-		SLUICE_DB=$db "$SLUICE" run "$T_DIR/noop.json" \
+		env -u SLUICE_DB XDG_STATE_HOME="$T_DIR/r$r/sub" \
+		    "$SLUICE" run "$T_DIR/noop.json" \
 		    >"$T_DIR/out.$r.$i" 2>"$T_DIR/err.$r.$i" </dev/null &
 		pids="$pids $!"
 	done
@@ -48,9 +50,9 @@ while [ "$r" -lt "$rounds" ]; do
 done
 is "$failed" 0 "$rounds rounds of 10 concurrent creators: all succeed, \
 every database whole"
-is "$(stat -c %a "$T_DIR/r1/sub/test.db")" 600 "the database is 0600"
-is "$(stat -c %a "$T_DIR/r1/sub")" 700 "its new directory is 0700"
-run_sluice --db "$T_DIR/r1/sub/test.db" list --json
+is "$(stat -c %a "$T_DIR/r1/sub/sluice/sluice.db")" 600 "the database is 0600"
+is "$(stat -c %a "$T_DIR/r1/sub/sluice")" 700 "its new directory is 0700"
+run_sluice --db "$T_DIR/r1/sub/sluice/sluice.db" list --json
 expect_rc 0 "the database made in the race is usable"
 
 done_testing

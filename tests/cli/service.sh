@@ -103,10 +103,12 @@ run_as() {
 	ERR=$(cat "$T_DIR/err")
 }
 
-# svc_engine: start the engine as the service account (umask 027).
+# svc_engine: start the engine as the service account (umask 027), after
+# "sluice init" as the unit's ExecStartPre does.
 svc_engine() {
 	setpriv --reuid="$svc" --regid="$grp" --init-groups \
-	    sh -c 'umask 027; exec "$@"' sh "$SLUICE" engine \
+	    sh -c 'umask 027; "$1" init >/dev/null || exit 1; exec "$1" engine' \
+	    sh "$SLUICE" \
 	    >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
 	EPID=$!
 	ENGINES="$ENGINES $EPID"

@@ -16,10 +16,12 @@ is "$(stat -c %a "$db")" 600 "the database is created mode 0600"
 is "$(stat -c %a "$XDG_STATE_HOME/sluice")" 700 "its directory is 0700"
 
 # --db wins over $SLUICE_DB.
-SLUICE_DB="$T_DIR/env.db" run_sluice --db "$T_DIR/flag.db" run "$d/hello.json"
+SLUICE_DB="$T_DIR/env.db" run_sluice --db "$T_DIR/flag.db" init
 [ -f "$T_DIR/flag.db" ] && [ ! -f "$T_DIR/env.db" ]
 ok $? "--db wins over \$SLUICE_DB"
-SLUICE_DB="$T_DIR/env.db" run_sluice run "$d/hello.json"
+SLUICE_DB="$T_DIR/env.db" run_sluice --db "$T_DIR/flag.db" run "$d/hello.json"
+expect_rc 0 "a run on the database init made"
+SLUICE_DB="$T_DIR/env.db" run_sluice init
 [ -f "$T_DIR/env.db" ]
 ok $? "\$SLUICE_DB is used"
 
@@ -28,8 +30,8 @@ team="$T_DIR/team"
 mkdir "$team"
 grp=$(getent group users >/dev/null && echo users || id -gn)
 chgrp "$grp" "$team" && chmod 2770 "$team"
-run_sluice --db "$team/s.db" run "$d/hello.json"
-expect_rc 0 "run in a setgid directory"
+run_sluice --db "$team/s.db" init
+expect_rc 0 "init in a setgid directory"
 is "$(stat -c %a "$team/s.db")" 660 "setgid directory: mode 0660"
 is "$(stat -c %G "$team/s.db")" "$grp" "setgid directory: its group"
 
@@ -66,6 +68,7 @@ is "$(md5sum <"$T_DIR/new.db")" "$sum" "newer schema untouched"
 # ignores file modes, so as root the check runs as nobody.
 ro="$T_DIR/ro"
 mkdir "$ro"
+db_init "$ro/s.db"
 run_sluice --db "$ro/s.db" run "$d/hello.json"
 chmod 0644 "$ro/s.db" "$ro/s.db-wal" "$ro/s.db-shm"
 chmod 0755 "$ro" "$T_DIR"

@@ -421,6 +421,85 @@ test_tools(void)
 	flow_diags_free(d);
 }
 
+/* Catalog entries naming an MCP server's tool, and their errors. */
+static void
+test_tools_mcp(void)
+{
+	static const char	*good = "{\"m\": {\"mcp\": {\"run\": "
+	    "[\"node\", \"s.js\", \"{{args.mode}}\"], \"env\": {\"B\": "
+	    "\"2\"}}, \"tool\": \"echo\", \"env\": {\"A\": \"1\"}, "
+	    "\"timeout\": \"30s\"}}";
+	static const struct {
+		const char	*text;
+		const char	*want;
+	} wrong[] = {
+		{ "{\"m\": {\"mcp\": {\"run\": [\"s\"]}}}",
+		  "$.m: an MCP tool needs \"tool\": the name of the server's "
+		  "tool to call" },
+		{ "{\"m\": {\"run\": [\"s\"], \"tool\": \"t\"}}",
+		  "$.m.tool: \"tool\" names an MCP server's tool: it needs "
+		  "\"mcp\"" },
+		{ "{\"m\": {\"run\": [\"s\"], \"mcp\": {\"run\": "
+		  "[\"s\"]}, \"tool\": \"t\"}}",
+		  "$.m: a tool has \"run\" or \"mcp\", not both" },
+		{ "{\"m\": {\"mcp\": {\"env\": {}}, \"tool\": \"t\"}}",
+		  "$.m.mcp: an MCP server needs \"run\": the command that "
+		  "starts it" },
+		{ "{\"m\": {\"mcp\": [\"s\"], \"tool\": \"t\"}}",
+		  "$.m.mcp: expected an object with \"run\" (the server's "
+		  "command), got an array" },
+		{ "{\"m\": {\"mcp\": {\"run\": []}, \"tool\": \"t\"}}",
+		  "$.m.mcp.run: expected a non-empty array of strings" },
+		{ "{\"m\": {\"mcp\": {\"run\": [\"s\"]}, \"tool\": \"t\", "
+		  "\"host\": \"db1\"}}",
+		  "$.m.host: an MCP server runs on the engine's machine: "
+		  "\"host\" is not supported with \"mcp\"" },
+		{ "{\"m\": {\"mcp\": {\"run\": [\"s\"]}, \"tool\": 3}}",
+		  "$.m.tool: expected a string, got a number" },
+	};
+	struct flow_diags	*d;
+	struct flow_diag	*fd;
+	struct flow_tools	*t;
+	const struct flow_tool	*tl;
+	char			*s, *out;
+	size_t			 i;
+
+	d = flow_diags_create();
+	t = flow_tools_parse(good, strlen(good), d);
+	tl = flow_tools_find(t, "m");
+	tap_ok(t != NULL && flow_diags_errors(d) == 0 &&
+	    flow_diags_warnings(d) == 0, "an MCP entry parses clean");
+	tap_ok(tl != NULL && tl->mcp && strcmp(tl->mcp_tool, "echo") == 0 &&
+	    tl->nrun == 3 && strcmp(tl->run[2], "{{args.mode}}") == 0 &&
+	    tl->shell == NULL && tl->timeout == 30000,
+	    "its server's command and tool");
+	tap_ok(tl != NULL && tl->nenv == 2 && strcmp(tl->env[0].key, "A") == 0 &&
+	    strcmp(tl->env[1].key, "B") == 0, "the server's env after the "
+	    "entry's own");
+	out = diags_text("{\"start\": {\"tool\": \"m\", \"host\": "
+	    "\"db1\"}}", t, NULL);
+	tap_is(out, "t.json:1:33: $.start.host: tool \"m\" is an MCP "
+	    "server's, which runs on the engine's machine: \"host\" is not "
+	    "supported\n", "a step cannot send an MCP tool to a host");
+	free(out);
+	flow_tools_free(t);
+	flow_diags_free(d);
+
+	for (i = 0; i < nitems(wrong); i++) {
+		d = flow_diags_create();
+		t = flow_tools_parse(wrong[i].text, strlen(wrong[i].text), d);
+		fd = TAILQ_FIRST(d);
+		s = fd != NULL ? flow_diag_format(fd, NULL) : xstrdup("");
+		if (!tap_ok(t != NULL && flow_diags_errors(d) == 1 &&
+		    strstr(s, wrong[i].want) != NULL, "mcp catalog error %zu",
+		    i))
+			printf("#   got:  %s\n#   want: %s\n", s, wrong[i].want);
+		free(s);
+		flow_tools_free(t);
+		flow_diags_free(d);
+	}
+}
+
 /* Paths, formatting and locating. */
 static void
 test_diags(void)
@@ -656,6 +735,7 @@ main(void)
 	test_bad();
 	test_template();
 	test_tools();
+	test_tools_mcp();
 	test_diags();
 	test_limits();
 	test_default_backoff();

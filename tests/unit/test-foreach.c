@@ -18,7 +18,9 @@
  * test-foreach.c: the for-each arithmetic of src/flow/foreach.c: batches
  * (counts, percentages, lists whose last size repeats), the failure
  * budget, labels, the checks on items, and the tally show and the console
- * print.
+ * print; the walk over items in place in JSON text (util/jsonscan.c) and
+ * the input members a flow reads (flow/scope.c), which keep the engine's
+ * memory flat over 10,000 items.
  */
 
 #include <stdio.h>
@@ -33,6 +35,7 @@
 
 static struct flow	*test_parse(const char *);
 static char		*test_ends(const struct flow_foreach *, size_t);
+static char		*test_scan(const char *, const char *);
 
 /* Parse a flow that must be valid. */
 static struct flow *
@@ -197,6 +200,195 @@ test_limit(void)
 	flow_free(f);
 }
 
+/* Look a dotted path up in JSON text; the value's text, or "-" or "!". */
+static char *
+test_scan(const char *text, const char *path)
+{
+	const char	*vp, *ve;
+	char		*copy, *segs[16], *p, *seg;
+	size_t		 n = 0;
+	int		 rc;
+
+	copy = xstrdup(path);
+	for (p = copy; (seg = strsep(&p, ".")) != NULL && n < 16; )
+		segs[n++] = seg;
+	rc = json_scan_lookup(text, text + strlen(text), segs, n, &vp, &ve);
+	free(copy);
+	if (rc < 0)
+		return (xstrdup("!"));
+	if (rc == 0)
+		return (xstrdup("-"));
+	return (xstrndup(vp, (size_t)(ve - vp)));
+}
+
+/* Check one lookup against what the text should give. */
+static void
+test_scan_is(const char *text, const char *path, const char *want)
+{
+	char	*got;
+
+	got = test_scan(text, path);
+	tap_is(got, want, path);
+	free(got);
+}
+
+/* Values found in JSON text as the scope's lookup finds them in a tree. */
+static void
+test_jsonscan(void)
+{
+	const char	*doc = "{ \"a\" : {\"b\": [1, {\"c\": \"x]}\\\"\"}, 3]},"
+	    " \"a.b\": 7, \"h\": [\"w1\", \"w2\"], \"e\\u0021\": true,"
+	    " \"d\": null, \"n\": -1.5e3 }";
+	const char	*p, *vp, *ve;
+	int		 n, rc;
+
+	test_scan_is(doc, "h", "[\"w1\", \"w2\"]");
+	test_scan_is(doc, "a.b", "7");
+	test_scan_is(doc, "a.b.1.c", "-");
+	test_scan_is(doc, "a", "{\"b\": [1, {\"c\": \"x]}\\\"\"}, 3]}");
+	test_scan_is(doc, "e!", "true");
+	test_scan_is(doc, "d", "null");
+	test_scan_is(doc, "n", "-1.5e3");
+	test_scan_is(doc, "h.1", "\"w2\"");
+	test_scan_is(doc, "h.2", "-");
+	test_scan_is(doc, "h.x", "-");
+	test_scan_is(doc, "zz", "-");
+	test_scan_is("{\"a\": [1, 2", "a", "!");
+	test_scan_is("{\"a\" 1}", "a", "!");
+	test_scan_is("{\"x\": {\"y\": 1}, \"x\": 2}", "x.y", "1");
+
+	p = "[ \"a\" , [1,2] ,{\"k\":\"]\"} ]";
+	for (n = 0; (rc = json_scan_next(&p, p + strlen(p), &vp, &ve)) == 1; )
+		n++;
+	tap_ok(rc == 0 && n == 3, "three elements walked (rc %d, n %d)", rc,
+	    n);
+	p = "[]";
+	tap_is_int(json_scan_next(&p, p + 2, &vp, &ve), 0, "[] is empty");
+	p = "[1,]";
+	n = 0;
+	while ((rc = json_scan_next(&p, p + strlen(p), &vp, &ve)) == 1)
+		n++;
+	tap_is_int(rc, -1, "a trailing comma is malformed");
+	p = "[1 2]";
+	tap_is_int(json_scan_next(&p, p + strlen(p), &vp, &ve), -1,
+	    "a missing comma is malformed");
+	p = "[\"abc";
+	tap_is_int(json_scan_next(&p, p + strlen(p), &vp, &ve), -1,
+	    "an unterminated string is malformed, not read past");
+}
+
+/* Items walked in place in JSON text are checked as parsed ones are. */
+static void
+test_walk(void)
+{
+	struct flow_diags	*d;
+	struct flow_items	 it;
+	struct flow		*f;
+	const cJSON		*c;
+	const char		*text;
+	char			*first;
+	int			 n;
+
+	f = test_parse("{\"start\": {\"foreach\": [], \"do\": "
+	    "{\"tool\": \"noop\"}}}");
+	text = "[\"a\", \"b\", {\"x\": 1}, \"c\"]";
+	flow_items_text(&it, text, text + strlen(text));
+	tap_is_int((int)flow_items_count(&it), 4, "four items counted");
+	d = flow_diags_create();
+	tap_is_int(flow_foreach_walk(f->steps[0].foreach, &it, "$", d), 1,
+	    "an object item with no label template is refused in text");
+	first = flow_diags_first_error(d, NULL);
+	tap_ok(first != NULL && strstr(first, "[2]") != NULL &&
+	    strstr(first, "item 2 ") != NULL, "the error names the item: %s",
+	    first != NULL ? first : "none");
+	free(first);
+	flow_diags_free(d);
+	flow_items_free(&it);
+
+	text = "[\"a\", \"b\", \"c\", \"b\"]";
+	flow_items_text(&it, text, text + strlen(text));
+	d = flow_diags_create();
+	tap_is_int(flow_foreach_walk(f->steps[0].foreach, &it, "$", d), 1,
+	    "two items of one label are refused in text");
+	first = flow_diags_first_error(d, NULL);
+	tap_ok(first != NULL && strstr(first, "label \"b\"") != NULL,
+	    "the error names the label used twice: %s",
+	    first != NULL ? first : "none");
+	free(first);
+	flow_diags_free(d);
+	for (n = 0; (c = flow_items_next(&it)) != NULL; n++)
+		;
+	tap_is_int(n, 4, "the walk starts again after the check");
+	flow_items_free(&it);
+
+	text = "[\"a\", \"b\" \"c\"]";
+	flow_items_text(&it, text, text + strlen(text));
+	d = flow_diags_create();
+	tap_ok(flow_foreach_walk(f->steps[0].foreach, &it, "$", d) > 0,
+	    "malformed item text is refused");
+	flow_diags_free(d);
+	flow_items_free(&it);
+	flow_free(f);
+}
+
+/* The input members a flow reads, and the input parsed to only those. */
+static void
+test_input_use(void)
+{
+	struct flow_input_use	*u;
+	struct flow		*f;
+	cJSON			*in;
+	char			*s;
+	const char		*flow = "{\"start\": {\"foreach\": "
+	    "\"{{input.hosts}}\", \"label\": \"{{item}}\", \"do\": {\"run\": "
+	    "[\"ssh\", \"{{item}}\", \"{{input.svc}}\"]}, \"next\": \"b\"},"
+	    " \"b\": {\"tool\": \"noop\", \"branch\": [{\"if\": "
+	    "\"input.mode.x == 1\", \"then\": \"c\"}]},"
+	    " \"c\": {\"tool\": \"echo\", \"args\": {\"m\": "
+	    "\"done {{ input.a.b }}\"}},"
+	    " \"output\": {\"o\": \"{{input.out}}\"}}";
+	const char		*input = "{\"hosts\": [\"h1\", \"h2\"], "
+	    "\"svc\": \"nginx\", \"mode\": {\"x\": 1}, \"a.b\": 2, "
+	    "\"a\": {\"b\": 3}, \"out\": [1], \"unread\": \"z\"}";
+
+	f = test_parse(flow);
+	u = flow_input_use(f, flow, NULL);
+	tap_ok(!u->all, "a flow naming members does not read it all");
+	in = flow_input_parse(input, u);
+	s = json_print(in);
+	tap_is(s, "{\"svc\":\"nginx\",\"a\":{\"b\":3},\"a.b\":2,"
+	    "\"out\":[1],\"mode\":{\"x\":1}}", "only what steps, conditions and the "
+	    "output read is parsed; the for-each's hosts are not");
+	free(s);
+	cJSON_Delete(in);
+	flow_input_use_free(u);
+	flow_free(f);
+
+	flow = "{\"start\": {\"tool\": \"echo\", \"args\": "
+	    "{\"all\": \"{{input}}\"}}}";
+	f = test_parse(flow);
+	u = flow_input_use(f, flow, NULL);
+	tap_ok(u->all, "{{input}} reads it all");
+	in = flow_input_parse(input, u);
+	tap_ok(cJSON_GetObjectItem(in, "unread") != NULL,
+	    "so all of it is parsed");
+	cJSON_Delete(in);
+	flow_input_use_free(u);
+	flow_free(f);
+
+	flow = "{\"start\": {\"tool\": \"later-field\", \"anything\": "
+	    "[{\"x\": \"{{input.deep}}\"}]}}";
+	f = test_parse("{\"start\": {\"tool\": \"noop\"}}");
+	u = flow_input_use(f, flow, NULL);
+	in = flow_input_parse("{\"deep\": 1, \"z\": 2}", u);
+	s = json_print(in);
+	tap_is(s, "{\"deep\":1}", "a placeholder in any field counts");
+	free(s);
+	cJSON_Delete(in);
+	flow_input_use_free(u);
+	flow_free(f);
+}
+
 /* The tally: an item counts by its latest row; the batch under way. */
 static void
 test_tally(void)
@@ -230,5 +422,8 @@ main(void)
 	test_labels();
 	test_limit();
 	test_tally();
+	test_jsonscan();
+	test_walk();
+	test_input_use();
 	return (tap_done());
 }

@@ -125,6 +125,7 @@ static void	 test_proc_output(void);
 static void	 test_proc_eof(void);
 static void	 test_proc_stdin(void);
 static void	 test_proc_stdin_data(void);
+static void	 test_proc_talk(void);
 static struct proc *spawn_data(struct loop *, const char **, const char *,
 		     size_t, struct result *);
 static void	 test_proc_fds(void);
@@ -1292,6 +1293,58 @@ test_proc_stdin_data(void)
 }
 
 /*
+ * PROC_F_TALK: stdin stays open between writes, so a child can answer
+ * each before the next is sent (an MCP server), and ends only on close.
+ */
+static void
+test_proc_talk(void)
+{
+	const char	*cat[] = { "cat", NULL };
+	const char	*wc[] = { "wc", "-c", NULL };
+	struct loop	*loop = loop_create();
+	struct proc	*p;
+	struct result	 r;
+	size_t		 big = 1024 * 1024;
+	char		*data;
+	int		 tick, i;
+
+	p = spawn(loop, cat, PROC_F_TALK, NULL, NULL, &r);
+	tap_ok(p != NULL && proc_write(p, "one\n", 4) == 0, "talk: a write");
+	for (i = 0; i < WAIT_MS / 10 && r.out.len < 4 && r.exits == 0; i++) {
+		tick = 0;
+		run_until(loop, &tick, 10);
+	}
+	tap_ok(r.exits == 0 && strcmp(text(&r.out), "one\n") == 0,
+	    "talk: answered, stdin still open");
+	proc_write(p, "two\n", 4);
+	for (i = 0; i < WAIT_MS / 10 && r.out.len < 8 && r.exits == 0; i++) {
+		tick = 0;
+		run_until(loop, &tick, 10);
+	}
+	tap_is(text(&r.out), "one\ntwo\n", "talk: a second exchange");
+	proc_write(p, "three\n", 6);
+	proc_write_close(p);
+	tap_ok(proc_write(p, "x", 1) == -1, "talk: nothing is taken after "
+	    "close");
+	tap_ok(run_until(loop, &r.exits, WAIT_MS) &&
+	    strcmp(text(&r.out), "one\ntwo\nthree\n") == 0,
+	    "talk: what was queued before close is written, then EOF");
+	res_free(&r);
+
+	data = xmalloc(big);
+	memset(data, 'x', big);
+	p = spawn(loop, wc, PROC_F_TALK, NULL, NULL, &r);
+	proc_write(p, data, big / 2);
+	proc_write(p, data, big / 2);
+	proc_write_close(p);
+	tap_ok(run_until(loop, &r.exits, WAIT_MS), "talk: wc of 1 MiB ended");
+	tap_is(text(&r.out), "1048576\n", "talk: all of it came through");
+	res_free(&r);
+	free(data);
+	loop_free(loop);
+}
+
+/*
  * No descriptor of ours reaches the child: not one deliberately left
  * without close-on-exec, not another child's pipes.
  */
@@ -1927,6 +1980,7 @@ main(void)
 	test_proc_eof();
 	test_proc_stdin();
 	test_proc_stdin_data();
+	test_proc_talk();
 	test_proc_fds();
 	test_proc_group();
 	test_proc_kill();

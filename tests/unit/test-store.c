@@ -40,8 +40,8 @@
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-store.XXXXXX";
-static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1" };
-static struct store_actor	 bob = { 1001, "bob", "pts/2", "host2" };
+static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1", NULL };
+static struct store_actor	 bob = { 1001, "bob", "pts/2", "host2", NULL };
 
 static char	*test_path(const char *);
 static char	*test_slurp(const char *, size_t *);
@@ -601,6 +601,7 @@ test_gates(struct store *s, const char *path)
 		actor.user = votes[i].who;
 		actor.tty = "-";
 		actor.host = "h";
+		actor.via = NULL;
 		memset(&ae, 0, sizeof ae);
 		ae.action = votes[i].decision;
 		ae.workflow_id = g1;

@@ -106,7 +106,7 @@ layout(const struct flow *f, int ended, const int64_t *open, size_t nopen)
 	in.ended = ended;
 	in.expanded = open;
 	in.nexpanded = nopen;
-	return (tree_build(&in));
+	return (ui_tree_build(&in));
 }
 
 /*
@@ -137,7 +137,7 @@ draw(const struct tree *t, const struct flow *f)
 			/* FALLTHROUGH */
 		case TREE_STEP:
 			buf_printf(&b, "%s %s", r->row->step_key,
-			    tree_status_name(r->status));
+			    ui_tree_status_name(r->status));
 			if (r->row->attempt > 1)
 				buf_printf(&b, " #%d", r->row->attempt);
 			break;
@@ -148,7 +148,7 @@ draw(const struct tree *t, const struct flow *f)
 		case TREE_BRANCH:
 			fo = &t->fanouts[r->fanout];
 			buf_printf(&b, "[branch %d of %d %s]", r->branch_no + 1,
-			    fo->nbranches, tree_status_name(r->status));
+			    fo->nbranches, ui_tree_status_name(r->status));
 			break;
 		case TREE_FANOUT:
 			fo = &t->fanouts[r->fanout];
@@ -156,7 +156,8 @@ draw(const struct tree *t, const struct flow *f)
 			for (s = 0; s < TREE_NSTATUS; s++)
 				if (fo->counts[s] > 0)
 					buf_printf(&b, " %s %d",
-					    tree_status_name(s), fo->counts[s]);
+					    ui_tree_status_name(s),
+					    fo->counts[s]);
 			buf_puts(&b, fo->expanded ? " open}" : "}");
 			break;
 		}
@@ -178,7 +179,7 @@ expect(const struct flow *f, int ended, const int64_t *open, size_t nopen,
 	if (!tap_is(got, want, what))
 		printf("# got:\n%s# want:\n%s", got, want);
 	free(got);
-	tree_free(t);
+	ui_tree_free(t);
 }
 
 /* A sequence, running: rows in order, nothing marked not reached. */
@@ -419,9 +420,9 @@ test_collapse(void)
 	    t->rows[10].status == TREE_RUNNING,
 	    "expanded: the counts row stays (to collapse again), then each "
 	    "branch");
-	tap_is_int(tree_find_step(t, 13), 13, "a step row is found by id");
+	tap_is_int(ui_tree_find_step(t, 13), 13, "a step row is found by id");
 	free(got);
-	tree_free(t);
+	ui_tree_free(t);
 	flow_free(f);
 	/* Few branches but many rows collapse too. */
 	f = flow_of(nested_flow);
@@ -466,7 +467,7 @@ test_scale(void)
 	    t->rows[30000].row->id == 30001, "60,000-row loop: every row, "
 	    "in order");
 	tap_ok(ms < 1000, "60,000-row loop laid out in %lld ms", (long long)ms);
-	tree_free(t);
+	ui_tree_free(t);
 	flow_free(f);
 
 	f = flow_of("{\"start\": {\"tool\": \"noop\", \"parallel\": "
@@ -481,11 +482,11 @@ test_scale(void)
 	in.nsteps = nrows;
 	in.ended = 1;
 	in.max_rows = INT_MAX;
-	t = tree_build(&in);
+	t = ui_tree_build(&in);
 	tap_ok(t->n == 20000 && t->rows[19999].depth == 19999 &&
 	    t->rows[19999].last, "20,000 nested fan-outs: laid out without "
 	    "recursion");
-	tree_free(t);
+	ui_tree_free(t);
 	flow_free(f);
 }
 
@@ -503,7 +504,7 @@ test_no_flow(void)
 	tap_ok(t->n == 3 && t->rows[0].row->id == 1 &&
 	    t->rows[1].row->id == 3 && t->rows[1].depth == 1 &&
 	    t->rows[2].row->id == 2, "no flow: rows by link, orphans last");
-	tree_free(t);
+	ui_tree_free(t);
 }
 
 int

@@ -1,0 +1,85 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * init.c: "sluice init [PATH]" creates a database on purpose.  Commands
+ * that only read never create one, and a named path (--db, $SLUICE_DB)
+ * is never created by any other command, so a typo in it cannot turn
+ * into a fresh, empty database that looks like "nothing waits".
+ */
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "cli/cli.h"
+
+static int	cmd_init_run(struct cli_ctx *, const struct cli_args *);
+
+const struct cli_cmd cli_cmd_init = {
+	.name = "init",
+	.usage = "[PATH]",
+	.summary = "Create a database (PATH, else --db, $SLUICE_DB or the "
+	    "default).",
+	.help = "Creates the database and any missing directories above "
+	    "it.\nAn existing sluice database is left as it is (exit 0); "
+	    "any other file is refused.\n",
+	.args_min = 0,
+	.args_max = 1,
+	.run = cmd_init_run
+};
+
+/* Create the database, or say that it is already there. */
+static int
+cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
+{
+	struct stat	 sb;
+	struct store	*s;
+	const char	*bak;
+	char		*path, *cause = NULL;
+	int64_t		 from;
+	int		 rc, existed;
+
+	path = args->argc == 1 ? xstrdup(args->argv[0]) : cli_db_path(ctx);
+	if (path == NULL || *path == '\0') {
+		free(path);
+		cli_error("no database path (give PATH, --db or SLUICE_DB)");
+		return (EXIT_USAGE);
+	}
+	existed = stat(path, &sb) == 0 && sb.st_size > 0;
+	if ((rc = store_open(path, 0, &s, &cause)) != 0) {
+		free(path);
+		return (cli_store_fail(rc, cause));
+	}
+	bak = store_migration_backup(s, &from);
+	if (bak != NULL) {
+		cli_printf("%s: upgraded from schema version %lld to %d (the "
+		    "old one is kept at %s)\n", path, (long long)from,
+		    STORE_SCHEMA_VERSION, bak);
+	} else if (existed) {
+		cli_printf("%s: already a sluice database (schema version "
+		    "%d); nothing changed\n", path, STORE_SCHEMA_VERSION);
+	} else
+		cli_printf("%s: created\n", path);
+	store_close(s);
+	free(path);
+	return (EXIT_OK);
+}

@@ -1,0 +1,295 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * status.c: "sluice status", the health of a database at a glance: the
+ * file (path, sizes, schema), its runs by state, its engine, the config
+ * and tools files in use, and the problems found by cheap checks.  Exit 1
+ * when there is a problem, so a monitoring script needs only the status.
+ */
+
+#include <sys/stat.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "engine/engine.h"
+#include "cli/cli.h"
+
+#define STATUS_WAL_LIMIT	(64 * 1024 * 1024)	/* bytes */
+
+/* Everything the command found, for either form of output. */
+struct status {
+	const char		*path;
+	int64_t			 size;
+	int64_t			 wal;
+	int			 readonly;
+	struct store_health	 health;
+	struct store_lease	 lease;
+	int			 running;	/* an engine holds the lock */
+	const char		*mode;		/* personal, service, NULL */
+	char			*site, *user, *tools;
+	char			**problems;
+	size_t			 nproblems;
+};
+
+static int	cmd_status_run(struct cli_ctx *, const struct cli_args *);
+static void	status_problem(struct status *, const char *, ...)
+		    printflike(2, 3);
+static void	status_check(struct cli_ctx *, struct status *);
+static void	status_print(const struct status *);
+static void	status_json(const struct status *);
+static void	status_json_path(cJSON *, const char *, const char *);
+static void	status_free(struct status *);
+
+static const struct cli_opt cmd_status_opts[] = {
+	{ "json", 0, NULL, 0, "one JSON object" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+const struct cli_cmd cli_cmd_status = {
+	.name = "status",
+	.summary = "Show the database, its engine and the problems found.",
+	.help = "Exits 1 when a problem was found.\n",
+	.opts = cmd_status_opts,
+	.run = cmd_status_run
+};
+
+/* Note one problem. */
+static void
+status_problem(struct status *st, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	st->problems = xreallocarray(st->problems, st->nproblems + 1,
+	    sizeof *st->problems);
+	va_start(ap, fmt);
+	xvasprintf(&st->problems[st->nproblems++], fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The checks that need more than the database: the engine, the WAL's
+ * size, and whether the config and tools files parse (their errors were
+ * printed by the loaders, on stderr).
+ */
+static void
+status_check(struct cli_ctx *ctx, struct status *st)
+{
+	struct engine_opts	 opts;
+	const struct flow_tools	*tools;
+	const struct store_health *h = &st->health;
+	int64_t			 inflight;
+
+	inflight = h->running + h->scheduled;
+	if (!st->running && inflight > 0) {
+		status_problem(st, "%lld run%s in flight and no engine runs: "
+		    "nothing moves until one starts (sluice engine)",
+		    (long long)inflight, inflight == 1 ? "" : "s");
+	}
+	if (!st->running && st->lease.pid != 0) {
+		status_problem(st, "the engine record names pid %lld on %s, "
+		    "which holds no lock: it stopped without clearing it "
+		    "(a crash?); the next engine takes over",
+		    (long long)st->lease.pid, st->lease.host != NULL ?
+		    st->lease.host : "?");
+	}
+	if (st->wal > STATUS_WAL_LIMIT) {
+		status_problem(st, "the WAL file is %lld MiB (over %d MiB): a "
+		    "reader that never lets go keeps it from being "
+		    "checkpointed", (long long)(st->wal / (1024 * 1024)),
+		    STATUS_WAL_LIMIT / (1024 * 1024));
+	}
+	if (h->audit_problem != NULL)
+		status_problem(st, "%s (sluice audit --verify)",
+		    h->audit_problem);
+	if (st->readonly && !st->running)
+		status_problem(st, "the database is read-only to you and no "
+		    "engine answers: commands that change it are refused");
+	memset(&opts, 0, sizeof opts);
+	if (cli_config(ctx, &opts) != 0)
+		status_problem(st, "the config file does not parse (see "
+		    "above)");
+	if (cli_tools(ctx, &tools) != 0)
+		status_problem(st, "the tools catalog %s does not parse (see "
+		    "above)", st->tools != NULL ? st->tools : "");
+}
+
+/* The human form. */
+static void
+status_print(const struct status *st)
+{
+	const struct store_health	*h = &st->health;
+	char				 when[64];
+	size_t				 i;
+
+	cli_printf("database  %s%s\n", st->path, st->readonly ?
+	    " (read-only)" : "");
+	cli_printf("          %lld KiB, WAL %lld KiB, schema version %lld\n",
+	    (long long)(st->size / 1024), (long long)(st->wal / 1024),
+	    (long long)h->schema);
+	cli_printf("runs      %lld running, %lld scheduled, %lld paused, "
+	    "%lld gates waiting\n", (long long)h->running,
+	    (long long)h->scheduled, (long long)h->paused,
+	    (long long)h->gates);
+	cli_printf("          %lld completed, %lld failed, %lld cancelled\n",
+	    (long long)h->completed, (long long)h->failed,
+	    (long long)h->cancelled);
+	if (st->running && st->lease.pid != 0) {
+		time_format(st->lease.since, when, sizeof when);
+		cli_printf("engine    pid %lld on %s since %s (%s mode)\n",
+		    (long long)st->lease.pid, st->lease.host != NULL ?
+		    st->lease.host : "?", when, st->mode);
+	} else if (st->running)
+		cli_printf("engine    running (%s mode)\n", st->mode);
+	else
+		cli_printf("engine    none\n");
+	cli_printf("config    %s\n", st->site != NULL ? st->site : "none");
+	if (st->user != NULL)
+		cli_printf("          %s\n", st->user);
+	cli_printf("tools     %s\n", st->tools != NULL ? st->tools :
+	    "built-in only");
+	if (st->nproblems == 0) {
+		cli_printf("problems  none\n");
+		return;
+	}
+	for (i = 0; i < st->nproblems; i++)
+		cli_printf("%s%s\n", i == 0 ? "problems  " : "          ",
+		    st->problems[i]);
+}
+
+/* A path, or null. */
+static void
+status_json_path(cJSON *o, const char *key, const char *path)
+{
+	if (path != NULL)
+		cJSON_AddStringToObject(o, key, path);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
+/* The JSON form: one object. */
+static void
+status_json(const struct status *st)
+{
+	const struct store_health	*h = &st->health;
+	cJSON				*root, *o, *c, *p;
+	size_t				 i;
+
+	root = cJSON_CreateObject();
+	o = cJSON_AddObjectToObject(root, "database");
+	cJSON_AddStringToObject(o, "path", st->path);
+	cJSON_AddNumberToObject(o, "size", (double)st->size);
+	cJSON_AddNumberToObject(o, "wal_size", (double)st->wal);
+	cJSON_AddNumberToObject(o, "schema_version", (double)h->schema);
+	cJSON_AddBoolToObject(o, "readonly", st->readonly);
+	c = cJSON_AddObjectToObject(o, "counts");
+	cJSON_AddNumberToObject(c, "running", (double)h->running);
+	cJSON_AddNumberToObject(c, "scheduled", (double)h->scheduled);
+	cJSON_AddNumberToObject(c, "paused", (double)h->paused);
+	cJSON_AddNumberToObject(c, "waiting", (double)h->gates);
+	cJSON_AddNumberToObject(c, "completed", (double)h->completed);
+	cJSON_AddNumberToObject(c, "failed", (double)h->failed);
+	cJSON_AddNumberToObject(c, "cancelled", (double)h->cancelled);
+	cJSON_AddNumberToObject(o, "audit_rows", (double)h->audit_rows);
+
+	o = cJSON_AddObjectToObject(root, "engine");
+	cJSON_AddBoolToObject(o, "running", st->running);
+	if (st->running && st->lease.pid != 0) {
+		cJSON_AddNumberToObject(o, "pid", (double)st->lease.pid);
+		status_json_path(o, "host", st->lease.host);
+		cli_json_time(o, "since", st->lease.since);
+	} else {
+		cJSON_AddNullToObject(o, "pid");
+		cJSON_AddNullToObject(o, "host");
+		cJSON_AddNullToObject(o, "since");
+	}
+	status_json_path(o, "mode", st->mode);
+
+	o = cJSON_AddObjectToObject(root, "files");
+	status_json_path(o, "config", st->site);
+	status_json_path(o, "user_config", st->user);
+	status_json_path(o, "tools", st->tools);
+
+	p = cJSON_AddArrayToObject(root, "problems");
+	for (i = 0; i < st->nproblems; i++)
+		cJSON_AddItemToArray(p, cJSON_CreateString(st->problems[i]));
+	cli_json_out(root);
+}
+
+/* Free what the command gathered. */
+static void
+status_free(struct status *st)
+{
+	size_t	 i;
+
+	store_health_clear(&st->health);
+	store_lease_clear(&st->lease);
+	free(st->site);
+	free(st->user);
+	free(st->tools);
+	for (i = 0; i < st->nproblems; i++)
+		free(st->problems[i]);
+	free(st->problems);
+}
+
+/* Gather, check and print. */
+static int
+cmd_status_run(struct cli_ctx *ctx, const struct cli_args *args)
+{
+	struct status	 st;
+	struct stat	 sb;
+	char		*cause = NULL, *wal;
+	int		 json, rc;
+
+	json = cli_args_has(args, "json");
+	if ((rc = cli_store(ctx, 0)) != 0)
+		return (rc);
+	memset(&st, 0, sizeof st);
+	st.path = store_path(ctx->store);
+	st.readonly = access(st.path, W_OK) != 0;
+	if (stat(st.path, &sb) == 0)
+		st.size = sb.st_size;
+	xasprintf(&wal, "%s-wal", st.path);
+	if (stat(wal, &sb) == 0)
+		st.wal = sb.st_size;
+	free(wal);
+	if ((rc = store_health(ctx->store, &st.health, &cause)) != 0 ||
+	    (rc = store_lease_get(ctx->store, &st.lease, &cause)) != 0) {
+		status_free(&st);
+		return (cli_store_fail(rc, cause));
+	}
+	st.running = engine_probe(ctx->store);
+	if (st.running)
+		st.mode = st.readonly ? "service" : "personal";
+	cli_config_files(&st.site, &st.user);
+	st.tools = cli_tools_file(ctx);
+	status_check(ctx, &st);
+	if (json)
+		status_json(&st);
+	else
+		status_print(&st);
+	rc = st.nproblems != 0 ? EXIT_FAILED : EXIT_OK;
+	status_free(&st);
+	return (rc);
+}

@@ -1,0 +1,291 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * backup.c: consistent copies of a live database (SQLite's backup API),
+ * for "sluice backup" and for the copy written before a schema migration.
+ * The copy is made under a temporary name in the target's directory,
+ * synced, then moved into place, so a crash never leaves half a copy
+ * under the name asked for.
+ */
+
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+#define STORE_BACKUP_PAGES	256	/* pages copied per step */
+
+static int	store_backup_copy(struct store *, const char *, char **);
+static int	store_backup_sync(const char *, char **);
+static int	store_backup_place(const char *, const char *, int, char **);
+static char	*store_backup_dir(const char *);
+
+/* The directory part of a path, as a new string. */
+static char *
+store_backup_dir(const char *path)
+{
+	char	*dir, *slash;
+
+	dir = xstrdup(path);
+	slash = strrchr(dir, '/');
+	if (slash == NULL)
+		strlcpy(dir, ".", strlen(dir) + 1);
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return (dir);
+}
+
+/*
+ * Copy the database into the file tmp in steps, all from one read
+ * transaction: the copy is one state of the database, and writers (the
+ * engine, in WAL mode) are never held up by it.
+ */
+static int
+store_backup_copy(struct store *s, const char *tmp, char **cause)
+{
+	sqlite3		*dst = NULL;
+	sqlite3_backup	*b;
+	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
+	int64_t		 start = time_mono_ms();
+	int		 rc, ours = 0;
+
+	if (sqlite3_get_autocommit(s->db)) {
+		if ((rc = store_exec(s, "BEGIN", cause)) != 0)
+			return (rc);
+		ours = 1;
+		rc = store_exec(s, "SELECT count(*) FROM sqlite_master",
+		    cause);
+		if (rc != 0)
+			goto out;
+	}
+	rc = sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE, NULL);
+	if (rc != SQLITE_OK) {
+		xasprintf(cause, "cannot open %s: %s", tmp, dst != NULL ?
+		    sqlite3_errmsg(dst) : sqlite3_errstr(rc));
+		rc = STORE_ERR;
+		goto out;
+	}
+	if ((b = sqlite3_backup_init(dst, "main", s->db, "main")) == NULL) {
+		xasprintf(cause, "cannot copy to %s: %s", tmp,
+		    sqlite3_errmsg(dst));
+		rc = STORE_ERR;
+		goto out;
+	}
+	for (;;) {
+		rc = sqlite3_backup_step(b, STORE_BACKUP_PAGES);
+		if (rc == SQLITE_DONE)
+			break;
+		if (rc == SQLITE_OK)
+			continue;
+		if ((rc == SQLITE_BUSY || rc == SQLITE_LOCKED) &&
+		    time_mono_ms() - start < s->busy_timeout) {
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		break;
+	}
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		xasprintf(cause, "cannot copy %s to %s: %s", s->path, tmp,
+		    sqlite3_errstr(rc));
+		rc = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? STORE_BUSY :
+		    STORE_ERR;
+		goto out;
+	}
+	rc = 0;
+out:
+	if (dst != NULL && sqlite3_close(dst) != SQLITE_OK && rc == 0) {
+		xasprintf(cause, "cannot close %s", tmp);
+		rc = STORE_ERR;
+	}
+	if (ours)
+		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	return (rc);
+}
+
+/* Flush a file to disk. */
+static int
+store_backup_sync(const char *path, char **cause)
+{
+	int	 fd;
+
+	if ((fd = open(path, O_RDONLY|O_CLOEXEC)) == -1 || fsync(fd) != 0) {
+		xasprintf(cause, "cannot sync %s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return (STORE_ERR);
+	}
+	close(fd);
+	return (0);
+}
+
+/*
+ * Give the finished copy its name: link(2) when an existing file must
+ * not be replaced (it fails rather than overwrite), else rename(2); then
+ * sync the directory so the name survives a crash.
+ */
+static int
+store_backup_place(const char *tmp, const char *target, int force,
+    char **cause)
+{
+	char	*dir;
+	int	 fd;
+
+	if (force) {
+		if (rename(tmp, target) != 0) {
+			xasprintf(cause, "cannot write %s: %s", target,
+			    strerror(errno));
+			return (STORE_ERR);
+		}
+	} else {
+		if (link(tmp, target) != 0) {
+			if (errno == EEXIST) {
+				xasprintf(cause, "%s exists (--force "
+				    "replaces it)", target);
+				return (STORE_CONFLICT);
+			}
+			xasprintf(cause, "cannot write %s: %s", target,
+			    strerror(errno));
+			return (STORE_ERR);
+		}
+		unlink(tmp);
+	}
+	dir = store_backup_dir(target);
+	if ((fd = open(dir, O_RDONLY|O_DIRECTORY|O_CLOEXEC)) != -1) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+	return (0);
+}
+
+/*
+ * Write a consistent copy of the open database to target, with the
+ * database's mode (never more than 0660).  An existing target is refused
+ * unless force; the database itself always is.
+ */
+int
+store_backup(struct store *s, const char *target, int force, char **cause)
+{
+	struct stat	 dsb, tsb;
+	char		*dir, *tmp;
+	int		 fd, rc;
+
+	if (stat(s->path, &dsb) != 0) {
+		xasprintf(cause, "cannot read %s: %s", s->path,
+		    strerror(errno));
+		return (STORE_ERR);
+	}
+	if (stat(target, &tsb) == 0) {
+		if (tsb.st_dev == dsb.st_dev && tsb.st_ino == dsb.st_ino) {
+			xasprintf(cause, "%s is the database itself", target);
+			return (STORE_CONFLICT);
+		}
+		if (S_ISDIR(tsb.st_mode)) {
+			xasprintf(cause, "%s is a directory", target);
+			return (STORE_CONFLICT);
+		}
+		if (!force) {
+			xasprintf(cause, "%s exists (--force replaces it)",
+			    target);
+			return (STORE_CONFLICT);
+		}
+	}
+	dir = store_backup_dir(target);
+	xasprintf(&tmp, "%s/.sluice-backup.XXXXXX", dir);
+	free(dir);
+	if ((fd = mkstemp(tmp)) == -1) {
+		xasprintf(cause, "cannot write %s: %s", target,
+		    strerror(errno));
+		free(tmp);
+		return (STORE_ERR);
+	}
+	rc = fchmod(fd, dsb.st_mode & 0660);
+	if (close(fd) != 0 || rc != 0) {
+		xasprintf(cause, "cannot write %s: %s", target,
+		    strerror(errno));
+		rc = STORE_ERR;
+		goto out;
+	}
+	if ((rc = store_backup_copy(s, tmp, cause)) != 0)
+		goto out;
+	if ((rc = store_backup_sync(tmp, cause)) != 0)
+		goto out;
+	rc = store_backup_place(tmp, target, force, cause);
+out:
+	unlink(tmp);	/* gone already after a rename */
+	free(tmp);
+	return (rc);
+}
+
+/*
+ * Before an existing database is migrated to a newer schema, keep a copy
+ * of it as it was beside it (PATH.vN-YYYYmmddTHHMMSSZ.bak), so a
+ * migration gone wrong, or a downgrade, loses nothing.  A copy of the same
+ * second from another process that migrates at once will do.
+ */
+int
+store_backup_migration(struct store *s, int64_t version, char **cause)
+{
+	struct tm	 tm;
+	time_t		 now;
+	char		 stamp[32], *target;
+	int		 rc;
+
+	now = (time_t)(time_now_ms() / 1000);
+	if (gmtime_r(&now, &tm) == NULL ||
+	    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm) == 0)
+		strlcpy(stamp, "0", sizeof stamp);
+	xasprintf(&target, "%s.v%lld-%s.bak", s->path, (long long)version,
+	    stamp);
+	rc = store_backup(s, target, 0, cause);
+	if (rc == STORE_CONFLICT) {
+		free(*cause);
+		*cause = NULL;
+		rc = 0;
+	}
+	if (rc != 0) {
+		free(target);
+		return (rc);
+	}
+	free(s->migration_backup);
+	s->migration_backup = target;
+	s->migrated_from = version;
+	return (0);
+}
+
+/* Where the copy kept before a migration went (NULL: no migration). */
+const char *
+store_migration_backup(const struct store *s, int64_t *version)
+{
+	if (version != NULL)
+		*version = s->migrated_from;
+	return (s->migration_backup);
+}

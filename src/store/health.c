@@ -1,0 +1,151 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * health.c: what "sluice status" reads from the database: its schema
+ * version, how many runs are in each state, and cheap checks that the
+ * audit trail's chain still ends where its head says (the full walk is
+ * "audit --verify").
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+static const char health_counts_sql[] =
+	"SELECT status, count(*) FROM workflows GROUP BY status";
+static const char health_more_sql[] =
+	"SELECT (SELECT count(*) FROM workflows WHERE paused = 1 AND"
+	"  status IN ('running', 'scheduled')),"
+	" (SELECT count(*) FROM workflow_steps WHERE status = 'waiting'),"
+	" (SELECT count(*) FROM audit),"
+	" (SELECT max(id) FROM audit),"
+	" (SELECT hash FROM audit ORDER BY id DESC LIMIT 1),"
+	" (SELECT last_id FROM audit_head WHERE id = 1),"
+	" (SELECT hash FROM audit_head WHERE id = 1),"
+	" (SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND"
+	"  name IN ('audit_no_update', 'audit_no_delete'))";
+
+static int	store_health_counts(struct store *, struct store_health *,
+		    char **);
+static void	store_health_audit(struct store_health *, sqlite3_stmt *);
+
+/* Runs per stored status. */
+static int
+store_health_counts(struct store *s, struct store_health *h, char **cause)
+{
+	sqlite3_stmt	*st;
+	const char	*status;
+	int64_t		 n;
+	int		 rc;
+
+	if ((rc = store_prepare(s, health_counts_sql, &st, cause)) != 0)
+		return (rc);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		status = (const char *)sqlite3_column_text(st, 0);
+		n = sqlite3_column_int64(st, 1);
+		if (status == NULL)
+			continue;
+		if (strcmp(status, "running") == 0)
+			h->running = n;
+		else if (strcmp(status, "scheduled") == 0)
+			h->scheduled = n;
+		else if (strcmp(status, "completed") == 0)
+			h->completed = n;
+		else if (strcmp(status, "failed") == 0)
+			h->failed = n;
+		else if (strcmp(status, "cancelled") == 0)
+			h->cancelled = n;
+	}
+	if (rc != SQLITE_DONE)
+		rc = store_fail(s, rc, "count runs", cause);
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	return (rc);
+}
+
+/* The chain's cheap checks: its head names the newest row, triggers on. */
+static void
+store_health_audit(struct store_health *h, sqlite3_stmt *st)
+{
+	const char	*last_hash, *head_hash;
+	int64_t		 last_id, head_id;
+
+	last_id = sqlite3_column_int64(st, 3);
+	last_hash = (const char *)sqlite3_column_text(st, 4);
+	head_id = sqlite3_column_int64(st, 5);
+	head_hash = (const char *)sqlite3_column_text(st, 6);
+	if (sqlite3_column_int64(st, 7) != 2) {
+		h->audit_problem = xstrdup("the audit table's append-only "
+		    "triggers are missing");
+	} else if (h->audit_rows > 0 && (head_hash == NULL ||
+	    last_hash == NULL)) {
+		h->audit_problem = xstrdup("the audit trail has no head or "
+		    "an unhashed newest row");
+	} else if (h->audit_rows > 0 && (head_id != last_id ||
+	    strcmp(head_hash, last_hash) != 0)) {
+		xasprintf(&h->audit_problem, "the audit trail's head names "
+		    "row %lld but its newest row is %lld, or their hashes "
+		    "differ: rows were removed or added around sluice",
+		    (long long)head_id, (long long)last_id);
+	}
+}
+
+/* Read the database's health; free with store_health_clear. */
+int
+store_health(struct store *s, struct store_health *h, char **cause)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	memset(h, 0, sizeof *h);
+	if ((rc = store_exec(s, "BEGIN", cause)) != 0)
+		return (rc);
+	rc = store_query_int(s, "PRAGMA user_version", &h->schema, cause);
+	if (rc == 0)
+		rc = store_health_counts(s, h, cause);
+	if (rc == 0)
+		rc = store_prepare(s, health_more_sql, &st, cause);
+	if (rc == 0) {
+		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			h->paused = sqlite3_column_int64(st, 0);
+			h->gates = sqlite3_column_int64(st, 1);
+			h->audit_rows = sqlite3_column_int64(st, 2);
+			store_health_audit(h, st);
+			rc = 0;
+		} else
+			rc = store_fail(s, rc, "read health", cause);
+		sqlite3_finalize(st);
+	}
+	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	if (rc != 0)
+		store_health_clear(h);
+	return (rc);
+}
+
+/* Free what store_health filled. */
+void
+store_health_clear(struct store_health *h)
+{
+	free(h->audit_problem);
+	memset(h, 0, sizeof *h);
+}

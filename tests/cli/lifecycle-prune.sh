@@ -1,0 +1,253 @@
+#!/bin/sh
+# lifecycle-prune.sh: "sluice prune" removes old finished runs with their
+# steps, logs and child runs, never an unfinished run or a child of one,
+# never the audit trail (which still verifies); --dry-run changes nothing;
+# operators only; and the site's "retention" makes the engine prune daily.
+# Runs are made old with the test clock.
+. "$TOP_SRCDIR/tests/lib.sh"
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+. "$TOP_SRCDIR/tests/clock-lib.sh"
+
+need_test_clock
+command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
+DAY=86400000
+
+cat >"$T_DIR/ok.json" <<'J'
+{"start": {"shell": "echo out; echo err >&2", "next": "b"},
+ "b": {"tool": "noop"}}
+J
+cat >"$T_DIR/boom.json" <<'J'
+{"start": {"tool": "fail", "args": {"message": "boom"},
+  "retry": {"max_attempts": 1}}}
+J
+cat >"$T_DIR/gate.json" <<'J'
+{"start": {"gate": {"message": "go?"}}}
+J
+cat >"$T_DIR/each.json" <<'J'
+{"start": {"foreach": ["a", "b", "c"], "do": {"tool": "echo",
+  "args": {"x": "{{item}}"}}}}
+J
+cat >"$T_DIR/child.json" <<'J'
+{"start": {"tool": "echo", "args": {"c": 1}}}
+J
+cat >"$T_DIR/parent.json" <<'J'
+{"start": {"workflow": "child", "next": "wait"},
+ "wait": {"gate": {"message": "after the child"}}}
+J
+cat >"$T_DIR/parent-done.json" <<'J'
+{"start": {"workflow": "child"}}
+J
+
+# n_wf: how many workflows there are.
+n_wf() {
+	q "SELECT count(*) FROM workflows"
+}
+
+# gone ID: workflow ID is no more.
+gone() {
+	[ "$(q "SELECT count(*) FROM workflows WHERE id = $1")" = 0 ]
+}
+
+# --- old runs, finished and not -----------------------------------------------
+
+clock_offset 0
+run_sluice template save child "$T_DIR/child.json"
+wait_run "$T_DIR/ok.json"; OK=$ID
+wait_run "$T_DIR/boom.json"; BOOM=$ID
+wait_run "$T_DIR/each.json"; EACH=$ID
+wait_run "$T_DIR/parent-done.json"
+PDONE=$(q "SELECT max(id) FROM workflows WHERE parent_id IS NULL")
+PDONE_CHILD=$(q "SELECT id FROM workflows WHERE parent_id = $PDONE")
+engine_start
+run_sluice run "$T_DIR/gate.json"; CANC=$OUT
+run_sluice cancel "$CANC"
+run_sluice run "$T_DIR/gate.json"; WAITING=$OUT
+run_sluice run "$T_DIR/parent.json"; PWAIT=$OUT
+wait_for step_is "$PWAIT" wait waiting
+PWAIT_CHILD=$(q "SELECT id FROM workflows WHERE parent_id = $PWAIT")
+wait_for wf_ended "$CANC"
+engine_stop
+is "$(q "SELECT status FROM workflows WHERE id = $PWAIT_CHILD")" completed \
+    "(the waiting parent's child has completed)"
+is "$(q "SELECT count(*) FROM step_logs WHERE step_id IN (SELECT id FROM
+    workflow_steps WHERE workflow_id = $OK)")" 2 "(the ok run has logs)"
+
+# Ten days later, one more finished run: recent.
+clock_offset $((10 * DAY))
+wait_run "$T_DIR/ok.json"; RECENT=$ID
+audit_before=$(q "SELECT count(*) FROM audit WHERE action NOT LIKE 'prune%'")
+audit_ok=$(q "SELECT count(*) FROM audit WHERE workflow_id = $OK")
+total=$(n_wf)
+
+# --- dry run ----------------------------------------------------------------------
+
+before=$(db_digest)
+run_sluice prune --older-than 7d --dry-run
+expect_rc 0 "prune --dry-run"
+for id in $OK $BOOM $EACH $PDONE $CANC; do
+	like "$OUT" "$(printf '\n%-6s' "$id")" "the dry run lists run $id"
+done
+for id in $WAITING $PWAIT $PWAIT_CHILD $RECENT $PDONE_CHILD; do
+	unlike "$OUT" "$(printf '\n%-6s' "$id")" "it does not list run $id"
+done
+like "$OUT" "would remove 6 runs" "it counts the child run with its parent"
+like "$OUT" "nothing was changed" "and says nothing changed"
+is "$(db_digest)" "$before" "and nothing did"
+run_sluice prune --older-than 7d --dry-run --json
+is "$(json_query "$OUT" "SELECT json_extract(j, '\$.total.runs') FROM d")" 6 \
+    "--json: the total"
+is "$(json_query "$OUT" "SELECT group_concat(json_extract(value, '\$.id'))
+    FROM d, json_each(json_extract(j, '\$.workflows'))")" \
+    "$OK,$BOOM,$EACH,$PDONE,$CANC" "--json: the runs, oldest first"
+
+# --- bad usage ---------------------------------------------------------------------
+
+run_sluice prune
+expect_rc 2 "prune needs --older-than"
+run_sluice prune --older-than soon
+expect_rc 2 "a bad duration is refused"
+like "$ERR" "--older-than: \"soon\"" "saying which"
+is "$(db_digest)" "$before" "nothing changed"
+
+# --- only operators ----------------------------------------------------------------
+
+echo '{"operators": ["nobody-here"]}' >"$SLUICE_SITE_CONFIG"
+run_sluice prune --older-than 7d
+expect_rc 4 "someone who is not an operator may not prune"
+like "$ERR" "is not an operator" "saying why"
+is "$(n_wf)" "$total" "nothing was removed"
+rm -f "$SLUICE_SITE_CONFIG"
+
+# --- the prune, through a running engine --------------------------------------
+
+engine_start
+run_sluice prune --older-than 7d
+expect_rc 0 "prune through the engine"
+like "$OUT" "removed 6 runs" "it says how many runs went"
+is "$(n_wf)" "$((total - 6))" "they are gone"
+for id in $OK $BOOM $EACH $PDONE $PDONE_CHILD $CANC; do
+	q_is "SELECT count(*) FROM workflows WHERE id = $id" 0 "run $id is gone"
+	q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $id" 0 \
+	    "with its steps"
+done
+for id in $WAITING $PWAIT $PWAIT_CHILD $RECENT; do
+	q_is "SELECT count(*) FROM workflows WHERE id = $id" 1 "run $id stays"
+done
+q_is "SELECT count(*) FROM step_logs WHERE step_id NOT IN
+    (SELECT id FROM workflow_steps)" 0 "no log rows are left behind"
+q_is "SELECT count(*) FROM workflow_steps WHERE item_of IS NOT NULL AND
+    item_of NOT IN (SELECT id FROM workflow_steps)" 0 \
+    "no for-each item rows are left behind"
+q_is "PRAGMA foreign_key_check" "" "no reference is left dangling"
+is "$(q "SELECT count(*) FROM audit WHERE action NOT LIKE 'prune%'")" \
+    "$audit_before" "the audit trail keeps every row"
+[ "$audit_ok" -gt 0 ]
+ok $? "(the ok run has audit rows: $audit_ok)"
+q_is "SELECT count(*) FROM audit WHERE workflow_id = $OK" "$audit_ok" \
+    "the rows that name a pruned run stay"
+is "$(q "SELECT json_extract(detail_json, '\$.runs') FROM audit
+    WHERE action = 'prune'")" 6 "a prune audit row says how many runs went"
+is "$(q "SELECT who FROM audit WHERE action = 'prune'")" "$(id -un)" \
+    "and who pruned"
+run_sluice audit --verify
+expect_rc 0 "the audit trail verifies after the prune"
+run_sluice list --json
+is "$(json_query "$OUT" "SELECT count(*) FROM d, json_each(j)
+    WHERE json_extract(value, '\$.id') = $OK")" 0 \
+    "list no longer shows a pruned run"
+run_sluice show "$WAITING"
+expect_rc 0 "the unfinished run is whole"
+run_sluice approve "$(step_id "$WAITING" start)" -m ok
+expect_rc 0 "and goes on"
+wait_for wf_ended "$WAITING"
+engine_stop
+
+# --- again, with no engine: the command applies itself ---------------------------
+
+run_sluice prune --older-than 7d --json
+expect_rc 0 "a second prune, with no engine"
+is "$(json_query "$OUT" "SELECT json_extract(j, '\$.removed.runs') FROM d")" 0 \
+    "removes nothing: the rest is recent or unfinished"
+run_sluice prune --older-than 0s
+expect_rc 0 "prune --older-than 0s"
+like "$OUT" "removed 2 runs" "removes every finished run (and only those)"
+q_is "SELECT count(*) FROM workflows WHERE id IN ($PWAIT, $PWAIT_CHILD)" 2 \
+    "the unfinished parent and its finished child stay"
+run_sluice audit --verify
+expect_rc 0 "the audit trail still verifies"
+
+# --- many runs go in batches ------------------------------------------------------
+
+i=0
+while [ $i -lt 250 ]; do
+	echo "INSERT INTO workflows (updated_at, name, flow_json, status,
+	    created_by, created_at, completed_at) VALUES (1, 'bulk', '{}',
+	    'completed', 'x', 1, 1);"
+	i=$((i + 1))
+done | sqlite3 "$SLUICE_DB"
+engine_start
+run_sluice prune --older-than 1d
+expect_rc 0 "250 runs through the engine"
+like "$OUT" "removed 250 runs" "all of them"
+is "$(q "SELECT group_concat(json_extract(detail_json, '\$.runs'), ' ')
+    FROM audit WHERE action = 'prune' AND json_extract(detail_json,
+    '\$.before') = (SELECT json_extract(detail_json, '\$.before') FROM audit
+    WHERE action = 'prune' ORDER BY id DESC LIMIT 1)")" "100 100 50" \
+    "in batches of 100, each audited"
+engine_stop
+
+# --- retention: the engine prunes once a day ------------------------------------
+
+echo '{"retention": "90s"}' >"$SLUICE_SITE_CONFIG"
+run_sluice engine --drain
+expect_rc 2 "a retention under an hour is refused"
+like "$ERR" "\$.retention: at least \"1h\"" "saying why"
+echo '{"retention": "soon"}' >"$SLUICE_SITE_CONFIG"
+run_sluice engine --drain
+expect_rc 2 "a retention that is not a duration is refused"
+echo '{"retention": "7d"}' >"$XDG_CONFIG_HOME/sluice/config.json"
+run_sluice status
+like "$ERR" "\$.retention is site policy, ignored here" \
+    "a user's own config may not set it"
+rm -f "$XDG_CONFIG_HOME/sluice/config.json"
+
+rm -f "$SLUICE_SITE_CONFIG"
+clock_offset $((10 * DAY))
+wait_run "$T_DIR/ok.json"; R1=$ID
+expect_rc 0 "(a run of today)"
+echo '{"retention": "7d"}' >"$SLUICE_SITE_CONFIG"
+engine_start
+q_is "SELECT count(*) FROM timers WHERE kind = 'prune'" 1 \
+    "an engine with a retention stores a prune timer"
+# prune_later OFFSET: the stored prune is more than 23 hours away.
+prune_later() {
+	[ "$(q "SELECT due_at FROM timers WHERE kind = 'prune'")" -gt \
+	    $(( $(real_ms) + $1 + DAY - 3600000 )) ]
+}
+wait_for prune_later $((10 * DAY))
+due=$(q "SELECT due_at FROM timers WHERE kind = 'prune'")
+now=$(( $(real_ms) + 10 * DAY ))
+[ "$due" -gt $((now + DAY - 60000)) ] && [ "$due" -le $((now + DAY)) ]
+ok $? "it pruned at once, and stored the next prune for a day later"
+q_is "SELECT count(*) FROM workflows WHERE id = $R1" 1 \
+    "the run of today stays"
+engine_stop
+# The stored timer outlives the engine: the next one prunes when due.
+clock_offset $((18 * DAY))
+engine_start
+wait_for gone "$R1"
+q_is "SELECT count(*) FROM workflows WHERE id = $R1" 0 \
+    "eight days on, the engine has pruned the run"
+like "$(q "SELECT target FROM audit WHERE action = 'prune' ORDER BY id DESC
+    LIMIT 1")" "(retention)" "audited as a retention prune"
+q_is "SELECT count(*) FROM workflows WHERE id IN ($PWAIT, $PWAIT_CHILD)" 2 \
+    "the unfinished run stays"
+due=$(q "SELECT due_at FROM timers WHERE kind = 'prune'")
+now=$(( $(real_ms) + 18 * DAY ))
+[ "$due" -gt $((now + DAY - 60000)) ] && [ "$due" -le $((now + DAY)) ]
+ok $? "the next prune is stored for a day later"
+engine_stop
+run_sluice audit --verify
+expect_rc 0 "the audit trail verifies after the retention prune"
+
+done_testing
