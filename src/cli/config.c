@@ -17,7 +17,8 @@
 /*
  * config.c: the settings, config.json.  The site's file,
  * SYSCONFDIR/sluice/config.json, holds policy: whether a workflow's
- * starter may approve its gates (allow_self), who may operate
+ * starter may approve its gates (allow_self), whether agents (sluice
+ * mcp) may decide gates that do not say (agents), who may operate
  * (operators), how many step processes an engine runs at once (jobs) and
  * the commands run on events (notify, parsed by engine/notify-config.c).
  * A user's $XDG_CONFIG_HOME/sluice/config.json holds personal
@@ -125,7 +126,7 @@ cli_config_read(const char *path, cJSON **cfgp)
  * Each is ignored there, with a warning saying where it belongs.
  */
 static const char *cli_config_policy[] = {
-	"allow_self", "operators", "jobs", "notify", "retention"
+	"allow_self", "agents", "operators", "jobs", "notify", "retention"
 };
 
 /* Drop the site's keys from a user's file, warning about each. */
@@ -330,6 +331,12 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 		rc = EXIT_USAGE;
 	} else if (v != NULL)
 		opts->authority.allow_self = cJSON_IsTrue(v);
+	v = cJSON_GetObjectItemCaseSensitive(cfg, "agents");
+	if (v != NULL && !cJSON_IsBool(v)) {
+		cli_error("%s: $.agents: expected true or false", path);
+		rc = EXIT_USAGE;
+	} else if (v != NULL)
+		opts->authority.agents = cJSON_IsTrue(v);
 	if (cli_config_operators(path, cJSON_GetObjectItemCaseSensitive(cfg,
 	    "operators"), &ctx->authority) != 0)
 		rc = EXIT_USAGE;

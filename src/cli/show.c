@@ -207,11 +207,25 @@ cmd_show_wait_text(const struct store_step *p)
 	return (out);
 }
 
+/* A running step's latest progress for people: "40% copying files". */
+static char *
+cmd_show_progress(const struct store_step *p)
+{
+	const char	*text = p->progress_text != NULL ? p->progress_text : "";
+	char		*out;
+
+	if (p->progress_pct < 0)
+		return (xstrdup(text));
+	xasprintf(&out, "%d%%%s%s", p->progress_pct, *text != '\0' ? " " : "",
+	    text);
+	return (out);
+}
+
 /* One step row as JSON (SPEC §10), with an item's index and label. */
 static cJSON *
 cmd_show_step(const struct store_step *p)
 {
-	cJSON	*s;
+	cJSON	*s, *o;
 
 	s = cJSON_CreateObject();
 	cJSON_AddNumberToObject(s, "id", (double)p->id);
@@ -248,6 +262,16 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddNullToObject(s, "child_id");
 	if (p->kind != NULL && strcmp(p->kind, "wait") == 0)
 		cJSON_AddItemToObject(s, "wait", cmd_show_wait(p));
+	if (p->progress_pct >= 0 || p->progress_text != NULL) {
+		o = cJSON_AddObjectToObject(s, "progress");
+		if (p->progress_pct >= 0)
+			cJSON_AddNumberToObject(o, "percent", p->progress_pct);
+		else
+			cJSON_AddNullToObject(o, "percent");
+		cJSON_AddStringToObject(o, "message", p->progress_text != NULL ?
+		    p->progress_text : "");
+	} else
+		cJSON_AddNullToObject(s, "progress");
 	return (s);
 }
 
@@ -456,6 +480,11 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 		if (st[i].kind != NULL && strcmp(st[i].kind, "wait") == 0 &&
 		    strcmp(st[i].status, "waiting") == 0)
 			cells[7] = wait = cmd_show_wait_text(&st[i]);
+		else if (strcmp(st[i].status, "running") == 0 &&
+		    (st[i].progress_pct >= 0 || st[i].progress_text != NULL)) {
+			/* What a running step last said of its progress. */
+			cells[7] = wait = cmd_show_progress(&st[i]);
+		}
 		cli_table_row(stdout, widths, 8, cells);
 		free(wait);
 		wait = NULL;

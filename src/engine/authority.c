@@ -19,7 +19,10 @@
  * a uid, named and grouped by the system's user and group databases
  * (getpwuid, getgrouplist), never by $USER or anything a client says.
  * Gate decisions (approve, reject, skip of a waiting gate) follow the
- * policy stored on the gate's row when it was created; every other
+ * policy stored on the gate's row when it was created, and are for people:
+ * one that came through MCP (via "mcp") is refused unless the gate says
+ * "agents": true (or the site's default does, for a gate that predates
+ * the option); every other
  * operator action (start, cancel, retry, skip, pause, resume, template
  * and schedule changes) follows the site's "operators" list, when the
  * site config names one.  Finishing a wait step from outside (complete,
@@ -159,10 +162,19 @@ authority_gate(const struct authority_site *site,
     const struct authority_caller *c, const struct authority_ask *q,
     char **why)
 {
-	const cJSON	*list, *a, *self, *ops;
+	const cJSON	*list, *a, *self, *ops, *agents;
 	struct buf	 names;
 	int		 allowed = 0, allow_self;
 
+	/* People decide gates: an agent's client only where the gate says. */
+	agents = cJSON_GetObjectItemCaseSensitive(q->gate, "agents");
+	if (q->via != NULL && !(cJSON_IsBool(agents) ? cJSON_IsTrue(agents) :
+	    site != NULL && site->agents)) {
+		xasprintf(why, "gate %s is for people: a decision via %s is "
+		    "refused (the gate does not say \"agents\": true)",
+		    q->target, q->via);
+		return (0);
+	}
 	ops = cJSON_GetObjectItemCaseSensitive(q->gate, "operators");
 	if (cJSON_IsTrue(ops) && !authority_operator(site, c, why))
 		return (0);

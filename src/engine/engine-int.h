@@ -148,6 +148,8 @@ struct estep {
 	int64_t			 heartbeat;	/* ms of silence allowed, 0 none */
 	int64_t			 hb_last;	/* monotonic ms of last output */
 	int			 no_heartbeat;	/* killed for its silence */
+	struct buf		 pline[2];	/* a "::progress" line, per pipe */
+	int			 pmid[2];	/* per pipe: 1 mid-line, 2 in one */
 
 	struct estep_queue	*rq;		/* the ready queue it is on */
 	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
@@ -227,6 +229,7 @@ struct engine {
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
+#define ENGINE_PROGRESS_MAX	200	/* bytes of a progress line kept */
 /*
  * How often the wall clock is compared with the monotonic one: every few
  * seconds, so an idle engine sleeps; every second in test builds, whose
@@ -320,6 +323,11 @@ void		 engine_mcp_start(struct engine *, struct estep *);
 void		 engine_mcp_output(struct engine *, struct estep *,
 		     const char *, size_t);
 void		 engine_mcp_exit(struct engine *, struct estep *, int);
+
+/* progress.c: "::progress PCT TEXT" lines in a step's output. */
+void		 engine_progress_feed(struct engine *, struct estep *, int,
+		     const char *, size_t);
+void		 engine_progress_strip(struct buf *);
 
 /* advance.c: what follows a step's end. */
 void		 engine_step_done(struct engine *, struct estep *,

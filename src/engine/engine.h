@@ -45,6 +45,7 @@ struct notify_config;
  */
 struct authority_site {
 	int		 allow_self;	/* gate default: 1 as in SPEC, or 0 */
+	int		 agents;	/* gate default: 0, decisions via MCP */
 	int		 has_operators;	/* "operators" named: only they */
 	char		**operators;	/* user names and "@group" names */
 	size_t		 noperators;
@@ -69,6 +70,7 @@ struct authority_ask {
 	const struct cJSON *gate;	/* the gate row's stored policy */
 	const struct cJSON *wait;	/* a wait row's: who may finish it */
 	const char	*starter;	/* who started the workflow */
+	const char	*via;		/* "mcp": an agent asks; NULL a person */
 	int64_t		 workflow_id;
 	int		 approving;	/* approve, or skip: allow_self holds */
 	const char	*decided;	/* the caller's earlier decision, NULL */

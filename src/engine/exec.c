@@ -475,6 +475,7 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
 		engine_mcp_output(es->engine, es, data, len);
 		return;
 	}
+	engine_progress_feed(es->engine, es, stream == 1 ? 0 : 1, data, len);
 	if (stream == 1 && es->out.len < ENGINE_RESULT_MAX) {
 		buf_add(&es->out, data, len < ENGINE_RESULT_MAX - es->out.len ?
 		    len : ENGINE_RESULT_MAX - es->out.len);
@@ -555,7 +556,7 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	struct estep	*es = arg;
 	struct engine	*e = es->engine;
 	char		*result, *why;
-	int		 code;
+	int		 code, i;
 
 	engine_trace(e, 'E', es->id);
 	engine_txn(e);
@@ -585,6 +586,12 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		engine_exec_end(e, es);
 		return;
 	}
+	/* A last progress line with no newline still counts. */
+	for (i = 0; i < 2; i++) {
+		if (es->pmid[i] == 2)
+			engine_progress_feed(e, es, i, "\n", 1);
+	}
+	engine_progress_strip(&es->out);
 	result = engine_exec_result(&es->out);
 	if (WIFEXITED(status)) {
 		code = WEXITSTATUS(status);

@@ -461,6 +461,8 @@ foreach_ask(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
 	cJSON_AddNumberToObject(o, "quorum", g->quorum > 0 ? g->quorum : 1);
 	if (g->allow_self >= 0)
 		cJSON_AddBoolToObject(o, "allow_self", g->allow_self);
+	cJSON_AddBoolToObject(o, "agents", g->agents >= 0 ? g->agents :
+	    e->opts.authority.agents);
 	if (g->timeout > 0) {
 		cJSON_AddNumberToObject(o, "timeout_ms", (double)g->timeout);
 		cJSON_AddStringToObject(o, "on_timeout", "reject");

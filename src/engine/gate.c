@@ -77,6 +77,9 @@ engine_gate_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
 	/* Resolved now, so whoever applies a decision applies this rule. */
 	cJSON_AddBoolToObject(g, "allow_self", fs->gate.allow_self >= 0 ?
 	    fs->gate.allow_self : e->opts.authority.allow_self);
+	/* May an agent (a decision via MCP) decide it?  No, unless said. */
+	cJSON_AddBoolToObject(g, "agents", fs->gate.agents >= 0 ?
+	    fs->gate.agents : e->opts.authority.agents);
 	if (fs->gate.timeout >= 0)
 		cJSON_AddNumberToObject(g, "timeout_ms",
 		    (double)fs->gate.timeout);
@@ -171,6 +174,7 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 	q.target = target;
 	q.gate = g;
 	q.starter = (*wfp)->created_by;
+	q.via = m->via;
 	q.workflow_id = row->workflow_id;
 	q.approving = strcmp(verb, "reject") != 0;
 	q.need_reason = strcmp(verb, "approve") != 0;

@@ -173,6 +173,7 @@ struct flow_gate {
 	size_t		 napprovers;
 	int		 quorum;	/* default 1 */
 	int		 allow_self;	/* -1: site default */
+	int		 agents;	/* decisions via MCP; -1: site default */
 	int64_t		 timeout;	/* ms, -1 none */
 	char		*on_timeout;	/* "reject" or a step reference */
 	int		 on_timeout_target;	/* index, -1 for reject */

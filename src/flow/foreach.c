@@ -58,6 +58,7 @@ foreach_get(struct flow_step *st)
 	fe->on_budget_spent = FLOW_BUDGET_FAIL;
 	fe->gate.quorum = 1;
 	fe->gate.allow_self = -1;
+	fe->gate.agents = -1;
 	fe->gate.timeout = -1;
 	fe->gate.on_timeout_target = -1;
 	return (fe);

@@ -16,7 +16,7 @@
 
 /*
  * gate.c: gate options, a gate step's or a for-each's between batches:
- * message, approvers, quorum, allow_self, timeout and on_timeout.
+ * message, approvers, quorum, allow_self, agents, timeout and on_timeout.
  */
 
 #include <stdlib.h>
@@ -34,8 +34,8 @@ flow_gate_parse(struct flow_gate *g, const cJSON *v, const char *path,
     struct flow_diags *d)
 {
 	static const char	*known[] = {
-		"message", "approvers", "quorum", "allow_self", "timeout",
-		"on_timeout"
+		"message", "approvers", "quorum", "allow_self", "agents",
+		"timeout", "on_timeout"
 	};
 	const cJSON		*c;
 	const char		*why;
@@ -76,6 +76,13 @@ flow_gate_parse(struct flow_gate *g, const cJSON *v, const char *path,
 				    json_type_name(c));
 			else
 				g->allow_self = cJSON_IsTrue(c);
+		} else if (strcmp(c->string, "agents") == 0) {
+			if (!cJSON_IsBool(c))
+				flow_diags_add(d, FLOW_ERROR, sub,
+				    "expected true or false, got %s",
+				    json_type_name(c));
+			else
+				g->agents = cJSON_IsTrue(c);
 		} else if (strcmp(c->string, "timeout") == 0) {
 			if (flow_duration_json(c, &g->timeout, &why) != 0) {
 				flow_diags_add(d, FLOW_ERROR, sub, "%s",

@@ -746,6 +746,7 @@ parse_step_init(struct flow_step *st, const char *key)
 	st->timeout = -1;
 	st->gate.quorum = 1;
 	st->gate.allow_self = -1;
+	st->gate.agents = -1;
 	st->gate.timeout = -1;
 	st->gate.on_timeout_target = -1;
 	flow_wait_init(&st->wait);

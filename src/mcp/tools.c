@@ -22,7 +22,7 @@
  * temporary file for the command to read, as a person would save one.
  * The reference engine's eight tools map onto these: workflow_create,
  * _list, _get, _cancel; step_ready is gate_decide; template list, save
- * and delete.
+ * and delete.  Wait steps are finished with step_complete and step_fail.
  */
 
 #include <sys/stat.h>
@@ -60,6 +60,13 @@ static void		 mcp_argv_id(struct mcp_argv *, const cJSON *,
 static const char	*mcp_str(const cJSON *, const char *);
 static const char	*mcp_document(struct mcp_tmp *, const cJSON *,
 			    const char *, const char *, struct mcp_answer *);
+static void		 mcp_argv_step(struct mcp_argv *, const cJSON *);
+static char		*mcp_untemp(const char *, const char *);
+static void		 mcp_warnings(struct mcp_answer *, cJSON *);
+static void		 mcp_exec_line(struct cli_ctx *, struct mcp_argv *,
+			    struct mcp_tmp *, struct mcp_answer *, cJSON *);
+static void		 mcp_exec_json(struct cli_ctx *, struct mcp_argv *,
+			    const char *, struct mcp_answer *);
 
 static void	tool_workflow_create(struct cli_ctx *, const cJSON *,
 		    struct mcp_answer *);
@@ -85,6 +92,10 @@ static void	tool_template_save(struct cli_ctx *, const cJSON *,
 		    struct mcp_answer *);
 static void	tool_template_delete(struct cli_ctx *, const cJSON *,
 		    struct mcp_answer *);
+static void	tool_step_complete(struct cli_ctx *, const cJSON *,
+		    struct mcp_answer *);
+static void	tool_step_fail(struct cli_ctx *, const cJSON *,
+		    struct mcp_answer *);
 
 /* Schema fragments the tools share. */
 #define S_ID(what) \
@@ -104,6 +115,9 @@ static void	tool_template_delete(struct cli_ctx *, const cJSON *,
 #define S_LIST(key) \
 	S_OUT("\"" key "\":{\"type\":\"array\",\"items\":" \
 	"{\"type\":\"object\"}}", "\"" key "\"")
+#define S_STEP \
+	"{\"type\":[\"integer\",\"string\"],\"description\":\"the " \
+	"wait step: its id, or WORKFLOW:STEP (its name or key)\"}"
 #define S_DOC(what) \
 	"{\"type\":[\"object\",\"string\"],\"description\":\"" what "\"}"
 
@@ -206,6 +220,32 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"decision\":{\"type\":\"string\"}," S_MSG,
 		    "\"step_id\",\"decision\",\"message\""),
 		.call = tool_gate_decide
+	},
+	{
+		.name = "step_complete",
+		.title = "Complete a wait step",
+		.description = "Finish a wait step from outside with a result "
+		    "(any JSON value, default null): the run goes on as if "
+		    "the step had run.  Who may is the step's \"by\".",
+		.input_schema = S_IN(
+		    "\"step\":" S_STEP ","
+		    "\"result\":{\"description\":\"the step's result\"},"
+		    "\"comment\":" S_STR("for the audit trail"), "\"step\""),
+		.output_schema = S_OUT(S_MSG, "\"message\""),
+		.call = tool_step_complete
+	},
+	{
+		.name = "step_fail",
+		.title = "Fail a wait step",
+		.description = "Finish a wait step from outside as failed, "
+		    "with the reason (its error, and the audit trail's).",
+		.input_schema = S_IN(
+		    "\"step\":" S_STEP ","
+		    "\"message\":" S_STR("why it failed"),
+		    "\"step\",\"message\""),
+		.output_schema = S_OUT(S_MSG, "\"message\""),
+		.destructive = 1,
+		.call = tool_step_fail
 	},
 	{
 		.name = "step_log",
@@ -889,4 +929,57 @@ tool_template_delete(struct cli_ctx *ctx, const cJSON *args,
 	extra = cJSON_CreateObject();
 	cJSON_AddStringToObject(extra, "name", mcp_str(args, "name"));
 	mcp_exec_line(ctx, &a, NULL, ans, extra);
+}
+
+/* A wait step's id or WORKFLOW:STEP, as the command takes it. */
+static void
+mcp_argv_step(struct mcp_argv *a, const cJSON *args)
+{
+	const cJSON	*v;
+
+	v = cJSON_GetObjectItemCaseSensitive(args, "step");
+	if (cJSON_IsString(v))
+		mcp_argv_add(a, v->valuestring);
+	else
+		mcp_argv_id(a, args, "step");
+}
+
+/* step_complete: complete [--result JSON] [-m TEXT] STEP. */
+static void
+tool_step_complete(struct cli_ctx *ctx, const cJSON *args,
+    struct mcp_answer *ans)
+{
+	struct mcp_argv	 a = { NULL, 0 };
+	const cJSON	*result;
+	const char	*s;
+	char		*text;
+
+	mcp_argv_add(&a, "complete");
+	if ((result = cJSON_GetObjectItem(args, "result")) != NULL) {
+		text = json_print(result);
+		mcp_argv_add(&a, "--result");
+		mcp_argv_add(&a, text);
+		free(text);
+	}
+	if ((s = mcp_str(args, "comment")) != NULL) {
+		mcp_argv_add(&a, "-m");
+		mcp_argv_add(&a, s);
+	}
+	mcp_argv_add(&a, "--");
+	mcp_argv_step(&a, args);
+	mcp_exec_line(ctx, &a, NULL, ans, NULL);
+}
+
+/* step_fail: fail -m TEXT STEP. */
+static void
+tool_step_fail(struct cli_ctx *ctx, const cJSON *args, struct mcp_answer *ans)
+{
+	struct mcp_argv	 a = { NULL, 0 };
+
+	mcp_argv_add(&a, "fail");
+	mcp_argv_add(&a, "-m");
+	mcp_argv_add(&a, mcp_str(args, "message"));
+	mcp_argv_add(&a, "--");
+	mcp_argv_step(&a, args);
+	mcp_exec_line(ctx, &a, NULL, ans, NULL);
 }

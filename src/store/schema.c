@@ -381,6 +381,15 @@ static const char schema_v9[] =
 	"PRAGMA user_version = 9;";
 
 /*
+ * Version 10: a running step's latest progress, as it reported it
+ * ("::progress 40 copying"): a percentage (NULL: none given) and a line.
+ */
+static const char schema_v10[] =
+	"ALTER TABLE workflow_steps ADD COLUMN progress_pct INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN progress_text TEXT;"
+	"PRAGMA user_version = 10;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -399,6 +408,7 @@ static const struct store_migration {
 	{ 7, schema_v7, NULL, NULL },
 	{ 8, schema_v8, NULL, NULL },
 	{ 9, schema_v9, NULL, NULL },
+	{ 10, schema_v10, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

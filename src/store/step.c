@@ -115,6 +115,9 @@ store_step_row(sqlite3_stmt *st, void *p)
 	step->items = sqlite3_column_int64(st, 32);
 	step->item_json = store_column_text(st, 33);
 	step->child_id = sqlite3_column_int64(st, 34);
+	step->progress_pct = sqlite3_column_type(st, 35) == SQLITE_NULL ? -1 :
+	    sqlite3_column_int(st, 35);
+	step->progress_text = store_column_text(st, 36);
 }
 
 /* Read one step by id. */
@@ -421,6 +424,7 @@ store_step_clear(struct store_step *step)
 	free(step->host);
 	free(step->label);
 	free(step->item_json);
+	free(step->progress_text);
 	memset(step, 0, sizeof *step);
 }
 

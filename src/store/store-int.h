@@ -170,7 +170,7 @@ void		 store_workflow_clear(struct store_workflow *);
 	" gate_json, status, error, attempt, visit, exit_code, parent_id," \
 	" fanout_id, branch_no, branch_end, pid, pgid, proc_start, host," \
 	" timeout_at, log_bytes, item_of, item_index, label, items, item_json," \
-	" child_id"
+	" child_id, progress_pct, progress_text"
 extern const struct store_rows store_step_rows;
 /* The condition of the partial index of unfinished rows; queries on a
  * status repeat it so SQLite can use the index. */

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	9
+#define STORE_SCHEMA_VERSION	10
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -207,6 +207,8 @@ struct store_step {
 	int64_t		 items;		/* a for-each row: its items, else 0 */
 	char		*item_json;	/* an item's value */
 	int64_t		 child_id;	/* a sub-workflow step's run, 0 */
+	int		 progress_pct;	/* its latest progress, -1 none */
+	char		*progress_text;	/* and its line, or NULL */
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -427,6 +429,8 @@ int		 store_step_set_status(struct store *, int64_t, const char *,
 int		 store_step_set_branch_end(struct store *, int64_t,
 		     const char *);
 int		 store_step_set_log_bytes(struct store *, int64_t, int64_t);
+int		 store_step_set_progress(struct store *, int64_t, int,
+		     const char *);
 int		 store_step_visits(struct store *, int64_t,
 		     void (*)(const char *, int64_t, void *), void *);
 int		 store_step_children(struct store *, int64_t, int64_t *);

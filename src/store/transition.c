@@ -50,6 +50,9 @@ static const char step_branch_end_sql[] =
 	"UPDATE workflow_steps SET branch_end = ? WHERE id = ?";
 static const char step_log_bytes_sql[] =
 	"UPDATE workflow_steps SET log_bytes = ? WHERE id = ?";
+static const char step_progress_sql[] =
+	"UPDATE workflow_steps SET progress_pct = ?, progress_text = ?"
+	" WHERE id = ?";
 /* Passes through each step: first attempts (retries keep the visit). */
 static const char step_visits_sql[] =
 	"SELECT step_key, count(*) FROM workflow_steps WHERE workflow_id = ?"
@@ -160,6 +163,15 @@ store_step_set_log_bytes(struct store *s, int64_t id, int64_t bytes)
 {
 	return (store_runf(s, "log size", step_log_bytes_sql, "ii", bytes,
 	    id));
+}
+
+/* A running step's latest progress: pct (-1: none given) and its line. */
+int
+store_step_set_progress(struct store *s, int64_t id, int pct,
+    const char *text)
+{
+	return (store_runf(s, "progress", step_progress_sql, "xti",
+	    pct < 0 ? STORE_NULL : (int64_t)pct, text, id));
 }
 
 /*

@@ -336,7 +336,9 @@ run_result(const struct store_step *s, struct buf *b)
 		ui_run_oneline(s->error != NULL ? s->error : "", b);
 		return (PAINT_DIM);
 	case TREE_WAITING:
-		buf_puts(b, "awaiting approval");
+		/* A wait step is finished from outside, not approved. */
+		buf_puts(b, s->kind != NULL && strcmp(s->kind, "wait") == 0 ?
+		    "awaiting completion from outside" : "awaiting approval");
 		g = json_parse_or_null(s->gate_json);
 		m = cJSON_GetObjectItemCaseSensitive(g, "message");
 		if (cJSON_IsString(m) && *m->valuestring != '\0') {
@@ -354,6 +356,13 @@ run_result(const struct store_step *s, struct buf *b)
 			buf_printf(b, "child run #%lld (Enter opens it)",
 			    (long long)s->child_id);
 			return (PAINT_DIM);
+		}
+		/* What the step last said of its progress: "40% copying". */
+		if (s->progress_pct >= 0)
+			buf_printf(b, "%d%%", s->progress_pct);
+		if (s->progress_text != NULL) {
+			buf_puts(b, b->len > 0 ? " " : "");
+			ui_run_oneline(s->progress_text, b);
 		}
 		return (PAINT_NORMAL);
 	case TREE_DONE:

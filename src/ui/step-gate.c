@@ -111,6 +111,9 @@ step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	if (cJSON_IsFalse(e))
 		ui_step_field(sv, "", PAINT_NORMAL, "not the person who "
 		    "started the workflow");
+	e = cJSON_GetObjectItemCaseSensitive(g, "agents");
+	ui_step_field(sv, "agents", PAINT_NORMAL, "%s", cJSON_IsTrue(e) ?
+	    "may decide it through MCP" : "may not decide it (people only)");
 	if (strcmp(s->status, "waiting") != 0 || store_timer_of_step(
 	    ui->store, s->id, "gate_timeout", &due) != 0 || due == 0)
 		return;

@@ -317,6 +317,9 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	    "visit %d", (long long)s->id, s->step_key, s->attempt, s->visit);
 	if (strcmp(s->kind, "tool") == 0)
 		ui_step_field(sv, "runs", PAINT_NORMAL, "tool %s", s->tool);
+	else if (strcmp(s->kind, "wait") == 0)
+		ui_step_field(sv, "runs", PAINT_NORMAL, "nothing: it waits to "
+		    "be finished from outside");
 	else if (strcmp(s->kind, "gate") != 0)
 		ui_step_field(sv, "runs", PAINT_NORMAL, "%s (inline in the "
 		    "flow)", s->kind);
@@ -334,7 +337,7 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	char	 when[32], d[16], age[16];
 	int64_t	 now = time_now_ms(), due = 0, ready;
 
-	if (strcmp(s->kind, "gate") == 0) {
+	if (strcmp(s->kind, "gate") == 0 || strcmp(s->kind, "wait") == 0) {
 		step_gate_times(sv, s);
 		return;
 	}
@@ -358,6 +361,13 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	else if (strcmp(s->status, "running") == 0 && s->started_at != 0)
 		ui_step_field(sv, "running", PAINT_RUN, "for %s",
 		    ui_draw_duration(now - s->started_at, d, sizeof d));
+	if (strcmp(s->status, "running") == 0 && s->progress_pct >= 0)
+		ui_step_field(sv, "progress", PAINT_RUN, "%d%% %s",
+		    s->progress_pct, s->progress_text != NULL ?
+		    s->progress_text : "");
+	else if (strcmp(s->status, "running") == 0 && s->progress_text != NULL)
+		ui_step_field(sv, "progress", PAINT_RUN, "%s",
+		    s->progress_text);
 	if (strcmp(s->status, "running") == 0 && s->timeout_at > now) {
 		time_age(s->timeout_at - now, age, sizeof age);
 		ui_step_field(sv, "times out", PAINT_NORMAL, "%s (in %s)",
@@ -529,7 +539,9 @@ step_load(struct ui *ui, struct view *v)
 	    strcmp(s->status, "pending") == 0;
 	step_head(ui, sv, s, w);
 	step_times(ui, sv, s);
-	if (strcmp(s->kind, "gate") == 0 || s->gate_json != NULL)
+	if (strcmp(s->kind, "wait") == 0)
+		ui_step_wait(ui, sv, s);
+	else if (strcmp(s->kind, "gate") == 0 || s->gate_json != NULL)
 		ui_step_gate(ui, sv, s, w);
 	else {
 		step_body(sv, s);

@@ -520,7 +520,7 @@ int		 ui_step_selected(struct view *, int64_t *, int64_t *);
 void		 ui_pager_open(struct ui *, int64_t);
 
 /*
- * step.c, step-gate.c: the step view, written out as lines in load with
+ * step.c, step-gate.c, step-wait.c: the step view, written out as lines in load with
  * the ui_step_* builders and wrapped to the width in draw.
  */
 struct stepv;
@@ -533,6 +533,8 @@ void		 ui_step_json(struct stepv *, const char *, int);
 const char	*ui_step_when(int64_t, char *, size_t);
 void		 ui_step_gate(struct ui *, struct stepv *,
 		     const struct store_step *, const struct store_workflow *);
+void		 ui_step_wait(struct ui *, struct stepv *,
+		     const struct store_step *);
 
 /* pager.c: a step's log as lines (the step view shows the last few). */
 struct log_line {

@@ -1,5 +1,7 @@
 #!/bin/sh
-# tests/cli/heartbeat.sh: "heartbeat" on a process step.  Output on
+# tests/cli/heartbeat.sh: "heartbeat" and progress on a process step.
+# A step's "::progress PCT TEXT" lines are its row's latest progress, in
+# show and show --json, and not part of its result.  Output on
 # stdout or on stderr keeps a step alive past its heartbeat; a silent one
 # is killed (its process gone), the attempt failed with "no heartbeat"
 # and retried as usual; after a crash the next engine applies the step's
@@ -66,6 +68,41 @@ id=$OUT
 wait_for wf_ended "$id"
 q_is "SELECT status FROM workflows WHERE id = $id" completed \
     "a short silence within the heartbeat is fine"
+
+# --- progress --------------------------------------------------------------------
+
+cat >"$T_DIR/prog.json" <<EOF
+{"start": {"shell": "echo '::progress 10 starting'; printf '::progress 55 '; sleep 0.1; printf 'half\\\\n'; echo '{\"n\": 1}'; touch $T_DIR/prog.mark; exec sleep 30"}}
+EOF
+run_sluice run "$T_DIR/prog.json"
+id=$OUT
+wait_for test -f "$T_DIR/prog.mark"
+wait_for step_is "$id" start running
+prog() {
+	[ "$(col "$id" start "progress_pct || '|' || progress_text")" = "$1" ]
+}
+wait_for prog "55|half"
+ok $? "the latest ::progress line is on the step row (even split across writes)"
+run_sluice show "$id"
+like "$OUT" "55% half" "show gives a running step's progress"
+run_sluice show --json "$id"
+is "$(json_query "$OUT" "SELECT json_extract(value, '\$.progress.percent') || '|' ||
+    json_extract(value, '\$.progress.message') FROM d,
+    json_each(json_extract(d.j, '\$.steps'))")" "55|half" \
+    "show --json has it under progress"
+run_sluice cancel "$id"
+
+cat >"$T_DIR/progres.json" <<'EOF'
+{"start": {"shell": "echo '::progress 50 working'; echo '{\"n\": 2}'; sleep 0.2; echo '::progress done' >&2"}}
+EOF
+run_sluice run "$T_DIR/progres.json"
+id=$OUT
+wait_for wf_ended "$id"
+is "$(col "$id" start "result_json || '|' || coalesce(progress_pct, 'null') || '|' || progress_text")" \
+    '{"n":2}|null|done' \
+    "progress lines are not part of the result; one on stderr counts; one with no number clears the percentage"
+run_sluice log "$(step_id "$id" start)"
+like "$OUT" "::progress 50 working" "they stay in the log"
 
 # --- a crash --------------------------------------------------------------------------
 

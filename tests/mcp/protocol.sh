@@ -162,9 +162,6 @@ like "$OUT" "$(id -un) via mcp" "audit shows via mcp"
 run_sluice audit --verify
 expect_rc 0 "the audit trail verifies after MCP actions"
 
-# The inbox path (an engine without a socket) carries via too.
-q_is "SELECT count(*) FROM inbox WHERE via IS NOT NULL" 0 "no inbox rows yet"
-
 # --- a refusal is the CLI's refusal -----------------------------------------------
 
 printf '{"operators": ["nobody-at-all"]}\n' >"$SLUICE_SITE_CONFIG"
@@ -178,6 +175,116 @@ q_is "SELECT count(*) FROM audit WHERE action = 'start-refused' AND via = 'mcp'"
 rm -f "$SLUICE_SITE_CONFIG"
 run_sluice audit --verify
 expect_rc 0 "the trail still verifies"
+
+# --- gates are for people, unless the gate says agents ------------------------------
+
+cat >"$T_DIR/agents.json" <<'EOF2'
+{"start": {"shell": "echo hello-from-the-log", "next": "g"},
+ "g": {"gate": {"message": "agents welcome", "agents": true}, "next": "end"},
+ "end": {"tool": "noop"}}
+EOF2
+printf '{"start": {"gate": {"agents": "yes"}}}\n' >"$T_DIR/bad-agents.json"
+run_sluice check "$T_DIR/bad-agents.json"
+expect_rc 2 "check: agents must be a boolean"
+like "$ERR" '$.start.gate.agents: expected true or false' "  with its path"
+
+engine_start
+mcp "$INIT" \
+    "$(call 1 workflow_create '{"flow":"'"$T_DIR"'/g.json","input":{"x":"1"}}')" \
+    "$(call 2 workflow_create '{"flow":"'"$T_DIR"'/agents.json"}')"
+people=$(get 1 '$.result.structuredContent.workflow_id')
+agents=$(get 2 '$.result.structuredContent.workflow_id')
+is "$(get 1 '$.result.structuredContent.warnings')" "" \
+    "with an engine running there is no warning"
+q_is "SELECT count(*) FROM audit WHERE action = 'start' AND via = 'mcp' AND
+    workflow_id IN ($people, $agents)" 2 "starts through the socket are audited via mcp"
+wait_for step_is "$people" g waiting
+wait_for step_is "$agents" g waiting
+gp=$(step_id "$people" g)
+ga=$(step_id "$agents" g)
+mcp "$INIT" "$(call 1 gate_list '{}')" \
+    "$(call 2 gate_decide '{"step_id":'"$gp"',"decision":"approve","comment":"lgtm"}')" \
+    "$(call 3 gate_decide '{"step_id":'"$gp"',"decision":"reject","comment":"no"}')" \
+    "$(call 4 gate_decide '{"step_id":'"$ga"',"decision":"approve","comment":"ok"}')" \
+    "$(call 5 step_log '{"step_id":'"$(step_id "$agents" start)"'}')" \
+    "$(call 6 workflow_get '{"workflow_id":'"$agents"'}')"
+is "$(get 1 '$.result.structuredContent.gates[0].created_via')" "mcp" \
+    "gate_list: the run came from an agent"
+is "$(get 2 '$.result.isError')" 1 "an agent's approval of a gate for people is refused"
+like "$(get 2 '$.result.content[0].text')" \
+    'is for people: a decision via mcp is refused (the gate does not say "agents": true)' \
+    "  saying why"
+is "$(get 3 '$.result.isError')" 1 "  and so is a rejection"
+q_is "SELECT count(*) FROM audit WHERE action IN ('approve-refused',
+    'reject-refused') AND via = 'mcp' AND step_id = $gp AND
+    comment LIKE '%is for people%'" 2 "both refusals are audited with the reason"
+q_is "SELECT status FROM workflow_steps WHERE id = $gp" waiting "the gate still waits"
+run_sluice approve "$gp" -m "a person says yes"
+expect_rc 0 "a person approves the same gate"
+is "$(get 4 '$.result.isError')" 0 "a gate that says agents: true takes an agent's approval"
+like "$(get 4 '$.result.structuredContent.message')" "approved step $ga" "  the CLI's answer"
+is "$(get 4 '$.result.structuredContent.decision')" "approve" "  and what was decided"
+q_is "SELECT count(*) FROM audit WHERE action = 'approve' AND via = 'mcp' AND step_id = $ga" 1 \
+    "the agent's approval is audited via mcp"
+like "$(get 5 '$.result.structuredContent.log')" "hello-from-the-log" "step_log reads the step's output"
+is "$(get 6 '$.result.structuredContent.created_via')" "mcp" "workflow_get says an agent started it"
+is "$(get 6 '$.result.structuredContent.id')" "$agents" "  of the run asked for"
+wait_for wf_ended "$agents"
+wait_for wf_ended "$people"
+q_is "SELECT status FROM workflows WHERE id IN ($people, $agents) ORDER BY id" \
+    "completed
+completed" "both runs went on to complete"
+
+# A site default lets agents decide gates that do not say; fixed at creation.
+mcp "$INIT" "$(call 1 workflow_create '{"flow":"'"$T_DIR"'/g.json"}')"
+before=$(get 1 '$.result.structuredContent.workflow_id')
+wait_for step_is "$before" g waiting
+engine_stop
+printf '{"agents": true}\n' >"$SLUICE_SITE_CONFIG"
+engine_start
+mcp "$INIT" "$(call 1 workflow_create '{"flow":"'"$T_DIR"'/g.json"}')" \
+    "$(call 2 workflow_cancel '{"workflow_id":'"$before"',"comment":"agent cleans up"}')"
+after=$(get 1 '$.result.structuredContent.workflow_id')
+wait_for step_is "$after" g waiting
+mcp "$INIT" "$(call 1 gate_decide '{"step_id":'"$(step_id "$after" g)"',"decision":"approve"}')"
+is "$(get 1 '$.result.isError')" 0 "site agents: true: an agent may approve"
+q_is "SELECT json_extract(gate_json, '\$.agents') FROM workflow_steps WHERE
+    workflow_id IN ($before, $after) AND name = 'g' ORDER BY id" "0
+1" "the rule is fixed on each gate when it is created"
+q_is "SELECT status FROM workflows WHERE id = $before" cancelled \
+    "workflow_cancel cancels"
+q_is "SELECT comment || ' ' || via FROM audit WHERE action = 'cancel' AND
+    workflow_id = $before" "agent cleans up mcp" "  audited via mcp with its comment"
+rm -f "$SLUICE_SITE_CONFIG"
+
+# Wait steps are finished from outside: an agent may, as anyone may.
+cat >"$T_DIR/wait.json" <<'EOF2'
+{"start": {"name": "ext", "wait": true, "next": "then"},
+ "then": {"name": "then", "tool": "echo", "args": {"got": "{{steps.ext.result.n}}"}}}
+EOF2
+mcp "$INIT" "$(call 1 workflow_create '{"flow":"'"$T_DIR"'/wait.json"}')" \
+    "$(call 2 workflow_create '{"flow":"'"$T_DIR"'/wait.json"}')"
+w1=$(get 1 '$.result.structuredContent.workflow_id')
+w2=$(get 2 '$.result.structuredContent.workflow_id')
+wait_for step_is "$w1" ext waiting
+wait_for step_is "$w2" ext waiting
+mcp "$INIT" "$(call 1 step_complete '{"step":'"$(step_id "$w1" ext)"',"result":{"n":7},"comment":"done outside"}')" \
+    "$(call 2 step_fail '{"step":"'"$w2"':ext","message":"outside broke"}')" \
+    "$(call 3 step_fail '{"step":'"$(step_id "$w1" ext)"'}')"
+is "$(get 1 '$.result.isError')" 0 "step_complete finishes a wait step"
+is "$(get 2 '$.result.isError')" 0 "step_fail fails one named WORKFLOW:STEP"
+like "$(get 3 '$.result.content[0].text')" "arguments.message: missing" \
+    "step_fail needs a message"
+wait_for wf_ended "$w1"
+wait_for wf_ended "$w2"
+q_is "SELECT result_json FROM workflow_steps WHERE workflow_id = $w1 AND
+    name = 'then'" '{"got":7}' "the result reaches the next step"
+q_is "SELECT status FROM workflows WHERE id = $w2" failed "the failed one fails its run"
+q_is "SELECT count(*) FROM audit WHERE via = 'mcp' AND workflow_id IN ($w1, $w2)
+    AND action IN ('complete', 'fail')" 2 "both audited via mcp"
+engine_stop
+run_sluice audit --verify
+expect_rc 0 "the audit trail verifies after all of it"
 
 # --- usage ---------------------------------------------------------------------------
 
