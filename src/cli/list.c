@@ -28,13 +28,13 @@
 #include "cli/cli.h"
 
 static int	cmd_list_run(struct cli_ctx *, const struct cli_args *);
-static int	cmd_list_status_ok(const char *);
 static void	cmd_list_json(const struct store_workflow *, size_t);
 static void	cmd_list_text(const struct store_workflow *, size_t);
 
 static const struct cli_opt cmd_list_opts[] = {
 	{ "status", 0, "STATUS", 0,
-	    "only scheduled, running, completed, failed or cancelled" },
+	    "only runs in that state: running, waiting, paused, scheduled, "
+	    "late, completed, failed or cancelled" },
 	{ "limit", 0, "N", 0, "at most N workflows (default 50)" },
 	{ "top", 0, NULL, 0,
 	    "leave out child runs (started by a sub-workflow step)" },
@@ -48,21 +48,6 @@ const struct cli_cmd cli_cmd_list = {
 	.opts = cmd_list_opts,
 	.run = cmd_list_run
 };
-
-/* Is s one of the workflow statuses? */
-static int
-cmd_list_status_ok(const char *s)
-{
-	static const char	*statuses[] = { "scheduled", "running",
-	    "completed", "failed", "cancelled", NULL };
-	const char		**p;
-
-	for (p = statuses; *p != NULL; p++) {
-		if (strcmp(*p, s) == 0)
-			return (1);
-	}
-	return (0);
-}
 
 /* Print workflows as a JSON array. */
 static void
@@ -78,7 +63,21 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "id", (double)w->id);
 		cJSON_AddStringToObject(o, "name", w->name);
-		cJSON_AddStringToObject(o, "status", w->status);
+		/* status: as stored (and in show); state: as people see it. */
+		cJSON_AddStringToObject(o, "status", status_run_name(w->status));
+		cJSON_AddStringToObject(o, "state",
+		    state_name(store_workflow_state(w)));
+		cJSON_AddBoolToObject(o, "waiting", w->waiting);
+		cJSON_AddBoolToObject(o, "paused", w->paused);
+		if (w->template_name != NULL) {
+			cJSON_AddStringToObject(o, "template",
+			    w->template_name);
+			cJSON_AddNumberToObject(o, "template_version",
+			    (double)w->template_version);
+		} else {
+			cJSON_AddNullToObject(o, "template");
+			cJSON_AddNullToObject(o, "template_version");
+		}
 		if (w->current_step != NULL)
 			cJSON_AddStringToObject(o, "current_step",
 			    w->current_step);
@@ -129,11 +128,9 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 			xasprintf(&name, "%s (of %lld)", w->name,
 			    (long long)w->parent_id);
 		cells[1] = name != NULL ? name : w->name;
-		cells[2] = w->status;
-		if (w->late_at != 0 && strcmp(w->status, "running") == 0)
-			cells[2] = "late";
+		cells[2] = state_name(store_workflow_state(w));
 		cells[3] = w->current_step;
-		if (strcmp(w->status, "scheduled") == 0) {
+		if (w->status == RUN_SCHEDULED) {
 			/* Where a run would show its step: the countdown. */
 			when_countdown(w->start_at - time_now_ms(), left,
 			    sizeof left);
@@ -155,6 +152,7 @@ cmd_list_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct store_workflow_filter	 f;
 	struct store_workflow		*wfs;
+	enum run_state			 state;
 	const char			*s;
 	char				*cause = NULL;
 	size_t				 n;
@@ -162,13 +160,13 @@ cmd_list_run(struct cli_ctx *ctx, const struct cli_args *args)
 
 	memset(&f, 0, sizeof f);
 	if ((s = cli_args_get(args, "status")) != NULL) {
-		if (!cmd_list_status_ok(s)) {
-			cli_error("--status: unknown status \"%s\" (use "
-			    "scheduled, running, completed, failed or "
-			    "cancelled)", s);
+		if (state_parse(s, &state) != 0) {
+			cli_error("--status: unknown status \"%s\" (use one of "
+			    "%s)", s, state_words());
 			return (EXIT_USAGE);
 		}
-		f.status = s;
+		f.by_state = 1;
+		f.state = state;
 	}
 	if ((s = cli_args_get(args, "limit")) != NULL &&
 	    cli_parse_limit(s, &f.limit) != 0)

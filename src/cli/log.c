@@ -141,9 +141,9 @@ cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
 			store_step_free(step);
 		if ((rc = store_step_get(ctx->store, id, &step, &cause)) != 0)
 			return (cli_store_fail(rc, cause));
-		ended = strcmp(step->status, "running") != 0 &&
-		    strcmp(step->status, "ready") != 0 &&
-		    strcmp(step->status, "pending") != 0;
+		ended = step->status != STEP_RUNNING &&
+		    step->status != STEP_READY &&
+		    step->status != STEP_PENDING;
 		do {
 			rc = store_log_read(ctx->store, id, after, 1000, &l, &n,
 			    &cause);

@@ -89,7 +89,8 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 			o = cJSON_CreateObject();
 			cJSON_AddNumberToObject(o, "id", (double)list[i].id);
 			cJSON_AddStringToObject(o, "name", list[i].name);
-			cJSON_AddStringToObject(o, "status", list[i].status);
+			cJSON_AddStringToObject(o, "status",
+			    status_run_name(list[i].status));
 			cli_json_time(o, "finished_at", list[i].finished_at);
 			cJSON_AddNumberToObject(o, "runs", (double)list[i].runs);
 			cJSON_AddNumberToObject(o, "steps",
@@ -111,7 +112,7 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 			    (long long)list[i].steps);
 			cells[0] = id;
 			cells[1] = list[i].name;
-			cells[2] = list[i].status;
+			cells[2] = status_run_name(list[i].status);
 			cells[3] = time_format(list[i].finished_at, when,
 			    sizeof when);
 			cells[4] = runs;

@@ -353,10 +353,14 @@ schedule_json(const struct store_schedule *c)
 	cli_json_time(o, "created_at", c->created_at);
 	cli_json_time(o, "updated_at", c->updated_at);
 	cli_json_time(o, "last_fire_at", c->last_fire_at);
-	cli_json_time(o, "last_run_id", c->last_run_id);
-	if (c->last_run_status != NULL)
+	if (c->last_run_id > 0)
+		cJSON_AddNumberToObject(o, "last_run_id",
+		    (double)c->last_run_id);
+	else
+		cJSON_AddNullToObject(o, "last_run_id");
+	if (c->has_last_run)
 		cJSON_AddStringToObject(o, "last_run_status",
-		    c->last_run_status);
+		    status_run_name(c->last_run_status));
 	else
 		cJSON_AddNullToObject(o, "last_run_status");
 	cli_json_time(o, "next_fire_at", c->next_fire_at);
@@ -384,8 +388,8 @@ schedule_table(const struct store_schedule *c, size_t n)
 			/* The newest run, perhaps fired by hand. */
 			snprintf(when, sizeof when, " (#%lld %s)",
 			    (long long)c[i].last_run_id,
-			    c[i].last_run_status != NULL ?
-			    c[i].last_run_status : "?");
+			    c[i].has_last_run ?
+			    status_run_name(c[i].last_run_status) : "?");
 			strlcat(last, when, sizeof last);
 		}
 		cells[0] = c[i].name;
@@ -488,7 +492,7 @@ schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
 				cJSON_AddNumberToObject(e, "id",
 				    (double)h[i].workflow_id);
 				cJSON_AddStringToObject(e, "status",
-				    h[i].status);
+				    status_run_name(h[i].status));
 				if (ms)
 					cJSON_AddNumberToObject(e,
 					    "created_at",
@@ -528,7 +532,8 @@ schedule_show_text(const struct store_schedule *c, const cJSON *o)
 	    c->last_fire_at, t1, sizeof t1) : "-");
 	if (c->last_run_id != 0)
 		cli_printf(" (workflow %lld, %s)", (long long)c->last_run_id,
-		    c->last_run_status != NULL ? c->last_run_status : "?");
+		    c->has_last_run ? status_run_name(c->last_run_status) :
+		    "?");
 	cli_printf("\n");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(o, "runs")) {
 		v = cJSON_GetObjectItemCaseSensitive(e, "created_at");

@@ -112,8 +112,10 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "id", (double)w->id);
 	cJSON_AddStringToObject(o, "name", w->name);
-	cJSON_AddStringToObject(o, "status", w->status);
+	cJSON_AddStringToObject(o, "status", status_run_name(w->status));
+	cJSON_AddStringToObject(o, "state", state_name(store_workflow_state(w)));
 	cJSON_AddBoolToObject(o, "paused", w->paused);
+	cJSON_AddBoolToObject(o, "waiting", w->waiting);
 	cJSON_AddItemToObject(o, "input", cli_json_raw(w->input_json));
 	cJSON_AddStringToObject(o, "created_by",
 	    w->created_by != NULL ? w->created_by : "");
@@ -232,7 +234,7 @@ cmd_show_step(const struct store_step *p)
 	cJSON_AddStringToObject(s, "name", p->name);
 	cJSON_AddStringToObject(s, "key",
 	    p->step_key != NULL ? p->step_key : p->name);
-	cJSON_AddStringToObject(s, "status", p->status);
+	cJSON_AddStringToObject(s, "status", status_step_name(p->status));
 	cJSON_AddNumberToObject(s, "attempt", p->attempt);
 	if (p->tool != NULL)
 		cJSON_AddStringToObject(s, "tool", p->tool);
@@ -388,7 +390,7 @@ cmd_show_times(const struct store_workflow *w)
 {
 	char	 t1[32], span[32];
 
-	if (strcmp(w->status, "scheduled") == 0) {
+	if (w->status == RUN_SCHEDULED) {
 		when_countdown(w->start_at - time_now_ms(), span, sizeof span);
 		cli_printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
 		    sizeof t1), strcmp(span, "now") == 0 ? "" : "in ", span);
@@ -425,7 +427,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	size_t			 i;
 
 	cli_printf("workflow %lld: %s\n", (long long)w->id, w->name);
-	cli_printf("status:   %s%s\n", w->status, w->paused ? " (paused)" : "");
+	cli_printf("status:   %s\n", state_name(store_workflow_state(w)));
 	if (w->template_name != NULL)
 		cli_printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
@@ -464,23 +466,22 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			    st[i].label : st[i].name);
 			cells[1] = name;
 		}
-		cells[2] = st[i].status;
+		cells[2] = status_step_name(st[i].status);
 		cells[3] = att;
 		cells[4] = st[i].tool != NULL ? st[i].tool : "(gate)";
 		cells[5] = time_format(st[i].started_at, t1, sizeof t1);
 		cells[6] = took;
 		cells[7] = st[i].error != NULL ? st[i].error :
 		    st[i].result_json != NULL ? st[i].result_json : "";
-		if (st[i].child_id != 0 && strcmp(st[i].status,
-		    "running") == 0) {
+		if (st[i].child_id != 0 && st[i].status == STEP_RUNNING) {
 			snprintf(child, sizeof child, "child workflow %lld",
 			    (long long)st[i].child_id);
 			cells[7] = child;
 		}
 		if (st[i].kind != NULL && strcmp(st[i].kind, "wait") == 0 &&
-		    strcmp(st[i].status, "waiting") == 0)
+		    st[i].status == STEP_WAITING)
 			cells[7] = wait = cmd_show_wait_text(&st[i]);
-		else if (strcmp(st[i].status, "running") == 0 &&
+		else if (st[i].status == STEP_RUNNING &&
 		    (st[i].progress_pct >= 0 || st[i].progress_text != NULL)) {
 			/* What a running step last said of its progress. */
 			cells[7] = wait = cmd_show_progress(&st[i]);

@@ -37,7 +37,7 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cli_wait_final(struct cli_ctx *, int64_t, const char *);
+static int	 cli_wait_final(struct cli_ctx *, int64_t, enum run_status);
 static int	 cli_wait_follow(struct cli_ctx *, int64_t);
 static void	 cli_wait_signal(int, void *);
 static int	 cli_wait_drive(struct cli_ctx *, struct loop *,
@@ -45,14 +45,14 @@ static int	 cli_wait_drive(struct cli_ctx *, struct loop *,
 
 /* The exit status for a workflow that ended, saying why it failed. */
 static int
-cli_wait_final(struct cli_ctx *ctx, int64_t id, const char *status)
+cli_wait_final(struct cli_ctx *ctx, int64_t id, enum run_status status)
 {
 	struct store_workflow	*w;
 	char			*cause = NULL;
 
-	if (strcmp(status, "completed") == 0)
+	if (status == RUN_COMPLETED)
 		return (EXIT_OK);
-	if (strcmp(status, "cancelled") == 0) {
+	if (status == RUN_CANCELLED) {
 		cli_error("workflow %lld was cancelled", (long long)id);
 		return (EXIT_NOTFOUND);
 	}
@@ -63,14 +63,6 @@ cli_wait_final(struct cli_ctx *ctx, int64_t id, const char *status)
 	} else
 		free(cause);
 	return (EXIT_FAILED);
-}
-
-/* Is a status one a workflow ends in? */
-static int
-cli_wait_ended(const char *status)
-{
-	return (strcmp(status, "completed") == 0 ||
-	    strcmp(status, "failed") == 0 || strcmp(status, "cancelled") == 0);
 }
 
 /*
@@ -120,7 +112,8 @@ static int
 cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 {
 	struct store_workflow	*w;
-	char			*cause = NULL, status[16];
+	enum run_status		 status;
+	char			*cause = NULL;
 	int			 rc, n = 0, fd = -1;
 
 	for (;;) {
@@ -128,9 +121,9 @@ cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 			rc = cli_store_fail(rc, cause);
 			break;
 		}
-		strlcpy(status, w->status, sizeof status);
+		status = w->status;
 		store_workflow_free(w);
-		if (cli_wait_ended(status)) {
+		if (status_run_ended(status)) {
 			rc = cli_wait_final(ctx, id, status);
 			break;
 		}
@@ -162,16 +155,16 @@ static int
 cli_wait_drive(struct cli_ctx *ctx, struct loop *loop, struct engine *e,
     int64_t id)
 {
-	const char	*status = "running";
+	enum run_status	 status = RUN_RUNNING;
 
 	while (!engine_finished(e)) {
 		loop_once(loop, 1);
 		if (engine_workflow_status(e, id, &status) != 0)
-			status = "failed";
-		if (cli_wait_ended(status))
+			status = RUN_FAILED;
+		if (status_run_ended(status))
 			engine_shutdown(e, 0);
 	}
-	if (cli_wait_ended(status))
+	if (status_run_ended(status))
 		return (cli_wait_final(ctx, id, status));
 	cli_error("interrupted: workflow %lld goes on when an engine starts",
 	    (long long)id);

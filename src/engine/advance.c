@@ -32,7 +32,7 @@
 
 #include "engine/engine-int.h"
 
-static void	 engine_row_end(struct engine *, struct estep *, const char *,
+static void	 engine_row_end(struct engine *, struct estep *, enum step_status,
 		     const char *, const char *, int, int);
 static int	 engine_branch_pick(struct engine *, struct estep *,
 		     const char *, int, int);
@@ -48,7 +48,7 @@ static int	 engine_join_policy_lenient(const struct ewf *, int);
 static void	 engine_join_check(struct engine *, struct ewf *, int64_t);
 static void	 engine_fanout_ended(struct engine *, struct ewf *,
 		     struct engine_fanout *);
-static void	 engine_wf_end(struct engine *, struct ewf *, const char *,
+static void	 engine_wf_end(struct engine *, struct ewf *, enum run_status,
 		     const char *);
 static void	 engine_cancel_rows(struct engine *, struct ewf *, int64_t,
 		     const char *);
@@ -74,7 +74,7 @@ engine_step_timeout(struct engine *e, const struct flow_step *fs)
 
 /* Write a step row's end. */
 static void
-engine_row_end(struct engine *e, struct estep *es, const char *status,
+engine_row_end(struct engine *e, struct estep *es, enum step_status status,
     const char *result, const char *error, int has_exit, int exit_code)
 {
 	struct store_step	 row;
@@ -82,7 +82,7 @@ engine_row_end(struct engine *e, struct estep *es, const char *status,
 	engine_txn(e);
 	memset(&row, 0, sizeof row);
 	row.id = es->id;
-	row.status = (char *)status;
+	row.status = status;
 	row.result_json = (char *)result;
 	row.error = (char *)error;
 	row.has_exit_code = has_exit;
@@ -97,7 +97,7 @@ void
 engine_step_done(struct engine *e, struct estep *es, const char *result,
     int has_exit, int exit_code)
 {
-	engine_row_end(e, es, "done", result, NULL, has_exit, exit_code);
+	engine_row_end(e, es, STEP_DONE, result, NULL, has_exit, exit_code);
 	engine_trace(e, 'D', es->id);
 	if (es->wf->ended)
 		;
@@ -114,7 +114,7 @@ engine_step_done(struct engine *e, struct estep *es, const char *result,
 void
 engine_step_skipped(struct engine *e, struct estep *es, const char *why)
 {
-	engine_row_end(e, es, "skipped", "null", why, 0, 0);
+	engine_row_end(e, es, STEP_SKIPPED, "null", why, 0, 0);
 	if (es->wf->ended)
 		;
 	else if (es->role == ESTEP_ITEM)
@@ -136,7 +136,7 @@ engine_step_rejected(struct engine *e, struct estep *es, const char *why)
 	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
 	char			*msg;
 
-	engine_row_end(e, es, "done", "\"rejected\"", why, 0, 0);
+	engine_row_end(e, es, STEP_DONE, "\"rejected\"", why, 0, 0);
 	if (es->wf->ended)
 		return;
 	if (es->role == ESTEP_ITEM)
@@ -157,7 +157,7 @@ engine_step_rejected(struct engine *e, struct estep *es, const char *why)
 void
 engine_step_cancelled(struct engine *e, struct estep *es, const char *why)
 {
-	engine_row_end(e, es, "cancelled", NULL, why, 0, 0);
+	engine_row_end(e, es, STEP_CANCELLED, NULL, why, 0, 0);
 }
 
 /* Make the row of the next pass of a failed step, after its backoff. */
@@ -168,7 +168,8 @@ engine_step_retry(struct engine *e, struct estep *es, int64_t delay)
 	int64_t			 id, due;
 
 	engine_origin_after(es, 1, &o);
-	o.status = "pending";
+	o.has_status = 1;
+	o.status = STEP_PENDING;
 	if ((id = engine_step_create(e, es->wf, es->spec, &o)) == 0)
 		return;
 	due = time_now_ms() + delay;
@@ -192,7 +193,7 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 	char			*msg;
 	int			 arm;
 
-	engine_row_end(e, es, "failed", result, why, has_exit, exit_code);
+	engine_row_end(e, es, STEP_FAILED, result, why, has_exit, exit_code);
 	if (es->wf->ended)
 		return;
 	if (fs->exec == FLOW_EXEC_TOOL && e->tools != NULL)
@@ -284,7 +285,7 @@ engine_advance(struct engine *e, struct estep *es, const char *result,
 	int			 arm;
 
 	if (fs->done) {
-		engine_wf_end(e, wf, "completed", NULL);
+		engine_wf_end(e, wf, RUN_COMPLETED, NULL);
 		return;
 	}
 	if (fs->nbranch > 0) {
@@ -550,14 +551,14 @@ engine_join_stranded(struct engine *e, struct ewf *wf)
 void
 engine_wf_fail(struct engine *e, struct ewf *wf, const char *why)
 {
-	engine_wf_end(e, wf, "failed", why);
+	engine_wf_end(e, wf, RUN_FAILED, why);
 }
 
 /* An operator cancelled the workflow. */
 void
 engine_wf_cancel(struct engine *e, struct ewf *wf)
 {
-	engine_wf_end(e, wf, "cancelled", NULL);
+	engine_wf_end(e, wf, RUN_CANCELLED, NULL);
 }
 
 /* Nothing left to run: the workflow completed. */
@@ -565,7 +566,7 @@ void
 engine_wf_settle(struct engine *e, struct ewf *wf)
 {
 	if (!wf->ended && wf->nactive <= 0 && !engine_join_stranded(e, wf))
-		engine_wf_end(e, wf, "completed", NULL);
+		engine_wf_end(e, wf, RUN_COMPLETED, NULL);
 }
 
 /*
@@ -573,7 +574,7 @@ engine_wf_settle(struct engine *e, struct ewf *wf)
  * notify a failure or a completion.
  */
 static void
-engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
+engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
     const char *why)
 {
 	char	*output = NULL;
@@ -581,23 +582,24 @@ engine_wf_end(struct engine *e, struct ewf *wf, const char *status,
 	if (wf->ended)
 		return;
 	engine_txn(e);
-	if (strcmp(status, "completed") == 0 &&
+	if (status == RUN_COMPLETED &&
 	    (output = engine_wf_output(e, wf)) != NULL &&
 	    store_workflow_set_output(e->store, wf->id, output) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	wf->ended = 1;
 	wf->refs++;	/* cancelling its steps must not free it yet */
-	engine_cancel_rows(e, wf, 0, strcmp(status, "cancelled") == 0 ?
-	    "cancelled" : strcmp(status, "failed") == 0 ?
+	engine_cancel_rows(e, wf, 0, status == RUN_CANCELLED ?
+	    "cancelled" : status == RUN_FAILED ?
 	    "cancelled: the workflow failed" :
 	    "cancelled: the workflow completed");
 	if (store_workflow_end(e->store, wf->id, status, why,
 	    time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	log_debug("%s: workflow %lld %s%s%s", __func__, (long long)wf->id,
-	    status, why != NULL ? ": " : "", why != NULL ? why : "");
-	if (strcmp(status, "cancelled") != 0)
-		engine_notify(e, strcmp(status, "failed") == 0 ?
+	    status_run_name(status), why != NULL ? ": " : "",
+	    why != NULL ? why : "");
+	if (status != RUN_CANCELLED)
+		engine_notify(e, status == RUN_FAILED ?
 		    "workflow_failed" : "workflow_completed", wf->id, 0, NULL);
 	engine_child_ended(e, wf, status, why, output);
 	free(output);
@@ -657,7 +659,7 @@ engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
 		memset(&tmp, 0, sizeof tmp);
 		tmp.id = rows[i].id;
 		tmp.wf = wf;
-		engine_row_end(e, &tmp, "cancelled", NULL, why, 0, 0);
+		engine_row_end(e, &tmp, STEP_CANCELLED, NULL, why, 0, 0);
 		if (store_timers_del_step(e->store, rows[i].id) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		/* After its row ended, so the child's end leaves it be. */

@@ -157,7 +157,7 @@ out:
  * that already ended (its parent was cancelled first) is left alone.
  */
 void
-engine_child_ended(struct engine *e, struct ewf *child, const char *status,
+engine_child_ended(struct engine *e, struct ewf *child, enum run_status status,
     const char *why, const char *output)
 {
 	struct store_step	*row;
@@ -172,7 +172,7 @@ engine_child_ended(struct engine *e, struct ewf *child, const char *status,
 		free(cause);
 		return;
 	}
-	if (strcmp(row->status, "running") != 0 ||
+	if (row->status != STEP_RUNNING ||
 	    row->child_id != child->id ||
 	    (es = engine_step_from_row(e, row)) == NULL) {
 		store_step_free(row);
@@ -181,10 +181,10 @@ engine_child_ended(struct engine *e, struct ewf *child, const char *status,
 	store_step_free(row);
 	/* A child that fails is not started again unless retry says so. */
 	es->no_retry = !engine_spec(es)->retry.set;
-	if (strcmp(status, "completed") == 0)
+	if (status == RUN_COMPLETED)
 		engine_step_done(e, es, output != NULL ? output : "null", 0, 0);
 	else {
-		if (strcmp(status, "cancelled") == 0)
+		if (status == RUN_CANCELLED)
 			xasprintf(&msg, "child workflow %lld was cancelled",
 			    (long long)child->id);
 		else

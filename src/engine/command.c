@@ -185,7 +185,7 @@ engine_cmd_workflow(struct engine *e, int64_t id, const char *verb,
 	}
 	r->code = 4;
 	xasprintf(&r->message, "cannot %s workflow %lld: it is %s", verb,
-	    (long long)id, w->status);
+	    (long long)id, status_run_name(w->status));
 	store_workflow_free(w);
 	return (NULL);
 }

@@ -267,7 +267,7 @@ struct ewf	*engine_wf_get(struct engine *, int64_t);
 struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
 		     char **);
 void		 engine_wf_free(struct engine *, struct ewf *);
-void		 engine_wf_ended(struct engine *, struct ewf *, const char *);
+void		 engine_wf_ended(struct engine *, struct ewf *, enum run_status);
 struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
 int		 engine_wf_start(struct engine *, const struct store_inbox *,
 		     int64_t *, char **);
@@ -279,7 +279,8 @@ struct estep_origin {
 	int		 branch_no;
 	int		 attempt;	/* 0: a new pass (attempt 1) */
 	int		 visit;		/* with attempt > 1: the pass's */
-	const char	*status;	/* NULL: ready, or waiting for a gate */
+	int		 has_status;	/* 0: ready, or waiting for a gate */
+	enum step_status status;
 	const char	*gate_json;	/* NULL: from the step's gate options */
 	int64_t		 item_of;	/* an item's retry: its for-each's */
 	int		 item_index;	/* and its index, label and value */
@@ -435,7 +436,7 @@ int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
 int64_t		 engine_child_start(struct engine *, struct estep *,
 		     const char *, const char *, char **);
 void		 engine_child_ended(struct engine *, struct ewf *,
-		     const char *, const char *, const char *);
+		     enum run_status, const char *, const char *);
 void		 engine_child_cancel(struct engine *, int64_t);
 void		 engine_children_pause(struct engine *, struct ewf *, int);
 char		*engine_wf_output(struct engine *, struct ewf *);

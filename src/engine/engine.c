@@ -322,9 +322,8 @@ engine_cmd_handover(struct engine *e, const struct store_inbox *m,
 
 /* A workflow's status as the engine knows it (memory, else the table). */
 int
-engine_workflow_status(struct engine *e, int64_t id, const char **status)
+engine_workflow_status(struct engine *e, int64_t id, enum run_status *status)
 {
-	static char		 buf[16];
 	struct store_workflow	*w;
 	char			*cause = NULL;
 	int			 rc;
@@ -334,9 +333,8 @@ engine_workflow_status(struct engine *e, int64_t id, const char **status)
 		free(cause);
 		return (rc);
 	}
-	strlcpy(buf, w->status, sizeof buf);
+	*status = w->status;
 	store_workflow_free(w);
-	*status = buf;
 	return (0);
 }
 

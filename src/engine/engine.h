@@ -160,7 +160,7 @@ typedef void	 (*engine_observer_cb)(const char *, int64_t, int64_t,
 void		 engine_set_observer(struct engine *, engine_observer_cb,
 		     void *);
 int		 engine_workflow_status(struct engine *, int64_t,
-		     const char **);
+		     enum run_status *);
 
 /*
  * submit.c: ask the engine.  With an engine running the command goes

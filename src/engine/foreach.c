@@ -122,8 +122,8 @@ foreach_count(const struct store_item *it, void *arg)
 	struct engine_foreach	*fe = arg;
 
 	/* An item an operator cancelled counts as failed. */
-	if (strcmp(it->status, "failed") == 0 ||
-	    strcmp(it->status, "cancelled") == 0)
+	if (it->status == STEP_FAILED ||
+	    it->status == STEP_CANCELLED)
 		fe->failed++;
 	return (0);
 }
@@ -141,7 +141,7 @@ foreach_load_gates(struct engine *e, struct engine_foreach *fe)
 	if (store_item_gates(e->store, fe->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].status, "waiting") == 0) {
+		if (rows[i].status == STEP_WAITING) {
 			fe->gate = rows[i].id;
 			continue;
 		}
@@ -253,7 +253,7 @@ foreach_row_add(struct engine *e, struct ewf *wf, struct store_step *row)
 	row->workflow_id = wf->id;
 	if (store_step_add(e->store, row, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	if (strcmp(row->status, "done") != 0)
+	if (row->status != STEP_DONE)
 		wf->nactive++;
 	return (row->id);
 }
@@ -284,7 +284,7 @@ foreach_result_add(const struct store_item *it, void *arg)
 
 	if (b->len > 1)
 		buf_putc(b, ',');
-	if (strcmp(it->status, "done") == 0 && it->result_json != NULL)
+	if (it->status == STEP_DONE && it->result_json != NULL)
 		buf_puts(b, it->result_json);
 	else
 		buf_puts(b, "null");
@@ -344,8 +344,8 @@ foreach_name_failed(const struct store_item *it, void *arg)
 {
 	struct foreach_names	*fn = arg;
 
-	if (strcmp(it->status, "failed") != 0 &&
-	    strcmp(it->status, "cancelled") != 0)
+	if (it->status != STEP_FAILED &&
+	    it->status != STEP_CANCELLED)
 		return (0);
 	if (fn->n++ < FOREACH_NAMES)
 		buf_printf(&fn->b, "%s%s", fn->b.len > 0 ? ", " : "",
@@ -479,7 +479,7 @@ foreach_ask(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
 	foreach_row_init(&row, fs);
 	row.kind = (char *)"gate";
 	row.tool = NULL;
-	row.status = (char *)"waiting";
+	row.status = STEP_WAITING;
 	row.gate_json = json;
 	row.item_of = fe->id;
 	row.label = label;
@@ -512,7 +512,7 @@ foreach_start(struct engine *e, struct engine_foreach *fe, size_t end,
 	    &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (store_step_set_status(e->store, rows[i].id, "ready",
+		if (store_step_set_status(e->store, rows[i].id, STEP_READY,
 		    time_now_ms()) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		if ((es = engine_step_from_row(e, &rows[i])) != NULL)
@@ -711,7 +711,7 @@ engine_foreach_begin(struct engine *e, struct estep *es)
 		label = flow_foreach_label(ffe, c, scope, &why);
 		json = json_print(c);
 		foreach_row_init(&item, fs);
-		item.status = (char *)"pending";
+		item.status = STEP_PENDING;
 		item.visit = es->visit;
 		item.item_of = es->id;
 		item.item_index = i;
@@ -847,13 +847,13 @@ foreach_requeue_one(const struct store_item *it, void *arg)
 	int			 failed;
 
 	/* While it runs, a cancelled item is one an operator cancelled. */
-	failed = strcmp(it->status, "failed") == 0 || (rq->failed_only &&
-	    strcmp(it->status, "cancelled") == 0);
+	failed = it->status == STEP_FAILED || (rq->failed_only &&
+	    it->status == STEP_CANCELLED);
 	if (!failed && (rq->failed_only ||
-	    strcmp(it->status, "cancelled") != 0))
+	    it->status != STEP_CANCELLED))
 		return (0);
 	foreach_row_init(&row, rq->fs);
-	row.status = (char *)"pending";
+	row.status = STEP_PENDING;
 	row.attempt = it->attempt + (it->ran ? 1 : 0);
 	row.visit = rq->visit;
 	row.parent_id = it->id;
@@ -895,7 +895,7 @@ engine_foreach_retry(struct engine *e, const struct store_inbox *m,
 	if (store_steps_unfinished(e->store, wfid, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n && gate == NULL; i++) {
-		if (strcmp(rows[i].status, "waiting") != 0 ||
+		if (rows[i].status != STEP_WAITING ||
 		    rows[i].item_of == 0 || rows[i].item_index >= 0 ||
 		    rows[i].items != 0)
 			continue;
@@ -922,8 +922,7 @@ engine_foreach_retry(struct engine *e, const struct store_inbox *m,
 	    &rq) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	xasprintf(&why, "%s chose to retry the failed items", m->who);
-	free(gate->status);
-	gate->status = xstrdup("done");
+	gate->status = STEP_DONE;
 	free(gate->result_json);
 	xasprintf(&gate->result_json, "{\"decision\":\"retry\",\"items\":%d}",
 	    rq.nfailed);
@@ -975,7 +974,7 @@ engine_foreach_rerun(struct engine *e, struct ewf *wf,
 	fs = &wf->flow->steps[spec];
 	engine_txn(e);
 	foreach_row_init(&row, fs);
-	row.status = (char *)"running";
+	row.status = STEP_RUNNING;
 	row.started_at = time_now_ms();
 	row.args_json = (char *)"{}";
 	row.attempt = old->attempt + 1;
@@ -1034,14 +1033,15 @@ engine_foreach_cancel_item(struct engine *e, const struct store_inbox *m,
 		xasprintf(&r->message, "step %lld (%s) is not a for-each item: "
 		    "cancel a workflow by its id", (long long)row->id,
 		    row->name);
-	} else if (strcmp(row->status, "done") == 0 ||
-	    strcmp(row->status, "failed") == 0 ||
-	    strcmp(row->status, "cancelled") == 0 ||
-	    strcmp(row->status, "skipped") == 0 || wf == NULL || wf->ended) {
+	} else if (row->status == STEP_DONE ||
+	    row->status == STEP_FAILED ||
+	    row->status == STEP_CANCELLED ||
+	    row->status == STEP_SKIPPED || wf == NULL || wf->ended) {
 		r->code = 4;
 		xasprintf(&r->message, "item %s (step %lld) is %s: only an item "
 		    "that has not ended can be cancelled", row->label != NULL ?
-		    row->label : row->name, (long long)row->id, row->status);
+		    row->label : row->name, (long long)row->id,
+		    status_step_name(row->status));
 	}
 	if (r->code != 0 || (es = engine_step_from_row(e, row)) == NULL) {
 		store_step_free(row);

@@ -157,9 +157,10 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 		    (long long)row->id, (long long)row->id);
 		return (why);
 	}
-	if (strcmp(row->status, "waiting") != 0) {
+	if (row->status != STEP_WAITING) {
 		xasprintf(&why, "step %lld (%s) is not waiting for a decision: "
-		    "it is %s", (long long)row->id, row->name, row->status);
+		    "it is %s", (long long)row->id, row->name,
+		    status_step_name(row->status));
 		return (why);
 	}
 	if ((*wfp = engine_wf_get(e, row->workflow_id)) == NULL) {
@@ -262,7 +263,7 @@ engine_gate_approve(struct engine *e, struct estep *es, int interrupted,
 		engine_store_fatal(e, store_last_error(e->store));
 	if (interrupted) {
 		/* Run the interrupted step again. */
-		if (store_step_set_status(e->store, es->id, "ready",
+		if (store_step_set_status(e->store, es->id, STEP_READY,
 		    time_now_ms()) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		engine_step_ready(e, es);
@@ -359,7 +360,7 @@ engine_gate_timeout(struct engine *e, int64_t id)
 		free(cause);
 		return;
 	}
-	if (strcmp(row->status, "waiting") != 0 ||
+	if (row->status != STEP_WAITING ||
 	    (es = engine_step_from_row(e, row)) == NULL) {
 		store_step_free(row);
 		return;

@@ -338,7 +338,7 @@ notify_payload_workflow(struct engine *e, cJSON *o, int64_t id)
 		return;
 	}
 	cJSON_AddStringToObject(wo, "name", w->name);
-	cJSON_AddStringToObject(wo, "status", w->status);
+	cJSON_AddStringToObject(wo, "status", status_run_name(w->status));
 	cJSON_AddStringToObject(wo, "created_by", w->created_by);
 	cJSON_AddNumberToObject(wo, "created_at", (double)w->created_at);
 	if (w->template_name != NULL) {
@@ -373,7 +373,7 @@ notify_payload_step(struct engine *e, cJSON *o, int64_t id, int gate)
 	cJSON_AddNumberToObject(so, "id", (double)row->id);
 	cJSON_AddStringToObject(so, "name", row->name);
 	cJSON_AddStringToObject(so, "key", row->step_key);
-	cJSON_AddStringToObject(so, "status", row->status);
+	cJSON_AddStringToObject(so, "status", status_step_name(row->status));
 	cJSON_AddNumberToObject(so, "attempt", row->attempt);
 	cJSON_AddItemToObject(so, "result", json_parse_or_null(
 	    row->result_json));

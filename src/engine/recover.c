@@ -377,7 +377,7 @@ engine_recover_interrupted(struct engine *e, const struct store_step *row,
 			free(cause);
 			return;
 		}
-		if (strcmp(now->status, "running") != 0) {
+		if (now->status != STEP_RUNNING) {
 			store_step_free(now);
 			return;
 		}
@@ -407,7 +407,8 @@ engine_recover_interrupted(struct engine *e, const struct store_step *row,
 		engine_step_cancelled(e, es, why);
 		gate = engine_ask_json(fs);
 		engine_origin_after(es, 1, &o);
-		o.status = "waiting";
+		o.has_status = 1;
+		o.status = STEP_WAITING;
 		o.gate_json = gate;
 		engine_step_create(e, es->wf, es->spec, &o);
 		free(gate);
@@ -437,7 +438,7 @@ engine_recover(struct engine *e, char **cause)
 	}
 	store_workflows_free(wfs, n);
 
-	if (store_steps_with_status(e->store, "running", &rows, &n,
+	if (store_steps_with_status(e->store, STEP_RUNNING, &rows, &n,
 	    cause) != 0)
 		return (-1);
 	for (i = 0; i < n; i++) {
@@ -450,7 +451,7 @@ engine_recover(struct engine *e, char **cause)
 	}
 	engine_recover_kill(e, rows, n);	/* keeps rows */
 
-	if (store_steps_with_status(e->store, "ready", &ready, &nready,
+	if (store_steps_with_status(e->store, STEP_READY, &ready, &nready,
 	    cause) != 0)
 		return (-1);
 	for (i = 0; i < nready; i++) {

@@ -167,13 +167,13 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 			continue;
 		count++;
 		if (rows[i].items > 0 &&
-		    strcmp(rows[i].status, "skipped") != 0) {
+		    rows[i].status != STEP_SKIPPED) {
 			engine_foreach_rerun(e, wf, &rows[i], names);
 			continue;
 		}
 		buf_printf(names, "%s%s", names->len > 0 ? ", " : "",
 		    rows[i].name);
-		if (strcmp(rows[i].status, "skipped") != 0) {
+		if (rows[i].status != STEP_SKIPPED) {
 			engine_rerun_row(e, wf, &rows[i]);
 			continue;
 		}
@@ -240,7 +240,7 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 		    (long long)m->workflow_id);
 		goto out;
 	}
-	if (strcmp(w->status, "running") == 0 && from == NULL &&
+	if (w->status == RUN_RUNNING && from == NULL &&
 	    engine_foreach_retry(e, m, w->id, r) >= 0)
 		goto out;
 	if ((r->code = flow_retry_refusal(w->id, w->status,
@@ -296,7 +296,7 @@ engine_has_failed_leaf(struct engine *e, int64_t wf, int64_t id)
 		engine_store_fatal(e, cause);
 	fr = engine_flow_rows(rows, n);
 	for (i = 0; i < n && !found; i++) {
-		if (rows[i].id != id && strcmp(rows[i].status, "failed") == 0 &&
+		if (rows[i].id != id && rows[i].status == STEP_FAILED &&
 		    flow_rerun_leaf(NULL, fr, n, i))
 			found = 1;
 	}
@@ -319,7 +319,7 @@ engine_skip_refusal(struct engine *e, const struct store_inbox *m,
 	cJSON			*g;
 	char			*reason;
 
-	*gate = strcmp(row->status, "waiting") == 0 && row->gate_json != NULL;
+	*gate = row->status == STEP_WAITING && row->gate_json != NULL;
 	if (*gate && engine_wait_is(row)) {
 		/* A wait step: skipping it needs the right to finish it. */
 		r->message = engine_wait_skip_refusal(e, m, row);
@@ -364,15 +364,15 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 	r->workflow_id = row->workflow_id;
 	if (store_workflow_get(e->store, row->workflow_id, &w, &cause) != 0)
 		engine_store_fatal(e, cause);
-	if (strcmp(row->status, "failed") == 0 ?
-	    (strcmp(w->status, "failed") != 0 ||
+	if (row->status == STEP_FAILED ?
+	    (w->status != RUN_FAILED ||
 	    !engine_rerun_leaf(e, row)) :
-	    (strcmp(row->status, "waiting") != 0 &&
-	    strcmp(row->status, "pending") != 0)) {
+	    (row->status != STEP_WAITING &&
+	    row->status != STEP_PENDING)) {
 		xasprintf(&r->message, "step %lld (%s) is %s: only a waiting "
 		    "or pending step, or the failed step that ended its "
 		    "workflow, can be skipped", (long long)row->id, row->name,
-		    row->status);
+		    status_step_name(row->status));
 		engine_refuse(e, m, "skip", row, r);
 		goto out;
 	}
@@ -390,7 +390,7 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 		engine_store_fatal(e, store_last_error(e->store));
 	xasprintf(&r->message, "skipped step %lld (%s)", (long long)row->id,
 	    row->name);
-	if (strcmp(row->status, "failed") != 0) {
+	if (row->status != STEP_FAILED) {
 		if ((es = engine_step_from_row(e, row)) != NULL) {
 			engine_step_skipped(e, es, why);
 			engine_step_free(es);
@@ -398,8 +398,7 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 		goto out;
 	}
 	/* The failed row that ended its workflow: re-open when it was the last. */
-	free(row->status);
-	row->status = xstrdup("skipped");
+	row->status = STEP_SKIPPED;
 	free(row->error);
 	row->error = xstrdup(why);
 	free(row->result_json);

@@ -532,10 +532,10 @@ engine_cancel_run(struct engine *e, const struct store_inbox *m, int64_t id,
 	if ((wf = engine_wf_get(e, id)) != NULL && !wf->ended) {
 		engine_audit(e, m, "cancel", id, 0, target, comment, NULL);
 		engine_wf_cancel(e, wf);
-	} else if (strcmp(w->status, "scheduled") == 0 ||
-	    strcmp(w->status, "running") == 0) {
+	} else if (w->status == RUN_SCHEDULED ||
+	    w->status == RUN_RUNNING) {
 		engine_audit(e, m, "cancel", id, 0, target, comment, NULL);
-		if (store_workflow_end(e->store, id, "cancelled", NULL,
+		if (store_workflow_end(e->store, id, RUN_CANCELLED, NULL,
 		    time_now_ms()) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 	}
@@ -562,7 +562,7 @@ engine_sched_cancel(struct engine *e, const struct store_inbox *m,
 		free(cause);
 		return (-1);
 	}
-	scheduled = strcmp(w->status, "scheduled") == 0;
+	scheduled = w->status == RUN_SCHEDULED;
 	store_workflow_free(w);
 	if (!scheduled)
 		return (-1);
@@ -855,7 +855,7 @@ engine_sla_due(struct engine *e, int64_t id)
 		free(cause);
 		return;
 	}
-	if (strcmp(w->status, "running") != 0 || w->late_at != 0 ||
+	if (w->status != RUN_RUNNING || w->late_at != 0 ||
 	    w->sla_ms <= 0) {
 		store_workflow_free(w);
 		return;

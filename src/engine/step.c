@@ -138,29 +138,29 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	row.item_index = o->item_of != 0 ? o->item_index : -1;
 	row.label = (char *)o->label;
 	row.item_json = (char *)o->item_json;
-	if (o->status != NULL)
-		row.status = (char *)o->status;
+	if (o->has_status)
+		row.status = o->status;
 	else if ((fs->exec == FLOW_EXEC_GATE || fs->exec == FLOW_EXEC_WAIT) &&
 	    fs->foreach == NULL)
-		row.status = (char *)"waiting";
+		row.status = STEP_WAITING;
 	else
-		row.status = (char *)"ready";
+		row.status = STEP_READY;
 	if (o->gate_json != NULL)
 		row.gate_json = (char *)o->gate_json;
-	else if (strcmp(row.status, "waiting") == 0 &&
+	else if (row.status == STEP_WAITING &&
 	    fs->exec == FLOW_EXEC_WAIT)
 		row.gate_json = gate = engine_wait_json(e, wf, fs);
-	else if (strcmp(row.status, "waiting") == 0)
+	else if (row.status == STEP_WAITING)
 		row.gate_json = gate = engine_gate_json(e, wf, fs);
 	if (store_step_add(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	free(gate);
 	wf->nactive++;
-	if (strcmp(row.status, "waiting") == 0 && fs->exec == FLOW_EXEC_WAIT)
+	if (row.status == STEP_WAITING && fs->exec == FLOW_EXEC_WAIT)
 		engine_wait_waiting(e, wf, fs, row.id, now);
-	else if (strcmp(row.status, "waiting") == 0)
+	else if (row.status == STEP_WAITING)
 		engine_gate_waiting(e, wf, fs, row.id, now);
-	else if (strcmp(row.status, "ready") == 0) {
+	else if (row.status == STEP_READY) {
 		es = engine_step_new(e, wf, spec, row.id);
 		es->attempt = row.attempt;
 		es->visit = row.visit;
@@ -302,10 +302,10 @@ engine_step_wake(struct engine *e, int64_t id)
 		free(cause);
 		return;
 	}
-	if (strcmp(row->status, "pending") == 0 &&
+	if (row->status == STEP_PENDING &&
 	    (es = engine_step_from_row(e, row)) != NULL) {
 		engine_txn(e);
-		if (store_step_set_status(e->store, id, "ready",
+		if (store_step_set_status(e->store, id, STEP_READY,
 		    time_now_ms()) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		engine_step_ready(e, es);
@@ -325,7 +325,7 @@ engine_wf_requeue(struct engine *e, struct ewf *wf)
 	if (store_steps_unfinished(e->store, wf->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].status, "ready") != 0)
+		if (rows[i].status != STEP_READY)
 			continue;
 		if (engine_step_queued(e, rows[i].id) == NULL &&
 		    (es = engine_step_from_row(e, &rows[i])) != NULL)

@@ -65,7 +65,7 @@ struct engine_mcp {
 	char		*why;		/* not ok: the step's error */
 };
 
-static void	 mcp_send(struct engine *, struct estep *, char *);
+static void	 mcp_send(struct estep *, char *);
 static void	 mcp_note(struct engine *, struct estep *, const char *, ...)
 		     printflike(3, 4);
 static void	 mcp_decide(struct engine *, struct estep *, char *, char *);
@@ -109,9 +109,8 @@ engine_mcp_free(struct engine_mcp *m)
 
 /* Write one message (a line we own) to the server's stdin. */
 static void
-mcp_send(struct engine *e, struct estep *es, char *line)
+mcp_send(struct estep *es, char *line)
 {
-	(void)e;
 	if (es->proc != NULL) {
 		(void)proc_write(es->proc, line, strlen(line));
 		(void)proc_write(es->proc, "\n", 1);
@@ -151,7 +150,7 @@ engine_mcp_start(struct engine *e, struct estep *es)
 	cJSON_AddStringToObject(info, "name", "sluice");
 	cJSON_AddStringToObject(info, "version", PACKAGE_VERSION);
 	mcp_note(e, es, "-> initialize (protocol %s)", MCP_PROTOCOL);
-	mcp_send(e, es, rpc_request(MCP_ID_INIT, "initialize", params));
+	mcp_send(es, rpc_request(MCP_ID_INIT, "initialize", params));
 }
 
 /*
@@ -287,12 +286,12 @@ static void
 mcp_request(struct engine *e, struct estep *es, const struct rpc_msg *msg)
 {
 	if (strcmp(msg->method, "ping") == 0) {
-		mcp_send(e, es, rpc_result(msg->id, NULL));
+		mcp_send(es, rpc_result(msg->id, NULL));
 		return;
 	}
 	mcp_note(e, es, "<- request %s: not supported by a step",
 	    msg->method);
-	mcp_send(e, es, rpc_error(msg->id, RPC_METHOD_NOT_FOUND,
+	mcp_send(es, rpc_error(msg->id, RPC_METHOD_NOT_FOUND,
 	    "sluice runs this tool as a workflow step and answers no "
 	    "requests", NULL));
 }
@@ -334,7 +333,7 @@ mcp_initialized(struct engine *e, struct estep *es, const cJSON *result)
 	    cJSON_IsString(name) ? name->valuestring : "(unnamed server)",
 	    cJSON_IsString(version) ? version->valuestring : "",
 	    v->valuestring);
-	mcp_send(e, es, rpc_notification("notifications/initialized", NULL));
+	mcp_send(es, rpc_notification("notifications/initialized", NULL));
 
 	if ((args = cJSON_Parse(m->args)) == NULL)
 		args = cJSON_CreateObject();
@@ -347,7 +346,7 @@ mcp_initialized(struct engine *e, struct estep *es, const cJSON *result)
 	cJSON_AddStringToObject(meta, "progressToken", token);
 	free(token);
 	mcp_note(e, es, "-> tools/call %s", m->tool);
-	mcp_send(e, es, rpc_request(MCP_ID_CALL, "tools/call", params));
+	mcp_send(es, rpc_request(MCP_ID_CALL, "tools/call", params));
 	m->state = MCP_CALL;
 }
 

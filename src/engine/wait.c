@@ -124,8 +124,8 @@ engine_wait_named(struct engine *e, int64_t wf, const char *name,
 		if (strcmp(rows[i].name, name) != 0 &&
 		    strcmp(rows[i].step_key, name) != 0)
 			continue;
-		if (pick == SIZE_MAX || strcmp(rows[i].status, "waiting") == 0 ||
-		    strcmp(rows[pick].status, "waiting") != 0)
+		if (pick == SIZE_MAX || rows[i].status == STEP_WAITING ||
+		    rows[pick].status != STEP_WAITING)
 			pick = i;
 	}
 	if (pick == SIZE_MAX) {
@@ -179,14 +179,14 @@ engine_wait_refusal(struct engine *e, const struct store_inbox *m,
 		xasprintf(&why, "step %lld (%s) is not a wait step: only a "
 		    "step with \"wait\" is finished from outside%s",
 		    (long long)row->id, row->name,
-		    strcmp(row->status, "waiting") == 0 ? " (a gate is "
+		    row->status == STEP_WAITING ? " (a gate is "
 		    "decided with approve or reject)" : "");
 		return (why);
 	}
-	if (strcmp(row->status, "waiting") != 0) {
+	if (row->status != STEP_WAITING) {
 		xasprintf(&why, "step %lld (%s) is not waiting to be "
 		    "finished: it is %s", (long long)row->id, row->name,
-		    row->status);
+		    status_step_name(row->status));
 		return (why);
 	}
 	if (engine_wf_get(e, row->workflow_id) == NULL) {
@@ -307,7 +307,7 @@ engine_wait_timeout(struct engine *e, int64_t id)
 		free(cause);
 		return;
 	}
-	if (!engine_wait_is(row) || strcmp(row->status, "waiting") != 0 ||
+	if (!engine_wait_is(row) || row->status != STEP_WAITING ||
 	    (es = engine_step_from_row(e, row)) == NULL) {
 		store_step_free(row);
 		return;

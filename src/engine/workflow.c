@@ -222,9 +222,10 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 
 /* A workflow ended: let it go from memory once no step refers to it. */
 void
-engine_wf_ended(struct engine *e, struct ewf *wf, const char *status)
+engine_wf_ended(struct engine *e, struct ewf *wf, enum run_status status)
 {
-	log_debug("%s: workflow %lld %s", __func__, (long long)wf->id, status);
+	log_debug("%s: workflow %lld %s", __func__, (long long)wf->id,
+	    status_run_name(status));
 	if (wf->refs == 0)
 		engine_wf_free(e, wf);
 }
@@ -267,7 +268,7 @@ engine_wf_begin(struct engine *e, const struct store_workflow *w, int64_t now)
 	engine_txn(e);
 	if ((wf = engine_wf_load(e, w, &cause)) == NULL) {
 		/* Only a row someone edited by hand can get here. */
-		if (store_workflow_end(e->store, w->id, "failed", cause,
+		if (store_workflow_end(e->store, w->id, RUN_FAILED, cause,
 		    now) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		free(cause);
@@ -312,10 +313,10 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.parent_step_id = st->parent_step_id;
 	w.depth = st->depth;
 	if (st->start_at > now) {
-		w.status = (char *)"scheduled";
+		w.status = RUN_SCHEDULED;
 		w.start_at = st->start_at;
 	} else
-		w.status = (char *)"running";
+		w.status = RUN_RUNNING;
 	if (store_workflow_add(e->store, &w, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	xasprintf(&target, "workflow %lld %s", (long long)w.id, w.name);

@@ -314,7 +314,7 @@ void		 flow_free(struct flow *);
 struct flow_scope_step {
 	const char	*step_key;
 	const char	*result_json;	/* NULL: null */
-	const char	*status;
+	enum step_status status;
 	int		 has_exit_code;
 	int		 exit_code;
 };
@@ -358,11 +358,11 @@ struct flow_row {
 	int64_t		 item_of;	/* for-each items and gates: its row */
 	int64_t		 items;		/* a for-each row: its items, else 0 */
 	const char	*step_key;
-	const char	*status;
+	enum step_status status;
 	int		 branch_end;	/* it ended a join-failed branch */
 };
 
-int		 flow_retry_refusal(int64_t, const char *, int, char **);
+int		 flow_retry_refusal(int64_t, enum run_status, int, char **);
 int		 flow_retry_from(const struct flow *, const struct flow_row *,
 		     size_t, int64_t, const char *, size_t *, char **);
 size_t		 flow_retry_plan(const struct flow *, const int *,
@@ -427,7 +427,7 @@ struct flow_foreach_tally {
 struct flow_foreach_row {
 	int		 index;
 	int		 attempt;
-	const char	*status;
+	enum step_status status;
 };
 void		 flow_foreach_tally(const struct flow_foreach *, int,
 		     const struct flow_foreach_row *, size_t,

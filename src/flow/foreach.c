@@ -681,7 +681,7 @@ flow_foreach_tally(const struct flow_foreach *fe, int n,
     struct flow_foreach_tally *t)
 {
 	const struct flow_foreach_row	**last;
-	const char			 *s;
+	enum step_status		  s;
 	size_t				 *ends, nends, i, k;
 	int				  first = -1;
 
@@ -695,14 +695,14 @@ flow_foreach_tally(const struct flow_foreach *fe, int n,
 			last[rows[i].index] = &rows[i];
 	}
 	for (i = 0; i < (size_t)n; i++) {
-		s = last[i] != NULL ? last[i]->status : "pending";
-		if (strcmp(s, "done") == 0 || strcmp(s, "skipped") == 0)
+		s = last[i] != NULL ? last[i]->status : STEP_PENDING;
+		if (s == STEP_DONE || s == STEP_SKIPPED)
 			t->done++;
-		else if (strcmp(s, "failed") == 0)
+		else if (s == STEP_FAILED)
 			t->failed++;
-		else if (strcmp(s, "cancelled") == 0)
+		else if (s == STEP_CANCELLED)
 			t->cancelled++;
-		else if (strcmp(s, "pending") == 0 &&
+		else if (s == STEP_PENDING &&
 		    (last[i] == NULL || last[i]->attempt <= 1)) {
 			t->waiting++;
 			if (first < 0)

@@ -74,7 +74,7 @@ rerun_leaf(const struct flow *f, const struct flow_row *r, int childless)
 
 	if (!childless)
 		return (0);
-	if (strcmp(r->status, "done") == 0) {
+	if (r->status == STEP_DONE) {
 		if (f == NULL || r->branch_end ||
 		    (spec = flow_find(f, r->step_key)) < 0)
 			return (0);
@@ -82,9 +82,9 @@ rerun_leaf(const struct flow *f, const struct flow_row *r, int childless)
 		return (fs->next_target >= 0 || fs->nbranch > 0 ||
 		    fs->nparallel > 0);
 	}
-	return (strcmp(r->status, "failed") == 0 ||
-	    strcmp(r->status, "cancelled") == 0 ||
-	    strcmp(r->status, "skipped") == 0);
+	return (r->status == STEP_FAILED ||
+	    r->status == STEP_CANCELLED ||
+	    r->status == STEP_SKIPPED);
 }
 
 /* Is row i one the workflow ended on (f may be NULL: see rerun_leaf)? */
@@ -203,13 +203,13 @@ flow_retry_plan(const struct flow *f, const int *join_of,
  * engine's own question, asked before this one.
  */
 int
-flow_retry_refusal(int64_t id, const char *status, int started, char **why)
+flow_retry_refusal(int64_t id, enum run_status status, int started,
+    char **why)
 {
-	if (strcmp(status, "failed") != 0 &&
-	    strcmp(status, "cancelled") != 0) {
+	if (status != RUN_FAILED && status != RUN_CANCELLED) {
 		xasprintf(why, "workflow %lld is %s: only a failed or "
 		    "cancelled workflow can be retried", (long long)id,
-		    status);
+		    status_run_name(status));
 		return (4);
 	}
 	if (!started) {

@@ -81,7 +81,7 @@ flow_scope_add(cJSON *scope, const struct flow *f,
 		cJSON_AddNumberToObject(o, "exit_code", s->exit_code);
 	else
 		cJSON_AddNullToObject(o, "exit_code");
-	cJSON_AddStringToObject(o, "status", s->status);
+	cJSON_AddStringToObject(o, "status", status_step_name(s->status));
 	if ((i = flow_find(f, s->step_key)) >= 0 &&
 	    strcmp(f->steps[i].name, f->steps[i].key) != 0) {
 		cJSON_DeleteItemFromObjectCaseSensitive(steps,

@@ -155,8 +155,8 @@ store_audit_add(struct store *s, const struct store_actor *actor,
 }
 
 /* Fill one audit entry from a row of audit_list_sql. */
-static void
-store_audit_row(sqlite3_stmt *st, void *p)
+static int
+store_audit_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_audit	*a = p;
 
@@ -174,6 +174,8 @@ store_audit_row(sqlite3_stmt *st, void *p)
 	a->uid = sqlite3_column_int64(st, 11);
 	a->hash = store_column_text(st, 12);
 	a->via = store_column_text(st, 13);
+	(void)cause;
+	return (0);
 }
 
 /* Free a partly read array of audit entries. */

@@ -32,8 +32,9 @@
 #include "store/store-int.h"
 
 /*
- * A workflow as a list shows it.  The filter matches the name, status,
- * creator or template by substring, or the id exactly.
+ * A workflow as a list shows it.  The filter matches the name, the state
+ * a person sees (util state.c), creator or template by substring, or the
+ * id exactly.
  */
 #define BRIEF_COLUMNS \
 	"w.id, w.created_at, w.started_at, w.completed_at, w.start_at," \
@@ -44,12 +45,10 @@
 	"  ORDER BY s.id DESC LIMIT 1)," \
 	" (SELECT s.name FROM workflow_steps s WHERE s.workflow_id = w.id" \
 	"  ORDER BY s.id DESC LIMIT 1))," \
-	" (SELECT s.status FROM workflow_steps s WHERE s.workflow_id = w.id" \
-	"  AND " STORE_STEP_ACTIVE " ORDER BY s.id DESC LIMIT 1)," \
-	" w.parent_id"
+	" " STORE_RUN_WAITING("w") ", w.parent_id"
 #define BRIEF_MATCH \
-	" (?1 IS NULL OR w.name LIKE ?1 ESCAPE '\\' OR w.status LIKE ?1" \
-	"  ESCAPE '\\' OR w.created_by LIKE ?1 ESCAPE '\\' OR" \
+	" (?1 IS NULL OR w.name LIKE ?1 ESCAPE '\\' OR " STORE_RUN_STATE("w") \
+	"  LIKE ?1 ESCAPE '\\' OR w.created_by LIKE ?1 ESCAPE '\\' OR" \
 	"  w.template_name LIKE ?1 ESCAPE '\\' OR w.id = ?2)"
 
 static const char brief_down_sql[] =
@@ -72,16 +71,22 @@ static const char audit_up_sql[] =
 	"SELECT " AUDIT_COLUMNS " FROM audit WHERE id > ?3 AND" AUDIT_MATCH
 	" ORDER BY id ASC LIMIT ?4";
 
+/*
+ * Runs by the state a person sees: the running ones folded by the same
+ * rule as the list (few rows, through the status index), the others
+ * counted on the index alone.  Then the waiting gates.
+ */
 static const char counts_sql[] =
-	"SELECT (SELECT count(*) FROM workflows WHERE status = 'running'),"
-	" (SELECT count(*) FROM workflow_steps WHERE status = 'waiting' AND "
-	"kind <> 'wait' AND " STORE_STEP_ACTIVE "),"
-	" (SELECT count(*) FROM workflows WHERE status = 'failed'),"
-	" (SELECT count(*) FROM workflows WHERE status = 'scheduled'),"
-	" (SELECT max(id) FROM workflow_steps WHERE status = 'waiting' AND "
-	"kind <> 'wait' AND " STORE_STEP_ACTIVE ")";
+	"SELECT " STORE_RUN_STATE("w") ", count(*) FROM workflows w"
+	" WHERE w.status = 'running' GROUP BY 1"
+	" UNION ALL SELECT status, count(*) FROM workflows"
+	" WHERE status IN ('scheduled', 'failed') GROUP BY status"
+	" UNION ALL SELECT 'gates', count(*) FROM workflow_steps"
+	" WHERE status = 'waiting' AND kind <> 'wait' AND " STORE_STEP_ACTIVE
+	" UNION ALL SELECT 'newest', max(id) FROM workflow_steps"
+	" WHERE status = 'waiting' AND kind <> 'wait' AND " STORE_STEP_ACTIVE;
 
-static void	 store_brief_row(sqlite3_stmt *, void *);
+static int	 store_brief_row(sqlite3_stmt *, void *, char **);
 static void	 store_brief_rows_free(void *, size_t);
 static int	 store_window_bind(struct store *, sqlite3_stmt *,
 		     const struct store_window *, char **);
@@ -94,8 +99,8 @@ static const struct store_rows store_brief_rows = {
 };
 
 /* Fill one brief from a row of BRIEF_COLUMNS. */
-static void
-store_brief_row(sqlite3_stmt *st, void *p)
+static int
+store_brief_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_brief	*b = p;
 
@@ -105,14 +110,19 @@ store_brief_row(sqlite3_stmt *st, void *p)
 	b->completed_at = sqlite3_column_int64(st, 3);
 	b->start_at = sqlite3_column_int64(st, 4);
 	b->name = store_column_text(st, 5);
-	b->status = store_column_text(st, 6);
+
 	b->created_by = store_column_text(st, 7);
 	b->template_name = store_column_text(st, 8);
 	b->paused = sqlite3_column_int(st, 9);
 	b->late_at = sqlite3_column_int64(st, 10);
 	b->current_step = store_column_text(st, 11);
-	b->step_status = store_column_text(st, 12);
 	b->parent_id = sqlite3_column_int64(st, 13);
+	if (store_column_run_status(st, 6, b->id, &b->status, cause) != 0)
+		return (-1);
+	/* What a person sees, by the rule list and the filter use too. */
+	b->state = state_of(b->status, b->paused, sqlite3_column_int(st, 12),
+	    b->late_at != 0);
+	return (0);
 }
 
 /* store_rows' way to free a partly read array. */
@@ -130,11 +140,9 @@ store_briefs_free(struct store_brief *list, size_t n)
 
 	for (i = 0; i < n; i++) {
 		free(list[i].name);
-		free(list[i].status);
 		free(list[i].created_by);
 		free(list[i].template_name);
 		free(list[i].current_step);
-		free(list[i].step_status);
 	}
 	free(list);
 }
@@ -225,24 +233,34 @@ store_audit_window(struct store *s, const struct store_window *w,
 	return (rc);
 }
 
-/* The header's counts: running workflows, waiting gates, failed, later. */
+/* The header's counts: runs by state, waiting gates, the newest gate. */
 int
 store_counts(struct store *s, struct store_counts *c, char **cause)
 {
 	sqlite3_stmt	*st;
+	enum run_state	 state;
+	const char	*word;
+	int64_t		 n;
 	int		 rc;
 
 	memset(c, 0, sizeof *c);
 	if ((rc = store_stmt(s, counts_sql, &st, cause)) != 0)
 		return (rc);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		c->running = sqlite3_column_int64(st, 0);
-		c->gates = sqlite3_column_int64(st, 1);
-		c->failed = sqlite3_column_int64(st, 2);
-		c->scheduled = sqlite3_column_int64(st, 3);
-		c->newest_gate = sqlite3_column_int64(st, 4);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		word = (const char *)sqlite3_column_text(st, 0);
+		n = sqlite3_column_int64(st, 1);
+		if (word == NULL)
+			continue;
+		if (strcmp(word, "gates") == 0)
+			c->gates = n;
+		else if (strcmp(word, "newest") == 0)
+			c->newest_gate = n;
+		else if (state_parse(word, &state) == 0)
+			c->states[state] += n;
+	}
+	if (rc == SQLITE_DONE)
 		rc = 0;
-	} else
+	else
 		rc = store_fail(s, rc, "count workflows", cause);
 	store_release(s, st);
 	return (rc);

@@ -41,7 +41,7 @@ static const char log_tail_sql[] =
 	" FROM step_logs WHERE step_id = ? ORDER BY id DESC LIMIT ?)"
 	" ORDER BY id";
 
-static void	 store_approval_row(sqlite3_stmt *, void *);
+static int	 store_approval_row(sqlite3_stmt *, void *, char **);
 static void	 store_approval_rows_free(void *, size_t);
 
 static const struct store_rows store_approval_rows = {
@@ -52,8 +52,8 @@ static const struct store_rows store_approval_rows = {
 };
 
 /* Fill one decision from a row of approval_list_sql. */
-static void
-store_approval_row(sqlite3_stmt *st, void *p)
+static int
+store_approval_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_approval	*a = p;
 
@@ -62,6 +62,8 @@ store_approval_row(sqlite3_stmt *st, void *p)
 	a->who = store_column_text(st, 2);
 	a->decision = store_column_text(st, 3);
 	a->comment = store_column_text(st, 4);
+	(void)cause;
+	return (0);
 }
 
 /* store_rows' way to free a partly read array of decisions. */

@@ -200,16 +200,19 @@ store_items_each(struct store *s, int64_t root,
 		rc = SQLITE_ERROR;
 	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		it.index = sqlite3_column_int(st, 0);
-		it.status = (const char *)sqlite3_column_text(st, 1);
 		it.result_json = (const char *)sqlite3_column_text(st, 2);
 		it.id = sqlite3_column_int64(st, 3);
+		if (store_column_step_status(st, 1, it.id, &it.status,
+		    &cause) != 0) {
+			store_keep_error(s, cause);
+			store_release(s, st);
+			return (STORE_ERR);
+		}
 		it.attempt = sqlite3_column_int(st, 4);
 		it.ran = sqlite3_column_int(st, 5);
 		it.label = (const char *)sqlite3_column_text(st, 6);
 		it.error = (const char *)sqlite3_column_text(st, 7);
 		it.item_json = (const char *)sqlite3_column_text(st, 8);
-		if (it.status == NULL)
-			it.status = "";
 		rc = cb(&it, arg) != 0 ? SQLITE_DONE : 0;
 	}
 	if (rc == SQLITE_DONE)
@@ -302,16 +305,16 @@ store_step_list_view(struct store *s, int64_t wf, const char *open_json,
 
 /* Add one count of a latest status to a tally. */
 static void
-store_items_add(struct store_item_tally *t, const char *status, int again,
-    int64_t n)
+store_items_add(struct store_item_tally *t, enum step_status status,
+    int again, int64_t n)
 {
-	if (strcmp(status, "done") == 0 || strcmp(status, "skipped") == 0)
+	if (status == STEP_DONE || status == STEP_SKIPPED)
 		t->done += n;
-	else if (strcmp(status, "failed") == 0)
+	else if (status == STEP_FAILED)
 		t->failed += n;
-	else if (strcmp(status, "cancelled") == 0)
+	else if (status == STEP_CANCELLED)
 		t->cancelled += n;
-	else if (strcmp(status, "pending") == 0 && !again)
+	else if (status == STEP_PENDING && !again)
 		t->waiting += n;
 	else
 		t->running += n;
@@ -327,7 +330,7 @@ store_items_tally(struct store *s, int64_t root, struct store_item_tally *t,
     char **cause)
 {
 	sqlite3_stmt	*st;
-	const char	*status;
+	enum step_status status;
 	int		 rc, pass;
 
 	memset(t, 0, sizeof *t);
@@ -342,9 +345,12 @@ store_items_tally(struct store *s, int64_t root, struct store_item_tally *t,
 			return (rc);
 		}
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			status = (const char *)sqlite3_column_text(st, 0);
-			if (status == NULL)
-				continue;
+			/* Counts have no row: the for-each's names them. */
+			if (store_column_step_status(st, 0, root, &status,
+			    cause) != 0) {
+				store_release(s, st);
+				return (STORE_ERR);
+			}
 			if (pass == 0)
 				store_items_add(t, status,
 				    sqlite3_column_int(st, 1) > 1,

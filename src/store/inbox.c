@@ -52,8 +52,8 @@ static const char inbox_reply_sql[] =
 	"UPDATE inbox SET state = ?, reply = ?, handled_at = ? WHERE id = ?";
 
 /* Fill an inbox row from a row of INBOX_COLUMNS. */
-static void
-store_inbox_row(sqlite3_stmt *st, void *p)
+static int
+store_inbox_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_inbox	*m = p;
 
@@ -71,6 +71,8 @@ store_inbox_row(sqlite3_stmt *st, void *p)
 	m->reply = store_column_text(st, 11);
 	m->seal = store_column_text(st, 12);
 	m->via = store_column_text(st, 13);
+	(void)cause;
+	return (0);
 }
 
 /* store_rows' way to free a partly read array. */

@@ -118,7 +118,7 @@ static int	store_prune_setup(struct store *, const int64_t *, size_t,
 		    char **);
 static int	store_prune_bound(struct store *, const char *,
 		    const struct store_prune_opts *, sqlite3_stmt **, char **);
-static void	store_prune_row(sqlite3_stmt *, void *);
+static int	store_prune_row(sqlite3_stmt *, void *, char **);
 static void	store_prune_rows_free(void *, size_t);
 
 /* Empty the temporary tables and note the runs to keep. */
@@ -204,17 +204,17 @@ store_prune(struct store *s, const struct store_prune_opts *o,
 }
 
 /* One row of the preview. */
-static void
-store_prune_row(sqlite3_stmt *st, void *p)
+static int
+store_prune_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_prune_run	*r = p;
 
 	r->id = sqlite3_column_int64(st, 0);
 	r->name = store_column_text(st, 1);
-	r->status = store_column_text(st, 2);
 	r->finished_at = sqlite3_column_int64(st, 3);
 	r->runs = sqlite3_column_int64(st, 4);
 	r->steps = sqlite3_column_int64(st, 5);
+	return (store_column_run_status(st, 2, r->id, &r->status, cause));
 }
 
 /* store_rows' free hook. */
@@ -254,7 +254,6 @@ store_prune_runs_free(struct store_prune_run *list, size_t n)
 
 	for (i = 0; i < n; i++) {
 		free(list[i].name);
-		free(list[i].status);
 	}
 	free(list);
 }

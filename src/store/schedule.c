@@ -98,15 +98,15 @@ static const char workflow_late_sql[] =
 static const char timers_shift_sql[] =
 	"UPDATE timers SET due_at = due_at + ?";
 
-static void	 store_schedule_row(sqlite3_stmt *, void *);
+static int	 store_schedule_row(sqlite3_stmt *, void *, char **);
 static void	 store_schedule_clear(struct store_schedule *);
 static int	 store_schedule_read(struct store *, const char *,
 		     const char *, struct store_schedule **, size_t *, char **,
 		     const char *, ...);
 
 /* Fill a schedule from a row of SCHEDULE_COLUMNS. */
-static void
-store_schedule_row(sqlite3_stmt *st, void *p)
+static int
+store_schedule_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_schedule	*c = p;
 
@@ -125,7 +125,11 @@ store_schedule_row(sqlite3_stmt *st, void *p)
 	c->last_run_id = sqlite3_column_int64(st, 11);
 	c->next_fire_at = sqlite3_column_int64(st, 12);
 	c->deleted_at = sqlite3_column_int64(st, 13);
-	c->last_run_status = store_column_text(st, 14);
+	if (sqlite3_column_type(st, 14) == SQLITE_NULL)
+		return (0);
+	c->has_last_run = 1;
+	return (store_column_run_status(st, 14, c->last_run_id,
+	    &c->last_run_status, cause));
 }
 
 /* store_rows' way to free a partly read array. */
@@ -325,28 +329,31 @@ store_schedule_active(struct store *s, int64_t id, int64_t **idsp,
 }
 
 /* Fill one history entry from a row of schedule_runs_sql. */
-static void
-store_schedule_run_row(sqlite3_stmt *st, void *p)
+static int
+store_schedule_run_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_schedule_run	*r = p;
 
 	r->workflow_id = sqlite3_column_int64(st, 0);
-	r->status = store_column_text(st, 1);
 	r->fire_at = sqlite3_column_int64(st, 2);
 	r->created_at = sqlite3_column_int64(st, 3);
 	r->ended_at = sqlite3_column_int64(st, 4);
 	if (r->ended_at == 0)
 		r->ended_at = sqlite3_column_int64(st, 5);
+	return (store_column_run_status(st, 1, r->workflow_id, &r->status,
+	    cause));
 }
 
 /* Fill one history entry from a row of schedule_skips_sql. */
-static void
-store_schedule_skip_row(sqlite3_stmt *st, void *p)
+static int
+store_schedule_skip_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_schedule_run	*r = p;
 
 	r->created_at = sqlite3_column_int64(st, 0);
 	r->detail_json = store_column_text(st, 1);
+	(void)cause;
+	return (0);
 }
 
 /* store_rows' way to free a partly read history. */
@@ -398,7 +405,6 @@ store_schedule_runs_free(struct store_schedule_run *list, size_t n)
 	size_t	 i;
 
 	for (i = 0; i < n; i++) {
-		free(list[i].status);
 		free(list[i].detail_json);
 	}
 	free(list);
@@ -414,7 +420,6 @@ store_schedule_clear(struct store_schedule *c)
 	free(c->input_json);
 	free(c->overlap);
 	free(c->created_by);
-	free(c->last_run_status);
 	memset(c, 0, sizeof *c);
 }
 

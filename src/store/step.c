@@ -70,8 +70,8 @@ static const char gate_list_sql[] =
 static char	*store_run_detail(const struct store_workflow *);
 
 /* Fill a step from the current row of a STORE_STEP_COLUMNS query. */
-void
-store_step_row(sqlite3_stmt *st, void *p)
+int
+store_step_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_step	*step = p;
 
@@ -90,7 +90,6 @@ store_step_row(sqlite3_stmt *st, void *p)
 	step->args_json = store_column_text(st, 11);
 	step->result_json = store_column_text(st, 12);
 	step->gate_json = store_column_text(st, 13);
-	step->status = store_column_text(st, 14);
 	step->error = store_column_text(st, 15);
 	step->attempt = sqlite3_column_int(st, 16);
 	step->visit = sqlite3_column_int(st, 17);
@@ -118,6 +117,8 @@ store_step_row(sqlite3_stmt *st, void *p)
 	step->progress_pct = sqlite3_column_type(st, 35) == SQLITE_NULL ? -1 :
 	    sqlite3_column_int(st, 35);
 	step->progress_text = store_column_text(st, 36);
+	return (store_column_step_status(st, 14, step->id, &step->status,
+	    cause));
 }
 
 /* Read one step by id. */
@@ -138,8 +139,12 @@ store_step_get(struct store *s, int64_t id, struct store_step **stepp,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*stepp = xmalloc(sizeof **stepp);
-		store_step_row(st, *stepp);
 		rc = 0;
+		if (store_step_row(st, *stepp, cause) != 0) {
+			store_step_free(*stepp);
+			*stepp = NULL;
+			rc = STORE_ERR;
+		}
 	} else if (rc == SQLITE_DONE) {
 		xasprintf(cause, "no step %lld", (long long)id);
 		rc = STORE_NOTFOUND;
@@ -198,16 +203,13 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
     char **cause)
 {
 	sqlite3_stmt	*st;
-	const char	*kind, *status, *key;
+	const char	*kind, *key;
 	int64_t		 ready_at;
 	int		 rc, bad = 0;
 
 	kind = step->kind;
 	if (kind == NULL)
 		kind = step->tool != NULL ? "tool" : "gate";
-	status = step->status;
-	if (status == NULL)
-		status = strcmp(kind, "gate") == 0 ? "waiting" : "ready";
 	key = step->step_key != NULL ? step->step_key : step->name;
 	ready_at = step->ready_at != 0 ? step->ready_at : now;
 
@@ -224,7 +226,7 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 	bad |= store_bind_text(st, 9, step->args_json);
 	bad |= store_bind_text(st, 10, step->result_json);
 	bad |= store_bind_text(st, 11, step->gate_json);
-	bad |= store_bind_text(st, 12, status);
+	bad |= store_bind_text(st, 12, status_step_name(step->status));
 	bad |= sqlite3_bind_int(st, 13, step->attempt > 0 ? step->attempt : 1);
 	bad |= sqlite3_bind_int(st, 14, step->visit > 0 ? step->visit : 1);
 	bad |= store_bind_time(st, 15, step->parent_id);
@@ -333,8 +335,8 @@ undo:
 }
 
 /* Fill one gate from a row of gate_list_sql. */
-static void
-store_gate_row(sqlite3_stmt *st, void *p)
+static int
+store_gate_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_gate	*g = p;
 
@@ -356,6 +358,8 @@ store_gate_row(sqlite3_stmt *st, void *p)
 	else
 		g->started_by = xstrdup(g->created_by != NULL ?
 		    g->created_by : "");
+	(void)cause;
+	return (0);
 }
 
 static void
@@ -418,7 +422,6 @@ store_step_clear(struct store_step *step)
 	free(step->args_json);
 	free(step->result_json);
 	free(step->gate_json);
-	free(step->status);
 	free(step->error);
 	free(step->branch_end);
 	free(step->host);

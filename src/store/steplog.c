@@ -46,8 +46,8 @@ store_log_add(struct store *s, int64_t step, int64_t at, const char *stream,
 }
 
 /* Fill a log chunk from a row of log_read_sql. */
-static void
-store_log_row(sqlite3_stmt *st, void *p)
+static int
+store_log_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_log	*l = p;
 	const unsigned char	*stream;
@@ -66,6 +66,8 @@ store_log_row(sqlite3_stmt *st, void *p)
 		memcpy(l->data, data, (size_t)len);
 	l->data[len] = '\0';
 	l->len = (size_t)len;
+	(void)cause;
+	return (0);
 }
 
 /* store_rows' way to free a partly read array. */

@@ -216,7 +216,12 @@ store_rows(struct store *s, sqlite3_stmt *st, const struct store_rows *r,
 			list = xreallocarray(list, size, r->size);
 		}
 		memset(list + n * r->size, 0, r->size);
-		r->fill(st, list + n * r->size);
+		if (r->fill(st, list + n * r->size, cause) != 0) {
+			/* A row sluice cannot read: say which, use none. */
+			r->free(list, n + 1);
+			store_release(s, st);
+			return (STORE_ERR);
+		}
 		n++;
 	}
 	if (rc != SQLITE_DONE) {

@@ -85,7 +85,7 @@ int		 store_finish(struct store *, int, char **);
 struct store_rows {
 	const char	*what;			/* "list steps", for errors */
 	size_t		 size;			/* bytes of one element */
-	void		(*fill)(sqlite3_stmt *, void *);
+	int		(*fill)(sqlite3_stmt *, void *, char **);	/* -1: bad row */
 	void		(*free)(void *, size_t);
 };
 int		 store_rows(struct store *, sqlite3_stmt *,
@@ -93,8 +93,25 @@ int		 store_rows(struct store *, sqlite3_stmt *,
 int		 store_query_int(struct store *, const char *, int64_t *,
 		     char **);
 
+/*
+ * status.c: the store boundary of statuses: stored words to enums (an
+ * unknown word is an error naming its row), and sluice_state() for SQL
+ * that filters or counts by what a person sees.
+ */
+int		 store_column_step_status(sqlite3_stmt *, int, int64_t,
+		     enum step_status *, char **);
+int		 store_column_run_status(sqlite3_stmt *, int, int64_t,
+		     enum run_status *, char **);
+int		 store_status_register(sqlite3 *, char **);
+/* Whether running workflow w has a step waiting (a gate, a wait step). */
+#define STORE_RUN_WAITING(w) \
+	"(" w ".status = 'running' AND EXISTS (SELECT 1 FROM workflow_steps g" \
+	" WHERE g.workflow_id = " w ".id AND g.status = 'waiting'))"
+#define STORE_RUN_STATE(w) \
+	"sluice_state(" w ".id, " w ".status, " w ".paused, " \
+	STORE_RUN_WAITING(w) ", " w ".late_at)"
 /* template.c: fill a template from a TEMPLATE_COLUMNS row. */
-void		 store_template_row_read(sqlite3_stmt *, void *);
+int		 store_template_row_read(sqlite3_stmt *, void *, char **);
 
 /*
  * cache.c: the engine's statements: prepared once and kept (store_stmt),
@@ -176,7 +193,7 @@ extern const struct store_rows store_step_rows;
  * status repeat it so SQLite can use the index. */
 #define STORE_STEP_ACTIVE \
 	"status IN ('pending', 'ready', 'running', 'waiting')"
-void		 store_step_row(sqlite3_stmt *, void *);
+int		 store_step_row(sqlite3_stmt *, void *, char **);
 int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);
 void		 store_step_clear(struct store_step *);

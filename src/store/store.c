@@ -369,6 +369,8 @@ store_configure(struct store *s, const struct store_ident *id, char **cause)
 
 	if ((rc = store_exec(s, "PRAGMA foreign_keys = ON", cause)) != 0)
 		return (rc);
+	if (store_status_register(s->db, cause) != 0)
+		return (STORE_ERR);
 	if ((rc = store_exec(s, "PRAGMA synchronous = FULL", cause)) != 0)
 		return (rc);
 	/*

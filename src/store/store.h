@@ -108,7 +108,7 @@ struct store_prune_result {
 struct store_prune_run {
 	int64_t		 id;
 	char		*name;
-	char		*status;
+	enum run_status	 status;
 	int64_t		 finished_at;
 	int64_t		 runs;		/* itself and its child runs */
 	int64_t		 steps;
@@ -131,12 +131,13 @@ struct store_workflow {
 	char		*name;
 	char		*flow_json;
 	char		*input_json;
-	char		*status;	/* scheduled running completed failed cancelled */
+	enum run_status	 status;
 	char		*created_by;
 	char		*template_name;	/* NULL when run from a file */
 	int64_t		 template_version;
 	char		*error;		/* why it failed, or NULL */
 	int		 paused;
+	int		 waiting;	/* running, and a step of it waits */
 	char		*current_step;	/* list only: newest unfinished step */
 	int64_t		 sla_ms;	/* 0: no SLA */
 	int64_t		 late_at;	/* when it was marked late, 0 not */
@@ -152,7 +153,8 @@ struct store_workflow {
 };
 
 struct store_workflow_filter {
-	const char	*status;	/* NULL: any */
+	int		 by_state;	/* 0: any state */
+	enum run_state	 state;		/* what a person sees (util state.c) */
 	const char	*name_like;	/* NULL: any; substring */
 	int64_t		 limit;		/* <= 0: 50 */
 	int64_t		 offset;
@@ -167,6 +169,7 @@ int		 store_workflow_list(struct store *,
 		     const struct store_workflow_filter *,
 		     struct store_workflow **, size_t *, char **);
 void		 store_workflow_free(struct store_workflow *);
+enum run_state	 store_workflow_state(const struct store_workflow *);
 void		 store_workflows_free(struct store_workflow *, size_t);
 
 /* step.c */
@@ -185,7 +188,7 @@ struct store_step {
 	char		*args_json;	/* resolved args */
 	char		*result_json;
 	char		*gate_json;	/* gate options, resolved; NULL */
-	char		*status;	/* pending ready running waiting done failed cancelled skipped */
+	enum step_status status;
 	char		*error;
 	int		 attempt;
 	int		 visit;		/* pass number through a loop, 1.. */
@@ -369,11 +372,11 @@ struct store_brief {
 	int64_t		 start_at;
 	int64_t		 late_at;	/* past its SLA since, 0 not late */
 	char		*name;
-	char		*status;
+	enum run_status	 status;
+	enum run_state	 state;		/* what a person sees (util state.c) */
 	char		*created_by;
 	char		*template_name;
 	char		*current_step;
-	char		*step_status;	/* of the newest unfinished step */
 	int		 paused;
 	int64_t		 parent_id;	/* a child run's parent, 0 */
 };
@@ -386,10 +389,8 @@ struct store_window {
 };
 
 struct store_counts {
-	int64_t		 running;
-	int64_t		 gates;
-	int64_t		 failed;
-	int64_t		 scheduled;
+	int64_t		 states[STATE_N];	/* runs by the state seen */
+	int64_t		 gates;			/* waiting gates */
 	int64_t		 newest_gate;	/* id of the newest waiting gate */
 };
 
@@ -424,8 +425,8 @@ int		 store_step_start(struct store *, const struct store_step *,
 int		 store_step_end(struct store *, const struct store_step *,
 		     int64_t);
 int		 store_step_set_proc(struct store *, const struct store_step *);
-int		 store_step_set_status(struct store *, int64_t, const char *,
-		     int64_t);
+int		 store_step_set_status(struct store *, int64_t,
+		     enum step_status, int64_t);
 int		 store_step_set_branch_end(struct store *, int64_t,
 		     const char *);
 int		 store_step_set_log_bytes(struct store *, int64_t, int64_t);
@@ -436,7 +437,7 @@ int		 store_step_visits(struct store *, int64_t,
 int		 store_step_children(struct store *, int64_t, int64_t *);
 int		 store_step_join_exists(struct store *, int64_t, const char *,
 		     int64_t *);
-int		 store_steps_with_status(struct store *, const char *,
+int		 store_steps_with_status(struct store *, enum step_status,
 		     struct store_step **, size_t *, char **);
 int		 store_steps_unfinished(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
@@ -450,7 +451,7 @@ int		 store_branch_ends(struct store *, int64_t,
 		     struct store_branch_end **, size_t *, char **);
 int		 store_workflow_add(struct store *, struct store_workflow *,
 		     int64_t);
-int		 store_workflow_end(struct store *, int64_t, const char *,
+int		 store_workflow_end(struct store *, int64_t, enum run_status,
 		     const char *, int64_t);
 int		 store_workflow_reopen(struct store *, int64_t, int64_t);
 int		 store_workflow_set_output(struct store *, int64_t,
@@ -473,7 +474,7 @@ struct store_item {
 	int		 index;
 	int		 attempt;
 	int		 ran;		/* it started, at some attempt */
-	const char	*status;
+	enum step_status status;
 	const char	*result_json;
 	const char	*label;
 	const char	*error;
@@ -547,12 +548,13 @@ struct store_schedule {
 	int64_t		 last_run_id;	/* its newest run, 0 none */
 	int64_t		 next_fire_at;	/* first instant not consumed, 0 */
 	int64_t		 deleted_at;
-	char		*last_run_status;	/* read only, or NULL */
+	int		 has_last_run;	/* read only: last_run_status is set */
+	enum run_status	 last_run_status;
 };
 /* One entry of a schedule's history: a run, or a skipped firing. */
 struct store_schedule_run {
 	int64_t		 workflow_id;	/* runs */
-	char		*status;
+	enum run_status	 status;
 	int64_t		 fire_at;	/* the instant, 0: fired by hand */
 	int64_t		 created_at;	/* skips: when it was logged */
 	int64_t		 ended_at;

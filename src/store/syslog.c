@@ -39,8 +39,10 @@ store_syslog_queue(struct store *s, const struct store_chain_row *r)
 	struct store_syslog_line	*l;
 	char				*line;
 
-	xasprintf(&line, "audit %" PRId64 ": %s by %s (uid %" PRId64
-	    ", %s on %s)%s%s%s%s%s%s", r->id, r->action, r->who, r->uid,
+	/* "by alice via mcp": an agent's action says so here too. */
+	xasprintf(&line, "audit %" PRId64 ": %s by %s%s%s (uid %" PRId64
+	    ", %s on %s)%s%s%s%s%s%s", r->id, r->action, r->who,
+	    r->via != NULL ? " via " : "", r->via != NULL ? r->via : "", r->uid,
 	    r->tty != NULL ? r->tty : "-", r->host != NULL ? r->host : "-",
 	    r->target != NULL ? ": " : "", r->target != NULL ? r->target : "",
 	    r->comment != NULL ? ": \"" : "", r->comment != NULL ?

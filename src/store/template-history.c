@@ -58,7 +58,7 @@ static const char last_completed_sql[] =
 	" AND status = 'completed' AND template_version IS NOT NULL"
 	" ORDER BY completed_at DESC, id DESC LIMIT 1";
 
-static void	store_template_version_read(sqlite3_stmt *, void *);
+static int	store_template_version_read(sqlite3_stmt *, void *, char **);
 static void	store_template_version_rows_free(void *, size_t);
 
 static const struct store_rows store_template_version_rows = {
@@ -69,8 +69,8 @@ static const struct store_rows store_template_version_rows = {
 };
 
 /* Fill one version from the current row of history_sql. */
-static void
-store_template_version_read(sqlite3_stmt *st, void *p)
+static int
+store_template_version_read(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_template_version	*v = p;
 
@@ -81,6 +81,8 @@ store_template_version_read(sqlite3_stmt *st, void *p)
 	v->description = store_column_text(st, 3);
 	v->runs = sqlite3_column_int64(st, 4);
 	v->completed = sqlite3_column_int64(st, 5);
+	(void)cause;
+	return (0);
 }
 
 /* store_rows' way to free a partly read array. */
@@ -163,7 +165,7 @@ store_template_get_any(struct store *s, const char *name, int64_t version,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*tp = xmalloc(sizeof **tp);
-		store_template_row_read(st, *tp);
+		store_template_row_read(st, *tp, cause);
 		rc = 0;
 	} else if (rc == SQLITE_DONE && version > 0) {
 		xasprintf(cause, "no template \"%s\" version %lld", name,

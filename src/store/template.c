@@ -307,8 +307,8 @@ out:
 }
 
 /* Fill a template from the current row of a TEMPLATE_COLUMNS query. */
-void
-store_template_row_read(sqlite3_stmt *st, void *p)
+int
+store_template_row_read(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_template	*t = p;
 
@@ -325,6 +325,8 @@ store_template_row_read(sqlite3_stmt *st, void *p)
 	t->input_json = store_column_text(st, 9);
 	t->created_by = store_column_text(st, 10);
 	t->updated_by = store_column_text(st, 11);
+	(void)cause;
+	return (0);
 }
 
 /* Read a live template: its current version (0) or a given one. */
@@ -351,7 +353,7 @@ store_template_get(struct store *s, const char *name, int64_t version,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*tp = xmalloc(sizeof **tp);
-		store_template_row_read(st, *tp);
+		store_template_row_read(st, *tp, cause);
 		rc = 0;
 	} else if (rc == SQLITE_DONE && version > 0) {
 		xasprintf(cause, "no template \"%s\" version %lld", name,

@@ -55,8 +55,8 @@ store_timer_add(struct store *s, int64_t due, const char *kind, int64_t wf,
 }
 
 /* Fill a timer from a row of timers_due_sql. */
-static void
-store_timer_row(sqlite3_stmt *st, void *p)
+static int
+store_timer_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_timer	*t = p;
 
@@ -65,6 +65,8 @@ store_timer_row(sqlite3_stmt *st, void *p)
 	t->kind = store_column_text(st, 2);
 	t->workflow_id = sqlite3_column_int64(st, 3);
 	t->step_id = sqlite3_column_int64(st, 4);
+	(void)cause;
+	return (0);
 }
 
 /* store_rows' way to free a partly read array. */

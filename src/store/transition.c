@@ -135,18 +135,19 @@ store_step_set_proc(struct store *s, const struct store_step *step)
 int
 store_step_end(struct store *s, const struct store_step *step, int64_t now)
 {
-	return (store_runf(s, "end step", step_end_sql, "tittxi", step->status,
+	return (store_runf(s, "end step", step_end_sql, "tittxi",
+	    status_step_name(step->status),
 	    now, step->result_json, step->error, step->has_exit_code ?
 	    (int64_t)step->exit_code : STORE_NULL, step->id));
 }
 
 /* Move a step to another status (pending or waiting to ready...). */
 int
-store_step_set_status(struct store *s, int64_t id, const char *status,
+store_step_set_status(struct store *s, int64_t id, enum step_status status,
     int64_t now)
 {
 	return (store_runf(s, "set step status", step_status_sql, "tii",
-	    status, now, id));
+	    status_step_name(status), now, id));
 }
 
 /* Record that this row ended its fan-out branch, and how. */
@@ -251,11 +252,11 @@ store_steps_query(struct store *s, const char *sql, const char *what,
 
 /* Every step row in one status, oldest first (start-up and recovery). */
 int
-store_steps_with_status(struct store *s, const char *status,
+store_steps_with_status(struct store *s, enum step_status status,
     struct store_step **listp, size_t *np, char **cause)
 {
 	return (store_steps_query(s, steps_status_sql, "list steps", listp,
-	    np, cause, "t", status));
+	    np, cause, "t", status_step_name(status)));
 }
 
 /* A workflow's rows that have not ended. */
@@ -278,8 +279,8 @@ store_steps_finished(struct store *s, int64_t wf, struct store_step **listp,
 }
 
 /* Fill a branch end from a row of branch_ends_sql. */
-static void
-store_branch_end_row(sqlite3_stmt *st, void *p)
+static int
+store_branch_end_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_branch_end	*b = p;
 	const unsigned char	*end;
@@ -288,6 +289,8 @@ store_branch_end_row(sqlite3_stmt *st, void *p)
 	end = sqlite3_column_text(st, 1);
 	strlcpy(b->end, end != NULL ? (const char *)end : "",
 	    sizeof b->end);
+	(void)cause;
+	return (0);
 }
 
 /* Nothing to free in a branch end array but the array. */
@@ -340,10 +343,11 @@ store_workflow_add(struct store *s, struct store_workflow *wf, int64_t now)
 
 /* A workflow ended: completed, failed or cancelled, and why. */
 int
-store_workflow_end(struct store *s, int64_t id, const char *status,
+store_workflow_end(struct store *s, int64_t id, enum run_status status,
     const char *error, int64_t now)
 {
-	return (store_runf(s, "end workflow", workflow_end_sql, "ttii", status,
+	return (store_runf(s, "end workflow", workflow_end_sql, "ttii",
+	    status_run_name(status),
 	    error, now, id));
 }
 

@@ -38,7 +38,7 @@
 	" (SELECT c.name FROM schedules c WHERE c.id = w.schedule_id)," \
 	" w.output_json, w.parent_id, w.parent_step_id, w.depth," \
 	" (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)," \
-	" w.created_via,"
+	" w.created_via, " STORE_RUN_WAITING("w") ","
 
 /*
  * The step a workflow is at: its newest unfinished step, else its newest
@@ -63,14 +63,18 @@ static const char workflow_get_sql[] =
 	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
 	" FROM workflows w WHERE w.id = ?";
 
-/* Two texts so a status filter can use the (status, id) index. */
+/*
+ * Two texts so a state filter can use the (status, id) index: ?1 is the
+ * status the state ?6 comes from.
+ */
 static const char workflow_list_sql[] =
 	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
 	" FROM workflows w WHERE" WORKFLOW_NAME_LIKE WORKFLOW_TOP
 	" ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
 static const char workflow_list_status_sql[] =
 	"SELECT " WORKFLOW_COLUMNS WORKFLOW_CURRENT_STEP
-	" FROM workflows w WHERE w.status = ?1 AND" WORKFLOW_NAME_LIKE
+	" FROM workflows w WHERE w.status = ?1 AND " STORE_RUN_STATE("w")
+	" = ?6 AND" WORKFLOW_NAME_LIKE
 	WORKFLOW_TOP " ORDER BY w.id DESC LIMIT ?3 OFFSET ?4";
 
 /* A run's children (sub-workflow runs), oldest first. */
@@ -90,12 +94,12 @@ static const char workflow_insert_sql[] =
 	" fire_at, parent_id, parent_step_id, depth, created_via)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-static void	 store_workflow_row(sqlite3_stmt *, void *);
+static int	 store_workflow_row(sqlite3_stmt *, void *, char **);
 static char	*store_like_pattern(const char *);
 
 /* Fill a workflow from the current row of a WORKFLOW_COLUMNS query. */
-static void
-store_workflow_row(sqlite3_stmt *st, void *p)
+static int
+store_workflow_row(sqlite3_stmt *st, void *p, char **cause)
 {
 	struct store_workflow	*wf = p;
 
@@ -110,7 +114,6 @@ store_workflow_row(sqlite3_stmt *st, void *p)
 	wf->name = store_column_text(st, 7);
 	wf->flow_json = store_column_text(st, 8);
 	wf->input_json = store_column_text(st, 9);
-	wf->status = store_column_text(st, 10);
 	wf->created_by = store_column_text(st, 11);
 	wf->template_name = store_column_text(st, 12);
 	wf->template_version = sqlite3_column_int64(st, 13);
@@ -127,7 +130,9 @@ store_workflow_row(sqlite3_stmt *st, void *p)
 	wf->depth = sqlite3_column_int(st, 24);
 	wf->parent_name = store_column_text(st, 25);
 	wf->created_via = store_column_text(st, 26);
-	wf->current_step = store_column_text(st, 27);
+	wf->waiting = sqlite3_column_int(st, 27);
+	wf->current_step = store_column_text(st, 28);
+	return (store_column_run_status(st, 10, wf->id, &wf->status, cause));
 }
 
 /* A LIKE pattern matching a substring, with % _ and \ taken literally. */
@@ -166,8 +171,12 @@ store_workflow_get(struct store *s, int64_t id, struct store_workflow **wfp,
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*wfp = xmalloc(sizeof **wfp);
-		store_workflow_row(st, *wfp);
 		rc = 0;
+		if (store_workflow_row(st, *wfp, cause) != 0) {
+			store_workflow_free(*wfp);
+			*wfp = NULL;
+			rc = STORE_ERR;
+		}
 	} else if (rc == SQLITE_DONE) {
 		xasprintf(cause, "no workflow %lld", (long long)id);
 		rc = STORE_NOTFOUND;
@@ -210,7 +219,7 @@ store_workflow_list(struct store *s, const struct store_workflow_filter *f,
 		limit = f->limit;
 	if (f != NULL && f->offset > 0)
 		offset = f->offset;
-	if (f != NULL && f->status != NULL)
+	if (f != NULL && f->by_state)
 		sql = workflow_list_status_sql;
 	else
 		sql = workflow_list_sql;
@@ -218,8 +227,11 @@ store_workflow_list(struct store *s, const struct store_workflow_filter *f,
 		return (rc);
 	if (f != NULL && f->name_like != NULL)
 		like = store_like_pattern(f->name_like);
-	if (f != NULL && f->status != NULL)
-		bad |= store_bind_text(st, 1, f->status);
+	if (f != NULL && f->by_state) {
+		bad |= store_bind_text(st, 1,
+		    status_run_name(state_status(f->state)));
+		bad |= store_bind_text(st, 6, state_name(f->state));
+	}
 	bad |= store_bind_text(st, 2, like);
 	bad |= sqlite3_bind_int64(st, 3, limit);
 	bad |= sqlite3_bind_int64(st, 4, offset);
@@ -285,13 +297,11 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
     const char *created_by, int64_t now, char **cause)
 {
 	sqlite3_stmt	*st;
-	const char	*status;
 	int64_t		 started_at;
 	int		 rc, bad = 0;
 
-	status = wf->status != NULL ? wf->status : "running";
 	started_at = wf->started_at;
-	if (started_at == 0 && strcmp(status, "running") == 0)
+	if (started_at == 0 && wf->status == RUN_RUNNING)
 		started_at = now;
 
 	if ((rc = store_stmt(s, workflow_insert_sql, &st, cause)) != 0)
@@ -303,7 +313,7 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	bad |= store_bind_text(st, 5, wf->name);
 	bad |= store_bind_text(st, 6, wf->flow_json);
 	bad |= store_bind_text(st, 7, wf->input_json);
-	bad |= store_bind_text(st, 8, status);
+	bad |= store_bind_text(st, 8, status_run_name(wf->status));
 	bad |= store_bind_text(st, 9, created_by);
 	bad |= store_bind_text(st, 10, wf->template_name);
 	bad |= store_bind_time(st, 11, wf->template_name != NULL ?
@@ -338,7 +348,6 @@ store_workflow_clear(struct store_workflow *wf)
 	free(wf->name);
 	free(wf->flow_json);
 	free(wf->input_json);
-	free(wf->status);
 	free(wf->created_by);
 	free(wf->created_via);
 	free(wf->template_name);

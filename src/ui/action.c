@@ -252,9 +252,10 @@ ui_action_approve(struct ui *ui, int64_t step, int approve)
 		ui_screen_message(ui, 1, "no gate selected");
 		return;
 	}
-	if (strcmp(s->status, "waiting") != 0) {
+	if (s->status != STEP_WAITING) {
 		ui_screen_message(ui, 1, "step %lld (%s) is %s, not a waiting "
-		    "gate", (long long)step, s->name, s->status);
+		    "gate", (long long)step, s->name,
+		    status_step_name(s->status));
 		store_step_free(s);
 		return;
 	}
@@ -289,7 +290,8 @@ ui_action_skip(struct ui *ui, int64_t step)
 	a->step_id = step;
 	a->workflow_id = s->workflow_id;
 	snprintf(prompt, sizeof prompt, "skip %s (step %lld, %s) - reason, "
-	    "required: ", s->name, (long long)step, s->status);
+	    "required: ", s->name, (long long)step,
+	    status_step_name(s->status));
 	store_step_free(s);
 	ui_prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
 	    action_ask_free);
@@ -339,7 +341,8 @@ ui_action_cancel(struct ui *ui, int64_t wf)
 	a->command = "cancel";
 	a->workflow_id = wf;
 	snprintf(q, sizeof q, "Cancel workflow %lld %s (%s)? Running steps "
-	    "are killed. y/n ", (long long)wf, w->name, w->status);
+	    "are killed. y/n ", (long long)wf, w->name,
+	    status_run_name(w->status));
 	store_workflow_free(w);
 	ui_confirm_open(ui, q, "yn", action_confirm_done, a, action_ask_free);
 }

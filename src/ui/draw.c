@@ -366,52 +366,51 @@ ui_draw_fit(int *widths, size_t n, int total, size_t flex)
 	return ((int)kept);
 }
 
-/* A status's glyph: UTF-8 when the locale has it, ASCII otherwise. */
+/* A step status's glyph: UTF-8 when the locale has it, ASCII otherwise. */
 const char *
-ui_draw_glyph(const struct ui *ui, const char *status)
+ui_draw_glyph(const struct ui *ui, enum step_status st)
 {
-	static const struct {
-		const char	*status;
-		const char	*utf8;
-		const char	*ascii;
-	} glyphs[] = {
-		{ "done", "\u2713", "+" },
-		{ "completed", "\u2713", "+" },
-		{ "failed", "\u2717", "x" },
-		{ "running", "\u25b6", ">" },
-		{ "waiting", "\u25c6", "?" },
-		{ "pending", "\u25cb", "." },
-		{ "ready", "\u25cb", "." },
-		{ "scheduled", "\u25f7", "@" },
-		{ "cancelled", "\u2298", "-" },
-		{ "skipped", "\u21b7", "~" },
-		{ "paused", "\u2016", "=" },
-	};
-	size_t	 i;
-
-	for (i = 0; i < nitems(glyphs); i++) {
-		if (strcmp(glyphs[i].status, status) == 0)
-			return (ui->utf8 ? glyphs[i].utf8 : glyphs[i].ascii);
-	}
-	return (" ");
+	return (status_step_glyph(st, ui->utf8));
 }
 
-/* The paint of a status. */
-enum ui_paint
-ui_draw_status_paint(const char *status)
+/* A run state's glyph, the same way. */
+const char *
+ui_draw_state_glyph(const struct ui *ui, enum run_state st)
 {
-	if (strcmp(status, "done") == 0 || strcmp(status, "completed") == 0)
-		return (PAINT_OK);
-	if (strcmp(status, "failed") == 0)
-		return (PAINT_BAD);
-	if (strcmp(status, "waiting") == 0 || strcmp(status, "paused") == 0)
-		return (PAINT_WAIT);
-	if (strcmp(status, "running") == 0)
-		return (PAINT_RUN);
-	if (strcmp(status, "cancelled") == 0 ||
-	    strcmp(status, "skipped") == 0 || strcmp(status, "pending") == 0)
-		return (PAINT_DIM);
-	return (PAINT_NORMAL);
+	return (state_glyph(st, ui->utf8));
+}
+
+/* The paint of a tone (util's tables say which tone a status has). */
+static enum ui_paint
+draw_tone_paint(enum status_tone tone)
+{
+	static const enum ui_paint	 paints[] = {
+		[TONE_NORMAL] = PAINT_NORMAL,
+		[TONE_DIM] = PAINT_DIM,
+		[TONE_OK] = PAINT_OK,
+		[TONE_BAD] = PAINT_BAD,
+		[TONE_WAIT] = PAINT_WAIT,
+		[TONE_RUN] = PAINT_RUN,
+		[TONE_LATE] = PAINT_LATE
+	};
+
+	if ((unsigned)tone >= nitems(paints))
+		return (PAINT_NORMAL);
+	return (paints[tone]);
+}
+
+/* The paint of a step status. */
+enum ui_paint
+ui_draw_status_paint(enum step_status st)
+{
+	return (draw_tone_paint(status_step_tone(st)));
+}
+
+/* The paint of a run state. */
+enum ui_paint
+ui_draw_state_paint(enum run_state st)
+{
+	return (draw_tone_paint(state_tone(st)));
 }
 
 /* A time for a column: "09:41:07" today, "Nov 20 09:41", "2025-11-20". */

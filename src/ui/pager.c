@@ -41,7 +41,8 @@ struct pager {
 	int64_t		 workflow_id;
 	int64_t		 after;		/* the last chunk read */
 	char		*name;
-	char		*status;
+	enum step_status status;
+	int		 known;		/* the step was read */
 	int64_t		 log_bytes;
 	struct log_lines lines;
 	int		 top;		/* first line on screen */
@@ -271,8 +272,8 @@ pager_read(struct ui *ui, struct pager *p)
 	}
 	free(p->name);
 	p->name = xstrdup(s->name);
-	free(p->status);
-	p->status = xstrdup(s->status);
+	p->status = s->status;
+	p->known = 1;
 	p->workflow_id = s->workflow_id;
 	p->log_bytes = s->log_bytes;
 	store_step_free(s);
@@ -306,7 +307,7 @@ pager_load(struct ui *ui, struct view *v)
 	if (pager_read(ui, p) < 0)
 		return;
 	if (p->follow == -1)
-		p->follow = strcmp(p->status, "running") == 0;
+		p->follow = p->status == STEP_RUNNING;
 	pager_search(ui, v, p);
 	if (p->follow && (int)p->lines.n > height)
 		p->top = (int)p->lines.n - height;
@@ -375,7 +376,7 @@ pager_search(struct ui *ui, struct view *v, struct pager *p)
 		return;
 	if (p->nhits == 0) {
 		ui_screen_message(ui, 1, "search: no line has \"%s\"%s",
-		    p->search, strcmp(p->status, "running") == 0 ? " yet" : "");
+		    p->search, p->status == STEP_RUNNING ? " yet" : "");
 		return;
 	}
 	/* The first match at or below the top (a live log: when it comes). */
@@ -416,10 +417,10 @@ pager_title(struct ui *ui, struct pager *p, int y)
 	buf_init(&l);
 	buf_init(&r);
 	buf_printf(&l, "%s %s  step %lld  %s", ui_draw_glyph(ui, p->status),
-	    p->name, (long long)p->step_id, p->status);
+	    p->name, (long long)p->step_id, status_step_name(p->status));
 	if (p->follow)
 		buf_puts(&l, "  following (f stops)");
-	else if (strcmp(p->status, "running") == 0)
+	else if (p->status == STEP_RUNNING)
 		buf_puts(&l, "  (f follows)");
 	last = p->top + p->height;
 	if (last > (int)p->lines.n)
@@ -535,8 +536,7 @@ pager_draw(struct ui *ui, struct view *v, int y, int h)
 		p->top = 0;
 	pager_title(ui, p, y);
 	if (p->lines.n == 0) {
-		ui_draw_text(ui, y + 2, 2, ui->cols - 4, strcmp(p->status,
-		    "running") == 0 || strcmp(p->status, "ready") == 0 ?
+		ui_draw_text(ui, y + 2, 2, ui->cols - 4, p->status == STEP_RUNNING || p->status == STEP_READY ?
 		    "No output yet." : "This step wrote no output.",
 		    PAINT_DIM);
 		return;
@@ -611,15 +611,15 @@ pager_key(struct ui *ui, struct view *v, int key)
 	struct pager	*p = v->data;
 	int		 i, wrapped;
 
-	if (p->status == NULL)		/* the step could not be read */
+	if (!p->known)		/* the step could not be read */
 		return (0);
 	if (pager_move(ui, p, key))
 		return (1);
 	if (key == 'F') {
 		p->follow = !p->follow;
-		if (p->follow && strcmp(p->status, "running") != 0)
+		if (p->follow && p->status != STEP_RUNNING)
 			ui_screen_message(ui, 0, "the step is %s: no more "
-			    "output will come", p->status);
+			    "output will come", status_step_name(p->status));
 		ui_dirty(ui);
 		return (1);
 	}
@@ -658,7 +658,6 @@ pager_free(struct view *v)
 
 	ui_pager_lines_free(&p->lines);
 	free(p->name);
-	free(p->status);
 	free(p->search);
 	free(p->hits);
 	free(p);

@@ -65,7 +65,7 @@ preview_budget(const struct store_workflow *w, const struct store_step *rows,
 	size_t			 i, j, count = 0;
 
 	for (i = 0; i < n && gate == NULL; i++) {
-		if (strcmp(rows[i].status, "waiting") == 0 &&
+		if (rows[i].status == STEP_WAITING &&
 		    rows[i].item_of != 0 && rows[i].item_index < 0 &&
 		    rows[i].label != NULL &&
 		    strcmp(rows[i].label, "failure budget") == 0)
@@ -76,8 +76,7 @@ preview_budget(const struct store_workflow *w, const struct store_step *rows,
 	buf_printf(b, "Retry the failed items of %s in workflow %lld: ",
 	    gate->name, (long long)w->id);
 	for (i = 0; i < n; i++) {
-		if (rows[i].item_index < 0 || strcmp(rows[i].status,
-		    "failed") != 0)
+		if (rows[i].item_index < 0 || rows[i].status != STEP_FAILED)
 			continue;
 		/* Only an item's latest row counts. */
 		for (j = i + 1; j < n; j++) {
@@ -120,8 +119,8 @@ preview_leaves(const struct store_workflow *w, const struct flow *f,
 		if (count > PREVIEW_NAMES)
 			continue;
 		buf_printf(b, "%s%s (%s%s)", count > 1 ? ", " : "",
-		    rows[i].name, rows[i].status, strcmp(rows[i].status,
-		    "skipped") == 0 ? ": goes on after it" : "");
+		    rows[i].name, status_step_name(rows[i].status),
+		    rows[i].status == STEP_SKIPPED ? ": goes on after it" : "");
 	}
 	free(again);
 	if (count == 0) {
@@ -282,7 +281,7 @@ ui_retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 
 	if (store_workflow_get(ui->store, wf, &w, cause) != 0)
 		return (-1);
-	if ((from != NULL || strcmp(w->status, "running") != 0) &&
+	if ((from != NULL || w->status != RUN_RUNNING) &&
 	    preview_refuse(w, cause) != 0)
 		goto out;
 	d = flow_diags_create();
@@ -296,7 +295,7 @@ ui_retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	if (store_step_list(ui->store, wf, &rows, &n, cause) != 0)
 		goto out;
 	join_of = flow_joins(f);
-	if (strcmp(w->status, "running") == 0) {
+	if (w->status == RUN_RUNNING) {
 		rc = preview_budget(w, rows, n, b, cause);
 		store_steps_free(rows, n);
 		goto out;

@@ -36,18 +36,14 @@ static void
 run_header_first(struct ui *ui, const struct run *r, int y)
 {
 	const struct store_workflow	*w = r->wf;
-	const char			*st = w->status;
+	enum run_state			 st = store_workflow_state(w);
 	int				 x = 0;
 
-	if (w->paused && strcmp(st, "running") == 0)
-		st = "paused";
 	x += ui_draw_textf(ui, y, x, ui->cols - x, PAINT_TITLE, "#%lld ",
 	    (long long)w->id);
 	x += ui_draw_text(ui, y, x, ui->cols - x, w->name, PAINT_TITLE);
-	x += ui_draw_textf(ui, y, x, ui->cols - x, ui_draw_status_paint(st),
-	    "  %s %s", ui_draw_glyph(ui, st), st);
-	if (w->late_at > 0)
-		x += ui_draw_text(ui, y, x, ui->cols - x, "  late", PAINT_LATE);
+	x += ui_draw_textf(ui, y, x, ui->cols - x, ui_draw_state_paint(st),
+	    "  %s %s", ui_draw_state_glyph(ui, st), state_name(st));
 	if (w->template_name != NULL)
 		x += ui_draw_textf(ui, y, x, ui->cols - x, PAINT_DIM,
 		    "  %s@%lld", w->template_name, (long
@@ -75,7 +71,7 @@ run_header_times(struct ui *ui, const struct run *r, int y)
 
 	buf_init(&b);
 	end = w->completed_at > 0 ? w->completed_at : w->cancelled_at;
-	if (strcmp(w->status, "scheduled") == 0)
+	if (w->status == RUN_SCHEDULED)
 		buf_printf(&b, "starts %s (in %s)", ui_draw_when(w->start_at,
 		    t1, sizeof t1), time_age(w->start_at - now, d, sizeof d));
 	else if (w->started_at > 0 && end > 0)

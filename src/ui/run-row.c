@@ -59,8 +59,8 @@ ui_run_widths(struct run *r)
 	r->name_w = 8;
 	r->tool_w = 4;
 	r->tries = 0;
-	r->live = strcmp(r->wf->status, "running") == 0 ||
-	    strcmp(r->wf->status, "scheduled") == 0;
+	r->live = r->wf->status == RUN_RUNNING ||
+	    r->wf->status == RUN_SCHEDULED;
 	for (i = 0; i < r->list.n; i++) {
 		tr = &r->tree->rows[r->vis[i]];
 		if (tr->kind == TREE_FANOUT)
@@ -76,7 +76,7 @@ ui_run_widths(struct run *r)
 			r->tool_w = w;
 		if (tr->row->attempt > 1)
 			r->tries = 1;
-		if (tr->status == TREE_RUNNING || tr->status == TREE_WAITING)
+		if (tr->status == STEP_RUNNING || tr->status == STEP_WAITING)
 			r->live = 1;
 	}
 }
@@ -116,8 +116,8 @@ static const char *
 run_glyph(const struct ui *ui, const struct tree_row *tr)
 {
 	if (tr->kind == TREE_NOT_REACHED)
-		return (ui_draw_glyph(ui, "skipped"));
-	return (ui_draw_glyph(ui, ui_tree_status_name(tr->status)));
+		return (ui_draw_glyph(ui, STEP_SKIPPED));
+	return (ui_draw_glyph(ui, tr->status));
 }
 
 /*
@@ -158,20 +158,18 @@ static int
 run_counts(struct ui *ui, int y, int x, int w, const struct tree_fanout *fo,
     int sel)
 {
-	static const enum tree_status	 order[] = { TREE_DONE,
-	    TREE_RUNNING, TREE_WAITING, TREE_FAILED, TREE_READY, TREE_PENDING,
-	    TREE_CANCELLED, TREE_SKIPPED };
-	const char			*name;
+	static const enum step_status	 order[] = { STEP_DONE,
+	    STEP_RUNNING, STEP_WAITING, STEP_FAILED, STEP_READY, STEP_PENDING,
+	    STEP_CANCELLED, STEP_SKIPPED };
 	size_t				 i;
 	int				 start = x;
 
 	for (i = 0; i < nitems(order); i++) {
 		if (fo->counts[order[i]] == 0)
 			continue;
-		name = ui_tree_status_name(order[i]);
 		x += ui_draw_textf(ui, y, x, w - (x - start), sel ?
-		    PAINT_SELECT : ui_draw_status_paint(name), "  %s %d",
-		    ui_draw_glyph(ui, name), fo->counts[order[i]]);
+		    PAINT_SELECT : ui_draw_status_paint(order[i]), "  %s %d",
+		    ui_draw_glyph(ui, order[i]), fo->counts[order[i]]);
 	}
 	return (x - start);
 }
@@ -203,7 +201,7 @@ ui_run_label(struct ui *ui, int y, int w, const struct tree *t,
 		return (x);
 	}
 	paint = tr->kind == TREE_NOT_REACHED ? PAINT_DIM :
-	    ui_draw_status_paint(ui_tree_status_name(tr->status));
+	    ui_draw_status_paint(tr->status);
 	x += ui_draw_text(ui, y, x, w - x, run_glyph(ui, tr),
 	    sel ? PAINT_SELECT : paint);
 	x += ui_draw_text(ui, y, x, w - x, " ", sel ? PAINT_SELECT :
@@ -280,12 +278,12 @@ ui_run_title(struct ui *ui, const struct run_cols *c, int y)
 static const char *
 run_took(const struct store_step *s, int64_t now, char *buf, size_t len)
 {
-	enum tree_status	 st = ui_tree_status_of(s->status);
+	enum step_status	 st = s->status;
 	int64_t			 from = s->started_at, to = s->completed_at;
 
-	if (st == TREE_WAITING || st == TREE_RUNNING)
+	if (st == STEP_WAITING || st == STEP_RUNNING)
 		to = now;
-	if (st == TREE_WAITING || s->tool == NULL)
+	if (st == STEP_WAITING || s->tool == NULL)
 		from = s->created_at;	/* a gate: since it began to wait */
 	if (from <= 0 || to <= 0 || to < from) {
 		snprintf(buf, len, "%s", "");
@@ -327,15 +325,15 @@ run_result(const struct store_step *s, struct buf *b)
 {
 	cJSON		*g, *m;
 
-	switch (ui_tree_status_of(s->status)) {
-	case TREE_FAILED:
+	switch (s->status) {
+	case STEP_FAILED:
 		ui_run_oneline(s->error != NULL ? s->error : "failed", b);
 		return (PAINT_BAD);
-	case TREE_CANCELLED:
-	case TREE_SKIPPED:
+	case STEP_CANCELLED:
+	case STEP_SKIPPED:
 		ui_run_oneline(s->error != NULL ? s->error : "", b);
 		return (PAINT_DIM);
-	case TREE_WAITING:
+	case STEP_WAITING:
 		/* A wait step is finished from outside, not approved. */
 		buf_puts(b, s->kind != NULL && strcmp(s->kind, "wait") == 0 ?
 		    "awaiting completion from outside" : "awaiting approval");
@@ -347,10 +345,10 @@ run_result(const struct store_step *s, struct buf *b)
 		}
 		cJSON_Delete(g);
 		return (PAINT_WAIT);
-	case TREE_PENDING:
+	case STEP_PENDING:
 		buf_puts(b, s->attempt > 1 ? "waiting to retry" : "");
 		return (PAINT_DIM);
-	case TREE_RUNNING:
+	case STEP_RUNNING:
 		/* A sub-workflow step stands for its child run. */
 		if (s->child_id != 0) {
 			buf_printf(b, "child run #%lld (Enter opens it)",
@@ -365,7 +363,7 @@ run_result(const struct store_step *s, struct buf *b)
 			ui_run_oneline(s->progress_text, b);
 		}
 		return (PAINT_NORMAL);
-	case TREE_DONE:
+	case STEP_DONE:
 		if (s->result_json != NULL && strcmp(s->result_json, "null"))
 			ui_run_oneline(s->result_json, b);
 		if (s->error != NULL) {
@@ -443,7 +441,7 @@ ui_run_row(struct ui *ui, const struct run *r, int y, int i,
 		x += c->try + 1;
 	}
 	ui_draw_textf(ui, y, x, c->took, sel ? PAINT_SELECT : tr->status ==
-	    TREE_RUNNING ? PAINT_RUN : PAINT_NORMAL, "%*s", c->took,
+	    STEP_RUNNING ? PAINT_RUN : PAINT_NORMAL, "%*s", c->took,
 	    run_took(s, time_now_ms(), took, sizeof took));
 	if (c->result <= 0)
 		return;

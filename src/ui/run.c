@@ -202,7 +202,7 @@ run_match(const struct run *r, const struct tree_row *tr, const char *filter)
 	if (strcasestr(ui_run_label_text(r->tree, tr, text, sizeof text),
 	    filter) != NULL)
 		return (1);
-	if (strcasestr(ui_tree_status_name(tr->status), filter) != NULL)
+	if (strcasestr(status_step_name(tr->status), filter) != NULL)
 		return (1);
 	return (tr->row != NULL && tr->row->tool != NULL &&
 	    (tr->kind == TREE_STEP || tr->kind == TREE_JOIN) &&
@@ -214,7 +214,6 @@ static void
 run_layout(struct run *r, const char *filter)
 {
 	struct tree_input	 in;
-	const char		*st = r->wf->status;
 	size_t			 i;
 
 	r->filter = filter;
@@ -222,8 +221,7 @@ run_layout(struct run *r, const char *filter)
 	in.flow = r->flow;
 	in.steps = r->steps;
 	in.nsteps = r->nsteps;
-	in.ended = strcmp(st, "completed") == 0 || strcmp(st, "failed") == 0 ||
-	    strcmp(st, "cancelled") == 0;
+	in.ended = status_run_ended(r->wf->status);
 	in.expanded = r->open;
 	in.nexpanded = r->nopen;
 	in.tallies = r->tallies;
@@ -333,8 +331,8 @@ run_vis_of(const struct run *r, int row)
 }
 
 /* What f follows: running first, then failed, then waiting. */
-static const int run_follow_rank[TREE_NSTATUS] = {
-	[TREE_RUNNING] = 3, [TREE_FAILED] = 2, [TREE_WAITING] = 1
+static const int run_follow_rank[STEP_NSTATUS] = {
+	[STEP_RUNNING] = 3, [STEP_FAILED] = 2, [STEP_WAITING] = 1
 };
 
 /*
@@ -342,8 +340,8 @@ static const int run_follow_rank[TREE_NSTATUS] = {
  * else the one that failed, else the one running (SPEC 11), so that y or
  * R act on it at once.
  */
-static const int run_attention_rank[TREE_NSTATUS] = {
-	[TREE_WAITING] = 3, [TREE_FAILED] = 2, [TREE_RUNNING] = 1
+static const int run_attention_rank[STEP_NSTATUS] = {
+	[STEP_WAITING] = 3, [STEP_FAILED] = 2, [STEP_RUNNING] = 1
 };
 
 /*
@@ -359,8 +357,8 @@ run_pick(const struct run *r, const int *rank)
 
 	for (i = 0; i < r->list.n; i++) {
 		tr = &r->tree->rows[r->vis[i]];
-		if (tr->kind == TREE_FANOUT && tr->status != TREE_RUNNING &&
-		    tr->status != TREE_WAITING && tr->status != TREE_FAILED)
+		if (tr->kind == TREE_FANOUT && tr->status != STEP_RUNNING &&
+		    tr->status != STEP_WAITING && tr->status != STEP_FAILED)
 			continue;
 		if (tr->kind != TREE_STEP && tr->kind != TREE_JOIN &&
 		    tr->kind != TREE_FANOUT)
@@ -410,7 +408,7 @@ run_toggle_foreach(struct run *r, const struct store_step *row)
 static void
 run_place(struct run *r, const struct run_mark *m)
 {
-	int	 i = -1, rank[TREE_NSTATUS];
+	int	 i = -1, rank[STEP_NSTATUS];
 
 	if (r->want != 0) {
 		i = run_vis_of(r, ui_tree_find_step(r->tree, r->want));
@@ -422,8 +420,8 @@ run_place(struct run *r, const struct run_mark *m)
 		 * person.
 		 */
 		memcpy(rank, run_attention_rank, sizeof rank);
-		if (r->wf != NULL && strcmp(r->wf->status, "failed") != 0)
-			rank[TREE_FAILED] = 0;
+		if (r->wf != NULL && r->wf->status != RUN_FAILED)
+			rank[STEP_FAILED] = 0;
 		i = run_pick(r, rank);
 	} else if (r->follow) {
 		i = run_pick(r, run_follow_rank);
@@ -654,10 +652,10 @@ ui_run_retry_from(struct view *v)
 		return (NULL);
 	tr = &r->tree->rows[r->vis[r->list.sel]];
 	if ((tr->kind != TREE_STEP && tr->kind != TREE_JOIN) ||
-	    tr->status == TREE_FAILED || tr->status == TREE_CANCELLED)
+	    tr->status == STEP_FAILED || tr->status == STEP_CANCELLED)
 		return (NULL);
 	/* A for-each's item or gate: the for-each's retry, not --from. */
-	if (tr->item || (r->wf != NULL && strcmp(r->wf->status, "running") == 0))
+	if (tr->item || (r->wf != NULL && r->wf->status == RUN_RUNNING))
 		return (NULL);
 	return (tr->row->step_key);
 }

@@ -109,9 +109,11 @@ schedules_row(struct ui *ui, void *arg, int i, const char **cells,
 	if (sc->last_fire_at > 0) {
 		ui_draw_when(sc->last_fire_at, when, sizeof when);
 		snprintf(s->last, sizeof s->last, "%s %s", when,
-		    sc->last_run_status != NULL ? sc->last_run_status : "");
-		if (sc->last_run_status != NULL)
-			paints[3] = ui_draw_status_paint(sc->last_run_status);
+		    sc->has_last_run ? status_run_name(sc->last_run_status) :
+		    "");
+		if (sc->has_last_run)
+			paints[3] = ui_draw_state_paint(state_of(
+			    sc->last_run_status, 0, 0, 0));
 	} else
 		snprintf(s->last, sizeof s->last, "never");
 	if (sc->paused)

@@ -61,13 +61,22 @@ ui_screen_message(struct ui *ui, int error, const char *fmt, ...)
 	ui_dirty(ui);
 }
 
-/* "sluice DB  engine: ...  N running  N gates  N failed", then the view. */
+/*
+ * "sluice DB  engine: ...  N running  N waiting  N failed", then paused,
+ * late and scheduled runs when there are any: runs by the state the
+ * Workflows view shows them in, counted by the same rule.
+ */
 static void
 screen_header(struct ui *ui)
 {
+	static const enum run_state	 shown[] = { STATE_RUNNING,
+	    STATE_WAITING, STATE_PAUSED, STATE_LATE, STATE_FAILED,
+	    STATE_SCHEDULED };
 	struct buf	 b, right;
 	struct view	*page = ui_view_page(ui);
 	const char	*db, *slash;
+	int64_t		 n;
+	size_t		 i;
 	int		 w;
 
 	ui_draw_fill(ui, 0, 0, ui->cols, PAINT_HEADER);
@@ -86,12 +95,13 @@ screen_header(struct ui *ui)
 	}
 	buf_init(&right);
 	ui_engine_state(ui, &right);
-	buf_printf(&right, "  %lld running  %lld gate%s  %lld failed",
-	    (long long)ui->counts.running, (long long)ui->counts.gates,
-	    ui->counts.gates == 1 ? "" : "s", (long long)ui->counts.failed);
-	if (ui->counts.scheduled > 0)
-		buf_printf(&right, "  %lld scheduled",
-		    (long long)ui->counts.scheduled);
+	for (i = 0; i < nitems(shown); i++) {
+		n = ui->counts.states[shown[i]];
+		if (n > 0 || shown[i] == STATE_RUNNING ||
+		    shown[i] == STATE_WAITING || shown[i] == STATE_FAILED)
+			buf_printf(&right, "  %lld %s", (long long)n,
+			    state_name(shown[i]));
+	}
 	w = ui_draw_width(right.data);
 	if (w > ui->cols - 12)
 		w = ui->cols - 12;

@@ -114,7 +114,7 @@ step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	e = cJSON_GetObjectItemCaseSensitive(g, "agents");
 	ui_step_field(sv, "agents", PAINT_NORMAL, "%s", cJSON_IsTrue(e) ?
 	    "may decide it through MCP" : "may not decide it (people only)");
-	if (strcmp(s->status, "waiting") != 0 || store_timer_of_step(
+	if (s->status != STEP_WAITING || store_timer_of_step(
 	    ui->store, s->id, "gate_timeout", &due) != 0 || due == 0)
 		return;
 	e = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
@@ -155,13 +155,14 @@ step_gate_decisions(struct ui *ui, struct stepv *sv,
 		approved += j == i;
 	}
 	ui_step_field(sv, "quorum", PAINT_NORMAL, "%d of %d approved%s",
-	    approved, quorum, strcmp(s->status, "waiting") == 0 ?
+	    approved, quorum, s->status == STEP_WAITING ?
 	    " so far" : "");
 	for (i = 0; i < n; i++) {
 		ui_step_field(sv, i == 0 ? "decisions" : "",
 		    strcmp(a[i].decision, "approve") == 0 ? PAINT_OK :
 		    PAINT_BAD, "%s %s %sd at %s%s%s", ui_draw_glyph(ui,
-		    strcmp(a[i].decision, "approve") == 0 ? "done" : "failed"),
+		    strcmp(a[i].decision, "approve") == 0 ? STEP_DONE :
+		    STEP_FAILED),
 		    a[i].who, a[i].decision, ui_step_when(a[i].at, when,
 		    sizeof when), a[i].comment != NULL ? ": " : "",
 		    a[i].comment != NULL ? a[i].comment : "");
@@ -260,7 +261,7 @@ step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
 	memset(&ss, 0, sizeof ss);
 	ss.step_key = fs->key;
 	ss.result_json = result;
-	ss.status = "done";
+	ss.status = STEP_DONE;
 	flow_scope_add(scope, f, &ss);
 	arm = flow_branch_pick(fs, scope, result, 0, 0);
 	free(result);
@@ -322,7 +323,7 @@ ui_step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	cJSON			*g;
 	size_t			 n = 0;
 	char			*cause = NULL;
-	int			 waiting = strcmp(s->status, "waiting") == 0;
+	int			 waiting = s->status == STEP_WAITING;
 
 	g = json_parse_or_null(s->gate_json);
 	ui_step_heading(sv, waiting ? "Gate: waiting for a decision (y "

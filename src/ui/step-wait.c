@@ -65,14 +65,14 @@ ui_step_wait(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	ui_step_field(sv, "message", PAINT_NORMAL, "%s", cJSON_IsString(m) &&
 	    *m->valuestring != '\0' ? m->valuestring : "(none)");
 	step_wait_by(sv, g);
-	if (strcmp(s->status, "waiting") == 0) {
+	if (s->status == STEP_WAITING) {
 		ui_step_field(sv, "finish", PAINT_WAIT, "from outside: sluice "
 		    "complete %lld --result JSON", (long long)s->id);
 		ui_step_field(sv, "", PAINT_WAIT, "or: sluice fail %lld -m "
 		    "REASON (also as %lld:%s)", (long long)s->id,
 		    (long long)s->workflow_id, s->step_key);
 	}
-	if (strcmp(s->status, "waiting") == 0 && store_timer_of_step(
+	if (s->status == STEP_WAITING && store_timer_of_step(
 	    ui->store, s->id, "wait_timeout", &due) == 0 && due > 0) {
 		e = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
 		escalate = cJSON_IsString(e) &&

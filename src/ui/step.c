@@ -302,13 +302,14 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 
 	free(sv->title);
 	xasprintf(&sv->title, "%s %s  %s", ui_draw_glyph(ui, s->status),
-	    s->name, s->status);
+	    s->name, status_step_name(s->status));
 	sv->title_paint = ui_draw_status_paint(s->status);
 	if (w != NULL) {
 		time_age(time_now_ms() - w->created_at, age, sizeof age);
 		ui_step_field(sv, "workflow", PAINT_NORMAL, "%lld %s (%s), "
 		    "started by %s%s%s at %s, %s ago", (long long)w->id,
-		    w->name, w->status, w->created_by,
+		    w->name, state_name(store_workflow_state(w)),
+		    w->created_by,
 		    w->created_via != NULL ? " via " : "",
 		    w->created_via != NULL ? w->created_via : "",
 		    ui_step_when(w->created_at, when, sizeof when), age);
@@ -325,7 +326,7 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 		    "flow)", s->kind);
 	if (s->host != NULL)
 		ui_step_field(sv, "host", PAINT_NORMAL, "%s", s->host);
-	if (s->pid != 0 && strcmp(s->status, "running") == 0)
+	if (s->pid != 0 && s->status == STEP_RUNNING)
 		ui_step_field(sv, "pid", PAINT_NORMAL, "%lld (process group "
 		    "%lld)", (long long)s->pid, (long long)s->pgid);
 }
@@ -358,22 +359,22 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 		    s->started_at != 0 && s->completed_at >= s->started_at ?
 		    ui_draw_duration(s->completed_at - s->started_at, d,
 		    sizeof d) : "-");
-	else if (strcmp(s->status, "running") == 0 && s->started_at != 0)
+	else if (s->status == STEP_RUNNING && s->started_at != 0)
 		ui_step_field(sv, "running", PAINT_RUN, "for %s",
 		    ui_draw_duration(now - s->started_at, d, sizeof d));
-	if (strcmp(s->status, "running") == 0 && s->progress_pct >= 0)
+	if (s->status == STEP_RUNNING && s->progress_pct >= 0)
 		ui_step_field(sv, "progress", PAINT_RUN, "%d%% %s",
 		    s->progress_pct, s->progress_text != NULL ?
 		    s->progress_text : "");
-	else if (strcmp(s->status, "running") == 0 && s->progress_text != NULL)
+	else if (s->status == STEP_RUNNING && s->progress_text != NULL)
 		ui_step_field(sv, "progress", PAINT_RUN, "%s",
 		    s->progress_text);
-	if (strcmp(s->status, "running") == 0 && s->timeout_at > now) {
+	if (s->status == STEP_RUNNING && s->timeout_at > now) {
 		time_age(s->timeout_at - now, age, sizeof age);
 		ui_step_field(sv, "times out", PAINT_NORMAL, "%s (in %s)",
 		    ui_step_when(s->timeout_at, when, sizeof when), age);
 	}
-	if (strcmp(s->status, "pending") == 0 && store_timer_of_step(
+	if (s->status == STEP_PENDING && store_timer_of_step(
 	    ui->store, s->id, "retry", &due) == 0 && due > 0) {
 		time_age(due > now ? due - now : 0, age, sizeof age);
 		ui_step_field(sv, "retries", PAINT_WAIT, "at %s (in %s)",
@@ -461,8 +462,8 @@ step_body(struct stepv *sv, const struct store_step *s)
 {
 	int	 unresolved;
 
-	unresolved = strcmp(s->status, "ready") == 0 ||
-	    strcmp(s->status, "pending") == 0 || s->started_at == 0;
+	unresolved = s->status == STEP_READY ||
+	    s->status == STEP_PENDING || s->started_at == 0;
 	ui_step_heading(sv, unresolved ? "Args (as written: resolved when it "
 	    "starts)" : "Args");
 	ui_step_json(sv, s->args_json != NULL ? s->args_json : "{}", 2);
@@ -534,9 +535,9 @@ step_load(struct ui *ui, struct view *v)
 		w = NULL;
 	}
 	sv->workflow_id = s->workflow_id;
-	sv->live = strcmp(s->status, "running") == 0 ||
-	    strcmp(s->status, "waiting") == 0 ||
-	    strcmp(s->status, "pending") == 0;
+	sv->live = s->status == STEP_RUNNING ||
+	    s->status == STEP_WAITING ||
+	    s->status == STEP_PENDING;
 	step_head(ui, sv, s, w);
 	step_times(ui, sv, s);
 	if (strcmp(s->kind, "wait") == 0)

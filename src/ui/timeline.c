@@ -55,10 +55,10 @@ timeline_bar_of(const struct tree_row *tr, int64_t now,
 
 	if ((tr->kind != TREE_STEP && tr->kind != TREE_JOIN) || s == NULL)
 		return (0);
-	bar->hatched = s->tool == NULL || tr->status == TREE_WAITING;
+	bar->hatched = s->tool == NULL || tr->status == STEP_WAITING;
 	bar->from = bar->hatched ? s->created_at : s->started_at;
 	bar->to = s->completed_at;
-	if (tr->status == TREE_RUNNING || tr->status == TREE_WAITING)
+	if (tr->status == STEP_RUNNING || tr->status == STEP_WAITING)
 		bar->to = now;
 	if (bar->from <= 0)
 		return (0);
@@ -158,7 +158,7 @@ timeline_row(struct ui *ui, const struct timeline *tl, int y, int i,
 	for (k = a; k <= z; k++)
 		buf_puts(&b, cell);
 	ui_draw_text(ui, y, x0 + a, z - a + 1, b.data, sel ? PAINT_SELECT :
-	    ui_draw_status_paint(ui_tree_status_name(tr->status)));
+	    ui_draw_status_paint(tr->status));
 	buf_free(&b);
 	ui_draw_duration(bar.to - bar.from, d, sizeof d);
 	if (z + 2 + (int)strlen(d) < w)

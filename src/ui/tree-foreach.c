@@ -150,7 +150,7 @@ ui_tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 	ghi = tree_member_lo(c, s->id, 0);
 	for (k = glo; k < ghi; k++) {
 		m = &c->in->steps[c->member[k].idx];
-		if (fe->expanded || strcmp(m->status, "waiting") == 0)
+		if (fe->expanded || m->status == STEP_WAITING)
 			nshow++;
 	}
 	for (k = lo; fe->expanded && newest && k < hi; k++) {
@@ -161,12 +161,12 @@ ui_tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 	for (k = glo, j = 0; k < ghi; k++) {
 		m = &c->in->steps[c->member[k].idx];
 		c->shown[c->member[k].idx] = 1;
-		if (!fe->expanded && strcmp(m->status, "waiting") != 0)
+		if (!fe->expanded && m->status != STEP_WAITING)
 			continue;
 		r = ui_tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
 		r->row = m;
 		r->spec = spec;
-		r->status = ui_tree_status_of(m->status);
+		r->status = m->status;
 		r->item = 1;
 	}
 	for (k = lo; k < hi; k++) {
@@ -178,7 +178,7 @@ ui_tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 		r = ui_tree_emit(c, TREE_STEP, depth, rails, ++j == nshow);
 		r->row = m;
 		r->spec = spec;
-		r->status = ui_tree_status_of(m->status);
+		r->status = m->status;
 		r->item = 1;
 	}
 }

@@ -33,7 +33,7 @@
 static int	 tree_cmp_id(const void *, const void *);
 static int	 tree_cmp_lane(const void *, const void *);
 static int	 tree_cmp_spec(const void *, const void *);
-static int	 tree_activity(const char *);
+static int	 tree_activity(enum step_status);
 static int	 tree_is_member(const struct store_step *);
 
 /* Order by id. */
@@ -177,16 +177,16 @@ ui_tree_specs(struct tree_ctx *c)
 
 /* How active a status is: running, waiting, ready, pending, else 0. */
 static int
-tree_activity(const char *status)
+tree_activity(enum step_status status)
 {
-	switch (ui_tree_status_of(status)) {
-	case TREE_RUNNING:
+	switch (status) {
+	case STEP_RUNNING:
 		return (4);
-	case TREE_WAITING:
+	case STEP_WAITING:
 		return (3);
-	case TREE_READY:
+	case STEP_READY:
 		return (2);
-	case TREE_PENDING:
+	case STEP_PENDING:
 		return (1);
 	default:
 		return (0);
@@ -282,20 +282,20 @@ ui_tree_fanouts(struct tree_ctx *c)
  * A lane's status: the most active status in it (a branch with anything
  * running is running), else how its newest row ended.
  */
-enum tree_status
+enum step_status
 ui_tree_lane_status(const struct tree_ctx *c, size_t lo, size_t hi)
 {
-	static const enum tree_status	 by_act[] = { TREE_PENDING,
-	    TREE_PENDING, TREE_READY, TREE_WAITING, TREE_RUNNING };
+	static const enum step_status	 by_act[] = { STEP_PENDING,
+	    STEP_PENDING, STEP_READY, STEP_WAITING, STEP_RUNNING };
 	size_t				 k;
 	int				 act = 0;
 
 	if (lo >= hi)
-		return (c->in->ended ? TREE_SKIPPED : TREE_PENDING);
+		return (c->in->ended ? STEP_SKIPPED : STEP_PENDING);
 	for (k = lo; k < hi; k++)
 		if (c->act[c->lane[k].idx] > act)
 			act = c->act[c->lane[k].idx];
 	if (act > 0)
 		return (by_act[act]);
-	return (ui_tree_status_of(c->in->steps[c->lane[hi - 1].idx].status));
+	return (c->in->steps[c->lane[hi - 1].idx].status);
 }

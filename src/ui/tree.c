@@ -61,34 +61,6 @@ static void	 tree_hidden(struct tree_ctx *);
 static void	 tree_leftovers(struct tree_ctx *);
 static void	 tree_unreached_branches(struct tree_ctx *, int);
 
-/* The statuses as the store spells them, in enum order. */
-static const char *const tree_status_names[TREE_NSTATUS] = {
-	"pending", "ready", "running", "waiting", "done", "failed",
-	"cancelled", "skipped"
-};
-
-/* A status word as the enum (unknown words count as pending). */
-enum tree_status
-ui_tree_status_of(const char *s)
-{
-	int	 i;
-
-	for (i = 0; s != NULL && i < TREE_NSTATUS; i++) {
-		if (strcmp(tree_status_names[i], s) == 0)
-			return ((enum tree_status)i);
-	}
-	return (TREE_PENDING);
-}
-
-/* The store's word for a status (ui_draw_glyph and paints take it). */
-const char *
-ui_tree_status_name(enum tree_status st)
-{
-	if ((int)st < 0 || st >= TREE_NSTATUS)
-		return ("pending");
-	return (tree_status_names[st]);
-}
-
 /* Append a display row. */
 struct tree_row *
 ui_tree_emit(struct tree_ctx *c, enum tree_kind kind, int depth, uint64_t rails,
@@ -192,7 +164,7 @@ tree_step_lane(struct tree_ctx *c)
 		r = ui_tree_emit(c, TREE_STEP, f->depth, f->rails, last);
 		r->row = s;
 		r->spec = c->spec[i];
-		r->status = ui_tree_status_of(s->status);
+		r->status = s->status;
 		r->fanout = c->fo[i];
 		r->foreach = -1;
 		c->shown[i] = 1;
@@ -225,7 +197,7 @@ tree_step_lane(struct tree_ctx *c)
 		r = ui_tree_emit(c, TREE_NOT_REACHED, f->depth, f->rails,
 		    f->clo + 1 == f->chi && f->tail_last);
 		r->spec = c->chain[f->clo++];
-		r->status = TREE_SKIPPED;
+		r->status = STEP_SKIPPED;
 		return;
 	}
 	c->nframes--;
@@ -254,10 +226,10 @@ tree_summary(struct tree_ctx *c, struct tree_frame *f)
 	r->fanout_id = fo->id;
 	r->row = fo->row;
 	r->spec = -1;
-	r->status = fo->counts[TREE_RUNNING] > 0 ? TREE_RUNNING :
-	    fo->counts[TREE_WAITING] > 0 ? TREE_WAITING :
-	    fo->counts[TREE_FAILED] > 0 ? TREE_FAILED :
-	    seen == fo->nbranches ? TREE_DONE : TREE_PENDING;
+	r->status = fo->counts[STEP_RUNNING] > 0 ? STEP_RUNNING :
+	    fo->counts[STEP_WAITING] > 0 ? STEP_WAITING :
+	    fo->counts[STEP_FAILED] > 0 ? STEP_FAILED :
+	    seen == fo->nbranches ? STEP_DONE : STEP_PENDING;
 }
 
 /*
@@ -404,7 +376,7 @@ tree_leftovers(struct tree_ctx *c)
 		r = ui_tree_emit(c, TREE_STEP, 0, 0, 1);
 		r->row = &c->in->steps[i];
 		r->spec = c->spec[i];
-		r->status = ui_tree_status_of(r->row->status);
+		r->status = r->row->status;
 	}
 	if (!c->in->ended || f == NULL)
 		return;
@@ -414,7 +386,7 @@ tree_leftovers(struct tree_ctx *c)
 		c->placed[i] = 1;
 		r = ui_tree_emit(c, TREE_NOT_REACHED, 0, 0, 1);
 		r->spec = (int)i;
-		r->status = TREE_SKIPPED;
+		r->status = STEP_SKIPPED;
 		if (f->steps[i].nparallel > 0)
 			tree_unreached_branches(c, (int)i);
 	}
@@ -444,18 +416,18 @@ tree_unreached_branches(struct tree_ctx *c, int spec)
 		if (chi - clo == 1) {
 			r = ui_tree_emit(c, TREE_NOT_REACHED, 1, 0, lastb);
 			r->spec = c->chain[clo];
-			r->status = TREE_SKIPPED;
+			r->status = STEP_SKIPPED;
 			continue;
 		}
 		r = ui_tree_emit(c, TREE_BRANCH, 1, 0, lastb);
 		r->fanout = nfo;
 		r->branch_no = (int)b;
-		r->status = TREE_SKIPPED;
+		r->status = STEP_SKIPPED;
 		for (k = clo; k < chi; k++) {
 			r = ui_tree_emit(c, TREE_NOT_REACHED, 2,
 			    tree_child_rails(1, 0, lastb), k + 1 == chi);
 			r->spec = c->chain[k];
-			r->status = TREE_SKIPPED;
+			r->status = STEP_SKIPPED;
 		}
 	}
 }

@@ -233,8 +233,10 @@ int		 ui_draw_wrap(struct ui *, int, int, int, int, const char *,
 		     enum ui_paint);
 void		 ui_draw_box(struct ui *, int, int, int, int);
 int		 ui_utf8_encode(uint32_t, char *);
-const char	*ui_draw_glyph(const struct ui *, const char *);
-enum ui_paint	 ui_draw_status_paint(const char *);
+const char	*ui_draw_glyph(const struct ui *, enum step_status);
+const char	*ui_draw_state_glyph(const struct ui *, enum run_state);
+enum ui_paint	 ui_draw_status_paint(enum step_status);
+enum ui_paint	 ui_draw_state_paint(enum run_state);
 const char	*ui_draw_duration(int64_t, char *, size_t);
 const char	*ui_draw_when(int64_t, char *, size_t);
 void		 ui_draw_columns(struct ui *, int, const int *, size_t,
@@ -307,14 +309,9 @@ enum tree_kind {
 	TREE_BRANCH,		/* "branch 2 of 3", over that branch's rows */
 	TREE_FANOUT		/* a large fan-out's branches by status */
 };
-enum tree_status {
-	TREE_PENDING, TREE_READY, TREE_RUNNING, TREE_WAITING, TREE_DONE,
-	TREE_FAILED, TREE_CANCELLED, TREE_SKIPPED,
-	TREE_NSTATUS
-};
 struct tree_row {
 	enum tree_kind		 kind;
-	enum tree_status	 status;	/* a branch's: its most active */
+	enum step_status	 status;	/* a branch's: its most active */
 	int			 depth;
 	int			 last;		/* the last of its siblings */
 	uint64_t		 rails;		/* bit k: a line at level k */
@@ -345,7 +342,7 @@ struct tree_fanout {
 	int			 nrows;		/* rows under it */
 	int			 large;		/* collapses */
 	int			 expanded;
-	int			 counts[TREE_NSTATUS];	/* large: branches */
+	int			 counts[STEP_NSTATUS];	/* large: branches */
 };
 struct tree {
 	const struct flow	*flow;		/* the input's */
@@ -371,8 +368,6 @@ struct tree_input {
 struct tree	*ui_tree_build(const struct tree_input *);
 void		 ui_tree_free(struct tree *);
 int		 ui_tree_find_step(const struct tree *, int64_t);
-enum tree_status ui_tree_status_of(const char *);
-const char	*ui_tree_status_name(enum tree_status);
 
 /* tree.c, tree-index.c, tree-foreach.c: what the layout's files share. */
 /* A row's place in a sort: by lane then id, or by id alone. */
@@ -423,7 +418,7 @@ void		 ui_tree_specs(struct tree_ctx *);
 void		 ui_tree_subtrees(struct tree_ctx *);
 int		 ui_tree_fanout_new(struct tree_ctx *);
 void		 ui_tree_fanouts(struct tree_ctx *);
-enum tree_status ui_tree_lane_status(const struct tree_ctx *, size_t, size_t);
+enum step_status ui_tree_lane_status(const struct tree_ctx *, size_t, size_t);
 struct tree_row	*ui_tree_emit(struct tree_ctx *, enum tree_kind, int,
 		     uint64_t, int);
 void		 ui_tree_foreach(struct tree_ctx *, size_t, int, uint64_t,

@@ -155,19 +155,12 @@ workflows_row(struct ui *ui, void *arg, int i, const char **cells,
 {
 	struct workflows	*wf = arg;
 	const struct store_brief *b = &wf->rows[i];
-	const char		*st;
 	char			 in[24];
 
-	st = b->status;
-	if (strcmp(st, "running") == 0 && b->paused)
-		st = "paused";
-	else if (strcmp(st, "running") == 0 && b->step_status != NULL &&
-	    strcmp(b->step_status, "waiting") == 0)
-		st = "waiting";
 	snprintf(wf->id, sizeof wf->id, "%lld", (long long)b->id);
-	snprintf(wf->status, sizeof wf->status, "%s %s", ui_draw_glyph(ui, st),
-	    st);
-	if (strcmp(b->status, "scheduled") == 0 && b->start_at > 0) {
+	snprintf(wf->status, sizeof wf->status, "%s %s",
+	    ui_draw_state_glyph(ui, b->state), state_name(b->state));
+	if (b->status == RUN_SCHEDULED && b->start_at > 0) {
 		when_countdown(b->start_at - time_now_ms(), in, sizeof in);
 		snprintf(wf->started, sizeof wf->started, "in %s", in);
 	} else
@@ -186,14 +179,9 @@ workflows_row(struct ui *ui, void *arg, int i, const char **cells,
 	cells[4] = b->created_by != NULL ? b->created_by : "";
 	cells[5] = wf->started;
 	cells[6] = wf->age;
-	paints[2] = ui_draw_status_paint(st);
-	if (b->late_at != 0 && strcmp(b->status, "running") == 0) {
-		/* Past its SLA: said and painted so it stands out. */
-		snprintf(wf->status, sizeof wf->status, "%s late",
-		    ui_draw_glyph(ui, st));
-		paints[2] = PAINT_LATE;
-		*base = PAINT_LATE;
-	}
+	paints[2] = ui_draw_state_paint(b->state);
+	if (b->state == STATE_LATE)
+		*base = PAINT_LATE;	/* past its SLA: the whole row stands out */
 }
 
 /* Title row and one row per workflow. */

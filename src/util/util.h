@@ -97,6 +97,73 @@ void		 vis_buf(struct buf *, const char *, size_t, int);
 char		*vis_str(const char *, int);
 int		 vis_needed(const char *);
 
+/*
+ * status.c: the statuses the store keeps (SPEC 6), as enums every layer
+ * compares, and their one spelling.  The store alone turns stored text
+ * into these (store/status.c); printers ask status_*_name for the word.
+ */
+enum step_status {
+	STEP_PENDING,
+	STEP_READY,
+	STEP_RUNNING,
+	STEP_WAITING,
+	STEP_DONE,
+	STEP_FAILED,
+	STEP_CANCELLED,
+	STEP_SKIPPED
+};
+#define STEP_NSTATUS	(STEP_SKIPPED + 1)
+/* Zero is running: a row made without saying is, as the schema's default. */
+enum run_status {
+	RUN_RUNNING,
+	RUN_SCHEDULED,
+	RUN_COMPLETED,
+	RUN_FAILED,
+	RUN_CANCELLED
+};
+#define RUN_NSTATUS	(RUN_CANCELLED + 1)
+/* How a printer colours a status or a state; the console maps it. */
+enum status_tone {
+	TONE_NORMAL,
+	TONE_DIM,
+	TONE_OK,
+	TONE_BAD,
+	TONE_WAIT,
+	TONE_RUN,
+	TONE_LATE
+};
+const char	*status_step_name(enum step_status);
+int		 status_step_parse(const char *, enum step_status *);
+const char	*status_step_glyph(enum step_status, int);
+enum status_tone status_step_tone(enum step_status);
+int		 status_step_ended(enum step_status);
+const char	*status_run_name(enum run_status);
+int		 status_run_parse(const char *, enum run_status *);
+int		 status_run_ended(enum run_status);
+
+/*
+ * state.c: the states a person sees (SPEC 10), one vocabulary for the
+ * console, the CLI, --status and JSON: a run's status with what it is
+ * doing (paused, held at a gate, past its SLA) folded in by one rule.
+ */
+enum run_state {
+	STATE_RUNNING,
+	STATE_WAITING,
+	STATE_PAUSED,
+	STATE_SCHEDULED,
+	STATE_LATE,
+	STATE_COMPLETED,
+	STATE_FAILED,
+	STATE_CANCELLED
+};
+#define STATE_N		(STATE_CANCELLED + 1)
+enum run_state	 state_of(enum run_status, int, int, int);
+enum run_status	 state_status(enum run_state);
+const char	*state_name(enum run_state);
+int		 state_parse(const char *, enum run_state *);
+const char	*state_glyph(enum run_state, int);
+enum status_tone state_tone(enum run_state);
+const char	*state_words(void);
 /* diff.c: a unified diff of two texts, as diff -u prints it. */
 char		*diff_unified(const char *, const char *, const char *,
 		     const char *, int);

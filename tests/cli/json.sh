@@ -86,6 +86,12 @@ is "$(json_query "$OUT" "SELECT json_extract(j, '\$.created_at') FROM d")" \
     "$created" "the time zone does not change JSON times"
 is "$(json_query "$OUT" "SELECT json_type(j, '\$.cancelled_at') FROM d")" \
     null "an unset time is null"
+run_sluice schedule run nightly
+sid=$OUT
+run_sluice schedule list --json
+is "$(json_query "$OUT" "SELECT json_type(j, '\$[0].last_run_id') || ' ' ||
+    json_extract(j, '\$[0].last_run_id') FROM d")" "integer $sid" \
+    "an id beside the times stays a number"
 run_sluice list --status failed --json
 is "$OUT" "[]" "an empty array is [] on one line"
 

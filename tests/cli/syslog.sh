@@ -118,6 +118,16 @@ a=$(q "SELECT max(id) FROM audit")
 like "$(got_line "$a")" "audit $a: cancel by $me (uid $uid, - on $host): workflow $id gate: \"done here\"" \
     "the comment is in the copy"
 
+# An agent's action (sluice mcp) says so in the copy.
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"template_delete","arguments":{"name":"t"}}}' \
+    >"$T_DIR/mcp.in"
+unshare -m sh -c "$NS_SETUP" sh "$T_DIR" "$SLUICE" mcp <"$T_DIR/mcp.in" \
+    >"$T_DIR/out" 2>"$T_DIR/err"
+like "$(cat "$T_DIR/out")" '"isError":false' "sluice mcp removes a template"
+a=$(q "SELECT max(id) FROM audit")
+like "$(got_line "$a")" "audit $a: template rm by $me via mcp (uid $uid, - on $host)" \
+    "its copy says via mcp"
+
 is "$(grep -c 'sluice\[[0-9]*\]: audit ' "$GOT")" "$(q "SELECT count(*) FROM audit")" \
     "one copy per audit row, no more"
 

@@ -132,7 +132,7 @@ tui_keys 2
 tui_wait 'Ship app-1.2.tar to prod' || true
 tui_keys Enter
 tui_ok '^. approve  waiting' "Enter on a gate opens its detail"
-tui_ok "^  workflow +$SH ship \(running\), started by $ME at " \
+tui_ok "^  workflow +$SH ship \(waiting\), started by $ME at " \
     "the detail says who started the run, and when"
 tui_ok '^  message +Ship app-1.2.tar to prod\?$' "... the gate's message"
 tui_ok '^  quorum +0 of 1 approved so far$' "... the approvals so far"

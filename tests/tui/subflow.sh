@@ -41,7 +41,7 @@ tui_ok '^#1 parent +▶ running' "the parent's run view"
 tui_ok "^▶ start +child .*child run #2 \\(Enter opens it\\)" \
     "its sub-workflow step stands for the child run"
 tui_keys g Enter
-tui_ok '^#2 child +▶ running +child@1 +by [a-z0-9_-]+ +child of #1' \
+tui_ok '^#2 child +◆ waiting +child@1 +by [a-z0-9_-]+ +child of #1' \
     "Enter on it opens the child's run view, naming the parent"
 tui_ok '^◆ ok +gate +.*awaiting approval: ship 2\.1\?' "... with its waiting gate"
 tui_keys Escape 2

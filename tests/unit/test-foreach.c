@@ -394,9 +394,9 @@ static void
 test_tally(void)
 {
 	static const struct flow_foreach_row rows[] = {
-		{ 0, 1, "done" }, { 1, 1, "failed" }, { 2, 1, "done" },
-		{ 1, 2, "running" }, { 3, 1, "failed" }, { 4, 1, "pending" },
-		{ 5, 1, "cancelled" },
+		{ 0, 1, STEP_DONE }, { 1, 1, STEP_FAILED }, { 2, 1, STEP_DONE },
+		{ 1, 2, STEP_RUNNING }, { 3, 1, STEP_FAILED }, { 4, 1, STEP_PENDING },
+		{ 5, 1, STEP_CANCELLED },
 	};
 	struct flow_foreach_tally	 t;
 	struct flow			*f;

@@ -160,12 +160,12 @@ test_scope(void)
 	memset(&ss, 0, sizeof ss);
 	ss.step_key = "probe";
 	ss.result_json = "{\"up\": false}";
-	ss.status = "failed";
+	ss.status = STEP_FAILED;
 	ss.has_exit_code = 1;
 	ss.exit_code = 3;
 	flow_scope_add(scope, f, &ss);
 	ss.result_json = "{\"up\": true}";
-	ss.status = "done";
+	ss.status = STEP_DONE;
 	ss.exit_code = 0;
 	flow_scope_add(scope, f, &ss);
 	s = interp_text("{{input.host}} {{workflow.id}} {{workflow.name}} "

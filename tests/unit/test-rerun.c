@@ -52,7 +52,8 @@ row(int64_t id, int64_t parent, int64_t fanout, const char *key,
 	r.parent_id = parent;
 	r.fanout_id = fanout;
 	r.step_key = key;
-	r.status = status;
+	if (status_step_parse(status, &r.status) != 0)
+		abort();	/* a typo in this file */
 	return (r);
 }
 
@@ -160,7 +161,7 @@ test_plan(void)
 	plan_is(f, join_of, rows, n, n, "",
 	    "a done last step is no leaf: nothing runs again");
 	rows[1].branch_end = 1;
-	rows[2].status = "skipped";
+	rows[2].status = STEP_SKIPPED;
 	plan_is(f, join_of, rows, n, n, "3",
 	    "a skipped last row goes on; a branch end is not a leaf");
 
@@ -219,17 +220,17 @@ test_refusal(void)
 {
 	char	*why = NULL;
 
-	tap_is_int(flow_retry_refusal(3, "failed", 1, &why), 0, "failed: yes");
-	tap_is_int(flow_retry_refusal(3, "cancelled", 1, &why), 0,
+	tap_is_int(flow_retry_refusal(3, RUN_FAILED, 1, &why), 0, "failed: yes");
+	tap_is_int(flow_retry_refusal(3, RUN_CANCELLED, 1, &why), 0,
 	    "cancelled: yes");
 	tap_ok(why == NULL, "no reason then");
-	tap_is_int(flow_retry_refusal(3, "running", 1, &why), 4,
+	tap_is_int(flow_retry_refusal(3, RUN_RUNNING, 1, &why), 4,
 	    "running: 4");
 	tap_is(why, "workflow 3 is running: only a failed or cancelled "
 	    "workflow can be retried", "says why");
 	free(why);
 	why = NULL;
-	tap_is_int(flow_retry_refusal(3, "cancelled", 0, &why), 4,
+	tap_is_int(flow_retry_refusal(3, RUN_CANCELLED, 0, &why), 4,
 	    "cancelled before its start: 4");
 	tap_is(why, "workflow 3 was cancelled before its start time; start it "
 	    "again with sluice run", "says why");

@@ -69,7 +69,8 @@ row_add(int64_t id, const char *key, const char *status, int64_t parent,
 	s->workflow_id = 1;
 	s->name = xstrdup(key);
 	s->step_key = xstrdup(key);
-	s->status = xstrdup(status);
+	if (status_step_parse(status, &s->status) != 0)
+		abort();	/* a typo in this file */
 	s->parent_id = parent;
 	s->fanout_id = fanout;
 	s->branch_no = branch;
@@ -137,7 +138,7 @@ draw(const struct tree *t, const struct flow *f)
 			/* FALLTHROUGH */
 		case TREE_STEP:
 			buf_printf(&b, "%s %s", r->row->step_key,
-			    ui_tree_status_name(r->status));
+			    status_step_name(r->status));
 			if (r->row->attempt > 1)
 				buf_printf(&b, " #%d", r->row->attempt);
 			break;
@@ -148,15 +149,15 @@ draw(const struct tree *t, const struct flow *f)
 		case TREE_BRANCH:
 			fo = &t->fanouts[r->fanout];
 			buf_printf(&b, "[branch %d of %d %s]", r->branch_no + 1,
-			    fo->nbranches, ui_tree_status_name(r->status));
+			    fo->nbranches, status_step_name(r->status));
 			break;
 		case TREE_FANOUT:
 			fo = &t->fanouts[r->fanout];
 			buf_printf(&b, "{%d branches:", fo->nbranches);
-			for (s = 0; s < TREE_NSTATUS; s++)
+			for (s = 0; s < STEP_NSTATUS; s++)
 				if (fo->counts[s] > 0)
 					buf_printf(&b, " %s %d",
-					    ui_tree_status_name(s),
+					    status_step_name(s),
 					    fo->counts[s]);
 			buf_puts(&b, fo->expanded ? " open}" : "}");
 			break;
@@ -417,7 +418,7 @@ test_collapse(void)
 	tap_ok(t->n == 14 && t->rows[1].kind == TREE_FANOUT &&
 	    !t->rows[1].last && t->rows[13].kind == TREE_STEP &&
 	    t->rows[13].last && t->rows[13].row->id == 13 &&
-	    t->rows[10].status == TREE_RUNNING,
+	    t->rows[10].status == STEP_RUNNING,
 	    "expanded: the counts row stays (to collapse again), then each "
 	    "branch");
 	tap_is_int(ui_tree_find_step(t, 13), 13, "a step row is found by id");
@@ -463,7 +464,7 @@ test_scale(void)
 	t0 = time_mono_ms();
 	t = layout(f, 0, NULL, 0);
 	ms = time_mono_ms() - t0;
-	tap_ok(t->n == 60000 && t->rows[59999].status == TREE_RUNNING &&
+	tap_ok(t->n == 60000 && t->rows[59999].status == STEP_RUNNING &&
 	    t->rows[30000].row->id == 30001, "60,000-row loop: every row, "
 	    "in order");
 	tap_ok(ms < 1000, "60,000-row loop laid out in %lld ms", (long long)ms);

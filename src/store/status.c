@@ -1,0 +1,122 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+/*
+ * status.c: where stored status words become enums and back.  The tables
+ * keep words (the schema and old databases stay readable by sqlite3 and
+ * by older sluices); the structs above the store carry enums.  A word no
+ * table knows is an error naming its row, never a silent default: it
+ * means the database was written by something else, and acting on a
+ * guess (a failed step read as pending, run again) would be worse.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <sqlite3.h>
+
+#include "util/util.h"
+#include "store/store-int.h"
+
+static void	 store_state_sql(sqlite3_context *, int, sqlite3_value **);
+
+/* Why a stored word is refused: the table, the row and the word shown. */
+static void
+store_status_refuse(const char *table, int64_t id, const char *word,
+    char **cause)
+{
+	char	*shown;
+
+	shown = vis_str(word != NULL ? word : "NULL", 0);
+	xasprintf(cause, "%s row %lld: unknown status \"%s\"", table,
+	    (long long)id, shown);
+	free(shown);
+}
+
+/* A step row's status column as the enum; -1 with why for a bad word. */
+int
+store_column_step_status(sqlite3_stmt *st, int col, int64_t id,
+    enum step_status *out, char **cause)
+{
+	const char	*word;
+
+	word = (const char *)sqlite3_column_text(st, col);
+	if (status_step_parse(word, out) == 0)
+		return (0);
+	store_status_refuse("workflow_steps", id, word, cause);
+	*out = STEP_PENDING;
+	return (-1);
+}
+
+/* A workflow row's status column as the enum; -1 with why. */
+int
+store_column_run_status(sqlite3_stmt *st, int col, int64_t id,
+    enum run_status *out, char **cause)
+{
+	const char	*word;
+
+	word = (const char *)sqlite3_column_text(st, col);
+	if (status_run_parse(word, out) == 0)
+		return (0);
+	store_status_refuse("workflows", id, word, cause);
+	*out = RUN_SCHEDULED;
+	return (-1);
+}
+
+/* What a person sees of a workflow read from the store. */
+enum run_state
+store_workflow_state(const struct store_workflow *w)
+{
+	return (state_of(w->status, w->paused, w->waiting, w->late_at != 0));
+}
+
+/*
+ * sluice_state(id, status, paused, waiting, late_at): the state a person
+ * sees, by state_of, so a filter or a count in SQL folds the same rule.
+ */
+static void
+store_state_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	enum run_status	 st;
+	const char	*word;
+	char		*why;
+
+	(void)argc;
+	word = (const char *)sqlite3_value_text(argv[1]);
+	if (status_run_parse(word, &st) != 0) {
+		store_status_refuse("workflows", sqlite3_value_int64(argv[0]),
+		    word, &why);
+		sqlite3_result_error(ctx, why, -1);
+		free(why);
+		return;
+	}
+	sqlite3_result_text(ctx, state_name(state_of(st,
+	    sqlite3_value_int(argv[2]), sqlite3_value_int(argv[3]),
+	    sqlite3_value_int64(argv[4]) != 0)), -1, SQLITE_STATIC);
+}
+
+/* Teach a connection sluice_state(). */
+int
+store_status_register(sqlite3 *db, char **cause)
+{
+	if (sqlite3_create_function(db, "sluice_state", 5, SQLITE_UTF8 |
+	    SQLITE_DETERMINISTIC, NULL, store_state_sql, NULL, NULL) ==
+	    SQLITE_OK)
+		return (0);
+	xasprintf(cause, "sluice_state: %s", sqlite3_errmsg(db));
+	return (-1);
+}
