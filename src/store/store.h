@@ -235,6 +235,8 @@ struct store_gate {
 	int64_t		 waiting_since;
 	char		*workflow_name;
 	char		*step;
+	char		*label;		/* a for-each's gate or item, NULL */
+	char		*title;		/* "restart (before batch 2 of 3)" */
 	char		*message;
 	char		*created_by;
 	int		 approvals;
