@@ -291,5 +291,20 @@ ok $? "the next engine finishes the workflow"
 is "$(col "$id" after "json_extract(result_json, '\$.closed_by')")" offline \
     "with the result given while no engine ran"
 
+# A wait step outlives a crash of the engine: it still waits, and is
+# finished as before once another engine runs.
+run_sluice run "$T_DIR/cb.json"
+id=$OUT
+wait_for step_is "$id" ticket waiting
+engine_crash
+engine_start
+is "$(col "$id" ticket status)" waiting "after a crash the wait step still waits"
+run_sluice complete "$id:ticket" --result '{"by": "after-crash"}'
+expect_rc 0 "and can be completed"
+wait_for wf_is "$id" completed
+ok $? "the workflow completes after the crash"
+q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $id AND
+    name = 'ticket'" 1 "the wait step was not made again"
+
 engine_stop
 done_testing
