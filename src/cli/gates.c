@@ -90,6 +90,11 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 			cJSON_AddStringToObject(o, "workflow_name",
 			    g[i].workflow_name);
 			cJSON_AddStringToObject(o, "step", g[i].step);
+			if (g[i].label != NULL)
+				cJSON_AddStringToObject(o, "label",
+				    g[i].label);
+			else
+				cJSON_AddNullToObject(o, "label");
 			cJSON_AddStringToObject(o, "message",
 			    g[i].message != NULL ? g[i].message : "");
 			cJSON_AddStringToObject(o, "created_by",
@@ -99,8 +104,7 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 				    g[i].created_via);
 			else
 				cJSON_AddNullToObject(o, "created_via");
-			cJSON_AddNumberToObject(o, "waiting_since",
-			    (double)g[i].waiting_since);
+			cli_json_time(o, "waiting_since", g[i].waiting_since);
 			cJSON_AddNumberToObject(o, "approvals", g[i].approvals);
 			cJSON_AddNumberToObject(o, "quorum", g[i].quorum);
 			cmd_gates_parent_json(o, &g[i]);
@@ -123,7 +127,7 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 				    g[i].parent_name != NULL ? g[i].parent_name :
 				    "-");
 			cells[1] = wname != NULL ? wname : g[i].workflow_name;
-			cells[2] = g[i].step;
+			cells[2] = g[i].title;
 			cells[3] = cli_ago(g[i].waiting_since, age, sizeof age);
 			cells[4] = g[i].started_by;
 			cells[5] = ok;

@@ -374,6 +374,8 @@ int		 engine_foreach_cancel_item(struct engine *,
 struct cJSON	*engine_item_scope(struct engine *, struct estep *);
 
 /* gate.c */
+struct cJSON	*engine_gate_options(struct engine *, const struct flow_gate *,
+		     const char *);
 char		*engine_gate_json(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_gate_waiting(struct engine *, struct ewf *,
@@ -473,9 +475,9 @@ void		 engine_wf_begin(struct engine *, const struct store_workflow *,
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring
- * schedules and their commands, SLA deadlines, and wall clock jumps
- * (stored delays move with a jump; start times and cron instants are
- * wall-clock instants and are looked at again).
+ * schedules (their commands: schedule-cmd.c), SLA deadlines, and wall
+ * clock jumps (stored delays move with a jump; start times and cron
+ * instants are wall-clock instants and are looked at again).
  */
 void		 engine_time_open(struct engine *);
 void		 engine_time_close(struct engine *);
@@ -508,6 +510,27 @@ int		 engine_cmd_schedule_resume(struct engine *,
 int		 engine_cmd_schedule_run(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
 
+/* schedule.c, schedule-cmd.c: firing a schedule, shared with its commands. */
+/* What firing a schedule takes from its template. */
+struct engine_fire {
+	struct store_template	*t;
+	struct flow_doc		*doc;
+	char			*input;
+	char			*detail;
+	struct engine_start	 st;
+};
+int		 engine_fire_prepare(struct engine *,
+		     const struct store_schedule *, struct engine_fire *,
+		     char **);
+void		 engine_fire_clear(struct engine_fire *);
+int		 engine_sched_launch(struct engine *,
+		     const struct store_schedule *, int64_t,
+		     const struct store_inbox *, int64_t *, int64_t *, char **);
+void		 engine_sched_audit(struct engine *,
+		     const struct store_inbox *, const char *,
+		     const struct store_schedule *, const char *,
+		     struct cJSON *);
+
 /*
  * notify.c: config.json "notify" commands.  event: gate_waiting
  * gate_decided workflow_failed workflow_late workflow_completed; extra
@@ -522,5 +545,54 @@ void		 engine_notify_shutdown(struct engine *, int);
 void		 engine_notify_close(struct engine *);
 int		 engine_cmd_notify(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
+
+/* notify.c, notify-job.c: what the notifier's two files share. */
+#define NOTIFY_QUEUE_MAX	256	/* events or runs waiting, at most */
+/* An event of the open turn, sent once the turn has committed. */
+struct notify_event {
+	char			*event;
+	int64_t			 at;
+	int64_t			 workflow_id;
+	int64_t			 step_id;
+	struct cJSON		*extra;		/* merged into the payload */
+	struct cJSON		*payload;	/* replayed from the inbox */
+	TAILQ_ENTRY(notify_event) entry;
+};
+TAILQ_HEAD(notify_events, notify_event);
+
+/* One command run for one event. */
+struct notify_job {
+	struct engine		*engine;
+	const struct notify_cmd	*cmd;
+	size_t			 index;		/* in config.json's array */
+	char			*event;
+	int64_t			 workflow_id;
+	int64_t			 step_id;
+	char			*payload;	/* JSON text, for stdin */
+	char			**envp;
+	struct proc		*proc;
+	struct loop_timer	*timer;		/* its timeout, or its retry */
+	struct buf		 err;		/* the start of its stderr */
+	int			 attempt;
+	int			 timed_out;
+	TAILQ_ENTRY(notify_job)	 entry;
+};
+TAILQ_HEAD(notify_jobs, notify_job);
+
+struct engine_notifier {
+	struct notify_events	 pending;	/* this turn's events */
+	size_t			 npending;
+	struct notify_jobs	 queue;		/* waiting for a slot */
+	struct notify_jobs	 active;	/* running, or to be retried */
+	size_t			 nqueued;
+	size_t			 nactive;
+	size_t			 nrunning;
+	int			 killing;	/* the engine stops now */
+};
+const char	*engine_notify_str(const struct cJSON *, const char *,
+		     const char *);
+void		 engine_notify_enqueue(struct engine *, struct cJSON *);
+void		 engine_notify_run(struct engine *);
+void		 engine_notify_job_free(struct notify_job *);
 
 #endif /* SLUICE_ENGINE_INT_H */

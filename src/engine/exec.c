@@ -123,6 +123,7 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
     const char *host)
 {
 	const struct flow_step	*fs = engine_spec(es);
+	const struct flow_tool	*t;
 	struct store_step	 row;
 	int64_t			 now = time_now_ms();
 
@@ -135,7 +136,10 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 		es->timeout = engine_step_timeout(e, fs);
 		if (es->timeout > 0)
 			row.timeout_at = now + es->timeout;
-		es->heartbeat = fs->heartbeat > 0 ? fs->heartbeat : 0;
+		/* The step's own heartbeat, else its catalog tool's. */
+		t = engine_exec_tool(e, fs);
+		es->heartbeat = fs->heartbeat > 0 ? fs->heartbeat :
+		    t != NULL ? t->heartbeat : 0;
 	}
 	if (store_step_start(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));

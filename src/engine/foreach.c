@@ -447,22 +447,15 @@ foreach_ask(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
 	const struct flow_step	*fs = &wf->flow->steps[fe->spec];
 	const struct flow_gate	*g = &fs->foreach->gate;
 	struct store_step	 row;
-	cJSON			*o, *arr;
+	cJSON			*o;
 	char			*msg, *json, label[64];
 	int64_t			 now = time_now_ms();
-	size_t			 i;
 
 	msg = foreach_gate_message(e, wf, fe, batch < 0 ? 0 : batch);
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "message", msg);
-	arr = cJSON_AddArrayToObject(o, "approvers");
-	for (i = 0; i < g->napprovers; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(g->approvers[i]));
-	cJSON_AddNumberToObject(o, "quorum", g->quorum > 0 ? g->quorum : 1);
-	if (g->allow_self >= 0)
-		cJSON_AddBoolToObject(o, "allow_self", g->allow_self);
-	cJSON_AddBoolToObject(o, "agents", g->agents >= 0 ? g->agents :
-	    e->opts.authority.agents);
+	/* The policy as every gate's, by the one rule; a timeout rejects. */
+	o = engine_gate_options(e, g, msg);
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "timeout_ms");
+	cJSON_DeleteItemFromObjectCaseSensitive(o, "on_timeout");
 	if (g->timeout > 0) {
 		cJSON_AddNumberToObject(o, "timeout_ms", (double)g->timeout);
 		cJSON_AddStringToObject(o, "on_timeout", "reject");

@@ -51,40 +51,53 @@ static void	 engine_gate_notify(struct engine *, int64_t, int64_t,
 		     const struct engine_gate_vote *);
 
 /*
- * A gate's options as its row keeps them: the message interpolated and
- * the effective policy (approvers, quorum, allow_self with the site's
- * default applied) fixed for the gate's life.
+ * A gate's options as its row keeps them, from the flow's options and
+ * the message (interpolated): the effective policy (approvers, quorum,
+ * allow_self and agents with the site's defaults applied) fixed for the
+ * gate's life.
+ * Every gate goes through here, a for-each's too, so one rule decides.
  */
+cJSON *
+engine_gate_options(struct engine *e, const struct flow_gate *gate,
+    const char *msg)
+{
+	cJSON	*g, *arr;
+	size_t	 i;
+
+	g = cJSON_CreateObject();
+	cJSON_AddStringToObject(g, "message", msg);
+	arr = cJSON_AddArrayToObject(g, "approvers");
+	for (i = 0; i < gate->napprovers; i++)
+		cJSON_AddItemToArray(arr,
+		    cJSON_CreateString(gate->approvers[i]));
+	cJSON_AddNumberToObject(g, "quorum",
+	    gate->quorum > 0 ? gate->quorum : 1);
+	/* Resolved now, so whoever applies a decision applies this rule. */
+	cJSON_AddBoolToObject(g, "allow_self", gate->allow_self >= 0 ?
+	    gate->allow_self : e->opts.authority.allow_self);
+	/* May an agent (a decision via MCP) decide it?  No, unless said. */
+	cJSON_AddBoolToObject(g, "agents", gate->agents >= 0 ?
+	    gate->agents : e->opts.authority.agents);
+	if (gate->timeout >= 0)
+		cJSON_AddNumberToObject(g, "timeout_ms",
+		    (double)gate->timeout);
+	if (gate->on_timeout != NULL)
+		cJSON_AddStringToObject(g, "on_timeout", gate->on_timeout);
+	return (g);
+}
+
+/* A gate step's options as its row keeps them (engine_gate_options). */
 char *
 engine_gate_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
 {
-	cJSON	*g, *scope, *arr;
+	cJSON	*g, *scope;
 	char	*msg, *out;
-	size_t	 i;
 
 	scope = engine_scope(e, wf, wf->uses_steps[fs - wf->flow->steps]);
-	g = cJSON_CreateObject();
 	msg = interp_text(fs->gate.message != NULL ? fs->gate.message : "",
 	    scope);
-	cJSON_AddStringToObject(g, "message", msg);
+	g = engine_gate_options(e, &fs->gate, msg);
 	free(msg);
-	arr = cJSON_AddArrayToObject(g, "approvers");
-	for (i = 0; i < fs->gate.napprovers; i++)
-		cJSON_AddItemToArray(arr,
-		    cJSON_CreateString(fs->gate.approvers[i]));
-	cJSON_AddNumberToObject(g, "quorum",
-	    fs->gate.quorum > 0 ? fs->gate.quorum : 1);
-	/* Resolved now, so whoever applies a decision applies this rule. */
-	cJSON_AddBoolToObject(g, "allow_self", fs->gate.allow_self >= 0 ?
-	    fs->gate.allow_self : e->opts.authority.allow_self);
-	/* May an agent (a decision via MCP) decide it?  No, unless said. */
-	cJSON_AddBoolToObject(g, "agents", fs->gate.agents >= 0 ?
-	    fs->gate.agents : e->opts.authority.agents);
-	if (fs->gate.timeout >= 0)
-		cJSON_AddNumberToObject(g, "timeout_ms",
-		    (double)fs->gate.timeout);
-	if (fs->gate.on_timeout != NULL)
-		cJSON_AddStringToObject(g, "on_timeout", fs->gate.on_timeout);
 	out = json_print(g);
 	cJSON_Delete(g);
 	cJSON_Delete(scope);

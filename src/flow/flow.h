@@ -287,6 +287,7 @@ struct flow_tool {
 	struct flow_kv		*env;
 	size_t			 nenv;
 	int64_t			 timeout;	/* ms, -1: default */
+	int64_t			 heartbeat;	/* ms, 0: none (a step's wins) */
 	struct flow_retry	 retry;
 	int			 mcp;		/* run starts an MCP server */
 	char			*mcp_tool;	/* the server's tool to call */

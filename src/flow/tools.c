@@ -55,7 +55,7 @@ static const struct flow_tool tools_builtin[] = {
 
 static const char *tools_known[] = {
 	"run", "shell", "description", "timeout", "retry", "host", "env",
-	"mcp", "tool"
+	"mcp", "tool", "heartbeat"
 };
 #define TOOLS_NKNOWN (sizeof tools_known / sizeof tools_known[0])
 
@@ -124,6 +124,15 @@ tools_field(struct flow_tool *tl, const cJSON *c, const char *path,
 			flow_diags_add(d, FLOW_ERROR, path,
 			    "timeout must be above zero");
 			tl->timeout = -1;
+		}
+	} else if (strcmp(c->string, "heartbeat") == 0) {
+		if (flow_duration_json(c, &tl->heartbeat, &why) != 0) {
+			flow_diags_add(d, FLOW_ERROR, path, "%s", why);
+			tl->heartbeat = 0;
+		} else if (tl->heartbeat <= 0) {
+			flow_diags_add(d, FLOW_ERROR, path,
+			    "heartbeat must be above zero");
+			tl->heartbeat = 0;
 		}
 	} else if (strcmp(c->string, "retry") == 0)
 		flow_retry_parse(c, path, &tl->retry, d);

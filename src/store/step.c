@@ -62,7 +62,7 @@ static const char gate_list_sql[] =
 	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
 	"  json_extract(s.gate_json, '$.quorum') END, 1),"
 	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id),"
-	" w.created_via"
+	" w.created_via, CASE WHEN s.item_of IS NOT NULL THEN s.label END"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
 	" WHERE s.status = 'waiting' AND s.kind <> 'wait' AND s."
 	STORE_STEP_ACTIVE " ORDER BY s.id";
@@ -352,6 +352,16 @@ store_gate_row(sqlite3_stmt *st, void *p, char **cause)
 	g->parent_id = sqlite3_column_int64(st, 9);
 	g->parent_name = store_column_text(st, 10);
 	g->created_via = store_column_text(st, 11);
+	g->label = store_column_text(st, 12);
+	/*
+	 * A for-each's gates and items share its step's name: the label
+	 * says which ("before batch 2 of 3", "failure budget", a host).
+	 */
+	if (g->label != NULL)
+		xasprintf(&g->title, "%s (%s)", g->step != NULL ? g->step : "",
+		    g->label);
+	else
+		g->title = xstrdup(g->step != NULL ? g->step : "");
 	if (g->created_via != NULL)
 		xasprintf(&g->started_by, "%s via %s", g->created_by != NULL ?
 		    g->created_by : "-", g->created_via);
@@ -402,6 +412,8 @@ store_gates_free(struct store_gate *list, size_t n)
 	for (i = 0; i < n; i++) {
 		free(list[i].workflow_name);
 		free(list[i].step);
+		free(list[i].label);
+		free(list[i].title);
 		free(list[i].message);
 		free(list[i].created_by);
 		free(list[i].created_via);

@@ -18,8 +18,10 @@
  * form.c: running a template from the console.  An overlay with one field
  * per declared input (defaults filled in, required ones marked), the
  * run's name and an optional start time; Enter checks it the way "sluice
- * template run" does and starts the run, so a missing required input
- * names itself and the form stays open.  A value is a string, unless the
+ * template run" does, so a missing required input names itself and the
+ * form stays open, then shows what would start as the equivalent command.
+ * Only y starts it: keys typed by mistake land in the fields, and two
+ * Enters must never start a real run.  A value is a string, unless the
  * input's default is not one: then it is read as JSON (as -i KEY:=JSON).
  */
 
@@ -52,12 +54,16 @@ struct form {
 	int			 n;
 	int			 cur;
 	char			*error;		/* the last refusal, shown */
+	char			*review;	/* the command y would start */
+	char			*args;		/* ... and its request */
 };
 
 static void	 form_draw(struct ui *, struct view *, int, int);
 static int	 form_key(struct ui *, struct view *, int);
 static void	 form_free(struct view *);
 static void	 form_submit(struct ui *, struct view *);
+static void	 form_start(struct ui *, struct view *);
+static void	 form_unreview(struct form *);
 static int	 form_input(struct form *, cJSON **, struct buf *, char **);
 static char	*form_request(struct ui *, struct form *, cJSON *, int64_t,
 		     char **);
@@ -202,7 +208,18 @@ form_free(struct view *v)
 	free(f->template);
 	free(f->description);
 	free(f->error);
+	form_unreview(f);
 	free(f);
+}
+
+/* Leave the review: back to editing the fields. */
+static void
+form_unreview(struct form *f)
+{
+	free(f->review);
+	f->review = NULL;
+	free(f->args);
+	f->args = NULL;
 }
 
 /*
@@ -293,7 +310,7 @@ form_request(struct ui *ui, struct form *f, cJSON *input, int64_t start_at,
 	return (text);
 }
 
-/* Enter: check every field, start the run, close the form. */
+/* Enter: check every field, then show what would start and ask. */
 static void
 form_submit(struct ui *ui, struct view *v)
 {
@@ -328,12 +345,14 @@ form_submit(struct ui *ui, struct view *v)
 	}
 	buf_init(&echo);
 	ui_action_echo(ui, &echo, words.data);
-	ui_view_pop(ui);
-	ui_action_send(ui, "start", 0, 0, json_parse_or_null(args), echo.data);
-	free(args);
-	buf_free(&echo);
+	free(f->error);
+	f->error = NULL;
+	form_unreview(f);
+	f->review = buf_release(&echo);
+	f->args = args;
 	buf_free(&words);
 	cJSON_Delete(input);
+	ui_dirty(ui);
 	return;
 refused:
 	free(f->error);
@@ -343,13 +362,39 @@ refused:
 	ui_dirty(ui);
 }
 
-/* Every key goes to the form while it is open. */
+/* y on the review: start the run it shows and close the form. */
+static void
+form_start(struct ui *ui, struct view *v)
+{
+	struct form	*f = v->data;
+	char		*echo = f->review, *args = f->args;
+
+	f->review = f->args = NULL;
+	ui_view_pop(ui);
+	ui_action_send(ui, "start", 0, 0, json_parse_or_null(args), echo);
+	free(args);
+	free(echo);
+}
+
+/*
+ * Every key goes to the form while it is open.  On the review only y
+ * starts; any other key goes back to the fields, changing nothing.
+ */
 static int
 form_key(struct ui *ui, struct view *v, int key)
 {
 	struct form		*f = v->data;
 	struct buf		*b = &f->fields[f->cur].value;
 
+	if (f->review != NULL) {
+		if (key == 'y')
+			form_start(ui, v);
+		else {
+			form_unreview(f);
+			ui_dirty(ui);
+		}
+		return (1);
+	}
 	switch (key) {
 	case K_ENTER:
 		form_submit(ui, v);
@@ -418,10 +463,11 @@ form_draw(struct ui *ui, struct view *v, int y, int h)
 {
 	struct form	*f = v->data;
 	int		 bw, bh, bx, by, rows, first, i, dl;
+	char		*q;
 
 	bw = ui->cols - 2 < 100 ? ui->cols - 2 : 100;
 	dl = ui_draw_wrap(ui, -1, 0, bw - 4, 2, f->description, PAINT_DIM);
-	bh = f->n + dl + 6;
+	bh = f->n + dl + 7;	/* a blank, two lines of review, the keys */
 	if (bh > h)
 		bh = h;
 	bx = (ui->cols - bw) / 2;
@@ -430,16 +476,38 @@ form_draw(struct ui *ui, struct view *v, int y, int h)
 	ui_draw_textf(ui, by, bx + 2, bw - 4, PAINT_TITLE, " run template %s "
 	    "(version %lld) ", f->template, (long long)f->version);
 	ui_draw_wrap(ui, by + 1, bx + 2, bw - 4, dl, f->description, PAINT_DIM);
-	rows = bh - dl - 5;
+	rows = bh - dl - 6;
 	if (rows < 1)
 		rows = 1;
 	first = f->cur >= rows ? f->cur - rows + 1 : 0;
 	for (i = 0; i < rows && first + i < f->n; i++)
 		form_field_draw(ui, &f->fields[first + i], first + i == f->cur,
 		    by + dl + 2 + i, bx + 2, bw - 4);
+	if (f->review != NULL) {
+		xasprintf(&q, "Start %s?", f->review);
+		ui_draw_wrap(ui, by + bh - 4, bx + 2, bw - 4, 2, q, PAINT_WAIT);
+		free(q);
+		ui_draw_text(ui, by + bh - 2, bx + 2, bw - 4, "y: start it  "
+		    "any other key: back to the form", PAINT_TITLE);
+		return;
+	}
 	if (f->error != NULL)
 		ui_draw_text(ui, by + bh - 3, bx + 2, bw - 4, f->error,
 		    PAINT_ERROR);
 	ui_draw_text(ui, by + bh - 2, bx + 2, bw - 4, "* required.  Enter "
-	    "runs, Tab/Down next field, Up previous, Esc cancels", PAINT_DIM);
+	    "reviews the run, Tab/Down next field, Up previous, Esc cancels",
+	    PAINT_DIM);
+}
+
+/* The footer while the form is open: its keys, as they are now. */
+void
+ui_form_footer(struct view *v, struct buf *b)
+{
+	struct form	*f = v->data;
+
+	if (f->review != NULL)
+		buf_puts(b, "y start  any other key: back to the form");
+	else
+		buf_puts(b, "Enter review  Tab/Down next  Up previous  "
+		    "Esc cancel");
 }

@@ -66,7 +66,7 @@ gates_match(const struct store_gate *g, const char *f)
 		return (1);
 	snprintf(id, sizeof id, "%lld", (long long)g->step_id);
 	return (strcasestr(g->workflow_name, f) != NULL ||
-	    strcasestr(g->step, f) != NULL ||
+	    strcasestr(g->title, f) != NULL ||
 	    strcasestr(g->message, f) != NULL ||
 	    (g->created_by != NULL && strcasestr(g->created_by, f) != NULL) ||
 	    strcmp(id, f) == 0);
@@ -147,7 +147,7 @@ gates_row(struct ui *ui, void *arg, int i, const char **cells,
 	snprintf(g->votes, sizeof g->votes, "%d/%d", sg->approvals,
 	    sg->quorum);
 	snprintf(g->gate, sizeof g->gate, "%s%s", sg->step_id > g->seen ?
-	    (ui->utf8 ? "\u2605 " : "* ") : "", sg->step);
+	    (ui->utf8 ? "\u2605 " : "* ") : "", sg->title);
 	cells[0] = g->step;
 	cells[1] = g->wf;
 	cells[2] = g->gate;

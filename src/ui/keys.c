@@ -167,10 +167,9 @@ ui_keys_footer(struct ui *ui, struct view *v, struct buf *b)
 
 	if (v != NULL && v->ops->overlay) {
 		if (v->ops->kind == VIEW_PROMPT)
-			buf_puts(b, "Enter accept  Esc cancel");
+			ui_prompt_footer(v, b);
 		else if (v->ops->kind == VIEW_FORM)
-			buf_puts(b, "Tab/Down next  Up previous  Enter run  "
-			    "Esc cancel");
+			ui_form_footer(v, b);
 		else
 			buf_puts(b, "j/k scroll  q/Esc/? close");
 		return;

@@ -239,3 +239,31 @@ prompt_draw(struct ui *ui, struct view *v, int y, int h)
 	x += ui_draw_text(ui, y, x, room, text, PAINT_NORMAL);
 	ui_draw_fill(ui, y, x, 1, PAINT_SELECT);
 }
+
+/*
+ * The footer while a prompt is open, true to what its keys do: a line
+ * takes Enter; a question takes its answers, and any other key is no.
+ */
+void
+ui_prompt_footer(struct view *v, struct buf *b)
+{
+	struct prompt	*p = v->data;
+	const char	*a;
+
+	if (p->answers == NULL) {
+		buf_puts(b, "Enter accept  Esc cancel");
+		return;
+	}
+	if (strcmp(p->answers, "yn") == 0) {
+		buf_puts(b, "y yes  n, Esc or any other key: no");
+		return;
+	}
+	for (a = p->answers; *a != '\0'; a++) {
+		if (*a == '\r')
+			buf_puts(b, "Enter");
+		else
+			buf_printf(b, "%s%c", a > p->answers &&
+			    a[-1] != '\r' ? " " : a > p->answers ? "/" : "", *a);
+	}
+	buf_puts(b, ": as the question says  any other key: no");
+}

@@ -197,13 +197,23 @@ schedules_rm_done(struct ui *ui, const char *answer, void *arg)
 		ui_screen_message(ui, 0, "schedule rm: not sent");
 }
 
-/* Moving; p pause/resume, r fire now, d delete. */
+/* The fire-now confirmation was answered. */
+static void
+schedules_run_done(struct ui *ui, const char *answer, void *arg)
+{
+	if (answer != NULL && *answer == 'y')
+		schedules_send(ui, "schedule-run", "run", arg);
+	else
+		ui_screen_message(ui, 0, "schedule run: not sent");
+}
+
+/* Moving; p pause/resume, r fire now and d delete (both ask first). */
 static int
 schedules_key(struct ui *ui, struct view *v, int key)
 {
 	struct schedules		*s = v->data;
 	const struct store_schedule	*sc;
-	char				 q[256];
+	char				 q[512];
 
 	if (s == NULL)
 		return (0);
@@ -222,8 +232,15 @@ schedules_key(struct ui *ui, struct view *v, int key)
 		schedules_send(ui, sc->paused ? "schedule-resume" :
 		    "schedule-pause", sc->paused ? "resume" : "pause",
 		    sc->name);
-	else if (key == 'r')
-		schedules_send(ui, "schedule-run", "run", sc->name);
+	else if (key == 'r') {
+		/* Firing starts a real run at once: as d does, ask. */
+		snprintf(q, sizeof q, "Fire schedule %s now? A run of template "
+		    "%s starts at once with input %.120s y/n ", sc->name,
+		    sc->template_name, sc->input_json != NULL ?
+		    sc->input_json : "{}");
+		ui_confirm_open(ui, q, "yn", schedules_run_done,
+		    xstrdup(sc->name), free);
+	}
 	else if (key == 'd') {
 		snprintf(q, sizeof q, "Delete schedule %s (%s, template %s)? "
 		    "Its runs stay. y/n ", sc->name, sc->cron,

@@ -558,9 +558,11 @@ void		 ui_prompt_append(struct ui *, struct buf *, int);
 void		 ui_prompt_rubout(struct buf *, int);
 void		 ui_confirm_open(struct ui *, const char *, const char *,
 		     prompt_cb, void *, void (*)(void *));
+void		 ui_prompt_footer(struct view *, struct buf *);
 
 /* form.c: run a template. */
 void		 ui_form_open(struct ui *, const char *, const char *);
+void		 ui_form_footer(struct view *, struct buf *);
 void		 ui_form_open_again(struct ui *, int64_t);
 
 /* versions.c, diffview.c: a template's versions and the diff of two. */

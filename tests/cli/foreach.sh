@@ -10,7 +10,8 @@
 # item; cancel of one item; show --json nesting items under their step;
 # items that run a sub-workflow; items read in place from the input
 # (nested paths, keys with dots or escapes) beside steps, labels,
-# conditions and the output reading other members of it.
+# conditions and the output reading other members of it; a for-each's
+# gates in the queue (step and label) under the site's allow_self rule.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -356,6 +357,45 @@ like "$(q "SELECT error FROM workflow_steps WHERE workflow_id = $id
     AND items IS NULL AND item_of IS NULL")" \
     "for-each start: {{input.fleet.db.0}}: the items are an object" \
     "naming the step and what the items are"
+
+# --- a for-each's gates: their label in the queue, the one rule ---------------
+
+# The queue names a for-each's gate by its step and label, and the site's
+# allow_self default is fixed on it as on any gate.
+engine_stop
+printf '{"allow_self": false}\n' >"$SLUICE_SITE_CONFIG"
+engine_start
+cat >"$T_DIR/fegate.json" <<'EOF'
+{"start": {"name": "restart", "foreach": ["a", "b"], "batch": 1,
+  "gate_between_batches": {"message": "go on"}, "max_failures": 0,
+  "on_budget_spent": "ask", "do": {"tool": "noop"}}}
+EOF
+run_sluice run "$T_DIR/fegate.json"
+id=$OUT
+wait_for gate_waiting "$id" "before batch 2"
+g=$(gate_id "$id" "before batch 2")
+run_sluice gates
+like "$OUT" "restart (before batch 2 of 2)" \
+    "gates names a for-each's gate by its step and label"
+run_sluice gates --json
+is "$(json_query "$OUT" "SELECT json_extract(j, '\$[0].step') || '|' ||
+    json_extract(j, '\$[0].label') FROM d")" "restart|before batch 2 of 2" \
+    "gates --json has the step name and the label apart"
+is "$(q "SELECT json_extract(gate_json, '\$.allow_self') FROM workflow_steps
+    WHERE id = $g")" 0 "the site's allow_self default is fixed on the gate"
+# The rule stays on the row: with the site default back to true, the gate
+# created under false still refuses the starter.
+engine_stop
+rm -f "$SLUICE_SITE_CONFIG"
+engine_start
+run_sluice approve "$g"
+expect_rc 4 "so the starter may not approve a for-each's batch gate"
+is "$ERR" "sluice: allow_self is false and $(id -un) started workflow $id: the starter may not approve its gates" \
+    "and is told why"
+run_sluice reject "$g" -m "stop here"
+expect_rc 0 "the starter may still reject it"
+wait_for wf_is "$id" failed
+ok $? "rejecting the batch gate aborts the for-each"
 
 engine_stop
 done_testing

@@ -104,6 +104,36 @@ is "$(col "$id" start "result_json || '|' || coalesce(progress_pct, 'null') || '
 run_sluice log "$(step_id "$id" start)"
 like "$OUT" "::progress 50 working" "they stay in the log"
 
+# --- a catalog tool's heartbeat ----------------------------------------------------
+
+cat >"$T_DIR/tools.json" <<'EOF'
+{"quiet": {"shell": "sleep ${SLUICE_ARG_SECONDS:-30}", "heartbeat": "300ms"}}
+EOF
+engine_stop
+SLUICE_TOOLS="$T_DIR/tools.json" engine_start
+cat >"$T_DIR/tool.json" <<'EOF'
+{"start": {"tool": "quiet", "retry": {"max_attempts": 1}}}
+EOF
+SLUICE_TOOLS="$T_DIR/tools.json" run_sluice run "$T_DIR/tool.json"
+id=$OUT
+wait_for wf_ended "$id"
+is "$(col "$id" start "status || '|' || error")" "failed|no heartbeat" \
+    "a catalog tool's heartbeat applies to the steps using it"
+cat >"$T_DIR/toolown.json" <<'EOF'
+{"start": {"tool": "quiet", "args": {"seconds": 0.8}, "heartbeat": "10s"}}
+EOF
+SLUICE_TOOLS="$T_DIR/tools.json" run_sluice run "$T_DIR/toolown.json"
+id=$OUT
+wait_for wf_ended "$id"
+q_is "SELECT status FROM workflows WHERE id = $id" completed \
+    "a step's own heartbeat takes precedence over its tool's"
+echo '{"quiet": {"shell": "true", "heartbeat": "soon"}}' >"$T_DIR/badtools.json"
+run_sluice --tools "$T_DIR/badtools.json" check "$T_DIR/tool.json"
+expect_rc 2 "a bad heartbeat in tools.json is refused"
+like "$ERR" '$.quiet.heartbeat:' "with its JSON path"
+engine_stop
+engine_start
+
 # --- a crash --------------------------------------------------------------------------
 
 cat >"$T_DIR/crash.json" <<EOF

@@ -45,7 +45,7 @@ is "$(col "$id" ticket "kind || '|' || tool")" "wait|wait" \
 is "$(col "$id" ticket "json_extract(gate_json, '\$.message')")" \
     "ticket T-$id closed?" "its message is interpolated when it starts waiting"
 run_sluice gates --json
-unlike "$OUT" "\"step_id\":	$w" "a wait step is not in the approval queue"
+unlike "$OUT" "\"step_id\": $w" "a wait step is not in the approval queue"
 run_sluice show "$id"
 like "$OUT" "waiting" "show says it waits"
 like "$OUT" "sluice complete $w" "show says how to finish it"
@@ -290,6 +290,21 @@ wait_for wf_is "$id" completed
 ok $? "the next engine finishes the workflow"
 is "$(col "$id" after "json_extract(result_json, '\$.closed_by')")" offline \
     "with the result given while no engine ran"
+
+# A wait step outlives a crash of the engine: it still waits, and is
+# finished as before once another engine runs.
+run_sluice run "$T_DIR/cb.json"
+id=$OUT
+wait_for step_is "$id" ticket waiting
+engine_crash
+engine_start
+is "$(col "$id" ticket status)" waiting "after a crash the wait step still waits"
+run_sluice complete "$id:ticket" --result '{"by": "after-crash"}'
+expect_rc 0 "and can be completed"
+wait_for wf_is "$id" completed
+ok $? "the workflow completes after the crash"
+q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $id AND
+    name = 'ticket'" 1 "the wait step was not made again"
 
 engine_stop
 done_testing

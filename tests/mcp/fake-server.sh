@@ -16,6 +16,7 @@
 #   slow        answers initialize, then never answers the call (its pid,
 #               and a child's, in $FAKE_PIDS)
 #   slowfirst   slow on attempt 1, then answers "attempt N"
+#   dribble     its answer in three writes apart in time, ended by CRLF
 #   badversion  an unknown protocol version; initerror: refuses initialize
 #   ping        asks the client for a ping before answering the call
 #   stubborn    ignores SIGTERM and stdin's end after answering
@@ -86,6 +87,12 @@ badid)
 exitcall)
 	echo "fake: crashing mid-call" >&2
 	exit 4 ;;
+dribble)
+	printf '{"jsonrpc":"2.0",'
+	sleep 0.1
+	printf '"id":%s,"result":{"content":[{"type":"text",' "$id"
+	sleep 0.1
+	printf '"text":"in pieces"}]}}\r\n' ;;
 slowfirst)
 	if [ "$SLUICE_ATTEMPT" != 1 ]; then
 		answer '{"content":[{"type":"text","text":"attempt '"$SLUICE_ATTEMPT"'"}]}'

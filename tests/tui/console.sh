@@ -140,10 +140,29 @@ tui_ok 'who\*' "the required input is marked"
 tui_ok 'times +3' "the default is filled in"
 tui_keys Enter
 tui_ok 'input who is required' "Enter without a required input is refused"
+tui_ok 'Enter review +Tab/Down next' "the footer says Enter reviews"
+# Keys typed by mistake land in a field; Enter only shows what would run.
+before=$(new_id)
+tui_type "q4"
+tui_keys Enter
+tui_ok 'Start sluice (--db [^ ]+ )?template run tpl -i who=q4 -i times:=3\?' \
+    "Enter shows what would start, as the equivalent command"
+tui_ok 'y start +any other key: back to the form' \
+    "the footer says only y starts it"
+tui_keys Enter
+tui_ok 'Enter reviews the run' "a second Enter goes back to the form"
+is "$(new_id)" "$before" "... and two Enters started nothing"
+tui_keys Enter n
+tui_ok 'Enter reviews the run' "n on the review goes back to the form"
+is "$(new_id)" "$before" "... starting nothing"
+tui_keys BSpace BSpace
 tui_type "alice"
 tui_keys Enter
+tui_ok 'Start sluice (--db [^ ]+ )?template run tpl -i who=alice -i times:=3\?' \
+    "the review shows the corrected input"
+tui_keys y
 tui_ok "template run tpl -i who=alice -i times:=3: " \
-    "the run is started and echoed"
+    "y starts the run, echoed"
 ID=$(new_id)
 wait_for wf_done "$ID"
 ok $? "the run from the form completed"
@@ -232,7 +251,15 @@ tui_keys p
 tui_ok "schedule resume nightly: " "p again resumes it"
 before=$(new_id)
 tui_keys r
-tui_ok "schedule run nightly: " "r fires it now"
+tui_ok 'Fire schedule nightly now\? A run of template tpl starts at once' \
+    "r asks before firing, as d does"
+tui_ok 'y yes +n, Esc or any other key: no' \
+    "the confirmation's footer says which keys mean what"
+tui_keys Enter
+tui_ok "schedule run: not sent" "Enter means no, as the footer says"
+is "$(new_id)" "$before" "... nothing was fired"
+tui_keys r y
+tui_ok "schedule run nightly: " "r then y fires it now"
 wait_for test "$(new_id)" -gt "$before"
 ok $? "... which starts a run"
 tui_keys d
