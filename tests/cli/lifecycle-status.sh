@@ -95,6 +95,17 @@ expect_rc 1 "an audit trail without its head: a problem"
 like "$OUT" "the audit trail has no head" "saying so"
 like "$OUT" "(sluice audit --verify)" "and how to look closer"
 
+# --- a WAL file that grew --------------------------------------------------------
+
+# Frames past the valid ones are never read: zeros make the file big
+# without changing what the database holds.
+truncate -s 65M "$SLUICE_DB-wal"
+run_sluice status
+expect_rc 1 "a WAL file over 64 MiB: a problem"
+like "$OUT" "the WAL file is 65 MiB (over 64 MiB)" "saying how big"
+run_sluice status --json
+is "$(jq1 database.wal_size)" $((65 * 1024 * 1024)) "--json: its size"
+
 # --- config and tools files -------------------------------------------------------
 
 rm -f "$SLUICE_DB" "$SLUICE_DB-wal" "$SLUICE_DB-shm"
