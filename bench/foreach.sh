@@ -12,7 +12,8 @@
 #   peak RSS M KiB
 #
 # Defaults: N=10000, K=32, TOOL both noop and true (two lines).  With no
-# arguments: N=1000 then 10000, for each tool (four lines).  $SLUICE names
+# N: N=1000 then 10000, for each tool, each pair followed by the ratio of
+# their peak RSS (six lines).  $SLUICE names
 # the binary.  Not part of make check.
 
 n=${1:-}
@@ -56,6 +57,10 @@ for tool in $tools; do
 		one "$n" "$tool"
 	else
 		one 1000 "$tool"
+		small=$RSS
 		one 10000 "$tool"
+		echo "sluice -j$k: $tool: peak RSS 10000 / 1000 items:" \
+		    "$(awk -v a="$RSS" -v b="$small" \
+		    'BEGIN { printf "%.2f", a / b }') (flat: at most 1.15)"
 	fi
 done
