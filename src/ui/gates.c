@@ -169,6 +169,8 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 	struct gates	*g = v->data;
 	struct table	 t;
 	char		 id[24];
+	size_t		 i;
+	int		 w;
 
 	if (g == NULL)
 		return;
@@ -179,6 +181,17 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 		if ((int)strlen(id) > widths[0])
 			widths[0] = (int)strlen(id);
 	}
+	/*
+	 * A for-each's gates read "restart (before batch 2 of 3)": the
+	 * column grows to fit them, up to a quarter of the screen.
+	 */
+	for (i = 0; i < g->nall; i++) {
+		w = ui_draw_width(g->all[i].title) + 2;
+		if (w > widths[2])
+			widths[2] = w < ui->cols / 4 ? w : ui->cols / 4;
+	}
+	if (widths[2] < 16)
+		widths[2] = 16;
 	ui_list_fix(&g->list, h - 1);
 	memset(&t, 0, sizeof t);
 	t.titles = titles;
