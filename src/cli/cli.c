@@ -64,6 +64,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_prune,
 	&cli_cmd_mcp,
 	&cli_cmd_help,
+	&cli_cmd_completion,
+	&cli_cmd_complete_words,
 	NULL
 };
 

@@ -95,6 +95,10 @@ struct cli_cmd {
 	int		 args_min;	/* with .run: how many arguments */
 	int		 args_max;	/* ... or CLI_ARGS_ANY */
 	const struct cli_cmd *subs;	/* subcommands, ending with no name */
+	const char	*complete;	/* what each argument is, for completion:
+					   words of workflow, step, gate,
+					   template, schedule, file, command,
+					   shell; the last repeats */
 	int		 hidden;	/* not in help or completion */
 	int		 (*run)(struct cli_ctx *, const struct cli_args *);
 	int		 (*exec)(struct cli_ctx *, int, char **); /* old form */
@@ -125,6 +129,8 @@ extern const struct cli_cmd cli_cmd_status;
 extern const struct cli_cmd cli_cmd_prune;
 extern const struct cli_cmd cli_cmd_mcp;
 extern const struct cli_cmd cli_cmd_help;
+extern const struct cli_cmd cli_cmd_completion;
+extern const struct cli_cmd cli_cmd_complete_words;
 
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
