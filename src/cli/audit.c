@@ -60,7 +60,7 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 	for (i = 0; i < n; i++) {
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "id", (double)a[i].id);
-		cJSON_AddNumberToObject(o, "at", (double)a[i].at);
+		cli_json_time(o, "at", a[i].at);
 		cJSON_AddStringToObject(o, "who", a[i].who);
 		cJSON_AddNumberToObject(o, "uid", (double)a[i].uid);
 		cJSON_AddStringToObject(o, "tty",

@@ -183,6 +183,8 @@ struct cJSON	*cli_input_args(const struct cli_args *);
 
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
+void		 cli_json_time(struct cJSON *, const char *, int64_t);
+const char	*cli_time_rfc3339(int64_t, char *, size_t);
 struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
 void		 cli_table_row(FILE *, const int *, size_t, const char **);
 int		 cli_cell_width(const char *);

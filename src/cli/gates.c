@@ -104,8 +104,7 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 				    g[i].created_via);
 			else
 				cJSON_AddNullToObject(o, "created_via");
-			cJSON_AddNumberToObject(o, "waiting_since",
-			    (double)g[i].waiting_since);
+			cli_json_time(o, "waiting_since", g[i].waiting_since);
 			cJSON_AddNumberToObject(o, "approvals", g[i].approvals);
 			cJSON_AddNumberToObject(o, "quorum", g[i].quorum);
 			cmd_gates_parent_json(o, &g[i]);

@@ -90,8 +90,8 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 			    w->created_via);
 		else
 			cJSON_AddNullToObject(o, "created_via");
-		cJSON_AddNumberToObject(o, "created_at", (double)w->created_at);
-		cJSON_AddNumberToObject(o, "updated_at", (double)w->updated_at);
+		cli_json_time(o, "created_at", w->created_at);
+		cli_json_time(o, "updated_at", w->updated_at);
 		cli_workflow_time_json(o, w);
 		if (w->parent_id != 0)
 			cJSON_AddNumberToObject(o, "parent_id",

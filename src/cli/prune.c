@@ -91,8 +91,7 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 			cJSON_AddStringToObject(o, "name", list[i].name);
 			cJSON_AddStringToObject(o, "status",
 			    status_run_name(list[i].status));
-			cJSON_AddNumberToObject(o, "finished_at",
-			    (double)list[i].finished_at);
+			cli_json_time(o, "finished_at", list[i].finished_at);
 			cJSON_AddNumberToObject(o, "runs", (double)list[i].runs);
 			cJSON_AddNumberToObject(o, "steps",
 			    (double)list[i].steps);

@@ -218,7 +218,7 @@ status_json(const struct status *st)
 	if (st->running && st->lease.pid != 0) {
 		cJSON_AddNumberToObject(o, "pid", (double)st->lease.pid);
 		status_json_path(o, "host", st->lease.host);
-		cJSON_AddNumberToObject(o, "since", (double)st->lease.since);
+		cli_json_time(o, "since", st->lease.since);
 	} else {
 		cJSON_AddNullToObject(o, "pid");
 		cJSON_AddNullToObject(o, "host");

@@ -129,18 +129,13 @@ cli_template_history(struct cli_ctx *ctx, const struct cli_args *args)
 	if (json) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", args->argv[0]);
-		if (removed_at != 0)
-			cJSON_AddNumberToObject(o, "removed_at",
-			    (double)removed_at);
-		else
-			cJSON_AddNullToObject(o, "removed_at");
+		cli_json_time(o, "removed_at", removed_at);
 		a = cJSON_AddArrayToObject(o, "versions");
 		for (i = 0; i < n; i++) {
 			e = cJSON_CreateObject();
 			cJSON_AddNumberToObject(e, "version",
 			    (double)v[i].version);
-			cJSON_AddNumberToObject(e, "saved_at",
-			    (double)v[i].saved_at);
+			cli_json_time(e, "saved_at", v[i].saved_at);
 			cJSON_AddStringToObject(e, "saved_by",
 			    v[i].saved_by != NULL ? v[i].saved_by : "");
 			if (v[i].description != NULL)

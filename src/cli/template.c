@@ -190,8 +190,8 @@ template_json(const struct store_template *t, int with_doc)
 	    t->created_by != NULL ? t->created_by : "");
 	cJSON_AddStringToObject(o, "updated_by",
 	    t->updated_by != NULL ? t->updated_by : "");
-	cJSON_AddNumberToObject(o, "created_at", (double)t->created_at);
-	cJSON_AddNumberToObject(o, "updated_at", (double)t->updated_at);
+	cli_json_time(o, "created_at", t->created_at);
+	cli_json_time(o, "updated_at", t->updated_at);
 	cJSON_AddItemToObject(o, "inputs", cli_json_raw(t->input_json));
 	if (with_doc)
 		cJSON_AddItemToObject(o, "document", cli_json_raw(t->document));

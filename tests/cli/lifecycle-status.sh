@@ -73,8 +73,10 @@ run_sluice status --json
 is "$(jq1 engine.pid)" "$EPID" "--json: the pid"
 is "$(jq1 engine.host)" "$(hostname)" "--json: the host"
 is "$(jq1 engine.mode)" personal "--json: the mode"
-[ "$(jq1 engine.since)" -gt 0 ]
-ok $? "--json: since when"
+case $(jq1 engine.since) in
+2[0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]Z) ok 0 "--json: since when (RFC 3339)" ;;
+*) ok 1 "--json: since when (RFC 3339): $(jq1 engine.since)" ;;
+esac
 engine_crash
 run_sluice status
 expect_rc 1 "an engine killed with -9: a problem"

@@ -166,9 +166,9 @@ for c in list gates "show $wf" audit; do
 	expect_rc 0 "a member can $c"
 done
 run_as "$alice" gates --json
-like "$OUT" "\"step_id\":	$step" "the member sees the gate"
+like "$OUT" "\"step_id\": $step" "the member sees the gate"
 run_as "$alice" show "$wf" --json
-like "$OUT" "\"status\":	\"running\"" "show reads the run"
+like "$OUT" "\"status\": \"running\"" "show reads the run"
 
 # --- forging with sqlite3 is refused by the OS -----------------------------
 

@@ -107,7 +107,7 @@ wait_for wf_is "$fast" completed
 q_is "SELECT late_at IS NULL FROM workflows WHERE id = $fast" 1 \
     "a workflow that ends within its SLA is not late"
 run_sluice show "$fast" --json
-like "$OUT" '"late":	false' "show --json says late false"
+like "$OUT" '"late": false' "show --json says late false"
 
 engine_stop
 engine_start

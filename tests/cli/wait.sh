@@ -45,7 +45,7 @@ is "$(col "$id" ticket "kind || '|' || tool")" "wait|wait" \
 is "$(col "$id" ticket "json_extract(gate_json, '\$.message')")" \
     "ticket T-$id closed?" "its message is interpolated when it starts waiting"
 run_sluice gates --json
-unlike "$OUT" "\"step_id\":	$w" "a wait step is not in the approval queue"
+unlike "$OUT" "\"step_id\": $w" "a wait step is not in the approval queue"
 run_sluice show "$id"
 like "$OUT" "waiting" "show says it waits"
 like "$OUT" "sluice complete $w" "show says how to finish it"

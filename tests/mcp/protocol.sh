@@ -163,7 +163,7 @@ q_is "SELECT who || ' ' || via FROM audit WHERE action = 'start'" "$(id -un) mcp
 q_is "SELECT created_via FROM workflows WHERE id = $id" "mcp" \
     "the run records that an agent started it"
 run_sluice show --json "$id"
-like "$OUT" '"created_via":	"mcp"' "show --json says so"
+like "$OUT" '"created_via": "mcp"' "show --json says so"
 run_sluice show "$id"
 like "$OUT" "by $(id -un) via mcp" "show says started by USER via mcp"
 run_sluice audit

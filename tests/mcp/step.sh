@@ -91,6 +91,15 @@ mode ping
 is "$(col "$ID" start "status || '|' || result_json")" 'done|"pong seen"' \
     "ping: the server's ping request is answered"
 
+printf '%s\n' '{"start": {"foreach": ["text", "jsontext", "dribble"],
+  "concurrency": 3, "do": {"tool": "fake", "args": {"mode": "{{item}}"}}}}' \
+    >"$T_DIR/each.json"
+wait_run "$T_DIR/each.json"
+expect_rc 0 "for-each: one MCP call per item"
+is "$(q "SELECT result_json FROM workflow_steps WHERE workflow_id = $ID AND
+    item_of IS NULL")" '["plain words",{"n":3,"ok":true},"in pieces"]' \
+    "for-each: the results in item order"
+
 # --- failures -------------------------------------------------------------
 
 # fails MODE ERROR [EXIT]: the step failed with ERROR (and exit code).
@@ -119,6 +128,12 @@ fails slow timeout
 set -- $(cat "$FAKE_PIDS" 2>/dev/null)
 [ $# -eq 2 ] && wait_for dead "$1" && wait_for dead "$2"
 ok $? "slow: the timeout ended the server and its child"
+
+printf '%s\n' '{"start": {"tool": "slow", "heartbeat": "300ms"}}' \
+    >"$T_DIR/silent.json"
+wait_run "$T_DIR/silent.json"
+is "$(col "$ID" start "status || '|' || error")" "failed|no heartbeat" \
+    "heartbeat: a server silent past the step's heartbeat fails it"
 
 rm -f "$FAKE_PIDS"
 mode stubborn
