@@ -113,8 +113,9 @@ const struct cli_cmd cli_cmd_skip = {
 	.summary = "Skip a failed, pending or waiting step (as if it "
 	    "completed).",
 	.help = "A waiting gate may be skipped only by someone who may approve "
-	    "it\n(and not when its quorum is above 1); other steps need the\n"
-	    "operator right (see AUTHORITY in sluice(1)).\n",
+	    "it\n(and not when its quorum is above 1), a waiting wait step "
+	    "by someone\nwho may finish it; other steps need the operator "
+	    "right (see\nAUTHORITY in sluice(1)).\n",
 	.opts = control_reason_opts,
 	.args_min = 1,
 	.args_max = 1,

@@ -64,6 +64,12 @@ cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 		cli_error("no database path (give PATH, --db or SLUICE_DB)");
 		return (EXIT_USAGE);
 	}
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		cli_error("%s is a directory: name the database file in it, "
+		    "e.g. %s/sluice.db", path, path);
+		free(path);
+		return (EXIT_USAGE);
+	}
 	existed = stat(path, &sb) == 0 && sb.st_size > 0;
 	if ((rc = store_open(path, 0, &s, &cause)) != 0) {
 		free(path);

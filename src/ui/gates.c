@@ -172,7 +172,7 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 	struct table	 t;
 	char		 id[24];
 	size_t		 i;
-	int		 n;
+	int		 w, n;
 
 	if (g == NULL)
 		return;
@@ -183,9 +183,20 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 		if ((int)strlen(id) > widths[0])
 			widths[0] = (int)strlen(id);
 	}
+	/*
+	 * A for-each's gates read "restart (before batch 2 of 3)": the
+	 * column grows to fit them, up to a quarter of the screen.
+	 */
+	for (i = 0; i < g->nall; i++) {
+		w = ui_draw_width(g->all[i].title) + 2;
+		if (w > widths[2])
+			widths[2] = w < ui->cols / 4 ? w : ui->cols / 4;
+	}
+	if (widths[2] < 16)
+		widths[2] = 16;
 	/* "alice via mcp" fits whole: who started it, and how, matters. */
 	for (i = 0; i < g->nall; i++) {
-		n = (int)strlen(g->all[i].started_by);
+		n = ui_draw_width(g->all[i].started_by);
 		if (n > widths[4])
 			widths[4] = n < GATES_BY_MAX ? n : GATES_BY_MAX;
 	}

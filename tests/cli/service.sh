@@ -147,6 +147,13 @@ is "$(stat -c '%a' "$SLUICE_DB.lock")" 640 "the lock file is 0640"
 auid=$(id -u "$alice")
 buid=$(id -u "$bob")
 
+# status, as a member: the service engine and its mode; no problem.
+run_as "$alice" status
+expect_rc 0 "a member's status: no problem while the service engine runs"
+like "$OUT" "engine    pid $EPID on " "it names the service engine"
+like "$OUT" "(service mode)" "in service mode"
+like "$OUT" "(read-only)" "the database read-only to the member"
+
 # --- a member reads and asks ----------------------------------------------
 
 run_as "$alice" run "$flows/gate.json"

@@ -3,7 +3,8 @@
 # whole path (home as "~"), so two databases of the same name never look
 # alike; on a narrow terminal the path is cut from the left behind an
 # ellipsis ("..." in the C locale), keeping the file's name in sight.
-# Real terminals (tmux) at 200x60 and 80x24.
+# Real terminals (tmux) at 200x60 and 80x24.  The console refuses a named
+# database that does not exist and creates the default one.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -39,6 +40,28 @@ HDB="$HOME/ops/team.db"
 db_init "$HDB"
 DB=$HDB tui_start 200x60 --
 tui_ok "^sluice ~/ops/team\.db · Workflows" "the home directory shows as ~"
+tui_stop
+
+# --- the console meets only the database meant -----------------------------------
+
+# A named path that does not exist: refused, nothing made.
+tui_start_cmd 80x24 -- sh -c '"$1" --db "$2" 2>"$3"' sh "$SLUICE" \
+    "$T_DIR/typo/slucie.db" "$T_DIR/console.err"
+tui_wait_exit
+is "$TUI_STATUS" 2 "the console on a missing named database exits 2"
+like "$(cat "$T_DIR/console.err")" \
+    "no database at $T_DIR/typo/slucie.db (is the path right? 'sluice init" \
+    "saying so, with the hint"
+[ ! -e "$T_DIR/typo" ]
+ok $? "and makes neither the file nor its directory"
+tui_stop
+
+# The default path: the console makes it, as the quickstart expects.
+tui_start_cmd 200x24 -- env -u SLUICE_DB "$SLUICE"
+tui_ok "^sluice ~/\.local/state/sluice/sluice\.db" \
+    "the console creates the default database and names it"
+[ -f "$XDG_STATE_HOME/sluice/sluice.db" ]
+ok $? "there"
 tui_stop
 
 tui_sanitizers_ok "no sanitizer report from the consoles"
