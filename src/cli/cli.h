@@ -186,8 +186,15 @@ void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
 void		 cli_json_time(struct cJSON *, const char *, int64_t);
 const char	*cli_time_rfc3339(int64_t, char *, size_t);
 struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
-void		 cli_table_row(FILE *, const int *, size_t, const char **);
-int		 cli_cell_width(const char *);
+int		 cli_text_width(const char *);
+
+/* table.c: columns sized from the rows; cut with "…" on a narrow tty. */
+struct cli_table;
+struct cli_table *cli_table_create(const char *const *, size_t);
+void		 cli_table_flex(struct cli_table *, const char *);
+void		 cli_table_add(struct cli_table *, const char *const *);
+void		 cli_table_print(struct cli_table *, const char *);
+void		 cli_table_free(struct cli_table *);
 void		 cli_printf(const char *, ...) printflike(1, 2);
 const char	*cli_ago(int64_t, char *, size_t);
 int		 cli_stdout_close(int);

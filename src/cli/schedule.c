@@ -371,15 +371,15 @@ schedule_json(const struct store_schedule *c)
 static void
 schedule_table(const struct store_schedule *c, size_t n)
 {
-	static const int	 widths[] = { 16, 14, 16, 15, 36 };
 	static const char	*header[] = { "NAME", "CRON", "TEMPLATE",
 	    "OVERLAP", "NEXT", "LAST" };
+	struct cli_table	*t;
 	const char		*cells[6];
 	char			 next[64], last[96], when[64];
 	size_t			 i;
 
-	if (n != 0)
-		cli_table_row(stdout, widths, 6, header);
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, "f.f..f");
 	for (i = 0; i < n; i++) {
 		snprintf(last, sizeof last, "-");
 		if (c[i].last_fire_at != 0)
@@ -398,8 +398,9 @@ schedule_table(const struct store_schedule *c, size_t n)
 		cells[3] = c[i].overlap;
 		cells[4] = schedule_next_text(&c[i], next, sizeof next);
 		cells[5] = last;
-		cli_table_row(stdout, widths, 6, cells);
+		cli_table_add(t, cells);
 	}
+	cli_table_print(t, "no schedules");
 }
 
 /* schedule list [--json] */

@@ -205,27 +205,13 @@ template_table(struct store_template *t, size_t n)
 	static const char	*head[] = {
 		"NAME", "VERSION", "UPDATED", "BY", "DESCRIPTION"
 	};
+	struct cli_table	*tb;
 	const char		*cols[nitems(head)];
-	int			 w[nitems(head)];
 	char			 ver[32], when[64];
-	size_t			 i, j, len;
+	size_t			 i;
 
-	for (j = 0; j < nitems(head); j++)
-		w[j] = (int)strlen(head[j]);
-	for (i = 0; i < n; i++) {
-		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
-		cols[0] = t[i].name;
-		cols[1] = ver;
-		cols[2] = time_format(t[i].updated_at, when, sizeof when);
-		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
-		for (j = 0; j < 4; j++) {
-			len = (size_t)cli_cell_width(cols[j]);
-			if (len > (size_t)w[j])
-				w[j] = (int)len;
-		}
-	}
-	w[nitems(head) - 1] = 0;
-	cli_table_row(stdout, w, nitems(head), head);
+	tb = cli_table_create(head, nitems(head));
+	cli_table_flex(tb, "f...f");
 	for (i = 0; i < n; i++) {
 		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
 		cols[0] = t[i].name;
@@ -233,8 +219,9 @@ template_table(struct store_template *t, size_t n)
 		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
 		cols[4] = t[i].description != NULL ? t[i].description : "";
-		cli_table_row(stdout, w, nitems(head), cols);
+		cli_table_add(tb, cols);
 	}
+	cli_table_print(tb, "no templates");
 }
 
 /* template list [--json] */
