@@ -181,6 +181,7 @@ struct ui {
 	int			 editing;	/* the terminal is the editor's */
 	int			 wait_enter;	/* after it failed: until Enter */
 	FILE			*trace;		/* $SLUICE_TRACE */
+	struct ui_script	*script;	/* $SLUICE_SCRIPT, or NULL */
 };
 
 /* Colour pairs and attributes by meaning. */
@@ -210,6 +211,12 @@ int		 ui_attach_state(struct ui *, struct buf *);
 void		 ui_attach_tick(struct ui *);
 void		 ui_attach_send(struct ui *, const struct engine_request *,
 		     const char *);
+
+/* script.c: keys from a script, screens to files (screen tests). */
+struct ui_script;
+int		 ui_script_open(struct ui *, char **);
+void		 ui_script_start(struct ui *);
+int		 ui_script_close(struct ui *);
 
 /* term.c: the terminal, its keys and its end. */
 int		 ui_term_open(struct ui *, char **);
