@@ -113,6 +113,12 @@ json_query() {
 	sqlite3 :memory: "WITH d(j) AS (SELECT CAST(readfile('$T_DIR/json') AS TEXT)) $2"
 }
 
+# ms_of SQL-EXPR: SQL turning an RFC 3339 time from --json (as
+#   "2026-11-24T16:14:51.123Z") into Unix ms, for comparing with the store.
+ms_of() {
+	echo "CAST(round((julianday($1) - 2440587.5) * 86400000) AS INTEGER)"
+}
+
 # db_digest: a digest of what a refused command must not touch, to show
 # nothing changed: every table's rows and the schema, but not the engine's
 # heartbeat, which a running engine rewrites whenever it likes.

@@ -36,6 +36,7 @@ static int	cmd_init_run(struct cli_ctx *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_init = {
 	.name = "init",
+	.complete = "file",
 	.usage = "[PATH]",
 	.summary = "Create a database (PATH, else --db, $SLUICE_DB or the "
 	    "default).",
@@ -62,6 +63,12 @@ cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 	if (path == NULL || *path == '\0') {
 		free(path);
 		cli_error("no database path (give PATH, --db or SLUICE_DB)");
+		return (EXIT_USAGE);
+	}
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		cli_error("%s is a directory: name the database file in it, "
+		    "e.g. %s/sluice.db", path, path);
+		free(path);
 		return (EXIT_USAGE);
 	}
 	existed = stat(path, &sb) == 0 && sb.st_size > 0;

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -33,18 +34,134 @@
 #include "util/util.h"
 #include "cli/cli.h"
 
-static int	cli_width(const char *);
 
-/* Print a JSON document on stdout, indented, and free it. */
+/*
+ * Append a JSON string: quotes, backslashes and control characters
+ * escaped as JSON wants, every other byte (UTF-8 included) as it is.
+ */
+static void
+cli_json_string(struct buf *b, const char *s)
+{
+	const u_char	*p;
+
+	buf_putc(b, '"');
+	for (p = (const u_char *)s; *p != '\0'; p++) {
+		switch (*p) {
+		case '"':
+			buf_puts(b, "\\\"");
+			break;
+		case '\\':
+			buf_puts(b, "\\\\");
+			break;
+		case '\n':
+			buf_puts(b, "\\n");
+			break;
+		case '\r':
+			buf_puts(b, "\\r");
+			break;
+		case '\t':
+			buf_puts(b, "\\t");
+			break;
+		case '\b':
+			buf_puts(b, "\\b");
+			break;
+		case '\f':
+			buf_puts(b, "\\f");
+			break;
+		default:
+			if (*p < 0x20)
+				buf_printf(b, "\\u%04x", *p);
+			else
+				buf_putc(b, *p);
+		}
+	}
+	buf_putc(b, '"');
+}
+
+/*
+ * Append a JSON value as jq prints it: two spaces a level, "key": value,
+ * [] and {} when empty.  Numbers are written as cJSON writes them.
+ */
+static void
+cli_json_value(struct buf *b, const cJSON *v, int depth)
+{
+	const cJSON	*c;
+	char		*s;
+	int		 object = cJSON_IsObject(v);
+
+	if (!object && !cJSON_IsArray(v)) {
+		if (cJSON_IsString(v))
+			cli_json_string(b, v->valuestring);
+		else {
+			if ((s = cJSON_PrintUnformatted(v)) == NULL)
+				fatalx("%s: out of memory", __func__);
+			buf_puts(b, s);
+			free(s);
+		}
+		return;
+	}
+	if (v->child == NULL) {
+		buf_puts(b, object ? "{}" : "[]");
+		return;
+	}
+	buf_putc(b, object ? '{' : '[');
+	for (c = v->child; c != NULL; c = c->next) {
+		buf_printf(b, "\n%*s", (depth + 1) * 2, "");
+		if (object) {
+			cli_json_string(b, c->string != NULL ? c->string : "");
+			buf_puts(b, ": ");
+		}
+		cli_json_value(b, c, depth + 1);
+		if (c->next != NULL)
+			buf_putc(b, ',');
+	}
+	buf_printf(b, "\n%*s%c", depth * 2, "", object ? '}' : ']');
+}
+
+/* Print a JSON document on stdout, indented as jq does, and free it. */
 void
 cli_json_out(cJSON *v)
 {
-	char	*s;
+	struct buf	 b;
 
-	s = json_print_pretty(v);
-	printf("%s\n", s);
-	free(s);
+	buf_init(&b);
+	cli_json_value(&b, v, 0);
+	buf_putc(&b, '\n');
+	fwrite(b.data, 1, b.len, stdout);
+	buf_free(&b);
 	cJSON_Delete(v);
+}
+
+/*
+ * Add a time member as RFC 3339 in UTC with milliseconds
+ * ("2026-11-24T16:14:51.123Z"), or null when it has not happened (ms 0).
+ */
+void
+cli_json_time(cJSON *o, const char *key, int64_t ms)
+{
+	char	 s[64];
+
+	if (ms <= 0) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	cJSON_AddStringToObject(o, key, cli_time_rfc3339(ms, s, sizeof s));
+}
+
+/* Format Unix ms as RFC 3339 in UTC with milliseconds. */
+const char *
+cli_time_rfc3339(int64_t ms, char *out, size_t len)
+{
+	struct tm	 tm;
+	time_t		 t = (time_t)(ms / 1000);
+	char		 day[48];
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(out, len, "?");
+	else
+		snprintf(out, len, "%s.%03dZ", day, (int)(ms % 1000));
+	return (out);
 }
 
 /* Turn stored JSON text into a value; NULL or unparsable text is null. */
@@ -59,8 +176,8 @@ cli_json_raw(const char *text)
 }
 
 /* Columns a string takes on a terminal (bytes if it is not valid text). */
-static int
-cli_width(const char *s)
+int
+cli_text_width(const char *s)
 {
 	mbstate_t	 ps;
 	wchar_t		 wc;
@@ -80,42 +197,6 @@ cli_width(const char *s)
 		s += n;
 	}
 	return (w);
-}
-
-/* The width a cell takes once printed (controls escaped), for column sizes. */
-int
-cli_cell_width(const char *cell)
-{
-	char	*v;
-	int	 w;
-
-	v = vis_str(cell != NULL ? cell : "-", 0);
-	w = cli_width(v);
-	free(v);
-	return (w);
-}
-
-/*
- * Print one row: each cell, control characters escaped, padded to its
- * column width but the last.
- */
-void
-cli_table_row(FILE *f, const int *widths, size_t n, const char **cells)
-{
-	size_t	 i;
-	int	 pad;
-	char	*v;
-
-	for (i = 0; i < n; i++) {
-		v = vis_str(cells[i] != NULL ? cells[i] : "-", 0);
-		fputs(v, f);
-		pad = i + 1 < n ? widths[i] - cli_width(v) : 0;
-		free(v);
-		if (i + 1 == n)
-			break;
-		fprintf(f, "%*s", pad > 0 ? pad + 2 : 2, "");
-	}
-	fputc('\n', f);
 }
 
 /*

@@ -59,6 +59,7 @@ static int	 schedule_name_arg(const char *);
 static int	 schedule_add_check(struct cli_ctx *,
 		     const struct schedule_add *);
 static cJSON	*schedule_json(const struct store_schedule *);
+static void	 schedule_skip_times(cJSON *);
 static void	 schedule_table(const struct store_schedule *, size_t);
 static const char *schedule_next_text(const struct store_schedule *, char *,
 		     size_t);
@@ -100,6 +101,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule show",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Show a schedule, its recent runs and skipped "
 		    "firings.",
@@ -120,6 +122,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule rm",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Remove a schedule (its runs and history are kept).",
 		.args_min = 1,
@@ -128,6 +131,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule pause",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Stop a schedule firing.",
 		.args_min = 1,
@@ -136,6 +140,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule resume",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Fire again from the next instant (what fell while "
 		    "paused is not caught up).",
@@ -145,6 +150,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule run",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Fire a schedule now, by hand (its overlap policy "
 		    "holds); print the id.",
@@ -335,16 +341,6 @@ schedule_next_text(const struct store_schedule *c, char *out, size_t len)
 	return (out);
 }
 
-/* Add a time member: Unix ms, or null when there is none. */
-static void
-schedule_time_json(cJSON *o, const char *key, int64_t ms)
-{
-	if (ms > 0)
-		cJSON_AddNumberToObject(o, key, (double)ms);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
 /* A schedule as JSON. */
 static cJSON *
 schedule_json(const struct store_schedule *c)
@@ -359,16 +355,20 @@ schedule_json(const struct store_schedule *c)
 	cJSON_AddStringToObject(o, "overlap", c->overlap);
 	cJSON_AddBoolToObject(o, "paused", c->paused);
 	cJSON_AddStringToObject(o, "created_by", c->created_by);
-	cJSON_AddNumberToObject(o, "created_at", (double)c->created_at);
-	cJSON_AddNumberToObject(o, "updated_at", (double)c->updated_at);
-	schedule_time_json(o, "last_fire_at", c->last_fire_at);
-	schedule_time_json(o, "last_run_id", c->last_run_id);
+	cli_json_time(o, "created_at", c->created_at);
+	cli_json_time(o, "updated_at", c->updated_at);
+	cli_json_time(o, "last_fire_at", c->last_fire_at);
+	if (c->last_run_id > 0)
+		cJSON_AddNumberToObject(o, "last_run_id",
+		    (double)c->last_run_id);
+	else
+		cJSON_AddNullToObject(o, "last_run_id");
 	if (c->has_last_run)
 		cJSON_AddStringToObject(o, "last_run_status",
 		    status_run_name(c->last_run_status));
 	else
 		cJSON_AddNullToObject(o, "last_run_status");
-	schedule_time_json(o, "next_fire_at", c->next_fire_at);
+	cli_json_time(o, "next_fire_at", c->next_fire_at);
 	return (o);
 }
 
@@ -376,15 +376,15 @@ schedule_json(const struct store_schedule *c)
 static void
 schedule_table(const struct store_schedule *c, size_t n)
 {
-	static const int	 widths[] = { 16, 14, 16, 15, 36 };
 	static const char	*header[] = { "NAME", "CRON", "TEMPLATE",
 	    "OVERLAP", "NEXT", "LAST" };
+	struct cli_table	*t;
 	const char		*cells[6];
 	char			 next[64], last[96], when[64];
 	size_t			 i;
 
-	if (n != 0)
-		cli_table_row(stdout, widths, 6, header);
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, "f.f..f");
 	for (i = 0; i < n; i++) {
 		snprintf(last, sizeof last, "-");
 		if (c[i].last_fire_at != 0)
@@ -403,8 +403,9 @@ schedule_table(const struct store_schedule *c, size_t n)
 		cells[3] = c[i].overlap;
 		cells[4] = schedule_next_text(&c[i], next, sizeof next);
 		cells[5] = last;
-		cli_table_row(stdout, widths, 6, cells);
+		cli_table_add(t, cells);
 	}
+	cli_table_print(t, "no schedules");
 }
 
 /* schedule list [--json] */
@@ -433,10 +434,35 @@ cmd_schedule_list(struct cli_ctx *ctx, const struct cli_args *args)
 	return (EXIT_OK);
 }
 
-/* A schedule's recent runs and skipped firings, as two JSON arrays. */
+/*
+ * A skipped firing's detail, as the engine recorded it, has its instants
+ * in Unix ms: show them as every other time in JSON is shown.
+ */
+static void
+schedule_skip_times(cJSON *e)
+{
+	static const char	*keys[] = { "first", "last", "ran", "instant" };
+	cJSON			*v;
+	size_t			 i;
+	int64_t			 ms;
+
+	for (i = 0; i < nitems(keys); i++) {
+		v = cJSON_GetObjectItemCaseSensitive(e, keys[i]);
+		if (!cJSON_IsNumber(v))
+			continue;
+		ms = (int64_t)v->valuedouble;
+		cJSON_DeleteItemFromObjectCaseSensitive(e, keys[i]);
+		cli_json_time(e, keys[i], ms);
+	}
+}
+
+/*
+ * A schedule's recent runs and skipped firings, as two JSON arrays; ms
+ * keeps their times as Unix ms for the text form to format.
+ */
 static int
 schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
-    cJSON *o)
+    cJSON *o, int ms)
 {
 	struct store_schedule_run	*h;
 	cJSON				*arr, *e;
@@ -459,19 +485,32 @@ schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
 				}
 				cJSON_DeleteItemFromObject(e, "schedule");
 				cJSON_DeleteItemFromObject(e, "schedule_id");
-				cJSON_AddNumberToObject(e, "at",
-				    (double)h[i].created_at);
+				if (ms)
+					cJSON_AddNumberToObject(e, "at",
+					    (double)h[i].created_at);
+				else {
+					schedule_skip_times(e);
+					cli_json_time(e, "at",
+					    h[i].created_at);
+				}
 			} else {
 				e = cJSON_CreateObject();
 				cJSON_AddNumberToObject(e, "id",
 				    (double)h[i].workflow_id);
 				cJSON_AddStringToObject(e, "status",
 				    status_run_name(h[i].status));
-				schedule_time_json(e, "fire_at", h[i].fire_at);
-				schedule_time_json(e, "created_at",
-				    h[i].created_at);
-				schedule_time_json(e, "ended_at",
-				    h[i].ended_at);
+				if (ms)
+					cJSON_AddNumberToObject(e,
+					    "created_at",
+					    (double)h[i].created_at);
+				else {
+					cli_json_time(e, "fire_at",
+					    h[i].fire_at);
+					cli_json_time(e, "created_at",
+					    h[i].created_at);
+					cli_json_time(e, "ended_at",
+					    h[i].ended_at);
+				}
 			}
 			cJSON_AddItemToArray(arr, e);
 		}
@@ -538,7 +577,7 @@ cmd_schedule_show(struct cli_ctx *ctx, const struct cli_args *args)
 		return (cli_name_fail(ctx, rc, cause, CLI_NAME_SCHEDULE,
 		    args->argv[0]));
 	o = schedule_json(c);
-	if ((rc = schedule_history_json(ctx, c, o)) == 0) {
+	if ((rc = schedule_history_json(ctx, c, o, !json)) == 0) {
 		if (json) {
 			cli_json_out(o);
 			o = NULL;

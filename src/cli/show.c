@@ -33,7 +33,6 @@ static cJSON	*cmd_show_json(const struct store_workflow *,
 		     const struct store_step *, size_t);
 static void	 cmd_show_text(const struct store_workflow *,
 		     const struct store_step *, size_t);
-static void	 cmd_show_time(cJSON *, const char *, int64_t);
 static void	 cmd_show_times(const struct store_workflow *);
 static cJSON	*cmd_show_step(const struct store_step *);
 static void	 cmd_show_nest(const struct store_workflow *, cJSON *,
@@ -50,6 +49,7 @@ static const struct cli_opt cmd_show_opts[] = {
 
 const struct cli_cmd cli_cmd_show = {
 	.name = "show",
+	.complete = "workflow",
 	.usage = "ID",
 	.summary = "Show a workflow and its steps.",
 	.opts = cmd_show_opts,
@@ -57,16 +57,6 @@ const struct cli_cmd cli_cmd_show = {
 	.args_max = 1,
 	.run = cmd_show_run
 };
-
-/* Add a time member: Unix ms, or null when it has not happened. */
-static void
-cmd_show_time(cJSON *o, const char *key, int64_t ms)
-{
-	if (ms > 0)
-		cJSON_AddNumberToObject(o, key, (double)ms);
-	else
-		cJSON_AddNullToObject(o, key);
-}
 
 /*
  * A workflow's times beyond the basics: when it is to start, its SLA
@@ -76,18 +66,18 @@ cmd_show_time(cJSON *o, const char *key, int64_t ms)
 void
 cli_workflow_time_json(cJSON *o, const struct store_workflow *w)
 {
-	cmd_show_time(o, "start_at", w->start_at);
+	cli_json_time(o, "start_at", w->start_at);
 	if (w->sla_ms > 0)
 		cJSON_AddNumberToObject(o, "sla", (double)w->sla_ms);
 	else
 		cJSON_AddNullToObject(o, "sla");
 	cJSON_AddBoolToObject(o, "late", w->late_at != 0);
-	cmd_show_time(o, "late_at", w->late_at);
+	cli_json_time(o, "late_at", w->late_at);
 	if (w->schedule_name != NULL)
 		cJSON_AddStringToObject(o, "schedule", w->schedule_name);
 	else
 		cJSON_AddNullToObject(o, "schedule");
-	cmd_show_time(o, "fire_at", w->fire_at);
+	cli_json_time(o, "fire_at", w->fire_at);
 }
 
 /*
@@ -135,10 +125,10 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 		cJSON_AddStringToObject(o, "created_via", w->created_via);
 	else
 		cJSON_AddNullToObject(o, "created_via");
-	cmd_show_time(o, "created_at", w->created_at);
-	cmd_show_time(o, "started_at", w->started_at);
-	cmd_show_time(o, "completed_at", w->completed_at);
-	cmd_show_time(o, "cancelled_at", w->cancelled_at);
+	cli_json_time(o, "created_at", w->created_at);
+	cli_json_time(o, "started_at", w->started_at);
+	cli_json_time(o, "completed_at", w->completed_at);
+	cli_json_time(o, "cancelled_at", w->cancelled_at);
 	cli_workflow_time_json(o, w);
 	if (w->template_name != NULL) {
 		cJSON_AddStringToObject(o, "template", w->template_name);
@@ -266,9 +256,9 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "exit_code", p->exit_code);
 	else
 		cJSON_AddNullToObject(s, "exit_code");
-	cmd_show_time(s, "created_at", p->created_at);
-	cmd_show_time(s, "started_at", p->started_at);
-	cmd_show_time(s, "completed_at", p->completed_at);
+	cli_json_time(s, "created_at", p->created_at);
+	cli_json_time(s, "started_at", p->started_at);
+	cli_json_time(s, "completed_at", p->completed_at);
 	if (p->child_id != 0)
 		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
 	else
@@ -428,9 +418,9 @@ static void
 cmd_show_text(const struct store_workflow *w, const struct store_step *st,
     size_t n)
 {
-	static const int	 widths[] = { 6, 20, 9, 3, 12, 19, 8 };
 	static const char	*header[] = { "ID", "STEP", "STATUS", "TRY",
 	    "TOOL", "STARTED", "TOOK", "RESULT" };
+	struct cli_table	*t;
 	const char		*cells[8];
 	char			 id[32], att[16], t1[32], took[16];
 	char			 name[SLUICE_MAX_NAME + 8];
@@ -460,7 +450,8 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	if (w->error != NULL)
 		cli_printf("error:    %s\n", w->error);
 	cli_printf("\n");
-	cli_table_row(stdout, widths, 8, header);
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, ".f.....f");
 	for (i = 0; i < n; i++) {
 		snprintf(id, sizeof id, "%lld", (long long)st[i].id);
 		snprintf(att, sizeof att, "%d", st[i].attempt);
@@ -497,10 +488,11 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			/* What a running step last said of its progress. */
 			cells[7] = wait = cmd_show_progress(&st[i]);
 		}
-		cli_table_row(stdout, widths, 8, cells);
+		cli_table_add(t, cells);
 		free(wait);
 		wait = NULL;
 	}
+	cli_table_print(t, NULL);
 }
 
 /* Look the workflow up and print it. */

@@ -101,7 +101,9 @@ status_check(struct cli_ctx *ctx, struct status *st)
 	const struct store_health *h = &st->health;
 	int64_t			 inflight;
 
-	inflight = h->running + h->scheduled;
+	inflight = h->states[STATE_RUNNING] + h->states[STATE_WAITING] +
+	    h->states[STATE_PAUSED] + h->states[STATE_SCHEDULED] +
+	    h->states[STATE_LATE];
 	if (!st->running && inflight > 0) {
 		status_problem(st, "%lld run%s in flight and no engine runs: "
 		    "nothing moves until one starts (sluice engine)",
@@ -148,13 +150,17 @@ status_print(const struct status *st)
 	cli_printf("          %lld KiB, WAL %lld KiB, schema version %lld\n",
 	    (long long)(st->size / 1024), (long long)(st->wal / 1024),
 	    (long long)h->schema);
-	cli_printf("runs      %lld running, %lld scheduled, %lld paused, "
-	    "%lld gates waiting\n", (long long)h->running,
-	    (long long)h->scheduled, (long long)h->paused,
-	    (long long)h->gates);
-	cli_printf("          %lld completed, %lld failed, %lld cancelled\n",
-	    (long long)h->completed, (long long)h->failed,
-	    (long long)h->cancelled);
+	cli_printf("runs      %lld running, %lld waiting, %lld paused, %lld "
+	    "late, %lld scheduled\n", (long long)h->states[STATE_RUNNING],
+	    (long long)h->states[STATE_WAITING],
+	    (long long)h->states[STATE_PAUSED],
+	    (long long)h->states[STATE_LATE],
+	    (long long)h->states[STATE_SCHEDULED]);
+	cli_printf("          %lld completed, %lld failed, %lld cancelled; %lld "
+	    "gate%s waiting\n", (long long)h->states[STATE_COMPLETED],
+	    (long long)h->states[STATE_FAILED],
+	    (long long)h->states[STATE_CANCELLED], (long long)h->gates,
+	    h->gates == 1 ? "" : "s");
 	if (st->running && st->lease.pid != 0) {
 		time_format(st->lease.since, when, sizeof when);
 		cli_printf("engine    pid %lld on %s since %s (%s mode)\n",
@@ -204,13 +210,10 @@ status_json(const struct status *st)
 	cJSON_AddNumberToObject(o, "schema_version", (double)h->schema);
 	cJSON_AddBoolToObject(o, "readonly", st->readonly);
 	c = cJSON_AddObjectToObject(o, "counts");
-	cJSON_AddNumberToObject(c, "running", (double)h->running);
-	cJSON_AddNumberToObject(c, "scheduled", (double)h->scheduled);
-	cJSON_AddNumberToObject(c, "paused", (double)h->paused);
-	cJSON_AddNumberToObject(c, "waiting", (double)h->gates);
-	cJSON_AddNumberToObject(c, "completed", (double)h->completed);
-	cJSON_AddNumberToObject(c, "failed", (double)h->failed);
-	cJSON_AddNumberToObject(c, "cancelled", (double)h->cancelled);
+	for (i = 0; i < STATE_N; i++)
+		cJSON_AddNumberToObject(c, state_name((enum run_state)i),
+		    (double)h->states[i]);
+	cJSON_AddNumberToObject(o, "gates", (double)h->gates);
 	cJSON_AddNumberToObject(o, "audit_rows", (double)h->audit_rows);
 
 	o = cJSON_AddObjectToObject(root, "engine");
@@ -218,7 +221,7 @@ status_json(const struct status *st)
 	if (st->running && st->lease.pid != 0) {
 		cJSON_AddNumberToObject(o, "pid", (double)st->lease.pid);
 		status_json_path(o, "host", st->lease.host);
-		cJSON_AddNumberToObject(o, "since", (double)st->lease.since);
+		cli_json_time(o, "since", st->lease.since);
 	} else {
 		cJSON_AddNullToObject(o, "pid");
 		cJSON_AddNullToObject(o, "host");

@@ -28,6 +28,7 @@
  * parsing, evaluation nor freeing recurses deeper than COND_MAX_DEPTH.
  * Comparisons against the literals true, false and nil keep the reference
  * engine's loose rules: the strings "true", "false", "" and "nil" match too.
+ * Evaluating the tree is in cond-eval.c.
  */
 
 #include <ctype.h>
@@ -44,50 +45,6 @@
 #define COND_MAX_DEPTH	64
 #define COND_MAX_SEGS	64
 
-enum cond_kind {
-	COND_OR,
-	COND_AND,
-	COND_NOT,
-	COND_CMP,
-	COND_LIT,
-	COND_PATH
-};
-
-enum cond_lit {
-	COND_LIT_NULL,
-	COND_LIT_TRUE,
-	COND_LIT_FALSE,
-	COND_LIT_NUMBER,
-	COND_LIT_STRING
-};
-
-enum cond_op {
-	COND_EQ,
-	COND_NE,
-	COND_LT,
-	COND_LE,
-	COND_GT,
-	COND_GE
-};
-
-struct cond_node {
-	enum cond_kind		  kind;
-	enum cond_op		  op;
-	struct cond_node	**kids;		/* or, and, not, cmp */
-	size_t			  nkids;
-	enum cond_lit		  lit;
-	double			  number;
-	char			 *string;
-	char			**segs;		/* path */
-	size_t			  nsegs;
-};
-
-struct cond {
-	struct cond_node	 *root;
-	char			**refs;
-	size_t			  nrefs;
-};
-
 struct cond_parser {
 	const char		 *s;
 	size_t			  len;
@@ -96,23 +53,6 @@ struct cond_parser {
 	int			  bare;		/* a bare word is a string */
 	char			 *error;
 	struct cond		 *cond;
-};
-
-/* The evaluated form of an operand. */
-enum cond_vtype {
-	COND_V_NULL,
-	COND_V_BOOL,
-	COND_V_NUMBER,
-	COND_V_STRING,
-	COND_V_JSON		/* an array or object */
-};
-
-struct cond_value {
-	enum cond_vtype		 type;
-	int			 b;
-	double			 n;
-	const char		*s;
-	const cJSON		*j;
 };
 
 static const char *cond_roots[] = {
@@ -142,13 +82,6 @@ static char	*cond_parse_string(struct cond_parser *);
 static struct cond_node *cond_parse_number(struct cond_parser *);
 static struct cond_node *cond_parse_path(struct cond_parser *);
 static int	 cond_is_word(int);
-static int	 cond_truth(const struct cond_node *, const cJSON *);
-static void	 cond_operand(const struct cond_node *, const cJSON *,
-		     struct cond_value *);
-static int	 cond_loose(const struct cond_value *, enum cond_lit);
-static int	 cond_equal(const struct cond_value *,
-		     const struct cond_value *);
-static int	 cond_compare(const struct cond_node *, const cJSON *);
 
 /* Allocate a node. */
 static struct cond_node *
@@ -713,190 +646,4 @@ cond_reads(const struct cond *c, const char *root)
 			return (1);
 	}
 	return (0);
-}
-
-/* Evaluate an operand to a value (a sub-expression gives a boolean). */
-static void
-cond_operand(const struct cond_node *n, const cJSON *scope,
-    struct cond_value *v)
-{
-	const cJSON	*j;
-
-	memset(v, 0, sizeof *v);
-	switch (n->kind) {
-	case COND_LIT:
-		switch (n->lit) {
-		case COND_LIT_NULL:
-			v->type = COND_V_NULL;
-			break;
-		case COND_LIT_TRUE:
-		case COND_LIT_FALSE:
-			v->type = COND_V_BOOL;
-			v->b = (n->lit == COND_LIT_TRUE);
-			break;
-		case COND_LIT_NUMBER:
-			v->type = COND_V_NUMBER;
-			v->n = n->number;
-			break;
-		case COND_LIT_STRING:
-			v->type = COND_V_STRING;
-			v->s = n->string;
-			break;
-		}
-		return;
-	case COND_PATH:
-		j = flow_json_lookup(scope, n->segs, n->nsegs);
-		if (j == NULL || cJSON_IsNull(j))
-			v->type = COND_V_NULL;
-		else if (cJSON_IsBool(j)) {
-			v->type = COND_V_BOOL;
-			v->b = cJSON_IsTrue(j);
-		} else if (cJSON_IsNumber(j)) {
-			v->type = COND_V_NUMBER;
-			v->n = j->valuedouble;
-		} else if (cJSON_IsString(j)) {
-			v->type = COND_V_STRING;
-			v->s = j->valuestring;
-		} else {
-			v->type = COND_V_JSON;
-			v->j = j;
-		}
-		return;
-	default:
-		v->type = COND_V_BOOL;
-		v->b = cond_truth(n, scope);
-		return;
-	}
-}
-
-/* The reference engine's rules for comparing with true, false and nil. */
-static int
-cond_loose(const struct cond_value *v, enum cond_lit lit)
-{
-	switch (lit) {
-	case COND_LIT_TRUE:
-		return ((v->type == COND_V_BOOL && v->b) ||
-		    (v->type == COND_V_STRING && strcmp(v->s, "true") == 0));
-	case COND_LIT_FALSE:
-		return ((v->type == COND_V_BOOL && !v->b) ||
-		    (v->type == COND_V_STRING && strcmp(v->s, "false") == 0));
-	default:
-		return (v->type == COND_V_NULL ||
-		    (v->type == COND_V_STRING && (*v->s == '\0' ||
-		    strcmp(v->s, "nil") == 0)));
-	}
-}
-
-/* Deep equality without coercion between strings and numbers. */
-static int
-cond_equal(const struct cond_value *a, const struct cond_value *b)
-{
-	if (a->type != b->type)
-		return (0);
-	switch (a->type) {
-	case COND_V_NULL:
-		return (1);
-	case COND_V_BOOL:
-		return (a->b == b->b);
-	case COND_V_NUMBER:
-		return (a->n == b->n);
-	case COND_V_STRING:
-		return (strcmp(a->s, b->s) == 0);
-	case COND_V_JSON:
-		return (cJSON_Compare(a->j, b->j, 1));
-	}
-	return (0);
-}
-
-/* Is n a literal true, false or nil, for the loose rules? */
-#define COND_IS_LOOSE(n) ((n)->kind == COND_LIT && \
-	((n)->lit == COND_LIT_TRUE || (n)->lit == COND_LIT_FALSE || \
-	(n)->lit == COND_LIT_NULL))
-
-/* Evaluate a comparison node. */
-static int
-cond_compare(const struct cond_node *n, const cJSON *scope)
-{
-	struct cond_value	 a, b;
-	int			 eq, r;
-
-	cond_operand(n->kids[0], scope, &a);
-	cond_operand(n->kids[1], scope, &b);
-	if (n->op == COND_EQ || n->op == COND_NE) {
-		if (COND_IS_LOOSE(n->kids[1]))
-			eq = cond_loose(&a, n->kids[1]->lit);
-		else if (COND_IS_LOOSE(n->kids[0]))
-			eq = cond_loose(&b, n->kids[0]->lit);
-		else
-			eq = cond_equal(&a, &b);
-		return (n->op == COND_EQ ? eq : !eq);
-	}
-	if (a.type == COND_V_NUMBER && b.type == COND_V_NUMBER)
-		r = (a.n < b.n) ? -1 : (a.n > b.n);
-	else if (a.type == COND_V_STRING && b.type == COND_V_STRING) {
-		r = strcmp(a.s, b.s);
-		r = (r < 0) ? -1 : (r > 0);
-	} else
-		return (0);
-	switch (n->op) {
-	case COND_LT:
-		return (r < 0);
-	case COND_LE:
-		return (r <= 0);
-	case COND_GT:
-		return (r > 0);
-	default:
-		return (r >= 0);
-	}
-}
-
-/* Evaluate a node as a boolean. */
-static int
-cond_truth(const struct cond_node *n, const cJSON *scope)
-{
-	struct cond_value	v;
-	size_t			i;
-
-	switch (n->kind) {
-	case COND_OR:
-		for (i = 0; i < n->nkids; i++) {
-			if (cond_truth(n->kids[i], scope))
-				return (1);
-		}
-		return (0);
-	case COND_AND:
-		for (i = 0; i < n->nkids; i++) {
-			if (!cond_truth(n->kids[i], scope))
-				return (0);
-		}
-		return (1);
-	case COND_NOT:
-		return (!cond_truth(n->kids[0], scope));
-	case COND_CMP:
-		return (cond_compare(n, scope));
-	default:
-		break;
-	}
-	cond_operand(n, scope, &v);
-	switch (v.type) {
-	case COND_V_NULL:
-		return (0);
-	case COND_V_BOOL:
-		return (v.b);
-	case COND_V_NUMBER:
-		return (v.n != 0);
-	case COND_V_STRING:
-		return (*v.s != '\0');
-	default:
-		return (1);
-	}
-}
-
-/* Evaluate a condition against a scope object; 1 true, 0 false. */
-int
-cond_eval(const struct cond *c, const cJSON *scope)
-{
-	if (c == NULL || c->root == NULL)
-		return (0);
-	return (cond_truth(c->root, scope));
 }

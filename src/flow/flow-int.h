@@ -92,6 +92,51 @@ void		 flow_foreach_finish(struct flow_step *, const char *,
 		     struct flow_diags *);
 void		 flow_foreach_free(struct flow_foreach *);
 
+/* cond.c, cond-eval.c: a parsed condition, as a tree of nodes. */
+enum cond_kind {
+	COND_OR,
+	COND_AND,
+	COND_NOT,
+	COND_CMP,
+	COND_LIT,
+	COND_PATH
+};
+
+enum cond_lit {
+	COND_LIT_NULL,
+	COND_LIT_TRUE,
+	COND_LIT_FALSE,
+	COND_LIT_NUMBER,
+	COND_LIT_STRING
+};
+
+enum cond_op {
+	COND_EQ,
+	COND_NE,
+	COND_LT,
+	COND_LE,
+	COND_GT,
+	COND_GE
+};
+
+struct cond_node {
+	enum cond_kind		  kind;
+	enum cond_op		  op;
+	struct cond_node	**kids;		/* or, and, not, cmp */
+	size_t			  nkids;
+	enum cond_lit		  lit;
+	double			  number;
+	char			 *string;
+	char			**segs;		/* path */
+	size_t			  nsegs;
+};
+
+struct cond {
+	struct cond_node	 *root;
+	char			**refs;
+	size_t			  nrefs;
+};
+
 /* interp.c: longest dotted-run lookup shared with conditions. */
 const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 		     size_t);

@@ -147,6 +147,12 @@ mcp_run_cli(struct cli_ctx *ctx, struct mcp_argv *a, struct mcp_run *r)
 	argv = xcalloc(a->n + 1, sizeof *argv);
 	for (i = 0; i < a->n; i++)
 		argv[i] = a->v[i];
+	/*
+	 * Each command starts as a fresh process would: a database a read
+	 * opened read-only, a tools catalog or site policy read earlier,
+	 * must not decide how the next command goes.
+	 */
+	cli_ctx_free(ctx);
 	if (ok) {
 		clearerr(stdout);
 		log_debug("%s: %s", __func__, a->v[0]);

@@ -20,11 +20,12 @@
  * writes the caller's data to, never waiting for the child to read it,
  * either all at once or, for a conversation, as the caller queues it)
  * and stdout and stderr on pipes the loop reads; SIGCHLD reaps through
- * the self-pipe and finds the child by pid in a tree.  A child is finished only when it has been
- * reaped and both pipes have reached EOF, so no output is ever lost to a
- * grandchild still writing; then the exit callback runs, once, and the
- * proc is freed.  Cancelling is SIGTERM to the group, then SIGKILL from a
- * timer.
+ * the self-pipe and finds the child by pid in a tree.  A child is
+ * finished only when it has been reaped and both pipes have reached EOF,
+ * so no output is ever lost to a grandchild still writing; then the exit
+ * callback runs, once, and the proc is freed.  Cancelling is SIGTERM to
+ * the group, then SIGKILL from a timer.  The child's side of a spawn is
+ * in proc-child.c, writing its stdin in proc-stdin.c.
  */
 
 #include <sys/types.h>
@@ -48,86 +49,12 @@
 
 #define PROC_BUFSIZE	(64 * 1024)
 #define PROC_READS	16	/* reads per wakeup before others get a turn */
-#define PROC_MAXARGS	256	/* for the shell fallback of a bare script */
 #define PROC_ESCAPED	256	/* processes outside the group, per kill */
-
-/*
- * Set back to default in every child besides the signals we handle: the
- * console ignores SIGINT and SIGQUIT while an editor runs, but only in
- * the parent, and SIGPIPE may be ignored by whoever started us.
- */
-static const int proc_default_signals[] = { SIGPIPE, SIGINT, SIGQUIT };
 
 #define PROC_S_REAPED		0x1
 #define PROC_S_ABANDONED	0x2
 #define PROC_S_DONE		0x4	/* exit callback called */
 #define PROC_S_KILLED		0x8
-
-extern char	**environ;
-
-/* One of a child's output pipes, the argument of its watcher. */
-struct proc_pipe {
-	struct proc	*p;
-	int		 stream;	/* 1 or 2 */
-	int		 fd;		/* -1 once at EOF */
-	struct loop_fd	*w;
-};
-
-/* Data for the child's stdin, written as the pipe takes it. */
-struct proc_stdin {
-	int		 fd;		/* -1 once closed */
-	struct loop_fd	*w;
-	char		*data;
-	size_t		 len;
-	size_t		 off;
-	int		 closing;	/* PROC_F_TALK: close once written */
-};
-
-struct proc {
-	struct proc_set	*set;
-	pid_t		 pid;
-	pid_t		 pgid;
-	int64_t		 start;
-	int		 flags;		/* PROC_F_* */
-	int		 state;		/* PROC_S_* */
-	int		 status;
-	int		 busy;		/* output callbacks on the stack */
-	struct proc_pipe pipe[2];
-	struct proc_stdin in;
-	struct loop_timer *timer;	/* SIGKILL after the grace */
-	int64_t		 deadline;	/* monotonic ms of the SIGKILL */
-	char		**marks;	/* its processes' environment marks */
-	pid_t		*seen;		/* descendants found by parent links */
-	int64_t		*seen_start;	/* and their start times */
-	size_t		 nseen;
-	int64_t		 pipe_grace;	/* ms to read pipes after reaping */
-	struct loop_timer *drain;	/* then stop reading */
-
-	proc_output_cb	 outcb;
-	proc_exit_cb	 exitcb;
-	void		*arg;
-
-	RB_ENTRY(proc)	 entry;		/* in the tree until reaped */
-	LIST_ENTRY(proc) all;		/* in the list until freed */
-};
-RB_HEAD(proc_tree, proc);
-LIST_HEAD(proc_list, proc);
-
-/* A loop's children. */
-struct proc_set {
-	struct loop	*loop;
-	struct proc_tree tree;		/* unreaped, by pid */
-	struct proc_list all;
-	int		 running;	/* unreaped and not abandoned */
-	char		*buf;		/* one read buffer for all */
-};
-
-/* Descriptors made for one spawn: read ends first. */
-struct proc_fds {
-	int		 in[2];		/* -1 -1: /dev/null */
-	int		 out[2];
-	int		 err[2];
-};
 
 static int	proc_cmp(struct proc *, struct proc *);
 RB_PROTOTYPE(proc_tree, proc, entry, proc_cmp);
@@ -139,21 +66,9 @@ static int	proc_fds_open(const struct proc_spec *, struct proc_fds *,
 static void	proc_fds_close(struct proc_fds *);
 static struct proc *proc_parent(struct proc_set *, const struct proc_spec *,
 		    pid_t, struct proc_fds *);
-static __dead void proc_child(const struct proc_spec *, struct proc_fds *);
-static void	proc_child_fence(struct proc_fence *);
-static int	proc_child_lift(int);
-static void	proc_child_stdio(int, int, int);
-static __dead void proc_child_exec(char *const *, char *const *);
-static void	proc_child_try(const char *, char *const *, char *const *);
-static const char *proc_child_strerror(int);
-static __dead void proc_child_fail(const char *, const char *, int);
 static void	proc_sigchld(int, void *);
 static void	proc_reaped(struct proc_set *, pid_t, int);
 static void	proc_read(int, short, void *);
-static void	proc_stdin_start(struct proc *, const struct proc_spec *);
-static void	proc_stdin_write(int, short, void *);
-static void	proc_stdin_close(struct proc *);
-static ssize_t	proc_write_nosigpipe(int, const void *, size_t);
 static void	proc_pipe_close(struct proc_pipe *);
 static void	proc_try_reap(struct proc *);
 static void	proc_check_done(struct proc *);
@@ -360,199 +275,6 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 }
 
 /*
- * The child's half, from vfork() to exec: defaults back, own group,
- * /dev/null (or the stdin pipe) and the pipes as 0, 1 and 2, nothing else
- * open, the fence, the directory, exec.  Only async-signal-safe calls,
- * and nothing written but this function's own locals and a lost fence,
- * since after vfork() the parent's memory is the child's.
- */
-static __dead void
-proc_child(const struct proc_spec *spec, struct proc_fds *fds)
-{
-	struct sigaction	 sa;
-	sigset_t		 none;
-	size_t			 i;
-
-	loop_signal_reset();
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = SIG_DFL;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < nitems(proc_default_signals); i++)
-		sigaction(proc_default_signals[i], &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	if (!(spec->flags & PROC_F_NOPGRP))
-		setpgid(0, 0);
-	if (!(spec->flags & PROC_F_INHERIT)) {
-		proc_child_stdio(proc_child_lift(fds->in[0]),
-		    proc_child_lift(fds->out[1]), proc_child_lift(fds->err[1]));
-	}
-	closefrom(3);
-	proc_child_fence(spec->fence);
-
-	if (spec->cwd != NULL && chdir(spec->cwd) != 0)
-		proc_child_fail("cannot change directory to ", spec->cwd,
-		    errno);
-	proc_child_exec(spec->argv, spec->envp);
-}
-
-/*
- * The last look before exec: is the fence's path still the file it was?
- * If not, set lost (the one write to the parent's memory, deliberate: the
- * parent reads it when vfork() returns) and exit without running
- * anything.  The path is looked at before chdir, as the parent gave it.
- */
-static void
-proc_child_fence(struct proc_fence *fence)
-{
-	struct stat	 sb;
-
-	if (fence == NULL)
-		return;
-	if (stat(fence->path, &sb) == 0 && sb.st_dev == fence->dev &&
-	    sb.st_ino == fence->ino)
-		return;
-	fence->lost = 1;
-	_exit(127);
-}
-
-/* Move a descriptor above 2, so setting up 0, 1 and 2 cannot clobber it. */
-static int
-proc_child_lift(int fd)
-{
-	if (fd == -1 || fd > 2)
-		return (fd);
-	if ((fd = fcntl(fd, F_DUPFD_CLOEXEC, 3)) == -1)
-		_exit(127);
-	return (fd);
-}
-
-/* stdin from the pipe or /dev/null, stdout and stderr to the pipes. */
-static void
-proc_child_stdio(int in, int out, int err)
-{
-	if (in == -1 && (in = open("/dev/null", O_RDONLY)) == -1)
-		_exit(127);
-	if (in != 0 && dup2(in, 0) == -1)
-		_exit(127);
-	if (dup2(out, 1) == -1 || dup2(err, 2) == -1)
-		_exit(127);
-}
-
-/*
- * Run argv[0], looked up in the PATH of the child's own environment (not
- * ours, as execvp would), trying every entry as execvp does.
- */
-static __dead void
-proc_child_exec(char *const *argv, char *const *envp)
-{
-	char		 path[4096];
-	const char	*search = NULL, *p, *end;
-	size_t		 dlen, flen;
-	int		 i, error = ENOENT;
-
-	if (envp == NULL)
-		envp = environ;
-	if (strchr(argv[0], '/') != NULL) {
-		proc_child_try(argv[0], argv, envp);
-		proc_child_fail("cannot run ", argv[0], errno);
-	}
-	for (i = 0; envp[i] != NULL; i++) {
-		if (strncmp(envp[i], "PATH=", 5) == 0)
-			search = envp[i] + 5;
-	}
-	if (search == NULL)
-		search = "/usr/local/bin:/bin:/usr/bin";
-	flen = strlen(argv[0]);
-	for (p = search; ; p = end + 1) {
-		if ((end = strchr(p, ':')) == NULL)
-			end = p + strlen(p);
-		dlen = end - p;
-		if (dlen == 0) {
-			p = ".";
-			dlen = 1;
-		}
-		if (dlen + 1 + flen < sizeof path) {
-			memcpy(path, p, dlen);
-			path[dlen] = '/';
-			memcpy(path + dlen + 1, argv[0], flen + 1);
-			proc_child_try(path, argv, envp);
-			if (errno == EACCES)
-				error = EACCES;
-			else if (errno != ENOENT && errno != ENOTDIR &&
-			    errno != ELOOP && errno != ENAMETOOLONG &&
-			    errno != ESTALE && errno != ENODEV &&
-			    errno != ETIMEDOUT)
-				proc_child_fail("cannot run ", argv[0], errno);
-		}
-		if (*end == '\0')
-			break;
-	}
-	proc_child_fail("cannot run ", argv[0], error);
-}
-
-/* execve, and hand a script without #! to /bin/sh as execvp does. */
-static void
-proc_child_try(const char *path, char *const *argv, char *const *envp)
-{
-	char	*shargv[PROC_MAXARGS + 2];
-	int	 i;
-
-	execve(path, argv, envp);
-	if (errno != ENOEXEC)
-		return;
-	shargv[0] = (char *)"sh";
-	shargv[1] = (char *)path;
-	for (i = 1; argv[i] != NULL && i < PROC_MAXARGS; i++)
-		shargv[i + 1] = argv[i];
-	if (argv[i] != NULL) {
-		errno = E2BIG;
-		return;
-	}
-	shargv[i + 1] = NULL;
-	execve("/bin/sh", shargv, envp);
-	errno = ENOEXEC;
-}
-
-/*
- * An error's text without strerror(), which may load a message catalogue
- * (and allocate) in the vfork()ed child.
- */
-static const char *
-proc_child_strerror(int error)
-{
-	const char	*s = NULL;
-
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 32)
-	s = strerrordesc_np(error);
-#else
-	s = strerror(error);
-#endif
-	return (s != NULL ? s : "unknown error");
-}
-
-/* Say why the child cannot go on, on its stderr, and exit 127. */
-static __dead void
-proc_child_fail(const char *what, const char *arg, int error)
-{
-	const char	*parts[6];
-	size_t		 i;
-
-	parts[0] = "sluice: ";
-	parts[1] = what;
-	parts[2] = arg;
-	parts[3] = ": ";
-	parts[4] = proc_child_strerror(error);
-	parts[5] = "\n";
-	for (i = 0; i < 6; i++) {
-		if (write(2, parts[i], strlen(parts[i])) == -1)
-			break;
-	}
-	_exit(127);
-}
-
-/*
  * SIGCHLD: reap every child that has exited, without blocking, and hand
  * each status to its proc.
  */
@@ -669,145 +391,6 @@ proc_read(int fd, short revents, void *arg)
 		proc_try_reap(p);	/* finishes it if it could be reaped */
 	else
 		proc_check_done(p);
-}
-
-/*
- * Begin writing the child's stdin: a copy of the data, as much as the
- * pipe takes now, the rest whenever the loop finds it writable.
- */
-static void
-proc_stdin_start(struct proc *p, const struct proc_spec *spec)
-{
-	if (p->in.fd == -1)
-		return;
-	p->in.len = spec->stdin_len;
-	if (p->in.len > 0) {
-		p->in.data = xmalloc(p->in.len);
-		memcpy(p->in.data, spec->stdin_data, p->in.len);
-	}
-	proc_stdin_write(p->in.fd, POLLOUT, p);
-	if (p->in.fd != -1) {
-		p->in.w = loop_fd_add(p->set->loop, p->in.fd, POLLOUT,
-		    proc_stdin_write, p);
-	}
-}
-
-/*
- * The stdin pipe is writable (or broken): write what fits.  A child that
- * exits or closes its stdin early just ends the writing; EPIPE is no
- * error, and SIGPIPE is never raised here whatever its disposition.
- */
-static void
-proc_stdin_write(int fd, short revents, void *arg)
-{
-	struct proc	*p = arg;
-	ssize_t		 n;
-	int		 broken = 0;
-
-	while (p->in.off < p->in.len) {
-		n = proc_write_nosigpipe(fd, p->in.data + p->in.off,
-		    p->in.len - p->in.off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 && errno == EAGAIN)
-			return;
-		if (n == -1 && errno != EPIPE)
-			log_debug("%s: pid %ld: %s", __func__, (long)p->pid,
-			    strerror(errno));
-		if (n <= 0) {
-			broken = 1;
-			break;
-		}
-		p->in.off += (size_t)n;
-	}
-	if (!broken && (p->flags & PROC_F_TALK) && !p->in.closing) {
-		/* All out: wait, not watching, for the caller's next. */
-		p->in.off = p->in.len = 0;
-		if (p->in.w != NULL)
-			loop_fd_events(p->in.w, 0);
-		return;
-	}
-	proc_stdin_close(p);
-}
-
-/*
- * Queue data for a PROC_F_TALK child's stdin, written as the pipe takes
- * it.  -1 when stdin is closed already (the child closed its end, or
- * proc_write_close was called): the data goes nowhere.
- */
-int
-proc_write(struct proc *p, const char *data, size_t len)
-{
-	if (p->in.fd == -1 || p->in.closing)
-		return (-1);
-	if (len == 0)
-		return (0);
-	if (p->in.off > 0) {
-		memmove(p->in.data, p->in.data + p->in.off,
-		    p->in.len - p->in.off);
-		p->in.len -= p->in.off;
-		p->in.off = 0;
-	}
-	p->in.data = xrealloc(p->in.data, p->in.len + len);
-	memcpy(p->in.data + p->in.len, data, len);
-	p->in.len += len;
-	if (p->in.w != NULL)
-		loop_fd_events(p->in.w, POLLOUT);
-	return (0);
-}
-
-/* A PROC_F_TALK child's stdin ends once what is queued has been written. */
-void
-proc_write_close(struct proc *p)
-{
-	if (p->in.fd == -1)
-		return;
-	p->in.closing = 1;
-	if (p->in.off == p->in.len)
-		proc_stdin_close(p);
-}
-
-/*
- * write(2) with SIGPIPE held back: blocked for the call and, if the write
- * raised it, taken off the pending set again before it is unblocked.
- */
-static ssize_t
-proc_write_nosigpipe(int fd, const void *data, size_t len)
-{
-	sigset_t	 pipeset, old, pending;
-	struct timespec	 zero = { 0, 0 };
-	ssize_t		 n;
-	int		 saved, was_pending;
-
-	sigemptyset(&pipeset);
-	sigaddset(&pipeset, SIGPIPE);
-	sigpending(&pending);
-	was_pending = sigismember(&pending, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &pipeset, &old);
-	n = write(fd, data, len);
-	saved = errno;
-	if (n == -1 && saved == EPIPE && !was_pending) {
-		while (sigtimedwait(&pipeset, NULL, &zero) == -1 &&
-		    errno == EINTR)
-			;
-	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	errno = saved;
-	return (n);
-}
-
-/* Stop writing the child's stdin: close our end, so it sees EOF. */
-static void
-proc_stdin_close(struct proc *p)
-{
-	if (p->in.w != NULL)
-		loop_fd_del(p->in.w);
-	p->in.w = NULL;
-	if (p->in.fd != -1)
-		close(p->in.fd);
-	p->in.fd = -1;
-	free(p->in.data);
-	p->in.data = NULL;
 }
 
 /*

@@ -15,9 +15,9 @@
  */
 
 /*
- * sched-int.h: what when.c and cron.c share and nobody else needs: civil
- * date arithmetic and the local zone's wall clock, with its gaps and
- * repeats (DST) made explicit.
+ * sched-int.h: what when.c, when-clock.c and cron.c share and nobody else
+ * needs: civil date arithmetic and the local zone's wall clock, with its
+ * gaps and repeats (DST) made explicit, and the --at grammar's parts.
  */
 
 #ifndef SLUICE_SCHED_INT_H
@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "util/util.h"
 
 /* A wall clock reading in the local zone; mon is 1-12. */
 struct sched_wall {
@@ -58,5 +60,55 @@ void		 sched_local_resolve(const struct sched_wall *,
 const char	*sched_local_zone(void);
 const char	*sched_offset_format(long, char *, size_t);
 const char	*sched_offset_abbrev(int64_t, char *, size_t);
+
+/* when.c, when-clock.c: the --at grammar's words, parts and context. */
+#define WHEN_MAX_TEXT	200
+#define WHEN_MAX_WORDS	(WHEN_MAX_TEXT / 2 + 1)
+
+enum when_day {
+	WHEN_DAY_NONE,
+	WHEN_DAY_TODAY,
+	WHEN_DAY_TOMORROW,
+	WHEN_DAY_WEEKDAY,	/* the next one still ahead, maybe today */
+	WHEN_DAY_NEXT		/* the first one after today */
+};
+
+/* One white-space separated word of the lower-cased text. */
+struct when_word {
+	const char	*s;
+	size_t		 len;
+	int		 col;		/* 1-based */
+};
+
+/* What the words of an absolute expression said. */
+struct when_parts {
+	enum when_day	 day;
+	int		 wday;
+	char		 day_word[16];
+	int		 have_date;
+	int		 year, mon, mday;
+	int		 have_time;
+	int		 hour, min, sec, msec;
+	char		 time_word[40];
+	int		 have_off;
+	long		 off;
+};
+
+struct when_ctx {
+	const char		*text;		/* as given */
+	char			*low;		/* lower-cased copy */
+	struct when_word	 words[WHEN_MAX_WORDS];
+	int			 nwords;
+	int64_t			 now_ms;
+	char			*why;		/* the reason, once failed */
+};
+int		 when_fail(struct when_ctx *, const char *, ...)
+		     printflike(2, 3);
+int		 when_is(const struct when_word *, const char *);
+int		 when_is_unit(const struct when_word *);
+int		 when_parse_date(struct when_ctx *, const struct when_word *,
+		     struct when_parts *);
+int		 when_parse_clock(struct when_ctx *, const char *,
+		     const char *, int, struct when_parts *, int);
 
 #endif /* SLUICE_SCHED_INT_H */

@@ -16,7 +16,8 @@
 
 /*
  * health.c: what "sluice status" reads from the database: its schema
- * version, how many runs are in each state, and cheap checks that the
+ * version, how many runs are in each state a person sees (the words of
+ * the console and "list"), and cheap checks that the
  * audit trail's chain still ends where its head says (the full walk is
  * "audit --verify").
  */
@@ -31,11 +32,11 @@
 #include "store/store-int.h"
 
 static const char health_counts_sql[] =
-	"SELECT status, count(*) FROM workflows GROUP BY status";
+	"SELECT " STORE_RUN_STATE("w") ", count(*) FROM workflows w GROUP BY 1";
 static const char health_more_sql[] =
-	"SELECT (SELECT count(*) FROM workflows WHERE paused = 1 AND"
-	"  status IN ('running', 'scheduled')),"
-	" (SELECT count(*) FROM workflow_steps WHERE status = 'waiting'),"
+	"SELECT 0,"
+	" (SELECT count(*) FROM workflow_steps WHERE status = 'waiting'"
+	"  AND kind <> 'wait'),"
 	" (SELECT count(*) FROM audit),"
 	" (SELECT max(id) FROM audit),"
 	" (SELECT hash FROM audit ORDER BY id DESC LIMIT 1),"
@@ -48,32 +49,21 @@ static int	store_health_counts(struct store *, struct store_health *,
 		    char **);
 static void	store_health_audit(struct store_health *, sqlite3_stmt *);
 
-/* Runs per stored status. */
+/* Runs per state, by the rule the console and "list" use. */
 static int
 store_health_counts(struct store *s, struct store_health *h, char **cause)
 {
 	sqlite3_stmt	*st;
-	const char	*status;
-	int64_t		 n;
+	const char	*word;
+	enum run_state	 state;
 	int		 rc;
 
 	if ((rc = store_prepare(s, health_counts_sql, &st, cause)) != 0)
 		return (rc);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		status = (const char *)sqlite3_column_text(st, 0);
-		n = sqlite3_column_int64(st, 1);
-		if (status == NULL)
-			continue;
-		if (strcmp(status, "running") == 0)
-			h->running = n;
-		else if (strcmp(status, "scheduled") == 0)
-			h->scheduled = n;
-		else if (strcmp(status, "completed") == 0)
-			h->completed = n;
-		else if (strcmp(status, "failed") == 0)
-			h->failed = n;
-		else if (strcmp(status, "cancelled") == 0)
-			h->cancelled = n;
+		word = (const char *)sqlite3_column_text(st, 0);
+		if (word != NULL && state_parse(word, &state) == 0)
+			h->states[state] += sqlite3_column_int64(st, 1);
 	}
 	if (rc != SQLITE_DONE)
 		rc = store_fail(s, rc, "count runs", cause);
@@ -127,7 +117,6 @@ store_health(struct store *s, struct store_health *h, char **cause)
 		rc = store_prepare(s, health_more_sql, &st, cause);
 	if (rc == 0) {
 		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			h->paused = sqlite3_column_int64(st, 0);
 			h->gates = sqlite3_column_int64(st, 1);
 			h->audit_rows = sqlite3_column_int64(st, 2);
 			store_health_audit(h, st);

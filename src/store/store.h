@@ -77,13 +77,8 @@ const char	*store_migration_backup(const struct store *, int64_t *);
 /* health.c: what "sluice status" reads. */
 struct store_health {
 	int64_t		 schema;	/* PRAGMA user_version */
-	int64_t		 running;	/* runs by stored status */
-	int64_t		 scheduled;
-	int64_t		 completed;
-	int64_t		 failed;
-	int64_t		 cancelled;
-	int64_t		 paused;	/* unfinished runs held */
-	int64_t		 gates;		/* steps waiting for people */
+	int64_t		 states[STATE_N];	/* runs by the state seen */
+	int64_t		 gates;		/* gates waiting for people */
 	int64_t		 audit_rows;
 	char		*audit_problem;	/* a cheap check failed, or NULL */
 };

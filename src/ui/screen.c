@@ -34,6 +34,9 @@
 #define SCREEN_MIN_ROWS	8
 
 static void	 screen_header(struct ui *);
+static char	*screen_db_path(const struct ui *);
+static void	 screen_db_fit(const struct ui *, const char *, int,
+		     struct buf *);
 static void	 screen_footer(struct ui *);
 static void	 screen_too_small(struct ui *);
 
@@ -64,9 +67,61 @@ ui_screen_message(struct ui *ui, int error, const char *fmt, ...)
 }
 
 /*
- * "sluice DB  engine: ...  N running  N waiting  N failed", then paused,
- * late and scheduled runs when there are any: runs by the state the
- * Workflows view shows them in, counted by the same rule.
+ * The database's whole path, so two databases of the same name never look
+ * alike: absolute, with the home directory as "~".
+ */
+static char *
+screen_db_path(const struct ui *ui)
+{
+	const char	*home = getenv("HOME");
+	char		*real, *path;
+	size_t		 len;
+
+	if ((real = realpath(store_path(ui->store), NULL)) == NULL)
+		real = xstrdup(store_path(ui->store));
+	len = home != NULL ? strlen(home) : 0;
+	if (len > 1 && home[0] == '/' && strncmp(real, home, len) == 0 &&
+	    real[len] == '/') {
+		xasprintf(&path, "~%s", real + len);
+		free(real);
+		return (path);
+	}
+	return (real);
+}
+
+/*
+ * Put path in at most width columns: when it is wider, cut it from the
+ * left behind an ellipsis, so its end (the file and its directory) shows.
+ */
+static void
+screen_db_fit(const struct ui *ui, const char *path, int width,
+    struct buf *out)
+{
+	const char	*ell = ui->utf8 ? "\u2026" : "...";
+	int		 ew = ui->utf8 ? 1 : 3;
+	size_t		 i;
+
+	if (ui_draw_width(path) <= width) {
+		buf_puts(out, path);
+		return;
+	}
+	for (i = 1; path[i] != '\0'; i++) {
+		if (((unsigned char)path[i] & 0xc0) == 0x80)
+			continue;	/* inside a UTF-8 character */
+		if (ui_draw_width(path + i) + ew <= width)
+			break;
+	}
+	if (width >= ew)
+		buf_puts(out, ell);
+	buf_puts(out, path + i);
+}
+
+/*
+ * "sluice PATH · VIEW  engine: ...  N running  N waiting  N failed", then
+ * paused, late and scheduled runs when there are any: runs by the state
+ * the Workflows view shows them in, counted by the same rule.  The right
+ * part wins the room; the path gets what the view's title leaves, and
+ * the title goes first when that would be under ten columns.
  */
 static void
 screen_header(struct ui *ui)
@@ -76,25 +131,13 @@ screen_header(struct ui *ui)
 	    STATE_SCHEDULED };
 	struct buf	 b, right;
 	struct view	*page = ui_view_page(ui);
-	const char	*db, *slash;
+	const char	*sep = ui->utf8 ? " \u00b7 " : " - ";
+	char		*path, *title = NULL;
 	int64_t		 n;
 	size_t		 i;
-	int		 w;
+	int		 w, left, room;
 
 	ui_draw_fill(ui, 0, 0, ui->cols, PAINT_HEADER);
-	db = store_path(ui->store);
-	if ((slash = strrchr(db, '/')) != NULL)
-		db = slash + 1;
-	buf_init(&b);
-	buf_printf(&b, "sluice %s", db);
-	if (page != NULL)
-		buf_printf(&b, " \u00b7 %s", page->ops->title);
-	if (!ui->utf8) {
-		buf_reset(&b);
-		buf_printf(&b, "sluice %s", db);
-		if (page != NULL)
-			buf_printf(&b, " - %s", page->ops->title);
-	}
 	buf_init(&right);
 	ui_engine_state(ui, &right);
 	for (i = 0; i < nitems(shown); i++) {
@@ -107,10 +150,29 @@ screen_header(struct ui *ui)
 	w = ui_draw_width(right.data);
 	if (w > ui->cols - 12)
 		w = ui->cols - 12;
-	ui_draw_text(ui, 0, 0, ui->cols - w - 1, b.data, PAINT_HEADER);
+	left = ui->cols - w - 1;
+
+	if (page != NULL)
+		xasprintf(&title, "%s%s", sep, page->ops->title);
+	room = left - (int)strlen("sluice ") - (title != NULL ?
+	    ui_draw_width(title) : 0);
+	if (room < 10 && title != NULL) {
+		room += ui_draw_width(title);
+		free(title);
+		title = NULL;
+	}
+	path = screen_db_path(ui);
+	buf_init(&b);
+	buf_puts(&b, "sluice ");
+	screen_db_fit(ui, path, room, &b);
+	if (title != NULL)
+		buf_puts(&b, title);
+	ui_draw_text(ui, 0, 0, left, b.data, PAINT_HEADER);
 	ui_draw_text(ui, 0, ui->cols - w, w, right.data,
 	    ui->counts.newest_gate > ui->gates_looked ? PAINT_WAIT :
 	    PAINT_HEADER);
+	free(title);
+	free(path);
 	buf_free(&right);
 	buf_free(&b);
 }

@@ -47,11 +47,11 @@ is "$(q "SELECT prev_hash FROM audit WHERE id = 2")" \
 is "$(q "SELECT last_id || ' ' || hash FROM audit_head")" "3 $head" \
     "the head keeps the newest row"
 run_sluice audit --json --limit 1
-like "$OUT" "\"hash\":	\"$head\"" "audit --json shows each row's hash"
-like "$OUT" "\"uid\":	$(id -u)" "and the uid it was recorded with"
+like "$OUT" "\"hash\": \"$head\"" "audit --json shows each row's hash"
+like "$OUT" "\"uid\": $(id -u)" "and the uid it was recorded with"
 run_sluice audit --verify --json
-like "$OUT" '"intact":	true' "JSON: intact"
-like "$OUT" '"first_bad_row":	null' "JSON: no bad row"
+like "$OUT" '"intact": true' "JSON: intact"
+like "$OUT" '"first_bad_row": null' "JSON: no bad row"
 
 # Rows of every kind chain: a refusal too.
 run_sluice approve "$g" -m again
@@ -67,7 +67,7 @@ verify_is 1 "approval 2 (approve by mallory on step $g) has no audit row: sluice
     "a forged approvals row is named"
 like "$ERR" "sluice: the audit trail does not verify: approval 2" "stderr says it does not verify"
 run_sluice gates --json
-like "$OUT" '"approvals":	1' "the forged approval does not count toward the quorum"
+like "$OUT" '"approvals": 1' "the forged approval does not count toward the quorum"
 is "$(col "$id" start status)" waiting "and the gate still waits"
 q "DELETE FROM approvals WHERE who = 'mallory'"
 
@@ -102,8 +102,8 @@ q "DROP TRIGGER audit_no_update; UPDATE audit SET comment = 'second' WHERE id = 
 verify_is 1 "audit row 3 was changed: its hash does not match what it says" \
     "a changed row is named"
 run_sluice audit --verify --json
-like "$OUT" '"first_bad_row":	3' "JSON: the first bad row"
-like "$OUT" '"intact":	false' "JSON: not intact"
+like "$OUT" '"first_bad_row": 3' "JSON: the first bad row"
+like "$OUT" '"intact": false' "JSON: not intact"
 
 # --- removed rows ----------------------------------------------------------------
 
@@ -147,7 +147,7 @@ is "$OUT" "audit trail intact: 4 rows, head $(q "SELECT hash FROM audit WHERE id
 is "$(q "SELECT count(*) FROM approvals WHERE audit_id = 2")" 1 \
     "its approval is linked to its audit row"
 run_sluice gates --json
-like "$OUT" '"approvals":	1' "and still counts"
+like "$OUT" '"approvals": 1' "and still counts"
 q_is "SELECT count(*) FROM inbox WHERE seal IS NULL" 0 "its inbox row was sealed"
 q_is "SELECT count(*) FROM sqlite_master WHERE name = 'audit_no_update'" 1 \
     "the no-update trigger is back"

@@ -49,6 +49,6 @@ like "$ERR" "nope.json: No such file" "missing file is named"
 
 run_sluice --tools "$tools" check --json "$TESTS_DATA/bad/$(ls "$TESTS_DATA/bad" | grep -m1 'json$')"
 expect_rc 2 "check --json of a bad flow exits 2"
-like "$OUT" '"valid":	false' "check --json says invalid"
+like "$OUT" '"valid": false' "check --json says invalid"
 
 done_testing

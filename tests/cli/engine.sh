@@ -471,7 +471,7 @@ q_is "SELECT name, attempt, status, error FROM workflow_steps WHERE
 b|1|cancelled|interrupted: the engine stopped while it ran
 b|2|waiting|" "the interrupted row is cancelled, attempt 2 waits"
 run_sluice gates --json
-like "$OUT" '"message":	"step b was running when the engine stopped; approve to run it again, reject to fail it"' \
+like "$OUT" '"message": "step b was running when the engine stopped; approve to run it again, reject to fail it"' \
     "the gates queue asks whether to run b again"
 ask=$(step_id "$idk" b)
 run_sluice reject "$ask" -m "no"

@@ -38,8 +38,8 @@ wait_for step_is "$id" g waiting
 ok $? "a gate waits"
 g=$(step_id "$id" g)
 run_sluice gates --json
-like "$OUT" "\"step_id\":	$g" "the gate is in the approval queue"
-like "$OUT" '"message":	"Ship 1.2?"' "its message is interpolated"
+like "$OUT" "\"step_id\": $g" "the gate is in the approval queue"
+like "$OUT" '"message": "Ship 1.2?"' "its message is interpolated"
 run_sluice approve "$g" -m "looks good"
 expect_rc 0 "approve"
 is "$OUT" "approved step $g (g)" "approve says so"
@@ -149,12 +149,12 @@ ok $? "and the gate opens"
 
 gate_flow '"quorum": 2'
 run_sluice gates --json
-like "$OUT" '"quorum":	2' "the queue shows the quorum"
+like "$OUT" '"quorum": 2' "the queue shows the quorum"
 run_sluice approve "$g" -m first
 expect_rc 0 "a first approval of a quorum-2 gate"
 is "$OUT" "approved step $g (start): 1 of 2 approvals" "it says how many so far"
 run_sluice gates --json
-like "$OUT" '"approvals":	1' "the queue shows one approval"
+like "$OUT" '"approvals": 1' "the queue shows one approval"
 is "$(col "$id" start status)" waiting "the gate still waits"
 run_sluice approve "$g" -m again
 expect_rc 4 "a second approval by the same person is refused"
@@ -169,7 +169,7 @@ run_sluice cancel "$id" -m done
 expect_rc 0 "cancel the workflow with a waiting gate"
 is "$(col "$id" start status)" cancelled "the gate row is cancelled"
 run_sluice gates --json
-unlike "$OUT" "\"step_id\":	$g," "and leaves the queue"
+unlike "$OUT" "\"step_id\": $g," "and leaves the queue"
 
 # --- allow_self ------------------------------------------------------------------------
 
@@ -296,8 +296,8 @@ wait_for dead "$ap"
 ok $? "the leftover process was killed"
 a=$(step_id "$id" start)
 run_sluice gates --json
-like "$OUT" "\"step_id\":	$a" "the question is in the approval queue"
-like "$OUT" '"message":	"step start was running when the engine stopped; approve to run it again, reject to fail it"' \
+like "$OUT" "\"step_id\": $a" "the question is in the approval queue"
+like "$OUT" '"message": "step start was running when the engine stopped; approve to run it again, reject to fail it"' \
     "it asks whether to run the step again"
 run_sluice approve "$a" -m "run it"
 expect_rc 0 "approve running it again"

@@ -52,7 +52,7 @@ expect_rc 0 "audit"
 raw_free "$OUT" "audit shows no raw control characters"
 like "$OUT" 'no\e]0;PWNED\x07\e[2J' "audit shows the comment escaped"
 run_sluice audit --json
-like "$OUT" '"comment":	"no\u001b]0;PWNED\u0007\u001b[2J"' \
+like "$OUT" '"comment": "no\u001b]0;PWNED\u0007\u001b[2J"' \
     "audit --json keeps the comment exact"
 is "$(json_query "$OUT" "SELECT json_extract(j, '\$[0].comment') FROM d")" \
     "$evil" "and it decodes to the very bytes given"

@@ -52,10 +52,11 @@ run_sluice run "$T_DIR/gate.json"
 run_sluice status
 expect_rc 1 "runs in flight and no engine: exit 1"
 like "$OUT" "1 run in flight and no engine runs" "the problem is named"
-like "$OUT" "1 running, 0 scheduled" "the runs by state"
+like "$OUT" "0 running, 1 waiting, 0 paused, 0 late, 0 scheduled" \
+    "the runs by state (the console's words)"
 like "$OUT" "1 completed, 0 failed" "finished ones too"
 run_sluice status --json
-is "$(jq1 database.counts.running)" 1 "--json: running"
+is "$(jq1 database.counts.waiting)" 1 "--json: waiting"
 is "$(jq1 database.counts.completed)" 1 "--json: completed"
 like "$(jq1 problems)" "in flight" "--json: the problem"
 
@@ -67,14 +68,20 @@ run_sluice status
 expect_rc 0 "with an engine: no problem"
 like "$OUT" "engine    pid $EPID on $(hostname)" "the engine's pid and host"
 like "$OUT" "(personal mode)" "and its mode"
-like "$OUT" "1 running, 0 scheduled, 0 paused, 1 gates waiting" \
-    "the waiting gate is counted"
+like "$OUT" "0 running, 1 waiting, 0 paused, 0 late, 0 scheduled" \
+    "the run at its gate is waiting, in the console's words"
+like "$OUT" "1 completed, 0 failed, 0 cancelled; 1 gate waiting" \
+    "and its gate is counted"
 run_sluice status --json
 is "$(jq1 engine.pid)" "$EPID" "--json: the pid"
+is "$(jq1 database.counts.waiting)" 1 "--json: the waiting run"
+is "$(jq1 database.gates)" 1 "--json: its gate"
 is "$(jq1 engine.host)" "$(hostname)" "--json: the host"
 is "$(jq1 engine.mode)" personal "--json: the mode"
-[ "$(jq1 engine.since)" -gt 0 ]
-ok $? "--json: since when"
+case $(jq1 engine.since) in
+2[0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]Z) ok 0 "--json: since when (RFC 3339)" ;;
+*) ok 1 "--json: since when (RFC 3339): $(jq1 engine.since)" ;;
+esac
 engine_crash
 run_sluice status
 expect_rc 1 "an engine killed with -9: a problem"
@@ -87,6 +94,17 @@ run_sluice status
 expect_rc 1 "an audit trail without its head: a problem"
 like "$OUT" "the audit trail has no head" "saying so"
 like "$OUT" "(sluice audit --verify)" "and how to look closer"
+
+# --- a WAL file that grew --------------------------------------------------------
+
+# Frames past the valid ones are never read: zeros make the file big
+# without changing what the database holds.
+truncate -s 65M "$SLUICE_DB-wal"
+run_sluice status
+expect_rc 1 "a WAL file over 64 MiB: a problem"
+like "$OUT" "the WAL file is 65 MiB (over 64 MiB)" "saying how big"
+run_sluice status --json
+is "$(jq1 database.wal_size)" $((65 * 1024 * 1024)) "--json: its size"
 
 # --- config and tools files -------------------------------------------------------
 

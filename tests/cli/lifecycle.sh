@@ -75,6 +75,10 @@ expect_rc 2 "init on another program's SQLite database: refused"
 is "$(md5sum <"$T_DIR/foreign.db")" "$sum" "untouched"
 run_sluice init a b
 expect_rc 2 "init takes one path"
+mkdir "$T_DIR/adir"
+run_sluice init "$T_DIR/adir"
+expect_rc 2 "init on a directory: refused"
+like "$ERR" "is a directory: name the database file in it" "saying what to do"
 
 # --- backup -----------------------------------------------------------------------
 

@@ -134,7 +134,7 @@ sed "s|/usr/local/share/sluice/notify|$TOP_SRCDIR/share/notify|" \
     "$TOP_SRCDIR/share/notify/config.json.example" >"$cfg"
 run_sluice engine --drain
 expect_rc 0 "share/notify/config.json.example is a valid config"
-for s in mail.sh webhook.sh notify-send.sh; do
+for s in mail.sh webhook.sh notify-send.sh chat.sh; do
 	sh -n "$TOP_SRCDIR/share/notify/$s"
 	ok $? "share/notify/$s is valid sh"
 	[ -x "$TOP_SRCDIR/share/notify/$s" ]

@@ -16,14 +16,14 @@ esac
 
 run_sluice show --json "$id1"
 expect_rc 0 "show --json"
-for k in '"id":' '"name":	"first run"' '"status":	"running"' \
-    '"input":' '"who":	"ops"' "\"created_by\":	\"$me\"" '"created_at":' \
-    '"steps":' '"attempt":	1' '"tool":	"echo"' '"result":' \
+for k in '"id":' '"name": "first run"' '"status": "running"' \
+    '"input":' '"who": "ops"' "\"created_by\": \"$me\"" '"created_at":' \
+    '"steps":' '"attempt": 1' '"tool": "echo"' '"result":' \
     '"started_at":' '"completed_at":'; do
 	like "$OUT" "$k" "show --json has $k"
 done
-like "$OUT" '"status":	"ready"' "the first step is ready"
-like "$OUT" '"message":	"hello {{input.who}}"' \
+like "$OUT" '"status": "ready"' "the first step is ready"
+like "$OUT" '"message": "hello {{input.who}}"' \
     "args are stored as written until the step runs"
 
 run_sluice show "$id1"
@@ -36,10 +36,10 @@ expect_rc 0 "run a flow that starts at a gate"
 id2=$OUT
 run_sluice gates --json
 expect_rc 0 "gates --json"
-for k in "\"workflow_id\":	$id2" '"step_id":' '"workflow_name":	"gate-first"' \
-    '"step":	"approve-change"' \
-    '"message":	"Deploy 1.2 to production?"' '"waiting_since":' \
-    '"approvals":	0' '"quorum":	2'; do
+for k in "\"workflow_id\": $id2" '"step_id":' '"workflow_name": "gate-first"' \
+    '"step": "approve-change"' \
+    '"message": "Deploy 1.2 to production?"' '"waiting_since":' \
+    '"approvals": 0' '"quorum": 2'; do
 	like "$OUT" "$k" "gates --json has $k"
 done
 run_sluice gates
@@ -64,8 +64,8 @@ printf '{"who": "file", "n": 3}\n' >"$T_DIR/in.json"
 run_sluice run "$d/hello.json" --input "$T_DIR/in.json" -i who=flag
 expect_rc 0 "run with --input and -i"
 run_sluice show --json "$OUT"
-like "$OUT" '"who":	"flag"' "-i wins over --input"
-like "$OUT" '"n":	3' "--input values are kept with their type"
+like "$OUT" '"who": "flag"' "-i wins over --input"
+like "$OUT" '"n": 3' "--input values are kept with their type"
 
 before=$(db_digest)
 refuse() {
@@ -99,22 +99,22 @@ run_sluice run greet -i who=team
 expect_rc 0 "run a template by name"
 tid=$OUT
 run_sluice show --json "$tid"
-like "$OUT" '"greeting":	"hello"' "defaults fill missing inputs"
-like "$OUT" '"count":	1' "defaults keep their JSON type"
-like "$OUT" '"template":	"greet"' "the run records its template"
-like "$OUT" '"template_version":	1' "the run records the template version"
+like "$OUT" '"greeting": "hello"' "defaults fill missing inputs"
+like "$OUT" '"count": 1' "defaults keep their JSON type"
+like "$OUT" '"template": "greet"' "the run records its template"
+like "$OUT" '"template_version": 1' "the run records the template version"
 run_sluice template run greet -i who=x --name via-template
 expect_rc 0 "template run starts a run too"
 
 # Audit: every start is recorded with the person from the uid.
 run_sluice audit --json
 expect_rc 0 "audit --json"
-like "$OUT" '"action":	"start"' "starts are audited"
-like "$OUT" "\"who\":	\"$me\"" "the audit names the Unix account"
+like "$OUT" '"action": "start"' "starts are audited"
+like "$OUT" "\"who\": \"$me\"" "the audit names the Unix account"
 USER=mallory run_sluice audit --json
 unlike "$OUT" "mallory" "\$USER is never trusted"
 USER=mallory run_sluice run "$d/hello.json"
 run_sluice show --json "$OUT"
-like "$OUT" "\"created_by\":	\"$me\"" "created_by comes from the uid"
+like "$OUT" "\"created_by\": \"$me\"" "created_by comes from the uid"
 
 done_testing

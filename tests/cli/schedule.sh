@@ -148,7 +148,7 @@ like "$OUT" "next firing: 2030-06-03 10:00:00" "@hourly fires at the next hour"
 run_sluice schedule list
 expect_rc 0 "schedule list"
 like "$OUT" "NAME" "a header"
-like "$OUT" "nightly           0 2 * * *       hold" "nightly is listed"
+like "$OUT" "nightly  0 2 * * *  hold" "nightly is listed"
 like "$OUT" "2030-06-04 02:00:00 (in 16h 59m" "with its next firing and a countdown"
 run_sluice schedule list --json
 is "$(json_query "$OUT" "SELECT json_array_length(j) FROM d")" 2 \
@@ -158,7 +158,7 @@ is "$(json_query "$OUT" "SELECT json_extract(j, '\$[1].name') || '|' ||
     || '|' || json_extract(j, '\$[1].input.env') || '|' ||
     json_extract(j, '\$[1].overlap') || '|' || json_extract(j, '\$[1].paused')
     || '|' || json_type(j, '\$[1].last_fire_at') || '|' ||
-    json_extract(j, '\$[1].next_fire_at') FROM d")" \
+    $(ms_of "json_extract(j, '\$[1].next_fire_at')") FROM d")" \
     "nightly|0 2 * * *|hold|prod|skip|0|null|$(local_ms UTC '2030-06-04 02:00:00')" \
     "its fields: name, cron, template, input, overlap, paused, last and next firing"
 run_sluice schedule show nightly --json
@@ -250,7 +250,7 @@ unlike "$OUT" '"fresh"' "a removed schedule is not listed"
 q_is "SELECT status FROM workflows WHERE id = $c2" running \
     "its unfinished run goes on"
 run_sluice show "$c2" --json
-like "$OUT" '"schedule":	"fresh"' "and still names it"
+like "$OUT" '"schedule": "fresh"' "and still names it"
 run_sluice schedule rm fresh
 expect_rc 3 "rm of a removed schedule"
 run_sluice schedule add fresh --cron "@daily" --template quick
@@ -305,7 +305,7 @@ like "$(q "SELECT detail_json FROM audit WHERE action = 'schedule-skip'
     "and names the instant"
 run_sluice schedule show held --json
 is "$(json_query "$OUT" "SELECT json_extract(j, '\$.skipped[0].reason') || '|'
-    || json_extract(j, '\$.skipped[0].instant') FROM d")" \
+    || $(ms_of "json_extract(j, '\$.skipped[0].instant')") FROM d")" \
     "overlap|$(at 10:03:00)" "show lists the skipped firing"
 run_sluice schedule rm held
 run_sluice schedule rm minutely
@@ -384,7 +384,7 @@ q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $s1" 0 \
     "no step runs yet"
 run_sluice list --status scheduled
 like "$OUT" "$s1 " "list --status scheduled shows it"
-like "$OUT" "scheduled   in " "with a countdown"
+like "$OUT" "scheduled  in " "with a countdown"
 run_sluice list --status scheduled --json
 is "$(json_query "$OUT" "SELECT json_extract(j, '\$[0].id') || '|' ||
     json_extract(j, '\$[0].status') || '|' ||

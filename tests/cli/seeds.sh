@@ -24,8 +24,8 @@ for f in "$TESTS_DATA"/seeds/*.json; do
 	id=$OUT
 	run_sluice show --json "$id"
 	expect_rc 0 "seed $base shows"
-	like "$OUT" '"status":	"running"' "seed $base is running"
-	like "$OUT" '"attempt":	1' "seed $base has its first step"
+	like "$OUT" '"status": "running"' "seed $base is running"
+	like "$OUT" '"attempt": 1' "seed $base has its first step"
 done
 [ "$n" -ge 5 ]
 ok $? "at least five seed flows ($n)"
@@ -37,11 +37,12 @@ run_sluice --tools "$tools" run "$TESTS_DATA/seeds/first-step-entry.json" \
     -i topic=x
 id=$OUT
 run_sluice show --json "$id"
-like "$OUT" '"name":	"greet"' "a flow without start begins at its first step"
+like "$OUT" '"name": "greet"' "a flow without start begins at its first step"
 at=$(($(date +%s) + 3600))
 run_sluice --tools "$tools" run "$TESTS_DATA/seeds/notify.json" --at "$at"
 expect_rc 0 "--at takes a bare Unix time"
 run_sluice show --json "$OUT"
-like "$OUT" "\"start_at\":	${at}000" "... as seconds since 1970"
+like "$OUT" "\"start_at\": \"$(date -u -d "@$at" +%Y-%m-%dT%H:%M:%S).000Z\"" \
+    "... as seconds since 1970"
 
 done_testing

@@ -147,6 +147,13 @@ is "$(stat -c '%a' "$SLUICE_DB.lock")" 640 "the lock file is 0640"
 auid=$(id -u "$alice")
 buid=$(id -u "$bob")
 
+# status, as a member: the service engine and its mode; no problem.
+run_as "$alice" status
+expect_rc 0 "a member's status: no problem while the service engine runs"
+like "$OUT" "engine    pid $EPID on " "it names the service engine"
+like "$OUT" "(service mode)" "in service mode"
+like "$OUT" "(read-only)" "the database read-only to the member"
+
 # --- a member reads and asks ----------------------------------------------
 
 run_as "$alice" run "$flows/gate.json"
@@ -166,9 +173,9 @@ for c in list gates "show $wf" audit; do
 	expect_rc 0 "a member can $c"
 done
 run_as "$alice" gates --json
-like "$OUT" "\"step_id\":	$step" "the member sees the gate"
+like "$OUT" "\"step_id\": $step" "the member sees the gate"
 run_as "$alice" show "$wf" --json
-like "$OUT" "\"status\":	\"running\"" "show reads the run"
+like "$OUT" "\"status\": \"running\"" "show reads the run"
 
 # --- forging with sqlite3 is refused by the OS -----------------------------
 

@@ -96,7 +96,7 @@ is "$(json_query "$OUT" "SELECT json_extract(value, '\$.late') || '|' ||
     WHERE json_extract(value, '\$.id') = $id")" "1|1|2000" \
     "list --json: late, late_at and sla"
 run_sluice list
-like "$OUT" "$id       slow                  late" "list shows it late"
+like "$OUT" "$id   slow  late" "list shows it late"
 run_sluice show "$id" --json
 is "$(json_query "$OUT" "SELECT json_extract(j, '\$.late') || '|' ||
     json_extract(j, '\$.sla') || '|' || json_extract(j, '\$.status') FROM d")" \
@@ -107,7 +107,7 @@ wait_for wf_is "$fast" completed
 q_is "SELECT late_at IS NULL FROM workflows WHERE id = $fast" 1 \
     "a workflow that ends within its SLA is not late"
 run_sluice show "$fast" --json
-like "$OUT" '"late":	false' "show --json says late false"
+like "$OUT" '"late": false' "show --json says late false"
 
 engine_stop
 engine_start

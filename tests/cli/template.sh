@@ -165,12 +165,16 @@ is "$(h '$.inputs' plain)" "" "list --json: no inputs is null"
 for k in created_by updated_by created_at updated_at; do
 	is "$(json_query "$OUT" "SELECT json_type(value, '\$.$k') FROM d,
 	    json_each(d.j) WHERE json_extract(value, '\$.name') = 'hello'")" \
-	    "$(case $k in *_by) echo text ;; *) echo integer ;; esac)" \
-	    "list --json: has $k"
+	    text "list --json: has $k"
 done
 is "$(json_query "$OUT" "SELECT count(*) = json_array_length(d.j) FROM d,
-    json_each(d.j) WHERE json_extract(value, '$.updated_at') > 0")" 1 \
-    "list --json: every updated_at is a positive time (Unix ms)"
+    json_each(d.j) WHERE json_extract(value, '$.updated_at') GLOB
+    '[2-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9].[0-9][0-9][0-9]Z'")" 1 \
+    "list --json: every updated_at is RFC 3339 in UTC with milliseconds"
+is "$(json_query "$OUT" "SELECT $(ms_of "json_extract(value, '\$.updated_at')")
+    FROM d, json_each(d.j) WHERE json_extract(value, '\$.name') = 'hello'")" \
+    "$(sqlite3 "$SLUICE_DB" "SELECT updated_at FROM workflow_templates WHERE name = 'hello'")" \
+    "list --json: updated_at is the stored time to the millisecond"
 run_sluice template show hello --json
 is "$(json_query "$OUT" "SELECT json_extract(j, '$.name') || ' ' ||
     json_extract(j, '$.version') || ' ' ||

@@ -45,7 +45,7 @@ is "$(col "$id" ticket "kind || '|' || tool")" "wait|wait" \
 is "$(col "$id" ticket "json_extract(gate_json, '\$.message')")" \
     "ticket T-$id closed?" "its message is interpolated when it starts waiting"
 run_sluice gates --json
-unlike "$OUT" "\"step_id\":	$w" "a wait step is not in the approval queue"
+unlike "$OUT" "\"step_id\": $w" "a wait step is not in the approval queue"
 run_sluice show "$id"
 like "$OUT" "waiting" "show says it waits"
 like "$OUT" "sluice complete $w" "show says how to finish it"
@@ -245,7 +245,7 @@ is "$(col "$id" start "status || '|' || error")" \
 
 # The timer is stored: it survives an engine restart.
 cat >"$T_DIR/tor.json" <<'EOF'
-{"start": {"wait": {"timeout": "500ms"}}}
+{"start": {"wait": {"timeout": "2s"}}}
 EOF
 run_sluice run "$T_DIR/tor.json"
 id=$OUT

@@ -136,6 +136,15 @@ is "$(cat "$T_DIR/left")" 0 "no temporary files are left behind"
 
 # --- what it does is audited via mcp ---------------------------------------------
 
+# A read and then a write in one session, no engine running: the write
+# applies itself, as the command would (the read's read-only open of the
+# database is not kept for it).
+mcp "$INIT" "$(call 1 template_list '{}')" \
+    "$(call 2 template_save '{"name":"first","document":{"start":{"tool":"noop"}}}')" \
+    "$(call 3 template_delete '{"name":"first"}')"
+is "$(get 2 '$.result.isError')" 0 "a write after a read in one session"
+is "$(get 3 '$.result.isError')" 0 "  and another"
+
 mcp "$INIT" \
     "$(call 1 workflow_create '{"flow":"'"$T_DIR"'/g.json","input":{"x":"hi"},"name":"agent-run"}')" \
     "$(call 2 workflow_list '{"limit":5}')"
@@ -154,7 +163,7 @@ q_is "SELECT who || ' ' || via FROM audit WHERE action = 'start'" "$(id -un) mcp
 q_is "SELECT created_via FROM workflows WHERE id = $id" "mcp" \
     "the run records that an agent started it"
 run_sluice show --json "$id"
-like "$OUT" '"created_via":	"mcp"' "show --json says so"
+like "$OUT" '"created_via": "mcp"' "show --json says so"
 run_sluice show "$id"
 like "$OUT" "by $(id -un) via mcp" "show says started by USER via mcp"
 run_sluice audit

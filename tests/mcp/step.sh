@@ -84,9 +84,27 @@ mode env
 is "$(col "$ID" start result_json)" \
     "{\"step\":\"start\",\"attempt\":\"1\",\"x\":\"x-env\",\"wf\":\"$ID\"}" \
     "env: the server has the SLUICE_* variables and its interpolated env"
+mode dribble
+is "$(col "$ID" start "status || '|' || result_json")" 'done|"in pieces"' \
+    "dribble: a message in pieces, ended by CRLF, is one message"
+mode progress
+is "$(col "$ID" start "status || '|' || progress_pct || '|' || progress_text")" \
+    'done|75|3 of 4' \
+    "progress: the call's notifications/progress are the step's progress"
+run_sluice log "$(col "$ID" start id)"
+like "$OUT" '"message":"first of four"' "progress: and the log keeps them"
 mode ping
 is "$(col "$ID" start "status || '|' || result_json")" 'done|"pong seen"' \
     "ping: the server's ping request is answered"
+
+printf '%s\n' '{"start": {"foreach": ["text", "jsontext", "dribble"],
+  "concurrency": 3, "do": {"tool": "fake", "args": {"mode": "{{item}}"}}}}' \
+    >"$T_DIR/each.json"
+wait_run "$T_DIR/each.json"
+expect_rc 0 "for-each: one MCP call per item"
+is "$(q "SELECT result_json FROM workflow_steps WHERE workflow_id = $ID AND
+    item_of IS NULL")" '["plain words",{"n":3,"ok":true},"in pieces"]' \
+    "for-each: the results in item order"
 
 # --- failures -------------------------------------------------------------
 
@@ -116,6 +134,12 @@ fails slow timeout
 set -- $(cat "$FAKE_PIDS" 2>/dev/null)
 [ $# -eq 2 ] && wait_for dead "$1" && wait_for dead "$2"
 ok $? "slow: the timeout ended the server and its child"
+
+printf '%s\n' '{"start": {"tool": "slow", "heartbeat": "300ms"}}' \
+    >"$T_DIR/silent.json"
+wait_run "$T_DIR/silent.json"
+is "$(col "$ID" start "status || '|' || error")" "failed|no heartbeat" \
+    "heartbeat: a server silent past the step's heartbeat fails it"
 
 rm -f "$FAKE_PIDS"
 mode stubborn
