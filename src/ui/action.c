@@ -310,6 +310,18 @@ action_confirm_done(struct ui *ui, const char *answer, void *arg)
 		return;
 	}
 	buf_init(&words);
+	if (a->step_id != 0) {
+		/* One for-each item, as cancel --step sends it. */
+		buf_printf(&words, "%s --step %lld", a->command,
+		    (long long)a->step_id);
+		buf_init(&echo);
+		ui_action_echo(ui, &echo, words.data);
+		ui_action_send(ui, a->command, 0, a->step_id,
+		    cJSON_CreateObject(), echo.data);
+		buf_free(&words);
+		buf_free(&echo);
+		return;
+	}
 	buf_printf(&words, "%s %lld", a->command, (long long)a->workflow_id);
 	args = cJSON_CreateObject();
 	if (a->from != NULL) {
@@ -324,14 +336,52 @@ action_confirm_done(struct ui *ui, const char *answer, void *arg)
 	buf_free(&echo);
 }
 
-/* c: cancel, after a confirmation that names the run. */
+/*
+ * c on a for-each item that has not ended: cancel that item alone (as
+ * cancel --step does), after a confirmation that names it.  0 when step
+ * is no such item.
+ */
+static int
+action_cancel_item(struct ui *ui, int64_t step)
+{
+	struct store_step	*s;
+	struct action_ask	*a;
+	char			*cause = NULL, q[256];
+
+	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
+		free(cause);
+		return (0);
+	}
+	if (s->item_of == 0 || s->item_index < 0 ||
+	    status_step_ended(s->status)) {
+		store_step_free(s);
+		return (0);
+	}
+	a = xcalloc(1, sizeof *a);
+	a->command = "cancel";
+	a->workflow_id = s->workflow_id;
+	a->step_id = step;
+	snprintf(q, sizeof q, "Cancel item %s (step %lld) of %s? Its process "
+	    "is killed; it counts as a failed item, the rest goes on. y/n ",
+	    s->label != NULL ? s->label : "?", (long long)step, s->name);
+	store_step_free(s);
+	ui_confirm_open(ui, q, "yn", action_confirm_done, a, action_ask_free);
+	return (1);
+}
+
+/*
+ * c: cancel, after a confirmation that names the run; on a for-each item
+ * that has not ended (step), only that item.
+ */
 void
-ui_action_cancel(struct ui *ui, int64_t wf)
+ui_action_cancel(struct ui *ui, int64_t wf, int64_t step)
 {
 	struct store_workflow	*w;
 	struct action_ask	*a;
 	char			*cause = NULL, q[256];
 
+	if (action_cancel_item(ui, step))
+		return;
 	if (store_workflow_get(ui->store, wf, &w, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);

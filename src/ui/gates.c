@@ -27,6 +27,8 @@
 
 #include "ui/ui-int.h"
 
+#define GATES_BY_MAX	24	/* the BY column grows to this */
+
 struct gates {
 	struct ui_list		 list;
 	struct store_gate	*all;
@@ -169,6 +171,8 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 	struct gates	*g = v->data;
 	struct table	 t;
 	char		 id[24];
+	size_t		 i;
+	int		 w, n;
 
 	if (g == NULL)
 		return;
@@ -178,6 +182,23 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 		    (long long)g->all[g->nall - 1].step_id);
 		if ((int)strlen(id) > widths[0])
 			widths[0] = (int)strlen(id);
+	}
+	/*
+	 * A for-each's gates read "restart (before batch 2 of 3)": the
+	 * column grows to fit them, up to a quarter of the screen.
+	 */
+	for (i = 0; i < g->nall; i++) {
+		w = ui_draw_width(g->all[i].title) + 2;
+		if (w > widths[2])
+			widths[2] = w < ui->cols / 4 ? w : ui->cols / 4;
+	}
+	if (widths[2] < 16)
+		widths[2] = 16;
+	/* "alice via mcp" fits whole: who started it, and how, matters. */
+	for (i = 0; i < g->nall; i++) {
+		n = ui_draw_width(g->all[i].started_by);
+		if (n > widths[4])
+			widths[4] = n < GATES_BY_MAX ? n : GATES_BY_MAX;
 	}
 	ui_list_fix(&g->list, h - 1);
 	memset(&t, 0, sizeof t);

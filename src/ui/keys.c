@@ -96,7 +96,8 @@ const struct ui_key ui_keys[] = {
 	{ '>', "> Right", V(LOG), NULL, "scroll the log sideways to the "
 	    "right", NULL },
 	{ 'c', "c", V(WORKFLOWS) | V(RUN) | V(GATES), "cancel",
-	    "cancel the workflow (asks first)", key_cancel },
+	    "cancel the workflow (asks first); on a for-each item that has "
+	    "not ended, only that item", key_cancel },
 	{ 'R', "R", V(WORKFLOWS) | V(RUN), "retry", "retry the workflow "
 	    "from its failed steps, or in the run view from the selected "
 	    "step (shows which steps run again and asks)", key_retry },
@@ -411,14 +412,15 @@ key_reject(struct ui *ui, struct view *v)
 		ui_action_approve(ui, step, 0);
 }
 
-/* c: cancel the selected workflow. */
+/* c: cancel the selected workflow, or in a run the for-each item. */
 static void
 key_cancel(struct ui *ui, struct view *v)
 {
 	int64_t	 wf, step;
 
 	if (key_target(ui, v, &wf, &step))
-		ui_action_cancel(ui, wf);
+		ui_action_cancel(ui, wf, v->ops->kind == VIEW_RUN ||
+		    v->ops->kind == VIEW_STEP ? step : 0);
 }
 
 /* R: retry the workflow (in a run view, from the selected step). */

@@ -582,7 +582,7 @@ void		 ui_action_answer(struct ui *, const char *,
 void		 ui_action_quote(struct buf *, const char *);
 void		 ui_action_echo(struct ui *, struct buf *, const char *);
 void		 ui_action_approve(struct ui *, int64_t, int);
-void		 ui_action_cancel(struct ui *, int64_t);
+void		 ui_action_cancel(struct ui *, int64_t, int64_t);
 void		 ui_action_retry(struct ui *, int64_t, const char *);
 void		 ui_action_clear(struct ui *);
 int		 ui_retry_preview(struct ui *, int64_t, const char *,

@@ -4,7 +4,9 @@
 # counts; y at each batch gate lets the next batch go; after the second
 # failure the budget gate waits; R says which hosts run again and retries
 # exactly those two; Enter expands the for-each to one row per host and
-# collapses it; f follows into it.  At 80x24 and 200x60.
+# collapses it; f follows into it; the Gates view names a batch gate by
+# its step and label; c on a running item cancels that item alone.  At
+# 80x24 and 200x60.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -22,6 +24,12 @@ gate_waiting() {
 	[ -n "$(q "SELECT id FROM workflow_steps WHERE workflow_id = $1 AND
 	    status = 'waiting' AND item_of IS NOT NULL AND item_index IS NULL
 	    AND label LIKE '$2%'")" ]
+}
+
+# step_label_is WF LABEL STATUS: WF's latest row of item LABEL is STATUS.
+step_label_is() {
+	[ "$(q "SELECT status FROM workflow_steps WHERE workflow_id = $1
+	    AND label = '$2' ORDER BY id DESC LIMIT 1")" = "$3" ]
 }
 
 # approve_here: approve the waiting gate (collapsed, the last row) from
@@ -44,6 +52,13 @@ ok $? "the rolling restart waits at its first batch gate"
 
 tui_start 80x24 --
 tui_ok "^$id +rolling-rest" "the run is listed"
+tui_resize 200x60
+tui_keys 2
+tui_ok 'restart \(before batch 2 of 3\)' \
+    "the Gates view names the batch gate by its step and label"
+tui_keys 1
+tui_resize 80x24
+tui_ok "^$id +rolling-rest" "back to the workflows"
 tui_keys Enter
 tui_ok '^▶ restart +host-restart +[0-9]+s batch 2/3; 0 of 1 failures; 1 done' \
     "the for-each is one row: batch 2/3 next, 0 of 1 failures, 1 done"
@@ -113,6 +128,39 @@ tui_ok '▶ start' "its run view opens"
 tui_keys f
 tui_ok '▶ s[123] +sleep' "f opens the for-each and follows the running item"
 wait_for wf_is "$sid" completed
+# c on a running item cancels that item alone, echoing cancel --step;
+# on the for-each's own row c still asks about the workflow.
+cat >"$T_DIR/hang.json" <<'EOF'
+{"start": {"foreach": ["h1", "h2"], "concurrency": 1, "max_failures": 1,
+  "do": {"tool": "sleep", "args": {"seconds": 60}}}}
+EOF
+run_sluice run "$T_DIR/hang.json"
+hid=$OUT
+wait_for step_label_is "$hid" h1 running
+tui_keys q 1
+tui_ok "^$hid +hang" "the hanging run is listed"
+tui_keys g Enter
+tui_ok '▶ start' "its run view opens"
+tui_keys c
+tui_ok "Cancel workflow $hid hang" \
+    "c on the for-each's row asks about the workflow"
+tui_keys n
+tui_ok "cancel: not sent" "n leaves it running"
+tui_keys Enter
+tui_ok '─ ▶ h1 +sleep' "Enter expands it: h1 runs"
+tui_keys j
+tui_keys c
+tui_ok "Cancel item h1 \(step [0-9]+\) of start\?" \
+    "c on a running item offers to cancel that item"
+tui_keys y
+tui_ok "sluice .*cancel --step [0-9]+: cancelled item h" \
+    "the message line echoes the equivalent command and its answer"
+wait_for step_label_is "$hid" h2 running
+ok $? "the next item runs: only h1 was cancelled"
+is "$(q "SELECT status FROM workflows WHERE id = $hid")" running \
+    "the workflow goes on"
+run_sluice cancel "$hid"
+wait_for wf_is "$hid" cancelled
 tui_sanitizers_ok "no sanitizer report from the console"
 engine_stop
 done_testing
