@@ -338,6 +338,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui_action_clear(&ui);
 	store_lease_clear(&ui.lease);
 	free(ui.message);
+	ui_messages_free(&ui);
 	if (ui.trace != NULL)
 		fclose(ui.trace);
 	loop_free(ui.loop);
