@@ -81,7 +81,7 @@ scr_run
 is "$SCR_STATUS" 1 "a wait that times out fails the console"
 like "$(cat "$SCR_DIR/err")" "script:3: no line matched /no such text/ within 1s" \
     "... naming the script's line and the pattern"
-like "$(cat "$SCR_DIR/err")" "  |ID     NAME" "... with the screen"
+like "$(cat "$SCR_DIR/err")" "  |Enter open" "... with the screen"
 ok "$([ -f "$SCR_DIR/after.screen" ]; echo $?)" "... and the script goes on"
 is "$(wc -l <"$SCR_DIR/after.screen")" 24 "a dump has the screen's rows"
 scr_start 80x24 --
