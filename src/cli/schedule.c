@@ -101,6 +101,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule show",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Show a schedule, its recent runs and skipped "
 		    "firings.",
@@ -121,6 +122,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule rm",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Remove a schedule (its runs and history are kept).",
 		.args_min = 1,
@@ -129,6 +131,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule pause",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Stop a schedule firing.",
 		.args_min = 1,
@@ -137,6 +140,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule resume",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Fire again from the next instant (what fell while "
 		    "paused is not caught up).",
@@ -146,6 +150,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule run",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Fire a schedule now, by hand (its overlap policy "
 		    "holds); print the id.",

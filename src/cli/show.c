@@ -49,6 +49,7 @@ static const struct cli_opt cmd_show_opts[] = {
 
 const struct cli_cmd cli_cmd_show = {
 	.name = "show",
+	.complete = "workflow",
 	.usage = "ID",
 	.summary = "Show a workflow and its steps.",
 	.opts = cmd_show_opts,

@@ -75,6 +75,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template show",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Print a template's document as saved.",
 		.opts = template_show_opts,
@@ -84,6 +85,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template save",
+		.complete = "template file",
 		.usage = "NAME FILE",
 		.summary = "Check a template document (FILE, or - for stdin) "
 		    "and save it as the next version.",
@@ -93,6 +95,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template edit",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Edit a template in $VISUAL, $EDITOR or vi, "
 		    "like crontab -e.",
@@ -102,6 +105,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template rm",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Remove a template (its old versions and runs are "
 		    "kept).",
@@ -111,6 +115,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template run",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Start a workflow from a template; print its id.",
 		.help = "The same as sluice run NAME; see sluice help run.\n",
@@ -121,6 +126,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template history",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "List every saved version of a template, removed "
 		    "or not, with who saved it and how its runs went.",
@@ -131,6 +137,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template diff",
+		.complete = "template",
 		.usage = "NAME [V1 [V2]]",
 		.summary = "A unified diff of a template's documents: the "
 		    "latest against the one before, V1 against the latest, "
