@@ -98,16 +98,15 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 static void
 cmd_audit_text(const struct store_audit *a, size_t n)
 {
-	static const int	 widths[] = { 19, 10, 14, 24 };
 	static const char	*header[] = { "WHEN", "WHO", "ACTION", "TARGET",
 	    "COMMENT" };
+	struct cli_table	*t;
 	const char		*cells[5];
 	char			 when[32], *who;
 	size_t			 i;
 
-	if (n == 0)
-		return;
-	cli_table_row(stdout, widths, 5, header);
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, "...ff");
 	for (i = 0; i < n; i++) {
 		cells[0] = time_format(a[i].at, when, sizeof when);
 		if (a[i].via != NULL)
@@ -118,9 +117,10 @@ cmd_audit_text(const struct store_audit *a, size_t n)
 		cells[2] = a[i].action;
 		cells[3] = a[i].target;
 		cells[4] = a[i].comment != NULL ? a[i].comment : "";
-		cli_table_row(stdout, widths, 5, cells);
+		cli_table_add(t, cells);
 		free(who);
 	}
+	cli_table_print(t, "no audit entries");
 }
 
 /*

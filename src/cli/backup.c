@@ -36,6 +36,7 @@ static const struct cli_opt cmd_backup_opts[] = {
 
 const struct cli_cmd cli_cmd_backup = {
 	.name = "backup",
+	.complete = "file",
 	.usage = "FILE",
 	.summary = "Write a consistent copy of the database to FILE.",
 	.opts = cmd_backup_opts,

@@ -41,6 +41,7 @@ static const struct cli_opt cmd_check_opts[] = {
 
 const struct cli_cmd cli_cmd_check = {
 	.name = "check",
+	.complete = "file",
 	.usage = "FILE",
 	.summary = "Validate a flow or template document without running it.",
 	.opts = cmd_check_opts,

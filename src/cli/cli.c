@@ -22,7 +22,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +63,8 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_prune,
 	&cli_cmd_mcp,
 	&cli_cmd_help,
+	&cli_cmd_completion,
+	&cli_cmd_complete_words,
 	NULL
 };
 
@@ -158,7 +159,7 @@ cli_cmd_exec(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc,
 {
 	const struct cli_cmd	*sub;
 	struct cli_args		 args;
-	char			*prog, *usage;
+	char			*usage;
 	int			 rc;
 
 	if (cmd->subs != NULL) {
@@ -178,29 +179,19 @@ cli_cmd_exec(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc,
 		return (cli_cmd_exec(ctx, sub, argc - 1, argv + 1));
 	}
 	log_debug("%s: %s", __func__, cmd->name);
-	if (cmd->run != NULL) {
-		switch (cli_args_parse(cmd, argc, argv, &args)) {
-		case 0:
-			break;
-		case 1:
-			cli_print_help(cmd, stdout);
-			return (EXIT_OK);
-		default:
-			return (EXIT_USAGE);
-		}
-		rc = cmd->run(ctx, &args);
-		cli_args_free(&args);
-		return (rc);
-	}
-	if (cli_wants_help(argc, argv)) {
+	if (cmd->run == NULL)
+		fatalx("%s: %s has neither .run nor .subs", __func__, cmd->name);
+	switch (cli_args_parse(cmd, argc, argv, &args)) {
+	case 0:
+		break;
+	case 1:
 		cli_print_help(cmd, stdout);
 		return (EXIT_OK);
+	default:
+		return (EXIT_USAGE);
 	}
-	/* getopt names argv[0] in its messages: make them say "sluice run". */
-	xasprintf(&prog, "sluice %s", cmd->name);
-	argv[0] = prog;
-	rc = cmd->exec(ctx, argc, argv);
-	free(prog);
+	rc = cmd->run(ctx, &args);
+	cli_args_free(&args);
 	return (rc);
 }
 
@@ -273,14 +264,14 @@ cli_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Print a command's usage line on stderr; returns EXIT_USAGE. */
+/* Say a command was given bad arguments, with its usage; EXIT_USAGE. */
 int
 cli_usage(const struct cli_cmd *cmd)
 {
 	char	*usage;
 
 	usage = cli_args_usage(cmd);
-	fprintf(stderr, "usage: %s\n", usage);
+	cli_error("%s: bad arguments (usage: %s)", cmd->name, usage);
 	free(usage);
 	return (EXIT_USAGE);
 }
@@ -298,14 +289,6 @@ cli_wants_help(int argc, char **argv)
 {
 	return (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "--help") == 0));
-}
-
-/* Reset getopt for a fresh pass over a new argv. */
-void
-cli_getopt_reset(void)
-{
-	optind = 0;
-	opterr = 1;
 }
 
 /* Map a store return code to the exit status of SPEC §10. */

@@ -16,8 +16,14 @@
 
 /*
  * cli.h: the command line.  Each command is one file exporting one const
- * struct cli_cmd, registered in the table in cli.c.  Commands print
- * "sluice: <reason>" on stderr and return the exit codes of SPEC §10.
+ * struct cli_cmd, registered in the table in cli.c.  The entry declares
+ * the command's options (.opts, a struct cli_opt list), its argument
+ * count (.args_min, .args_max), what each argument is for completion
+ * (.complete) and .run; cli.c parses the command line against it once
+ * (args.c), so --help, usage, completion and errors come from the same
+ * table.  .run reads its options with cli_args_has/get/next by long
+ * name.  Commands print "sluice: <reason>" on stderr and return the exit
+ * codes of SPEC §10.
  */
 
 #ifndef SLUICE_CLI_H
@@ -95,9 +101,12 @@ struct cli_cmd {
 	int		 args_min;	/* with .run: how many arguments */
 	int		 args_max;	/* ... or CLI_ARGS_ANY */
 	const struct cli_cmd *subs;	/* subcommands, ending with no name */
+	const char	*complete;	/* what each argument is, for completion:
+					   words of workflow, step, gate,
+					   template, schedule, file, command,
+					   shell; the last repeats */
 	int		 hidden;	/* not in help or completion */
 	int		 (*run)(struct cli_ctx *, const struct cli_args *);
-	int		 (*exec)(struct cli_ctx *, int, char **); /* old form */
 };
 
 extern const struct cli_cmd cli_cmd_check;
@@ -125,6 +134,8 @@ extern const struct cli_cmd cli_cmd_status;
 extern const struct cli_cmd cli_cmd_prune;
 extern const struct cli_cmd cli_cmd_mcp;
 extern const struct cli_cmd cli_cmd_help;
+extern const struct cli_cmd cli_cmd_completion;
+extern const struct cli_cmd cli_cmd_complete_words;
 
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
@@ -143,7 +154,6 @@ void		 cli_warn(const char *, ...) printflike(1, 2);
 int		 cli_usage(const struct cli_cmd *);
 void		 cli_print_help(const struct cli_cmd *, FILE *);
 int		 cli_wants_help(int, char **);
-void		 cli_getopt_reset(void);
 
 /* args.c: parse a command line against a command's option table. */
 int		 cli_args_parse(const struct cli_cmd *, int, char **,
@@ -186,8 +196,15 @@ void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
 void		 cli_json_time(struct cJSON *, const char *, int64_t);
 const char	*cli_time_rfc3339(int64_t, char *, size_t);
 struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
-void		 cli_table_row(FILE *, const int *, size_t, const char **);
-int		 cli_cell_width(const char *);
+int		 cli_text_width(const char *);
+
+/* table.c: columns sized from the rows; cut with "…" on a narrow tty. */
+struct cli_table;
+struct cli_table *cli_table_create(const char *const *, size_t);
+void		 cli_table_flex(struct cli_table *, const char *);
+void		 cli_table_add(struct cli_table *, const char *const *);
+void		 cli_table_print(struct cli_table *, const char *);
+void		 cli_table_free(struct cli_table *);
 void		 cli_printf(const char *, ...) printflike(1, 2);
 const char	*cli_ago(int64_t, char *, size_t);
 int		 cli_stdout_close(int);

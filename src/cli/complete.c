@@ -55,6 +55,7 @@ static const struct cli_opt fail_opts[] = {
 
 const struct cli_cmd cli_cmd_complete = {
 	.name = "complete",
+	.complete = "step",
 	.usage = "STEP",
 	.summary = "Finish a wait step from outside, with a result.",
 	.help = "STEP is the step's id, or WORKFLOW:NAME (the step's name or "
@@ -68,6 +69,7 @@ const struct cli_cmd cli_cmd_complete = {
 
 const struct cli_cmd cli_cmd_fail = {
 	.name = "fail",
+	.complete = "step",
 	.usage = "STEP",
 	.summary = "Fail a wait step from outside (a reason is required).",
 	.help = "STEP is the step's id, or WORKFLOW:NAME.  The step is not "

@@ -41,7 +41,8 @@ cli_console(struct cli_ctx *ctx)
 	int			 rc;
 
 	memset(&cfg, 0, sizeof cfg);
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	if (!ui_script_wanted() &&
+	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		cli_error("the console needs a terminal; scripts use the "
 		    "commands (sluice --help)");
 		return (EXIT_USAGE);

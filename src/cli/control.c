@@ -61,6 +61,7 @@ static const struct cli_opt control_retry_opts[] = {
 
 const struct cli_cmd cli_cmd_approve = {
 	.name = "approve",
+	.complete = "gate",
 	.usage = "STEP",
 	.summary = "Approve a gate waiting for people.",
 	.help = "STEP is the gate's step id, as sluice gates shows it.  Who may\n"
@@ -74,6 +75,7 @@ const struct cli_cmd cli_cmd_approve = {
 
 const struct cli_cmd cli_cmd_reject = {
 	.name = "reject",
+	.complete = "gate",
 	.usage = "STEP",
 	.summary = "Reject a gate waiting for people (a reason is required).",
 	.opts = control_reason_opts,
@@ -84,6 +86,7 @@ const struct cli_cmd cli_cmd_reject = {
 
 const struct cli_cmd cli_cmd_cancel = {
 	.name = "cancel",
+	.complete = "workflow",
 	.usage = "ID",
 	.summary = "Cancel a workflow: kill its running steps, stop the rest.",
 	.help = "With --step, a cancelled for-each item counts as failed and "
@@ -96,6 +99,7 @@ const struct cli_cmd cli_cmd_cancel = {
 
 const struct cli_cmd cli_cmd_retry = {
 	.name = "retry",
+	.complete = "workflow",
 	.usage = "ID",
 	.summary = "Run a failed or cancelled workflow again from where it "
 	    "ended.",
@@ -109,6 +113,7 @@ const struct cli_cmd cli_cmd_retry = {
 
 const struct cli_cmd cli_cmd_skip = {
 	.name = "skip",
+	.complete = "step",
 	.usage = "STEP",
 	.summary = "Skip a failed, pending or waiting step (as if it "
 	    "completed).",
@@ -124,6 +129,7 @@ const struct cli_cmd cli_cmd_skip = {
 
 const struct cli_cmd cli_cmd_pause = {
 	.name = "pause",
+	.complete = "workflow",
 	.usage = "ID",
 	.summary = "Hold a workflow: start no new steps (running ones "
 	    "finish).",
@@ -134,6 +140,7 @@ const struct cli_cmd cli_cmd_pause = {
 
 const struct cli_cmd cli_cmd_resume = {
 	.name = "resume",
+	.complete = "workflow",
 	.usage = "ID",
 	.summary = "Let a paused workflow go on.",
 	.args_min = 1,

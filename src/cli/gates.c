@@ -63,10 +63,10 @@ cmd_gates_parent_json(cJSON *o, const struct store_gate *g)
 static int
 cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	static const int		 widths[] = { 6, 20, 16, 8, 10, 5 };
 	static const char		*header[] = { "STEP", "WORKFLOW",
 	    "GATE", "WAITING", "BY", "OK", "MESSAGE" };
 	struct store_gate		*g;
+	struct cli_table		*t;
 	cJSON				*arr, *o;
 	char				*cause = NULL, id[64], age[16], ok[32];
 	char				*wname;
@@ -111,8 +111,9 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 			cJSON_AddItemToArray(arr, o);
 		}
 		cli_json_out(arr);
-	} else if (n != 0) {
-		cli_table_row(stdout, widths, 7, header);
+	} else {
+		t = cli_table_create(header, nitems(header));
+		cli_table_flex(t, ".ff...f");
 		for (i = 0; i < n; i++) {
 			snprintf(id, sizeof id, "%lld",
 			    (long long)g[i].step_id);
@@ -132,9 +133,10 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 			cells[4] = g[i].started_by;
 			cells[5] = ok;
 			cells[6] = g[i].message;
-			cli_table_row(stdout, widths, 7, cells);
+			cli_table_add(t, cells);
 			free(wname);
 		}
+		cli_table_print(t, "no gates waiting");
 	}
 	store_gates_free(g, n);
 	return (EXIT_OK);

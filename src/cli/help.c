@@ -31,6 +31,7 @@ static int	cmd_help_run(struct cli_ctx *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_help = {
 	.name = "help",
+	.complete = "command",
 	.usage = "[COMMAND [SUBCOMMAND]]",
 	.summary = "Show the commands, or one command's usage and options.",
 	.args_min = 0,

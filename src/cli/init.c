@@ -36,6 +36,7 @@ static int	cmd_init_run(struct cli_ctx *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_init = {
 	.name = "init",
+	.complete = "file",
 	.usage = "[PATH]",
 	.summary = "Create a database (PATH, else --db, $SLUICE_DB or the "
 	    "default).",

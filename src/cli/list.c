@@ -107,17 +107,17 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 static void
 cmd_list_text(const struct store_workflow *wfs, size_t n)
 {
-	static const int		 widths[] = { 6, 20, 10, 16, 10, 19 };
 	static const char		*header[] = { "ID", "NAME", "STATUS",
 	    "STEP", "BY", "STARTED", "AGE" };
 	const struct store_workflow	*w;
+	struct cli_table		*t;
 	const char			*cells[7];
 	char				 id[32], start[32], age[16], step[32];
 	char				 left[24], *name;
 	size_t				 i;
 
-	if (n != 0)
-		cli_table_row(stdout, widths, 7, header);
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, ".f.f...");
 	for (i = 0; i < n; i++) {
 		w = &wfs[i];
 		snprintf(id, sizeof id, "%lld", (long long)w->id);
@@ -141,9 +141,10 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 		cells[4] = w->created_by;
 		cells[5] = time_format(w->created_at, start, sizeof start);
 		cells[6] = cli_ago(w->created_at, age, sizeof age);
-		cli_table_row(stdout, widths, 7, cells);
+		cli_table_add(t, cells);
 		free(name);
 	}
+	cli_table_print(t, "no workflows");
 }
 
 /* Print the workflows as a table or a JSON array. */

@@ -46,6 +46,7 @@ static const struct cli_opt cmd_log_opts[] = {
 
 const struct cli_cmd cli_cmd_log = {
 	.name = "log",
+	.complete = "step",
 	.usage = "STEP",
 	.summary = "Show a step's output.",
 	.opts = cmd_log_opts,

@@ -34,7 +34,6 @@
 #include "util/util.h"
 #include "cli/cli.h"
 
-static int	cli_width(const char *);
 
 /*
  * Append a JSON string: quotes, backslashes and control characters
@@ -177,8 +176,8 @@ cli_json_raw(const char *text)
 }
 
 /* Columns a string takes on a terminal (bytes if it is not valid text). */
-static int
-cli_width(const char *s)
+int
+cli_text_width(const char *s)
 {
 	mbstate_t	 ps;
 	wchar_t		 wc;
@@ -198,42 +197,6 @@ cli_width(const char *s)
 		s += n;
 	}
 	return (w);
-}
-
-/* The width a cell takes once printed (controls escaped), for column sizes. */
-int
-cli_cell_width(const char *cell)
-{
-	char	*v;
-	int	 w;
-
-	v = vis_str(cell != NULL ? cell : "-", 0);
-	w = cli_width(v);
-	free(v);
-	return (w);
-}
-
-/*
- * Print one row: each cell, control characters escaped, padded to its
- * column width but the last.
- */
-void
-cli_table_row(FILE *f, const int *widths, size_t n, const char **cells)
-{
-	size_t	 i;
-	int	 pad;
-	char	*v;
-
-	for (i = 0; i < n; i++) {
-		v = vis_str(cells[i] != NULL ? cells[i] : "-", 0);
-		fputs(v, f);
-		pad = i + 1 < n ? widths[i] - cli_width(v) : 0;
-		free(v);
-		if (i + 1 == n)
-			break;
-		fprintf(f, "%*s", pad > 0 ? pad + 2 : 2, "");
-	}
-	fputc('\n', f);
 }
 
 /*

@@ -59,10 +59,10 @@ const struct cli_cmd cli_cmd_prune = {
 static int
 cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 {
-	static const int		 widths[] = { 6, 24, 10, 16, 5 };
 	static const char		*header[] = { "ID", "NAME", "STATUS",
 	    "FINISHED", "RUNS", "STEPS" };
 	struct store_prune_run		*list;
+	struct cli_table		*t;
 	cJSON				*root, *arr, *o;
 	char				*cause = NULL, id[32], runs[32];
 	char				 steps[32], when[64];
@@ -83,7 +83,7 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 	if (json) {
 		root = cJSON_CreateObject();
 		cJSON_AddTrueToObject(root, "dry_run");
-		cJSON_AddNumberToObject(root, "before", (double)before);
+		cli_json_time(root, "before", before);
 		arr = cJSON_AddArrayToObject(root, "workflows");
 		for (i = 0; i < n; i++) {
 			o = cJSON_CreateObject();
@@ -102,8 +102,8 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 		cJSON_AddNumberToObject(o, "steps", (double)nsteps);
 		cli_json_out(root);
 	} else {
-		if (n != 0)
-			cli_table_row(stdout, widths, 6, header);
+		t = cli_table_create(header, nitems(header));
+		cli_table_flex(t, ".f....");
 		for (i = 0; i < n; i++) {
 			snprintf(id, sizeof id, "%lld", (long long)list[i].id);
 			snprintf(runs, sizeof runs, "%lld",
@@ -117,8 +117,9 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 			    sizeof when);
 			cells[4] = runs;
 			cells[5] = steps;
-			cli_table_row(stdout, widths, 6, cells);
+			cli_table_add(t, cells);
 		}
+		cli_table_print(t, NULL);
 		cli_printf("would remove %lld runs (%lld steps); nothing was "
 		    "changed\n", (long long)nruns, (long long)nsteps);
 	}
@@ -166,7 +167,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 	if (json) {
 		root = cJSON_CreateObject();
 		cJSON_AddFalseToObject(root, "dry_run");
-		cJSON_AddNumberToObject(root, "before", (double)before);
+		cli_json_time(root, "before", before);
 		o = cJSON_AddObjectToObject(root, "removed");
 		cJSON_AddNumberToObject(o, "runs", (double)runs);
 		cJSON_AddNumberToObject(o, "steps", (double)steps);

@@ -60,6 +60,7 @@ const struct cli_opt cli_run_options[] = {
 
 const struct cli_cmd cli_cmd_run = {
 	.name = "run",
+	.complete = "flow",
 	.usage = "FLOW.json|TEMPLATE",
 	.summary = "Start a workflow from a flow file or a template.",
 	.help = "An argument containing '/' or ending in .json is a file; "

@@ -101,6 +101,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule show",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Show a schedule, its recent runs and skipped "
 		    "firings.",
@@ -121,6 +122,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule rm",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Remove a schedule (its runs and history are kept).",
 		.args_min = 1,
@@ -129,6 +131,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule pause",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Stop a schedule firing.",
 		.args_min = 1,
@@ -137,6 +140,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule resume",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Fire again from the next instant (what fell while "
 		    "paused is not caught up).",
@@ -146,6 +150,7 @@ static const struct cli_cmd schedule_cmds[] = {
 	},
 	{
 		.name = "schedule run",
+		.complete = "schedule",
 		.usage = "NAME",
 		.summary = "Fire a schedule now, by hand (its overlap policy "
 		    "holds); print the id.",
@@ -371,15 +376,15 @@ schedule_json(const struct store_schedule *c)
 static void
 schedule_table(const struct store_schedule *c, size_t n)
 {
-	static const int	 widths[] = { 16, 14, 16, 15, 36 };
 	static const char	*header[] = { "NAME", "CRON", "TEMPLATE",
 	    "OVERLAP", "NEXT", "LAST" };
+	struct cli_table	*t;
 	const char		*cells[6];
 	char			 next[64], last[96], when[64];
 	size_t			 i;
 
-	if (n != 0)
-		cli_table_row(stdout, widths, 6, header);
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, "f.f..f");
 	for (i = 0; i < n; i++) {
 		snprintf(last, sizeof last, "-");
 		if (c[i].last_fire_at != 0)
@@ -398,8 +403,9 @@ schedule_table(const struct store_schedule *c, size_t n)
 		cells[3] = c[i].overlap;
 		cells[4] = schedule_next_text(&c[i], next, sizeof next);
 		cells[5] = last;
-		cli_table_row(stdout, widths, 6, cells);
+		cli_table_add(t, cells);
 	}
+	cli_table_print(t, "no schedules");
 }
 
 /* schedule list [--json] */

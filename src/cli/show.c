@@ -49,6 +49,7 @@ static const struct cli_opt cmd_show_opts[] = {
 
 const struct cli_cmd cli_cmd_show = {
 	.name = "show",
+	.complete = "workflow",
 	.usage = "ID",
 	.summary = "Show a workflow and its steps.",
 	.opts = cmd_show_opts,
@@ -417,9 +418,9 @@ static void
 cmd_show_text(const struct store_workflow *w, const struct store_step *st,
     size_t n)
 {
-	static const int	 widths[] = { 6, 20, 9, 3, 12, 19, 8 };
 	static const char	*header[] = { "ID", "STEP", "STATUS", "TRY",
 	    "TOOL", "STARTED", "TOOK", "RESULT" };
+	struct cli_table	*t;
 	const char		*cells[8];
 	char			 id[32], att[16], t1[32], took[16];
 	char			 name[SLUICE_MAX_NAME + 8];
@@ -449,7 +450,8 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	if (w->error != NULL)
 		cli_printf("error:    %s\n", w->error);
 	cli_printf("\n");
-	cli_table_row(stdout, widths, 8, header);
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, ".f.....f");
 	for (i = 0; i < n; i++) {
 		snprintf(id, sizeof id, "%lld", (long long)st[i].id);
 		snprintf(att, sizeof att, "%d", st[i].attempt);
@@ -486,10 +488,11 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			/* What a running step last said of its progress. */
 			cells[7] = wait = cmd_show_progress(&st[i]);
 		}
-		cli_table_row(stdout, widths, 8, cells);
+		cli_table_add(t, cells);
 		free(wait);
 		wait = NULL;
 	}
+	cli_table_print(t, NULL);
 }
 
 /* Look the workflow up and print it. */

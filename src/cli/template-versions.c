@@ -63,45 +63,26 @@ versions_table(struct store_template_version *v, size_t n,
 	static const char	*head[] = {
 		"VERSION", "SAVED", "BY", "RUNS", "COMPLETED", "DESCRIPTION"
 	};
+	struct cli_table	*t;
 	const char		*cols[nitems(head)];
-	int			 w[nitems(head)];
 	char			 ver[32], when[64], runs[32], done[32];
-	size_t			 i, j, len, pass;
+	size_t			 i;
 
-	for (j = 0; j < nitems(head); j++)
-		w[j] = (int)strlen(head[j]);
-	/* First pass sizes the columns, the second prints. */
-	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1) {
-			w[nitems(head) - 1] = 0;
-			cli_table_row(stdout, w, nitems(head), head);
-		}
-		for (i = 0; i < n; i++) {
-			snprintf(ver, sizeof ver, "%lld",
-			    (long long)v[i].version);
-			snprintf(runs, sizeof runs, "%lld",
-			    (long long)v[i].runs);
-			snprintf(done, sizeof done, "%lld",
-			    (long long)v[i].completed);
-			cols[0] = ver;
-			cols[1] = time_format(v[i].saved_at, when,
-			    sizeof when);
-			cols[2] = v[i].saved_by != NULL ? v[i].saved_by : "-";
-			cols[3] = runs;
-			cols[4] = done;
-			cols[5] = v[i].description != NULL ?
-			    v[i].description : "";
-			if (pass == 1) {
-				cli_table_row(stdout, w, nitems(head), cols);
-				continue;
-			}
-			for (j = 0; j + 1 < nitems(head); j++) {
-				len = (size_t)cli_cell_width(cols[j]);
-				if (len > (size_t)w[j])
-					w[j] = (int)len;
-			}
-		}
+	t = cli_table_create(head, nitems(head));
+	cli_table_flex(t, ".....f");
+	for (i = 0; i < n; i++) {
+		snprintf(ver, sizeof ver, "%lld", (long long)v[i].version);
+		snprintf(runs, sizeof runs, "%lld", (long long)v[i].runs);
+		snprintf(done, sizeof done, "%lld", (long long)v[i].completed);
+		cols[0] = ver;
+		cols[1] = time_format(v[i].saved_at, when, sizeof when);
+		cols[2] = v[i].saved_by != NULL ? v[i].saved_by : "-";
+		cols[3] = runs;
+		cols[4] = done;
+		cols[5] = v[i].description != NULL ? v[i].description : "";
+		cli_table_add(t, cols);
 	}
+	cli_table_print(t, "no versions");
 	if (removed_at != 0) {
 		cli_printf("removed %s; its versions are kept\n",
 		    time_format(removed_at, when, sizeof when));

@@ -75,6 +75,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template show",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Print a template's document as saved.",
 		.opts = template_show_opts,
@@ -84,6 +85,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template save",
+		.complete = "template file",
 		.usage = "NAME FILE",
 		.summary = "Check a template document (FILE, or - for stdin) "
 		    "and save it as the next version.",
@@ -93,6 +95,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template edit",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Edit a template in $VISUAL, $EDITOR or vi, "
 		    "like crontab -e.",
@@ -102,6 +105,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template rm",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Remove a template (its old versions and runs are "
 		    "kept).",
@@ -111,6 +115,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template run",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "Start a workflow from a template; print its id.",
 		.help = "The same as sluice run NAME; see sluice help run.\n",
@@ -121,6 +126,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template history",
+		.complete = "template",
 		.usage = "NAME",
 		.summary = "List every saved version of a template, removed "
 		    "or not, with who saved it and how its runs went.",
@@ -131,6 +137,7 @@ static const struct cli_cmd template_cmds[] = {
 	},
 	{
 		.name = "template diff",
+		.complete = "template",
 		.usage = "NAME [V1 [V2]]",
 		.summary = "A unified diff of a template's documents: the "
 		    "latest against the one before, V1 against the latest, "
@@ -205,27 +212,13 @@ template_table(struct store_template *t, size_t n)
 	static const char	*head[] = {
 		"NAME", "VERSION", "UPDATED", "BY", "DESCRIPTION"
 	};
+	struct cli_table	*tb;
 	const char		*cols[nitems(head)];
-	int			 w[nitems(head)];
 	char			 ver[32], when[64];
-	size_t			 i, j, len;
+	size_t			 i;
 
-	for (j = 0; j < nitems(head); j++)
-		w[j] = (int)strlen(head[j]);
-	for (i = 0; i < n; i++) {
-		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
-		cols[0] = t[i].name;
-		cols[1] = ver;
-		cols[2] = time_format(t[i].updated_at, when, sizeof when);
-		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
-		for (j = 0; j < 4; j++) {
-			len = (size_t)cli_cell_width(cols[j]);
-			if (len > (size_t)w[j])
-				w[j] = (int)len;
-		}
-	}
-	w[nitems(head) - 1] = 0;
-	cli_table_row(stdout, w, nitems(head), head);
+	tb = cli_table_create(head, nitems(head));
+	cli_table_flex(tb, "f...f");
 	for (i = 0; i < n; i++) {
 		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
 		cols[0] = t[i].name;
@@ -233,8 +226,9 @@ template_table(struct store_template *t, size_t n)
 		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
 		cols[4] = t[i].description != NULL ? t[i].description : "";
-		cli_table_row(stdout, w, nitems(head), cols);
+		cli_table_add(tb, cols);
 	}
+	cli_table_print(tb, "no templates");
 }
 
 /* template list [--json] */

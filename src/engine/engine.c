@@ -246,6 +246,17 @@ engine_idle(const struct engine *e)
 	    !e->in_txn && e->leftovers == NULL);
 }
 
+/*
+ * Nothing to do until something from outside happens: no step running or
+ * ready (runs may wait at gates), for the screen tests' :wait-idle.
+ */
+int
+engine_quiet(const struct engine *e)
+{
+	return (RB_EMPTY(&e->running) && TAILQ_EMPTY(&e->ready[0]) &&
+	    TAILQ_EMPTY(&e->ready[1]) && !e->in_txn);
+}
+
 /* Step rows running here now (a console asks before quitting). */
 int
 engine_nrunning(const struct engine *e)

@@ -146,6 +146,7 @@ void		 engine_close(struct engine *);
 void		 engine_shutdown(struct engine *, int);
 int		 engine_finished(const struct engine *);
 int		 engine_idle(const struct engine *);
+int		 engine_quiet(const struct engine *);	/* none running, ready */
 int		 engine_nrunning(const struct engine *);
 void		 engine_set_headless(struct engine *);
 int		 engine_handing_over(const struct engine *);

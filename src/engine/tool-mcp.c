@@ -75,6 +75,8 @@ static void	 mcp_line(struct engine *, struct estep *, const char *,
 		     size_t);
 static void	 mcp_request(struct engine *, struct estep *,
 		     const struct rpc_msg *);
+static void	 mcp_progress(struct engine *, struct estep *,
+		     const cJSON *);
 static void	 mcp_initialized(struct engine *, struct estep *,
 		     const cJSON *);
 static void	 mcp_called(struct engine *, struct estep *, const cJSON *);
@@ -248,6 +250,8 @@ mcp_line(struct engine *e, struct estep *es, const char *text, size_t len)
 		/* Logging, progress, list changes: the log keeps them. */
 		engine_exec_log(e, es, "out", text, len);
 		engine_exec_log(e, es, "out", "\n", 1);
+		if (strcmp(msg.method, "notifications/progress") == 0)
+			mcp_progress(e, es, msg.params);
 		break;
 	case RPC_REQUEST:
 		mcp_request(e, es, &msg);
@@ -294,6 +298,47 @@ mcp_request(struct engine *e, struct estep *es, const struct rpc_msg *msg)
 	mcp_send(es, rpc_error(msg->id, RPC_METHOD_NOT_FOUND,
 	    "sluice runs this tool as a workflow step and answers no "
 	    "requests", NULL));
+}
+
+/*
+ * notifications/progress for our call's token: the step's progress, as a
+ * "::progress" line gives it.  A percentage only with a total; a message
+ * when the server sends one, else the progress as "N of TOTAL".
+ */
+static void
+mcp_progress(struct engine *e, struct estep *es, const cJSON *params)
+{
+	const cJSON	*token, *done, *total, *message;
+	char		 want[64], *text = NULL, *c;
+	double		 pct;
+	int		 percent = -1;
+
+	snprintf(want, sizeof want, "sluice-step-%lld", (long long)es->id);
+	token = cJSON_GetObjectItemCaseSensitive(params, "progressToken");
+	done = cJSON_GetObjectItemCaseSensitive(params, "progress");
+	total = cJSON_GetObjectItemCaseSensitive(params, "total");
+	message = cJSON_GetObjectItemCaseSensitive(params, "message");
+	if (!cJSON_IsString(token) || strcmp(token->valuestring, want) != 0 ||
+	    !cJSON_IsNumber(done))
+		return;
+	if (cJSON_IsNumber(total) && total->valuedouble > 0) {
+		pct = 100.0 * done->valuedouble / total->valuedouble;
+		percent = pct < 0 ? 0 : pct > 100 ? 100 : (int)pct;
+	}
+	if (cJSON_IsString(message) && *message->valuestring != '\0')
+		text = str_utf8_repair(message->valuestring,
+		    strnlen(message->valuestring, ENGINE_PROGRESS_MAX));
+	else if (cJSON_IsNumber(total))
+		xasprintf(&text, "%g of %g", done->valuedouble,
+		    total->valuedouble);
+	for (c = text; c != NULL && *c != '\0'; c++) {
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = ' ';
+	}
+	engine_txn(e);
+	if (store_step_set_progress(e->store, es->id, percent, text) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	free(text);
 }
 
 /*

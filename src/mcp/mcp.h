@@ -25,7 +25,7 @@
 
 struct cli_ctx;
 
-/* The protocol revisions sluice speaks, newest first. */
+/* The newest protocol revision sluice speaks (server.c lists them all). */
 #define MCP_PROTOCOL_LATEST	"2025-11-25"
 
 int		 mcp_serve(struct cli_ctx *, int, int);

@@ -193,7 +193,7 @@ mcp_tools_call(struct mcp_server *srv, const struct rpc_msg *m,
 	const struct mcp_tool	*t;
 	const cJSON		*name, *args;
 	struct mcp_answer	 ans;
-	cJSON			*schema, *o, *c;
+	cJSON			*schema, *o, *content, *c;
 	char			*bad;
 
 	name = cJSON_GetObjectItemCaseSensitive(m->params, "name");
@@ -227,11 +227,11 @@ mcp_tools_call(struct mcp_server *srv, const struct rpc_msg *m,
 	    "ok");
 
 	o = cJSON_CreateObject();
-	c = cJSON_AddArrayToObject(o, "content");
+	content = cJSON_AddArrayToObject(o, "content");
 	c = cJSON_CreateObject();
 	cJSON_AddStringToObject(c, "type", "text");
 	cJSON_AddStringToObject(c, "text", ans.text != NULL ? ans.text : "");
-	cJSON_AddItemToArray(cJSON_GetObjectItem(o, "content"), c);
+	cJSON_AddItemToArray(content, c);
 	if (!ans.error && ans.structured != NULL) {
 		cJSON_AddItemToObject(o, "structuredContent", ans.structured);
 		ans.structured = NULL;

@@ -122,6 +122,8 @@ int		 store_status_register(sqlite3 *, char **);
 	STORE_RUN_WAITING(w) ", " w ".late_at)"
 /* template.c: fill a template from a TEMPLATE_COLUMNS row. */
 int		 store_template_row_read(sqlite3_stmt *, void *, char **);
+int		 store_template_read(struct store *, const char *,
+		     const char *, int64_t, struct store_template **, char **);
 
 /*
  * cache.c: the engine's statements: prepared once and kept (store_stmt),

@@ -149,36 +149,8 @@ int
 store_template_get_any(struct store *s, const char *name, int64_t version,
     struct store_template **tp, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc, bad = 0;
-
-	*tp = NULL;
-	if ((rc = store_prepare(s, any_version_sql, &st, cause)) != 0)
-		return (rc);
-	bad |= store_bind_text(st, 1, name);
-	bad |= sqlite3_bind_int64(st, 2, version);
-	if (bad != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "get template",
-		    cause);
-		goto out;
-	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*tp = xmalloc(sizeof **tp);
-		store_template_row_read(st, *tp, cause);
-		rc = 0;
-	} else if (rc == SQLITE_DONE && version > 0) {
-		xasprintf(cause, "no template \"%s\" version %lld", name,
-		    (long long)version);
-		rc = STORE_NOTFOUND;
-	} else if (rc == SQLITE_DONE) {
-		xasprintf(cause, "no template \"%s\"", name);
-		rc = STORE_NOTFOUND;
-	} else
-		rc = store_fail(s, rc, "get template", cause);
-out:
-	sqlite3_finalize(st);
-	return (rc);
+	return (store_template_read(s, any_version_sql, name, version, tp,
+	    cause));
 }
 
 /*

@@ -329,21 +329,23 @@ store_template_row_read(sqlite3_stmt *st, void *p, char **cause)
 	return (0);
 }
 
-/* Read a live template: its current version (0) or a given one. */
+/*
+ * Read the one template row a query gives for a name (?1) and, when the
+ * query has a second parameter, a version (?2); a missing row is
+ * STORE_NOTFOUND with a reason naming what was asked for.
+ */
 int
-store_template_get(struct store *s, const char *name, int64_t version,
-    struct store_template **tp, char **cause)
+store_template_read(struct store *s, const char *sql, const char *name,
+    int64_t version, struct store_template **tp, char **cause)
 {
 	sqlite3_stmt	*st;
-	const char	*sql;
 	int		 rc, bad = 0;
 
 	*tp = NULL;
-	sql = version > 0 ? template_get_version_sql : template_get_sql;
 	if ((rc = store_prepare(s, sql, &st, cause)) != 0)
 		return (rc);
 	bad |= store_bind_text(st, 1, name);
-	if (version > 0)
+	if (sqlite3_bind_parameter_count(st) >= 2)
 		bad |= sqlite3_bind_int64(st, 2, version);
 	if (bad != SQLITE_OK) {
 		rc = store_fail(s, sqlite3_errcode(s->db), "get template",
@@ -367,6 +369,16 @@ store_template_get(struct store *s, const char *name, int64_t version,
 out:
 	sqlite3_finalize(st);
 	return (rc);
+}
+
+/* Read a live template: its current version (0) or a given one. */
+int
+store_template_get(struct store *s, const char *name, int64_t version,
+    struct store_template **tp, char **cause)
+{
+	return (store_template_read(s, version > 0 ?
+	    template_get_version_sql : template_get_sql, name, version, tp,
+	    cause));
 }
 
 /* store_rows' way to free a partly read array. */

@@ -90,6 +90,7 @@ ui_action_echo(struct ui *ui, struct buf *b, const char *words)
 		buf_putc(b, ' ');
 	}
 	buf_puts(b, words);
+	ui_messages_command(ui, b->data);
 }
 
 /* Show what came of an action: the command, then the engine's answer. */

@@ -87,7 +87,12 @@ command_done(struct ui *ui, const char *line, void *arg)
 			ui_screen_message(ui, 1, ":run TEMPLATE");
 		else
 			ui_form_open(ui, rest, NULL);
-	} else if (strcmp(word, "versions") == 0 ||
+	} else if (strcmp(word, "messages") == 0 ||
+	    strcmp(word, "m") == 0)
+		ui_messages_open(ui);
+	else if (strcmp(word, "copy") == 0)
+		ui_messages_copy(ui);
+	else if (strcmp(word, "versions") == 0 ||
 	    strcmp(word, "history") == 0) {
 		/* Also reaches removed templates, which no view lists. */
 		if (rest == NULL || *rest == '\0')

@@ -289,6 +289,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	const char	*trace;
 	static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGWINCH };
 	size_t		 i;
+	int		 rc;
 
 	memset(&ui, 0, sizeof ui);
 	ui.cfg = cfg;
@@ -302,7 +303,9 @@ ui_main(const struct ui_config *cfg, char **cause)
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0')
 		ui.trace = file_open_private(trace);
 	ui_engine_try(&ui, 0);
-	if (ui_term_open(&ui, cause) != 0) {
+	rc = ui_script_wanted() ? ui_script_open(&ui, cause) :
+	    ui_term_open(&ui, cause);
+	if (rc != 0) {
 		if (ui.engine != NULL)
 			engine_close(ui.engine);
 		store_lease_clear(&ui.lease);
@@ -310,6 +313,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 		return (-1);
 	}
 	loop_hook_add(ui.loop, ui_before_sleep, &ui);
+	ui_script_start(&ui);	/* after the draw, so it sees the screen */
 	ui.watch = loop_timer_create(ui.loop, ui_watch, &ui);
 	ui.tick = loop_timer_create(ui.loop, ui_tick, &ui);
 	loop_timer_start(ui.tick, UI_TICK_MS);
@@ -323,6 +327,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	while (!ui.quit)
 		loop_once(ui.loop, 1);
 	ui_finish(&ui);
+	rc = ui_script_close(&ui);
 	while (ui.top != NULL && ui.top->below != NULL)
 		ui_view_pop(&ui);
 	ui_view_switch(&ui, (enum view_kind)-1);
@@ -333,8 +338,13 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui_action_clear(&ui);
 	store_lease_clear(&ui.lease);
 	free(ui.message);
+	ui_messages_free(&ui);
 	if (ui.trace != NULL)
 		fclose(ui.trace);
 	loop_free(ui.loop);
+	if (rc != 0) {
+		xasprintf(cause, "the key script failed");
+		return (-1);
+	}
 	return (0);
 }

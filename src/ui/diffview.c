@@ -64,6 +64,7 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 {
 	struct store_template	*t1 = NULL, *t2 = NULL;
 	struct diffview		*d;
+	struct buf		 words, echo;
 	char			*cause, *diff, *l1, *l2, *p;
 	char			 when[32];
 	size_t			 n;
@@ -99,8 +100,16 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 			*p++ = '\0';
 		}
 		ui_view_push(ui, &ui_view_diff, d);
-		ui_screen_message(ui, 0, "sluice template diff %s %lld %lld",
-		    name, (long long)t1->version, (long long)t2->version);
+		buf_init(&words);
+		buf_puts(&words, "template diff ");
+		ui_action_quote(&words, name);
+		buf_printf(&words, " %lld %lld", (long long)t1->version,
+		    (long long)t2->version);
+		buf_init(&echo);
+		ui_action_echo(ui, &echo, words.data);
+		ui_screen_message(ui, 0, "%s", echo.data);
+		buf_free(&echo);
+		buf_free(&words);
 	}
 	free(diff);
 	free(l1);

@@ -341,31 +341,6 @@ ui_draw_columns(struct ui *ui, int y, const int *widths, size_t n,
 	}
 }
 
-/*
- * Fit column widths into total: the flexible column takes what is left
- * (at least 4), and columns are dropped from the right when even that
- * does not fit.  Returns the number of columns kept.
- */
-int
-ui_draw_fit(int *widths, size_t n, int total, size_t flex)
-{
-	int	 used = 0;
-	size_t	 i, kept = n;
-
-	for (i = 0; i < n; i++)
-		if (i != flex)
-			used += widths[i] + 1;
-	while (kept > flex + 1 && total - used < 4 + 1) {
-		kept--;
-		used -= widths[kept] + 1;
-		widths[kept] = 0;
-	}
-	widths[flex] = total - used - 1;
-	if (widths[flex] < 1)
-		widths[flex] = 1;
-	return ((int)kept);
-}
-
 /* A step status's glyph: UTF-8 when the locale has it, ASCII otherwise. */
 const char *
 ui_draw_glyph(const struct ui *ui, enum step_status st)

@@ -27,6 +27,8 @@
 
 #include "ui/ui-int.h"
 
+#define GATES_BY_MAX	24	/* the BY column grows to this */
+
 struct gates {
 	struct ui_list		 list;
 	struct store_gate	*all;
@@ -170,7 +172,7 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 	struct table	 t;
 	char		 id[24];
 	size_t		 i;
-	int		 w;
+	int		 w, n;
 
 	if (g == NULL)
 		return;
@@ -192,6 +194,12 @@ gates_draw(struct ui *ui, struct view *v, int y, int h)
 	}
 	if (widths[2] < 16)
 		widths[2] = 16;
+	/* "alice via mcp" fits whole: who started it, and how, matters. */
+	for (i = 0; i < g->nall; i++) {
+		n = ui_draw_width(g->all[i].started_by);
+		if (n > widths[4])
+			widths[4] = n < GATES_BY_MAX ? n : GATES_BY_MAX;
+	}
 	ui_list_fix(&g->list, h - 1);
 	memset(&t, 0, sizeof t);
 	t.titles = titles;

@@ -71,7 +71,8 @@ help_where(unsigned int views, struct buf *b)
 {
 	static const char *const names[] = {
 		"Workflows", "Gates", "Templates", "Schedules", "Audit", "Run",
-		"Step", "Log", "Help", "Prompt", "Form", "Versions", "Diff"
+		"Step", "Log", "Help", "Prompt", "Form", "Versions", "Diff",
+		"Messages"
 	};
 	size_t	 i;
 	int	 n = 0;

@@ -49,6 +49,8 @@ static void	 key_pause(struct ui *, struct view *);
 static void	 key_run(struct ui *, struct view *);
 static void	 key_edit(struct ui *, struct view *);
 static void	 key_versions(struct ui *, struct view *);
+static void	 key_messages(struct ui *, struct view *);
+static void	 key_copy(struct ui *, struct view *);
 static void	 key_run_diff(struct ui *, struct view *);
 static void	 key_timeline(struct ui *, struct view *);
 static void	 key_log(struct ui *, struct view *);
@@ -74,7 +76,7 @@ const struct ui_key ui_keys[] = {
 	{ K_ESC, "Esc", VIEW_PAGES | V(HELP), NULL, "back (clears a filter "
 	    "first)", key_back },
 	{ '?', "?", VIEW_PAGES, "help", "this help", key_help },
-	{ '/', "/", VIEW_PAGES & ~V(DIFF), "filter", "filter the list (the log: search)"
+	{ '/', "/", VIEW_PAGES & ~(V(DIFF) | V(STEP)), "filter", "filter the list (the log: search)"
 	    "; Esc clears", key_filter },
 	{ ':', ":", VIEW_PAGES, NULL, "command line: :workflows :gates "
 	    ":templates :schedules :audit :run NAME :versions NAME :open ID "
@@ -128,6 +130,10 @@ const struct ui_key ui_keys[] = {
 	    key_log },
 	{ 'f', "f", V(RUN) | V(LOG), "follow", "follow the running or "
 	    "failing step (the log: its end)", key_follow },
+	{ 'm', "m", VIEW_PAGES, NULL, "every message of this session, in "
+	    "full (also :messages)", key_messages },
+	{ 'Y', "Y", VIEW_PAGES, NULL, "copy the last echoed command to the "
+	    "clipboard (OSC 52; also :copy)", key_copy },
 	{ K_CTRL('L'), "C-l", VIEW_PAGES | V(HELP), NULL, "redraw the screen",
 	    key_redraw },
 	{ K_CTRL('C'), "C-c", VIEW_PAGES | V(HELP), NULL, "quit (as q on a "
@@ -158,13 +164,88 @@ ui_keys_name(int key, char *buf, size_t len)
 	return (buf);
 }
 
-/* "y approve  n reject ..." for the view on top. */
+/*
+ * The footer's keys, most important first: what acts on the selected
+ * row, then moving between pages; keys not named here follow in table
+ * order, and "? help" always ends the line.
+ */
+static const int footer_order[] = {
+	K_ENTER, 'y', 'n', 'R', 'c', 's', 'p', 'r', 'e', 'v', 'd', 'D', 'l',
+	'f', 't', '/', 'q'
+};
+
+/*
+ * Whether a key does something on the page as it is now: y and n only on
+ * a waiting gate, s only on a failed or waiting step.  Keys not named
+ * here always do.
+ */
+static int
+key_works(struct view *page, int key)
+{
+	enum step_status	 st;
+	int			 gate, known;
+
+	if (key != 'y' && key != 'n' && key != 's')
+		return (1);
+	switch (page->ops->kind) {
+	case VIEW_GATES:
+		return (1);
+	case VIEW_RUN:
+		known = ui_run_state(page, &st, &gate);
+		break;
+	case VIEW_STEP:
+		known = ui_step_state(page, &st, &gate);
+		break;
+	default:
+		return (1);
+	}
+	if (!known)
+		return (0);
+	if (key == 's')
+		return (st == STEP_FAILED || st == STEP_WAITING);
+	return (gate && st == STEP_WAITING);
+}
+
+/* Whether key i is in the footer of a page, as the page is now. */
+static int
+key_in_footer(struct view *page, size_t i)
+{
+	return (ui_keys[i].footer != NULL &&
+	    (ui_keys[i].views & VIEW_BIT(page->ops->kind)) &&
+	    key_works(page, ui_keys[i].key));
+}
+
+/* Add key i to the footer if it fits in cols, keeping room for "? ...". */
+static void
+key_footer_add(struct buf *b, size_t i, int cols, int *full)
+{
+	char	*item;
+	int	 w;
+
+	if (*full)
+		return;
+	xasprintf(&item, "%s%s %s", b->len > 0 ? "  " : "", ui_keys[i].label,
+	    ui_keys[i].footer);
+	w = ui_draw_width(b->data != NULL ? b->data : "") +
+	    ui_draw_width(item);
+	if (w + (int)strlen("  ? more keys") > cols)
+		*full = 1;
+	else
+		buf_puts(b, item);
+	free(item);
+}
+
+/*
+ * The footer: the keys that work on the view on top as it is now, most
+ * important first, as many as fit, then "? help" (or "? more keys" when
+ * some did not fit).
+ */
 void
 ui_keys_footer(struct ui *ui, struct view *v, struct buf *b)
 {
 	struct view	*page = ui_view_page(ui);
-	unsigned int	 bit;
-	size_t		 i;
+	size_t		 i, k;
+	int		 full = 0, listed;
 
 	if (v != NULL && v->ops->overlay) {
 		if (v->ops->kind == VIEW_PROMPT)
@@ -177,14 +258,23 @@ ui_keys_footer(struct ui *ui, struct view *v, struct buf *b)
 	}
 	if (page == NULL)
 		return;
-	bit = VIEW_BIT(page->ops->kind);
-	for (i = 0; i < ui_nkeys; i++) {
-		if (ui_keys[i].footer == NULL || !(ui_keys[i].views & bit))
-			continue;
-		if (b->len > 0)
-			buf_puts(b, "  ");
-		buf_printf(b, "%s %s", ui_keys[i].label, ui_keys[i].footer);
+	for (k = 0; k < nitems(footer_order); k++) {
+		for (i = 0; i < ui_nkeys; i++) {
+			if (ui_keys[i].key == footer_order[k] &&
+			    key_in_footer(page, i))
+				key_footer_add(b, i, ui->cols, &full);
+		}
 	}
+	for (i = 0; i < ui_nkeys; i++) {
+		if (ui_keys[i].key == '?' || !key_in_footer(page, i))
+			continue;
+		for (listed = 0, k = 0; k < nitems(footer_order); k++)
+			listed |= ui_keys[i].key == footer_order[k];
+		if (!listed)
+			key_footer_add(b, i, ui->cols, &full);
+	}
+	buf_printf(b, "%s%s", b->len > 0 ? "  " : "",
+	    full ? "? more keys" : "? help");
 }
 
 /* Hand a key to the overlay, then the page, then the table. */
@@ -546,4 +636,20 @@ key_run_diff(struct ui *ui, struct view *v)
 		return;
 	}
 	ui_versions_run_diff(ui, wf);
+}
+
+/* m: the message history. */
+static void
+key_messages(struct ui *ui, struct view *v)
+{
+	(void)v;
+	ui_messages_open(ui);
+}
+
+/* Y: the last echoed command to the clipboard. */
+static void
+key_copy(struct ui *ui, struct view *v)
+{
+	(void)v;
+	ui_messages_copy(ui);
 }

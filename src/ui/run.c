@@ -682,3 +682,20 @@ ui_run_follow(struct ui *ui, struct view *v)
 	    "failed, else waiting (f again or a move stops)");
 	ui_dirty(ui);
 }
+
+/* The selected row's status and whether it is a gate; 0 if no step. */
+int
+ui_run_state(struct view *v, enum step_status *st, int *gate)
+{
+	struct run		*r = v->data;
+	const struct tree_row	*tr;
+
+	if (r == NULL || r->tree == NULL || r->list.n == 0)
+		return (0);
+	tr = &r->tree->rows[r->vis[r->list.sel]];
+	if ((tr->kind != TREE_STEP && tr->kind != TREE_JOIN) || tr->row == NULL)
+		return (0);
+	*st = tr->row->status;
+	*gate = tr->row->kind != NULL && strcmp(tr->row->kind, "gate") == 0;
+	return (1);
+}

@@ -59,6 +59,8 @@ ui_screen_message(struct ui *ui, int error, const char *fmt, ...)
 		va_start(ap, fmt);
 		xvasprintf(&ui->message, fmt, ap);
 		va_end(ap);
+		if (*ui->message != '\0')
+			ui_messages_add(ui, ui->message, error);
 	}
 	ui->message_error = error;
 	ui_dirty(ui);

@@ -68,6 +68,9 @@ struct stepv {
 	size_t		 rowsize;
 	int		 cols;
 	struct ui_list	 list;
+	enum step_status status;	/* as last read, for the footer */
+	int		 gate;		/* an approval gate */
+	int		 read;		/* the row was read */
 };
 
 static void	 step_load(struct ui *, struct view *);
@@ -535,6 +538,9 @@ step_load(struct ui *ui, struct view *v)
 		w = NULL;
 	}
 	sv->workflow_id = s->workflow_id;
+	sv->status = s->status;
+	sv->gate = strcmp(s->kind, "gate") == 0;
+	sv->read = 1;
 	sv->live = s->status == STEP_RUNNING ||
 	    s->status == STEP_WAITING ||
 	    s->status == STEP_PENDING;
@@ -745,4 +751,17 @@ step_free(struct view *v)
 	free(sv->lines);
 	free(sv->rows);
 	free(sv);
+}
+
+/* The shown step's status and whether it is a gate; 0 before it is read. */
+int
+ui_step_state(struct view *v, enum step_status *st, int *gate)
+{
+	struct stepv	*sv = v->data;
+
+	if (sv == NULL || !sv->read)
+		return (0);
+	*st = sv->status;
+	*gate = sv->gate;
+	return (1);
 }

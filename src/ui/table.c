@@ -16,15 +16,80 @@
 
 /*
  * table.c: the shape every list view shares: a title row of column names,
- * then rows, the selected one painted across the whole width, columns fit
- * to the terminal (the flexible one takes what is left; the rightmost go
- * first when even that is too narrow), and a line saying why the list is
- * empty when it is.
+ * then rows, the selected one painted across the whole width, and a line
+ * saying why the list is empty when it is.  Columns are as wide as what
+ * the rows on screen hold, so a long step name or message shows whole
+ * where the terminal has room; when it has not, the columns wider than
+ * their view wants give way first, then the flexible one, and the
+ * rightmost columns go last.
  */
 
 #include <string.h>
 
 #include "ui/ui-int.h"
+
+/* The flexible column keeps at least this much before others give way. */
+#define TABLE_FLEX_MIN	20
+/* ... and below this many, columns on its right are dropped for it. */
+#define TABLE_FLEX_READ	12
+
+static void	table_fit(const struct table *, const int *, int, int *);
+
+/*
+ * Widths from the content (title and shown cells) of each column: each
+ * gets its content; the flexible one what is left, up to its maximum or
+ * its content (so the columns after it stay near).  When that leaves the flexible column short, the columns
+ * wider than wanted shrink toward wanted, widest excess first; then
+ * columns are dropped from the right.
+ */
+static void
+table_fit(const struct table *t, const int *content, int cols, int *widths)
+{
+	int	 used = 0, room, want_flex, cap, best, excess;
+	size_t	 i, pick, kept;
+
+	for (i = 0; i < t->ncols; i++) {
+		widths[i] = content[i];
+		if (i != t->flex)
+			used += widths[i] + 1;
+	}
+	want_flex = content[t->flex] < TABLE_FLEX_MIN ? content[t->flex] :
+	    TABLE_FLEX_MIN;
+	for (;;) {
+		room = cols - used - 1;
+		if (room >= want_flex)
+			break;
+		pick = t->ncols;
+		best = 0;
+		for (i = 0; i < t->ncols; i++) {
+			excess = widths[i] - t->widths[i];
+			if (i != t->flex && excess > best) {
+				best = excess;
+				pick = i;
+			}
+		}
+		if (pick == t->ncols)
+			break;
+		widths[pick]--;
+		used--;
+	}
+	/*
+	 * Still short: the rightmost columns go, until the flexible one has
+	 * room enough to be read.
+	 */
+	kept = t->ncols;
+	while (kept > t->flex + 1 && cols - used - 1 < (want_flex <
+	    TABLE_FLEX_READ ? want_flex : TABLE_FLEX_READ)) {
+		kept--;
+		used -= widths[kept] + 1;
+		widths[kept] = 0;
+	}
+	widths[t->flex] = cols - used - 1 < 1 ? 1 : cols - used - 1;
+	/* Spare room past the flexible column's content stays at the end. */
+	cap = t->flex_max > content[t->flex] ? t->flex_max : content[t->flex];
+	if (widths[t->flex] > cap)
+		widths[t->flex] = cap;
+}
 
 /* Draw a table in rows [y, y + h): titles, then rows top.. of n. */
 void
@@ -33,13 +98,24 @@ ui_table_draw(struct ui *ui, int y, int h, const struct table *t,
 {
 	const char	*cells[TABLE_MAX_COLS];
 	enum ui_paint	 paints[TABLE_MAX_COLS], base;
-	int		 widths[TABLE_MAX_COLS];
-	int		 i, row;
+	int		 widths[TABLE_MAX_COLS], content[TABLE_MAX_COLS];
+	int		 i, row, w;
+	size_t		 c;
 
-	memcpy(widths, t->widths, t->ncols * sizeof widths[0]);
-	ui_draw_fit(widths, t->ncols, ui->cols, t->flex);
-	if (t->flex_max > 0 && widths[t->flex] > t->flex_max)
-		widths[t->flex] = t->flex_max;
+	/* Measure what is on screen: the titles and the rows shown. */
+	for (c = 0; c < t->ncols; c++)
+		content[c] = ui_draw_width(t->titles[c]);
+	for (i = 0; i < h - 1 && top + i < n; i++) {
+		memset(cells, 0, sizeof cells);
+		memset(paints, 0, sizeof paints);
+		t->row(ui, t->arg, top + i, cells, paints, &base);
+		for (c = 0; c < t->ncols; c++) {
+			if (cells[c] != NULL &&
+			    (w = ui_draw_width(cells[c])) > content[c])
+				content[c] = w;
+		}
+	}
+	table_fit(t, content, ui->cols, widths);
 	ui_draw_columns(ui, y, widths, t->ncols, t->titles, NULL, PAINT_TITLE);
 	if (n == 0) {
 		ui_draw_wrap(ui, y + 2, 2, ui->cols - 4, h - 2, t->empty,

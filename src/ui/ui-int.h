@@ -71,7 +71,8 @@ enum view_kind {
 	VIEW_PROMPT,
 	VIEW_FORM,
 	VIEW_VERSIONS,
-	VIEW_DIFF
+	VIEW_DIFF,
+	VIEW_MESSAGES
 };
 #define VIEW_BIT(k)	(1U << (k))
 #define VIEW_TOPS	(VIEW_BIT(VIEW_WORKFLOWS) | VIEW_BIT(VIEW_GATES) | \
@@ -79,7 +80,8 @@ enum view_kind {
 			 VIEW_BIT(VIEW_AUDIT))
 #define VIEW_PAGES	(VIEW_TOPS | VIEW_BIT(VIEW_RUN) | \
 			 VIEW_BIT(VIEW_STEP) | VIEW_BIT(VIEW_LOG) | \
-			 VIEW_BIT(VIEW_VERSIONS) | VIEW_BIT(VIEW_DIFF))
+			 VIEW_BIT(VIEW_VERSIONS) | VIEW_BIT(VIEW_DIFF) | \
+			 VIEW_BIT(VIEW_MESSAGES))
 
 struct view_ops {
 	enum view_kind	 kind;
@@ -168,6 +170,7 @@ struct ui {
 
 	char			*message;
 	int			 message_error;
+	struct ui_messages	*messages;	/* every one, and the command */
 	struct ui_pending	*pending;
 
 	struct loop_fd		*tty;
@@ -181,6 +184,7 @@ struct ui {
 	int			 editing;	/* the terminal is the editor's */
 	int			 wait_enter;	/* after it failed: until Enter */
 	FILE			*trace;		/* $SLUICE_TRACE */
+	struct ui_script	*script;	/* $SLUICE_SCRIPT, or NULL */
 };
 
 /* Colour pairs and attributes by meaning. */
@@ -210,6 +214,12 @@ int		 ui_attach_state(struct ui *, struct buf *);
 void		 ui_attach_tick(struct ui *);
 void		 ui_attach_send(struct ui *, const struct engine_request *,
 		     const char *);
+
+/* script.c: keys from a script, screens to files (screen tests). */
+struct ui_script;
+int		 ui_script_open(struct ui *, char **);
+void		 ui_script_start(struct ui *);
+int		 ui_script_close(struct ui *);
 
 /* term.c: the terminal, its keys and its end. */
 int		 ui_term_open(struct ui *, char **);
@@ -241,7 +251,6 @@ const char	*ui_draw_duration(int64_t, char *, size_t);
 const char	*ui_draw_when(int64_t, char *, size_t);
 void		 ui_draw_columns(struct ui *, int, const int *, size_t,
 		     const char *const *, const enum ui_paint *, enum ui_paint);
-int		 ui_draw_fit(int *, size_t, int, size_t);
 
 /*
  * table.c: a list view's columns.  row() fills the cells of row i (text
@@ -499,6 +508,7 @@ extern const struct view_ops ui_view_prompt;
 extern const struct view_ops ui_view_form;
 extern const struct view_ops ui_view_versions;
 extern const struct view_ops ui_view_diff;
+extern const struct view_ops ui_view_messages;
 
 /* Which workflow or step the page under the cursor is about. */
 int64_t		 ui_workflows_selected(struct view *);
@@ -506,6 +516,8 @@ int64_t		 ui_audit_selected(struct view *);
 int		 ui_gates_selected(struct view *, int64_t *, int64_t *);
 const char	*ui_templates_selected(struct view *);
 int		 ui_run_selected(struct view *, int64_t *, int64_t *);
+int		 ui_run_state(struct view *, enum step_status *, int *);
+int		 ui_step_state(struct view *, enum step_status *, int *);
 int		 ui_run_toggle_timeline(struct view *);
 const char	*ui_run_retry_from(struct view *);
 void		 ui_run_follow(struct ui *, struct view *);
@@ -566,6 +578,14 @@ void		 ui_form_footer(struct view *, struct buf *);
 void		 ui_form_open_again(struct ui *, int64_t);
 
 /* versions.c, diffview.c: a template's versions and the diff of two. */
+/* messages.c: the session's messages, and the last command to copy. */
+struct ui_messages;
+void		 ui_messages_add(struct ui *, const char *, int);
+void		 ui_messages_command(struct ui *, const char *);
+void		 ui_messages_free(struct ui *);
+void		 ui_messages_open(struct ui *);
+void		 ui_messages_copy(struct ui *);
+
 void		 ui_versions_open(struct ui *, const char *);
 void		 ui_diffview_open(struct ui *, const char *, int64_t, int64_t);
 void		 ui_versions_run_diff(struct ui *, int64_t);

@@ -40,4 +40,7 @@ struct ui_config {
 /* Run the console until the user quits; 0, or -1 with a reason. */
 int		 ui_main(const struct ui_config *, char **);
 
+/* Whether $SLUICE_SCRIPT drives the console (script.c; no terminal). */
+int		 ui_script_wanted(void);
+
 #endif /* SLUICE_UI_H */

@@ -59,11 +59,19 @@ void
 ui_versions_open(struct ui *ui, const char *name)
 {
 	struct versions	*vs;
+	struct buf	 words, echo;
 
 	vs = xcalloc(1, sizeof *vs);
 	vs->name = xstrdup(name);
 	ui_view_push(ui, &ui_view_versions, vs);
-	ui_screen_message(ui, 0, "sluice template history %s", name);
+	buf_init(&words);
+	buf_puts(&words, "template history ");
+	ui_action_quote(&words, name);
+	buf_init(&echo);
+	ui_action_echo(ui, &echo, words.data);
+	ui_screen_message(ui, 0, "%s", echo.data);
+	buf_free(&echo);
+	buf_free(&words);
 }
 
 /* Read the versions again; keep the cursor on the same one. */

@@ -23,7 +23,8 @@
  * clock: $SLUICE_TEST_CLOCK names a file holding either a signed offset in
  * ms added to the real wall time ("7200000", "-86400000"), or "=MS", the
  * wall time at the moment the file was written (its mtime), which then
- * advances with the real clock.  The file is looked at no more than every
+ * advances with the real clock, or "@MS", a wall clock stopped at MS (screen
+ * tests, so the times they show do not move).  The file is looked at no more than every
  * 20 ms of monotonic time and read again only when it changed, so every
  * process sharing it sees the same jump.  Other builds ignore the variable.
  */
@@ -48,10 +49,12 @@ static struct {
 	off_t		 size;
 	struct timespec	 mtime;
 	int64_t		 offset;	/* ms added to the real wall time */
+	int		 stopped;	/* "@MS": offset is the time itself */
 } time_test;
 
 static int64_t	time_test_offset(void);
-static int	time_test_read(const char *, const struct stat *, int64_t *);
+static int	time_test_read(const char *, const struct stat *, int64_t *,
+		    int *);
 #endif
 
 /* The system's wall clock in Unix milliseconds. */
@@ -69,7 +72,11 @@ int64_t
 time_now_ms(void)
 {
 #ifdef SLUICE_TEST_CLOCK
-	return (time_real_ms() + time_test_offset());
+	int64_t	 offset = time_test_offset();
+
+	if (time_test.have && time_test.stopped)
+		return (offset);
+	return (time_real_ms() + offset);
 #else
 	return (time_real_ms());
 #endif
@@ -94,6 +101,7 @@ time_test_offset(void)
 	const char	*path;
 	struct stat	 sb;
 	int64_t		 offset;
+	int		 stopped;
 
 	/*
 	 * A stat on every call: an engine asked by a command right after the
@@ -112,8 +120,9 @@ time_test_offset(void)
 		return (time_test.offset);
 
 	/* Half-written or garbled: keep the old offset, look again later. */
-	if (time_test_read(path, &sb, &offset) != 0)
+	if (time_test_read(path, &sb, &offset, &stopped) != 0)
 		return (time_test.offset);
+	time_test.stopped = stopped;
 	time_test.have = 1;
 	time_test.dev = sb.st_dev;
 	time_test.ino = sb.st_ino;
@@ -123,9 +132,13 @@ time_test_offset(void)
 	return (offset);
 }
 
-/* Read "[+-]MS" or "=MS" from the test clock file into an offset. */
+/*
+ * Read "[+-]MS" or "=MS" from the test clock file into an offset, or "@MS"
+ * into a stopped time.
+ */
 static int
-time_test_read(const char *path, const struct stat *sb, int64_t *offset)
+time_test_read(const char *path, const struct stat *sb, int64_t *offset,
+    int *stopped)
 {
 	char	 text[64], *s;
 	ssize_t	 n;
@@ -140,7 +153,11 @@ time_test_read(const char *path, const struct stat *sb, int64_t *offset)
 		return (-1);
 	text[n] = '\0';
 	s = str_trim(text);
-	if (*s == '=') {
+	*stopped = 0;
+	if (*s == '@') {
+		*stopped = 1;
+		s++;
+	} else if (*s == '=') {
 		absolute = 1;
 		s++;
 	} else if (*s == '+')

@@ -5,7 +5,9 @@
 # site's default, fixed on the row; quorum 2 and the same person twice;
 # skip of a gate needs approve's right), who may operate (the site's
 # operators: start, cancel, pause, resume, retry, skip of other steps,
-# template save/rm, schedules), blank reasons, and USER/LOGNAME spoofing.
+# template save/rm, schedules), who may finish a wait step (complete, fail,
+# skip by its "by"; with none, the operators), blank reasons, and
+# USER/LOGNAME spoofing.
 # Each case asserts the exit status, the one line that says which rule
 # decided, and the audit row (action, who, uid, comment).
 #
@@ -201,6 +203,21 @@ EOF
 	G=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $W AND name = 'start'")
 }
 
+# waitstep STARTER WAIT-OPTIONS: start a run as STARTER whose first step
+# is a wait step; $W the workflow, $G its row.
+waitstep() {
+	cat >"$SHARED/wait.json" <<EOF
+{"start": {"wait": {"message": "callback"$2}, "next": "after"},
+ "after": {"tool": "noop"}}
+EOF
+	chmod 0644 "$SHARED/wait.json"
+	as "$1" -- run "$SHARED/wait.json"
+	[ "$RC" = 0 ] || bail "wait fixture: run as $1: $RC $ERR"
+	W=$OUT
+	wait_for step_is "$W" start waiting || bail "wait fixture: not waiting"
+	G=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $W AND name = 'start'")
+}
+
 # failed STARTER: a run as STARTER that failed at step boom ($W, $S).
 failed() {
 	cat >"$SHARED/fail.json" <<'EOF'
@@ -272,6 +289,9 @@ NOT_CAROL="is not an approver of gate start (step @G@): approvers are @carol@"
 NOT_OPS="is not an approver of gate start (step @G@): approvers are @@OPS@"
 SELF="allow_self is false and @alice@ started workflow @W@: the starter may not"
 OPERATORS="is not an operator (operators: @alice@, @@OPS@)"
+NOT_BY="wait step start (step @G@): it may be finished by @carol@, @@OPS@"
+WAIT_NOT_GATE="step @G@ (start) is a wait step, finished from outside, not a gate: use sluice complete @G@ (or sluice fail @G@ -m REASON)"
+NOBODY="wait step start (step @G@): it names nobody in \"by\", so only operators may (@alice@, @@OPS@)"
 
 matrix() {
 	site '{}'
@@ -375,6 +395,33 @@ matrix() {
 	t "$dave" 0 "approved step @G@ (start)" "approve|@dave@|" \
 	    -- approve @G@ -m "   "
 
+	# Wait steps: finished from outside by those their "by" names.
+	waitstep "$alice" ', "by": ["'"$carol"'", "@'"$OPS"'"]'
+	t "$dave" 4 "@dave@ may not complete $NOT_BY" \
+	    "complete-refused|@dave@|@dave@ may not complete $NOT_BY" \
+	    -- complete @G@
+	t "$dave:$carol" 4 "@dave@ may not complete $NOT_BY" \
+	    "complete-refused|@dave@|@dave@ may not complete $NOT_BY" \
+	    -- complete @G@
+	t "$dave" 4 "@dave@ may not fail $NOT_BY" \
+	    "fail-refused|@dave@|@dave@ may not fail $NOT_BY" \
+	    -- fail @G@ -m broken
+	t "$dave" 4 "@dave@ may not skip $NOT_BY" \
+	    "skip-refused|@dave@|@dave@ may not skip $NOT_BY" \
+	    -- skip @G@ -m "walk past"
+	t "$carol" 4 "$WAIT_NOT_GATE" "approve-refused|@carol@|$WAIT_NOT_GATE" \
+	    -- approve @G@
+	t "$carol" 0 "completed step @G@ (start)" "complete|@carol@|by name" \
+	    -- complete @G@ --result '{"ok": true}' -m "by name"
+	q_is "SELECT result_json FROM workflow_steps WHERE id = $G" '{"ok":true}' \
+	    "$VIA: the result is the one given"
+	waitstep "$alice" ', "by": ["'"$carol"'", "@'"$OPS"'"]'
+	t "$erin" 0 "failed step @G@ (start)" "fail|@erin@|broken" \
+	    -- fail @G@ -m broken
+	waitstep "$alice" ', "by": ["'"$carol"'", "@'"$OPS"'"]'
+	t "$bob" 0 "completed step @G@ (start)" "complete|@bob@|" \
+	    -- complete "@W@:start"
+
 	# The site's allow_self default, fixed on the gate when created.
 	site '{"allow_self": false}'
 	gate "$alice" ''
@@ -395,6 +442,12 @@ matrix() {
 	    "start-refused|@carol@|@carol@ $OPERATORS: start refused" \
 	    -- run "$SHARED/gate.json"
 	t "$bob" 0 "*" "start|@bob@|" -- run "$SHARED/gate.json"
+	waitstep "$alice" ''
+	t "$dave" 4 "@dave@ may not complete $NOBODY" \
+	    "complete-refused|@dave@|@dave@ may not complete $NOBODY" \
+	    -- complete @G@
+	t "$erin" 0 "completed step @G@ (start)" "complete|@erin@|" \
+	    -- complete @G@
 	gate "$alice" ', "approvers": ["'"$carol"'"]'
 	t "$alice" 4 "@alice@ $NOT_CAROL" "approve-refused|@alice@|@alice@ $NOT_CAROL" \
 	    -- approve @G@

@@ -1,53 +1,145 @@
 #!/bin/sh
-# completion.sh: the bash completion offers commands, subcommands, options
-# and template names, all asked of sluice itself.
+# completion.sh: "sluice completion bash|zsh|fish" prints the scripts that
+# share/completion installs; they ask "sluice __complete" what may come
+# next: commands, subcommands, options and their values, workflow, gate
+# and step ids, template and schedule names, a template's input keys
+# after -i.  Completing never creates a database.  bash is driven for
+# real; zsh and fish are syntax-checked when installed.
 . "$TOP_SRCDIR/tests/lib.sh"
+
+for sh in bash zsh fish; do
+	run_sluice completion "$sh"
+	expect_rc 0 "sluice completion $sh"
+	case $sh in
+	bash) f=sluice ;; zsh) f=_sluice ;; fish) f=sluice.fish ;;
+	esac
+	is "$OUT" "$(cat "$TOP_SRCDIR/share/completion/$f")" \
+	    "share/completion/$f is what sluice completion $sh prints"
+done
+run_sluice completion tcsh
+expect_rc 2 "an unknown shell"
+like "$ERR" 'sluice: completion: no shell "tcsh"' "is named"
 
 command -v bash >/dev/null 2>&1 || skip_all "no bash"
 mkdir -p "$T_DIR/bin"
 ln -s "$SLUICE" "$T_DIR/bin/sluice"
-run_sluice template save nightly-backup "$TESTS_DATA/run/tmpl.json"
+cat >"$T_DIR/in.json" <<'JSON'
+{"inputs": {"who": {"required": true}, "greeting": {"default": "hi"}},
+ "flow": {"start": {"tool": "noop", "next": "g"},
+          "g": {"gate": {"message": "ok?"}}}}
+JSON
+run_sluice template save nightly-backup "$T_DIR/in.json"
 
 # complete WORDS...: what bash offers for the last word.
 complete_words() {
 	PATH="$T_DIR/bin:$PATH" bash -c '
-		. "$1/share/completion/sluice"
+		eval "$(sluice completion bash)"
 		shift
 		COMP_WORDS=("$@")
 		COMP_CWORD=$(($# - 1))
 		_sluice
-		printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
+		printf "%s\n" "${COMPREPLY[@]}" | sed "/^\$/d" | sort |
+		    tr "\n" " "
 	' sh "$TOP_SRCDIR" "$@"
 }
 
 is "$(complete_words sluice te)" "template " "a command from its prefix"
-like "$(complete_words sluice '')" "approve audit backup cancel check complete engine fail gates help init list log mcp pause prune reject resume retry run schedule show skip status template" \
+like "$(complete_words sluice '')" "approve audit backup cancel check complete completion" \
     "every command"
-is "$(complete_words sluice template '')" "diff edit history list rm run save show " \
-    "template subcommands"
+unlike "$(complete_words sluice '')" "__complete" "but not the hidden helper"
+is "$(complete_words sluice template '')" \
+    "diff edit history list rm run save show " "template subcommands"
 is "$(complete_words sluice template show ni)" "nightly-backup " \
     "template names"
-db_init "$T_DIR/other.db"
-run_sluice --db "$T_DIR/other.db" template save other "$TESTS_DATA/run/tmpl.json"
+run_sluice --db "$T_DIR/other.db" init
+run_sluice --db "$T_DIR/other.db" template save other "$T_DIR/in.json"
 is "$(complete_words sluice --db "$T_DIR/other.db" template edit '')" \
     "other " "template names honour --db"
 is "$(complete_words sluice list --status c)" "cancelled completed " \
     "status values"
-like "$(complete_words sluice run --)" "--input --name" "run options"
+like "$(complete_words sluice run --)" "--at --help --input --name --wait" \
+    "run options, from its table"
+like "$(complete_words sluice run -)" "-i" "and -i, which has no long form"
 like "$(complete_words sluice template show --)" "--version" \
     "template subcommand options"
 is "$(complete_words sluice --v)" "--version " "global options"
-like "$(complete_words sluice run --)" "--at" "run --at"
-like "$(complete_words sluice template run --)" "--at" "template run --at"
 is "$(complete_words sluice schedule '')" \
     "add list pause resume rm run show " "schedule subcommands"
-like "$(complete_words sluice schedule add x --)" "--cron --input --overlap --template" \
+like "$(complete_words sluice schedule add x --)" "--cron --help --input --overlap --template" \
     "schedule add options"
 is "$(complete_words sluice schedule add x --overlap '')" \
     "allow cancel-previous skip " "overlap policies"
 is "$(complete_words sluice schedule add x --cron @daily --template ni)" \
     "nightly-backup " "template names after --template"
+is "$(complete_words sluice run nightly-backup -i '')" "greeting= who= " \
+    "a template's input keys after -i"
+is "$(complete_words sluice template run nightly-backup -i w)" "who= " \
+    "template run too, by prefix"
+is "$(complete_words sluice schedule add n --template nightly-backup -i '')" \
+    "greeting= who= " "schedule add: the keys of its --template"
 run_sluice schedule add nightly --cron @daily --template nightly-backup -i who=x
 is "$(complete_words sluice schedule pause ni)" "nightly " "schedule names"
+is "$(complete_words sluice help sch)" "schedule " "help takes command names"
+is "$(complete_words sluice completion '')" "bash fish zsh " "completion shells"
+
+# Ids from the database: workflows for show, waiting gates for approve.
+"$SLUICE" run nightly-backup -i who=a >/dev/null 2>&1
+w1=$(sqlite3 "$SLUICE_DB" 'SELECT max(id) FROM workflows')
+is "$(complete_words sluice show '')" "$w1 " "workflow ids for show"
+is "$(complete_words sluice cancel '')" "$w1 " "and for cancel"
+is "$(complete_words sluice approve '')" "" "no gate waits yet"
+"$SLUICE" run --wait nightly-backup -i who=b >/dev/null 2>&1 &
+rpid=$!
+i=0
+until [ -n "$(sqlite3 "$SLUICE_DB" "SELECT id FROM workflow_steps WHERE status = 'waiting'" 2>/dev/null)" ] || [ $i -ge 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+g=$(sqlite3 "$SLUICE_DB" "SELECT id FROM workflow_steps WHERE status = 'waiting'
+    ORDER BY CAST(id AS TEXT)" | tr '\n' ' ')
+is "$(complete_words sluice approve '')" "$g" "the waiting gates' step ids"
+like "$(complete_words sluice log '')" "$g" "step ids for log"
+"$SLUICE" cancel "$(sqlite3 "$SLUICE_DB" 'SELECT max(id) FROM workflows')" >/dev/null 2>&1
+wait "$rpid" 2>/dev/null
+is "$(complete_words sluice show 1 '')" "" "show takes one id"
+
+# Files where a command takes one.
+touch "$T_DIR/flow-one.json"
+is "$(cd "$T_DIR" && complete_words sluice check flow-o)" "flow-one.json " \
+    "check completes files"
+like "$(cd "$T_DIR" && complete_words sluice run '')" "flow-one.json" \
+    "run completes files"
+like "$(cd "$T_DIR" && complete_words sluice run '')" "nightly-backup" \
+    "and template names"
+
+# Never a new database.
+missing="$T_DIR/none/sluice.db"
+complete_words sluice --db "$missing" show '' >/dev/null
+complete_words sluice --db "$missing" template show '' >/dev/null
+SLUICE_DB="$missing" complete_words sluice approve '' >/dev/null
+[ ! -e "$missing" ] && [ ! -e "$T_DIR/none" ]
+ok $? "completing against a missing database creates nothing"
+
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n "$TOP_SRCDIR/share/completion/_sluice"
+	ok $? "the zsh script parses (zsh -n)"
+	out=$(PATH="$T_DIR/bin:$PATH" zsh -fc '
+		autoload -Uz compinit && compinit -u -D
+		source "$1/share/completion/_sluice"
+		print -r -- ${_comps[sluice]}' sh "$TOP_SRCDIR")
+	is "$out" _sluice "zsh: sourcing it registers _sluice for sluice"
+else
+	ok 0 "# SKIP zsh is not installed: the zsh script is not checked"
+fi
+if command -v fish >/dev/null 2>&1; then
+	fish -n "$TOP_SRCDIR/share/completion/sluice.fish"
+	ok $? "the fish script parses (fish -n)"
+	out=$(PATH="$T_DIR/bin:$PATH" HOME="$T_DIR" fish -c "
+		source $TOP_SRCDIR/share/completion/sluice.fish
+		complete -C'sluice template show ni'")
+	like "$out" "nightly-backup" "fish: it completes template names"
+else
+	ok 0 "# SKIP fish is not installed: the fish script is not checked"
+fi
 
 done_testing

@@ -16,8 +16,8 @@ engine_start
 # --- output keeps it alive ----------------------------------------------------------
 
 cat >"$T_DIR/chatty.json" <<'EOF'
-{"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.1; done; echo '\"ok\"'",
-   "heartbeat": "400ms"}}
+{"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.2; done; echo '\"ok\"'",
+   "heartbeat": "1s"}}
 EOF
 run_sluice run "$T_DIR/chatty.json"
 id=$OUT
@@ -26,8 +26,8 @@ q_is "SELECT status FROM workflows WHERE id = $id" completed \
     "a step that writes to stdout more often than its heartbeat completes"
 
 cat >"$T_DIR/stderr.json" <<'EOF'
-{"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i >&2; sleep 0.1; done",
-   "heartbeat": "400ms"}}
+{"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i >&2; sleep 0.2; done",
+   "heartbeat": "1s"}}
 EOF
 run_sluice run "$T_DIR/stderr.json"
 id=$OUT
@@ -103,6 +103,23 @@ is "$(col "$id" start "result_json || '|' || coalesce(progress_pct, 'null') || '
     "progress lines are not part of the result; one on stderr counts; one with no number clears the percentage"
 run_sluice log "$(step_id "$id" start)"
 like "$OUT" "::progress 50 working" "they stay in the log"
+
+cat >"$T_DIR/forms.json" <<'EOF'
+{"start": {"tool": "noop", "parallel": ["a", "b", "c", "d", "e"]},
+ "a": {"shell": "echo '::progress 150 too much'"},
+ "b": {"shell": "echo '::progress 7%'"},
+ "c": {"shell": "echo '::progressive 10 no'; echo '  ::progress 20 indented'"},
+ "d": {"shell": "printf '::progress 30 crlf\\r\\n'"},
+ "e": {"shell": "printf '::progress 90 last line, no newline'"}}
+EOF
+run_sluice run "$T_DIR/forms.json"
+id=$OUT
+wait_for wf_ended "$id"
+q_is "SELECT group_concat(name || '=' || coalesce(progress_pct, '-') || '/' ||
+    coalesce(progress_text, '-'), ' ') FROM (SELECT * FROM workflow_steps
+    WHERE workflow_id = $id AND name <> 'start' ORDER BY name)" \
+    "a=-/150 too much b=7/- c=-/- d=30/crlf e=90/last line, no newline" \
+    "the forms of a progress line: a number above 100 is text, % is allowed, only a line of its own counts, CRLF and a last line with no newline too"
 
 # --- a catalog tool's heartbeat ----------------------------------------------------
 

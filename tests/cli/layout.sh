@@ -3,7 +3,8 @@
 # file under src/ stays under LAYOUT_MAX lines (a file that long holds
 # more than one job: split it along its seams), opens with the licence
 # and a comment naming the file and what it owns, and is built (named in
-# Makefile.am's explicit source lists).
+# Makefile.am's explicit source lists); the console's shared symbols
+# carry the ui_ prefix.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 LAYOUT_MAX=900
@@ -11,7 +12,6 @@ LAYOUT_MAX=900
 # a line once its file is short again.
 LAYOUT_LONG="
 src/engine/foreach.c	fleetmem: issue 12 splits the for-each engine
-src/mcp/tools.c	mcp: the MCP server's tools, growing this session
 "
 
 cd "$TOP_SRCDIR" || exit 99
@@ -49,5 +49,19 @@ for f in $files; do
 	grep -Eq "(^	|= )$f( \\\\)?\$" Makefile.am || bad="$bad $f"
 done
 is "$bad" "" "every .c file under src/ is in Makefile.am"
+
+# The console's shared symbols carry the ui_ prefix (STYLE: every
+# exported symbol carries its module's), read from the built objects.
+objs=$(dirname "$SLUICE")/src/ui
+if ! command -v nm >/dev/null 2>&1; then
+	echo "# skip: no nm to list the console's symbols"
+elif ! ls "$objs"/*.o >/dev/null 2>&1; then
+	echo "# skip: no console objects under $objs"
+else
+	bad=$(for o in "$objs"/*.o; do
+		nm -g --defined-only "$o" | awk '{ print $3 }'
+	done | grep -v -e '^ui_' -e '^__odr_asan' | LC_ALL=C sort | tr '\n' ' ')
+	is "$bad" "" "every symbol src/ui/ exports starts with ui_"
+fi
 
 done_testing

@@ -85,7 +85,7 @@ before=$(db_digest)
 run_sluice prune --older-than 7d --dry-run
 expect_rc 0 "prune --dry-run"
 for id in $OK $BOOM $EACH $PDONE $CANC; do
-	like "$OUT" "$(printf '\n%-6s' "$id")" "the dry run lists run $id"
+	like "$OUT" "$(printf '\n%-4s' "$id")" "the dry run lists run $id"
 done
 for id in $WAITING $PWAIT $PWAIT_CHILD $RECENT $PDONE_CHILD; do
 	unlike "$OUT" "$(printf '\n%-6s' "$id")" "it does not list run $id"

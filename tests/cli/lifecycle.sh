@@ -167,4 +167,30 @@ like "$OUT" "upgraded from schema version 3" "saying so"
 ls "$T_DIR"/old2.db.v3-*.bak >/dev/null 2>&1
 ok $? "keeping a copy first"
 
+# A copy that cannot be written stops the upgrade: a directory the user
+# may not write, with the -wal and -shm files there and theirs, so the
+# database itself is writable to them.
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	mkdir "$T_DIR/ro"
+	old3="$T_DIR/ro/old.db"
+	sqlite3 "$old3" <"$TESTS_DATA/schema-v3.sql"
+	touch "$old3-wal" "$old3-shm"
+	chown 65534 "$old3" "$old3-wal" "$old3-shm"
+	chmod 0555 "$T_DIR/ro"
+	chmod 0755 "$T_DIR"
+	sum=$(md5sum <"$old3")
+	setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/ \
+	    "$SLUICE" --db "$old3" init >"$T_DIR/o" 2>"$T_DIR/e"
+	is "$?" 1 "no copy can be written: the upgrade is refused"
+	like "$(cat "$T_DIR/e")" "cannot upgrade $old3 from schema version 3: keeping a copy first failed" \
+	    "saying why"
+	is "$(md5sum <"$old3")" "$sum" "the database is untouched"
+	chmod 0755 "$T_DIR/ro"
+else
+	for i in 1 2 3; do
+		echo "ok $((T_COUNT + 1)) # SKIP needs root and setpriv"
+		T_COUNT=$((T_COUNT + 1))
+	done
+fi
+
 done_testing

@@ -96,7 +96,7 @@ is "$(json_query "$OUT" "SELECT json_extract(value, '\$.late') || '|' ||
     WHERE json_extract(value, '\$.id') = $id")" "1|1|2000" \
     "list --json: late, late_at and sla"
 run_sluice list
-like "$OUT" "$id       slow                  late" "list shows it late"
+like "$OUT" "$id   slow  late" "list shows it late"
 run_sluice show "$id" --json
 is "$(json_query "$OUT" "SELECT json_extract(j, '\$.late') || '|' ||
     json_extract(j, '\$.sla') || '|' || json_extract(j, '\$.status') FROM d")" \

@@ -245,7 +245,7 @@ is "$(col "$id" start "status || '|' || error")" \
 
 # The timer is stored: it survives an engine restart.
 cat >"$T_DIR/tor.json" <<'EOF'
-{"start": {"wait": {"timeout": "500ms"}}}
+{"start": {"wait": {"timeout": "2s"}}}
 EOF
 run_sluice run "$T_DIR/tor.json"
 id=$OUT

@@ -104,6 +104,8 @@ has_progress() {
 }
 wait_for has_progress || wait_for has_progress
 ok $? "a long operation's progress notifications reach the log"
+like "$(col "$id" start "progress_pct || '|' || progress_text")" " of 300" \
+    "and they are the step's progress"
 pid=$(col "$id" start pid)
 alive "$pid"
 ok $? "the server is running"

@@ -17,6 +17,8 @@
 #               and a child's, in $FAKE_PIDS)
 #   slowfirst   slow on attempt 1, then answers "attempt N"
 #   dribble     its answer in three writes apart in time, ended by CRLF
+#   progress    notifications/progress for the call's token (and one for
+#               a token never given), then the answer
 #   badversion  an unknown protocol version; initerror: refuses initialize
 #   ping        asks the client for a ping before answering the call
 #   stubborn    ignores SIGTERM and stdin's end after answering
@@ -87,6 +89,13 @@ badid)
 exitcall)
 	echo "fake: crashing mid-call" >&2
 	exit 4 ;;
+progress)
+	tok=$(printf '%s\n' "$line" |
+	    sed -n 's/.*"progressToken":"\([^"]*\)".*/\1/p')
+	printf '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"%s","progress":1,"total":4,"message":"first of four"}}\n' "$tok"
+	printf '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"%s","progress":3,"total":4}}\n' "$tok"
+	printf '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"not-ours","progress":99,"total":100,"message":"no"}}\n'
+	answer '{"content":[{"type":"text","text":"progressed"}]}' ;;
 dribble)
 	printf '{"jsonrpc":"2.0",'
 	sleep 0.1

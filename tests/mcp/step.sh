@@ -87,6 +87,12 @@ is "$(col "$ID" start result_json)" \
 mode dribble
 is "$(col "$ID" start "status || '|' || result_json")" 'done|"in pieces"' \
     "dribble: a message in pieces, ended by CRLF, is one message"
+mode progress
+is "$(col "$ID" start "status || '|' || progress_pct || '|' || progress_text")" \
+    'done|75|3 of 4' \
+    "progress: the call's notifications/progress are the step's progress"
+run_sluice log "$(col "$ID" start id)"
+like "$OUT" '"message":"first of four"' "progress: and the log keeps them"
 mode ping
 is "$(col "$ID" start "status || '|' || result_json")" 'done|"pong seen"' \
     "ping: the server's ping request is answered"

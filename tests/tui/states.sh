@@ -8,7 +8,7 @@
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
-. "$TOP_SRCDIR/tests/tui-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 engine_start
 rm -f "$T_DIR/go"
@@ -36,42 +36,42 @@ wait_for step_is "$busy" work running
 ok $? "run $busy is running"
 
 for size in 80x24 200x60; do
-	tui_start "$size"
-	tui_ok "^$gate +shipit +◆ waiting " "$size: a run at a gate: ◆ waiting"
-	tui_ok "^$held +held +‖ paused " "$size: a paused run: ‖ paused"
-	tui_ok "^$busy +busy +▶ running " "$size: a running run: ▶ running"
-	tui_ok "1 running  1 waiting  1 paused  [0-9]+ failed" \
+	scr_start "$size"
+	scr_ok "^$gate +shipit +◆ waiting " "$size: a run at a gate: ◆ waiting"
+	scr_ok "^$held +held +‖ paused " "$size: a paused run: ‖ paused"
+	scr_ok "^$busy +busy +▶ running " "$size: a running run: ▶ running"
+	scr_ok "1 running  1 waiting  1 paused  [0-9]+ failed" \
 	    "$size: the header counts runs by the same states"
-	tui_keys /
-	tui_type "waiting"
-	tui_keys Enter
-	tui_ok "^$gate +shipit +◆ waiting" "$size: /waiting finds the run at the gate"
-	tui_gone_ok "^$busy +busy" "$size: ... and only it"
-	tui_keys Enter
-	tui_ok "^#$gate shipit +◆ waiting" "$size: its run view's header says waiting"
-	tui_keys Escape
-	tui_keys Escape
-	tui_ok "^$busy +busy" "$size: Esc clears the filter"
-	tui_stop
+	scr_keys /
+	scr_type "waiting"
+	scr_keys Enter
+	scr_ok "^$gate +shipit +◆ waiting" "$size: /waiting finds the run at the gate"
+	scr_gone_ok "^$busy +busy" "$size: ... and only it"
+	scr_keys Enter
+	scr_ok "^#$gate shipit +◆ waiting" "$size: its run view's header says waiting"
+	scr_keys Escape
+	scr_keys Escape
+	scr_ok "^$busy +busy" "$size: Esc clears the filter"
+	scr_stop
 done
 
-tui_start 80x24 LC_ALL=C LANG=C --
-tui_ok "^$gate +shipit +\? waiting " "C locale: ? waiting"
-tui_ok "^$held +held += paused " "C locale: = paused"
-tui_stop
+scr_start 80x24 LC_ALL=C LANG=C --
+scr_ok "^$gate +shipit +\? waiting " "C locale: ? waiting"
+scr_ok "^$held +held += paused " "C locale: = paused"
+scr_stop
 
 # The run moves on: the words follow.
 run_sluice approve "$(step_id "$gate" g)" -m go
 wait_for wf_is "$gate" completed
 run_sluice resume "$held"
-tui_start 80x24
-tui_ok "^$gate +shipit +✓ completed " "approved: ✓ completed"
-tui_ok "^$held +held +▶ running " "resumed: ▶ running"
-tui_ok "2 running  0 waiting  [0-9]+ failed" "the header follows"
-tui_stop
+scr_start 80x24
+scr_ok "^$gate +shipit +✓ completed " "approved: ✓ completed"
+scr_ok "^$held +held +▶ running " "resumed: ▶ running"
+scr_ok "2 running  0 waiting  [0-9]+ failed" "the header follows"
+scr_stop
 touch "$T_DIR/go"
 wait_for wf_is "$held" completed
 wait_for wf_is "$busy" completed
-tui_sanitizers_ok "no sanitizer report"
+scr_sanitizers_ok "no sanitizer report"
 
 done_testing

@@ -40,7 +40,7 @@ for size in 80x24 200x60; do
 	tui_ok "^3 +[0-9:]+ +$me +0 +0" "$size: the newest version first"
 	tui_ok "^1 +[0-9:]+ +$me +1 +1 +restart the web tier" \
 	    "$size: version 1 ran once and completed"
-	tui_ok 'sluice template history web' \
+	tui_ok 'sluice (--db [^ ]+ )?template history web' \
 	    "$size: the message line echoes the command"
 	tui_ok 'Enter diff +d diff to latest' "$size: the footer offers the diffs"
 	tui_keys Enter
@@ -50,7 +50,7 @@ for size in 80x24 200x60; do
 	    "$size: the removed line"
 	tui_ok '^\+    "check": \{"tool": "echo", "done": true\}' \
 	    "$size: the added line"
-	tui_ok 'sluice template diff web 2 3' "$size: the command is echoed"
+	tui_ok 'sluice (--db [^ ]+ )?template diff web 2 3' "$size: the command is echoed"
 	tui_keys q
 	tui_ok '^VERSION +SAVED' "$size: q goes back to the versions"
 	tui_keys G d

@@ -1,0 +1,13 @@
+# fish completion for sluice(1), as "sluice completion fish" prints it.
+function __sluice_complete
+	set -l words (commandline -opc) (commandline -ct)
+	set -e words[1]
+	for w in (command sluice __complete -- $words 2>/dev/null)
+		if test "$w" = :files
+			__fish_complete_path (commandline -ct)
+		else
+			echo $w
+		end
+	end
+end
+complete -c sluice -f -a '(__sluice_complete)'

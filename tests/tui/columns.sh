@@ -1,0 +1,81 @@
+#!/bin/sh
+# tests/tui/columns.sh: an operator's screen shows what it holds.  Columns
+# are as wide as the rows on screen need, so long names show whole where
+# there is room and are cut only where there is not; footers list only
+# the keys that work on the selected row, most important first, ending
+# with "? help"; m shows every message whole and Y copies the last echoed
+# command to the clipboard with OSC 52 (tmux's set-clipboard takes it).
+# At 80x24 and 200x60.
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+
+. "$TOP_SRCDIR/tests/tui-lib.sh"
+
+long=rebuild-the-payments-search-index-in-every-region
+cat >"$T_DIR/long.json" <<'EOF'
+{"start": {"tool": "noop", "next": "warm-the-caches-of-every-edge-node"},
+ "warm-the-caches-of-every-edge-node": {"tool": "noop", "next": "go"},
+ "go": {"gate": {"message": "the caches are warm: switch traffic over?"},
+        "next": "switch"},
+ "switch": {"tool": "noop"}}
+EOF
+run_sluice template save "$long" "$T_DIR/long.json"
+expect_rc 0 "a template with a long name"
+run_sluice run "$long" --name "$long-for-the-quarterly-audit"
+wf=$OUT
+
+tui_start 200x60 --
+wait_for step_is "$wf" go waiting
+tui_ok "^$wf +$long-for-the-quarterly-audit +" \
+    "200x60: the Workflows view shows a long run name whole"
+tui_ok " go +root " "200x60: ... and its current step"
+tui_keys 3
+tui_ok "^$long +1 " "200x60: the Templates view shows a long template name whole"
+tui_keys 2
+tui_ok 'the caches are warm: switch traffic over\?' \
+    "200x60: the Gates view shows the whole message"
+tui_ok 'Enter open +y approve +n reject' \
+    "200x60: the Gates footer starts with what decides the gate"
+tui_ok '\? help$' "200x60: ... and ends with ? help"
+tui_keys 1 Enter
+tui_wait '◆ go +gate'
+tui_ok '^Enter open +y approve +n reject' \
+    "200x60: on the waiting gate the run view's footer offers y and n"
+tui_keys g
+tui_ok '^Enter open +R retry +c cancel' \
+    "200x60: on a finished step it does not"
+tui_gone_ok 'y approve' "200x60: ... no y approve"
+tui_gone_ok ' s skip' "200x60: ... and no s skip"
+tui_keys Enter
+tui_ok '^✓ start +done' "200x60: Enter shows the step"
+tui_gone_ok '/ filter' "200x60: the step details do not offer / (it does nothing there)"
+tui_keys q q 5
+tui_ok "workflow $wf $long-for-the-quarterly-audit" \
+    "200x60: the Audit view shows the whole target"
+tui_stop
+
+tui_start 80x24 --
+tui_ok "^$wf +rebuild-the-payments" "80x24: the run is listed, its name cut"
+tui_ok '…' "80x24: a cut shows …"
+tui_ok '\? (help|more keys)$' "80x24: the footer ends in ? help or ? more keys, not …"
+tui_gone_ok '[^?] [a-z]+…$' "80x24: no footer word is cut"
+# A command wider than the terminal: the message line cuts it, m shows it.
+tui_keys 3 v
+tui_ok "template history rebuild-the-pay.*…\$" \
+    "80x24: v echoes its command, cut at the terminal's edge"
+tui_keys m
+tui_ok "^[0-9:]+ +sluice .*template history" "80x24: m opens the messages"
+tui_ok "^$long\$|history $long\$" \
+    "80x24: the whole command is there, wrapped"
+tui_keys q
+tui_tmux set -g set-clipboard on
+tui_keys Y
+tui_ok 'copied to the clipboard \(OSC 52\)' "80x24: Y says it copied"
+is "$(tui_tmux show-buffer 2>/dev/null | sed 's/--db [^ ]* //')" \
+    "sluice template history $long" \
+    "80x24: the terminal received the whole command (tmux's buffer)"
+tui_stop
+
+done_testing
