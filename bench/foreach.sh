@@ -38,6 +38,8 @@ one() {
 	}' >"$B_DIR/input.json"
 	printf '{"start": {"foreach": "{{input.items}}", "concurrency": %d,\n'\
 '  "do": %s}}\n' "$k" "$_do" >"$B_DIR/flow.json"
+	# A database is made by init (a sluice before init made it at run).
+	"$SLUICE" init "$SLUICE_DB" >/dev/null 2>&1 || :
 	"$SLUICE" run "$B_DIR/flow.json" --input "$B_DIR/input.json" \
 	    >/dev/null 2>"$B_DIR/run.err" </dev/null || {
 		cat "$B_DIR/run.err" >&2
