@@ -93,14 +93,17 @@ static const char complete_zsh[] =
 "# put it in a directory of $fpath as _sluice, or source it.\n"
 "_sluice()\n"
 "{\n"
-"\tlocal -a out\n"
+"\tlocal -a out eq\n"
 "\tout=(\"${(@f)$(command sluice __complete -- \"${(@)words[2,CURRENT]}\" \\\n"
 "\t    2>/dev/null)}\")\n"
 "\tif (( ${out[(I):files]} )); then\n"
 "\t\t_files\n"
 "\tfi\n"
 "\tout=(${out:#:files})\n"
-"\t(( ${#out} )) && compadd -Q -S '' -a out\n"
+"\teq=(${(M)out:#*=})\n"
+"\tout=(${out:#*=})\n"
+"\t(( ${#out} )) && compadd -Q -a out\n"
+"\t(( ${#eq} )) && compadd -Q -S '' -a eq\n"
 "}\n"
 "if [ \"$funcstack[1]\" = _sluice ]; then\n"
 "\t_sluice \"$@\"\n"
@@ -323,13 +326,19 @@ complete_value(struct complete_state *cs, const struct cli_opt *o,
 {
 	static const char	*overlap[] = { "skip", "allow",
 	    "cancel-previous" };
+	static const char	*by_state[] = { "status", "state" };
 	enum run_state		 st;
 	size_t			 i;
 
-	if (strcmp(o->name, "status") == 0) {
+	for (i = 0; i < nitems(by_state); i++) {
+		if (strcmp(o->name, by_state[i]) != 0)
+			continue;
+		/* The words a person sees, as --status takes them. */
 		for (st = 0; st < STATE_N; st++)
 			complete_word(cs, state_name(st), NULL);
-	} else if (strcmp(o->name, "overlap") == 0) {
+		return;
+	}
+	if (strcmp(o->name, "overlap") == 0) {
 		for (i = 0; i < nitems(overlap); i++)
 			complete_word(cs, overlap[i], NULL);
 	} else if (strcmp(o->name, "template") == 0)
