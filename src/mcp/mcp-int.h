@@ -17,10 +17,11 @@
 /*
  * mcp-int.h: inside sluice mcp.  server.c speaks the protocol on stdio,
  * tools.c holds the tool table (each tool's schemas and the CLI command
- * it is), schema.c checks a call's arguments against the tool's input
- * schema, and call.c runs a CLI command in this process with its output
- * and messages captured, so a tool goes exactly where the command goes:
- * the same engine request, authority rule and one-line reasons.
+ * it is), answer.c runs a tool's command and makes its answer, schema.c
+ * checks a call's arguments against the tool's input schema, and call.c
+ * runs a CLI command in this process with its output and messages
+ * captured, so a tool goes exactly where the command goes: the same
+ * engine request, authority rule and one-line reasons.
  */
 
 #ifndef SLUICE_MCP_INT_H
@@ -28,6 +29,7 @@
 
 #include <stddef.h>
 
+#include "util/util.h"
 #include "mcp/mcp.h"
 
 struct cJSON;
@@ -68,6 +70,35 @@ struct mcp_tool {
 	void		(*call)(struct cli_ctx *, const struct cJSON *,
 			    struct mcp_answer *);
 };
+
+/* A private directory for documents handed to a command as files. */
+struct mcp_tmp {
+	char	*dir;
+	char	*paths[3];
+	int	 n;
+};
+
+/* answer.c: around a tool's command, from its arguments to its answer. */
+void		 mcp_fail(struct mcp_answer *, const char *, ...)
+		     printflike(2, 3);
+void		 mcp_done(struct mcp_answer *, struct cJSON *);
+const char	*mcp_tmp_write(struct mcp_tmp *, const char *,
+		     const struct cJSON *, char **);
+void		 mcp_tmp_free(struct mcp_tmp *);
+const char	*mcp_str(const struct cJSON *, const char *);
+void		 mcp_argv_id(struct mcp_argv *, const struct cJSON *,
+		     const char *);
+void		 mcp_argv_step(struct mcp_argv *, const struct cJSON *);
+const char	*mcp_document(struct mcp_tmp *, const struct cJSON *,
+		     const char *, const char *, struct mcp_answer *);
+char		*mcp_untemp(const char *, const char *);
+int		 mcp_exec(struct cli_ctx *, struct mcp_argv *,
+		     struct mcp_tmp *, struct mcp_answer *, struct cJSON **);
+void		 mcp_warnings(struct mcp_answer *, struct cJSON *);
+void		 mcp_exec_line(struct cli_ctx *, struct mcp_argv *,
+		     struct mcp_tmp *, struct mcp_answer *, struct cJSON *);
+void		 mcp_exec_json(struct cli_ctx *, struct mcp_argv *,
+		     const char *, struct mcp_answer *);
 
 /* tools.c */
 extern const struct mcp_tool	mcp_tools[];

@@ -12,7 +12,6 @@ LAYOUT_MAX=900
 # a line once its file is short again.
 LAYOUT_LONG="
 src/engine/foreach.c	fleetmem: issue 12 splits the for-each engine
-src/mcp/tools.c	mcp: the MCP server's tools, growing this session
 "
 
 cd "$TOP_SRCDIR" || exit 99
