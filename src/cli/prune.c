@@ -167,7 +167,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 	if (json) {
 		root = cJSON_CreateObject();
 		cJSON_AddFalseToObject(root, "dry_run");
-		cJSON_AddNumberToObject(root, "before", (double)before);
+		cli_json_time(root, "before", before);
 		o = cJSON_AddObjectToObject(root, "removed");
 		cJSON_AddNumberToObject(o, "runs", (double)runs);
 		cJSON_AddNumberToObject(o, "steps", (double)steps);

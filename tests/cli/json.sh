@@ -92,6 +92,10 @@ run_sluice schedule list --json
 is "$(json_query "$OUT" "SELECT json_type(j, '\$[0].last_run_id') || ' ' ||
     json_extract(j, '\$[0].last_run_id') FROM d")" "integer $sid" \
     "an id beside the times stays a number"
+run_sluice prune --older-than 1ms --json
+expect_rc 0 "prune --json"
+is "$(json_query "$OUT" "SELECT json_extract(j, '\$.before') GLOB '$rfc' FROM d")" 1 \
+    "prune --json: before is RFC 3339"
 run_sluice list --status failed --json
 is "$OUT" "[]" "an empty array is [] on one line"
 
