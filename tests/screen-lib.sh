@@ -17,6 +17,10 @@
 #   scr_wait_gone REGEX [TIMEOUT]   until no line matches
 #   scr_ok REGEX DESC [TIMEOUT]     one TAP case: a line matches in time
 #   scr_gone_ok REGEX DESC [TIMEOUT]   one TAP case: no line matches
+#   scr_check DESC CODE        one TAP case: sh CODE, run at scr_stop
+#                              with the screen as it is now (after the
+#                              waits before it) in the file $SCR_SCREEN
+#                              and its text in $SCR_LAST
 #   scr_resize COLSxROWS       the screen's new size
 #   scr_stop                   run the script (the console quits at its
 #                              end), then report its cases; the console's
@@ -111,6 +115,14 @@ scr_case() {
 	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$SCR_DIR/cases"
 }
 
+# scr_check DESC CODE: one case, CODE's status on this screen at scr_stop.
+scr_check() {
+	_scr_c=$(($(wc -l <"$SCR_DIR/cases") + 1))
+	scr_line ":dump c$_scr_c"
+	printf '%s\t%s\t%s\n' check "$(printf '%s' "$2" | tr '\n' ' ')" \
+	    "$1" >>"$SCR_DIR/cases"
+}
+
 # scr_ok REGEX DESC [TIMEOUT]: one case: a line matches within TIMEOUT.
 scr_ok() {
 	scr_case match "$1" "$2" "${3:-}"
@@ -155,6 +167,15 @@ scr_stop() {
 			echo "# no screen: the script ended before (status" \
 			    "$SCR_STATUS)"
 			sed 's/^/#   /' "$SCR_DIR/err"
+			continue
+		fi
+		if [ "$_scr_mode" = check ]; then
+			SCR_SCREEN=$_scr_f
+			SCR_LAST=$(cat "$_scr_f")
+			( eval "$_scr_re" ) </dev/null
+			_scr_r=$?
+			ok "$_scr_r" "$_scr_desc"
+			[ "$_scr_r" -eq 0 ] || sed 's/^/#   |/' "$_scr_f"
 			continue
 		fi
 		if grep -Eq -- "$_scr_re" "$_scr_f"; then
