@@ -10,9 +10,15 @@ top=$OUT
 run_sluice --help
 is "$OUT" "$top" "sluice help is sluice --help"
 for c in run list show gates approve reject cancel retry skip pause resume \
-    log template schedule check engine audit help; do
+    log template schedule check engine audit help completion; do
 	like "$top" "
   $c " "the command list has $c"
+done
+# Every command the list shows, whoever added it, has the same help both
+# ways and a usage line built from its table.
+cmds=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z_-]*\)  .*/\1/p')
+ok $(( $(printf '%s\n' "$cmds" | wc -l) < 20 )) "the list has the commands"
+for c in $cmds; do
 	run_sluice help "$c"
 	expect_rc 0 "sluice help $c"
 	want=$OUT
