@@ -32,6 +32,9 @@
 # gets TERM=xterm-256color, LANG and LC_ALL C.UTF-8 unless the VAR=VAL
 # arguments say otherwise, and sanitizer reports go to $T_DIR.
 
+# A console that quits before its script ends must not kill the test.
+trap '' PIPE
+
 SCR_N=0
 SCR_DIR=
 SCR_PID=
@@ -42,7 +45,7 @@ SCR_K=0
 # scr_line TEXT: one line of the script, to the console now.
 scr_line() {
 	printf '%s\n' "$*" >>"$SCR_DIR/script"
-	printf '%s\n' "$*" >&9
+	printf '%s\n' "$*" >&9 2>/dev/null
 }
 
 # scr_start [COLSxROWS] [VAR=VAL...] -- ARGS...: start the console.
