@@ -2,63 +2,89 @@
 # tests/screen-lib.sh: drive the console from a key script, sourced after
 # tests/lib.sh (and tests/engine-lib.sh when a test uses both).  No
 # terminal, no tmux: the console runs with $SLUICE_SCRIPT (src/ui/script.c)
-# on curses' virtual screen, reads its keys from a script written here,
-# and dumps the screen to files that the cases then read.  The functions
-# mirror tests/tui-lib.sh's, so a test reads the same either way; the
-# script only runs at scr_stop, so a test cannot act between keys (a
-# run_sluice while the console is open): such tests stay in tmux.
+# on curses' virtual screen.  Its script is a FIFO this shell writes as
+# the test goes, so the console runs (and is the engine) while the test
+# acts from the shell, as with tmux; each case waits for the screen in
+# the console, which dumps it and says so on its stdout (another FIFO
+# read here): nothing polls.  The functions mirror tests/tui-lib.sh's:
 #
-#   scr_start [COLSxROWS] [VAR=VAL...] -- ARGS...   a new script for
+#   scr_start [COLSxROWS] [VAR=VAL...] -- ARGS...   the console,
 #                              "$SLUICE" --db "$DB" ARGS (default 100x30)
 #   scr_keys [-l] KEYS...      keys by tmux's names (Enter, Escape, Up,
 #                              C-l, j...), or with -l text
 #   scr_type TEXT              the same as scr_keys -l TEXT
-#   scr_wait REGEX [TIMEOUT]   until a line matches (grep -E)
+#   scr_wait REGEX [TIMEOUT]   until a line matches (grep -E); 1 if none
+#                              did in time
 #   scr_wait_gone REGEX [TIMEOUT]   until no line matches
 #   scr_ok REGEX DESC [TIMEOUT]     one TAP case: a line matches in time
 #   scr_gone_ok REGEX DESC [TIMEOUT]   one TAP case: no line matches
+#   scr_check DESC CODE        one TAP case: sh CODE's status, with the
+#                              screen now in the file $SCR_SCREEN and its
+#                              text in $SCR_LAST
+#   scr_screen                 the screen now, one line per row
 #   scr_resize COLSxROWS       the screen's new size
-#   scr_stop                   run the script (the console quits at its
-#                              end), then report its cases; the console's
-#                              exit status in $SCR_STATUS
+#   scr_stop                   the end of the script: the console quits;
+#                              its exit status in $SCR_STATUS
+#   scr_pid                    the console's pid
 #   scr_sanitizers_ok DESC     one TAP case: no ASan/UBSan report
 #
-# The console gets TERM=xterm-256color, LANG and LC_ALL C.UTF-8 unless the
-# VAR=VAL arguments say otherwise, and sanitizer reports go to $T_DIR.
+# After each wait, $SCR_LAST holds the screen it ended on.  The console
+# gets TERM=xterm-256color, LANG and LC_ALL C.UTF-8 unless the VAR=VAL
+# arguments say otherwise, and sanitizer reports go to $T_DIR.
+
+# A console that quits before its script ends must not kill the test.
+trap '' PIPE
 
 SCR_N=0
 SCR_DIR=
+SCR_PID=
 SCR_STATUS=
+SCR_LAST=
+SCR_K=0
 
-# scr_line TEXT: one line of the script.
+# scr_line TEXT: one line of the script, to the console now.
 scr_line() {
 	printf '%s\n' "$*" >>"$SCR_DIR/script"
+	printf '%s\n' "$*" >&9 2>/dev/null
 }
 
-# scr_start [COLSxROWS] [VAR=VAL...] -- ARGS...: begin a script.
+# scr_start [COLSxROWS] [VAR=VAL...] -- ARGS...: start the console.
 scr_start() {
-	scr_stop		# the script before, if not run yet
+	scr_stop		# the one before, if any
 	SCR_N=$((SCR_N + 1))
 	SCR_DIR=$T_DIR/scr-$SCR_N
 	rm -rf "$SCR_DIR"
 	mkdir -p "$SCR_DIR"
-	: >"$SCR_DIR/script"
-	: >"$SCR_DIR/cases"
-	: >"$SCR_DIR/env"
-	: >"$SCR_DIR/args"
 	_scr_size=100x30
 	case ${1:-} in
 	[0-9]*x[0-9]*) _scr_size=$1; shift ;;
 	esac
+	_scr_env="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-		printf '%s\n' "$1" >>"$SCR_DIR/env"
+		_scr_env="$_scr_env $(printf "'%s'" "$(printf '%s' "$1" |
+		    sed "s/'/'\\\\''/g")")"
 		shift
 	done
 	[ $# -gt 0 ] && shift
-	for _scr_a in "$@"; do
-		printf '%s\n' "$_scr_a" >>"$SCR_DIR/args"
-	done
+	mkfifo "$SCR_DIR/in" "$SCR_DIR/ack" || return 1
+	: >"$SCR_DIR/script"
+	# Each open of a FIFO waits for the other end: the console's
+	# stdout first (ours to read), then its script (ours to write).
+	eval "env -u LINES -u COLUMNS $_scr_env \
+	    ASAN_OPTIONS=\"log_path=\$T_DIR/san-asan\${ASAN_OPTIONS:+:\$ASAN_OPTIONS}\" \
+	    UBSAN_OPTIONS=\"log_path=\$T_DIR/san-ubsan:print_stacktrace=1\${UBSAN_OPTIONS:+:\$UBSAN_OPTIONS}\" \
+	    SLUICE_SCRIPT=\"\$SCR_DIR/in\" SLUICE_SCRIPT_DIR=\"\$SCR_DIR\" \
+	    \"\$SLUICE\" --db \"\${DB:-\$SLUICE_DB}\" \"\$@\"" \
+	    </dev/null >"$SCR_DIR/ack" 2>"$SCR_DIR/err" &
+	SCR_PID=$!
+	exec 8<"$SCR_DIR/ack"
+	exec 9>"$SCR_DIR/in"
 	scr_line ":resize $_scr_size"
+}
+
+# scr_pid: the console's pid.
+scr_pid() {
+	echo "$SCR_PID"
 }
 
 # scr_keys [-l] KEYS...: keys by name, or with -l literal text.
@@ -81,100 +107,106 @@ scr_resize() {
 	scr_line ":resize $1"
 }
 
-# scr_timeout [SECS]: the bound of the next wait.
-scr_timeout() {
-	scr_line ":timeout ${1:-${TUI_TIMEOUT:-10}}"
+# scr_sync: the screen as it is once the lines before are done, in
+# $SCR_SCREEN and $SCR_LAST; 1 if the console has gone.
+scr_sync() {
+	SCR_K=$((SCR_K + 1))
+	SCR_SCREEN=$SCR_DIR/s$SCR_K.screen
+	scr_line ":dump s$SCR_K"
+	scr_line ":echo s$SCR_K"
+	SCR_LAST=
+	while IFS= read -r _scr_a <&8; do
+		[ "$_scr_a" = "s$SCR_K" ] || continue
+		SCR_LAST=$(cat "$SCR_SCREEN")
+		return 0
+	done
+	echo "# the console has gone; what it said:"
+	sed 's/^/#   /' "$SCR_DIR/err"
+	return 1
 }
 
-# scr_wait REGEX [TIMEOUT]: until a line matches.
-scr_wait() {
-	scr_timeout "${2:-}"
-	scr_line ":wait $1"
+# scr_screen: the screen now, one line per row.
+scr_screen() {
+	scr_sync >/dev/null && printf '%s\n' "$SCR_LAST"
 }
 
-# scr_wait_gone REGEX [TIMEOUT]: until no line matches.
-scr_wait_gone() {
-	scr_timeout "${2:-}"
-	scr_line ":wait-gone $1"
-}
-
-# scr_case MODE REGEX DESC TIMEOUT: wait, dump, and remember the case.
-scr_case() {
-	scr_timeout "${4:-}"
+# scr_await MODE REGEX TIMEOUT: wait in the console until a line matches
+# (MODE match) or none does (gone); 0 if it did, the screen in $SCR_LAST.
+scr_await() {
+	scr_line ":timeout ${3:-${TUI_TIMEOUT:-10}}"
 	if [ "$1" = match ]; then
 		scr_line ":wait $2"
 	else
 		scr_line ":wait-gone $2"
 	fi
-	_scr_c=$(($(wc -l <"$SCR_DIR/cases") + 1))
-	scr_line ":dump c$_scr_c"
-	printf '%s\t%s\t%s\n' "$1" "$2" "$3" >>"$SCR_DIR/cases"
+	scr_sync || return 1
+	if printf '%s\n' "$SCR_LAST" | grep -Eq -- "$2"; then
+		[ "$1" = match ]
+	else
+		[ "$1" = gone ]
+	fi
+}
+
+# scr_diag WHAT: the last screen as TAP diagnostics.
+scr_diag() {
+	echo "# $1; the screen:"
+	printf '%s\n' "$SCR_LAST" | sed 's/^/#   |/'
+}
+
+# scr_wait REGEX [TIMEOUT]: until a line of the screen matches REGEX.
+scr_wait() {
+	scr_await match "$1" "${2:-}" && return 0
+	scr_diag "no line matched /$1/ within ${2:-${TUI_TIMEOUT:-10}} s"
+	return 1
+}
+
+# scr_wait_gone REGEX [TIMEOUT]: until no line of the screen matches.
+scr_wait_gone() {
+	scr_await gone "$1" "${2:-}" && return 0
+	scr_diag "a line still matched /$1/ after ${2:-${TUI_TIMEOUT:-10}} s"
+	return 1
 }
 
 # scr_ok REGEX DESC [TIMEOUT]: one case: a line matches within TIMEOUT.
 scr_ok() {
-	scr_case match "$1" "$2" "${3:-}"
+	if scr_await match "$1" "${3:-}"; then
+		ok 0 "$2"
+	else
+		ok 1 "$2"
+		scr_diag "no line matched /$1/ within ${3:-${TUI_TIMEOUT:-10}} s"
+	fi
 }
 
 # scr_gone_ok REGEX DESC [TIMEOUT]: one case: no line matches in time.
 scr_gone_ok() {
-	scr_case gone "$1" "$2" "${3:-}"
+	if scr_await gone "$1" "${3:-}"; then
+		ok 0 "$2"
+	else
+		ok 1 "$2"
+		scr_diag "a line still matched /$1/ after ${3:-${TUI_TIMEOUT:-10}} s"
+	fi
 }
 
-# scr_run: run the console on the script; its status in $SCR_STATUS.
-scr_run() {
-	set --
-	while IFS= read -r _scr_a; do
-		set -- "$@" "$_scr_a"
-	done <"$SCR_DIR/args"
-	_scr_env="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-	while IFS= read -r _scr_a; do
-		_scr_env="$_scr_env $(printf "'%s'" "$(printf '%s' "$_scr_a" |
-		    sed "s/'/'\\\\''/g")")"
-	done <"$SCR_DIR/env"
-	eval "env -u LINES -u COLUMNS $_scr_env \
-	    ASAN_OPTIONS=\"log_path=\$T_DIR/san-asan\${ASAN_OPTIONS:+:\$ASAN_OPTIONS}\" \
-	    UBSAN_OPTIONS=\"log_path=\$T_DIR/san-ubsan:print_stacktrace=1\${UBSAN_OPTIONS:+:\$UBSAN_OPTIONS}\" \
-	    SLUICE_SCRIPT=\"\$SCR_DIR/script\" SLUICE_SCRIPT_DIR=\"\$SCR_DIR\" \
-	    \"\$SLUICE\" --db \"\${DB:-\$SLUICE_DB}\" \"\$@\"" \
-	    </dev/null >"$SCR_DIR/out" 2>"$SCR_DIR/err"
-	SCR_STATUS=$?
+# scr_check DESC CODE: one case, CODE's status on the screen now.
+scr_check() {
+	if scr_sync && ( eval "$2" ); then
+		ok 0 "$1"
+	else
+		ok 1 "$1"
+		scr_diag "$2 failed"
+	fi
 }
 
-# scr_stop: run the script, then one TAP case for each scr_ok and
-# scr_gone_ok, read from the screen dumped when its wait ended.
+# scr_stop: end the script; the console quits (its status in
+# $SCR_STATUS) and its stdout is read to the end.
 scr_stop() {
-	[ -n "$SCR_DIR" ] || return 0
-	scr_run
-	_scr_c=0
-	while IFS='	' read -r _scr_mode _scr_re _scr_desc; do
-		_scr_c=$((_scr_c + 1))
-		_scr_f=$SCR_DIR/c$_scr_c.screen
-		if [ ! -f "$_scr_f" ]; then
-			ok 1 "$_scr_desc"
-			echo "# no screen: the script ended before (status" \
-			    "$SCR_STATUS)"
-			sed 's/^/#   /' "$SCR_DIR/err"
-			continue
-		fi
-		if grep -Eq -- "$_scr_re" "$_scr_f"; then
-			_scr_r=0
-		else
-			_scr_r=1
-		fi
-		[ "$_scr_mode" = gone ] && _scr_r=$((1 - _scr_r))
-		ok "$_scr_r" "$_scr_desc"
-		if [ "$_scr_r" -ne 0 ]; then
-			if [ "$_scr_mode" = match ]; then
-				echo "# no line matched /$_scr_re/; the screen:"
-			else
-				echo "# a line still matched /$_scr_re/; the" \
-				    "screen:"
-			fi
-			sed 's/^/#   |/' "$_scr_f"
-		fi
-	done <"$SCR_DIR/cases"
-	SCR_DIR=
+	[ -n "$SCR_PID" ] || return 0
+	exec 9>&-
+	cat <&8 >/dev/null
+	exec 8<&-
+	wait "$SCR_PID"
+	SCR_STATUS=$?
+	SCR_PID=
 }
 
 # scr_sanitizers_ok DESC: one case: no sanitizer report was written.

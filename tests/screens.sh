@@ -13,11 +13,31 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 . "$TOP_SRCDIR/tests/clock-lib.sh"
-. "$TOP_SRCDIR/tests/screen-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"	# scr_sanitizers_ok
 
 need_test_clock
 SDIR=$TOP_SRCDIR/tests/screens
 UPDATE=${SLUICE_SCREENS_UPDATE:-}
+
+# screens_run SCRIPT: the console on SCRIPT (a file), at 100x30 unless
+# the script resizes it, dumping into $SCR_DIR; its status in $SCR_STATUS.
+screens_run() {
+	env TZ=UTC TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+	    ASAN_OPTIONS="log_path=$T_DIR/san-asan${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+	    UBSAN_OPTIONS="log_path=$T_DIR/san-ubsan:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+	    SLUICE_SCRIPT="$1" SLUICE_SCRIPT_DIR="$SCR_DIR" \
+	    "$SLUICE" --db "$SLUICE_DB" </dev/null >"$SCR_DIR/out" \
+	    2>"$SCR_DIR/err"
+	SCR_STATUS=$?
+}
+
+# screen_script NAME LINES...: a script of these lines in $SCR_DIR.
+screen_script() {
+	SCR_DIR=$T_DIR/self-$1
+	mkdir -p "$SCR_DIR"
+	shift
+	printf '%s\n' "$@" >"$SCR_DIR/script"
+}
 
 # screen_compare NAME DUMP: one case, the dump against its expected text.
 screen_compare() {
@@ -48,9 +68,10 @@ for script in "$SDIR"/*.script; do
 	if [ -f "$SDIR/$name.setup" ]; then
 		. "$SDIR/$name.setup"
 	fi
-	scr_start 100x30 TZ=UTC --
-	cat "$script" >>"$SCR_DIR/script"
-	scr_run
+	SCR_DIR=$T_DIR/$name
+	mkdir -p "$SCR_DIR"
+	{ echo ":resize 100x30"; cat "$script"; } >"$SCR_DIR/script"
+	screens_run "$SCR_DIR/script"
 	is "$SCR_STATUS" 0 "$name: the script ran to its end"
 	[ "$SCR_STATUS" -eq 0 ] || sed 's/^/# /' "$SCR_DIR/err"
 	for f in "$SCR_DIR"/*.screen; do
@@ -73,28 +94,23 @@ done
 export SLUICE_DB="$T_DIR/self.db"
 DB=$SLUICE_DB
 db_init
-scr_start 80x24 --
-scr_line ":timeout 1"
-scr_line ":wait no such text"
-scr_line ":dump after"
-scr_run
+screen_script timeout ":resize 80x24" ":timeout 1" ":wait no such text" \
+    ":dump after"
+screens_run "$SCR_DIR/script"
 is "$SCR_STATUS" 1 "a wait that times out fails the console"
 like "$(cat "$SCR_DIR/err")" "script:3: no line matched /no such text/ within 1s" \
     "... naming the script's line and the pattern"
 like "$(cat "$SCR_DIR/err")" "  |Enter open" "... with the screen"
 ok "$([ -f "$SCR_DIR/after.screen" ]; echo $?)" "... and the script goes on"
 is "$(wc -l <"$SCR_DIR/after.screen")" 24 "a dump has the screen's rows"
-scr_start 80x24 --
-scr_line ":key NoSuchKey"
-scr_line ":dump never"
-scr_run
+screen_script key ":resize 80x24" ":key NoSuchKey" ":dump never"
+screens_run "$SCR_DIR/script"
 is "$SCR_STATUS" 1 "an unknown key fails the console"
 like "$(cat "$SCR_DIR/err")" "script:2: unknown key \"NoSuchKey\"" \
     "... naming the script's line"
 ok "$([ ! -f "$SCR_DIR/never.screen" ]; echo $?)" "... and the script stops"
-scr_start 80x24 --
-scr_line ":frobnicate"
-scr_run
+screen_script command ":resize 80x24" ":frobnicate"
+screens_run "$SCR_DIR/script"
 like "$(cat "$SCR_DIR/err")" "script:2: unknown command \":frobnicate\"" \
     "an unknown command is refused with its place"
 SCR_DIR=

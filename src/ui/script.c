@@ -31,7 +31,13 @@
  *	:resize COLSxROWS	the screen's size (default 80x24)
  *	:dump NAME	the screen as plain text, in
  *			$SLUICE_SCRIPT_DIR/NAME.screen
+ *	:echo TEXT	TEXT and a newline on stdout, when the lines
+ *			before it are done
  *
+ * The script may be a FIFO: its lines then run as they come, and the
+ * console quits when its writer closes it, so a test can act from its
+ * shell while the console is open, reading stdout (also a FIFO) for the
+ * :echo that says a case's screen is dumped.
  * Commands run in a hook after the draw, so each sees the screen of the
  * keys before it; a wait sleeps in the loop until something is drawn or
  * its deadline passes, never polling.  A wait that times out says so on
@@ -41,14 +47,18 @@
  */
 
 #include <sys/types.h>
+#include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <langinfo.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 #include <curses.h>
@@ -66,7 +76,10 @@ enum script_wait {
 };
 
 struct ui_script {
-	FILE			*f;
+	int			 fd;
+	struct loop_fd		*watch;		/* a FIFO, while it is open */
+	struct buf		 text;		/* read, not yet run */
+	int			 eof;
 	const char		*path;
 	const char		*dir;
 	u_int			 line;
@@ -112,6 +125,8 @@ static const struct {
 
 static void	 script_hook(void *);
 static void	 script_timer(void *);
+static void	 script_input(int, short, void *);
+static char	*script_next_line(struct ui_script *);
 static int	 script_command(struct ui *, struct ui_script *, char *);
 static int	 script_key_code(const char *, int *);
 static void	 script_row(int, struct buf *);
@@ -145,11 +160,14 @@ ui_script_open(struct ui *ui, char **cause)
 	if (s->dir == NULL || *s->dir == '\0')
 		s->dir = ".";
 	s->timeout = SCRIPT_TIMEOUT_MS;
-	if ((s->f = fopen(s->path, "r")) == NULL) {
+	buf_init(&s->text);
+	/* A FIFO: this waits for its writer, the test. */
+	if ((s->fd = open(s->path, O_RDONLY|O_CLOEXEC)) == -1) {
 		xasprintf(cause, "%s: %s", s->path, strerror(errno));
 		free(s);
 		return (-1);
 	}
+	(void)fcntl(s->fd, F_SETFL, fcntl(s->fd, F_GETFL) | O_NONBLOCK);
 	out = fopen("/dev/null", "w");
 	in = fopen("/dev/null", "r");
 	if (out == NULL || in == NULL ||
@@ -160,7 +178,7 @@ ui_script_open(struct ui *ui, char **cause)
 			fclose(out);
 		if (in != NULL)
 			fclose(in);
-		fclose(s->f);
+		close(s->fd);
 		free(s);
 		return (-1);
 	}
@@ -172,6 +190,7 @@ ui_script_open(struct ui *ui, char **cause)
 	getmaxyx(stdscr, ui->rows, ui->cols);
 	ui->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	s->timer = loop_timer_create(ui->loop, script_timer, ui);
+	s->watch = loop_fd_add(ui->loop, s->fd, POLLIN, script_input, ui);
 	ui->script = s;
 	return (0);
 }
@@ -199,7 +218,10 @@ ui_script_close(struct ui *ui)
 		regfree(&s->re);
 		free(s->re_text);
 	}
-	fclose(s->f);
+	if (s->watch != NULL)
+		loop_fd_del(s->watch);
+	close(s->fd);
+	buf_free(&s->text);
 	endwin();
 	delscreen(s->screen);
 	fclose(s->out);
@@ -229,6 +251,58 @@ static void
 script_timer(void *arg)
 {
 	ui_dirty(arg);
+}
+
+/* The script is readable: keep what came; at its end, stop watching. */
+static void
+script_input(int fd, short revents, void *arg)
+{
+	struct ui		*ui = arg;
+	struct ui_script	*s = ui->script;
+	char			 b[4096];
+	ssize_t			 n;
+
+	(void)revents;
+	for (;;) {
+		n = read(fd, b, sizeof b);
+		if (n > 0) {
+			buf_add(&s->text, b, (size_t)n);
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && errno == EAGAIN)
+			return;
+		break;		/* the end, or an error: no more lines */
+	}
+	s->eof = 1;
+	loop_fd_del(s->watch);
+	s->watch = NULL;
+}
+
+/*
+ * The next whole line read (the caller frees it), the last one even
+ * without a newline once the script has ended; NULL if none is here yet.
+ */
+static char *
+script_next_line(struct ui_script *s)
+{
+	char	*nl, *line;
+	size_t	 len;
+
+	nl = s->text.len == 0 ? NULL : memchr(s->text.data, '\n',
+	    s->text.len);
+	if (nl == NULL && (!s->eof || s->text.len == 0))
+		return (NULL);
+	len = nl != NULL ? (size_t)(nl - s->text.data) : s->text.len;
+	line = xmalloc(len + 1);
+	memcpy(line, s->text.data, len);
+	line[len] = '\0';
+	if (nl != NULL)
+		len++;
+	memmove(s->text.data, s->text.data + len, s->text.len - len);
+	s->text.len -= len;
+	return (line);
 }
 
 /* Row y of the screen as UTF-8 text, without trailing blanks. */
@@ -442,6 +516,11 @@ script_command(struct ui *ui, struct ui_script *s, char *line)
 		s->wait = SCRIPT_IDLE;
 		return (1);
 	}
+	if (strcmp(cmd, ":echo") == 0) {
+		printf("%s\n", arg);
+		fflush(stdout);
+		return (0);
+	}
 	if (strcmp(cmd, ":dump") == 0)
 		return (script_dump(ui, s, arg) == 0 ? 0 : -1);
 	if (strcmp(cmd, ":timeout") == 0) {
@@ -517,8 +596,7 @@ script_hook(void *arg)
 {
 	struct ui		*ui = arg;
 	struct ui_script	*s = ui->script;
-	char			*line = NULL;
-	size_t			 size = 0;
+	char			*line;
 	int			 rc;
 
 	if (s->done || ui->quit || ui->editing || ui->wait_enter)
@@ -541,13 +619,17 @@ script_hook(void *arg)
 		s->wait = SCRIPT_RUN;
 	}
 	for (;;) {
-		if (getline(&line, &size, s->f) == -1) {
+		if ((line = script_next_line(s)) == NULL) {
+			if (!s->eof)
+				break;		/* more to come */
 			s->done = 1;
 			ui_quit(ui);
 			break;
 		}
 		s->line++;
-		if ((rc = script_command(ui, s, line)) == 0)
+		rc = script_command(ui, s, line);
+		free(line);
+		if (rc == 0)
 			continue;
 		if (rc == -1) {
 			s->done = 1;
@@ -559,5 +641,4 @@ script_hook(void *arg)
 		loop_timer_start(s->timer, 0);
 		break;
 	}
-	free(line);
 }

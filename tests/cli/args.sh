@@ -52,7 +52,8 @@ for c in run list show gates approve reject cancel retry skip pause resume \
     log check audit "template list" "template show" "template save" \
     "template edit" "template rm" "template run" "schedule list" \
     "schedule show" "schedule add" "schedule rm" "schedule pause" \
-    "schedule resume" "schedule run"; do
+    "schedule resume" "schedule run" status prune backup complete fail \
+    help completion "template history" "template diff"; do
 	# shellcheck disable=SC2086
 	run_sluice $c --help
 	expect_rc 0 "$c --help"

@@ -10,9 +10,15 @@ top=$OUT
 run_sluice --help
 is "$OUT" "$top" "sluice help is sluice --help"
 for c in run list show gates approve reject cancel retry skip pause resume \
-    log template schedule check engine audit help; do
+    log template schedule check engine audit help completion; do
 	like "$top" "
   $c " "the command list has $c"
+done
+# Every command the list shows, whoever added it, has the same help both
+# ways and a usage line built from its table.
+cmds=$(printf '%s\n' "$top" | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z_-]*\)  .*/\1/p')
+ok $(( $(printf '%s\n' "$cmds" | wc -l) < 20 )) "the list has the commands"
+for c in $cmds; do
 	run_sluice help "$c"
 	expect_rc 0 "sluice help $c"
 	want=$OUT
@@ -89,5 +95,24 @@ run_sluice schedule show nigthly
 expect_rc 3 "show a misspelt schedule"
 is "$ERR" 'sluice: no schedule "nigthly" (did you mean "nightly"?)' \
     "names the closest schedule"
+for v in pause resume run rm; do
+	run_sluice schedule "$v" nigthly
+	expect_rc 3 "schedule $v of a misspelt schedule"
+	is "$ERR" 'sluice: no schedule "nigthly" (did you mean "nightly"?)' \
+	    "schedule $v names the closest schedule"
+done
+
+# Through a running engine (its socket), the names are read all the same.
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+engine_start
+run_sluice schedule pause nigthly
+expect_rc 3 "schedule pause through the engine"
+is "$ERR" 'sluice: no schedule "nigthly" (did you mean "nightly"?)' \
+    "names the closest schedule"
+run_sluice template rm nightly-bakup
+expect_rc 3 "template rm through the engine"
+is "$ERR" 'sluice: no template "nightly-bakup" (did you mean "nightly-backup"?)' \
+    "names the closest template"
+engine_stop
 
 done_testing

@@ -11,6 +11,8 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
+. "$TOP_SRCDIR/tests/screen-lib.sh"
+# The clipboard (OSC 52) needs a terminal: tmux.
 . "$TOP_SRCDIR/tests/tui-lib.sh"
 
 long=rebuild-the-payments-search-index-in-every-region
@@ -26,35 +28,35 @@ expect_rc 0 "a template with a long name"
 run_sluice run "$long" --name "$long-for-the-quarterly-audit"
 wf=$OUT
 
-tui_start 200x60 --
-wait_for step_is "$wf" go waiting
-tui_ok "^$wf +$long-for-the-quarterly-audit +" \
+scr_start 200x60 --
+scr_wait "^$wf .*◆ waiting"
+scr_ok "^$wf +$long-for-the-quarterly-audit +" \
     "200x60: the Workflows view shows a long run name whole"
-tui_ok " go +root " "200x60: ... and its current step"
-tui_keys 3
-tui_ok "^$long +1 " "200x60: the Templates view shows a long template name whole"
-tui_keys 2
-tui_ok 'the caches are warm: switch traffic over\?' \
+scr_ok " go +root " "200x60: ... and its current step"
+scr_keys 3
+scr_ok "^$long +1 " "200x60: the Templates view shows a long template name whole"
+scr_keys 2
+scr_ok 'the caches are warm: switch traffic over\?' \
     "200x60: the Gates view shows the whole message"
-tui_ok 'Enter open +y approve +n reject' \
+scr_ok 'Enter open +y approve +n reject' \
     "200x60: the Gates footer starts with what decides the gate"
-tui_ok '\? help$' "200x60: ... and ends with ? help"
-tui_keys 1 Enter
-tui_wait '◆ go +gate'
-tui_ok '^Enter open +y approve +n reject' \
+scr_ok '\? help$' "200x60: ... and ends with ? help"
+scr_keys 1 Enter
+scr_wait '◆ go +gate'
+scr_ok '^Enter open +y approve +n reject' \
     "200x60: on the waiting gate the run view's footer offers y and n"
-tui_keys g
-tui_ok '^Enter open +R retry +c cancel' \
+scr_keys g
+scr_ok '^Enter open +R retry +c cancel' \
     "200x60: on a finished step it does not"
-tui_gone_ok 'y approve' "200x60: ... no y approve"
-tui_gone_ok ' s skip' "200x60: ... and no s skip"
-tui_keys Enter
-tui_ok '^✓ start +done' "200x60: Enter shows the step"
-tui_gone_ok '/ filter' "200x60: the step details do not offer / (it does nothing there)"
-tui_keys q q 5
-tui_ok "workflow $wf $long-for-the-quarterly-audit" \
+scr_gone_ok 'y approve' "200x60: ... no y approve"
+scr_gone_ok ' s skip' "200x60: ... and no s skip"
+scr_keys Enter
+scr_ok '^✓ start +done' "200x60: Enter shows the step"
+scr_gone_ok '/ filter' "200x60: the step details do not offer / (it does nothing there)"
+scr_keys q q 5
+scr_ok "workflow $wf $long-for-the-quarterly-audit" \
     "200x60: the Audit view shows the whole target"
-tui_stop
+scr_stop
 
 tui_start 80x24 --
 tui_ok "^$wf +rebuild-the-payments" "80x24: the run is listed, its name cut"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/tui/run.sh: the run view in a real terminal.  Runs of the example
+# tests/tui/run.sh: the run view, driven by key scripts (tests/screen-lib.sh;
+# no terminal: tests/tui/terminal.sh has those paths).  Runs of the example
 # templates (canary-deploy fans out to three zones and joins; db-backup
 # is a sequence) and of small flows (a step retried until it fails, a wide
 # fan-out, a run still going) are opened from the Workflows view; the
@@ -12,16 +13,16 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-. "$TOP_SRCDIR/tests/tui-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 export SLUICE_TOOLS="$TOP_SRCDIR/share/tools.json"
 
-# in_order REGEX...: each REGEX matches a line of $TUI_LAST, each below
+# in_order REGEX...: each REGEX matches a line of $SCR_LAST, each below
 # the one before; else what did not, in $ORDER_BAD.
 in_order() {
 	_prev=0
 	for _re in "$@"; do
-		_n=$(printf '%s\n' "$TUI_LAST" | grep -nE -- "$_re" | head -1 |
+		_n=$(printf '%s\n' "$SCR_LAST" | grep -nE -- "$_re" | head -1 |
 		    cut -d: -f1)
 		if [ -z "$_n" ] || [ "$_n" -le "$_prev" ]; then
 			ORDER_BAD="/$_re/ (line ${_n:-none}, after line $_prev)"
@@ -32,33 +33,25 @@ in_order() {
 	return 0
 }
 
-# order_ok DESC REGEX...: one case: within $TUI_TIMEOUT, the screen shows
-# lines matching each REGEX in that order.
+# order_ok DESC REGEX...: one case: once each REGEX has matched a line
+# (each within $TUI_TIMEOUT), the screen shows them in that order.
 order_ok() {
 	_desc=$1
 	shift
-	_tries=$(awk -v t="$TUI_TIMEOUT" -v p="$TUI_POLL" \
-	    'BEGIN { printf "%d", t / p + 1 }')
-	while :; do
-		TUI_LAST=$(tui_screen 2>&1)
-		if in_order "$@"; then
-			ok 0 "$_desc"
-			return
-		fi
-		_tries=$((_tries - 1))
-		[ "$_tries" -le 0 ] && break
-		sleep "$TUI_POLL"
+	_code=in_order
+	for _re in "$@"; do
+		scr_wait "$_re"
+		_code="$_code '$(printf '%s' "$_re" | sed "s/'/'\\\\''/g")'"
 	done
-	ok 1 "$_desc"
-	tui_diag "out of order: $ORDER_BAD"
+	scr_check "$_desc" "$_code || { echo \"# out of order: \$ORDER_BAD\"; false; }"
 }
 
 # open_run KEYS...: from the Workflows view, move with KEYS and open the
 # run under the cursor.
 open_run() {
-	tui_keys 1
-	tui_wait 'ID +NAME +STATUS' || return 1
-	tui_keys g "$@" Enter
+	scr_keys 1
+	scr_wait 'ID +NAME +STATUS'
+	scr_keys g "$@" Enter
 }
 
 for t in canary-deploy db-backup; do
@@ -106,14 +99,14 @@ is "$OUT" 5 "run 5: recorded, to run when the console starts the engine"
 
 # --- a completed run with a fan-out -----------------------------------------
 
-tui_start 100x30 --
-tui_wait 'engine: this console'
+scr_start 100x30 --
+scr_wait 'engine: this console'
 open_run G
-tui_ok '^#1 canary-deploy +✓ completed +canary-deploy@1 +by ' \
+scr_ok '^#1 canary-deploy +✓ completed +canary-deploy@1 +by ' \
     "Enter opens the run view: id, name, status, template@version, who"
-tui_ok '^started [0-9:]+ +ended [0-9:]+ +took ' "its start, end and duration"
-tui_ok '^input: \{"app":"shop","version":"2.4.1"' "its input on one line"
-tui_ok '^STEP +TOOL +TOOK +RESULT' "the tree's column titles"
+scr_ok '^started [0-9:]+ +ended [0-9:]+ +took ' "its start, end and duration"
+scr_ok '^input: \{"app":"shop","version":"2.4.1"' "its input on one line"
+scr_ok '^STEP +TOOL +TOOK +RESULT' "the tree's column titles"
 order_ok "the tree: the sequence, the fan-out's branches indented under it, \
 the join after them, the arm not taken last" \
     '^✓ deploy_canary +deploy-release +[0-9]+m?s \{"app":"shop"' \
@@ -129,9 +122,9 @@ the join after them, the arm not taken last" \
     '^↷ report_rollback +not reached$' \
     '^↷ mark_failed +not reached$'
 
-tui_keys t
+scr_keys t
 T='[0-9]{2}:[0-9]{2}:[0-9]{2}'
-tui_ok "^STEP \\([0-9]+m?s\\) +$T +$T +$T\$" \
+scr_ok "^STEP \\([0-9]+m?s\\) +$T +$T +$T\$" \
     "t: the timeline, its time axis on the title line (start, middle, end)"
 order_ok "the timeline: one bar per step row, in the tree's order" \
     '^✓ deploy_canary +█+ [0-9]+m?s$' \
@@ -140,20 +133,20 @@ order_ok "the timeline: one bar per step row, in the tree's order" \
     '^└─ ✓ deploy_zone_c +█+( |$)' \
     '^✓ report_promoted +█' \
     '^↷ mark_failed *$'
-tui_keys t
-tui_ok '^STEP +TOOL +TOOK +RESULT' "t again: back to the tree"
+scr_keys t
+scr_ok '^STEP +TOOL +TOOK +RESULT' "t again: back to the tree"
 
-tui_keys j Enter
-tui_ok '^sluice .*Step' "Enter on a step row opens the step view"
-tui_ok '^✓ bake +done' "... of the step under the cursor"
-tui_keys q
-tui_ok '^#1 canary-deploy' "q goes back to the run view"
+scr_keys j Enter
+scr_ok '^sluice .*Step' "Enter on a step row opens the step view"
+scr_ok '^✓ bake +done' "... of the step under the cursor"
+scr_keys q
+scr_ok '^#1 canary-deploy' "q goes back to the run view"
 
 # --- a failed run: what it never reached ------------------------------------
 
 open_run G k
-tui_ok '^#2 canary-deploy +✗ failed' "run 2: failed"
-tui_ok '^error: step mark_failed failed: canary of shop 2.4.2 was unhealthy' \
+scr_ok '^#2 canary-deploy +✗ failed' "run 2: failed"
+scr_ok '^error: step mark_failed failed: canary of shop 2.4.2 was unhealthy' \
     "... with the reason it failed in the header"
 order_ok "after a failed run, the steps it never reached: the fan-out \
 with its branches under it, then the join" \
@@ -169,8 +162,8 @@ with its branches under it, then the join" \
 # --- retries ----------------------------------------------------------------
 
 open_run G k k
-tui_ok '^#3 flaky +✗ failed' "run 3: failed"
-tui_ok '^STEP +TOOL +TRY +TOOK +RESULT' "a run with retries has a TRY column"
+scr_ok '^#3 flaky +✗ failed' "run 3: failed"
+scr_ok '^STEP +TOOL +TRY +TOOK +RESULT' "a run with retries has a TRY column"
 order_ok "each attempt is a row of its own, numbered past the first; the \
 rest of the sequence not reached" \
     '^✓ start +echo +[0-9]+m?s \{"msg":"hello"\}' \
@@ -183,55 +176,52 @@ rest of the sequence not reached" \
 # --- a wide fan-out ---------------------------------------------------------
 
 open_run G k k k
-tui_ok '^└─ ▸ 10 branches +✓ 10 +\(Enter expands\)' \
+scr_ok '^└─ ▸ 10 branches +✓ 10 +\(Enter expands\)' \
     "a fan-out of ten branches collapses to one row of counts"
-tui_gone_ok '✓ w ' "... its branches hidden"
-tui_keys j Enter
-tui_ok '^├─ ▾ 10 branches +✓ 10 +\(Enter collapses\)' "Enter expands it"
-tui_ok '^└─ ✓ w +echo ' "... its branches shown under the counts"
-is "$(printf '%s\n' "$TUI_LAST" | grep -cE '^(├|└)─ ✓ w ')" 10 \
-    "... all ten of them"
-tui_keys Enter
-tui_ok '^└─ ▸ 10 branches' "Enter again collapses it"
+scr_gone_ok '✓ w ' "... its branches hidden"
+scr_keys j Enter
+scr_ok '^├─ ▾ 10 branches +✓ 10 +\(Enter collapses\)' "Enter expands it"
+scr_ok '^└─ ✓ w +echo ' "... its branches shown under the counts"
+scr_check "... all ten of them" \
+    '[ "$(grep -cE "^(├|└)─ ✓ w " "$SCR_SCREEN")" -eq 10 ]'
+scr_keys Enter
+scr_ok '^└─ ▸ 10 branches' "Enter again collapses it"
 
 # --- a live run, followed ---------------------------------------------------
 
 open_run
-tui_ok '^#5 live +▶ running' "run 5 runs (this console is its engine)"
-tui_ok '^   └─ ▶ quick2 +sleep ' \
+scr_ok '^#5 live +▶ running' "run 5 runs (this console is its engine)"
+scr_ok '^   └─ ▶ quick2 +sleep ' \
     "... its second branch reaches its second step"
-tui_ok '^├─ ▶ slow +sleep +[0-9]+s' "... while the first still sleeps"
-tui_keys f
-tui_ok 'follow: the running step' "f: follow, said on the message line"
-tui_keys Enter
-tui_ok '^▶ quick2 +running' \
+scr_ok '^├─ ▶ slow +sleep +[0-9]+s' "... while the first still sleeps"
+scr_keys f
+scr_ok 'follow: the running step' "f: follow, said on the message line"
+scr_keys Enter
+scr_ok '^▶ quick2 +running' \
     "f put the cursor on the newest running step (Enter shows which)"
-tui_keys q k
-tui_ok '^follow off' "moving the cursor stops following"
+scr_keys q k
+scr_ok '^follow off' "moving the cursor stops following"
 
 # --- LANG=C -----------------------------------------------------------------
 
-# A new server: tmux 3.3a exits when a session is made on a server whose
-# last session was killed (tui_stop, then tui_start).
-tui_cleanup
-tui_start 80x24 LC_ALL=C LANG=C --
-tui_wait 'engine: this console'
+scr_start 80x24 LC_ALL=C LANG=C --
+scr_wait 'engine: this console'
 open_run G
-tui_ok '^#1 canary-deploy +\+ completed' "LANG=C: ASCII status glyphs"
+scr_ok '^#1 canary-deploy +\+ completed' "LANG=C: ASCII status glyphs"
 order_ok "LANG=C: ASCII tree rails and corners" \
     '^\+ promote +notify ' \
     '^\|- \+ deploy_zone_a ' \
     '^\\- \+ deploy_zone_c ' \
     '^~ rollback +not reached$'
-tui_keys t
-tui_ok '^\+ deploy_canary +#+ ' "LANG=C: the timeline's bars in ASCII"
-tui_resize 40x10
-tui_ok '^#1 canary-deploy' "40x10: the header's first line stays"
-tui_ok '^STEP \(' "... and the timeline's title line"
-tui_keys t
-tui_ok '^STEP +TOOK +RESULT' "40x10: the tree drops the tool column"
+scr_keys t
+scr_ok '^\+ deploy_canary +#+ ' "LANG=C: the timeline's bars in ASCII"
+scr_resize 40x10
+scr_ok '^#1 canary-deploy' "40x10: the header's first line stays"
+scr_ok '^STEP \(' "... and the timeline's title line"
+scr_keys t
+scr_ok '^STEP +TOOK +RESULT' "40x10: the tree drops the tool column"
 
-tui_stop
-tui_sanitizers_ok "no sanitizer reports"
+scr_stop
+scr_sanitizers_ok "no sanitizer reports"
 
 done_testing

@@ -10,7 +10,7 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-. "$TOP_SRCDIR/tests/tui-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 ME=$(id -un)
 
@@ -71,8 +71,8 @@ run_sluice run "$T_DIR/flood.json"
 FL=$OUT
 is "$G $DP $SH $FL" "1 2 3 4" "four runs recorded"
 
-tui_start 100x30 --
-tui_ok 'engine: this console' "the console runs the engine"
+scr_start 100x30 --
+scr_ok 'engine: this console' "the console runs the engine"
 wait_for wf_is "$G" completed
 ok $? "greet completes"
 wait_for wf_is "$DP" failed
@@ -87,73 +87,73 @@ ok $? "flood completes (its log cut)"
 # on the screen before the next key (keys read in one batch would act on
 # rows not read yet).
 open_step() {
-	tui_keys 1 Escape /
-	tui_type "$1"
-	tui_keys Enter
-	tui_wait "filter: $1 " || return 1
-	tui_keys Enter
-	tui_wait "^#[0-9]+ $1 " || return 1
-	tui_keys /
-	tui_type "$2"
-	tui_keys Enter
-	tui_wait "filter: $2 " || return 1
-	tui_keys Enter
-	tui_wait "^  step +[0-9]+, key " || return 1
-	tui_wait "^. $2  [a-z]+( |\$)" || return 1
+	scr_keys 1 Escape /
+	scr_type "$1"
+	scr_keys Enter
+	scr_wait "filter: $1 " || return 1
+	scr_keys Enter
+	scr_wait "^#[0-9]+ $1 " || return 1
+	scr_keys /
+	scr_type "$2"
+	scr_keys Enter
+	scr_wait "filter: $2 " || return 1
+	scr_keys Enter
+	scr_wait "^  step +[0-9]+, key " || return 1
+	scr_wait "^. $2  [a-z]+( |\$)" || return 1
 }
 
 # --- a done step -------------------------------------------------------------
 
 open_step greet greet
 ok $? "Enter on a step row opens its details"
-tui_ok '^  runs +shell' "the details say what the step runs"
-tui_ok '^  ended +[0-9:]+, took ' "... when it ended and how long it took"
-tui_ok '^Args$' "... its args"
-tui_ok '^ +"who": "world"$' "... resolved from the input"
-tui_ok '^Result$' "... its result"
-tui_ok '^ +"greeting": "hello world",$' "... pretty-printed"
-tui_ok '^ +"n": 42$' "... every member"
-tui_ok '^  [0-9:]+ ┃ greeting world$' \
+scr_ok '^  runs +shell' "the details say what the step runs"
+scr_ok '^  ended +[0-9:]+, took ' "... when it ended and how long it took"
+scr_ok '^Args$' "... its args"
+scr_ok '^ +"who": "world"$' "... resolved from the input"
+scr_ok '^Result$' "... its result"
+scr_ok '^ +"greeting": "hello world",$' "... pretty-printed"
+scr_ok '^ +"n": 42$' "... every member"
+scr_ok '^  [0-9:]+ ┃ greeting world$' \
     "... the last lines of its log, stderr marked"
-tui_ok 'l shows all of it' "... and how to see the whole log"
+scr_ok 'l shows all of it' "... and how to see the whole log"
 
 # --- a failed step -----------------------------------------------------------
 
 open_step deploy apply
 ok $? "the failed step's details open"
-tui_ok '^. apply  failed' "its status"
-tui_ok '^  exit code +3$' "its exit code"
-tui_ok '^  error +exit status 3' "its error"
-tui_ok '^  [0-9:]+ ┃ disk full on /var$' "what it wrote to stderr"
+scr_ok '^. apply  failed' "its status"
+scr_ok '^  exit code +3$' "its exit code"
+scr_ok '^  error +exit status 3' "its error"
+scr_ok '^  [0-9:]+ ┃ disk full on /var$' "what it wrote to stderr"
 
 # --- a gate's detail ---------------------------------------------------------
 
-tui_keys 2
-tui_wait 'Ship app-1.2.tar to prod' || true
-tui_keys Enter
-tui_ok '^. approve  waiting' "Enter on a gate opens its detail"
-tui_ok "^  workflow +$SH ship \(waiting\), started by $ME at " \
+scr_keys 2
+scr_wait 'Ship app-1.2.tar to prod' || true
+scr_keys Enter
+scr_ok '^. approve  waiting' "Enter on a gate opens its detail"
+scr_ok "^  workflow +$SH ship \(waiting\), started by $ME at " \
     "the detail says who started the run, and when"
-tui_ok '^  message +Ship app-1.2.tar to prod\?$' "... the gate's message"
-tui_ok '^  quorum +0 of 1 approved so far$' "... the approvals so far"
-tui_ok '^  times out +[0-9:]+ \(in 59m\), then it is rejected$' \
+scr_ok '^  message +Ship app-1.2.tar to prod\?$' "... the gate's message"
+scr_ok '^  quorum +0 of 1 approved so far$' "... the approvals so far"
+scr_ok '^  times out +[0-9:]+ \(in 59m\), then it is rejected$' \
     "... when it times out"
-tui_ok '^Input of the workflow$' "... the workflow's input"
-tui_ok '^ +"env": "prod"$' "... every member of it"
-tui_ok '^  . build +\{"artifact":"app-1.2.tar","sha":"abc123"\}' \
+scr_ok '^Input of the workflow$' "... the workflow's input"
+scr_ok '^ +"env": "prod"$' "... every member of it"
+scr_ok '^  . build +\{"artifact":"app-1.2.tar","sha":"abc123"\}' \
     "... the results of the steps before it"
-tui_keys G
-tui_ok '^  next +ship \(shell\)$' "... the step that runs next if approved"
-tui_ok '^ +"artifact": "app-1.2.tar",$' "... its args resolved now"
-tui_ok '^ +"target": "prod"$' "... from the input too"
-tui_ok '^If rejected$' "... and what happens on a rejection"
-tui_keys y
-tui_wait 'comment, optional' || true
-tui_type "ship it"
-tui_keys Enter
-tui_ok "^  decisions +. $ME approved at [0-9:]+: ship it$" \
+scr_keys G
+scr_ok '^  next +ship \(shell\)$' "... the step that runs next if approved"
+scr_ok '^ +"artifact": "app-1.2.tar",$' "... its args resolved now"
+scr_ok '^ +"target": "prod"$' "... from the input too"
+scr_ok '^If rejected$' "... and what happens on a rejection"
+scr_keys y
+scr_wait 'comment, optional' || true
+scr_type "ship it"
+scr_keys Enter
+scr_ok "^  decisions +. $ME approved at [0-9:]+: ship it$" \
     "y approves from the detail; the decision shows with its comment"
-tui_ok '^. approve  done' "... and the gate is done"
+scr_ok '^. approve  done' "... and the gate is done"
 wait_for wf_is "$SH" completed
 ok $? "the approved run completes"
 q_is "SELECT comment FROM approvals WHERE workflow_id = $SH" "ship it" \
@@ -167,8 +167,8 @@ wait_for rows_are "SELECT status FROM workflow_steps WHERE workflow_id = $SO
     AND step_key = 'approve'" waiting
 open_step signoff "sign off"
 ok $? "a gate whose branch names it opens"
-tui_keys G
-tui_ok '^  next +ship \(shell\)$' \
+scr_keys G
+scr_ok '^  next +ship \(shell\)$' \
     "the preview follows the branch that names the gate by its name"
 run_sluice approve "$(q "SELECT id FROM workflow_steps WHERE
     workflow_id = $SO AND step_key = 'approve'")" -m ok
@@ -181,13 +181,13 @@ q_is "SELECT group_concat(step_key) FROM workflow_steps WHERE
 
 open_step flood flood
 ok $? "a flooded step's details open"
-tui_keys G
-tui_ok 'output cut here' "its log tail shows where the output was cut"
-tui_keys l
-tui_ok '^. flood  step [0-9]+  done' "l opens the log pager"
-tui_ok '^[0-9:]+ │ x{80}' "... with the step's output"
-tui_keys G
-tui_ok 'output cut here: a step keeps at most 1 MiB of log' \
+scr_keys G
+scr_ok 'output cut here' "its log tail shows where the output was cut"
+scr_keys l
+scr_ok '^. flood  step [0-9]+  done' "l opens the log pager"
+scr_ok '^[0-9:]+ │ x{80}' "... with the step's output"
+scr_keys G
+scr_ok 'output cut here: a step keeps at most 1 MiB of log' \
     "... and a cut mark where the limit was reached"
 
 run_sluice run "$T_DIR/ticker.json"
@@ -196,99 +196,99 @@ wait_for step_is "$TK" tick running
 ok $? "a ticking step is running"
 open_step ticker tick
 ok $? "a running step's details open"
-tui_ok '^  running +for [0-9]+' "... saying how long it has been running"
-tui_keys l
-tui_ok '^. tick  step [0-9]+  running  following \(f stops\)' \
+scr_ok '^  running +for [0-9]+' "... saying how long it has been running"
+scr_keys l
+scr_ok '^. tick  step [0-9]+  running  following \(f stops\)' \
     "the pager follows a running step"
-tui_wait '│ line [0-9]+$'
-last=$(tui_screen | sed -n 's/.*│ line \([0-9]*\)$/\1/p' | tail -1)
-tui_ok "│ line $((last + 5))\$" "... showing new output as it comes" 5
-tui_ok '┃ warn 60$' "... stderr marked apart" 20
-tui_keys f
-tui_ok 'running  \(f follows\)' "f stops following"
-tui_keys g
-tui_ok '^[0-9:]+ │ line 1$' "g goes to the top"
-tui_keys /
-tui_type "warn"
-tui_keys Enter
-tui_ok '/warn 1/[0-9]+ ' "/ searches; the title counts the matches"
-tui_ok '^[0-9:]+ ┃ warn 10$' "... and shows the first one"
-tui_keys n
-tui_ok '/warn 2/[0-9]+ ' "n goes to the next match"
-tui_keys n n
-tui_ok '/warn 4/[0-9]+ ' "... and the next"
-tui_ok '^[0-9:]+ ┃ warn 40$' "... which is on screen"
-tui_keys N
-tui_ok '/warn 3/[0-9]+ ' "N to the previous one"
-tui_keys Escape
-tui_gone_ok '/warn [0-9]' "Esc clears the search"
-tui_keys f
-tui_ok 'following \(f stops\)' "f follows again"
-last=$(tui_screen | sed -n 's/.*│ line \([0-9]*\)$/\1/p' | tail -1)
-tui_ok "│ line $((last + 3))\$" "... the end of the output" 5
-tui_keys q
-tui_ok '^. tick  running' "q goes back to the details"
+scr_wait '│ line [0-9]+$'
+last=$(scr_screen | sed -n 's/.*│ line \([0-9]*\)$/\1/p' | tail -1)
+scr_ok "│ line $((last + 5))\$" "... showing new output as it comes" 5
+scr_ok '┃ warn 60$' "... stderr marked apart" 20
+scr_keys f
+scr_ok 'running  \(f follows\)' "f stops following"
+scr_keys g
+scr_ok '^[0-9:]+ │ line 1$' "g goes to the top"
+scr_keys /
+scr_type "warn"
+scr_keys Enter
+scr_ok '/warn 1/[0-9]+ ' "/ searches; the title counts the matches"
+scr_ok '^[0-9:]+ ┃ warn 10$' "... and shows the first one"
+scr_keys n
+scr_ok '/warn 2/[0-9]+ ' "n goes to the next match"
+scr_keys n n
+scr_ok '/warn 4/[0-9]+ ' "... and the next"
+scr_ok '^[0-9:]+ ┃ warn 40$' "... which is on screen"
+scr_keys N
+scr_ok '/warn 3/[0-9]+ ' "N to the previous one"
+scr_keys Escape
+scr_gone_ok '/warn [0-9]' "Esc clears the search"
+scr_keys f
+scr_ok 'following \(f stops\)' "f follows again"
+last=$(scr_screen | sed -n 's/.*│ line \([0-9]*\)$/\1/p' | tail -1)
+scr_ok "│ line $((last + 3))\$" "... the end of the output" 5
+scr_keys q
+scr_ok '^. tick  running' "q goes back to the details"
 run_sluice cancel "$TK"
-tui_keys 1 Escape
+scr_keys 1 Escape
 
 # --- the retry preview -------------------------------------------------------
 
-tui_keys /
-tui_type deploy
-tui_keys Enter
-tui_wait 'filter: deploy ' || true
-tui_keys R
-tui_ok "Retry workflow $DP deploy: apply \(failed\) runs again, and what" \
+scr_keys /
+scr_type deploy
+scr_keys Enter
+scr_wait 'filter: deploy ' || true
+scr_keys R
+scr_ok "Retry workflow $DP deploy: apply \(failed\) runs again, and what" \
     "R shows which steps run again"
-tui_keys n
-tui_ok 'retry: not sent' "n declines"
+scr_keys n
+scr_ok 'retry: not sent' "n declines"
 q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $DP" 2 \
     "... and nothing ran again"
-tui_keys Enter
-tui_wait "^#$DP deploy " || true
-tui_keys /
-tui_type prepare
-tui_keys Enter
-tui_wait 'filter: prepare ' || true
-tui_keys R
-tui_ok "Retry workflow $DP deploy from prepare: prepare, apply, verify," \
+scr_keys Enter
+scr_wait "^#$DP deploy " || true
+scr_keys /
+scr_type prepare
+scr_keys Enter
+scr_wait 'filter: prepare ' || true
+scr_keys R
+scr_ok "Retry workflow $DP deploy from prepare: prepare, apply, verify," \
     "R on a done step previews the retry from it"
-tui_ok "announce \(4 steps\)" "... and what follows it"
-tui_keys y
-tui_ok "sluice --db .* retry $DP --from start: retrying" \
+scr_ok "announce \(4 steps\)" "... and what follows it"
+scr_keys y
+scr_ok "sluice --db .* retry $DP --from start: retrying" \
     "y retries; the command is echoed"
 prepared="SELECT count(*) FROM workflow_steps WHERE workflow_id = $DP AND
     step_key = 'start'"
 wait_for rows_are "$prepared" 2
 q_is "$prepared" 2 \
     "... and prepare ran again"
-tui_keys 1 Escape /
-tui_type greet
-tui_keys Enter
-tui_wait 'filter: greet ' || true
-tui_keys R
-tui_ok "workflow $G is completed: only a failed or cancelled workflow can be" \
+scr_keys 1 Escape /
+scr_type greet
+scr_keys Enter
+scr_wait 'filter: greet ' || true
+scr_keys R
+scr_ok "workflow $G is completed: only a failed or cancelled workflow can be" \
     "R on a completed run says why it cannot be retried"
 
-tui_keys 1 q
-tui_wait_exit 10
-is "$TUI_STATUS" 0 "q quits"
+scr_keys 1 q
+scr_stop
+is "$SCR_STATUS" 0 "q quits"
 
 # --- the C locale ------------------------------------------------------------
 
-tui_start 80x24 LANG=C LC_ALL=C --
-tui_wait 'engine: this console' || true
+scr_start 80x24 LANG=C LC_ALL=C --
+scr_wait 'engine: this console' || true
 open_step greet greet
 ok $? "in the C locale the details open"
-tui_screen | LC_ALL=C grep -n '[^ -~]' >"$T_DIR/nonascii"
+scr_screen | LC_ALL=C grep -n '[^ -~]' >"$T_DIR/nonascii"
 ok $((! $?)) "... in ASCII only"
 [ -s "$T_DIR/nonascii" ] && sed 's/^/#   /' "$T_DIR/nonascii"
-tui_keys l
-tui_ok '^[0-9:]+ ! greeting world$' "... the pager marks stderr in ASCII"
-tui_keys q q q q
-tui_wait_exit 5
-is "$TUI_STATUS" 0 "q quits"
+scr_keys l
+scr_ok '^[0-9:]+ ! greeting world$' "... the pager marks stderr in ASCII"
+scr_keys q q q q
+scr_stop
+is "$SCR_STATUS" 0 "q quits"
 
-tui_sanitizers_ok "no sanitizer reports"
+scr_sanitizers_ok "no sanitizer reports"
 
 done_testing

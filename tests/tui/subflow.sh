@@ -9,7 +9,7 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-. "$TOP_SRCDIR/tests/tui-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 cat >"$T_DIR/child.json" <<'EOF'
 {"flow": {"start": {"tool": "echo", "args": {"v": "{{input.v}}"},
@@ -27,37 +27,37 @@ expect_rc 0 "the child template is saved"
 run_sluice run "$T_DIR/parent.json"
 is "$OUT" 1 "the parent is recorded, to run when the console starts"
 
-tui_start 100x30 --
-tui_wait 'engine: this console'
+scr_start 100x30 --
+scr_wait 'engine: this console'
 wait_for step_is 1 start running
 cid=$(q "SELECT child_id FROM workflow_steps WHERE workflow_id = 1
     AND name = 'start'")
 is "$cid" 2 "the console's engine started the child run"
-tui_keys 1
-tui_wait 'ID +NAME +STATUS'
-tui_ok '^2 +child \(of 1\) ' "the Workflows view marks the child run"
-tui_keys G Enter
-tui_ok '^#1 parent +▶ running' "the parent's run view"
-tui_ok "^▶ start +child .*child run #2 \\(Enter opens it\\)" \
+scr_keys 1
+scr_wait 'ID +NAME +STATUS'
+scr_ok '^2 +child \(of 1\) ' "the Workflows view marks the child run"
+scr_keys G Enter
+scr_ok '^#1 parent +▶ running' "the parent's run view"
+scr_ok "^▶ start +child .*child run #2 \\(Enter opens it\\)" \
     "its sub-workflow step stands for the child run"
-tui_keys g Enter
-tui_ok '^#2 child +◆ waiting +child@1 +by [a-z0-9_-]+ +child of #1' \
+scr_keys g Enter
+scr_ok '^#2 child +◆ waiting +child@1 +by [a-z0-9_-]+ +child of #1' \
     "Enter on it opens the child's run view, naming the parent"
-tui_ok '^◆ ok +gate +.*awaiting approval: ship 2\.1\?' "... with its waiting gate"
-tui_keys Escape 2
-tui_ok '2 child \(of 1\)' "the gates view names the child's parent"
+scr_ok '^◆ ok +gate +.*awaiting approval: ship 2\.1\?' "... with its waiting gate"
+scr_keys Escape 2
+scr_ok '2 child \(of 1\)' "the gates view names the child's parent"
 run_sluice approve "$(step_id 2 ok)" -m fine
 expect_rc 0 "approve the child's gate"
 wait_for wf_is 1 completed
 ok $? "the parent completes with its child"
-tui_keys 1
-tui_wait 'ID +NAME +STATUS'
-tui_keys G Enter
-tui_ok '^#1 parent +✓ completed' "the parent's run view, completed"
-tui_ok '^output: \{"child":\{"shipped":"2\.1"\}\}' \
+scr_keys 1
+scr_wait 'ID +NAME +STATUS'
+scr_keys G Enter
+scr_ok '^#1 parent +✓ completed' "the parent's run view, completed"
+scr_ok '^output: \{"child":\{"shipped":"2\.1"\}\}' \
     "its header shows its output"
 
-tui_stop
-tui_sanitizers_ok "no sanitizer reports"
+scr_stop
+scr_sanitizers_ok "no sanitizer reports"
 
 done_testing

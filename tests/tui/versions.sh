@@ -8,7 +8,7 @@
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
-. "$TOP_SRCDIR/tests/tui-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 cat >"$T_DIR/v1.json" <<'EOF'
 {
@@ -31,42 +31,42 @@ run_sluice template rm gone
 me=$(id -un)
 
 for size in 80x24 200x60; do
-	tui_start "$size" --
-	tui_keys 3
-	tui_ok '^web +3 ' "$size: the Templates view lists web at version 3"
-	tui_keys v
-	tui_ok '^VERSION +SAVED +BY +RUNS +COMPLETED' \
+	scr_start "$size" --
+	scr_keys 3
+	scr_ok '^web +3 ' "$size: the Templates view lists web at version 3"
+	scr_keys v
+	scr_ok '^VERSION +SAVED +BY +RUNS +COMPLETED' \
 	    "$size: v opens the versions with their columns"
-	tui_ok "^3 +[0-9:]+ +$me +0 +0" "$size: the newest version first"
-	tui_ok "^1 +[0-9:]+ +$me +1 +1 +restart the web tier" \
+	scr_ok "^3 +[0-9:]+ +$me +0 +0" "$size: the newest version first"
+	scr_ok "^1 +[0-9:]+ +$me +1 +1 +restart the web tier" \
 	    "$size: version 1 ran once and completed"
-	tui_ok 'sluice (--db [^ ]+ )?template history web' \
+	scr_ok 'sluice (--db [^ ]+ )?template history web' \
 	    "$size: the message line echoes the command"
-	tui_ok 'Enter diff +d diff to latest' "$size: the footer offers the diffs"
-	tui_keys Enter
-	tui_ok '^--- web v2 \(saved' "$size: Enter diffs the version before"
-	tui_ok '^\+\+\+ web v3 \(saved' "$size: ... against the selected one"
-	tui_ok '^-    "check": \{"tool": "noop", "done": true\}' \
+	scr_ok 'Enter diff +d diff to latest' "$size: the footer offers the diffs"
+	scr_keys Enter
+	scr_ok '^--- web v2 \(saved' "$size: Enter diffs the version before"
+	scr_ok '^\+\+\+ web v3 \(saved' "$size: ... against the selected one"
+	scr_ok '^-    "check": \{"tool": "noop", "done": true\}' \
 	    "$size: the removed line"
-	tui_ok '^\+    "check": \{"tool": "echo", "done": true\}' \
+	scr_ok '^\+    "check": \{"tool": "echo", "done": true\}' \
 	    "$size: the added line"
-	tui_ok 'sluice (--db [^ ]+ )?template diff web 2 3' "$size: the command is echoed"
-	tui_keys q
-	tui_ok '^VERSION +SAVED' "$size: q goes back to the versions"
-	tui_keys G d
-	tui_ok '^--- web v1 \(saved' "$size: d on version 1 diffs from it"
-	tui_ok '^\+\+\+ web v3 \(saved' "$size: ... to the latest"
-	tui_keys q g d
-	tui_ok 'version 3 is the latest' "$size: d on the latest says so"
-	tui_keys q
-	tui_keys :
-	tui_type "versions gone"
-	tui_keys Enter
-	tui_ok 'gone was removed .*; its versions are kept' \
+	scr_ok 'sluice (--db [^ ]+ )?template diff web 2 3' "$size: the command is echoed"
+	scr_keys q
+	scr_ok '^VERSION +SAVED' "$size: q goes back to the versions"
+	scr_keys G d
+	scr_ok '^--- web v1 \(saved' "$size: d on version 1 diffs from it"
+	scr_ok '^\+\+\+ web v3 \(saved' "$size: ... to the latest"
+	scr_keys q g d
+	scr_ok 'version 3 is the latest' "$size: d on the latest says so"
+	scr_keys q
+	scr_keys :
+	scr_type "versions gone"
+	scr_keys Enter
+	scr_ok 'gone was removed .*; its versions are kept' \
 	    "$size: :versions reaches a removed template"
-	tui_keys g Enter
-	tui_ok '^\+  "flow": \{|"batch": 2' "$size: and its versions diff"
-	tui_stop
+	scr_keys g Enter
+	scr_ok '^\+  "flow": \{|"batch": 2' "$size: and its versions diff"
+	scr_stop
 done
 
 # A gate says whether its run's template is the version that last ran to
@@ -89,18 +89,18 @@ expect_rc 0 "version 1 of deploy runs to completion"
 run_sluice template save deploy "$T_DIR/d2.json"
 run_sluice run deploy
 for size in 80x24 200x60; do
-	tui_start "$size" --
-	tui_keys 2
-	tui_ok 'restart now\?' "$size: the gate waits"
-	tui_keys Enter
-	tui_ok '^  template +deploy v2 differs from v1, the version that last' \
+	scr_start "$size" --
+	scr_keys 2
+	scr_ok 'restart now\?' "$size: the gate waits"
+	scr_keys Enter
+	scr_ok '^  template +deploy v2 differs from v1, the version that last' \
 	    "$size: its detail says the template changed since the last good run"
-	tui_keys D
-	tui_ok '^--- deploy v1 \(saved' "$size: D diffs the last good version"
-	tui_ok '^\+\+\+ deploy v2 \(saved' "$size: ... against the run's"
-	tui_ok '^\+  "go": \{"gate": \{"message": "restart now\?"\}' \
+	scr_keys D
+	scr_ok '^--- deploy v1 \(saved' "$size: D diffs the last good version"
+	scr_ok '^\+\+\+ deploy v2 \(saved' "$size: ... against the run's"
+	scr_ok '^\+  "go": \{"gate": \{"message": "restart now\?"\}' \
 	    "$size: the added gate is shown"
-	tui_stop
+	scr_stop
 done
 
 done_testing
