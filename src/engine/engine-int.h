@@ -356,6 +356,7 @@ void		 engine_fanout_forget(struct ewf *, struct engine_fanout *);
  * rows waiting for their turn and starts them batch by batch, a bounded
  * number at once, asking at gates between batches and when the failure
  * budget is spent; its result is the items' results in item order.
+ * foreach-ops.c: operators' retry, rerun and cancel of one item.
  */
 void		 engine_foreach_begin(struct engine *, struct estep *);
 void		 engine_foreach_item_ended(struct engine *, struct estep *,
@@ -372,6 +373,18 @@ void		 engine_foreach_forget_all(struct ewf *);
 int		 engine_foreach_cancel_item(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
 struct cJSON	*engine_item_scope(struct engine *, struct estep *);
+/* Shared by foreach.c and foreach-ops.c. */
+#define FOREACH_NAMES	5	/* failed items named in a message, at most */
+struct engine_foreach *engine_foreach_of(struct engine *, struct ewf *,
+		     int64_t, int *);
+struct engine_foreach *engine_foreach_load(struct engine *, struct ewf *,
+		     int64_t);
+void		 engine_foreach_pump(struct engine *, struct ewf *,
+		     struct engine_foreach *);
+int64_t		 engine_foreach_row_add(struct engine *, struct ewf *,
+		     struct store_step *);
+void		 engine_foreach_row_init(struct store_step *,
+		     const struct flow_step *);
 
 /* gate.c */
 struct cJSON	*engine_gate_options(struct engine *, const struct flow_gate *,
