@@ -319,19 +319,31 @@ cli_name_fail(struct cli_ctx *ctx, int rc, char *cause, int kind,
 {
 	struct store_template	*t = NULL;
 	struct store_schedule	*c = NULL;
+	struct store		*s = ctx->store, *own = NULL;
 	const char		**names = NULL, *best = NULL;
-	char			*ignore = NULL;
+	char			*ignore = NULL, *path;
 	size_t			 n = 0, i;
 
-	if (rc != STORE_NOTFOUND || ctx->store == NULL || cause == NULL)
+	if (rc != STORE_NOTFOUND || cause == NULL)
+		return (cli_store_fail(rc, cause));
+	if (s == NULL && (path = cli_db_path(ctx)) != NULL) {
+		/* Asked through the engine: read the names ourselves. */
+		if (access(path, F_OK) == 0 &&
+		    store_open(path, STORE_F_READONLY, &own, &ignore) == 0)
+			s = own;
+		free(ignore);
+		ignore = NULL;
+		free(path);
+	}
+	if (s == NULL)
 		return (cli_store_fail(rc, cause));
 	if (kind == CLI_NAME_TEMPLATE &&
-	    store_template_list(ctx->store, &t, &n, &ignore) == 0) {
+	    store_template_list(s, &t, &n, &ignore) == 0) {
 		names = xcalloc(n + 1, sizeof *names);
 		for (i = 0; i < n; i++)
 			names[i] = t[i].name;
 	} else if (kind == CLI_NAME_SCHEDULE &&
-	    store_schedule_list(ctx->store, &c, &n, &ignore) == 0) {
+	    store_schedule_list(s, &c, &n, &ignore) == 0) {
 		names = xcalloc(n + 1, sizeof *names);
 		for (i = 0; i < n; i++)
 			names[i] = c[i].name;
@@ -348,6 +360,8 @@ cli_name_fail(struct cli_ctx *ctx, int rc, char *cause, int kind,
 		store_templates_free(t, n);
 	if (c != NULL)
 		store_schedules_free(c, n);
+	if (own != NULL)
+		store_close(own);
 	free(cause);
 	return (cli_exit_code(rc));
 }

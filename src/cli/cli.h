@@ -246,6 +246,7 @@ int		 cli_template_request(struct cli_ctx *, const char *,
 int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
 void		 cli_offline_note(struct cli_ctx *);
+int		 cli_reply(struct cli_ctx *, struct engine_reply *, int);
 int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 		     int64_t, const char *, const char *);
 

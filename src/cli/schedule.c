@@ -611,7 +611,14 @@ cmd_schedule_action(struct cli_ctx *ctx, const struct cli_args *cl)
 	q.command = command;
 	q.args_json = json_print(args);
 	cJSON_Delete(args);
-	rc = cli_submit(ctx, &q, &r, run);
+	/* A name that is not there gets the closest one that is. */
+	if ((rc = cli_ask(ctx, &q, &r)) == 0) {
+		if (r.code == EXIT_NOTFOUND && r.message != NULL)
+			rc = cli_name_fail(ctx, STORE_NOTFOUND,
+			    xstrdup(r.message), CLI_NAME_SCHEDULE, name);
+		else
+			rc = cli_reply(ctx, &r, run);
+	}
 	if (rc == 0 && run)
 		cli_printf("%lld\n", (long long)r.workflow_id);
 	else if (rc == 0 && strcmp(verb, "resume") == 0)

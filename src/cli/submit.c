@@ -86,6 +86,13 @@ cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
 
 	if ((rc = cli_ask(ctx, q, r)) != 0)
 		return (rc);
+	return (cli_reply(ctx, r, quiet));
+}
+
+/* Print the engine's answer to a request; returns the exit status. */
+int
+cli_reply(struct cli_ctx *ctx, struct engine_reply *r, int quiet)
+{
 	if (r->code != 0) {
 		cli_error("%s", r->message != NULL ? r->message : "refused");
 		return (r->code);

@@ -95,5 +95,24 @@ run_sluice schedule show nigthly
 expect_rc 3 "show a misspelt schedule"
 is "$ERR" 'sluice: no schedule "nigthly" (did you mean "nightly"?)' \
     "names the closest schedule"
+for v in pause resume run rm; do
+	run_sluice schedule "$v" nigthly
+	expect_rc 3 "schedule $v of a misspelt schedule"
+	is "$ERR" 'sluice: no schedule "nigthly" (did you mean "nightly"?)' \
+	    "schedule $v names the closest schedule"
+done
+
+# Through a running engine (its socket), the names are read all the same.
+. "$TOP_SRCDIR/tests/engine-lib.sh"
+engine_start
+run_sluice schedule pause nigthly
+expect_rc 3 "schedule pause through the engine"
+is "$ERR" 'sluice: no schedule "nigthly" (did you mean "nightly"?)' \
+    "names the closest schedule"
+run_sluice template rm nightly-bakup
+expect_rc 3 "template rm through the engine"
+is "$ERR" 'sluice: no template "nightly-bakup" (did you mean "nightly-backup"?)' \
+    "names the closest template"
+engine_stop
 
 done_testing

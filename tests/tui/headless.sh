@@ -193,8 +193,10 @@ ok $? "the interrupted step followed on_interrupt (fail) at the next engine"
 engine_stop
 
 # --- a later "sluice engine" takes over from a headless one ----------------
+# (The step sleeps 8 s so that, on a loaded machine too, both later
+# engines find it still running and must ask for a handover.)
 cat >"$T_DIR/long.json" <<J
-{"start": {"name": "a", "shell": "echo a >>$T_DIR/effects3; sleep 4",
+{"start": {"name": "a", "shell": "echo a >>$T_DIR/effects3; sleep 8",
   "next": "b"},
  "b": {"shell": "echo b >>$T_DIR/effects3"}}
 J
@@ -225,9 +227,9 @@ wait_long 5 file_has "$T_DIR/engine.err" "waiting"
 like "$(cat "$T_DIR/engine.err")" "a headless engine runs on $SLUICE_DB: \
 engine pid $HPID hands over once its 1 running step has ended; waiting" \
     "sluice engine asks the headless engine to hand over, and says so"
-wait_long 10 engine_named "$EPID"
+wait_long 20 engine_named "$EPID"
 ok $? "once the running step ended, the new engine took over"
-gone "$HPID"
+wait_long 10 gone "$HPID"
 ok $? "... and the headless one exited"
 wait_long 10 wf_is "$W3" completed
 ok $? "the new engine finished the workflow"
