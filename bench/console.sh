@@ -232,6 +232,7 @@ gen_foreach() {
 	echo '{"start": {"foreach": "{{input.items}}", "concurrency": 32,
 	    "do": {"run": ["sleep", "'"${FOREACH_SLEEP:-0.2}"'"]}}}' \
 	    >"$B_DIR/fe.json"
+	"$SLUICE" init "$_db" >/dev/null 2>&1 || :	# before init: run made it
 	"$SLUICE" --db "$_db" run "$B_DIR/fe.json" --input "$B_DIR/input.json" \
 	    >/dev/null 2>&1 || { echo "$0: queueing the for-each failed" >&2;
 	    exit 1; }

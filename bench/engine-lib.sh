@@ -26,6 +26,8 @@ unset SLUICE_TOOLS SLUICE_TRACE
 # queue FLOW [COUNT]: record COUNT (default 1) workflows of FLOW with no
 # engine running (not timed).
 queue() {
+	# A database is made by init (a sluice before init made it at run).
+	[ -f "$SLUICE_DB" ] || "$SLUICE" init "$SLUICE_DB" >/dev/null 2>&1 || :
 	_i=0
 	while [ "$_i" -lt "${2:-1}" ]; do
 		_i=$((_i + 1))

@@ -36,6 +36,7 @@
 int
 store_fail(struct store *s, int rc, const char *what, char **cause)
 {
+	s->passing = 0;
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
@@ -52,6 +53,8 @@ store_fail(struct store *s, int rc, const char *what, char **cause)
 		s->busy_waited = -1;
 		return (STORE_BUSY);
 	case SQLITE_READONLY:
+		if (store_readonly_passes(s, cause))
+			return (STORE_BUSY);
 		return (store_fail_readonly(s, cause));
 	case SQLITE_NOTADB:
 		xasprintf(cause, "%s is not a sluice database (file is not a "
@@ -60,6 +63,38 @@ store_fail(struct store *s, int rc, const char *what, char **cause)
 	}
 	xasprintf(cause, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 	return (STORE_ERR);
+}
+
+/*
+ * Is the read-only error just met one that passes (then say so in cause
+ * and mark it): the WAL index being recovered or set up by another
+ * process, such as a plain sqlite3 reader opening or closing beside us
+ * (SQLITE_READONLY_RECOVERY, _CANTINIT), or its -shm file just made by
+ * another account (_CANTLOCK)?  Those are waited out like a lock
+ * (store_begin); only a file we may not write is "read-only".
+ */
+int
+store_readonly_passes(struct store *s, char **cause)
+{
+	const char	*what;
+
+	switch (sqlite3_extended_errcode(s->db)) {
+	case SQLITE_READONLY_RECOVERY:
+		what = "its WAL is being recovered";
+		break;
+	case SQLITE_READONLY_CANTINIT:
+		what = "its WAL index is being set up";
+		break;
+	case SQLITE_READONLY_CANTLOCK:
+		what = "its WAL index cannot be locked for writing";
+		break;
+	default:
+		return (0);
+	}
+	s->passing = 1;
+	xasprintf(cause, "database %s is not ready for writing (%s by "
+	    "another process)", s->path, what);
+	return (1);
 }
 
 /* Refuse a write: the database is read-only for us. */

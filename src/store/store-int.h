@@ -55,6 +55,8 @@ struct store {
 	int64_t			 busy_timeout;	/* ms a lock is waited for */
 	int64_t			 busy_since;	/* monotonic ms the wait began */
 	int64_t			 busy_waited;	/* ms waited before giving up */
+	int			 passing;	/* last failure: a read-only */
+						/* state that passes */
 	int			 create_fd;	/* flocked while set up; or -1 */
 	struct store_cached	 cached[STORE_NCACHED];
 	size_t			 ncached;
@@ -72,6 +74,7 @@ int		 store_backup_migration(struct store *, int64_t, char **);
 /* stmt.c: result codes to causes, and statement helpers. */
 int		 store_fail(struct store *, int, const char *, char **);
 int		 store_fail_readonly(struct store *, char **);
+int		 store_readonly_passes(struct store *, char **);
 int		 store_prepare(struct store *, const char *, sqlite3_stmt **,
 		     char **);
 int		 store_exec(struct store *, const char *, char **);

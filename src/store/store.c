@@ -421,7 +421,7 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 	struct store		*s;
 	struct store_ident	 id;
 	struct stat		 sb;
-	int			 rc, oflags, persist;
+	int			 rc, oflags, persist, count;
 
 	*sp = NULL;
 	if (path == NULL || *path == '\0') {
@@ -471,7 +471,12 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		s->readonly = 1;
 
 	memset(&id, 0, sizeof id);
-	if ((rc = store_identify(s, &id, cause)) != 0) {
+	for (count = 0; (rc = store_identify(s, &id, cause)) == STORE_BUSY &&
+	    s->passing && store_busy(s, count); count++) {
+		free(*cause);
+		*cause = NULL;
+	}
+	if (rc != 0) {
 		if (rc == STORE_READONLY || rc == STORE_ERR)
 			rc = store_unreadable(s, rc, cause);
 		goto fail;
@@ -549,14 +554,21 @@ store_is_readonly(const struct store *s)
 int
 store_begin(struct store *s, char **cause)
 {
-	int	 rc;
+	int	 rc, count;
 
 	if (s->readonly)
 		return (store_fail_readonly(s, cause));
-	if (s->depth == 0)
-		rc = store_exec(s, "BEGIN IMMEDIATE", cause);
-	else
-		rc = store_exec(s, "SAVEPOINT store_nested", cause);
+	/* A read-only state that passes is waited out like a lock. */
+	for (count = 0;; count++) {
+		if (s->depth == 0)
+			rc = store_exec(s, "BEGIN IMMEDIATE", cause);
+		else
+			rc = store_exec(s, "SAVEPOINT store_nested", cause);
+		if (rc != STORE_BUSY || !s->passing || !store_busy(s, count))
+			break;
+		free(*cause);
+		*cause = NULL;
+	}
 	if (rc != 0)
 		return (rc);
 	s->depth++;
