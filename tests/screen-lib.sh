@@ -23,8 +23,8 @@
 #                              text in $SCR_LAST
 #   scr_screen                 the screen now, one line per row
 #   scr_resize COLSxROWS       the screen's new size
-#   scr_stop                   the end of the script: the console quits;
-#                              its exit status in $SCR_STATUS
+#   scr_stop                   the end of the script (:quit): the console
+#                              quits; its exit status in $SCR_STATUS
 #   scr_pid                    the console's pid
 #   scr_sanitizers_ok DESC     one TAP case: no ASan/UBSan report
 #
@@ -201,16 +201,19 @@ scr_check() {
 # $SCR_STATUS) and its stdout is read to the end.
 scr_stop() {
 	[ -n "$SCR_PID" ] || return 0
+	# :quit, since a program started meanwhile (engine_start) may
+	# hold the FIFO open too, and its end would never come.
+	scr_line ":quit"
 	exec 9>&-
-	cat <&8 >/dev/null
-	exec 8<&-
 	wait "$SCR_PID"
 	SCR_STATUS=$?
+	exec 8<&-
 	SCR_PID=
 }
 
 # scr_sanitizers_ok DESC: one case: no sanitizer report was written.
 scr_sanitizers_ok() {
+	scr_stop		# its report is written as it exits
 	_scr_f=$(ls "$T_DIR"/san-* 2>/dev/null)
 	if [ -z "$_scr_f" ]; then
 		ok 0 "$1"

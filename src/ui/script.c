@@ -33,6 +33,7 @@
  *			$SLUICE_SCRIPT_DIR/NAME.screen
  *	:echo TEXT	TEXT and a newline on stdout, when the lines
  *			before it are done
+ *	:quit		quit, as at the end of the script
  *
  * The script may be a FIFO: its lines then run as they come, and the
  * console quits when its writer closes it, so a test can act from its
@@ -514,6 +515,11 @@ script_command(struct ui *ui, struct ui_script *s, char *line)
 		return (script_wait_re(s, SCRIPT_GONE, arg) == 0 ? 1 : -1);
 	if (strcmp(cmd, ":wait-idle") == 0) {
 		s->wait = SCRIPT_IDLE;
+		return (1);
+	}
+	if (strcmp(cmd, ":quit") == 0) {
+		s->done = 1;
+		ui_quit(ui);
 		return (1);
 	}
 	if (strcmp(cmd, ":echo") == 0) {

@@ -1,6 +1,7 @@
 #!/bin/sh
-# tests/tui/console.sh: the console's actions, driven in tmux and checked
-# through the CLI afterwards: approve and reject a gate (a reason is
+# tests/tui/console.sh: the console's actions, driven by key scripts
+# (tests/screen-lib.sh; in tmux where a terminal is needed: the editor,
+# two consoles side by side) and checked through the CLI afterwards: approve and reject a gate (a reason is
 # required), cancel after a confirmation, retry after its preview, run a
 # template through the form (required inputs enforced), edit a template
 # with a scripted $EDITOR, filter; and the engine finishing runs while the
@@ -8,6 +9,8 @@
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
+# The editor and two consoles side by side need terminals: tmux.
 . "$TOP_SRCDIR/tests/tui-lib.sh"
 
 cat >"$T_DIR/gate.json" <<'J'
@@ -46,22 +49,22 @@ start_run() {
 	ID=$(printf '%s' "$OUT" | tail -n 1)
 }
 
-tui_start 100x30
-tui_ok 'engine: this console' "the header: this console runs the engine"
-tui_ok 'No workflows yet' "an empty database says how to start"
+scr_start 100x30
+scr_ok 'engine: this console' "the header: this console runs the engine"
+scr_ok 'No workflows yet' "an empty database says how to start"
 
 # --- approve ------------------------------------------------------------
 start_run "$T_DIR/gate.json"
 G1=$ID
-tui_ok "^$G1 +gate +. waiting +ask" "a new run shows up live, waiting"
-tui_keys 2
-tui_ok 'Ship release 7\?' "Gates: the gate and its message"
-tui_keys y
-tui_ok 'approve ask \(step [0-9]+\) - comment, optional:' \
+scr_ok "^$G1 +gate +. waiting +ask" "a new run shows up live, waiting"
+scr_keys 2
+scr_ok 'Ship release 7\?' "Gates: the gate and its message"
+scr_keys y
+scr_ok 'approve ask \(step [0-9]+\) - comment, optional:' \
     "y asks for an optional comment"
-tui_type "ship it"
-tui_keys Enter
-tui_ok "sluice --db .* approve [0-9]+ -m 'ship it': approved" \
+scr_type "ship it"
+scr_keys Enter
+scr_ok "sluice --db .* approve [0-9]+ -m 'ship it': approved" \
     "the message line echoes the sluice command and the answer"
 wait_for wf_done "$G1"
 ok $? "the approved run completed"
@@ -75,93 +78,93 @@ cat >"$T_DIR/guarded.json" <<J
 J
 start_run "$T_DIR/guarded.json"
 G0=$ID
-tui_ok "Guarded release" "a gate only someone else may decide"
-tui_keys s
-tui_ok 'skip ask \(step [0-9]+, waiting\) - reason, required:' \
+scr_ok "Guarded release" "a gate only someone else may decide"
+scr_keys s
+scr_ok 'skip ask \(step [0-9]+, waiting\) - reason, required:' \
     "s asks for a reason"
-tui_type "walk past"
-tui_keys Enter
-tui_ok "skip [0-9]+ -m 'walk past': [^ ]+ is not an approver of gate" \
+scr_type "walk past"
+scr_keys Enter
+scr_ok "skip [0-9]+ -m 'walk past': [^ ]+ is not an approver of gate" \
     "the engine decides the skip and the refusal shows"
 ok "$(wf_is "$G0" running; echo $?)" "... and the gate still waits"
 q_is "SELECT action FROM audit ORDER BY id DESC LIMIT 1" "skip-refused" \
     "the refused skip is audited"
-tui_keys s
-tui_type "   "
-tui_keys Enter
-tui_ok 'skip: a reason is required; not sent' "a blank reason is no reason"
+scr_keys s
+scr_type "   "
+scr_keys Enter
+scr_ok 'skip: a reason is required; not sent' "a blank reason is no reason"
 run_sluice cancel "$G0"
 expect_rc 0 "cancel the guarded run"
 
 # --- reject -------------------------------------------------------------
 start_run "$T_DIR/gate.json"
 G2=$ID
-tui_ok "Ship release 7" "the second gate shows up"
-tui_keys n
-tui_ok 'reject ask \(step [0-9]+\) - reason, required:' \
+scr_ok "Ship release 7" "the second gate shows up"
+scr_keys n
+scr_ok 'reject ask \(step [0-9]+\) - reason, required:' \
     "n asks for a reason"
-tui_keys Enter
-tui_ok 'reject: a reason is required; not sent' "an empty reason is refused"
+scr_keys Enter
+scr_ok 'reject: a reason is required; not sent' "an empty reason is refused"
 ok "$(wf_is "$G2" running; echo $?)" "... and nothing was sent"
-tui_keys n
-tui_type "not today"
-tui_keys Enter
-tui_ok "reject [0-9]+ -m 'not today'" "the rejection is echoed"
+scr_keys n
+scr_type "not today"
+scr_keys Enter
+scr_ok "reject [0-9]+ -m 'not today'" "the rejection is echoed"
 wait_for wf_is "$G2" failed
 ok $? "the rejected run failed"
 
 # --- retry (with its preview) --------------------------------------------
-tui_keys 1
-tui_ok "^$G2 +gate +. failed" "Workflows: the failed run"
-tui_keys g R
-tui_ok 'run again|runs again|will run' "R shows which steps will run again"
-tui_keys y
-tui_ok "retry $G2: " "the retry is echoed"
+scr_keys 1
+scr_ok "^$G2 +gate +. failed" "Workflows: the failed run"
+scr_keys g R
+scr_ok 'run again|runs again|will run' "R shows which steps will run again"
+scr_keys y
+scr_ok "retry $G2: " "the retry is echoed"
 wait_for wf_is "$G2" running
 ok $? "the retried run is running again"
 
 # --- cancel ----------------------------------------------------------------
-tui_keys g c
-tui_ok "Cancel workflow $G2 gate" "c asks before cancelling"
-tui_keys n
-tui_ok "cancel: not sent" "n leaves it alone"
+scr_keys g c
+scr_ok "Cancel workflow $G2 gate" "c asks before cancelling"
+scr_keys n
+scr_ok "cancel: not sent" "n leaves it alone"
 ok "$(wf_is "$G2" running; echo $?)" "... still running"
-tui_keys c y
-tui_ok "cancel $G2: " "the cancel is echoed"
+scr_keys c y
+scr_ok "cancel $G2: " "the cancel is echoed"
 wait_for wf_is "$G2" cancelled
 ok $? "the cancelled run is cancelled"
 
 # --- the run form -------------------------------------------------------------
-tui_keys 3
-tui_ok '^tpl +1 +say hello' "Templates: the template, its version"
-tui_keys r
-tui_ok 'run template tpl \(version 1\)' "r opens the form"
-tui_ok 'who\*' "the required input is marked"
-tui_ok 'times +3' "the default is filled in"
-tui_keys Enter
-tui_ok 'input who is required' "Enter without a required input is refused"
-tui_ok 'Enter review +Tab/Down next' "the footer says Enter reviews"
+scr_keys 3
+scr_ok '^tpl +1 +say hello' "Templates: the template, its version"
+scr_keys r
+scr_ok 'run template tpl \(version 1\)' "r opens the form"
+scr_ok 'who\*' "the required input is marked"
+scr_ok 'times +3' "the default is filled in"
+scr_keys Enter
+scr_ok 'input who is required' "Enter without a required input is refused"
+scr_ok 'Enter review +Tab/Down next' "the footer says Enter reviews"
 # Keys typed by mistake land in a field; Enter only shows what would run.
 before=$(new_id)
-tui_type "q4"
-tui_keys Enter
-tui_ok 'Start sluice (--db [^ ]+ )?template run tpl -i who=q4 -i times:=3\?' \
+scr_type "q4"
+scr_keys Enter
+scr_ok 'Start sluice (--db [^ ]+ )?template run tpl -i who=q4 -i times:=3\?' \
     "Enter shows what would start, as the equivalent command"
-tui_ok 'y start +any other key: back to the form' \
+scr_ok 'y start +any other key: back to the form' \
     "the footer says only y starts it"
-tui_keys Enter
-tui_ok 'Enter reviews the run' "a second Enter goes back to the form"
+scr_keys Enter
+scr_ok 'Enter reviews the run' "a second Enter goes back to the form"
 is "$(new_id)" "$before" "... and two Enters started nothing"
-tui_keys Enter n
-tui_ok 'Enter reviews the run' "n on the review goes back to the form"
+scr_keys Enter n
+scr_ok 'Enter reviews the run' "n on the review goes back to the form"
 is "$(new_id)" "$before" "... starting nothing"
-tui_keys BSpace BSpace
-tui_type "alice"
-tui_keys Enter
-tui_ok 'Start sluice (--db [^ ]+ )?template run tpl -i who=alice -i times:=3\?' \
+scr_keys BSpace BSpace
+scr_type "alice"
+scr_keys Enter
+scr_ok 'Start sluice (--db [^ ]+ )?template run tpl -i who=alice -i times:=3\?' \
     "the review shows the corrected input"
-tui_keys y
-tui_ok "template run tpl -i who=alice -i times:=3: " \
+scr_keys y
+scr_ok "template run tpl -i who=alice -i times:=3: " \
     "y starts the run, echoed"
 ID=$(new_id)
 wait_for wf_done "$ID"
@@ -170,40 +173,40 @@ q_is "SELECT input_json FROM workflows WHERE id = $ID" \
     '{"who":"alice","times":3}' "with the input the form was given"
 
 # --- filter ------------------------------------------------------------------
-tui_keys 1 /
-tui_type "tpl"
-tui_keys Enter
-tui_ok "^$ID +tpl" "a filter keeps the matching runs"
-tui_gone_ok "^$G1 +gate" "... and hides the others"
-tui_keys Escape
-tui_ok "^$G1 +gate" "Esc clears the filter"
+scr_keys 1 /
+scr_type "tpl"
+scr_keys Enter
+scr_ok "^$ID +tpl" "a filter keeps the matching runs"
+scr_gone_ok "^$G1 +gate" "... and hides the others"
+scr_keys Escape
+scr_ok "^$G1 +gate" "Esc clears the filter"
 
 # --- the engine runs on while the help, a prompt, the form are open ----------
-tui_keys '?'
-tui_ok 'Keys here' "? opens the help"
+scr_keys '?'
+scr_ok 'Keys here' "? opens the help"
 start_run "$T_DIR/slow.json"
 wait_for wf_done "$ID"
 ok $? "a run's steps finish while the help is open"
-tui_ok 'Keys here' "... and the help is still open"
-tui_keys q
+scr_ok 'Keys here' "... and the help is still open"
+scr_keys q
 start_run "$T_DIR/gate.json"
 G3=$ID
-tui_keys 2
-tui_ok 'Ship release 7' "a gate to open a prompt on"
-tui_keys y
-tui_ok 'comment, optional:' "a prompt is open"
+scr_keys 2
+scr_ok 'Ship release 7' "a gate to open a prompt on"
+scr_keys y
+scr_ok 'comment, optional:' "a prompt is open"
 start_run "$T_DIR/slow.json"
 wait_for wf_done "$ID"
 ok $? "a run's steps finish while a prompt is open"
-tui_ok 'comment, optional:' "... and the prompt is still open"
-tui_keys Escape
-tui_keys 3 r
-tui_ok 'run template tpl' "the form is open"
+scr_ok 'comment, optional:' "... and the prompt is still open"
+scr_keys Escape
+scr_keys 3 r
+scr_ok 'run template tpl' "the form is open"
 start_run "$T_DIR/slow.json"
 wait_for wf_done "$ID"
 ok $? "a run's steps finish while the form is open"
-tui_ok 'run template tpl' "... and the form is still open"
-tui_keys Escape
+scr_ok 'run template tpl' "... and the form is still open"
+scr_keys Escape
 
 # --- the editor --------------------------------------------------------------
 cat >"$T_DIR/ed-wait" <<EOS
@@ -217,6 +220,7 @@ cat >"$T_DIR/ed-change" <<'EOS'
 sed 's/say hello/say hello, edited/' "$1" >"$1.new" && mv "$1.new" "$1"
 EOS
 chmod +x "$T_DIR/ed-wait" "$T_DIR/ed-change"
+scr_stop
 tui_start 100x30 "EDITOR=$T_DIR/ed-wait" --
 tui_keys 3
 tui_ok '^tpl ' "Templates again"
@@ -238,37 +242,39 @@ like "$OUT" "say hello, edited" "the CLI reads the edited template"
 # --- schedules: pause, resume, fire now, delete ------------------------------
 run_sluice schedule add nightly --cron '30 2 * * *' --template tpl -i who=bob
 expect_rc 0 "a schedule to look at"
-tui_start 80x24
-tui_keys 4
-tui_ok '^nightly +30 2 \* \* \* +.* \(in [0-9]' \
+tui_stop
+scr_start 80x24
+scr_keys 4
+scr_ok '^nightly +30 2 \* \* \* +.* \(in [0-9]' \
     "Schedules: cron and the next firing, counting down"
-tui_keys p
-tui_ok "schedule pause nightly: " "p pauses it (echoed)"
+scr_keys p
+scr_ok "schedule pause nightly: " "p pauses it (echoed)"
 wait_for q_is_quiet "SELECT paused FROM schedules WHERE name = 'nightly'" 1
 ok $? "... and it is paused"
-tui_ok '^nightly +.* paused' "the view says paused"
-tui_keys p
-tui_ok "schedule resume nightly: " "p again resumes it"
+scr_ok '^nightly +.* paused' "the view says paused"
+scr_keys p
+scr_ok "schedule resume nightly: " "p again resumes it"
 before=$(new_id)
-tui_keys r
-tui_ok 'Fire schedule nightly now\? A run of template tpl starts at once' \
+scr_keys r
+scr_ok 'Fire schedule nightly now\? A run of template tpl starts at once' \
     "r asks before firing, as d does"
-tui_ok 'y yes +n, Esc or any other key: no' \
+scr_ok 'y yes +n, Esc or any other key: no' \
     "the confirmation's footer says which keys mean what"
-tui_keys Enter
-tui_ok "schedule run: not sent" "Enter means no, as the footer says"
+scr_keys Enter
+scr_ok "schedule run: not sent" "Enter means no, as the footer says"
 is "$(new_id)" "$before" "... nothing was fired"
-tui_keys r y
-tui_ok "schedule run nightly: " "r then y fires it now"
+scr_keys r y
+scr_ok "schedule run nightly: " "r then y fires it now"
 wait_for test "$(new_id)" -gt "$before"
 ok $? "... which starts a run"
-tui_keys d
-tui_ok 'Delete schedule nightly' "d asks first"
-tui_keys y
-tui_ok "schedule rm nightly: " "y deletes it"
-tui_ok 'No schedules' "the view is empty again"
+scr_keys d
+scr_ok 'Delete schedule nightly' "d asks first"
+scr_keys y
+scr_ok "schedule rm nightly: " "y deletes it"
+scr_ok 'No schedules' "the view is empty again"
 
 # --- a second console attaches to the first; takes over when it goes ---------
+scr_stop
 tui_start 100x30
 tui_wait 'engine: this console'
 A=$(tui_pid)
@@ -298,10 +304,10 @@ tui_ok 'engine: this console' "when the first console quits, the second takes ov
 TUI_S=main
 
 # --- the help and the manual list the same keys ------------------------------
-tui_start 200x60
-tui_keys '?'
-tui_wait 'Keys of other views'
-tui_screen | grep '^  [^ ]' >"$T_DIR/help"
+scr_start 200x60
+scr_keys '?'
+scr_wait 'Keys of other views'
+scr_screen | grep '^  [^ ]' >"$T_DIR/help"
 is "$(wc -l <"$T_DIR/help" | tr -d ' ')" "$(grep -c '^	{ ' \
     "$TOP_SRCDIR/src/ui/keys.c")" "the help lists every key of the table"
 sed 's/^  \([^ ]*\) .*/\1/' "$T_DIR/help" | sort -u >"$T_DIR/keys"
@@ -322,5 +328,7 @@ else
 	ok 0 "# SKIP mandoc is not installed"
 fi
 
+scr_stop
+tui_stop
 tui_sanitizers_ok "no sanitizer report from the consoles"
 done_testing

@@ -12,7 +12,7 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-. "$TOP_SRCDIR/tests/tui-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
@@ -35,10 +35,10 @@ step_label_is() {
 # approve_here: approve the waiting gate (collapsed, the last row) from
 # the console.
 approve_here() {
-	tui_keys G y
-	tui_wait 'approve restart \(step [0-9]+\) - comment, optional:' ||
+	scr_keys G y
+	scr_wait 'approve restart \(step [0-9]+\) - comment, optional:' ||
 	    return 1
-	tui_keys Enter
+	scr_keys Enter
 }
 
 run_sluice template save rolling-restart \
@@ -50,49 +50,49 @@ id=$OUT
 wait_for gate_waiting "$id" "before batch 2"
 ok $? "the rolling restart waits at its first batch gate"
 
-tui_start 80x24 --
-tui_ok "^$id +rolling-rest" "the run is listed"
-tui_resize 200x60
-tui_keys 2
-tui_ok 'restart \(before batch 2 of 3\)' \
+scr_start 80x24 --
+scr_ok "^$id +rolling-rest" "the run is listed"
+scr_resize 200x60
+scr_keys 2
+scr_ok 'restart \(before batch 2 of 3\)' \
     "the Gates view names the batch gate by its step and label"
-tui_keys 1
-tui_resize 80x24
-tui_ok "^$id +rolling-rest" "back to the workflows"
-tui_keys Enter
-tui_ok '^▶ restart +host-restart +[0-9]+s batch 2/3; 0 of 1 failures; 1 done' \
+scr_keys 1
+scr_resize 80x24
+scr_ok "^$id +rolling-rest" "back to the workflows"
+scr_keys Enter
+scr_ok '^▶ restart +host-restart +[0-9]+s batch 2/3; 0 of 1 failures; 1 done' \
     "the for-each is one row: batch 2/3 next, 0 of 1 failures, 1 done"
-tui_ok '◆ before batch 2 of 3 +gate' \
+scr_ok '◆ before batch 2 of 3 +gate' \
     "its waiting batch gate shows under it"
-tui_ok '^└─ ◆ before batch 2' "... as a child of the for-each row"
-tui_gone_ok '─ . web-0' "the items stay collapsed"
+scr_ok '^└─ ◆ before batch 2' "... as a child of the for-each row"
+scr_gone_ok '─ . web-0' "the items stay collapsed"
 approve_here
-tui_ok "approve [0-9]+: approved" "y approves the batch gate"
+scr_ok "approve [0-9]+: approved" "y approves the batch gate"
 wait_for gate_waiting "$id" "before batch 3"
-tui_ok '◆ before batch 3 of 3' "the next batch gate waits"
-tui_ok 'batch 3/3; 1 of 1 failures; 5 done' \
+scr_ok '◆ before batch 3 of 3' "the next batch gate waits"
+scr_ok 'batch 3/3; 1 of 1 failures; 5 done' \
     "batch 2 ended: 5 done, 1 of 1 failures used, batch 3 next"
 approve_here
 wait_for gate_waiting "$id" "failure budget"
 ok $? "the second failure spends the budget"
-tui_ok '◆ failure budget +gate' "the budget gate shows"
-tui_ok 'batch 3/3; 2 of 1 failures' "the for-each row: 2 of 1 failures"
+scr_ok '◆ failure budget +gate' "the budget gate shows"
+scr_ok 'batch 3/3; 2 of 1 failures' "the for-each row: 2 of 1 failures"
 
 # The hosts come back: the engine goes on without the failures.
 engine_stop
 engine_start
-tui_keys R
-tui_ok 'Retry the failed items of restart in workflow [0-9]+: web-04,' \
+scr_keys R
+scr_ok 'Retry the failed items of restart in workflow [0-9]+: web-04,' \
     "R says which hosts run again"
-tui_ok 'web-04, web-09 \(2' "... exactly the two that failed"
-tui_ok 'items\) run again, and the rollout goes on' "... and the rollout goes on"
-tui_keys y
-tui_ok "retry $id: retrying 2 failed items" \
+scr_ok 'web-04, web-09 \(2' "... exactly the two that failed"
+scr_ok 'items\) run again, and the rollout goes on' "... and the rollout goes on"
+scr_keys y
+scr_ok "retry $id: retrying 2 failed items" \
     "the retry is sent; the message line echoes it"
 wait_for wf_is "$id" completed
 ok $? "the rolling restart completes"
-tui_ok '✓ completed' "the header says completed"
-tui_ok 'batch 3/3; 0 of 1 failures; 20 done' \
+scr_ok '✓ completed' "the header says completed"
+scr_ok 'batch 3/3; 0 of 1 failures; 20 done' \
     "the for-each row: every host done"
 is "$(q "SELECT group_concat(label, ' ') FROM (SELECT label FROM
     workflow_steps WHERE workflow_id = $id AND item_index IS NOT NULL
@@ -100,19 +100,19 @@ is "$(q "SELECT group_concat(label, ' ') FROM (SELECT label FROM
     "the console's retry re-ran exactly those two hosts"
 
 # Expand and collapse.
-tui_keys g
-tui_wait '▶|✓ restart' >/dev/null
-tui_keys Enter
-tui_ok '├─ ✓ web-01 +host-restart' "Enter expands: one row per host"
-tui_ok '✓ web-04 +host-restart +#2' "a retried host shows its attempt"
-tui_resize 200x60
-tui_ok '└─ ✓ web-20 +host-restart .*"host":"web-20"' \
+scr_keys g
+scr_wait '▶|✓ restart' >/dev/null
+scr_keys Enter
+scr_ok '├─ ✓ web-01 +host-restart' "Enter expands: one row per host"
+scr_ok '✓ web-04 +host-restart +#2' "a retried host shows its attempt"
+scr_resize 200x60
+scr_ok '└─ ✓ web-20 +host-restart .*"host":"web-20"' \
     "at 200x60 every host shows, with its result"
-tui_ok 'batch 3/3; 0 of 1 failures; 20 done \(Enter collapses\)' \
+scr_ok 'batch 3/3; 0 of 1 failures; 20 done \(Enter collapses\)' \
     "and the whole summary: Enter collapses it"
-tui_keys g Enter
-tui_gone_ok '─ . web-01' "Enter again collapses it"
-tui_resize 80x24
+scr_keys g Enter
+scr_gone_ok '─ . web-01' "Enter again collapses it"
+scr_resize 80x24
 
 # f follows into a for-each that runs.
 cat >"$T_DIR/slow.json" <<'EOF'
@@ -121,12 +121,12 @@ cat >"$T_DIR/slow.json" <<'EOF'
 EOF
 run_sluice run "$T_DIR/slow.json"
 sid=$OUT
-tui_keys q 1
-tui_ok "^$sid +slow" "the slow run is listed"
-tui_keys g Enter
-tui_ok '▶ start' "its run view opens"
-tui_keys f
-tui_ok '▶ s[123] +sleep' "f opens the for-each and follows the running item"
+scr_keys q 1
+scr_ok "^$sid +slow" "the slow run is listed"
+scr_keys g Enter
+scr_ok '▶ start' "its run view opens"
+scr_keys f
+scr_ok '▶ s[123] +sleep' "f opens the for-each and follows the running item"
 wait_for wf_is "$sid" completed
 # c on a running item cancels that item alone, echoing cancel --step;
 # on the for-each's own row c still asks about the workflow.
@@ -137,23 +137,23 @@ EOF
 run_sluice run "$T_DIR/hang.json"
 hid=$OUT
 wait_for step_label_is "$hid" h1 running
-tui_keys q 1
-tui_ok "^$hid +hang" "the hanging run is listed"
-tui_keys g Enter
-tui_ok '▶ start' "its run view opens"
-tui_keys c
-tui_ok "Cancel workflow $hid hang" \
+scr_keys q 1
+scr_ok "^$hid +hang" "the hanging run is listed"
+scr_keys g Enter
+scr_ok '▶ start' "its run view opens"
+scr_keys c
+scr_ok "Cancel workflow $hid hang" \
     "c on the for-each's row asks about the workflow"
-tui_keys n
-tui_ok "cancel: not sent" "n leaves it running"
-tui_keys Enter
-tui_ok '─ ▶ h1 +sleep' "Enter expands it: h1 runs"
-tui_keys j
-tui_keys c
-tui_ok "Cancel item h1 \(step [0-9]+\) of start\?" \
+scr_keys n
+scr_ok "cancel: not sent" "n leaves it running"
+scr_keys Enter
+scr_ok '─ ▶ h1 +sleep' "Enter expands it: h1 runs"
+scr_keys j
+scr_keys c
+scr_ok "Cancel item h1 \(step [0-9]+\) of start\?" \
     "c on a running item offers to cancel that item"
-tui_keys y
-tui_ok "sluice .*cancel --step [0-9]+: cancelled item h" \
+scr_keys y
+scr_ok "sluice .*cancel --step [0-9]+: cancelled item h" \
     "the message line echoes the equivalent command and its answer"
 wait_for step_label_is "$hid" h2 running
 ok $? "the next item runs: only h1 was cancelled"
@@ -161,6 +161,6 @@ is "$(q "SELECT status FROM workflows WHERE id = $hid")" running \
     "the workflow goes on"
 run_sluice cancel "$hid"
 wait_for wf_is "$hid" cancelled
-tui_sanitizers_ok "no sanitizer report from the console"
+scr_sanitizers_ok "no sanitizer report from the console"
 engine_stop
 done_testing

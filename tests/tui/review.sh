@@ -9,7 +9,7 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-. "$TOP_SRCDIR/tests/tui-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 cat >"$T_DIR/deploy.json" <<'EOF'
 {"description": "deploy an app",
@@ -28,40 +28,40 @@ runs() {
 }
 
 for size in 80x24 200x60; do
-	tui_start "$size" --
+	scr_start "$size" --
 	before=$(runs)
-	tui_keys 3 Enter
-	tui_ok 'run template deploy \(version 1\)' "$size: Enter opens the form"
+	scr_keys 3 Enter
+	scr_ok 'run template deploy \(version 1\)' "$size: Enter opens the form"
 	# The accident of the issue: q 4 Enter typed into the form.
-	tui_type "q4"
-	tui_keys Enter
-	tui_ok 'Start sluice .*template run deploy' \
+	scr_type "q4"
+	scr_keys Enter
+	scr_ok 'Start sluice .*template run deploy' \
 	    "$size: Enter shows the command that would start"
-	tui_ok 'app=q4\?' "$size: ... with the input as typed (wrapped at 80)"
-	tui_ok '^y start +any other key: back to the form' \
+	scr_ok 'app=q4\?' "$size: ... with the input as typed (wrapped at 80)"
+	scr_ok '^y start +any other key: back to the form' \
 	    "$size: the footer says only y starts it"
-	tui_keys Enter
-	tui_ok 'Enter reviews the run' "$size: a second Enter goes back"
+	scr_keys Enter
+	scr_ok 'Enter reviews the run' "$size: a second Enter goes back"
 	is "$(runs)" "$before" "$size: Enter, Enter started nothing"
-	tui_keys Escape
-	tui_ok 'run: not started' "$size: Esc leaves the form"
+	scr_keys Escape
+	scr_ok 'run: not started' "$size: Esc leaves the form"
 	is "$(runs)" "$before" "$size: still nothing started"
-	tui_keys Enter
-	tui_type "shop"
-	tui_keys Enter y
-	tui_ok 'template run deploy -i app=shop: ' "$size: y starts it, echoed"
+	scr_keys Enter
+	scr_type "shop"
+	scr_keys Enter y
+	scr_ok 'template run deploy -i app=shop: ' "$size: y starts it, echoed"
 	wait_for test "$(runs)" -gt "$before"
 	ok $? "$size: one run started"
 	before=$(runs)
-	tui_keys 4 r
-	tui_ok 'Fire schedule nightly now\? A run of template deploy' \
+	scr_keys 4 r
+	scr_ok 'Fire schedule nightly now\? A run of template deploy' \
 	    "$size: r on a schedule asks first"
-	tui_ok '^y yes +n, Esc or any other key: no' \
+	scr_ok '^y yes +n, Esc or any other key: no' \
 	    "$size: the confirmation's footer names its keys truthfully"
-	tui_keys Enter
-	tui_ok 'schedule run: not sent' "$size: Enter there means no"
+	scr_keys Enter
+	scr_ok 'schedule run: not sent' "$size: Enter there means no"
 	is "$(runs)" "$before" "$size: nothing was fired"
-	tui_stop
+	scr_stop
 done
 
 done_testing
