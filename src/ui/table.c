@@ -98,7 +98,7 @@ ui_table_draw(struct ui *ui, int y, int h, const struct table *t,
 {
 	const char	*cells[TABLE_MAX_COLS];
 	enum ui_paint	 paints[TABLE_MAX_COLS], base;
-	int		 widths[TABLE_MAX_COLS], content[TABLE_MAX_COLS];
+	int		 widths[TABLE_MAX_COLS], content[TABLE_MAX_COLS] = { 0 };
 	int		 i, row, w;
 	size_t		 c;
 
