@@ -42,39 +42,8 @@
 static void
 cli_json_string(struct buf *b, const char *s)
 {
-	const u_char	*p;
-
 	buf_putc(b, '"');
-	for (p = (const u_char *)s; *p != '\0'; p++) {
-		switch (*p) {
-		case '"':
-			buf_puts(b, "\\\"");
-			break;
-		case '\\':
-			buf_puts(b, "\\\\");
-			break;
-		case '\n':
-			buf_puts(b, "\\n");
-			break;
-		case '\r':
-			buf_puts(b, "\\r");
-			break;
-		case '\t':
-			buf_puts(b, "\\t");
-			break;
-		case '\b':
-			buf_puts(b, "\\b");
-			break;
-		case '\f':
-			buf_puts(b, "\\f");
-			break;
-		default:
-			if (*p < 0x20)
-				buf_printf(b, "\\u%04x", *p);
-			else
-				buf_putc(b, *p);
-		}
-	}
+	json_quote_body(b, s);
 	buf_putc(b, '"');
 }
 

@@ -200,38 +200,12 @@ flow_diags_first_error(const struct flow_diags *d, const char *file)
 void
 flow_path_add_key(struct buf *b, const char *key)
 {
-	const unsigned char	*p;
-
 	if (str_is_identifier(key)) {
 		buf_printf(b, ".%s", key);
 		return;
 	}
 	buf_puts(b, "[\"");
-	for (p = (const unsigned char *)key; *p != '\0'; p++) {
-		switch (*p) {
-		case '"':
-			buf_puts(b, "\\\"");
-			break;
-		case '\\':
-			buf_puts(b, "\\\\");
-			break;
-		case '\n':
-			buf_puts(b, "\\n");
-			break;
-		case '\t':
-			buf_puts(b, "\\t");
-			break;
-		case '\r':
-			buf_puts(b, "\\r");
-			break;
-		default:
-			if (*p < 0x20)
-				buf_printf(b, "\\u%04x", *p);
-			else
-				buf_putc(b, *p);
-			break;
-		}
-	}
+	json_quote_body(b, key);
 	buf_puts(b, "\"]");
 }
 

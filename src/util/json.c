@@ -195,3 +195,45 @@ json_parse_or_null(const char *text)
 		fatalx("%s: out of memory", __func__);
 	return (j);
 }
+
+/*
+ * Append s to b as the inside of a JSON string: quotes, backslashes and
+ * control characters escaped as JSON wants, every other byte (UTF-8
+ * included) as it is.  The caller writes the quotes.
+ */
+void
+json_quote_body(struct buf *b, const char *s)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		switch (*p) {
+		case '"':
+			buf_puts(b, "\\\"");
+			break;
+		case '\\':
+			buf_puts(b, "\\\\");
+			break;
+		case '\n':
+			buf_puts(b, "\\n");
+			break;
+		case '\r':
+			buf_puts(b, "\\r");
+			break;
+		case '\t':
+			buf_puts(b, "\\t");
+			break;
+		case '\b':
+			buf_puts(b, "\\b");
+			break;
+		case '\f':
+			buf_puts(b, "\\f");
+			break;
+		default:
+			if (*p < 0x20)
+				buf_printf(b, "\\u%04x", *p);
+			else
+				buf_putc(b, *p);
+		}
+	}
+}
