@@ -53,6 +53,7 @@ static int	 run_tick(struct ui *, struct view *);
 static void	 run_clear(struct run *);
 static int	 run_read(struct ui *, struct run *);
 static void	 run_layout(struct run *, const char *);
+static int	 run_filter_same(const char *, const char *);
 static int	 run_match(const struct run *, const struct tree_row *,
 		     const char *);
 static void	 run_mark_get(const struct run *, struct run_mark *);
@@ -216,7 +217,10 @@ run_layout(struct run *r, const char *filter)
 	struct tree_input	 in;
 	size_t			 i;
 
-	r->filter = filter;
+	if (filter != r->filter) {
+		free(r->filter);
+		r->filter = filter != NULL ? xstrdup(filter) : NULL;
+	}
 	memset(&in, 0, sizeof in);
 	in.flow = r->flow;
 	in.steps = r->steps;
@@ -438,6 +442,15 @@ run_place(struct run *r, const struct run_mark *m)
 		r->placed = 1;
 }
 
+/* Is the filter last laid out the view's filter now? */
+static int
+run_filter_same(const char *laid, const char *now)
+{
+	if (laid == NULL || now == NULL)
+		return (laid == now);
+	return (strcmp(laid, now) == 0);
+}
+
 /*
  * Read the run again and lay it out, keeping the cursor's row.  A run of
  * many thousand rows takes a while to read, and any change in the
@@ -453,7 +466,12 @@ run_load(struct ui *ui, struct view *v)
 
 	if (r == NULL)
 		return;
-	if (r->wf != NULL && !r->force && start < r->next_load) {
+	/*
+	 * A new filter is laid out at once: keys typed after it (R, y) must
+	 * act on the rows it shows, not on the ones before it.
+	 */
+	if (r->wf != NULL && !r->force && start < r->next_load &&
+	    run_filter_same(r->filter, v->filter)) {
 		v->dirty_data = 1;
 		return;
 	}
@@ -599,6 +617,7 @@ run_free(struct view *v)
 	run_clear(r);
 	flow_free(r->flow);
 	free(r->open);
+	free(r->filter);
 	free(r);
 }
 

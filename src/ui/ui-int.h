@@ -472,7 +472,7 @@ struct run {
 	char			*error;	/* reading failed */
 	int64_t			 next_load;	/* reads wait till */
 	int			 force;	/* read now (a key asked) */
-	const char		*filter;	/* the view's, as last laid out */
+	char			*filter;	/* the view's as last laid out (a copy) */
 	struct tree_tally	*tallies;	/* closed for-eachs, counted */
 	size_t			 ntallies;
 	int			 reread;	/* f opened a for-each: read again */
