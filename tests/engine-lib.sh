@@ -111,6 +111,20 @@ new_id() {
 	q "SELECT max(id) FROM workflows"
 }
 
+# wait_for's arguments are expanded once, before it starts: a condition
+# that reads the database on each try goes in a function such as these
+# (wait_for test -n "$(col ...)" would test the first answer 200 times).
+
+# has_col WF NAME COLUMN: step NAME's latest row has COLUMN set.
+has_col() {
+	[ -n "$(col "$1" "$2" "$3")" ]
+}
+
+# id_above N: a workflow newer than N exists.
+id_above() {
+	[ "$(new_id)" -gt "$1" ]
+}
+
 # step_id WF NAME: the latest row of step NAME.
 step_id() {
 	q "SELECT max(id) FROM workflow_steps WHERE workflow_id = $1 AND

@@ -109,7 +109,7 @@ run_sluice run "$T_DIR/crash.json"
 id=$OUT
 esc=$(escaped crash)
 ok $? "crash: the step's grandchild started"
-wait_for test -n "$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $id")"
+wait_for has_col "$id" start pid
 engine_crash
 alive "$esc"
 ok $? "crash: the escaped process outlives the engine"

@@ -35,7 +35,7 @@ leftover_cleanup() {
 	done
 	for g in $(q "SELECT pgid FROM workflow_steps WHERE pgid > 1" \
 	    2>/dev/null); do
-		[ "$g" != "$ROOTPID" ] && kill -9 -- "-$g" 2>/dev/null
+		[ "$g" != "$ROOTPID" ] && kill -9 "-$g" 2>/dev/null
 	done
 	# A killed step may linger a moment as a zombie of the user's, which
 	# makes a plain userdel refuse.
@@ -89,10 +89,10 @@ as_user "$SLUICE" run "$T_DIR/long.json" >/dev/null
 W=$(new_id)
 wait_for step_is "$W" long running
 ok $? "a step runs under the user's engine"
-wait_for test -n "$(col "$W" long pid)"
+wait_for has_col "$W" long pid
 SPID=$(col "$W" long pid)
 engine_crash
-kill -9 -- "-$SPID" 2>/dev/null
+kill -9 "-$SPID" 2>/dev/null
 wait_for dead "$SPID"
 
 # The row now names a live process of root's, in its own group.
@@ -155,10 +155,10 @@ wait_for engine_named "$EPID"
 as_user "$SLUICE" run "$T_DIR/long.json" >/dev/null
 W2=$(new_id)
 wait_for step_is "$W2" long running
-wait_for test -n "$(col "$W2" long pid)"
+wait_for has_col "$W2" long pid
 SPID=$(col "$W2" long pid)
 engine_crash
-kill -9 -- "-$SPID" 2>/dev/null
+kill -9 "-$SPID" 2>/dev/null
 wait_for dead "$SPID"
 q "UPDATE workflow_steps SET pid = $ROOTPID, pgid = $ROOTPID,
     proc_start = $pstart WHERE workflow_id = $W2 AND name = 'long'"

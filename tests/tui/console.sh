@@ -265,7 +265,7 @@ scr_ok "schedule run: not sent" "Enter means no, as the footer says"
 is "$(new_id)" "$before" "... nothing was fired"
 scr_keys r y
 scr_ok "schedule run nightly: " "r then y fires it now"
-wait_for test "$(new_id)" -gt "$before"
+wait_for id_above "$before"
 ok $? "... which starts a run"
 scr_keys d
 scr_ok 'Delete schedule nightly' "d asks first"

@@ -27,6 +27,12 @@ runs() {
 	q "SELECT count(*) FROM workflows"
 }
 
+# runs_above N: more than N workflows (for wait_for, which expands its
+# arguments once).
+runs_above() {
+	[ "$(runs)" -gt "$1" ]
+}
+
 for size in 80x24 200x60; do
 	scr_start "$size" --
 	before=$(runs)
@@ -50,7 +56,7 @@ for size in 80x24 200x60; do
 	scr_type "shop"
 	scr_keys Enter y
 	scr_ok 'template run deploy -i app=shop: ' "$size: y starts it, echoed"
-	wait_for test "$(runs)" -gt "$before"
+	wait_for runs_above "$before"
 	ok $? "$size: one run started"
 	before=$(runs)
 	scr_keys 4 r
