@@ -530,10 +530,16 @@ run_sluice reject "$(step_id "$idj" start)" -m "no"
 wait_for wf_is "$idj" failed
 wait_run "$T_DIR/unmatched.json"
 idm=$ID
+# settled WF: ended, or waiting at a gate again (the rejected gate asks
+# anew).
+settled() {
+	wf_ended "$1" || [ "$(q "SELECT count(*) FROM workflow_steps
+	    WHERE workflow_id = $1 AND status = 'waiting'")" -gt 0 ]
+}
 for w in "$idj:a rejected gate" "$idm:an unmatched branch"; do
 	wid=${w%%:*}
 	run_sluice retry "$wid"
-	wait_for wf_ended "$wid"
+	wait_for settled "$wid"
 	st=$(q "SELECT status FROM workflows WHERE id = $wid")
 	ran=$(q "SELECT count(*) FROM workflow_steps WHERE workflow_id = $wid
 	    AND name = 'deploy'")

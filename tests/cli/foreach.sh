@@ -257,7 +257,6 @@ cat >"$T_DIR/hung.json" <<'EOF'
 EOF
 run_sluice run "$T_DIR/hung.json"
 id=$OUT
-wait_for step_is "$id" start running
 hung_is_running() {
 	[ "$(q "SELECT status FROM workflow_steps WHERE workflow_id = $id
 	    AND label = 'hung'")" = running ] &&
