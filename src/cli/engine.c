@@ -39,6 +39,7 @@
 static int	 cmd_engine_run(struct cli_ctx *, const struct cli_args *);
 static void	 cmd_engine_signal(int, void *);
 static void	 cmd_engine_retry(void *);
+static void	 cmd_engine_check(void *);
 
 static const struct cli_opt cmd_engine_opts[] = {
 	{ "jobs", 'j', "JOBS", 0, "step processes at once (default 32)" },
@@ -65,9 +66,11 @@ const struct cli_cmd cli_cmd_engine = {
 };
 
 struct cmd_engine_state {
+	struct loop	*loop;
 	struct engine	*engine;
 	int		 signals;
 	int		 retry;		/* the lock may be free: try again */
+	int		 drain;		/* --drain: exit once idle */
 };
 
 /* A stop signal: drain first, interrupt on the second. */
@@ -93,6 +96,23 @@ cmd_engine_retry(void *arg)
 	struct cmd_engine_state	*st = arg;
 
 	st->retry = 1;
+}
+
+/*
+ * Before the loop sleeps: with --drain, stop once no workflow runs; once
+ * the engine has finished, do not sleep.  Asked after poll() instead, the
+ * answer would wait for the next timer (up to five seconds) although the
+ * last step ended in the turn before it.
+ */
+static void
+cmd_engine_check(void *arg)
+{
+	struct cmd_engine_state	*st = arg;
+
+	if (st->drain && engine_idle(st->engine))
+		engine_shutdown(st->engine, 0);
+	if (engine_finished(st->engine))
+		loop_break(st->loop);
 }
 
 /*
@@ -158,10 +178,9 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	char			*cause = NULL;
 	const char		*s;
 	int64_t			 jobs;
-	int			 rc, drain;
+	int			 rc;
 
 	memset(&opts, 0, sizeof opts);
-	drain = cli_args_has(args, "drain");
 	if ((s = cli_args_get(args, "jobs")) != NULL) {
 		if (str_parse_int64(s, &jobs) != 0 || jobs < 1 ||
 		    jobs > 10000) {
@@ -177,6 +196,8 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
+	st.loop = loop;
+	st.drain = cli_args_has(args, "drain");
 	/* Caught from now on: a signal during recovery is seen after it. */
 	loop_signal(loop, SIGTERM, cmd_engine_signal, &st);
 	loop_signal(loop, SIGINT, cmd_engine_signal, &st);
@@ -197,11 +218,10 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	if (engine_server_error(st.engine) != NULL)
 		cli_warn("%s: commands come through the database's inbox "
 		    "instead, more slowly", engine_server_error(st.engine));
-	while (!engine_finished(st.engine)) {
+	loop_hook_add(loop, cmd_engine_check, &st);
+	while (!engine_finished(st.engine))
 		loop_once(loop, 1);
-		if (drain && engine_idle(st.engine))
-			engine_shutdown(st.engine, 0);
-	}
+	loop_hook_del(loop, cmd_engine_check, &st);
 	engine_close(st.engine);
 	loop_free(loop);
 	return (EXIT_OK);

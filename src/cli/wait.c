@@ -40,8 +40,18 @@
 static int	 cli_wait_final(struct cli_ctx *, int64_t, enum run_status);
 static int	 cli_wait_follow(struct cli_ctx *, int64_t);
 static void	 cli_wait_signal(int, void *);
+static void	 cli_wait_look(void *);
 static int	 cli_wait_drive(struct cli_ctx *, struct loop *,
 		     struct engine *, int64_t);
+
+/* What the loop hook driving a workflow looks at. */
+struct cli_drive {
+	struct loop	*loop;
+	struct engine	*e;
+	int64_t		 id;
+	enum run_status	 status;
+	int		 broke;		/* it stopped the loop's sleep */
+};
 
 /* The exit status for a workflow that ended, saying why it failed. */
 static int
@@ -150,22 +160,52 @@ cli_wait_signal(int signo, void *arg)
 		engine_shutdown(*ep, 1);
 }
 
+/*
+ * After each turn's commit (a hook added after the engine's): has the
+ * workflow ended?  Then the poll that follows must not sleep until the
+ * engine's next timer (a second or more) before we see it.
+ */
+static void
+cli_wait_look(void *arg)
+{
+	struct cli_drive	*d = arg;
+
+	if (status_run_ended(d->status))
+		return;
+	if (engine_workflow_status(d->e, d->id, &d->status) != 0)
+		d->status = RUN_FAILED;
+	if (status_run_ended(d->status)) {
+		loop_break(d->loop);
+		d->broke = 1;
+	}
+}
+
 /* Drive a workflow as its engine until it ends; the exit status. */
 static int
 cli_wait_drive(struct cli_ctx *ctx, struct loop *loop, struct engine *e,
     int64_t id)
 {
-	enum run_status	 status = RUN_RUNNING;
+	struct cli_drive	 d;
 
+	memset(&d, 0, sizeof d);
+	d.loop = loop;
+	d.e = e;
+	d.id = id;
+	d.status = RUN_RUNNING;
+	loop_hook_add(loop, cli_wait_look, &d);
 	while (!engine_finished(e)) {
 		loop_once(loop, 1);
-		if (engine_workflow_status(e, id, &status) != 0)
-			status = RUN_FAILED;
-		if (status_run_ended(status))
+		if (d.broke) {
+			/* Its steps' ends and notifications: sleep for them. */
+			loop_resume(loop);
+			d.broke = 0;
+		}
+		if (status_run_ended(d.status))
 			engine_shutdown(e, 0);
 	}
-	if (status_run_ended(status))
-		return (cli_wait_final(ctx, id, status));
+	loop_hook_del(loop, cli_wait_look, &d);
+	if (status_run_ended(d.status))
+		return (cli_wait_final(ctx, id, d.status));
 	cli_error("interrupted: workflow %lld goes on when an engine starts",
 	    (long long)id);
 	return (EXIT_FAILED);

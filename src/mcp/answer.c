@@ -26,7 +26,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,26 +139,14 @@ mcp_str(const cJSON *args, const char *key)
 	return (cJSON_IsString(v) ? v->valuestring : NULL);
 }
 
-/* Add an integer argument (checked by the schema) to argv. */
-void
-mcp_argv_id(struct mcp_argv *a, const cJSON *args, const char *key)
-{
-	const cJSON	*v;
-	char		 n[32];
-
-	v = cJSON_GetObjectItemCaseSensitive(args, key);
-	snprintf(n, sizeof n, "%" PRId64, cJSON_IsNumber(v) ?
-	    (int64_t)v->valuedouble : (int64_t)0);
-	mcp_argv_add(a, n);
-}
-
 /*
- * A document argument as a file path: a string is a path (flow) or JSON
- * text (template), an object is written out as name.  NULL after failing.
+ * A document argument as a file path: a string is a path (when ispath, as
+ * for a flow) or JSON text (a template), an object is written out as
+ * name.  NULL after failing.
  */
 const char *
 mcp_document(struct mcp_tmp *t, const cJSON *args, const char *key,
-    const char *name, struct mcp_answer *ans)
+    const char *name, int ispath, struct mcp_answer *ans)
 {
 	const cJSON	*v;
 	const char	*path;
@@ -167,7 +154,7 @@ mcp_document(struct mcp_tmp *t, const cJSON *args, const char *key,
 	struct stat	 sb;
 
 	v = cJSON_GetObjectItemCaseSensitive(args, key);
-	if (cJSON_IsString(v) && strcmp(name, "flow.json") == 0) {
+	if (cJSON_IsString(v) && ispath) {
 		if (stat(v->valuestring, &sb) != 0) {
 			mcp_fail(ans, "arguments.%s: %s: %s", key,
 			    v->valuestring, strerror(errno));
@@ -287,12 +274,12 @@ mcp_exec_line(struct cli_ctx *ctx, struct mcp_argv *a, struct mcp_tmp *t,
 
 /* A command printing JSON; an array is answered as {key: array}. */
 void
-mcp_exec_json(struct cli_ctx *ctx, struct mcp_argv *a, const char *key,
-    struct mcp_answer *ans)
+mcp_exec_json(struct cli_ctx *ctx, struct mcp_argv *a, struct mcp_tmp *t,
+    const char *key, struct mcp_answer *ans)
 {
 	cJSON	*j, *o;
 
-	if (mcp_exec(ctx, a, NULL, ans, &j) != 0)
+	if (mcp_exec(ctx, a, t, ans, &j) != 0)
 		return;
 	if (j == NULL) {
 		mcp_fail(ans, "the command's answer is not JSON");
@@ -305,17 +292,4 @@ mcp_exec_json(struct cli_ctx *ctx, struct mcp_argv *a, const char *key,
 		o = j;
 	mcp_warnings(ans, o);
 	mcp_done(ans, o);
-}
-
-/* A wait step's id or WORKFLOW:STEP, as the command takes it. */
-void
-mcp_argv_step(struct mcp_argv *a, const cJSON *args)
-{
-	const cJSON	*v;
-
-	v = cJSON_GetObjectItemCaseSensitive(args, "step");
-	if (cJSON_IsString(v))
-		mcp_argv_add(a, v->valuestring);
-	else
-		mcp_argv_id(a, args, "step");
 }

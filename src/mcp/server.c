@@ -221,7 +221,7 @@ mcp_tools_call(struct mcp_server *srv, const struct rpc_msg *m,
 		xasprintf(&ans.text, "%s: %s", t->name, bad);
 		free(bad);
 	} else
-		t->call(srv->ctx, args, &ans);
+		mcp_tool_call(srv->ctx, t, args, &ans);
 	cJSON_Delete(schema);
 	log_debug("%s: %s: %s", __func__, t->name, ans.error ? ans.text :
 	    "ok");

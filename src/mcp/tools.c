@@ -18,7 +18,10 @@
  * tools.c: the tools sluice mcp offers, one table.  Each is a CLI command
  * (call.c runs it in this process, answer.c makes its answer), so a tool
  * asks the engine exactly as the command does and fails with the
- * command's own one-line reason.  A flow or template given as a JSON
+ * command's own one-line reason.  A row says which command a tool is,
+ * which of its arguments become which options and positionals, and
+ * which of a few answer shapes its output takes; mcp_tool_call reads a
+ * row, so a new tool is a new row.  A flow or template given as a JSON
  * object is written to a private temporary file for the command to read,
  * as a person would save one.
  * The reference engine's eight tools map onto these: workflow_create,
@@ -26,6 +29,8 @@
  * and delete.  Wait steps are finished with step_complete and step_fail.
  */
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,34 +40,27 @@
 #include "cli/cli.h"
 #include "mcp/mcp-int.h"
 
-static void	tool_workflow_create(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_workflow_list(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_workflow_get(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_workflow_cancel(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_gate_list(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_gate_decide(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_step_log(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_flow_check(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_template_list(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_template_get(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_template_save(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_template_delete(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_step_complete(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
-static void	tool_step_fail(struct cli_ctx *, const cJSON *,
-		    struct mcp_answer *);
+/* One call of a tool, from its arguments to its answer. */
+struct mcp_call {
+	struct cli_ctx		*ctx;
+	const struct mcp_tool	*tool;
+	const cJSON		*args;
+	struct mcp_argv		 argv;	/* the command line */
+	struct mcp_tmp		 tmp;	/* documents handed over as files */
+	struct mcp_answer	*ans;
+};
+
+static char	*tool_arg_value(struct mcp_call *, const struct mcp_arg *,
+		    const cJSON *);
+static int	 tool_argv(struct mcp_call *);
+static void	 tool_argv_words(struct mcp_argv *, const char *);
+static cJSON	*tool_echo(const struct mcp_call *);
+static void	 tool_answer_json(struct mcp_call *);
+static void	 tool_answer_line(struct mcp_call *);
+static void	 tool_answer_saved(struct mcp_call *);
+static void	 tool_answer_text(struct mcp_call *);
+static void	 tool_answer_check(struct mcp_call *);
+static void	 tool_answer_started(struct mcp_call *);
 
 /* Schema fragments the tools share. */
 #define S_ID(what) \
@@ -85,6 +83,12 @@ static void	tool_step_fail(struct cli_ctx *, const cJSON *,
 #define S_STEP \
 	"{\"type\":[\"integer\",\"string\"],\"description\":\"the " \
 	"wait step: its id, or WORKFLOW:STEP (its name or key)\"}"
+/* How an argument goes on the line: an option's value, a positional. */
+#define OPT(key, opt, kind) { key, opt, MCP_ARG_ ## kind, NULL, NULL }
+#define POS(key, kind) { key, NULL, MCP_ARG_ ## kind, NULL, NULL }
+#define OPT_FILE(key, opt, kind, file) \
+	{ key, opt, MCP_ARG_ ## kind, file, NULL }
+#define POS_FILE(key, kind, file) { key, NULL, MCP_ARG_ ## kind, file, NULL }
 #define S_DOC(what) \
 	"{\"type\":[\"object\",\"string\"],\"description\":\"" what "\"}"
 
@@ -110,7 +114,18 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"name\":{\"type\":\"string\"},"
 		    "\"status\":{\"type\":\"string\"}," S_MSG,
 		    "\"workflow_id\",\"status\""),
-		.call = tool_workflow_create
+		.cmd = "run",
+		.args = {
+			/* From a template, the command is template run. */
+			{ "template", NULL, MCP_ARG_STR, NULL,
+			    "template run" },
+			POS_FILE("flow", FILE, "flow.json"),
+			OPT_FILE("input", "--input", DOC, "input.json"),
+			OPT("name", "--name", STR),
+			OPT("at", "--at", STR)
+		},
+		.either = { "template", "flow" },
+		.answer = tool_answer_started
 	},
 	{
 		.name = "workflow_list",
@@ -125,7 +140,13 @@ const struct mcp_tool mcp_tools[] = {
 		    "(default 50)\"}", ""),
 		.output_schema = S_LIST("workflows"),
 		.readonly = 1,
-		.call = tool_workflow_list
+		.cmd = "list --json",
+		.args = {
+			OPT("status", "--status", STR),
+			OPT("limit", "--limit", ID)
+		},
+		.answer = tool_answer_json,
+		.key = "workflows"
 	},
 	{
 		.name = "workflow_get",
@@ -142,7 +163,11 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"steps\":{\"type\":\"array\"}",
 		    "\"id\",\"name\",\"status\",\"steps\""),
 		.readonly = 1,
-		.call = tool_workflow_get
+		.cmd = "show --json",
+		.args = {
+			POS("workflow_id", ID)
+		},
+		.answer = tool_answer_json
 	},
 	{
 		.name = "workflow_cancel",
@@ -157,7 +182,13 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"workflow_id\":{\"type\":\"integer\"},"
 		    S_MSG, "\"workflow_id\",\"message\""),
 		.destructive = 1,
-		.call = tool_workflow_cancel
+		.cmd = "cancel",
+		.args = {
+			OPT("comment", "-m", STR),
+			POS("workflow_id", ID)
+		},
+		.answer = tool_answer_line,
+		.echo = { "workflow_id" }
 	},
 	{
 		.name = "gate_list",
@@ -168,7 +199,9 @@ const struct mcp_tool mcp_tools[] = {
 		.input_schema = S_IN("", ""),
 		.output_schema = S_LIST("gates"),
 		.readonly = 1,
-		.call = tool_gate_list
+		.cmd = "gates --json",
+		.answer = tool_answer_json,
+		.key = "gates"
 	},
 	{
 		.name = "gate_decide",
@@ -186,7 +219,13 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"step_id\":{\"type\":\"integer\"},"
 		    "\"decision\":{\"type\":\"string\"}," S_MSG,
 		    "\"step_id\",\"decision\",\"message\""),
-		.call = tool_gate_decide
+		.args = {
+			POS("decision", VERB),
+			OPT("comment", "-m", STR),
+			POS("step_id", ID)
+		},
+		.answer = tool_answer_line,
+		.echo = { "step_id", "decision" }
 	},
 	{
 		.name = "step_complete",
@@ -199,7 +238,13 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"result\":{\"description\":\"the step's result\"},"
 		    "\"comment\":" S_STR("for the audit trail"), "\"step\""),
 		.output_schema = S_OUT(S_MSG, "\"message\""),
-		.call = tool_step_complete
+		.cmd = "complete",
+		.args = {
+			OPT("result", "--result", JSON),
+			OPT("comment", "-m", STR),
+			POS("step", STEP)
+		},
+		.answer = tool_answer_line
 	},
 	{
 		.name = "step_fail",
@@ -212,7 +257,12 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"step\",\"message\""),
 		.output_schema = S_OUT(S_MSG, "\"message\""),
 		.destructive = 1,
-		.call = tool_step_fail
+		.cmd = "fail",
+		.args = {
+			OPT("message", "-m", STR),
+			POS("step", STEP)
+		},
+		.answer = tool_answer_line
 	},
 	{
 		.name = "step_log",
@@ -224,7 +274,13 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"step_id\":{\"type\":\"integer\"},"
 		    "\"log\":{\"type\":\"string\"}", "\"step_id\",\"log\""),
 		.readonly = 1,
-		.call = tool_step_log
+		.cmd = "log",
+		.args = {
+			POS("step_id", ID)
+		},
+		.answer = tool_answer_text,
+		.key = "log",
+		.echo = { "step_id" }
 	},
 	{
 		.name = "flow_check",
@@ -238,7 +294,11 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"valid\":{\"type\":\"boolean\"},"
 		    "\"problems\":{\"type\":\"array\"}", "\"valid\",\"problems\""),
 		.readonly = 1,
-		.call = tool_flow_check
+		.cmd = "check --json",
+		.args = {
+			POS_FILE("flow", FILE, "flow.json")
+		},
+		.answer = tool_answer_check
 	},
 	{
 		.name = "template_list",
@@ -248,7 +308,9 @@ const struct mcp_tool mcp_tools[] = {
 		.input_schema = S_IN("", ""),
 		.output_schema = S_LIST("templates"),
 		.readonly = 1,
-		.call = tool_template_list
+		.cmd = "template list --json",
+		.answer = tool_answer_json,
+		.key = "templates"
 	},
 	{
 		.name = "template_get",
@@ -261,7 +323,12 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"name\":{\"type\":\"string\"},"
 		    "\"version\":{\"type\":\"integer\"}", "\"name\",\"version\""),
 		.readonly = 1,
-		.call = tool_template_get
+		.cmd = "template show --json",
+		.args = {
+			OPT("version", "--version", ID),
+			POS("name", STR)
+		},
+		.answer = tool_answer_json
 	},
 	{
 		.name = "template_save",
@@ -276,7 +343,13 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"name\":{\"type\":\"string\"},"
 		    "\"version\":{\"type\":\"integer\"}," S_MSG,
 		    "\"name\",\"version\""),
-		.call = tool_template_save
+		.cmd = "template save",
+		.args = {
+			POS("name", STR),
+			POS_FILE("document", DOC, "template.json")
+		},
+		.answer = tool_answer_saved,
+		.echo = { "name" }
 	},
 	{
 		.name = "template_delete",
@@ -288,7 +361,12 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"name\":{\"type\":\"string\"}," S_MSG,
 		    "\"name\",\"message\""),
 		.destructive = 1,
-		.call = tool_template_delete
+		.cmd = "template rm",
+		.args = {
+			POS("name", STR)
+		},
+		.answer = tool_answer_line,
+		.echo = { "name" }
 	},
 };
 const size_t mcp_ntools = nitems(mcp_tools);
@@ -306,78 +384,268 @@ mcp_tool_find(const char *name)
 	return (NULL);
 }
 
-/* workflow_create: run FLOW, or template run NAME. */
-static void
-tool_workflow_create(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
+/*
+ * Call a tool whose arguments fit its schema: its row's command line,
+ * run, and the answer in the row's shape.
+ */
+void
+mcp_tool_call(struct cli_ctx *ctx, const struct mcp_tool *t,
+    const cJSON *args, struct mcp_answer *ans)
 {
-	struct mcp_argv	 a = { NULL, 0 };
-	struct mcp_tmp	 t;
-	const cJSON	*input;
-	const char	*tmpl, *path = NULL, *s;
-	struct mcp_run	 r;
-	cJSON		*o, *show;
-	char		*cause = NULL, *end, *why;
-	long long	 id;
+	struct mcp_call	 c;
+	int		 one, two;
 
-	memset(&t, 0, sizeof t);
-	tmpl = mcp_str(args, "template");
-	if ((tmpl != NULL) == (cJSON_GetObjectItem(args, "flow") != NULL)) {
-		mcp_fail(ans, "arguments: give exactly one of template and "
-		    "flow");
+	memset(&c, 0, sizeof c);
+	c.ctx = ctx;
+	c.tool = t;
+	c.args = args;
+	c.ans = ans;
+	if (t->either[0] != NULL) {
+		/* A choice the schema cannot say. */
+		one = cJSON_GetObjectItemCaseSensitive(args,
+		    t->either[0]) != NULL;
+		two = cJSON_GetObjectItemCaseSensitive(args,
+		    t->either[1]) != NULL;
+		if (one == two) {
+			mcp_fail(ans, "arguments: give exactly one of %s and "
+			    "%s", t->either[0], t->either[1]);
+			return;
+		}
+	}
+	if (tool_argv(&c) == 0)
+		t->answer(&c);
+	mcp_argv_free(&c.argv);
+	mcp_tmp_free(&c.tmp);
+}
+
+/*
+ * The command line of a call: the command's words, the options given,
+ * then "--" and the positionals, so no argument can read as an option.
+ * Arguments are read in the row's order; -1 when a document could not
+ * be handed over (the answer says why).
+ */
+static int
+tool_argv(struct mcp_call *c)
+{
+	const struct mcp_tool	*t = c->tool;
+	const struct mcp_arg	*ar;
+	const cJSON		*v;
+	const char		*cmd = t->cmd;
+	char			*val[MCP_MAXARGS];
+	int			 i, n, npos = 0, rc = -1;
+
+	memset(val, 0, sizeof val);
+	for (n = 0; n < MCP_MAXARGS && t->args[n].key != NULL; n++) {
+		ar = &t->args[n];
+		if (ar->opt == NULL && ar->kind != MCP_ARG_VERB)
+			npos++;
+		v = cJSON_GetObjectItemCaseSensitive(c->args, ar->key);
+		if (v == NULL)
+			continue;
+		if ((val[n] = tool_arg_value(c, ar, v)) == NULL)
+			goto out;
+		if (ar->cmd != NULL)
+			cmd = ar->cmd;
+	}
+	tool_argv_words(&c->argv, cmd);
+	for (i = 0; i < n; i++) {
+		if (t->args[i].kind == MCP_ARG_VERB && val[i] != NULL)
+			mcp_argv_add(&c->argv, val[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (t->args[i].opt != NULL && val[i] != NULL) {
+			mcp_argv_add(&c->argv, t->args[i].opt);
+			mcp_argv_add(&c->argv, val[i]);
+		}
+	}
+	if (npos > 0)
+		mcp_argv_add(&c->argv, "--");
+	for (i = 0; i < n; i++) {
+		ar = &t->args[i];
+		if (ar->opt == NULL && ar->kind != MCP_ARG_VERB &&
+		    val[i] != NULL)
+			mcp_argv_add(&c->argv, val[i]);
+	}
+	rc = 0;
+out:
+	for (i = 0; i < MCP_MAXARGS; i++)
+		free(val[i]);
+	return (rc);
+}
+
+/* Add a row's command ("template show --json") word by word. */
+static void
+tool_argv_words(struct mcp_argv *a, const char *words)
+{
+	char	*copy, *p, *w;
+
+	if (words == NULL)
+		return;
+	p = copy = xstrdup(words);
+	while ((w = strsep(&p, " ")) != NULL) {
+		if (*w != '\0')
+			mcp_argv_add(a, w);
+	}
+	free(copy);
+}
+
+/*
+ * One argument (its type checked by the schema) as the text the command
+ * takes; NULL after failing to hand a document over.
+ */
+static char *
+tool_arg_value(struct mcp_call *c, const struct mcp_arg *ar, const cJSON *v)
+{
+	const char	*path;
+	char		*s;
+
+	switch (ar->kind) {
+	case MCP_ARG_STEP:
+		if (cJSON_IsString(v))
+			return (xstrdup(v->valuestring));
+		/* FALLTHROUGH */
+	case MCP_ARG_ID:
+		xasprintf(&s, "%" PRId64, cJSON_IsNumber(v) ?
+		    (int64_t)v->valuedouble : (int64_t)0);
+		return (s);
+	case MCP_ARG_JSON:
+		return (json_print(v));
+	case MCP_ARG_FILE:
+	case MCP_ARG_DOC:
+		path = mcp_document(&c->tmp, c->args, ar->key, ar->file,
+		    ar->kind == MCP_ARG_FILE, c->ans);
+		return (path != NULL ? xstrdup(path) : NULL);
+	case MCP_ARG_STR:
+	case MCP_ARG_VERB:
+		break;
+	}
+	return (xstrdup(cJSON_IsString(v) ? v->valuestring : ""));
+}
+
+/* The arguments a row's answer repeats, as given. */
+static cJSON *
+tool_echo(const struct mcp_call *c)
+{
+	const cJSON	*v;
+	cJSON		*o;
+	int		 i;
+
+	o = cJSON_CreateObject();
+	for (i = 0; i < MCP_MAXECHO && c->tool->echo[i] != NULL; i++) {
+		v = cJSON_GetObjectItemCaseSensitive(c->args,
+		    c->tool->echo[i]);
+		if (v != NULL)
+			cJSON_AddItemToObject(o, c->tool->echo[i],
+			    cJSON_Duplicate(v, 1));
+	}
+	return (o);
+}
+
+/* A command printing JSON; an array is answered as {key: array}. */
+static void
+tool_answer_json(struct mcp_call *c)
+{
+	mcp_exec_json(c->ctx, &c->argv, &c->tmp, c->tool->key, c->ans);
+}
+
+/* A command printing one line: {"message"}, the echoed arguments. */
+static void
+tool_answer_line(struct mcp_call *c)
+{
+	mcp_exec_line(c->ctx, &c->argv, &c->tmp, c->ans, tool_echo(c));
+}
+
+/* A save: its line, and the version the line ends with. */
+static void
+tool_answer_saved(struct mcp_call *c)
+{
+	struct mcp_answer	*ans = c->ans;
+	const char		*msg, *v;
+
+	tool_answer_line(c);
+	/* "saved template NAME version N" */
+	msg = mcp_str(ans->structured, "message");
+	if (msg != NULL && (v = strrchr(msg, ' ')) != NULL) {
+		cJSON_AddNumberToObject(ans->structured, "version",
+		    strtod(v + 1, NULL));
+		free(ans->text);
+		ans->text = json_print(ans->structured);
+	}
+}
+
+/* A command whose whole output is the answer, as the string key. */
+static void
+tool_answer_text(struct mcp_call *c)
+{
+	struct mcp_run	 r;
+	cJSON		*o;
+
+	mcp_run_cli(c->ctx, &c->argv, &r);
+	if (r.rc != 0) {
+		if (r.err[0] != '\0')
+			mcp_fail(c->ans, "%s", r.err);
+		else
+			mcp_fail(c->ans, "%s failed", c->tool->cmd);
+		mcp_run_free(&r);
 		return;
 	}
-	if (tmpl == NULL && (path = mcp_document(&t, args, "flow",
-	    "flow.json", ans)) == NULL)
-		goto out;
-	if (tmpl != NULL) {
-		mcp_argv_add(&a, "template");
-		mcp_argv_add(&a, "run");
-	} else
-		mcp_argv_add(&a, "run");
-	if ((input = cJSON_GetObjectItem(args, "input")) != NULL) {
-		if ((s = mcp_tmp_write(&t, "input.json", input,
-		    &cause)) == NULL) {
-			mcp_fail(ans, "%s", cause);
-			free(cause);
-			goto out;
-		}
-		mcp_argv_add(&a, "--input");
-		mcp_argv_add(&a, s);
+	o = tool_echo(c);
+	cJSON_AddStringToObject(o, c->tool->key, r.out);
+	mcp_run_free(&r);
+	mcp_done(c->ans, o);
+}
+
+/* check --json: a flow with problems is an answer, not a failure. */
+static void
+tool_answer_check(struct mcp_call *c)
+{
+	cJSON	*j;
+
+	if (mcp_exec(c->ctx, &c->argv, &c->tmp, c->ans, &j) != 0)
+		return;
+	if (j == NULL || !cJSON_IsObject(j)) {
+		cJSON_Delete(j);
+		mcp_fail(c->ans, "the check's answer is not JSON");
+		return;
 	}
-	if ((s = mcp_str(args, "name")) != NULL) {
-		mcp_argv_add(&a, "--name");
-		mcp_argv_add(&a, s);
-	}
-	if ((s = mcp_str(args, "at")) != NULL) {
-		mcp_argv_add(&a, "--at");
-		mcp_argv_add(&a, s);
-	}
-	mcp_argv_add(&a, "--");
-	mcp_argv_add(&a, tmpl != NULL ? tmpl : path);
-	mcp_run_cli(ctx, &a, &r);
-	mcp_argv_free(&a);
-	why = mcp_untemp(r.err, t.dir);
-	id = strtoll(r.out, &end, 10);
-	if (r.rc != 0 || id <= 0) {
+	free(c->ans->text);
+	c->ans->text = NULL;
+	mcp_done(c->ans, j);
+}
+
+/* A run started: its id, and its name and status as show has them. */
+static void
+tool_answer_started(struct mcp_call *c)
+{
+	struct mcp_answer	*ans = c->ans;
+	struct mcp_argv		 a = { NULL, 0 };
+	struct mcp_run		 r;
+	const char		*s;
+	cJSON			*o, *show = NULL;
+	char			*why, *msg;
+	long long		 id;
+	int			 rc;
+
+	mcp_run_cli(c->ctx, &c->argv, &r);
+	why = mcp_untemp(r.err, c->tmp.dir);
+	id = strtoll(r.out, NULL, 10);
+	rc = r.rc;
+	mcp_run_free(&r);
+	if (rc != 0 || id <= 0) {
 		mcp_fail(ans, "%s", *why != '\0' ? why : "the run did not "
 		    "start");
 		free(why);
-		mcp_run_free(&r);
-		goto out;
+		return;
 	}
-	mcp_run_free(&r);
 	o = cJSON_CreateObject();
 	cJSON_AddNumberToObject(o, "workflow_id", (double)id);
-	/* Its name and status as the database has them now. */
-	show = NULL;
+	xasprintf(&msg, "%lld", id);
 	mcp_argv_add(&a, "show");
 	mcp_argv_add(&a, "--json");
 	mcp_argv_add(&a, "--");
-	xasprintf(&cause, "%lld", id);
-	mcp_argv_add(&a, cause);
-	free(cause);
-	mcp_run_cli(ctx, &a, &r);
+	mcp_argv_add(&a, msg);
+	free(msg);
+	mcp_run_cli(c->ctx, &a, &r);
 	mcp_argv_free(&a);
 	if (r.rc == 0)
 		show = json_parse_or_null(r.out);
@@ -387,285 +655,11 @@ tool_workflow_create(struct cli_ctx *ctx, const cJSON *args,
 	s = mcp_str(show, "status");
 	cJSON_AddStringToObject(o, "status", s != NULL ? s : "unknown");
 	cJSON_Delete(show);
-	xasprintf(&cause, "started workflow %lld", id);
-	cJSON_AddStringToObject(o, "message", cause);
-	free(cause);
+	xasprintf(&msg, "started workflow %lld", id);
+	cJSON_AddStringToObject(o, "message", msg);
+	free(msg);
 	free(ans->text);
 	ans->text = why;
 	mcp_warnings(ans, o);
 	mcp_done(ans, o);
-out:
-	mcp_argv_free(&a);
-	mcp_tmp_free(&t);
-}
-
-/* workflow_list: list --json [--status S] [--limit N]. */
-static void
-tool_workflow_list(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	const char	*s;
-
-	mcp_argv_add(&a, "list");
-	mcp_argv_add(&a, "--json");
-	if ((s = mcp_str(args, "status")) != NULL) {
-		mcp_argv_add(&a, "--status");
-		mcp_argv_add(&a, s);
-	}
-	if (cJSON_GetObjectItem(args, "limit") != NULL) {
-		mcp_argv_add(&a, "--limit");
-		mcp_argv_id(&a, args, "limit");
-	}
-	mcp_exec_json(ctx, &a, "workflows", ans);
-}
-
-/* workflow_get: show --json ID. */
-static void
-tool_workflow_get(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-
-	mcp_argv_add(&a, "show");
-	mcp_argv_add(&a, "--json");
-	mcp_argv_add(&a, "--");
-	mcp_argv_id(&a, args, "workflow_id");
-	mcp_exec_json(ctx, &a, NULL, ans);
-}
-
-/* workflow_cancel: cancel [-m TEXT] ID. */
-static void
-tool_workflow_cancel(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	const char	*s;
-	cJSON		*extra;
-
-	mcp_argv_add(&a, "cancel");
-	if ((s = mcp_str(args, "comment")) != NULL) {
-		mcp_argv_add(&a, "-m");
-		mcp_argv_add(&a, s);
-	}
-	mcp_argv_add(&a, "--");
-	mcp_argv_id(&a, args, "workflow_id");
-	extra = cJSON_CreateObject();
-	cJSON_AddItemToObject(extra, "workflow_id", cJSON_Duplicate(
-	    cJSON_GetObjectItem(args, "workflow_id"), 1));
-	mcp_exec_line(ctx, &a, NULL, ans, extra);
-}
-
-/* gate_list: gates --json. */
-static void
-tool_gate_list(struct cli_ctx *ctx, const cJSON *args, struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-
-	(void)args;
-	mcp_argv_add(&a, "gates");
-	mcp_argv_add(&a, "--json");
-	mcp_exec_json(ctx, &a, "gates", ans);
-}
-
-/* gate_decide: approve|reject [-m TEXT] STEP. */
-static void
-tool_gate_decide(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	const char	*s, *decision;
-	cJSON		*extra;
-
-	decision = mcp_str(args, "decision");
-	mcp_argv_add(&a, decision);
-	if ((s = mcp_str(args, "comment")) != NULL) {
-		mcp_argv_add(&a, "-m");
-		mcp_argv_add(&a, s);
-	}
-	mcp_argv_add(&a, "--");
-	mcp_argv_id(&a, args, "step_id");
-	extra = cJSON_CreateObject();
-	cJSON_AddItemToObject(extra, "step_id", cJSON_Duplicate(
-	    cJSON_GetObjectItem(args, "step_id"), 1));
-	cJSON_AddStringToObject(extra, "decision", decision);
-	mcp_exec_line(ctx, &a, NULL, ans, extra);
-}
-
-/* step_log: log STEP, the whole text. */
-static void
-tool_step_log(struct cli_ctx *ctx, const cJSON *args, struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	struct mcp_run	 r;
-	cJSON		*o;
-
-	mcp_argv_add(&a, "log");
-	mcp_argv_add(&a, "--");
-	mcp_argv_id(&a, args, "step_id");
-	mcp_run_cli(ctx, &a, &r);
-	mcp_argv_free(&a);
-	if (r.rc != 0) {
-		mcp_fail(ans, "%s", r.err[0] != '\0' ? r.err : "log failed");
-		mcp_run_free(&r);
-		return;
-	}
-	o = cJSON_CreateObject();
-	cJSON_AddItemToObject(o, "step_id", cJSON_Duplicate(
-	    cJSON_GetObjectItem(args, "step_id"), 1));
-	cJSON_AddStringToObject(o, "log", r.out);
-	mcp_run_free(&r);
-	mcp_done(ans, o);
-}
-
-/* flow_check: check --json FILE; a flow with problems is an answer. */
-static void
-tool_flow_check(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	struct mcp_tmp	 t;
-	const char	*path;
-	cJSON		*j;
-
-	memset(&t, 0, sizeof t);
-	if ((path = mcp_document(&t, args, "flow", "flow.json", ans)) != NULL) {
-		mcp_argv_add(&a, "check");
-		mcp_argv_add(&a, "--json");
-		mcp_argv_add(&a, "--");
-		mcp_argv_add(&a, path);
-		if (mcp_exec(ctx, &a, &t, ans, &j) == 0) {
-			if (j == NULL || !cJSON_IsObject(j)) {
-				cJSON_Delete(j);
-				mcp_fail(ans, "the check's answer is not "
-				    "JSON");
-			} else {
-				free(ans->text);
-				ans->text = NULL;
-				mcp_done(ans, j);
-			}
-		}
-	}
-	mcp_tmp_free(&t);
-}
-
-/* template_list: template list --json. */
-static void
-tool_template_list(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-
-	(void)args;
-	mcp_argv_add(&a, "template");
-	mcp_argv_add(&a, "list");
-	mcp_argv_add(&a, "--json");
-	mcp_exec_json(ctx, &a, "templates", ans);
-}
-
-/* template_get: template show --json [--version N] NAME. */
-static void
-tool_template_get(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-
-	mcp_argv_add(&a, "template");
-	mcp_argv_add(&a, "show");
-	mcp_argv_add(&a, "--json");
-	if (cJSON_GetObjectItem(args, "version") != NULL) {
-		mcp_argv_add(&a, "--version");
-		mcp_argv_id(&a, args, "version");
-	}
-	mcp_argv_add(&a, "--");
-	mcp_argv_add(&a, mcp_str(args, "name"));
-	mcp_exec_json(ctx, &a, NULL, ans);
-}
-
-/* template_save: template save NAME FILE. */
-static void
-tool_template_save(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	struct mcp_tmp	 t;
-	const char	*path, *msg, *v;
-	cJSON		*extra;
-
-	memset(&t, 0, sizeof t);
-	path = mcp_document(&t, args, "document", "template.json", ans);
-	if (path != NULL) {
-		mcp_argv_add(&a, "template");
-		mcp_argv_add(&a, "save");
-		mcp_argv_add(&a, mcp_str(args, "name"));
-		mcp_argv_add(&a, path);
-		extra = cJSON_CreateObject();
-		cJSON_AddStringToObject(extra, "name", mcp_str(args, "name"));
-		mcp_exec_line(ctx, &a, &t, ans, extra);
-		/* "saved template NAME version N" */
-		msg = mcp_str(ans->structured, "message");
-		if (msg != NULL && (v = strrchr(msg, ' ')) != NULL) {
-			cJSON_AddNumberToObject(ans->structured, "version",
-			    strtod(v + 1, NULL));
-			free(ans->text);
-			ans->text = json_print(ans->structured);
-		}
-	}
-	mcp_tmp_free(&t);
-}
-
-/* template_delete: template rm NAME. */
-static void
-tool_template_delete(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	cJSON		*extra;
-
-	mcp_argv_add(&a, "template");
-	mcp_argv_add(&a, "rm");
-	mcp_argv_add(&a, mcp_str(args, "name"));
-	extra = cJSON_CreateObject();
-	cJSON_AddStringToObject(extra, "name", mcp_str(args, "name"));
-	mcp_exec_line(ctx, &a, NULL, ans, extra);
-}
-
-/* step_complete: complete [--result JSON] [-m TEXT] STEP. */
-static void
-tool_step_complete(struct cli_ctx *ctx, const cJSON *args,
-    struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-	const cJSON	*result;
-	const char	*s;
-	char		*text;
-
-	mcp_argv_add(&a, "complete");
-	if ((result = cJSON_GetObjectItem(args, "result")) != NULL) {
-		text = json_print(result);
-		mcp_argv_add(&a, "--result");
-		mcp_argv_add(&a, text);
-		free(text);
-	}
-	if ((s = mcp_str(args, "comment")) != NULL) {
-		mcp_argv_add(&a, "-m");
-		mcp_argv_add(&a, s);
-	}
-	mcp_argv_add(&a, "--");
-	mcp_argv_step(&a, args);
-	mcp_exec_line(ctx, &a, NULL, ans, NULL);
-}
-
-/* step_fail: fail -m TEXT STEP. */
-static void
-tool_step_fail(struct cli_ctx *ctx, const cJSON *args, struct mcp_answer *ans)
-{
-	struct mcp_argv	 a = { NULL, 0 };
-
-	mcp_argv_add(&a, "fail");
-	mcp_argv_add(&a, "-m");
-	mcp_argv_add(&a, mcp_str(args, "message"));
-	mcp_argv_add(&a, "--");
-	mcp_argv_step(&a, args);
-	mcp_exec_line(ctx, &a, NULL, ans, NULL);
 }

@@ -24,6 +24,8 @@
  * rightmost columns go last.
  */
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ui/ui-int.h"
@@ -38,9 +40,9 @@ static void	table_fit(const struct table *, const int *, int, int *);
 /*
  * Widths from the content (title and shown cells) of each column: each
  * gets its content; the flexible one what is left, up to its maximum or
- * its content (so the columns after it stay near).  When that leaves the flexible column short, the columns
- * wider than wanted shrink toward wanted, widest excess first; then
- * columns are dropped from the right.
+ * its content (so the columns after it stay near).  When that leaves the
+ * flexible column short, the columns wider than wanted shrink toward
+ * wanted, widest excess first; then columns are dropped from the right.
  */
 static void
 table_fit(const struct table *t, const int *content, int cols, int *widths)
@@ -91,48 +93,70 @@ table_fit(const struct table *t, const int *content, int cols, int *widths)
 		widths[t->flex] = cap;
 }
 
-/* Draw a table in rows [y, y + h): titles, then rows top.. of n. */
+/*
+ * Draw a table in rows [y, y + h): titles, then rows top.. of n.  Each
+ * row on screen is formatted once: its cells are kept (row() may reuse
+ * its text on the next call) to be measured for the widths, then drawn.
+ */
 void
 ui_table_draw(struct ui *ui, int y, int h, const struct table *t,
     int n, int top, int sel)
 {
 	const char	*cells[TABLE_MAX_COLS];
-	enum ui_paint	 paints[TABLE_MAX_COLS], base;
+	enum ui_paint	*paints, *bases;
+	struct buf	 text;
+	size_t		*off, c, k;
 	int		 widths[TABLE_MAX_COLS], content[TABLE_MAX_COLS] = { 0 };
-	int		 i, row, w;
-	size_t		 c;
+	int		 i, rows, w;
 
-	/* Measure what is on screen: the titles and the rows shown. */
+	rows = h - 1 < n - top ? h - 1 : n - top;
+	if (rows < 0)
+		rows = 0;
+	buf_init(&text);
+	off = xcalloc((size_t)rows * t->ncols + 1, sizeof *off);
+	paints = xcalloc((size_t)rows * t->ncols + 1, sizeof *paints);
+	bases = xcalloc((size_t)rows + 1, sizeof *bases);
+
+	/* Format and measure what is on screen: the titles and the rows. */
 	for (c = 0; c < t->ncols; c++)
 		content[c] = ui_draw_width(t->titles[c]);
-	for (i = 0; i < h - 1 && top + i < n; i++) {
+	for (i = 0; i < rows; i++) {
 		memset(cells, 0, sizeof cells);
-		memset(paints, 0, sizeof paints);
-		t->row(ui, t->arg, top + i, cells, paints, &base);
+		bases[i] = PAINT_NORMAL;
+		t->row(ui, t->arg, top + i, cells, &paints[i * t->ncols],
+		    &bases[i]);
 		for (c = 0; c < t->ncols; c++) {
-			if (cells[c] != NULL &&
-			    (w = ui_draw_width(cells[c])) > content[c])
+			k = (size_t)i * t->ncols + c;
+			if (cells[c] == NULL) {
+				off[k] = SIZE_MAX;
+				continue;
+			}
+			off[k] = text.len;
+			buf_add(&text, cells[c], strlen(cells[c]) + 1);
+			if ((w = ui_draw_width(cells[c])) > content[c])
 				content[c] = w;
 		}
 	}
 	table_fit(t, content, ui->cols, widths);
 	ui_draw_columns(ui, y, widths, t->ncols, t->titles, NULL, PAINT_TITLE);
-	if (n == 0) {
+	if (n == 0)
 		ui_draw_wrap(ui, y + 2, 2, ui->cols - 4, h - 2, t->empty,
 		    PAINT_DIM);
-		return;
-	}
-	for (i = 0; i < h - 1 && top + i < n; i++) {
-		row = top + i;
-		memset(cells, 0, sizeof cells);
-		memset(paints, 0, sizeof paints);
-		base = PAINT_NORMAL;
-		t->row(ui, t->arg, row, cells, paints, &base);
-		if (row == sel) {
-			ui_draw_fill(ui, y + 1 + i, 0, ui->cols, PAINT_SELECT);
-			base = PAINT_SELECT;
+	for (i = 0; i < rows; i++) {
+		for (c = 0; c < t->ncols; c++) {
+			k = (size_t)i * t->ncols + c;
+			cells[c] = off[k] == SIZE_MAX ? NULL : text.data +
+			    off[k];
 		}
-		ui_draw_columns(ui, y + 1 + i, widths, t->ncols, cells, paints,
-		    base);
+		if (top + i == sel) {
+			ui_draw_fill(ui, y + 1 + i, 0, ui->cols, PAINT_SELECT);
+			bases[i] = PAINT_SELECT;
+		}
+		ui_draw_columns(ui, y + 1 + i, widths, t->ncols, cells,
+		    &paints[i * t->ncols], bases[i]);
 	}
+	buf_free(&text);
+	free(off);
+	free(paints);
+	free(bases);
 }

@@ -37,12 +37,39 @@ cat >"$T_DIR/gate1.json" <<'EOF'
 {"start": {"gate": {"message": "go?"}}}
 EOF
 
-# A step that waits (up to 20 s) for a file; its pid in hold.pid.
-cat >"$T_DIR/hold.json" <<EOF
+# hold_flow FILE BACKOFF: a step that waits (up to 20 s) for a file, its
+# pid in hold.pid, retried once after BACKOFF.
+hold_flow() {
+	cat >"$1" <<EOF
 {"start": {"shell": "echo \$\$ >$T_DIR/hold.pid; i=0; while [ ! -f $T_DIR/release ] && [ \$i -lt 400 ]; do sleep 0.05; i=\$((i+1)); done; [ -f $T_DIR/release ]",
-  "retry": {"max_attempts": 2, "backoff": ["1s"]}, "next": "after"},
+  "retry": {"max_attempts": 2, "backoff": ["$2"]}, "next": "after"},
  "after": {"tool": "noop"}}
 EOF
+}
+# The retry comes at once; hold1s.json's waits a second, long enough to
+# see it pending with its timer.
+hold_flow "$T_DIR/hold.json" 0s
+hold_flow "$T_DIR/hold1s.json" 1s
+
+# --- a command nobody answers (started here, checked at the end) -----------
+
+# The command waits 10 s for an answer: on a database of its own, it waits
+# while the rest of the script runs.  The engine row names an engine (one
+# killed, here), and a process that is not an engine holds the lock.
+main_db=$SLUICE_DB
+SLUICE_DB=$T_DIR/queue.db
+engine_start
+engine_crash
+flock "$SLUICE_DB.lock" sh -c "i=0; while [ ! -f $T_DIR/unlock ] && [ \$i -lt 2400 ]; do sleep 0.05; i=\$((i+1)); done" &
+holder=$!
+ENGINES="$ENGINES $holder"
+wait_for sh -c "! flock -n '$SLUICE_DB.lock' true"
+held=$?
+"$SLUICE" run "$T_DIR/noop.json" >"$T_DIR/queue.out" 2>"$T_DIR/queue.err" \
+    </dev/null &
+unanswered=$!
+ENGINES="$ENGINES $unanswered"
+SLUICE_DB=$main_db
 
 # --- offline: no engine -----------------------------------------------------
 
@@ -157,36 +184,6 @@ like "$(cat "$T_DIR/engine.err")" "another engine took over" \
     "it says another engine took over"
 q_is "SELECT epoch, pid FROM engine" "$((ep + 1))|$EPID" \
     "the stale engine wrote nothing after the take-over"
-
-# --- a command nobody answers stays queued ---------------------------------
-
-flock "$SLUICE_DB.lock" sh -c "i=0; while [ ! -f $T_DIR/unlock ] && [ \$i -lt 600 ]; do sleep 0.05; i=\$((i+1)); done" &
-holder=$!
-ENGINES="$ENGINES $holder"
-wait_for sh -c "! flock -n '$SLUICE_DB.lock' true"
-ok $? "a process that is not an engine holds the lock"
-run_sluice run "$T_DIR/noop.json"
-expect_rc 1 "run when the lock holder never answers"
-like "$ERR" "sluice: the engine did not answer within 10 s; command " \
-    "it says the engine did not answer"
-cmd=$(q "SELECT max(id) FROM inbox")
-is "$ERR" "sluice: the engine did not answer within 10 s; command $cmd stays queued" \
-    "it names the queued command"
-q_is "SELECT command, state FROM inbox WHERE id = $cmd" "start|new" \
-    "the command stays in the inbox"
-touch "$T_DIR/unlock"
-wait "$holder"
-engine_start
-queued_done() {
-	[ "$(q "SELECT state FROM inbox WHERE id = $cmd")" = done ]
-}
-wait_for queued_done
-ok $? "the next engine applies the queued command"
-idq=$(q "SELECT json_extract(reply, '$.workflow_id') FROM inbox
-    WHERE id = $cmd")
-wait_for wf_is "$idq" completed
-ok $? "and runs the workflow it started"
-engine_stop
 
 # --- run --wait as the engine ----------------------------------------------
 
@@ -342,7 +339,7 @@ engine_stop
 # Second SIGTERM: the running step is killed and follows its retry rules.
 rm -f "$T_DIR/release" "$T_DIR/hold.pid"
 engine_start
-run_sluice run "$T_DIR/hold.json"
+run_sluice run "$T_DIR/hold1s.json"
 ids=$OUT
 wait_for test -s "$T_DIR/hold.pid"
 hp=$(cat "$T_DIR/hold.pid")
@@ -712,5 +709,36 @@ engine_start
 wait_for wf_is "$idw" completed
 ok $? "the next engine finishes the workflow"
 engine_stop
+
+# --- a command nobody answers stays queued (started at the top) -----------
+
+SLUICE_DB=$T_DIR/queue.db
+ok "$held" "a process that is not an engine holds the lock"
+wait "$unanswered"
+RC=$?
+OUT=$(cat "$T_DIR/queue.out")
+ERR=$(cat "$T_DIR/queue.err")
+expect_rc 1 "run when the lock holder never answers"
+like "$ERR" "sluice: the engine did not answer within 10 s; command " \
+    "it says the engine did not answer"
+cmd=$(q "SELECT max(id) FROM inbox")
+is "$ERR" "sluice: the engine did not answer within 10 s; command $cmd stays queued" \
+    "it names the queued command"
+q_is "SELECT command, state FROM inbox WHERE id = $cmd" "start|new" \
+    "the command stays in the inbox"
+touch "$T_DIR/unlock"
+wait "$holder"
+engine_start
+queued_done() {
+	[ "$(q "SELECT state FROM inbox WHERE id = $cmd")" = done ]
+}
+wait_for queued_done
+ok $? "the next engine applies the queued command"
+idq=$(q "SELECT json_extract(reply, '$.workflow_id') FROM inbox
+    WHERE id = $cmd")
+wait_for wf_is "$idq" completed
+ok $? "and runs the workflow it started"
+engine_stop
+SLUICE_DB=$main_db
 
 done_testing

@@ -145,6 +145,17 @@ mcp "$INIT" "$(call 1 template_list '{}')" \
 is "$(get 2 '$.result.isError')" 0 "a write after a read in one session"
 is "$(get 3 '$.result.isError')" 0 "  and another"
 
+# A name that looks like an option is a name: "--" goes before it, so
+# template rm --help does not print its usage and answer that as done.
+mcp "$INIT" "$(call 1 template_delete '{"name":"--help"}')" \
+    "$(call 2 template_save '{"name":"-x","document":{"start":{"tool":"noop"}}}')"
+is "$(get 1 '$.result.isError')" 1 \
+    "template_delete of a name like an option is refused"
+like "$(get 1 '$.result.content[0].text')" "may not start with '-'" \
+    "  as a name, not read as --help"
+like "$(get 2 '$.result.content[0].text')" "may not start with '-'" \
+    "template_save: the same, not an unknown option"
+
 mcp "$INIT" \
     "$(call 1 workflow_create '{"flow":"'"$T_DIR"'/g.json","input":{"x":"hi"},"name":"agent-run"}')" \
     "$(call 2 workflow_list '{"limit":5}')"
