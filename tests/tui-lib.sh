@@ -104,22 +104,33 @@ tui_cleanup() {
 # behind.  Tests of the headless engine itself use tui_kill_pane.
 tui_reap() {
 	[ -n "$1" ] || return 0
+	# A console gone headless has a session of its own (setsid):
+	# no need to wait the second out for it.
 	_tui_n=0
-	while tui_pid_alive "$1" && [ "$_tui_n" -lt 20 ]; do
+	while tui_pid_alive "$1" && ! tui_own_session "$1" &&
+	    [ "$_tui_n" -lt 20 ]; do
 		_tui_n=$((_tui_n + 1))
 		sleep 0.05
 	done
 	tui_pid_alive "$1" || return 0
-	kill -TERM "$1" 2>/dev/null
-	sleep 0.3
-	kill -TERM "$1" 2>/dev/null
+	# SIGTERM again every 0.2 s until it has gone: two sent closer
+	# together than its loop reads them would count as one.  More
+	# than two do nothing more (the kill grace is not restarted).
 	_tui_n=0
 	while tui_pid_alive "$1" && [ "$_tui_n" -lt 300 ]; do
+		[ $((_tui_n % 4)) -eq 0 ] && kill -TERM "$1" 2>/dev/null
 		_tui_n=$((_tui_n + 1))
 		sleep 0.05
 	done
 	tui_pid_alive "$1" && kill -9 "$1" 2>/dev/null
 	return 0
+}
+
+# tui_own_session PID: PID leads a session of its own (a console that
+# went on headless called setsid(); one in a pane is in the pane's).
+tui_own_session() {
+	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null |
+	    cut -d' ' -f4)" = "$1" ]
 }
 
 # tui_quote WORD: WORD quoted for sh.
@@ -383,26 +394,29 @@ tui_pid_alive() {
 tui_stop() {
 	# The last session goes with the whole server: tmux 3.3a may crash
 	# at the next new-session once its last session was killed.
-	if tui_tmux has-session -t "$TUI_S" 2>/dev/null; then
-		_tui_stop_pid=$(tui_pid)
-		if [ "$(tui_tmux list-sessions 2>/dev/null | wc -l)" -gt 1 ]
-		then
-			tui_tmux kill-session -t "$TUI_S"
-		else
-			tui_tmux kill-server >/dev/null 2>&1
-			# Until it has gone: a new-session that reaches
-			# the dying server fails.
-			_tui_n=0
-			while tui_tmux list-sessions >/dev/null 2>&1 ||
-			    [ -S "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$TUI_SOCK" ]
-			do
-				_tui_n=$((_tui_n + 1))
-				[ $_tui_n -ge 100 ] && break
-				sleep 0.02
-			done
-		fi
-		tui_reap "$_tui_stop_pid"
+	# One round trip says whether there is a session, how many, and
+	# the server's pid (#{pid}).
+	_tui_ls=$(tui_tmux list-sessions -F '#{pid} #{session_name}' \
+	    2>/dev/null)
+	printf '%s\n' "$_tui_ls" | grep -qFx -- "${_tui_ls%% *} $TUI_S" ||
+	    return 0
+	_tui_stop_pid=$(tui_pid)
+	if [ "$(printf '%s\n' "$_tui_ls" | wc -l)" -gt 1 ]; then
+		tui_tmux kill-session -t "$TUI_S"
+	else
+		tui_tmux kill-server >/dev/null 2>&1
+		# Until its process has gone: a new-session that reaches
+		# the dying server fails.  (Not until its socket has gone:
+		# tmux leaves the socket behind, and the next new-session
+		# starts a server on it anew.)
+		_tui_n=0
+		while tui_pid_alive "${_tui_ls%% *}"; do
+			_tui_n=$((_tui_n + 1))
+			[ $_tui_n -ge 100 ] && break
+			sleep 0.02
+		done
 	fi
+	tui_reap "$_tui_stop_pid"
 	return 0
 }
 

@@ -94,11 +94,19 @@ cond_node_new(enum cond_kind kind)
 	return (n);
 }
 
-/* Append a child to a node. */
+/*
+ * Append a child to a node, doubling the array when it is full: growing it
+ * by one each time copies it again for every operand, quadratic in a long
+ * || chain (20,000 operands copied 1.6 GB).
+ */
 static void
 cond_kid_add(struct cond_node *n, struct cond_node *kid)
 {
-	n->kids = xreallocarray(n->kids, n->nkids + 1, sizeof *n->kids);
+	if (n->nkids == n->kidsalloc) {
+		n->kidsalloc = n->kidsalloc == 0 ? 2 : n->kidsalloc * 2;
+		n->kids = xreallocarray(n->kids, n->kidsalloc,
+		    sizeof *n->kids);
+	}
 	n->kids[n->nkids++] = kid;
 }
 

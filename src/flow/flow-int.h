@@ -124,6 +124,7 @@ struct cond_node {
 	enum cond_op		  op;
 	struct cond_node	**kids;		/* or, and, not, cmp */
 	size_t			  nkids;
+	size_t			  kidsalloc;
 	enum cond_lit		  lit;
 	double			  number;
 	char			 *string;

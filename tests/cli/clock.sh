@@ -29,8 +29,19 @@ runs_are() {
 # marker SECONDS: start a workflow that many seconds from now (the test
 # clock) and wait until it ran: the engine has done what was due before.
 marker() {
+	marker_start "$1"
+	marker_done
+}
+
+# marker_start SECONDS: start the marker, to wait for it later (with
+# marker_done) while waiting for something else.
+marker_start() {
 	run_sluice run "$T_DIR/noop.json" --at "in $1 seconds"
 	_m=$OUT
+}
+
+# marker_done: wait until the marker ran.
+marker_done() {
 	wait_for wf_is "$_m" completed
 }
 
@@ -43,29 +54,30 @@ EOF
 
 # --- delays across jumps --------------------------------------------------------
 
-# Three flows, each with two delays: the first to end (2 s) fires after the
-# jump and makes the engine look at its stored timers again; the second
-# (4 s) must then still wait its full length.
+# Three flows, each with two delays: the first to end (1.2 s) fires after
+# the jump and makes the engine look at its stored timers again; the
+# second (2.4 s) must then still wait its full length.  The jump comes a
+# few tenths of a second after the delays start, well within the first.
 # flows N: write this round's flows (the failing steps fail once each).
 flows() {
 	cat >"$T_DIR/gate-first.json" <<EOF
 {"start": {"tool": "noop", "parallel": ["g", "f"]},
- "g": {"gate": {"message": "m", "timeout": "2s"},
+ "g": {"gate": {"message": "m", "timeout": "1.2s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
  "f": {"shell": "test -f '$T_DIR/f1-$1' || { touch '$T_DIR/f1-$1'; exit 1; }",
-   "retry": {"max_attempts": 2, "backoff": ["4s"]}}}
+   "retry": {"max_attempts": 2, "backoff": ["2.4s"]}}}
 EOF
 	cat >"$T_DIR/retry-first.json" <<EOF
 {"start": {"tool": "noop", "parallel": ["g", "f"]},
- "g": {"gate": {"message": "m", "timeout": "4s"},
+ "g": {"gate": {"message": "m", "timeout": "2.4s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
  "f": {"shell": "test -f '$T_DIR/f2-$1' || { touch '$T_DIR/f2-$1'; exit 1; }",
-   "retry": {"max_attempts": 2, "backoff": ["2s"]}}}
+   "retry": {"max_attempts": 2, "backoff": ["1.2s"]}}}
 EOF
 	cat >"$T_DIR/timeout.json" <<'EOF'
-{"start": {"run": ["sleep", "30"], "timeout": "3s",
+{"start": {"run": ["sleep", "30"], "timeout": "1.8s",
    "retry": {"max_attempts": 1}}}
 EOF
 }
@@ -100,26 +112,26 @@ round() {
 	wait_for wf_ended "$a" && wait_for wf_ended "$b" && wait_for wf_ended "$c"
 	ok $? "$1: every delay ended (none late by the jump)"
 	# Each delay's length: its end minus its start, less the jump.
-	between 3900 4700 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	between 2300 3000 "$(q "SELECT r.ready_at - f.completed_at - ($3)
 	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
 	    WHERE f.workflow_id = $a AND f.name = 'f' AND f.attempt = 1")" \
-	    "$1: a 4 s retry backoff took 4 s (another timer fired first)"
-	between 1900 2700 "$(q "SELECT completed_at - created_at - ($3)
+	    "$1: a 2.4 s retry backoff took 2.4 s (another timer fired first)"
+	between 1100 1800 "$(q "SELECT completed_at - created_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $a AND name = 'g'")" \
-	    "$1: a 2 s gate timeout took 2 s"
-	between 3900 4700 "$(q "SELECT completed_at - created_at - ($3)
+	    "$1: a 1.2 s gate timeout took 1.2 s"
+	between 2300 3000 "$(q "SELECT completed_at - created_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $b AND name = 'g'")" \
-	    "$1: a 4 s gate timeout took 4 s (a retry fired first)"
-	between 1900 2700 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	    "$1: a 2.4 s gate timeout took 2.4 s (a retry fired first)"
+	between 1100 1800 "$(q "SELECT r.ready_at - f.completed_at - ($3)
 	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
 	    WHERE f.workflow_id = $b AND f.name = 'f' AND f.attempt = 1")" \
-	    "$1: a 2 s retry backoff took 2 s"
+	    "$1: a 1.2 s retry backoff took 1.2 s"
 	is "$(q "SELECT status || '|' || error FROM workflow_steps
 	    WHERE workflow_id = $c")" "failed|timeout" \
 	    "$1: the step with a timeout failed with reason timeout"
-	between 2900 4000 "$(q "SELECT completed_at - started_at - ($3)
+	between 1700 2600 "$(q "SELECT completed_at - started_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $c")" \
-	    "$1: its 3 s timeout (and kill grace) took 3 s"
+	    "$1: its 1.8 s timeout (and kill grace) took 1.8 s"
 }
 
 clock_offset 0
@@ -134,18 +146,20 @@ is "$(q "SELECT who FROM audit WHERE action = 'clock-jump' LIMIT 1")" \
 
 # --- cron instants after jumps ----------------------------------------------------
 
+# Each clock is set a second or two before the instant it leads to, so
+# that little real time passes: the test clock, not the real one, brings
+# the wall clock there.
 run_sluice template save quick "$T_DIR/quick.json"
-clock_at "$(local_ms UTC '2030-06-03 10:00:57')"
+clock_at "$(($(local_ms UTC '2030-06-03 10:00:58') + 500))"
 run_sluice schedule add minutely --cron "* * * * *" --template quick
 q_is "SELECT next_fire_at FROM schedules WHERE name = 'minutely'" \
     "$(local_ms UTC '2030-06-03 10:01:00')" "the first instant is 10:01"
 n=$(audit_count clock-jump)
-# Close to the instants the test waits for, so that little real time
-# passes: the test clock, not the real one, brings the wall clock there.
-# (The marker also outlasts the alarm set at 10:00:57 before the jump.)
-clock_at "$(local_ms UTC '2030-06-03 08:00:59')"
-wait_for jumped $((n + 1))
-marker 3
+# The marker (1.6 s after the jump) also outlasts the alarm set before it
+# (1.5 s after 10:00:58.5).
+clock_at "$(($(local_ms UTC '2030-06-03 08:00:59') + 500))"
+marker_start 1.6
+wait_for jumped $((n + 1)) && marker_done
 ok $? "back 2 h: wall time passes 08:01"
 is "$(runs minutely)" 0 \
     "no firing: not when the alarm set before the jump ran out, nor at 08:01"
@@ -179,8 +193,8 @@ q_is "SELECT next_fire_at FROM schedules WHERE name = 'hourly'" \
     "$(local_ms UTC '2030-06-04 11:00:00')" "the next firing is recomputed"
 n=$(audit_count clock-jump)
 clock_at "$(($(local_ms UTC '2030-06-03 10:59:59') + 500))"
-wait_for jumped $((n + 1))
-marker 2
+marker_start 1
+wait_for jumped $((n + 1)) && marker_done
 is "$(runs hourly)" 1 "back 1 day: 11:00 of the first day does not fire twice"
 q_is "SELECT next_fire_at FROM schedules WHERE name = 'hourly'" \
     "$(local_ms UTC '2030-06-04 11:00:00')" "the next firing stays"
@@ -190,16 +204,17 @@ run_sluice schedule rm hourly
 
 run_sluice run "$T_DIR/noop.json" --at "in 1 hour"
 s1=$OUT
-run_sluice run "$T_DIR/noop.json" --at "in 3 seconds"
+run_sluice run "$T_DIR/noop.json" --at "in 1.5 seconds"
 s2=$OUT
 is "$(q "SELECT status FROM workflows WHERE id IN ($s1, $s2)")" \
     "scheduled
 scheduled" "two scheduled starts"
 clock_at "$(local_ms UTC '2030-06-03 09:00:00')"
-marker 4
+marker 2
 is "$(q "SELECT status FROM workflows WHERE id = $s2")" scheduled \
-    "back 2 h: a start 3 s ahead waits for the wall clock to come back"
-clock_at "$(local_ms UTC '2030-06-03 12:00:00')"
+    "back 2 h: a start 1.5 s ahead waits for the wall clock to come back"
+# To just before the later start, about 3 h on: both have come a moment after.
+clock_at "$(($(q "SELECT start_at FROM workflows WHERE id = $s1") - 300))"
 wait_for wf_is "$s1" completed && wait_for wf_is "$s2" completed
 ok $? "forward 3 h: both starts have come, and both run"
 
@@ -207,14 +222,14 @@ ok $? "forward 3 h: both starts have come, and both run"
 
 engine_stop
 export TZ=America/New_York
-clock_at "$(local_ms America/New_York '2030-03-10 01:59:57')"
+clock_at "$(($(local_ms America/New_York '2030-03-10 01:59:58') + 500))"
 engine_start
 run_sluice schedule add ny --cron "30 2 * * *" --template quick
 q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
     "$(local_ms America/New_York '2030-03-10 03:00:00')" \
     "New York, spring forward: 02:30 does not exist; it fires at 03:00 EDT"
 wait_for runs_are ny 1
-ok $? "and does, 3 s after 01:59:57 EST"
+ok $? "and does, as the wall clock passes 01:59:59 EST"
 q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
     "$(local_ms America/New_York '2030-03-11 02:30:00')" \
     "then at 02:30 the next day"
@@ -224,7 +239,7 @@ run_sluice schedule rm ny
 engine_stop
 
 export TZ=Europe/Berlin
-clock_at "$(local_ms UTC '2030-10-27 00:29:57')"
+clock_at "$(($(local_ms UTC '2030-10-27 00:29:58') + 500))"
 engine_start
 run_sluice schedule add berlin --cron "30 2 * * *" --template quick
 q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
@@ -236,7 +251,7 @@ q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
     "$(local_ms UTC '2030-10-28 01:30:00')" \
     "the repeated 02:30 (CET) is not a second firing: next is the next day"
 clock_at "$(($(local_ms UTC '2030-10-27 01:29:59') + 500))"
-marker 2
+marker 1
 is "$(runs berlin)" 1 "the wall clock passing 02:30 CET fires nothing"
 
 done_testing

@@ -13,36 +13,49 @@
 
 engine_start
 
+# The four flows of these first two parts run side by side (each alone
+# in its workflow); they are looked at in turn.
+
 # --- output keeps it alive ----------------------------------------------------------
 
 cat >"$T_DIR/chatty.json" <<'EOF'
 {"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i; sleep 0.2; done; echo '\"ok\"'",
    "heartbeat": "1s"}}
 EOF
-run_sluice run "$T_DIR/chatty.json"
-id=$OUT
-wait_for wf_ended "$id"
-q_is "SELECT status FROM workflows WHERE id = $id" completed \
-    "a step that writes to stdout more often than its heartbeat completes"
-
 cat >"$T_DIR/stderr.json" <<'EOF'
 {"start": {"shell": "for i in 1 2 3 4 5 6 7 8; do echo tick $i >&2; sleep 0.2; done",
    "heartbeat": "1s"}}
 EOF
+cat >"$T_DIR/silent.json" <<EOF
+{"start": {"shell": "echo \$\$ >>$T_DIR/silent.pids; echo started; exec sleep 30",
+   "heartbeat": "300ms", "retry": {"max_attempts": 2, "backoff": ["100ms"]}}}
+EOF
+# A heartbeat longer than the step's silence changes nothing.
+cat >"$T_DIR/slow.json" <<'EOF'
+{"start": {"shell": "sleep 0.3; echo done", "heartbeat": "5s"}}
+EOF
+run_sluice run "$T_DIR/chatty.json"
+chatty=$OUT
 run_sluice run "$T_DIR/stderr.json"
-id=$OUT
+stderr=$OUT
+run_sluice run "$T_DIR/silent.json"
+silent=$OUT
+run_sluice run "$T_DIR/slow.json"
+slow=$OUT
+
+id=$chatty
+wait_for wf_ended "$id"
+q_is "SELECT status FROM workflows WHERE id = $id" completed \
+    "a step that writes to stdout more often than its heartbeat completes"
+
+id=$stderr
 wait_for wf_ended "$id"
 q_is "SELECT status FROM workflows WHERE id = $id" completed \
     "output on stderr is a heartbeat too"
 
 # --- silence kills it ------------------------------------------------------------
 
-cat >"$T_DIR/silent.json" <<EOF
-{"start": {"shell": "echo \$\$ >>$T_DIR/silent.pids; echo started; exec sleep 30",
-   "heartbeat": "300ms", "retry": {"max_attempts": 2, "backoff": ["100ms"]}}}
-EOF
-run_sluice run "$T_DIR/silent.json"
-id=$OUT
+id=$silent
 wait_for wf_ended "$id"
 ok $? "a silent step is ended long before its sleep"
 q_is "SELECT status FROM workflows WHERE id = $id" failed \
@@ -59,12 +72,7 @@ is "$n" 2 "each silent process was killed"
 run_sluice log "$(step_id "$id" start)"
 like "$OUT" "started" "what it wrote before falling silent is kept"
 
-# A heartbeat longer than the step's silence changes nothing.
-cat >"$T_DIR/slow.json" <<'EOF'
-{"start": {"shell": "sleep 0.3; echo done", "heartbeat": "5s"}}
-EOF
-run_sluice run "$T_DIR/slow.json"
-id=$OUT
+id=$slow
 wait_for wf_ended "$id"
 q_is "SELECT status FROM workflows WHERE id = $id" completed \
     "a short silence within the heartbeat is fine"
@@ -131,16 +139,18 @@ SLUICE_TOOLS="$T_DIR/tools.json" engine_start
 cat >"$T_DIR/tool.json" <<'EOF'
 {"start": {"tool": "quiet", "retry": {"max_attempts": 1}}}
 EOF
-SLUICE_TOOLS="$T_DIR/tools.json" run_sluice run "$T_DIR/tool.json"
-id=$OUT
-wait_for wf_ended "$id"
-is "$(col "$id" start "status || '|' || error")" "failed|no heartbeat" \
-    "a catalog tool's heartbeat applies to the steps using it"
 cat >"$T_DIR/toolown.json" <<'EOF'
 {"start": {"tool": "quiet", "args": {"seconds": 0.8}, "heartbeat": "10s"}}
 EOF
+SLUICE_TOOLS="$T_DIR/tools.json" run_sluice run "$T_DIR/tool.json"
+tool=$OUT
 SLUICE_TOOLS="$T_DIR/tools.json" run_sluice run "$T_DIR/toolown.json"
-id=$OUT
+own=$OUT
+id=$tool
+wait_for wf_ended "$id"
+is "$(col "$id" start "status || '|' || error")" "failed|no heartbeat" \
+    "a catalog tool's heartbeat applies to the steps using it"
+id=$own
 wait_for wf_ended "$id"
 q_is "SELECT status FROM workflows WHERE id = $id" completed \
     "a step's own heartbeat takes precedence over its tool's"

@@ -55,7 +55,7 @@ cat >"$SLUICE_SITE_CONFIG" <<EOF
   "shell": "printf '%s %s %s\\\\n' \"\$SLUICE_EVENT\" \"\$SLUICE_WORKFLOW_ID\" \"\$SLUICE_SLA_MS\" >>'$T_DIR/notified'"}]}
 EOF
 cat >"$T_DIR/slow.json" <<'EOF'
-{"description": "waits for a person, 2 s SLA", "sla": "2s",
+{"description": "waits for a person, 1 s SLA", "sla": "1s",
  "flow": {"start": {"gate": {"message": "ok?"}}}}
 EOF
 cat >"$T_DIR/fast.json" <<'EOF'
@@ -69,40 +69,40 @@ expect_rc 0 "templates with an sla save"
 clock_offset 0
 engine_start
 run_sluice template run slow
-expect_rc 0 "run a template with a 2 s SLA"
+expect_rc 0 "run a template with a 1 s SLA"
 id=$OUT
 q_is "SELECT sla_ms, late_at IS NULL FROM workflows WHERE id = $id" \
-    "2000|1" "the SLA is stored with the workflow"
+    "1000|1" "the SLA is stored with the workflow"
 run_sluice template run fast
 fast=$OUT
 wait_for late_is "$id"
 ok $? "unfinished after its SLA, it is marked late"
-between 2000 3500 "$(q "SELECT late_at - started_at FROM workflows
-    WHERE id = $id")" "2 s after it started"
+between 1000 2000 "$(q "SELECT late_at - started_at FROM workflows
+    WHERE id = $id")" "1 s after it started"
 q_is "SELECT status FROM workflows WHERE id = $id" running \
     "it is never cancelled"
 is "$(q "SELECT who || '|' || target || '|' || comment FROM audit
     WHERE action = 'late' AND workflow_id = $id")" \
-    "$me|workflow $id slow|still unfinished 2s after it started (its sla)" \
+    "$me|workflow $id slow|still unfinished 1s after it started (its sla)" \
     "the audit trail records it"
 like "$(q "SELECT detail_json FROM audit WHERE action = 'late'
-    AND workflow_id = $id")" '"sla_ms":2000' "with the SLA in the detail"
-wait_for file_has "$T_DIR/notified" "workflow_late $id 2000"
+    AND workflow_id = $id")" '"sla_ms":1000' "with the SLA in the detail"
+wait_for file_has "$T_DIR/notified" "workflow_late $id 1000"
 ok $? "a workflow_late notification goes out, with the SLA"
 run_sluice list --json
 is "$(json_query "$OUT" "SELECT json_extract(value, '\$.late') || '|' ||
     (json_extract(value, '\$.late_at') > 0) || '|' ||
     json_extract(value, '\$.sla') FROM d, json_each(d.j)
-    WHERE json_extract(value, '\$.id') = $id")" "1|1|2000" \
+    WHERE json_extract(value, '\$.id') = $id")" "1|1|1000" \
     "list --json: late, late_at and sla"
 run_sluice list
 like "$OUT" "$id   slow  late" "list shows it late"
 run_sluice show "$id" --json
 is "$(json_query "$OUT" "SELECT json_extract(j, '\$.late') || '|' ||
     json_extract(j, '\$.sla') || '|' || json_extract(j, '\$.status') FROM d")" \
-    "1|2000|running" "show --json: late, its SLA, still running"
+    "1|1000|running" "show --json: late, its SLA, still running"
 run_sluice show "$id"
-like "$OUT" "sla:      2s, late since" "show says so"
+like "$OUT" "sla:      1s, late since" "show says so"
 wait_for wf_is "$fast" completed
 q_is "SELECT late_at IS NULL FROM workflows WHERE id = $fast" 1 \
     "a workflow that ends within its SLA is not late"
@@ -111,7 +111,7 @@ like "$OUT" '"late": false' "show --json says late false"
 
 engine_stop
 engine_start
-run_sluice run "$T_DIR/ok.json" --at "in 2 seconds"
+run_sluice run "$T_DIR/ok.json" --at "in 1 second"
 wait_for wf_is "$OUT" completed
 is "$(late_rows "$id")" 1 "marked once: a restarted engine does not mark it again"
 is "$(grep -c "workflow_late $id " "$T_DIR/notified")" 1 \
@@ -136,26 +136,26 @@ ok $? "the engine marks it late at start-up"
 is "$(late_rows "$off")" 1 "once"
 engine_stop
 engine_start
-run_sluice run "$T_DIR/ok.json" --at "in 2 seconds"
+run_sluice run "$T_DIR/ok.json" --at "in 1 second"
 wait_for wf_is "$OUT" completed
 is "$(late_rows "$off")" 1 "and not again at the next start"
 
 # --- an SLA is a delay: a clock jump does not make a run late early -----------------
 
-cat >"$T_DIR/slow5.json" <<'EOF'
-{"sla": "5s", "flow": {"start": {"gate": {"message": "ok?"}}}}
+cat >"$T_DIR/slow2.json" <<'EOF'
+{"sla": "2.5s", "flow": {"start": {"gate": {"message": "ok?"}}}}
 EOF
-run_sluice run "$T_DIR/slow5.json"
+run_sluice run "$T_DIR/slow2.json"
 j=$OUT
 n=$(audit_count clock-jump)
 clock_offset 10800000
 wait_for jumped $((n + 1))
 ok $? "the clock jumps forward 2 h"
 q_is "SELECT late_at IS NULL FROM workflows WHERE id = $j" 1 \
-    "a 5 s SLA is not over because the wall clock jumped"
+    "a 2.5 s SLA is not over because the wall clock jumped"
 wait_for late_is "$j"
-ok $? "it is marked late when 5 s have passed"
-between 4900 6500 "$(q "SELECT late_at - started_at - 7200000 FROM workflows
-    WHERE id = $j")" "5 s after it started, less the jump"
+ok $? "it is marked late when 2.5 s have passed"
+between 2500 3500 "$(q "SELECT late_at - started_at - 7200000 FROM workflows
+    WHERE id = $j")" "2.5 s after it started, less the jump"
 
 done_testing

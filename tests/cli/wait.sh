@@ -243,9 +243,10 @@ is "$(col "$id" start "status || '|' || error")" \
     "cancelled|timed out waiting to be finished; escalated to page" \
     "the timed-out row is cancelled, saying where it escalated"
 
-# The timer is stored: it survives an engine restart.
+# The timer is stored: it survives an engine restart (stopped well
+# within the second).
 cat >"$T_DIR/tor.json" <<'EOF'
-{"start": {"wait": {"timeout": "2s"}}}
+{"start": {"wait": {"timeout": "1s"}}}
 EOF
 run_sluice run "$T_DIR/tor.json"
 id=$OUT
@@ -264,8 +265,11 @@ wait_for wf_ended "$id"
 ok $? "the next engine fires the overdue timer"
 is "$(col "$id" start error)" "timed out waiting to be finished" "it timed out"
 
-# A completed wait step's timer is gone.
-run_sluice run "$T_DIR/tor.json"
+# A completed wait step's timer is gone (one far off: it cannot have fired).
+cat >"$T_DIR/tolong.json" <<'EOF'
+{"start": {"wait": {"timeout": "1h"}}}
+EOF
+run_sluice run "$T_DIR/tolong.json"
 id=$OUT
 wait_for step_is "$id" start waiting
 run_sluice complete "$id:start"

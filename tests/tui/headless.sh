@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/tui/headless.sh: a terminal going away never stalls or kills work.
 # A console hosting the engine runs a 20-step chain (each step leaves a
-# line in a file, then sleeps 0.3 s); the tmux pane is killed after step 3
+# line in a file, then sleeps 0.1 s); the tmux pane is killed after step 3
 # (the kernel hangs the console up): the same process goes on headless,
 # the chain completes with no step interrupted and none run twice, a
 # console opened afterwards shows that engine and approves the gate at
@@ -16,9 +16,9 @@
 
 LOG="$SLUICE_DB.engine.log"
 
-# chain FILE N EFFECTS [GATE]: a flow of N steps s1..sN, each appending
-# its name to EFFECTS then sleeping 0.3 s; with GATE, a gate "approve"
-# and a step "final" after them.
+# chain FILE N EFFECTS PAUSE [GATE]: a flow of N steps s1..sN, each
+# appending its name to EFFECTS then sleeping PAUSE seconds; with GATE, a
+# gate "approve" and a step "final" after them.
 chain() {
 	{
 		printf '{'
@@ -26,18 +26,18 @@ chain() {
 		while [ "$i" -le "$2" ]; do
 			[ "$i" -eq 1 ] && printf '"start": {"name": "s1", ' ||
 			    printf ', "s%d": {' "$i"
-			printf '"shell": "echo s%d >>%s; sleep 0.3"' "$i" "$3"
+			printf '"shell": "echo s%d >>%s; sleep %s"' "$i" "$3" "$4"
 			if [ "$i" -lt "$2" ]; then
 				printf ', "next": "s%d"}' $((i + 1))
-			elif [ -n "${4:-}" ]; then
+			elif [ -n "${5:-}" ]; then
 				printf ', "next": "approve"}'
 			else
 				printf '}'
 			fi
 			i=$((i + 1))
 		done
-		if [ -n "${4:-}" ]; then
-			printf ', "approve": {"gate": {"message": "%s"}, ' "$4"
+		if [ -n "${5:-}" ]; then
+			printf ', "approve": {"gate": {"message": "%s"}, ' "$5"
 			printf '"next": "final"}, "final": {"tool": "echo", '
 			printf '"args": {"x": 1}}'
 		fi
@@ -69,7 +69,7 @@ cpu_ticks() {
 }
 
 # --- the pane killed under a running chain ----------------------------------
-chain "$T_DIR/chain.json" 20 "$T_DIR/effects" "Ship the chain?"
+chain "$T_DIR/chain.json" 20 "$T_DIR/effects" 0.1 "Ship the chain?"
 tui_start 100x30
 tui_ok 'engine: this console' "the console hosts the engine"
 HPID=$(tui_pid)
@@ -80,7 +80,7 @@ W=$(new_id)
 wait_long 20 step_is "$W" s3 done
 ok $? "step 3 has completed"
 tui_kill_pane
-sleep 1
+wait_long 10 file_has "$LOG" "headless: the terminal went away"
 tui_pid_alive "$HPID"
 ok $? "the terminal is gone; the console's process carries on headless"
 like "$(cat "$LOG" 2>/dev/null)" "headless: the terminal went away" \
@@ -108,11 +108,11 @@ q_is "SELECT group_concat(action, ' ') FROM (SELECT action FROM audit
     WHERE action IN ('pause', 'resume') ORDER BY id)" "pause resume" \
     "both applied and audited by it"
 t0=$(cpu_ticks "$HPID")
-sleep 2
+sleep 1
 t1=$(cpu_ticks "$HPID")
 hz=$(getconf CLK_TCK)
-ok $(((t1 - t0) * 100 / hz > 40)) \
-    "waiting at the gate, headless, it sleeps ($((t1 - t0)) ticks in 2 s)"
+ok $(((t1 - t0) * 100 / hz > 20)) \
+    "waiting at the gate, headless, it sleeps ($((t1 - t0)) ticks in 1 s)"
 
 # A console opened afterwards attaches to it and approves through it.
 TUI_S=second
@@ -142,7 +142,8 @@ TUI_S=main
 # --- q with steps running: the default keeps them running ------------------
 : >"$LOG"
 rm -f "$T_DIR/effects2"
-chain "$T_DIR/short.json" 8 "$T_DIR/effects2"
+# (0.3 s a step: the chain still runs when Enter answers the question.)
+chain "$T_DIR/short.json" 8 "$T_DIR/effects2" 0.3
 tui_start 100x30
 tui_ok 'engine: this console' "a console hosts the engine again"
 QPID=$(tui_pid)
@@ -193,11 +194,15 @@ ok $? "the interrupted step followed on_interrupt (fail) at the next engine"
 engine_stop
 
 # --- a later "sluice engine" takes over from a headless one ----------------
-# (The step sleeps 8 s so that, on a loaded machine too, both later
-# engines find it still running and must ask for a handover.)
+# (Step a runs until the test creates the file "release", once both later
+# engines have found it running and asked for a handover: on a loaded
+# machine too, and without waiting longer than that.)
+cat >"$T_DIR/hold" <<J
+echo a >>$T_DIR/effects3
+until test -e $T_DIR/release; do sleep 0.05; done
+J
 cat >"$T_DIR/long.json" <<J
-{"start": {"name": "a", "shell": "echo a >>$T_DIR/effects3; sleep 8",
-  "next": "b"},
+{"start": {"name": "a", "shell": "sh $T_DIR/hold", "next": "b"},
  "b": {"shell": "echo b >>$T_DIR/effects3"}}
 J
 tui_start 100x30
@@ -227,6 +232,9 @@ wait_long 5 file_has "$T_DIR/engine.err" "waiting"
 like "$(cat "$T_DIR/engine.err")" "a headless engine runs on $SLUICE_DB: \
 engine pid $HPID hands over once its 1 running step has ended; waiting" \
     "sluice engine asks the headless engine to hand over, and says so"
+engine_named "$HPID"
+ok $? "... and while the step runs, the headless engine keeps the database"
+: >"$T_DIR/release"
 wait_long 20 engine_named "$EPID"
 ok $? "once the running step ended, the new engine took over"
 wait_long 10 gone "$HPID"

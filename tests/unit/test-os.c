@@ -350,9 +350,14 @@ test_proc_escaped(void)
 	for (round = 0; round < 3; round++) {
 		/* 0: the child exits; 1: killed with marks; 2: by links. */
 		unlink(pidf);
-		xasprintf(&cmd, "setsid sh -c 'trap \"\" TERM; echo $$ >%s.t; "
-		    "mv %s.t %s; exec sleep 30' & echo out; %s", pidf, pidf,
-		    pidf, round == 0 ? "exit 0" : "exec sleep 30");
+		/*
+		 * "out" is written before the grandchild starts: once its
+		 * pid file is there, the output is in the pipe, and a kill
+		 * cannot come before the echo (it did under load).
+		 */
+		xasprintf(&cmd, "echo out; setsid sh -c 'trap \"\" TERM; "
+		    "echo $$ >%s.t; mv %s.t %s; exec sleep 30' & %s", pidf,
+		    pidf, pidf, round == 0 ? "exit 0" : "exec sleep 30");
 		argv[2] = cmd;
 		loop = loop_create();
 		memset(&r, 0, sizeof r);

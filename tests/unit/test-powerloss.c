@@ -165,6 +165,13 @@ struct pl_child {
 	int		 mutate;	/* control: synchronous=NORMAL */
 };
 
+/* What pl_work's loop hook looks at. */
+struct pl_work {
+	struct loop	*loop;
+	struct store	*s;
+	struct engine	*e;
+};
+
 /* How one round is to go. */
 struct pl_spec {
 	const char	*path;
@@ -245,6 +252,8 @@ static void	 pl_before_commit(void *);
 static void	 pl_on_crash(const struct plvfs_crash *, void *);
 static int	 pl_start(struct engine *, int64_t, int);
 static int	 pl_decide(struct store *, struct engine *);
+static int	 pl_due(struct store *);
+static void	 pl_wake(void *);
 static int	 pl_work(struct loop *, struct store *, struct engine *,
 		     char **);
 static __dead void pl_child(const struct pl_spec *, int);
@@ -729,24 +738,68 @@ pl_decide(struct store *s, struct engine *e)
 	return (n != 0);
 }
 
+/* Whether an operator decision is due (pl_decide would make one). */
+static int
+pl_due(struct store *s)
+{
+	sqlite3_stmt	*st;
+	char		*sql;
+	int		 due;
+
+	sql = sqlite3_mprintf("SELECT EXISTS (%s)", pl_decide_sql);
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		fatalx("powerloss: %s", sqlite3_errmsg(s->db));
+	sqlite3_free(sql);
+	due = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return (due);
+}
+
+/*
+ * A loop hook after the engine's (which commits the turn): when the turn
+ * left a decision due or no work at all, do not let poll() sleep, so that
+ * pl_work sees it now.  Asked only after poll(), it would wait for the
+ * engine's next timer, up to a second, in most rounds.
+ */
+static void
+pl_wake(void *arg)
+{
+	struct pl_work	*w = arg;
+
+	if (engine_idle(w->e) || pl_due(w->s))
+		loop_break(w->loop);
+}
+
 /* Run the engine until no workflow is left; -1 when it is stuck. */
 static int
 pl_work(struct loop *loop, struct store *s, struct engine *e, char **cause)
 {
-	int64_t	 deadline = time_mono_ms() + PL_ROUND_S * 1000;
-	int	 decided;
+	struct pl_work	 w;
+	int64_t		 deadline = time_mono_ms() + PL_ROUND_S * 1000;
+	int		 decided, rc;
 
+	w.loop = loop;
+	w.s = s;
+	w.e = e;
+	loop_hook_add(loop, pl_wake, &w);
 	for (;;) {
 		decided = pl_decide(s, e);
-		if (!decided && engine_idle(e))
-			return (0);
+		if (!decided && engine_idle(e)) {
+			rc = 0;
+			break;
+		}
 		if (time_mono_ms() > deadline) {
 			xasprintf(cause, "the engine did not finish its work "
 			    "in %d s", PL_ROUND_S);
-			return (-1);
+			rc = -1;
+			break;
 		}
+		loop_resume(loop);
 		loop_once(loop, !decided);
 	}
+	loop_hook_del(loop, pl_wake, &w);
+	loop_resume(loop);
+	return (rc);
 }
 
 /*
