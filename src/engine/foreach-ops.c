@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "engine/engine-int.h"
 
 /* What requeuing collects: the for-each, and the names for the reply. */
@@ -52,12 +50,16 @@ foreach_requeue_one(const struct store_item *it, void *arg)
 	struct store_step	 row;
 	int			 failed;
 
-	/* While it runs, a cancelled item is one an operator cancelled. */
-	failed = it->status == STEP_FAILED || (rq->failed_only &&
-	    it->status == STEP_CANCELLED);
-	if (!failed && (rq->failed_only ||
-	    it->status != STEP_CANCELLED))
-		return (0);
+	if (rq->failed_only) {
+		/* The retry at the budget: the budget's own rule. */
+		if (!flow_foreach_budget_again(it->status))
+			return (0);
+		failed = 1;
+	} else {
+		failed = it->status == STEP_FAILED;
+		if (!failed && it->status != STEP_CANCELLED)
+			return (0);
+	}
 	engine_foreach_row_init(&row, rq->fs);
 	row.status = STEP_PENDING;
 	row.attempt = it->attempt + (it->ran ? 1 : 0);
@@ -91,7 +93,6 @@ engine_foreach_retry(struct engine *e, const struct store_inbox *m,
 	struct engine_foreach	*fe;
 	struct foreach_requeue	 rq;
 	struct ewf		*wf;
-	cJSON			*g;
 	char			*cause = NULL, *target, *why;
 	size_t			 n, i;
 	int			 fresh, rc = -1;
@@ -101,16 +102,9 @@ engine_foreach_retry(struct engine *e, const struct store_inbox *m,
 	if (store_steps_unfinished(e->store, wfid, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
 	for (i = 0; i < n && gate == NULL; i++) {
-		if (rows[i].status != STEP_WAITING ||
-		    rows[i].item_of == 0 || rows[i].item_index >= 0 ||
-		    rows[i].items != 0)
-			continue;
-		g = json_parse_or_null(rows[i].gate_json);
-		if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(g,
-		    "foreach")) && strcmp(cJSON_GetObjectItemCaseSensitive(g,
-		    "foreach")->valuestring, "budget") == 0)
+		if (flow_foreach_budget_gate(rows[i].status, rows[i].item_of,
+		    rows[i].item_index, rows[i].gate_json))
 			gate = &rows[i];
-		cJSON_Delete(g);
 	}
 	if (gate == NULL ||
 	    (fe = engine_foreach_of(e, wf, gate->item_of, &fresh)) == NULL)

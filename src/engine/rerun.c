@@ -59,6 +59,7 @@ engine_flow_rows(const struct store_step *rows, size_t n)
 		fr[i].fanout_id = rows[i].fanout_id;
 		fr[i].item_of = rows[i].item_of;
 		fr[i].items = rows[i].items;
+		fr[i].item_index = rows[i].item_index;
 		fr[i].step_key = rows[i].step_key;
 		fr[i].status = rows[i].status;
 		fr[i].branch_end = rows[i].branch_end != NULL;

@@ -358,6 +358,7 @@ struct flow_row {
 	int64_t		 fanout_id;	/* the fan-out row of its branch, 0 */
 	int64_t		 item_of;	/* for-each items and gates: its row */
 	int64_t		 items;		/* a for-each row: its items, else 0 */
+	int		 item_index;	/* an item's, 0..; -1: not an item */
 	const char	*step_key;
 	enum step_status status;
 	int		 branch_end;	/* it ended a join-failed branch */
@@ -376,10 +377,19 @@ int		 flow_rerun_leaf(const struct flow *, const struct flow_row *,
  * foreach.c: for-each arithmetic shared by check and the engine: the
  * batches over n items (each batch's end index), the failure budget as a
  * count, and an item's label (NULL with a reason when it has none usable).
+ * The retry at a spent budget, shared by the engine and the console's
+ * preview of it: which waiting row is the budget's gate, which items run
+ * again (by their latest row's status), and those items among a
+ * workflow's rows.
  */
 size_t		 flow_foreach_batches(const struct flow_foreach *, size_t,
 		     size_t **);
 int		 flow_foreach_budget(const struct flow_foreach *, size_t);
+int		 flow_foreach_budget_gate(enum step_status, int64_t, int,
+		     const char *);
+int		 flow_foreach_budget_again(enum step_status);
+size_t		 flow_foreach_budget_plan(const struct flow_row *, size_t,
+		     size_t, unsigned char *);
 char		*flow_foreach_label(const struct flow_foreach *,
 		     const struct cJSON *, const struct cJSON *, char **);
 int		 flow_foreach_items(const struct flow_foreach *,

@@ -19,7 +19,8 @@
  * "concurrency", "batch", "gate_between_batches", "max_failures",
  * "on_budget_spent"), what a for-each step may not also have, and the
  * arithmetic the engine and check share: batch ends, the failure budget
- * as a count, item labels and the items themselves.
+ * as a count and which items a retry at it runs again, item labels and
+ * the items themselves.
  */
 
 #include <ctype.h>
@@ -384,6 +385,77 @@ flow_foreach_budget(const struct flow_foreach *fe, size_t n)
 	if (fe->max_failures_pct >= 0)
 		return ((int)(n * (size_t)fe->max_failures_pct / 100));
 	return (fe->max_failures);
+}
+
+/*
+ * Whether a row (its status, for-each row, item index and gate options)
+ * is a for-each's gate waiting at its spent failure budget: the engine
+ * marks that gate {"foreach": "budget"}.
+ */
+int
+flow_foreach_budget_gate(enum step_status status, int64_t item_of,
+    int item_index, const char *gate_json)
+{
+	const cJSON	*kind;
+	cJSON		*g;
+	int		 yes;
+
+	if (status != STEP_WAITING || item_of == 0 || item_index >= 0 ||
+	    gate_json == NULL)
+		return (0);
+	if ((g = cJSON_Parse(gate_json)) == NULL)
+		return (0);
+	kind = cJSON_GetObjectItemCaseSensitive(g, "foreach");
+	yes = cJSON_IsString(kind) && strcmp(kind->valuestring, "budget") == 0;
+	cJSON_Delete(g);
+	return (yes);
+}
+
+/*
+ * Whether a retry at a spent failure budget runs an item again, by its
+ * latest row's status: it failed, or (the for-each still running) an
+ * operator cancelled it, which the budget counted as a failure too.
+ */
+int
+flow_foreach_budget_again(enum step_status latest)
+{
+	return (latest == STEP_FAILED || latest == STEP_CANCELLED);
+}
+
+/*
+ * The items a retry at the budget gate rows[gate] runs again: each item
+ * of that gate's for-each (of every row that took it over) whose latest
+ * row, the one of highest index in rows, flow_foreach_budget_again says
+ * runs again is marked in again[n].  How many.
+ */
+size_t
+flow_foreach_budget_plan(const struct flow_row *rows, size_t n, size_t gate,
+    unsigned char *again)
+{
+	int64_t	 root = 0;
+	size_t	 i, j, count = 0;
+
+	memset(again, 0, n);
+	for (i = 0; gate < n && i < n; i++) {
+		if (rows[i].id == rows[gate].item_of)
+			root = rows[i].item_of != 0 ? rows[i].item_of :
+			    rows[i].id;
+	}
+	for (i = 0; root != 0 && i < n; i++) {
+		if (rows[i].item_of != root || rows[i].item_index < 0 ||
+		    !flow_foreach_budget_again(rows[i].status))
+			continue;
+		for (j = i + 1; j < n; j++) {
+			if (rows[j].item_of == root &&
+			    rows[j].item_index == rows[i].item_index)
+				break;
+		}
+		if (j == n) {
+			again[i] = 1;
+			count++;
+		}
+	}
+	return (count);
 }
 
 /*

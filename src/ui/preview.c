@@ -55,41 +55,37 @@ preview_refuse(const struct store_workflow *w, char **cause)
 
 /*
  * A running workflow can be retried only when a for-each waits at its
- * spent failure budget: its failed items run again.
+ * spent failure budget: the items flow_foreach_budget_plan says (the
+ * engine's rule) run again.
  */
 static int
 preview_budget(const struct store_workflow *w, const struct store_step *rows,
     size_t n, struct buf *b, char **cause)
 {
-	const struct store_step	*gate = NULL;
-	size_t			 i, j, count = 0;
+	struct flow_row	*fr;
+	unsigned char	*again;
+	size_t		 i, gate, count = 0;
 
-	for (i = 0; i < n && gate == NULL; i++) {
-		if (rows[i].status == STEP_WAITING &&
-		    rows[i].item_of != 0 && rows[i].item_index < 0 &&
-		    rows[i].label != NULL &&
-		    strcmp(rows[i].label, "failure budget") == 0)
-			gate = &rows[i];
+	for (gate = 0; gate < n; gate++) {
+		if (flow_foreach_budget_gate(rows[gate].status,
+		    rows[gate].item_of, rows[gate].item_index,
+		    rows[gate].gate_json))
+			break;
 	}
-	if (gate == NULL)
+	if (gate == n)
 		return (preview_refuse(w, cause));
+	fr = engine_flow_rows(rows, n);
+	again = xcalloc(n, 1);
+	flow_foreach_budget_plan(fr, n, gate, again);
+	free(fr);
 	buf_printf(b, "Retry the failed items of %s in workflow %lld: ",
-	    gate->name, (long long)w->id);
+	    rows[gate].name, (long long)w->id);
 	for (i = 0; i < n; i++) {
-		if (rows[i].item_index < 0 || rows[i].status != STEP_FAILED)
-			continue;
-		/* Only an item's latest row counts. */
-		for (j = i + 1; j < n; j++) {
-			if (rows[j].item_of == rows[i].item_of &&
-			    rows[j].item_index == rows[i].item_index)
-				break;
-		}
-		if (j < n)
-			continue;
-		if (count++ < PREVIEW_NAMES)
+		if (again[i] && count++ < PREVIEW_NAMES)
 			buf_printf(b, "%s%s", count > 1 ? ", " : "",
 			    rows[i].label != NULL ? rows[i].label : "?");
 	}
+	free(again);
 	buf_printf(b, "%s (%zu item%s) run again, and the rollout goes on.",
 	    count > PREVIEW_NAMES ? ", ..." : "", count,
 	    count == 1 ? "" : "s");

@@ -72,11 +72,14 @@ GROUPS_MADE="$TEAM"
 groupadd "$OPS" || skip_all "groupadd $OPS failed"
 GROUPS_MADE="$GROUPS_MADE $OPS"
 
-# mkuser ROLE PRIMARY [SUPPLEMENTARY]: an account named $P$ROLE.
+# mkuser ROLE PRIMARY [SUPPLEMENTARY]: an account named $P$ROLE; its uid
+# and primary gid in $uid_ROLE and $gid_ROLE (looked up once: a case runs
+# as several accounts, and each lookup is a process).
 mkuser() {
 	useradd -M -N -d /nonexistent -s /usr/sbin/nologin -g "$2" \
 	    ${3:+-G "$3"} "$P$1" || skip_all "useradd $P$1 failed"
 	USERS="$USERS $P$1"
+	eval "uid_$1=$(id -u "$P$1") gid_$1=$(id -g "$P$1")"
 }
 mkuser alice "$TEAM" "$OPS"	# starts the runs; @ops (supplementary)
 mkuser bob "$TEAM" "$OPS"	# @ops (supplementary)
@@ -121,7 +124,8 @@ as() {
 		shift
 	fi
 	shift
-	setpriv --reuid="$_u" --regid="$(id -g "$_u")" --init-groups \
+	eval "_g=\$gid_${_u#"$P"}"
+	setpriv --reuid="$_u" --regid="$_g" --init-groups \
 	    env HOME="$SHARED/home-$_u" XDG_CONFIG_HOME="$SHARED/home-$_u/.config" \
 	    USER="$_spoof" LOGNAME="$_spoof" \
 	    "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
@@ -242,13 +246,18 @@ t() {
 	_who=${1%%:*}
 	_sp=${1#*:}
 	_rc=$2
-	_msg=$(sub "$3")
-	_aud=$(sub "$4")
+	sub "$3"
+	_msg=$SUB
+	sub "$4"
+	_aud=$SUB
 	shift 5
 	_args=""
+	_shown=""
 	for _a; do
-		_q=$(sub "$_a" | sed "s/'/'\\\\''/g")
-		_args="$_args '$_q'"
+		sub "$_a"
+		_shown="$_shown$SUB "
+		squote "$SUB"
+		_args="$_args $SQ"
 	done
 	_before=$(q "SELECT coalesce(max(id), 0) FROM audit")
 	if [ "$_sp" != "$_who" ]; then
@@ -256,8 +265,8 @@ t() {
 	else
 		eval "as \"\$_who\" -- $_args"
 	fi
-	_d="$VIA: $(id -un "$_who" | sed "s/^$P//") $(eval "printf '%s ' $_args")"
-	[ "$_sp" != "$_who" ] && _d="$_d(USER=LOGNAME=$(echo "$_sp" | sed "s/^$P//")) "
+	_d="$VIA: ${_who#"$P"} $_shown"
+	[ "$_sp" != "$_who" ] && _d="$_d(USER=LOGNAME=${_sp#"$P"}) "
 	is "$RC" "$_rc" "$_d: exit $_rc"
 	if [ "$_msg" != "*" ]; then
 		if [ "$_rc" = 0 ]; then
@@ -270,17 +279,49 @@ t() {
 		q_is "SELECT count(*) FROM audit WHERE id > $_before" 0 \
 		    "$_d: nothing audited"
 	else
+		eval "_uid=\$uid_${_who#"$P"}"
 		is "$(q "SELECT action || '|' || who || '|' || coalesce(comment, '') || '|' || uid
 		    FROM audit WHERE id > $_before ORDER BY id LIMIT 1")" \
-		    "$_aud|$(id -u "$_who")" "$_d: audited"
+		    "$_aud|$_uid" "$_d: audited"
 	fi
 }
 
-# sub TEXT: TEXT with the fixture's ids and the accounts' names.
+# sub TEXT: TEXT with the fixture's ids (@W@, @G@, @S@) and the accounts'
+# names (@alice@, @OPS@...) in $SUB.  The shell's own string operations,
+# not sed: a case calls this for each of its words.
 sub() {
-	printf '%s' "$1" | sed "s/@W@/$W/g; s/@G@/$G/g; s/@S@/$S/g;
-	    s/@alice@/$alice/g; s/@bob@/$bob/g; s/@erin@/$erin/g;
-	    s/@carol@/$carol/g; s/@dave@/$dave/g; s/@OPS@/$OPS/g"
+	SUB=""
+	_r=$1
+	while :; do
+		case $_r in
+		*@*@*)	;;
+		*)	break ;;
+		esac
+		SUB=$SUB${_r%%@*}
+		_r=${_r#*@}
+		case ${_r%%@*} in
+		W|G|S|alice|bob|erin|carol|dave|OPS)
+			eval "SUB=\$SUB\$${_r%%@*}"
+			_r=${_r#*@} ;;
+		*)	SUB=$SUB@ ;;
+		esac
+	done
+	SUB=$SUB$_r
+}
+
+# squote TEXT: TEXT quoted for eval, in $SQ ('\'' for each ').
+squote() {
+	SQ=""
+	_r=$1
+	while :; do
+		case $_r in
+		*\'*)	;;
+		*)	break ;;
+		esac
+		SQ="$SQ${_r%%\'*}'\\''"
+		_r=${_r#*\'}
+	done
+	SQ="'$SQ$_r'"
 }
 
 # --- the matrix -------------------------------------------------------------------

@@ -54,30 +54,30 @@ EOF
 
 # --- delays across jumps --------------------------------------------------------
 
-# Three flows, each with two delays: the first to end (1.2 s) fires after
+# Three flows, each with two delays: the first to end (1.5 s) fires after
 # the jump and makes the engine look at its stored timers again; the
-# second (2.4 s) must then still wait its full length.  The jump comes a
+# second (3 s) must then still wait its full length.  The jump comes a
 # few tenths of a second after the delays start, well within the first.
 # flows N: write this round's flows (the failing steps fail once each).
 flows() {
 	cat >"$T_DIR/gate-first.json" <<EOF
 {"start": {"tool": "noop", "parallel": ["g", "f"]},
- "g": {"gate": {"message": "m", "timeout": "1.2s"},
+ "g": {"gate": {"message": "m", "timeout": "1.5s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
  "f": {"shell": "test -f '$T_DIR/f1-$1' || { touch '$T_DIR/f1-$1'; exit 1; }",
-   "retry": {"max_attempts": 2, "backoff": ["2.4s"]}}}
+   "retry": {"max_attempts": 2, "backoff": ["3s"]}}}
 EOF
 	cat >"$T_DIR/retry-first.json" <<EOF
 {"start": {"tool": "noop", "parallel": ["g", "f"]},
- "g": {"gate": {"message": "m", "timeout": "2.4s"},
+ "g": {"gate": {"message": "m", "timeout": "3s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
  "f": {"shell": "test -f '$T_DIR/f2-$1' || { touch '$T_DIR/f2-$1'; exit 1; }",
-   "retry": {"max_attempts": 2, "backoff": ["1.2s"]}}}
+   "retry": {"max_attempts": 2, "backoff": ["1.5s"]}}}
 EOF
 	cat >"$T_DIR/timeout.json" <<'EOF'
-{"start": {"run": ["sleep", "30"], "timeout": "1.8s",
+{"start": {"run": ["sleep", "30"], "timeout": "2s",
    "retry": {"max_attempts": 1}}}
 EOF
 }
@@ -112,37 +112,73 @@ round() {
 	wait_for wf_ended "$a" && wait_for wf_ended "$b" && wait_for wf_ended "$c"
 	ok $? "$1: every delay ended (none late by the jump)"
 	# Each delay's length: its end minus its start, less the jump.
-	between 2300 3000 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	between 2900 3600 "$(q "SELECT r.ready_at - f.completed_at - ($3)
 	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
 	    WHERE f.workflow_id = $a AND f.name = 'f' AND f.attempt = 1")" \
-	    "$1: a 2.4 s retry backoff took 2.4 s (another timer fired first)"
-	between 1100 1800 "$(q "SELECT completed_at - created_at - ($3)
+	    "$1: a 3 s retry backoff took 3 s (another timer fired first)"
+	between 1400 2100 "$(q "SELECT completed_at - created_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $a AND name = 'g'")" \
-	    "$1: a 1.2 s gate timeout took 1.2 s"
-	between 2300 3000 "$(q "SELECT completed_at - created_at - ($3)
+	    "$1: a 1.5 s gate timeout took 1.5 s"
+	between 2900 3600 "$(q "SELECT completed_at - created_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $b AND name = 'g'")" \
-	    "$1: a 2.4 s gate timeout took 2.4 s (a retry fired first)"
-	between 1100 1800 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	    "$1: a 3 s gate timeout took 3 s (a retry fired first)"
+	between 1400 2100 "$(q "SELECT r.ready_at - f.completed_at - ($3)
 	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
 	    WHERE f.workflow_id = $b AND f.name = 'f' AND f.attempt = 1")" \
-	    "$1: a 1.2 s retry backoff took 1.2 s"
+	    "$1: a 1.5 s retry backoff took 1.5 s"
 	is "$(q "SELECT status || '|' || error FROM workflow_steps
 	    WHERE workflow_id = $c")" "failed|timeout" \
 	    "$1: the step with a timeout failed with reason timeout"
-	between 1700 2600 "$(q "SELECT completed_at - started_at - ($3)
+	between 1900 2800 "$(q "SELECT completed_at - started_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $c")" \
-	    "$1: its 1.8 s timeout (and kill grace) took 1.8 s"
+	    "$1: its 2 s timeout (and kill grace) took 2 s"
 }
+
+# apart N NAME FROM TO DELTA: round NAME TO DELTA in the background, in a
+# subshell with a database, clock (at offset FROM) and engine of its own;
+# its cases, numbered from N + 1, go to $T_DIR/round-N.tap.
+apart() {
+	(
+		top=$T_DIR
+		T_DIR=$top/round-$1
+		mkdir "$T_DIR"
+		export SLUICE_DB="$T_DIR/test.db" SLUICE_TEST_CLOCK="$T_DIR/clock"
+		T_COUNT=$1
+		db_init
+		clock_offset "$3"
+		engine_start
+		echo "$EPID" >"$top/round-$1.pid"	# for cleanup
+		round "$2" "$4" "$5"
+		engine_stop
+		rm -f "$top/round-$1.pid"
+	) >"$T_DIR/round-$1.tap" 2>&1 &
+}
+
+# round_db N SQL: query round N's database.
+round_db() {
+	SLUICE_DB="$T_DIR/round-$1/test.db"
+	q "$2"
+}
+
+# The four rounds wait for the same seconds: they run side by side, each
+# alone with its engine and clock, and their cases are printed in order.
+apart 0 "+2 h" 0 7200000 7200000
+apart 10 "-2 h" 7200000 0 -7200000
+apart 20 "+1 day" 0 86400000 86400000
+apart 30 "-1 day" 86400000 0 -86400000
+wait
+cat "$T_DIR/round-0.tap" "$T_DIR/round-10.tap" "$T_DIR/round-20.tap" \
+    "$T_DIR/round-30.tap"
+T_COUNT=40
+T_FAILED=$(cat "$T_DIR"/round-*.tap | grep -c '^not ok')
+is "$(for r in 0 10 20 30; do
+	round_db "$r" "SELECT count(*) FROM audit WHERE action = 'clock-jump'"
+done | tr '\n' ' ')" "1 1 1 1 " "one clock-jump audit row per jump"
+is "$(round_db 0 "SELECT who FROM audit WHERE action = 'clock-jump'")" \
+    "$(id -un)" "recorded as the engine's account"
 
 clock_offset 0
 engine_start
-round "+2 h" 7200000 7200000
-round "-2 h" 0 -7200000
-round "+1 day" 86400000 86400000
-round "-1 day" 0 -86400000
-is "$(audit_count clock-jump)" 4 "one clock-jump audit row per jump"
-is "$(q "SELECT who FROM audit WHERE action = 'clock-jump' LIMIT 1")" \
-    "$(id -un)" "recorded as the engine's account"
 
 # --- cron instants after jumps ----------------------------------------------------
 

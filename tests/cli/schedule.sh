@@ -42,8 +42,19 @@ sched() {
 # run: everything the engine was due to do before it is done (what is
 # due at once, as a catch-up, is done in the turn that finds it).
 marker() {
+	marker_start
+	marker_done
+}
+
+# marker_start: start the marker, to wait for it later (marker_done)
+# while waiting for something else.
+marker_start() {
 	run_sluice run "$T_DIR/noop.json" --at "in 1 second"
 	_m=$OUT
+}
+
+# marker_done: wait until the marker has run.
+marker_done() {
 	wait_for wf_is "$_m" completed
 }
 
@@ -346,9 +357,10 @@ q_is "SELECT next_fire_at FROM schedules WHERE name = 'catchup'" \
 run_sluice schedule pause catchup
 n=$(audit_count clock-jump)
 clock_at "$(at 10:20:30)"
+marker_start
 wait_for jumped $((n + 1))
 ok $? "the engine notices the clock jump"
-marker
+marker_done
 is "$(runs catchup)" 1 "a paused schedule does not fire"
 run_sluice schedule resume catchup
 like "$OUT" "next firing: 2030-06-03 10:21:00" \
@@ -414,7 +426,7 @@ q_is "SELECT started_at >= start_at FROM workflows WHERE id = $s2" 1 \
     "it started no earlier than asked"
 engine_stop
 
-run_sluice run "$T_DIR/noop.json" --at "in 1 second" --wait
+run_sluice run "$T_DIR/noop.json" --at "in 0.5 seconds" --wait
 expect_rc 0 "run --at --wait with no engine waits for the start, then the end"
 q_is "SELECT status, started_at >= start_at FROM workflows WHERE id = $OUT" \
     "completed|1" "it ran at its time"

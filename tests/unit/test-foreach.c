@@ -18,7 +18,9 @@
  * test-foreach.c: the for-each arithmetic of src/flow/foreach.c: batches
  * (counts, percentages, lists whose last size repeats), the failure
  * budget, labels, the checks on items, and the tally show and the console
- * print; the walk over items in place in JSON text (util/jsonscan.c) and
+ * print; the retry at a spent failure budget (its gate, the items it
+ * runs again), which the engine and the console's preview share; the walk
+ * over items in place in JSON text (util/jsonscan.c) and
  * the input members a flow reads (flow/scope.c), which keep the engine's
  * memory flat over 10,000 items.
  */
@@ -34,6 +36,8 @@
 #include "tap.h"
 
 static struct flow	*test_parse(const char *);
+static struct flow_row	 test_row(int64_t, int64_t, int64_t, int,
+			     enum step_status);
 static char		*test_ends(const struct flow_foreach *, size_t);
 static char		*test_scan(const char *, const char *);
 
@@ -415,6 +419,95 @@ test_tally(void)
 	flow_free(f);
 }
 
+/* A row: id, its for-each row (item_of), items, item index, status. */
+static struct flow_row
+test_row(int64_t id, int64_t item_of, int64_t items, int index,
+    enum step_status status)
+{
+	struct flow_row	r;
+
+	memset(&r, 0, sizeof r);
+	r.id = id;
+	r.item_of = item_of;
+	r.items = items;
+	r.item_index = index;
+	r.status = status;
+	r.step_key = "s";
+	return (r);
+}
+
+/* The budget's gate and which items a retry at it runs again. */
+static void
+test_budget_retry(void)
+{
+	struct flow_row	rows[14];
+	unsigned char	again[nitems(rows)];
+	char		got[64];
+	size_t		i, n = 0, count;
+
+	tap_ok(flow_foreach_budget_gate(STEP_WAITING, 7, -1,
+	    "{\"message\":\"m\",\"foreach\":\"budget\"}"),
+	    "budget gate: a waiting for-each gate marked budget");
+	tap_ok(!flow_foreach_budget_gate(STEP_WAITING, 7, -1,
+	    "{\"foreach\":\"batch\",\"batch\":2}"),
+	    "budget gate: not a batch gate");
+	tap_ok(!flow_foreach_budget_gate(STEP_DONE, 7, -1,
+	    "{\"foreach\":\"budget\"}"),
+	    "budget gate: not once decided");
+	tap_ok(!flow_foreach_budget_gate(STEP_WAITING, 0, -1,
+	    "{\"foreach\":\"budget\"}"),
+	    "budget gate: not a gate of no for-each");
+	tap_ok(!flow_foreach_budget_gate(STEP_WAITING, 7, 0,
+	    "{\"foreach\":\"budget\"}"),
+	    "budget gate: not an item");
+	tap_ok(!flow_foreach_budget_gate(STEP_WAITING, 7, -1, "not json") &&
+	    !flow_foreach_budget_gate(STEP_WAITING, 7, -1, NULL),
+	    "budget gate: not without gate options");
+
+	tap_ok(flow_foreach_budget_again(STEP_FAILED) &&
+	    flow_foreach_budget_again(STEP_CANCELLED),
+	    "again: a failed item, and one an operator cancelled");
+	tap_ok(!flow_foreach_budget_again(STEP_DONE) &&
+	    !flow_foreach_budget_again(STEP_SKIPPED) &&
+	    !flow_foreach_budget_again(STEP_PENDING) &&
+	    !flow_foreach_budget_again(STEP_RUNNING),
+	    "again: not one done, skipped, waiting its turn or running");
+
+	/*
+	 * An earlier for-each (1) whose item failed within its budget; the
+	 * for-each 4, taken over by row 9 after a retry of the workflow,
+	 * waits at its budget gate 13.
+	 */
+	rows[n++] = test_row(1, 0, 2, -1, STEP_DONE);
+	rows[n++] = test_row(2, 1, 0, 0, STEP_FAILED);
+	rows[n++] = test_row(3, 1, 0, 1, STEP_DONE);
+	rows[n++] = test_row(4, 0, 4, -1, STEP_FAILED);
+	rows[n++] = test_row(5, 4, 0, 0, STEP_FAILED);	/* run again: 10 */
+	rows[n++] = test_row(6, 4, 0, 1, STEP_DONE);
+	rows[n++] = test_row(7, 4, 0, 2, STEP_FAILED);	/* ...: 11 */
+	rows[n++] = test_row(8, 4, 0, 3, STEP_CANCELLED);	/* ...: 12 */
+	rows[n++] = test_row(9, 4, 4, -1, STEP_RUNNING);
+	rows[n++] = test_row(10, 4, 0, 0, STEP_DONE);
+	rows[n++] = test_row(11, 4, 0, 2, STEP_FAILED);
+	rows[n++] = test_row(12, 4, 0, 3, STEP_CANCELLED);
+	rows[n++] = test_row(13, 9, 0, -1, STEP_WAITING);
+	rows[n++] = test_row(14, 0, 0, -1, STEP_FAILED);
+	count = flow_foreach_budget_plan(rows, n, 12, again);
+	got[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (again[i])
+			snprintf(got + strlen(got), sizeof got - strlen(got),
+			    "%s%lld", got[0] != '\0' ? "," : "",
+			    (long long)rows[i].id);
+	}
+	tap_is(got, "11,12", "plan: each item's latest row that failed or "
+	    "was cancelled, of the gate's for-each only");
+	tap_is_int((int)count, 2, "plan: how many");
+	count = flow_foreach_budget_plan(rows, n, n, again);
+	tap_ok(count == 0 && memchr(again, 1, n) == NULL,
+	    "plan: no gate, nothing");
+}
+
 int
 main(void)
 {
@@ -422,6 +515,7 @@ main(void)
 	test_labels();
 	test_limit();
 	test_tally();
+	test_budget_retry();
 	test_jsonscan();
 	test_walk();
 	test_input_use();
