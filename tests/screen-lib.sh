@@ -10,6 +10,8 @@
 #
 #   scr_start [COLSxROWS] [VAR=VAL...] -- ARGS...   the console,
 #                              "$SLUICE" --db "$DB" ARGS (default 100x30)
+#   scr_start_cmd [COLSxROWS] [VAR=VAL...] -- CMD ARGS...   a command
+#                              that runs the console
 #   scr_keys [-l] KEYS...      keys by tmux's names (Enter, Escape, Up,
 #                              C-l, j...), or with -l text
 #   scr_type TEXT              the same as scr_keys -l TEXT
@@ -48,24 +50,48 @@ scr_line() {
 	printf '%s\n' "$*" >&9 2>/dev/null
 }
 
+# scr_opts [COLSxROWS] [VAR=VAL...] --: the size in $_scr_size, the
+# environment (quoted for eval) in $_scr_env, and how many arguments
+# that was in $_scr_nopt.
+scr_opts() {
+	_scr_size=100x30
+	_scr_env="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
+	_scr_nopt=0
+	case ${1:-} in
+	[0-9]*x[0-9]*) _scr_size=$1; shift; _scr_nopt=1 ;;
+	esac
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		_scr_env="$_scr_env $(printf "'%s'" "$(printf '%s' "$1" |
+		    sed "s/'/'\\\\''/g")")"
+		shift
+		_scr_nopt=$((_scr_nopt + 1))
+	done
+	[ $# -gt 0 ] && _scr_nopt=$((_scr_nopt + 1))
+}
+
 # scr_start [COLSxROWS] [VAR=VAL...] -- ARGS...: start the console.
 scr_start() {
+	scr_opts "$@"
+	shift "$_scr_nopt"
+	scr_spawn "$SLUICE" --db "${DB:-$SLUICE_DB}" "$@"
+}
+
+# scr_start_cmd [COLSxROWS] [VAR=VAL...] -- CMD ARGS...: any command
+# that runs the console (env -u SLUICE_DB "$SLUICE", say).
+scr_start_cmd() {
+	scr_opts "$@"
+	shift "$_scr_nopt"
+	scr_spawn "$@"
+}
+
+# scr_spawn CMD ARGS...: what scr_start and scr_start_cmd share, with
+# scr_opts' size and environment.
+scr_spawn() {
 	scr_stop		# the one before, if any
 	SCR_N=$((SCR_N + 1))
 	SCR_DIR=$T_DIR/scr-$SCR_N
 	rm -rf "$SCR_DIR"
 	mkdir -p "$SCR_DIR"
-	_scr_size=100x30
-	case ${1:-} in
-	[0-9]*x[0-9]*) _scr_size=$1; shift ;;
-	esac
-	_scr_env="TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8"
-	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
-		_scr_env="$_scr_env $(printf "'%s'" "$(printf '%s' "$1" |
-		    sed "s/'/'\\\\''/g")")"
-		shift
-	done
-	[ $# -gt 0 ] && shift
 	mkfifo "$SCR_DIR/in" "$SCR_DIR/ack" || return 1
 	: >"$SCR_DIR/script"
 	# Each open of a FIFO waits for the other end: the console's
@@ -74,7 +100,7 @@ scr_start() {
 	    ASAN_OPTIONS=\"log_path=\$T_DIR/san-asan\${ASAN_OPTIONS:+:\$ASAN_OPTIONS}\" \
 	    UBSAN_OPTIONS=\"log_path=\$T_DIR/san-ubsan:print_stacktrace=1\${UBSAN_OPTIONS:+:\$UBSAN_OPTIONS}\" \
 	    SLUICE_SCRIPT=\"\$SCR_DIR/in\" SLUICE_SCRIPT_DIR=\"\$SCR_DIR\" \
-	    \"\$SLUICE\" --db \"\${DB:-\$SLUICE_DB}\" \"\$@\"" \
+	    \"\$@\"" \
 	    </dev/null >"$SCR_DIR/ack" 2>"$SCR_DIR/err" &
 	SCR_PID=$!
 	exec 8<"$SCR_DIR/ack"
