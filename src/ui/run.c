@@ -696,6 +696,15 @@ ui_run_follow(struct ui *ui, struct view *v)
 	if (r->tree != NULL && (i = run_pick(r, run_follow_rank)) >= 0) {
 		r->list.sel = i;
 		ui_list_fix(&r->list, r->list.height);
+		/*
+		 * A closed for-each whose items run: read them now, not
+		 * when the database next changes (an item may run for
+		 * hours); run_place then puts the cursor on the item.
+		 */
+		if (run_foreach_open(r, i)) {
+			v->dirty_data = 1;
+			r->force = 1;
+		}
 	}
 	ui_screen_message(ui, 0, "follow: the running step, else the newest "
 	    "failed, else waiting (f again or a move stops)");

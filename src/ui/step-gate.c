@@ -60,27 +60,30 @@ step_gate_template(struct ui *ui, struct stepv *sv,
 	int64_t	 good;
 	char	*cause;
 
-	if (w->template_name == NULL)
-		return;
-	if (store_template_last_completed(ui->store, w->template_name, &good,
-	    &cause) != 0) {
+	switch (ui_versions_good(ui, w, &good, &cause)) {
+	case -1:
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
-		return;
-	}
-	if (good == 0)
+		break;
+	case UI_GOOD_NO_TEMPLATE:
+		break;
+	case UI_GOOD_NONE_YET:
 		ui_step_field(sv, "template", PAINT_WAIT, "%s v%lld: no run of "
 		    "this template has completed yet", w->template_name,
 		    (long long)w->template_version);
-	else if (good == w->template_version)
+		break;
+	case UI_GOOD_SAME:
 		ui_step_field(sv, "template", PAINT_NORMAL, "%s v%lld, the "
 		    "version that last ran to completion", w->template_name,
 		    (long long)w->template_version);
-	else
+		break;
+	case UI_GOOD_DIFFERS:
 		ui_step_field(sv, "template", PAINT_WAIT, "%s v%lld differs "
 		    "from v%lld, the version that last ran to completion "
 		    "(D: the diff)", w->template_name,
 		    (long long)w->template_version, (long long)good);
+		break;
+	}
 }
 
 /* The gate's message, who may decide, how many must, when it times out. */

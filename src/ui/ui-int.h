@@ -589,6 +589,15 @@ void		 ui_messages_copy(struct ui *);
 void		 ui_versions_open(struct ui *, const char *);
 void		 ui_diffview_open(struct ui *, const char *, int64_t, int64_t);
 void		 ui_versions_run_diff(struct ui *, int64_t);
+/* How a run's template version stands to the one that last completed. */
+enum ui_version_good {
+	UI_GOOD_NO_TEMPLATE,	/* the run was not started from a template */
+	UI_GOOD_NONE_YET,	/* no run of its template has completed */
+	UI_GOOD_SAME,		/* its version is the one that last did */
+	UI_GOOD_DIFFERS		/* another version did: there is a diff */
+};
+int		 ui_versions_good(struct ui *, const struct store_workflow *,
+		     int64_t *, char **);
 
 /* edit.c: a template in $VISUAL or $EDITOR while the loop runs. */
 void		 ui_edit_open(struct ui *, const char *);

@@ -18,7 +18,9 @@
  * versions.c: one template's versions, newest first, as "sluice template
  * history" lists them: when and by whom each was saved, how many runs it
  * started and how many completed.  Enter shows what a version changed
- * from the one before it, d what changed from it to the latest.
+ * from the one before it, d what changed from it to the latest.  It also
+ * says how a run's version stands to the one that last ran to completion
+ * (ui_versions_good), for a gate's detail and D on a gate.
  */
 
 #include <stdio.h>
@@ -209,6 +211,27 @@ versions_free(struct view *v)
 }
 
 /*
+ * How a run's template version stands to the version of its template
+ * that last ran to completion (*good, 0 when none has): the gate's
+ * detail and D on a gate both say it.  -1 with *cause when the store
+ * cannot tell.
+ */
+int
+ui_versions_good(struct ui *ui, const struct store_workflow *w,
+    int64_t *good, char **cause)
+{
+	*good = 0;
+	if (w->template_name == NULL)
+		return (UI_GOOD_NO_TEMPLATE);
+	if (store_template_last_completed(ui->store, w->template_name, good,
+	    cause) != 0)
+		return (-1);
+	if (*good == 0)
+		return (UI_GOOD_NONE_YET);
+	return (*good == w->template_version ? UI_GOOD_SAME : UI_GOOD_DIFFERS);
+}
+
+/*
  * The diff from the version of a run's template that last ran to
  * completion to the run's own version (D on a gate).
  */
@@ -224,21 +247,27 @@ ui_versions_run_diff(struct ui *ui, int64_t wf)
 		free(cause);
 		return;
 	}
-	if (w->template_name == NULL)
-		ui_screen_message(ui, 0, "workflow %lld was not started from a "
-		    "template", (long long)wf);
-	else if (store_template_last_completed(ui->store, w->template_name,
-	    &good, &cause) != 0) {
+	switch (ui_versions_good(ui, w, &good, &cause)) {
+	case -1:
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
-	} else if (good == 0)
+		break;
+	case UI_GOOD_NO_TEMPLATE:
+		ui_screen_message(ui, 0, "workflow %lld was not started from a "
+		    "template", (long long)wf);
+		break;
+	case UI_GOOD_NONE_YET:
 		ui_screen_message(ui, 0, "no run of %s has completed yet",
 		    w->template_name);
-	else if (good == w->template_version)
+		break;
+	case UI_GOOD_SAME:
 		ui_screen_message(ui, 0, "%s v%lld is the version that last "
 		    "ran to completion", w->template_name, (long long)good);
-	else
+		break;
+	case UI_GOOD_DIFFERS:
 		ui_diffview_open(ui, w->template_name, good,
 		    w->template_version);
+		break;
+	}
 	store_workflow_free(w);
 }

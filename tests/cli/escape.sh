@@ -103,7 +103,11 @@ is "$ERC" 0 "the engine stops after all that"
 
 # --- kill -9 of the engine: the next engine's recovery ----------------------
 
-flow crash "$noretry, \"on_interrupt\": \"fail\"" "sleep 300"
+# The step prints once its grandchild is off: output opens the engine's
+# next transaction, which records the step's pid, at once rather than at
+# the engine's next tick.
+flow crash "$noretry, \"on_interrupt\": \"fail\"" \
+    "while [ ! -s $T_DIR/crash.pid ]; do sleep 0.01; done; echo off; sleep 300"
 engine_start
 run_sluice run "$T_DIR/crash.json"
 id=$OUT
@@ -132,7 +136,7 @@ id=$OUT
 esc=$(escaped term)
 ok $? "term: the step's grandchild started"
 kill -TERM "$EPID"
-sleep 0.2
+wait_for file_has "$T_DIR/engine.err" "engine stopping"
 kill -TERM "$EPID"
 wait_for engine_gone
 ok $? "term: a second SIGTERM stops the engine, escaped process or not"

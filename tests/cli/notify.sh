@@ -151,6 +151,22 @@ engine_start
 db=$(realpath "$SLUICE_DB")
 grp=$(id -gn)
 
+# Two runs wait for a clock: a gate's 1 s timeout and a 1 s SLA.  They
+# start first, so that their second passes while the gates below are
+# decided; their notifications are looked at further down.
+cat >"$T_DIR/timeout.json" <<'EOF'
+{"start": {"gate": {"message": "Quick!", "timeout": "1s"},
+   "branch": [{"if": "result == \"rejected\"", "then": "late"}]},
+ "late": {"tool": "noop"}}
+EOF
+run_sluice run "$T_DIR/timeout.json"
+tid=$OUT
+cat >"$T_DIR/late.json" <<'EOF'
+{"sla": "1s", "flow": {"start": {"tool": "sleep", "args": {"seconds": 30}}}}
+EOF
+run_sluice run "$T_DIR/late.json"
+lid=$OUT
+
 cat >"$T_DIR/gate.json" <<EOF
 {"start": {"tool": "noop", "next": "g"},
  "g": {"gate": {"message": "Ship {{input.v}}?", "approvers": ["@$grp", "alice"]},
@@ -262,13 +278,7 @@ is "$(envof "$f.env" SLUICE_ERROR)" "$why" "workflow_failed: SLUICE_ERROR"
 is "$(jv "$f.json" '$.message')" "workflow $id (reject-me) failed: $why" \
     "workflow_failed: the message"
 
-cat >"$T_DIR/timeout.json" <<'EOF'
-{"start": {"gate": {"message": "Quick!", "timeout": "1s"},
-   "branch": [{"if": "result == \"rejected\"", "then": "late"}]},
- "late": {"tool": "noop"}}
-EOF
-run_sluice run "$T_DIR/timeout.json"
-id=$OUT
+id=$tid
 f="$ev/gate_decided.$id"
 wait_for test -f "$f.json"
 ok $? "gate_decided when a gate times out"
@@ -293,11 +303,7 @@ is "$(jv "$f.json" '$.error')" "step start failed: disk full" \
 is "$(jv "$f.json" '$.console')" "sluice --db $db show $id" \
     "workflow_failed: the console command"
 
-cat >"$T_DIR/late.json" <<'EOF'
-{"sla": "1s", "flow": {"start": {"tool": "sleep", "args": {"seconds": 30}}}}
-EOF
-run_sluice run "$T_DIR/late.json"
-id=$OUT
+id=$lid
 f="$ev/workflow_late.$id"
 wait_for test -f "$f.json"
 ok $? "workflow_late when a run passes its SLA"
@@ -476,11 +482,15 @@ cat >"$cfg" <<EOF
   "touch $T_DIR/conc/\$SLUICE_WORKFLOW_ID; i=0; while [ ! -f $T_DIR/release ] && [ \$i -lt 200 ]; do sleep 0.05; i=\$((i+1)); done"]}]}
 EOF
 engine_start
+# Eleven runs asked for at once (the engine queues what the cap holds back).
 n=0
+runs=""
 while [ "$n" -lt 11 ]; do
 	n=$((n + 1))
-	"$SLUICE" run "$T_DIR/noop.json" >/dev/null 2>&1
+	"$SLUICE" run "$T_DIR/noop.json" >/dev/null 2>&1 &
+	runs="$runs $!"
 done
+wait $runs
 # running: how many notifiers have started.
 running() {
 	ls "$T_DIR/conc" | wc -l | tr -d ' '

@@ -144,19 +144,33 @@ q_is "SELECT result_json, exit_code, error, host FROM workflow_steps
 run_sluice log "$(step_id "$ID" start)"
 like "$OUT" "err" "its stderr is in the log"
 
-# --- cancel ends the remote command -----------------------------------------
+# --- cancel, and a timeout, end the remote command --------------------------
+# Both wait for the remote watcher, which looks once a second: the two runs
+# go at once, the timeout's (1 s) counting while the cancel is seen to.
+# Each case is reported in its place.
 
 cat >"$T_DIR/long.json" <<EOF
 {"start": {"host": "sluicetest",
    "run": ["sh", "-c", "echo \$\$ >$T_DIR/remote/\$1.pid; exec sleep 300",
      "x", "{{input.tag}}"]}}
 EOF
+cat >"$T_DIR/slow.json" <<EOF
+{"start": {"host": "sluicetest", "timeout": "1s",
+   "retry": {"max_attempts": 1},
+   "run": ["sh", "-c", "echo \$\$ >$T_DIR/remote/slow.pid; exec sleep 300"]}}
+EOF
 # remote_alive TAG: the remote command wrote its pid and still runs.
 remote_alive() {
 	[ -s "$T_DIR/remote/$1.pid" ] && alive "$(cat "$T_DIR/remote/$1.pid")"
 }
+run_sluice run "$T_DIR/slow.json"
+SID=$OUT
 run_sluice run "$T_DIR/long.json" -i tag=cancel
 ID=$OUT
+# The slow one first: its timeout ends it soon.
+wait_for remote_alive slow
+slow_ran=$?
+srpid=$(cat "$T_DIR/remote/slow.pid" 2>/dev/null)
 wait_for remote_alive cancel
 ok $? "the remote command runs"
 rpid=$(cat "$T_DIR/remote/cancel.pid")
@@ -174,22 +188,11 @@ ok $? "the local ssh client is gone"
 wait_for dead "$rpid"
 ok $? "the remote command is gone too"
 
-# --- a timeout ends the remote command --------------------------------------
-
-cat >"$T_DIR/slow.json" <<EOF
-{"start": {"host": "sluicetest", "timeout": "1s",
-   "retry": {"max_attempts": 1},
-   "run": ["sh", "-c", "echo \$\$ >$T_DIR/remote/slow.pid; exec sleep 300"]}}
-EOF
-run_sluice run "$T_DIR/slow.json"
-ID=$OUT
-wait_for remote_alive slow
-ok $? "the slow remote command runs"
-rpid=$(cat "$T_DIR/remote/slow.pid")
-wait_for wf_is "$ID" failed
-q_is "SELECT error FROM workflow_steps WHERE workflow_id = $ID" timeout \
+ok "$slow_ran" "the slow remote command runs"
+wait_for wf_is "$SID" failed
+q_is "SELECT error FROM workflow_steps WHERE workflow_id = $SID" timeout \
     "the step times out"
-wait_for dead "$rpid"
+[ -n "$srpid" ] && wait_for dead "$srpid"
 ok $? "the remote command is gone after the timeout"
 
 engine_stop

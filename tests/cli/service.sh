@@ -13,28 +13,7 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-[ "$(id -u)" -eq 0 ] ||
-    skip_all "needs root to create Unix accounts (useradd, setpriv)"
-for c in useradd userdel groupadd groupdel setpriv sqlite3; do
-	command -v "$c" >/dev/null 2>&1 || skip_all "no $c"
-done
-
-tag=$$
-grp="slt$tag"		# the team's group
-svc="sls$tag"		# the engine's account
-alice="sla$tag"		# team members
-bob="slb$tag"
-eve="sle$tag"		# not in the team
-made=""
-svc_cleanup() {
-	cleanup
-	for u in $made; do
-		userdel "$u" 2>/dev/null
-		groupdel "$u" 2>/dev/null
-	done
-	groupdel "$grp" 2>/dev/null
-}
-trap 'svc_cleanup' EXIT
+. "$TOP_SRCDIR/tests/service-lib.sh"
 
 # The console part needs tmux; the rest runs without it.
 have_tmux=0
@@ -43,33 +22,12 @@ if command -v tmux >/dev/null 2>&1; then
 	have_tmux=1
 fi
 
-groupadd "$grp" || skip_all "groupadd failed"
-for u in "$svc" "$alice" "$bob" "$eve"; do
-	case $u in
-	"$svc")	useradd -M -N -g "$grp" -s /bin/sh "$u" ;;
-	"$eve")	useradd -M -U -s /bin/sh "$u" ;;
-	*)	useradd -M -U -G "$grp" -s /bin/sh "$u" ;;
-	esac || skip_all "useradd $u failed"
-	made="$made $u"
-done
+svc_setup sl
 
-# Root's own looks are read-only: a writable sqlite3, closing last, would
-# checkpoint and remove the -wal and -shm files that members read with.
-q() {
-	sqlite3 -readonly -cmd '.timeout 5000' "$SLUICE_DB" "$1"
-}
+# db_digest: the whole database, read read-only (as q, unlike lib.sh's).
 db_digest() {
 	sqlite3 -readonly "$SLUICE_DB" .dump | md5sum | cut -d' ' -f1
 }
-
-chmod 0755 "$T_DIR" "$HOME"
-dir="$T_DIR/svc"
-mkdir "$dir"
-chown "$svc:$grp" "$dir"
-chmod 2750 "$dir"
-export SLUICE_DB="$dir/sluice.db"
-flows="$T_DIR/flows"
-mkdir -m 0755 "$flows"
 
 cat >"$flows/gate.json" <<'EOF2'
 {"start": {"gate": {"message": "ship?"}, "next": "after"},
@@ -86,13 +44,6 @@ cat >"$flows/boom.json" <<'EOF2'
 EOF2
 chmod 0644 "$flows"/*.json
 
-# as USER CMD...: run CMD as USER with USER's groups.
-as() {
-	_u=$1
-	shift
-	setpriv --reuid="$_u" --regid="$(id -g "$_u")" --init-groups "$@"
-}
-
 # run_as USER ARGS...: run_sluice as USER.
 run_as() {
 	_u=$1
@@ -101,18 +52,6 @@ run_as() {
 	RC=$?
 	OUT=$(cat "$T_DIR/out")
 	ERR=$(cat "$T_DIR/err")
-}
-
-# svc_engine: start the engine as the service account (umask 027), after
-# "sluice init" as the unit's ExecStartPre does.
-svc_engine() {
-	setpriv --reuid="$svc" --regid="$grp" --init-groups \
-	    sh -c 'umask 027; "$1" init >/dev/null || exit 1; exec "$1" engine' \
-	    sh "$SLUICE" \
-	    >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
-	EPID=$!
-	ENGINES="$ENGINES $EPID"
-	wait_for test -S "$SLUICE_DB.sock"
 }
 
 # row_is ID STATUS: the step row's status.

@@ -13,52 +13,10 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-[ "$(id -u)" -eq 0 ] ||
-    skip_all "needs root to create Unix accounts (useradd, setpriv)"
-for c in useradd userdel groupadd groupdel setpriv sqlite3; do
-	command -v "$c" >/dev/null 2>&1 || skip_all "no $c"
-done
+. "$TOP_SRCDIR/tests/service-lib.sh"
 
-tag=$$
-grp="smt$tag"		# the team's group
-svc="sms$tag"		# the engine's account
-alice="sma$tag"		# team members
-bob="smb$tag"
-eve="sme$tag"		# not in the team
-made=""
-svc_cleanup() {
-	cleanup
-	for u in $made; do
-		userdel "$u" 2>/dev/null
-		groupdel "$u" 2>/dev/null
-	done
-	groupdel "$grp" 2>/dev/null
-}
-trap 'svc_cleanup' EXIT
+svc_setup sm
 
-groupadd "$grp" || skip_all "groupadd failed"
-for u in "$svc" "$alice" "$bob" "$eve"; do
-	case $u in
-	"$svc")	useradd -M -N -g "$grp" -s /bin/sh "$u" ;;
-	"$eve")	useradd -M -U -s /bin/sh "$u" ;;
-	*)	useradd -M -U -G "$grp" -s /bin/sh "$u" ;;
-	esac || skip_all "useradd $u failed"
-	made="$made $u"
-done
-
-# Root only reads: the members read the database the service writes.
-q() {
-	sqlite3 -readonly -cmd '.timeout 5000' "$SLUICE_DB" "$1"
-}
-
-chmod 0755 "$T_DIR" "$HOME"
-dir="$T_DIR/svc"
-mkdir "$dir"
-chown "$svc:$grp" "$dir"
-chmod 2750 "$dir"
-export SLUICE_DB="$dir/sluice.db"
-flows="$T_DIR/flows"
-mkdir -m 0755 "$flows"
 cat >"$flows/people.json" <<'EOF2'
 {"start": {"gate": {"message": "people only"}, "next": "after"},
  "after": {"tool": "noop"}}
@@ -82,8 +40,8 @@ call() {
 mcp_as() {
 	_u=$1
 	shift
-	printf '%s\n' "$@" | setpriv --reuid="$_u" --regid="$(id -g "$_u")" \
-	    --init-groups "$SLUICE" mcp >"$T_DIR/mcp.out" 2>"$T_DIR/mcp.err"
+	printf '%s\n' "$@" | as "$_u" "$SLUICE" mcp >"$T_DIR/mcp.out" \
+	    2>"$T_DIR/mcp.err"
 }
 
 # get ID PATH: a JSON path of the answer to request ID.
@@ -92,12 +50,7 @@ get() {
 	    "SELECT json_extract(j, '$2') FROM d"
 }
 
-setpriv --reuid="$svc" --regid="$grp" --init-groups \
-    sh -c 'umask 027; "$1" init >/dev/null || exit 1; exec "$1" engine' \
-    sh "$SLUICE" >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
-EPID=$!
-ENGINES="$ENGINES $EPID"
-wait_for test -S "$SLUICE_DB.sock"
+svc_engine
 ok $? "the engine runs as the service account and listens"
 
 auid=$(id -u "$alice")
@@ -128,8 +81,8 @@ is "$(get 2 '$.result.isError')" 0 "a gate that allows agents takes the member's
 is "$(q "SELECT who || '|' || via FROM audit WHERE action = 'approve'
     AND step_id = $ga")" "$alice|mcp" "  audited as the member via mcp"
 
-setpriv --reuid="$bob" --regid="$(id -g "$bob")" --init-groups \
-    "$SLUICE" approve "$gp" -m "bob decides" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+as "$bob" "$SLUICE" approve "$gp" -m "bob decides" >"$T_DIR/out" \
+    2>"$T_DIR/err" </dev/null
 is "$?" 0 "another member decides the gate for people at the shell"
 wait_for wf_ended "$people"
 wait_for wf_ended "$agents"
@@ -153,8 +106,8 @@ is "$(q "SELECT count(*) FROM audit WHERE who = '$eve'")" 0 "  and leaves no mar
 
 kill -TERM "$EPID" 2>/dev/null
 wait "$EPID"
-setpriv --reuid="$alice" --regid="$(id -g "$alice")" --init-groups \
-    "$SLUICE" audit --verify >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+as "$alice" "$SLUICE" audit --verify >"$T_DIR/out" 2>"$T_DIR/err" \
+    </dev/null
 is "$?" 0 "the audit trail verifies"
 
 done_testing

@@ -60,7 +60,7 @@ scr_keys 1
 scr_resize 80x24
 scr_ok "^$id +rolling-rest" "back to the workflows"
 scr_keys Enter
-scr_ok '^▶ restart +host-restart +[0-9]+s batch 2/3; 0 of 1 failures; 1 done' \
+scr_ok '^▶ restart +host-restart +[0-9]+m?s batch 2/3; 0 of 1 failures; 1 done' \
     "the for-each is one row: batch 2/3 next, 0 of 1 failures, 1 done"
 scr_ok '◆ before batch 2 of 3 +gate' \
     "its waiting batch gate shows under it"
@@ -114,10 +114,11 @@ scr_keys g Enter
 scr_gone_ok '─ . web-01' "Enter again collapses it"
 scr_resize 80x24
 
-# f follows into a for-each that runs.
+# f follows into a for-each that runs, at once: its items run for a
+# minute, so nothing else changes to have the view read them.
 cat >"$T_DIR/slow.json" <<'EOF'
 {"start": {"foreach": ["s1", "s2", "s3"], "concurrency": 1,
-  "do": {"tool": "sleep", "args": {"seconds": 1}}}}
+  "do": {"tool": "sleep", "args": {"seconds": 60}}}}
 EOF
 run_sluice run "$T_DIR/slow.json"
 sid=$OUT
@@ -127,7 +128,8 @@ scr_keys g Enter
 scr_ok '▶ start' "its run view opens"
 scr_keys f
 scr_ok '▶ s[123] +sleep' "f opens the for-each and follows the running item"
-wait_for wf_is "$sid" completed
+run_sluice cancel "$sid"
+wait_for wf_is "$sid" cancelled
 # c on a running item cancels that item alone, echoing cancel --step;
 # on the for-each's own row c still asks about the workflow.
 cat >"$T_DIR/hang.json" <<'EOF'

@@ -3,13 +3,17 @@
 # then the console in it: sluice with no command opens the console, whose
 # header names the engine (this console, or an engine that runs
 # elsewhere), q quits with status 0 and the terminal settings as they
-# were (stty -g before and after), in UTF-8 and in the C locale.
+# were (stty -g before and after), in UTF-8 and in the C locale.  A
+# console attaching to another engine needs no terminal: it runs from a
+# key script (tests/screen-lib.sh).
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
 . "$TOP_SRCDIR/tests/tui-lib.sh"
+
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 # --- the harness ------------------------------------------------------------
 
@@ -108,14 +112,16 @@ is "$TUI_STATUS" 0 "... and q quits"
 
 # --- another process is the engine ------------------------------------------
 
+# Attaching needs no terminal: a key script drives this console
+# (tests/screen-lib.sh).
 engine_start
-tui_start 100x30 --
-tui_ok "engine: pid $EPID on " "with an engine running, the console attaches"
-tui_alive
+scr_start 100x30 --
+scr_ok "engine: pid $EPID on " "with an engine running, the console attaches"
+tui_pid_alive "$(scr_pid)"
 ok $? "the attached console is running"
-tui_keys q
-tui_wait_exit 5
-is "$TUI_STATUS" 0 "q quits the attached console"
+scr_keys q
+scr_stop
+is "$SCR_STATUS" 0 "q quits the attached console"
 alive "$EPID"
 ok $? "... and leaves the engine running"
 engine_stop

@@ -4,7 +4,9 @@
 # runs went, Enter shows what a version changed as a unified diff, d what
 # changed since it, and :versions reaches a removed template.  At 80x24
 # and 200x60.  A gate's detail says whether its run's template version is
-# the one that last ran to completion, and D shows the diff.
+# the one that last ran to completion, and D shows the diff; both say so
+# when it is that version, when no run has completed yet, and when the
+# run is not from a template.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -102,5 +104,71 @@ for size in 80x24 200x60; do
 	    "$size: the added gate is shown"
 	scr_stop
 done
+
+# The other answers to "is this the version that last ran to
+# completion?", which the gate's detail and D work out by one function:
+# the same version, none completed yet, a run not from a template.
+# cancel_waiting: cancel every waiting run, so the Gates view has one.
+cancel_waiting() {
+	run_sluice list --json --status waiting
+	for _w in $(json_query "$OUT" \
+	    "SELECT json_extract(value, '\$.id') FROM d, json_each(d.j)"); do
+		run_sluice cancel "$_w"
+	done
+}
+
+# gate_says MESSAGE DETAIL D-MESSAGE WHAT: the one waiting gate (its
+# MESSAGE) opens; its detail matches DETAIL (or has no template line,
+# when DETAIL is "-"), and D answers D-MESSAGE.
+gate_says() {
+	scr_start 80x24 --
+	scr_keys 2
+	scr_ok "$1" "$4: the gate waits"
+	scr_keys Enter
+	if [ "$2" = - ]; then
+		scr_wait '^  message +' >/dev/null
+		scr_gone_ok '^  template ' "$4: the detail has no template line"
+	else
+		scr_ok "$2" "$4: the detail says so"
+	fi
+	scr_keys D
+	scr_ok "$3" "$4: D says so too"
+	scr_stop
+}
+
+cat >"$T_DIR/same.json" <<'EOF'
+{"inputs": {"ask": {"required": false, "default": "yes"}},
+ "flow": {
+  "start": {"tool": "noop", "branch": [
+    {"if": "input.ask == \"yes\"", "then": "go"}, {"else": "end"}]},
+  "go": {"gate": {"message": "same now?"}, "next": "end"},
+  "end": {"tool": "noop"}}}
+EOF
+cancel_waiting
+run_sluice template save same "$T_DIR/same.json"
+run_sluice run same -i ask=no --wait
+expect_rc 0 "a run of same v1 that asks nothing completes"
+run_sluice run same
+gate_says 'same now\?' \
+    '^  template +same v1, the version that last ran to completion' \
+    'same v1 is the version that last ran to completion' \
+    "the same version"
+
+sed 's/same now/fresh now/' "$T_DIR/same.json" >"$T_DIR/fresh.json"
+cancel_waiting
+run_sluice template save fresh "$T_DIR/fresh.json"
+run_sluice run fresh
+gate_says 'fresh now\?' \
+    '^  template +fresh v1: no run of this template has completed yet' \
+    'no run of fresh has completed yet' "no run completed yet"
+
+cat >"$T_DIR/loose.json" <<'EOF'
+{"start": {"gate": {"message": "loose now?"}}}
+EOF
+cancel_waiting
+run_sluice run "$T_DIR/loose.json"
+loose=$OUT
+gate_says 'loose now\?' - \
+    "workflow $loose was not started from a template" "a run of a flow file"
 
 done_testing

@@ -1,0 +1,85 @@
+#!/bin/sh
+# tests/service-lib.sh: service mode's fixture, with real, separate Unix
+# accounts, sourced after tests/lib.sh and tests/engine-lib.sh by the
+# scripts that test service mode (tests/cli/service.sh, tests/mcp/
+# service.sh).  Sourcing it skips the script unless it runs as root with
+# the tools it needs, and removes the accounts at exit; svc_setup makes
+# them and the service's directory, svc_engine starts the engine as the
+# service account, as does the unit.  A script that sources
+# tests/tui-lib.sh does so after this file, which chains our exit trap.
+
+[ "$(id -u)" -eq 0 ] ||
+    skip_all "needs root to create Unix accounts (useradd, setpriv)"
+for c in useradd userdel groupadd groupdel setpriv sqlite3; do
+	command -v "$c" >/dev/null 2>&1 || skip_all "no $c"
+done
+
+SVC_MADE=""
+grp=""
+
+# svc_cleanup: what engine-lib.sh cleans, then the accounts and groups.
+svc_cleanup() {
+	cleanup
+	for u in $SVC_MADE; do
+		userdel "$u" 2>/dev/null
+		groupdel "$u" 2>/dev/null
+	done
+	[ -n "$grp" ] && groupdel "$grp" 2>/dev/null
+}
+trap 'svc_cleanup' EXIT
+
+# svc_setup PREFIX: the team's group $grp, the engine's account $svc (in
+# that group only), team members $alice and $bob, and $eve outside the
+# team, all named PREFIX, a letter and our pid; the service's directory
+# $dir (the service's, the team's group, setgid, not group-writable) with
+# $SLUICE_DB in it; and $flows, for flow files everyone may read.
+svc_setup() {
+	grp="${1}t$$"
+	svc="${1}s$$"
+	alice="${1}a$$"
+	bob="${1}b$$"
+	eve="${1}e$$"
+	groupadd "$grp" || skip_all "groupadd failed"
+	for u in "$svc" "$alice" "$bob" "$eve"; do
+		case $u in
+		"$svc")	useradd -M -N -g "$grp" -s /bin/sh "$u" ;;
+		"$eve")	useradd -M -U -s /bin/sh "$u" ;;
+		*)	useradd -M -U -G "$grp" -s /bin/sh "$u" ;;
+		esac || skip_all "useradd $u failed"
+		SVC_MADE="$SVC_MADE $u"
+	done
+	chmod 0755 "$T_DIR" "$HOME"
+	dir="$T_DIR/svc"
+	mkdir "$dir"
+	chown "$svc:$grp" "$dir"
+	chmod 2750 "$dir"
+	export SLUICE_DB="$dir/sluice.db"
+	flows="$T_DIR/flows"
+	mkdir -m 0755 "$flows"
+}
+
+# Root's own looks are read-only: a writable sqlite3, closing last, would
+# checkpoint and remove the -wal and -shm files that members read with.
+q() {
+	sqlite3 -readonly -cmd '.timeout 5000' "$SLUICE_DB" "$1"
+}
+
+# as USER CMD...: run CMD as USER with USER's groups.
+as() {
+	_u=$1
+	shift
+	setpriv --reuid="$_u" --regid="$(id -g "$_u")" --init-groups "$@"
+}
+
+# svc_engine: start the engine as the service account (umask 027), after
+# "sluice init" as the unit's ExecStartPre does; $EPID, and 0 once it
+# listens.
+svc_engine() {
+	setpriv --reuid="$svc" --regid="$grp" --init-groups \
+	    sh -c 'umask 027; "$1" init >/dev/null || exit 1; exec "$1" engine' \
+	    sh "$SLUICE" \
+	    >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for test -S "$SLUICE_DB.sock"
+}
