@@ -154,6 +154,7 @@ apart() {
 		T_COUNT=0
 		db_init
 		"$@"
+		exit 0
 	) >"$T_DIR/$_tag.tap" 2>&1 &
 	echo "$!" >"$T_DIR/$_tag.job.pid"
 }
@@ -172,9 +173,10 @@ own_engine_stop() {
 }
 
 # show_part TAG: wait for a part, print its cases, numbered on from ours,
-# and count them as ours.
+# and count them as ours; a part that did not run to its end fails.
 show_part() {
 	wait "$(cat "$T_DIR/$1.job.pid")"
+	_rc=$?
 	rm -f "$T_DIR/$1.job.pid"
 	awk -v b="$T_COUNT" '
 	/^ok [0-9]+/ { n = $2 + b; sub(/^ok [0-9]+/, "ok " n) }
@@ -183,13 +185,14 @@ show_part() {
 	T_COUNT=$((T_COUNT + $(grep -c '^\(not \)\{0,1\}ok [0-9]' \
 	    "$T_DIR/$1.tap")))
 	T_FAILED=$((T_FAILED + $(grep -c '^not ok [0-9]' "$T_DIR/$1.tap")))
+	[ "$_rc" -eq 0 ] || ok 1 "part $1 ran to its end (it exited $_rc)"
 }
 
 # part_q TAG SQL: query a part's database.
-part_q() {
+part_q() (
 	SLUICE_DB="$T_DIR/$1/test.db"
 	q "$2"
-}
+)
 
 # round_apart FROM NAME TO DELTA: a round on an engine started with the
 # clock at offset FROM.
