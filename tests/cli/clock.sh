@@ -55,40 +55,46 @@ EOF
 
 # --- delays across jumps --------------------------------------------------------
 
-# Three flows, each with two delays: the first to end (1.5 s) fires after
+# Three flows, each with two delays: the first to end (2 s) fires after
 # the jump and makes the engine look at its stored timers again; the
-# second (3 s) must then still wait its full length.  The jump comes a
+# second (4 s) must then still wait its full length.  The jump comes a
 # few tenths of a second after the delays start, well within the first.
 # flows N: write this round's flows (the failing steps fail once each).
 flows() {
 	cat >"$T_DIR/gate-first.json" <<EOF
 {"start": {"tool": "noop", "parallel": ["g", "f"]},
- "g": {"gate": {"message": "m", "timeout": "1.5s"},
+ "g": {"gate": {"message": "m", "timeout": "2s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
  "f": {"shell": "test -f '$T_DIR/f1-$1' || { touch '$T_DIR/f1-$1'; exit 1; }",
-   "retry": {"max_attempts": 2, "backoff": ["3s"]}}}
+   "retry": {"max_attempts": 2, "backoff": ["4s"]}}}
 EOF
 	cat >"$T_DIR/retry-first.json" <<EOF
 {"start": {"tool": "noop", "parallel": ["g", "f"]},
- "g": {"gate": {"message": "m", "timeout": "3s"},
+ "g": {"gate": {"message": "m", "timeout": "4s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
  "f": {"shell": "test -f '$T_DIR/f2-$1' || { touch '$T_DIR/f2-$1'; exit 1; }",
-   "retry": {"max_attempts": 2, "backoff": ["1.5s"]}}}
+   "retry": {"max_attempts": 2, "backoff": ["2s"]}}}
 EOF
 	cat >"$T_DIR/timeout.json" <<'EOF'
-{"start": {"run": ["sleep", "30"], "timeout": "2s",
+{"start": {"run": ["sleep", "30"], "timeout": "3s",
    "retry": {"max_attempts": 1}}}
 EOF
 }
 
-# waiting_and_pending A B: gate g of A waits and step f of B has a
-# pending retry.
+# status_of WF NAME: SQL for the status of step NAME's latest row.
+status_of() {
+	echo "(SELECT status FROM workflow_steps WHERE workflow_id = $1 AND
+	    name = '$2' ORDER BY id DESC LIMIT 1)"
+}
+
+# waiting_and_pending A B C: the gates g of A and B wait, their steps f
+# have a pending retry, and C's step runs (in one query: a try is quick).
 waiting_and_pending() {
-	step_is "$1" g waiting && step_is "$1" f pending &&
-	    step_is "$2" g waiting && step_is "$2" f pending &&
-	    step_is "$3" start running
+	[ "$(q "SELECT $(status_of "$1" g) || ' ' || $(status_of "$1" f) ||
+	    ' ' || $(status_of "$2" g) || ' ' || $(status_of "$2" f) || ' ' ||
+	    $(status_of "$3" start)")" = "waiting pending waiting pending running" ]
 }
 
 # round NAME OFFSET DELTA: jump the clock to OFFSET (DELTA from before)
@@ -113,26 +119,26 @@ round() {
 	wait_for wf_ended "$a" && wait_for wf_ended "$b" && wait_for wf_ended "$c"
 	ok $? "$1: every delay ended (none late by the jump)"
 	# Each delay's length: its end minus its start, less the jump.
-	between 2900 3600 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	between 3900 4700 "$(q "SELECT r.ready_at - f.completed_at - ($3)
 	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
 	    WHERE f.workflow_id = $a AND f.name = 'f' AND f.attempt = 1")" \
-	    "$1: a 3 s retry backoff took 3 s (another timer fired first)"
-	between 1400 2100 "$(q "SELECT completed_at - created_at - ($3)
+	    "$1: a 4 s retry backoff took 4 s (another timer fired first)"
+	between 1900 2700 "$(q "SELECT completed_at - created_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $a AND name = 'g'")" \
-	    "$1: a 1.5 s gate timeout took 1.5 s"
-	between 2900 3600 "$(q "SELECT completed_at - created_at - ($3)
+	    "$1: a 2 s gate timeout took 2 s"
+	between 3900 4700 "$(q "SELECT completed_at - created_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $b AND name = 'g'")" \
-	    "$1: a 3 s gate timeout took 3 s (a retry fired first)"
-	between 1400 2100 "$(q "SELECT r.ready_at - f.completed_at - ($3)
+	    "$1: a 4 s gate timeout took 4 s (a retry fired first)"
+	between 1900 2700 "$(q "SELECT r.ready_at - f.completed_at - ($3)
 	    FROM workflow_steps f JOIN workflow_steps r ON r.parent_id = f.id
 	    WHERE f.workflow_id = $b AND f.name = 'f' AND f.attempt = 1")" \
-	    "$1: a 1.5 s retry backoff took 1.5 s"
+	    "$1: a 2 s retry backoff took 2 s"
 	is "$(q "SELECT status || '|' || error FROM workflow_steps
 	    WHERE workflow_id = $c")" "failed|timeout" \
 	    "$1: the step with a timeout failed with reason timeout"
-	between 1900 2800 "$(q "SELECT completed_at - started_at - ($3)
+	between 2900 4000 "$(q "SELECT completed_at - started_at - ($3)
 	    FROM workflow_steps WHERE workflow_id = $c")" \
-	    "$1: its 2 s timeout (and kill grace) took 2 s"
+	    "$1: its 3 s timeout (and kill grace) took 3 s"
 }
 
 # --- parts run side by side --------------------------------------------------
@@ -195,10 +201,12 @@ part_q() (
 )
 
 # round_apart FROM NAME TO DELTA: a round on an engine started with the
-# clock at offset FROM.
+# clock at offset FROM, once every round's engine runs ($top/go): the
+# delays then start while no engine is starting.
 round_apart() {
 	clock_offset "$1"
 	own_engine
+	wait_for test -f "$top/go"
 	shift
 	round "$@"
 	own_engine_stop
@@ -252,12 +260,21 @@ dst_berlin() {
 
 # --- the parts apart start; the rounds' cases -------------------------------
 
+# rounds_up: every round's engine runs (its pid file is written once
+# engine_start has seen it).
+rounds_up() {
+	[ -f "$T_DIR/round-1.pid" ] && [ -f "$T_DIR/round-2.pid" ] &&
+	    [ -f "$T_DIR/round-3.pid" ] && [ -f "$T_DIR/round-4.pid" ]
+}
+
+apart ny dst_ny
+apart berlin dst_berlin
 apart round-1 round_apart 0 "+2 h" 7200000 7200000
 apart round-2 round_apart 7200000 "-2 h" 0 -7200000
 apart round-3 round_apart 0 "+1 day" 86400000 86400000
 apart round-4 round_apart 86400000 "-1 day" 0 -86400000
-apart ny dst_ny
-apart berlin dst_berlin
+wait_for rounds_up
+touch "$T_DIR/go"
 for r in 1 2 3 4; do
 	show_part "round-$r"
 done
@@ -330,16 +347,16 @@ run_sluice schedule rm hourly
 
 run_sluice run "$T_DIR/noop.json" --at "in 1 hour"
 s1=$OUT
-run_sluice run "$T_DIR/noop.json" --at "in 1 second"
+run_sluice run "$T_DIR/noop.json" --at "in 1.5 seconds"
 s2=$OUT
 is "$(q "SELECT status FROM workflows WHERE id IN ($s1, $s2)")" \
     "scheduled
 scheduled" "two scheduled starts"
 clock_at "$(local_ms UTC '2030-06-03 09:00:00')"
-# The marker comes after the real second the start was to wait.
-marker 1.2
+# The marker comes after the real 1.5 s the start was to wait.
+marker 1.7
 is "$(q "SELECT status FROM workflows WHERE id = $s2")" scheduled \
-    "back 2 h: a start 1 s ahead waits for the wall clock to come back"
+    "back 2 h: a start 1.5 s ahead waits for the wall clock to come back"
 # To just before the later start, about 3 h on: both have come a moment after.
 clock_at "$(($(q "SELECT start_at FROM workflows WHERE id = $s1") - 300))"
 wait_for wf_is "$s1" completed && wait_for wf_is "$s2" completed

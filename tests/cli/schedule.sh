@@ -274,7 +274,7 @@ done
 
 # --- firing through the test clock -------------------------------------------
 
-clock_at "$(($(at 10:00:58) + 500))"
+clock_at "$(at 10:00:58)"
 engine_start
 run_sluice schedule add minutely --cron "* * * * *" --template quick
 expect_rc 0 "add a schedule through the running engine"
