@@ -32,22 +32,48 @@
 #
 # After each wait, $SCR_LAST holds the screen it ended on.  The console
 # gets TERM=xterm-256color, LANG and LC_ALL C.UTF-8 unless the VAR=VAL
-# arguments say otherwise, and sanitizer reports go to $T_DIR.
+# arguments say otherwise, and sanitizer reports go to $T_DIR.  The
+# functions work on the console named by $SCR_S (default "main"): set it
+# to another name to run a second console beside it (two at most).
 
 # A console that quits before its script ends must not kill the test.
 trap '' PIPE
 
 SCR_N=0
+SCR_S=main
 SCR_DIR=
 SCR_PID=
 SCR_STATUS=
 SCR_LAST=
 SCR_K=0
+_scr_cur=main
+
+# scr_switch: the state of the console $SCR_S in SCR_DIR, SCR_PID and
+# SCR_K (the one before saved), and its descriptors: main's script and
+# stdout on 9 and 8, the other's on 7 and 6 ($_scr_in, $_scr_ack; the
+# other pair in $_scr_oin, $_scr_oack).
+scr_switch() {
+	if [ "$_scr_cur" != "$SCR_S" ]; then
+		eval "_scr_${_scr_cur}_dir=\$SCR_DIR"
+		eval "_scr_${_scr_cur}_pid=\$SCR_PID"
+		eval "_scr_${_scr_cur}_k=\$SCR_K"
+		eval "SCR_DIR=\${_scr_${SCR_S}_dir:-}"
+		eval "SCR_PID=\${_scr_${SCR_S}_pid:-}"
+		eval "SCR_K=\${_scr_${SCR_S}_k:-0}"
+		_scr_cur=$SCR_S
+	fi
+	if [ "$SCR_S" = main ]; then
+		_scr_in=9 _scr_ack=8 _scr_oin=7 _scr_oack=6
+	else
+		_scr_in=7 _scr_ack=6 _scr_oin=9 _scr_oack=8
+	fi
+}
 
 # scr_line TEXT: one line of the script, to the console now.
 scr_line() {
+	scr_switch
 	printf '%s\n' "$*" >>"$SCR_DIR/script"
-	printf '%s\n' "$*" >&9 2>/dev/null
+	printf '%s\n' "$*" >&"$_scr_in" 2>/dev/null
 }
 
 # scr_opts [COLSxROWS] [VAR=VAL...] --: the size in $_scr_size, the
@@ -88,6 +114,7 @@ scr_start_cmd() {
 # scr_opts' size and environment.
 scr_spawn() {
 	scr_stop		# the one before, if any
+	scr_switch
 	SCR_N=$((SCR_N + 1))
 	SCR_DIR=$T_DIR/scr-$SCR_N
 	rm -rf "$SCR_DIR"
@@ -96,20 +123,24 @@ scr_spawn() {
 	: >"$SCR_DIR/script"
 	# Each open of a FIFO waits for the other end: the console's
 	# stdout first (ours to read), then its script (ours to write).
-	eval "env -u LINES -u COLUMNS $_scr_env \
+	# The other console's descriptors are closed in this one (its
+	# script would not end while this one held it open), and exec
+	# keeps $! the console's pid.
+	eval "exec env -u LINES -u COLUMNS $_scr_env \
 	    ASAN_OPTIONS=\"log_path=\$T_DIR/san-asan\${ASAN_OPTIONS:+:\$ASAN_OPTIONS}\" \
 	    UBSAN_OPTIONS=\"log_path=\$T_DIR/san-ubsan:print_stacktrace=1\${UBSAN_OPTIONS:+:\$UBSAN_OPTIONS}\" \
 	    SLUICE_SCRIPT=\"\$SCR_DIR/in\" SLUICE_SCRIPT_DIR=\"\$SCR_DIR\" \
-	    \"\$@\"" \
+	    \"\$@\" $_scr_oin>&- $_scr_oack<&-" \
 	    </dev/null >"$SCR_DIR/ack" 2>"$SCR_DIR/err" &
 	SCR_PID=$!
-	exec 8<"$SCR_DIR/ack"
-	exec 9>"$SCR_DIR/in"
+	eval "exec $_scr_ack<\"\$SCR_DIR/ack\""
+	eval "exec $_scr_in>\"\$SCR_DIR/in\""
 	scr_line ":resize $_scr_size"
 }
 
 # scr_pid: the console's pid.
 scr_pid() {
+	scr_switch
 	echo "$SCR_PID"
 }
 
@@ -136,12 +167,13 @@ scr_resize() {
 # scr_sync: the screen as it is once the lines before are done, in
 # $SCR_SCREEN and $SCR_LAST; 1 if the console has gone.
 scr_sync() {
+	scr_switch
 	SCR_K=$((SCR_K + 1))
 	SCR_SCREEN=$SCR_DIR/s$SCR_K.screen
 	scr_line ":dump s$SCR_K"
 	scr_line ":echo s$SCR_K"
 	SCR_LAST=
-	while IFS= read -r _scr_a <&8; do
+	while IFS= read -r _scr_a <&"$_scr_ack"; do
 		[ "$_scr_a" = "s$SCR_K" ] || continue
 		SCR_LAST=$(cat "$SCR_SCREEN")
 		return 0
@@ -226,14 +258,15 @@ scr_check() {
 # scr_stop: end the script; the console quits (its status in
 # $SCR_STATUS) and its stdout is read to the end.
 scr_stop() {
+	scr_switch
 	[ -n "$SCR_PID" ] || return 0
 	# :quit, since a program started meanwhile (engine_start) may
 	# hold the FIFO open too, and its end would never come.
 	scr_line ":quit"
-	exec 9>&-
+	eval "exec $_scr_in>&-"
 	wait "$SCR_PID"
 	SCR_STATUS=$?
-	exec 8<&-
+	eval "exec $_scr_ack<&-"
 	SCR_PID=
 }
 

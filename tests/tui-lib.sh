@@ -58,6 +58,12 @@ if [ $# -ne 2 ] || [ "$1" -lt 2 ] || { [ "$1" -eq 2 ] && [ "$2" -lt 9 ]; }
 then
 	skip_all "tmux 2.9 or later is needed ($(tmux -V 2>/dev/null))"
 fi
+# The window size is a window option since tmux 3.1, a session option
+# before.
+TUI_WSIZE_OPT=
+if [ "$1" -gt 3 ] || { [ "$1" -eq 3 ] && [ "$2" -ge 1 ]; }; then
+	TUI_WSIZE_OPT=-w
+fi
 set --
 
 unset TMUX TMUX_PANE
@@ -216,21 +222,19 @@ tui_spawn() {
 	TUI_PID=
 	TUI_STATUS=
 	# A placeholder first, so that the options hold before the program
-	# writes its first byte; then the program takes its place.  The
-	# window size is a window option since tmux 3.1, a session option
-	# before; set globally, tmux 3.3a crashes at the next new-session
-	# once the last session has gone.
+	# writes its first byte; then the program takes its place, all in
+	# one command list (one round trip).  The window size is set for
+	# the session's window: set globally, tmux 3.3a crashes at the
+	# next new-session once the last session has gone.
+	# shellcheck disable=SC2086 # -w or nothing
 	if ! tui_tmux new-session -d -s "$TUI_S" -x "$TUI_COLS" \
 	    -y "$TUI_ROWS" 'exec cat' \; \
 	    set-option -s exit-empty off \; \
 	    set-option -g remain-on-exit on \; \
 	    set-option -g status off \; \
-	    set-option -g default-shell /bin/sh ||
-	    ! { tui_tmux set-option -w -t "$TUI_S" window-size manual \
-	    2>/dev/null ||
-	    tui_tmux set-option -t "$TUI_S" window-size manual; } ||
-	    ! tui_tmux resize-window -t "$TUI_S" -x "$TUI_COLS" \
-	    -y "$TUI_ROWS" \; \
+	    set-option -g default-shell /bin/sh \; \
+	    set-option $TUI_WSIZE_OPT -t "$TUI_S" window-size manual \; \
+	    resize-window -t "$TUI_S" -x "$TUI_COLS" -y "$TUI_ROWS" \; \
 	    respawn-pane -k -t "$TUI_S" "$_tui_cmd"; then
 		echo "# tui_start: tmux could not start: $_tui_cmd"
 		return 1

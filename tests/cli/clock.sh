@@ -36,7 +36,7 @@ marker() {
 # marker_start SECONDS: start the marker, to wait for it later (with
 # marker_done) while waiting for something else.
 marker_start() {
-	run_sluice run "$T_DIR/noop.json" --at "in $1 seconds"
+	run_sluice run "$NOOP" --at "in $1 seconds"
 	_m=$OUT
 }
 
@@ -45,7 +45,8 @@ marker_done() {
 	wait_for wf_is "$_m" completed
 }
 
-cat >"$T_DIR/noop.json" <<'EOF'
+NOOP=$T_DIR/noop.json
+cat >"$NOOP" <<'EOF'
 {"start": {"tool": "noop"}}
 EOF
 cat >"$T_DIR/quick.json" <<'EOF'
@@ -134,47 +135,133 @@ round() {
 	    "$1: its 2 s timeout (and kill grace) took 2 s"
 }
 
-# apart N NAME FROM TO DELTA: round NAME TO DELTA in the background, in a
-# subshell with a database, clock (at offset FROM) and engine of its own;
-# its cases, numbered from N + 1, go to $T_DIR/round-N.tap.
+# --- parts run side by side --------------------------------------------------
+
+# apart TAG FUNC [ARGS]: FUNC ARGS in the background, in a subshell with a
+# database and clock file of its own (FUNC starts its engine with
+# own_engine); its cases, numbered from 1, go to $T_DIR/TAG.tap, its pid
+# to $T_DIR/TAG.job.pid (for cleanup, till show_part).  The parts that
+# wait for the same seconds run so, each alone with its engine and clock
+# (an engine's clock is the file it reads).
 apart() {
+	_tag=$1
+	shift
 	(
 		top=$T_DIR
-		T_DIR=$top/round-$1
+		T_DIR=$top/$_tag
 		mkdir "$T_DIR"
 		export SLUICE_DB="$T_DIR/test.db" SLUICE_TEST_CLOCK="$T_DIR/clock"
-		T_COUNT=$1
+		T_COUNT=0
 		db_init
-		clock_offset "$3"
-		engine_start
-		echo "$EPID" >"$top/round-$1.pid"	# for cleanup
-		round "$2" "$4" "$5"
-		engine_stop
-		rm -f "$top/round-$1.pid"
-	) >"$T_DIR/round-$1.tap" 2>&1 &
+		"$@"
+	) >"$T_DIR/$_tag.tap" 2>&1 &
+	echo "$!" >"$T_DIR/$_tag.job.pid"
 }
 
-# round_db N SQL: query round N's database.
-round_db() {
-	SLUICE_DB="$T_DIR/round-$1/test.db"
+# own_engine: start the engine of a part run apart, its pid where
+# cleanup finds it.
+own_engine() {
+	engine_start
+	echo "$EPID" >"$top/$(basename "$T_DIR").pid"
+}
+
+# own_engine_stop: stop that engine.
+own_engine_stop() {
+	engine_stop
+	rm -f "$top/$(basename "$T_DIR").pid"
+}
+
+# show_part TAG: wait for a part, print its cases, numbered on from ours,
+# and count them as ours.
+show_part() {
+	wait "$(cat "$T_DIR/$1.job.pid")"
+	rm -f "$T_DIR/$1.job.pid"
+	awk -v b="$T_COUNT" '
+	/^ok [0-9]+/ { n = $2 + b; sub(/^ok [0-9]+/, "ok " n) }
+	/^not ok [0-9]+/ { n = $3 + b; sub(/^not ok [0-9]+/, "not ok " n) }
+	{ print }' "$T_DIR/$1.tap"
+	T_COUNT=$((T_COUNT + $(grep -c '^\(not \)\{0,1\}ok [0-9]' \
+	    "$T_DIR/$1.tap")))
+	T_FAILED=$((T_FAILED + $(grep -c '^not ok [0-9]' "$T_DIR/$1.tap")))
+}
+
+# part_q TAG SQL: query a part's database.
+part_q() {
+	SLUICE_DB="$T_DIR/$1/test.db"
 	q "$2"
 }
 
-# The four rounds wait for the same seconds: they run side by side, each
-# alone with its engine and clock, and their cases are printed in order.
-apart 0 "+2 h" 0 7200000 7200000
-apart 10 "-2 h" 7200000 0 -7200000
-apart 20 "+1 day" 0 86400000 86400000
-apart 30 "-1 day" 86400000 0 -86400000
-wait
-cat "$T_DIR/round-0.tap" "$T_DIR/round-10.tap" "$T_DIR/round-20.tap" \
-    "$T_DIR/round-30.tap"
-T_COUNT=40
-T_FAILED=$(cat "$T_DIR"/round-*.tap | grep -c '^not ok')
-is "$(for r in 0 10 20 30; do
-	round_db "$r" "SELECT count(*) FROM audit WHERE action = 'clock-jump'"
+# round_apart FROM NAME TO DELTA: a round on an engine started with the
+# clock at offset FROM.
+round_apart() {
+	clock_offset "$1"
+	own_engine
+	shift
+	round "$@"
+	own_engine_stop
+}
+
+# --- DST in two zones --------------------------------------------------------------
+
+# Each zone's engine runs apart, while the rounds run (its TZ is the zone):
+# the clock is set 3 s before the instant, which costs nothing there.
+# dst_ny: spring forward in New York.
+dst_ny() {
+	export TZ=America/New_York
+	run_sluice template save quick "$top/quick.json"
+	clock_at "$(local_ms America/New_York '2030-03-10 01:59:57')"
+	own_engine
+	run_sluice schedule add ny --cron "30 2 * * *" --template quick
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
+	    "$(local_ms America/New_York '2030-03-10 03:00:00')" \
+	    "New York, spring forward: 02:30 does not exist; it fires at 03:00 EDT"
+	wait_for runs_are ny 1
+	ok $? "and does, 3 s after 01:59:57 EST"
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
+	    "$(local_ms America/New_York '2030-03-11 02:30:00')" \
+	    "then at 02:30 the next day"
+	run_sluice schedule show ny
+	like "$OUT" "next:     2030-03-11 02:30:00" "shown in local time"
+	run_sluice schedule rm ny
+	own_engine_stop
+}
+
+# dst_berlin: fall back in Berlin.
+dst_berlin() {
+	export TZ=Europe/Berlin
+	run_sluice template save quick "$top/quick.json"
+	clock_at "$(local_ms UTC '2030-10-27 00:29:57')"
+	own_engine
+	run_sluice schedule add berlin --cron "30 2 * * *" --template quick
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
+	    "$(local_ms UTC '2030-10-27 00:30:00')" \
+	    "Berlin, fall back: the first 02:30 (CEST)"
+	wait_for runs_are berlin 1
+	ok $? "fires"
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
+	    "$(local_ms UTC '2030-10-28 01:30:00')" \
+	    "the repeated 02:30 (CET) is not a second firing: next is the next day"
+	clock_at "$(($(local_ms UTC '2030-10-27 01:29:59') + 500))"
+	marker 2
+	is "$(runs berlin)" 1 "the wall clock passing 02:30 CET fires nothing"
+	own_engine_stop
+}
+
+# --- the parts apart start; the rounds' cases -------------------------------
+
+apart round-1 round_apart 0 "+2 h" 7200000 7200000
+apart round-2 round_apart 7200000 "-2 h" 0 -7200000
+apart round-3 round_apart 0 "+1 day" 86400000 86400000
+apart round-4 round_apart 86400000 "-1 day" 0 -86400000
+apart ny dst_ny
+apart berlin dst_berlin
+for r in 1 2 3 4; do
+	show_part "round-$r"
+done
+is "$(for r in 1 2 3 4; do
+	part_q "round-$r" "SELECT count(*) FROM audit WHERE action = 'clock-jump'"
 done | tr '\n' ' ')" "1 1 1 1 " "one clock-jump audit row per jump"
-is "$(round_db 0 "SELECT who FROM audit WHERE action = 'clock-jump'")" \
+is "$(part_q round-1 "SELECT who FROM audit WHERE action = 'clock-jump'")" \
     "$(id -un)" "recorded as the engine's account"
 
 clock_offset 0
@@ -240,54 +327,25 @@ run_sluice schedule rm hourly
 
 run_sluice run "$T_DIR/noop.json" --at "in 1 hour"
 s1=$OUT
-run_sluice run "$T_DIR/noop.json" --at "in 1.5 seconds"
+run_sluice run "$T_DIR/noop.json" --at "in 1 second"
 s2=$OUT
 is "$(q "SELECT status FROM workflows WHERE id IN ($s1, $s2)")" \
     "scheduled
 scheduled" "two scheduled starts"
 clock_at "$(local_ms UTC '2030-06-03 09:00:00')"
-marker 2
+# The marker comes after the real second the start was to wait.
+marker 1.2
 is "$(q "SELECT status FROM workflows WHERE id = $s2")" scheduled \
-    "back 2 h: a start 1.5 s ahead waits for the wall clock to come back"
+    "back 2 h: a start 1 s ahead waits for the wall clock to come back"
 # To just before the later start, about 3 h on: both have come a moment after.
 clock_at "$(($(q "SELECT start_at FROM workflows WHERE id = $s1") - 300))"
 wait_for wf_is "$s1" completed && wait_for wf_is "$s2" completed
 ok $? "forward 3 h: both starts have come, and both run"
 
-# --- DST in two zones --------------------------------------------------------------
+# --- DST: the cases of the parts apart ---------------------------------------
 
 engine_stop
-export TZ=America/New_York
-clock_at "$(($(local_ms America/New_York '2030-03-10 01:59:58') + 500))"
-engine_start
-run_sluice schedule add ny --cron "30 2 * * *" --template quick
-q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
-    "$(local_ms America/New_York '2030-03-10 03:00:00')" \
-    "New York, spring forward: 02:30 does not exist; it fires at 03:00 EDT"
-wait_for runs_are ny 1
-ok $? "and does, as the wall clock passes 01:59:59 EST"
-q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
-    "$(local_ms America/New_York '2030-03-11 02:30:00')" \
-    "then at 02:30 the next day"
-run_sluice schedule show ny
-like "$OUT" "next:     2030-03-11 02:30:00" "shown in local time"
-run_sluice schedule rm ny
-engine_stop
-
-export TZ=Europe/Berlin
-clock_at "$(($(local_ms UTC '2030-10-27 00:29:58') + 500))"
-engine_start
-run_sluice schedule add berlin --cron "30 2 * * *" --template quick
-q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
-    "$(local_ms UTC '2030-10-27 00:30:00')" \
-    "Berlin, fall back: the first 02:30 (CEST)"
-wait_for runs_are berlin 1
-ok $? "fires"
-q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
-    "$(local_ms UTC '2030-10-28 01:30:00')" \
-    "the repeated 02:30 (CET) is not a second firing: next is the next day"
-clock_at "$(($(local_ms UTC '2030-10-27 01:29:59') + 500))"
-marker 1
-is "$(runs berlin)" 1 "the wall clock passing 02:30 CET fires nothing"
+show_part ny
+show_part berlin
 
 done_testing

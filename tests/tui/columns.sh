@@ -5,7 +5,8 @@
 # the keys that work on the selected row, most important first, ending
 # with "? help"; m shows every message whole and Y copies the last echoed
 # command to the clipboard with OSC 52 (tmux's set-clipboard takes it).
-# At 80x24 and 200x60.
+# At 80x24 and 200x60, from key scripts (tests/screen-lib.sh); the
+# clipboard alone needs a terminal (tmux).
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -58,20 +59,26 @@ scr_ok "workflow $wf $long-for-the-quarterly-audit" \
     "200x60: the Audit view shows the whole target"
 scr_stop
 
-tui_start 80x24 --
-tui_ok "^$wf +rebuild-the-payments" "80x24: the run is listed, its name cut"
-tui_ok '…' "80x24: a cut shows …"
-tui_ok '\? (help|more keys)$' "80x24: the footer ends in ? help or ? more keys, not …"
-tui_gone_ok '[^?] [a-z]+…$' "80x24: no footer word is cut"
-# A command wider than the terminal: the message line cuts it, m shows it.
-tui_keys 3 v
-tui_ok "template history rebuild-the-pay.*…\$" \
-    "80x24: v echoes its command, cut at the terminal's edge"
-tui_keys m
-tui_ok "^[0-9:]+ +sluice .*template history" "80x24: m opens the messages"
-tui_ok "^$long\$|history $long\$" \
+scr_start 80x24 --
+scr_ok "^$wf +rebuild-the-payments" "80x24: the run is listed, its name cut"
+scr_ok '…' "80x24: a cut shows …"
+scr_ok '\? (help|more keys)$' "80x24: the footer ends in ? help or ? more keys, not …"
+scr_gone_ok '[^?] [a-z]+…$' "80x24: no footer word is cut"
+# A command wider than the screen: the message line cuts it, m shows it.
+scr_keys 3 v
+scr_ok "template history rebuild-the-pay.*…\$" \
+    "80x24: v echoes its command, cut at the screen's edge"
+scr_keys m
+scr_ok "^[0-9:]+ +sluice .*template history" "80x24: m opens the messages"
+scr_ok "^$long\$|history $long\$" \
     "80x24: the whole command is there, wrapped"
-tui_keys q
+scr_stop
+
+# Y writes OSC 52 to the terminal: tmux's set-clipboard takes it.
+tui_start 80x24 --
+tui_wait "^$wf +rebuild-the-payments"
+tui_keys 3 v
+tui_wait "template history rebuild-the-pay"
 tui_tmux set -g set-clipboard on
 tui_keys Y
 tui_ok 'copied to the clipboard \(OSC 52\)' "80x24: Y says it copied"

@@ -1,16 +1,17 @@
 #!/bin/sh
 # tests/tui/console.sh: the console's actions, driven by key scripts
-# (tests/screen-lib.sh; in tmux where a terminal is needed: the editor,
-# two consoles side by side) and checked through the CLI afterwards: approve and reject a gate (a reason is
-# required), cancel after a confirmation, retry after its preview, run a
-# template through the form (required inputs enforced), edit a template
-# with a scripted $EDITOR, filter; and the engine finishing runs while the
-# help, a prompt, the form and the editor are open.
+# (tests/screen-lib.sh; in tmux where a terminal is needed: the editor)
+# and checked through the CLI afterwards: approve and reject a gate (a
+# reason is required), cancel after a confirmation, retry after its
+# preview, run a template through the form (required inputs enforced),
+# edit a template with a scripted $EDITOR, filter; the engine finishing
+# runs while the help, a prompt, the form and the editor are open; a
+# second console attaching to the first and taking over when it quits.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 . "$TOP_SRCDIR/tests/screen-lib.sh"
-# The editor and two consoles side by side need terminals: tmux.
+# The editor needs a terminal: tmux.
 . "$TOP_SRCDIR/tests/tui-lib.sh"
 
 cat >"$T_DIR/gate.json" <<'J'
@@ -277,33 +278,34 @@ scr_ok 'No schedules' "the view is empty again"
 
 # --- a second console attaches to the first; takes over when it goes ---------
 scr_stop
-tui_start 100x30
-tui_wait 'engine: this console'
-A=$(tui_pid)
-TUI_S=second
-tui_start 100x30
-tui_ok "engine: pid $A on " "a second console attaches to the engine"
+scr_start 100x30
+scr_wait 'engine: this console'
+A=$(scr_pid)
+SCR_S=second
+scr_start 100x30
+scr_ok "engine: pid $A on " "a second console attaches to the engine"
 start_run "$T_DIR/gate.json"
 G4=$ID
 wait_for step_is "$G4" ask waiting
 GS=$(step_id "$G4" ask)
-tui_keys 2 /
-tui_type "$GS"
-tui_keys Enter
-tui_ok "^$GS +$G4 gate" "it shows the new gate (filtered by its step id)"
-tui_keys y
-tui_keys Enter
-tui_ok "approve $GS: (sent to the engine|approved)" \
+scr_keys 2 /
+scr_type "$GS"
+scr_keys Enter
+scr_ok "^$GS +$G4 gate" "it shows the new gate (filtered by its step id)"
+scr_keys y
+scr_keys Enter
+scr_ok "approve $GS: (sent to the engine|approved)" \
     "its approval goes to the engine"
-tui_ok "approve $GS: approved" "... and the engine's answer comes back"
+scr_ok "approve $GS: approved" "... and the engine's answer comes back"
 wait_for wf_done "$G4"
 ok $? "the engine in the first console ran it to the end"
-TUI_S=main
-tui_keys q
-tui_wait_exit 5
-TUI_S=second
-tui_ok 'engine: this console' "when the first console quits, the second takes over" 15
-TUI_S=main
+SCR_S=main
+scr_keys q
+scr_stop
+SCR_S=second
+scr_ok 'engine: this console' "when the first console quits, the second takes over" 15
+scr_stop
+SCR_S=main
 
 # --- the help and the manual list the same keys ------------------------------
 scr_start 200x60

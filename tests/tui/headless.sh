@@ -7,8 +7,9 @@
 # console opened afterwards shows that engine and approves the gate at
 # the end through it, and the headless engine exits once the work has
 # drained, saying so in DB.engine.log (0600).  q with steps running keeps
-# them running headless by default (Enter); i interrupts them and quits.  "sluice engine" started
-# beside a headless engine asks it to hand over and takes over cleanly.
+# them running headless by default (Enter); i interrupts them and quits.
+# "sluice engine" started beside a headless engine asks it to hand over
+# and takes over cleanly.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
@@ -17,8 +18,8 @@
 LOG="$SLUICE_DB.engine.log"
 
 # chain FILE N EFFECTS PAUSE [GATE]: a flow of N steps s1..sN, each
-# appending its name to EFFECTS then sleeping PAUSE seconds; with GATE, a
-# gate "approve" and a step "final" after them.
+# appending its name to EFFECTS then running the command PAUSE; with
+# GATE, a gate "approve" and a step "final" after them.
 chain() {
 	{
 		printf '{'
@@ -26,7 +27,7 @@ chain() {
 		while [ "$i" -le "$2" ]; do
 			[ "$i" -eq 1 ] && printf '"start": {"name": "s1", ' ||
 			    printf ', "s%d": {' "$i"
-			printf '"shell": "echo s%d >>%s; sleep %s"' "$i" "$3" "$4"
+			printf '"shell": "echo s%d >>%s; %s"' "$i" "$3" "$4"
 			if [ "$i" -lt "$2" ]; then
 				printf ', "next": "s%d"}' $((i + 1))
 			elif [ -n "${5:-}" ]; then
@@ -68,8 +69,22 @@ cpu_ticks() {
 	sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
 }
 
+# drain_engine: "sluice engine --drain" until it exits, its status in
+# $ERC.  (engine_start waits for the engine row to name it: one with
+# nothing left to do after its recovery may be gone before that, and
+# the wait ran out after 10 s.)
+drain_engine() {
+	"$SLUICE" engine --drain >"$T_DIR/engine.out" \
+	    2>"$T_DIR/engine.err" </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for dead "$EPID" || kill -TERM "$EPID" 2>/dev/null
+	wait "$EPID"
+	ERC=$?
+}
+
 # --- the pane killed under a running chain ----------------------------------
-chain "$T_DIR/chain.json" 20 "$T_DIR/effects" 0.1 "Ship the chain?"
+chain "$T_DIR/chain.json" 20 "$T_DIR/effects" "sleep 0.1" "Ship the chain?"
 tui_start 100x30
 tui_ok 'engine: this console' "the console hosts the engine"
 HPID=$(tui_pid)
@@ -142,8 +157,11 @@ TUI_S=main
 # --- q with steps running: the default keeps them running ------------------
 : >"$LOG"
 rm -f "$T_DIR/effects2"
-# (0.3 s a step: the chain still runs when Enter answers the question.)
-chain "$T_DIR/short.json" 8 "$T_DIR/effects2" 0.3
+# (Each step waits for the file "release2", made once Enter has answered
+# the question: the chain is still running then, however loaded the
+# machine.)
+chain "$T_DIR/short.json" 8 "$T_DIR/effects2" \
+    "until test -e $T_DIR/release2; do sleep 0.05; done"
 tui_start 100x30
 tui_ok 'engine: this console' "a console hosts the engine again"
 QPID=$(tui_pid)
@@ -160,6 +178,7 @@ tui_ok 'i: interrupt them and quit' "... and which key interrupts"
 tui_keys Enter
 tui_ok "the engine goes on headless \(pid $QPID\)" \
     "Enter: the screen ends with one line saying where the work went"
+: >"$T_DIR/release2"
 wait_long 15 wf_is "$W2" completed
 ok $? "the chain completed headless"
 is "$(sort -u "$T_DIR/effects2" | wc -l | tr -d ' ')/$(wc -l \
@@ -188,10 +207,10 @@ tui_wait_exit 10
 ok $? "i: the console quits"
 gone "$IPID"
 ok $? "... itself (no headless engine left)"
-engine_start --drain
+drain_engine
 wait_long 10 wf_is "$W4" failed
 ok $? "the interrupted step followed on_interrupt (fail) at the next engine"
-engine_stop
+is "$ERC" 0 "... which then exits (--drain)"
 
 # --- a later "sluice engine" takes over from a headless one ----------------
 # (Step a runs until the test creates the file "release", once both later

@@ -16,6 +16,8 @@
 . "$TOP_SRCDIR/tests/screen-lib.sh"
 
 export SLUICE_TOOLS="$TOP_SRCDIR/share/tools.json"
+# The demo deploys and rollbacks take 0.2 s, not a second each.
+export SLUICE_DEMO_SECONDS=0.2
 
 # in_order REGEX...: each REGEX matches a line of $SCR_LAST, each below
 # the one before; else what did not, in $ORDER_BAD.
