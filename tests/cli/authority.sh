@@ -23,7 +23,9 @@
 #            the accounts can only read the database and every command
 #            goes over the socket, the caller known by SO_PEERCRED.
 # All must give identical outcomes and audit rows, so every case's
-# expectations are fixed, whatever the via.
+# expectations are fixed, whatever the via.  Each via works on a database,
+# a site config and fixture files of its own, so the three run at once;
+# their cases are reported in order, one via after the other.
 #
 # Needs root (to create accounts: useradd/groupadd with unique names,
 # removed at exit) and setpriv; skipped with the reason otherwise.
@@ -99,14 +101,11 @@ for u in $USERS; do
 	mkdir -p "$SHARED/home-$u"
 	chown "$u" "$SHARED/home-$u"
 done
-export SLUICE_DB="$SHARED/team.db"
 # The service's directory: its account's, the team may read, not write.
 SVCDIR="$SHARED/service"
 mkdir "$SVCDIR"
 chown "$svc:$TEAM" "$SVCDIR"
 chmod 2750 "$SVCDIR"
-SITE="$SHARED/site-config.json"
-export SLUICE_SITE_CONFIG="$SITE"
 
 # The binary must be reachable by the accounts.
 setpriv --reuid="$dave" --regid="$TEAM" --init-groups "$SLUICE" --version \
@@ -128,10 +127,10 @@ as() {
 	setpriv --reuid="$_u" --regid="$_g" --init-groups \
 	    env HOME="$SHARED/home-$_u" XDG_CONFIG_HOME="$SHARED/home-$_u/.config" \
 	    USER="$_spoof" LOGNAME="$_spoof" \
-	    "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+	    "$SLUICE" "$@" >"$T_DIR/$VIA.out" 2>"$T_DIR/$VIA.err" </dev/null
 	RC=$?
-	OUT=$(cat "$T_DIR/out")
-	ERR=$(grep -v '^sluice: warning: no engine is running' "$T_DIR/err")
+	OUT=$(cat "$T_DIR/$VIA.out")
+	ERR=$(grep -v '^sluice: warning: no engine is running' "$T_DIR/$VIA.err")
 }
 
 # --- vias ----------------------------------------------------------------------
@@ -146,14 +145,14 @@ via_inbox_start() {
 	[ -f "$SLUICE_DB" ] || as "$host" -- init
 	setpriv --reuid="$host" --regid="$TEAM" --init-groups \
 	    env HOME="$SHARED/home-$host" "$SLUICE" engine \
-	    >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
+	    >"$T_DIR/engine-$VIA.out" 2>"$T_DIR/engine-$VIA.err" </dev/null &
 	EPID=$!
-	ENGINES="$ENGINES $EPID"
+	via_engine_started
 	wait_for engine_named "$EPID" ||
-	    bail "the engine did not start: $(cat "$T_DIR/engine.err")"
+	    bail "the engine did not start: $(cat "$T_DIR/engine-$VIA.err")"
 }
 via_inbox_stop() {
-	engine_stop
+	via_engine_stop
 }
 via_inbox_reload() {
 	via_inbox_stop
@@ -167,17 +166,28 @@ via_socket_start() {
 	setpriv --reuid="$svc" --regid="$TEAM" --init-groups \
 	    env HOME="$SHARED/home-$svc" sh -c 'umask 027; "$1" init \
 	    >/dev/null || exit 1; exec "$1" engine' sh \
-	    "$SLUICE" >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
+	    "$SLUICE" >"$T_DIR/engine-$VIA.out" 2>"$T_DIR/engine-$VIA.err" \
 	    </dev/null &
 	EPID=$!
-	ENGINES="$ENGINES $EPID"
+	via_engine_started
 	wait_for test -S "$SLUICE_DB.sock" ||
-	    bail "the service engine did not start: $(cat "$T_DIR/engine.err")"
+	    bail "the service engine did not start: $(cat "$T_DIR/engine-$VIA.err")"
 	[ "$(stat -c %a "$SLUICE_DB")" = 640 ] ||
 	    bail "the service's database is not 0640"
 }
 via_socket_stop() {
+	via_engine_stop
+}
+
+# A via runs in a subshell, whose ENGINES the exit trap does not see: its
+# engine's pid goes in a file that engine-lib.sh's cleanup kills, until
+# the engine has stopped.
+via_engine_started() {
+	echo "$EPID" >"$T_DIR/engine-$VIA.pid"
+}
+via_engine_stop() {
 	engine_stop
+	rm -f "$T_DIR/engine-$VIA.pid"
 }
 via_socket_reload() {
 	via_socket_stop
@@ -196,12 +206,12 @@ site() {
 # gate STARTER GATE-OPTIONS: start a run as STARTER; $W the workflow, $G
 # its gate row.
 gate() {
-	cat >"$SHARED/gate.json" <<EOF
+	cat >"$VDIR/gate.json" <<EOF
 {"start": {"gate": {"message": "go?"$2}, "next": "after"},
  "after": {"tool": "noop"}}
 EOF
-	chmod 0644 "$SHARED/gate.json"
-	as "$1" -- run "$SHARED/gate.json"
+	chmod 0644 "$VDIR/gate.json"
+	as "$1" -- run "$VDIR/gate.json"
 	[ "$RC" = 0 ] || bail "gate fixture: run as $1: $RC $ERR"
 	W=$OUT
 	G=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $W AND name = 'start'")
@@ -210,12 +220,12 @@ EOF
 # waitstep STARTER WAIT-OPTIONS: start a run as STARTER whose first step
 # is a wait step; $W the workflow, $G its row.
 waitstep() {
-	cat >"$SHARED/wait.json" <<EOF
+	cat >"$VDIR/wait.json" <<EOF
 {"start": {"wait": {"message": "callback"$2}, "next": "after"},
  "after": {"tool": "noop"}}
 EOF
-	chmod 0644 "$SHARED/wait.json"
-	as "$1" -- run "$SHARED/wait.json"
+	chmod 0644 "$VDIR/wait.json"
+	as "$1" -- run "$VDIR/wait.json"
 	[ "$RC" = 0 ] || bail "wait fixture: run as $1: $RC $ERR"
 	W=$OUT
 	wait_for step_is "$W" start waiting || bail "wait fixture: not waiting"
@@ -224,12 +234,12 @@ EOF
 
 # failed STARTER: a run as STARTER that failed at step boom ($W, $S).
 failed() {
-	cat >"$SHARED/fail.json" <<'EOF'
+	cat >"$VDIR/fail.json" <<'EOF'
 {"start": {"tool": "fail", "args": {"message": "no"},
   "retry": {"max_attempts": 1}}}
 EOF
-	chmod 0644 "$SHARED/fail.json"
-	as "$1" -- run --wait "$SHARED/fail.json"
+	chmod 0644 "$VDIR/fail.json"
+	as "$1" -- run --wait "$VDIR/fail.json"
 	W=$(new_id)
 	wait_for wf_is "$W" failed || bail "failed fixture: $W is not failed"
 	S=$(q "SELECT max(id) FROM workflow_steps WHERE workflow_id = $W")
@@ -478,11 +488,11 @@ matrix() {
 	site '{"operators": ["'"$alice"'", "@'"$OPS"'"]}'
 	t "$dave" 4 "@dave@ $OPERATORS: start refused" \
 	    "start-refused|@dave@|@dave@ $OPERATORS: start refused" \
-	    -- run "$SHARED/gate.json"
+	    -- run "$VDIR/gate.json"
 	t "$carol" 4 "@carol@ $OPERATORS: start refused" \
 	    "start-refused|@carol@|@carol@ $OPERATORS: start refused" \
-	    -- run "$SHARED/gate.json"
-	t "$bob" 0 "*" "start|@bob@|" -- run "$SHARED/gate.json"
+	    -- run "$VDIR/gate.json"
+	t "$bob" 0 "*" "start|@bob@|" -- run "$VDIR/gate.json"
 	waitstep "$alice" ''
 	t "$dave" 4 "@dave@ may not complete $NOBODY" \
 	    "complete-refused|@dave@|@dave@ may not complete $NOBODY" \
@@ -518,13 +528,13 @@ matrix() {
 	    -- skip @S@ -m "  "
 	t "$bob" 0 "skipped step @S@ (start)" "skip|@bob@|known flake" \
 	    -- skip @S@ -m "known flake"
-	cp "$SHARED/gate.json" "$SHARED/tpl.json"
-	chmod 0644 "$SHARED/tpl.json"
+	cp "$VDIR/gate.json" "$VDIR/tpl.json"
+	chmod 0644 "$VDIR/tpl.json"
 	t "$carol" 4 "@carol@ $OPERATORS: template save refused" \
 	    "template save-refused|@carol@|@carol@ $OPERATORS: template save refused" \
-	    -- template save "t$VIA" "$SHARED/tpl.json"
+	    -- template save "t$VIA" "$VDIR/tpl.json"
 	t "$alice" 0 "saved template t$VIA version 1" "template save|@alice@|" \
-	    -- template save "t$VIA" "$SHARED/tpl.json"
+	    -- template save "t$VIA" "$VDIR/tpl.json"
 	t "$dave" 4 "@dave@ $OPERATORS: schedule-add refused" \
 	    "schedule-add-refused|@dave@|@dave@ $OPERATORS: schedule-add refused" \
 	    -- schedule add "s$VIA" --cron "@daily" --template "t$VIA"
@@ -538,24 +548,55 @@ matrix() {
 	site '{"operators": []}'
 	t "$alice" 4 "@alice@ is not an operator (operators: none): start refused" \
 	    "start-refused|@alice@|@alice@ is not an operator (operators: none): start refused" \
-	    -- run "$SHARED/gate.json"
+	    -- run "$VDIR/gate.json"
 	site '{}'
 }
 
-for VIA in $VIAS; do
-	export SLUICE_DB="$SHARED/team.db"
-	rm -f "$SLUICE_DB" "$SLUICE_DB-wal" "$SLUICE_DB-shm" "$SLUICE_DB.lock"
-	# Made by a member, as a team makes its shared database.
+# run_via VIA: the matrix through VIA, its database made by a member, as a
+# team makes its shared one; its audit trail, as who did what, kept.
+run_via() {
+	VIA=$1
+	VDIR="$SHARED/$VIA"
+	mkdir "$VDIR"
+	chmod 2770 "$VDIR"
+	SITE="$VDIR/site-config.json"
+	export SLUICE_SITE_CONFIG="$SITE"
+	export SLUICE_DB="$VDIR/team.db"
 	as "$host" -- init
 	W="" G="" S=""
 	via_${VIA}_start
 	matrix
 	via_${VIA}_stop
-	run_sluice audit --verify
+	"$SLUICE" audit --verify >"$T_DIR/$VIA.out" 2>"$T_DIR/$VIA.err" \
+	    </dev/null
+	RC=$?
+	ERR=$(cat "$T_DIR/$VIA.err")
 	expect_rc 0 "$VIA: the audit trail verifies after the matrix"
 	q "SELECT action || '|' || who || '|' || uid FROM audit ORDER BY id" \
 	    >"$T_DIR/audit-$VIA"
+}
+
+# replay FILE: a via's TAP, each case counted here, in order.
+replay() {
+	while IFS= read -r _l; do
+		case $_l in
+		"ok "*)		ok 0 "${_l#ok * - }" ;;
+		"not ok "*)	ok 1 "${_l#not ok * - }" ;;
+		*)		printf '%s\n' "$_l" ;;
+		esac
+	done <"$1"
+}
+
+for VIA in $VIAS; do
+	( run_via "$VIA" ) >"$T_DIR/tap-$VIA" 2>&1 &
+	eval "pid_$VIA=\$!"
 done
+bailed=0
+for VIA in $VIAS; do
+	eval "wait \$pid_$VIA" || bailed=1
+	replay "$T_DIR/tap-$VIA"
+done
+[ "$bailed" -eq 0 ] || exit 1
 
 # Every via wrote the same trail: the same actions by the same people.
 first=""
