@@ -225,7 +225,7 @@ struct engine {
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
-#define ENGINE_POLL_MS		1000	/* the inbox, for clients with no socket */
+#define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
 #define ENGINE_RESULT_MAX	(1024 * 1024)

@@ -487,12 +487,10 @@ engine_more(void *arg)
 }
 
 /*
- * Every second: has anyone posted to the inbox (a client that found no
- * socket), or taken the database over?  Commands come through the socket
- * and are applied at once; this is the fallback, which a client waits
- * for, so it looks often but only reads SQLite's data version (no I/O)
- * and writes nothing when nothing came (no heartbeat of its own: an idle
- * engine does not fsync).
+ * Now and then: has anyone posted to the inbox (a client that found no
+ * socket)?  Commands come through the socket and are applied at once;
+ * this is only the fallback, so it looks seldom and writes nothing when
+ * nothing came (no heartbeat of its own: an idle engine does not fsync).
  */
 static void
 engine_poll(void *arg)

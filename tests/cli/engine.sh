@@ -69,6 +69,19 @@ held=$?
     </dev/null &
 unanswered=$!
 ENGINES="$ENGINES $unanswered"
+
+# --- a stale epoch (started here, checked at the end) ----------------------
+
+# An idle engine learns of a take-over at its inbox poll, every 5 s: on a
+# database of its own, it goes stale while the rest of the script runs.
+SLUICE_DB=$T_DIR/stale.db
+"$SLUICE" engine >"$T_DIR/stale.out" 2>"$T_DIR/stale.err" </dev/null &
+spid=$!
+ENGINES="$ENGINES $spid"
+wait_for engine_named "$spid"
+sep=$(q "SELECT epoch FROM engine")
+# Another engine took over behind this one's back: it must stop writing.
+q "UPDATE engine SET epoch = epoch + 1"
 SLUICE_DB=$main_db
 
 # --- offline: no engine -----------------------------------------------------
@@ -168,22 +181,7 @@ q_is "SELECT pid IS NULL, epoch FROM engine" "1|$ep" \
 engine_start
 ep=$((ep + 1))
 q_is "SELECT epoch FROM engine" "$ep" "every engine takes a new epoch"
-
-# Another engine took over behind this one's back: it must stop writing.
-q "UPDATE engine SET epoch = epoch + 1"
-engine_gone() {
-	dead "$EPID"
-}
-wait_for engine_gone
-ok $? "an engine whose epoch went stale stops"
-wait "$EPID"
-rc=$?
-[ "$rc" -ne 0 ]
-ok $? "it exits with an error ($rc)"
-like "$(cat "$T_DIR/engine.err")" "another engine took over" \
-    "it says another engine took over"
-q_is "SELECT epoch, pid FROM engine" "$((ep + 1))|$EPID" \
-    "the stale engine wrote nothing after the take-over"
+engine_stop
 
 # --- run --wait as the engine ----------------------------------------------
 
@@ -709,6 +707,23 @@ engine_start
 wait_for wf_is "$idw" completed
 ok $? "the next engine finishes the workflow"
 engine_stop
+
+# --- the stale epoch (started at the top) ----------------------------------
+
+SLUICE_DB=$T_DIR/stale.db
+stale_gone() {
+	dead "$spid"
+}
+wait_for stale_gone
+ok $? "an engine whose epoch went stale stops"
+wait "$spid"
+rc=$?
+[ "$rc" -ne 0 ]
+ok $? "it exits with an error ($rc)"
+like "$(cat "$T_DIR/stale.err")" "another engine took over" \
+    "it says another engine took over"
+q_is "SELECT epoch, pid FROM engine" "$((sep + 1))|$spid" \
+    "the stale engine wrote nothing after the take-over"
 
 # --- a command nobody answers stays queued (started at the top) -----------
 

@@ -72,6 +72,153 @@ mv "$f.tmp" "$f.json"
 EOF
 chmod +x "$T_DIR/rec.sh"
 
+# --- sections that wait for clocks: started here, reported at the end -------
+# Two sections wait for notifiers' timeouts (3 s, 1 s) and for the 5 s
+# before a failed notification is tried again.  They run in the
+# background from here, each with a directory, database and config.json
+# of its own, while the other sections run; their cases go to files and
+# are reported, numbered in their turn, at the end of the script.
+
+# in_background NAME FUNCTION: run the section FUNCTION in a background
+# subshell whose T_DIR, database and config.json ($cfg) are under
+# $T_DIR/NAME, its TAP in $T_DIR/NAME.tap; there $top is the script's
+# T_DIR, where the section leaves its engine's pid as NAME-engine.pid.
+in_background() {
+	(
+		top=$T_DIR
+		T_DIR="$top/$1"
+		mkdir -p "$T_DIR"
+		export SLUICE_DB="$T_DIR/test.db"
+		export SLUICE_SITE_CONFIG="$T_DIR/config.json"
+		cfg=$SLUICE_SITE_CONFIG
+		db_init
+		"$2"
+	) >"$T_DIR/$1.tap" 2>&1 </dev/null &
+	echo "$!" >"$T_DIR/$1-section.pid"
+}
+
+# report NAME COUNT: wait for the section NAME, then report its COUNT
+# cases in their turn, with its diagnostics.
+report() {
+	wait "$(cat "$T_DIR/$1-section.pid")"
+	rm -f "$T_DIR/$1-section.pid" "$T_DIR/$1-engine.pid"
+	_n=0
+	while IFS= read -r _l; do
+		case $_l in
+		"ok "*) ok 0 "${_l#ok * - }"; _n=$((_n + 1)) ;;
+		"not ok "*) ok 1 "${_l#not ok * - }"; _n=$((_n + 1)) ;;
+		"#"*) printf '%s\n' "$_l" ;;
+		*) printf '# %s\n' "$_l" ;;
+		esac
+	done <"$T_DIR/$1.tap"
+	[ "$_n" -eq "$2" ] || ok 1 "section $1 reported its $2 cases ($_n)"
+}
+
+# slow_section: a slow notifier, killed at its timeout, and a failing one,
+# tried twice, then audited.
+slow_section() {
+	cat >"$T_DIR/plain.json" <<'EOF'
+{"start": {"gate": {"message": "Go?"}, "next": "after"},
+ "after": {"tool": "noop"}}
+EOF
+	cat >"$cfg" <<EOF
+{"notify": [
+  {"on": "gate_waiting", "timeout": "3s",
+   "run": ["sh", "-c", "echo \$\$ >>$T_DIR/slow.pids; exec sleep 60"]},
+  {"on": "workflow_completed",
+   "shell": "echo run >>$T_DIR/fail.runs; echo 'no route to pager' >&2; echo more >&2; exit 3"}]}
+EOF
+	engine_start
+	echo "$EPID" >"$top/slow-engine.pid"
+	run_sluice run "$T_DIR/plain.json" --name slow
+	id=$OUT
+	wait_for test -s "$T_DIR/slow.pids"
+	ok $? "the slow notifier started"
+	spid=$(head -n 1 "$T_DIR/slow.pids")
+	g=$(step_id "$id" start)
+	run_sluice approve "$g"
+	expect_rc 0 "the engine answers while the notifier runs"
+	wait_for wf_is "$id" completed
+	ok $? "the workflow goes on to its end"
+	alive "$spid"
+	ok $? "while the slow notifier still runs"
+	wait_for dead "$spid"
+	ok $? "the slow notifier is killed at its timeout"
+	wait_for audited notify-failed
+	ok $? "a notification's failure is audited"
+	is "$(q "SELECT workflow_id || '|' || step_id || '|' || comment ||
+	    '|' || json_extract(detail_json, '$.event') || '|' ||
+	    json_extract(detail_json, '$.attempts') FROM audit
+	    WHERE action = 'notify-failed' AND comment LIKE 'timed out%'")" \
+	    "$id|$g|timed out after 3s|gate_waiting|1" \
+	    "the audit row: workflow, step, why, event; a timeout is not retried"
+	like "$(q "SELECT target FROM audit WHERE action = 'notify-failed' AND
+	    comment LIKE 'timed out%'")" "notify[0] sh -c echo" \
+	    "the audit row names the command"
+
+	# failed_runs: the audit rows of the failing notifier.
+	failed_runs() {
+		q "SELECT count(*) FROM audit WHERE action = 'notify-failed' AND
+		    comment LIKE 'exit status%'"
+	}
+	# failed_once: it has been audited.
+	failed_once() {
+		[ "$(failed_runs)" -eq 1 ]
+	}
+	wait_for failed_once
+	ok $? "a failing notifier is audited after its last try"
+	is "$(q "SELECT comment || '|' ||
+	    json_extract(detail_json, '$.attempts') || '|' ||
+	    json_extract(detail_json, '$.event') || '|' ||
+	    (json_extract(detail_json, '$.shell') IS NOT NULL) FROM audit
+	    WHERE action = 'notify-failed' AND comment LIKE 'exit status%'")" \
+	    "exit status 3: no route to pager|2|workflow_completed|1" \
+	    "with its status and the first line of its stderr, after 2 attempts"
+	engine_stop
+	is "$ERC" 0 "the engine stops cleanly"
+	is "$(lines "$T_DIR/fail.runs")" 2 \
+	    "the failing notifier ran twice, no more"
+	is "$(lines "$T_DIR/slow.pids")" 1 "the slow notifier ran once"
+	is "$(failed_runs)" 1 "and was audited once"
+}
+
+# escaped_section: a notifier whose child leaves its group and holds its
+# output: its kill at the timeout reaches the child.
+escaped_section() {
+	if ! command -v setsid >/dev/null 2>&1; then
+		ok 0 "# SKIP no setsid"
+		ok 0 "# SKIP no setsid"
+		ok 0 "# SKIP no setsid"
+		return
+	fi
+	cat >"$T_DIR/noop.json" <<'EOF'
+{"start": {"tool": "noop"}}
+EOF
+	cat >"$cfg" <<EOF
+{"notify": [{"on": "workflow_completed", "timeout": "1s",
+  "run": ["sh", "-c", "setsid sh -c 'echo \$\$ >$T_DIR/esc.pid; exec sleep 30' & exec sleep 60"]}]}
+EOF
+	engine_start
+	echo "$EPID" >"$top/escaped-engine.pid"
+	run_sluice run "$T_DIR/noop.json"
+	# escaped: the notifier timed out, and its kill reached the
+	# process that left its group (found through its parent link).
+	escaped() {
+		[ "$(q "SELECT count(*) FROM audit WHERE action =
+		    'notify-failed' AND comment LIKE 'timed out%'")" -eq 1 ]
+	}
+	wait_for escaped
+	ok $? "a notifier whose child left its group times out"
+	[ -s "$T_DIR/esc.pid" ] && wait_for dead "$(cat "$T_DIR/esc.pid")"
+	ok $? "and its kill ends the child that left the group"
+	engine_stop
+	is "$ERC" 0 "and the engine still stops"
+	[ -s "$T_DIR/esc.pid" ] && kill "$(cat "$T_DIR/esc.pid")" 2>/dev/null
+}
+
+in_background slow slow_section
+in_background escaped escaped_section
+
 # --- config.json errors ------------------------------------------------------
 
 run_sluice list		# a database, so "nothing changed" has something to see
@@ -350,93 +497,6 @@ ok $((! $?)) "no metacharacter was run by any shell"
 run_sluice cancel "$id"
 engine_stop
 
-# --- a slow notifier, a failing one -------------------------------------------
-
-cat >"$cfg" <<EOF
-{"notify": [
-  {"on": "gate_waiting", "timeout": "3s",
-   "run": ["sh", "-c", "echo \$\$ >>$T_DIR/slow.pids; exec sleep 60"]},
-  {"on": "workflow_completed",
-   "shell": "echo run >>$T_DIR/fail.runs; echo 'no route to pager' >&2; echo more >&2; exit 3"}]}
-EOF
-engine_start
-run_sluice run "$T_DIR/plain.json" --name slow
-id=$OUT
-wait_for test -s "$T_DIR/slow.pids"
-ok $? "the slow notifier started"
-spid=$(head -n 1 "$T_DIR/slow.pids")
-g=$(step_id "$id" start)
-run_sluice approve "$g"
-expect_rc 0 "the engine answers while the notifier runs"
-wait_for wf_is "$id" completed
-ok $? "the workflow goes on to its end"
-alive "$spid"
-ok $? "while the slow notifier still runs"
-wait_for dead "$spid"
-ok $? "the slow notifier is killed at its timeout"
-wait_for audited notify-failed
-ok $? "a notification's failure is audited"
-is "$(q "SELECT workflow_id || '|' || step_id || '|' || comment || '|' ||
-    json_extract(detail_json, '$.event') || '|' ||
-    json_extract(detail_json, '$.attempts') FROM audit
-    WHERE action = 'notify-failed' AND comment LIKE 'timed out%'")" \
-    "$id|$g|timed out after 3s|gate_waiting|1" \
-    "the audit row: workflow, step, why, event; a timeout is not retried"
-like "$(q "SELECT target FROM audit WHERE action = 'notify-failed' AND
-    comment LIKE 'timed out%'")" "notify[0] sh -c echo" \
-    "the audit row names the command"
-
-# failed_runs: the audit rows of the failing notifier.
-failed_runs() {
-	q "SELECT count(*) FROM audit WHERE action = 'notify-failed' AND
-	    comment LIKE 'exit status%'"
-}
-# failed_once: it has been audited.
-failed_once() {
-	[ "$(failed_runs)" -eq 1 ]
-}
-wait_for failed_once
-ok $? "a failing notifier is audited after its last try"
-is "$(q "SELECT comment || '|' || json_extract(detail_json, '$.attempts') ||
-    '|' || json_extract(detail_json, '$.event') || '|' ||
-    (json_extract(detail_json, '$.shell') IS NOT NULL) FROM audit
-    WHERE action = 'notify-failed' AND comment LIKE 'exit status%'")" \
-    "exit status 3: no route to pager|2|workflow_completed|1" \
-    "with its status and the first line of its stderr, after 2 attempts"
-engine_stop
-is "$ERC" 0 "the engine stops cleanly"
-is "$(lines "$T_DIR/fail.runs")" 2 "the failing notifier ran twice, no more"
-is "$(lines "$T_DIR/slow.pids")" 1 "the slow notifier ran once"
-is "$(failed_runs)" 1 "and was audited once"
-
-# --- one that leaves something holding its output --------------------------------
-
-if command -v setsid >/dev/null 2>&1; then
-	cat >"$cfg" <<EOF
-{"notify": [{"on": "workflow_completed", "timeout": "1s",
-  "run": ["sh", "-c", "setsid sh -c 'echo \$\$ >$T_DIR/esc.pid; exec sleep 30' & exec sleep 60"]}]}
-EOF
-	engine_start
-	run_sluice run "$T_DIR/noop.json"
-	# escaped: the notifier timed out, and its kill reached the
-	# process that left its group (found through its parent link).
-	escaped() {
-		[ "$(q "SELECT count(*) FROM audit WHERE action =
-		    'notify-failed' AND comment LIKE 'timed out%'")" -eq 1 ]
-	}
-	wait_for escaped
-	ok $? "a notifier whose child left its group times out"
-	wait_for dead "$(cat "$T_DIR/esc.pid")"
-	ok $? "and its kill ends the child that left the group"
-	engine_stop
-	is "$ERC" 0 "and the engine still stops"
-	[ -s "$T_DIR/esc.pid" ] && kill "$(cat "$T_DIR/esc.pid")" 2>/dev/null
-else
-	ok 0 "# SKIP no setsid"
-	ok 0 "# SKIP no setsid"
-	ok 0 "# SKIP no setsid"
-fi
-
 # --- a notifier that never reads its stdin ---------------------------------------
 
 cat >"$cfg" <<EOF
@@ -529,5 +589,10 @@ is "$(envof "$f.env" SLUICE_DEFERRED)" 1 "SLUICE_DEFERRED=1"
 q_is "SELECT state FROM inbox WHERE command = 'notify' AND workflow_id = $id" \
     done "the inbox row is answered"
 engine_stop
+
+# --- the sections started in the background: their cases -------------------
+
+report slow 14
+report escaped 3
 
 done_testing

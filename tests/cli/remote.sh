@@ -146,8 +146,10 @@ like "$OUT" "err" "its stderr is in the log"
 
 # --- cancel, and a timeout, end the remote command --------------------------
 # Both wait for the remote watcher, which looks once a second: the two runs
-# go at once, the timeout's (1 s) counting while the cancel is seen to.
-# Each case is reported in its place.
+# go at once, the timeout's counting while the cancel is seen to.  Two
+# logins at once take longer under load: the timeout is 2 s, so that the
+# slow command is sure to be seen running first.  Each case is reported in
+# its place.
 
 cat >"$T_DIR/long.json" <<EOF
 {"start": {"host": "sluicetest",
@@ -155,7 +157,7 @@ cat >"$T_DIR/long.json" <<EOF
      "x", "{{input.tag}}"]}}
 EOF
 cat >"$T_DIR/slow.json" <<EOF
-{"start": {"host": "sluicetest", "timeout": "1s",
+{"start": {"host": "sluicetest", "timeout": "2s",
    "retry": {"max_attempts": 1},
    "run": ["sh", "-c", "echo \$\$ >$T_DIR/remote/slow.pid; exec sleep 300"]}}
 EOF

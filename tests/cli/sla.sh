@@ -111,7 +111,7 @@ like "$OUT" '"late": false' "show --json says late false"
 
 engine_stop
 engine_start
-run_sluice run "$T_DIR/ok.json" --at "in 1 second"
+run_sluice run "$T_DIR/ok.json" --at "in 0.5 seconds"
 wait_for wf_is "$OUT" completed
 is "$(late_rows "$id")" 1 "marked once: a restarted engine does not mark it again"
 is "$(grep -c "workflow_late $id " "$T_DIR/notified")" 1 \
@@ -136,7 +136,7 @@ ok $? "the engine marks it late at start-up"
 is "$(late_rows "$off")" 1 "once"
 engine_stop
 engine_start
-run_sluice run "$T_DIR/ok.json" --at "in 1 second"
+run_sluice run "$T_DIR/ok.json" --at "in 0.5 seconds"
 wait_for wf_is "$OUT" completed
 is "$(late_rows "$off")" 1 "and not again at the next start"
 

@@ -244,9 +244,9 @@ is "$(col "$id" start "status || '|' || error")" \
     "the timed-out row is cancelled, saying where it escalated"
 
 # The timer is stored: it survives an engine restart (stopped well
-# within the second).
+# within its 1.5 s).
 cat >"$T_DIR/tor.json" <<'EOF'
-{"start": {"wait": {"timeout": "1s"}}}
+{"start": {"wait": {"timeout": "1.5s"}}}
 EOF
 run_sluice run "$T_DIR/tor.json"
 id=$OUT

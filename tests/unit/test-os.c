@@ -368,7 +368,7 @@ test_proc_escaped(void)
 		spec.argv = (char *const *)argv;
 		spec.envp = envp;
 		spec.marks = round == 2 ? NULL : marks;
-		spec.pipe_grace = 300;
+		spec.pipe_grace = 100;
 		r.proc = proc_spawn(loop, &spec, res_output, res_exit, &r,
 		    &cause);
 		esc = 0;
@@ -1169,25 +1169,25 @@ static void
 test_proc_eof(void)
 {
 	const char	*late_err[] = { "sh", "-c",
-			    "exec 1>&-; sleep 0.2; echo x >&2", NULL };
+			    "exec 1>&-; sleep 0.1; echo x >&2", NULL };
 	const char	*closed[] = { "sh", "-c",
-			    "exec 1>&- 2>&-; sleep 0.2; exit 4", NULL };
+			    "exec 1>&- 2>&-; sleep 0.1; exit 4", NULL };
 	const char	*grand[] = { "sh", "-c",
-			    "(sleep 0.3; echo late) & echo early", NULL };
+			    "(sleep 0.15; echo late) & echo early", NULL };
 	struct result	 r;
 	int64_t		 start;
 
 	start = now_us();
 	tap_ok(spawn_run(late_err, 0, NULL, NULL, &r), "early stdout EOF");
 	tap_ok(r.exits == 1 && strcmp(text(&r.err), "x\n") == 0 &&
-	    r.done_us - start >= 200000,
+	    r.done_us - start >= 100000,
 	    "exit callback after stderr's EOF, not stdout's");
 	res_free(&r);
 
 	start = now_us();
 	tap_ok(spawn_run(closed, 0, NULL, NULL, &r), "both pipes closed early");
 	tap_ok(r.exits == 1 && WEXITSTATUS(r.status) == 4 &&
-	    r.done_us - start >= 200000,
+	    r.done_us - start >= 100000,
 	    "exit callback waits for the reap after both EOFs");
 	res_free(&r);
 
@@ -1196,7 +1196,7 @@ test_proc_eof(void)
 	    "grandchild holding stdout");
 	tap_is(text(&r.out), "early\nlate\n",
 	    "exit callback waits for the grandchild's EOF");
-	tap_ok(r.done_us - start >= 300000 && WEXITSTATUS(r.status) == 0,
+	tap_ok(r.done_us - start >= 150000 && WEXITSTATUS(r.status) == 0,
 	    "and reports the child's status");
 	res_free(&r);
 }
