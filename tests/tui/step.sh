@@ -51,10 +51,10 @@ cat >"$T_DIR/signoff.json" <<'EOF'
  "hold": {"shell": "echo holding", "done": true}}
 EOF
 # The ticker writes its first 60 lines at once (six "warn" lines on
-# stderr for the search to find), then one line each 0.1 s to follow.
+# stderr for the search to find), then one line each 0.2 s to follow.
 cat >"$T_DIR/ticker.json" <<'EOF'
 {"start": {"name": "tick", "timeout": "5m",
-  "shell": "i=0; while [ $i -lt 1500 ]; do i=$((i+1)); echo \"line $i\"; [ $((i % 10)) = 0 ] && echo \"warn $i\" >&2; [ $i -gt 60 ] && sleep 0.1; done",
+  "shell": "i=0; while [ $i -lt 1500 ]; do i=$((i+1)); echo \"line $i\"; [ $((i % 10)) = 0 ] && echo \"warn $i\" >&2; [ $i -gt 60 ] && sleep 0.2; done",
   "done": true}}
 EOF
 cat >"$T_DIR/flood.json" <<'EOF'
