@@ -111,6 +111,20 @@ new_id() {
 	q "SELECT max(id) FROM workflows"
 }
 
+# engine_drain: "sluice engine --drain" until it exits, its status in
+# $ERC.  (Not engine_start --drain: an engine with nothing left to do
+# after its recovery may be gone before its row names it, and that wait
+# would run out.)
+engine_drain() {
+	"$SLUICE" engine --drain >"$T_DIR/engine.out" \
+	    2>"$T_DIR/engine.err" </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for dead "$EPID" || kill -TERM "$EPID" 2>/dev/null
+	wait "$EPID"
+	ERC=$?
+}
+
 # wait_for's arguments are expanded once, before it starts: a condition
 # that reads the database on each try goes in a function such as these
 # (wait_for test -n "$(col ...)" would test the first answer 200 times).

@@ -69,20 +69,6 @@ cpu_ticks() {
 	sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
 }
 
-# drain_engine: "sluice engine --drain" until it exits, its status in
-# $ERC.  (engine_start waits for the engine row to name it: one with
-# nothing left to do after its recovery may be gone before that, and
-# the wait ran out after 10 s.)
-drain_engine() {
-	"$SLUICE" engine --drain >"$T_DIR/engine.out" \
-	    2>"$T_DIR/engine.err" </dev/null &
-	EPID=$!
-	ENGINES="$ENGINES $EPID"
-	wait_for dead "$EPID" || kill -TERM "$EPID" 2>/dev/null
-	wait "$EPID"
-	ERC=$?
-}
-
 # --- the pane killed under a running chain ----------------------------------
 chain "$T_DIR/chain.json" 20 "$T_DIR/effects" "sleep 0.1" "Ship the chain?"
 tui_start 100x30
@@ -207,7 +193,7 @@ tui_wait_exit 10
 ok $? "i: the console quits"
 gone "$IPID"
 ok $? "... itself (no headless engine left)"
-drain_engine
+engine_drain
 wait_long 10 wf_is "$W4" failed
 ok $? "the interrupted step followed on_interrupt (fail) at the next engine"
 is "$ERC" 0 "... which then exits (--drain)"

@@ -43,20 +43,6 @@ one_child() {
 
 HZ=$(getconf CLK_TCK)
 
-# drain_engine: "sluice engine --drain" until it exits, its status in
-# $ERC.  (engine_start waits for the engine row to name it: one with
-# nothing left to do after its recovery may be gone before that, and
-# the wait ran out after 10 s.)
-drain_engine() {
-	"$SLUICE" engine --drain >"$T_DIR/engine.out" \
-	    2>"$T_DIR/engine.err" </dev/null &
-	EPID=$!
-	ENGINES="$ENGINES $EPID"
-	wait_for dead "$EPID" || kill -TERM "$EPID" 2>/dev/null
-	wait "$EPID"
-	ERC=$?
-}
-
 # --- waiting for steps after a stop signal: asleep --------------------------
 # The grace leaves the 1 s measured below, and more, between the signal
 # and the kill.
@@ -85,7 +71,7 @@ tui_wait_exit 10
 ok $? "it exits once the grace has passed and the step is killed"
 dead "$SPID"
 ok $? "... the step's process is gone"
-drain_engine
+engine_drain
 is "$ERC" 0 "the next engine (--drain) exits once it has handled it"
 wait_for wf_ended "$W"
 q_is "SELECT status FROM workflow_steps WHERE workflow_id = $W" failed \

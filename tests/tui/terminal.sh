@@ -17,20 +17,6 @@ cat >"$T_DIR/long.json" <<'J'
 {"start": {"name": "long", "shell": "sleep 30", "on_interrupt": "fail"}}
 J
 
-# drain_engine: "sluice engine --drain" until it exits, its status in
-# $ERC.  (engine_start waits for the engine row to name it: one with
-# nothing left to do after its recovery may be gone before that, and
-# the wait ran out after 10 s.)
-drain_engine() {
-	"$SLUICE" engine --drain >"$T_DIR/engine.out" \
-	    2>"$T_DIR/engine.err" </dev/null &
-	EPID=$!
-	ENGINES="$ENGINES $EPID"
-	wait_for dead "$EPID" || kill -TERM "$EPID" 2>/dev/null
-	wait "$EPID"
-	ERC=$?
-}
-
 run_sluice run --wait "$T_DIR/quick.json" --name "plain"
 expect_rc 0 "a completed run"
 run_sluice run --wait "$T_DIR/quick.json" --name "デプロイ本番"
@@ -131,7 +117,7 @@ while tui_pid_alive "$pid" && [ $n -lt 100 ]; do
 done
 tui_pid_alive "$pid"
 ok $((! $?)) "two SIGTERMs stop the headless engine, interrupting the step"
-drain_engine
+engine_drain
 wait_for wf_ended "$L"
 ok $? "the next engine handles it (on_interrupt: fail)"
 q_is "SELECT status FROM workflows WHERE id = $L" failed \
