@@ -80,7 +80,8 @@ queue() {
 	elif [ $(($1 % 2)) -eq 1 ]; then _pick=left; else _pick=right; fi
 	"$SLUICE" run "$T_DIR/$_flow.json" -i pick=$_pick --name "crash-$1" \
 	    >/dev/null 2>>"$T_DIR/run.err" </dev/null ||
-		echo "# queueing workflow $1 failed" >&2
+		echo "# queueing workflow $1 failed:" \
+		    "$(tail -n 1 "$T_DIR/run.err")" >&2
 }
 
 # leftovers: pids of live processes started by one of this test's engines
