@@ -46,12 +46,14 @@
 struct headless {
 	struct ui	*ui;
 	int		 signals;	/* SIGTERM and SIGINT so far */
+	int		 stopping;	/* drained or handing over */
 };
 
 static void	 headless_log(const char *, ...) printflike(1, 2);
 static int	 headless_open_log(struct ui *, char **);
 static void	 headless_detach(int);
 static void	 headless_signal(int, void *);
+static void	 headless_check(void *);
 static void	 headless_event(const char *, int64_t, int64_t, void *);
 
 /* One line in the engine log (stderr is the log now), with the time. */
@@ -163,6 +165,28 @@ headless_event(const char *event, int64_t workflow_id, int64_t step_id,
 }
 
 /*
+ * Before the loop sleeps: once no workflow runs, stop; once the engine has
+ * finished, do not sleep.  Asked after poll() instead, the answer would
+ * wait for the next timer (up to five seconds) although the last step
+ * ended in the turn before it.
+ */
+static void
+headless_check(void *arg)
+{
+	struct headless	*h = arg;
+	struct engine	*e = h->ui->engine;
+
+	if (!h->stopping && h->signals == 0 && !engine_handing_over(e) &&
+	    engine_idle(e)) {
+		h->stopping = 1;
+		headless_log("its work has drained: no workflow is running");
+		engine_shutdown(e, 0);
+	}
+	if (engine_finished(e))
+		loop_break(h->ui->loop);
+}
+
+/*
  * Go on headless until the engine's work has drained; why says what took
  * the screen away.  The terminal is closed already; when it is still
  * there (the operator quit) one line on it says where things went.
@@ -173,7 +197,7 @@ ui_headless(struct ui *ui, const char *why)
 	struct headless	 h;
 	struct engine	*e = ui->engine;
 	char		*path = NULL;
-	int		 logfd, stopping = 0, handover = 0;
+	int		 logfd, handover = 0;
 	static const int signals[] = { SIGTERM, SIGINT, SIGHUP, SIGWINCH };
 	size_t		 i;
 
@@ -199,21 +223,17 @@ ui_headless(struct ui *ui, const char *why)
 	free(path);
 
 	loop_resume(ui->loop);
+	loop_hook_add(ui->loop, headless_check, &h);
 	while (!engine_finished(e)) {
 		loop_once(ui->loop, 1);
 		if (!handover && engine_handing_over(e)) {
-			handover = stopping = 1;
+			handover = h.stopping = 1;
 			headless_log("another engine asked for the database: "
 			    "starting no new step; exiting when the %d "
 			    "running ones have ended", engine_nrunning(e));
 		}
-		if (!stopping && h.signals == 0 && engine_idle(e)) {
-			stopping = 1;
-			headless_log("its work has drained: no workflow is "
-			    "running");
-			engine_shutdown(e, 0);
-		}
 	}
+	loop_hook_del(ui->loop, headless_check, &h);
 	engine_set_observer(e, NULL, NULL);
 	headless_log("headless: exiting%s", handover ? "; the other engine "
 	    "takes over" : "");
