@@ -11,8 +11,6 @@ now_ns() { date +%s%N; }
 case $(now_ns) in *[!0-9]*) echo "$0: date +%s%N unsupported" >&2; exit 2;; esac
 
 . "$(dirname "$0")/sluice-bin.sh"
-[ -x /usr/bin/time ] ||
-    { echo "$0: /usr/bin/time (GNU time) is needed for peak RSS" >&2; exit 2; }
 
 B_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")
 trap 'rm -rf "$B_DIR"' EXIT
@@ -42,6 +40,8 @@ queue() {
 # $B_DIR/trace; sets SECS (wall time, from before the exec to after the
 # exit) and RSS (peak resident set, KiB).
 engine_timed() {
+	[ -x /usr/bin/time ] || { echo "$0: /usr/bin/time (GNU time) is" \
+	    "needed for peak RSS" >&2; exit 2; }
 	: >"$B_DIR/trace"
 	_t0=$(now_ns)
 	SLUICE_TRACE="$B_DIR/trace" /usr/bin/time -f %M -o "$B_DIR/rss" \
