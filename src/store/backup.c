@@ -43,24 +43,6 @@
 static int	store_backup_copy(struct store *, const char *, char **);
 static int	store_backup_sync(const char *, char **);
 static int	store_backup_place(const char *, const char *, int, char **);
-static char	*store_backup_dir(const char *);
-
-/* The directory part of a path, as a new string. */
-static char *
-store_backup_dir(const char *path)
-{
-	char	*dir, *slash;
-
-	dir = xstrdup(path);
-	slash = strrchr(dir, '/');
-	if (slash == NULL)
-		strlcpy(dir, ".", strlen(dir) + 1);
-	else if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	return (dir);
-}
 
 /*
  * Copy the database into the file tmp in steps, all from one read
@@ -177,7 +159,7 @@ store_backup_place(const char *tmp, const char *target, int force,
 		}
 		unlink(tmp);
 	}
-	dir = store_backup_dir(target);
+	dir = store_dirname(target);
 	if ((fd = open(dir, O_RDONLY|O_DIRECTORY|O_CLOEXEC)) != -1) {
 		fsync(fd);
 		close(fd);
@@ -218,7 +200,7 @@ store_backup(struct store *s, const char *target, int force, char **cause)
 			return (STORE_CONFLICT);
 		}
 	}
-	dir = store_backup_dir(target);
+	dir = store_dirname(target);
 	xasprintf(&tmp, "%s/.sluice-backup.XXXXXX", dir);
 	free(dir);
 	if ((fd = mkstemp(tmp)) == -1) {

@@ -68,6 +68,9 @@ struct store {
 	int64_t			 migrated_from;	/* schema before, or 0 */
 };
 
+/* store.c */
+char		*store_dirname(const char *);
+
 /* backup.c */
 int		 store_backup_migration(struct store *, int64_t, char **);
 

@@ -54,7 +54,6 @@ static int	store_identify(struct store *, struct store_ident *, char **);
 static int	store_configure(struct store *, const struct store_ident *,
 		    char **);
 static int	store_missing(const char *, char **);
-static char	*store_dirname(const char *);
 static int	store_unreadable(struct store *, int, char **);
 static int	store_denied(const char *, char **);
 
@@ -103,8 +102,8 @@ store_missing(const char *path, char **cause)
 	return (STORE_NOTFOUND);
 }
 
-/* The directory part of a path, as a new string. */
-static char *
+/* The directory part of a path, as a new string (also backup.c's). */
+char *
 store_dirname(const char *path)
 {
 	char	*dir, *slash;
