@@ -31,6 +31,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <wchar.h>
 
 #include "util/util.h"
 #include "flow/flow.h"
@@ -196,6 +197,7 @@ void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
 void		 cli_json_time(struct cJSON *, const char *, int64_t);
 const char	*cli_time_rfc3339(int64_t, char *, size_t);
 struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
+size_t		 cli_text_char(const char *, mbstate_t *, int *);
 int		 cli_text_width(const char *);
 
 /* table.c: columns sized from the rows; cut with "…" on a narrow tty. */

@@ -144,26 +144,38 @@ cli_json_raw(const char *text)
 	return (v);
 }
 
+/*
+ * The character at s (not at its end): its length in bytes, and in *cols
+ * the columns it takes on a terminal.  A byte that is not valid text is
+ * one byte of one column, and decoding starts afresh after it.
+ */
+size_t
+cli_text_char(const char *s, mbstate_t *ps, int *cols)
+{
+	wchar_t	 wc;
+	size_t	 n;
+
+	n = mbrtowc(&wc, s, MB_CUR_MAX, ps);
+	if (n == (size_t)-1 || n == (size_t)-2) {
+		memset(ps, 0, sizeof *ps);
+		*cols = 1;
+		return (1);
+	}
+	*cols = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+	return (n);
+}
+
 /* Columns a string takes on a terminal (bytes if it is not valid text). */
 int
 cli_text_width(const char *s)
 {
 	mbstate_t	 ps;
-	wchar_t		 wc;
-	size_t		 n;
 	int		 w = 0, cw;
 
 	memset(&ps, 0, sizeof ps);
 	while (*s != '\0') {
-		n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
-		if (n == (size_t)-1 || n == (size_t)-2) {
-			memset(&ps, 0, sizeof ps);
-			n = 1;
-			cw = 1;
-		} else
-			cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		s += cli_text_char(s, &ps, &cw);
 		w += cw;
-		s += n;
 	}
 	return (w);
 }

@@ -156,7 +156,6 @@ static void
 table_cell(struct buf *b, const char *s, int width, int last)
 {
 	mbstate_t	 ps;
-	wchar_t		 wc;
 	size_t		 n;
 	int		 w, cw, used = 0, utf8;
 
@@ -170,13 +169,7 @@ table_cell(struct buf *b, const char *s, int width, int last)
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	memset(&ps, 0, sizeof ps);
 	while (*s != '\0') {
-		n = mbrtowc(&wc, s, MB_CUR_MAX, &ps);
-		if (n == (size_t)-1 || n == (size_t)-2) {
-			memset(&ps, 0, sizeof ps);
-			n = 1;
-			cw = 1;
-		} else
-			cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		n = cli_text_char(s, &ps, &cw);
 		if (used + cw > width - 1)
 			break;
 		buf_add(b, s, n);
