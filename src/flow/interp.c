@@ -51,6 +51,7 @@ struct interp_walk {
 
 static const char *interp_pair(const char *, const char *, char);
 static int	 interp_next(const char *, size_t, struct interp_span *);
+static int	 interp_whole(const char *, struct interp_span *);
 static const cJSON *interp_resolve(const cJSON *, const char *, size_t);
 static void	 interp_render(struct buf *, const cJSON *);
 static void	 interp_string(struct buf *, const char *, const cJSON *);
@@ -278,6 +279,19 @@ interp_value_r(const cJSON *v, const cJSON *scope, int depth)
 	return (cJSON_Duplicate(v, 0));
 }
 
+/* Is s one placeholder and nothing else?  Its span in *sp if so. */
+static int
+interp_whole(const char *s, struct interp_span *sp)
+{
+	size_t	 len;
+
+	if (s == NULL)
+		return (0);
+	len = strlen(s);
+	memset(sp, 0, sizeof *sp);
+	return (interp_next(s, len, sp) && sp->start == 0 && sp->end == len);
+}
+
 /*
  * The value s names when s is one placeholder and nothing else, borrowed
  * from the scope (no copy: a for-each over 10,000 items reads them in
@@ -287,13 +301,8 @@ const cJSON *
 interp_ref(const char *s, const cJSON *scope)
 {
 	struct interp_span	 sp;
-	size_t			 len;
 
-	if (s == NULL)
-		return (NULL);
-	len = strlen(s);
-	memset(&sp, 0, sizeof sp);
-	if (!interp_next(s, len, &sp) || sp.start != 0 || sp.end != len)
+	if (!interp_whole(s, &sp))
 		return (NULL);
 	return (interp_resolve(scope, s + sp.in, sp.inlen));
 }
@@ -306,13 +315,8 @@ char *
 interp_ref_text(const char *s)
 {
 	struct interp_span	 sp;
-	size_t			 len;
 
-	if (s == NULL)
-		return (NULL);
-	len = strlen(s);
-	memset(&sp, 0, sizeof sp);
-	if (!interp_next(s, len, &sp) || sp.start != 0 || sp.end != len)
+	if (!interp_whole(s, &sp))
 		return (NULL);
 	return (xstrndup(s + sp.in, sp.inlen));
 }
