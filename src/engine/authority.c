@@ -103,16 +103,9 @@ authority_names(const struct authority_caller *c, const char *entry)
 static void
 authority_list(struct buf *b, const cJSON *json, char **v, size_t n)
 {
-	const cJSON	*a;
 	size_t		 i;
 
-	if (json != NULL) {
-		cJSON_ArrayForEach(a, json) {
-			if (cJSON_IsString(a))
-				buf_printf(b, "%s%s", b->len > 0 ? ", " : "",
-				    a->valuestring);
-		}
-	}
+	json_join_strings(b, json);
 	for (i = 0; i < n; i++)
 		buf_printf(b, "%s%s", b->len > 0 ? ", " : "", v[i]);
 	if (b->len == 0)

@@ -91,7 +91,7 @@ static void
 step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
     const cJSON *g)
 {
-	const cJSON	*m, *a, *e;
+	const cJSON	*m, *e;
 	struct buf	 b;
 	char		 when[32], age[16];
 	int64_t		 due = 0, now = time_now_ms();
@@ -101,12 +101,8 @@ step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	ui_step_field(sv, "message", PAINT_NORMAL, "%s", cJSON_IsString(m) &&
 	    *m->valuestring != '\0' ? m->valuestring : "(none)");
 	buf_init(&b);
-	a = cJSON_GetObjectItemCaseSensitive(g, "approvers");
-	cJSON_ArrayForEach(e, a) {
-		if (cJSON_IsString(e))
-			buf_printf(&b, "%s%s", b.len > 0 ? ", " : "",
-			    e->valuestring);
-	}
+	json_join_strings(&b, cJSON_GetObjectItemCaseSensitive(g,
+	    "approvers"));
 	ui_step_field(sv, "approvers", PAINT_NORMAL, "%s", b.len > 0 ? b.data :
 	    "anyone who can open the database");
 	buf_free(&b);

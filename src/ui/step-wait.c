@@ -32,16 +32,10 @@
 static void
 step_wait_by(struct stepv *sv, const cJSON *g)
 {
-	const cJSON	*a, *e;
 	struct buf	 b;
 
 	buf_init(&b);
-	a = cJSON_GetObjectItemCaseSensitive(g, "by");
-	cJSON_ArrayForEach(e, a) {
-		if (cJSON_IsString(e))
-			buf_printf(&b, "%s%s", b.len > 0 ? ", " : "",
-			    e->valuestring);
-	}
+	json_join_strings(&b, cJSON_GetObjectItemCaseSensitive(g, "by"));
 	if (b.len == 0)
 		buf_puts(&b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
 		    "operators")) ? "the site's operators" :

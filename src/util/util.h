@@ -192,6 +192,7 @@ char		*json_print(const struct cJSON *);	/* compact */
 char		*json_print_pretty(const struct cJSON *);
 const char	*json_type_name(const struct cJSON *);
 void		 json_quote_body(struct buf *, const char *);
+void		 json_join_strings(struct buf *, const struct cJSON *);
 
 /* jsonscan.c: one value of JSON text, and an array's elements, in place. */
 const char	*json_scan_value(const char *, const char *);
