@@ -138,6 +138,8 @@ scr_ok "^  workflow +$SH ship \(waiting\), started by $ME at " \
     "the detail says who started the run, and when"
 scr_ok '^  message +Ship app-1.2.tar to prod\?$' "... the gate's message"
 scr_ok '^  quorum +0 of 1 approved so far$' "... the approvals so far"
+scr_ok '^  approvers +anyone who can open the database$' \
+    "... who may approve (no list: anyone)"
 scr_ok '^  times out +[0-9:]+ \(in 59m\), then it is rejected$' \
     "... when it times out"
 scr_ok '^Input of the workflow$' "... the workflow's input"
