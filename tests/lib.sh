@@ -140,6 +140,23 @@ db_digest() {
 	fi
 }
 
+# tap_replay FILE: the cases of a part of this script that ran apart (in
+# a background subshell, its cases numbered from 1, its TAP in FILE),
+# counted here in their turn, with their diagnostics; how many in
+# $TAP_REPLAYED.  Other lines become diagnostics, but for "Bail out!".
+tap_replay() {
+	TAP_REPLAYED=0
+	while IFS= read -r _tr; do
+		case $_tr in
+		"ok "*)		ok 0 "${_tr#ok * - }" ;;
+		"not ok "*)	ok 1 "${_tr#not ok * - }" ;;
+		"#"*|"Bail out!"*)	printf '%s\n' "$_tr"; continue ;;
+		*)		printf '# %s\n' "$_tr"; continue ;;
+		esac
+		TAP_REPLAYED=$((TAP_REPLAYED + 1))
+	done <"$1"
+}
+
 # skip_cases N REASON: N cases that cannot run here, skipped saying why.
 skip_cases() {
 	_sk=0

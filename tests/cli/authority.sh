@@ -576,17 +576,6 @@ run_via() {
 	    >"$T_DIR/audit-$VIA"
 }
 
-# replay FILE: a via's TAP, each case counted here, in order.
-replay() {
-	while IFS= read -r _l; do
-		case $_l in
-		"ok "*)		ok 0 "${_l#ok * - }" ;;
-		"not ok "*)	ok 1 "${_l#not ok * - }" ;;
-		*)		printf '%s\n' "$_l" ;;
-		esac
-	done <"$1"
-}
-
 for VIA in $VIAS; do
 	( run_via "$VIA" ) >"$T_DIR/tap-$VIA" 2>&1 &
 	eval "pid_$VIA=\$!"
@@ -594,7 +583,7 @@ done
 bailed=0
 for VIA in $VIAS; do
 	eval "wait \$pid_$VIA" || bailed=1
-	replay "$T_DIR/tap-$VIA"
+	tap_replay "$T_DIR/tap-$VIA"
 done
 [ "$bailed" -eq 0 ] || exit 1
 

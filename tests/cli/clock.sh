@@ -184,13 +184,7 @@ show_part() {
 	wait "$(cat "$T_DIR/$1.job.pid")"
 	_rc=$?
 	rm -f "$T_DIR/$1.job.pid"
-	awk -v b="$T_COUNT" '
-	/^ok [0-9]+/ { n = $2 + b; sub(/^ok [0-9]+/, "ok " n) }
-	/^not ok [0-9]+/ { n = $3 + b; sub(/^not ok [0-9]+/, "not ok " n) }
-	{ print }' "$T_DIR/$1.tap"
-	T_COUNT=$((T_COUNT + $(grep -c '^\(not \)\{0,1\}ok [0-9]' \
-	    "$T_DIR/$1.tap")))
-	T_FAILED=$((T_FAILED + $(grep -c '^not ok [0-9]' "$T_DIR/$1.tap")))
+	tap_replay "$T_DIR/$1.tap"
 	[ "$_rc" -eq 0 ] || ok 1 "part $1 ran to its end (it exited $_rc)"
 }
 

@@ -102,16 +102,9 @@ in_background() {
 report() {
 	wait "$(cat "$T_DIR/$1-section.pid")"
 	rm -f "$T_DIR/$1-section.pid" "$T_DIR/$1-engine.pid"
-	_n=0
-	while IFS= read -r _l; do
-		case $_l in
-		"ok "*) ok 0 "${_l#ok * - }"; _n=$((_n + 1)) ;;
-		"not ok "*) ok 1 "${_l#not ok * - }"; _n=$((_n + 1)) ;;
-		"#"*) printf '%s\n' "$_l" ;;
-		*) printf '# %s\n' "$_l" ;;
-		esac
-	done <"$T_DIR/$1.tap"
-	[ "$_n" -eq "$2" ] || ok 1 "section $1 reported its $2 cases ($_n)"
+	tap_replay "$T_DIR/$1.tap"
+	[ "$TAP_REPLAYED" -eq "$2" ] ||
+	    ok 1 "section $1 reported its $2 cases ($TAP_REPLAYED)"
 }
 
 # slow_section: a slow notifier, killed at its timeout, and a failing one,
