@@ -217,7 +217,7 @@ run_layout(struct run *r, const char *filter)
 	struct tree_input	 in;
 	size_t			 i;
 
-	if (filter != r->filter) {
+	if (!run_filter_same(r->filter, filter)) {
 		free(r->filter);
 		r->filter = filter != NULL ? xstrdup(filter) : NULL;
 	}
