@@ -86,7 +86,7 @@ engine_recover_escaped(struct engine *e, const struct procscan *ps,
 	int64_t	 starts[ENGINE_ESCAPED_MAX];
 	size_t	 n, i, j;
 
-	if (strcmp(row->kind, "gate") == 0 || ps == NULL)
+	if (row->kind == KIND_GATE || ps == NULL)
 		return (0);
 	if (max > nitems(starts))
 		max = nitems(starts);
@@ -215,13 +215,13 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	lo->term_at = time_mono_ms();
 	/* One look at every process, only if a row ran one. */
 	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].kind, "gate") != 0) {
+		if (rows[i].kind != KIND_GATE) {
 			lo->scan = procscan_take(prefixes);
 			break;
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if (strcmp(rows[i].kind, "gate") == 0)
+		if (rows[i].kind == KIND_GATE)
 			continue;
 		if (rows[i].pid == 0)
 			engine_recover_find(e, lo->scan, &rows[i]);
@@ -477,8 +477,7 @@ engine_recover(struct engine *e, char **cause)
 	for (i = 0; i < n; i++) {
 		/* A for-each row runs no process: it goes on below. */
 		if (rows[i].items > 0) {
-			free(rows[i].kind);
-			rows[i].kind = xstrdup("gate");
+			rows[i].kind = KIND_GATE;
 			rows[i].pid = rows[i].pgid = 0;
 		}
 	}
