@@ -44,7 +44,9 @@ struct schedule_add {
 	const char	*cron;
 	const char	*template_name;
 	const char	*overlap;
+	const char	*tz;		/* NULL: the engine's zone */
 	cJSON		*input;		/* owned */
+	cJSON		*texts;		/* keys given as text, owned */
 };
 
 static int	 cmd_schedule_add(struct cli_ctx *,
@@ -57,7 +59,8 @@ static int	 cmd_schedule_action(struct cli_ctx *,
 		     const struct cli_args *);
 static int	 schedule_name_arg(const char *);
 static int	 schedule_add_check(struct cli_ctx *,
-		     const struct schedule_add *);
+		     struct schedule_add *);
+static void	 schedule_add_typed(struct schedule_add *, const char *);
 static cJSON	*schedule_json(const struct store_schedule *);
 static void	 schedule_skip_times(cJSON *);
 static void	 schedule_table(const struct store_schedule *, size_t);
@@ -78,7 +81,9 @@ static const struct cli_opt schedule_show_opts[] = {
 static const struct cli_opt schedule_add_opts[] = {
 	{ "cron", 0, "EXPR", CLI_OPT_REQUIRED,
 	    "5 fields (minute hour day month weekday) or @hourly, @daily, "
-	    "@weekly, @monthly; local time (TZ)" },
+	    "@weekly, @monthly; local time (TZ), or --tz's" },
+	{ "tz", 0, "ZONE", 0, "fire in this IANA time zone (Europe/Berlin) "
+	    "instead of the engine's" },
 	{ "template", 0, "T", CLI_OPT_REQUIRED,
 	    "the template to run (its latest version at each firing)" },
 	{ "i", 'i', "KEY=VAL", CLI_OPT_MANY|CLI_OPT_SHORT,
@@ -205,7 +210,7 @@ schedule_name_arg(const char *name)
  * policy, the template and the input it needs.  0 or an exit status.
  */
 static int
-schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
+schedule_add_check(struct cli_ctx *ctx, struct schedule_add *a)
 {
 	const struct flow_tools	*tools;
 	struct store_template	*t;
@@ -226,7 +231,13 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 		free(cause);
 		return (EXIT_USAGE);
 	}
-	next = cron_next(cr, time_now_ms());
+	if (a->tz != NULL && sched_zone_check(a->tz, &cause) != 0) {
+		cli_error("--tz: %s", cause);
+		free(cause);
+		cron_free(cr);
+		return (EXIT_USAGE);
+	}
+	next = cron_next_in(cr, a->tz, time_now_ms());
 	cron_free(cr);
 	if (next <= 0) {
 		cli_error("--cron \"%s\": it never fires in the next %d years",
@@ -253,14 +264,40 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 	store_template_free(t);
 	if (doc == NULL)
 		return (EXIT_USAGE);
-	if ((input = flow_doc_input(doc, a->input, &cause)) == NULL) {
+	if ((input = flow_doc_input_text(doc, a->input, a->texts,
+	    &cause)) == NULL) {
 		cli_error("template %s: %s", a->template_name, cause);
 		free(cause);
 		rc = EXIT_USAGE;
-	}
+	} else
+		schedule_add_typed(a, input);
 	free(input);
 	flow_doc_free(doc);
 	return (rc);
+}
+
+/*
+ * Keep the values given as text as their declared types (-i count=3 is
+ * stored as 3, so each firing checks what was checked here), and only
+ * the values given: defaults are filled at each firing, from the
+ * template as it is then.
+ */
+static void
+schedule_add_typed(struct schedule_add *a, const char *checked)
+{
+	cJSON		*all, *v;
+	const cJSON	*c;
+
+	if ((all = json_parse_or_null(checked)) == NULL)
+		return;
+	for (c = a->texts != NULL ? a->texts->child : NULL; c != NULL;
+	    c = c->next) {
+		v = cJSON_GetObjectItemCaseSensitive(all, c->string);
+		if (v != NULL)
+			cJSON_ReplaceItemInObjectCaseSensitive(a->input,
+			    c->string, cJSON_Duplicate(v, 1));
+	}
+	cJSON_Delete(all);
 }
 
 /* After an add or a resume: when the schedule fires next. */
@@ -281,7 +318,10 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
 	store_schedule_free(c);
 }
 
-/* schedule add NAME --cron EXPR --template T [-i ...] [--overlap P] */
+/*
+ * schedule add NAME --cron EXPR --template T [-i ...] [--overlap P]
+ * [--tz ZONE]
+ */
 static int
 cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 {
@@ -293,12 +333,13 @@ cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 
 	memset(&a, 0, sizeof a);
 	memset(&r, 0, sizeof r);
-	if ((a.input = cli_input_args(cl)) == NULL)
+	if ((a.input = cli_input_args(cl, &a.texts)) == NULL)
 		return (EXIT_USAGE);
 	a.name = cl->argv[0];
 	a.cron = cli_args_get(cl, "cron");
 	a.template_name = cli_args_get(cl, "template");
 	a.overlap = cli_args_get(cl, "overlap");
+	a.tz = cli_args_get(cl, "tz");
 	if ((rc = schedule_add_check(ctx, &a)) != 0)
 		goto out;
 	args = cJSON_CreateObject();
@@ -308,6 +349,8 @@ cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 	cJSON_AddItemToObject(args, "input", cJSON_Duplicate(a.input, 1));
 	cJSON_AddStringToObject(args, "overlap", a.overlap != NULL ?
 	    a.overlap : "skip");
+	if (a.tz != NULL)
+		cJSON_AddStringToObject(args, "tz", a.tz);
 	memset(&q, 0, sizeof q);
 	q.command = "schedule-add";
 	q.args_json = json_print(args);
@@ -318,6 +361,7 @@ cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 	engine_reply_clear(&r);
 out:
 	cJSON_Delete(a.input);
+	cJSON_Delete(a.texts);
 	return (rc);
 }
 
@@ -350,6 +394,10 @@ schedule_json(const struct store_schedule *c)
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "cron", c->cron);
+	if (c->tz != NULL)
+		cJSON_AddStringToObject(o, "tz", c->tz);
+	else
+		cJSON_AddNullToObject(o, "tz");
 	cJSON_AddStringToObject(o, "template", c->template_name);
 	cJSON_AddItemToObject(o, "input", cli_json_raw(c->input_json));
 	cJSON_AddStringToObject(o, "overlap", c->overlap);
@@ -376,15 +424,15 @@ schedule_json(const struct store_schedule *c)
 static void
 schedule_table(const struct store_schedule *c, size_t n)
 {
-	static const char	*header[] = { "NAME", "CRON", "TEMPLATE",
-	    "OVERLAP", "NEXT", "LAST" };
+	static const char	*header[] = { "NAME", "CRON", "ZONE",
+	    "TEMPLATE", "OVERLAP", "NEXT", "LAST" };
 	struct cli_table	*t;
-	const char		*cells[6];
+	const char		*cells[7];
 	char			 next[64], last[96], when[64];
 	size_t			 i;
 
 	t = cli_table_create(header, nitems(header));
-	cli_table_flex(t, "f.f..f");
+	cli_table_flex(t, "f..f..f");
 	for (i = 0; i < n; i++) {
 		snprintf(last, sizeof last, "-");
 		if (c[i].last_fire_at != 0)
@@ -399,10 +447,11 @@ schedule_table(const struct store_schedule *c, size_t n)
 		}
 		cells[0] = c[i].name;
 		cells[1] = c[i].cron;
-		cells[2] = c[i].template_name;
-		cells[3] = c[i].overlap;
-		cells[4] = schedule_next_text(&c[i], next, sizeof next);
-		cells[5] = last;
+		cells[2] = c[i].tz != NULL ? c[i].tz : "local";
+		cells[3] = c[i].template_name;
+		cells[4] = c[i].overlap;
+		cells[5] = schedule_next_text(&c[i], next, sizeof next);
+		cells[6] = last;
 		cli_table_add(t, cells);
 	}
 	cli_table_print(t, "no schedules");
@@ -528,6 +577,8 @@ schedule_show_text(const struct store_schedule *c, const cJSON *o)
 
 	cli_printf("schedule: %s\n", c->name);
 	cli_printf("cron:     %s\n", c->cron);
+	cli_printf("zone:     %s\n", c->tz != NULL ? c->tz :
+	    "local (the engine's)");
 	cli_printf("template: %s\n", c->template_name);
 	cli_printf("input:    %s\n", c->input_json);
 	cli_printf("overlap:  %s\n", c->overlap);
