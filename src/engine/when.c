@@ -61,7 +61,7 @@ engine_when_skip(struct engine *e, struct estep *es)
 	    (es->role != ESTEP_PLAIN && es->role != ESTEP_FOREACH))
 		return (0);
 	if (fs->foreach != NULL ||
-	    (fs->exec != FLOW_EXEC_GATE && fs->exec != FLOW_EXEC_WAIT)) {
+	    (fs->exec != KIND_GATE && fs->exec != KIND_WAIT)) {
 		if (engine_when_holds(e, es->wf, fs))
 			return (0);
 	}
