@@ -216,6 +216,10 @@ int		 engine_probe(struct store *);	/* 1: an engine runs */
 
 /* rerun.c: step rows as flow/rerun.c's retry rules read them. */
 struct flow_row	*engine_flow_rows(const struct store_step *, size_t);
+
+/* retry-preview.c */
+int		 engine_retry_preview(struct store *, int64_t, const char *,
+		     struct buf *, char **);
 char		*engine_sock_path(struct store *);
 int		 engine_sock_connect(struct store *);
 char		*engine_request_line(const struct store_actor *,
