@@ -56,6 +56,8 @@ struct cli_ctx {
 	struct flow_tools	*site;		/* config.json defaults */
 	struct notify_config	*notify;	/* config.json notify */
 	struct authority_site	 authority;	/* the site's policy */
+	char			*tools_file;	/* cli_engine_opts: in use */
+	char			*config_file;	/* cli_engine_opts: site's */
 };
 
 /*
