@@ -56,6 +56,8 @@ struct cli_ctx {
 	struct flow_tools	*site;		/* config.json defaults */
 	struct notify_config	*notify;	/* config.json notify */
 	struct authority_site	 authority;	/* the site's policy */
+	struct secret_rule	*secrets;	/* config.json secrets */
+	size_t			 nsecrets;
 };
 
 /*
@@ -255,6 +257,9 @@ int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 /* engine.c, config.c: an engine's settings. */
 int		 cli_engine_opts(struct cli_ctx *, struct engine_opts *);
 int		 cli_config(struct cli_ctx *, struct engine_opts *);
+int		 cli_config_secrets(struct cli_ctx *, const char *,
+		     const struct cJSON *);
+void		 cli_config_secrets_free(struct cli_ctx *);
 void		 cli_config_files(char **, char **);
 int		 cli_run_is_file(const char *);
 

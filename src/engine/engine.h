@@ -89,6 +89,13 @@ int		 authority_check(const struct authority_site *,
 		     const struct authority_caller *,
 		     const struct authority_ask *, char **);
 
+/* config.json's "secrets": which templates may use a site secret. */
+struct secret_rule {
+	char		*name;
+	char		**templates;	/* fnmatch(3) patterns */
+	size_t		 ntemplates;
+};
+
 /* Site settings (config.json) and command-line choices. */
 struct engine_opts {
 	int		 max_jobs;	/* step processes at once; 0: default */
@@ -99,6 +106,8 @@ struct engine_opts {
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
 	const struct notify_config *notify;	/* config.json: "notify" */
 	int64_t		 retention;	/* config.json: ms; 0: keep runs */
+	const struct secret_rule *secrets;	/* config.json: "secrets" */
+	size_t		 nsecrets;
 };
 
 #define ENGINE_MAX_JOBS		32

@@ -150,6 +150,8 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->parent_step_id = w->parent_step_id;
 	wf->depth = w->depth;
 	engine_wf_analyse(wf);
+	wf->mask = mask_create();
+	engine_secret_mask_load(e, wf, w->flow_json);
 	wf->input_use = flow_input_use(wf->flow, w->flow_json, e->tools);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
@@ -177,6 +179,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	cJSON_Delete(wf->input);
 	flow_input_use_free(wf->input_use);
 	free(wf->created_by);
+	mask_free(wf->mask);
 	free(wf);
 }
 
@@ -280,9 +283,37 @@ engine_wf_begin(struct engine *e, const struct store_workflow *w, int64_t now)
 }
 
 /*
+ * The audit detail of a start: the command's, with the names of the site
+ * secrets the run uses (never their values).
+ */
+static char *
+engine_wf_detail(const char *detail, char **names, size_t n)
+{
+	cJSON	*d, *a;
+	size_t	 i;
+
+	if (n == 0)
+		return (detail != NULL ? xstrdup(detail) : NULL);
+	if (detail == NULL || (d = cJSON_Parse(detail)) == NULL ||
+	    !cJSON_IsObject(d)) {
+		if (detail != NULL)
+			cJSON_Delete(d);
+		d = cJSON_CreateObject();
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(d, "secrets");
+	a = cJSON_AddArrayToObject(d, "secrets");
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(names[i]));
+	detail = json_print(d);
+	cJSON_Delete(d);
+	return ((char *)detail);
+}
+
+/*
  * Create a workflow: its row, the audit row of who started it, and (unless
  * it is to start later) its beginning.  The flow was checked by whoever
- * asked; it is checked again here.
+ * asked; it is checked again here, and a flow naming a site secret its
+ * template may not use is refused (4) before anything is written.
  */
 int
 engine_wf_create(struct engine *e, const struct engine_start *st,
@@ -290,10 +321,19 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 {
 	struct store_workflow	 w;
 	int64_t			 now;
-	char			*target;
+	char			*target, **names, *detail;
+	size_t			 nnames;
 
 	if (engine_flow_valid(st->flow_json, cause) != 0)
 		return (-1);
+	engine_secret_names(e->tools, st->flow_json, &names, &nnames);
+	if (engine_secret_allowed(&e->opts, st->template_name, names, nnames,
+	    cause) != 0) {
+		engine_secret_names_free(names, nnames);
+		return (4);
+	}
+	detail = engine_wf_detail(st->detail, names, nnames);
+	engine_secret_names_free(names, nnames);
 	engine_txn(e);
 	now = time_now_ms();
 	memset(&w, 0, sizeof w);
@@ -320,7 +360,8 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	if (store_workflow_add(e->store, &w, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	xasprintf(&target, "workflow %lld %s", (long long)w.id, w.name);
-	engine_audit(e, m, "start", w.id, 0, target, NULL, st->detail);
+	engine_audit(e, m, "start", w.id, 0, target, NULL, detail);
+	free(detail);
 	free(target);
 	if (w.start_at != 0)
 		engine_alarm_rearm(e);

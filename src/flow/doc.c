@@ -87,10 +87,16 @@ doc_input(struct flow_input *in, const cJSON *v, const char *path,
 		} else if (strcmp(c->string, "description") == 0) {
 			free(in->description);
 			in->description = flow_json_string(c, sub, 0, d);
+		} else if (strcmp(c->string, "secret") == 0) {
+			if (!cJSON_IsBool(c))
+				flow_diags_add(d, FLOW_ERROR, sub, "expected "
+				    "true or false, got %s", json_type_name(c));
+			else
+				in->secret = cJSON_IsTrue(c);
 		} else
 			flow_diags_add(d, FLOW_ERROR, sub, "unknown field "
 			    "\"%s\" in an input (use default, required, "
-			    "description)", c->string);
+			    "description, secret)", c->string);
 		free(sub);
 	}
 	if (in->required && in->default_json != NULL)
@@ -245,6 +251,7 @@ flow_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
 		doc->flow_json = json_print(v);
 		flow_check(doc, tools, "$", d);
 	}
+	flow_secret_check(v, doc, d);
 	cJSON_Delete(v);
 	flow_diags_locate(d, text, len);
 	return (doc);
