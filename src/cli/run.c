@@ -41,7 +41,8 @@ static int	 cli_run_load(struct cli_ctx *, const char *,
 static int	 cli_run_check_name(const char *);
 static char	*cli_run_default_name(const char *);
 static char	*cli_run_request(const struct flow_doc *, const char *,
-		     const char *, const struct store_template *, int64_t);
+		     const char *, const struct store_template *, int64_t,
+		     const cJSON *);
 
 /* What "run" and "template run" take: they start a run the same way. */
 const struct cli_opt cli_run_options[] = {
@@ -172,7 +173,8 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
  */
 static char *
 cli_run_request(const struct flow_doc *doc, const char *input,
-    const char *name, const struct store_template *t, int64_t start_at)
+    const char *name, const struct store_template *t, int64_t start_at,
+    const cJSON *secrets)
 {
 	cJSON	*a;
 	char	*text;
@@ -189,7 +191,13 @@ cli_run_request(const struct flow_doc *doc, const char *input,
 		cJSON_AddNumberToObject(a, "sla_ms", (double)doc->sla_ms);
 	if (start_at > 0)
 		cJSON_AddNumberToObject(a, "start_at", (double)start_at);
+	if (secrets != NULL)
+		cJSON_AddItemToObject(a, "secret_input",
+		    cJSON_Duplicate(secrets, 1));
 	text = json_print(a);
+	if (secrets != NULL)
+		cli_secret_inputs_free(cJSON_DetachItemFromObjectCaseSensitive(
+		    a, "secret_input"));
 	cJSON_Delete(a);
 	return (text);
 }
@@ -207,6 +215,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	struct engine_request	 q;
 	struct engine_reply	 r;
 	char			*input = NULL, *cause = NULL, *name = NULL;
+	cJSON			*given = NULL, *secrets = NULL;
 	int64_t			 start_at = 0;
 	int			 rc;
 
@@ -222,7 +231,10 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	}
 	if ((rc = cli_run_load(ctx, o->what, &doc, &t)) != 0)
 		goto out;
-	if ((input = flow_doc_input(doc, o->input, &cause)) == NULL) {
+	given = cJSON_Duplicate(o->input, 1);
+	if ((rc = cli_secret_inputs(ctx, doc, given, &secrets)) != 0)
+		goto out;
+	if ((input = flow_doc_input(doc, given, &cause)) == NULL) {
 		cli_error("%s", cause);
 		free(cause);
 		rc = EXIT_USAGE;
@@ -237,7 +249,8 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	else
 		name = cli_run_default_name(o->what);
 	q.command = "start";
-	q.args_json = cli_run_request(doc, input, name, t, start_at);
+	q.args_json = cli_run_request(doc, input, name, t, start_at, secrets);
+	q.secret = secrets != NULL;
 	if (o->wait)
 		rc = cli_run_wait(ctx, &q);
 	else if ((rc = cli_submit(ctx, &q, &r, 1)) == 0) {
@@ -246,7 +259,11 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	}
 out:
 	engine_reply_clear(&r);
+	if (q.secret)
+		explicit_bzero((char *)q.args_json, strlen(q.args_json));
 	free((char *)q.args_json);
+	cli_secret_inputs_free(secrets);
+	cJSON_Delete(given);
 	free(name);
 	free(input);
 	if (t != NULL)

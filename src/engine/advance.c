@@ -610,6 +610,7 @@ engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
 		engine_notify(e, status == RUN_FAILED ?
 		    "workflow_failed" : "workflow_completed", wf->id, 0, NULL);
 	engine_child_ended(e, wf, status, why, output);
+	engine_secret_input_drop(e, wf);
 	free(output);
 	free(why_masked);
 	wf->refs--;

@@ -480,6 +480,7 @@ struct engine_start {
 	int64_t		 schedule_id;	/* the schedule firing it, 0 */
 	int64_t		 fire_at;	/* the cron instant, 0 */
 	const char	*detail;	/* audit detail JSON, or NULL */
+	const struct cJSON *secret_input; /* secret inputs' values, or NULL */
 	int64_t		 parent_id;	/* a child run: its parent, else 0 */
 	int64_t		 parent_step_id; /* and the step waiting for it */
 	int		 depth;
@@ -503,6 +504,13 @@ int		 engine_secret_template_listed(const struct engine_opts *,
 void		 engine_secret_mask_load(struct engine *, struct ewf *,
 		     const char *);
 void		 engine_secret_wipe(struct cJSON *);
+
+/* secret-input.c: secret inputs, kept in DB.secrets/ID.json for a run. */
+int		 engine_secret_input_save(struct engine *, int64_t,
+		     const struct cJSON *, char **);
+void		 engine_secret_input_load(struct engine *, struct ewf *);
+void		 engine_secret_input_drop(struct engine *, struct ewf *);
+void		 engine_secret_input_sweep(struct engine *);
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring

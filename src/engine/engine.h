@@ -184,6 +184,7 @@ struct engine_request {
 	int64_t		 workflow_id;
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
+	int		 secret;	/* carries secrets: never to the inbox */
 };
 
 struct engine_reply {

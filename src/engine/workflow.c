@@ -152,6 +152,7 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	engine_wf_analyse(wf);
 	wf->mask = mask_create();
 	engine_secret_mask_load(e, wf, w->flow_json);
+	engine_secret_input_load(e, wf);
 	wf->input_use = flow_input_use(wf->flow, w->flow_json, e->tools);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
@@ -179,6 +180,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	cJSON_Delete(wf->input);
 	flow_input_use_free(wf->input_use);
 	free(wf->created_by);
+	engine_secret_wipe(wf->secret_input);
 	mask_free(wf->mask);
 	free(wf);
 }
@@ -321,7 +323,7 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 {
 	struct store_workflow	 w;
 	int64_t			 now;
-	char			*target, **names, *detail;
+	char			*target, **names, *detail, *why = NULL;
 	size_t			 nnames;
 
 	if (engine_flow_valid(st->flow_json, cause) != 0)
@@ -359,6 +361,18 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 		w.status = RUN_RUNNING;
 	if (store_workflow_add(e->store, &w, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	if (st->secret_input != NULL && engine_secret_input_save(e, w.id,
+	    st->secret_input, &why) != 0) {
+		/* Recorded, with nothing to run on: it fails, saying why. */
+		log_debug("%s: %s", __func__, why);
+		if (store_workflow_end(e->store, w.id, RUN_FAILED, why,
+		    now) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		free(why);
+		free(detail);
+		*id = w.id;
+		return (0);
+	}
 	xasprintf(&target, "workflow %lld %s", (long long)w.id, w.name);
 	engine_audit(e, m, "start", w.id, 0, target, NULL, detail);
 	free(detail);
@@ -380,7 +394,7 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
     char **cause)
 {
 	struct engine_start	 st;
-	cJSON			*a, *v;
+	cJSON			*a, *v, *c, *secrets = NULL;
 	char			*flow = NULL, *input = NULL, *detail = NULL;
 	int			 rc = -1;
 
@@ -392,8 +406,25 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
 		goto out;
 	}
 	flow = json_print(cJSON_GetObjectItemCaseSensitive(a, "flow"));
+	/* Secret inputs: kept apart, "***" in the input and the audit. */
+	secrets = cJSON_DetachItemFromObjectCaseSensitive(a, "secret_input");
+	if (secrets != NULL && !cJSON_IsObject(secrets)) {
+		engine_secret_wipe(secrets);
+		secrets = NULL;
+	}
 	v = cJSON_GetObjectItemCaseSensitive(a, "input");
-	input = cJSON_IsObject(v) ? json_print(v) : xstrdup("{}");
+	if (!cJSON_IsObject(v)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(a, "input");
+		v = cJSON_AddObjectToObject(a, "input");
+	}
+	for (c = secrets != NULL ? secrets->child : NULL; c != NULL;
+	    c = c->next) {
+		cJSON_DeleteItemFromObjectCaseSensitive(v, c->string);
+		cJSON_AddStringToObject(v, c->string, MASK_TEXT);
+	}
+	st.secret_input = secrets != NULL && secrets->child != NULL ?
+	    secrets : NULL;
+	input = json_print(v);
 	v = cJSON_GetObjectItemCaseSensitive(a, "name");
 	st.name = cJSON_IsString(v) ? v->valuestring : "workflow";
 	v = cJSON_GetObjectItemCaseSensitive(a, "template");
@@ -415,6 +446,7 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
 	st.input_json = input;
 	rc = engine_wf_create(e, &st, m, id, cause);
 out:
+	engine_secret_wipe(secrets);
 	free(detail);
 	free(flow);
 	free(input);

@@ -317,10 +317,10 @@ flow_doc_input(const struct flow_doc *doc, const cJSON *given, char **cause)
 			continue;
 		if (in->required) {
 			xasprintf(cause, "missing required input \"%s\"%s%s "
-			    "(give it with -i %s=VALUE)", in->key,
+			    "(give it with -i %s=%s)", in->key,
 			    in->description != NULL ? ": " : "",
 			    in->description != NULL ? in->description : "",
-			    in->key);
+			    in->key, in->secret ? "@-" : "VALUE");
 			goto fail;
 		}
 		if (in->default_json == NULL ||
