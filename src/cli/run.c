@@ -39,6 +39,8 @@ static int	 cmd_run_run(struct cli_ctx *, const struct cli_args *);
 static int	 cli_run_load(struct cli_ctx *, const char *,
 		     struct flow_doc **, struct store_template **);
 static int	 cli_run_check_name(const char *);
+static int	 cli_run_secrets_ok(struct cli_ctx *, const struct flow_doc *,
+		     const struct store_template *);
 static char	*cli_run_default_name(const char *);
 static char	*cli_run_request(const struct flow_doc *, const char *,
 		     const char *, const struct store_template *, int64_t,
@@ -203,6 +205,35 @@ cli_run_request(const struct flow_doc *doc, const char *input,
 }
 
 /*
+ * The site's secrets policy, asked before anything is sent: a refusal
+ * (which the engine would give too) then touches nothing.
+ */
+static int
+cli_run_secrets_ok(struct cli_ctx *ctx, const struct flow_doc *doc,
+    const struct store_template *t)
+{
+	const struct flow_tools	*tools;
+	struct engine_opts	 opts;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (doc->flow_json == NULL || strstr(doc->flow_json, "secrets") ==
+	    NULL)
+		return (0);
+	memset(&opts, 0, sizeof opts);
+	if ((rc = cli_tools(ctx, &tools)) != 0 ||
+	    (rc = cli_engine_opts(ctx, &opts)) != 0)
+		return (rc);
+	if (engine_secret_start_ok(tools, &opts, t != NULL ? t->name : NULL,
+	    doc->flow_json, &cause) != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		return (EXIT_REFUSED);
+	}
+	return (0);
+}
+
+/*
  * Validate what to run and its input, then ask the engine to start it
  * (or, with --wait, drive or follow it to its end).  Prints the id as
  * soon as it is known; returns the exit status.
@@ -240,6 +271,8 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	if ((rc = cli_run_secrets_ok(ctx, doc, t)) != 0)
+		goto out;
 	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
 		goto out;
 	if (o->name != NULL)

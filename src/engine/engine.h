@@ -96,6 +96,13 @@ struct secret_rule {
 	size_t		 ntemplates;
 };
 
+/* secret.c: may a run of this flow use the site secrets it names? */
+struct flow_tools;
+struct engine_opts;
+int		 engine_secret_start_ok(const struct flow_tools *,
+		     const struct engine_opts *, const char *, const char *,
+		     char **);
+
 /* Site settings (config.json) and command-line choices. */
 struct engine_opts {
 	int		 max_jobs;	/* step processes at once; 0: default */

@@ -380,3 +380,23 @@ engine_secret_wipe(cJSON *secrets)
 	}
 	cJSON_Delete(secrets);
 }
+
+/*
+ * May a run of this flow (from this template, NULL: a file) start, as far
+ * as the site's secrets say?  What the engine asks again, asked early so
+ * a refusal touches nothing.  0, or -1 and why.
+ */
+int
+engine_secret_start_ok(const struct flow_tools *tools,
+    const struct engine_opts *opts, const char *template,
+    const char *flow_json, char **cause)
+{
+	char	**names;
+	size_t	  n;
+	int	  rc;
+
+	engine_secret_names(tools, flow_json, &names, &n);
+	rc = engine_secret_allowed(opts, template, names, n, cause);
+	engine_secret_names_free(names, n);
+	return (rc);
+}
