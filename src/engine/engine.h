@@ -191,6 +191,7 @@ struct engine_request {
 	int64_t		 workflow_id;
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
+	int		 patient;	/* wait for the answer however long */
 	int		 secret;	/* carries secrets: never to the inbox */
 };
 
