@@ -49,7 +49,8 @@ static char	*cli_run_request(const struct flow_doc *, const char *,
 /* What "run" and "template run" take: they start a run the same way. */
 const struct cli_opt cli_run_options[] = {
 	{ "i", 'i', "KEY=VAL", CLI_OPT_MANY|CLI_OPT_SHORT,
-	    "an input value (a string); KEY:=JSON for any JSON value" },
+	    "an input value (a string); KEY:=JSON for any JSON value; "
+	    "a secret input only as KEY=@- (stdin) or KEY=@FILE" },
 	{ "input", 0, "FILE.json", CLI_OPT_MANY,
 	    "input values from a JSON object (-i wins)" },
 	{ "name", 0, "NAME", 0,
