@@ -39,6 +39,7 @@
 
 static char	*cli_secret_read_fd(int, size_t *, char **);
 static char	*cli_secret_value(const char *, const char *, char **);
+static int	 cli_secret_keeps_rules(const struct flow_input *, char *);
 
 /* All of a file descriptor, up to the input limit. */
 static char *
@@ -101,6 +102,36 @@ cli_secret_value(const char *key, const char *spec, char **cause)
 }
 
 /*
+ * Does a secret's value keep its declared rules?  0, or an exit status
+ * after saying which input broke them, but never how: the reason would
+ * quote the value.  The value is wiped and freed when it does not.
+ */
+static int
+cli_secret_keeps_rules(const struct flow_input *in, char *value)
+{
+	cJSON	*v;
+	char	*cause = NULL;
+	int	 rc;
+
+	v = cJSON_CreateString(value);
+	rc = flow_input_check(in, &v, 1, &cause);
+	if (cJSON_IsString(v))
+		explicit_bzero(v->valuestring, strlen(v->valuestring));
+	cJSON_Delete(v);
+	if (cause != NULL) {
+		explicit_bzero(cause, strlen(cause));
+		free(cause);
+	}
+	if (rc == 0)
+		return (0);
+	cli_error("input \"%s\" (secret): the value does not keep the rules "
+	    "its declaration gives (not shown: it is secret)", in->key);
+	explicit_bzero(value, strlen(value));
+	free(value);
+	return (EXIT_USAGE);
+}
+
+/*
  * Take the secret inputs of doc out of input: each must be "@-" or
  * "@FILE", whose value goes into *secretp (a new object, NULL when there
  * are none) and "***" into input.  0, or an exit status after saying why.
@@ -141,6 +172,8 @@ cli_secret_inputs(const struct cli_ctx *ctx, const struct flow_doc *doc,
 			free(cause);
 			goto fail;
 		}
+		if (cli_secret_keeps_rules(in, value) != 0)
+			goto fail;
 		if (*secretp == NULL)
 			*secretp = cJSON_CreateObject();
 		cJSON_AddStringToObject(*secretp, in->key, value);
