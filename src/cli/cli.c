@@ -224,6 +224,10 @@ cli_ctx_free(struct cli_ctx *ctx)
 	cli_config_secrets_free(ctx);
 	strv_free(ctx->authority.operators);
 	memset(&ctx->authority, 0, sizeof ctx->authority);
+	free(ctx->tools_file);
+	ctx->tools_file = NULL;
+	free(ctx->config_file);
+	ctx->config_file = NULL;
 }
 
 /*

@@ -58,6 +58,8 @@ struct cli_ctx {
 	struct authority_site	 authority;	/* the site's policy */
 	struct secret_rule	*secrets;	/* config.json secrets */
 	size_t			 nsecrets;
+	char			*tools_file;	/* cli_engine_opts: in use */
+	char			*config_file;	/* cli_engine_opts: site's */
 };
 
 /*
@@ -265,6 +267,7 @@ int		 cli_config(struct cli_ctx *, struct engine_opts *);
 int		 cli_config_secrets(struct cli_ctx *, const char *,
 		     const struct cJSON *);
 void		 cli_config_secrets_free(struct cli_ctx *);
+void		 cli_secret_rules_free(struct secret_rule *, size_t);
 void		 cli_config_files(char **, char **);
 int		 cli_run_is_file(const char *);
 

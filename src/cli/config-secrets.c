@@ -93,19 +93,26 @@ cli_config_secrets(struct cli_ctx *ctx, const char *path, const cJSON *v)
 	return (0);
 }
 
+/* Free a list of rules. */
+void
+cli_secret_rules_free(struct secret_rule *rules, size_t n)
+{
+	size_t	i, j;
+
+	for (i = 0; i < n; i++) {
+		free(rules[i].name);
+		for (j = 0; j < rules[i].ntemplates; j++)
+			free(rules[i].templates[j]);
+		free(rules[i].templates);
+	}
+	free(rules);
+}
+
 /* Free the rules read from "secrets". */
 void
 cli_config_secrets_free(struct cli_ctx *ctx)
 {
-	size_t	i, j;
-
-	for (i = 0; i < ctx->nsecrets; i++) {
-		free(ctx->secrets[i].name);
-		for (j = 0; j < ctx->secrets[i].ntemplates; j++)
-			free(ctx->secrets[i].templates[j]);
-		free(ctx->secrets[i].templates);
-	}
-	free(ctx->secrets);
+	cli_secret_rules_free(ctx->secrets, ctx->nsecrets);
 	ctx->secrets = NULL;
 	ctx->nsecrets = 0;
 }

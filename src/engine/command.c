@@ -311,7 +311,7 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 	int	 rc;
 
 	if ((rc = engine_wf_start(e, m, &id, &cause)) != 0) {
-		r->code = rc == 4 ? 4 : 1;	/* 4: a secret's policy */
+		r->code = rc == 2 || rc == 4 ? rc : 1;	/* 4: a secret's policy */
 		r->message = cause;
 		return (r->code);
 	}

@@ -455,6 +455,8 @@ struct flow_tools *flow_tools_parse(const char *, size_t,
 const struct flow_tool *flow_tools_find(const struct flow_tools *,
 		     const char *);
 void		 flow_tools_free(struct flow_tools *);
+const char	*flow_tools_missing(const struct flow *,
+		     const struct flow_tools *, const char **);
 
 /*
  * input.c: a declared input and what values it allows (JSON Schema's
