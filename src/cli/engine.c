@@ -134,7 +134,7 @@ cmd_engine_handover(struct cli_ctx *ctx, struct loop *loop,
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);
 	q.command = "handover";
-	if (engine_submit(ctx->store, tools, opts, &ctx->actor, &q, &r,
+	if (client_submit(ctx->store, tools, opts, &ctx->actor, &q, &r,
 	    &why) != 0 || r.code != 0) {
 		log_debug("%s: %s", __func__, why != NULL ? why :
 		    r.message != NULL ? r.message : "?");
@@ -189,10 +189,10 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 		}
 		opts.max_jobs = (int)jobs;
 	}
-	if ((rc = cli_store(ctx, 1|CLI_STORE_CREATE)) != 0 ||
-	    (rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = client_store(ctx, 1|CLIENT_STORE_CREATE)) != 0 ||
+	    (rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
-	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
+	if ((rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
@@ -225,20 +225,4 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	engine_close(st.engine);
 	loop_free(loop);
 	return (EXIT_OK);
-}
-
-/* An engine's settings: config.json, then the environment (tests). */
-int
-cli_engine_opts(struct cli_ctx *ctx, struct engine_opts *opts)
-{
-	const char	*v;
-	int64_t		 n;
-	int		 rc;
-
-	if ((rc = cli_config(ctx, opts)) != 0)
-		return (rc);
-	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
-	    str_parse_int64(v, &n) == 0 && n > 0)
-		opts->kill_grace = n;
-	return (0);
 }

@@ -75,10 +75,10 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 	int				 json, rc;
 
 	json = cli_args_has(args, "json");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_gate_list(ctx->store, &g, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	if (json) {
 		arr = cJSON_CreateArray();
 		for (i = 0; i < n; i++) {
@@ -104,7 +104,7 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 				    g[i].created_via);
 			else
 				cJSON_AddNullToObject(o, "created_via");
-			cli_json_time(o, "waiting_since", g[i].waiting_since);
+			json_add_time(o, "waiting_since", g[i].waiting_since);
 			cJSON_AddNumberToObject(o, "approvals", g[i].approvals);
 			cJSON_AddNumberToObject(o, "quorum", g[i].quorum);
 			cmd_gates_parent_json(o, &g[i]);

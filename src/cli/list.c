@@ -90,8 +90,8 @@ cmd_list_json(const struct store_workflow *wfs, size_t n)
 			    w->created_via);
 		else
 			cJSON_AddNullToObject(o, "created_via");
-		cli_json_time(o, "created_at", w->created_at);
-		cli_json_time(o, "updated_at", w->updated_at);
+		json_add_time(o, "created_at", w->created_at);
+		json_add_time(o, "updated_at", w->updated_at);
 		cli_workflow_time_json(o, w);
 		if (w->parent_id != 0)
 			cJSON_AddNumberToObject(o, "parent_id",
@@ -173,10 +173,10 @@ cmd_list_run(struct cli_ctx *ctx, const struct cli_args *args)
 	    cli_parse_limit(s, &f.limit) != 0)
 		return (EXIT_USAGE);
 	f.top = cli_args_has(args, "top");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_workflow_list(ctx->store, &f, &wfs, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	if (cli_args_has(args, "json"))
 		cmd_list_json(wfs, n);
 	else

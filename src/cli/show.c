@@ -66,18 +66,18 @@ const struct cli_cmd cli_cmd_show = {
 void
 cli_workflow_time_json(cJSON *o, const struct store_workflow *w)
 {
-	cli_json_time(o, "start_at", w->start_at);
+	json_add_time(o, "start_at", w->start_at);
 	if (w->sla_ms > 0)
 		cJSON_AddNumberToObject(o, "sla", (double)w->sla_ms);
 	else
 		cJSON_AddNullToObject(o, "sla");
 	cJSON_AddBoolToObject(o, "late", w->late_at != 0);
-	cli_json_time(o, "late_at", w->late_at);
+	json_add_time(o, "late_at", w->late_at);
 	if (w->schedule_name != NULL)
 		cJSON_AddStringToObject(o, "schedule", w->schedule_name);
 	else
 		cJSON_AddNullToObject(o, "schedule");
-	cli_json_time(o, "fire_at", w->fire_at);
+	json_add_time(o, "fire_at", w->fire_at);
 }
 
 /*
@@ -89,7 +89,7 @@ cli_workflow_family_json(cJSON *o, const struct store_workflow *w)
 {
 	cJSON	*p;
 
-	cJSON_AddItemToObject(o, "output", cli_json_raw(w->output_json));
+	cJSON_AddItemToObject(o, "output", json_raw(w->output_json));
 	if (w->parent_id == 0) {
 		cJSON_AddNullToObject(o, "parent");
 		return;
@@ -117,7 +117,7 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 	cJSON_AddStringToObject(o, "state", state_name(store_workflow_state(w)));
 	cJSON_AddBoolToObject(o, "paused", w->paused);
 	cJSON_AddBoolToObject(o, "waiting", w->waiting);
-	cJSON_AddItemToObject(o, "input", cli_json_raw(w->input_json));
+	cJSON_AddItemToObject(o, "input", json_raw(w->input_json));
 	cJSON_AddStringToObject(o, "created_by",
 	    w->created_by != NULL ? w->created_by : "");
 	/* "mcp" when an agent started it through sluice mcp, else null. */
@@ -125,10 +125,10 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 		cJSON_AddStringToObject(o, "created_via", w->created_via);
 	else
 		cJSON_AddNullToObject(o, "created_via");
-	cli_json_time(o, "created_at", w->created_at);
-	cli_json_time(o, "started_at", w->started_at);
-	cli_json_time(o, "completed_at", w->completed_at);
-	cli_json_time(o, "cancelled_at", w->cancelled_at);
+	json_add_time(o, "created_at", w->created_at);
+	json_add_time(o, "started_at", w->started_at);
+	json_add_time(o, "completed_at", w->completed_at);
+	json_add_time(o, "cancelled_at", w->cancelled_at);
 	cli_workflow_time_json(o, w);
 	if (w->template_name != NULL) {
 		cJSON_AddStringToObject(o, "template", w->template_name);
@@ -142,7 +142,7 @@ cmd_show_json(const struct store_workflow *w, const struct store_step *st,
 		cJSON_AddStringToObject(o, "error", w->error);
 	else
 		cJSON_AddNullToObject(o, "error");
-	cJSON_AddItemToObject(o, "flow", cli_json_raw(w->flow_json));
+	cJSON_AddItemToObject(o, "flow", json_raw(w->flow_json));
 	cli_workflow_family_json(o, w);
 	arr = cJSON_AddArrayToObject(o, "steps");
 	cmd_show_nest(w, arr, st, n);
@@ -246,8 +246,8 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "index", p->item_index);
 	if (p->label != NULL)
 		cJSON_AddStringToObject(s, "label", p->label);
-	cJSON_AddItemToObject(s, "args", cli_json_raw(p->args_json));
-	cJSON_AddItemToObject(s, "result", cli_json_raw(p->result_json));
+	cJSON_AddItemToObject(s, "args", json_raw(p->args_json));
+	cJSON_AddItemToObject(s, "result", json_raw(p->result_json));
 	if (p->error != NULL)
 		cJSON_AddStringToObject(s, "error", p->error);
 	else
@@ -256,9 +256,9 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "exit_code", p->exit_code);
 	else
 		cJSON_AddNullToObject(s, "exit_code");
-	cli_json_time(s, "created_at", p->created_at);
-	cli_json_time(s, "started_at", p->started_at);
-	cli_json_time(s, "completed_at", p->completed_at);
+	json_add_time(s, "created_at", p->created_at);
+	json_add_time(s, "started_at", p->started_at);
+	json_add_time(s, "completed_at", p->completed_at);
 	if (p->child_id != 0)
 		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
 	else
@@ -511,13 +511,13 @@ cmd_show_run(struct cli_ctx *ctx, const struct cli_args *args)
 		cli_error("\"%s\" is not a workflow id", args->argv[0]);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	if ((rc = store_step_list(ctx->store, id, &st, &n, &cause)) != 0) {
 		store_workflow_free(w);
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	}
 	if (json)
 		cli_json_out(cmd_show_json(w, st, n));

@@ -197,11 +197,11 @@ template_json(const struct store_template *t, int with_doc)
 	    t->created_by != NULL ? t->created_by : "");
 	cJSON_AddStringToObject(o, "updated_by",
 	    t->updated_by != NULL ? t->updated_by : "");
-	cli_json_time(o, "created_at", t->created_at);
-	cli_json_time(o, "updated_at", t->updated_at);
-	cJSON_AddItemToObject(o, "inputs", cli_json_raw(t->input_json));
+	json_add_time(o, "created_at", t->created_at);
+	json_add_time(o, "updated_at", t->updated_at);
+	cJSON_AddItemToObject(o, "inputs", json_raw(t->input_json));
 	if (with_doc)
-		cJSON_AddItemToObject(o, "document", cli_json_raw(t->document));
+		cJSON_AddItemToObject(o, "document", json_raw(t->document));
 	return (o);
 }
 
@@ -242,10 +242,10 @@ cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 	int			 json, rc;
 
 	json = cli_args_has(args, "json");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_template_list(ctx->store, &t, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	if (json) {
 		a = cJSON_CreateArray();
 		for (i = 0; i < n; i++)
@@ -296,11 +296,11 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 	name = args->argv[0];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	rc = store_template_get(ctx->store, name, version, &t, &cause);
 	if (rc != 0)
-		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));
 	if (json)
 		cli_json_out(template_json(t, 1));
@@ -338,15 +338,15 @@ cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_tools(ctx, &tools)) != 0) {
+	if ((rc = client_tools(ctx, &tools)) != 0) {
 		free(text);
 		return (rc);
 	}
-	if ((doc = cli_doc_parse(text, len, tools, label, NULL)) == NULL) {
+	if ((doc = client_doc_parse(ctx, text, len, tools, label, NULL)) == NULL) {
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
+	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
 		goto out;
 	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
 		cli_error("%s: template %s would call itself: %s", label,
@@ -396,8 +396,8 @@ cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	if ((rc = cli_template_request(ctx, name, NULL, 0, &r)) == 0) {
 		if (r.code == EXIT_NOTFOUND && r.message != NULL)
-			rc = cli_name_fail(ctx, STORE_NOTFOUND,
-			    xstrdup(r.message), CLI_NAME_TEMPLATE, name);
+			rc = client_name_fail(ctx, STORE_NOTFOUND,
+			    xstrdup(r.message), CLIENT_NAME_TEMPLATE, name);
 		else if (r.code != 0) {
 			cli_error("%s", r.message != NULL ? r.message :
 			    "refused");

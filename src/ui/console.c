@@ -116,7 +116,7 @@ ui_engine_try(struct ui *ui, int announce)
 		store_lease_clear(&ui->lease);	/* the socket says who */
 		return;
 	}
-	if (!ui->readonly && !engine_probe(ui->store)) {
+	if (!ui->readonly && !client_probe(ui->store)) {
 		rc = engine_open(ui->loop, ui->store, ui->cfg->tools,
 		    &ui->cfg->opts, &ui->engine, &cause);
 		if (rc == 0) {
