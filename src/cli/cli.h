@@ -194,12 +194,6 @@ int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
 char		*cli_subflow_loop(struct store *, const char *,
 		     const struct flow_doc *);
 
-/* show.c: a workflow's times (start_at, sla, late), shared with list.c. */
-void		 cli_workflow_family_json(struct cJSON *,
-		     const struct store_workflow *);
-void		 cli_workflow_time_json(struct cJSON *,
-		     const struct store_workflow *);
-
 /* wait.c: "run --wait": drive the run as the engine, or follow one. */
 struct engine_request;
 struct engine_reply;

@@ -44,7 +44,6 @@ static int	cmd_template_edit(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_rm(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_run(struct cli_ctx *, const struct cli_args *);
 static int	template_name_arg(const char *);
-static cJSON	*template_json(const struct store_template *, int);
 static void	template_table(struct store_template *, size_t);
 static void	template_print_doc(const char *);
 
@@ -180,31 +179,6 @@ template_name_arg(const char *name)
 	return (EXIT_USAGE);
 }
 
-/* A template as JSON; with_doc adds the parsed document. */
-static cJSON *
-template_json(const struct store_template *t, int with_doc)
-{
-	cJSON	*o;
-
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "name", t->name);
-	cJSON_AddNumberToObject(o, "version", (double)t->version);
-	if (t->description != NULL)
-		cJSON_AddStringToObject(o, "description", t->description);
-	else
-		cJSON_AddNullToObject(o, "description");
-	cJSON_AddStringToObject(o, "created_by",
-	    t->created_by != NULL ? t->created_by : "");
-	cJSON_AddStringToObject(o, "updated_by",
-	    t->updated_by != NULL ? t->updated_by : "");
-	json_add_time(o, "created_at", t->created_at);
-	json_add_time(o, "updated_at", t->updated_at);
-	cJSON_AddItemToObject(o, "inputs", json_raw(t->input_json));
-	if (with_doc)
-		cJSON_AddItemToObject(o, "document", json_raw(t->document));
-	return (o);
-}
-
 /* Print live templates as a table: NAME VERSION UPDATED BY DESCRIPTION. */
 static void
 template_table(struct store_template *t, size_t n)
@@ -236,23 +210,22 @@ static int
 cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct store_template	*t;
-	size_t			 n, i;
-	char			*cause;
+	size_t			 n;
+	char			*cause = NULL;
 	cJSON			*a;
-	int			 json, rc;
+	int			 rc;
 
-	json = cli_args_has(args, "json");
+	if (cli_args_has(args, "json")) {
+		if ((rc = client_read_templates(ctx, &a)) != 0)
+			return (rc);
+		cli_json_out(a);
+		return (EXIT_OK);
+	}
 	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_template_list(ctx->store, &t, &n, &cause)) != 0)
 		return (client_store_fail(ctx, rc, cause));
-	if (json) {
-		a = cJSON_CreateArray();
-		for (i = 0; i < n; i++)
-			cJSON_AddItemToArray(a, template_json(&t[i], 0));
-		cli_json_out(a);
-	} else
-		template_table(t, n);
+	template_table(t, n);
 	store_templates_free(t, n);
 	return (EXIT_OK);
 }
@@ -285,6 +258,7 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 	const char		*name, *v;
 	char			*cause;
 	int64_t			 version = 0;
+	cJSON			*o;
 	int			 json, rc;
 
 	json = cli_args_has(args, "json");
@@ -296,16 +270,19 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 	name = args->argv[0];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
+	if (json) {
+		if ((rc = client_read_template(ctx, name, version, &o)) != 0)
+			return (rc);
+		cli_json_out(o);
+		return (EXIT_OK);
+	}
 	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	rc = store_template_get(ctx->store, name, version, &t, &cause);
 	if (rc != 0)
 		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));
-	if (json)
-		cli_json_out(template_json(t, 1));
-	else
-		template_print_doc(t->document);
+	template_print_doc(t->document);
 	store_template_free(t);
 	return (EXIT_OK);
 }

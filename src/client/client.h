@@ -126,4 +126,26 @@ int		 client_command(struct client *, const char *, int64_t, int64_t,
 		     const char *, const char *, struct engine_reply *);
 void		 client_offline_note(struct client *);
 
+/*
+ * read-*.c: what a client reads, as structured answers (the JSON of
+ * SPEC §10 and sluice(1) JSON OUTPUT); 0 or an exit status after saying
+ * why not.  The client_json_* builders make them from store rows.
+ */
+int		 client_read_workflows(struct client *,
+		     const struct store_workflow_filter *, struct cJSON **);
+int		 client_read_workflow(struct client *, int64_t, struct cJSON **);
+struct cJSON	*client_json_workflows(const struct store_workflow *, size_t);
+struct cJSON	*client_json_workflow(const struct store_workflow *,
+		     const struct store_step *, size_t);
+void		 client_json_workflow_times(struct cJSON *,
+		     const struct store_workflow *);
+void		 client_json_workflow_family(struct cJSON *,
+		     const struct store_workflow *);
+int		 client_read_gates(struct client *, struct cJSON **);
+struct cJSON	*client_json_gates(const struct store_gate *, size_t);
+int		 client_read_templates(struct client *, struct cJSON **);
+int		 client_read_template(struct client *, const char *, int64_t,
+		     struct cJSON **);
+struct cJSON	*client_json_template(const struct store_template *, int);
+
 #endif /* SLUICE_CLIENT_H */
