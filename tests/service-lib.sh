@@ -58,6 +58,15 @@ svc_setup() {
 	mkdir -m 0755 "$flows"
 }
 
+# svc_member NAME: one more team member, $member, named NAME and our pid,
+# in the team's group as $alice and $bob are (removed at exit).
+svc_member() {
+	member="${1}$$"
+	useradd -M -U -G "$grp" -s /bin/sh "$member" ||
+	    skip_all "useradd $member failed"
+	SVC_MADE="$SVC_MADE $member"
+}
+
 # Root's own looks are read-only: a writable sqlite3, closing last, would
 # checkpoint and remove the -wal and -shm files that members read with.
 q() {

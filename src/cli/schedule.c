@@ -44,6 +44,7 @@ struct schedule_add {
 	const char	*cron;
 	const char	*template_name;
 	const char	*overlap;
+	const char	*tz;		/* NULL: the engine's zone */
 	cJSON		*input;		/* owned */
 };
 
@@ -78,7 +79,9 @@ static const struct cli_opt schedule_show_opts[] = {
 static const struct cli_opt schedule_add_opts[] = {
 	{ "cron", 0, "EXPR", CLI_OPT_REQUIRED,
 	    "5 fields (minute hour day month weekday) or @hourly, @daily, "
-	    "@weekly, @monthly; local time (TZ)" },
+	    "@weekly, @monthly; local time (TZ), or --tz's" },
+	{ "tz", 0, "ZONE", 0, "fire in this IANA time zone (Europe/Berlin) "
+	    "instead of the engine's" },
 	{ "template", 0, "T", CLI_OPT_REQUIRED,
 	    "the template to run (its latest version at each firing)" },
 	{ "i", 'i', "KEY=VAL", CLI_OPT_MANY|CLI_OPT_SHORT,
@@ -226,7 +229,13 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 		free(cause);
 		return (EXIT_USAGE);
 	}
-	next = cron_next(cr, time_now_ms());
+	if (a->tz != NULL && sched_zone_check(a->tz, &cause) != 0) {
+		cli_error("--tz: %s", cause);
+		free(cause);
+		cron_free(cr);
+		return (EXIT_USAGE);
+	}
+	next = cron_next_in(cr, a->tz, time_now_ms());
 	cron_free(cr);
 	if (next <= 0) {
 		cli_error("--cron \"%s\": it never fires in the next %d years",
@@ -281,7 +290,10 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
 	store_schedule_free(c);
 }
 
-/* schedule add NAME --cron EXPR --template T [-i ...] [--overlap P] */
+/*
+ * schedule add NAME --cron EXPR --template T [-i ...] [--overlap P]
+ * [--tz ZONE]
+ */
 static int
 cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 {
@@ -299,6 +311,7 @@ cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 	a.cron = cli_args_get(cl, "cron");
 	a.template_name = cli_args_get(cl, "template");
 	a.overlap = cli_args_get(cl, "overlap");
+	a.tz = cli_args_get(cl, "tz");
 	if ((rc = schedule_add_check(ctx, &a)) != 0)
 		goto out;
 	args = cJSON_CreateObject();
@@ -308,6 +321,8 @@ cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 	cJSON_AddItemToObject(args, "input", cJSON_Duplicate(a.input, 1));
 	cJSON_AddStringToObject(args, "overlap", a.overlap != NULL ?
 	    a.overlap : "skip");
+	if (a.tz != NULL)
+		cJSON_AddStringToObject(args, "tz", a.tz);
 	memset(&q, 0, sizeof q);
 	q.command = "schedule-add";
 	q.args_json = json_print(args);
@@ -350,6 +365,10 @@ schedule_json(const struct store_schedule *c)
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "name", c->name);
 	cJSON_AddStringToObject(o, "cron", c->cron);
+	if (c->tz != NULL)
+		cJSON_AddStringToObject(o, "tz", c->tz);
+	else
+		cJSON_AddNullToObject(o, "tz");
 	cJSON_AddStringToObject(o, "template", c->template_name);
 	cJSON_AddItemToObject(o, "input", json_raw(c->input_json));
 	cJSON_AddStringToObject(o, "overlap", c->overlap);
@@ -376,15 +395,15 @@ schedule_json(const struct store_schedule *c)
 static void
 schedule_table(const struct store_schedule *c, size_t n)
 {
-	static const char	*header[] = { "NAME", "CRON", "TEMPLATE",
-	    "OVERLAP", "NEXT", "LAST" };
+	static const char	*header[] = { "NAME", "CRON", "ZONE",
+	    "TEMPLATE", "OVERLAP", "NEXT", "LAST" };
 	struct cli_table	*t;
-	const char		*cells[6];
+	const char		*cells[7];
 	char			 next[64], last[96], when[64];
 	size_t			 i;
 
 	t = cli_table_create(header, nitems(header));
-	cli_table_flex(t, "f.f..f");
+	cli_table_flex(t, "f..f..f");
 	for (i = 0; i < n; i++) {
 		snprintf(last, sizeof last, "-");
 		if (c[i].last_fire_at != 0)
@@ -399,10 +418,11 @@ schedule_table(const struct store_schedule *c, size_t n)
 		}
 		cells[0] = c[i].name;
 		cells[1] = c[i].cron;
-		cells[2] = c[i].template_name;
-		cells[3] = c[i].overlap;
-		cells[4] = schedule_next_text(&c[i], next, sizeof next);
-		cells[5] = last;
+		cells[2] = c[i].tz != NULL ? c[i].tz : "local";
+		cells[3] = c[i].template_name;
+		cells[4] = c[i].overlap;
+		cells[5] = schedule_next_text(&c[i], next, sizeof next);
+		cells[6] = last;
 		cli_table_add(t, cells);
 	}
 	cli_table_print(t, "no schedules");
@@ -528,6 +548,8 @@ schedule_show_text(const struct store_schedule *c, const cJSON *o)
 
 	cli_printf("schedule: %s\n", c->name);
 	cli_printf("cron:     %s\n", c->cron);
+	cli_printf("zone:     %s\n", c->tz != NULL ? c->tz :
+	    "local (the engine's)");
 	cli_printf("template: %s\n", c->template_name);
 	cli_printf("input:    %s\n", c->input_json);
 	cli_printf("overlap:  %s\n", c->overlap);

@@ -124,12 +124,25 @@ client_ask_sock(const char *dbpath, const struct store_actor *actor,
 	deadline = time_mono_ms() + CLIENT_WAIT_MS;
 	line = engine_request_line(actor, q);
 	if (sock_write_all(fd, line, strlen(line), deadline) != 0) {
+		/*
+		 * An engine that refuses the connection (too many of ours)
+		 * says why and closes it, maybe before we could write: read
+		 * its line before blaming the write.
+		 */
 		xasprintf(cause, "cannot send to the engine: %s",
 		    strerror(errno));
 		rc = -1;
 	}
 	free(line);
-	if (rc == 0 && (line = sock_read_line(fd, CLIENT_ANSWER_MAX,
+	if (rc == -1 && (line = sock_read_line(fd, CLIENT_ANSWER_MAX,
+	    deadline)) != NULL) {
+		if (engine_reply_read(line, r) == 0) {
+			free(*cause);
+			*cause = NULL;
+			rc = 0;
+		}
+		free(line);
+	} else if (rc == 0 && (line = sock_read_line(fd, CLIENT_ANSWER_MAX,
 	    deadline)) == NULL) {
 		if (errno == ETIMEDOUT)
 			xasprintf(cause, "the engine did not answer within "

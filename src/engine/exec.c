@@ -293,6 +293,8 @@ engine_exec_process(struct engine *e, struct estep *es,
 		free(es->cmd);
 		es->cmd = NULL;
 		engine_exec_running(e, es, args, NULL);
+		/* The same inputs build the same bad command: no retry. */
+		es->no_retry = 1;
 		engine_step_failed(e, es, cause, 0, 0, NULL);
 		free(cause);
 		engine_exec_end(e, es);

@@ -74,6 +74,7 @@ engine_sched_args(const cJSON *a, struct store_schedule *c,
     struct engine_reply *r)
 {
 	const cJSON	*v;
+	char		*cause;
 
 	v = cJSON_GetObjectItemCaseSensitive(a, "name");
 	c->name = cJSON_IsString(v) ? v->valuestring : NULL;
@@ -83,6 +84,9 @@ engine_sched_args(const cJSON *a, struct store_schedule *c,
 	c->template_name = cJSON_IsString(v) ? v->valuestring : NULL;
 	v = cJSON_GetObjectItemCaseSensitive(a, "overlap");
 	c->overlap = cJSON_IsString(v) ? v->valuestring : (char *)"skip";
+	v = cJSON_GetObjectItemCaseSensitive(a, "tz");
+	c->tz = cJSON_IsString(v) && *v->valuestring != '\0' ?
+	    v->valuestring : NULL;
 	if (c->name == NULL || c->cron == NULL || c->template_name == NULL) {
 		r->code = 2;
 		xasprintf(&r->message, "schedule add: a name, --cron and "
@@ -95,11 +99,17 @@ engine_sched_args(const cJSON *a, struct store_schedule *c,
 		    "or cancel-previous", c->overlap);
 		return (2);
 	}
+	if (c->tz != NULL && sched_zone_check(c->tz, &cause) != 0) {
+		r->code = 2;
+		xasprintf(&r->message, "--tz: %s", cause);
+		free(cause);
+		return (2);
+	}
 	return (0);
 }
 
 /*
- * schedule-add {"name", "cron", "template", "input", "overlap"}: checked
+ * schedule-add {"name", "cron", "template", "input", "overlap", "tz"}: checked
  * again here (the cron, the template and the input), then stored with
  * its first instant.
  */
@@ -125,7 +135,7 @@ engine_cmd_schedule_add(struct engine *e, const struct store_inbox *m,
 		free(cause);
 		goto out;
 	}
-	c.next_fire_at = cron_next(cr, now);
+	c.next_fire_at = cron_next_in(cr, c.tz, now);
 	cron_free(cr);
 	if (c.next_fire_at <= 0) {
 		r->code = 2;
@@ -157,6 +167,8 @@ engine_cmd_schedule_add(struct engine *e, const struct store_inbox *m,
 	cJSON_AddStringToObject(d, "template", c.template_name);
 	cJSON_AddItemToObject(d, "input", json_parse_or_null(input));
 	cJSON_AddStringToObject(d, "overlap", c.overlap);
+	if (c.tz != NULL)
+		cJSON_AddStringToObject(d, "tz", c.tz);
 	cJSON_AddNumberToObject(d, "next_fire_at", (double)c.next_fire_at);
 	engine_sched_audit(e, m, "schedule-add", &c, NULL, d);
 	xasprintf(&r->message, "added schedule %s", c.name);
@@ -234,7 +246,7 @@ engine_cmd_schedule_resume(struct engine *e, const struct store_inbox *m,
 		goto out;
 	}
 	if ((cr = cron_parse(c->cron, &cause)) != NULL) {
-		next = cron_next(cr, now);
+		next = cron_next_in(cr, c->tz, now);
 		cron_free(cr);
 	}
 	free(cause);

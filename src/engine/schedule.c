@@ -275,15 +275,15 @@ engine_sched_fire(struct engine *e, const struct store_schedule *c,
 			engine_store_fatal(e, store_last_error(e->store));
 		return;
 	}
-	for (k = cron_next(cr, instant); k > 0 && k <= now;
-	    k = cron_next(cr, k)) {
+	for (k = cron_next_in(cr, c->tz, instant); k > 0 && k <= now;
+	    k = cron_next_in(cr, c->tz, k)) {
 		if (missed == 0)
 			first = k;
 		last = k;
 		if (++missed == ENGINE_MISSED_MAX)
 			break;
 	}
-	if ((next = cron_next(cr, now)) < 0)
+	if ((next = cron_next_in(cr, c->tz, now)) < 0)
 		next = 0;
 	cron_free(cr);
 	if (missed > 0)

@@ -32,7 +32,13 @@
  * {"event": "changed"} after every commit, for attached consoles.  The
  * caller is whoever the kernel says (SO_PEERCRED); its tty and host are
  * only its report.  Nothing here blocks: reads and writes are
- * non-blocking and bounded, and a client that does not read is dropped.
+ * non-blocking and bounded.  No one caller can take the socket from the
+ * others (sluice(1), "Commands and the socket"): each user may hold a
+ * few connections, with one always kept for root and the engine's own
+ * account; a connection that asks nothing for a while and is not
+ * subscribed is closed; a client that lets its answers pile up unread is
+ * dropped.  Refusals and closings say why in one line when the client can
+ * still hear it.
  */
 
 #include <sys/types.h>
@@ -50,6 +56,8 @@
 #include "engine/engine-int.h"
 
 #define SERVER_CLIENTS		64	/* connections at once */
+#define SERVER_CLIENTS_USER	16	/* of them, one user's */
+#define SERVER_IDLE_MS		(60 * 1000)	/* unsubscribed, silent */
 #define SERVER_REQUEST_MAX	(4 * 1024 * 1024)	/* one request line */
 #define SERVER_OUT_MAX		(1024 * 1024)	/* unread answers, bytes */
 #define SERVER_REPORT_MAX	256	/* a client's tty or host */
@@ -59,6 +67,7 @@ struct server_client {
 	struct engine_server	*srv;
 	int			 fd;
 	struct loop_fd		*ev;
+	struct loop_timer	*idle;		/* closes a silent client */
 	uid_t			 uid;
 	pid_t			 pid;
 	struct buf		 in;
@@ -78,13 +87,17 @@ struct engine_server {
 	struct loop_fd		*ev;
 	struct server_clients	 clients;
 	int			 nclients;
+	int64_t			 idle_ms;
 };
 
 static void	 server_accept(int, short, void *);
 static void	 server_client_io(int, short, void *);
+static int	 server_admit(struct engine_server *, uid_t, char **);
+static void	 server_refuse(int, const char *);
+static void	 server_client_idle(void *);
 static void	 server_client_free(struct server_client *);
 static void	 server_client_read(struct server_client *);
-static void	 server_client_write(struct server_client *);
+static int	 server_client_write(struct server_client *);
 static void	 server_client_line(struct server_client *, char *);
 static void	 server_reply(struct server_client *, cJSON *);
 static void	 server_error(struct server_client *, int, const char *);
@@ -105,6 +118,16 @@ engine_server_open(struct engine *e, char **cause)
 	srv = xcalloc(1, sizeof *srv);
 	srv->e = e;
 	srv->path = sock_path(e->dbpath);
+	srv->idle_ms = SERVER_IDLE_MS;
+#ifdef SLUICE_TEST_CLOCK
+	{
+		const char	*v = getenv("SLUICE_TEST_SOCKET_IDLE_MS");
+		int64_t		 n;
+
+		if (v != NULL && str_parse_int64(v, &n) == 0 && n > 0)
+			srv->idle_ms = n;	/* tests need not wait a minute */
+	}
+#endif
 	TAILQ_INIT(&srv->clients);
 	if ((fd = sock_listen(srv->path, cause)) == -1) {
 		free(srv->path);
@@ -162,19 +185,70 @@ engine_server_flush(struct engine *e, int committed)
 			c->notified = 1;
 		}
 		if (c->out.len > c->off)
-			server_client_write(c);
+			(void)server_client_write(c);
 	}
 }
 
-/* A client is connecting: take it, unless there are too many. */
+/*
+ * Whether a client of uid may have one more connection: NULL, or why not
+ * in *why.  Root and the engine's own account always get one, so neither
+ * members nor anyone else can lock them out.
+ */
+static int
+server_admit(struct engine_server *srv, uid_t uid, char **why)
+{
+	struct server_client	*c;
+	int			 mine = 0;
+
+	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (c->uid == uid)
+			mine++;
+	}
+	if (mine == 0 && (uid == 0 || uid == geteuid()))
+		return (0);
+	if (mine >= SERVER_CLIENTS_USER) {
+		xasprintf(why, "you have %d connections to the engine, the "
+		    "most one user may have; close one and try again", mine);
+		return (-1);
+	}
+	if (srv->nclients >= SERVER_CLIENTS) {
+		xasprintf(why, "the engine has too many clients (%d); try "
+		    "again", SERVER_CLIENTS);
+		return (-1);
+	}
+	return (0);
+}
+
+/* Tell a client we will not serve why, in one line, and close it. */
+static void
+server_refuse(int fd, const char *why)
+{
+	cJSON	*o;
+	char	*text, *line;
+
+	o = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "code", 1);
+	cJSON_AddStringToObject(o, "message", why);
+	if ((text = cJSON_PrintUnformatted(o)) == NULL)
+		fatalx("%s: out of memory", __func__);
+	cJSON_Delete(o);
+	xasprintf(&line, "%s\n", text);
+	cJSON_free(text);
+	(void)!send(fd, line, strlen(line), MSG_NOSIGNAL|MSG_DONTWAIT);
+	free(line);
+	close(fd);
+}
+
+/* A client is connecting: take it, unless its user or we have too many. */
 static void
 server_accept(int fd, short revents, void *arg)
 {
 	struct engine_server	*srv = arg;
 	struct server_client	*c;
+	uid_t			 uid;
+	pid_t			 pid;
+	char			*why = NULL;
 	int			 cfd;
-	static const char	 full[] = "{\"code\":1,\"message\":\"the engine "
-	    "has too many clients; try again\"}\n";
 
 	(void)revents;
 	if ((cfd = sock_accept(fd)) == -1) {
@@ -182,26 +256,61 @@ server_accept(int fd, short revents, void *arg)
 			log_debug("%s: accept: %s", __func__, strerror(errno));
 		return;
 	}
-	if (srv->nclients >= SERVER_CLIENTS) {
-		(void)!send(cfd, full, sizeof full - 1,
-		    MSG_NOSIGNAL|MSG_DONTWAIT);
+	if (sock_peer(cfd, &uid, &pid) != 0) {
+		log_debug("%s: SO_PEERCRED: %s", __func__, strerror(errno));
 		close(cfd);
+		return;
+	}
+	if (server_admit(srv, uid, &why) != 0) {
+		log_debug("%s: uid %lu (pid %ld) refused: %s", __func__,
+		    (unsigned long)uid, (long)pid, why);
+		server_refuse(cfd, why);
+		free(why);
 		return;
 	}
 	c = xcalloc(1, sizeof *c);
 	c->srv = srv;
 	c->fd = cfd;
+	c->uid = uid;
+	c->pid = pid;
 	buf_init(&c->in);
 	buf_init(&c->out);
-	if (sock_peer(cfd, &c->uid, &c->pid) != 0) {
-		log_debug("%s: SO_PEERCRED: %s", __func__, strerror(errno));
-		close(cfd);
-		free(c);
-		return;
-	}
 	c->ev = loop_fd_add(srv->e->loop, cfd, POLLIN, server_client_io, c);
+	c->idle = loop_timer_create(srv->e->loop, server_client_idle, c);
+	loop_timer_start(c->idle, srv->idle_ms);
 	TAILQ_INSERT_TAIL(&srv->clients, c, entry);
 	srv->nclients++;
+}
+
+/*
+ * A client asked nothing for idle_ms and is not subscribed, or its
+ * answers have waited that long unread: close it, saying why if it can
+ * still hear it.
+ */
+static void
+server_client_idle(void *arg)
+{
+	struct server_client	*c = arg;
+	char			*why;
+
+	if (c->subscribed && c->off >= c->out.len)
+		return;
+	if (c->off < c->out.len) {
+		log_debug("%s: client pid %ld has not read its answers for "
+		    "%lld ms; dropped", __func__, (long)c->pid,
+		    (long long)c->srv->idle_ms);
+		server_client_free(c);
+		return;
+	}
+	log_debug("%s: client pid %ld idle; closed", __func__, (long)c->pid);
+	xasprintf(&why, "closed: no request for %lld s (the limit for a "
+	    "connection that is not subscribed)",
+	    (long long)(c->srv->idle_ms + 999) / 1000);
+	server_error(c, 1, why);
+	free(why);
+	(void)!send(c->fd, c->out.data + c->off, c->out.len - c->off,
+	    MSG_NOSIGNAL|MSG_DONTWAIT);
+	server_client_free(c);
 }
 
 /* Close a client and forget it. */
@@ -211,6 +320,7 @@ server_client_free(struct server_client *c)
 	TAILQ_REMOVE(&c->srv->clients, c, entry);
 	c->srv->nclients--;
 	loop_fd_del(c->ev);
+	loop_timer_free(c->idle);
 	close(c->fd);
 	buf_free(&c->in);
 	buf_free(&c->out);
@@ -224,10 +334,8 @@ server_client_io(int fd, short revents, void *arg)
 	struct server_client	*c = arg;
 
 	(void)fd;
-	if (revents & POLLOUT) {
-		server_client_write(c);
-		return;		/* freed, or its reads resume below next time */
-	}
+	if ((revents & POLLOUT) && server_client_write(c) != 0)
+		return;		/* freed */
 	if (revents & (POLLIN|POLLHUP|POLLERR))
 		server_client_read(c);
 }
@@ -235,6 +343,9 @@ server_client_io(int fd, short revents, void *arg)
 /*
  * Read what is there (a bounded amount per wake-up) and act on each whole
  * line.  A line over SERVER_REQUEST_MAX is refused and the client closed.
+ * Reading goes on while answers wait to be written, so a client that
+ * sends and never reads fills its answers up to SERVER_OUT_MAX and is
+ * dropped, instead of holding its connection stalled for ever.
  */
 static void
 server_client_read(struct server_client *c)
@@ -252,6 +363,8 @@ server_client_read(struct server_client *c)
 	}
 	if (c->closing)
 		return;		/* say nothing more; close once written */
+	if (!c->subscribed && c->off >= c->out.len)
+		loop_timer_start(c->idle, c->srv->idle_ms);
 	buf_add(&c->in, chunk, (size_t)n);
 	used = 0;
 	while (!c->closing && (nl = memchr(c->in.data + used, '\n',
@@ -275,12 +388,15 @@ server_client_read(struct server_client *c)
 
 /*
  * Write what is queued without blocking; wait for POLLOUT for the rest.
- * A client that lets SERVER_OUT_MAX pile up is not reading: drop it.
+ * A client that lets SERVER_OUT_MAX pile up, or writes nothing of it for
+ * idle_ms (server_client_idle), is not reading: drop it.  Returns -1 when
+ * the client was freed.
  */
-static void
+static int
 server_client_write(struct server_client *c)
 {
 	ssize_t	 n;
+	int	 moved = 0;
 
 	while (c->off < c->out.len) {
 		n = send(c->fd, c->out.data + c->off, c->out.len - c->off,
@@ -292,25 +408,35 @@ server_client_write(struct server_client *c)
 				log_debug("%s: client pid %ld does not read; "
 				    "dropped", __func__, (long)c->pid);
 				server_client_free(c);
-				return;
+				return (-1);
 			}
-			loop_fd_events(c->ev, POLLOUT);
-			return;
+			/* The clock runs while nothing of it moves. */
+			if (moved || !loop_timer_pending(c->idle))
+				loop_timer_start(c->idle, c->srv->idle_ms);
+			loop_fd_events(c->ev, c->closing ? POLLOUT :
+			    POLLIN|POLLOUT);
+			return (0);
 		}
 		if (n <= 0) {
 			server_client_free(c);
-			return;
+			return (-1);
 		}
 		c->off += (size_t)n;
+		moved = 1;
 	}
 	buf_reset(&c->out);
 	c->off = 0;
 	c->notified = 0;
 	if (c->closing) {
 		server_client_free(c);
-		return;
+		return (-1);
 	}
+	if (c->subscribed)
+		loop_timer_stop(c->idle);
+	else
+		loop_timer_start(c->idle, c->srv->idle_ms);
 	loop_fd_events(c->ev, POLLIN);
+	return (0);
 }
 
 /* Queue one answer line (o is consumed). */
@@ -436,7 +562,7 @@ server_client_line(struct server_client *c, char *line)
 		cJSON_AddStringToObject(o, "user", who);
 		server_reply(c, o);
 	} else if (strcmp(cmd->valuestring, "subscribe") == 0) {
-		c->subscribed = 1;
+		c->subscribed = 1;	/* idle for good reason: stays */
 		server_error(c, 0, "subscribed");
 	} else {
 		m.uid = (int64_t)c->uid;

@@ -95,7 +95,7 @@ static int	 tool_words(const struct flow_step *,
 		     const struct flow_tool *, const cJSON *,
 		     struct tool_strv *, char **);
 static int	 tool_host_check(const struct flow_step *, const char *,
-		     char **);
+		     const char *, char **);
 static char	**tool_remote_argv(const struct tool_ctx *, const char *,
 		     const char *, const struct tool_vars *,
 		     const struct tool_strv *);
@@ -453,29 +453,39 @@ tool_words(const struct flow_step *st, const struct flow_tool *tl,
 /*
  * A host must be one ssh destination: ssh would take a leading '-' as an
  * option, and white space or control characters have no place in a name.
+ * The rule is applied to the interpolated value (a for-each item, an
+ * input), so a hostile item fails its own row and never reaches ssh; raw
+ * is what the flow wrote, named when it differs.
  */
 static int
-tool_host_check(const struct flow_step *st, const char *host, char **cause)
+tool_host_check(const struct flow_step *st, const char *raw,
+    const char *host, char **cause)
 {
 	const unsigned char	*p;
+	const char		*why = NULL;
+	char			*from = NULL;
 
-	if (*host == '\0') {
-		xasprintf(cause, "step \"%s\": the host is empty", st->name);
-		return (-1);
+	if (*host == '\0')
+		why = "it is empty";
+	else if (*host == '-')
+		why = "it must not start with '-'";
+	for (p = (const unsigned char *)host; why == NULL && *p != '\0';
+	    p++) {
+		if (isspace(*p) || iscntrl(*p))
+			why = "it contains white space or a control character";
 	}
-	if (*host == '-') {
-		xasprintf(cause, "step \"%s\": bad host \"%s\": it must not "
-		    "start with '-'", st->name, host);
-		return (-1);
-	}
-	for (p = (const unsigned char *)host; *p != '\0'; p++) {
-		if (isspace(*p) || iscntrl(*p)) {
-			xasprintf(cause, "step \"%s\": bad host: it contains "
-			    "white space or a control character", st->name);
-			return (-1);
-		}
-	}
-	return (0);
+	if (why == NULL)
+		return (0);
+	if (strcmp(raw, host) != 0)
+		xasprintf(&from, " (from \"%s\")", raw);
+	if (*host == '-')
+		xasprintf(cause, "step \"%s\": bad host \"%s\"%s: %s",
+		    st->name, host, from != NULL ? from : "", why);
+	else
+		xasprintf(cause, "step \"%s\": bad host%s: %s", st->name,
+		    from != NULL ? from : "", why);
+	free(from);
+	return (-1);
 }
 
 /*
@@ -583,7 +593,7 @@ tool_size_check(const struct flow_step *st, const struct tool_cmd *cmd,
  * Build what to exec for one attempt of st.  tl is its catalog tool for
  * FLOW_EXEC_TOOL and is ignored for other kinds; args_json is the step's
  * args, already interpolated; scope is the interpolation scope for run
- * elements and env values, to which "args" is added.
+ * elements, env values and the host, to which "args" is added.
  */
 int
 tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
@@ -593,7 +603,8 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 	struct tool_strv	 w;
 	struct tool_vars	 tv;
 	cJSON			*args, *rs = NULL;
-	const char		*host;
+	const char		*raw;
+	char			*host = NULL;
 	int			 rv = -1;
 
 	memset(cmd, 0, sizeof *cmd);
@@ -606,15 +617,18 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 	rs = tool_scope(scope, args);
 	if (tool_words(st, tl, rs, &w, cause) != 0)
 		goto fail;
-	host = st->host != NULL ? st->host : tl != NULL ? tl->host : NULL;
-	if (host != NULL && tl != NULL && tl->mcp) {
+	raw = st->host != NULL ? st->host : tl != NULL ? tl->host : NULL;
+	if (raw != NULL && tl != NULL && tl->mcp) {
 		xasprintf(cause, "step \"%s\": tool \"%s\" is an MCP "
 		    "server's, which runs on the engine's machine: \"host\" "
 		    "is not supported", st->name, tl->name);
 		goto fail;
 	}
-	if (host != NULL && tool_host_check(st, host, cause) != 0)
-		goto fail;
+	if (raw != NULL) {
+		host = interp_text(raw, rs);
+		if (tool_host_check(st, raw, host, cause) != 0)
+			goto fail;
+	}
 
 	if (tl != NULL)
 		tool_vars_env(&tv, tl->env, tl->nenv, rs);
@@ -630,7 +644,8 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 	} else {
 		cmd->argv = tool_remote_argv(ctx, host, st->cwd, &tv, &w);
 		cmd->envp = tool_envp_copy(ctx->environ);
-		cmd->host = xstrdup(host);
+		cmd->host = host;
+		host = NULL;
 	}
 	if (tool_size_check(st, cmd, cause) != 0) {
 		tool_cmd_free(cmd);
@@ -638,6 +653,7 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 	}
 	rv = 0;
 fail:
+	free(host);
 	strv_free(w.v);
 	tool_vars_free(&tv);
 	cJSON_Delete(rs);

@@ -24,12 +24,17 @@
  * with "*") a day matches if either does.
  * Shorthands: @hourly @daily @midnight @weekly @monthly @yearly @annually.
  *
- * Firing times are local wall clock readings (TZ honoured).  The DST rule:
- * a reading skipped by a spring-forward fires at the first valid minute
- * after the gap, once however many skipped readings match; a reading
- * repeated by a fall-back fires once, at its first occurrence.  The search
- * walks days, skipping months and days that cannot match, and within a day
- * only the hours and minutes that can, so it never steps minute by minute.
+ * Firing times are local wall clock readings (TZ honoured).  The DST rule
+ * is cronie's.  A job whose minute or hour field starts with "*" (a "wild"
+ * one, @hourly too) follows the wall clock as it is: it fires whenever the
+ * clock shows a matching reading, twice for a reading a fall-back repeats,
+ * never for one a spring-forward skips.  A job at fixed times fires once a
+ * day as planned: a reading skipped by a spring-forward fires at the first
+ * valid minute after the gap, once however many skipped readings match; a
+ * reading repeated by a fall-back fires once, at its first occurrence.  The
+ * search walks days, skipping months and days that cannot match, and within
+ * a day only the hours and minutes that can, so it never steps minute by
+ * minute.
  */
 
 #include <ctype.h>
@@ -46,6 +51,8 @@
 #define CRON_MAX_TEXT		256
 #define CRON_MDAY_STAR		0x1	/* day of month starts with "*" */
 #define CRON_WDAY_STAR		0x2	/* day of week starts with "*" */
+#define CRON_WILD		0x4	/* minute or hour starts with "*" */
+#define CRON_DST_REACH		(3 * 3600)	/* no fall-back repeats more */
 
 struct cron {
 	char		*text;
@@ -121,7 +128,8 @@ static int	 cron_parse_item(struct cron_ctx *, const char *,
 static int	 cron_parse_value(struct cron_ctx *, const char **,
 		     const char *, int *, int *);
 static int	 cron_day_matches(const struct cron *, int, int);
-static int64_t	 cron_instant(int, int, int, int, int);
+static int	 cron_instants(const struct cron *, int, int, int, int, int,
+		     int64_t *, int64_t *);
 
 /* Record why a field is refused, at a column; always returns -1. */
 static int
@@ -240,6 +248,8 @@ cron_parse(const char *text, char **cause)
 		c->flags |= CRON_MDAY_STAR;
 	if (star[4])
 		c->flags |= CRON_WDAY_STAR;
+	if (star[0] || star[1])
+		c->flags |= CRON_WILD;
 	return (c);
 }
 
@@ -423,41 +433,61 @@ cron_day_matches(const struct cron *c, int mday, int wday)
 }
 
 /*
- * The instant a local wall minute fires at, by the DST rule: its first
- * occurrence, or the end of the gap that skipped it.
+ * The instants a local wall minute fires at, by the DST rule, in order: a
+ * wild job's every occurrence (none in a gap), a fixed job's first one or
+ * the end of the gap that skipped it.  Returns how many (0 to 2); *low is
+ * the earliest instant any of them could be, also when there are none.
  */
-static int64_t
-cron_instant(int y, int mon, int d, int h, int mi)
+static int
+cron_instants(const struct cron *c, int y, int mon, int d, int h, int mi,
+    int64_t *t, int64_t *low)
 {
 	struct sched_wall	w = { y, mon, d, h, mi, 0 };
 	struct sched_local	r;
+	int			i;
 
 	sched_local_resolve(&w, &r);
-	if (r.n > 0)
-		return (r.t[0]);
-	return ((r.gap_end + 59) / 60 * 60);
+	if (r.n == 0) {
+		*low = (r.gap_end + 59) / 60 * 60;
+		if (c->flags & CRON_WILD)
+			return (0);
+		t[0] = *low;
+		return (1);
+	}
+	*low = r.t[0];
+	if ((c->flags & CRON_WILD) == 0)
+		r.n = 1;
+	for (i = 0; i < r.n; i++)
+		t[i] = r.t[i];
+	return (r.n);
 }
 
 /*
- * The first firing strictly after after_ms.  Wall minutes map to instants
- * in order (a gap's readings to its end, a repeat's to its first
- * occurrence), and none before the wall reading at after_ms can fire after
- * it, so walk the wall calendar forward from there and take the first.
+ * The first firing strictly after after_ms.  The first occurrences of wall
+ * minutes come in the order of the minutes, so walk the wall calendar
+ * forward and stop at the first minute that cannot beat the best found.  A
+ * wild job's second occurrence of a repeated reading lies up to a
+ * fall-back's length later than its first, so the walk starts that much
+ * before the wall reading at after_ms.
  */
 int64_t
 cron_next(const struct cron *c, int64_t after_ms)
 {
 	struct sched_wall	 w;
-	int64_t			 after_s, days, last, t, limit;
-	int			 y, m, d, h, mi, first = 1;
+	int64_t			 after_s, days, last, t[2], low, limit;
+	int64_t			 best = -1;
+	int			 y, m, d, h, mi, i, n, first = 1;
 
 	tzset();
 	after_s = after_ms / 1000 - (after_ms % 1000 < 0);
 	limit = after_s + (int64_t)(CRON_MAX_AHEAD_YEARS * 366) * 86400;
-	sched_local_wall(after_s, &w);
+	sched_local_wall(after_s - CRON_DST_REACH, &w);
 	days = sched_days_from_civil(w.year, w.mon, w.mday);
-	last = days + CRON_MAX_AHEAD_YEARS * 366;
+	last = days + CRON_MAX_AHEAD_YEARS * 366 + 1;
 	for (; days <= last; days++, first = 0) {
+		/* No zone is more than a day off UTC. */
+		if (best != -1 && (days - 2) * 86400 > best)
+			break;
 		sched_civil_from_days(days, &y, &m, &d);
 		if (((c->month >> m) & 1) == 0) {
 			days = sched_days_from_civil(m == 12 ? y + 1 : y,
@@ -473,12 +503,19 @@ cron_next(const struct cron *c, int64_t after_ms)
 			    mi++) {
 				if (((c->minute >> mi) & 1) == 0)
 					continue;
-				t = cron_instant(y, m, d, h, mi);
-				if (t * 1000 <= after_ms)
-					continue;
-				return (t <= limit ? t * 1000 : -1);
+				n = cron_instants(c, y, m, d, h, mi, t, &low);
+				if (best != -1 && low > best)
+					goto done;
+				for (i = 0; i < n; i++) {
+					if (t[i] * 1000 > after_ms &&
+					    (best == -1 || t[i] < best))
+						best = t[i];
+				}
 			}
 		}
 	}
-	return (-1);
+done:
+	if (best == -1 || best > limit)
+		return (-1);
+	return (best * 1000);
 }

@@ -18,8 +18,9 @@
  * sched.h: time as people write it.  when.c turns a "--at" expression
  * ("in 30 minutes", "tomorrow 9am", ISO 8601, "@UNIXTIME") into an instant;
  * cron.c parses 5-field cron expressions and finds their next firing in the
- * local zone with the DST rule.  Pure: no I/O, no SQLite, no clock reads
- * (callers pass "now"), only the C library's zone rules via TZ.
+ * local zone with cronie's DST rule; zone.c checks a zone name and finds a
+ * firing in that zone.  Pure: no SQLite, no clock reads (callers pass
+ * "now"), only the C library's zone rules via TZ and the zone database.
  */
 
 #ifndef SLUICE_SCHED_H
@@ -50,5 +51,12 @@ int64_t		 cron_next(const struct cron *, int64_t);
 		    -1 if none within CRON_MAX_AHEAD_YEARS */
 void		 cron_free(struct cron *);
 const char	*cron_text(const struct cron *);	/* as given, trimmed */
+
+/* zone.c */
+int		 sched_zone_check(const char *, char **);
+		 /* 0 if an IANA zone the zone database has, else -1 and
+		    a one-line reason */
+int64_t		 cron_next_in(const struct cron *, const char *, int64_t);
+		 /* cron_next in that zone (NULL or "": the local one) */
 
 #endif /* SLUICE_SCHED_H */

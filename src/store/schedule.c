@@ -37,7 +37,8 @@
 	"c.id, c.name, c.cron, c.template_name, c.input_json, c.overlap," \
 	" c.paused, c.created_by, c.created_at, c.updated_at," \
 	" c.last_fire_at, c.last_run_id, c.next_fire_at, c.deleted_at," \
-	" (SELECT w.status FROM workflows w WHERE w.id = c.last_run_id)"
+	" (SELECT w.status FROM workflows w WHERE w.id = c.last_run_id)," \
+	" c.tz"
 
 static const char schedule_get_sql[] =
 	"SELECT " SCHEDULE_COLUMNS " FROM schedules c"
@@ -56,8 +57,8 @@ static const char schedule_exists_sql[] =
 	"SELECT count(*) FROM schedules WHERE name = ? AND deleted_at IS NULL";
 static const char schedule_insert_sql[] =
 	"INSERT INTO schedules (name, cron, template_name, input_json,"
-	" overlap, paused, created_by, created_at, updated_at, next_fire_at)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9)";
+	" overlap, paused, created_by, created_at, updated_at, next_fire_at,"
+	" tz) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)";
 static const char schedule_paused_sql[] =
 	"UPDATE schedules SET paused = ?, next_fire_at = ?, updated_at = ?"
 	" WHERE id = ?";
@@ -125,6 +126,7 @@ store_schedule_row(sqlite3_stmt *st, void *p, char **cause)
 	c->last_run_id = sqlite3_column_int64(st, 11);
 	c->next_fire_at = sqlite3_column_int64(st, 12);
 	c->deleted_at = sqlite3_column_int64(st, 13);
+	c->tz = store_column_text(st, 15);
 	if (sqlite3_column_type(st, 14) == SQLITE_NULL)
 		return (0);
 	c->has_last_run = 1;
@@ -239,9 +241,9 @@ store_schedule_add(struct store *s, struct store_schedule *c, int64_t now)
 		return (rc);
 	if (n > 0)
 		return (STORE_CONFLICT);
-	rc = store_runf(s, "add schedule", schedule_insert_sql, "tttttdtiT",
+	rc = store_runf(s, "add schedule", schedule_insert_sql, "tttttdtiTt",
 	    c->name, c->cron, c->template_name, c->input_json, c->overlap,
-	    c->paused != 0, c->created_by, now, c->next_fire_at);
+	    c->paused != 0, c->created_by, now, c->next_fire_at, c->tz);
 	if (rc != 0)
 		return (rc);
 	c->id = sqlite3_last_insert_rowid(s->db);
@@ -419,6 +421,7 @@ store_schedule_clear(struct store_schedule *c)
 	free(c->template_name);
 	free(c->input_json);
 	free(c->overlap);
+	free(c->tz);
 	free(c->created_by);
 	memset(c, 0, sizeof *c);
 }

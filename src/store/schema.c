@@ -390,6 +390,14 @@ static const char schema_v10[] =
 	"PRAGMA user_version = 10;";
 
 /*
+ * Version 11: a schedule may fire in a time zone of its own (an IANA
+ * name, "schedule add --tz"); NULL is the engine's local zone.
+ */
+static const char schema_v11[] =
+	"ALTER TABLE schedules ADD COLUMN tz TEXT;"
+	"PRAGMA user_version = 11;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -409,6 +417,7 @@ static const struct store_migration {
 	{ 8, schema_v8, NULL, NULL },
 	{ 9, schema_v9, NULL, NULL },
 	{ 10, schema_v10, NULL, NULL },
+	{ 11, schema_v11, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -40,7 +40,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	10
+#define STORE_SCHEMA_VERSION	11
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -537,6 +537,7 @@ struct store_schedule {
 	char		*template_name;
 	char		*input_json;	/* as given; defaults apply at firing */
 	char		*overlap;	/* skip allow cancel-previous */
+	char		*tz;		/* IANA zone it fires in, NULL local */
 	int		 paused;
 	char		*created_by;
 	int64_t		 created_at;

@@ -36,6 +36,7 @@ struct schedules {
 	size_t			 nall;
 	int			*shown;		/* indexes into all, filtered */
 	char			 last[96], next[96], state[24];
+	char			 cron[400];	/* with its zone */
 };
 
 static void	 schedules_load(struct ui *, struct view *);
@@ -127,7 +128,11 @@ schedules_row(struct ui *ui, void *arg, int i, const char **cells,
 	snprintf(s->state, sizeof s->state, "%s", sc->paused ? "paused" :
 	    "active");
 	cells[0] = sc->name;
-	cells[1] = sc->cron;
+	if (sc->tz != NULL) {
+		snprintf(s->cron, sizeof s->cron, "%s %s", sc->cron, sc->tz);
+		cells[1] = s->cron;
+	} else
+		cells[1] = sc->cron;
 	cells[2] = s->next;
 	cells[3] = s->last;
 	cells[4] = sc->template_name;

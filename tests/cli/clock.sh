@@ -5,8 +5,10 @@
 # the jump; cron instants and --at start times are wall-clock instants,
 # looked at again after a jump (forward: the missed ones are caught up as
 # after downtime; back: an instant that fired never fires again); and the
-# DST rule in two zones (a minute skipped by spring-forward fires at the
-# first valid minute after it; a repeated hour fires once).
+# DST rule in two zones, cronie's (a fixed minute skipped by spring-forward
+# fires at the first valid minute after it, a repeated one fires once; a job
+# whose minute or hour starts with "*" follows the wall clock, so it fires
+# again in a repeated hour); and schedules in a zone of their own (--tz).
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
@@ -252,6 +254,89 @@ dst_berlin() {
 	own_engine_stop
 }
 
+# fire_next NAME UTC: set the clock 2 s before UTC ("YYYY-MM-DD HH:MM:SS"),
+# which must be schedule NAME's next instant, and wait until it has fired.
+fire_next() {
+	_n=$(runs "$1")
+	q_is "SELECT next_fire_at FROM schedules WHERE name = '$1'" \
+	    "$(local_ms UTC "$2")" "$1: next at $2 UTC"
+	clock_at "$(($(local_ms UTC "$2") - 2000))"
+	wait_for runs_are "$1" $((_n + 1))
+	ok $? "$1: fires at $2 UTC"
+}
+
+# dst_ny_fall: fall back in New York, 2026-11-01: 01:00-01:59 comes twice
+# (EDT, then EST, 05:00 and 06:00 UTC).  "*/20 * * * *" fires in both;
+# "0 2 * * *" once.
+dst_ny_fall() {
+	export TZ=America/New_York
+	run_sluice template save quick "$top/quick.json"
+	clock_at "$(local_ms UTC '2026-11-01 05:41:00')"
+	own_engine
+	run_sluice schedule add every20 --cron "*/20 * * * *" --template quick
+	run_sluice schedule add two --cron "0 2 * * *" --template quick
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'two'" \
+	    "$(local_ms UTC '2026-11-01 07:00:00')" \
+	    "New York, fall back: 02:00 EST is two's next"
+	fire_next every20 "2026-11-01 06:00:00"
+	is "$(q "SELECT count(*) FROM audit WHERE action = 'schedule-skip'")" \
+	    0 "01:00 EST follows 01:40 EDT with nothing skipped"
+	fire_next every20 "2026-11-01 06:20:00"
+	fire_next every20 "2026-11-01 06:40:00"
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'every20'" \
+	    "$(local_ms UTC '2026-11-01 07:00:00')" \
+	    "then 02:00 EST, when two fires too"
+	clock_at "$(($(local_ms UTC '2026-11-01 07:00:00') - 2000))"
+	wait_for runs_are two 1
+	ok $? "two fires once, at 02:00 EST"
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'two'" \
+	    "$(local_ms UTC '2026-11-02 07:00:00')" \
+	    "and next the day after, at 02:00 EST"
+	own_engine_stop
+}
+
+# tz_berlin: an engine in New York, a schedule in Berlin time.
+tz_berlin() {
+	export TZ=America/New_York
+	run_sluice template save quick "$top/quick.json"
+	clock_at "$(local_ms UTC '2030-06-03 06:30:00')"
+	own_engine
+	before=$(db_digest)
+	run_sluice schedule add b --cron "0 9 * * *" --template quick \
+	    --tz Mars/Olympus
+	expect_rc 2 "--tz: an unknown zone is refused"
+	like "$ERR" 'sluice: --tz: "Mars/Olympus": no such time zone in ' \
+	    "it says why"
+	one_line "$ERR" "in one line"
+	run_sluice schedule add b --cron "0 9 * * *" --template quick \
+	    --tz ../../etc/passwd
+	expect_rc 2 "--tz: a path is refused"
+	like "$ERR" "is not a time zone name" "it says why"
+	run_sluice schedule add b --cron "0 9 * * *" --template quick \
+	    --tz "Europe/Berlin;x"
+	expect_rc 2 "--tz: a stray character is refused"
+	is "$(db_digest)" "$before" "the refusals wrote nothing"
+	run_sluice schedule add berlin9 --cron "0 9 * * *" --template quick \
+	    --tz Europe/Berlin
+	expect_rc 0 "--tz Europe/Berlin is taken"
+	run_sluice schedule list
+	printf '%s\n' "$OUT" |
+	    grep -Eq '^berlin9 +0 9 \* \* \* +Europe/Berlin +quick '
+	ok $? "schedule list shows the zone"
+	run_sluice schedule list --json
+	like "$OUT" '"tz": "Europe/Berlin"' "and so does its JSON"
+	run_sluice schedule show berlin9
+	like "$OUT" "zone:     Europe/Berlin" "and schedule show"
+	fire_next berlin9 "2030-06-03 07:00:00"
+	q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin9'" \
+	    "$(local_ms UTC '2030-06-04 07:00:00')" \
+	    "09:00 CEST each day, whatever the engine's zone"
+	q_is "SELECT json_extract(detail_json, '$.tz') FROM audit
+	    WHERE action = 'schedule-add'" "Europe/Berlin" \
+	    "the audit row names the zone"
+	own_engine_stop
+}
+
 # --- the parts apart start; the rounds' cases -------------------------------
 
 # rounds_up: every round's engine runs (its pid file is written once
@@ -263,6 +348,8 @@ rounds_up() {
 
 apart ny dst_ny
 apart berlin dst_berlin
+apart nyfall dst_ny_fall
+apart tzberlin tz_berlin
 apart round-1 round_apart 0 "+2 h" 7200000 7200000
 apart round-2 round_apart 7200000 "-2 h" 0 -7200000
 apart round-3 round_apart 0 "+1 day" 86400000 86400000
@@ -361,5 +448,7 @@ ok $? "forward 3 h: both starts have come, and both run"
 engine_stop
 show_part ny
 show_part berlin
+show_part nyfall
+show_part tzberlin
 
 done_testing

@@ -78,8 +78,9 @@ EOF
 	SSHD_PID=$!
 }
 
+# Five more names for the same sshd: a for-each's items as hosts.
 cat >"$T_DIR/ssh_config" <<EOF
-Host sluicetest
+Host sluicetest web-01 web-02 web-03 web-04 web-05
 	HostName 127.0.0.1
 	User $LOGIN
 	IdentityFile $T_DIR/userkey
@@ -196,6 +197,69 @@ q_is "SELECT error FROM workflow_steps WHERE workflow_id = $SID" timeout \
     "the step times out"
 [ -n "$srpid" ] && wait_for dead "$srpid"
 ok $? "the remote command is gone after the timeout"
+
+# --- a for-each targets its items as hosts -----------------------------------
+# host "{{item}}": one command per host, the row keeps the host it ran on;
+# cancelling mid-batch ends every remote command; a hostile item fails its
+# own row with the reason and never reaches ssh, the others run.
+
+cat >"$T_DIR/fleet.json" <<'EOF'
+{"start": {"foreach": "{{input.hosts}}", "concurrency": 5,
+   "do": {"host": "{{item}}", "retry": {"max_attempts": 1},
+     "run": ["sh", "-c", "echo \"$1 on $(hostname)\"", "x", "{{item}}"]}}}
+EOF
+run_sluice run --wait "$T_DIR/fleet.json" \
+    -i hosts:='["web-01","web-02","web-03","web-04","web-05"]'
+expect_rc 0 "a for-each over five hosts completes"
+ID=$(new_id)
+q_is "SELECT group_concat(host, ' ') FROM (SELECT host FROM workflow_steps
+    WHERE workflow_id = $ID AND item_index IS NOT NULL ORDER BY item_index)" \
+    "web-01 web-02 web-03 web-04 web-05" "each item ran on its own host"
+q_is "SELECT count(*) FROM workflow_steps WHERE workflow_id = $ID
+    AND item_index IS NOT NULL AND result_json LIKE '\"web-0_ on %'" 5 \
+    "each host ran the command once"
+
+cat >"$T_DIR/fleetlong.json" <<EOF
+{"start": {"foreach": "{{input.hosts}}", "concurrency": 2,
+   "do": {"host": "{{item}}",
+     "run": ["sh", "-c", "echo \$\$ >$T_DIR/remote/\$1.pid; exec sleep 300",
+       "x", "{{item}}"]}}}
+EOF
+rm -f "$T_DIR"/remote/web-0*.pid
+run_sluice run "$T_DIR/fleetlong.json" \
+    -i hosts:='["web-01","web-02","web-03","web-04","web-05"]'
+ID=$OUT
+wait_for remote_alive web-01 && wait_for remote_alive web-02
+ok $? "the first batch runs on its hosts"
+p1=$(cat "$T_DIR/remote/web-01.pid")
+p2=$(cat "$T_DIR/remote/web-02.pid")
+run_sluice cancel "$ID" -m "enough"
+expect_rc 0 "cancel the for-each mid-batch"
+wait_for wf_is "$ID" cancelled
+wait_for dead "$p1" && wait_for dead "$p2"
+ok $? "no remote command is left"
+is "$(ls "$T_DIR"/remote/web-0[345].pid 2>/dev/null)" "" \
+    "the later items never started"
+
+rm -f "$T_DIR/pwned"
+cat >"$T_DIR/hostile.json" <<EOF
+{"start": {"foreach": ["web-01", "-oProxyCommand=touch $T_DIR/pwned"],
+   "do": {"host": "{{item}}", "run": ["true"]}}}
+EOF
+run_sluice run --wait "$T_DIR/hostile.json"
+expect_rc 1 "a for-each with a hostile item fails"
+ID=$(new_id)
+q_is "SELECT status, attempt FROM workflow_steps WHERE workflow_id = $ID
+    AND item_index = 0" "done|1" "the good item ran"
+q_is "SELECT status, attempt, host IS NULL FROM workflow_steps
+    WHERE workflow_id = $ID AND item_index = 1" "failed|1|1" \
+    "the hostile item failed once, with no host"
+like "$(q "SELECT error FROM workflow_steps WHERE workflow_id = $ID
+    AND item_index = 1")" \
+    "bad host \"-oProxyCommand=touch $T_DIR/pwned\" (from \"{{item}}\"): it must not start with '-'" \
+    "its reason names the value"
+[ ! -e "$T_DIR/pwned" ]
+ok $? "ssh never ran the item's command"
 
 engine_stop
 done_testing

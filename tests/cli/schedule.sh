@@ -160,7 +160,7 @@ like "$OUT" "next firing: 2030-06-03 10:00:00" "@hourly fires at the next hour"
 run_sluice schedule list
 expect_rc 0 "schedule list"
 like "$OUT" "NAME" "a header"
-like "$OUT" "nightly  0 2 * * *  hold" "nightly is listed"
+like "$OUT" "nightly  0 2 * * *  local  hold" "nightly is listed, in the local zone"
 like "$OUT" "2030-06-04 02:00:00 (in 16h 59m" "with its next firing and a countdown"
 run_sluice schedule list --json
 is "$(json_query "$OUT" "SELECT json_array_length(j) FROM d")" 2 \

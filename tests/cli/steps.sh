@@ -464,9 +464,18 @@ done
 cat >"$T_DIR/hostinterp.json" <<'EOF'
 {"start": {"host": "{{input.h}}", "run": ["true"], "retry": {"max_attempts": 1}}}
 EOF
+PATH="$T_DIR/fakebin:$PATH" run_sluice run --wait "$T_DIR/hostinterp.json" -i h=web-01
+expect_rc 0 "an interpolated host runs"
+is "$(cat "$T_DIR/ssh.arg3")" "web-01" "ssh got the interpolated host"
+rm -f "$T_DIR/ssh.argc"
 PATH="$T_DIR/fakebin:$PATH" run_sluice run --wait "$T_DIR/hostinterp.json" -i h=-oX
-expect_rc 0 "host is not interpolated"
-is "$(cat "$T_DIR/ssh.arg3")" "{{input.h}}" "ssh got the host as written"
+ID=$(new_id)
+expect_rc 1 "an interpolated host is checked after interpolation"
+is "$(col "$ID" start error)" \
+    "step \"start\": bad host \"-oX\" (from \"{{input.h}}\"): it must not start with '-'" \
+    "the reason names the value and what the flow wrote"
+[ ! -e "$T_DIR/ssh.argc" ]
+ok $? "ssh never ran"
 
 head -c 140000 /dev/zero | tr '\0' a >"$T_DIR/long"
 printf '{"v": "%s"}' "$(cat "$T_DIR/long")" >"$T_DIR/long.json"

@@ -3,9 +3,11 @@
 # tests/unit/test-cron.c checks cron_next() against.  It shares no code or
 # method with src/sched/cron.c: its own field parser, Python's zoneinfo for
 # the zone rules, and a plain minute-by-minute walk over wall clock readings
-# (each matching reading turned into an instant by the documented DST rule:
-# a repeated reading fires at its first occurrence, a skipped one at the
-# first wall minute that exists after it).  Run it and paste its output
+# (each matching reading turned into instants by the documented DST rule,
+# cronie's: a job whose minute or hour field starts with "*" fires at every
+# occurrence of a reading and never for a skipped one; any other job fires
+# a repeated reading at its first occurrence, a skipped one at the first
+# wall minute that exists after it).  Run it and paste its output
 # into test-cron.c's table:  python3 tests/unit/cron-reference.py
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
@@ -48,11 +50,12 @@ def parse(expr):
     dow = {d % 7 for d in field(f[4], 0, 7, DAYS, 0)}
     return (field(f[0], 0, 59), field(f[1], 0, 23), field(f[2], 1, 31),
             field(f[3], 1, 12, MONTHS, 1), dow,
-            f[2].startswith("*") or f[4].startswith("*"))
+            f[2].startswith("*") or f[4].startswith("*"),
+            f[0].startswith("*") or f[1].startswith("*"))
 
 
 def matches(c, w):
-    mins, hours, doms, months, dows, star = c
+    mins, hours, doms, months, dows, star, wild = c
     if w.minute not in mins or w.hour not in hours or w.month not in months:
         return False
     dom = w.day in doms
@@ -65,13 +68,16 @@ def exists(w, z):
     return back.replace(tzinfo=None) == w
 
 
-def instant(w, z):
+def instants(w, z, wild):
     if exists(w, z):
-        return int(min(w.replace(tzinfo=z, fold=0).timestamp(),
-                       w.replace(tzinfo=z, fold=1).timestamp()))
+        both = sorted({int(w.replace(tzinfo=z, fold=0).timestamp()),
+                       int(w.replace(tzinfo=z, fold=1).timestamp())})
+        return both if wild else both[:1]
+    if wild:
+        return []
     while not exists(w, z):
         w += timedelta(minutes=1)
-    return int(w.replace(tzinfo=z).timestamp())
+    return [int(w.replace(tzinfo=z).timestamp())]
 
 
 def next_fire(expr, after, zone):
@@ -83,10 +89,11 @@ def next_fire(expr, after, zone):
     best = None
     while w < end:
         if matches(c, w):
-            t = instant(w, z)
-            if t > after and (best is None or t < best):
-                best = t
-            if best is not None and t > best + 3 * 3600:
+            ts = instants(w, z, c[6])
+            for t in ts:
+                if t > after and (best is None or t < best):
+                    best = t
+            if best is not None and ts and ts[0] > best + 3 * 3600:
                 break
         if best is not None and (w - timedelta(days=1)).replace(
                 tzinfo=z).timestamp() > best:

@@ -18,7 +18,9 @@
  * test-cron.c: cron expressions.  Parsing (every form, and refusals with the
  * field and column), then cron_next() against a reference table of firing
  * times in UTC, America/New_York, Europe/Berlin and Australia/Lord_Howe
- * (30-minute DST) across spring-forward and fall-back days.  The table was
+ * (30-minute DST) across spring-forward and fall-back days, by cronie's
+ * rule (a "wild" expression, minute or hour starting with "*", fires at
+ * every occurrence of a repeated reading and never in a gap).  The table was
  * computed independently of src/sched by tests/unit/cron-reference.py
  * (Python's zoneinfo and a minute-by-minute walk over wall readings).  Then
  * random expressions against a brute-force checker written here, which
@@ -133,12 +135,12 @@ static const struct {
 	{ "UTC", "@yearly", 1797292800, 1798761600 },
 	/* 2028-01-01 00:00 +0000 */
 	{ "UTC", "@yearly", 1798761600, 1830297600 },
-	/* 2026-03-08 03:00 -0400 */
-	{ "America/New_York", "*/15 2 * * *", 1772942400, 1772953200 },
 	/* 2026-03-09 02:00 -0400 */
-	{ "America/New_York", "*/15 2 * * *", 1772953200, 1773036000 },
+	{ "America/New_York", "*/15 2 * * *", 1772942400, 1773036000 },
 	/* 2026-03-09 02:15 -0400 */
 	{ "America/New_York", "*/15 2 * * *", 1773036000, 1773036900 },
+	/* 2026-03-09 02:30 -0400 */
+	{ "America/New_York", "*/15 2 * * *", 1773036900, 1773037800 },
 	/* 2026-03-08 03:00 -0400 */
 	{ "America/New_York", "30 2 * * *", 1772902800, 1772953200 },
 	/* 2026-03-09 02:30 -0400 */
@@ -177,20 +179,20 @@ static const struct {
 	{ "America/New_York", "*/20 * * * *", 1793509200, 1793510400 },
 	/* 2026-11-01 01:40 -0400 */
 	{ "America/New_York", "*/20 * * * *", 1793510400, 1793511600 },
-	/* 2026-11-01 02:00 -0500 */
-	{ "America/New_York", "*/20 * * * *", 1793511600, 1793516400 },
-	/* 2026-11-01 02:20 -0500 */
-	{ "America/New_York", "*/20 * * * *", 1793516400, 1793517600 },
-	/* 2026-11-01 02:40 -0500 */
-	{ "America/New_York", "*/20 * * * *", 1793517600, 1793518800 },
+	/* 2026-11-01 01:00 -0500 */
+	{ "America/New_York", "*/20 * * * *", 1793511600, 1793512800 },
+	/* 2026-11-01 01:20 -0500 */
+	{ "America/New_York", "*/20 * * * *", 1793512800, 1793514000 },
+	/* 2026-11-01 01:40 -0500 */
+	{ "America/New_York", "*/20 * * * *", 1793514000, 1793515200 },
 	/* 2026-11-01 01:00 -0400 */
 	{ "America/New_York", "@hourly", 1793507400, 1793509200 },
+	/* 2026-11-01 01:00 -0500 */
+	{ "America/New_York", "@hourly", 1793509200, 1793512800 },
 	/* 2026-11-01 02:00 -0500 */
-	{ "America/New_York", "@hourly", 1793509200, 1793516400 },
+	{ "America/New_York", "@hourly", 1793512800, 1793516400 },
 	/* 2026-11-01 03:00 -0500 */
 	{ "America/New_York", "@hourly", 1793516400, 1793520000 },
-	/* 2026-11-01 04:00 -0500 */
-	{ "America/New_York", "@hourly", 1793520000, 1793523600 },
 	/* 2026-11-01 02:00 -0500 */
 	{ "America/New_York", "0 2 * * *", 1793462400, 1793516400 },
 	/* 2026-11-02 02:00 -0500 */
@@ -231,10 +233,10 @@ static const struct {
 	{ "Europe/Berlin", "*/30 * * * *", 1792884600, 1792886400 },
 	/* 2026-10-25 02:30 +0200 */
 	{ "Europe/Berlin", "*/30 * * * *", 1792886400, 1792888200 },
-	/* 2026-10-25 03:00 +0100 */
-	{ "Europe/Berlin", "*/30 * * * *", 1792888200, 1792893600 },
-	/* 2026-10-25 03:30 +0100 */
-	{ "Europe/Berlin", "*/30 * * * *", 1792893600, 1792895400 },
+	/* 2026-10-25 02:00 +0100 */
+	{ "Europe/Berlin", "*/30 * * * *", 1792888200, 1792890000 },
+	/* 2026-10-25 02:30 +0100 */
+	{ "Europe/Berlin", "*/30 * * * *", 1792890000, 1792891800 },
 	/* 2026-10-25 00:00 +0200 */
 	{ "Europe/Berlin", "@daily", 1792836000, 1792879200 },
 	/* 2026-10-26 00:00 +0100 */
@@ -273,14 +275,14 @@ static const struct {
 	{ "Australia/Lord_Howe", "*/15 * * * *", 1775312400, 1775313000 },
 	/* 2026-04-05 01:45 +1100 */
 	{ "Australia/Lord_Howe", "*/15 * * * *", 1775313000, 1775313900 },
+	/* 2026-04-05 01:30 +1030 */
+	{ "Australia/Lord_Howe", "*/15 * * * *", 1775313900, 1775314800 },
+	/* 2026-04-05 01:45 +1030 */
+	{ "Australia/Lord_Howe", "*/15 * * * *", 1775314800, 1775315700 },
 	/* 2026-04-05 02:00 +1030 */
-	{ "Australia/Lord_Howe", "*/15 * * * *", 1775313900, 1775316600 },
+	{ "Australia/Lord_Howe", "*/15 * * * *", 1775315700, 1775316600 },
 	/* 2026-04-05 02:15 +1030 */
 	{ "Australia/Lord_Howe", "*/15 * * * *", 1775316600, 1775317500 },
-	/* 2026-04-05 02:30 +1030 */
-	{ "Australia/Lord_Howe", "*/15 * * * *", 1775317500, 1775318400 },
-	/* 2026-04-05 02:45 +1030 */
-	{ "Australia/Lord_Howe", "*/15 * * * *", 1775318400, 1775319300 },
 	/* 2026-04-05 02:00 +1030 */
 	{ "Australia/Lord_Howe", "0 2 * * *", 1775264400, 1775316600 },
 	/* 2026-04-06 02:00 +1030 */
@@ -379,6 +381,7 @@ struct sets {
 	char	 mon[13];
 	char	 wday[7];
 	int	 star;		/* a day field starts with "*" */
+	int	 wild;		/* the minute or hour field does */
 };
 
 static void	 check_ref(void);
@@ -553,7 +556,8 @@ wall_of(const struct tm *tm)
 
 /*
  * The first firing after `after` (s), found by stepping instants a minute
- * at a time for up to horizon seconds: a wall reading fires at the first
+ * at a time for up to horizon seconds.  A wild job fires at every instant
+ * whose reading matches.  Any other: a wall reading fires at the first
  * instant the clock shows it, or if the clock jumped over it, at the first
  * instant after the jump; readings shown again after a fall-back (not later
  * than the latest already shown) never fire.  -1 if none.
@@ -566,6 +570,16 @@ brute_next(const struct sets *s, int64_t after, int64_t horizon)
 	int64_t		seen = INT64_MIN, w, start;
 
 	start = after - after % 60 + 60;
+	if (s->wild) {
+		for (t = start; t <= after + horizon; t += 60) {
+			localtime_r(&t, &tm);
+			w = wall_of(&tm);
+			gmtime_r(&(time_t){ (time_t)w }, &wtm);
+			if (sets_match(s, &wtm))
+				return (t);
+		}
+		return (-1);
+	}
 	for (t = start - 3 * 3600; t < start; t += 60) {
 		localtime_r(&t, &tm);
 		if ((w = wall_of(&tm)) > seen)
@@ -595,8 +609,10 @@ random_expr(struct buf *b, struct sets *s)
 	memset(s, 0, sizeof *s);
 	buf_reset(b);
 	random_field(b, s->min, 0, 59, 0, &star);
+	s->wild = star;
 	buf_putc(b, ' ');
 	random_field(b, s->hour, 0, 23, 0, &star);
+	s->wild |= star;
 	buf_putc(b, ' ');
 	if (rand() % 3 != 0) {
 		buf_puts(b, "*");
