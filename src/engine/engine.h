@@ -173,6 +173,7 @@ struct engine_request {
 	int64_t		 workflow_id;
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
+	int		 patient;	/* wait for the answer however long */
 };
 
 struct engine_reply {

@@ -147,6 +147,7 @@ void		 store_keep_error(struct store *, char *);
 
 /* schema.c */
 int		 store_schema_migrate(struct store *, char **);
+int		 store_schema_migrate_to(struct store *, int64_t, char **);
 
 /* chain.c: an audit row as its hash covers it (strings not owned). */
 struct store_chain_row {
