@@ -157,9 +157,10 @@ int		 cli_parse_limit(const char *, int64_t *);
 
 /* input.c: -i KEY=VAL (a string), -i KEY:=JSON, --input FILE.json */
 struct cJSON;
-int		 cli_input_pair(struct cJSON *, const char *, char **);
+int		 cli_input_pair(struct cJSON *, struct cJSON *, const char *,
+		     char **);
 int		 cli_input_file(struct cJSON *, const char *, char **);
-struct cJSON	*cli_input_args(const struct cli_args *);
+struct cJSON	*cli_input_args(const struct cli_args *, struct cJSON **);
 
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
@@ -181,6 +182,7 @@ int		 cli_stdout_close(int);
 struct cli_run_opts {
 	const char	*what;		/* FLOW.json path or template name */
 	struct cJSON	*input;		/* object, owned by caller */
+	struct cJSON	*texts;		/* keys given as text, or NULL */
 	const char	*name;		/* --name, or NULL */
 	const char	*at;		/* --at WHEN, or NULL */
 	int		 wait;		/* --wait */

@@ -21,6 +21,7 @@
  */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -75,7 +76,8 @@ client_read_template(struct client *cl, const char *name, int64_t version,
 cJSON *
 client_json_template(const struct store_template *t, int with_doc)
 {
-	cJSON	*o;
+	struct flow_doc	*doc;
+	cJSON		*o;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "name", t->name);
@@ -91,7 +93,16 @@ client_json_template(const struct store_template *t, int with_doc)
 	json_add_time(o, "created_at", t->created_at);
 	json_add_time(o, "updated_at", t->updated_at);
 	cJSON_AddItemToObject(o, "inputs", json_raw(t->input_json));
-	if (with_doc)
+	if (with_doc) {
 		cJSON_AddItemToObject(o, "document", json_raw(t->document));
+		/* What a run's input must be, for a client to check first. */
+		doc = flow_doc_parse(t->document, strlen(t->document), NULL,
+		    NULL);
+		if (doc != NULL) {
+			cJSON_AddItemToObject(o, "input_schema",
+			    flow_doc_input_schema(doc));
+			flow_doc_free(doc);
+		}
+	}
 	return (o);
 }

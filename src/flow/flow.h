@@ -460,13 +460,51 @@ const struct flow_tool *flow_tools_find(const struct flow_tools *,
 		     const char *);
 void		 flow_tools_free(struct flow_tools *);
 
-/* doc.c: a template document is a flow, or {description, inputs, flow}. */
-struct flow_input {
-	char	*key;
-	char	*description;
-	char	*default_json;		/* NULL: no default */
-	int	 required;
+/*
+ * input.c: a declared input and what values it allows (JSON Schema's
+ * keywords); flow_input_check is the one check of a value for it.
+ */
+enum flow_input_type {
+	FLOW_INPUT_ANY,			/* no "type" */
+	FLOW_INPUT_STRING,
+	FLOW_INPUT_INTEGER,
+	FLOW_INPUT_NUMBER,
+	FLOW_INPUT_BOOLEAN,
+	FLOW_INPUT_ARRAY,
+	FLOW_INPUT_OBJECT
 };
+struct flow_input_rule {
+	enum flow_input_type	 type;
+	char			*enum_json;	/* the values allowed, or NULL */
+	char			*pattern;	/* POSIX ERE matched whole */
+	double			 minimum;
+	double			 maximum;
+	int			 has_minimum;
+	int			 has_maximum;
+	int64_t			 min_length;	/* -1: none */
+	int64_t			 max_length;	/* -1: none */
+	struct flow_input_rule	*items;		/* each element's, or NULL */
+};
+struct flow_input {
+	char			*key;
+	char			*description;
+	char			*default_json;	/* NULL: no default */
+	int			 required;
+	struct flow_input_rule	 rule;
+};
+const char	*flow_input_type_name(enum flow_input_type);
+void		 flow_input_declare(struct flow_input *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+void		 flow_input_free(struct flow_input *);
+int		 flow_input_check(const struct flow_input *, struct cJSON **,
+		     int, char **);
+
+/* input-schema.c: declared inputs as JSON Schema, and as words. */
+struct flow_doc;
+struct cJSON	*flow_doc_input_schema(const struct flow_doc *);
+char		*flow_input_rule_text(const struct flow_input *);
+
+/* doc.c: a template document is a flow, or {description, inputs, flow}. */
 
 struct flow_doc {
 	int			 is_template;	/* had the wrapper form */
@@ -483,6 +521,8 @@ struct flow_doc	*flow_doc_parse(const char *, size_t, const struct flow_tools *,
 		     struct flow_diags *);
 char		*flow_doc_input(const struct flow_doc *, const struct cJSON *,
 		     char **);
+char		*flow_doc_input_text(const struct flow_doc *,
+		     const struct cJSON *, const struct cJSON *, char **);
 void		 flow_doc_free(struct flow_doc *);
 
 #endif /* SLUICE_FLOW_H */
