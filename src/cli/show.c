@@ -190,7 +190,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			    (long long)st[i].child_id);
 			cells[7] = child;
 		}
-		if (st[i].kind != NULL && strcmp(st[i].kind, "wait") == 0 &&
+		if (st[i].kind == KIND_WAIT &&
 		    st[i].status == STEP_WAITING)
 			cells[7] = wait = cmd_show_wait_text(&st[i]);
 		else if (st[i].status == STEP_RUNNING &&

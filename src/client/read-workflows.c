@@ -274,7 +274,7 @@ json_show_step(const struct store_step *p)
 		cJSON_AddStringToObject(s, "tool", p->tool);
 	else
 		cJSON_AddNullToObject(s, "tool");
-	cJSON_AddStringToObject(s, "kind", p->kind != NULL ? p->kind : "tool");
+	cJSON_AddStringToObject(s, "kind", kind_name(p->kind));
 	if (p->item_of != 0 && p->item_index >= 0)
 		cJSON_AddNumberToObject(s, "index", p->item_index);
 	if (p->label != NULL)
@@ -296,7 +296,7 @@ json_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
 	else
 		cJSON_AddNullToObject(s, "child_id");
-	if (p->kind != NULL && strcmp(p->kind, "wait") == 0)
+	if (p->kind == KIND_WAIT)
 		cJSON_AddItemToObject(s, "wait", json_show_wait(p));
 	if (p->progress_pct >= 0 || p->progress_text != NULL) {
 		o = cJSON_AddObjectToObject(s, "progress");

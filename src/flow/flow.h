@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/util.h"
+
 struct cJSON;
 
 /*
@@ -111,15 +113,6 @@ int		 interp_refs(const struct cJSON *, const char *,
 		     interp_ref_cb, void *);
 
 /* A flow: the parsed form of SPEC §3.  Step references are indexes. */
-enum flow_exec {
-	FLOW_EXEC_GATE,		/* no tool, run or shell: people decide */
-	FLOW_EXEC_TOOL,		/* built-in or catalog tool */
-	FLOW_EXEC_RUN,		/* inline argv */
-	FLOW_EXEC_SHELL,	/* inline /bin/sh -c script */
-	FLOW_EXEC_WORKFLOW,	/* a child run of a template */
-	FLOW_EXEC_WAIT		/* finished from outside (sluice complete) */
-};
-
 enum flow_interrupt {
 	FLOW_INTERRUPT_RETRY,
 	FLOW_INTERRUPT_FAIL,
@@ -199,7 +192,7 @@ struct flow_step {
 	char			*key;		/* the member name in the flow */
 	char			*name;		/* "name", else the key */
 	char			*description;
-	enum flow_exec		 exec;
+	enum step_kind		 exec;
 	char			*tool;
 	char			**run;
 	size_t			 nrun;
@@ -224,7 +217,7 @@ struct flow_step {
 	struct flow_retry	 retry;
 	int64_t			 timeout;	/* ms, -1: default */
 	struct flow_gate	 gate;
-	struct flow_wait	 wait;		/* FLOW_EXEC_WAIT */
+	struct flow_wait	 wait;		/* KIND_WAIT */
 	int64_t			 heartbeat;	/* ms of silence, -1: none */
 	enum flow_interrupt	 on_interrupt;
 	int			 max_visits;
@@ -306,6 +299,9 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 		     struct flow_diags *);
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
+
+/* kind.c: what a step names to run (its tool, its template), or NULL. */
+const char	*flow_step_target(const struct flow_step *);
 
 /*
  * scope.c: the scope interpolation and conditions read (input, workflow,

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/util.h"
+
 #define STORE_ERR	 -1
 #define STORE_NOTFOUND	 -2
 #define STORE_CONFLICT	 -3
@@ -179,7 +181,7 @@ struct store_step {
 	char		*name;		/* display name */
 	char		*step_key;	/* key in the flow */
 	char		*tool;		/* tool name; NULL for a gate */
-	char		*kind;		/* gate tool run shell */
+	enum step_kind	 kind;
 	char		*args_json;	/* resolved args */
 	char		*result_json;
 	char		*gate_json;	/* gate options, resolved; NULL */
