@@ -74,6 +74,10 @@ client_free(struct client *cl)
 	cl->notify = NULL;
 	strv_free(cl->authority.operators);
 	memset(&cl->authority, 0, sizeof cl->authority);
+	free(cl->tools_file);
+	cl->tools_file = NULL;
+	free(cl->config_file);
+	cl->config_file = NULL;
 }
 
 /*

@@ -64,6 +64,8 @@ struct client {
 	struct flow_tools	*site;		/* config.json defaults */
 	struct notify_config	*notify;	/* config.json notify */
 	struct authority_site	 authority;	/* the site's policy */
+	char			*tools_file;	/* client_engine_opts: in use */
+	char			*config_file;	/* client_engine_opts: site's */
 	client_say_cb		 say;		/* NULL: stderr */
 	void			*say_arg;
 };

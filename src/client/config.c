@@ -373,16 +373,27 @@ client_config(struct client *cl, struct engine_opts *opts)
 	return (rc);
 }
 
-/* An engine's settings: config.json, then the environment (tests). */
+/*
+ * An engine's settings: config.json, then the environment (tests); and
+ * the files they came from, for its messages and reloads.
+ */
 int
 client_engine_opts(struct client *cl, struct engine_opts *opts)
 {
 	const char	*v;
+	char		*user;
 	int64_t		 n;
 	int		 rc;
 
 	if ((rc = client_config(cl, opts)) != 0)
 		return (rc);
+	free(cl->tools_file);
+	free(cl->config_file);
+	cl->tools_file = client_tools_file(cl);
+	client_config_files(&cl->config_file, &user);
+	free(user);
+	opts->tools_path = cl->tools_file;
+	opts->config_path = cl->config_file;
 	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
 	    str_parse_int64(v, &n) == 0 && n > 0)
 		opts->kill_grace = n;

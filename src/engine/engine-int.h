@@ -610,4 +610,9 @@ void		 engine_notify_enqueue(struct engine *, struct cJSON *);
 void		 engine_notify_run(struct engine *);
 void		 engine_notify_job_free(struct notify_job *);
 
+/* when.c */
+int		 engine_when_holds(struct engine *, struct ewf *,
+		     const struct flow_step *);
+int		 engine_when_skip(struct engine *, struct estep *);
+
 #endif /* SLUICE_ENGINE_INT_H */

@@ -224,6 +224,8 @@ struct flow_step {
 	struct flow_foreach	*foreach;	/* a for-each step, or NULL */
 	char			*workflow;	/* child template, NULL none */
 	char			*input_json;	/* its input, NULL: {} */
+	char			*when_src;	/* "when", NULL: always */
+	struct cond		*when;
 };
 
 /* A sub-workflow chain deeper than this fails at run time (SPEC §3). */
@@ -455,6 +457,8 @@ struct flow_tools *flow_tools_parse(const char *, size_t,
 const struct flow_tool *flow_tools_find(const struct flow_tools *,
 		     const char *);
 void		 flow_tools_free(struct flow_tools *);
+const char	*flow_tools_missing(const struct flow *,
+		     const struct flow_tools *, const char **);
 
 /*
  * input.c: a declared input and what values it allows (JSON Schema's

@@ -2,9 +2,10 @@
 # tests/cli/inputs.sh: typed inputs (sluice-flow(5) INPUTS) over every way
 # of starting a run.  One table: for each keyword an input "KEY" declared
 # with it and a value it refuses, as text (-i KEY=VAL) and as JSON.  Each
-# row is given to the CLI (-i and --input), to sluice mcp's
-# workflow_create, to schedule add, to a schedule's firing (schedule run),
-# to a parent's sub-workflow step and to a for-each's items: each is
+# row is given to the CLI (-i and --input), to the console's run form
+# (scripted screens at 80x24), to sluice mcp's workflow_create, to
+# schedule add, to a schedule's firing (schedule run), to a parent's
+# sub-workflow step and to a for-each's items: each is
 # refused naming the input and the keyword, the CLI with exit 2 and the
 # database unchanged (db_digest), the engine's paths with no child run.
 # Then what a good value becomes (-i count=3 is an integer), and check's
@@ -13,6 +14,8 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
+
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 # KEY|DECLARATION|RULE|BAD TEXT|BAD JSON
 ROWS='ty|{"type": "integer"}|type|abc|"abc"
@@ -102,6 +105,40 @@ while IFS='|' read -r k d r t j; do
 	like "$OUT" "input \\\"$k\\\" breaks $r:" "mcp $k: names the input and $r"
 	is "$(db_digest)" "$before" "mcp $k: the database is unchanged"
 done <"$T_DIR/rows"
+
+# The console's form: each bad value typed into its field is refused
+# under it, before any review; an enum is chosen from its list, so no
+# text can break it.
+scr_start 80x24 --
+scr_keys 3
+scr_ok '^t +[0-9]+ +typed' "Templates: the typed template"
+n=0
+while IFS='|' read -r k d r t j; do
+	before=$(db_digest)
+	scr_keys r
+	scr_ok 'run template t ' "form $k: r opens the form"
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		scr_keys Tab
+		i=$((i + 1))
+	done
+	scr_type "$t"
+	scr_keys Enter
+	if [ "$r" = enum ]; then
+		scr_ok "^ . $k +< \(not given\) > +one of prod staging" \
+		    "form $k: a list to choose from; typing changes nothing"
+		scr_keys Escape
+	else
+		scr_ok "^ .   input \"$k\" breaks $r:" \
+		    "form $k: refused under the field, naming the input and $r"
+		scr_gone_ok 'Start sluice' "form $k: no review"
+	fi
+	scr_keys Escape
+	scr_ok 'run: not started' "form $k: Esc leaves the form"
+	is "$(db_digest)" "$before" "form $k: the database is unchanged"
+	n=$((n + 1))
+done <"$T_DIR/rows"
+scr_stop
 
 # The engine's ways: a parent's step and a for-each's items start no
 # child with a value the template refuses; the step fails saying why.
