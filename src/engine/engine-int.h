@@ -172,6 +172,7 @@ struct engine_leftovers {
 	int64_t			 term_at;	/* monotonic ms of SIGTERM */
 	int			 killed;	/* SIGKILL sent */
 	struct loop_timer	*timer;		/* the next look */
+	struct procscan		*scan;		/* the one look at /proc */
 };
 
 struct engine {
