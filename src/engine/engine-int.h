@@ -390,8 +390,8 @@ void		 engine_foreach_row_init(struct store_step *,
 		     const struct flow_step *);
 
 /* gate.c */
-struct cJSON	*engine_gate_options(struct engine *, const struct flow_gate *,
-		     const char *);
+void		 engine_gate_policy(struct engine *, const struct flow_gate *,
+		     const char *, struct flow_policy *);
 char		*engine_gate_json(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_gate_waiting(struct engine *, struct ewf *,
@@ -401,7 +401,7 @@ int		 engine_gate_decide(struct engine *, const struct store_inbox *,
 void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *, const struct store_step *,
-		     const struct cJSON *, const char *, struct ewf **);
+		     const char *, struct flow_policy *, struct ewf **);
 
 /* wait.c: steps finished from outside (complete, fail). */
 int		 engine_wait_is(const struct store_step *);

@@ -37,6 +37,7 @@ struct flow_tools;
 struct flow_tool;
 struct engine;
 struct cJSON;
+struct flow_policy;
 struct notify_config;
 
 /*
@@ -67,8 +68,8 @@ struct authority_caller {
 struct authority_ask {
 	const char	*verb;		/* approve reject skip cancel ... */
 	const char	*target;	/* for messages: "g (step 12)" */
-	const struct cJSON *gate;	/* the gate row's stored policy */
-	const struct cJSON *wait;	/* a wait row's: who may finish it */
+	const struct flow_policy *gate;	/* the gate row's stored policy */
+	const struct flow_policy *wait;	/* a wait row's: who may finish it */
 	const char	*starter;	/* who started the workflow */
 	const char	*via;		/* "mcp": an agent asks; NULL a person */
 	int64_t		 workflow_id;

@@ -302,6 +302,39 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
 
+/*
+ * policy.c: the policy a gate's or a wait step's row keeps, fixed when it
+ * starts waiting: one writer, one strict reader (an unknown key or a
+ * wrong type is an error at its JSON path, never a default).
+ */
+enum flow_policy_foreach {
+	FLOW_POLICY_NOT_FOREACH,
+	FLOW_POLICY_BATCH,		/* a for-each's gate before a batch */
+	FLOW_POLICY_BUDGET		/* a for-each's failure budget spent */
+};
+struct flow_policy {
+	enum step_kind	 kind;		/* KIND_GATE or KIND_WAIT */
+	char		*message;	/* interpolated; NULL: none */
+	char		**approvers;	/* a gate's; none: anyone */
+	size_t		 napprovers;
+	char		**by;		/* a wait step's; none: see operators */
+	size_t		 nby;
+	int		 quorum;	/* distinct approvals needed, 1.. */
+	int		 allow_self;	/* -1: not stored, the site's default */
+	int		 agents;	/* -1: not stored, the site's default */
+	int		 operators;	/* only the site's operators may */
+	int		 interrupted;	/* made by recovery for a lost step */
+	int64_t		 timeout_ms;	/* -1: none */
+	char		*on_timeout;	/* "reject" or a step; NULL: none */
+	enum flow_policy_foreach foreach;
+	int		 batch;		/* FLOW_POLICY_BATCH: before batch N */
+};
+void		 flow_policy_init(struct flow_policy *, enum step_kind);
+void		 flow_policy_free(struct flow_policy *);
+char		*flow_policy_write(const struct flow_policy *);
+int		 flow_policy_read(const char *, enum step_kind,
+		     struct flow_policy *, char **);
+
 /* kind.c: what a step names to run (its tool, its template), or NULL. */
 const char	*flow_step_target(const struct flow_step *);
 
