@@ -188,6 +188,9 @@ struct cli_run_opts {
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+int		 cli_secret_inputs(const struct cli_ctx *,
+		     const struct flow_doc *, struct cJSON *, struct cJSON **);
+void		 cli_secret_inputs_free(struct cJSON *);
 extern const struct cli_opt cli_run_options[];
 int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
 		     const char *);

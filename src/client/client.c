@@ -72,6 +72,7 @@ client_free(struct client *cl)
 	cl->site = NULL;
 	notify_config_free(cl->notify);
 	cl->notify = NULL;
+	client_config_secrets_free(cl);
 	strv_free(cl->authority.operators);
 	memset(&cl->authority, 0, sizeof cl->authority);
 	free(cl->tools_file);

@@ -64,6 +64,8 @@ struct client {
 	struct flow_tools	*site;		/* config.json defaults */
 	struct notify_config	*notify;	/* config.json notify */
 	struct authority_site	 authority;	/* the site's policy */
+	struct secret_rule	*secrets;	/* config.json secrets */
+	size_t			 nsecrets;
 	char			*tools_file;	/* client_engine_opts: in use */
 	char			*config_file;	/* client_engine_opts: site's */
 	client_say_cb		 say;		/* NULL: stderr */
@@ -102,6 +104,10 @@ struct flow_doc	*client_doc_parse(struct client *, const char *, size_t,
 int		 client_config(struct client *, struct engine_opts *);
 void		 client_config_files(char **, char **);
 int		 client_engine_opts(struct client *, struct engine_opts *);
+int		 client_config_secrets(struct client *, const char *,
+		     const struct cJSON *);
+void		 client_config_secrets_free(struct client *);
+void		 client_secret_rules_free(struct secret_rule *, size_t);
 
 /*
  * transport.c: how a request reaches the engine.  Over its socket

@@ -183,8 +183,8 @@ client_json_workflow_family(cJSON *o, const struct store_workflow *w)
 
 /* Build the JSON shape of SPEC §10. */
 cJSON *
-client_json_workflow(const struct store_workflow *w, const struct store_step *st,
-    size_t n)
+client_json_workflow(const struct store_workflow *w,
+    const struct store_step *st, size_t n)
 {
 	cJSON			*o, *arr;
 
