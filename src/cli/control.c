@@ -206,13 +206,13 @@ control_retry_dry(struct cli_ctx *ctx, int64_t id, const char *from)
 	char		*cause = NULL;
 	int		 rc;
 
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	buf_init(&b);
 	rc = engine_retry_preview(ctx->store, id, from, &b, &cause);
 	if (rc < 0) {
 		buf_free(&b);
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	}
 	if (rc > 0) {
 		cli_error("%s", cause);
