@@ -90,6 +90,20 @@ int		 authority_check(const struct authority_site *,
 		     const struct authority_caller *,
 		     const struct authority_ask *, char **);
 
+/* config.json's "secrets": which templates may use a site secret. */
+struct secret_rule {
+	char		*name;
+	char		**templates;	/* fnmatch(3) patterns */
+	size_t		 ntemplates;
+};
+
+/* secret.c: may a run of this flow use the site secrets it names? */
+struct flow_tools;
+struct engine_opts;
+int		 engine_secret_start_ok(const struct flow_tools *,
+		     const struct engine_opts *, const char *, const char *,
+		     char **);
+
 /* Site settings (config.json) and command-line choices. */
 struct engine_opts {
 	int		 max_jobs;	/* step processes at once; 0: default */
@@ -100,6 +114,8 @@ struct engine_opts {
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
 	const struct notify_config *notify;	/* config.json: "notify" */
 	int64_t		 retention;	/* config.json: ms; 0: keep runs */
+	const struct secret_rule *secrets;	/* config.json: "secrets" */
+	size_t		 nsecrets;
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
 };
@@ -185,6 +201,7 @@ struct engine_request {
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
 	int		 patient;	/* wait for the answer however long */
+	int		 secret;	/* carries secrets: never to the inbox */
 };
 
 struct engine_reply {

@@ -377,6 +377,7 @@ struct cJSON	*flow_input_parse(const char *,
 
 /* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
 int		*flow_joins(const struct flow *);
+int		 flow_join_reached(const struct flow *, int, int *);
 
 /*
  * rerun.c: the retry rules the engine acts on and the console previews.
@@ -523,6 +524,7 @@ struct flow_input {
 	char			*description;
 	char			*default_json;	/* NULL: no default */
 	int			 required;
+	int			 secret;	/* "secret": true (SPEC §13) */
 	struct flow_input_rule	 rule;
 };
 const char	*flow_input_type_name(enum flow_input_type);
@@ -557,5 +559,11 @@ char		*flow_doc_input(const struct flow_doc *, const struct cJSON *,
 char		*flow_doc_input_text(const struct flow_doc *,
 		     const struct cJSON *, const struct cJSON *, char **);
 void		 flow_doc_free(struct flow_doc *);
+
+/* secret.c: where secrets may be named (only env values), and which. */
+int		 flow_secret_name_ok(const char *);
+void		 flow_secret_check(const struct cJSON *, const struct flow_doc *,
+		     struct flow_diags *);
+void		 flow_secret_refs(const struct cJSON *, char ***, size_t *);
 
 #endif /* SLUICE_FLOW_H */
