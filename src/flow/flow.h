@@ -377,6 +377,7 @@ struct cJSON	*flow_input_parse(const char *,
 
 /* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
 int		*flow_joins(const struct flow *);
+int		 flow_join_reached(const struct flow *, int, int *);
 
 /*
  * rerun.c: the retry rules the engine acts on and the console previews.

@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <sha2.h>		/* libmd */
+
 #ifndef __dead
 #define __dead __attribute__((__noreturn__))
 #endif
@@ -241,14 +243,11 @@ int		 json_scan_lookup(const char *, const char *, char **, size_t,
 int		 json_scan_next(const char **, const char *, const char **,
 		     const char **);
 
-/* sha256.c: FIPS 180-4 SHA-256. */
-#define SHA256_LEN	32
+/* sha256.c: FIPS 180-4 SHA-256, libmd's. */
+#define SHA256_LEN	SHA256_DIGEST_LENGTH
 #define SHA256_HEX	(2 * SHA256_LEN + 1)
 struct sha256 {
-	uint32_t	 h[8];
-	uint64_t	 len;		/* bytes so far */
-	uint8_t		 buf[64];
-	size_t		 nbuf;
+	SHA2_CTX	 ctx;
 };
 void		 sha256_init(struct sha256 *);
 void		 sha256_update(struct sha256 *, const void *, size_t);
