@@ -147,7 +147,7 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 		ui_screen_message(ui, 1, "%s: secret inputs reach the engine "
 		    "only over its socket, which does not answer", echo);
 	} else if (ui->lease.pid != 0) {
-		if (engine_request_post(ui->store, &ui->cfg->actor, &q, &id,
+		if (client_post(ui->store, &ui->cfg->actor, &q, &id,
 		    &cause) != 0) {
 			ui_screen_message(ui, 1, "%s: %s", echo, cause);
 			free(cause);
@@ -161,7 +161,7 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 			ui_screen_message(ui, 0, "%s: sent to the engine",
 			    echo);
 		}
-	} else if (engine_submit(ui->store, ui->cfg->tools, &ui->cfg->opts,
+	} else if (client_submit(ui->store, ui->cfg->tools, &ui->cfg->opts,
 	    &ui->cfg->actor, &q, &r, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s: %s", echo, cause);
 		free(cause);
