@@ -44,8 +44,10 @@ static int	cmd_template_edit(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_rm(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_run(struct cli_ctx *, const struct cli_args *);
 static int	template_name_arg(const char *);
-static cJSON	*template_json(const struct store_template *, int);
-static void	template_table(struct store_template *, size_t);
+static cJSON	*template_json(const struct cli_ctx *,
+		    const struct store_template *, int);
+static void	template_table(const struct cli_ctx *, struct store_template *,
+		    size_t);
 static void	template_print_doc(const char *);
 
 static const struct cli_opt template_list_opts[] = {
@@ -182,10 +184,13 @@ template_name_arg(const char *name)
 
 /* A template as JSON; with_doc adds the parsed document. */
 static cJSON *
-template_json(const struct store_template *t, int with_doc)
+template_json(const struct cli_ctx *ctx, const struct store_template *t,
+    int with_doc)
 {
 	struct flow_doc	*doc;
-	cJSON		*o;
+	cJSON		*o, *ops;
+	char		*run_by;
+	size_t		 i;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "name", t->name);
@@ -201,42 +206,56 @@ template_json(const struct store_template *t, int with_doc)
 	cli_json_time(o, "created_at", t->created_at);
 	cli_json_time(o, "updated_at", t->updated_at);
 	cJSON_AddItemToObject(o, "inputs", cli_json_raw(t->input_json));
+	doc = flow_doc_parse(t->document, strlen(t->document), NULL, NULL);
+	/* Its own operators (null: the site's rule alone), and in words. */
+	if (doc != NULL && doc->noperators > 0) {
+		ops = cJSON_AddArrayToObject(o, "operators");
+		for (i = 0; i < doc->noperators; i++)
+			cJSON_AddItemToArray(ops,
+			    cJSON_CreateString(doc->operators[i]));
+	} else
+		cJSON_AddNullToObject(o, "operators");
+	run_by = authority_template_run_by(&ctx->authority, t->document);
+	cJSON_AddStringToObject(o, "run_by", run_by);
+	free(run_by);
 	if (with_doc) {
 		cJSON_AddItemToObject(o, "document", cli_json_raw(t->document));
 		/* What a run's input must be, for a client to check first. */
-		doc = flow_doc_parse(t->document, strlen(t->document), NULL,
-		    NULL);
-		if (doc != NULL) {
+		if (doc != NULL)
 			cJSON_AddItemToObject(o, "input_schema",
 			    flow_doc_input_schema(doc));
-			flow_doc_free(doc);
-		}
 	}
+	flow_doc_free(doc);
 	return (o);
 }
 
 /* Print live templates as a table: NAME VERSION UPDATED BY DESCRIPTION. */
 static void
-template_table(struct store_template *t, size_t n)
+template_table(const struct cli_ctx *ctx, struct store_template *t,
+    size_t n)
 {
 	static const char	*head[] = {
-		"NAME", "VERSION", "UPDATED", "BY", "DESCRIPTION"
+		"NAME", "VERSION", "UPDATED", "BY", "RUN BY", "DESCRIPTION"
 	};
 	struct cli_table	*tb;
 	const char		*cols[nitems(head)];
-	char			 ver[32], when[64];
+	char			 ver[32], when[64], *run_by;
 	size_t			 i;
 
 	tb = cli_table_create(head, nitems(head));
-	cli_table_flex(tb, "f...f");
+	cli_table_flex(tb, "f....f");
 	for (i = 0; i < n; i++) {
 		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
+		run_by = authority_template_run_by(&ctx->authority,
+		    t[i].document);
 		cols[0] = t[i].name;
 		cols[1] = ver;
 		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
-		cols[4] = t[i].description != NULL ? t[i].description : "";
+		cols[4] = run_by;
+		cols[5] = t[i].description != NULL ? t[i].description : "";
 		cli_table_add(tb, cols);
+		free(run_by);
 	}
 	cli_table_print(tb, "no templates");
 }
@@ -245,6 +264,7 @@ template_table(struct store_template *t, size_t n)
 static int
 cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 {
+	struct engine_opts	 opts;
 	struct store_template	*t;
 	size_t			 n, i;
 	char			*cause;
@@ -254,15 +274,19 @@ cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 	json = cli_args_has(args, "json");
 	if ((rc = cli_store(ctx, 0)) != 0)
 		return (rc);
+	/* The site's operators, for who may run a template naming none. */
+	memset(&opts, 0, sizeof opts);
+	if ((rc = cli_config(ctx, &opts)) != 0)
+		return (rc);
 	if ((rc = store_template_list(ctx->store, &t, &n, &cause)) != 0)
 		return (cli_store_fail(rc, cause));
 	if (json) {
 		a = cJSON_CreateArray();
 		for (i = 0; i < n; i++)
-			cJSON_AddItemToArray(a, template_json(&t[i], 0));
+			cJSON_AddItemToArray(a, template_json(ctx, &t[i], 0));
 		cli_json_out(a);
 	} else
-		template_table(t, n);
+		template_table(ctx, t, n);
 	store_templates_free(t, n);
 	return (EXIT_OK);
 }
@@ -313,7 +337,7 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
 		    name));
 	if (json)
-		cli_json_out(template_json(t, 1));
+		cli_json_out(template_json(ctx, t, 1));
 	else
 		template_print_doc(t->document);
 	store_template_free(t);
