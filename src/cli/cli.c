@@ -221,6 +221,7 @@ cli_ctx_free(struct cli_ctx *ctx)
 	ctx->site = NULL;
 	notify_config_free(ctx->notify);
 	ctx->notify = NULL;
+	cli_config_secrets_free(ctx);
 	strv_free(ctx->authority.operators);
 	memset(&ctx->authority, 0, sizeof ctx->authority);
 	free(ctx->tools_file);

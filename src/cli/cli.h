@@ -56,6 +56,8 @@ struct cli_ctx {
 	struct flow_tools	*site;		/* config.json defaults */
 	struct notify_config	*notify;	/* config.json notify */
 	struct authority_site	 authority;	/* the site's policy */
+	struct secret_rule	*secrets;	/* config.json secrets */
+	size_t			 nsecrets;
 	char			*tools_file;	/* cli_engine_opts: in use */
 	char			*config_file;	/* cli_engine_opts: site's */
 };
@@ -224,6 +226,9 @@ struct cli_run_opts {
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+int		 cli_secret_inputs(const struct cli_ctx *,
+		     const struct flow_doc *, struct cJSON *, struct cJSON **);
+void		 cli_secret_inputs_free(struct cJSON *);
 extern const struct cli_opt cli_run_options[];
 int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
 		     const char *);
@@ -259,6 +264,10 @@ int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 /* engine.c, config.c: an engine's settings. */
 int		 cli_engine_opts(struct cli_ctx *, struct engine_opts *);
 int		 cli_config(struct cli_ctx *, struct engine_opts *);
+int		 cli_config_secrets(struct cli_ctx *, const char *,
+		     const struct cJSON *);
+void		 cli_config_secrets_free(struct cli_ctx *);
+void		 cli_secret_rules_free(struct secret_rule *, size_t);
 void		 cli_config_files(char **, char **);
 int		 cli_run_is_file(const char *);
 

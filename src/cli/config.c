@@ -19,8 +19,10 @@
  * SYSCONFDIR/sluice/config.json, holds policy: whether a workflow's
  * starter may approve its gates (allow_self), whether agents (sluice
  * mcp) may decide gates that do not say (agents), who may operate
- * (operators), how many step processes an engine runs at once (jobs) and
- * the commands run on events (notify, parsed by engine/notify-config.c).
+ * (operators), how many step processes an engine runs at once (jobs),
+ * the commands run on events (notify, parsed by engine/notify-config.c)
+ * and which templates may use each site secret (secrets,
+ * config-secrets.c).
  * A user's $XDG_CONFIG_HOME/sluice/config.json holds personal
  * preferences only (the default retry and timeout of steps); policy keys
  * there are ignored with a warning.  A bad file is refused with its
@@ -361,6 +363,13 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 		rc = EXIT_USAGE;
 	else
 		opts->notify = ctx->notify;
+	if (cli_config_secrets(ctx, path, cJSON_GetObjectItemCaseSensitive(cfg,
+	    "secrets")) != 0)
+		rc = EXIT_USAGE;
+	else {
+		opts->secrets = ctx->secrets;
+		opts->nsecrets = ctx->nsecrets;
+	}
 	if (rc == 0 && (rc = cli_config_defaults(ctx, personal ? user : path,
 	    cfg)) == 0)
 		opts->site = flow_tools_find(ctx->site, "defaults");

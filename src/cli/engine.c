@@ -80,6 +80,8 @@ struct cmd_engine_retired {
 	struct flow_tools		*site;
 	struct notify_config		*notify;
 	char				**operators;
+	struct secret_rule		*secrets;
+	size_t				 nsecrets;
 	char				*tools_file;
 	char				*config_file;
 	struct cmd_engine_retired	*next;
@@ -152,6 +154,8 @@ cmd_engine_reload(int signo, void *arg)
 	ctx->site = fresh.site;
 	ctx->notify = fresh.notify;
 	ctx->authority = fresh.authority;
+	ctx->secrets = fresh.secrets;
+	ctx->nsecrets = fresh.nsecrets;
 	ctx->tools_file = fresh.tools_file;
 	ctx->config_file = fresh.config_file;
 	engine_reload(st->engine, tools, &opts, NULL);
@@ -173,6 +177,8 @@ cmd_engine_retire(struct cmd_engine_state *st)
 	r->site = ctx->site;
 	r->notify = ctx->notify;
 	r->operators = ctx->authority.operators;
+	r->secrets = ctx->secrets;
+	r->nsecrets = ctx->nsecrets;
 	r->tools_file = ctx->tools_file;
 	r->config_file = ctx->config_file;
 	r->next = st->retired;
@@ -193,6 +199,7 @@ cmd_engine_retired_free(struct cmd_engine_state *st)
 			flow_tools_free(r->site);
 		notify_config_free(r->notify);
 		strv_free(r->operators);
+		cli_secret_rules_free(r->secrets, r->nsecrets);
 		free(r->tools_file);
 		free(r->config_file);
 		free(r);

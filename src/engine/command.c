@@ -149,8 +149,15 @@ engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
 {
 	struct store_actor		 actor;
 	struct store_audit_entry	 a;
-	char				*cause = NULL;
+	struct ewf			*w;
+	char				*cause = NULL, *mc = NULL, *md = NULL;
 
+	/* A run's secrets are masked in what is said about it too. */
+	if (wf != 0 && (w = engine_wf_get(e, wf)) != NULL &&
+	    !mask_empty(w->mask)) {
+		comment = mc = mask_text(w->mask, comment);
+		detail = md = mask_json(w->mask, detail);
+	}
 	actor.uid = (uid_t)m->uid;
 	actor.user = m->who;
 	actor.tty = m->tty;
@@ -165,6 +172,8 @@ engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
 	a.detail_json = detail;
 	if (store_audit_add(e->store, &actor, &a, &cause) != 0)
 		engine_store_fatal(e, cause);
+	free(mc);
+	free(md);
 }
 
 /* Find a workflow for a command: in memory, or say what it is. */
@@ -304,7 +313,7 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 	int	 rc;
 
 	if ((rc = engine_wf_start(e, m, &id, &cause)) != 0) {
-		r->code = rc == 2 ? 2 : 1;
+		r->code = rc == 2 || rc == 4 ? rc : 1;	/* 4: a secret's policy */
 		r->message = cause;
 		return (r->code);
 	}

@@ -37,6 +37,7 @@ struct flow_tools;
 struct flow_tool;
 struct engine;
 struct cJSON;
+struct flow_policy;
 struct notify_config;
 
 /*
@@ -67,8 +68,8 @@ struct authority_caller {
 struct authority_ask {
 	const char	*verb;		/* approve reject skip cancel ... */
 	const char	*target;	/* for messages: "g (step 12)" */
-	const struct cJSON *gate;	/* the gate row's stored policy */
-	const struct cJSON *wait;	/* a wait row's: who may finish it */
+	const struct flow_policy *gate;	/* the gate row's stored policy */
+	const struct flow_policy *wait;	/* a wait row's: who may finish it */
 	const char	*starter;	/* who started the workflow */
 	const char	*via;		/* "mcp": an agent asks; NULL a person */
 	int64_t		 workflow_id;
@@ -101,6 +102,20 @@ int		 authority_template_change(const struct authority_site *,
 char		*authority_template_run_by(const struct authority_site *,
 		     const char *);
 
+/* config.json's "secrets": which templates may use a site secret. */
+struct secret_rule {
+	char		*name;
+	char		**templates;	/* fnmatch(3) patterns */
+	size_t		 ntemplates;
+};
+
+/* secret.c: may a run of this flow use the site secrets it names? */
+struct flow_tools;
+struct engine_opts;
+int		 engine_secret_start_ok(const struct flow_tools *,
+		     const struct engine_opts *, const char *, const char *,
+		     char **);
+
 /* Site settings (config.json) and command-line choices. */
 struct engine_opts {
 	int		 max_jobs;	/* step processes at once; 0: default */
@@ -111,6 +126,8 @@ struct engine_opts {
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
 	const struct notify_config *notify;	/* config.json: "notify" */
 	int64_t		 retention;	/* config.json: ms; 0: keep runs */
+	const struct secret_rule *secrets;	/* config.json: "secrets" */
+	size_t		 nsecrets;
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
 };
@@ -196,6 +213,7 @@ struct engine_request {
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
 	int		 patient;	/* wait for the answer however long */
+	int		 secret;	/* carries secrets: never to the inbox */
 };
 
 struct engine_reply {

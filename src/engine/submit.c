@@ -376,6 +376,14 @@ engine_submit(struct store *s, const struct flow_tools *tools,
 			    "runs it", store_path(s), store_path(s));
 			return (STORE_READONLY);
 		}
+		if (engine_probe(s) && engine_submit_engine_runs(s) &&
+		    q->secret) {
+			/* The inbox is the shared database: never there. */
+			xasprintf(cause, "secret inputs reach the engine only "
+			    "over its socket, %s.sock, which does not answer",
+			    store_path(s));
+			return (-1);
+		}
 		if (engine_probe(s) && engine_submit_engine_runs(s))
 			return (engine_submit_post(s, actor, q, r, cause));
 		rc = engine_open(NULL, s, tools, opts, &e, cause);

@@ -78,6 +78,21 @@ void		 buf_reset(struct buf *);
 char		*buf_release(struct buf *);	/* caller frees; buf emptied */
 void		 buf_free(struct buf *);
 
+/* mask.c: secret values put as "***" in text, JSON and streams. */
+#define MASK_MIN_LEN	4		/* shorter values are not masked */
+#define MASK_TEXT	"***"
+struct mask;
+struct mask	*mask_create(void);
+void		 mask_free(struct mask *);
+void		 mask_add(struct mask *, const char *, size_t);
+int		 mask_empty(const struct mask *);
+void		 mask_buf(const struct mask *, struct buf *, const char *,
+		     size_t);
+char		*mask_text(const struct mask *, const char *);
+char		*mask_json(const struct mask *, const char *);
+void		 mask_stream(const struct mask *, struct buf *, const char *,
+		     size_t, int, struct buf *);
+
 /* str.c */
 int		 utf8_valid(const char *, size_t, size_t *);
 char		*str_utf8_repair(const char *, size_t);
