@@ -32,7 +32,8 @@
 #include "flow/flow-int.h"
 
 static const char *doc_wrapper_keys[] = {
-	"description", "inputs", "sla", "flow", "output", "operators"
+	"description", "inputs", "sla", "flow", "output", "deadline",
+	"operators"
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -43,6 +44,7 @@ static void	doc_wrapper(struct flow_doc *, const cJSON *,
 static void	doc_inputs(struct flow_doc *, const cJSON *,
 		    struct flow_diags *);
 static char	*doc_declared(const struct flow_doc *);
+static void	 doc_join(struct flow_doc *, const char *, const cJSON *);
 static void	 doc_output(struct flow_doc *, const cJSON *, const cJSON *,
 		    struct flow_diags *);
 static void	 doc_operators(struct flow_doc *, const cJSON *, const char *,
@@ -135,8 +137,6 @@ static void
 doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
     struct flow_diags *d)
 {
-	cJSON	*copy;
-
 	if (doc->flow == NULL || output == NULL)
 		return;
 	if (doc->flow->output_json != NULL) {
@@ -145,8 +145,19 @@ doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
 		return;
 	}
 	doc->flow->output_json = json_print(output);
-	if ((copy = cJSON_Duplicate(flow, 1)) == NULL ||
-	    !cJSON_AddItemToObject(copy, "output", cJSON_Duplicate(output, 1)))
+	doc_join(doc, "output", output);
+}
+
+/* Add a run-level member of the wrapper to the flow's text the run keeps. */
+static void
+doc_join(struct flow_doc *doc, const char *key, const cJSON *v)
+{
+	cJSON	*copy;
+
+	if (doc->flow_json == NULL)
+		return;
+	if ((copy = cJSON_Parse(doc->flow_json)) == NULL ||
+	    !cJSON_AddItemToObject(copy, key, cJSON_Duplicate(v, 1)))
 		fatalx("%s: out of memory", __func__);
 	free(doc->flow_json);
 	doc->flow_json = json_print(copy);
@@ -157,7 +168,7 @@ doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
 static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
-	const cJSON	*c, *flow = NULL, *output = NULL;
+	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
 	const char	*why, *hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
@@ -197,6 +208,8 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 			output = c;
 		else if (strcmp(c->string, "operators") == 0)
 			doc_operators(doc, c, path, d);
+		else if (strcmp(c->string, "deadline") == 0)
+			deadline = c;
 		else {
 			flow = c;
 			doc->flow = flow_from_json(c, "$.flow", d);
@@ -206,6 +219,15 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		free(path);
 	}
 	doc_output(doc, flow, output, d);
+	if (doc->flow != NULL && deadline != NULL) {
+		if (doc->flow->deadline_ms > 0)
+			flow_diags_add(d, FLOW_ERROR, "$.deadline",
+			    "\"deadline\" is given both here and in the flow");
+		else {
+			parse_deadline(doc->flow, deadline, "$.deadline", d);
+			doc_join(doc, "deadline", deadline);
+		}
+	}
 }
 
 /*

@@ -113,7 +113,9 @@ const struct ui_key ui_keys[] = {
 	    "type and rule beside it (Space chooses from a list or flips a "
 	    "toggle; a refused value is shown under its field; RUN BY says "
 	    "who may) (Workflows: the selected run's template and input; "
-	    "Schedules: fire now)",
+	    "Schedules: fire now); a secret input shows a * for each "
+	    "character typed, is never filled in from an earlier run and is "
+	    "sent apart (-i KEY=@-)",
 	    key_run },
 	{ 'd', "d", V(SCHEDULES), "delete", "delete the schedule (asks "
 	    "first)", NULL },
