@@ -59,7 +59,7 @@ cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 	int64_t		 from;
 	int		 rc, existed;
 
-	path = args->argc == 1 ? xstrdup(args->argv[0]) : cli_db_path(ctx);
+	path = args->argc == 1 ? xstrdup(args->argv[0]) : client_db_path(ctx);
 	if (path == NULL || *path == '\0') {
 		free(path);
 		cli_error("no database path (give PATH, --db or SLUICE_DB)");
@@ -74,7 +74,7 @@ cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 	existed = stat(path, &sb) == 0 && sb.st_size > 0;
 	if ((rc = store_open(path, 0, &s, &cause)) != 0) {
 		free(path);
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	}
 	bak = store_migration_backup(s, &from);
 	if (bak != NULL) {

@@ -144,7 +144,7 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 
 	*docp = NULL;
 	*tp = NULL;
-	if ((rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
 	if (cli_run_is_file(what)) {
 		text = file_read(what, SLUICE_MAX_DOCUMENT, &len, &cause);
@@ -155,17 +155,17 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 		}
 		where = xstrdup(what);
 	} else {
-		if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+		if ((rc = client_store(ctx, CLIENT_STORE_ANY)) != 0)
 			return (rc);
 		rc = store_template_get(ctx->store, what, 0, tp, &cause);
 		if (rc != 0)
-			return (cli_name_fail(ctx, rc, cause,
-			    CLI_NAME_TEMPLATE, what));
+			return (client_name_fail(ctx, rc, cause,
+			    CLIENT_NAME_TEMPLATE, what));
 		text = xstrdup((*tp)->document);
 		len = strlen(text);
 		xasprintf(&where, "template %s", what);
 	}
-	*docp = cli_doc_parse(text, len, tools, where, NULL);
+	*docp = client_doc_parse(ctx, text, len, tools, where, NULL);
 	free(where);
 	free(text);
 	return (*docp == NULL ? EXIT_USAGE : 0);
@@ -185,8 +185,8 @@ cli_run_request(const struct flow_doc *doc, const char *input,
 
 	a = cJSON_CreateObject();
 	cJSON_AddStringToObject(a, "name", name);
-	cJSON_AddItemToObject(a, "flow", cli_json_raw(doc->flow_json));
-	cJSON_AddItemToObject(a, "input", cli_json_raw(input));
+	cJSON_AddItemToObject(a, "flow", json_raw(doc->flow_json));
+	cJSON_AddItemToObject(a, "input", json_raw(input));
 	if (t != NULL) {
 		cJSON_AddStringToObject(a, "template", t->name);
 		cJSON_AddNumberToObject(a, "version", (double)t->version);
@@ -223,8 +223,8 @@ cli_run_secrets_ok(struct cli_ctx *ctx, const struct flow_doc *doc,
 	    NULL)
 		return (0);
 	memset(&opts, 0, sizeof opts);
-	if ((rc = cli_tools(ctx, &tools)) != 0 ||
-	    (rc = cli_engine_opts(ctx, &opts)) != 0)
+	if ((rc = client_tools(ctx, &tools)) != 0 ||
+	    (rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
 	if (engine_secret_start_ok(tools, &opts, t != NULL ? t->name : NULL,
 	    doc->flow_json, &cause) != 0) {
@@ -276,7 +276,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	}
 	if ((rc = cli_run_secrets_ok(ctx, doc, t)) != 0)
 		goto out;
-	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
+	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
 		goto out;
 	if (o->name != NULL)
 		name = xstrdup(o->name);

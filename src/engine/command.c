@@ -250,20 +250,7 @@ engine_answer(struct engine *e, const struct store_inbox *m,
 	cJSON	*o;
 	char	*text;
 
-	o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "code", r->code);
-	if (r->message != NULL)
-		cJSON_AddStringToObject(o, "message", r->message);
-	if (r->workflow_id != 0)
-		cJSON_AddNumberToObject(o, "workflow_id",
-		    (double)r->workflow_id);
-	if (r->step_id != 0)
-		cJSON_AddNumberToObject(o, "step_id", (double)r->step_id);
-	if (r->version != 0)
-		cJSON_AddNumberToObject(o, "version", (double)r->version);
-	if (r->conflict)
-		cJSON_AddTrueToObject(o, "conflict");
-	engine_reply_prune_json(o, r);
+	o = engine_reply_json(r);
 	text = json_print(o);
 	cJSON_Delete(o);
 	if (store_inbox_reply(e->store, m->id, r->code == 0 ? "done" :

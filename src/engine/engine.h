@@ -191,11 +191,9 @@ int		 engine_workflow_status(struct engine *, int64_t,
 		     enum run_status *);
 
 /*
- * submit.c: ask the engine.  With an engine running the command goes
- * over its socket (DB.sock; else through the inbox) and the answer is
- * awaited; with none, this process
- * takes the engine lock and applies it itself (steps then wait, ready,
- * for an engine to run them) and the reply says so.
+ * protocol.c: a request and its reply, as every client sends and reads
+ * them (client/transport.c decides how they travel) and the engine
+ * answers them, on its socket or an inbox row.
  */
 struct engine_request {
 	const char	*command;	/* start approve reject cancel ... */
@@ -220,32 +218,17 @@ struct engine_reply {
 	int64_t		 pruned_logs;
 };
 
-/* 0, -1, or STORE_READONLY: not ours to write and no engine answers. */
-int		 engine_submit(struct store *, const struct flow_tools *,
-		     const struct engine_opts *, const struct store_actor *,
-		     const struct engine_request *, struct engine_reply *,
-		     char **);
 int		 engine_request_apply(struct engine *,
 		     const struct store_actor *, const struct engine_request *,
 		     struct engine_reply *);
 void		 engine_reply_clear(struct engine_reply *);
 int		 engine_reply_read(const char *, struct engine_reply *);
-int		 engine_request_post(struct store *, const struct store_actor *,
-		     const struct engine_request *, int64_t *, char **);
-int		 engine_probe(struct store *);	/* 1: an engine runs */
+struct cJSON	*engine_reply_json(const struct engine_reply *);
 
 /* rerun.c: step rows as flow/rerun.c's retry rules read them. */
 struct flow_row	*engine_flow_rows(const struct store_step *, size_t);
-char		*engine_sock_path(struct store *);
-int		 engine_sock_connect(struct store *);
 char		*engine_request_line(const struct store_actor *,
 		     const struct engine_request *);
-int		 engine_submit_sock(struct store *, const struct store_actor *,
-		     const struct engine_request *, struct engine_reply *,
-		     char **);
-int		 engine_submit_sock_path(const char *,
-		     const struct store_actor *, const struct engine_request *,
-		     struct engine_reply *, char **);
 const char	*engine_server_error(const struct engine *);
 
 #endif /* SLUICE_ENGINE_H */

@@ -219,6 +219,7 @@ int64_t		 time_mono_us(void);
 int		 time_test_clock(void);	/* 1 if built with --enable-test-clock */
 const char	*time_format(int64_t, char *, size_t);	/* local "Y-m-d H:M" */
 const char	*time_age(int64_t, char *, size_t);	/* "42s", "3m", "5h", "2d" */
+const char	*time_rfc3339(int64_t, char *, size_t);	/* UTC, with ms */
 
 /* file.c */
 char		*file_read(const char *, size_t, size_t *, char **);
@@ -235,6 +236,8 @@ char		*json_print_pretty(const struct cJSON *);
 const char	*json_type_name(const struct cJSON *);
 void		 json_quote_body(struct buf *, const char *);
 void		 json_join_strings(struct buf *, const struct cJSON *);
+void		 json_add_time(struct cJSON *, const char *, int64_t);
+struct cJSON	*json_raw(const char *);	/* stored JSON text, or null */
 
 /* jsonscan.c: one value of JSON text, and an array's elements, in place. */
 const char	*json_scan_value(const char *, const char *);

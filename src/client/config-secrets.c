@@ -29,27 +29,28 @@
 #include "flow/flow.h"
 #include "store/store.h"
 #include "engine/engine.h"
-#include "cli/cli.h"
+#include "client/client.h"
 
-static int	cli_secret_rule(const char *, const cJSON *,
-		    struct secret_rule *);
+static int	client_secret_rule(struct client *, const char *,
+		    const cJSON *, struct secret_rule *);
 
 /* One secret's entry; 0 or EXIT_USAGE after saying where. */
 static int
-cli_secret_rule(const char *path, const cJSON *c, struct secret_rule *r)
+client_secret_rule(struct client *cl, const char *path, const cJSON *c,
+    struct secret_rule *r)
 {
 	const cJSON	*t, *e;
 	int		 i = 0;
 
 	if (!flow_secret_name_ok(c->string)) {
-		cli_error("%s: $.secrets.%s: a secret's name is letters, "
+		client_error(cl, "%s: $.secrets.%s: a secret's name is letters, "
 		    "digits, '_', '.' and '-'", path, c->string);
 		return (EXIT_USAGE);
 	}
 	t = cJSON_IsObject(c) ? cJSON_GetObjectItemCaseSensitive(c,
 	    "templates") : NULL;
 	if (!cJSON_IsArray(t)) {
-		cli_error("%s: $.secrets.%s: expected {\"templates\": "
+		client_error(cl, "%s: $.secrets.%s: expected {\"templates\": "
 		    "[\"NAME\", \"PATTERN*\", ...]}", path, c->string);
 		return (EXIT_USAGE);
 	}
@@ -58,7 +59,7 @@ cli_secret_rule(const char *path, const cJSON *c, struct secret_rule *r)
 	    sizeof *r->templates);
 	cJSON_ArrayForEach(e, t) {
 		if (!cJSON_IsString(e) || *e->valuestring == '\0') {
-			cli_error("%s: $.secrets.%s.templates[%d]: expected a "
+			client_error(cl, "%s: $.secrets.%s.templates[%d]: expected a "
 			    "template name or pattern", path, c->string, i);
 			return (EXIT_USAGE);
 		}
@@ -70,24 +71,24 @@ cli_secret_rule(const char *path, const cJSON *c, struct secret_rule *r)
 
 /* Parse "secrets" into the context's rules; 0 or EXIT_USAGE. */
 int
-cli_config_secrets(struct cli_ctx *ctx, const char *path, const cJSON *v)
+client_config_secrets(struct client *cl, const char *path, const cJSON *v)
 {
 	const cJSON	*c;
 	size_t		 n;
 
-	cli_config_secrets_free(ctx);
+	client_config_secrets_free(cl);
 	if (v == NULL)
 		return (0);
 	if (!cJSON_IsObject(v)) {
-		cli_error("%s: $.secrets: expected an object of secret names",
+		client_error(cl, "%s: $.secrets: expected an object of secret names",
 		    path);
 		return (EXIT_USAGE);
 	}
 	n = (size_t)cJSON_GetArraySize(v);
-	ctx->secrets = xcalloc(n + 1, sizeof *ctx->secrets);
+	cl->secrets = xcalloc(n + 1, sizeof *cl->secrets);
 	for (c = v->child; c != NULL; c = c->next) {
-		if (cli_secret_rule(path, c,
-		    &ctx->secrets[ctx->nsecrets++]) != 0)
+		if (client_secret_rule(cl, path, c,
+		    &cl->secrets[cl->nsecrets++]) != 0)
 			return (EXIT_USAGE);
 	}
 	return (0);
@@ -95,7 +96,7 @@ cli_config_secrets(struct cli_ctx *ctx, const char *path, const cJSON *v)
 
 /* Free a list of rules. */
 void
-cli_secret_rules_free(struct secret_rule *rules, size_t n)
+client_secret_rules_free(struct secret_rule *rules, size_t n)
 {
 	size_t	i, j;
 
@@ -110,9 +111,9 @@ cli_secret_rules_free(struct secret_rule *rules, size_t n)
 
 /* Free the rules read from "secrets". */
 void
-cli_config_secrets_free(struct cli_ctx *ctx)
+client_config_secrets_free(struct client *cl)
 {
-	cli_secret_rules_free(ctx->secrets, ctx->nsecrets);
-	ctx->secrets = NULL;
-	ctx->nsecrets = 0;
+	client_secret_rules_free(cl->secrets, cl->nsecrets);
+	cl->secrets = NULL;
+	cl->nsecrets = 0;
 }
