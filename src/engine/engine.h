@@ -92,6 +92,18 @@ int		 authority_check(const struct authority_site *,
 		     const struct authority_caller *,
 		     const struct authority_ask *, char **);
 
+/* authority-template.c: a template's own "operators" narrow the rule. */
+int		 authority_template_names_caller(
+		     const struct authority_caller *, char *const *, size_t);
+int		 authority_template(const struct authority_caller *,
+		     const char *, char *const *, size_t, const char *,
+		     char **);
+int		 authority_template_change(const struct authority_site *,
+		     const struct authority_caller *, const char *,
+		     char *const *, size_t, const char *, char **);
+char		*authority_template_run_by(const struct authority_site *,
+		     const char *);
+
 /* config.json's "secrets": which templates may use a site secret. */
 struct secret_rule {
 	char		*name;
