@@ -189,6 +189,8 @@ struct engine_reply {
 	int64_t		 pruned_runs;	/* prune: what this batch removed */
 	int64_t		 pruned_steps;
 	int64_t		 pruned_logs;
+	char		*waiting;	/* ping: what the engine waits for */
+	int64_t		 waiting_since;	/* ping: since when (wall ms) */
 };
 
 /* 0, -1, or STORE_READONLY: not ours to write and no engine answers. */
@@ -204,6 +206,11 @@ int		 engine_reply_read(const char *, struct engine_reply *);
 int		 engine_request_post(struct store *, const struct store_actor *,
 		     const struct engine_request *, int64_t *, char **);
 int		 engine_probe(struct store *);	/* 1: an engine runs */
+
+/* busy.c: "sluice engine" waits out a busy database, never exits for it. */
+void		 engine_busy_init(const char *);
+void		 engine_busy_over(void);
+const char	*engine_busy_what(int64_t *);
 
 /* rerun.c: step rows as flow/rerun.c's retry rules read them. */
 struct flow_row	*engine_flow_rows(const struct store_step *, size_t);

@@ -57,6 +57,18 @@ static int	store_missing(const char *, char **);
 static int	store_unreadable(struct store *, int, char **);
 static int	store_denied(const char *, char **);
 
+/* store_set_waiter's: this process waits out a busy database for ever. */
+static store_waiter	 store_wait_cb;
+static void		*store_wait_arg;
+
+/* Wait for locks as long as they are held, calling cb meanwhile. */
+void
+store_set_waiter(store_waiter cb, void *arg)
+{
+	store_wait_cb = cb;
+	store_wait_arg = arg;
+}
+
 /* Where the database lives when --db is not given (SPEC §9). */
 char *
 store_default_path(void)
@@ -278,12 +290,16 @@ store_busy(void *arg, int count)
 	if (count == 0)
 		s->busy_since = now;
 	left = s->busy_timeout - (now - s->busy_since);
-	if (left <= 0) {
+	if (left <= 0 && store_wait_cb == NULL) {
 		s->busy_waited = now - s->busy_since;	/* for store_fail */
 		return (0);
 	}
 	ms = delays[count < (int)nitems(delays) ? count : (int)nitems(delays) -
 	    1];
+	if (store_wait_cb != NULL) {
+		store_wait_cb(store_wait_arg, s->path, now - s->busy_since, ms);
+		return (1);
+	}
 	if (ms > left)
 		ms = (int)left;
 	ts.tv_sec = ms / 1000;
@@ -470,8 +486,15 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		s->readonly = 1;
 
 	memset(&id, 0, sizeof id);
-	for (count = 0; (rc = store_identify(s, &id, cause)) == STORE_BUSY &&
-	    s->passing && store_busy(s, count); count++) {
+	/*
+	 * A WAL index another process keeps locked fails the first read
+	 * with SQLITE_PROTOCOL, not through the busy handler: a waiter
+	 * waits that out too.
+	 */
+	s->busy_since = time_mono_ms();		/* count 1: waited since */
+	for (count = 1; (rc = store_identify(s, &id, cause)) == STORE_BUSY &&
+	    (s->passing || store_wait_cb != NULL) && store_busy(s, count);
+	    count++) {
 		free(*cause);
 		*cause = NULL;
 	}
@@ -563,7 +586,8 @@ store_begin(struct store *s, char **cause)
 			rc = store_exec(s, "BEGIN IMMEDIATE", cause);
 		else
 			rc = store_exec(s, "SAVEPOINT store_nested", cause);
-		if (rc != STORE_BUSY || !s->passing || !store_busy(s, count))
+		if (rc != STORE_BUSY || (!s->passing && (s->depth > 0 ||
+		    store_wait_cb == NULL)) || !store_busy(s, count))
 			break;
 		free(*cause);
 		*cause = NULL;
