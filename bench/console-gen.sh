@@ -148,6 +148,7 @@ EOF
 EOF
 }
 
+"$SLUICE" init "$db" >/dev/null
 names="deploy-web deploy-api deploy-worker restart-cache rotate-certs
 resize-pool"
 for n in $names; do

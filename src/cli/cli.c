@@ -223,6 +223,10 @@ cli_ctx_free(struct cli_ctx *ctx)
 	ctx->notify = NULL;
 	strv_free(ctx->authority.operators);
 	memset(&ctx->authority, 0, sizeof ctx->authority);
+	free(ctx->tools_file);
+	ctx->tools_file = NULL;
+	free(ctx->config_file);
+	ctx->config_file = NULL;
 }
 
 /*

@@ -56,6 +56,8 @@ struct cli_ctx {
 	struct flow_tools	*site;		/* config.json defaults */
 	struct notify_config	*notify;	/* config.json notify */
 	struct authority_site	 authority;	/* the site's policy */
+	char			*tools_file;	/* cli_engine_opts: in use */
+	char			*config_file;	/* cli_engine_opts: site's */
 };
 
 /*
@@ -188,9 +190,10 @@ struct flow_doc	*cli_doc_parse(const char *, size_t, const struct flow_tools *,
 
 /* input.c: -i KEY=VAL (a string), -i KEY:=JSON, --input FILE.json */
 struct cJSON;
-int		 cli_input_pair(struct cJSON *, const char *, char **);
+int		 cli_input_pair(struct cJSON *, struct cJSON *, const char *,
+		     char **);
 int		 cli_input_file(struct cJSON *, const char *, char **);
-struct cJSON	*cli_input_args(const struct cli_args *);
+struct cJSON	*cli_input_args(const struct cli_args *, struct cJSON **);
 
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
@@ -215,6 +218,7 @@ int		 cli_stdout_close(int);
 struct cli_run_opts {
 	const char	*what;		/* FLOW.json path or template name */
 	struct cJSON	*input;		/* object, owned by caller */
+	struct cJSON	*texts;		/* keys given as text, or NULL */
 	const char	*name;		/* --name, or NULL */
 	const char	*at;		/* --at WHEN, or NULL */
 	int		 wait;		/* --wait */

@@ -16,11 +16,12 @@
 
 /*
  * engine.c: "sluice engine", the engine headless in the foreground, for
- * systemd or a terminal.  SIGTERM, SIGINT or SIGHUP stop it cleanly: no
- * new steps start and it exits when the running ones have ended; a
- * second signal interrupts those (they follow on_interrupt at the next
- * engine's start).  A console's engine gone headless on the database is
- * asked to hand over, and this one waits for its lock.
+ * systemd or a terminal.  SIGTERM or SIGINT stop it cleanly: no new steps
+ * start and it exits when the running ones have ended; a second signal
+ * interrupts those (they follow on_interrupt at the next engine's start).
+ * SIGHUP reads the tools catalog and the site config again, as daemons
+ * do.  A console's engine gone headless on the database is asked to hand
+ * over, and this one waits for its lock.
  */
 
 #include <signal.h>
@@ -36,10 +37,15 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
+struct cmd_engine_state;
+
 static int	 cmd_engine_run(struct cli_ctx *, const struct cli_args *);
 static void	 cmd_engine_signal(int, void *);
 static void	 cmd_engine_retry(void *);
 static void	 cmd_engine_check(void *);
+static void	 cmd_engine_reload(int, void *);
+static void	 cmd_engine_retire(struct cmd_engine_state *);
+static void	 cmd_engine_retired_free(struct cmd_engine_state *);
 
 static const struct cli_opt cmd_engine_opts[] = {
 	{ "jobs", 'j', "JOBS", 0, "step processes at once (default 32)" },
@@ -52,8 +58,11 @@ const struct cli_cmd cli_cmd_engine = {
 	.name = "engine",
 	.summary = "Run the engine headless in the foreground (for systemd).",
 	.opts = cmd_engine_opts,
-	.help = "SIGTERM, SIGINT or SIGHUP: start nothing new and exit when "
-	    "running steps\nhave ended; a second signal interrupts them.\n\n"
+	.help = "SIGTERM or SIGINT: start nothing new and exit when running "
+	    "steps have\nended; a second signal interrupts them.  SIGHUP: "
+	    "read the tools catalog\nand the site config again (a file with "
+	    "errors is not taken: the engine\nsays why and keeps what it "
+	    "had).\n\n"
 	    "When a console's engine runs headless on the database (its "
 	    "terminal went\naway), this engine asks it to hand over: it "
 	    "starts nothing new, exits once\nits running steps have ended, "
@@ -65,9 +74,23 @@ const struct cli_cmd cli_cmd_engine = {
 	.run = cmd_engine_run
 };
 
+/* A catalog and config replaced by a reload: steps may still use them. */
+struct cmd_engine_retired {
+	struct flow_tools		*tools;
+	struct flow_tools		*site;
+	struct notify_config		*notify;
+	char				**operators;
+	char				*tools_file;
+	char				*config_file;
+	struct cmd_engine_retired	*next;
+};
+
 struct cmd_engine_state {
 	struct loop	*loop;
 	struct engine	*engine;
+	struct cli_ctx	*ctx;
+	struct engine_opts opts;	/* as started (the step limit) */
+	struct cmd_engine_retired *retired;	/* replaced by reloads */
 	int		 signals;
 	int		 retry;		/* the lock may be free: try again */
 	int		 drain;		/* --drain: exit once idle */
@@ -87,6 +110,93 @@ cmd_engine_signal(int signo, void *arg)
 		fprintf(stderr, "sluice: engine stopping: waiting for running "
 		    "steps (signal again to interrupt them)\n");
 	engine_shutdown(st->engine, st->signals > 1);
+}
+
+/*
+ * SIGHUP: read the catalog and the config again, into a context of their
+ * own so that a file with errors leaves the ones in force untouched.  The
+ * errors go to standard error (the journal) with their places, and the
+ * audit trail says the reload was refused.
+ */
+static void
+cmd_engine_reload(int signo, void *arg)
+{
+	struct cmd_engine_state	*st = arg;
+	struct cli_ctx		 fresh, *ctx = st->ctx;
+	struct engine_opts	 opts;
+	const struct flow_tools	*tools;
+	char			*why = NULL;
+
+	(void)signo;
+	if (st->engine == NULL)
+		return;
+	memset(&fresh, 0, sizeof fresh);
+	fresh.db_path = ctx->db_path;
+	fresh.tools_path = ctx->tools_path;
+	memset(&opts, 0, sizeof opts);
+	opts.max_jobs = st->opts.max_jobs;
+	if (cli_tools(&fresh, &tools) != 0)
+		xasprintf(&why, "the tools catalog has errors");
+	else if (cli_engine_opts(&fresh, &opts) != 0)
+		xasprintf(&why, "the config has errors");
+	if (why != NULL) {
+		fprintf(stderr, "sluice: engine: reload refused: %s (above); "
+		    "the catalog and config in force are kept\n", why);
+		engine_reload(st->engine, NULL, &opts, why);
+		free(why);
+		cli_ctx_free(&fresh);
+		return;
+	}
+	cmd_engine_retire(st);
+	ctx->tools = fresh.tools;
+	ctx->site = fresh.site;
+	ctx->notify = fresh.notify;
+	ctx->authority = fresh.authority;
+	ctx->tools_file = fresh.tools_file;
+	ctx->config_file = fresh.config_file;
+	engine_reload(st->engine, tools, &opts, NULL);
+	fprintf(stderr, "sluice: engine: reloaded the tools catalog %s and the "
+	    "config %s\n", opts.tools_path != NULL ? opts.tools_path :
+	    "(built-ins only)", opts.config_path != NULL ? opts.config_path :
+	    "(none)");
+}
+
+/* Keep what the context holds now, for the engine's steps, till exit. */
+static void
+cmd_engine_retire(struct cmd_engine_state *st)
+{
+	struct cmd_engine_retired	*r;
+	struct cli_ctx			*ctx = st->ctx;
+
+	r = xcalloc(1, sizeof *r);
+	r->tools = ctx->tools;
+	r->site = ctx->site;
+	r->notify = ctx->notify;
+	r->operators = ctx->authority.operators;
+	r->tools_file = ctx->tools_file;
+	r->config_file = ctx->config_file;
+	r->next = st->retired;
+	st->retired = r;
+}
+
+/* Free what reloads replaced, once the engine is closed. */
+static void
+cmd_engine_retired_free(struct cmd_engine_state *st)
+{
+	struct cmd_engine_retired	*r;
+
+	while ((r = st->retired) != NULL) {
+		st->retired = r->next;
+		if (r->tools != NULL)
+			flow_tools_free(r->tools);
+		if (r->site != NULL)
+			flow_tools_free(r->site);
+		notify_config_free(r->notify);
+		strv_free(r->operators);
+		free(r->tools_file);
+		free(r->config_file);
+		free(r);
+	}
 }
 
 /* Waiting for a headless engine to hand over: look at the lock again. */
@@ -200,11 +310,13 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
 	st.loop = loop;
+	st.ctx = ctx;
+	st.opts = opts;
 	st.drain = cli_args_has(args, "drain");
 	/* Caught from now on: a signal during recovery is seen after it. */
 	loop_signal(loop, SIGTERM, cmd_engine_signal, &st);
 	loop_signal(loop, SIGINT, cmd_engine_signal, &st);
-	loop_signal(loop, SIGHUP, cmd_engine_signal, &st);
+	loop_signal(loop, SIGHUP, cmd_engine_reload, &st);
 	signal(SIGPIPE, SIG_IGN);
 	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
 	if (rc == LOCK_HELD)
@@ -226,20 +338,32 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 		loop_once(loop, 1);
 	loop_hook_del(loop, cmd_engine_check, &st);
 	engine_close(st.engine);
+	cmd_engine_retired_free(&st);
 	loop_free(loop);
 	return (EXIT_OK);
 }
 
-/* An engine's settings: config.json, then the environment (tests). */
+/*
+ * An engine's settings: config.json, then the environment (tests); and
+ * the files they came from, for its messages and reloads.
+ */
 int
 cli_engine_opts(struct cli_ctx *ctx, struct engine_opts *opts)
 {
 	const char	*v;
+	char		*user;
 	int64_t		 n;
 	int		 rc;
 
 	if ((rc = cli_config(ctx, opts)) != 0)
 		return (rc);
+	free(ctx->tools_file);
+	free(ctx->config_file);
+	ctx->tools_file = cli_tools_file(ctx);
+	cli_config_files(&ctx->config_file, &user);
+	free(user);
+	opts->tools_path = ctx->tools_file;
+	opts->config_path = ctx->config_file;
 	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
 	    str_parse_int64(v, &n) == 0 && n > 0)
 		opts->kill_grace = n;

@@ -15,9 +15,11 @@
  */
 
 /*
- * input.c: a workflow's input from the command line: -i KEY=VAL gives a
- * string, -i KEY:=JSON a typed value, --input FILE.json a whole object.
- * Commands that take them declare -i as "i" and --input as "input".
+ * input.c: a workflow's input from the command line: -i KEY=VAL gives
+ * text, read as the input's declared type when the template declares one
+ * (flow_doc_input_text), -i KEY:=JSON a typed value, --input FILE.json a
+ * whole object.  Commands that take them declare -i as "i" and --input
+ * as "input".
  */
 
 #include <stdlib.h>
@@ -40,9 +42,12 @@ cli_input_set(cJSON *obj, const char *key, cJSON *v)
 		cJSON_AddItemToObject(obj, key, v);
 }
 
-/* Add one -i argument to the input object; -1 with a cause if malformed. */
+/*
+ * Add one -i argument to the input object, and note in texts (may be
+ * NULL) whether it was given as text; -1 with a cause if malformed.
+ */
 int
-cli_input_pair(cJSON *obj, const char *arg, char **cause)
+cli_input_pair(cJSON *obj, cJSON *texts, const char *arg, char **cause)
 {
 	const char	*eq;
 	char		*key, *perr = NULL;
@@ -76,6 +81,10 @@ cli_input_pair(cJSON *obj, const char *arg, char **cause)
 	} else
 		v = cJSON_CreateString(eq + 1);
 	cli_input_set(obj, key, v);
+	if (texts != NULL && typed)
+		cJSON_DeleteItemFromObjectCaseSensitive(texts, key);
+	else if (texts != NULL)
+		cli_input_set(texts, key, cJSON_CreateTrue());
 	free(key);
 	return (0);
 }
@@ -123,10 +132,11 @@ cli_input_file(cJSON *obj, const char *path, char **cause)
 /*
  * The input a parsed command line gives: each --input FILE in order, then
  * each -i in order, so -i wins whatever the order on the line.  A new
- * object, or NULL after printing why not.
+ * object, or NULL after printing why not; *texts (a new object) names
+ * the keys given as text.
  */
 cJSON *
-cli_input_args(const struct cli_args *args)
+cli_input_args(const struct cli_args *args, cJSON **texts)
 {
 	cJSON		*input;
 	const char	*v;
@@ -134,13 +144,14 @@ cli_input_args(const struct cli_args *args)
 	size_t		 iter = 0;
 
 	input = cJSON_CreateObject();
+	*texts = cJSON_CreateObject();
 	while ((v = cli_args_next(args, "input", &iter)) != NULL) {
 		if (cli_input_file(input, v, &cause) != 0)
 			goto bad;
 	}
 	iter = 0;
 	while ((v = cli_args_next(args, "i", &iter)) != NULL) {
-		if (cli_input_pair(input, v, &cause) != 0)
+		if (cli_input_pair(input, *texts, v, &cause) != 0)
 			goto bad;
 	}
 	return (input);
@@ -148,5 +159,7 @@ bad:
 	cli_error("%s", cause);
 	free(cause);
 	cJSON_Delete(input);
+	cJSON_Delete(*texts);
+	*texts = NULL;
 	return (NULL);
 }

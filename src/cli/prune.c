@@ -18,13 +18,15 @@
  * prune.c: "sluice prune --older-than D [--dry-run]" removes the runs
  * that finished more than D ago, with their steps and logs, through the
  * engine (a write, for operators), one batch per request so the engine
- * goes on with its work between them.  --dry-run lists what would go and
+ * goes on with its work between them; on a terminal, a line says how far
+ * it has gone.  --dry-run lists what would go and
  * changes nothing.  The audit trail stays whole.
  */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -37,6 +39,7 @@
 static int	cmd_prune_run(struct cli_ctx *, const struct cli_args *);
 static int	cmd_prune_preview(struct cli_ctx *, int64_t, int);
 static int	cmd_prune_apply(struct cli_ctx *, int64_t, int);
+static void	cmd_prune_progress(int64_t, int64_t, int);
 
 static const struct cli_opt cmd_prune_opts[] = {
 	{ "older-than", 0, "DURATION", CLI_OPT_REQUIRED,
@@ -127,7 +130,35 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 	return (EXIT_OK);
 }
 
-/* Ask the engine for batches until none is left; say what went. */
+/*
+ * On a terminal, how far the prune has gone, on one line rewritten at
+ * most a few times a second (done: the line is cleared).
+ */
+static void
+cmd_prune_progress(int64_t runs, int64_t after, int done)
+{
+	static int64_t	 shown;
+	int64_t		 now = time_mono_ms();
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (done) {
+		if (shown != 0)
+			fprintf(stderr, "\r\033[K");
+		return;
+	}
+	if (shown != 0 && now - shown < 250)
+		return;
+	shown = now;
+	fprintf(stderr, "\rpruning: %lld runs removed, up to run %lld\033[K",
+	    (long long)runs, (long long)after);
+}
+
+/*
+ * Ask the engine for batches until none is left; say what went.  Each
+ * batch is a short one, and each request waits for its answer however
+ * long the engine takes (a busy engine is not a failed prune).
+ */
 static int
 cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 {
@@ -147,6 +178,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 		memset(&q, 0, sizeof q);
 		q.command = "prune";
 		q.args_json = text;
+		q.patient = 1;
 		rc = cli_ask(ctx, &q, &r);
 		free(text);
 		if (rc == 0 && r.code != 0) {
@@ -155,6 +187,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 			rc = r.code;
 		}
 		if (rc != 0) {
+			cmd_prune_progress(runs, after, 1);
 			engine_reply_clear(&r);
 			return (rc);
 		}
@@ -163,6 +196,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 		logs += r.pruned_logs;
 		after = r.next;
 		engine_reply_clear(&r);
+		cmd_prune_progress(runs, after, after == 0);
 	} while (after != 0);
 	if (json) {
 		root = cJSON_CreateObject();

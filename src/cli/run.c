@@ -46,7 +46,8 @@ static char	*cli_run_request(const struct flow_doc *, const char *,
 /* What "run" and "template run" take: they start a run the same way. */
 const struct cli_opt cli_run_options[] = {
 	{ "i", 'i', "KEY=VAL", CLI_OPT_MANY|CLI_OPT_SHORT,
-	    "an input value (a string); KEY:=JSON for any JSON value" },
+	    "an input value (text, read as its declared type); KEY:=JSON "
+	    "for any JSON value" },
 	{ "input", 0, "FILE.json", CLI_OPT_MANY,
 	    "input values from a JSON object (-i wins)" },
 	{ "name", 0, "NAME", 0,
@@ -222,7 +223,8 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	}
 	if ((rc = cli_run_load(ctx, o->what, &doc, &t)) != 0)
 		goto out;
-	if ((input = flow_doc_input(doc, o->input, &cause)) == NULL) {
+	if ((input = flow_doc_input_text(doc, o->input, o->texts,
+	    &cause)) == NULL) {
 		cli_error("%s", cause);
 		free(cause);
 		rc = EXIT_USAGE;
@@ -268,7 +270,7 @@ cli_run_args(struct cli_ctx *ctx, const struct cli_args *args,
 	int			 rc;
 
 	memset(&o, 0, sizeof o);
-	if ((o.input = cli_input_args(args)) == NULL)
+	if ((o.input = cli_input_args(args, &o.texts)) == NULL)
 		return (EXIT_USAGE);
 	o.what = what;
 	o.name = cli_args_get(args, "name");
@@ -276,6 +278,7 @@ cli_run_args(struct cli_ctx *ctx, const struct cli_args *args,
 	o.wait = cli_args_has(args, "wait");
 	rc = cli_run_start(ctx, &o);
 	cJSON_Delete(o.input);
+	cJSON_Delete(o.texts);
 	return (rc);
 }
 

@@ -46,6 +46,7 @@ struct schedule_add {
 	const char	*overlap;
 	const char	*tz;		/* NULL: the engine's zone */
 	cJSON		*input;		/* owned */
+	cJSON		*texts;		/* keys given as text, owned */
 };
 
 static int	 cmd_schedule_add(struct cli_ctx *,
@@ -58,7 +59,8 @@ static int	 cmd_schedule_action(struct cli_ctx *,
 		     const struct cli_args *);
 static int	 schedule_name_arg(const char *);
 static int	 schedule_add_check(struct cli_ctx *,
-		     const struct schedule_add *);
+		     struct schedule_add *);
+static void	 schedule_add_typed(struct schedule_add *, const char *);
 static cJSON	*schedule_json(const struct store_schedule *);
 static void	 schedule_skip_times(cJSON *);
 static void	 schedule_table(const struct store_schedule *, size_t);
@@ -208,7 +210,7 @@ schedule_name_arg(const char *name)
  * policy, the template and the input it needs.  0 or an exit status.
  */
 static int
-schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
+schedule_add_check(struct cli_ctx *ctx, struct schedule_add *a)
 {
 	const struct flow_tools	*tools;
 	struct store_template	*t;
@@ -262,14 +264,40 @@ schedule_add_check(struct cli_ctx *ctx, const struct schedule_add *a)
 	store_template_free(t);
 	if (doc == NULL)
 		return (EXIT_USAGE);
-	if ((input = flow_doc_input(doc, a->input, &cause)) == NULL) {
+	if ((input = flow_doc_input_text(doc, a->input, a->texts,
+	    &cause)) == NULL) {
 		cli_error("template %s: %s", a->template_name, cause);
 		free(cause);
 		rc = EXIT_USAGE;
-	}
+	} else
+		schedule_add_typed(a, input);
 	free(input);
 	flow_doc_free(doc);
 	return (rc);
+}
+
+/*
+ * Keep the values given as text as their declared types (-i count=3 is
+ * stored as 3, so each firing checks what was checked here), and only
+ * the values given: defaults are filled at each firing, from the
+ * template as it is then.
+ */
+static void
+schedule_add_typed(struct schedule_add *a, const char *checked)
+{
+	cJSON		*all, *v;
+	const cJSON	*c;
+
+	if ((all = json_parse_or_null(checked)) == NULL)
+		return;
+	for (c = a->texts != NULL ? a->texts->child : NULL; c != NULL;
+	    c = c->next) {
+		v = cJSON_GetObjectItemCaseSensitive(all, c->string);
+		if (v != NULL)
+			cJSON_ReplaceItemInObjectCaseSensitive(a->input,
+			    c->string, cJSON_Duplicate(v, 1));
+	}
+	cJSON_Delete(all);
 }
 
 /* After an add or a resume: when the schedule fires next. */
@@ -305,7 +333,7 @@ cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 
 	memset(&a, 0, sizeof a);
 	memset(&r, 0, sizeof r);
-	if ((a.input = cli_input_args(cl)) == NULL)
+	if ((a.input = cli_input_args(cl, &a.texts)) == NULL)
 		return (EXIT_USAGE);
 	a.name = cl->argv[0];
 	a.cron = cli_args_get(cl, "cron");
@@ -333,6 +361,7 @@ cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
 	engine_reply_clear(&r);
 out:
 	cJSON_Delete(a.input);
+	cJSON_Delete(a.texts);
 	return (rc);
 }
 

@@ -241,7 +241,7 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddStringToObject(s, "tool", p->tool);
 	else
 		cJSON_AddNullToObject(s, "tool");
-	cJSON_AddStringToObject(s, "kind", p->kind != NULL ? p->kind : "tool");
+	cJSON_AddStringToObject(s, "kind", kind_name(p->kind));
 	if (p->item_of != 0 && p->item_index >= 0)
 		cJSON_AddNumberToObject(s, "index", p->item_index);
 	if (p->label != NULL)
@@ -263,7 +263,7 @@ cmd_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
 	else
 		cJSON_AddNullToObject(s, "child_id");
-	if (p->kind != NULL && strcmp(p->kind, "wait") == 0)
+	if (p->kind == KIND_WAIT)
 		cJSON_AddItemToObject(s, "wait", cmd_show_wait(p));
 	if (p->progress_pct >= 0 || p->progress_text != NULL) {
 		o = cJSON_AddObjectToObject(s, "progress");
@@ -480,7 +480,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			    (long long)st[i].child_id);
 			cells[7] = child;
 		}
-		if (st[i].kind != NULL && strcmp(st[i].kind, "wait") == 0 &&
+		if (st[i].kind == KIND_WAIT &&
 		    st[i].status == STEP_WAITING)
 			cells[7] = wait = cmd_show_wait_text(&st[i]);
 		else if (st[i].status == STEP_RUNNING &&

@@ -184,7 +184,8 @@ template_name_arg(const char *name)
 static cJSON *
 template_json(const struct store_template *t, int with_doc)
 {
-	cJSON	*o;
+	struct flow_doc	*doc;
+	cJSON		*o;
 
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "name", t->name);
@@ -200,8 +201,17 @@ template_json(const struct store_template *t, int with_doc)
 	cli_json_time(o, "created_at", t->created_at);
 	cli_json_time(o, "updated_at", t->updated_at);
 	cJSON_AddItemToObject(o, "inputs", cli_json_raw(t->input_json));
-	if (with_doc)
+	if (with_doc) {
 		cJSON_AddItemToObject(o, "document", cli_json_raw(t->document));
+		/* What a run's input must be, for a client to check first. */
+		doc = flow_doc_parse(t->document, strlen(t->document), NULL,
+		    NULL);
+		if (doc != NULL) {
+			cJSON_AddItemToObject(o, "input_schema",
+			    flow_doc_input_schema(doc));
+			flow_doc_free(doc);
+		}
+	}
 	return (o);
 }
 

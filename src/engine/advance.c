@@ -63,7 +63,7 @@ engine_step_timeout(struct engine *e, const struct flow_step *fs)
 
 	if (fs->timeout >= 0)
 		return (fs->timeout);
-	if (fs->exec == FLOW_EXEC_TOOL && e->tools != NULL)
+	if (fs->exec == KIND_TOOL && e->tools != NULL)
 		t = flow_tools_find(e->tools, fs->tool);
 	if (t != NULL && t->timeout >= 0)
 		return (t->timeout);
@@ -196,7 +196,7 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 	engine_row_end(e, es, STEP_FAILED, result, why, has_exit, exit_code);
 	if (es->wf->ended)
 		return;
-	if (fs->exec == FLOW_EXEC_TOOL && e->tools != NULL)
+	if (fs->exec == KIND_TOOL && e->tools != NULL)
 		t = flow_tools_find(e->tools, fs->tool);
 	retry_policy_of(fs, t, e->opts.site != NULL ? &e->opts.site->retry :
 	    NULL, &rp);

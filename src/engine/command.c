@@ -299,9 +299,10 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 {
 	char	*cause = NULL;
 	int64_t	 id;
+	int	 rc;
 
-	if (engine_wf_start(e, m, &id, &cause) != 0) {
-		r->code = 1;
+	if ((rc = engine_wf_start(e, m, &id, &cause)) != 0) {
+		r->code = rc == 2 ? 2 : 1;
 		r->message = cause;
 		return (r->code);
 	}

@@ -292,6 +292,8 @@ RB_PROTOTYPE(estep_tree, estep, entry, estep_cmp);
 struct estep	*engine_step_new(struct engine *, struct ewf *, int,
 		     int64_t);
 void		 engine_step_free(struct estep *);
+void		 engine_step_row_kind(struct store_step *,
+		     const struct flow_step *);
 int64_t		 engine_step_create(struct engine *, struct ewf *, int,
 		     const struct estep_origin *);
 void		 engine_origin_after(const struct estep *, int,

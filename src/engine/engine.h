@@ -99,6 +99,8 @@ struct engine_opts {
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
 	const struct notify_config *notify;	/* config.json: "notify" */
 	int64_t		 retention;	/* config.json: ms; 0: keep runs */
+	const char	*tools_path;	/* the catalog file, NULL: none */
+	const char	*config_path;	/* the site config file, NULL: none */
 };
 
 #define ENGINE_MAX_JOBS		32
@@ -144,6 +146,12 @@ int		 engine_open(struct loop *, struct store *,
 		     struct engine **, char **);
 void		 engine_close(struct engine *);
 void		 engine_shutdown(struct engine *, int);
+
+/* reload.c */
+void		 engine_reload(struct engine *, const struct flow_tools *,
+		     const struct engine_opts *, const char *);
+		 /* take a new catalog and config, or (a reason given)
+		    record why they were refused */
 int		 engine_finished(const struct engine *);
 int		 engine_idle(const struct engine *);
 int		 engine_quiet(const struct engine *);	/* none running, ready */
@@ -175,6 +183,7 @@ struct engine_request {
 	int64_t		 workflow_id;
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
+	int		 patient;	/* wait for the answer however long */
 };
 
 struct engine_reply {

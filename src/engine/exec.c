@@ -60,7 +60,7 @@ static void	 engine_record_pid(struct engine *, struct estep *,
 static const struct flow_tool *
 engine_exec_tool(struct engine *e, const struct flow_step *fs)
 {
-	if (fs->exec != FLOW_EXEC_TOOL || e->tools == NULL)
+	if (fs->exec != KIND_TOOL || e->tools == NULL)
 		return (NULL);
 	return (flow_tools_find(e->tools, fs->tool));
 }
@@ -71,9 +71,9 @@ engine_step_is_process(struct engine *e, const struct flow_step *fs)
 {
 	const struct flow_tool	*t;
 
-	if (fs->exec == FLOW_EXEC_RUN || fs->exec == FLOW_EXEC_SHELL)
+	if (fs->exec == KIND_RUN || fs->exec == KIND_SHELL)
 		return (1);
-	if (fs->exec != FLOW_EXEC_TOOL)
+	if (fs->exec != KIND_TOOL)
 		return (0);
 	t = engine_exec_tool(e, fs);
 	return (t != NULL && !t->builtin);
@@ -99,7 +99,7 @@ engine_exec(struct engine *e, struct estep *es)
 	    scope);
 	if (args == NULL)
 		args = xstrdup("{}");
-	if (fs->exec == FLOW_EXEC_TOOL &&
+	if (fs->exec == KIND_TOOL &&
 	    (t = engine_exec_tool(e, fs)) == NULL) {
 		xasprintf(&why, "unknown tool \"%s\" (not in the engine's "
 		    "catalog)", fs->tool);
@@ -107,7 +107,7 @@ engine_exec(struct engine *e, struct estep *es)
 		engine_step_failed(e, es, why, 0, 0, NULL);
 		free(why);
 		engine_exec_end(e, es);
-	} else if (fs->exec == FLOW_EXEC_WORKFLOW)
+	} else if (fs->exec == KIND_WORKFLOW)
 		engine_exec_child(e, es, scope);
 	else if (t != NULL && t->builtin)
 		engine_exec_builtin(e, es, args);

@@ -254,17 +254,12 @@ engine_foreach_row_add(struct engine *e, struct ewf *wf,
 void
 engine_foreach_row_init(struct store_step *row, const struct flow_step *fs)
 {
-	static const char	*kinds[] = { "gate", "tool", "run", "shell",
-	    "workflow" };
 	const struct flow_step	*b = fs->foreach->body;
 
 	memset(row, 0, sizeof *row);
 	row->name = fs->name;
 	row->step_key = fs->key;
-	row->kind = (char *)kinds[(size_t)b->exec < nitems(kinds) ? b->exec : 1];
-	row->tool = b->exec == FLOW_EXEC_TOOL ? b->tool :
-	    b->exec == FLOW_EXEC_WORKFLOW ? b->workflow :
-	    b->exec == FLOW_EXEC_GATE ? NULL : (char *)row->kind;
+	engine_step_row_kind(row, b);
 	row->item_index = -1;
 }
 
@@ -462,7 +457,7 @@ foreach_ask(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
 	json = json_print(o);
 	cJSON_Delete(o);
 	engine_foreach_row_init(&row, fs);
-	row.kind = (char *)"gate";
+	row.kind = KIND_GATE;
 	row.tool = NULL;
 	row.status = STEP_WAITING;
 	row.gate_json = json;

@@ -110,7 +110,7 @@ engine_gate_waiting(struct engine *e, struct ewf *wf,
     const struct flow_step *fs, int64_t id, int64_t now)
 {
 	engine_notify(e, "gate_waiting", wf->id, id, NULL);
-	if (fs->exec != FLOW_EXEC_GATE || fs->gate.timeout <= 0)
+	if (fs->exec != KIND_GATE || fs->gate.timeout <= 0)
 		return;
 	if (store_timer_add(e->store, now + fs->gate.timeout, "gate_timeout",
 	    wf->id, id) != 0)

@@ -31,23 +31,35 @@
 
 #include "engine/engine-int.h"
 
-#define ENGINE_PRUNE_BATCH	100		/* top-level runs per batch */
+/*
+ * A batch is as many slices of a few top-level runs (with their families)
+ * as fit in ENGINE_PRUNE_MS of the loop's time: one family can be
+ * large (a for-each of 10,000 items), a fixed count of runs is no bound
+ * on the time, and commands wait while a batch runs.
+ */
+#define ENGINE_PRUNE_SLICE	8		/* top-level runs per slice */
+#define ENGINE_PRUNE_MS		20		/* loop time per batch */
 #define ENGINE_PRUNE_DAY	(24LL * 3600 * 1000)
 
 static int	engine_prune_batch(struct engine *, int64_t, int64_t,
 		    struct store_prune_result *, char **);
 static char	*engine_prune_detail(int64_t, const struct store_prune_result *);
 
-/* One batch in the open transaction, keeping what the engine holds. */
+/*
+ * One batch in the open transaction, keeping what the engine holds:
+ * slices from after on until ENGINE_PRUNE_MS have gone or nothing older
+ * is left; out has their sum and where the next batch starts.
+ */
 static int
 engine_prune_batch(struct engine *e, int64_t before, int64_t after,
     struct store_prune_result *out, char **cause)
 {
-	struct store_prune_opts	 o;
-	struct ewf		*wf;
-	int64_t			*keep = NULL;
-	size_t			 n = 0;
-	int			 rc;
+	struct store_prune_opts		 o;
+	struct store_prune_result	 p;
+	struct ewf			*wf;
+	int64_t				*keep = NULL, start;
+	size_t				 n = 0;
+	int				 rc;
 
 	RB_FOREACH(wf, ewf_tree, &e->workflows) {
 		keep = xreallocarray(keep, n + 1, sizeof *keep);
@@ -56,11 +68,21 @@ engine_prune_batch(struct engine *e, int64_t before, int64_t after,
 	memset(&o, 0, sizeof o);
 	o.before = before;
 	o.after = after;
-	o.limit = ENGINE_PRUNE_BATCH;
+	o.limit = ENGINE_PRUNE_SLICE;
 	o.keep = keep;
 	o.nkeep = n;
+	memset(out, 0, sizeof *out);
 	engine_txn(e);
-	rc = store_prune(e->store, &o, out, cause);
+	start = time_mono_ms();
+	do {
+		if ((rc = store_prune(e->store, &o, &p, cause)) != 0)
+			break;
+		out->runs += p.runs;
+		out->roots += p.roots;
+		out->steps += p.steps;
+		out->logs += p.logs;
+		out->next = o.after = p.next;
+	} while (p.next != 0 && time_mono_ms() - start < ENGINE_PRUNE_MS);
 	free(keep);
 	return (rc);
 }

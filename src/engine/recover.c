@@ -67,7 +67,7 @@ engine_recover_escaped(struct engine *e, const struct store_step *row,
 	char	*needles[4];
 	size_t	 n, i, j;
 
-	if (strcmp(row->kind, "gate") == 0)
+	if (row->kind == KIND_GATE)
 		return (0);
 	xasprintf(&needles[0], "SLUICE_STEP_ID=%lld", (long long)row->id);
 	xasprintf(&needles[1], "SLUICE_WORKFLOW_ID=%lld",
@@ -192,7 +192,7 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	lo->err = xcalloc(n + 1, sizeof *lo->err);
 	lo->term_at = time_mono_ms();
 	for (i = 0; i < n; i++) {
-		if (rows[i].pid == 0 && strcmp(rows[i].kind, "gate") != 0)
+		if (rows[i].pid == 0 && rows[i].kind != KIND_GATE)
 			engine_recover_find(e, &rows[i]);
 		if (!engine_recover_alive(e, &rows[i]))
 			continue;
@@ -444,8 +444,7 @@ engine_recover(struct engine *e, char **cause)
 	for (i = 0; i < n; i++) {
 		/* A for-each row runs no process: it goes on below. */
 		if (rows[i].items > 0) {
-			free(rows[i].kind);
-			rows[i].kind = xstrdup("gate");
+			rows[i].kind = KIND_GATE;
 			rows[i].pid = rows[i].pgid = 0;
 		}
 	}

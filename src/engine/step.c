@@ -27,10 +27,6 @@
 
 #include "engine/engine-int.h"
 
-static const char *engine_kinds[] = {
-	"gate", "tool", "run", "shell", "workflow", "wait"
-};
-
 RB_GENERATE(estep_tree, estep, entry, estep_cmp);
 
 /* Order running steps by row id. */
@@ -84,6 +80,22 @@ engine_step_free(struct estep *es)
 }
 
 /*
+ * A row's kind and tool column from the step that runs: the tool or
+ * template it names, else the kind's word (NULL for a gate).
+ */
+void
+engine_step_row_kind(struct store_step *row, const struct flow_step *ks)
+{
+	row->kind = ks->exec;
+	if (kind_names_target(ks->exec))
+		row->tool = (char *)flow_step_target(ks);
+	else if (ks->exec == KIND_GATE)
+		row->tool = NULL;
+	else
+		row->tool = (char *)kind_name(ks->exec);
+}
+
+/*
  * Make the row for a pass through step spec: ready (queued to start),
  * waiting for a gate, or pending for a retry.  Returns its id, or 0 when
  * the pass is refused (too many visits: the workflow fails).
@@ -126,10 +138,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	row.workflow_id = wf->id;
 	row.name = fs->name;
 	row.step_key = fs->key;
-	row.kind = (char *)engine_kinds[ks->exec];
-	row.tool = ks->exec == FLOW_EXEC_TOOL ? ks->tool :
-	    ks->exec == FLOW_EXEC_WORKFLOW ? ks->workflow :
-	    ks->exec == FLOW_EXEC_GATE ? NULL : (char *)engine_kinds[ks->exec];
+	engine_step_row_kind(&row, ks);
 	row.args_json = ks->args_json;
 	row.parent_id = o->parent_id;
 	row.fanout_id = o->fanout_id;
@@ -140,7 +149,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	row.item_json = (char *)o->item_json;
 	if (o->has_status)
 		row.status = o->status;
-	else if ((fs->exec == FLOW_EXEC_GATE || fs->exec == FLOW_EXEC_WAIT) &&
+	else if ((fs->exec == KIND_GATE || fs->exec == KIND_WAIT) &&
 	    fs->foreach == NULL)
 		row.status = STEP_WAITING;
 	else
@@ -148,7 +157,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	if (o->gate_json != NULL)
 		row.gate_json = (char *)o->gate_json;
 	else if (row.status == STEP_WAITING &&
-	    fs->exec == FLOW_EXEC_WAIT)
+	    fs->exec == KIND_WAIT)
 		row.gate_json = gate = engine_wait_json(e, wf, fs);
 	else if (row.status == STEP_WAITING)
 		row.gate_json = gate = engine_gate_json(e, wf, fs);
@@ -156,7 +165,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 		engine_store_fatal(e, store_last_error(e->store));
 	free(gate);
 	wf->nactive++;
-	if (row.status == STEP_WAITING && fs->exec == FLOW_EXEC_WAIT)
+	if (row.status == STEP_WAITING && fs->exec == KIND_WAIT)
 		engine_wait_waiting(e, wf, fs, row.id, now);
 	else if (row.status == STEP_WAITING)
 		engine_gate_waiting(e, wf, fs, row.id, now);

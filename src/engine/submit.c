@@ -197,8 +197,17 @@ engine_submit_sock_path(const char *dbpath, const struct store_actor *actor,
 			rc = 0;
 		}
 		free(line);
-	} else if (rc == 0 && (line = sock_read_line(fd, SUBMIT_ANSWER_MAX,
-	    deadline)) == NULL) {
+		close(fd);
+		return (rc);
+	}
+	/*
+	 * A patient request waits as long as the engine holds the
+	 * connection open: it is at work on it (a dead engine's end closes).
+	 */
+	while (rc == 0 && (line = sock_read_line(fd, SUBMIT_ANSWER_MAX,
+	    deadline)) == NULL && errno == ETIMEDOUT && q->patient)
+		deadline = time_mono_ms() + SUBMIT_WAIT_MS;
+	if (rc == 0 && line == NULL) {
 		if (errno == ETIMEDOUT)
 			xasprintf(cause, "the engine did not answer within "
 			    "%d s", SUBMIT_WAIT_MS / 1000);
@@ -292,7 +301,13 @@ engine_submit_post(struct store *s, const struct store_actor *actor,
 	if ((rc = engine_request_post(s, actor, q, &id, cause)) != 0)
 		return (rc);
 	deadline = time_mono_ms() + SUBMIT_WAIT_MS;
-	while (time_mono_ms() < deadline) {
+	for (;;) {
+		/* A patient request waits while an engine runs to answer. */
+		if (time_mono_ms() >= deadline) {
+			if (!q->patient || !engine_probe(s))
+				break;
+			deadline = time_mono_ms() + SUBMIT_WAIT_MS;
+		}
 		if ((v = store_data_version(s)) != seen) {
 			seen = v;
 			if ((rc = store_inbox_get(s, id, &got, cause)) != 0)
@@ -311,8 +326,13 @@ engine_submit_post(struct store *s, const struct store_actor *actor,
 		}
 		nanosleep(&ts, NULL);
 	}
-	xasprintf(cause, "the engine did not answer within %d s; command "
-	    "%lld stays queued", SUBMIT_WAIT_MS / 1000, (long long)id);
+	if (q->patient)
+		xasprintf(cause, "the engine stopped before it answered; "
+		    "command %lld stays queued", (long long)id);
+	else
+		xasprintf(cause, "the engine did not answer within %d s; "
+		    "command %lld stays queued", SUBMIT_WAIT_MS / 1000,
+		    (long long)id);
 	return (-1);
 }
 

@@ -414,13 +414,13 @@ tool_words(const struct flow_step *st, const struct flow_tool *tl,
     const cJSON *scope, struct tool_strv *w, char **cause)
 {
 	switch (st->exec) {
-	case FLOW_EXEC_RUN:
+	case KIND_RUN:
 		tool_words_run(w, st->run, st->nrun, scope);
 		break;
-	case FLOW_EXEC_SHELL:
+	case KIND_SHELL:
 		tool_words_shell(w, st->shell != NULL ? st->shell : "");
 		break;
-	case FLOW_EXEC_TOOL:
+	case KIND_TOOL:
 		if (tl == NULL || tl->builtin) {
 			xasprintf(cause, "step \"%s\": tool \"%s\" is %s",
 			    st->name, st->tool != NULL ? st->tool : "",
@@ -433,13 +433,11 @@ tool_words(const struct flow_step *st, const struct flow_tool *tl,
 		else if (tl->shell != NULL)
 			tool_words_shell(w, tl->shell);
 		break;
-	case FLOW_EXEC_GATE:
-	case FLOW_EXEC_WORKFLOW:
-	case FLOW_EXEC_WAIT:
+	case KIND_GATE:
+	case KIND_WORKFLOW:
+	case KIND_WAIT:
 		xasprintf(cause, "step \"%s\": a %s runs no command",
-		    st->name, st->exec == FLOW_EXEC_GATE ? "gate" :
-		    st->exec == FLOW_EXEC_WAIT ? "wait step" :
-		    "sub-workflow step");
+		    st->name, kind_noun(st->exec));
 		return (-1);
 	}
 	if (w->n == 0 || *w->v[0] == '\0') {
@@ -591,7 +589,7 @@ tool_size_check(const struct flow_step *st, const struct tool_cmd *cmd,
 
 /*
  * Build what to exec for one attempt of st.  tl is its catalog tool for
- * FLOW_EXEC_TOOL and is ignored for other kinds; args_json is the step's
+ * KIND_TOOL and is ignored for other kinds; args_json is the step's
  * args, already interpolated; scope is the interpolation scope for run
  * elements, env values and the host, to which "args" is added.
  */
@@ -610,7 +608,7 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 	memset(cmd, 0, sizeof *cmd);
 	memset(&w, 0, sizeof w);
 	memset(&tv, 0, sizeof tv);
-	if (st->exec != FLOW_EXEC_TOOL)
+	if (st->exec != KIND_TOOL)
 		tl = NULL;	/* inline commands owe nothing to a tool */
 	if ((args = tool_args(st, args_json, cause)) == NULL)
 		return (-1);

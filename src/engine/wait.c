@@ -47,7 +47,7 @@ static int	 engine_wait_finish(struct engine *,
 int
 engine_wait_is(const struct store_step *row)
 {
-	return (row->kind != NULL && strcmp(row->kind, "wait") == 0);
+	return (row->kind == KIND_WAIT);
 }
 
 /*

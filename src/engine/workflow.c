@@ -33,7 +33,7 @@
 
 static void	 engine_wf_analyse(struct ewf *);
 static int	 engine_step_uses_steps(const struct flow_step *);
-static int	 engine_flow_valid(const char *, char **);
+static int	 engine_flow_valid(struct engine *, const char *, char **);
 
 RB_GENERATE(ewf_tree, ewf, entry, ewf_cmp);
 
@@ -230,12 +230,18 @@ engine_wf_ended(struct engine *e, struct ewf *wf, enum run_status status)
 		engine_wf_free(e, wf);
 }
 
-/* Is a flow one the engine can run?  0, or the first problem. */
+/*
+ * Is a flow one the engine can run?  0; or -1 with the first problem; or 2
+ * when a step names a tool this engine's catalog does not have, which the
+ * client's own catalog (--tools, another file) may well have had: refused
+ * now, naming the engine's catalog, rather than failing the step later.
+ */
 static int
-engine_flow_valid(const char *flow_json, char **cause)
+engine_flow_valid(struct engine *e, const char *flow_json, char **cause)
 {
 	struct flow_diags	*d;
 	struct flow		*f;
+	const char		*tool, *step = NULL;
 	char			*first;
 	int			 rc = 0;
 
@@ -247,6 +253,16 @@ engine_flow_valid(const char *flow_json, char **cause)
 		    first != NULL ? first : "no start step");
 		free(first);
 		rc = -1;
+	} else if ((tool = flow_tools_missing(f, e->tools, &step)) != NULL) {
+		if (e->opts.tools_path != NULL)
+			xasprintf(cause, "start: step %s: tool \"%s\" is not in "
+			    "the engine's catalog %s (add it there and reload "
+			    "the engine)", step, tool, e->opts.tools_path);
+		else
+			xasprintf(cause, "start: step %s: tool \"%s\" is not "
+			    "one of the engine's: it has no tools.json, only "
+			    "the built-in tools", step, tool);
+		rc = 2;
 	}
 	if (f != NULL)
 		flow_free(f);
@@ -282,7 +298,8 @@ engine_wf_begin(struct engine *e, const struct store_workflow *w, int64_t now)
 /*
  * Create a workflow: its row, the audit row of who started it, and (unless
  * it is to start later) its beginning.  The flow was checked by whoever
- * asked; it is checked again here.
+ * asked; it is checked again here, against this engine's catalog.
+ * Returns 0, 2 for a tool the engine does not have, or -1.
  */
 int
 engine_wf_create(struct engine *e, const struct engine_start *st,
@@ -291,9 +308,10 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	struct store_workflow	 w;
 	int64_t			 now;
 	char			*target;
+	int			 rc;
 
-	if (engine_flow_valid(st->flow_json, cause) != 0)
-		return (-1);
+	if ((rc = engine_flow_valid(e, st->flow_json, cause)) != 0)
+		return (rc);
 	engine_txn(e);
 	now = time_now_ms();
 	memset(&w, 0, sizeof w);

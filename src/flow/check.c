@@ -275,7 +275,7 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 			st = st->foreach->body;
 			path = check_step_path(base, st, "do.tool");
 		}
-		tl = st->exec == FLOW_EXEC_TOOL ?
+		tl = st->exec == KIND_TOOL ?
 		    flow_tools_find(tools, st->tool) : NULL;
 		if (tl != NULL && tl->mcp && st->host != NULL) {
 			sub = check_step_path(base, st, path != NULL ?
@@ -285,7 +285,7 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 			    "machine: \"host\" is not supported", st->tool);
 			free(sub);
 		}
-		if (st->exec != FLOW_EXEC_TOOL || st->tool == NULL ||
+		if (st->exec != KIND_TOOL || st->tool == NULL ||
 		    *st->tool == '\0' || tl != NULL) {
 			free(path);
 			continue;

@@ -18,7 +18,8 @@
  * doc.c: template documents.  A document is a plain flow, or a wrapper
  * {"description", "inputs", "sla", "flow"} whose flow is parsed at "$.flow".
  * Parsing runs every check and places every diagnostic at a line and
- * column; flow_doc_input() applies declared inputs to a run's input.
+ * column; flow_doc_input() applies declared inputs to a run's input,
+ * checking each value given with flow_input_check (input.c).
  */
 
 #include <stdlib.h>
@@ -41,8 +42,6 @@ static void	doc_wrapper(struct flow_doc *, const cJSON *,
 		    struct flow_diags *);
 static void	doc_inputs(struct flow_doc *, const cJSON *,
 		    struct flow_diags *);
-static void	doc_input(struct flow_input *, const cJSON *, const char *,
-		    struct flow_diags *);
 static char	*doc_declared(const struct flow_doc *);
 static void	 doc_output(struct flow_doc *, const cJSON *, const cJSON *,
 		    struct flow_diags *);
@@ -57,45 +56,6 @@ doc_is_wrapper(const cJSON *v)
 {
 	return (cJSON_GetObjectItemCaseSensitive(v, "flow") != NULL &&
 	    cJSON_GetObjectItemCaseSensitive(v, "start") == NULL);
-}
-
-/* One declared input: {"default", "required", "description"}. */
-static void
-doc_input(struct flow_input *in, const cJSON *v, const char *path,
-    struct flow_diags *d)
-{
-	const cJSON	*c;
-	char		*sub;
-
-	if (!cJSON_IsObject(v)) {
-		flow_diags_add(d, FLOW_ERROR, path, "an input must be an "
-		    "object such as {\"default\": ..., \"required\": true}, "
-		    "got %s", json_type_name(v));
-		return;
-	}
-	for (c = v->child; c != NULL; c = c->next) {
-		sub = flow_path_key(path, c->string);
-		if (strcmp(c->string, "default") == 0) {
-			free(in->default_json);
-			in->default_json = json_print(c);
-		} else if (strcmp(c->string, "required") == 0) {
-			if (!cJSON_IsBool(c))
-				flow_diags_add(d, FLOW_ERROR, sub, "expected "
-				    "true or false, got %s", json_type_name(c));
-			else
-				in->required = cJSON_IsTrue(c);
-		} else if (strcmp(c->string, "description") == 0) {
-			free(in->description);
-			in->description = flow_json_string(c, sub, 0, d);
-		} else
-			flow_diags_add(d, FLOW_ERROR, sub, "unknown field "
-			    "\"%s\" in an input (use default, required, "
-			    "description)", c->string);
-		free(sub);
-	}
-	if (in->required && in->default_json != NULL)
-		flow_diags_add(d, FLOW_WARNING, path, "a required input with "
-		    "a default: the default is never used");
 }
 
 /* The "inputs" object of a template. */
@@ -137,7 +97,7 @@ doc_inputs(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		in = &doc->inputs[doc->ninputs++];
 		memset(in, 0, sizeof *in);
 		in->key = xstrdup(c->string);
-		doc_input(in, c, path, d);
+		flow_input_declare(in, c, path, d);
 		free(path);
 	}
 }
@@ -267,17 +227,21 @@ doc_declared(const struct flow_doc *doc)
 
 /*
  * Apply a document's declared inputs to a run's input: refuse unknown and
- * missing required keys, fill defaults.  Returns compact JSON text, or NULL
- * with cause.
+ * missing required keys and values a declaration refuses, fill defaults.
+ * The members of as_text (may be NULL) name values given as text (-i
+ * KEY=VAL, the console's form), read as their declared type first.
+ * Returns compact JSON text, or NULL with cause.
  */
 char *
-flow_doc_input(const struct flow_doc *doc, const cJSON *given, char **cause)
+flow_doc_input_text(const struct flow_doc *doc, const cJSON *given,
+    const cJSON *as_text, char **cause)
 {
 	const struct flow_input	*in;
 	const cJSON		*c;
-	cJSON			*out, *def;
+	cJSON			*out, *def, *v;
 	char			*s, *names;
 	size_t			 i;
+	int			 text;
 
 	if (given != NULL && !cJSON_IsNull(given) && !cJSON_IsObject(given)) {
 		xasprintf(cause, "input must be a JSON object, not %s",
@@ -306,8 +270,21 @@ flow_doc_input(const struct flow_doc *doc, const cJSON *given, char **cause)
 	}
 	for (i = 0; i < doc->ninputs; i++) {
 		in = &doc->inputs[i];
-		if (cJSON_GetObjectItemCaseSensitive(out, in->key) != NULL)
+		if ((c = cJSON_GetObjectItemCaseSensitive(out,
+		    in->key)) != NULL) {
+			/* Checked (and typed) in place: the order is kept. */
+			if ((v = cJSON_Duplicate(c, 1)) == NULL)
+				fatalx("%s: out of memory", __func__);
+			text = as_text != NULL &&
+			    cJSON_GetObjectItemCaseSensitive(as_text,
+			    in->key) != NULL;
+			if (flow_input_check(in, &v, text, cause) != 0) {
+				cJSON_Delete(v);
+				goto fail;
+			}
+			cJSON_ReplaceItemInObjectCaseSensitive(out, in->key, v);
 			continue;
+		}
 		if (in->required) {
 			xasprintf(cause, "missing required input \"%s\"%s%s "
 			    "(give it with -i %s=VALUE)", in->key,
@@ -334,6 +311,13 @@ fail:
 	return (NULL);
 }
 
+/* The same, with every value given as JSON (a file, MCP, a step). */
+char *
+flow_doc_input(const struct flow_doc *doc, const cJSON *given, char **cause)
+{
+	return (flow_doc_input_text(doc, given, NULL, cause));
+}
+
 /* Free a document. */
 void
 flow_doc_free(struct flow_doc *doc)
@@ -342,11 +326,8 @@ flow_doc_free(struct flow_doc *doc)
 
 	if (doc == NULL)
 		return;
-	for (i = 0; i < doc->ninputs; i++) {
-		free(doc->inputs[i].key);
-		free(doc->inputs[i].description);
-		free(doc->inputs[i].default_json);
-	}
+	for (i = 0; i < doc->ninputs; i++)
+		flow_input_free(&doc->inputs[i]);
 	free(doc->inputs);
 	free(doc->description);
 	flow_free(doc->flow);

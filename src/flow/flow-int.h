@@ -77,6 +77,10 @@ void		 flow_step_free(struct flow_step *);
 void		 flow_gate_parse(struct flow_gate *, const struct cJSON *,
 		     const char *, struct flow_diags *);
 
+/* kind.c: the fields each kind of step forbids. */
+void		 flow_kind_check(const struct flow_step *, const char *,
+		     struct flow_diags *);
+
 /* wait.c: a wait step's options, and what it may not also have. */
 void		 flow_wait_init(struct flow_wait *);
 void		 flow_wait_parse(struct flow_wait *, const struct cJSON *,

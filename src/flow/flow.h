@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/util.h"
+
 struct cJSON;
 
 /*
@@ -111,15 +113,6 @@ int		 interp_refs(const struct cJSON *, const char *,
 		     interp_ref_cb, void *);
 
 /* A flow: the parsed form of SPEC §3.  Step references are indexes. */
-enum flow_exec {
-	FLOW_EXEC_GATE,		/* no tool, run or shell: people decide */
-	FLOW_EXEC_TOOL,		/* built-in or catalog tool */
-	FLOW_EXEC_RUN,		/* inline argv */
-	FLOW_EXEC_SHELL,	/* inline /bin/sh -c script */
-	FLOW_EXEC_WORKFLOW,	/* a child run of a template */
-	FLOW_EXEC_WAIT		/* finished from outside (sluice complete) */
-};
-
 enum flow_interrupt {
 	FLOW_INTERRUPT_RETRY,
 	FLOW_INTERRUPT_FAIL,
@@ -199,7 +192,7 @@ struct flow_step {
 	char			*key;		/* the member name in the flow */
 	char			*name;		/* "name", else the key */
 	char			*description;
-	enum flow_exec		 exec;
+	enum step_kind		 exec;
 	char			*tool;
 	char			**run;
 	size_t			 nrun;
@@ -224,7 +217,7 @@ struct flow_step {
 	struct flow_retry	 retry;
 	int64_t			 timeout;	/* ms, -1: default */
 	struct flow_gate	 gate;
-	struct flow_wait	 wait;		/* FLOW_EXEC_WAIT */
+	struct flow_wait	 wait;		/* KIND_WAIT */
 	int64_t			 heartbeat;	/* ms of silence, -1: none */
 	enum flow_interrupt	 on_interrupt;
 	int			 max_visits;
@@ -306,6 +299,9 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 		     struct flow_diags *);
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
+
+/* kind.c: what a step names to run (its tool, its template), or NULL. */
+const char	*flow_step_target(const struct flow_step *);
 
 /*
  * scope.c: the scope interpolation and conditions read (input, workflow,
@@ -459,14 +455,54 @@ struct flow_tools *flow_tools_parse(const char *, size_t,
 const struct flow_tool *flow_tools_find(const struct flow_tools *,
 		     const char *);
 void		 flow_tools_free(struct flow_tools *);
+const char	*flow_tools_missing(const struct flow *,
+		     const struct flow_tools *, const char **);
+
+/*
+ * input.c: a declared input and what values it allows (JSON Schema's
+ * keywords); flow_input_check is the one check of a value for it.
+ */
+enum flow_input_type {
+	FLOW_INPUT_ANY,			/* no "type" */
+	FLOW_INPUT_STRING,
+	FLOW_INPUT_INTEGER,
+	FLOW_INPUT_NUMBER,
+	FLOW_INPUT_BOOLEAN,
+	FLOW_INPUT_ARRAY,
+	FLOW_INPUT_OBJECT
+};
+struct flow_input_rule {
+	enum flow_input_type	 type;
+	char			*enum_json;	/* the values allowed, or NULL */
+	char			*pattern;	/* POSIX ERE matched whole */
+	double			 minimum;
+	double			 maximum;
+	int			 has_minimum;
+	int			 has_maximum;
+	int64_t			 min_length;	/* -1: none */
+	int64_t			 max_length;	/* -1: none */
+	struct flow_input_rule	*items;		/* each element's, or NULL */
+};
+struct flow_input {
+	char			*key;
+	char			*description;
+	char			*default_json;	/* NULL: no default */
+	int			 required;
+	struct flow_input_rule	 rule;
+};
+const char	*flow_input_type_name(enum flow_input_type);
+void		 flow_input_declare(struct flow_input *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+void		 flow_input_free(struct flow_input *);
+int		 flow_input_check(const struct flow_input *, struct cJSON **,
+		     int, char **);
+
+/* input-schema.c: declared inputs as JSON Schema, and as words. */
+struct flow_doc;
+struct cJSON	*flow_doc_input_schema(const struct flow_doc *);
+char		*flow_input_rule_text(const struct flow_input *);
 
 /* doc.c: a template document is a flow, or {description, inputs, flow}. */
-struct flow_input {
-	char	*key;
-	char	*description;
-	char	*default_json;		/* NULL: no default */
-	int	 required;
-};
 
 struct flow_doc {
 	int			 is_template;	/* had the wrapper form */
@@ -483,6 +519,8 @@ struct flow_doc	*flow_doc_parse(const char *, size_t, const struct flow_tools *,
 		     struct flow_diags *);
 char		*flow_doc_input(const struct flow_doc *, const struct cJSON *,
 		     char **);
+char		*flow_doc_input_text(const struct flow_doc *,
+		     const struct cJSON *, const struct cJSON *, char **);
 void		 flow_doc_free(struct flow_doc *);
 
 #endif /* SLUICE_FLOW_H */

@@ -201,7 +201,7 @@ foreach_do(struct flow_step *st, const cJSON *v, const char *path,
 		foreach_refuse(path, "done", "do", d);
 	if (b->foreach != NULL)
 		foreach_refuse(path, "foreach", "do", d);
-	if (b->exec == FLOW_EXEC_WAIT)
+	if (b->exec == KIND_WAIT)
 		flow_diags_add(d, FLOW_ERROR, path, "\"do\" cannot wait to "
 		    "be finished from outside: a wait step is a step of "
 		    "its own, before or after the for-each");

@@ -88,7 +88,6 @@ static void	 parse_workflow(struct parse_step *, const cJSON *,
 static void	 parse_input(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_transitions(struct parse_step *);
-static void	 parse_workflow_fields(struct parse_step *);
 static void	 parse_wait_heartbeat(struct parse_step *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
 		     struct flow_branch *, int);
@@ -569,41 +568,8 @@ flow_env_free(struct flow_kv *env, size_t n)
 }
 
 /*
- * A sub-workflow step runs no command of its own: the fields that shape a
- * command would be silently dropped, so each is an error.
- */
-static void
-parse_workflow_fields(struct parse_step *ps)
-{
-	const struct flow_step	*st = ps->st;
-	const char		*bad[5];
-	char			*sub;
-	size_t			 n = 0, i;
-
-	if (st->host != NULL)
-		bad[n++] = "host";
-	if (st->cwd != NULL)
-		bad[n++] = "cwd";
-	if (st->env != NULL)
-		bad[n++] = "env";
-	if (st->timeout >= 0)
-		bad[n++] = "timeout";
-	if (strcmp(st->args_json, "{}") != 0)
-		bad[n++] = "args";
-	for (i = 0; i < n; i++) {
-		sub = flow_path_key(ps->path, bad[i]);
-		flow_diags_add(ps->d, FLOW_ERROR, sub, "a sub-workflow step "
-		    "runs no command, so it has no \"%s\"%s", bad[i],
-		    strcmp(bad[i], "args") == 0 ? " (its child's input is "
-		    "\"input\")" : "");
-		free(sub);
-	}
-}
-
-/*
  * A wait step's options (their own problems too, whatever else is
- * wrong) and what it may not have; a heartbeat on a step with no
- * process of its own.
+ * wrong); a heartbeat on a for-each step, which runs nothing of its own.
  */
 static void
 parse_wait_heartbeat(struct parse_step *ps)
@@ -616,22 +582,13 @@ parse_wait_heartbeat(struct parse_step *ps)
 		flow_wait_parse(&st->wait, ps->wait, sub, ps->d);
 		free(sub);
 	}
-	if (st->exec == FLOW_EXEC_WAIT) {
+	if (st->exec == KIND_WAIT)
 		flow_wait_finish(st, ps->path, ps->d);
-		return;
-	}
-	if (st->heartbeat < 0 || (st->exec != FLOW_EXEC_GATE &&
-	    st->exec != FLOW_EXEC_WORKFLOW))
+	if (st->heartbeat < 0 || st->foreach == NULL)
 		return;
 	sub = flow_path_key(ps->path, "heartbeat");
-	if (st->foreach != NULL)
-		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"heartbeat\" cannot "
-		    "be used on a for-each step (put it in \"do\", which runs "
-		    "per item)");
-	else
-		flow_diags_add(ps->d, FLOW_ERROR, sub, "a %s runs no process, "
-		    "so it has no \"heartbeat\"", st->exec == FLOW_EXEC_GATE ?
-		    "gate" : "sub-workflow step");
+	flow_diags_add(ps->d, FLOW_ERROR, sub, "\"heartbeat\" cannot be used "
+	    "on a for-each step (put it in \"do\", which runs per item)");
 	free(sub);
 }
 
@@ -664,33 +621,32 @@ parse_exec(struct parse_step *ps)
 		free(sub);
 	}
 	if (ps->has_tool)
-		st->exec = FLOW_EXEC_TOOL;
+		st->exec = KIND_TOOL;
 	else if (st->run != NULL)
-		st->exec = FLOW_EXEC_RUN;
+		st->exec = KIND_RUN;
 	else if (st->shell != NULL)
-		st->exec = FLOW_EXEC_SHELL;
+		st->exec = KIND_SHELL;
 	else if (st->workflow != NULL)
-		st->exec = FLOW_EXEC_WORKFLOW;
+		st->exec = KIND_WORKFLOW;
 	else if (ps->wait != NULL)
-		st->exec = FLOW_EXEC_WAIT;
+		st->exec = KIND_WAIT;
 	else
-		st->exec = FLOW_EXEC_GATE;
-	if (st->input_json != NULL && st->exec != FLOW_EXEC_WORKFLOW) {
+		st->exec = KIND_GATE;
+	if (st->input_json != NULL && st->exec != KIND_WORKFLOW) {
 		sub = flow_path_key(ps->path, "input");
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"input\" belongs to "
 		    "a sub-workflow step (one with \"workflow\")");
 		free(sub);
 	}
-	if (st->exec == FLOW_EXEC_WORKFLOW)
-		parse_workflow_fields(ps);
+	flow_kind_check(st, ps->path, ps->d);
 	parse_wait_heartbeat(ps);
 	if (ps->gate == NULL)
 		return;
 	sub = flow_path_key(ps->path, "gate");
-	if (st->exec != FLOW_EXEC_GATE)
+	if (st->exec != KIND_GATE)
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "gate options on a step "
 		    "that %s (a gate has no tool, run, shell, workflow or "
-		    "wait)", st->exec == FLOW_EXEC_WAIT ? "waits to be "
+		    "wait)", st->exec == KIND_WAIT ? "waits to be "
 		    "finished from outside" : "runs something");
 	else
 		flow_gate_parse(&st->gate, ps->gate, sub, ps->d);

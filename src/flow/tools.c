@@ -376,3 +376,29 @@ flow_tools_free(struct flow_tools *t)
 	free(t->tools);
 	free(t);
 }
+
+/*
+ * The first tool a step (a for-each's "do" included) names that the
+ * catalog does not have, with that step's name in *step; or NULL.  For
+ * refusing a run before anything is recorded rather than failing its step
+ * later.
+ */
+const char *
+flow_tools_missing(const struct flow *f, const struct flow_tools *t,
+    const char **step)
+{
+	const struct flow_step	*st;
+	size_t			 i;
+
+	for (i = 0; i < f->nsteps; i++) {
+		st = &f->steps[i];
+		if (st->foreach != NULL && st->foreach->body != NULL)
+			st = st->foreach->body;
+		if (st->exec == FLOW_EXEC_TOOL &&
+		    flow_tools_find(t, st->tool) == NULL) {
+			*step = f->steps[i].name;
+			return (st->tool);
+		}
+	}
+	return (NULL);
+}

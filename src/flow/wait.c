@@ -128,43 +128,13 @@ flow_wait_parse(struct flow_wait *w, const cJSON *v, const char *path,
 	}
 }
 
-/*
- * A wait step runs no command and is never retried by the engine: the
- * fields that would shape one are errors, each at its own path.
- */
+/* A for-each step cannot be a wait step (the fields it forbids: kind.c). */
 void
 flow_wait_finish(const struct flow_step *st, const char *path,
     struct flow_diags *d)
 {
-	const char	*bad[8];
-	char		*sub;
-	size_t		 n = 0, i;
+	char	*sub;
 
-	if (st->host != NULL)
-		bad[n++] = "host";
-	if (st->cwd != NULL)
-		bad[n++] = "cwd";
-	if (st->env != NULL)
-		bad[n++] = "env";
-	if (strcmp(st->args_json, "{}") != 0)
-		bad[n++] = "args";
-	if (st->retry.set)
-		bad[n++] = "retry";
-	if (st->heartbeat >= 0)
-		bad[n++] = "heartbeat";
-	for (i = 0; i < n; i++) {
-		sub = flow_path_key(path, bad[i]);
-		flow_diags_add(d, FLOW_ERROR, sub, "a wait step runs nothing "
-		    "(something outside sluice finishes it), so it has no "
-		    "\"%s\"", bad[i]);
-		free(sub);
-	}
-	if (st->timeout >= 0) {
-		sub = flow_path_key(path, "timeout");
-		flow_diags_add(d, FLOW_ERROR, sub, "a wait step's timeout "
-		    "goes in its wait options: \"wait\": {\"timeout\": ...}");
-		free(sub);
-	}
 	if (st->foreach != NULL) {
 		sub = flow_path_key(path, "wait");
 		flow_diags_add(d, FLOW_ERROR, sub, "a for-each step cannot "

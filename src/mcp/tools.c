@@ -316,12 +316,16 @@ const struct mcp_tool mcp_tools[] = {
 		.name = "template_get",
 		.title = "Show a template",
 		.description = "A template's document, declared inputs and "
-		    "version (the newest, or the one asked for).",
+		    "version (the newest, or the one asked for), with "
+		    "input_schema: the JSON Schema a run's input (for "
+		    "workflow_create) must meet.",
 		.input_schema = S_IN(
 		    "\"name\":" S_STR("the template's name") ","
 		    "\"version\":" S_ID("an older version"), "\"name\""),
 		.output_schema = S_OUT("\"name\":{\"type\":\"string\"},"
-		    "\"version\":{\"type\":\"integer\"}", "\"name\",\"version\""),
+		    "\"version\":{\"type\":\"integer\"},"
+		    "\"input_schema\":{\"type\":\"object\"}",
+		    "\"name\",\"version\""),
 		.readonly = 1,
 		.cmd = "template show --json",
 		.args = {

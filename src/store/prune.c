@@ -36,12 +36,14 @@
  * The batch: up to ?2 top-level runs after id ?3 that finished before ?1,
  * with every run of their family finished and none of them one the
  * engine still holds (temp.prune_keep).  fam pairs each root with every
- * run under it.
+ * run under it.  The roots are read in id order from ?3 on ("+status"
+ * keeps the planner off workflows_status, which would read and sort every
+ * finished run after ?3 for each batch: a whole prune quadratic).
  */
 #define PRUNE_FAMILY \
 	"WITH RECURSIVE roots(id) AS (" \
 	"  SELECT id FROM workflows WHERE parent_id IS NULL AND id > ?3" \
-	"  AND status IN ('completed', 'failed', 'cancelled')" \
+	"  AND +status IN ('completed', 'failed', 'cancelled')" \
 	"  AND coalesce(completed_at, cancelled_at, updated_at) < ?1" \
 	"  ORDER BY id LIMIT ?2)," \
 	" fam(root, id) AS (SELECT id, id FROM roots" \
@@ -66,7 +68,7 @@ static const char prune_select_sql[] =
 	" (SELECT root FROM ok)";
 static const char prune_last_sql[] =
 	"SELECT max(id) FROM (SELECT id FROM workflows WHERE parent_id IS NULL"
-	" AND id > ?3 AND status IN ('completed', 'failed', 'cancelled')"
+	" AND id > ?3 AND +status IN ('completed', 'failed', 'cancelled')"
 	" AND coalesce(completed_at, cancelled_at, updated_at) < ?1"
 	" ORDER BY id LIMIT ?2)";
 static const char prune_count_sql[] =

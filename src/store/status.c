@@ -16,7 +16,7 @@
 
 
 /*
- * status.c: where stored status words become enums and back.  The tables
+ * status.c: where stored status and kind words become enums and back.  The tables
  * keep words (the schema and old databases stay readable by sqlite3 and
  * by older sluices); the structs above the store carry enums.  A word no
  * table knows is an error naming its row, never a silent default: it
@@ -59,6 +59,25 @@ store_column_step_status(sqlite3_stmt *st, int col, int64_t id,
 		return (0);
 	store_status_refuse("workflow_steps", id, word, cause);
 	*out = STEP_PENDING;
+	return (-1);
+}
+
+/* A step row's kind column as the enum; -1 with why for a bad word. */
+int
+store_column_step_kind(sqlite3_stmt *st, int col, int64_t id,
+    enum step_kind *out, char **cause)
+{
+	const char	*word;
+	char		*shown;
+
+	word = (const char *)sqlite3_column_text(st, col);
+	if (kind_parse(word, out) == 0)
+		return (0);
+	shown = vis_str(word != NULL ? word : "NULL", 0);
+	xasprintf(cause, "workflow_steps row %lld: unknown step kind \"%s\"",
+	    (long long)id, shown);
+	free(shown);
+	*out = KIND_GATE;
 	return (-1);
 }
 

@@ -86,7 +86,6 @@ store_step_row(sqlite3_stmt *st, void *p, char **cause)
 	step->name = store_column_text(st, 7);
 	step->step_key = store_column_text(st, 8);
 	step->tool = store_column_text(st, 9);
-	step->kind = store_column_text(st, 10);
 	step->args_json = store_column_text(st, 11);
 	step->result_json = store_column_text(st, 12);
 	step->gate_json = store_column_text(st, 13);
@@ -117,6 +116,9 @@ store_step_row(sqlite3_stmt *st, void *p, char **cause)
 	step->progress_pct = sqlite3_column_type(st, 35) == SQLITE_NULL ? -1 :
 	    sqlite3_column_int(st, 35);
 	step->progress_text = store_column_text(st, 36);
+	if (store_column_step_kind(st, 10, step->id, &step->kind,
+	    cause) != 0)
+		return (-1);
 	return (store_column_step_status(st, 14, step->id, &step->status,
 	    cause));
 }
@@ -195,21 +197,18 @@ store_step_list(struct store *s, int64_t workflow_id,
 
 /*
  * Insert a step row (inside the caller's transaction) and set its id and
- * times.  Unset fields get their defaults: kind from the tool, status
- * waiting for a gate else ready, key from the name, attempt and visit 1.
+ * times.  Unset fields get their defaults: key from the name, attempt
+ * and visit 1.
  */
 int
 store_step_insert(struct store *s, struct store_step *step, int64_t now,
     char **cause)
 {
 	sqlite3_stmt	*st;
-	const char	*kind, *key;
+	const char	*key;
 	int64_t		 ready_at;
 	int		 rc, bad = 0;
 
-	kind = step->kind;
-	if (kind == NULL)
-		kind = step->tool != NULL ? "tool" : "gate";
 	key = step->step_key != NULL ? step->step_key : step->name;
 	ready_at = step->ready_at != 0 ? step->ready_at : now;
 
@@ -222,7 +221,7 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 	bad |= store_bind_text(st, 5, step->name);
 	bad |= store_bind_text(st, 6, key);
 	bad |= store_bind_text(st, 7, step->tool);
-	bad |= store_bind_text(st, 8, kind);
+	bad |= store_bind_text(st, 8, kind_name(step->kind));
 	bad |= store_bind_text(st, 9, step->args_json);
 	bad |= store_bind_text(st, 10, step->result_json);
 	bad |= store_bind_text(st, 11, step->gate_json);
@@ -430,7 +429,6 @@ store_step_clear(struct store_step *step)
 	free(step->name);
 	free(step->step_key);
 	free(step->tool);
-	free(step->kind);
 	free(step->args_json);
 	free(step->result_json);
 	free(step->gate_json);

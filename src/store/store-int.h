@@ -100,10 +100,12 @@ int		 store_query_int(struct store *, const char *, int64_t *,
 		     char **);
 
 /*
- * status.c: the store boundary of statuses: stored words to enums (an
- * unknown word is an error naming its row), and sluice_state() for SQL
- * that filters or counts by what a person sees.
+ * status.c: the store boundary of statuses and step kinds: stored words
+ * to enums (an unknown word is an error naming its row), and
+ * sluice_state() for SQL that filters or counts by what a person sees.
  */
+int		 store_column_step_kind(sqlite3_stmt *, int, int64_t,
+		     enum step_kind *, char **);
 int		 store_column_step_status(sqlite3_stmt *, int, int64_t,
 		     enum step_status *, char **);
 int		 store_column_run_status(sqlite3_stmt *, int, int64_t,
@@ -147,6 +149,7 @@ void		 store_keep_error(struct store *, char *);
 
 /* schema.c */
 int		 store_schema_migrate(struct store *, char **);
+int		 store_schema_migrate_to(struct store *, int64_t, char **);
 
 /* chain.c: an audit row as its hash covers it (strings not owned). */
 struct store_chain_row {

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/util.h"
+
 #define STORE_ERR	 -1
 #define STORE_NOTFOUND	 -2
 #define STORE_CONFLICT	 -3
@@ -40,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	11
+#define STORE_SCHEMA_VERSION	12
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -187,7 +189,7 @@ struct store_step {
 	char		*name;		/* display name */
 	char		*step_key;	/* key in the flow */
 	char		*tool;		/* tool name; NULL for a gate */
-	char		*kind;		/* gate tool run shell */
+	enum step_kind	 kind;
 	char		*args_json;	/* resolved args */
 	char		*result_json;
 	char		*gate_json;	/* gate options, resolved; NULL */

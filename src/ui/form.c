@@ -21,8 +21,13 @@
  * template run" does, so a missing required input names itself and the
  * form stays open, then shows what would start as the equivalent command.
  * Only y starts it: keys typed by mistake land in the fields, and two
- * Enters must never start a real run.  A value is a string, unless the
- * input's default is not one: then it is read as JSON (as -i KEY:=JSON).
+ * Enters must never start a real run.  A value is text read as the
+ * input's declared type (as -i KEY=VAL), or, for an input of no type
+ * whose default is not a string, JSON (as -i KEY:=JSON).  Each field
+ * shows what its input accepts ("integer 1..10"); an enum is a list to
+ * choose from and a boolean a toggle (Space, Left, Right); a value the
+ * declaration refuses is refused by flow_input_check, the check every
+ * way of starting a run makes, with the reason under its field.
  */
 
 #include <stdio.h>
@@ -41,8 +46,13 @@ struct form_field {
 	char		*key;		/* input key; NULL for name and at */
 	char		*label;
 	char		*help;
+	char		*rule;		/* what the input accepts, in words */
+	char		*error;		/* why its value was refused */
 	int		 required;
-	int		 json;		/* the default is not a string */
+	int		 json;		/* no type; the default is not a string */
+	int		 toggle;	/* a boolean: Space flips it */
+	char		**choices;	/* an enum's values as JSON, or NULL */
+	int		 nchoices;
 	struct buf	 value;
 };
 
@@ -61,12 +71,20 @@ struct form {
 static void	 form_draw(struct ui *, struct view *, int, int);
 static int	 form_key(struct ui *, struct view *, int);
 static void	 form_free(struct view *);
+static void	 form_field_typed(struct form_field *, const struct flow_input *,
+		     int);
+static void	 form_field_cycle(struct form_field *, int);
+static const char *form_field_choice(const struct form_field *,
+		     const char *);
 static void	 form_submit(struct ui *, struct view *);
 static void	 form_start(struct ui *, struct view *);
 static void	 form_unreview(struct form *);
-static int	 form_input(struct form *, cJSON **, struct buf *, char **);
-static char	*form_request(struct ui *, struct form *, cJSON *, int64_t,
+static int	 form_input(struct form *, cJSON **, cJSON *, struct buf *,
 		     char **);
+static int	 form_check_fields(struct form *, const struct flow_doc *,
+		     const cJSON *, const cJSON *);
+static char	*form_request(struct ui *, struct form *, cJSON *,
+		     const cJSON *, int64_t, char **);
 
 const struct view_ops ui_view_form = {
 	.kind = VIEW_FORM,
@@ -121,6 +139,89 @@ form_initial(const struct flow_input *in, const cJSON *prev, int *json)
 	return (text);
 }
 
+/* The text a field shows for one of an enum's values (as JSON). */
+static char *
+form_choice_text(const char *json)
+{
+	cJSON	*v;
+	char	*text;
+
+	v = json_parse_or_null(json);
+	text = cJSON_IsString(v) ? xstrdup(v->valuestring) : xstrdup(json);
+	cJSON_Delete(v);
+	return (text);
+}
+
+/* What a field knows of its input's declaration: its rule, its kind. */
+static void
+form_field_typed(struct form_field *ff, const struct flow_input *in,
+    int json)
+{
+	cJSON		*list;
+	const cJSON	*e;
+
+	ff->required = in->required;
+	ff->rule = flow_input_rule_text(in);
+	ff->json = json && in->rule.type == FLOW_INPUT_ANY;
+	if (in->rule.enum_json != NULL &&
+	    (list = json_parse_or_null(in->rule.enum_json)) != NULL) {
+		cJSON_ArrayForEach(e, list) {
+			ff->choices = xreallocarray(ff->choices,
+			    ff->nchoices + 1, sizeof *ff->choices);
+			ff->choices[ff->nchoices++] = json_print(e);
+		}
+		cJSON_Delete(list);
+	} else if (in->rule.type == FLOW_INPUT_BOOLEAN)
+		ff->toggle = 1;
+}
+
+/* Space, Right (dir 1) or Left (-1) on a list or a toggle: the next value. */
+static void
+form_field_cycle(struct form_field *ff, int dir)
+{
+	const char	*now = ff->value.data != NULL ? ff->value.data : "";
+	char		*text;
+	int		 i, at = -1;
+
+	if (ff->toggle) {
+		buf_reset(&ff->value);
+		buf_puts(&ff->value, strcmp(now, "true") == 0 ? "false" :
+		    "true");
+		return;
+	}
+	for (i = 0; i < ff->nchoices; i++) {
+		text = form_choice_text(ff->choices[i]);
+		if (strcmp(text, now) == 0)
+			at = i;
+		free(text);
+	}
+	if (at < 0)
+		at = dir > 0 ? 0 : ff->nchoices - 1;
+	else
+		at = (at + ff->nchoices + dir) % ff->nchoices;
+	text = form_choice_text(ff->choices[at]);
+	buf_reset(&ff->value);
+	buf_puts(&ff->value, text);
+	free(text);
+}
+
+/* The JSON of the enum value a field shows, or NULL when it shows none. */
+static const char *
+form_field_choice(const struct form_field *ff, const char *text)
+{
+	char	*c;
+	int	 i, found;
+
+	for (i = 0; i < ff->nchoices; i++) {
+		c = form_choice_text(ff->choices[i]);
+		found = strcmp(c, text) == 0;
+		free(c);
+		if (found)
+			return (ff->choices[i]);
+	}
+	return (NULL);
+}
+
 /* Open the form for a template, prefilled from a previous input if any. */
 void
 ui_form_open(struct ui *ui, const char *name, const char *prev_input)
@@ -158,8 +259,7 @@ ui_form_open(struct ui *ui, const char *name, const char *prev_input)
 		ff = form_add(f, doc->inputs[i].key, doc->inputs[i].key,
 		    doc->inputs[i].description, text);
 		free(text);
-		ff->required = doc->inputs[i].required;
-		ff->json = json;
+		form_field_typed(ff, &doc->inputs[i], json);
 	}
 	form_add(f, NULL, "run name", "what the run is called", t->name);
 	form_add(f, NULL, "start at", "empty: now; or \"in 30 minutes\", "
@@ -196,12 +296,17 @@ static void
 form_free(struct view *v)
 {
 	struct form	*f = v->data;
-	int		 i;
+	int		 i, j;
 
 	for (i = 0; i < f->n; i++) {
 		free(f->fields[i].key);
 		free(f->fields[i].label);
 		free(f->fields[i].help);
+		free(f->fields[i].rule);
+		free(f->fields[i].error);
+		for (j = 0; j < f->fields[i].nchoices; j++)
+			free(f->fields[i].choices[j]);
+		free(f->fields[i].choices);
 		buf_free(&f->fields[i].value);
 	}
 	free(f->fields);
@@ -223,40 +328,49 @@ form_unreview(struct form *f)
 }
 
 /*
- * The input object from the fields, and the -i words of the equivalent
- * command; -1 with a reason naming the field when one is not valid.
+ * The input object from the fields, the keys given as text (read as
+ * their declared type), and the -i words of the equivalent command; -1
+ * with a reason under the field when one is not valid.
  */
 static int
-form_input(struct form *f, cJSON **inputp, struct buf *words, char **cause)
+form_input(struct form *f, cJSON **inputp, cJSON *texts, struct buf *words,
+    char **cause)
 {
 	struct form_field	*ff;
 	cJSON			*input, *v;
-	const char		*text;
+	const char		*text, *choice;
 	int			 i;
 
 	input = cJSON_CreateObject();
+	*cause = NULL;
 	for (i = 0; i < f->n; i++) {
 		ff = &f->fields[i];
 		text = ff->value.data != NULL ? ff->value.data : "";
 		if (ff->key == NULL || (*text == '\0' && !ff->required))
 			continue;
-		if (*text == '\0') {
-			xasprintf(cause, "input %s is required", ff->key);
+		choice = form_field_choice(ff, text);
+		if (*text == '\0')
+			xasprintf(&ff->error, "input %s is required", ff->key);
+		else if (choice != NULL && *choice != '"') {
+			/* A number or other JSON value from the list. */
+			text = choice;
+		} else if (ff->json && choice == NULL &&
+		    (v = cJSON_Parse(text)) != NULL)
+			cJSON_Delete(v);
+		else if (ff->json && choice == NULL)
+			xasprintf(&ff->error, "input %s: not valid JSON (its "
+			    "default is JSON)", ff->key);
+		if (ff->error != NULL) {
 			f->cur = i;
 			cJSON_Delete(input);
 			return (-1);
 		}
-		if (ff->json) {
-			if ((v = cJSON_Parse(text)) == NULL) {
-				xasprintf(cause, "input %s: not valid JSON "
-				    "(its default is JSON)", ff->key);
-				f->cur = i;
-				cJSON_Delete(input);
-				return (-1);
-			}
+		if (text == choice || (ff->json && choice == NULL)) {
+			v = cJSON_Parse(text);
 			buf_printf(words, " -i %s:=", ff->key);
 		} else {
 			v = cJSON_CreateString(text);
+			cJSON_AddTrueToObject(texts, ff->key);
 			buf_printf(words, " -i %s=", ff->key);
 		}
 		ui_action_quote(words, text);
@@ -266,10 +380,50 @@ form_input(struct form *f, cJSON **inputp, struct buf *words, char **cause)
 	return (0);
 }
 
+/*
+ * Check each field's value alone, with the check every start makes, so
+ * a refusal shows under its field.  0, or -1 with the field marked.
+ */
+static int
+form_check_fields(struct form *f, const struct flow_doc *doc,
+    const cJSON *input, const cJSON *texts)
+{
+	struct form_field	*ff;
+	const cJSON		*c;
+	cJSON			*v;
+	size_t			 j;
+	int			 i, rc;
+
+	for (i = 0; i < f->n; i++) {
+		ff = &f->fields[i];
+		if (ff->key == NULL ||
+		    (c = cJSON_GetObjectItemCaseSensitive(input, ff->key)) ==
+		    NULL)
+			continue;
+		for (j = 0; j < doc->ninputs; j++) {
+			if (strcmp(doc->inputs[j].key, ff->key) == 0)
+				break;
+		}
+		if (j == doc->ninputs)
+			continue;
+		if ((v = cJSON_Duplicate(c, 1)) == NULL)
+			fatalx("%s: out of memory", __func__);
+		rc = flow_input_check(&doc->inputs[j], &v,
+		    cJSON_GetObjectItemCaseSensitive(texts, ff->key) != NULL,
+		    &ff->error);
+		cJSON_Delete(v);
+		if (rc != 0) {
+			f->cur = i;
+			return (-1);
+		}
+	}
+	return (0);
+}
+
 /* The start command's arguments, as "sluice template run" builds them. */
 static char *
-form_request(struct ui *ui, struct form *f, cJSON *input, int64_t start_at,
-    char **cause)
+form_request(struct ui *ui, struct form *f, cJSON *input, const cJSON *texts,
+    int64_t start_at, char **cause)
 {
 	struct store_template	*t;
 	struct flow_doc		*doc;
@@ -287,7 +441,10 @@ form_request(struct ui *ui, struct form *f, cJSON *input, int64_t start_at,
 		return (NULL);
 	}
 	text = NULL;
-	if ((checked = flow_doc_input(doc, input, cause)) != NULL) {
+	if (form_check_fields(f, doc, input, texts) != 0)
+		*cause = NULL;		/* the reason is under its field */
+	else if ((checked = flow_doc_input_text(doc, input, texts,
+	    cause)) != NULL) {
 		a = cJSON_CreateObject();
 		cJSON_AddStringToObject(a, "name",
 		    f->fields[f->n - 2].value.data != NULL &&
@@ -316,24 +473,31 @@ form_submit(struct ui *ui, struct view *v)
 {
 	struct form		*f = v->data;
 	struct buf		 words, echo;
-	cJSON			*input = NULL;
+	cJSON			*input = NULL, *texts;
 	const char		*name, *at;
 	char			*cause = NULL, *args;
 	int64_t			 start_at = 0;
+	int			 i;
 
+	for (i = 0; i < f->n; i++) {
+		free(f->fields[i].error);
+		f->fields[i].error = NULL;
+	}
+	texts = cJSON_CreateObject();
 	buf_init(&words);
 	buf_puts(&words, "template run ");
 	ui_action_quote(&words, f->template);
 	name = f->fields[f->n - 2].value.data;
 	at = f->fields[f->n - 1].value.data;
-	if (form_input(f, &input, &words, &cause) != 0)
+	if (form_input(f, &input, texts, &words, &cause) != 0)
 		goto refused;
-	if (at != NULL && *at != '\0' &&
-	    when_parse(at, time_now_ms(), &start_at, &cause) != 0) {
+	if (at != NULL && *at != '\0' && when_parse(at, time_now_ms(),
+	    &start_at, &f->fields[f->n - 1].error) != 0) {
 		f->cur = f->n - 1;
 		goto refused;
 	}
-	if ((args = form_request(ui, f, input, start_at, &cause)) == NULL)
+	if ((args = form_request(ui, f, input, texts, start_at,
+	    &cause)) == NULL)
 		goto refused;
 	if (name != NULL && *name != '\0' && strcmp(name, f->template) != 0) {
 		buf_puts(&words, " --name ");
@@ -352,6 +516,7 @@ form_submit(struct ui *ui, struct view *v)
 	f->args = args;
 	buf_free(&words);
 	cJSON_Delete(input);
+	cJSON_Delete(texts);
 	ui_dirty(ui);
 	return;
 refused:
@@ -359,6 +524,7 @@ refused:
 	f->error = cause;
 	buf_free(&words);
 	cJSON_Delete(input);
+	cJSON_Delete(texts);
 	ui_dirty(ui);
 }
 
@@ -384,7 +550,9 @@ static int
 form_key(struct ui *ui, struct view *v, int key)
 {
 	struct form		*f = v->data;
-	struct buf		*b = &f->fields[f->cur].value;
+	struct form_field	*ff = &f->fields[f->cur];
+	struct buf		*b = &ff->value;
+	int			 chooses = ff->toggle || ff->nchoices > 0;
 
 	if (f->review != NULL) {
 		if (key == 'y')
@@ -393,6 +561,12 @@ form_key(struct ui *ui, struct view *v, int key)
 			form_unreview(f);
 			ui_dirty(ui);
 		}
+		return (1);
+	}
+	if (chooses && (key == ' ' || key == KEY_FN(KEY_RIGHT) ||
+	    key == KEY_FN(KEY_LEFT))) {
+		form_field_cycle(ff, key == KEY_FN(KEY_LEFT) ? -1 : 1);
+		ui_dirty(ui);
 		return (1);
 	}
 	switch (key) {
@@ -419,8 +593,9 @@ form_key(struct ui *ui, struct view *v, int key)
 		buf_reset(b);
 		break;
 	default:
-		if (key < 0x20 || key == 0x7f || key >= KEY_FN(0) ||
-		    b->len >= FORM_VALUE_MAX)
+		/* A list or a toggle is chosen, not typed. */
+		if (chooses || key < 0x20 || key == 0x7f ||
+		    key >= KEY_FN(0) || b->len >= FORM_VALUE_MAX)
 			return (1);
 		ui_prompt_append(ui, b, key);
 		break;
@@ -429,20 +604,47 @@ form_key(struct ui *ui, struct view *v, int key)
 	return (1);
 }
 
-/* One field's line: label (starred when required), value, its help. */
+/*
+ * What a field's value shows: the text typed, "< prod >" for a choice
+ * from a list, "[x] true" for a toggle (the caller frees).
+ */
+static char *
+form_field_shown(const struct form_field *ff)
+{
+	const char	*value = ff->value.data != NULL ? ff->value.data : "";
+	char		*s;
+
+	if (ff->toggle)
+		xasprintf(&s, "[%s] %s", strcmp(value, "true") == 0 ? "x" :
+		    " ", *value != '\0' ? value : "(not given)");
+	else if (ff->nchoices > 0)
+		xasprintf(&s, "< %s >", *value != '\0' ? value :
+		    "(not given)");
+	else
+		s = xstrdup(value);
+	return (s);
+}
+
+/*
+ * One field's line: label (starred when required), value, then what the
+ * input accepts and its description.
+ */
 static void
 form_field_draw(struct ui *ui, const struct form_field *ff, int cur, int y,
     int x, int w)
 {
-	const char	*value = ff->value.data != NULL ? ff->value.data : "";
+	const char	*value;
+	char		*shown, *help;
 	int		 lw = 18, vw, used;
 
 	ui_draw_textf(ui, y, x, lw, cur ? PAINT_TITLE : PAINT_NORMAL, "%s%s",
 	    ff->label, ff->required ? "*" : "");
+	/* Half the room for the value, half for what it must be. */
 	vw = w - lw - 1;
 	if (vw > 40 && w > 70)
-		vw = w - lw - 1 - (w - lw) / 3;
+		vw = (w - lw - 1) / 2;
 	ui_draw_fill(ui, y, x + lw + 1, vw, cur ? PAINT_SELECT : PAINT_DIM);
+	value = shown = form_field_shown(ff);
 	while (ui_draw_width(value) > vw - 1 && *value != '\0') {
 		value++;
 		while ((*value & 0xc0) == 0x80)
@@ -450,11 +652,50 @@ form_field_draw(struct ui *ui, const struct form_field *ff, int cur, int y,
 	}
 	used = ui_draw_text(ui, y, x + lw + 1, vw - 1, value, cur ?
 	    PAINT_SELECT : PAINT_NORMAL);
-	if (cur)
+	free(shown);
+	if (cur && !ff->toggle && ff->nchoices == 0)
 		ui_draw_text(ui, y, x + lw + 1 + used, 1, "_", PAINT_SELECT);
-	if (w - lw - 2 - vw > 4)
-		ui_draw_text(ui, y, x + lw + 2 + vw, w - lw - 2 - vw, ff->help,
-		    PAINT_DIM);
+	if (w - lw - 2 - vw <= 4)
+		return;
+	xasprintf(&help, "%s%s%s", ff->rule != NULL ? ff->rule : "",
+	    ff->rule != NULL && *ff->rule != '\0' && *ff->help != '\0' ?
+	    "; " : "", ff->help);
+	ui_draw_text(ui, y, x + lw + 2 + vw, w - lw - 2 - vw, help, PAINT_DIM);
+	free(help);
+}
+
+/* The field whose value was refused, or -1. */
+static int
+form_error_field(const struct form *f)
+{
+	int	i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->fields[i].error != NULL)
+			return (i);
+	}
+	return (-1);
+}
+
+/* The fields from the first that fits, a refusal under its field. */
+static void
+form_fields_draw(struct ui *ui, struct form *f, int y, int x, int w,
+    int rows)
+{
+	int	err, first, i, line = 0;
+
+	err = form_error_field(f);
+	first = f->cur >= rows - (err >= 0) ? f->cur - rows + 1 +
+	    (err >= 0) : 0;
+	if (first < 0)
+		first = 0;
+	for (i = first; i < f->n && line < rows; i++) {
+		form_field_draw(ui, &f->fields[i], i == f->cur, y + line++, x,
+		    w);
+		if (i == err && line < rows)
+			ui_draw_text(ui, y + line++, x + 2, w - 2,
+			    f->fields[i].error, PAINT_ERROR);
+	}
 }
 
 /* The form in a box over the page. */
@@ -462,12 +703,13 @@ static void
 form_draw(struct ui *ui, struct view *v, int y, int h)
 {
 	struct form	*f = v->data;
-	int		 bw, bh, bx, by, rows, first, i, dl;
+	int		 bw, bh, bx, by, rows, dl;
 	char		*q;
 
 	bw = ui->cols - 2 < 100 ? ui->cols - 2 : 100;
 	dl = ui_draw_wrap(ui, -1, 0, bw - 4, 2, f->description, PAINT_DIM);
-	bh = f->n + dl + 7;	/* a blank, two lines of review, the keys */
+	/* A blank, two lines of review, the keys; a refusal's line. */
+	bh = f->n + dl + 7 + (form_error_field(f) >= 0);
 	if (bh > h)
 		bh = h;
 	bx = (ui->cols - bw) / 2;
@@ -479,10 +721,7 @@ form_draw(struct ui *ui, struct view *v, int y, int h)
 	rows = bh - dl - 6;
 	if (rows < 1)
 		rows = 1;
-	first = f->cur >= rows ? f->cur - rows + 1 : 0;
-	for (i = 0; i < rows && first + i < f->n; i++)
-		form_field_draw(ui, &f->fields[first + i], first + i == f->cur,
-		    by + dl + 2 + i, bx + 2, bw - 4);
+	form_fields_draw(ui, f, by + dl + 2, bx + 2, bw - 4, rows);
 	if (f->review != NULL) {
 		xasprintf(&q, "Start %s?", f->review);
 		ui_draw_wrap(ui, by + bh - 4, bx + 2, bw - 4, 2, q, PAINT_WAIT);
@@ -495,8 +734,8 @@ form_draw(struct ui *ui, struct view *v, int y, int h)
 		ui_draw_text(ui, by + bh - 3, bx + 2, bw - 4, f->error,
 		    PAINT_ERROR);
 	ui_draw_text(ui, by + bh - 2, bx + 2, bw - 4, "* required.  Enter "
-	    "reviews the run, Tab/Down next field, Up previous, Esc cancels",
-	    PAINT_DIM);
+	    "reviews the run, Tab/Down next field, Up previous, Space or "
+	    "Left/Right chooses from a list, Esc cancels", PAINT_DIM);
 }
 
 /* The footer while the form is open: its keys, as they are now. */
@@ -509,5 +748,5 @@ ui_form_footer(struct view *v, struct buf *b)
 		buf_puts(b, "y start  any other key: back to the form");
 	else
 		buf_puts(b, "Enter review  Tab/Down next  Up previous  "
-		    "Esc cancel");
+		    "Space choose  Esc cancel");
 }

@@ -109,8 +109,10 @@ const struct ui_key ui_keys[] = {
 	{ 'p', "p", V(WORKFLOWS) | V(RUN) | V(SCHEDULES), "pause",
 	    "pause or resume the workflow (or the schedule)", key_pause },
 	{ 'r', "r", V(TEMPLATES) | V(WORKFLOWS) | V(SCHEDULES), "run",
-	    "run a template through a form of its inputs (Workflows: the "
-	    "selected run's template and input; Schedules: fire now)",
+	    "run a template through a form of its inputs, each with its "
+	    "type and rule beside it (Space chooses from a list or flips a "
+	    "toggle; a refused value is shown under its field) (Workflows: "
+	    "the selected run's template and input; Schedules: fire now)",
 	    key_run },
 	{ 'd', "d", V(SCHEDULES), "delete", "delete the schedule (asks "
 	    "first)", NULL },

@@ -335,7 +335,7 @@ run_result(const struct store_step *s, struct buf *b)
 		return (PAINT_DIM);
 	case STEP_WAITING:
 		/* A wait step is finished from outside, not approved. */
-		buf_puts(b, s->kind != NULL && strcmp(s->kind, "wait") == 0 ?
+		buf_puts(b, s->kind == KIND_WAIT ?
 		    "awaiting completion from outside" : "awaiting approval");
 		g = json_parse_or_null(s->gate_json);
 		m = cJSON_GetObjectItemCaseSensitive(g, "message");

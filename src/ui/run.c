@@ -724,6 +724,6 @@ ui_run_state(struct view *v, enum step_status *st, int *gate)
 	if ((tr->kind != TREE_STEP && tr->kind != TREE_JOIN) || tr->row == NULL)
 		return (0);
 	*st = tr->row->status;
-	*gate = tr->row->kind != NULL && strcmp(tr->row->kind, "gate") == 0;
+	*gate = tr->row->kind == KIND_GATE;
 	return (1);
 }

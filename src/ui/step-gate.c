@@ -226,21 +226,23 @@ step_next_args(struct stepv *sv, const struct flow *f, int spec,
     const cJSON *scope)
 {
 	const struct flow_step	*ns = &f->steps[spec];
-	static const char	*kinds[] = { "a gate", "tool", "run", "shell" };
+	const char		*what;
 	char			*args;
 
-	if (ns->exec == FLOW_EXEC_TOOL)
-		ui_step_field(sv, "next", PAINT_NORMAL, "%s (tool %s)",
-		    ns->name, ns->tool);
+	if (kind_names_target(ns->exec))
+		ui_step_field(sv, "next", PAINT_NORMAL, "%s (%s %s)",
+		    ns->name, kind_label(ns->exec), flow_step_target(ns));
 	else
 		ui_step_field(sv, "next", PAINT_NORMAL, "%s (%s)", ns->name,
-		    kinds[ns->exec]);
-	if (ns->exec == FLOW_EXEC_GATE)
+		    kind_label(ns->exec));
+	if (kind_decided(ns->exec))
 		return;
-	args = interp_json(ns->args_json != NULL ? ns->args_json : "{}",
-	    scope);
-	ui_step_field(sv, "args", PAINT_DIM, "as resolved now:");
-	ui_step_json(sv, args != NULL ? args : ns->args_json, 4);
+	/* A sub-workflow step's args are its child's input. */
+	what = ns->exec == KIND_WORKFLOW ? ns->input_json : ns->args_json;
+	args = interp_json(what != NULL ? what : "{}", scope);
+	ui_step_field(sv, ns->exec == KIND_WORKFLOW ? "input" : "args",
+	    PAINT_DIM, "as resolved now:");
+	ui_step_json(sv, args != NULL ? args : "{}", 4);
 	free(args);
 }
 

@@ -319,14 +319,11 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	}
 	ui_step_field(sv, "step", PAINT_NORMAL, "%lld, key %s, attempt %d, "
 	    "visit %d", (long long)s->id, s->step_key, s->attempt, s->visit);
-	if (strcmp(s->kind, "tool") == 0)
-		ui_step_field(sv, "runs", PAINT_NORMAL, "tool %s", s->tool);
-	else if (strcmp(s->kind, "wait") == 0)
-		ui_step_field(sv, "runs", PAINT_NORMAL, "nothing: it waits to "
-		    "be finished from outside");
-	else if (strcmp(s->kind, "gate") != 0)
-		ui_step_field(sv, "runs", PAINT_NORMAL, "%s (inline in the "
-		    "flow)", s->kind);
+	if (kind_runs(s->kind) != NULL)
+		ui_step_field(sv, "runs", PAINT_NORMAL, "%s%s%s",
+		    kind_runs(s->kind), kind_names_target(s->kind) ? " " : "",
+		    kind_names_target(s->kind) && s->tool != NULL ? s->tool :
+		    "");
 	if (s->host != NULL)
 		ui_step_field(sv, "host", PAINT_NORMAL, "%s", s->host);
 	if (s->pid != 0 && s->status == STEP_RUNNING)
@@ -341,7 +338,7 @@ step_times(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	char	 when[32], d[16], age[16];
 	int64_t	 now = time_now_ms(), due = 0, ready;
 
-	if (strcmp(s->kind, "gate") == 0 || strcmp(s->kind, "wait") == 0) {
+	if (kind_decided(s->kind)) {
 		step_gate_times(sv, s);
 		return;
 	}
@@ -420,7 +417,7 @@ step_command(struct stepv *sv, const struct store_step *s,
 		step_command_read(sv, s, w);
 	if (sv->command == NULL)
 		return;
-	ui_step_heading(sv, strcmp(s->kind, "shell") == 0 ? "Shell script" :
+	ui_step_heading(sv, s->kind == KIND_SHELL ? "Shell script" :
 	    "Command (as written)");
 	step_text(sv, sv->command, PAINT_NORMAL, 2);
 }
@@ -539,16 +536,16 @@ step_load(struct ui *ui, struct view *v)
 	}
 	sv->workflow_id = s->workflow_id;
 	sv->status = s->status;
-	sv->gate = strcmp(s->kind, "gate") == 0;
+	sv->gate = s->kind == KIND_GATE;
 	sv->read = 1;
 	sv->live = s->status == STEP_RUNNING ||
 	    s->status == STEP_WAITING ||
 	    s->status == STEP_PENDING;
 	step_head(ui, sv, s, w);
 	step_times(ui, sv, s);
-	if (strcmp(s->kind, "wait") == 0)
+	if (s->kind == KIND_WAIT)
 		ui_step_wait(ui, sv, s);
-	else if (strcmp(s->kind, "gate") == 0 || s->gate_json != NULL)
+	else if (s->kind == KIND_GATE || s->gate_json != NULL)
 		ui_step_gate(ui, sv, s, w);
 	else {
 		step_body(sv, s);

@@ -142,6 +142,31 @@ int		 status_run_parse(const char *, enum run_status *);
 int		 status_run_ended(enum run_status);
 
 /*
+ * kind.c: the kinds of step (SPEC 3), as one enum every layer compares,
+ * and their one table: the stored word, how people call it, what it
+ * does.  The store alone turns a stored word into the enum
+ * (store/status.c); the fields each kind forbids are flow/kind.c.  Zero
+ * is a gate: a step with nothing to run is one, as a flow says.
+ */
+enum step_kind {
+	KIND_GATE,		/* nothing runs: people decide */
+	KIND_TOOL,		/* a built-in or catalog tool */
+	KIND_RUN,		/* an inline argv */
+	KIND_SHELL,		/* an inline /bin/sh -c script */
+	KIND_WORKFLOW,		/* a child run of a template */
+	KIND_WAIT		/* finished from outside (sluice complete) */
+};
+#define KIND_N		(KIND_WAIT + 1)
+#define KIND_WORD_MAX	9	/* the schema's CHECK: length(kind) < 10 */
+const char	*kind_name(enum step_kind);
+int		 kind_parse(const char *, enum step_kind *);
+const char	*kind_label(enum step_kind);
+const char	*kind_noun(enum step_kind);
+const char	*kind_runs(enum step_kind);
+int		 kind_decided(enum step_kind);
+int		 kind_names_target(enum step_kind);
+
+/*
  * state.c: the states a person sees (SPEC 10), one vocabulary for the
  * console, the CLI, --status and JSON: a run's status with what it is
  * doing (paused, held at a gate, past its SLA) folded in by one rule.

@@ -189,11 +189,82 @@ engine_start
 run_sluice prune --older-than 1d
 expect_rc 0 "250 runs through the engine"
 like "$OUT" "removed 250 runs" "all of them"
-is "$(q "SELECT group_concat(json_extract(detail_json, '\$.runs'), ' ')
-    FROM audit WHERE action = 'prune' AND json_extract(detail_json,
-    '\$.before') = (SELECT json_extract(detail_json, '\$.before') FROM audit
-    WHERE action = 'prune' ORDER BY id DESC LIMIT 1)")" "100 100 50" \
-    "in batches of 100, each audited"
+is "$(q "SELECT sum(json_extract(detail_json, '\$.runs')) FROM audit
+    WHERE action = 'prune' AND json_extract(detail_json, '\$.before') =
+    (SELECT json_extract(detail_json, '\$.before') FROM audit
+    WHERE action = 'prune' ORDER BY id DESC LIMIT 1)")" 250 \
+    "in batches, each audited"
+engine_stop
+
+# --- commands go on while a prune runs ------------------------------------------
+# 6,000 old families (a run whose sub-workflow step names its child run,
+# and the child naming that step) and eight gates waiting: the gates are
+# approved while the prune goes, each answered as applied, and every one
+# goes on.  A prune that held the engine past a command's wait fails this.
+
+NFAM=6000
+W0=$(q "SELECT max(id) FROM workflows")
+S0=$(q "SELECT max(id) FROM workflow_steps")
+sqlite3 "$SLUICE_DB" <<S
+BEGIN;
+WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
+    WHERE k < $NFAM)
+INSERT INTO workflows (id, updated_at, name, flow_json, status, created_by,
+    created_at, completed_at, parent_id, parent_step_id, depth)
+SELECT $W0 + 2 * k - 1, 1, 'old', '{}', 'completed', 'x', 1, 1, NULL, NULL, 0
+    FROM n
+UNION ALL SELECT $W0 + 2 * k, 1, 'old-child', '{}', 'completed', 'x', 1, 1,
+    $W0 + 2 * k - 1, $S0 + 2 * k - 1, 1 FROM n;
+WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
+    WHERE k < $NFAM)
+INSERT INTO workflow_steps (id, updated_at, workflow_id, name, status,
+    step_key, kind, created_at, child_id)
+SELECT $S0 + 2 * k - 1, 1, $W0 + 2 * k - 1, 'start', 'done', 'start',
+    'workflow', 1, $W0 + 2 * k FROM n
+UNION ALL SELECT $S0 + 2 * k, 1, $W0 + 2 * k, 'start', 'done', 'start',
+    'tool', 1, NULL FROM n;
+COMMIT;
+S
+q_is "PRAGMA foreign_key_check" "" "(the old families are whole)"
+engine_start
+GATES=
+for i in 1 2 3 4 5 6 7 8; do
+	run_sluice run "$T_DIR/gate.json"
+	GATES="$GATES $OUT"
+done
+for w in $GATES; do
+	wait_for step_is "$w" start waiting
+done
+first_prune=$(q "SELECT coalesce(max(id), 0) FROM audit")
+# prune_began: the engine has audited the prune's first batch.
+prune_began() {
+	[ "$(q "SELECT count(*) FROM audit WHERE action = 'prune' AND
+	    id > $first_prune")" -gt 0 ]
+}
+"$SLUICE" prune --older-than 1d >"$T_DIR/prune.out" 2>"$T_DIR/prune.err" &
+PRUNE=$!
+wait_for prune_began
+for w in $GATES; do
+	g=$(step_id "$w" start)
+	run_sluice approve "$g" -m "during the prune"
+	expect_rc 0 "approving gate $g while the prune goes"
+	is "$OUT" "approved step $g (start)" "answered as applied"
+done
+wait "$PRUNE"
+is "$?" 0 "the prune exits 0"
+like "$(cat "$T_DIR/prune.out")" "removed $((2 * NFAM)) runs" \
+    "and removed every old run"
+is "$(cat "$T_DIR/prune.err")" "" "saying nothing on stderr (not a terminal)"
+for w in $GATES; do
+	wait_for wf_ended "$w"
+	q_is "SELECT status FROM workflows WHERE id = $w" completed \
+	    "run $w went on after its approval"
+done
+last_prune=$(q "SELECT max(id) FROM audit WHERE action = 'prune'")
+[ "$(q "SELECT count(*) FROM audit WHERE action = 'approve' AND
+    id > $first_prune AND id < $last_prune")" -gt 0 ]
+ok $? "the approvals were applied between the prune's batches"
+q_is "PRAGMA foreign_key_check" "" "no reference is left dangling"
 engine_stop
 
 # --- retention: the engine prunes once a day ------------------------------------

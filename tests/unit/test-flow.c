@@ -155,7 +155,7 @@ test_full(void)
 	tap_is(st->key, "start", "key");
 	tap_is(st->name, "probe", "name");
 	tap_is(st->description, "look first", "description");
-	tap_is_int(st->exec, FLOW_EXEC_RUN, "run step");
+	tap_is_int(st->exec, KIND_RUN, "run step");
 	tap_ok(st->nrun == 3 && strcmp(st->run[2], "{{input.url}}") == 0,
 	    "run argv");
 	tap_is(st->host, "web1", "host");
@@ -173,11 +173,11 @@ test_full(void)
 	    st->branch[1].target == flow_find(f, "approve"), "branch");
 	tap_is(st->args_json, "{}", "args default to {}");
 	st = &f->steps[1];
-	tap_is_int(st->exec, FLOW_EXEC_SHELL, "shell step");
+	tap_is_int(st->exec, KIND_SHELL, "shell step");
 	tap_ok(st->nparallel == 2 && st->parallel_targets[0] == 2 &&
 	    st->parallel_targets[1] == 3, "parallel");
 	st = &f->steps[2];
-	tap_is_int(st->exec, FLOW_EXEC_TOOL, "tool step");
+	tap_is_int(st->exec, KIND_TOOL, "tool step");
 	tap_is(st->tool, "echo", "tool name");
 	tap_is(st->args_json, "{\"n\":1,\"s\":\"{{steps.probe.result}}\"}",
 	    "args kept as compact JSON");
@@ -191,7 +191,7 @@ test_full(void)
 	tap_ok(st->join_policy == FLOW_JOIN_COUNT && st->join_count == 2,
 	    "join_policy count");
 	st = &f->steps[5];
-	tap_is_int(st->exec, FLOW_EXEC_GATE, "tool null is a gate");
+	tap_is_int(st->exec, KIND_GATE, "tool null is a gate");
 	tap_is(st->gate.message, "go?", "gate message");
 	tap_ok(st->gate.napprovers == 2 &&
 	    strcmp(st->gate.approvers[1], "@ops") == 0, "gate approvers");
@@ -200,7 +200,7 @@ test_full(void)
 	i = flow_find(f, "end");
 	tap_ok(st->gate.on_timeout_target == i && i == 6, "on_timeout step");
 	st = &f->steps[6];
-	tap_ok(st->done && st->exec == FLOW_EXEC_GATE &&
+	tap_ok(st->done && st->exec == KIND_GATE &&
 	    st->retry.set == 0 && st->timeout == -1 &&
 	    st->gate.quorum == 1 && st->gate.allow_self == -1 &&
 	    st->max_visits == FLOW_DEFAULT_MAX_VISITS &&

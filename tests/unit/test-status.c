@@ -69,6 +69,7 @@ start(struct store *s, const char *name, int gate, int64_t *step)
 	wf.status = RUN_RUNNING;
 	first.name = (char *)"start";
 	first.tool = gate ? NULL : (char *)"noop";
+	first.kind = gate ? KIND_GATE : KIND_TOOL;
 	first.status = gate ? STEP_WAITING : STEP_READY;
 	first.args_json = (char *)"{}";
 	if (store_run_create(s, &wf, &first, &alice, &cause) != 0)

@@ -390,6 +390,7 @@ test_start(struct store *s, const char *name, const char *status,
 	first.name = (char *)"one";
 	first.status = tool != NULL ? STEP_READY : STEP_WAITING;
 	first.tool = (char *)tool;
+	first.kind = tool != NULL ? KIND_TOOL : KIND_GATE;
 	first.gate_json = (char *)gate_json;
 	first.args_json = (char *)"{}";
 	rc = store_run_create(s, &wf, &first, &alice, &cause);
@@ -448,6 +449,7 @@ test_runs(struct store *s)
 	twf.created_by = (char *)"carol";
 	first.name = (char *)"one";
 	first.tool = (char *)"noop";
+	first.kind = KIND_TOOL;
 	rc = store_run_create(s, &twf, &first, &alice, &cause);
 	tap_is_int(rc, 0, "run from a template");
 	rc = store_workflow_get(s, twf.id, &wf, &cause);
@@ -524,6 +526,7 @@ test_runs(struct store *s)
 	extra.workflow_id = ids[0];
 	extra.name = (char *)"two";
 	extra.tool = (char *)"echo";
+	extra.kind = KIND_TOOL;
 	extra.status = STEP_DONE;
 	extra.has_exit_code = 1;
 	tap_is_int(store_begin(s, &cause), 0, "begin");
@@ -553,7 +556,7 @@ test_runs(struct store *s)
 		    "step_list: id order");
 		tap_is(status_step_name(steps[0].status), "ready",
 		    "first step ready");
-		tap_is(steps[0].kind, "tool", "kind from the tool");
+		tap_is(kind_name(steps[0].kind), "tool", "the kind as stored");
 		tap_is(steps[0].step_key, "one", "key defaults to the name");
 		tap_ok(steps[0].ready_at > 0 && steps[0].attempt == 1 &&
 		    steps[0].visit == 1, "ready_at, attempt, visit");
@@ -600,7 +603,7 @@ test_gates(struct store *s, const char *path)
 	tap_ok(g1 > 0 && g2 > 0, "runs with gates");
 	store_step_list(s, g1, &steps, &ns, &cause);
 	tap_ok(ns == 1 && steps[0].status == STEP_WAITING &&
-	    strcmp(steps[0].kind, "gate") == 0 && steps[0].tool == NULL,
+	    steps[0].kind == KIND_GATE && steps[0].tool == NULL,
 	    "a gate starts waiting");
 
 	/* Decisions as the engine records them: audit row, then approval. */

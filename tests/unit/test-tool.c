@@ -125,7 +125,7 @@ build(const char *flow_text, const char *tools_text, const char *key,
 		exit(1);
 	}
 	st = &f->steps[flow_find(f, key)];
-	if (st->exec == FLOW_EXEC_TOOL)
+	if (st->exec == KIND_TOOL)
 		tl = flow_tools_find(t, st->tool);
 	args = interp_json(st->args_json, scope);
 	*cause = NULL;
@@ -584,13 +584,13 @@ test_errors(void)
 	free(f->steps[1].name);
 	f->steps[1].name = xstrdup("deploy web");
 	refused(&f->steps[1], NULL, "{}", "gate", "a gate has no command");
-	st->exec = FLOW_EXEC_TOOL;
+	st->exec = KIND_TOOL;
 	refused(st, flow_tools_find(t, "echo"), "{}", "built in",
 	    "a builtin has no command");
 	refused(st, NULL, "{}", "not in the catalog", "a missing tool");
 	refused(st, flow_tools_find(t, "t"), "{}", "'-'",
 	    "a tool's bad host refused");
-	st->exec = FLOW_EXEC_RUN;
+	st->exec = KIND_RUN;
 	free(st->run[0]);
 	st->run[0] = xstrdup("{{input.nope}}");
 	refused(st, NULL, "{}", "empty",

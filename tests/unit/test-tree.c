@@ -76,6 +76,7 @@ row_add(int64_t id, const char *key, const char *status, int64_t parent,
 	s->branch_no = branch;
 	s->attempt = attempt > 0 ? attempt : 1;
 	s->tool = xstrdup("noop");
+	s->kind = KIND_TOOL;
 }
 
 /* Parse a flow or stop. */
