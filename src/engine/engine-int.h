@@ -172,6 +172,7 @@ struct engine_leftovers {
 	int64_t			 term_at;	/* monotonic ms of SIGTERM */
 	int			 killed;	/* SIGKILL sent */
 	struct loop_timer	*timer;		/* the next look */
+	struct procscan		*scan;		/* the one look at /proc */
 };
 
 struct engine {
@@ -613,5 +614,10 @@ const char	*engine_notify_str(const struct cJSON *, const char *,
 void		 engine_notify_enqueue(struct engine *, struct cJSON *);
 void		 engine_notify_run(struct engine *);
 void		 engine_notify_job_free(struct notify_job *);
+
+/* when.c */
+int		 engine_when_holds(struct engine *, struct ewf *,
+		     const struct flow_step *);
+int		 engine_when_skip(struct engine *, struct estep *);
 
 #endif /* SLUICE_ENGINE_INT_H */

@@ -90,6 +90,8 @@ engine_exec(struct engine *e, struct estep *es)
 
 	engine_txn(e);
 	es->engine = e;
+	if (engine_when_skip(e, es))
+		return;
 	if (es->role == ESTEP_FOREACH) {
 		engine_foreach_begin(e, es);
 		return;

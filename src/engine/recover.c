@@ -42,12 +42,17 @@
 
 #include "engine/engine-int.h"
 
+static void	 engine_recover_needles(struct engine *,
+		     const struct store_step *, char **);
 static int	 engine_recover_alive(struct engine *,
-		     const struct store_step *);
+		     const struct procscan *, const struct store_step *);
+static void	 engine_recover_find(struct engine *,
+		     const struct procscan *, struct store_step *);
 static int	 engine_recover_signal(struct engine *,
-		     const struct store_step *, int);
+		     const struct procscan *, const struct store_step *, int);
 static size_t	 engine_recover_escaped(struct engine *,
-		     const struct store_step *, pid_t *, size_t);
+		     const struct procscan *, const struct store_step *,
+		     pid_t *, size_t);
 static void	 engine_recover_kill(struct engine *, struct store_step *,
 		     size_t);
 static void	 engine_leftovers_start(struct engine *);
@@ -55,34 +60,50 @@ static void	 engine_leftovers_tick(void *);
 static void	 engine_recover_interrupted(struct engine *,
 		     const struct store_step *, const char *);
 
-/*
- * A row's processes that left its group (setsid, a daemon): every step
- * process carries its row's SLUICE_* variables, and its descendants
- * inherit them.
- */
-static size_t
-engine_recover_escaped(struct engine *e, const struct store_step *row,
-    pid_t *pids, size_t max)
+/* The SLUICE_* entries a row's processes carry (the caller frees). */
+static void
+engine_recover_needles(struct engine *e, const struct store_step *row,
+    char **needles)
 {
-	char	*needles[4];
-	size_t	 n, i, j;
-
-	if (row->kind == KIND_GATE)
-		return (0);
 	xasprintf(&needles[0], "SLUICE_STEP_ID=%lld", (long long)row->id);
 	xasprintf(&needles[1], "SLUICE_WORKFLOW_ID=%lld",
 	    (long long)row->workflow_id);
 	xasprintf(&needles[2], "SLUICE_DB=%s", e->dbpath);
 	needles[3] = NULL;
-	n = procenv_find((const char *const *)needles, pids, max);
+}
+
+/*
+ * A row's processes that left its group (setsid, a daemon): every step
+ * process carries its row's SLUICE_* variables, and its descendants
+ * inherit them.  From recovery's one scan, those still there (the same
+ * start time), and with each the descendants it has now (forked since).
+ */
+static size_t
+engine_recover_escaped(struct engine *e, const struct procscan *ps,
+    const struct store_step *row, pid_t *pids, size_t max)
+{
+	char	*needles[4];
+	int64_t	 starts[ENGINE_ESCAPED_MAX];
+	size_t	 n, i, j;
+
+	if (row->kind == KIND_GATE || ps == NULL)
+		return (0);
+	if (max > nitems(starts))
+		max = nitems(starts);
+	engine_recover_needles(e, row, needles);
+	/* Members of the recorded group are the group's business. */
+	n = procscan_find(ps, (const char *const *)needles,
+	    row->pgid > 0 ? (pid_t)row->pgid : 0, pids, starts, max);
 	for (i = 0; i < 3; i++)
 		free(needles[i]);
-	/* Members of the recorded group are the group's business. */
 	for (i = j = 0; i < n; i++) {
-		if (row->pgid <= 0 || getpgid(pids[i]) != (pid_t)row->pgid)
+		if (procstat_same(pids[i], starts[i]))
 			pids[j++] = pids[i];
 	}
-	return (j);
+	n = j;
+	for (i = 0; i < j && n < max; i++)
+		n += procstat_descendants(pids[i], pids + n, max - n);
+	return (n);
 }
 
 /*
@@ -90,11 +111,12 @@ engine_recover_escaped(struct engine *e, const struct store_step *row,
  * a process of it that left the group?
  */
 static int
-engine_recover_alive(struct engine *e, const struct store_step *row)
+engine_recover_alive(struct engine *e, const struct procscan *ps,
+    const struct store_step *row)
 {
 	pid_t	 pids[1];
 
-	if (engine_recover_escaped(e, row, pids, nitems(pids)) > 0)
+	if (engine_recover_escaped(e, ps, row, pids, nitems(pids)) > 0)
 		return (1);
 	if (row->pid <= 0 || row->pgid <= 0)
 		return (0);
@@ -108,7 +130,7 @@ engine_recover_alive(struct engine *e, const struct store_step *row)
 	 */
 	if (procstat_start_time((pid_t)row->pgid) != 0)
 		return (0);
-	return (procstat_group_alive((pid_t)row->pgid));
+	return (procscan_group_alive(ps, (pid_t)row->pgid));
 }
 
 /*
@@ -116,28 +138,26 @@ engine_recover_alive(struct engine *e, const struct store_step *row)
  * process (if it got that far) by the variables every step carries.
  */
 static void
-engine_recover_find(struct engine *e, struct store_step *row)
+engine_recover_find(struct engine *e, const struct procscan *ps,
+    struct store_step *row)
 {
 	char		*needles[4];
 	pid_t		 pids[8];
-	size_t		 n;
+	int64_t		 starts[8];
+	size_t		 n, i;
 
-	xasprintf(&needles[0], "SLUICE_STEP_ID=%lld", (long long)row->id);
-	xasprintf(&needles[1], "SLUICE_WORKFLOW_ID=%lld",
-	    (long long)row->workflow_id);
-	xasprintf(&needles[2], "SLUICE_DB=%s", e->dbpath);
-	needles[3] = NULL;
-	n = procenv_find((const char *const *)needles, pids, nitems(pids));
+	engine_recover_needles(e, row, needles);
+	n = procscan_find(ps, (const char *const *)needles, 0, pids, starts,
+	    nitems(pids));
 	if (n > 0) {
 		row->pid = pids[0];
 		row->pgid = getpgid(pids[0]);
-		row->proc_start = procstat_start_time(pids[0]);
+		row->proc_start = starts[0];
 		log_debug("%s: step %lld: found pid %lld by its environment",
 		    __func__, (long long)row->id, (long long)row->pid);
 	}
-	free(needles[0]);
-	free(needles[1]);
-	free(needles[2]);
+	for (i = 0; i < 3; i++)
+		free(needles[i]);
 }
 
 /*
@@ -145,14 +165,14 @@ engine_recover_find(struct engine *e, struct store_step *row)
  * group would not see it.  Returns 0, or the errno that refused it.
  */
 static int
-engine_recover_signal(struct engine *e, const struct store_step *row,
-    int signo)
+engine_recover_signal(struct engine *e, const struct procscan *ps,
+    const struct store_step *row, int signo)
 {
 	pid_t	 pids[ENGINE_ESCAPED_MAX];
 	size_t	 n, i;
 	int	 error = 0;
 
-	n = engine_recover_escaped(e, row, pids, nitems(pids));
+	n = engine_recover_escaped(e, ps, row, pids, nitems(pids));
 	for (i = 0; i < n; i++) {
 		log_debug("%s: step %lld: escaped process %ld", __func__,
 		    (long long)row->id, (long)pids[i]);
@@ -182,6 +202,8 @@ engine_recover_signal(struct engine *e, const struct store_step *row,
 static void
 engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 {
+	static const char	*prefixes[] = { "SLUICE_STEP_ID=",
+	    "SLUICE_WORKFLOW_ID=", "SLUICE_DB=", NULL };
 	struct engine_leftovers	*lo;
 	size_t			 i;
 
@@ -191,16 +213,26 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	lo->state = xcalloc(n + 1, 1);
 	lo->err = xcalloc(n + 1, sizeof *lo->err);
 	lo->term_at = time_mono_ms();
+	/* One look at every process, only if a row ran one. */
 	for (i = 0; i < n; i++) {
-		if (rows[i].pid == 0 && rows[i].kind != KIND_GATE)
-			engine_recover_find(e, &rows[i]);
-		if (!engine_recover_alive(e, &rows[i]))
+		if (rows[i].kind != KIND_GATE) {
+			lo->scan = procscan_take(prefixes);
+			break;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (rows[i].kind == KIND_GATE)
+			continue;
+		if (rows[i].pid == 0)
+			engine_recover_find(e, lo->scan, &rows[i]);
+		if (!engine_recover_alive(e, lo->scan, &rows[i]))
 			continue;
 		lo->state[i] = 1;
 		lo->left++;
 		log_debug("%s: step %lld: killing leftover group %lld",
 		    __func__, (long long)rows[i].id, (long long)rows[i].pgid);
-		lo->err[i] = engine_recover_signal(e, &rows[i], SIGTERM);
+		lo->err[i] = engine_recover_signal(e, lo->scan, &rows[i],
+		    SIGTERM);
 	}
 	for (i = 0; i < n; i++) {
 		/*
@@ -277,8 +309,8 @@ engine_leftovers_check(struct engine *e)
 		row = &lo->rows[i];
 		if (lo->state[i] != 1)
 			continue;
-		if (procstat_group_alive((pid_t)row->pgid) ||
-		    engine_recover_escaped(e, row, &one, 1) > 0) {
+		if (procscan_group_alive(lo->scan, (pid_t)row->pgid) ||
+		    engine_recover_escaped(e, lo->scan, row, &one, 1) > 0) {
 			if (now < lo->term_at + e->opts.kill_grace +
 			    ENGINE_LEFTOVER_MARGIN)
 				continue;
@@ -306,7 +338,7 @@ engine_leftovers_check(struct engine *e)
 			log_debug("%s: step %lld: SIGKILL to group %lld",
 			    __func__, (long long)lo->rows[i].id,
 			    (long long)lo->rows[i].pgid);
-			if ((lo->err[i] = engine_recover_signal(e,
+			if ((lo->err[i] = engine_recover_signal(e, lo->scan,
 			    &lo->rows[i], SIGKILL)) == ESRCH)
 				lo->err[i] = 0;
 		}
@@ -326,6 +358,7 @@ engine_leftovers_free(struct engine *e)
 	if (lo == NULL)
 		return;
 	loop_timer_free(lo->timer);
+	procscan_free(lo->scan);
 	store_steps_free(lo->rows, lo->n);
 	free(lo->state);
 	free(lo->err);

@@ -150,7 +150,8 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	if (o->has_status)
 		row.status = o->status;
 	else if ((fs->exec == KIND_GATE || fs->exec == KIND_WAIT) &&
-	    fs->foreach == NULL)
+	    fs->foreach == NULL && (o->item_of != 0 ||
+	    o->attempt > 1 || engine_when_holds(e, wf, fs)))
 		row.status = STEP_WAITING;
 	else
 		row.status = STEP_READY;

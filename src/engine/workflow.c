@@ -81,6 +81,8 @@ engine_step_uses_steps(const struct flow_step *st)
 		return (1);
 	if (st->input_json != NULL && strstr(st->input_json, "steps") != NULL)
 		return (1);
+	if (st->when_src != NULL && strstr(st->when_src, "steps") != NULL)
+		return (1);
 	if (st->foreach != NULL && ((st->foreach->items_src != NULL &&
 	    strstr(st->foreach->items_src, "steps") != NULL) ||
 	    (st->foreach->gate.message != NULL &&

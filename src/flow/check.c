@@ -66,6 +66,8 @@ static void	 check_input_ref(const struct check_refs *, const char *,
 		     const char *, const char *);
 static void	 check_args(const struct flow *, const char *,
 		     struct check_refs *);
+static void	 check_cond(const struct flow_step *, const struct cond *,
+		     const char *, const char *, struct check_refs *);
 static void	 check_conds(const struct flow *, const char *,
 		     struct check_refs *);
 static void	 check_foreach(const struct flow *, const struct flow_tools *,
@@ -466,15 +468,34 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 	}
 }
 
-/* Check the step and input names that branch conditions read. */
+/* Check the step and input names one condition (at field) reads. */
+static void
+check_cond(const struct flow_step *st, const struct cond *c,
+    const char *base, const char *field, struct check_refs *crp)
+{
+	struct check_refs	  cr = *crp;
+	const char		**refs;
+	char			 *path;
+	size_t			  k, n;
+
+	path = check_step_path(base, st, field);
+	cr.path = path;
+	cond_refs(c, &refs, &n);
+	for (k = 0; k < n; k++) {
+		if (strncmp(refs[k], "steps.", 6) == 0 ||
+		    strncmp(refs[k], "input.", 6) == 0)
+			check_arg_ref(path, refs[k], &cr);
+	}
+	free(path);
+}
+
+/* Check the step and input names that branch and when conditions read. */
 static void
 check_conds(const struct flow *f, const char *base, struct check_refs *crp)
 {
-	struct check_refs	  cr = *crp;
-	const struct flow_step	 *st;
-	const char		**refs;
-	char			 *path, field[64];
-	size_t			  i, j, k, n;
+	const struct flow_step	*st;
+	char			 field[64];
+	size_t			 i, j;
 
 	for (i = 0; i < f->nsteps; i++) {
 		st = &f->steps[i];
@@ -482,16 +503,10 @@ check_conds(const struct flow *f, const char *base, struct check_refs *crp)
 			if (st->branch[j].cond == NULL)
 				continue;
 			snprintf(field, sizeof field, "branch[%zu].if", j);
-			path = check_step_path(base, st, field);
-			cr.path = path;
-			cond_refs(st->branch[j].cond, &refs, &n);
-			for (k = 0; k < n; k++) {
-				if (strncmp(refs[k], "steps.", 6) == 0 ||
-				    strncmp(refs[k], "input.", 6) == 0)
-					check_arg_ref(path, refs[k], &cr);
-			}
-			free(path);
+			check_cond(st, st->branch[j].cond, base, field, crp);
 		}
+		if (st->when != NULL)
+			check_cond(st, st->when, base, "when", crp);
 	}
 }
 

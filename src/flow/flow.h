@@ -224,6 +224,8 @@ struct flow_step {
 	struct flow_foreach	*foreach;	/* a for-each step, or NULL */
 	char			*workflow;	/* child template, NULL none */
 	char			*input_json;	/* its input, NULL: {} */
+	char			*when_src;	/* "when", NULL: always */
+	struct cond		*when;
 };
 
 /* A sub-workflow chain deeper than this fails at run time (SPEC §3). */

@@ -211,6 +211,8 @@ foreach_do(struct flow_step *st, const cJSON *v, const char *path,
 		foreach_refuse(path, "max_visits", "do", d);
 	if (cJSON_GetObjectItemCaseSensitive(v, "join_policy") != NULL)
 		foreach_refuse(path, "join_policy", "do", d);
+	if (b->when_src != NULL)
+		foreach_refuse(path, "when", "do", d);
 }
 
 /* Say that field has no place in where (at path.field). */

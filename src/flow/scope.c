@@ -236,6 +236,11 @@ flow_input_use(const struct flow *f, const char *flow_json,
 	}
 	cJSON_Delete(doc);
 	for (i = 0; i < f->nsteps; i++) {
+		if (f->steps[i].when != NULL) {
+			cond_refs(f->steps[i].when, &refs, &n);
+			while (n-- > 0)
+				scope_use_ref(u, refs[n]);
+		}
 		for (j = 0; j < f->steps[i].nbranch; j++) {
 			if (f->steps[i].branch[j].cond == NULL)
 				continue;

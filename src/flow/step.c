@@ -87,6 +87,8 @@ static void	 parse_workflow(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_input(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_when(struct parse_step *, const cJSON *,
+		     const char *);
 static void	 parse_transitions(struct parse_step *);
 static void	 parse_wait_heartbeat(struct parse_step *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
@@ -123,6 +125,7 @@ static const struct parse_field parse_fields[] = {
 	{ "join_policy", parse_policy },
 	{ "workflow", parse_workflow },
 	{ "input", parse_input },
+	{ "when", parse_when },
 	{ "attempt", parse_ignore },	/* set by the reference engine */
 	{ "foreach", parse_foreach },	/* the for-each fields: foreach.c */
 	{ "do", parse_foreach },
@@ -305,6 +308,27 @@ parse_arm(struct parse_step *ps, const cJSON *arm, const char *path,
 		free(sub);
 	}
 	return (0);
+}
+
+/*
+ * "when": a condition checked when the step would start; false skips the
+ * step and the run goes on as if it completed with a null result.
+ */
+static void
+parse_when(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	struct flow_step	*st = ps->st;
+	char			*cause;
+
+	free(st->when_src);
+	cond_free(st->when);
+	st->when = NULL;
+	if ((st->when_src = flow_json_string(v, path, 1, ps->d)) == NULL)
+		return;
+	if ((st->when = cond_parse(st->when_src, &cause)) == NULL) {
+		flow_diags_add(ps->d, FLOW_ERROR, path, "%s", cause);
+		free(cause);
+	}
 }
 
 /* "branch": arms tried in order; an "else" arm may end it. */
@@ -780,6 +804,8 @@ flow_step_free(struct flow_step *st)
 	free(st->join);
 	free(st->workflow);
 	free(st->input_json);
+	free(st->when_src);
+	cond_free(st->when);
 	flow_retry_free(&st->retry);
 	free(st->gate.message);
 	flow_strings_free(st->gate.approvers, st->gate.napprovers);

@@ -394,7 +394,7 @@ flow_tools_missing(const struct flow *f, const struct flow_tools *t,
 		st = &f->steps[i];
 		if (st->foreach != NULL && st->foreach->body != NULL)
 			st = st->foreach->body;
-		if (st->exec == FLOW_EXEC_TOOL &&
+		if (st->exec == KIND_TOOL &&
 		    flow_tools_find(t, st->tool) == NULL) {
 			*step = f->steps[i].name;
 			return (st->tool);

@@ -150,9 +150,25 @@ int64_t		 procstat_start_time(pid_t);	/* Unix ms, 0 unknown */
 int		 procstat_same(pid_t, int64_t);	/* alive with this start */
 int		 procstat_group_alive(pid_t);
 size_t		 procstat_descendants(pid_t, pid_t *, size_t);
+int		 procstat_info(pid_t, char *, pid_t *, int64_t *);
+
+/* procscan.c: one look at every process, for recovery. */
+struct procscan;
+struct procscan	*procscan_take(const char *const *);
+size_t		 procscan_find(const struct procscan *, const char *const *,
+		     pid_t, pid_t *, int64_t *, size_t);
+int		 procscan_group_alive(const struct procscan *, pid_t);
+void		 procscan_free(struct procscan *);
+
+/* proctree.c: descendants from the kernel's children lists. */
+int		 proctree_supported(void);
+size_t		 proctree_children_of(pid_t, pid_t *, size_t);
+size_t		 proctree_descendants(pid_t, pid_t *, size_t);
 
 /* procenv.c: processes by their environment (Linux /proc). */
 size_t		 procenv_find(const char *const *, pid_t *, size_t);
+size_t		 procenv_adopted(const char *const *, int (*)(pid_t, void *),
+		     void *, pid_t *, size_t);
 int		 procenv_subreaper(void);
 
 /* lock.c: the engine lock, a flock on DB.lock beside the database. */

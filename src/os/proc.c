@@ -76,6 +76,7 @@ static void	proc_signal(struct proc *, int);
 static void	proc_kill_timer(void *);
 static void	proc_drain_timer(void *);
 static void	proc_seen(struct proc *, pid_t);
+static int	proc_ours(pid_t, void *);
 static void	proc_free(struct proc *);
 
 /* Order children by pid. */
@@ -466,12 +467,26 @@ proc_seen(struct proc *p, pid_t pid)
 	p->seen_start[p->nseen++] = procstat_start_time(pid);
 }
 
+/* Is pid a child we started (and have not reaped)?  For procenv. */
+static int
+proc_ours(pid_t pid, void *arg)
+{
+	struct proc_set	*set = arg;
+	struct proc	 find;
+
+	find.pid = pid;
+	return (RB_FIND(proc_tree, &set->tree, &find) != NULL);
+}
+
 /*
  * Signal the child's group, or only the child if it shares ours; then
  * every process that escaped the group: the child's descendants while it
- * lives (found by parent links, whatever their environment, and
- * remembered, so a SIGKILL still finds them once orphaned), and every
- * process carrying its marks (found by environment, also once orphaned).
+ * lives (from the kernel's children lists, whatever their environment,
+ * and remembered, so a SIGKILL still finds them once orphaned), and
+ * every process carrying its marks (by environment, also once orphaned:
+ * a subreaper looks only at the children it adopted, else every process
+ * is read).  Nothing here reads every process of a host where the kernel
+ * keeps children lists and we are a subreaper (the engine is).
  */
 static void
 proc_signal(struct proc *p, int signo)
@@ -497,8 +512,12 @@ proc_signal(struct proc *p, int signo)
 			kill(p->seen[i], signo);
 	}
 	if (p->marks != NULL) {
-		n = procenv_find((const char *const *)p->marks, pids,
-		    nitems(pids));
+		n = procenv_adopted((const char *const *)p->marks, proc_ours,
+		    p->set, pids, nitems(pids));
+		if (n == (size_t)-1) {
+			n = procenv_find((const char *const *)p->marks, pids,
+			    nitems(pids));
+		}
 		for (i = 0; i < n; i++) {
 			log_debug("%s: pid %ld: escaped process %ld",
 			    __func__, (long)p->pid, (long)pids[i]);

@@ -39,6 +39,8 @@
 
 static int64_t	procstat_boot_time(void);
 static ssize_t	procstat_read(const char *, char *, size_t);
+static size_t	procstat_descendants_scan(pid_t, pid_t *, size_t);
+static int64_t	procstat_start_of(char *);
 
 /* Read a small /proc file into buf, NUL-terminated; -1 if it fails. */
 static ssize_t
@@ -89,6 +91,30 @@ procstat_boot_time(void)
 }
 
 /*
+ * A process's state letter, group and start time (Unix ms) in one read
+ * of its stat line: 0, or -1 when it is gone or unreadable.
+ */
+int
+procstat_info(pid_t pid, char *state, pid_t *pgrp, int64_t *start)
+{
+	char	 path[64], buf[1024], *cp;
+	long	 group;
+
+	if (pid <= 0)
+		return (-1);
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if (procstat_read(path, buf, sizeof buf) <= 0 ||
+	    (cp = strrchr(buf, ')')) == NULL)
+		return (-1);
+	/* After the name: state, ppid, pgrp. */
+	if (sscanf(cp + 1, " %c %*d %ld", state, &group) != 2)
+		return (-1);
+	*pgrp = (pid_t)group;
+	*start = procstat_start_of(cp + 1);
+	return (*start != 0 ? 0 : -1);
+}
+
+/*
  * A process's start time in Unix milliseconds, or 0 if it is gone or we
  * cannot tell.  The command name in the stat line may hold spaces and
  * parentheses, so fields are counted from the last ')'.
@@ -96,24 +122,32 @@ procstat_boot_time(void)
 int64_t
 procstat_start_time(pid_t pid)
 {
-	static long		 hz;
-	char			 path[64], buf[1024], *cp, *end;
-	unsigned long long	 ticks;
-	int64_t			 btime;
-	int			 field;
+	char	 path[64], buf[1024], *cp;
 
 	if (pid <= 0)
-		return (0);
-	if (hz <= 0 && (hz = sysconf(_SC_CLK_TCK)) <= 0)
-		return (0);
-	if ((btime = procstat_boot_time()) == 0)
 		return (0);
 	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
 	if (procstat_read(path, buf, sizeof buf) <= 0)
 		return (0);
 	if ((cp = strrchr(buf, ')')) == NULL)
 		return (0);
-	cp++;
+	return (procstat_start_of(cp + 1));
+}
+
+/* The start time (Unix ms) in a stat line after its name; 0 unknown. */
+static int64_t
+procstat_start_of(char *cp)
+{
+	static long		 hz;
+	unsigned long long	 ticks;
+	int64_t			 btime;
+	int			 field;
+	char			*end;
+
+	if (hz <= 0 && (hz = sysconf(_SC_CLK_TCK)) <= 0)
+		return (0);
+	if ((btime = procstat_boot_time()) == 0)
+		return (0);
 	for (field = 3; field < PROCSTAT_FIELD; field++) {
 		cp += strspn(cp, " ");
 		cp += strcspn(cp, " ");
@@ -176,11 +210,21 @@ procstat_group_alive(pid_t pgid)
 
 /*
  * Fill pids with up to max descendants of pid (children, theirs, and so
- * on, whatever their group or session), from the parent links in /proc;
- * returns how many.  Zombies are left out.
+ * on, whatever their group or session); returns how many.  From the
+ * kernel's children lists (proctree.c) where it keeps them, else from
+ * the parent links of every process in /proc (zombies left out).
  */
 size_t
 procstat_descendants(pid_t pid, pid_t *pids, size_t max)
+{
+	if (proctree_supported())
+		return (proctree_descendants(pid, pids, max));
+	return (procstat_descendants_scan(pid, pids, max));
+}
+
+/* The same by a scan of every process: where the kernel keeps no lists. */
+static size_t
+procstat_descendants_scan(pid_t pid, pid_t *pids, size_t max)
 {
 	DIR		*d;
 	struct dirent	*de;

@@ -34,6 +34,8 @@
 
 static void	 action_comment_done(struct ui *, const char *, void *);
 static void	 action_confirm_done(struct ui *, const char *, void *);
+static void	 action_target(struct ui *, const struct store_step *, char *,
+		     size_t);
 
 /* What an action waits on while a prompt or confirmation is open. */
 struct action_ask {
@@ -240,13 +242,35 @@ action_comment_done(struct ui *ui, const char *text, void *arg)
 	buf_free(&echo);
 }
 
+/*
+ * What a prompt acts on, whole: "workflow 6 rolling-restart, step restart
+ * before batch 2 of 3 (step 44)", so two runs of one template at the
+ * same gate never read the same.
+ */
+static void
+action_target(struct ui *ui, const struct store_step *s, char *buf,
+    size_t len)
+{
+	struct store_workflow	*w = NULL;
+	char			*cause = NULL;
+
+	if (store_workflow_get(ui->store, s->workflow_id, &w, &cause) != 0)
+		free(cause);
+	snprintf(buf, len, "workflow %lld %s, step %s%s%s (step %lld)",
+	    (long long)s->workflow_id, w != NULL ? w->name : "?", s->name,
+	    s->label != NULL ? " " : "", s->label != NULL ? s->label : "",
+	    (long long)s->id);
+	if (w != NULL)
+		store_workflow_free(w);
+}
+
 /* y and n: check the step is a waiting gate, then ask for the comment. */
 void
 ui_action_approve(struct ui *ui, int64_t step, int approve)
 {
 	struct store_step	*s;
 	struct action_ask	*a;
-	char			*cause = NULL, prompt[256];
+	char			*cause = NULL, prompt[512], target[384];
 
 	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
 		free(cause);
@@ -264,10 +288,10 @@ ui_action_approve(struct ui *ui, int64_t step, int approve)
 	a->command = approve ? "approve" : "reject";
 	a->step_id = step;
 	a->workflow_id = s->workflow_id;
+	action_target(ui, s, target, sizeof target);
 	snprintf(prompt, sizeof prompt, approve ?
-	    "approve %s (step %lld) - comment, optional: " :
-	    "reject %s (step %lld) - reason, required: ", s->name,
-	    (long long)step);
+	    "approve %s - comment, optional: " :
+	    "reject %s - reason, required: ", target);
 	store_step_free(s);
 	ui_prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
 	    action_ask_free);
@@ -279,7 +303,7 @@ ui_action_skip(struct ui *ui, int64_t step)
 {
 	struct store_step	*s;
 	struct action_ask	*a;
-	char			*cause = NULL, prompt[256];
+	char			*cause = NULL, prompt[512], target[384];
 
 	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
 		free(cause);
@@ -290,9 +314,9 @@ ui_action_skip(struct ui *ui, int64_t step)
 	a->command = "skip";
 	a->step_id = step;
 	a->workflow_id = s->workflow_id;
-	snprintf(prompt, sizeof prompt, "skip %s (step %lld, %s) - reason, "
-	    "required: ", s->name, (long long)step,
-	    status_step_name(s->status));
+	action_target(ui, s, target, sizeof target);
+	snprintf(prompt, sizeof prompt, "skip %s, %s - reason, required: ",
+	    target, status_step_name(s->status));
 	store_step_free(s);
 	ui_prompt_open(ui, prompt, NULL, 0, action_comment_done, a,
 	    action_ask_free);
@@ -347,7 +371,7 @@ action_cancel_item(struct ui *ui, int64_t step)
 {
 	struct store_step	*s;
 	struct action_ask	*a;
-	char			*cause = NULL, q[256];
+	char			*cause = NULL, q[512], target[384];
 
 	if (step == 0 || store_step_get(ui->store, step, &s, &cause) != 0) {
 		free(cause);
@@ -362,9 +386,10 @@ action_cancel_item(struct ui *ui, int64_t step)
 	a->command = "cancel";
 	a->workflow_id = s->workflow_id;
 	a->step_id = step;
-	snprintf(q, sizeof q, "Cancel item %s (step %lld) of %s? Its process "
-	    "is killed; it counts as a failed item, the rest goes on. y/n ",
-	    s->label != NULL ? s->label : "?", (long long)step, s->name);
+	action_target(ui, s, target, sizeof target);
+	snprintf(q, sizeof q, "Cancel item %s of %s? Its process is killed; "
+	    "it counts as a failed item, the rest goes on. y/n ",
+	    s->label != NULL ? s->label : "?", target);
 	store_step_free(s);
 	ui_confirm_open(ui, q, "yn", action_confirm_done, a, action_ask_free);
 	return (1);
@@ -391,9 +416,11 @@ ui_action_cancel(struct ui *ui, int64_t wf, int64_t step)
 	a = xcalloc(1, sizeof *a);
 	a->command = "cancel";
 	a->workflow_id = wf;
-	snprintf(q, sizeof q, "Cancel workflow %lld %s (%s)? Running steps "
-	    "are killed. y/n ", (long long)wf, w->name,
-	    status_run_name(w->status));
+	/* In the words the header and lists use: "waiting", not "running". */
+	snprintf(q, sizeof q, "Cancel workflow %lld %s (%s)? No more of its "
+	    "steps start%s. y/n ", (long long)wf, w->name,
+	    state_name(store_workflow_state(w)), w->status == RUN_RUNNING ?
+	    "; any step still running is killed" : "");
 	store_workflow_free(w);
 	ui_confirm_open(ui, q, "yn", action_confirm_done, a, action_ask_free);
 }

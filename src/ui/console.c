@@ -95,7 +95,9 @@ ui_engine_state(struct ui *ui, struct buf *b)
 	buf_printf(b, "engine: pid %lld on %s", (long long)ui->lease.pid,
 	    ui->lease.host != NULL ? ui->lease.host : "?");
 	age = time_now_ms() - ui->lease.heartbeat_at;
-	if (ui->lease.heartbeat_at > 0 && age > UI_STALE_MS)
+	/* Attached, the socket's silence counts, not the lease's. */
+	if (ui->attach == NULL && ui->lease.heartbeat_at > 0 &&
+	    age > UI_STALE_MS)
 		buf_printf(b, " (silent %llds)", (long long)(age / 1000));
 }
 
@@ -113,7 +115,16 @@ ui_engine_try(struct ui *ui, int announce)
 	if (ui->engine != NULL)
 		return;
 	if (ui_attach_ready(ui) || ui_attach_open(ui) == 0) {
-		store_lease_clear(&ui->lease);	/* the socket says who */
+		/*
+		 * The socket says who once it answers; until then the
+		 * lease does, so the header never says "none" while an
+		 * engine runs (a dumb terminal shows only the first draw).
+		 */
+		store_lease_clear(&ui->lease);
+		if (store_lease_get(ui->store, &ui->lease, &cause) != 0) {
+			log_debug("%s: %s", __func__, cause);
+			free(cause);
+		}
 		return;
 	}
 	if (!ui->readonly && !engine_probe(ui->store)) {

@@ -294,6 +294,10 @@ ui_keys_dispatch(struct ui *ui, int key)
 		key = K_BS;
 	if (v == NULL)
 		return;
+	if (ui->message_whole) {	/* read: back to one line */
+		ui->message_whole = 0;
+		ui_dirty(ui);
+	}
 	if (ui->too_small && key != 'q' && key != K_CTRL('C') &&
 	    key != K_CTRL('L'))
 		return;

@@ -209,7 +209,8 @@ static void
 prompt_draw(struct ui *ui, struct view *v, int y, int h)
 {
 	struct prompt	*p = v->data;
-	const char	*text = p->text.data != NULL ? p->text.data : "";
+	const char	*text = p->text.data != NULL ? p->text.data : "", *ask;
+	char		*target;
 	int		 x, room, w, bw, by, bx, lines;
 
 	if (p->answers != NULL) {
@@ -227,7 +228,27 @@ prompt_draw(struct ui *ui, struct view *v, int y, int h)
 	}
 	y = ui->rows - 1;
 	ui_draw_fill(ui, y, 0, ui->cols, PAINT_NORMAL);
-	x = ui_draw_text(ui, y, 0, ui->cols - 16, p->label, PAINT_TITLE);
+	ask = strstr(p->label, " - ");
+	if (ask != NULL && ui_draw_width(p->label) > ui->cols - 16 &&
+	    ui->rows >= 8) {
+		/*
+		 * A label too long for the line ("approve workflow 6 ...,
+		 * step ... - comment:"): what it acts on wraps whole above
+		 * the footer, never cut, and the line keeps what it asks.
+		 */
+		target = xstrndup(p->label, (size_t)(ask - p->label));
+		lines = ui_draw_wrap(ui, -1, 0, ui->cols, ui->rows / 3,
+		    target, PAINT_TITLE);
+		for (by = ui->rows - 2 - lines; by < ui->rows - 2; by++)
+			ui_draw_fill(ui, by, 0, ui->cols, PAINT_NORMAL);
+		ui_draw_wrap(ui, ui->rows - 2 - lines, 0, ui->cols, lines,
+		    target, PAINT_TITLE);
+		free(target);
+		x = ui_draw_text(ui, y, 0, ui->cols - 16, ask + 3,
+		    PAINT_TITLE);
+	} else
+		x = ui_draw_text(ui, y, 0, ui->cols - 16, p->label,
+		    PAINT_TITLE);
 	room = ui->cols - x - 2;
 	w = ui_draw_width(text);
 	while (w > room && *text != '\0') {

@@ -79,8 +79,8 @@ run_header_times(struct ui *ui, const struct run *r, int y)
 		    ui_draw_when(w->started_at, t1, sizeof t1),
 		    ui_draw_when(end, t2, sizeof t2),
 		    ui_draw_duration(end - w->started_at, d, sizeof d));
-	else if (w->started_at > 0)
-		buf_printf(&b, "started %s  running for %s",
+	else if (w->started_at > 0)	/* not "running": it may wait */
+		buf_printf(&b, "started %s, %s ago",
 		    ui_draw_when(w->started_at, t1, sizeof t1),
 		    ui_draw_duration(now - w->started_at, d, sizeof d));
 	else

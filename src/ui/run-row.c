@@ -36,7 +36,10 @@
 #define RUN_RESULT_MIN	10	/* narrower, no result column */
 #define RUN_LEVEL_W	3	/* columns per level of the tree */
 
-static const char *run_glyph(const struct ui *, const struct tree_row *);
+static enum step_status run_shown_status(const struct tree *,
+		     const struct tree_row *);
+static const char *run_glyph(const struct ui *, const struct tree *,
+		     const struct tree_row *);
 static int	 run_prefix(struct ui *, int, int, const struct tree_row *,
 		     enum ui_paint);
 static int	 run_counts(struct ui *, int, int, int,
@@ -111,13 +114,31 @@ ui_run_label_text(const struct tree *t, const struct tree_row *tr, char *buf,
 	return ("");
 }
 
+/*
+ * The status a row shows: its own, but a for-each whose gate waits and
+ * none of whose items runs is waiting, as its run is, not running.
+ */
+static enum step_status
+run_shown_status(const struct tree *t, const struct tree_row *tr)
+{
+	const struct tree_foreach	*fe;
+
+	if (tr->foreach < 0 || tr->item || tr->status != STEP_RUNNING)
+		return (tr->status);
+	fe = &t->foreachs[tr->foreach];
+	if (fe->gate_waits && fe->tally.running == 0)
+		return (STEP_WAITING);
+	return (tr->status);
+}
+
 /* A row's glyph: its status's; not reached shows as skipped. */
 static const char *
-run_glyph(const struct ui *ui, const struct tree_row *tr)
+run_glyph(const struct ui *ui, const struct tree *t,
+    const struct tree_row *tr)
 {
 	if (tr->kind == TREE_NOT_REACHED)
 		return (ui_draw_glyph(ui, STEP_SKIPPED));
-	return (ui_draw_glyph(ui, tr->status));
+	return (ui_draw_glyph(ui, run_shown_status(t, tr)));
 }
 
 /*
@@ -201,8 +222,8 @@ ui_run_label(struct ui *ui, int y, int w, const struct tree *t,
 		return (x);
 	}
 	paint = tr->kind == TREE_NOT_REACHED ? PAINT_DIM :
-	    ui_draw_status_paint(tr->status);
-	x += ui_draw_text(ui, y, x, w - x, run_glyph(ui, tr),
+	    ui_draw_status_paint(run_shown_status(t, tr));
+	x += ui_draw_text(ui, y, x, w - x, run_glyph(ui, t, tr),
 	    sel ? PAINT_SELECT : paint);
 	x += ui_draw_text(ui, y, x, w - x, " ", sel ? PAINT_SELECT :
 	    PAINT_NORMAL);

@@ -39,6 +39,7 @@ static void	 screen_db_fit(const struct ui *, const char *, int,
 		     struct buf *);
 static void	 screen_footer(struct ui *);
 static void	 screen_too_small(struct ui *);
+static void	 screen_message(struct ui *);
 
 /* Rows between the header and the footer. */
 int
@@ -63,7 +64,34 @@ ui_screen_message(struct ui *ui, int error, const char *fmt, ...)
 			ui_messages_add(ui, ui->message, error);
 	}
 	ui->message_error = error;
+	ui->message_whole = error;
 	ui_dirty(ui);
+}
+
+/*
+ * The message line.  An error (a refusal says why) too long for it is
+ * never cut while it is new: it wraps upwards over the footer until the
+ * next key, then keeps one line (m shows every message whole).
+ */
+static void
+screen_message(struct ui *ui)
+{
+	enum ui_paint	 paint;
+	int		 lines, y;
+
+	paint = ui->message_error ? PAINT_ERROR : PAINT_NORMAL;
+	if (!ui->message_whole ||
+	    ui_draw_width(ui->message) <= ui->cols) {
+		ui_draw_text(ui, ui->rows - 1, 0, ui->cols, ui->message,
+		    paint);
+		return;
+	}
+	lines = ui_draw_wrap(ui, -1, 0, ui->cols, ui->rows / 2,
+	    ui->message, paint);
+	for (y = ui->rows - lines; y < ui->rows; y++)
+		ui_draw_fill(ui, y, 0, ui->cols, PAINT_NORMAL);
+	ui_draw_wrap(ui, ui->rows - lines, 0, ui->cols, lines, ui->message,
+	    paint);
 }
 
 /*
@@ -230,8 +258,7 @@ ui_screen_draw(struct ui *ui)
 	stack[n]->ops->draw(ui, stack[n], 1, body);
 	screen_footer(ui);
 	if (ui->message != NULL)
-		ui_draw_text(ui, ui->rows - 1, 0, ui->cols, ui->message,
-		    ui->message_error ? PAINT_ERROR : PAINT_NORMAL);
+		screen_message(ui);
 	while (n-- > 0)
 		stack[n]->ops->draw(ui, stack[n], 1, body);
 }

@@ -35,12 +35,15 @@ static void	 step_gate_decisions(struct ui *, struct stepv *,
 		     const struct store_step *, const cJSON *);
 static void	 step_gate_before(struct ui *, struct stepv *,
 		     const struct store_step *, const struct store_step *,
-		     size_t);
-static void	 step_gate_next(struct stepv *, const struct store_step *,
+		     size_t, int);
+static void	 step_gate_next(struct ui *, struct stepv *,
+		     const struct store_step *,
 		     const struct store_workflow *, const struct store_step *,
 		     size_t);
-static void	 step_gate_way(struct stepv *, const struct flow *, int,
-		     cJSON *, const char *);
+static int	 step_gate_way(struct stepv *, const struct flow *, int,
+		     cJSON *, const char *, int);
+static void	 step_gate_parent(struct ui *, struct stepv *,
+		     const struct store_workflow *, int);
 static void	 step_next_args(struct stepv *, const struct flow *, int,
 		     const cJSON *);
 static cJSON	*step_scope(const struct store_workflow *, const struct flow *,
@@ -169,19 +172,25 @@ step_gate_decisions(struct ui *ui, struct stepv *sv,
 	store_approvals_free(a, n);
 }
 
-/* The results of the steps that ended before the gate, one line each. */
+/*
+ * The results of the steps that ended before the gate, one line each;
+ * a for-each's gate (foreach) says nothing when none has, its items
+ * are its own page's.
+ */
 static void
 step_gate_before(struct ui *ui, struct stepv *sv, const struct store_step *s,
-    const struct store_step *fin, size_t n)
+    const struct store_step *fin, size_t n, int foreach)
 {
 	char	*line;
 	size_t	 i;
 	int	 shown = 0;
 
-	ui_step_heading(sv, "Results so far");
 	for (i = 0; i < n; i++) {
-		if (fin[i].id == s->id)
+		if (fin[i].id == s->id || (foreach &&
+		    strcmp(fin[i].step_key, s->step_key) == 0))
 			continue;
+		if (shown == 0)
+			ui_step_heading(sv, "Results so far");
 		xasprintf(&line, "  %s %-16s %s", ui_draw_glyph(ui,
 		    fin[i].status), fin[i].name, fin[i].result_json != NULL ?
 		    fin[i].result_json : "null");
@@ -190,9 +199,11 @@ step_gate_before(struct ui *ui, struct stepv *sv, const struct store_step *s,
 		free(line);
 		shown++;
 	}
-	if (shown == 0)
+	if (shown == 0 && !foreach) {
+		ui_step_heading(sv, "Results so far");
 		ui_step_add(sv, PAINT_DIM, 0, 0, 1, "  none: the gate comes "
 		    "first");
+	}
 }
 
 /*
@@ -246,10 +257,13 @@ step_next_args(struct stepv *sv, const struct flow *f, int spec,
 	free(args);
 }
 
-/* What follows the gate if its result is outcome ("approved"...). */
-static void
+/*
+ * What follows the gate if its result is outcome ("approved"...): 1 when
+ * that completes the workflow, -1 when it fails it, else 0.
+ */
+static int
 step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
-    const char *outcome)
+    const char *outcome, int alone)
 {
 	const struct flow_step	*fs = &f->steps[spec];
 	struct flow_scope_step	 ss;
@@ -266,16 +280,20 @@ step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
 	flow_scope_add(scope, f, &ss);
 	arm = flow_branch_pick(fs, scope, result, 0, 0);
 	free(result);
-	if (fs->nbranch > 0 && arm < 0)
+	if (fs->nbranch > 0 && arm < 0) {
 		ui_step_field(sv, "then", PAINT_BAD, "no branch matches: the "
 		    "workflow fails");
-	else if (fs->nbranch > 0)
+		return (-1);
+	} else if (fs->nbranch > 0)
 		step_next_args(sv, f, fs->branch[arm].target, scope);
-	else if (strcmp(outcome, "approved") != 0)
+	else if (strcmp(outcome, "approved") != 0) {
 		ui_step_field(sv, "then", PAINT_BAD, "the workflow fails");
-	else if (fs->done)
+		return (-1);
+	} else if (fs->done || (alone && fs->next_target < 0 &&
+	    fs->nparallel == 0 && fs->join_target < 0)) {
 		ui_step_field(sv, "then", PAINT_OK, "the workflow completes");
-	else if (fs->nparallel > 0) {
+		return (1);
+	} else if (fs->nparallel > 0) {
 		for (i = 0; i < fs->nparallel; i++)
 			step_next_args(sv, f, fs->parallel_targets[i], scope);
 	} else if (fs->next_target >= 0)
@@ -286,11 +304,41 @@ step_gate_way(struct stepv *sv, const struct flow *f, int spec, cJSON *scope,
 		    f->steps[fs->join_target].name);
 	else
 		ui_step_field(sv, "then", PAINT_NORMAL, "nothing follows it");
+	return (0);
+}
+
+/*
+ * A child run's gate: what its end does to the parent's step that
+ * started it (completes: 1 done, -1 failed).
+ */
+static void
+step_gate_parent(struct ui *ui, struct stepv *sv,
+    const struct store_workflow *w, int ends)
+{
+	struct store_step	*ps = NULL;
+	char			*cause = NULL;
+
+	if (w->parent_id == 0 || ends == 0)
+		return;
+	if (store_step_get(ui->store, w->parent_step_id, &ps, &cause) != 0) {
+		free(cause);
+		return;
+	}
+	if (ends > 0)
+		ui_step_field(sv, "parent", PAINT_NORMAL, "workflow %lld %s "
+		    "goes on: its step %s is done, with this run's output",
+		    (long long)w->parent_id, w->parent_name != NULL ?
+		    w->parent_name : "?", ps->name);
+	else
+		ui_step_field(sv, "parent", PAINT_BAD, "its step %s in "
+		    "workflow %lld %s fails", ps->name, (long long)w->parent_id,
+		    w->parent_name != NULL ? w->parent_name : "?");
+	store_step_free(ps);
 }
 
 /* The step that runs next, approved or rejected, with its args. */
 static void
-step_gate_next(struct stepv *sv, const struct store_step *s,
+step_gate_next(struct ui *ui, struct stepv *sv, const struct store_step *s,
     const struct store_workflow *w, const struct store_step *fin, size_t n)
 {
 	struct flow_diags	*d;
@@ -308,9 +356,11 @@ step_gate_next(struct stepv *sv, const struct store_step *s,
 	}
 	scope = step_scope(w, f, fin, n);
 	ui_step_heading(sv, "If approved");
-	step_gate_way(sv, f, spec, scope, "approved");
+	step_gate_parent(ui, sv, w, step_gate_way(sv, f, spec, scope,
+	    "approved", s->fanout_id == 0));
 	ui_step_heading(sv, "If rejected");
-	step_gate_way(sv, f, spec, scope, "rejected");
+	step_gate_parent(ui, sv, w, step_gate_way(sv, f, spec, scope,
+	    "rejected", s->fanout_id == 0));
 	cJSON_Delete(scope);
 	flow_free(f);
 }
@@ -324,7 +374,7 @@ ui_step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	cJSON			*g;
 	size_t			 n = 0;
 	char			*cause = NULL;
-	int			 waiting = s->status == STEP_WAITING;
+	int			 waiting = s->status == STEP_WAITING, foreach;
 
 	g = json_parse_or_null(s->gate_json);
 	ui_step_heading(sv, waiting ? "Gate: waiting for a decision (y "
@@ -351,7 +401,12 @@ ui_step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
 		free(cause);
 		return;
 	}
-	step_gate_before(ui, sv, s, fin, n);
-	step_gate_next(sv, s, w, fin, n);
+	g = json_parse_or_null(s->gate_json);
+	foreach = s->item_of != 0 &&
+	    cJSON_GetObjectItemCaseSensitive(g, "foreach") != NULL;
+	step_gate_before(ui, sv, s, fin, n, foreach);
+	if (!foreach || ui_step_gate_foreach(ui, sv, s, w, g) != 0)
+		step_gate_next(ui, sv, s, w, fin, n);
+	cJSON_Delete(g);
 	store_steps_free(fin, n);
 }

@@ -152,6 +152,8 @@ ui_tree_foreach(struct tree_ctx *c, size_t i, int depth, uint64_t rails,
 		m = &c->in->steps[c->member[k].idx];
 		if (fe->expanded || m->status == STEP_WAITING)
 			nshow++;
+		if (m->status == STEP_WAITING)
+			fe->gate_waits = 1;
 	}
 	for (k = lo; fe->expanded && newest && k < hi; k++) {
 		if (k + 1 == hi || c->member[k + 1].branch !=

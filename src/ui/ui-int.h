@@ -170,6 +170,7 @@ struct ui {
 
 	char			*message;
 	int			 message_error;
+	int			 message_whole;	/* wraps until a key */
 	struct ui_messages	*messages;	/* every one, and the command */
 	struct ui_pending	*pending;
 
@@ -343,6 +344,7 @@ struct tree_foreach {
 	const struct store_step		*row;
 	struct flow_foreach_tally	 tally;
 	int				 expanded;
+	int				 gate_waits;	/* a gate of it */
 };
 struct tree_fanout {
 	int64_t			 id;
@@ -540,6 +542,10 @@ void		 ui_step_json(struct stepv *, const char *, int);
 const char	*ui_step_when(int64_t, char *, size_t);
 void		 ui_step_gate(struct ui *, struct stepv *,
 		     const struct store_step *, const struct store_workflow *);
+struct cJSON;
+int		 ui_step_gate_foreach(struct ui *, struct stepv *,
+		     const struct store_step *, const struct store_workflow *,
+		     const struct cJSON *);
 void		 ui_step_wait(struct ui *, struct stepv *,
 		     const struct store_step *);
 

@@ -61,7 +61,7 @@ scr_ok "^$G1 +gate +. waiting +ask" "a new run shows up live, waiting"
 scr_keys 2
 scr_ok 'Ship release 7\?' "Gates: the gate and its message"
 scr_keys y
-scr_ok 'approve ask \(step [0-9]+\) - comment, optional:' \
+scr_ok 'approve workflow [0-9]+ gate, step ask \(step [0-9]+\) - comment, optional:' \
     "y asks for an optional comment"
 scr_type "ship it"
 scr_keys Enter
@@ -81,7 +81,7 @@ start_run "$T_DIR/guarded.json"
 G0=$ID
 scr_ok "Guarded release" "a gate only someone else may decide"
 scr_keys s
-scr_ok 'skip ask \(step [0-9]+, waiting\) - reason, required:' \
+scr_ok 'skip workflow [0-9]+ guarded, step ask \(step [0-9]+\), waiting - reason, required:' \
     "s asks for a reason"
 scr_type "walk past"
 scr_keys Enter
@@ -102,7 +102,7 @@ start_run "$T_DIR/gate.json"
 G2=$ID
 scr_ok "Ship release 7" "the second gate shows up"
 scr_keys n
-scr_ok 'reject ask \(step [0-9]+\) - reason, required:' \
+scr_ok 'reject workflow [0-9]+ gate, step ask \(step [0-9]+\) - reason, required:' \
     "n asks for a reason"
 scr_keys Enter
 scr_ok 'reject: a reason is required; not sent' "an empty reason is refused"

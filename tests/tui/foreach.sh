@@ -36,7 +36,7 @@ step_label_is() {
 # the console.
 approve_here() {
 	scr_keys G y
-	scr_wait 'approve restart \(step [0-9]+\) - comment, optional:' ||
+	scr_wait 'approve workflow [0-9]+ rolling-restart, step restart before batch [23] of 3 \(step [0-9]+\)' ||
 	    return 1
 	scr_keys Enter
 }
@@ -60,7 +60,7 @@ scr_keys 1
 scr_resize 80x24
 scr_ok "^$id +rolling-rest" "back to the workflows"
 scr_keys Enter
-scr_ok '^▶ restart +host-restart +[0-9]+m?s batch 2/3; 0 of 1 failures; 1 done' \
+scr_ok '^◆ restart +host-restart +[0-9]+m?s batch 2/3; 0 of 1 failures; 1 done' \
     "the for-each is one row: batch 2/3 next, 0 of 1 failures, 1 done"
 scr_ok '◆ before batch 2 of 3 +gate' \
     "its waiting batch gate shows under it"
@@ -152,7 +152,7 @@ scr_keys Enter
 scr_ok '─ ▶ h1 +sleep' "Enter expands it: h1 runs"
 scr_keys j
 scr_keys c
-scr_ok "Cancel item h1 \(step [0-9]+\) of start\?" \
+scr_ok "Cancel item h1 of workflow $hid hang, step start h1 \(step [0-9]+\)\?" \
     "c on a running item offers to cancel that item"
 scr_keys y
 scr_ok "sluice .*cancel --step [0-9]+: cancelled item h" \

@@ -122,7 +122,7 @@ tui_ok "engine: pid $HPID on " "a new console shows the headless engine"
 tui_keys 2
 tui_ok 'Ship the chain\?' "... and the gate waiting"
 tui_keys y
-tui_ok 'approve approve \(step [0-9]+\) - comment, optional:' \
+tui_ok 'approve workflow [0-9]+ [a-z-]+, step approve \(step [0-9]+\) - comment, optional:' \
     "y asks for a comment"
 tui_keys Enter
 tui_ok "approve [0-9]+: approved" "the approval is answered"
