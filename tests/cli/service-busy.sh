@@ -16,14 +16,7 @@
 
 svc_setup sb
 
-PY=""
-for p in /usr/bin/python3 /usr/local/bin/python3 "$(command -v python3)"; do
-	if [ -n "$p" ] && as "$alice" "$p" -c pass 2>/dev/null; then
-		PY=$p
-		break
-	fi
-done
-[ -n "$PY" ] || skip_all "needs a python3 that other accounts may run"
+svc_python
 
 cat >"$T_DIR/lock.py" <<'EOF2'
 import fcntl, os, sys, time
