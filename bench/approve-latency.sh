@@ -41,10 +41,14 @@ EOF2
 one() {
 	bin=$1
 	export SLUICE_DB="$B_DIR/$2.db"
+	# A database is made by init (a sluice before init made it at run).
+	"$bin" init "$SLUICE_DB" >/dev/null 2>&1 || :
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		i=$((i + 1))
-		"$bin" run "$B_DIR/gate.json" >/dev/null 2>&1 </dev/null
+		"$bin" run "$B_DIR/gate.json" >/dev/null 2>"$B_DIR/run.err" \
+		    </dev/null || { echo "$0: queueing failed:" >&2;
+		    cat "$B_DIR/run.err" >&2; exit 1; }
 	done
 	: >"$B_DIR/trace" >"$B_DIR/t0"
 	SLUICE_TRACE="$B_DIR/trace" "$bin" engine >/dev/null \

@@ -67,9 +67,11 @@ gen() {
 	_db=$cache/console-$1x$steps.db
 	mkdir -p "$cache"
 	if [ -f "$_db" ]; then
+		# The schema this sluice makes (init; before init, a write).
 		echo '{"flow": {"start": {"tool": "noop"}}}' \
 		    >"$B_DIR/probe.json"
-		"$SLUICE" --db "$B_DIR/schema.db" template save probe \
+		"$SLUICE" init "$B_DIR/schema.db" >/dev/null 2>&1 ||
+		    "$SLUICE" --db "$B_DIR/schema.db" template save probe \
 		    "$B_DIR/probe.json" >/dev/null 2>&1 || true
 		_want=$(sqlite3 "$B_DIR/schema.db" 'PRAGMA user_version')
 		_have=$(sqlite3 "$_db" 'PRAGMA user_version')

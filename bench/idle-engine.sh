@@ -35,9 +35,13 @@ vcs() {
 one() {
 	bin=$1
 	export SLUICE_DB="$B_DIR/$2.db"
+	# A database is made by init (a sluice before init made it at start).
+	"$bin" init "$SLUICE_DB" >/dev/null 2>&1 || :
 	"$bin" engine >/dev/null 2>"$B_DIR/engine.err" </dev/null &
 	EPID=$!
 	sleep 1
+	kill -0 "$EPID" 2>/dev/null || { echo "$0: the engine exited:" >&2;
+	    cat "$B_DIR/engine.err" >&2; EPID=; exit 1; }
 	v0=$(vcs "$EPID")
 	sleep "$secs"
 	v1=$(vcs "$EPID")

@@ -109,7 +109,7 @@ main(int argc, char **argv)
 		rc = cli_console(&ctx);
 	else
 		rc = cli_dispatch(&ctx, argc, argv);
-	cli_ctx_free(&ctx);
+	client_free(&ctx);
 	log_close();
 	return (cli_stdout_close(rc));
 }

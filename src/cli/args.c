@@ -136,7 +136,7 @@ args_unknown(const struct cli_cmd *cmd, const char *arg)
 	names[n++] = "help";
 	best = NULL;
 	if (strncmp(arg, "--", 2) == 0)
-		best = cli_suggest(arg + 2, names, n);
+		best = client_suggest(arg + 2, names, n);
 	if (best != NULL)
 		cli_error("%s: unknown option %s (did you mean --%s?)",
 		    cmd->name, arg, best);

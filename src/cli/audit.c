@@ -60,7 +60,7 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 	for (i = 0; i < n; i++) {
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "id", (double)a[i].id);
-		cli_json_time(o, "at", a[i].at);
+		json_add_time(o, "at", a[i].at);
 		cJSON_AddStringToObject(o, "who", a[i].who);
 		cJSON_AddNumberToObject(o, "uid", (double)a[i].uid);
 		cJSON_AddStringToObject(o, "tty",
@@ -86,7 +86,7 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 		else
 			cJSON_AddNullToObject(o, "comment");
 		cJSON_AddItemToObject(o, "detail",
-		    cli_json_raw(a[i].detail_json));
+		    json_raw(a[i].detail_json));
 		cJSON_AddStringToObject(o, "hash",
 		    a[i].hash != NULL ? a[i].hash : "");
 		cJSON_AddItemToArray(arr, o);
@@ -136,10 +136,10 @@ cmd_audit_verify(struct cli_ctx *ctx, int json)
 	size_t			 i;
 	int			 rc;
 
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_audit_verify(ctx->store, &v, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	if (json) {
 		o = cJSON_CreateObject();
 		cJSON_AddBoolToObject(o, "intact", v.nproblems == 0);
@@ -187,10 +187,10 @@ cmd_audit_run(struct cli_ctx *ctx, const struct cli_args *args)
 		return (EXIT_USAGE);
 	if (cli_args_has(args, "verify"))
 		return (cmd_audit_verify(ctx, json));
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_audit_list(ctx->store, limit, &a, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	if (json)
 		cmd_audit_json(a, n);
 	else

@@ -48,7 +48,7 @@ cli_authorize(struct cli_ctx *ctx, const char *verb, const char *target)
 	int				 rc;
 
 	memset(&opts, 0, sizeof opts);
-	if ((rc = cli_config(ctx, &opts)) != 0)
+	if ((rc = client_config(ctx, &opts)) != 0)
 		return (rc);
 	authority_caller_init(&caller, getuid());
 	memset(&q, 0, sizeof q);

@@ -55,7 +55,7 @@ cmd_backup_run(struct cli_ctx *ctx, const struct cli_args *args)
 
 	if (*file == '\0')
 		return (cli_usage(&cli_cmd_backup));
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	rc = store_backup(ctx->store, file, cli_args_has(args, "force"),
 	    &cause);
@@ -65,7 +65,7 @@ cmd_backup_run(struct cli_ctx *ctx, const struct cli_args *args)
 		return (EXIT_USAGE);
 	}
 	if (rc != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	cli_printf("%s: copy of %s\n", file, store_path(ctx->store));
 	return (EXIT_OK);
 }

@@ -97,10 +97,10 @@ cmd_check_loop(struct cli_ctx *ctx, const struct flow_doc *doc)
 	}
 	if (!found)
 		return (NULL);
-	path = cli_db_path(ctx);
+	path = client_db_path(ctx);
 	found = access(path, R_OK) == 0;
 	free(path);
-	if (!found || cli_store(ctx, 0) != 0)
+	if (!found || client_store(ctx, 0) != 0)
 		return (NULL);
 	return (cli_subflow_loop(ctx->store, NULL, doc));
 }
@@ -118,7 +118,7 @@ cmd_check_run(struct cli_ctx *ctx, const struct cli_args *args)
 	int				 json, rc, valid;
 
 	json = cli_args_has(args, "json");
-	if ((rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
 	text = file_read(file, SLUICE_MAX_DOCUMENT, &len, &cause);
 	if (text == NULL) {
@@ -138,7 +138,7 @@ cmd_check_run(struct cli_ctx *ctx, const struct cli_args *args)
 	if (json)
 		cmd_check_json(diags, valid);
 	else {
-		cli_diags_print(diags, file);
+		client_diags_print(ctx, diags, file);
 		if (valid) {
 			cli_printf("%s: valid %s, %zu step%s", file,
 			    doc->is_template ? "template" : "flow",

@@ -37,28 +37,13 @@
 #include "flow/flow.h"
 #include "store/store.h"
 #include "engine/engine.h"
+#include "client/client.h"
 
-#define EXIT_OK		0
-#define EXIT_FAILED	1	/* a run failed, or a runtime error */
-#define EXIT_USAGE	2	/* bad usage or invalid input */
-#define EXIT_NOTFOUND	3	/* no such id or name */
-#define EXIT_REFUSED	4	/* permission refused, read-only database */
-
-struct notify_config;
-
-struct cli_ctx {
-	const char		*db_path;	/* --db, else NULL */
-	const char		*tools_path;	/* --tools, else NULL */
-	int			 verbose;
-	struct store		*store;		/* opened by cli_store() */
-	struct store_actor	 actor;
-	struct flow_tools	*tools;		/* loaded by cli_tools() */
-	struct flow_tools	*site;		/* config.json defaults */
-	struct notify_config	*notify;	/* config.json notify */
-	struct authority_site	 authority;	/* the site's policy */
-	char			*tools_file;	/* cli_engine_opts: in use */
-	char			*config_file;	/* cli_engine_opts: site's */
-};
+/*
+ * The command line is a client of the engine (client.h): its context is
+ * the client's settings and open database.
+ */
+#define cli_ctx	client
 
 /*
  * An option a command takes, declared in its table entry (tmux's args
@@ -147,11 +132,9 @@ int		 cli_dispatch(struct cli_ctx *, int, char **);
 int		 cli_cmd_exec(struct cli_ctx *, const struct cli_cmd *, int,
 		     char **);
 int		 cli_unknown(const struct cli_cmd *, const char *);
-const char	*cli_suggest(const char *, const char *const *, size_t);
 
 /* help.c */
 void		 cli_help_top(FILE *);
-void		 cli_ctx_free(struct cli_ctx *);
 void		 cli_error(const char *, ...) printflike(1, 2);
 void		 cli_warn(const char *, ...) printflike(1, 2);
 int		 cli_usage(const struct cli_cmd *);
@@ -169,24 +152,8 @@ const char	*cli_args_next(const struct cli_args *, const char *,
 char		*cli_args_usage(const struct cli_cmd *);
 void		 cli_args_help(const struct cli_cmd *, FILE *);
 const struct cli_cmd *cli_sub_find(const struct cli_cmd *, const char *);
-#define CLI_STORE_ANY	2	/* cli_store: writable if it can be */
-#define CLI_STORE_CREATE 0x4	/* cli_store: may create the default path */
-int		 cli_store(struct cli_ctx *, int);
-int		 cli_db_named(const struct cli_ctx *);
-char		*cli_db_path(const struct cli_ctx *);
-int		 cli_exit_code(int);
-int		 cli_store_fail(int, char *);
-#define CLI_NAME_TEMPLATE	0
-#define CLI_NAME_SCHEDULE	1
-int		 cli_name_fail(struct cli_ctx *, int, char *, int,
-		     const char *);
-int		 cli_tools(struct cli_ctx *, const struct flow_tools **);
-char		*cli_tools_file(const struct cli_ctx *);
 int		 cli_parse_id(const char *, int64_t *);
 int		 cli_parse_limit(const char *, int64_t *);
-void		 cli_diags_print(const struct flow_diags *, const char *);
-struct flow_doc	*cli_doc_parse(const char *, size_t, const struct flow_tools *,
-		     const char *, struct flow_diags **);
 
 /* input.c: -i KEY=VAL (a string), -i KEY:=JSON, --input FILE.json */
 struct cJSON;
@@ -197,9 +164,6 @@ struct cJSON	*cli_input_args(const struct cli_args *, struct cJSON **);
 
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
-void		 cli_json_time(struct cJSON *, const char *, int64_t);
-const char	*cli_time_rfc3339(int64_t, char *, size_t);
-struct cJSON	*cli_json_raw(const char *);	/* stored JSON text, or null */
 size_t		 cli_text_char(const char *, mbstate_t *, int *);
 int		 cli_text_width(const char *);
 
@@ -224,6 +188,9 @@ struct cli_run_opts {
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+int		 cli_secret_inputs(const struct cli_ctx *,
+		     const struct flow_doc *, struct cJSON *, struct cJSON **);
+void		 cli_secret_inputs_free(struct cJSON *);
 extern const struct cli_opt cli_run_options[];
 int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
 		     const char *);
@@ -232,12 +199,6 @@ int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
 char		*cli_subflow_loop(struct store *, const char *,
 		     const struct flow_doc *);
 
-/* show.c: a workflow's times (start_at, sla, late), shared with list.c. */
-void		 cli_workflow_family_json(struct cJSON *,
-		     const struct store_workflow *);
-void		 cli_workflow_time_json(struct cJSON *,
-		     const struct store_workflow *);
-
 /* wait.c: "run --wait": drive the run as the engine, or follow one. */
 struct engine_request;
 struct engine_reply;
@@ -245,21 +206,15 @@ struct engine_opts;
 int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
 
 /* submit.c */
-int		 cli_ask(struct cli_ctx *, const struct engine_request *,
-		     struct engine_reply *);
 int		 cli_template_request(struct cli_ctx *, const char *,
 		     const char *, int64_t, struct engine_reply *);
 int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
-void		 cli_offline_note(struct cli_ctx *);
 int		 cli_reply(struct cli_ctx *, struct engine_reply *, int);
 int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 		     int64_t, const char *, const char *);
 
-/* engine.c, config.c: an engine's settings. */
-int		 cli_engine_opts(struct cli_ctx *, struct engine_opts *);
-int		 cli_config(struct cli_ctx *, struct engine_opts *);
-void		 cli_config_files(char **, char **);
+/* run.c */
 int		 cli_run_is_file(const char *);
 
 /* authorize.c: the authority rule for what the CLI writes itself. */

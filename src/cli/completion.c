@@ -175,7 +175,7 @@ cmd_completion_run(struct cli_ctx *ctx, const struct cli_args *args)
 			return (EXIT_OK);
 		}
 	}
-	if ((best = cli_suggest(args->argv[0], names, i)) != NULL)
+	if ((best = client_suggest(args->argv[0], names, i)) != NULL)
 		cli_error("completion: no shell \"%s\" (did you mean %s?)",
 		    args->argv[0], best);
 	else
@@ -194,7 +194,7 @@ complete_store(struct complete_state *cs)
 	if (cs->tried)
 		return (cs->store);
 	cs->tried = 1;
-	if ((path = cli_db_path(cs->ctx)) == NULL)
+	if ((path = client_db_path(cs->ctx)) == NULL)
 		return (NULL);
 	if (stat(path, &sb) == 0 &&
 	    store_open(path, STORE_F_READONLY, &cs->store, &cause) != 0) {
@@ -307,7 +307,7 @@ complete_inputs(struct complete_state *cs, const char *name)
 		free(cause);
 		return;
 	}
-	in = cli_json_raw(t->input_json);
+	in = json_raw(t->input_json);
 	cJSON_ArrayForEach(k, in) {
 		if (k->string != NULL)
 			complete_word(cs, k->string, "=");

@@ -47,11 +47,11 @@ cli_console(struct cli_ctx *ctx)
 		    "commands (sluice --help)");
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
+	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
 		return (rc);
-	if ((rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
-	if ((rc = cli_engine_opts(ctx, &cfg.opts)) != 0)
+	if ((rc = client_engine_opts(ctx, &cfg.opts)) != 0)
 		return (rc);
 	cfg.store = ctx->store;
 	cfg.tools = tools;

@@ -129,13 +129,13 @@ cli_template_edit(struct cli_ctx *ctx, const char *name)
 	ed.ctx = ctx;
 	ed.name = name;
 	buf_init(&ed.notes);
-	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
+	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
 		return (rc);
 	/* Refused before editing; the engine checks again on save. */
 	if (!store_is_readonly(ctx->store) &&
 	    (rc = cli_authorize(ctx, "template save", name)) != 0)
 		return (rc);
-	if ((rc = cli_tools(ctx, &ed.tools)) != 0)
+	if ((rc = client_tools(ctx, &ed.tools)) != 0)
 		return (rc);
 	if ((rc = editor_start(&ed)) != 0)
 		goto out;
@@ -169,7 +169,7 @@ editor_start(struct editor *ed)
 		return (0);
 	}
 	if (rc != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ed->ctx, rc, cause));
 	len = strlen(t->document);
 	if (len > 0 && t->document[len - 1] == '\n')
 		ed->presented = xstrdup(t->document);
@@ -307,10 +307,10 @@ editor_consider(struct editor *ed, const char *doc)
 		    "nothing saved", SLUICE_MAX_DOCUMENT / 1024);
 		return (editor_keep(ed, doc));
 	}
-	fd = cli_doc_parse(doc, len, ed->tools, ed->name, &diags);
+	fd = client_doc_parse(ed->ctx, doc, len, ed->tools, ed->name, &diags);
 	if (fd == NULL)
 		return (editor_errors(ed, doc, diags));
-	cli_diags_print(diags, ed->name);
+	client_diags_print(ed->ctx, diags, ed->name);
 	flow_diags_free(diags);
 	rc = editor_save(ed, doc, fd);
 	flow_doc_free(fd);

@@ -80,6 +80,8 @@ struct cmd_engine_retired {
 	struct flow_tools		*site;
 	struct notify_config		*notify;
 	char				**operators;
+	struct secret_rule		*secrets;
+	size_t				 nsecrets;
 	char				*tools_file;
 	char				*config_file;
 	struct cmd_engine_retired	*next;
@@ -135,16 +137,16 @@ cmd_engine_reload(int signo, void *arg)
 	fresh.tools_path = ctx->tools_path;
 	memset(&opts, 0, sizeof opts);
 	opts.max_jobs = st->opts.max_jobs;
-	if (cli_tools(&fresh, &tools) != 0)
+	if (client_tools(&fresh, &tools) != 0)
 		xasprintf(&why, "the tools catalog has errors");
-	else if (cli_engine_opts(&fresh, &opts) != 0)
+	else if (client_engine_opts(&fresh, &opts) != 0)
 		xasprintf(&why, "the config has errors");
 	if (why != NULL) {
 		fprintf(stderr, "sluice: engine: reload refused: %s (above); "
 		    "the catalog and config in force are kept\n", why);
 		engine_reload(st->engine, NULL, &opts, why);
 		free(why);
-		cli_ctx_free(&fresh);
+		client_free(&fresh);
 		return;
 	}
 	cmd_engine_retire(st);
@@ -152,6 +154,8 @@ cmd_engine_reload(int signo, void *arg)
 	ctx->site = fresh.site;
 	ctx->notify = fresh.notify;
 	ctx->authority = fresh.authority;
+	ctx->secrets = fresh.secrets;
+	ctx->nsecrets = fresh.nsecrets;
 	ctx->tools_file = fresh.tools_file;
 	ctx->config_file = fresh.config_file;
 	engine_reload(st->engine, tools, &opts, NULL);
@@ -173,6 +177,8 @@ cmd_engine_retire(struct cmd_engine_state *st)
 	r->site = ctx->site;
 	r->notify = ctx->notify;
 	r->operators = ctx->authority.operators;
+	r->secrets = ctx->secrets;
+	r->nsecrets = ctx->nsecrets;
 	r->tools_file = ctx->tools_file;
 	r->config_file = ctx->config_file;
 	r->next = st->retired;
@@ -193,6 +199,7 @@ cmd_engine_retired_free(struct cmd_engine_state *st)
 			flow_tools_free(r->site);
 		notify_config_free(r->notify);
 		strv_free(r->operators);
+		client_secret_rules_free(r->secrets, r->nsecrets);
 		free(r->tools_file);
 		free(r->config_file);
 		free(r);
@@ -244,7 +251,7 @@ cmd_engine_handover(struct cli_ctx *ctx, struct loop *loop,
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);
 	q.command = "handover";
-	if (engine_submit(ctx->store, tools, opts, &ctx->actor, &q, &r,
+	if (client_submit(ctx->store, tools, opts, &ctx->actor, &q, &r,
 	    &why) != 0 || r.code != 0) {
 		log_debug("%s: %s", __func__, why != NULL ? why :
 		    r.message != NULL ? r.message : "?");
@@ -301,11 +308,11 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	}
 	/* A busy database is waited out, never a reason to exit. */
 	engine_busy_init("engine");
-	if ((rc = cli_store(ctx, 1|CLI_STORE_CREATE)) != 0 ||
-	    (rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = client_store(ctx, 1|CLIENT_STORE_CREATE)) != 0 ||
+	    (rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
 	engine_busy_over();
-	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
+	if ((rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
@@ -341,31 +348,4 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	cmd_engine_retired_free(&st);
 	loop_free(loop);
 	return (EXIT_OK);
-}
-
-/*
- * An engine's settings: config.json, then the environment (tests); and
- * the files they came from, for its messages and reloads.
- */
-int
-cli_engine_opts(struct cli_ctx *ctx, struct engine_opts *opts)
-{
-	const char	*v;
-	char		*user;
-	int64_t		 n;
-	int		 rc;
-
-	if ((rc = cli_config(ctx, opts)) != 0)
-		return (rc);
-	free(ctx->tools_file);
-	free(ctx->config_file);
-	ctx->tools_file = cli_tools_file(ctx);
-	cli_config_files(&ctx->config_file, &user);
-	free(user);
-	opts->tools_path = ctx->tools_file;
-	opts->config_path = ctx->config_file;
-	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
-	    str_parse_int64(v, &n) == 0 && n > 0)
-		opts->kill_grace = n;
-	return (0);
 }

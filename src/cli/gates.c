@@ -27,7 +27,6 @@
 #include "cli/cli.h"
 
 static int	cmd_gates_run(struct cli_ctx *, const struct cli_args *);
-static void	cmd_gates_parent_json(cJSON *, const struct store_gate *);
 
 static const struct cli_opt cmd_gates_opts[] = {
 	{ "json", 0, NULL, 0, "a JSON array" },
@@ -41,24 +40,6 @@ const struct cli_cmd cli_cmd_gates = {
 	.run = cmd_gates_run
 };
 
-/* A child run's gate: "parent": {"id", "name"}; else null. */
-static void
-cmd_gates_parent_json(cJSON *o, const struct store_gate *g)
-{
-	cJSON	*p;
-
-	if (g->parent_id == 0) {
-		cJSON_AddNullToObject(o, "parent");
-		return;
-	}
-	p = cJSON_AddObjectToObject(o, "parent");
-	cJSON_AddNumberToObject(p, "id", (double)g->parent_id);
-	if (g->parent_name != NULL)
-		cJSON_AddStringToObject(p, "name", g->parent_name);
-	else
-		cJSON_AddNullToObject(p, "name");
-}
-
 /* Print the waiting gates as a table or a JSON array. */
 static int
 cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
@@ -67,77 +48,48 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 	    "GATE", "WAITING", "BY", "OK", "MESSAGE" };
 	struct store_gate		*g;
 	struct cli_table		*t;
-	cJSON				*arr, *o;
+	cJSON				*arr;
 	char				*cause = NULL, id[64], age[16], ok[32];
 	char				*wname;
 	const char			*cells[7];
 	size_t				 n, i;
-	int				 json, rc;
+	int				 rc;
 
-	json = cli_args_has(args, "json");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if (cli_args_has(args, "json")) {
+		if ((rc = client_read_gates(ctx, &arr)) != 0)
+			return (rc);
+		cli_json_out(arr);
+		return (EXIT_OK);
+	}
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_gate_list(ctx->store, &g, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
-	if (json) {
-		arr = cJSON_CreateArray();
-		for (i = 0; i < n; i++) {
-			o = cJSON_CreateObject();
-			cJSON_AddNumberToObject(o, "step_id",
-			    (double)g[i].step_id);
-			cJSON_AddNumberToObject(o, "workflow_id",
-			    (double)g[i].workflow_id);
-			cJSON_AddStringToObject(o, "workflow_name",
-			    g[i].workflow_name);
-			cJSON_AddStringToObject(o, "step", g[i].step);
-			if (g[i].label != NULL)
-				cJSON_AddStringToObject(o, "label",
-				    g[i].label);
-			else
-				cJSON_AddNullToObject(o, "label");
-			cJSON_AddStringToObject(o, "message",
-			    g[i].message != NULL ? g[i].message : "");
-			cJSON_AddStringToObject(o, "created_by",
-			    g[i].created_by != NULL ? g[i].created_by : "");
-			if (g[i].created_via != NULL)
-				cJSON_AddStringToObject(o, "created_via",
-				    g[i].created_via);
-			else
-				cJSON_AddNullToObject(o, "created_via");
-			cli_json_time(o, "waiting_since", g[i].waiting_since);
-			cJSON_AddNumberToObject(o, "approvals", g[i].approvals);
-			cJSON_AddNumberToObject(o, "quorum", g[i].quorum);
-			cmd_gates_parent_json(o, &g[i]);
-			cJSON_AddItemToArray(arr, o);
-		}
-		cli_json_out(arr);
-	} else {
-		t = cli_table_create(header, nitems(header));
-		cli_table_flex(t, ".ff...f");
-		for (i = 0; i < n; i++) {
-			snprintf(id, sizeof id, "%lld",
-			    (long long)g[i].step_id);
-			snprintf(ok, sizeof ok, "%d/%d", g[i].approvals,
-			    g[i].quorum);
-			cells[0] = id;
-			/* A child run's gate names its parent run. */
-			wname = NULL;
-			if (g[i].parent_id != 0)
-				xasprintf(&wname, "%s (of %lld %s)",
-				    g[i].workflow_name, (long long)g[i].parent_id,
-				    g[i].parent_name != NULL ? g[i].parent_name :
-				    "-");
-			cells[1] = wname != NULL ? wname : g[i].workflow_name;
-			cells[2] = g[i].title;
-			cells[3] = cli_ago(g[i].waiting_since, age, sizeof age);
-			cells[4] = g[i].started_by;
-			cells[5] = ok;
-			cells[6] = g[i].message;
-			cli_table_add(t, cells);
-			free(wname);
-		}
-		cli_table_print(t, "no gates waiting");
+		return (client_store_fail(ctx, rc, cause));
+	t = cli_table_create(header, nitems(header));
+	cli_table_flex(t, ".ff...f");
+	for (i = 0; i < n; i++) {
+		snprintf(id, sizeof id, "%lld",
+		    (long long)g[i].step_id);
+		snprintf(ok, sizeof ok, "%d/%d", g[i].approvals,
+		    g[i].quorum);
+		cells[0] = id;
+		/* A child run's gate names its parent run. */
+		wname = NULL;
+		if (g[i].parent_id != 0)
+			xasprintf(&wname, "%s (of %lld %s)",
+			    g[i].workflow_name, (long long)g[i].parent_id,
+			    g[i].parent_name != NULL ? g[i].parent_name :
+			    "-");
+		cells[1] = wname != NULL ? wname : g[i].workflow_name;
+		cells[2] = g[i].title;
+		cells[3] = cli_ago(g[i].waiting_since, age, sizeof age);
+		cells[4] = g[i].started_by;
+		cells[5] = ok;
+		cells[6] = g[i].message;
+		cli_table_add(t, cells);
+		free(wname);
 	}
+	cli_table_print(t, "no gates waiting");
 	store_gates_free(g, n);
 	return (EXIT_OK);
 }

@@ -59,7 +59,7 @@ cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 	int64_t		 from;
 	int		 rc, existed;
 
-	path = args->argc == 1 ? xstrdup(args->argv[0]) : cli_db_path(ctx);
+	path = args->argc == 1 ? xstrdup(args->argv[0]) : client_db_path(ctx);
 	if (path == NULL || *path == '\0') {
 		free(path);
 		cli_error("no database path (give PATH, --db or SLUICE_DB)");
@@ -79,7 +79,7 @@ cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 	engine_busy_init("init");
 	if ((rc = store_open(path, 0, &s, &cause)) != 0) {
 		free(path);
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	}
 	engine_busy_over();
 	bak = store_migration_backup(s, &from);

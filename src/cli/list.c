@@ -28,7 +28,6 @@
 #include "cli/cli.h"
 
 static int	cmd_list_run(struct cli_ctx *, const struct cli_args *);
-static void	cmd_list_json(const struct store_workflow *, size_t);
 static void	cmd_list_text(const struct store_workflow *, size_t);
 
 static const struct cli_opt cmd_list_opts[] = {
@@ -48,60 +47,6 @@ const struct cli_cmd cli_cmd_list = {
 	.opts = cmd_list_opts,
 	.run = cmd_list_run
 };
-
-/* Print workflows as a JSON array. */
-static void
-cmd_list_json(const struct store_workflow *wfs, size_t n)
-{
-	const struct store_workflow	*w;
-	cJSON				*arr, *o;
-	size_t				 i;
-
-	arr = cJSON_CreateArray();
-	for (i = 0; i < n; i++) {
-		w = &wfs[i];
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "id", (double)w->id);
-		cJSON_AddStringToObject(o, "name", w->name);
-		/* status: as stored (and in show); state: as people see it. */
-		cJSON_AddStringToObject(o, "status", status_run_name(w->status));
-		cJSON_AddStringToObject(o, "state",
-		    state_name(store_workflow_state(w)));
-		cJSON_AddBoolToObject(o, "waiting", w->waiting);
-		cJSON_AddBoolToObject(o, "paused", w->paused);
-		if (w->template_name != NULL) {
-			cJSON_AddStringToObject(o, "template",
-			    w->template_name);
-			cJSON_AddNumberToObject(o, "template_version",
-			    (double)w->template_version);
-		} else {
-			cJSON_AddNullToObject(o, "template");
-			cJSON_AddNullToObject(o, "template_version");
-		}
-		if (w->current_step != NULL)
-			cJSON_AddStringToObject(o, "current_step",
-			    w->current_step);
-		else
-			cJSON_AddNullToObject(o, "current_step");
-		cJSON_AddStringToObject(o, "created_by",
-		    w->created_by != NULL ? w->created_by : "");
-		if (w->created_via != NULL)
-			cJSON_AddStringToObject(o, "created_via",
-			    w->created_via);
-		else
-			cJSON_AddNullToObject(o, "created_via");
-		cli_json_time(o, "created_at", w->created_at);
-		cli_json_time(o, "updated_at", w->updated_at);
-		cli_workflow_time_json(o, w);
-		if (w->parent_id != 0)
-			cJSON_AddNumberToObject(o, "parent_id",
-			    (double)w->parent_id);
-		else
-			cJSON_AddNullToObject(o, "parent_id");
-		cJSON_AddItemToArray(arr, o);
-	}
-	cli_json_out(arr);
-}
 
 /* Print workflows as a table for people. */
 static void
@@ -156,6 +101,7 @@ cmd_list_run(struct cli_ctx *ctx, const struct cli_args *args)
 	enum run_state			 state;
 	const char			*s;
 	char				*cause = NULL;
+	cJSON				*o;
 	size_t				 n;
 	int				 rc;
 
@@ -173,14 +119,17 @@ cmd_list_run(struct cli_ctx *ctx, const struct cli_args *args)
 	    cli_parse_limit(s, &f.limit) != 0)
 		return (EXIT_USAGE);
 	f.top = cli_args_has(args, "top");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if (cli_args_has(args, "json")) {
+		if ((rc = client_read_workflows(ctx, &f, &o)) != 0)
+			return (rc);
+		cli_json_out(o);
+		return (EXIT_OK);
+	}
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_workflow_list(ctx->store, &f, &wfs, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
-	if (cli_args_has(args, "json"))
-		cmd_list_json(wfs, n);
-	else
-		cmd_list_text(wfs, n);
+		return (client_store_fail(ctx, rc, cause));
+	cmd_list_text(wfs, n);
 	store_workflows_free(wfs, n);
 	return (EXIT_OK);
 }

@@ -135,13 +135,13 @@ cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
 		cli_error("log: bad step id \"%s\"", args->argv[0]);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	for (;;) {
 		if (step != NULL)
 			store_step_free(step);
 		if ((rc = store_step_get(ctx->store, id, &step, &cause)) != 0)
-			return (cli_store_fail(rc, cause));
+			return (client_store_fail(ctx, rc, cause));
 		ended = step->status != STEP_RUNNING &&
 		    step->status != STEP_READY &&
 		    step->status != STEP_PENDING;
@@ -150,7 +150,7 @@ cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
 			    &cause);
 			if (rc != 0) {
 				store_step_free(step);
-				return (cli_store_fail(rc, cause));
+				return (client_store_fail(ctx, rc, cause));
 			}
 			cmd_log_print(l, n, stamps, raw, &bol);
 			if (n > 0)

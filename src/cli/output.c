@@ -102,49 +102,6 @@ cli_json_out(cJSON *v)
 }
 
 /*
- * Add a time member as RFC 3339 in UTC with milliseconds
- * ("2026-11-24T16:14:51.123Z"), or null when it has not happened (ms 0).
- */
-void
-cli_json_time(cJSON *o, const char *key, int64_t ms)
-{
-	char	 s[64];
-
-	if (ms <= 0) {
-		cJSON_AddNullToObject(o, key);
-		return;
-	}
-	cJSON_AddStringToObject(o, key, cli_time_rfc3339(ms, s, sizeof s));
-}
-
-/* Format Unix ms as RFC 3339 in UTC with milliseconds. */
-const char *
-cli_time_rfc3339(int64_t ms, char *out, size_t len)
-{
-	struct tm	 tm;
-	time_t		 t = (time_t)(ms / 1000);
-	char		 day[48];
-
-	if (gmtime_r(&t, &tm) == NULL ||
-	    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
-		snprintf(out, len, "?");
-	else
-		snprintf(out, len, "%s.%03dZ", day, (int)(ms % 1000));
-	return (out);
-}
-
-/* Turn stored JSON text into a value; NULL or unparsable text is null. */
-cJSON *
-cli_json_raw(const char *text)
-{
-	cJSON	*v;
-
-	if (text == NULL || (v = cJSON_Parse(text)) == NULL)
-		return (cJSON_CreateNull());
-	return (v);
-}
-
-/*
  * The character at s (not at its end): its length in bytes, and in *cols
  * the columns it takes on a terminal.  A byte that is not valid text is
  * one byte of one column, and decoding starts afresh after it.

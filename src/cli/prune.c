@@ -74,11 +74,11 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 	int64_t				 nruns = 0, nsteps = 0;
 	int				 rc;
 
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_prune_preview(ctx->store, before, &list, &n,
 	    &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	for (i = 0; i < n; i++) {
 		nruns += list[i].runs;
 		nsteps += list[i].steps;
@@ -86,7 +86,7 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 	if (json) {
 		root = cJSON_CreateObject();
 		cJSON_AddTrueToObject(root, "dry_run");
-		cli_json_time(root, "before", before);
+		json_add_time(root, "before", before);
 		arr = cJSON_AddArrayToObject(root, "workflows");
 		for (i = 0; i < n; i++) {
 			o = cJSON_CreateObject();
@@ -94,7 +94,7 @@ cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
 			cJSON_AddStringToObject(o, "name", list[i].name);
 			cJSON_AddStringToObject(o, "status",
 			    status_run_name(list[i].status));
-			cli_json_time(o, "finished_at", list[i].finished_at);
+			json_add_time(o, "finished_at", list[i].finished_at);
 			cJSON_AddNumberToObject(o, "runs", (double)list[i].runs);
 			cJSON_AddNumberToObject(o, "steps",
 			    (double)list[i].steps);
@@ -179,7 +179,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 		q.command = "prune";
 		q.args_json = text;
 		q.patient = 1;
-		rc = cli_ask(ctx, &q, &r);
+		rc = client_ask(ctx, &q, &r);
 		free(text);
 		if (rc == 0 && r.code != 0) {
 			cli_error("%s", r.message != NULL ? r.message :
@@ -201,7 +201,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 	if (json) {
 		root = cJSON_CreateObject();
 		cJSON_AddFalseToObject(root, "dry_run");
-		cli_json_time(root, "before", before);
+		json_add_time(root, "before", before);
 		o = cJSON_AddObjectToObject(root, "removed");
 		cJSON_AddNumberToObject(o, "runs", (double)runs);
 		cJSON_AddNumberToObject(o, "steps", (double)steps);

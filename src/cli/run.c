@@ -39,15 +39,19 @@ static int	 cmd_run_run(struct cli_ctx *, const struct cli_args *);
 static int	 cli_run_load(struct cli_ctx *, const char *,
 		     struct flow_doc **, struct store_template **);
 static int	 cli_run_check_name(const char *);
+static int	 cli_run_secrets_ok(struct cli_ctx *, const struct flow_doc *,
+		     const struct store_template *);
 static char	*cli_run_default_name(const char *);
 static char	*cli_run_request(const struct flow_doc *, const char *,
-		     const char *, const struct store_template *, int64_t);
+		     const char *, const struct store_template *, int64_t,
+		     const cJSON *);
 
 /* What "run" and "template run" take: they start a run the same way. */
 const struct cli_opt cli_run_options[] = {
 	{ "i", 'i', "KEY=VAL", CLI_OPT_MANY|CLI_OPT_SHORT,
 	    "an input value (text, read as its declared type); KEY:=JSON "
-	    "for any JSON value" },
+	    "for any JSON value; a secret input only as KEY=@- (stdin) or "
+	    "KEY=@FILE" },
 	{ "input", 0, "FILE.json", CLI_OPT_MANY,
 	    "input values from a JSON object (-i wins)" },
 	{ "name", 0, "NAME", 0,
@@ -140,7 +144,7 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 
 	*docp = NULL;
 	*tp = NULL;
-	if ((rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
 	if (cli_run_is_file(what)) {
 		text = file_read(what, SLUICE_MAX_DOCUMENT, &len, &cause);
@@ -151,17 +155,17 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
 		}
 		where = xstrdup(what);
 	} else {
-		if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+		if ((rc = client_store(ctx, CLIENT_STORE_ANY)) != 0)
 			return (rc);
 		rc = store_template_get(ctx->store, what, 0, tp, &cause);
 		if (rc != 0)
-			return (cli_name_fail(ctx, rc, cause,
-			    CLI_NAME_TEMPLATE, what));
+			return (client_name_fail(ctx, rc, cause,
+			    CLIENT_NAME_TEMPLATE, what));
 		text = xstrdup((*tp)->document);
 		len = strlen(text);
 		xasprintf(&where, "template %s", what);
 	}
-	*docp = cli_doc_parse(text, len, tools, where, NULL);
+	*docp = client_doc_parse(ctx, text, len, tools, where, NULL);
 	free(where);
 	free(text);
 	return (*docp == NULL ? EXIT_USAGE : 0);
@@ -173,15 +177,16 @@ cli_run_load(struct cli_ctx *ctx, const char *what, struct flow_doc **docp,
  */
 static char *
 cli_run_request(const struct flow_doc *doc, const char *input,
-    const char *name, const struct store_template *t, int64_t start_at)
+    const char *name, const struct store_template *t, int64_t start_at,
+    const cJSON *secrets)
 {
 	cJSON	*a;
 	char	*text;
 
 	a = cJSON_CreateObject();
 	cJSON_AddStringToObject(a, "name", name);
-	cJSON_AddItemToObject(a, "flow", cli_json_raw(doc->flow_json));
-	cJSON_AddItemToObject(a, "input", cli_json_raw(input));
+	cJSON_AddItemToObject(a, "flow", json_raw(doc->flow_json));
+	cJSON_AddItemToObject(a, "input", json_raw(input));
 	if (t != NULL) {
 		cJSON_AddStringToObject(a, "template", t->name);
 		cJSON_AddNumberToObject(a, "version", (double)t->version);
@@ -190,9 +195,44 @@ cli_run_request(const struct flow_doc *doc, const char *input,
 		cJSON_AddNumberToObject(a, "sla_ms", (double)doc->sla_ms);
 	if (start_at > 0)
 		cJSON_AddNumberToObject(a, "start_at", (double)start_at);
+	if (secrets != NULL)
+		cJSON_AddItemToObject(a, "secret_input",
+		    cJSON_Duplicate(secrets, 1));
 	text = json_print(a);
+	if (secrets != NULL)
+		cli_secret_inputs_free(cJSON_DetachItemFromObjectCaseSensitive(
+		    a, "secret_input"));
 	cJSON_Delete(a);
 	return (text);
+}
+
+/*
+ * The site's secrets policy, asked before anything is sent: a refusal
+ * (which the engine would give too) then touches nothing.
+ */
+static int
+cli_run_secrets_ok(struct cli_ctx *ctx, const struct flow_doc *doc,
+    const struct store_template *t)
+{
+	const struct flow_tools	*tools;
+	struct engine_opts	 opts;
+	char			*cause = NULL;
+	int			 rc;
+
+	if (doc->flow_json == NULL || strstr(doc->flow_json, "secrets") ==
+	    NULL)
+		return (0);
+	memset(&opts, 0, sizeof opts);
+	if ((rc = client_tools(ctx, &tools)) != 0 ||
+	    (rc = client_engine_opts(ctx, &opts)) != 0)
+		return (rc);
+	if (engine_secret_start_ok(tools, &opts, t != NULL ? t->name : NULL,
+	    doc->flow_json, &cause) != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		return (EXIT_REFUSED);
+	}
+	return (0);
 }
 
 /*
@@ -208,6 +248,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	struct engine_request	 q;
 	struct engine_reply	 r;
 	char			*input = NULL, *cause = NULL, *name = NULL;
+	cJSON			*given = NULL, *secrets = NULL;
 	int64_t			 start_at = 0;
 	int			 rc;
 
@@ -223,14 +264,19 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	}
 	if ((rc = cli_run_load(ctx, o->what, &doc, &t)) != 0)
 		goto out;
-	if ((input = flow_doc_input_text(doc, o->input, o->texts,
+	given = cJSON_Duplicate(o->input, 1);
+	if ((rc = cli_secret_inputs(ctx, doc, given, &secrets)) != 0)
+		goto out;
+	if ((input = flow_doc_input_text(doc, given, o->texts,
 	    &cause)) == NULL) {
 		cli_error("%s", cause);
 		free(cause);
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
+	if ((rc = cli_run_secrets_ok(ctx, doc, t)) != 0)
+		goto out;
+	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
 		goto out;
 	if (o->name != NULL)
 		name = xstrdup(o->name);
@@ -239,7 +285,8 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	else
 		name = cli_run_default_name(o->what);
 	q.command = "start";
-	q.args_json = cli_run_request(doc, input, name, t, start_at);
+	q.args_json = cli_run_request(doc, input, name, t, start_at, secrets);
+	q.secret = secrets != NULL;
 	if (o->wait)
 		rc = cli_run_wait(ctx, &q);
 	else if ((rc = cli_submit(ctx, &q, &r, 1)) == 0) {
@@ -248,7 +295,11 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	}
 out:
 	engine_reply_clear(&r);
+	if (q.secret)
+		explicit_bzero((char *)q.args_json, strlen(q.args_json));
 	free((char *)q.args_json);
+	cli_secret_inputs_free(secrets);
+	cJSON_Delete(given);
 	free(name);
 	free(input);
 	if (t != NULL)

@@ -251,14 +251,14 @@ schedule_add_check(struct cli_ctx *ctx, struct schedule_add *a)
 		    "cancel-previous", a->overlap);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_tools(ctx, &tools)) != 0 || (rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
+	if ((rc = client_tools(ctx, &tools)) != 0 || (rc = client_store(ctx, CLIENT_STORE_ANY)) != 0)
 		return (rc);
 	rc = store_template_get(ctx->store, a->template_name, 0, &t, &cause);
 	if (rc != 0)
-		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    a->template_name));
 	xasprintf(&where, "template %s", t->name);
-	doc = cli_doc_parse(t->document, strlen(t->document), tools, where,
+	doc = client_doc_parse(ctx, t->document, strlen(t->document), tools, where,
 	    NULL);
 	free(where);
 	store_template_free(t);
@@ -308,7 +308,7 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
 	char			*cause = NULL, next[64];
 
 	/* The engine was asked without opening the database: read it now. */
-	if (cli_store(ctx, 0) != 0)
+	if (client_store(ctx, 0) != 0)
 		return;
 	if (store_schedule_get(ctx->store, name, &c, &cause) != 0) {
 		free(cause);
@@ -399,13 +399,13 @@ schedule_json(const struct store_schedule *c)
 	else
 		cJSON_AddNullToObject(o, "tz");
 	cJSON_AddStringToObject(o, "template", c->template_name);
-	cJSON_AddItemToObject(o, "input", cli_json_raw(c->input_json));
+	cJSON_AddItemToObject(o, "input", json_raw(c->input_json));
 	cJSON_AddStringToObject(o, "overlap", c->overlap);
 	cJSON_AddBoolToObject(o, "paused", c->paused);
 	cJSON_AddStringToObject(o, "created_by", c->created_by);
-	cli_json_time(o, "created_at", c->created_at);
-	cli_json_time(o, "updated_at", c->updated_at);
-	cli_json_time(o, "last_fire_at", c->last_fire_at);
+	json_add_time(o, "created_at", c->created_at);
+	json_add_time(o, "updated_at", c->updated_at);
+	json_add_time(o, "last_fire_at", c->last_fire_at);
 	if (c->last_run_id > 0)
 		cJSON_AddNumberToObject(o, "last_run_id",
 		    (double)c->last_run_id);
@@ -416,7 +416,7 @@ schedule_json(const struct store_schedule *c)
 		    status_run_name(c->last_run_status));
 	else
 		cJSON_AddNullToObject(o, "last_run_status");
-	cli_json_time(o, "next_fire_at", c->next_fire_at);
+	json_add_time(o, "next_fire_at", c->next_fire_at);
 	return (o);
 }
 
@@ -468,10 +468,10 @@ cmd_schedule_list(struct cli_ctx *ctx, const struct cli_args *args)
 	int			 json, rc;
 
 	json = cli_args_has(args, "json");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_schedule_list(ctx->store, &c, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	if (json) {
 		arr = cJSON_CreateArray();
 		for (i = 0; i < n; i++)
@@ -501,7 +501,7 @@ schedule_skip_times(cJSON *e)
 			continue;
 		ms = (int64_t)v->valuedouble;
 		cJSON_DeleteItemFromObjectCaseSensitive(e, keys[i]);
-		cli_json_time(e, keys[i], ms);
+		json_add_time(e, keys[i], ms);
 	}
 }
 
@@ -523,11 +523,11 @@ schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
 		rc = store_schedule_history(ctx->store, c->id,
 		    SCHEDULE_HISTORY, skips, &h, &n, &cause);
 		if (rc != 0)
-			return (cli_store_fail(rc, cause));
+			return (client_store_fail(ctx, rc, cause));
 		arr = cJSON_AddArrayToObject(o, skips ? "skipped" : "runs");
 		for (i = 0; i < n; i++) {
 			if (skips) {
-				e = cli_json_raw(h[i].detail_json);
+				e = json_raw(h[i].detail_json);
 				if (!cJSON_IsObject(e)) {
 					cJSON_Delete(e);
 					e = cJSON_CreateObject();
@@ -539,7 +539,7 @@ schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
 					    (double)h[i].created_at);
 				else {
 					schedule_skip_times(e);
-					cli_json_time(e, "at",
+					json_add_time(e, "at",
 					    h[i].created_at);
 				}
 			} else {
@@ -553,11 +553,11 @@ schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
 					    "created_at",
 					    (double)h[i].created_at);
 				else {
-					cli_json_time(e, "fire_at",
+					json_add_time(e, "fire_at",
 					    h[i].fire_at);
-					cli_json_time(e, "created_at",
+					json_add_time(e, "created_at",
 					    h[i].created_at);
-					cli_json_time(e, "ended_at",
+					json_add_time(e, "ended_at",
 					    h[i].ended_at);
 				}
 			}
@@ -621,11 +621,11 @@ cmd_schedule_show(struct cli_ctx *ctx, const struct cli_args *args)
 	json = cli_args_has(args, "json");
 	if ((rc = schedule_name_arg(args->argv[0])) != 0)
 		return (rc);
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	rc = store_schedule_get(ctx->store, args->argv[0], &c, &cause);
 	if (rc != 0)
-		return (cli_name_fail(ctx, rc, cause, CLI_NAME_SCHEDULE,
+		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_SCHEDULE,
 		    args->argv[0]));
 	o = schedule_json(c);
 	if ((rc = schedule_history_json(ctx, c, o, !json)) == 0) {
@@ -663,10 +663,10 @@ cmd_schedule_action(struct cli_ctx *ctx, const struct cli_args *cl)
 	q.args_json = json_print(args);
 	cJSON_Delete(args);
 	/* A name that is not there gets the closest one that is. */
-	if ((rc = cli_ask(ctx, &q, &r)) == 0) {
+	if ((rc = client_ask(ctx, &q, &r)) == 0) {
 		if (r.code == EXIT_NOTFOUND && r.message != NULL)
-			rc = cli_name_fail(ctx, STORE_NOTFOUND,
-			    xstrdup(r.message), CLI_NAME_SCHEDULE, name);
+			rc = client_name_fail(ctx, STORE_NOTFOUND,
+			    xstrdup(r.message), CLIENT_NAME_SCHEDULE, name);
 		else
 			rc = cli_reply(ctx, &r, run);
 	}

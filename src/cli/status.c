@@ -139,10 +139,10 @@ status_check(struct cli_ctx *ctx, struct status *st)
 		status_problem(st, "the database is read-only to you and no "
 		    "engine answers: commands that change it are refused");
 	memset(&opts, 0, sizeof opts);
-	if (cli_config(ctx, &opts) != 0)
+	if (client_config(ctx, &opts) != 0)
 		status_problem(st, "the config file does not parse (see "
 		    "above)");
-	if (cli_tools(ctx, &tools) != 0)
+	if (client_tools(ctx, &tools) != 0)
 		status_problem(st, "the tools catalog %s does not parse (see "
 		    "above)", st->tools != NULL ? st->tools : "");
 }
@@ -231,7 +231,7 @@ status_json(const struct status *st)
 	if (st->running && st->lease.pid != 0) {
 		cJSON_AddNumberToObject(o, "pid", (double)st->lease.pid);
 		status_json_path(o, "host", st->lease.host);
-		cli_json_time(o, "since", st->lease.since);
+		json_add_time(o, "since", st->lease.since);
 	} else {
 		cJSON_AddNullToObject(o, "pid");
 		cJSON_AddNullToObject(o, "host");
@@ -265,7 +265,8 @@ status_waiting(struct cli_ctx *ctx, struct status *st)
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);
 	q.command = "ping";
-	if (engine_submit_sock(ctx->store, &ctx->actor, &q, &r, &cause) == 0 &&
+	if (client_ask_sock(store_path(ctx->store), &ctx->actor, &q, &r,
+	    &cause) == 0 &&
 	    r.waiting != NULL) {
 		st->waiting = r.waiting;
 		st->waiting_since = r.waiting_since;
@@ -302,7 +303,7 @@ cmd_status_run(struct cli_ctx *ctx, const struct cli_args *args)
 	int		 json, rc;
 
 	json = cli_args_has(args, "json");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	memset(&st, 0, sizeof st);
 	st.path = store_path(ctx->store);
@@ -316,15 +317,15 @@ cmd_status_run(struct cli_ctx *ctx, const struct cli_args *args)
 	if ((rc = store_health(ctx->store, &st.health, &cause)) != 0 ||
 	    (rc = store_lease_get(ctx->store, &st.lease, &cause)) != 0) {
 		status_free(&st);
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	}
-	st.running = engine_probe(ctx->store);
+	st.running = client_probe(ctx->store);
 	if (st.running) {
 		st.mode = st.readonly ? "service" : "personal";
 		status_waiting(ctx, &st);
 	}
-	cli_config_files(&st.site, &st.user);
-	st.tools = cli_tools_file(ctx);
+	client_config_files(&st.site, &st.user);
+	st.tools = client_tools_file(ctx);
 	status_check(ctx, &st);
 	if (json)
 		status_json(&st);

@@ -15,10 +15,10 @@
  */
 
 /*
- * submit.c: how a command asks the engine and reports the answer: the
- * engine's line on stdout, a refusal as "sluice: ..." with its exit
- * status, and, when no engine was running, a note saying the change is
- * recorded but nothing runs until one starts, and how to start one.
+ * submit.c: how a command reports the engine's answer (client.h asks
+ * it): the engine's line on stdout, a refusal as "sluice: ..." with its
+ * exit status, and, when no engine was running, a note saying the change
+ * is recorded but nothing runs until one starts, and how to start one.
  */
 
 #include <stdio.h>
@@ -33,50 +33,6 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-/*
- * Send a request and print nothing: the exit status of the exchange
- * (after saying why it failed), the engine's answer in r.
- */
-int
-cli_ask(struct cli_ctx *ctx, const struct engine_request *q,
-    struct engine_reply *r)
-{
-	const struct flow_tools	*tools;
-	struct engine_opts	 opts;
-	char			*cause = NULL, *path;
-	int			 rc;
-
-	memset(r, 0, sizeof *r);
-	memset(&opts, 0, sizeof opts);
-	/* An engine answering its socket: ask it first, opening nothing. */
-	if (ctx->store == NULL) {
-		path = cli_db_path(ctx);
-		rc = engine_submit_sock_path(path, &ctx->actor, q, r, &cause);
-		free(path);
-		if (rc == 0)
-			return (EXIT_OK);
-		if (rc != 1) {
-			cli_error("%s", cause);
-			free(cause);
-			return (EXIT_FAILED);
-		}
-	}
-	/* Read-only is fine: the engine's socket does the writing. */
-	if ((rc = cli_store(ctx, CLI_STORE_ANY)) != 0)
-		return (rc);
-	if ((rc = cli_tools(ctx, &tools)) != 0)
-		return (rc);
-	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
-		return (rc);
-	if ((rc = engine_submit(ctx->store, tools, &opts, &ctx->actor, q, r,
-	    &cause)) != 0) {
-		cli_error("%s", cause);
-		free(cause);
-		return (rc == STORE_READONLY ? EXIT_REFUSED : EXIT_FAILED);
-	}
-	return (EXIT_OK);
-}
-
 /* Send a request; returns the exit status after printing the answer. */
 int
 cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
@@ -84,7 +40,7 @@ cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
 {
 	int	 rc;
 
-	if ((rc = cli_ask(ctx, q, r)) != 0)
+	if ((rc = client_ask(ctx, q, r)) != 0)
 		return (rc);
 	return (cli_reply(ctx, r, quiet));
 }
@@ -100,17 +56,8 @@ cli_reply(struct cli_ctx *ctx, struct engine_reply *r, int quiet)
 	if (!quiet && r->message != NULL)
 		cli_printf("%s\n", r->message);
 	if (r->offline)
-		cli_offline_note(ctx);
+		client_offline_note(ctx);
 	return (EXIT_OK);
-}
-
-/* No engine runs: say what that means and how to start one. */
-void
-cli_offline_note(struct cli_ctx *ctx)
-{
-	cli_warn("no engine is running on %s: this is recorded, but no step "
-	    "runs until one starts (sluice engine, or run --wait)",
-	    store_path(ctx->store));
 }
 
 /*
@@ -121,24 +68,12 @@ int
 cli_submit_action(struct cli_ctx *ctx, const char *command, int64_t wf,
     int64_t step, const char *comment, const char *from)
 {
-	struct engine_request	 q;
 	struct engine_reply	 r;
-	cJSON			*args;
 	int			 rc;
 
-	args = cJSON_CreateObject();
-	if (comment != NULL)
-		cJSON_AddStringToObject(args, "comment", comment);
-	if (from != NULL)
-		cJSON_AddStringToObject(args, "from", from);
-	memset(&q, 0, sizeof q);
-	q.command = command;
-	q.workflow_id = wf;
-	q.step_id = step;
-	q.args_json = json_print(args);
-	cJSON_Delete(args);
-	rc = cli_submit(ctx, &q, &r, 0);
-	free((char *)q.args_json);
+	if ((rc = client_command(ctx, command, wf, step, comment, from,
+	    &r)) == 0)
+		rc = cli_reply(ctx, &r, 0);
 	engine_reply_clear(&r);
 	return (rc);
 }
@@ -167,7 +102,7 @@ cli_template_request(struct cli_ctx *ctx, const char *name,
 	q.command = document != NULL ? "template-save" : "template-rm";
 	q.args_json = json_print(args);
 	cJSON_Delete(args);
-	rc = cli_ask(ctx, &q, r);
+	rc = client_ask(ctx, &q, r);
 	free((char *)q.args_json);
 	return (rc);
 }

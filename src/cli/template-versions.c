@@ -101,22 +101,22 @@ cli_template_history(struct cli_ctx *ctx, const struct cli_args *args)
 	int				 json, rc;
 
 	json = cli_args_has(args, "json");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_template_history(ctx->store, args->argv[0], &v, &n,
 	    &removed_at, &cause)) != 0)
-		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    args->argv[0]));
 	if (json) {
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", args->argv[0]);
-		cli_json_time(o, "removed_at", removed_at);
+		json_add_time(o, "removed_at", removed_at);
 		a = cJSON_AddArrayToObject(o, "versions");
 		for (i = 0; i < n; i++) {
 			e = cJSON_CreateObject();
 			cJSON_AddNumberToObject(e, "version",
 			    (double)v[i].version);
-			cli_json_time(e, "saved_at", v[i].saved_at);
+			json_add_time(e, "saved_at", v[i].saved_at);
 			cJSON_AddStringToObject(e, "saved_by",
 			    v[i].saved_by != NULL ? v[i].saved_by : "");
 			if (v[i].description != NULL)
@@ -166,11 +166,11 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 	if ((nargs > 1 && versions_parse(args->argv[1], &v1) != 0) ||
 	    (nargs > 2 && versions_parse(args->argv[2], &v2) != 0))
 		return (EXIT_USAGE);
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_template_get_any(ctx->store, name, 0, &latest,
 	    &cause)) != 0)
-		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));
 	if (nargs == 1) {
 		if (latest->version < 2) {
@@ -188,7 +188,7 @@ cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
 	    &cause)) != 0 || (rc = store_template_get_any(ctx->store, name,
 	    v2, &t2, &cause)) != 0) {
 		store_template_free(t1);
-		return (cli_store_fail(rc, cause));
+		return (client_store_fail(ctx, rc, cause));
 	}
 	l1 = versions_label(t1);
 	l2 = versions_label(t2);

@@ -44,7 +44,6 @@ static int	cmd_template_edit(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_rm(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_run(struct cli_ctx *, const struct cli_args *);
 static int	template_name_arg(const char *);
-static cJSON	*template_json(const struct store_template *, int);
 static void	template_table(struct store_template *, size_t);
 static void	template_print_doc(const char *);
 
@@ -180,41 +179,6 @@ template_name_arg(const char *name)
 	return (EXIT_USAGE);
 }
 
-/* A template as JSON; with_doc adds the parsed document. */
-static cJSON *
-template_json(const struct store_template *t, int with_doc)
-{
-	struct flow_doc	*doc;
-	cJSON		*o;
-
-	o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "name", t->name);
-	cJSON_AddNumberToObject(o, "version", (double)t->version);
-	if (t->description != NULL)
-		cJSON_AddStringToObject(o, "description", t->description);
-	else
-		cJSON_AddNullToObject(o, "description");
-	cJSON_AddStringToObject(o, "created_by",
-	    t->created_by != NULL ? t->created_by : "");
-	cJSON_AddStringToObject(o, "updated_by",
-	    t->updated_by != NULL ? t->updated_by : "");
-	cli_json_time(o, "created_at", t->created_at);
-	cli_json_time(o, "updated_at", t->updated_at);
-	cJSON_AddItemToObject(o, "inputs", cli_json_raw(t->input_json));
-	if (with_doc) {
-		cJSON_AddItemToObject(o, "document", cli_json_raw(t->document));
-		/* What a run's input must be, for a client to check first. */
-		doc = flow_doc_parse(t->document, strlen(t->document), NULL,
-		    NULL);
-		if (doc != NULL) {
-			cJSON_AddItemToObject(o, "input_schema",
-			    flow_doc_input_schema(doc));
-			flow_doc_free(doc);
-		}
-	}
-	return (o);
-}
-
 /* Print live templates as a table: NAME VERSION UPDATED BY DESCRIPTION. */
 static void
 template_table(struct store_template *t, size_t n)
@@ -246,23 +210,22 @@ static int
 cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 {
 	struct store_template	*t;
-	size_t			 n, i;
-	char			*cause;
+	size_t			 n;
+	char			*cause = NULL;
 	cJSON			*a;
-	int			 json, rc;
+	int			 rc;
 
-	json = cli_args_has(args, "json");
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if (cli_args_has(args, "json")) {
+		if ((rc = client_read_templates(ctx, &a)) != 0)
+			return (rc);
+		cli_json_out(a);
+		return (EXIT_OK);
+	}
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	if ((rc = store_template_list(ctx->store, &t, &n, &cause)) != 0)
-		return (cli_store_fail(rc, cause));
-	if (json) {
-		a = cJSON_CreateArray();
-		for (i = 0; i < n; i++)
-			cJSON_AddItemToArray(a, template_json(&t[i], 0));
-		cli_json_out(a);
-	} else
-		template_table(t, n);
+		return (client_store_fail(ctx, rc, cause));
+	template_table(t, n);
 	store_templates_free(t, n);
 	return (EXIT_OK);
 }
@@ -295,6 +258,7 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 	const char		*name, *v;
 	char			*cause;
 	int64_t			 version = 0;
+	cJSON			*o;
 	int			 json, rc;
 
 	json = cli_args_has(args, "json");
@@ -306,16 +270,19 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 	name = args->argv[0];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
-	if ((rc = cli_store(ctx, 0)) != 0)
+	if (json) {
+		if ((rc = client_read_template(ctx, name, version, &o)) != 0)
+			return (rc);
+		cli_json_out(o);
+		return (EXIT_OK);
+	}
+	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
 	rc = store_template_get(ctx->store, name, version, &t, &cause);
 	if (rc != 0)
-		return (cli_name_fail(ctx, rc, cause, CLI_NAME_TEMPLATE,
+		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));
-	if (json)
-		cli_json_out(template_json(t, 1));
-	else
-		template_print_doc(t->document);
+	template_print_doc(t->document);
 	store_template_free(t);
 	return (EXIT_OK);
 }
@@ -348,15 +315,15 @@ cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_tools(ctx, &tools)) != 0) {
+	if ((rc = client_tools(ctx, &tools)) != 0) {
 		free(text);
 		return (rc);
 	}
-	if ((doc = cli_doc_parse(text, len, tools, label, NULL)) == NULL) {
+	if ((doc = client_doc_parse(ctx, text, len, tools, label, NULL)) == NULL) {
 		free(text);
 		return (EXIT_USAGE);
 	}
-	if ((rc = cli_store(ctx, CLI_STORE_ANY|CLI_STORE_CREATE)) != 0)
+	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
 		goto out;
 	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
 		cli_error("%s: template %s would call itself: %s", label,
@@ -406,8 +373,8 @@ cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
 		return (rc);
 	if ((rc = cli_template_request(ctx, name, NULL, 0, &r)) == 0) {
 		if (r.code == EXIT_NOTFOUND && r.message != NULL)
-			rc = cli_name_fail(ctx, STORE_NOTFOUND,
-			    xstrdup(r.message), CLI_NAME_TEMPLATE, name);
+			rc = client_name_fail(ctx, STORE_NOTFOUND,
+			    xstrdup(r.message), CLIENT_NAME_TEMPLATE, name);
 		else if (r.code != 0) {
 			cli_error("%s", r.message != NULL ? r.message :
 			    "refused");

@@ -90,7 +90,7 @@ cli_wait_change(struct cli_ctx *ctx, int *fd)
 	char		 buf[4096];
 	ssize_t		 n;
 
-	if (*fd == -1 && (*fd = engine_sock_connect(ctx->store)) != -1 &&
+	if (*fd == -1 && (*fd = client_sock_connect(store_path(ctx->store))) != -1 &&
 	    sock_write_all(*fd, sub, sizeof sub - 1, time_mono_ms() + 1000) !=
 	    0) {
 		close(*fd);
@@ -128,7 +128,7 @@ cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 
 	for (;;) {
 		if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0) {
-			rc = cli_store_fail(rc, cause);
+			rc = client_store_fail(ctx, rc, cause);
 			break;
 		}
 		status = w->status;
@@ -137,9 +137,9 @@ cli_wait_follow(struct cli_ctx *ctx, int64_t id)
 			rc = cli_wait_final(ctx, id, status);
 			break;
 		}
-		if ((fd < 0 && ++n % 25 == 0 && !engine_probe(ctx->store)) ||
+		if ((fd < 0 && ++n % 25 == 0 && !client_probe(ctx->store)) ||
 		    (cli_wait_change(ctx, &fd) != 0 &&
-		    !engine_probe(ctx->store))) {
+		    !client_probe(ctx->store))) {
 			rc = -1;
 			break;
 		}
@@ -229,10 +229,10 @@ cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
 	int			 rc;
 
 	memset(&r, 0, sizeof r);
-	if ((rc = cli_tools(ctx, &tools)) != 0)
+	if ((rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
 	memset(&opts, 0, sizeof opts);
-	if ((rc = cli_engine_opts(ctx, &opts)) != 0)
+	if ((rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
 	loop = loop_create();
 	loop_signal(loop, SIGINT, cli_wait_signal, &e);

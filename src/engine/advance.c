@@ -72,7 +72,7 @@ engine_step_timeout(struct engine *e, const struct flow_step *fs)
 	return (FLOW_DEFAULT_TIMEOUT);
 }
 
-/* Write a step row's end. */
+/* Write a step row's end, the run's secrets masked in what it keeps. */
 static void
 engine_row_end(struct engine *e, struct estep *es, enum step_status status,
     const char *result, const char *error, int has_exit, int exit_code)
@@ -83,12 +83,14 @@ engine_row_end(struct engine *e, struct estep *es, enum step_status status,
 	memset(&row, 0, sizeof row);
 	row.id = es->id;
 	row.status = status;
-	row.result_json = (char *)result;
-	row.error = (char *)error;
+	row.result_json = mask_json(es->wf->mask, result);
+	row.error = mask_text(es->wf->mask, error);
 	row.has_exit_code = has_exit;
 	row.exit_code = exit_code;
 	if (store_step_end(e->store, &row, time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	free(row.result_json);
+	free(row.error);
 	es->wf->nactive--;
 }
 
@@ -577,13 +579,19 @@ static void
 engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
     const char *why)
 {
-	char	*output = NULL;
+	char	*output = NULL, *masked, *why_masked;
 
 	if (wf->ended)
 		return;
 	engine_txn(e);
+	why = why_masked = mask_text(wf->mask, why);
 	if (status == RUN_COMPLETED &&
-	    (output = engine_wf_output(e, wf)) != NULL &&
+	    (output = engine_wf_output(e, wf)) != NULL) {
+		masked = mask_json(wf->mask, output);
+		free(output);
+		output = masked;
+	}
+	if (output != NULL &&
 	    store_workflow_set_output(e->store, wf->id, output) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	wf->ended = 1;
@@ -602,7 +610,9 @@ engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
 		engine_notify(e, status == RUN_FAILED ?
 		    "workflow_failed" : "workflow_completed", wf->id, 0, NULL);
 	engine_child_ended(e, wf, status, why, output);
+	engine_secret_input_drop(e, wf);
 	free(output);
+	free(why_masked);
 	wf->refs--;
 	engine_wf_ended(e, wf, status);
 }

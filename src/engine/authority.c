@@ -38,14 +38,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "util/util.h"
+#include "flow/flow.h"
 #include "engine/engine.h"
 
 #define AUTHORITY_MAX_GROUPS	1024
 
-static void	authority_list(struct buf *, const cJSON *, char **, size_t);
+static void	authority_list(struct buf *, char **, size_t);
 
 /* Who a uid is: its name, primary group and every group it is in. */
 void
@@ -101,11 +100,10 @@ authority_names(const struct authority_caller *c, const char *entry)
 
 /* A list of rule entries for a message: "alice, @ops". */
 static void
-authority_list(struct buf *b, const cJSON *json, char **v, size_t n)
+authority_list(struct buf *b, char **v, size_t n)
 {
 	size_t		 i;
 
-	json_join_strings(b, json);
 	for (i = 0; i < n; i++)
 		buf_printf(b, "%s%s", b->len > 0 ? ", " : "", v[i]);
 	if (b->len == 0)
@@ -128,8 +126,7 @@ authority_operator(const struct authority_site *site,
 	}
 	if (why != NULL) {
 		buf_init(&names);
-		authority_list(&names, NULL, site->operators,
-		    site->noperators);
+		authority_list(&names, site->operators, site->noperators);
 		xasprintf(why, "%s is not an operator (operators: %s)",
 		    c->name, names.data);
 		buf_free(&names);
@@ -155,32 +152,29 @@ authority_gate(const struct authority_site *site,
     const struct authority_caller *c, const struct authority_ask *q,
     char **why)
 {
-	const cJSON	*list, *a, *self, *ops, *agents;
-	struct buf	 names;
-	int		 allowed = 0, allow_self;
+	const struct flow_policy	*p = q->gate;
+	struct buf			 names;
+	size_t				 i;
+	int				 allowed = 0, allow_self;
 
 	/* People decide gates: an agent's client only where the gate says. */
-	agents = cJSON_GetObjectItemCaseSensitive(q->gate, "agents");
-	if (q->via != NULL && !(cJSON_IsBool(agents) ? cJSON_IsTrue(agents) :
+	if (q->via != NULL && !(p->agents >= 0 ? p->agents :
 	    site != NULL && site->agents)) {
 		xasprintf(why, "gate %s is for people: a decision via %s is "
 		    "refused (the gate does not say \"agents\": true)",
 		    q->target, q->via);
 		return (0);
 	}
-	ops = cJSON_GetObjectItemCaseSensitive(q->gate, "operators");
-	if (cJSON_IsTrue(ops) && !authority_operator(site, c, why))
+	if (p->operators && !authority_operator(site, c, why))
 		return (0);
-	list = cJSON_GetObjectItemCaseSensitive(q->gate, "approvers");
-	if (cJSON_GetArraySize(list) > 0) {
-		cJSON_ArrayForEach(a, list) {
-			if (cJSON_IsString(a) && authority_names(c,
-			    a->valuestring))
+	if (p->napprovers > 0) {
+		for (i = 0; i < p->napprovers; i++) {
+			if (authority_names(c, p->approvers[i]))
 				allowed = 1;
 		}
 		if (!allowed) {
 			buf_init(&names);
-			authority_list(&names, list, NULL, 0);
+			authority_list(&names, p->approvers, p->napprovers);
 			xasprintf(why, "%s is not an approver of gate %s: "
 			    "approvers are %s", c->name, q->target,
 			    names.data);
@@ -188,8 +182,7 @@ authority_gate(const struct authority_site *site,
 			return (0);
 		}
 	}
-	self = cJSON_GetObjectItemCaseSensitive(q->gate, "allow_self");
-	allow_self = cJSON_IsBool(self) ? cJSON_IsTrue(self) :
+	allow_self = p->allow_self >= 0 ? p->allow_self :
 	    (site != NULL ? site->allow_self : 1);
 	if (q->approving && !allow_self && q->starter != NULL &&
 	    strcmp(c->name, q->starter) == 0) {
@@ -213,15 +206,14 @@ authority_wait(const struct authority_site *site,
     const struct authority_caller *c, const struct authority_ask *q,
     char **why)
 {
-	const cJSON	*list, *a, *ops;
-	struct buf	 names;
+	const struct flow_policy	*p = q->wait;
+	struct buf			 names;
+	size_t				 i;
 
-	list = cJSON_GetObjectItemCaseSensitive(q->wait, "by");
-	if (cJSON_GetArraySize(list) == 0) {
-		ops = cJSON_GetObjectItemCaseSensitive(q->wait, "operators");
-		if (cJSON_IsTrue(ops) && !authority_operator(site, c, NULL)) {
+	if (p->nby == 0) {
+		if (p->operators && !authority_operator(site, c, NULL)) {
 			buf_init(&names);
-			authority_list(&names, NULL, site->operators,
+			authority_list(&names, site->operators,
 			    site->noperators);
 			xasprintf(why, "%s may not %s wait step %s: it names "
 			    "nobody in \"by\", so only operators may (%s)",
@@ -231,12 +223,12 @@ authority_wait(const struct authority_site *site,
 		}
 		return (1);
 	}
-	cJSON_ArrayForEach(a, list) {
-		if (cJSON_IsString(a) && authority_names(c, a->valuestring))
+	for (i = 0; i < p->nby; i++) {
+		if (authority_names(c, p->by[i]))
 			return (1);
 	}
 	buf_init(&names);
-	authority_list(&names, list, NULL, 0);
+	authority_list(&names, p->by, p->nby);
 	xasprintf(why, "%s may not %s wait step %s: it may be finished by %s",
 	    c->name, q->verb, q->target, names.data);
 	buf_free(&names);

@@ -147,8 +147,15 @@ engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
 {
 	struct store_actor		 actor;
 	struct store_audit_entry	 a;
-	char				*cause = NULL;
+	struct ewf			*w;
+	char				*cause = NULL, *mc = NULL, *md = NULL;
 
+	/* A run's secrets are masked in what is said about it too. */
+	if (wf != 0 && (w = engine_wf_get(e, wf)) != NULL &&
+	    !mask_empty(w->mask)) {
+		comment = mc = mask_text(w->mask, comment);
+		detail = md = mask_json(w->mask, detail);
+	}
 	actor.uid = (uid_t)m->uid;
 	actor.user = m->who;
 	actor.tty = m->tty;
@@ -163,6 +170,8 @@ engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
 	a.detail_json = detail;
 	if (store_audit_add(e->store, &actor, &a, &cause) != 0)
 		engine_store_fatal(e, cause);
+	free(mc);
+	free(md);
 }
 
 /* Find a workflow for a command: in memory, or say what it is. */
@@ -241,20 +250,7 @@ engine_answer(struct engine *e, const struct store_inbox *m,
 	cJSON	*o;
 	char	*text;
 
-	o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "code", r->code);
-	if (r->message != NULL)
-		cJSON_AddStringToObject(o, "message", r->message);
-	if (r->workflow_id != 0)
-		cJSON_AddNumberToObject(o, "workflow_id",
-		    (double)r->workflow_id);
-	if (r->step_id != 0)
-		cJSON_AddNumberToObject(o, "step_id", (double)r->step_id);
-	if (r->version != 0)
-		cJSON_AddNumberToObject(o, "version", (double)r->version);
-	if (r->conflict)
-		cJSON_AddTrueToObject(o, "conflict");
-	engine_reply_prune_json(o, r);
+	o = engine_reply_json(r);
 	text = json_print(o);
 	cJSON_Delete(o);
 	if (store_inbox_reply(e->store, m->id, r->code == 0 ? "done" :
@@ -302,7 +298,7 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 	int	 rc;
 
 	if ((rc = engine_wf_start(e, m, &id, &cause)) != 0) {
-		r->code = rc == 2 ? 2 : 1;
+		r->code = rc == 2 || rc == 4 ? rc : 1;	/* 4: a secret's policy */
 		r->message = cause;
 		return (r->code);
 	}

@@ -109,6 +109,8 @@ struct ewf {
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
 	int		 refs;		/* steps in memory that point here */
+	struct mask	*mask;		/* secret values: "***" when stored */
+	struct cJSON	*secret_input;	/* secret inputs' values, or NULL */
 	RB_ENTRY(ewf)	 entry;
 };
 RB_HEAD(ewf_tree, ewf);
@@ -150,6 +152,7 @@ struct estep {
 	int			 no_heartbeat;	/* killed for its silence */
 	struct buf		 pline[2];	/* a "::progress" line, per pipe */
 	int			 pmid[2];	/* per pipe: 1 mid-line, 2 in one */
+	struct buf		 mcarry[2];	/* per pipe: maybe a secret's start */
 
 	struct estep_queue	*rq;		/* the ready queue it is on */
 	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
@@ -390,8 +393,8 @@ void		 engine_foreach_row_init(struct store_step *,
 		     const struct flow_step *);
 
 /* gate.c */
-struct cJSON	*engine_gate_options(struct engine *, const struct flow_gate *,
-		     const char *);
+void		 engine_gate_policy(struct engine *, const struct flow_gate *,
+		     const char *, struct flow_policy *);
 char		*engine_gate_json(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_gate_waiting(struct engine *, struct ewf *,
@@ -401,7 +404,7 @@ int		 engine_gate_decide(struct engine *, const struct store_inbox *,
 void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *, const struct store_step *,
-		     const struct cJSON *, const char *, struct ewf **);
+		     const char *, struct flow_policy *, struct ewf **);
 
 /* wait.c: steps finished from outside (complete, fail). */
 int		 engine_wait_is(const struct store_step *);
@@ -484,6 +487,7 @@ struct engine_start {
 	int64_t		 schedule_id;	/* the schedule firing it, 0 */
 	int64_t		 fire_at;	/* the cron instant, 0 */
 	const char	*detail;	/* audit detail JSON, or NULL */
+	const struct cJSON *secret_input; /* secret inputs' values, or NULL */
 	int64_t		 parent_id;	/* a child run: its parent, else 0 */
 	int64_t		 parent_step_id; /* and the step waiting for it */
 	int		 depth;
@@ -492,6 +496,28 @@ int		 engine_wf_create(struct engine *, const struct engine_start *,
 		     const struct store_inbox *, int64_t *, char **);
 void		 engine_wf_begin(struct engine *, const struct store_workflow *,
 		     int64_t);
+
+/* secret.c: site secrets, read when a process starts, never stored. */
+int		 engine_secret_read(const char *, char **, char **);
+void		 engine_secret_names(const struct flow_tools *, const char *,
+		     char ***, size_t *);
+void		 engine_secret_step_names(const struct flow_step *,
+		     const struct flow_tool *, char ***, size_t *);
+void		 engine_secret_names_free(char **, size_t);
+int		 engine_secret_allowed(const struct engine_opts *, const char *,
+		     char **, size_t, char **);
+int		 engine_secret_template_listed(const struct engine_opts *,
+		     const char *);
+void		 engine_secret_mask_load(struct engine *, struct ewf *,
+		     const char *);
+void		 engine_secret_wipe(struct cJSON *);
+
+/* secret-input.c: secret inputs, kept in DB.secrets/ID.json for a run. */
+int		 engine_secret_input_save(struct engine *, int64_t,
+		     const struct cJSON *, char **);
+void		 engine_secret_input_load(struct engine *, struct ewf *);
+void		 engine_secret_input_drop(struct engine *, struct ewf *);
+void		 engine_secret_input_sweep(struct engine *);
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring

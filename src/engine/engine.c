@@ -151,6 +151,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		engine_close(e);
 		return (-1);
 	}
+	engine_secret_input_sweep(e);
 	if (loop != NULL) {
 		engine_prune_open(e);
 		/* Commands posted while no engine ran. */

@@ -37,6 +37,7 @@ struct flow_tools;
 struct flow_tool;
 struct engine;
 struct cJSON;
+struct flow_policy;
 struct notify_config;
 
 /*
@@ -67,8 +68,8 @@ struct authority_caller {
 struct authority_ask {
 	const char	*verb;		/* approve reject skip cancel ... */
 	const char	*target;	/* for messages: "g (step 12)" */
-	const struct cJSON *gate;	/* the gate row's stored policy */
-	const struct cJSON *wait;	/* a wait row's: who may finish it */
+	const struct flow_policy *gate;	/* the gate row's stored policy */
+	const struct flow_policy *wait;	/* a wait row's: who may finish it */
 	const char	*starter;	/* who started the workflow */
 	const char	*via;		/* "mcp": an agent asks; NULL a person */
 	int64_t		 workflow_id;
@@ -89,6 +90,20 @@ int		 authority_check(const struct authority_site *,
 		     const struct authority_caller *,
 		     const struct authority_ask *, char **);
 
+/* config.json's "secrets": which templates may use a site secret. */
+struct secret_rule {
+	char		*name;
+	char		**templates;	/* fnmatch(3) patterns */
+	size_t		 ntemplates;
+};
+
+/* secret.c: may a run of this flow use the site secrets it names? */
+struct flow_tools;
+struct engine_opts;
+int		 engine_secret_start_ok(const struct flow_tools *,
+		     const struct engine_opts *, const char *, const char *,
+		     char **);
+
 /* Site settings (config.json) and command-line choices. */
 struct engine_opts {
 	int		 max_jobs;	/* step processes at once; 0: default */
@@ -99,6 +114,8 @@ struct engine_opts {
 	const struct flow_tool *site;	/* config.json: default retry, timeout */
 	const struct notify_config *notify;	/* config.json: "notify" */
 	int64_t		 retention;	/* config.json: ms; 0: keep runs */
+	const struct secret_rule *secrets;	/* config.json: "secrets" */
+	size_t		 nsecrets;
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
 };
@@ -172,11 +189,9 @@ int		 engine_workflow_status(struct engine *, int64_t,
 		     enum run_status *);
 
 /*
- * submit.c: ask the engine.  With an engine running the command goes
- * over its socket (DB.sock; else through the inbox) and the answer is
- * awaited; with none, this process
- * takes the engine lock and applies it itself (steps then wait, ready,
- * for an engine to run them) and the reply says so.
+ * protocol.c: a request and its reply, as every client sends and reads
+ * them (client/transport.c decides how they travel) and the engine
+ * answers them, on its socket or an inbox row.
  */
 struct engine_request {
 	const char	*command;	/* start approve reject cancel ... */
@@ -184,6 +199,7 @@ struct engine_request {
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
 	int		 patient;	/* wait for the answer however long */
+	int		 secret;	/* carries secrets: never to the inbox */
 };
 
 struct engine_reply {
@@ -202,19 +218,12 @@ struct engine_reply {
 	int64_t		 waiting_since;	/* ping: since when (wall ms) */
 };
 
-/* 0, -1, or STORE_READONLY: not ours to write and no engine answers. */
-int		 engine_submit(struct store *, const struct flow_tools *,
-		     const struct engine_opts *, const struct store_actor *,
-		     const struct engine_request *, struct engine_reply *,
-		     char **);
 int		 engine_request_apply(struct engine *,
 		     const struct store_actor *, const struct engine_request *,
 		     struct engine_reply *);
 void		 engine_reply_clear(struct engine_reply *);
 int		 engine_reply_read(const char *, struct engine_reply *);
-int		 engine_request_post(struct store *, const struct store_actor *,
-		     const struct engine_request *, int64_t *, char **);
-int		 engine_probe(struct store *);	/* 1: an engine runs */
+struct cJSON	*engine_reply_json(const struct engine_reply *);
 
 /* busy.c: "sluice engine" waits out a busy database, never exits for it. */
 void		 engine_busy_init(const char *);
@@ -223,16 +232,8 @@ const char	*engine_busy_what(int64_t *);
 
 /* rerun.c: step rows as flow/rerun.c's retry rules read them. */
 struct flow_row	*engine_flow_rows(const struct store_step *, size_t);
-char		*engine_sock_path(struct store *);
-int		 engine_sock_connect(struct store *);
 char		*engine_request_line(const struct store_actor *,
 		     const struct engine_request *);
-int		 engine_submit_sock(struct store *, const struct store_actor *,
-		     const struct engine_request *, struct engine_reply *,
-		     char **);
-int		 engine_submit_sock_path(const char *,
-		     const struct store_actor *, const struct engine_request *,
-		     struct engine_reply *, char **);
 const char	*engine_server_error(const struct engine *);
 
 #endif /* SLUICE_ENGINE_H */

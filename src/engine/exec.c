@@ -44,6 +44,9 @@ static void	 engine_exec_child(struct engine *, struct estep *,
 		     const cJSON *);
 static void	 engine_exec_process(struct engine *, struct estep *,
 		     const struct flow_tool *, const char *, cJSON *);
+static void	 engine_exec_piece(struct estep *, int, const char *,
+		     size_t);
+static void	 engine_exec_flush(struct estep *);
 static void	 engine_exec_output(struct proc *, int, const char *, size_t,
 		     void *);
 static void	 engine_exec_exit(struct proc *, int, void *);
@@ -270,6 +273,50 @@ engine_env_set(struct tool_cmd *cmd, const char *name, const char *value)
 }
 
 /*
+ * The site secrets a step's environment names, read now (a secret that
+ * changed since the run began is used as it is now, and masked too).
+ * NULL with none; -1 and why when one cannot be read, or the step runs
+ * over ssh, whose command line anyone on either host can read in ps.
+ */
+static int
+engine_exec_secrets(struct engine *e, struct estep *es,
+    const struct flow_tool *t, cJSON **secretsp, char **cause)
+{
+	const struct flow_step	*fs = engine_spec(es);
+	char			**names, *v;
+	size_t			  n, i;
+	int			  rc = 0;
+
+	(void)e;
+	*secretsp = NULL;
+	engine_secret_step_names(fs, t, &names, &n);
+	if (n > 0 && (fs->host != NULL || (t != NULL && t->host != NULL))) {
+		xasprintf(cause, "step \"%s\": secret \"%s\" is not passed "
+		    "over ssh (the remote command line shows in ps)",
+		    fs->name, names[0]);
+		rc = -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (engine_secret_read(names[i], &v, cause) != 0) {
+			rc = -1;
+			break;
+		}
+		mask_add(es->wf->mask, v, strlen(v));
+		if (*secretsp == NULL)
+			*secretsp = cJSON_CreateObject();
+		cJSON_AddStringToObject(*secretsp, names[i], v);
+		explicit_bzero(v, strlen(v));
+		free(v);
+	}
+	engine_secret_names_free(names, n);
+	if (rc != 0) {
+		cJSON_Delete(*secretsp);
+		*secretsp = NULL;
+	}
+	return (rc);
+}
+
+/*
  * A process step: record it running in this turn's transaction and queue
  * it; the process is spawned only after the turn commits (engine_spawn),
  * so the row always exists, durably, before its process does.
@@ -281,6 +328,8 @@ engine_exec_process(struct engine *e, struct estep *es,
 	const struct flow_step	*fs = engine_spec(es);
 	struct tool_ctx		 ctx;
 	char			*cause = NULL, *id;
+	cJSON			*secrets = NULL;
+	int			 rc;
 
 	memset(&ctx, 0, sizeof ctx);
 	ctx.workflow_id = es->wf->id;
@@ -290,7 +339,13 @@ engine_exec_process(struct engine *e, struct estep *es,
 	ctx.environ = environ;
 	ctx.ssh = e->opts.ssh;
 	es->cmd = xcalloc(1, sizeof *es->cmd);
-	if (tool_cmd_build(fs, t, args, scope, &ctx, es->cmd, &cause) != 0) {
+	rc = engine_exec_secrets(e, es, t, &secrets, &cause);
+	ctx.secrets = secrets;
+	ctx.secret_input = es->wf->secret_input;
+	if (rc == 0)
+		rc = tool_cmd_build(fs, t, args, scope, &ctx, es->cmd, &cause);
+	engine_secret_wipe(secrets);
+	if (rc != 0) {
 		tool_cmd_free(es->cmd);
 		free(es->cmd);
 		es->cmd = NULL;
@@ -470,12 +525,17 @@ engine_record_pids(struct engine *e)
 		engine_record_pid(e, es, es->proc);
 }
 
-/* Output from a step: the log, and stdout for the result. */
+/*
+ * Output from a step: the log, and stdout for the result, both with the
+ * run's secrets masked.  The tail of a piece that may be the start of a
+ * secret waits for the next piece (or the end, engine_exec_flush).
+ */
 static void
 engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
     void *arg)
 {
 	struct estep	*es = arg;
+	struct buf	 m;
 
 	(void)p;
 	es->hb_last = time_mono_ms();	/* a heartbeat: engine_exec_silent */
@@ -483,6 +543,40 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
 		engine_mcp_output(es->engine, es, data, len);
 		return;
 	}
+	if (mask_empty(es->wf->mask)) {
+		engine_exec_piece(es, stream, data, len);
+		return;
+	}
+	buf_init(&m);
+	mask_stream(es->wf->mask, &es->mcarry[stream == 1 ? 0 : 1], data, len,
+	    0, &m);
+	if (m.len > 0)
+		engine_exec_piece(es, stream, m.data, m.len);
+	buf_free(&m);
+}
+
+/* The held tails of both pipes, at the end of a step's output. */
+static void
+engine_exec_flush(struct estep *es)
+{
+	struct buf	 m;
+	int		 i;
+
+	for (i = 0; i < 2; i++) {
+		if (es->mcarry[i].len == 0)
+			continue;
+		buf_init(&m);
+		mask_stream(es->wf->mask, &es->mcarry[i], "", 0, 1, &m);
+		if (m.len > 0)
+			engine_exec_piece(es, i == 0 ? 1 : 2, m.data, m.len);
+		buf_free(&m);
+	}
+}
+
+/* A masked piece of a step's output: progress, result, log. */
+static void
+engine_exec_piece(struct estep *es, int stream, const char *data, size_t len)
+{
 	engine_progress_feed(es->engine, es, stream == 1 ? 0 : 1, data, len);
 	if (stream == 1 && es->out.len < ENGINE_RESULT_MAX) {
 		buf_add(&es->out, data, len < ENGINE_RESULT_MAX - es->out.len ?
@@ -499,9 +593,17 @@ engine_exec_log(struct engine *e, struct estep *es, const char *stream,
 {
 	char	*note;
 	size_t	 room;
+	struct buf m;
 
 	if (es->log_cut)
 		return;
+	/* Whole lines (an MCP exchange's) are masked here as text. */
+	buf_init(&m);
+	if (!mask_empty(es->wf->mask)) {
+		mask_buf(es->wf->mask, &m, data, len);
+		data = m.data;
+		len = m.len;
+	}
 	engine_txn(e);
 	room = (size_t)(e->opts.log_max - es->log_bytes);
 	if (len > room) {
@@ -523,6 +625,7 @@ engine_exec_log(struct engine *e, struct estep *es, const char *stream,
 	if (note == NULL)
 		es->log_bytes += (int64_t)len;
 	free(note);
+	buf_free(&m);
 }
 
 /* A step's result: its stdout as JSON when it parses, else as text. */
@@ -577,6 +680,7 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	if (es->hb_timer != NULL)
 		loop_timer_stop(es->hb_timer);
 	engine_txn(e);
+	engine_exec_flush(es);
 	if (es->log_bytes > 0 &&
 	    store_step_set_log_bytes(e->store, es->id, es->log_bytes) != 0)
 		engine_store_fatal(e, store_last_error(e->store));

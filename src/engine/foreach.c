@@ -124,8 +124,9 @@ static void
 foreach_load_gates(struct engine *e, struct engine_foreach *fe)
 {
 	struct store_step	*rows;
-	cJSON			*g, *r, *v;
-	const char		*kind, *decision;
+	struct flow_policy	 p;
+	cJSON			*r, *v;
+	const char		*decision;
 	size_t			 n, i;
 	char			*cause = NULL;
 
@@ -136,10 +137,14 @@ foreach_load_gates(struct engine *e, struct engine_foreach *fe)
 			fe->gate = rows[i].id;
 			continue;
 		}
-		g = json_parse_or_null(rows[i].gate_json);
+		if (flow_policy_read(rows[i].gate_json, KIND_GATE, &p,
+		    &cause) != 0) {
+			log_debug("%s: gate step %lld: %s", __func__,
+			    (long long)rows[i].id, cause);
+			free(cause);
+			cause = NULL;
+		}
 		r = json_parse_or_null(rows[i].result_json);
-		v = cJSON_GetObjectItemCaseSensitive(g, "foreach");
-		kind = cJSON_IsString(v) ? v->valuestring : "";
 		v = cJSON_GetObjectItemCaseSensitive(r, "decision");
 		decision = cJSON_IsString(v) ? v->valuestring : "";
 		if (strcmp(decision, "abort") == 0) {
@@ -147,16 +152,15 @@ foreach_load_gates(struct engine *e, struct engine_foreach *fe)
 			free(fe->why);
 			xasprintf(&fe->why, "%s", rows[i].error != NULL ?
 			    rows[i].error : "aborted at a gate");
-		} else if (strcmp(kind, "batch") == 0) {
-			v = cJSON_GetObjectItemCaseSensitive(g, "batch");
-			if (cJSON_IsNumber(v) && v->valueint > fe->passed)
-				fe->passed = v->valueint;
+		} else if (p.foreach == FLOW_POLICY_BATCH) {
+			if (p.batch > fe->passed)
+				fe->passed = p.batch;
 		} else if (strcmp(decision, "continue") == 0) {
 			v = cJSON_GetObjectItemCaseSensitive(r, "failures");
 			if (cJSON_IsNumber(v) && v->valueint > fe->forgiven)
 				fe->forgiven = v->valueint;
 		}
-		cJSON_Delete(g);
+		flow_policy_free(&p);
 		cJSON_Delete(r);
 	}
 	store_steps_free(rows, n);
@@ -434,28 +438,29 @@ foreach_ask(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
 	const struct flow_step	*fs = &wf->flow->steps[fe->spec];
 	const struct flow_gate	*g = &fs->foreach->gate;
 	struct store_step	 row;
-	cJSON			*o;
+	struct flow_policy	 p;
 	char			*msg, *json, label[64];
 	int64_t			 now = time_now_ms();
 
 	msg = foreach_gate_message(e, wf, fe, batch < 0 ? 0 : batch);
 	/* The policy as every gate's, by the one rule; a timeout rejects. */
-	o = engine_gate_options(e, g, msg);
-	cJSON_DeleteItemFromObjectCaseSensitive(o, "timeout_ms");
-	cJSON_DeleteItemFromObjectCaseSensitive(o, "on_timeout");
+	engine_gate_policy(e, g, msg, &p);
+	free(p.on_timeout);
+	p.on_timeout = NULL;
+	p.timeout_ms = -1;
 	if (g->timeout > 0) {
-		cJSON_AddNumberToObject(o, "timeout_ms", (double)g->timeout);
-		cJSON_AddStringToObject(o, "on_timeout", "reject");
+		p.timeout_ms = g->timeout;
+		p.on_timeout = xstrdup("reject");
 	}
-	cJSON_AddStringToObject(o, "foreach", batch < 0 ? "budget" : "batch");
+	p.foreach = batch < 0 ? FLOW_POLICY_BUDGET : FLOW_POLICY_BATCH;
 	if (batch >= 0) {
-		cJSON_AddNumberToObject(o, "batch", batch + 1);
+		p.batch = batch + 1;
 		snprintf(label, sizeof label, "before batch %d of %zu",
 		    batch + 1, fe->nbatches);
 	} else
 		snprintf(label, sizeof label, "failure budget");
-	json = json_print(o);
-	cJSON_Delete(o);
+	json = flow_policy_write(&p);
+	flow_policy_free(&p);
 	engine_foreach_row_init(&row, fs);
 	row.kind = KIND_GATE;
 	row.tool = NULL;
@@ -756,7 +761,7 @@ engine_foreach_gate_decided(struct engine *e, struct estep *es,
 {
 	struct engine_foreach	*fe;
 	struct store_step	*row;
-	cJSON			*g, *v;
+	struct flow_policy	 p;
 	char			*cause = NULL, *result;
 	int			 fresh, batch;
 
@@ -764,9 +769,13 @@ engine_foreach_gate_decided(struct engine *e, struct estep *es,
 		return;
 	if (store_step_get(e->store, es->id, &row, &cause) != 0)
 		engine_store_fatal(e, cause);
-	g = json_parse_or_null(row->gate_json);
-	v = cJSON_GetObjectItemCaseSensitive(g, "batch");
-	batch = cJSON_IsNumber(v) ? v->valueint : 0;
+	if (flow_policy_read(row->gate_json, KIND_GATE, &p, &cause) != 0) {
+		log_debug("%s: gate step %lld: %s", __func__,
+		    (long long)row->id, cause);
+		free(cause);
+	}
+	batch = p.foreach == FLOW_POLICY_BATCH ? p.batch : 0;
+	flow_policy_free(&p);
 	if (fe->gate == es->id)
 		fe->gate = 0;
 	if (strcmp(how, "rejected") == 0) {
@@ -787,7 +796,6 @@ engine_foreach_gate_decided(struct engine *e, struct estep *es,
 	}
 	foreach_gate_result(e, es->id, result);
 	free(result);
-	cJSON_Delete(g);
 	store_step_free(row);
 	engine_foreach_pump(e, es->wf, fe);
 }

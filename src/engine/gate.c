@@ -57,49 +57,45 @@ static void	 engine_gate_notify(struct engine *, int64_t, int64_t,
  * gate's life.
  * Every gate goes through here, a for-each's too, so one rule decides.
  */
-cJSON *
-engine_gate_options(struct engine *e, const struct flow_gate *gate,
-    const char *msg)
+void
+engine_gate_policy(struct engine *e, const struct flow_gate *gate,
+    const char *msg, struct flow_policy *p)
 {
-	cJSON	*g, *arr;
 	size_t	 i;
 
-	g = cJSON_CreateObject();
-	cJSON_AddStringToObject(g, "message", msg);
-	arr = cJSON_AddArrayToObject(g, "approvers");
+	flow_policy_init(p, KIND_GATE);
+	p->message = xstrdup(msg);
+	p->napprovers = gate->napprovers;
+	p->approvers = xcalloc(gate->napprovers + 1, sizeof *p->approvers);
 	for (i = 0; i < gate->napprovers; i++)
-		cJSON_AddItemToArray(arr,
-		    cJSON_CreateString(gate->approvers[i]));
-	cJSON_AddNumberToObject(g, "quorum",
-	    gate->quorum > 0 ? gate->quorum : 1);
+		p->approvers[i] = xstrdup(gate->approvers[i]);
+	p->quorum = gate->quorum > 0 ? gate->quorum : 1;
 	/* Resolved now, so whoever applies a decision applies this rule. */
-	cJSON_AddBoolToObject(g, "allow_self", gate->allow_self >= 0 ?
-	    gate->allow_self : e->opts.authority.allow_self);
+	p->allow_self = gate->allow_self >= 0 ? gate->allow_self :
+	    e->opts.authority.allow_self;
 	/* May an agent (a decision via MCP) decide it?  No, unless said. */
-	cJSON_AddBoolToObject(g, "agents", gate->agents >= 0 ?
-	    gate->agents : e->opts.authority.agents);
-	if (gate->timeout >= 0)
-		cJSON_AddNumberToObject(g, "timeout_ms",
-		    (double)gate->timeout);
+	p->agents = gate->agents >= 0 ? gate->agents :
+	    e->opts.authority.agents;
+	p->timeout_ms = gate->timeout;
 	if (gate->on_timeout != NULL)
-		cJSON_AddStringToObject(g, "on_timeout", gate->on_timeout);
-	return (g);
+		p->on_timeout = xstrdup(gate->on_timeout);
 }
 
-/* A gate step's options as its row keeps them (engine_gate_options). */
+/* A gate step's options as its row keeps them (engine_gate_policy). */
 char *
 engine_gate_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
 {
-	cJSON	*g, *scope;
-	char	*msg, *out;
+	struct flow_policy	 p;
+	cJSON			*scope;
+	char			*msg, *out;
 
 	scope = engine_scope(e, wf, wf->uses_steps[fs - wf->flow->steps]);
 	msg = interp_text(fs->gate.message != NULL ? fs->gate.message : "",
 	    scope);
-	g = engine_gate_options(e, &fs->gate, msg);
+	engine_gate_policy(e, &fs->gate, msg, &p);
 	free(msg);
-	out = json_print(g);
-	cJSON_Delete(g);
+	out = flow_policy_write(&p);
+	flow_policy_free(&p);
 	cJSON_Delete(scope);
 	return (out);
 }
@@ -148,21 +144,23 @@ engine_gate_audit(struct engine *e, const struct store_inbox *m,
 
 /*
  * Why the caller may not decide this gate row now (authority.c, by the
- * policy on the row), or NULL when they may (then *wfp is its workflow).
- * Skip of a waiting gate asks with approve's right.
+ * policy on the row, read into p), or NULL when they may (then *wfp is
+ * its workflow).  Skip of a waiting gate asks with approve's right.  A
+ * policy that cannot be read refuses every decision: the rule it would
+ * have said is unknown, and guessing "anyone" would fail open.
  */
 char *
 engine_gate_refusal(struct engine *e, const struct store_inbox *m,
-    const struct store_step *row, const cJSON *g, const char *verb,
+    const struct store_step *row, const char *verb, struct flow_policy *p,
     struct ewf **wfp)
 {
 	struct authority_ask	 q;
-	const cJSON		*quorum;
 	char			*why = NULL, *target, *comment;
 	char			*decided = NULL;
 	int64_t			 n;
 	int			 ok;
 
+	flow_policy_init(p, KIND_GATE);
 	if (engine_wait_is(row)) {
 		xasprintf(&why, "step %lld (%s) is a wait step, finished from "
 		    "outside, not a gate: use sluice complete %lld (or sluice "
@@ -182,11 +180,19 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 		return (why);
 	}
 	xasprintf(&target, "%s (step %lld)", row->name, (long long)row->id);
+	if (flow_policy_read(row->gate_json, KIND_GATE, p, &why) != 0) {
+		comment = why;
+		xasprintf(&why, "gate %s: its stored policy cannot be read "
+		    "(gate_json %s), so no decision is taken", target, comment);
+		free(comment);
+		free(target);
+		return (why);
+	}
 	comment = engine_arg_string(m->args_json, "comment");
 	memset(&q, 0, sizeof q);
 	q.verb = verb;
 	q.target = target;
-	q.gate = g;
+	q.gate = p;
 	q.starter = (*wfp)->created_by;
 	q.via = m->via;
 	q.workflow_id = row->workflow_id;
@@ -200,12 +206,10 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 		engine_store_fatal(e, store_last_error(e->store));
 	q.decided = decided;
 	ok = authority_check(&e->opts.authority, e->caller, &q, &why);
-	quorum = cJSON_GetObjectItemCaseSensitive(g, "quorum");
-	if (ok && strcmp(verb, "skip") == 0 && cJSON_IsNumber(quorum) &&
-	    quorum->valueint > 1) {
+	if (ok && strcmp(verb, "skip") == 0 && p->quorum > 1) {
 		xasprintf(&why, "gate %s needs %d approvals: one person's skip "
 		    "cannot stand for them (approve it instead)", target,
-		    quorum->valueint);
+		    p->quorum);
 	}
 	free(decided);
 	free(comment);
@@ -299,12 +303,10 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 	struct ewf		*wf = NULL;
 	struct estep		*es;
 	struct engine_gate_vote	 v;
-	cJSON			*g;
-	const cJSON		*quorum;
+	struct flow_policy	 p;
 	int64_t			 n;
 	char			*cause = NULL, *comment;
 	const char		*verb = approve ? "approve" : "reject";
-	int			 need, interrupted;
 
 	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
 		free(cause);
@@ -315,10 +317,7 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 	r->workflow_id = row->workflow_id;
 	r->step_id = row->id;
 	comment = engine_arg_comment(m->args_json);
-	g = json_parse_or_null(row->gate_json);
-	interrupted = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
-	    "interrupted"));
-	if ((r->message = engine_gate_refusal(e, m, row, g, verb,
+	if ((r->message = engine_gate_refusal(e, m, row, verb, &p,
 	    &wf)) != NULL) {
 		engine_refuse(e, m, verb, row, r);
 		goto out;
@@ -331,26 +330,24 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 		goto out;
 	v = (struct engine_gate_vote){ verb, approve ? "approved" : "rejected",
 	    m->who, comment, NULL };
-	quorum = cJSON_GetObjectItemCaseSensitive(g, "quorum");
-	need = cJSON_IsNumber(quorum) ? quorum->valueint : 1;
 	if (!approve) {
 		if (store_timers_del_step(e->store, row->id) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		engine_gate_notify(e, wf->id, row->id, &v);
-		engine_gate_reject(e, es, interrupted, m->who, comment);
+		engine_gate_reject(e, es, p.interrupted, m->who, comment);
 		xasprintf(&r->message, "rejected step %lld (%s)",
 		    (long long)row->id, row->name);
-	} else if ((n = engine_gate_approve(e, es, interrupted, need,
-	    &v)) < need) {
+	} else if ((n = engine_gate_approve(e, es, p.interrupted, p.quorum,
+	    &v)) < p.quorum) {
 		xasprintf(&r->message, "approved step %lld (%s): %lld of %d "
 		    "approvals", (long long)row->id, row->name, (long long)n,
-		    need);
+		    p.quorum);
 	} else {
 		xasprintf(&r->message, "approved step %lld (%s)",
 		    (long long)row->id, row->name);
 	}
 out:
-	cJSON_Delete(g);
+	flow_policy_free(&p);
 	free(comment);
 	store_step_free(row);
 	return (r->code);
@@ -363,8 +360,7 @@ engine_gate_timeout(struct engine *e, int64_t id)
 	struct store_step	*row;
 	struct estep		*es;
 	struct engine_gate_vote	 v;
-	cJSON			*g;
-	const cJSON		*on;
+	struct flow_policy	 p;
 	struct estep_origin	 o;
 	int			 spec;
 	char			*cause = NULL, *why;
@@ -378,14 +374,17 @@ engine_gate_timeout(struct engine *e, int64_t id)
 		store_step_free(row);
 		return;
 	}
-	g = json_parse_or_null(row->gate_json);
-	on = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
+	/* A policy that cannot be read escalates nowhere: it rejects. */
+	if (flow_policy_read(row->gate_json, KIND_GATE, &p, &cause) != 0) {
+		log_debug("%s: gate step %lld: %s", __func__, (long long)row->id, cause);
+		free(cause);
+	}
 	memset(&v, 0, sizeof v);
 	v.action = "timeout";
 	v.outcome = "rejected";
 	v.comment = "timed out waiting for approval";
-	if (cJSON_IsString(on) && strcmp(on->valuestring, "reject") != 0 &&
-	    (spec = flow_find(es->wf->flow, on->valuestring)) >= 0) {
+	if (p.on_timeout != NULL && strcmp(p.on_timeout, "reject") != 0 &&
+	    (spec = flow_find(es->wf->flow, p.on_timeout)) >= 0) {
 		v.outcome = "escalated";
 		v.escalated_to = es->wf->flow->steps[spec].name;
 		engine_gate_notify(e, es->wf->id, es->id, &v);
@@ -401,6 +400,6 @@ engine_gate_timeout(struct engine *e, int64_t id)
 		engine_step_rejected(e, es, "timed out waiting for approval");
 	}
 	engine_step_free(es);
-	cJSON_Delete(g);
+	flow_policy_free(&p);
 	store_step_free(row);
 }

@@ -286,8 +286,10 @@ static void
 notify_payload_step(struct engine *e, cJSON *o, int64_t id, int gate)
 {
 	struct store_step	*row;
-	cJSON			*so, *go, *g, *v;
+	struct flow_policy	 p;
+	cJSON			*so, *go, *arr;
 	int64_t			 n = 0;
+	size_t			 i;
 	char			*cause = NULL;
 
 	if (store_step_get(e->store, id, &row, &cause) != 0) {
@@ -304,24 +306,27 @@ notify_payload_step(struct engine *e, cJSON *o, int64_t id, int gate)
 	cJSON_AddItemToObject(so, "result", json_parse_or_null(
 	    row->result_json));
 	if (gate && row->gate_json != NULL) {
-		g = json_parse_or_null(row->gate_json);
+		/* Unreadable, it says what can be said: nobody decides it. */
+		if (flow_policy_read(row->gate_json, KIND_GATE, &p,
+		    &cause) != 0) {
+			log_debug("%s: step %lld: %s", __func__,
+			    (long long)id, cause);
+			free(cause);
+		}
 		go = cJSON_AddObjectToObject(o, "gate");
-		v = cJSON_GetObjectItemCaseSensitive(g, "message");
-		cJSON_AddStringToObject(go, "message", cJSON_IsString(v) ?
-		    v->valuestring : "");
+		cJSON_AddStringToObject(go, "message", p.message != NULL ?
+		    p.message : "");
 		if (store_approval_count(e->store, id, &n) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
 		cJSON_AddNumberToObject(go, "approvals", (double)n);
-		v = cJSON_GetObjectItemCaseSensitive(g, "quorum");
-		cJSON_AddNumberToObject(go, "quorum", cJSON_IsNumber(v) ?
-		    v->valuedouble : 1);
-		v = cJSON_GetObjectItemCaseSensitive(g, "approvers");
-		cJSON_AddItemToObject(go, "approvers", cJSON_IsArray(v) ?
-		    cJSON_Duplicate(v, 1) : cJSON_CreateArray());
-		if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
-		    "interrupted")))
+		cJSON_AddNumberToObject(go, "quorum", p.quorum);
+		arr = cJSON_AddArrayToObject(go, "approvers");
+		for (i = 0; i < p.napprovers; i++)
+			cJSON_AddItemToArray(arr,
+			    cJSON_CreateString(p.approvers[i]));
+		if (p.interrupted)
 			cJSON_AddTrueToObject(go, "interrupted");
-		cJSON_Delete(g);
+		flow_policy_free(&p);
 	}
 	store_step_free(row);
 }

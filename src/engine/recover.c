@@ -370,19 +370,15 @@ engine_leftovers_free(struct engine *e)
 static char *
 engine_ask_json(const struct flow_step *fs)
 {
-	cJSON	*g;
-	char	*msg, *out;
+	struct flow_policy	 p;
+	char			*out;
 
-	xasprintf(&msg, "step %s was running when the engine stopped; "
+	flow_policy_init(&p, KIND_GATE);
+	xasprintf(&p.message, "step %s was running when the engine stopped; "
 	    "approve to run it again, reject to fail it", fs->name);
-	g = cJSON_CreateObject();
-	cJSON_AddStringToObject(g, "message", msg);
-	cJSON_AddArrayToObject(g, "approvers");
-	cJSON_AddNumberToObject(g, "quorum", 1);
-	cJSON_AddBoolToObject(g, "interrupted", 1);
-	out = json_print(g);
-	cJSON_Delete(g);
-	free(msg);
+	p.interrupted = 1;
+	out = flow_policy_write(&p);
+	flow_policy_free(&p);
 	return (out);
 }
 

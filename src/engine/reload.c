@@ -60,6 +60,8 @@ engine_reload(struct engine *e, const struct flow_tools *tools,
 		e->opts.site = opts->site;
 		e->opts.notify = opts->notify;
 		e->opts.retention = opts->retention;
+		e->opts.secrets = opts->secrets;
+		e->opts.nsecrets = opts->nsecrets;
 		e->opts.tools_path = opts->tools_path;
 		e->opts.config_path = opts->config_path;
 		xasprintf(&comment, "reloaded the tools catalog %s and the "

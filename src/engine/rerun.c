@@ -317,7 +317,7 @@ engine_skip_refusal(struct engine *e, const struct store_inbox *m,
 {
 	struct authority_ask	 q;
 	struct ewf		*wf;
-	cJSON			*g;
+	struct flow_policy	 p;
 	char			*reason;
 
 	*gate = row->status == STEP_WAITING && row->gate_json != NULL;
@@ -325,9 +325,8 @@ engine_skip_refusal(struct engine *e, const struct store_inbox *m,
 		/* A wait step: skipping it needs the right to finish it. */
 		r->message = engine_wait_skip_refusal(e, m, row);
 	} else if (*gate) {
-		g = json_parse_or_null(row->gate_json);
-		r->message = engine_gate_refusal(e, m, row, g, "skip", &wf);
-		cJSON_Delete(g);
+		r->message = engine_gate_refusal(e, m, row, "skip", &p, &wf);
+		flow_policy_free(&p);
 	} else {
 		reason = engine_arg_string(m->args_json, "comment");
 		memset(&q, 0, sizeof q);

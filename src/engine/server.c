@@ -727,23 +727,7 @@ server_client_line(struct server_client *c, char *line)
 		log_debug("%s: %s from uid %lu (pid %ld)", __func__, m.command,
 		    (unsigned long)c->uid, (long)c->pid);
 		engine_apply(e, &m, &r);
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "code", r.code);
-		if (r.message != NULL)
-			cJSON_AddStringToObject(o, "message", r.message);
-		if (r.workflow_id != 0)
-			cJSON_AddNumberToObject(o, "workflow_id",
-			    (double)r.workflow_id);
-		if (r.step_id != 0)
-			cJSON_AddNumberToObject(o, "step_id",
-			    (double)r.step_id);
-		if (r.version != 0)
-			cJSON_AddNumberToObject(o, "version",
-			    (double)r.version);
-		if (r.conflict)
-			cJSON_AddTrueToObject(o, "conflict");
-		engine_reply_prune_json(o, &r);
-		server_reply(c, o);
+		server_reply(c, engine_reply_json(&r));
 		engine_reply_clear(&r);
 		free(m.tty);
 		free(m.host);

@@ -53,6 +53,8 @@ engine_step_new(struct engine *e, struct ewf *wf, int spec, int64_t id)
 	buf_init(&es->out);
 	buf_init(&es->pline[0]);
 	buf_init(&es->pline[1]);
+	buf_init(&es->mcarry[0]);
+	buf_init(&es->mcarry[1]);
 	wf->refs++;
 	return (es);
 }
@@ -71,6 +73,8 @@ engine_step_free(struct estep *es)
 	buf_free(&es->out);
 	buf_free(&es->pline[0]);
 	buf_free(&es->pline[1]);
+	buf_free(&es->mcarry[0]);
+	buf_free(&es->mcarry[1]);
 	engine_mcp_free(es->mcp);
 	free(es->label);
 	free(es->item_json);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -42,6 +43,72 @@ engine_template_actor(const struct store_inbox *m, struct store_actor *a)
 	a->tty = m->tty;
 	a->host = m->host;
 	a->via = m->via;
+}
+
+/*
+ * The template's own operators may change a template that touches a
+ * secret, beside the site's.  Per-template "operators" (SPEC §8) are not
+ * stored yet: this is where they plug in.  1: the caller is one.
+ */
+static int
+engine_template_own_operator(struct engine *e, const char *name)
+{
+	(void)e;
+	(void)name;
+	return (0);
+}
+
+/*
+ * A template that names a secret, or that a secret's list allows, is a
+ * way to read that secret: changing it needs a site operator or one of
+ * its own operators, never only the right to start runs.  With no site
+ * operators named, that is the engine's own account (or root).  Returns
+ * 1 when allowed (*secretsp: the names touched as JSON, or NULL); else 0
+ * with the refusal audited in r.
+ */
+static int
+engine_template_secret_may(struct engine *e, const struct store_inbox *m,
+    const char *name, const struct flow_doc *doc, char **secretsp,
+    struct engine_reply *r)
+{
+	const struct authority_site	*site = &e->opts.authority;
+	char				**names;
+	size_t				  n, i;
+	int				  listed, ok;
+	cJSON				 *a;
+
+	*secretsp = NULL;
+	engine_secret_names(e->tools, doc->flow_json, &names, &n);
+	listed = engine_secret_template_listed(&e->opts, name);
+	if (n == 0 && !listed) {
+		engine_secret_names_free(names, n);
+		return (1);
+	}
+	a = cJSON_CreateArray();
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(names[i]));
+	*secretsp = json_print(a);
+	cJSON_Delete(a);
+	if (e->caller == NULL)
+		ok = 1;
+	else if (site->has_operators)
+		ok = authority_operator(site, e->caller, NULL);
+	else
+		ok = e->caller->uid == geteuid() || e->caller->uid == 0;
+	if (!ok)
+		ok = engine_template_own_operator(e, name);
+	if (!ok) {
+		xasprintf(&r->message, "refused: template %s %s: only %s or "
+		    "one of the template's operators may change it", name,
+		    n > 0 ? "uses a site secret" : "is allowed a site secret",
+		    site->has_operators ? "a site operator" :
+		    "the engine's account");
+		engine_refuse(e, m, "template save", NULL, r);
+		free(*secretsp);
+		*secretsp = NULL;
+	}
+	engine_secret_names_free(names, n);
+	return (ok);
 }
 
 /* May the caller do verb?  1; else 0 with the refusal audited in r. */
@@ -75,6 +142,7 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 	struct flow_doc			*doc;
 	cJSON				*a, *v;
 	char				*name, *text, *cause = NULL;
+	char				*secrets = NULL;
 	int64_t				 version;
 	int				 rc;
 
@@ -113,6 +181,11 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 		goto out;
 	}
 	flow_diags_free(diags);
+	if (!engine_template_secret_may(e, m, name, doc, &secrets, r)) {
+		flow_doc_free(doc);
+		goto out;
+	}
+	ts.secrets_json = secrets;
 	ts.name = name;
 	ts.document = text;
 	ts.description = doc->description;
@@ -134,6 +207,7 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 		    (long long)version);
 	}
 out:
+	free(secrets);
 	free(name);
 	free(text);
 	return (r->code);

@@ -88,6 +88,7 @@ static char	**tool_envp_local(const struct tool_vars *, char *const *);
 static char	**tool_envp_copy(char *const *);
 static cJSON	*tool_args(const struct flow_step *, const char *, char **);
 static cJSON	*tool_scope(const cJSON *, cJSON *);
+static cJSON	*tool_env_scope(const cJSON *, const struct tool_ctx *);
 static void	 tool_words_run(struct tool_strv *, char *const *, size_t,
 		     const cJSON *);
 static void	 tool_words_shell(struct tool_strv *, const char *);
@@ -387,6 +388,50 @@ tool_scope(const cJSON *scope, cJSON *args)
 	return (rs);
 }
 
+/*
+ * The scope of env values: the command's, with "secrets" (the site
+ * secrets the step's env names) and "input" seen with its secret members
+ * (which the stored input has as "***").  Only env values see them, so a
+ * secret reaches the process and nothing that is stored or shown.
+ */
+static cJSON *
+tool_env_scope(const cJSON *rs, const struct tool_ctx *ctx)
+{
+	const cJSON	*c;
+	cJSON		*es, *in = NULL, *s;
+
+	if (ctx->secrets == NULL && ctx->secret_input == NULL)
+		return (NULL);
+	es = cJSON_CreateObject();
+	if (es == NULL)
+		fatalx("%s: out of memory", __func__);
+	for (c = rs->child; c != NULL; c = c->next) {
+		if (strcmp(c->string, "input") == 0 &&
+		    ctx->secret_input != NULL) {
+			in = cJSON_Duplicate(c, 1);
+			continue;
+		}
+		if (!cJSON_AddItemReferenceToObject(es, c->string, (cJSON *)c))
+			fatalx("%s: out of memory", __func__);
+	}
+	if (ctx->secret_input != NULL) {
+		if (in == NULL || !cJSON_IsObject(in)) {
+			cJSON_Delete(in);
+			in = cJSON_CreateObject();
+		}
+		for (c = ctx->secret_input->child; c != NULL; c = c->next) {
+			cJSON_DeleteItemFromObjectCaseSensitive(in, c->string);
+			s = cJSON_Duplicate(c, 1);
+			cJSON_AddItemToObject(in, c->string, s);
+		}
+		cJSON_AddItemToObject(es, "input", in);
+	}
+	if (ctx->secrets != NULL && !cJSON_AddItemReferenceToObject(es,
+	    "secrets", (cJSON *)ctx->secrets))
+		fatalx("%s: out of memory", __func__);
+	return (es);
+}
+
 /* Command words from run elements, each interpolated as text. */
 static void
 tool_words_run(struct tool_strv *w, char *const *run, size_t n,
@@ -600,7 +645,7 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 {
 	struct tool_strv	 w;
 	struct tool_vars	 tv;
-	cJSON			*args, *rs = NULL;
+	cJSON			*args, *rs = NULL, *es;
 	const char		*raw;
 	char			*host = NULL;
 	int			 rv = -1;
@@ -628,9 +673,11 @@ tool_cmd_build(const struct flow_step *st, const struct flow_tool *tl,
 			goto fail;
 	}
 
+	es = tool_env_scope(rs, ctx);
 	if (tl != NULL)
-		tool_vars_env(&tv, tl->env, tl->nenv, rs);
-	tool_vars_env(&tv, st->env, st->nenv, rs);
+		tool_vars_env(&tv, tl->env, tl->nenv, es != NULL ? es : rs);
+	tool_vars_env(&tv, st->env, st->nenv, es != NULL ? es : rs);
+	cJSON_Delete(es);
 	tool_vars_sluice(&tv, ctx, st->name, args);
 	tool_vars_finish(&tv);
 

@@ -38,7 +38,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine/engine-int.h"
-#include "mcp/rpc.h"
+#include "util/rpc.h"
 
 /* What the client asks for; a server may answer any of the known ones. */
 #define MCP_PROTOCOL	"2025-06-18"

@@ -48,6 +48,8 @@ struct tool_ctx {
 	int		 attempt;
 	char *const	*environ;	/* the engine's, the base */
 	const char	*ssh;		/* ssh program, NULL: "ssh" */
+	const struct cJSON *secrets;	/* env only: {"NAME": value}, or NULL */
+	const struct cJSON *secret_input; /* env only: secret inputs, or NULL */
 };
 
 /* tool-cmd.c */

@@ -58,28 +58,26 @@ engine_wait_is(const struct store_step *row)
 char *
 engine_wait_json(struct engine *e, struct ewf *wf, const struct flow_step *fs)
 {
-	cJSON	*g, *scope, *arr;
-	char	*msg, *out;
-	size_t	 i;
+	struct flow_policy	 p;
+	cJSON			*scope;
+	char			*out;
+	size_t			 i;
 
 	scope = engine_scope(e, wf, wf->uses_steps[fs - wf->flow->steps]);
-	g = cJSON_CreateObject();
-	msg = interp_text(fs->wait.message != NULL ? fs->wait.message : "",
-	    scope);
-	cJSON_AddStringToObject(g, "message", msg);
-	free(msg);
-	arr = cJSON_AddArrayToObject(g, "by");
+	flow_policy_init(&p, KIND_WAIT);
+	p.message = interp_text(fs->wait.message != NULL ?
+	    fs->wait.message : "", scope);
+	p.nby = fs->wait.nby;
+	p.by = xcalloc(fs->wait.nby + 1, sizeof *p.by);
 	for (i = 0; i < fs->wait.nby; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(fs->wait.by[i]));
-	if (fs->wait.nby == 0 && e->opts.authority.has_operators)
-		cJSON_AddTrueToObject(g, "operators");
+		p.by[i] = xstrdup(fs->wait.by[i]);
+	p.operators = fs->wait.nby == 0 && e->opts.authority.has_operators;
 	if (fs->wait.timeout > 0)
-		cJSON_AddNumberToObject(g, "timeout_ms",
-		    (double)fs->wait.timeout);
+		p.timeout_ms = fs->wait.timeout;
 	if (fs->wait.on_timeout != NULL)
-		cJSON_AddStringToObject(g, "on_timeout", fs->wait.on_timeout);
-	out = json_print(g);
-	cJSON_Delete(g);
+		p.on_timeout = xstrdup(fs->wait.on_timeout);
+	out = flow_policy_write(&p);
+	flow_policy_free(&p);
 	cJSON_Delete(scope);
 	return (out);
 }
@@ -172,7 +170,7 @@ engine_wait_refusal(struct engine *e, const struct store_inbox *m,
     const struct store_step *row, const char *verb)
 {
 	struct authority_ask	 q;
-	cJSON			*g;
+	struct flow_policy	 p;
 	char			*why = NULL, *target, *reason;
 
 	if (!engine_wait_is(row)) {
@@ -194,20 +192,28 @@ engine_wait_refusal(struct engine *e, const struct store_inbox *m,
 		    (long long)row->workflow_id);
 		return (why);
 	}
-	g = json_parse_or_null(row->gate_json);
 	xasprintf(&target, "%s (step %lld)", row->name, (long long)row->id);
+	if (flow_policy_read(row->gate_json, KIND_WAIT, &p, &why) != 0) {
+		reason = why;
+		xasprintf(&why, "wait step %s: its stored policy cannot be "
+		    "read (gate_json %s), so it cannot be finished from "
+		    "outside", target, reason);
+		free(reason);
+		free(target);
+		return (why);
+	}
 	reason = engine_arg_string(m->args_json, "comment");
 	memset(&q, 0, sizeof q);
 	q.verb = verb;
 	q.target = target;
-	q.wait = g;
+	q.wait = &p;
 	q.workflow_id = row->workflow_id;
 	q.need_reason = strcmp(verb, "complete") != 0;
 	q.reason = reason;
 	authority_check(&e->opts.authority, e->caller, &q, &why);
+	flow_policy_free(&p);
 	free(reason);
 	free(target);
-	cJSON_Delete(g);
 	return (why);
 }
 
@@ -298,8 +304,7 @@ engine_wait_timeout(struct engine *e, int64_t id)
 	struct store_step	*row;
 	struct estep		*es;
 	struct estep_origin	 o;
-	const cJSON		*on;
-	cJSON			*g;
+	struct flow_policy	 p;
 	char			*cause = NULL, *why;
 	int			 spec = -1;
 
@@ -312,10 +317,14 @@ engine_wait_timeout(struct engine *e, int64_t id)
 		store_step_free(row);
 		return;
 	}
-	g = json_parse_or_null(row->gate_json);
-	on = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
-	if (cJSON_IsString(on) && strcmp(on->valuestring, "fail") != 0)
-		spec = flow_find(es->wf->flow, on->valuestring);
+	/* A policy that cannot be read escalates nowhere: it fails. */
+	if (flow_policy_read(row->gate_json, KIND_WAIT, &p, &cause) != 0) {
+		log_debug("%s: wait step %lld: %s", __func__,
+		    (long long)row->id, cause);
+		free(cause);
+	}
+	if (p.on_timeout != NULL && strcmp(p.on_timeout, "fail") != 0)
+		spec = flow_find(es->wf->flow, p.on_timeout);
 	if (spec >= 0) {
 		xasprintf(&why, "timed out waiting to be finished; escalated "
 		    "to %s", es->wf->flow->steps[spec].name);
@@ -330,6 +339,6 @@ engine_wait_timeout(struct engine *e, int64_t id)
 		    0, 0, NULL);
 	}
 	engine_step_free(es);
-	cJSON_Delete(g);
+	flow_policy_free(&p);
 	store_step_free(row);
 }

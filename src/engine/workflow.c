@@ -152,6 +152,9 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->parent_step_id = w->parent_step_id;
 	wf->depth = w->depth;
 	engine_wf_analyse(wf);
+	wf->mask = mask_create();
+	engine_secret_mask_load(e, wf, w->flow_json);
+	engine_secret_input_load(e, wf);
 	wf->input_use = flow_input_use(wf->flow, w->flow_json, e->tools);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
@@ -179,6 +182,8 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	cJSON_Delete(wf->input);
 	flow_input_use_free(wf->input_use);
 	free(wf->created_by);
+	engine_secret_wipe(wf->secret_input);
+	mask_free(wf->mask);
 	free(wf);
 }
 
@@ -298,10 +303,39 @@ engine_wf_begin(struct engine *e, const struct store_workflow *w, int64_t now)
 }
 
 /*
+ * The audit detail of a start: the command's, with the names of the site
+ * secrets the run uses (never their values).
+ */
+static char *
+engine_wf_detail(const char *detail, char **names, size_t n)
+{
+	cJSON	*d, *a;
+	size_t	 i;
+
+	if (n == 0)
+		return (detail != NULL ? xstrdup(detail) : NULL);
+	if (detail == NULL || (d = cJSON_Parse(detail)) == NULL ||
+	    !cJSON_IsObject(d)) {
+		if (detail != NULL)
+			cJSON_Delete(d);
+		d = cJSON_CreateObject();
+	}
+	cJSON_DeleteItemFromObjectCaseSensitive(d, "secrets");
+	a = cJSON_AddArrayToObject(d, "secrets");
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(names[i]));
+	detail = json_print(d);
+	cJSON_Delete(d);
+	return ((char *)detail);
+}
+
+/*
  * Create a workflow: its row, the audit row of who started it, and (unless
  * it is to start later) its beginning.  The flow was checked by whoever
- * asked; it is checked again here, against this engine's catalog.
- * Returns 0, 2 for a tool the engine does not have, or -1.
+ * asked; it is checked again here, against this engine's catalog, and a
+ * flow naming a site secret its template may not use is refused before
+ * anything is written.  Returns 0, 2 for a tool the engine does not
+ * have, 4 for a secret's policy, or -1.
  */
 int
 engine_wf_create(struct engine *e, const struct engine_start *st,
@@ -309,11 +343,20 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 {
 	struct store_workflow	 w;
 	int64_t			 now;
-	char			*target;
+	char			*target, **names, *detail, *why = NULL;
+	size_t			 nnames;
 	int			 rc;
 
 	if ((rc = engine_flow_valid(e, st->flow_json, cause)) != 0)
 		return (rc);
+	engine_secret_names(e->tools, st->flow_json, &names, &nnames);
+	if (engine_secret_allowed(&e->opts, st->template_name, names, nnames,
+	    cause) != 0) {
+		engine_secret_names_free(names, nnames);
+		return (4);
+	}
+	detail = engine_wf_detail(st->detail, names, nnames);
+	engine_secret_names_free(names, nnames);
 	engine_txn(e);
 	now = time_now_ms();
 	memset(&w, 0, sizeof w);
@@ -339,8 +382,21 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 		w.status = RUN_RUNNING;
 	if (store_workflow_add(e->store, &w, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	if (st->secret_input != NULL && engine_secret_input_save(e, w.id,
+	    st->secret_input, &why) != 0) {
+		/* Recorded, with nothing to run on: it fails, saying why. */
+		log_debug("%s: %s", __func__, why);
+		if (store_workflow_end(e->store, w.id, RUN_FAILED, why,
+		    now) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		free(why);
+		free(detail);
+		*id = w.id;
+		return (0);
+	}
 	xasprintf(&target, "workflow %lld %s", (long long)w.id, w.name);
-	engine_audit(e, m, "start", w.id, 0, target, NULL, st->detail);
+	engine_audit(e, m, "start", w.id, 0, target, NULL, detail);
+	free(detail);
 	free(target);
 	if (w.start_at != 0)
 		engine_alarm_rearm(e);
@@ -359,7 +415,7 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
     char **cause)
 {
 	struct engine_start	 st;
-	cJSON			*a, *v;
+	cJSON			*a, *v, *c, *secrets = NULL;
 	char			*flow = NULL, *input = NULL, *detail = NULL;
 	int			 rc = -1;
 
@@ -371,8 +427,25 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
 		goto out;
 	}
 	flow = json_print(cJSON_GetObjectItemCaseSensitive(a, "flow"));
+	/* Secret inputs: kept apart, "***" in the input and the audit. */
+	secrets = cJSON_DetachItemFromObjectCaseSensitive(a, "secret_input");
+	if (secrets != NULL && !cJSON_IsObject(secrets)) {
+		engine_secret_wipe(secrets);
+		secrets = NULL;
+	}
 	v = cJSON_GetObjectItemCaseSensitive(a, "input");
-	input = cJSON_IsObject(v) ? json_print(v) : xstrdup("{}");
+	if (!cJSON_IsObject(v)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(a, "input");
+		v = cJSON_AddObjectToObject(a, "input");
+	}
+	for (c = secrets != NULL ? secrets->child : NULL; c != NULL;
+	    c = c->next) {
+		cJSON_DeleteItemFromObjectCaseSensitive(v, c->string);
+		cJSON_AddStringToObject(v, c->string, MASK_TEXT);
+	}
+	st.secret_input = secrets != NULL && secrets->child != NULL ?
+	    secrets : NULL;
+	input = json_print(v);
 	v = cJSON_GetObjectItemCaseSensitive(a, "name");
 	st.name = cJSON_IsString(v) ? v->valuestring : "workflow";
 	v = cJSON_GetObjectItemCaseSensitive(a, "template");
@@ -394,6 +467,7 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
 	st.input_json = input;
 	rc = engine_wf_create(e, &st, m, id, cause);
 out:
+	engine_secret_wipe(secrets);
 	free(detail);
 	free(flow);
 	free(input);

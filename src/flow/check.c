@@ -56,6 +56,8 @@ static char	*check_step_path(const char *, const struct flow_step *,
 		     const char *);
 static void	 check_reach(const struct flow *, const struct check_graph *,
 		     const char *, struct flow_diags *);
+static void	 check_join_agree(const struct flow *, const char *,
+		     struct flow_diags *);
 static void	 check_joins(const struct flow *, const struct check_graph *,
 		     const char *, struct flow_diags *);
 static void	 check_tools(const struct flow *, const struct flow_tools *,
@@ -251,6 +253,75 @@ check_joins(const struct flow *f, const struct check_graph *g,
 	free(inside);
 }
 
+/*
+ * The branches of one fan-out must meet at one join, and at the join the
+ * fan-out step names when it names one; else the engine would wait at
+ * one and the others would be passed by (a nested fan-out's own join
+ * never run).  The reason says the form that works: the inner fan-out
+ * names its own join, which names the outer one.
+ */
+static void
+check_join_agree(const struct flow *f, const char *base,
+    struct flow_diags *d)
+{
+	const struct flow_step	*fo, *br, *jn;
+	int			*join_of, want, got, first;
+	size_t			 i, k;
+	char			*path, *bpath;
+
+	join_of = flow_joins(f);
+	for (i = 0; i < f->nsteps; i++) {
+		fo = &f->steps[i];
+		if (fo->nparallel == 0)
+			continue;
+		want = fo->join_target;
+		first = -1;
+		for (k = 0; k < fo->nparallel; k++) {
+			if (fo->parallel_targets[k] < 0)
+				continue;
+			got = flow_join_reached(f, fo->parallel_targets[k],
+			    join_of);
+			if (got < 0)
+				continue;
+			br = &f->steps[fo->parallel_targets[k]];
+			if (want < 0) {
+				want = got;
+				first = (int)k;
+				continue;
+			}
+			if (got == want)
+				continue;
+			jn = &f->steps[got];
+			bpath = check_step_path(base, br, NULL);
+			if (fo->join_target >= 0) {
+				path = check_step_path(base, fo, "join");
+				flow_diags_add(d, FLOW_ERROR, path, "fan-out "
+				    "\"%s\" names join \"%s\", but its branch "
+				    "%s reaches join \"%s\" first, which would "
+				    "never run: write \"join\": \"%s\" here and "
+				    "give \"%s\" \"join\": \"%s\" to go on to "
+				    "the outer join", fo->name,
+				    f->steps[want].name, bpath, jn->name,
+				    jn->name, jn->name, f->steps[want].name);
+			} else {
+				path = check_step_path(base, fo, "parallel");
+				flow_diags_add(d, FLOW_ERROR, path, "the "
+				    "branches of fan-out \"%s\" reach different "
+				    "joins: \"%s\" (from \"%s\") and \"%s\" "
+				    "(from \"%s\"); all branches of one "
+				    "fan-out meet at one join", fo->name,
+				    f->steps[want].name,
+				    f->steps[fo->parallel_targets[first]].name,
+				    jn->name, br->name);
+			}
+			free(bpath);
+			free(path);
+			break;
+		}
+	}
+	free(join_of);
+}
+
 /* Every tool a step names must be built in or in the catalog. */
 static void
 check_tools(const struct flow *f, const struct flow_tools *tools,
@@ -372,6 +443,9 @@ check_arg_ref(const char *path, const char *ref, void *arg)
 	char			*first, *dot;
 
 	rl = strcspn(ref, ".");
+	/* Where a secret may go is secret.c's to say. */
+	if (rl == 7 && strncmp(ref, "secrets", 7) == 0)
+		return (0);
 	nroots = sizeof roots / sizeof roots[0] - (cr->in_do ? 0 : 2);
 	for (i = 0; i < nroots; i++) {
 		if (strlen(roots[i]) == rl && strncmp(ref, roots[i], rl) == 0)
@@ -626,6 +700,7 @@ flow_check(const struct flow_doc *doc, const struct flow_tools *tools,
 	check_graph_build(f, &g);
 	check_reach(f, &g, base, d);
 	check_joins(f, &g, base, d);
+	check_join_agree(f, base, d);
 	check_graph_free(&g);
 	check_tools(f, tools, base, d);
 	cr.flow = f;

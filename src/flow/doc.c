@@ -205,6 +205,7 @@ flow_doc_parse(const char *text, size_t len, const struct flow_tools *tools,
 		doc->flow_json = json_print(v);
 		flow_check(doc, tools, "$", d);
 	}
+	flow_secret_check(v, doc, d);
 	cJSON_Delete(v);
 	flow_diags_locate(d, text, len);
 	return (doc);
@@ -272,6 +273,10 @@ flow_doc_input_text(const struct flow_doc *doc, const cJSON *given,
 		in = &doc->inputs[i];
 		if ((c = cJSON_GetObjectItemCaseSensitive(out,
 		    in->key)) != NULL) {
+			/* A secret's value is checked where it is read. */
+			if (in->secret && cJSON_IsString(c) &&
+			    strcmp(c->valuestring, MASK_TEXT) == 0)
+				continue;
 			/* Checked (and typed) in place: the order is kept. */
 			if ((v = cJSON_Duplicate(c, 1)) == NULL)
 				fatalx("%s: out of memory", __func__);
@@ -287,10 +292,10 @@ flow_doc_input_text(const struct flow_doc *doc, const cJSON *given,
 		}
 		if (in->required) {
 			xasprintf(cause, "missing required input \"%s\"%s%s "
-			    "(give it with -i %s=VALUE)", in->key,
+			    "(give it with -i %s=%s)", in->key,
 			    in->description != NULL ? ": " : "",
 			    in->description != NULL ? in->description : "",
-			    in->key);
+			    in->key, in->secret ? "@-" : "VALUE");
 			goto fail;
 		}
 		if (in->default_json == NULL ||

@@ -302,6 +302,39 @@ struct flow	*flow_from_json(const struct cJSON *, const char *,
 int		 flow_find(const struct flow *, const char *);
 void		 flow_free(struct flow *);
 
+/*
+ * policy.c: the policy a gate's or a wait step's row keeps, fixed when it
+ * starts waiting: one writer, one strict reader (an unknown key or a
+ * wrong type is an error at its JSON path, never a default).
+ */
+enum flow_policy_foreach {
+	FLOW_POLICY_NOT_FOREACH,
+	FLOW_POLICY_BATCH,		/* a for-each's gate before a batch */
+	FLOW_POLICY_BUDGET		/* a for-each's failure budget spent */
+};
+struct flow_policy {
+	enum step_kind	 kind;		/* KIND_GATE or KIND_WAIT */
+	char		*message;	/* interpolated; NULL: none */
+	char		**approvers;	/* a gate's; none: anyone */
+	size_t		 napprovers;
+	char		**by;		/* a wait step's; none: see operators */
+	size_t		 nby;
+	int		 quorum;	/* distinct approvals needed, 1.. */
+	int		 allow_self;	/* -1: not stored, the site's default */
+	int		 agents;	/* -1: not stored, the site's default */
+	int		 operators;	/* only the site's operators may */
+	int		 interrupted;	/* made by recovery for a lost step */
+	int64_t		 timeout_ms;	/* -1: none */
+	char		*on_timeout;	/* "reject" or a step; NULL: none */
+	enum flow_policy_foreach foreach;
+	int		 batch;		/* FLOW_POLICY_BATCH: before batch N */
+};
+void		 flow_policy_init(struct flow_policy *, enum step_kind);
+void		 flow_policy_free(struct flow_policy *);
+char		*flow_policy_write(const struct flow_policy *);
+int		 flow_policy_read(const char *, enum step_kind,
+		     struct flow_policy *, char **);
+
 /* kind.c: what a step names to run (its tool, its template), or NULL. */
 const char	*flow_step_target(const struct flow_step *);
 
@@ -344,6 +377,7 @@ struct cJSON	*flow_input_parse(const char *,
 
 /* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
 int		*flow_joins(const struct flow *);
+int		 flow_join_reached(const struct flow *, int, int *);
 
 /*
  * rerun.c: the retry rules the engine acts on and the console previews.
@@ -490,6 +524,7 @@ struct flow_input {
 	char			*description;
 	char			*default_json;	/* NULL: no default */
 	int			 required;
+	int			 secret;	/* "secret": true (SPEC §13) */
 	struct flow_input_rule	 rule;
 };
 const char	*flow_input_type_name(enum flow_input_type);
@@ -524,5 +559,11 @@ char		*flow_doc_input(const struct flow_doc *, const struct cJSON *,
 char		*flow_doc_input_text(const struct flow_doc *,
 		     const struct cJSON *, const struct cJSON *, char **);
 void		 flow_doc_free(struct flow_doc *);
+
+/* secret.c: where secrets may be named (only env values), and which. */
+int		 flow_secret_name_ok(const char *);
+void		 flow_secret_check(const struct cJSON *, const struct flow_doc *,
+		     struct flow_diags *);
+void		 flow_secret_refs(const struct cJSON *, char ***, size_t *);
 
 #endif /* SLUICE_FLOW_H */

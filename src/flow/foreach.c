@@ -398,18 +398,19 @@ int
 flow_foreach_budget_gate(enum step_status status, int64_t item_of,
     int item_index, const char *gate_json)
 {
-	const cJSON	*kind;
-	cJSON		*g;
-	int		 yes;
+	struct flow_policy	 p;
+	char			*cause;
+	int			 yes;
 
 	if (status != STEP_WAITING || item_of == 0 || item_index >= 0 ||
 	    gate_json == NULL)
 		return (0);
-	if ((g = cJSON_Parse(gate_json)) == NULL)
+	if (flow_policy_read(gate_json, KIND_GATE, &p, &cause) != 0) {
+		free(cause);
 		return (0);
-	kind = cJSON_GetObjectItemCaseSensitive(g, "foreach");
-	yes = cJSON_IsString(kind) && strcmp(kind->valuestring, "budget") == 0;
-	cJSON_Delete(g);
+	}
+	yes = p.foreach == FLOW_POLICY_BUDGET;
+	flow_policy_free(&p);
 	return (yes);
 }
 

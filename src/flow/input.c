@@ -68,6 +68,7 @@ struct input_keyword {
 static void	input_parse_default(struct input_parse *, const cJSON *);
 static void	input_parse_required(struct input_parse *, const cJSON *);
 static void	input_parse_description(struct input_parse *, const cJSON *);
+static void	input_parse_secret(struct input_parse *, const cJSON *);
 static void	input_parse_type(struct input_parse *, const cJSON *);
 static void	input_parse_enum(struct input_parse *, const cJSON *);
 static void	input_parse_pattern(struct input_parse *, const cJSON *);
@@ -106,6 +107,7 @@ static const struct input_keyword input_keywords[] = {
 	{ "default", 1, 0, input_parse_default, NULL },
 	{ "required", 1, 0, input_parse_required, NULL },
 	{ "description", 0, 0, input_parse_description, NULL },
+	{ "secret", 1, 0, input_parse_secret, NULL },
 	{ "type", 0, 0, input_parse_type, input_check_type },
 	{ "enum", 0, 0, input_parse_enum, input_check_enum },
 	{ "pattern", 0, T(STRING), input_parse_pattern, input_check_pattern },
@@ -245,6 +247,20 @@ input_parse_required(struct input_parse *p, const cJSON *v)
 		    "false, got %s", json_type_name(v));
 	else
 		p->in->required = cJSON_IsTrue(v);
+}
+
+/*
+ * "secret": the value is given apart (never on the command line), kept
+ * out of the database and shown as "***" (SPEC §13, secret.c).
+ */
+static void
+input_parse_secret(struct input_parse *p, const cJSON *v)
+{
+	if (!cJSON_IsBool(v))
+		flow_diags_add(p->d, FLOW_ERROR, p->path, "expected true or "
+		    "false, got %s", json_type_name(v));
+	else
+		p->in->secret = cJSON_IsTrue(v);
 }
 
 /* "description": a string, shown beside the input. */

@@ -28,16 +28,20 @@
 #include "util/util.h"
 #include "flow/flow.h"
 
-static int	 join_walk(const struct flow *, int, int *, char *);
+static int	 join_walk(const struct flow *, int, int *, char *, int);
 static int	 join_inside(const struct flow *, int, int, int, char *);
 static void	 join_shared(const struct flow *, int *);
 
 /*
  * From step i inside a fan-out, the first join reached along next and
  * branch arms, going over nested fan-outs by way of their own joins.
+ * With shared set, a nested fan-out that names no join and whose join
+ * leads nowhere offers that join itself: its branches may be meeting at
+ * the enclosing fan-out's join (both branches of an outer fan-out nesting
+ * one, say, with every inner branch naming the outer join).
  */
 static int
-join_walk(const struct flow *f, int i, int *join_of, char *seen)
+join_walk(const struct flow *f, int i, int *join_of, char *seen, int shared)
 {
 	const struct flow_step	*st;
 	size_t			 k;
@@ -52,16 +56,35 @@ join_walk(const struct flow *f, int i, int *join_of, char *seen)
 	if (st->nparallel > 0) {
 		if (join_of[i] < 0)
 			return (-1);
-		return (join_walk(f, join_of[i], join_of, seen));
+		j = join_walk(f, join_of[i], join_of, seen, shared);
+		if (j < 0 && shared && st->join_target < 0)
+			j = join_of[i];
+		return (j);
 	}
-	if ((j = join_walk(f, st->next_target, join_of, seen)) >= 0)
+	if ((j = join_walk(f, st->next_target, join_of, seen, shared)) >= 0)
 		return (j);
 	for (k = 0; k < st->nbranch; k++) {
-		j = join_walk(f, st->branch[k].target, join_of, seen);
+		j = join_walk(f, st->branch[k].target, join_of, seen, shared);
 		if (j >= 0)
 			return (j);
 	}
 	return (-1);
+}
+
+/*
+ * The first join a branch starting at step i reaches, going over nested
+ * fan-outs by way of join_of (from flow_joins), or -1.
+ */
+int
+flow_join_reached(const struct flow *f, int i, int *join_of)
+{
+	char	*seen;
+	int	 j;
+
+	seen = xcalloc(f->nsteps + 1, 1);
+	j = join_walk(f, i, join_of, seen, 0);
+	free(seen);
+	return (j);
 }
 
 /* Is step i reached from fan-out o's branches before its join j? */
@@ -141,8 +164,12 @@ flow_joins(const struct flow *f)
 	seen = xcalloc(f->nsteps + 1, 1);
 	for (i = 0; i < f->nsteps; i++)
 		join_of[i] = -1;
-	/* Inner fan-outs first: repeat until nothing changes. */
-	for (pass = 0; pass < f->nsteps + 1; pass++) {
+	/*
+	 * Inner fan-outs first: repeat until nothing changes; then, for a
+	 * fan-out still without a join, the joins its nested fan-outs may
+	 * share with it (join_walk).
+	 */
+	for (pass = 0; pass < 2 * (f->nsteps + 1); pass++) {
 		changed = 0;
 		for (i = 0; i < f->nsteps; i++) {
 			st = &f->steps[i];
@@ -152,14 +179,16 @@ flow_joins(const struct flow *f)
 			for (k = 0; j < 0 && k < st->nparallel; k++) {
 				memset(seen, 0, f->nsteps + 1);
 				j = join_walk(f, st->parallel_targets[k],
-				    join_of, seen);
+				    join_of, seen, pass > f->nsteps);
 			}
 			if (j >= 0) {
 				join_of[i] = j;
 				changed = 1;
 			}
 		}
-		if (!changed)
+		if (!changed && pass <= f->nsteps)
+			pass = f->nsteps;
+		else if (!changed)
 			break;
 	}
 	free(seen);

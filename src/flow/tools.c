@@ -322,6 +322,7 @@ flow_tools_parse(const char *text, size_t len, struct flow_diags *d)
 		tools_entry(t, c, path, d);
 		free(path);
 	}
+	flow_secret_check(v, NULL, d);
 	cJSON_Delete(v);
 	flow_diags_locate(d, text, len);
 	return (t);

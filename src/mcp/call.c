@@ -152,7 +152,7 @@ mcp_run_cli(struct cli_ctx *ctx, struct mcp_argv *a, struct mcp_run *r)
 	 * opened read-only, a tools catalog or site policy read earlier,
 	 * must not decide how the next command goes.
 	 */
-	cli_ctx_free(ctx);
+	client_free(ctx);
 	if (ok) {
 		clearerr(stdout);
 		log_debug("%s: %s", __func__, a->v[0]);

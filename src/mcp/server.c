@@ -36,7 +36,7 @@
 
 #include "util/util.h"
 #include "cli/cli.h"
-#include "mcp/rpc.h"
+#include "util/rpc.h"
 #include "mcp/mcp-int.h"
 
 /* Revisions this server speaks, newest first (as the npm SDK knows them). */

@@ -19,7 +19,8 @@
  * for "sluice backup" and for the copy written before a schema migration.
  * The copy is made under a temporary name in the target's directory,
  * synced, then moved into place, so a crash never leaves half a copy
- * under the name asked for.
+ * under the name asked for (what it refuses and how its temporary file
+ * is cleaned up: backup-guard.c).
  */
 
 #include <sys/types.h>
@@ -27,6 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -185,6 +187,8 @@ store_backup(struct store *s, const char *target, int force, char **cause)
 		    strerror(errno));
 		return (STORE_ERR);
 	}
+	if ((rc = store_backup_guard(s->path, target, cause)) != 0)
+		return (rc);
 	if (stat(target, &tsb) == 0) {
 		if (tsb.st_dev == dsb.st_dev && tsb.st_ino == dsb.st_ino) {
 			xasprintf(cause, "%s is the database itself", target);
@@ -201,7 +205,8 @@ store_backup(struct store *s, const char *target, int force, char **cause)
 		}
 	}
 	dir = store_dirname(target);
-	xasprintf(&tmp, "%s/.sluice-backup.XXXXXX", dir);
+	store_backup_sweep(dir);
+	tmp = store_backup_tmpname(dir);
 	free(dir);
 	if ((fd = mkstemp(tmp)) == -1) {
 		xasprintf(cause, "cannot write %s: %s", target,
@@ -209,6 +214,13 @@ store_backup(struct store *s, const char *target, int force, char **cause)
 		free(tmp);
 		return (STORE_ERR);
 	}
+	store_backup_watch(tmp);
+#ifdef SLUICE_TEST_CLOCK
+	/* Test builds: stop here, the temporary file made, to be killed. */
+	if (getenv("SLUICE_TEST_HOLD") != NULL &&
+	    strcmp(getenv("SLUICE_TEST_HOLD"), "backup") == 0)
+		raise(SIGSTOP);
+#endif
 	rc = fchmod(fd, dsb.st_mode & 0660);
 	if (close(fd) != 0 || rc != 0) {
 		xasprintf(cause, "cannot write %s: %s", target,
@@ -223,6 +235,7 @@ store_backup(struct store *s, const char *target, int force, char **cause)
 	rc = store_backup_place(tmp, target, force, cause);
 out:
 	unlink(tmp);	/* gone already after a rename */
+	store_backup_watch(NULL);
 	free(tmp);
 	return (rc);
 }

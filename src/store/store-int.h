@@ -74,6 +74,12 @@ char		*store_dirname(const char *);
 /* backup.c */
 int		 store_backup_migration(struct store *, int64_t, char **);
 
+/* backup-guard.c: a backup's refusals and its temporary file. */
+int		 store_backup_guard(const char *, const char *, char **);
+void		 store_backup_sweep(const char *);
+char		*store_backup_tmpname(const char *);
+void		 store_backup_watch(const char *);
+
 /* stmt.c: result codes to causes, and statement helpers. */
 int		 store_fail(struct store *, int, const char *, char **);
 int		 store_fail_readonly(struct store *, char **);

@@ -279,6 +279,7 @@ struct store_template_save {
 	const char	*flow_json;
 	const char	*input_json;
 	int64_t		 expect_version;	/* -1 any; 0 must be new */
+	const char	*secrets_json;	/* audit: the secrets it touches */
 };
 
 int		 store_template_save(struct store *,

@@ -86,7 +86,7 @@ static int	 store_template_write(struct store *,
 		     int, char **);
 static int	 store_template_audit(struct store *,
 		     const struct store_actor *, const char *, const char *,
-		     int64_t, char **);
+		     int64_t, const char *, char **);
 static void	 store_template_clear(struct store_template *);
 
 /* Find the row for a name: 0 found, STORE_NOTFOUND none, or an error. */
@@ -218,14 +218,19 @@ store_template_write(struct store *s, const struct store_template_save *sv,
 /* Record a template change in the audit trail. */
 static int
 store_template_audit(struct store *s, const struct store_actor *actor,
-    const char *action, const char *name, int64_t version, char **cause)
+    const char *action, const char *name, int64_t version,
+    const char *secrets, char **cause)
 {
 	struct store_audit_entry	 e;
 	char				*target, *detail;
 	int				 rc;
 
 	xasprintf(&target, "template %s", name);
-	xasprintf(&detail, "{\"version\":%lld}", (long long)version);
+	if (secrets != NULL)
+		xasprintf(&detail, "{\"version\":%lld,\"secrets\":%s}",
+		    (long long)version, secrets);
+	else
+		xasprintf(&detail, "{\"version\":%lld}", (long long)version);
 	memset(&e, 0, sizeof e);
 	e.action = action;
 	e.target = target;
@@ -256,7 +261,7 @@ store_template_save(struct store *s, const struct store_template_save *sv,
 		rc = store_template_write(s, sv, actor, &row, found, cause);
 	if (rc == 0) {
 		rc = store_template_audit(s, actor, "template save", sv->name,
-		    row.version, cause);
+		    row.version, sv->secrets_json, cause);
 	}
 	free(row.updated_by);
 	if ((rc = store_finish(s, rc, cause)) != 0)
@@ -300,7 +305,7 @@ store_template_remove(struct store *s, const char *name,
 	sqlite3_finalize(st);
 	if (rc == 0) {
 		rc = store_template_audit(s, actor, "template rm", name,
-		    row.version, cause);
+		    row.version, NULL, cause);
 	}
 out:
 	return (store_finish(s, rc, cause));

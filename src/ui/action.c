@@ -141,7 +141,7 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 		    "database is not yours to write: start its engine "
 		    "(systemctl start sluice-engine)", echo);
 	} else if (ui->lease.pid != 0) {
-		if (engine_request_post(ui->store, &ui->cfg->actor, &q, &id,
+		if (client_post(ui->store, &ui->cfg->actor, &q, &id,
 		    &cause) != 0) {
 			ui_screen_message(ui, 1, "%s: %s", echo, cause);
 			free(cause);
@@ -155,7 +155,7 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 			ui_screen_message(ui, 0, "%s: sent to the engine",
 			    echo);
 		}
-	} else if (engine_submit(ui->store, ui->cfg->tools, &ui->cfg->opts,
+	} else if (client_submit(ui->store, ui->cfg->tools, &ui->cfg->opts,
 	    &ui->cfg->actor, &q, &r, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s: %s", echo, cause);
 		free(cause);

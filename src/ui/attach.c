@@ -81,7 +81,7 @@ ui_attach_open(struct ui *ui)
 
 	if (ui->attach != NULL)
 		return (0);
-	if ((fd = engine_sock_connect(ui->store)) == -1)
+	if ((fd = client_sock_connect(store_path(ui->store))) == -1)
 		return (-1);
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == -1) {
 		close(fd);

@@ -127,7 +127,7 @@ ui_engine_try(struct ui *ui, int announce)
 		}
 		return;
 	}
-	if (!ui->readonly && !engine_probe(ui->store)) {
+	if (!ui->readonly && !client_probe(ui->store)) {
 		rc = engine_open(ui->loop, ui->store, ui->cfg->tools,
 		    &ui->cfg->opts, &ui->engine, &cause);
 		if (rc == 0) {

@@ -40,6 +40,7 @@
 #include "flow/flow.h"
 #include "store/store.h"
 #include "engine/engine.h"
+#include "client/client.h"
 #include "ui/ui.h"
 
 struct cJSON;

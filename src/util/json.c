@@ -253,3 +253,30 @@ json_join_strings(struct buf *b, const struct cJSON *a)
 			    e->valuestring);
 	}
 }
+
+/*
+ * Add a time member as RFC 3339 in UTC with milliseconds
+ * ("2026-11-24T16:14:51.123Z"), or null when it has not happened (ms 0).
+ */
+void
+json_add_time(cJSON *o, const char *key, int64_t ms)
+{
+	char	 s[64];
+
+	if (ms <= 0) {
+		cJSON_AddNullToObject(o, key);
+		return;
+	}
+	cJSON_AddStringToObject(o, key, time_rfc3339(ms, s, sizeof s));
+}
+
+/* Turn stored JSON text into a value; NULL or unparsable text is null. */
+cJSON *
+json_raw(const char *text)
+{
+	cJSON	*v;
+
+	if (text == NULL || (v = cJSON_Parse(text)) == NULL)
+		return (cJSON_CreateNull());
+	return (v);
+}

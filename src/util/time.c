@@ -230,3 +230,19 @@ time_age(int64_t ms, char *out, size_t len)
 		snprintf(out, len, "%lldd", (long long)(s / 86400));
 	return (out);
 }
+
+/* Format Unix ms as RFC 3339 in UTC with milliseconds. */
+const char *
+time_rfc3339(int64_t ms, char *out, size_t len)
+{
+	struct tm	 tm;
+	time_t		 t = (time_t)(ms / 1000);
+	char		 day[48];
+
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(day, sizeof day, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(out, len, "?");
+	else
+		snprintf(out, len, "%s.%03dZ", day, (int)(ms % 1000));
+	return (out);
+}

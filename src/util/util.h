@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <sha2.h>		/* libmd */
+
 #ifndef __dead
 #define __dead __attribute__((__noreturn__))
 #endif
@@ -77,6 +79,21 @@ void		 buf_printf(struct buf *, const char *, ...) printflike(2, 3);
 void		 buf_reset(struct buf *);
 char		*buf_release(struct buf *);	/* caller frees; buf emptied */
 void		 buf_free(struct buf *);
+
+/* mask.c: secret values put as "***" in text, JSON and streams. */
+#define MASK_MIN_LEN	4		/* shorter values are not masked */
+#define MASK_TEXT	"***"
+struct mask;
+struct mask	*mask_create(void);
+void		 mask_free(struct mask *);
+void		 mask_add(struct mask *, const char *, size_t);
+int		 mask_empty(const struct mask *);
+void		 mask_buf(const struct mask *, struct buf *, const char *,
+		     size_t);
+char		*mask_text(const struct mask *, const char *);
+char		*mask_json(const struct mask *, const char *);
+void		 mask_stream(const struct mask *, struct buf *, const char *,
+		     size_t, int, struct buf *);
 
 /* str.c */
 int		 utf8_valid(const char *, size_t, size_t *);
@@ -202,6 +219,7 @@ int64_t		 time_mono_us(void);
 int		 time_test_clock(void);	/* 1 if built with --enable-test-clock */
 const char	*time_format(int64_t, char *, size_t);	/* local "Y-m-d H:M" */
 const char	*time_age(int64_t, char *, size_t);	/* "42s", "3m", "5h", "2d" */
+const char	*time_rfc3339(int64_t, char *, size_t);	/* UTC, with ms */
 
 /* file.c */
 char		*file_read(const char *, size_t, size_t *, char **);
@@ -218,6 +236,8 @@ char		*json_print_pretty(const struct cJSON *);
 const char	*json_type_name(const struct cJSON *);
 void		 json_quote_body(struct buf *, const char *);
 void		 json_join_strings(struct buf *, const struct cJSON *);
+void		 json_add_time(struct cJSON *, const char *, int64_t);
+struct cJSON	*json_raw(const char *);	/* stored JSON text, or null */
 
 /* jsonscan.c: one value of JSON text, and an array's elements, in place. */
 const char	*json_scan_value(const char *, const char *);
@@ -226,14 +246,11 @@ int		 json_scan_lookup(const char *, const char *, char **, size_t,
 int		 json_scan_next(const char **, const char *, const char **,
 		     const char **);
 
-/* sha256.c: FIPS 180-4 SHA-256. */
-#define SHA256_LEN	32
+/* sha256.c: FIPS 180-4 SHA-256, libmd's. */
+#define SHA256_LEN	SHA256_DIGEST_LENGTH
 #define SHA256_HEX	(2 * SHA256_LEN + 1)
 struct sha256 {
-	uint32_t	 h[8];
-	uint64_t	 len;		/* bytes so far */
-	uint8_t		 buf[64];
-	size_t		 nbuf;
+	SHA2_CTX	 ctx;
 };
 void		 sha256_init(struct sha256 *);
 void		 sha256_update(struct sha256 *, const void *, size_t);

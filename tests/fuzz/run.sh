@@ -9,8 +9,8 @@ mkdir -p "$out/corpus"
 cp "$top"/tests/data/*/*.json "$out/corpus/" 2>/dev/null || true
 cp "$top"/share/templates/*.json "$out/corpus/"
 clang -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-    -I"$top/src" $(pkg-config --cflags libbsd-overlay libcjson) \
+    -I"$top/src" $(pkg-config --cflags libbsd-overlay libmd libcjson) \
     "$top/tests/fuzz/fuzz-flow.c" "$top"/src/util/*.c "$top"/src/flow/*.c \
-    $(pkg-config --libs libbsd-overlay libcjson) -lm -o "$out/fuzz-flow"
+    $(pkg-config --libs libbsd-overlay libmd libcjson) -lm -o "$out/fuzz-flow"
 "$out/fuzz-flow" -max_total_time="${1:-60}" -max_len=65536 \
     -artifact_prefix="$out/" "$out/corpus"

@@ -28,7 +28,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#include "mcp/rpc.h"
+#include "util/rpc.h"
 #include "tap.h"
 
 static void	test_classify(void);

@@ -19,8 +19,10 @@
  * SYSCONFDIR/sluice/config.json, holds policy: whether a workflow's
  * starter may approve its gates (allow_self), whether agents (sluice
  * mcp) may decide gates that do not say (agents), who may operate
- * (operators), how many step processes an engine runs at once (jobs) and
- * the commands run on events (notify, parsed by engine/notify-config.c).
+ * (operators), how many step processes an engine runs at once (jobs),
+ * the commands run on events (notify, parsed by engine/notify-config.c)
+ * and which templates may use each site secret (secrets,
+ * config-secrets.c).
  * A user's $XDG_CONFIG_HOME/sluice/config.json holds personal
  * preferences only (the default retry and timeout of steps); policy keys
  * there are ignored with a warning.  A bad file is refused with its
@@ -39,7 +41,7 @@
 #include "flow/flow.h"
 #include "store/store.h"
 #include "engine/engine.h"
-#include "cli/cli.h"
+#include "client/client.h"
 
 /*
  * The site's config.json: SYSCONFDIR/sluice/config.json.  Test builds
@@ -47,7 +49,7 @@
  * suite can set site policy without root; other builds ignore it.
  */
 static char *
-cli_config_site_path(void)
+client_config_site_path(void)
 {
 	char		*path;
 #ifdef SLUICE_TEST_CLOCK
@@ -62,7 +64,7 @@ cli_config_site_path(void)
 
 /* The user's own config.json (personal preferences), or NULL. */
 static char *
-cli_config_user_path(void)
+client_config_user_path(void)
 {
 	const char	*env, *home;
 	char		*path = NULL;
@@ -76,12 +78,12 @@ cli_config_user_path(void)
 
 /* The config files that exist (site, user), each NULL when it does not. */
 void
-cli_config_files(char **sitep, char **userp)
+client_config_files(char **sitep, char **userp)
 {
 	struct stat	 sb;
 
-	*sitep = cli_config_site_path();
-	*userp = cli_config_user_path();
+	*sitep = client_config_site_path();
+	*userp = client_config_user_path();
 	if (*sitep != NULL && stat(*sitep, &sb) != 0) {
 		free(*sitep);
 		*sitep = NULL;
@@ -94,7 +96,7 @@ cli_config_files(char **sitep, char **userp)
 
 /* Read a config file, NULL and no error when it does not exist. */
 static int
-cli_config_read(const char *path, cJSON **cfgp)
+client_config_read(struct client *cl, const char *path, cJSON **cfgp)
 {
 	struct stat	 sb;
 	char		*text, *cause = NULL;
@@ -106,14 +108,14 @@ cli_config_read(const char *path, cJSON **cfgp)
 	if ((text = file_read(path, SLUICE_MAX_DOCUMENT, &len,
 	    &cause)) == NULL || (*cfgp = json_parse(text, len,
 	    &cause)) == NULL) {
-		cli_error("config %s: %s", path, cause);
+		client_error(cl, "config %s: %s", path, cause);
 		free(cause);
 		free(text);
 		return (EXIT_USAGE);
 	}
 	free(text);
 	if (!cJSON_IsObject(*cfgp)) {
-		cli_error("%s: expected a JSON object", path);
+		client_error(cl, "%s: expected a JSON object", path);
 		cJSON_Delete(*cfgp);
 		*cfgp = NULL;
 		return (EXIT_USAGE);
@@ -125,31 +127,32 @@ cli_config_read(const char *path, cJSON **cfgp)
  * Policy keys a user's own file may not set: they are the site's alone.
  * Each is ignored there, with a warning saying where it belongs.
  */
-static const char *cli_config_policy[] = {
+static const char *client_config_policy[] = {
 	"allow_self", "agents", "operators", "jobs", "notify", "retention"
 };
 
 /* Drop the site's keys from a user's file, warning about each. */
 static void
-cli_config_personal(const char *path, cJSON *cfg, const char *site)
+client_config_personal(struct client *cl, const char *path, cJSON *cfg,
+    const char *site)
 {
 	size_t	 i;
 
-	for (i = 0; i < nitems(cli_config_policy); i++) {
+	for (i = 0; i < nitems(client_config_policy); i++) {
 		if (cJSON_GetObjectItemCaseSensitive(cfg,
-		    cli_config_policy[i]) == NULL)
+		    client_config_policy[i]) == NULL)
 			continue;
-		cli_warn("%s: $.%s is site policy, ignored here (set it in "
-		    "%s)", path, cli_config_policy[i], site);
+		client_warn(cl, "%s: $.%s is site policy, ignored here (set it in "
+		    "%s)", path, client_config_policy[i], site);
 		cJSON_DeleteItemFromObjectCaseSensitive(cfg,
-		    cli_config_policy[i]);
+		    client_config_policy[i]);
 	}
 }
 
 /* "operators": user names and @group names; 0 or an exit status. */
 static int
-cli_config_operators(const char *path, const cJSON *v,
-    struct authority_site *a)
+client_config_operators(struct client *cl, const char *path,
+    const cJSON *v, struct authority_site *a)
 {
 	const cJSON	*e;
 	int		 i = 0;
@@ -157,14 +160,14 @@ cli_config_operators(const char *path, const cJSON *v,
 	if (v == NULL)
 		return (0);
 	if (!cJSON_IsArray(v)) {
-		cli_error("%s: $.operators: expected an array of user and "
+		client_error(cl, "%s: $.operators: expected an array of user and "
 		    "@group names", path);
 		return (EXIT_USAGE);
 	}
 	cJSON_ArrayForEach(e, v) {
 		if (!cJSON_IsString(e) || e->valuestring[0] == '\0' ||
 		    strcmp(e->valuestring, "@") == 0) {
-			cli_error("%s: $.operators[%d]: expected a user or "
+			client_error(cl, "%s: $.operators[%d]: expected a user or "
 			    "@group name", path, i);
 			return (EXIT_USAGE);
 		}
@@ -184,7 +187,7 @@ cli_config_operators(const char *path, const cJSON *v,
  * are: as the tool "defaults" of a one-tool catalog.
  */
 static int
-cli_config_defaults(struct cli_ctx *ctx, const char *path, cJSON *cfg)
+client_config_defaults(struct client *cl, const char *path, cJSON *cfg)
 {
 	struct flow_diags	*d;
 	const struct flow_diag	*dg;
@@ -202,12 +205,12 @@ cli_config_defaults(struct cli_ctx *ctx, const char *path, cJSON *cfg)
 	text = json_print(cat);
 	cJSON_Delete(cat);
 	d = flow_diags_create();
-	ctx->site = flow_tools_parse(text, strlen(text), d);
+	cl->site = flow_tools_parse(text, strlen(text), d);
 	free(text);
-	if (ctx->site == NULL || flow_diags_errors(d) > 0) {
+	if (cl->site == NULL || flow_diags_errors(d) > 0) {
 		TAILQ_FOREACH(dg, d, entry) {
 			if (dg->severity == FLOW_ERROR)
-				cli_error("%s: $%s: %s", path, dg->path +
+				client_error(cl, "%s: $%s: %s", path, dg->path +
 				    strlen("$.defaults"), dg->message);
 		}
 		flow_diags_free(d);
@@ -219,7 +222,8 @@ cli_config_defaults(struct cli_ctx *ctx, const char *path, cJSON *cfg)
 
 /* "retention": how long finished runs are kept; 0 or an exit status. */
 static int
-cli_config_retention(const char *path, const cJSON *v,
+client_config_retention(struct client *cl, const char *path,
+    const cJSON *v,
     struct engine_opts *opts)
 {
 	const char	*why;
@@ -228,12 +232,12 @@ cli_config_retention(const char *path, const cJSON *v,
 	if (v == NULL)
 		return (0);
 	if (flow_duration_json(v, &ms, &why) != 0) {
-		cli_error("%s: $.retention: %s", path, why);
+		client_error(cl, "%s: $.retention: %s", path, why);
 		return (EXIT_USAGE);
 	}
 	/* A slip such as "90s" for "90d" must not empty the database. */
 	if (ms < 3600 * 1000) {
-		cli_error("%s: $.retention: at least \"1h\"", path);
+		client_error(cl, "%s: $.retention: at least \"1h\"", path);
 		return (EXIT_USAGE);
 	}
 	opts->retention = ms;
@@ -242,17 +246,17 @@ cli_config_retention(const char *path, const cJSON *v,
 
 /* "notify": the commands run on events, each problem with its path. */
 static int
-cli_config_notify(struct cli_ctx *ctx, const char *path, const cJSON *v)
+client_config_notify(struct client *cl, const char *path, const cJSON *v)
 {
 	char	**errs;
 	size_t	  n, i;
 
 	if (v == NULL)
 		return (0);
-	if ((ctx->notify = notify_config_parse(v, &errs, &n)) != NULL)
+	if ((cl->notify = notify_config_parse(v, &errs, &n)) != NULL)
 		return (0);
 	for (i = 0; i < n; i++) {
-		cli_error("%s: %s", path, errs[i]);
+		client_error(cl, "%s: %s", path, errs[i]);
 		free(errs[i]);
 	}
 	free(errs);
@@ -264,22 +268,23 @@ cli_config_notify(struct cli_ctx *ctx, const char *path, const cJSON *v)
  * the keys it may set) into one object.
  */
 static int
-cli_config_load(cJSON **cfgp, char **sitep, char **userp, int *personal)
+client_config_load(struct client *cl, cJSON **cfgp, char **sitep,
+    char **userp, int *personal)
 {
 	cJSON	*site = NULL, *user = NULL, *v;
 	int	 rc;
 
 	*cfgp = NULL;
 	*personal = 0;
-	*sitep = cli_config_site_path();
-	*userp = cli_config_user_path();
-	if ((rc = cli_config_read(*sitep, &site)) != 0 ||
-	    (rc = cli_config_read(*userp, &user)) != 0) {
+	*sitep = client_config_site_path();
+	*userp = client_config_user_path();
+	if ((rc = client_config_read(cl, *sitep, &site)) != 0 ||
+	    (rc = client_config_read(cl, *userp, &user)) != 0) {
 		cJSON_Delete(site);
 		return (rc);
 	}
 	if (user != NULL) {
-		cli_config_personal(*userp, user, *sitep);
+		client_config_personal(cl, *userp, user, *sitep);
 		if (site == NULL)
 			site = cJSON_CreateObject();
 		while ((v = user->child) != NULL) {
@@ -301,7 +306,7 @@ cli_config_load(cJSON **cfgp, char **sitep, char **userp, int *personal)
  * file; the user's file may set retry and timeout.
  */
 int
-cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
+client_config(struct client *cl, struct engine_opts *opts)
 {
 	cJSON		*cfg, *v;
 	char		*path, *user;
@@ -311,15 +316,15 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 	 * Read again (cli_authorize, then the engine's options): what an
 	 * earlier read left is dropped, as nothing holds it any more.
 	 */
-	strv_free(ctx->authority.operators);
-	memset(&ctx->authority, 0, sizeof ctx->authority);
-	notify_config_free(ctx->notify);
-	ctx->notify = NULL;
-	if (ctx->site != NULL)
-		flow_tools_free(ctx->site);
-	ctx->site = NULL;
+	strv_free(cl->authority.operators);
+	memset(&cl->authority, 0, sizeof cl->authority);
+	notify_config_free(cl->notify);
+	cl->notify = NULL;
+	if (cl->site != NULL)
+		flow_tools_free(cl->site);
+	cl->site = NULL;
 	opts->authority.allow_self = 1;
-	if ((rc = cli_config_load(&cfg, &path, &user, &personal)) != 0 ||
+	if ((rc = client_config_load(cl, &cfg, &path, &user, &personal)) != 0 ||
 	    cfg == NULL) {
 		free(path);
 		free(user);
@@ -327,45 +332,79 @@ cli_config(struct cli_ctx *ctx, struct engine_opts *opts)
 	}
 	v = cJSON_GetObjectItemCaseSensitive(cfg, "allow_self");
 	if (v != NULL && !cJSON_IsBool(v)) {
-		cli_error("%s: $.allow_self: expected true or false", path);
+		client_error(cl, "%s: $.allow_self: expected true or false", path);
 		rc = EXIT_USAGE;
 	} else if (v != NULL)
 		opts->authority.allow_self = cJSON_IsTrue(v);
 	v = cJSON_GetObjectItemCaseSensitive(cfg, "agents");
 	if (v != NULL && !cJSON_IsBool(v)) {
-		cli_error("%s: $.agents: expected true or false", path);
+		client_error(cl, "%s: $.agents: expected true or false", path);
 		rc = EXIT_USAGE;
 	} else if (v != NULL)
 		opts->authority.agents = cJSON_IsTrue(v);
-	if (cli_config_operators(path, cJSON_GetObjectItemCaseSensitive(cfg,
-	    "operators"), &ctx->authority) != 0)
+	if (client_config_operators(cl, path, cJSON_GetObjectItemCaseSensitive(cfg,
+	    "operators"), &cl->authority) != 0)
 		rc = EXIT_USAGE;
 	else {
-		opts->authority.has_operators = ctx->authority.has_operators;
-		opts->authority.operators = ctx->authority.operators;
-		opts->authority.noperators = ctx->authority.noperators;
+		opts->authority.has_operators = cl->authority.has_operators;
+		opts->authority.operators = cl->authority.operators;
+		opts->authority.noperators = cl->authority.noperators;
 	}
 	v = cJSON_GetObjectItemCaseSensitive(cfg, "jobs");
 	if (v != NULL && (!cJSON_IsNumber(v) || v->valuedouble < 1 ||
 	    v->valuedouble > 10000 || v->valuedouble != (int)v->valuedouble)) {
-		cli_error("%s: $.jobs: expected a whole number from 1 to 10000",
+		client_error(cl, "%s: $.jobs: expected a whole number from 1 to 10000",
 		    path);
 		rc = EXIT_USAGE;
 	} else if (v != NULL && opts->max_jobs == 0)
 		opts->max_jobs = v->valueint;
-	if (cli_config_retention(path, cJSON_GetObjectItemCaseSensitive(cfg,
+	if (client_config_retention(cl, path, cJSON_GetObjectItemCaseSensitive(cfg,
 	    "retention"), opts) != 0)
 		rc = EXIT_USAGE;
-	if (cli_config_notify(ctx, path, cJSON_GetObjectItemCaseSensitive(cfg,
+	if (client_config_notify(cl, path, cJSON_GetObjectItemCaseSensitive(cfg,
 	    "notify")) != 0)
 		rc = EXIT_USAGE;
 	else
-		opts->notify = ctx->notify;
-	if (rc == 0 && (rc = cli_config_defaults(ctx, personal ? user : path,
+		opts->notify = cl->notify;
+	if (client_config_secrets(cl, path,
+	    cJSON_GetObjectItemCaseSensitive(cfg, "secrets")) != 0)
+		rc = EXIT_USAGE;
+	else {
+		opts->secrets = cl->secrets;
+		opts->nsecrets = cl->nsecrets;
+	}
+	if (rc == 0 && (rc = client_config_defaults(cl, personal ? user : path,
 	    cfg)) == 0)
-		opts->site = flow_tools_find(ctx->site, "defaults");
+		opts->site = flow_tools_find(cl->site, "defaults");
 	cJSON_Delete(cfg);
 	free(path);
 	free(user);
 	return (rc);
+}
+
+/*
+ * An engine's settings: config.json, then the environment (tests); and
+ * the files they came from, for its messages and reloads.
+ */
+int
+client_engine_opts(struct client *cl, struct engine_opts *opts)
+{
+	const char	*v;
+	char		*user;
+	int64_t		 n;
+	int		 rc;
+
+	if ((rc = client_config(cl, opts)) != 0)
+		return (rc);
+	free(cl->tools_file);
+	free(cl->config_file);
+	cl->tools_file = client_tools_file(cl);
+	client_config_files(&cl->config_file, &user);
+	free(user);
+	opts->tools_path = cl->tools_file;
+	opts->config_path = cl->config_file;
+	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
+	    str_parse_int64(v, &n) == 0 && n > 0)
+		opts->kill_grace = n;
+	return (0);
 }

@@ -30,7 +30,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#include "mcp/rpc.h"
+#include "util/rpc.h"
 
 #define RPC_ID_MAX	9007199254740992.0	/* 2^53: exact in a double */
 

@@ -22,8 +22,8 @@
  * the unit tests can take it alone.
  */
 
-#ifndef SLUICE_MCP_RPC_H
-#define SLUICE_MCP_RPC_H
+#ifndef SLUICE_UTIL_RPC_H
+#define SLUICE_UTIL_RPC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -72,4 +72,4 @@ char		*rpc_result(const struct cJSON *, struct cJSON *);
 char		*rpc_error(const struct cJSON *, int, const char *,
 		     struct cJSON *);
 
-#endif /* SLUICE_MCP_RPC_H */
+#endif /* SLUICE_UTIL_RPC_H */
