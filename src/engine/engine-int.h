@@ -273,6 +273,12 @@ struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
 void		 engine_wf_free(struct engine *, struct ewf *);
 void		 engine_wf_ended(struct engine *, struct ewf *, enum run_status);
 struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
+/* owners.c: a template's own operators, for commands on its runs. */
+int		 engine_owners_may(struct engine *, const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+int		 engine_owners_change_may(struct engine *,
+		     const struct store_inbox *, const char *, const char *,
+		     struct engine_reply *);
 int		 engine_wf_start(struct engine *, const struct store_inbox *,
 		     int64_t *, char **);
 
@@ -343,6 +349,8 @@ void		 engine_step_failed(struct engine *, struct estep *,
 		     const char *, int, int, const char *);
 void		 engine_wf_fail(struct engine *, struct ewf *, const char *);
 void		 engine_wf_cancel(struct engine *, struct ewf *);
+void		 engine_wf_cancel_why(struct engine *, struct ewf *,
+		     const char *);
 void		 engine_wf_settle(struct engine *, struct ewf *);
 void		 engine_advance(struct engine *, struct estep *,
 		     const char *, int, int);
@@ -579,7 +587,8 @@ void		 engine_sched_audit(struct engine *,
 
 /*
  * notify.c: config.json "notify" commands.  event: gate_waiting
- * gate_decided workflow_failed workflow_late workflow_completed; extra
+ * gate_decided workflow_failed workflow_late workflow_completed
+ * workflow_deadline; extra
  * (may be NULL) is merged into the payload and freed.  Queued in the
  * turn, run after it commits.
  */
@@ -645,5 +654,10 @@ void		 engine_notify_job_free(struct notify_job *);
 int		 engine_when_holds(struct engine *, struct ewf *,
 		     const struct flow_step *);
 int		 engine_when_skip(struct engine *, struct estep *);
+
+/* deadline.c */
+void		 engine_deadline_arm(struct engine *, int64_t, int64_t,
+		     int64_t);
+void		 engine_deadline_due(struct engine *, int64_t);
 
 #endif /* SLUICE_ENGINE_INT_H */

@@ -90,6 +90,18 @@ int		 authority_check(const struct authority_site *,
 		     const struct authority_caller *,
 		     const struct authority_ask *, char **);
 
+/* authority-template.c: a template's own "operators" narrow the rule. */
+int		 authority_template_names_caller(
+		     const struct authority_caller *, char *const *, size_t);
+int		 authority_template(const struct authority_caller *,
+		     const char *, char *const *, size_t, const char *,
+		     char **);
+int		 authority_template_change(const struct authority_site *,
+		     const struct authority_caller *, const char *,
+		     char *const *, size_t, const char *, char **);
+char		*authority_template_run_by(const struct authority_site *,
+		     const char *);
+
 /* config.json's "secrets": which templates may use a site secret. */
 struct secret_rule {
 	char		*name;
@@ -147,7 +159,8 @@ struct notify_config {
 #define NOTIFY_E_WORKFLOW_FAILED	0x04
 #define NOTIFY_E_WORKFLOW_LATE		0x08
 #define NOTIFY_E_WORKFLOW_COMPLETED	0x10
-#define NOTIFY_E_ALL			0x1f
+#define NOTIFY_E_WORKFLOW_DEADLINE	0x20
+#define NOTIFY_E_ALL			0x3f
 
 #define NOTIFY_TIMEOUT		30000	/* ms, unless "timeout" says */
 #define NOTIFY_MAX_CMDS		64
@@ -178,8 +191,9 @@ int		 engine_handing_over(const struct engine *);
 
 /*
  * Told of every notify event (gate_waiting, gate_decided, workflow_failed,
- * workflow_late, workflow_completed) as the engine makes it, whether or
- * not config.json asks for it: a headless console logs them.
+ * workflow_late, workflow_completed, workflow_deadline) as the engine
+ * makes it, whether or not config.json asks for it: a headless console
+ * logs them.
  */
 typedef void	 (*engine_observer_cb)(const char *, int64_t, int64_t,
 		     void *);

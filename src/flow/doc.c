@@ -32,7 +32,8 @@
 #include "flow/flow-int.h"
 
 static const char *doc_wrapper_keys[] = {
-	"description", "inputs", "sla", "flow", "output"
+	"description", "inputs", "sla", "flow", "output", "deadline",
+	"operators"
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -43,7 +44,10 @@ static void	doc_wrapper(struct flow_doc *, const cJSON *,
 static void	doc_inputs(struct flow_doc *, const cJSON *,
 		    struct flow_diags *);
 static char	*doc_declared(const struct flow_doc *);
+static void	 doc_join(struct flow_doc *, const char *, const cJSON *);
 static void	 doc_output(struct flow_doc *, const cJSON *, const cJSON *,
+		    struct flow_diags *);
+static void	 doc_operators(struct flow_doc *, const cJSON *, const char *,
 		    struct flow_diags *);
 
 /*
@@ -103,6 +107,29 @@ doc_inputs(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 }
 
 /*
+ * The wrapper's "operators": user names and "@group" names who alone may
+ * start and act on the template's runs (sluice(1) AUTHORITY).
+ */
+static void
+doc_operators(struct flow_doc *doc, const cJSON *v, const char *path,
+    struct flow_diags *d)
+{
+	char	*sub;
+	size_t	 i;
+
+	doc->operators = flow_json_strings(v, path, &doc->noperators, d);
+	for (i = 0; i < doc->noperators; i++) {
+		if (doc->operators[i][0] != '\0' &&
+		    strcmp(doc->operators[i], "@") != 0)
+			continue;
+		sub = flow_path_index(path, i);
+		flow_diags_add(d, FLOW_ERROR, sub, "an operator is a user name "
+		    "or @group, not \"%s\"", doc->operators[i]);
+		free(sub);
+	}
+}
+
+/*
  * The wrapper's "output" joins the flow it describes, so a run (which
  * keeps only the flow) still has it when it completes.
  */
@@ -110,8 +137,6 @@ static void
 doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
     struct flow_diags *d)
 {
-	cJSON	*copy;
-
 	if (doc->flow == NULL || output == NULL)
 		return;
 	if (doc->flow->output_json != NULL) {
@@ -120,8 +145,19 @@ doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
 		return;
 	}
 	doc->flow->output_json = json_print(output);
-	if ((copy = cJSON_Duplicate(flow, 1)) == NULL ||
-	    !cJSON_AddItemToObject(copy, "output", cJSON_Duplicate(output, 1)))
+	doc_join(doc, "output", output);
+}
+
+/* Add a run-level member of the wrapper to the flow's text the run keeps. */
+static void
+doc_join(struct flow_doc *doc, const char *key, const cJSON *v)
+{
+	cJSON	*copy;
+
+	if (doc->flow_json == NULL)
+		return;
+	if ((copy = cJSON_Parse(doc->flow_json)) == NULL ||
+	    !cJSON_AddItemToObject(copy, key, cJSON_Duplicate(v, 1)))
 		fatalx("%s: out of memory", __func__);
 	free(doc->flow_json);
 	doc->flow_json = json_print(copy);
@@ -132,7 +168,7 @@ doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
 static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
-	const cJSON	*c, *flow = NULL, *output = NULL;
+	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
 	const char	*why, *hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
@@ -170,6 +206,10 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 				doc->sla_ms = ms;
 		} else if (strcmp(c->string, "output") == 0)
 			output = c;
+		else if (strcmp(c->string, "operators") == 0)
+			doc_operators(doc, c, path, d);
+		else if (strcmp(c->string, "deadline") == 0)
+			deadline = c;
 		else {
 			flow = c;
 			doc->flow = flow_from_json(c, "$.flow", d);
@@ -179,6 +219,15 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		free(path);
 	}
 	doc_output(doc, flow, output, d);
+	if (doc->flow != NULL && deadline != NULL) {
+		if (doc->flow->deadline_ms > 0)
+			flow_diags_add(d, FLOW_ERROR, "$.deadline",
+			    "\"deadline\" is given both here and in the flow");
+		else {
+			parse_deadline(doc->flow, deadline, "$.deadline", d);
+			doc_join(doc, "deadline", deadline);
+		}
+	}
 }
 
 /*
@@ -334,6 +383,7 @@ flow_doc_free(struct flow_doc *doc)
 	for (i = 0; i < doc->ninputs; i++)
 		flow_input_free(&doc->inputs[i]);
 	free(doc->inputs);
+	flow_strings_free(doc->operators, doc->noperators);
 	free(doc->description);
 	flow_free(doc->flow);
 	free(doc->flow_json);

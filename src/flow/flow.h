@@ -268,6 +268,7 @@ struct flow {
 	size_t			 nsteps;
 	int			 start;		/* "start", else the first; -1 */
 	char			*output_json;	/* "output", NULL none */
+	int64_t			 deadline_ms;	/* "deadline", 0 none */
 };
 
 /* A tools catalog (tools.json) plus the built-ins. */
@@ -550,6 +551,8 @@ struct flow_doc {
 	char			*flow_json;	/* the flow object, compact */
 	char			*inputs_json;	/* the inputs object, or NULL */
 	int64_t			 sla_ms;	/* the wrapper's "sla", 0 none */
+	char			**operators;	/* who alone may act on its runs */
+	size_t			 noperators;	/* 0: the site's rule alone */
 };
 
 struct flow_doc	*flow_doc_parse(const char *, size_t, const struct flow_tools *,
