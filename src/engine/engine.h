@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/util.h"
+
 struct loop;
 struct store;
 struct store_actor;
