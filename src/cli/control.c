@@ -33,6 +33,7 @@
 #include "cli/cli.h"
 
 static int	 cmd_control_run(struct cli_ctx *, const struct cli_args *);
+static int	 control_retry_dry(struct cli_ctx *, int64_t, const char *);
 
 static const struct cli_opt control_comment_opts[] = {
 	{ "message", 'm', "TEXT", 0, "a comment, kept in the audit trail" },
@@ -56,6 +57,9 @@ static const struct cli_opt control_cancel_opts[] = {
 static const struct cli_opt control_retry_opts[] = {
 	{ "from", 0, "STEP", 0,
 	    "run that step (a name or key) and what follows it again" },
+	{ "dry-run", 'n', NULL, 0,
+	    "say what would run again (as the console's R does); retry "
+	    "nothing" },
 	{ NULL, 0, NULL, 0, NULL }
 };
 
@@ -68,6 +72,7 @@ const struct cli_cmd cli_cmd_approve = {
 	    "decide is fixed on the gate (approvers, quorum, allow_self); see\n"
 	    "AUTHORITY in sluice(1).\n",
 	.opts = control_comment_opts,
+	.flags = CLI_CMD_F_STEP,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -79,6 +84,7 @@ const struct cli_cmd cli_cmd_reject = {
 	.usage = "STEP",
 	.summary = "Reject a gate waiting for people (a reason is required).",
 	.opts = control_reason_opts,
+	.flags = CLI_CMD_F_STEP,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -92,6 +98,7 @@ const struct cli_cmd cli_cmd_cancel = {
 	.help = "With --step, a cancelled for-each item counts as failed and "
 	    "the for-each\ngoes on.\n",
 	.opts = control_cancel_opts,
+	.flags = CLI_CMD_F_ITEM,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -103,8 +110,11 @@ const struct cli_cmd cli_cmd_retry = {
 	.usage = "ID",
 	.summary = "Run a failed or cancelled workflow again from where it "
 	    "ended.",
-	.help = "Completed steps are kept; without --from, the steps the "
-	    "workflow ended\non (failed or cancelled) run again.\n",
+	.help = "Without --from, the steps the workflow ended on (failed or "
+	    "cancelled)\nrun again and the steps that completed keep their "
+	    "results; with --from,\nthat step and what follows it run again, "
+	    "completed or not.  --dry-run\nsays which, as the console does "
+	    "before it asks, and changes nothing.\n",
 	.opts = control_retry_opts,
 	.args_min = 1,
 	.args_max = 1,
@@ -122,6 +132,7 @@ const struct cli_cmd cli_cmd_skip = {
 	    "by someone\nwho may finish it; other steps need the operator "
 	    "right (see\nAUTHORITY in sluice(1)).\n",
 	.opts = control_reason_opts,
+	.flags = CLI_CMD_F_STEP,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -148,11 +159,6 @@ const struct cli_cmd cli_cmd_resume = {
 	.run = cmd_control_run
 };
 
-/* Which commands act on a step rather than on a workflow. */
-static const struct cli_cmd *const control_on_step[] = {
-	&cli_cmd_approve, &cli_cmd_reject, &cli_cmd_skip
-};
-
 /* Every command here: ID or STEP, -m, --from; then ask the engine. */
 static int
 cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
@@ -160,27 +166,55 @@ cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
 	const struct cli_cmd	*cmd = args->cmd;
 	const char		*comment = NULL, *from = NULL;
 	int64_t			 id;
-	size_t			 i;
-	int			 on_step = 0;
+	int			 on_step;
 
-	for (i = 0; i < nitems(control_on_step); i++) {
-		if (control_on_step[i] == cmd)
-			on_step = 1;
-	}
-	if (cmd->opts == control_cancel_opts && cli_args_has(args, "step"))
-		on_step = 1;
-	if (cmd->opts != NULL && cmd->opts != control_retry_opts)
+	on_step = (cmd->flags & CLI_CMD_F_STEP) ||
+	    ((cmd->flags & CLI_CMD_F_ITEM) && cli_args_has(args, "step"));
+	if (cli_cmd_takes(cmd, "message"))
 		comment = cli_args_get(args, "message");
-	if (cmd->opts == control_retry_opts)
+	if (cli_cmd_takes(cmd, "from"))
 		from = cli_args_get(args, "from");
 	if (cli_parse_id(args->argv[0], &id) != 0) {
 		cli_error("%s: bad %s id \"%s\"", cmd->name,
 		    on_step ? "step" : "workflow", args->argv[0]);
 		return (EXIT_USAGE);
 	}
+	if (cmd->opts == control_retry_opts && cli_args_has(args, "dry-run"))
+		return (control_retry_dry(ctx, id, from));
 	/* A blank -m reaches the engine, which refuses it on the record. */
 	if (on_step)
 		return (cli_submit_action(ctx, cmd->name, 0, id, comment,
 		    NULL));
 	return (cli_submit_action(ctx, cmd->name, id, 0, comment, from));
+}
+
+/*
+ * retry --dry-run: what the retry would run again, by the function the
+ * console's R shows before it asks (engine/retry-preview.c), read from
+ * the database; nothing is sent.  Refused as the retry would be.
+ */
+static int
+control_retry_dry(struct cli_ctx *ctx, int64_t id, const char *from)
+{
+	struct buf	 b;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((rc = client_store(ctx, 0)) != 0)
+		return (rc);
+	buf_init(&b);
+	rc = engine_retry_preview(ctx->store, id, from, &b, &cause);
+	if (rc < 0) {
+		buf_free(&b);
+		return (client_store_fail(ctx, rc, cause));
+	}
+	if (rc > 0) {
+		cli_error("%s", cause);
+		free(cause);
+		buf_free(&b);
+		return (rc);
+	}
+	printf("%s\n", b.data != NULL ? b.data : "");
+	buf_free(&b);
+	return (EXIT_OK);
 }
