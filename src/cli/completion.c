@@ -43,6 +43,7 @@ struct complete_state {
 	int			 tried;		/* store opened or given up */
 	const char		*cur;		/* the word being completed */
 	size_t			 curlen;
+	int			 describe;	/* -d: "WORD<tab>WHAT" */
 };
 
 static int	 cmd_completion_run(struct cli_ctx *, const struct cli_args *);
@@ -50,7 +51,7 @@ static int	 cmd_complete_words_run(struct cli_ctx *,
 		     const struct cli_args *);
 static struct store *complete_store(struct complete_state *);
 static void	 complete_word(struct complete_state *, const char *,
-		     const char *);
+		     const char *, const char *);
 static void	 complete_kind(struct complete_state *, const char *);
 static void	 complete_value(struct complete_state *,
 		     const struct cli_opt *, const char *);
@@ -90,20 +91,30 @@ static const char complete_bash[] =
 static const char complete_zsh[] =
 "#compdef sluice\n"
 "# zsh completion for sluice(1), as \"sluice completion zsh\" prints it:\n"
-"# put it in a directory of $fpath as _sluice, or source it.\n"
+"# put it in a directory of $fpath as _sluice, or source it.  Commands\n"
+"# and options come with what they do (sluice __complete -d).\n"
 "_sluice()\n"
 "{\n"
-"\tlocal -a out eq\n"
-"\tout=(\"${(@f)$(command sluice __complete -- \"${(@)words[2,CURRENT]}\" \\\n"
-"\t    2>/dev/null)}\")\n"
+"\tlocal -a out words1 eq\n"
+"\tlocal l w\n"
+"\tout=(\"${(@f)$(command sluice __complete -d -- \\\n"
+"\t    \"${(@)words[2,CURRENT]}\" 2>/dev/null)}\")\n"
 "\tif (( ${out[(I):files]} )); then\n"
 "\t\t_files\n"
 "\tfi\n"
-"\tout=(${out:#:files})\n"
-"\teq=(${(M)out:#*=})\n"
-"\tout=(${out:#*=})\n"
-"\t(( ${#out} )) && compadd -Q -a out\n"
-"\t(( ${#eq} )) && compadd -Q -S '' -a eq\n"
+"\tfor l in ${out:#:files}; do\n"
+"\t\tw=${l%%$'\\t'*}\n"
+"\t\t# _describe reads NAME:WHAT; a colon in the name is escaped.\n"
+"\t\tw=${w//:/\\\\:}\n"
+"\t\t[[ $l == *$'\\t'* ]] && w+=:${l#*$'\\t'}\n"
+"\t\tif [[ ${l%%$'\\t'*} == *= ]]; then\n"
+"\t\t\teq+=(\"$w\")\n"
+"\t\telse\n"
+"\t\t\twords1+=(\"$w\")\n"
+"\t\tfi\n"
+"\tdone\n"
+"\t(( ${#words1} )) && _describe -t sluice sluice words1 -Q\n"
+"\t(( ${#eq} )) && _describe -t sluice sluice eq -Q -S ''\n"
 "}\n"
 "if [ \"$funcstack[1]\" = _sluice ]; then\n"
 "\t_sluice \"$@\"\n"
@@ -113,10 +124,11 @@ static const char complete_zsh[] =
 
 static const char complete_fish[] =
 "# fish completion for sluice(1), as \"sluice completion fish\" prints it.\n"
+"# sluice __complete -d gives WORD<tab>WHAT, which fish shows as is.\n"
 "function __sluice_complete\n"
 "\tset -l words (commandline -opc) (commandline -ct)\n"
 "\tset -e words[1]\n"
-"\tfor w in (command sluice __complete -- $words 2>/dev/null)\n"
+"\tfor w in (command sluice __complete -d -- $words 2>/dev/null)\n"
 "\t\tif test \"$w\" = :files\n"
 "\t\t\t__fish_complete_path (commandline -ct)\n"
 "\t\telse\n"
@@ -150,9 +162,16 @@ const struct cli_cmd cli_cmd_completion = {
 	.run = cmd_completion_run
 };
 
+static const struct cli_opt complete_words_opts[] = {
+	{ "describe", 'd', NULL, 0,
+	    "follow each word with a tab and what it is (zsh, fish)" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 const struct cli_cmd cli_cmd_complete_words = {
 	.name = "__complete",
-	.usage = "-- WORD...",
+	.usage = "[-d] -- WORD...",
+	.opts = complete_words_opts,
 	.summary = "What may come next on a command line (for the shells).",
 	.args_min = 0,
 	.args_max = CLI_ARGS_ANY,
@@ -205,12 +224,26 @@ complete_store(struct complete_state *cs)
 	return (cs->store);
 }
 
-/* Offer word (then suffix, as "=") if it begins with the current word. */
+/*
+ * Offer word (then suffix, as "=") if it begins with the current word;
+ * with -d, what it is after a tab, as fish reads it and the zsh script
+ * splits it.  A description is one line: tabs and newlines become spaces.
+ */
 static void
-complete_word(struct complete_state *cs, const char *word, const char *suffix)
+complete_word(struct complete_state *cs, const char *word, const char *suffix,
+    const char *desc)
 {
-	if (strncmp(word, cs->cur, cs->curlen) == 0)
-		printf("%s%s\n", word, suffix != NULL ? suffix : "");
+	const char	*p;
+
+	if (strncmp(word, cs->cur, cs->curlen) != 0)
+		return;
+	printf("%s%s", word, suffix != NULL ? suffix : "");
+	if (cs->describe && desc != NULL && *desc != '\0') {
+		putchar('\t');
+		for (p = desc; *p != '\0'; p++)
+			putchar(*p == '\t' || *p == '\n' ? ' ' : *p);
+	}
+	putchar('\n');
 }
 
 /* Offer what an argument of this kind may be. */
@@ -233,24 +266,25 @@ complete_kind(struct complete_state *cs, const char *kind)
 	if (strcmp(kind, "command") == 0) {
 		for (c = cli_cmds; *c != NULL; c++) {
 			if (!(*c)->hidden)
-				complete_word(cs, (*c)->name, NULL);
+				complete_word(cs, (*c)->name, NULL,
+				    (*c)->summary);
 		}
 	} else if (strcmp(kind, "shell") == 0) {
 		for (i = 0; i < nitems(complete_shells); i++)
-			complete_word(cs, complete_shells[i].name, NULL);
+			complete_word(cs, complete_shells[i].name, NULL, NULL);
 	}
 	if ((s = complete_store(cs)) == NULL)
 		return;
 	if (strcmp(kind, "template") == 0 || strcmp(kind, "flow") == 0) {
 		if (store_template_list(s, &t, &n, &cause) == 0) {
 			for (i = 0; i < n; i++)
-				complete_word(cs, t[i].name, NULL);
+				complete_word(cs, t[i].name, NULL, NULL);
 			store_templates_free(t, n);
 		}
 	} else if (strcmp(kind, "schedule") == 0) {
 		if (store_schedule_list(s, &sc, &n, &cause) == 0) {
 			for (i = 0; i < n; i++)
-				complete_word(cs, sc[i].name, NULL);
+				complete_word(cs, sc[i].name, NULL, NULL);
 			store_schedules_free(sc, n);
 		}
 	} else if (strcmp(kind, "gate") == 0) {
@@ -258,7 +292,7 @@ complete_kind(struct complete_state *cs, const char *kind)
 			for (i = 0; i < n; i++) {
 				snprintf(id, sizeof id, "%lld",
 				    (long long)g[i].step_id);
-				complete_word(cs, id, NULL);
+				complete_word(cs, id, NULL, NULL);
 			}
 			store_gates_free(g, n);
 		}
@@ -272,7 +306,7 @@ complete_kind(struct complete_state *cs, const char *kind)
 			if (strcmp(kind, "workflow") == 0) {
 				snprintf(id, sizeof id, "%lld",
 				    (long long)w[i].id);
-				complete_word(cs, id, NULL);
+				complete_word(cs, id, NULL, NULL);
 				continue;
 			}
 			if (store_step_list(s, w[i].id, &st, &ns, &cause) != 0)
@@ -280,7 +314,7 @@ complete_kind(struct complete_state *cs, const char *kind)
 			for (j = 0; j < ns; j++) {
 				snprintf(id, sizeof id, "%lld",
 				    (long long)st[j].id);
-				complete_word(cs, id, NULL);
+				complete_word(cs, id, NULL, NULL);
 			}
 			store_steps_free(st, ns);
 		}
@@ -310,7 +344,7 @@ complete_inputs(struct complete_state *cs, const char *name)
 	in = json_raw(t->input_json);
 	cJSON_ArrayForEach(k, in) {
 		if (k->string != NULL)
-			complete_word(cs, k->string, "=");
+			complete_word(cs, k->string, "=", NULL);
 	}
 	cJSON_Delete(in);
 	store_template_free(t);
@@ -335,12 +369,12 @@ complete_value(struct complete_state *cs, const struct cli_opt *o,
 			continue;
 		/* The words a person sees, as --status takes them. */
 		for (st = 0; st < STATE_N; st++)
-			complete_word(cs, state_name(st), NULL);
+			complete_word(cs, state_name(st), NULL, NULL);
 		return;
 	}
 	if (strcmp(o->name, "overlap") == 0) {
 		for (i = 0; i < nitems(overlap); i++)
-			complete_word(cs, overlap[i], NULL);
+			complete_word(cs, overlap[i], NULL, NULL);
 	} else if (strcmp(o->name, "template") == 0)
 		complete_kind(cs, "template");
 	else if (strcmp(o->name, "i") == 0)
@@ -364,9 +398,9 @@ complete_options(struct complete_state *cs, const struct cli_cmd *cmd)
 			snprintf(s, sizeof s, "-%c", o->letter);
 		else
 			snprintf(s, sizeof s, "--%s", o->name);
-		complete_word(cs, s, NULL);
+		complete_word(cs, s, NULL, o->help);
 	}
-	complete_word(cs, "--help", NULL);
+	complete_word(cs, "--help", NULL, "show this command's help");
 }
 
 /* The option a command-line word names, or NULL. */
@@ -395,8 +429,16 @@ complete_opt(const struct cli_cmd *cmd, const char *word)
 static int
 complete_global(struct complete_state *cs, char **w, int n, int *i)
 {
-	static const char	*globals[] = { "--db", "--tools", "--help",
-	    "--version", "-v" };
+	static const struct {
+		const char	*name;
+		const char	*desc;
+	} globals[] = {
+		{ "--db", "the database to use" },
+		{ "--tools", "the tools catalog to use" },
+		{ "--help", "show help" },
+		{ "--version", "print the version" },
+		{ "-v", "write a debug log to sluice-PID.log" },
+	};
 	size_t			 j;
 
 	for (*i = 0; *i < n - 1; (*i)++) {
@@ -415,7 +457,8 @@ complete_global(struct complete_state *cs, char **w, int n, int *i)
 	}
 	if (cs->cur[0] == '-') {
 		for (j = 0; j < nitems(globals); j++)
-			complete_word(cs, globals[j], NULL);
+			complete_word(cs, globals[j].name, NULL,
+			    globals[j].desc);
 	} else
 		complete_kind(cs, "command");
 	return (1);
@@ -456,6 +499,7 @@ cmd_complete_words_run(struct cli_ctx *ctx, const struct cli_args *args)
 		return (EXIT_OK);
 	memset(&cs, 0, sizeof cs);
 	cs.ctx = ctx;
+	cs.describe = cli_args_has(args, "describe");
 	cs.cur = w[n - 1];
 	cs.curlen = strlen(cs.cur);
 	if (complete_global(&cs, w, n, &i))
@@ -467,7 +511,8 @@ cmd_complete_words_run(struct cli_ctx *ctx, const struct cli_args *args)
 			for (sub = cmd->subs; sub->name != NULL; sub++) {
 				if (!sub->hidden)
 					complete_word(&cs,
-					    strrchr(sub->name, ' ') + 1, NULL);
+					    strrchr(sub->name, ' ') + 1, NULL,
+					    sub->summary);
 			}
 			goto out;
 		}

@@ -4,7 +4,8 @@
 # next: commands, subcommands, options and their values, workflow, gate
 # and step ids, template and schedule names, a template's input keys
 # after -i.  Completing never creates a database.  bash is driven for
-# real; zsh and fish are syntax-checked when installed.
+# real; so are zsh (in a pseudo-terminal, zsh/zpty) and fish, when
+# installed, and they show each command's summary and option's help.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 for sh in bash zsh fish; do
@@ -120,6 +121,23 @@ SLUICE_DB="$missing" complete_words sluice approve '' >/dev/null
 [ ! -e "$missing" ] && [ ! -e "$T_DIR/none" ]
 ok $? "completing against a missing database creates nothing"
 
+# -d: each word with what it is, from the command tables.
+run_sluice __complete -d -- log --j
+is "$OUT" "$(printf -- '--json\tone JSON document of the step'"'"'s lines; with -f, one JSON object a line as lines come')" \
+    "__complete -d: an option and its help line"
+run_sluice __complete -d -- templ
+is "$OUT" "$(printf 'template\tList, show, save, edit, remove, run and compare templates.')" \
+    "__complete -d: a command and its summary"
+run_sluice __complete -d -- template sh
+is "$OUT" "$(printf "show\tPrint a template's document as saved.")" \
+    "__complete -d: a subcommand and its summary"
+run_sluice __complete -d -- --ver
+is "$OUT" "$(printf -- '--version\tprint the version')" \
+    "__complete -d: a global option"
+run_sluice __complete -d -- template show ni
+is "$OUT" "nightly-backup" "__complete -d: names from the database have none"
+is "$(complete_words sluice log --j)" "--json " "bash gets no descriptions"
+
 if command -v zsh >/dev/null 2>&1; then
 	zsh -n "$TOP_SRCDIR/share/completion/_sluice"
 	ok $? "the zsh script parses (zsh -n)"
@@ -128,6 +146,43 @@ if command -v zsh >/dev/null 2>&1; then
 		source "$1/share/completion/_sluice"
 		print -r -- ${_comps[sluice]}' sh "$TOP_SRCDIR")
 	is "$out" _sluice "zsh: sourcing it registers _sluice for sluice"
+	# zsh_list LINE: what an interactive zsh lists after LINE<Tab>,
+	# driven in a pseudo-terminal (zsh/zpty) as a person would.
+	zsh_list() {
+		PATH="$T_DIR/bin:$PATH" TERM=dumb HOME="$T_DIR" zsh -f -c '
+			zmodload zsh/zpty || exit 1
+			zpty z zsh -f -i
+			zpty -w z "PS1=\"> \"; autoload -Uz compinit; compinit -u -D; source $1/share/completion/_sluice; LISTMAX=1000"
+			zpty -n -w z "$2"$'"'"'\t'"'"'
+			out= i=0
+			# Read until the listing is followed by the prompt again.
+			while (( i++ < 100 )); do
+				zpty -r -t z chunk && out+=$chunk
+				[[ $out == *" -- "*"> $2"* ]] && break
+				sleep 0.1
+			done
+			zpty -d z
+			print -r -- "$out"' sh "$TOP_SRCDIR" "$1" | tr -d '\r'
+	}
+	# zsh_has LISTING ERE DESCRIPTION: a line of the listing matches.
+	zsh_has() {
+		printf '%s\n' "$1" | grep -Eq -- "$2"
+		ok $? "$3"
+	}
+	out=$(zsh_list 'sluice log --')
+	zsh_has "$out" '^--json +-- one JSON document of the step' \
+	    "zsh: options are listed with their help lines"
+	zsh_has "$out" '^--follow +-- keep printing output until the step ends' \
+	    "zsh: every option of log"
+	out=$(zsh_list 'sluice template ')
+	zsh_has "$out" "^show +-- Print a template's document as saved\\." \
+	    "zsh: subcommands with their summaries"
+	out=$(zsh_list 'sluice s')
+	zsh_has "$out" '^schedule +-- Recurring schedules: a template run' \
+	    "zsh: commands with their summaries"
+	zsh_has "$out" '^show +-- ' "zsh: every one that fits"
+	out=$(zsh_list 'sluice run nightly-backup -i ')
+	zsh_has "$out" '^greeting= +who= *$' "zsh: input keys, no description"
 else
 	ok 0 "# SKIP zsh is not installed: the zsh script is not checked"
 fi
@@ -138,6 +193,16 @@ if command -v fish >/dev/null 2>&1; then
 		source $TOP_SRCDIR/share/completion/sluice.fish
 		complete -C'sluice template show ni'")
 	like "$out" "nightly-backup" "fish: it completes template names"
+	out=$(PATH="$T_DIR/bin:$PATH" HOME="$T_DIR" fish -c "
+		source $TOP_SRCDIR/share/completion/sluice.fish
+		complete -C'sluice log --'")
+	like "$out" "$(printf -- '--raw\tthe bytes as the step wrote them')" \
+	    "fish: options with their help lines"
+	out=$(PATH="$T_DIR/bin:$PATH" HOME="$T_DIR" fish -c "
+		source $TOP_SRCDIR/share/completion/sluice.fish
+		complete -C'sluice template r'")
+	is "$out" "$(printf 'rm\tRemove a template (its old versions and runs are kept).\nrun\tStart a workflow from a template; print its id.')" \
+	    "fish: subcommands with their summaries"
 else
 	ok 0 "# SKIP fish is not installed: the fish script is not checked"
 fi
