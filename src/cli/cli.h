@@ -168,6 +168,16 @@ struct cJSON	*cli_input_args(const struct cli_args *, struct cJSON **);
 
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
+
+/* log-json.c: "sluice log --json", a document or (-f) a line a line. */
+struct cli_log_json;
+struct store_step;
+struct store_log;
+struct cli_log_json *cli_log_json_create(const struct store_step *, int);
+void		 cli_log_json_add(struct cli_log_json *,
+		     const struct store_log *, size_t);
+void		 cli_log_json_end(struct cli_log_json *);
+void		 cli_log_json_free(struct cli_log_json *);
 size_t		 cli_text_char(const char *, mbstate_t *, int *);
 int		 cli_text_width(const char *);
 

@@ -41,6 +41,8 @@ static const struct cli_opt cmd_log_opts[] = {
 	    "put each line's time and stream (out, err) in front" },
 	{ "raw", 0, NULL, 0, "the bytes as the step wrote them; otherwise "
 	    "control characters but newline and tab are shown escaped" },
+	{ "json", 0, NULL, 0, "one JSON document of the step's lines; with "
+	    "-f, one JSON object a line as lines come" },
 	{ NULL, 0, NULL, 0, NULL }
 };
 
@@ -127,10 +129,16 @@ cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
 	char			*cause = NULL;
 	int			 rc, follow, stamps, raw, bol = 1;
 	int			 ended;
+	struct cli_log_json	*lj = NULL;
 
 	follow = cli_args_has(args, "follow");
 	stamps = cli_args_has(args, "timestamps");
 	raw = cli_args_has(args, "raw");
+	if (cli_args_has(args, "json") && (stamps || raw)) {
+		cli_error("log: --json takes neither -t nor --raw (each line "
+		    "has its time and stream, its text as JSON)");
+		return (EXIT_USAGE);
+	}
 	if (cli_parse_id(args->argv[0], &id) != 0) {
 		cli_error("log: bad step id \"%s\"", args->argv[0]);
 		return (EXIT_USAGE);
@@ -145,14 +153,20 @@ cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
 		ended = step->status != STEP_RUNNING &&
 		    step->status != STEP_READY &&
 		    step->status != STEP_PENDING;
+		if (lj == NULL && cli_args_has(args, "json"))
+			lj = cli_log_json_create(step, follow);
 		do {
 			rc = store_log_read(ctx->store, id, after, 1000, &l, &n,
 			    &cause);
 			if (rc != 0) {
+				cli_log_json_free(lj);
 				store_step_free(step);
 				return (client_store_fail(ctx, rc, cause));
 			}
-			cmd_log_print(l, n, stamps, raw, &bol);
+			if (lj != NULL)
+				cli_log_json_add(lj, l, n);
+			else
+				cmd_log_print(l, n, stamps, raw, &bol);
 			if (n > 0)
 				after = l[n - 1].id;
 			store_logs_free(l, n);
@@ -162,6 +176,8 @@ cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
 			break;
 		nanosleep(&ts, NULL);
 	}
+	if (lj != NULL)
+		cli_log_json_end(lj);
 	store_step_free(step);
 	return (EXIT_OK);
 }

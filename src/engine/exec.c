@@ -612,8 +612,8 @@ engine_exec_log(struct engine *e, struct estep *es, const char *stream,
 			engine_store_fatal(e, store_last_error(e->store));
 		es->log_bytes += (int64_t)room;
 		es->log_cut = 1;
-		xasprintf(&note, "[sluice: output cut here: a step keeps at "
-		    "most %lld bytes of log]\n", (long long)e->opts.log_max);
+		xasprintf(&note, STORE_LOG_CUT " a step keeps at most %lld "
+		    "bytes of log]\n", (long long)e->opts.log_max);
 		data = note;
 		len = strlen(note);
 		stream = "sluice";

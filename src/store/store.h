@@ -638,6 +638,8 @@ int		 store_approval_by(struct store *, int64_t, const char *,
 		     int64_t *);
 
 /* steplog.c: a step's output, one row per chunk with its time. */
+/* How the note begins that says a step's log was cut (stream "sluice"). */
+#define STORE_LOG_CUT	"[sluice: output cut here:"
 struct store_log {
 	int64_t		 id;
 	int64_t		 at;

@@ -125,6 +125,11 @@ like "$OUT" "out ***" "log: stdout masked"
 like "$OUT" "err ***" "log: stderr masked"
 is "$(printf '%s\n' "$OUT" | grep -c '^\*\*\*$')" 2 \
     "log: the value written in two pieces is masked on both pipes"
+run_sluice log --json "$p"
+like "$(printf '%s' "$OUT" | jq -r '.lines[] | .stream + " " + .text')" \
+    "stdout out ***" "log --json: stdout masked"
+like "$(printf '%s' "$OUT" | jq -r '.lines[] | .stream + " " + .text')" \
+    "stderr err ***" "log --json: stderr masked"
 like "$(q "SELECT result_json FROM workflow_steps WHERE id = $p")" \
     '{\"token\": \"***\"}' "the result masked"
 run_sluice show --json "$id"

@@ -285,6 +285,24 @@ n=$(grep -cE '^[0-2][0-9]:[0-5][0-9]:[0-5][0-9]\.[0-9]{3} (out|err) ' "$T_DIR/lo
 is "$n" 4 "-t puts the time and stream in front of every line"
 like "$OUT" " err two" "stderr lines say err"
 like "$OUT" " out three" "stdout lines say out"
+run_sluice log --json "$lid"
+expect_rc 0 "log --json"
+is "$(printf '%s' "$OUT" | jq -r '[.id, .workflow_id, .name, .truncated] | @tsv')" \
+    "$(printf '%s\t%s\tstart\tfalse' "$lid" "$ID")" \
+    "log --json: the step's id, workflow, name, and not truncated"
+is "$(printf '%s' "$OUT" | jq -r '.lines[] | .stream + " " + .text')" \
+    "stdout one
+stderr two
+stdout three
+stdout four" "log --json: each line with its stream, the unended last too"
+is "$(printf '%s' "$OUT" | jq -r '.lines[].time' |
+    grep -cE '^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$')" \
+    4 "log --json: times are RFC 3339 UTC with milliseconds"
+like "$OUT" '{
+  "id": ' "log --json: indented with two spaces"
+run_sluice log --json -t "$lid"
+expect_rc 2 "log --json -t is refused"
+like "$ERR" "log: --json takes neither -t nor --raw" "it says why"
 run_sluice log 99999
 expect_rc 3 "log of an unknown step"
 run_sluice log x
@@ -309,6 +327,23 @@ wait "$lf"
 is "$?" 0 "log -f exits 0 when the step ends"
 is "$(cat "$T_DIR/follow.out")" "one
 two" "log -f printed everything once"
+# -f --json: one compact object a line, each as it comes.
+rm -f "$T_DIR/go"
+run_sluice run "$T_DIR/follow.json"
+idf=$OUT
+wait_for step_is "$idf" start running
+fid=$(step_id "$idf" start)
+"$SLUICE" log -f --json "$fid" >"$T_DIR/followj.out" 2>&1 &
+lf=$!
+wait_for file_has "$T_DIR/followj.out" '"text":"one"'
+ok $? "log -f --json prints each line as it comes"
+alive "$lf"
+ok $? "and keeps following while the step runs"
+touch "$T_DIR/go"
+wait "$lf"
+is "$?" 0 "log -f --json exits 0 when the step ends"
+is "$(jq -c '[.stream, .text]' <"$T_DIR/followj.out")" '["stdout","one"]
+["stdout","two"]' "log -f --json: one JSON object a line, everything once"
 engine_stop
 
 cat >"$T_DIR/big.json" <<'EOF'
@@ -331,6 +366,11 @@ is "$(tail -c 200 "$T_DIR/biglog" | tail -n 1)" \
     "[sluice: output cut here: a step keeps at most 1048576 bytes of log]" \
     "log shows the mark at the end"
 is "$(wc -c <"$T_DIR/biglog" | tr -d ' ')" 1048646 "log prints 1 MiB and the mark"
+"$SLUICE" log --json "$bid" >"$T_DIR/biglog.json"
+is "$(jq -r '.truncated, (.lines[-1] | .stream + " " + .text)' \
+    <"$T_DIR/biglog.json")" "true
+sluice [sluice: output cut here: a step keeps at most 1048576 bytes of log]" \
+    "log --json: truncated, and the mark is the last line"
 
 # --- timeouts --------------------------------------------------------------------------
 
