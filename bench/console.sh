@@ -38,8 +38,10 @@
 # The databases live in $CONSOLE_DB_DIR (default ${TMPDIR:-/tmp}/
 # sluice-bench-cache), remade when console-gen.sh or the schema changed.
 # Copies are read from the page cache: the figures are for a warm cache.
-# $SLUICE names the binary (build it optimised).  STEPS_PER_WF (10) and
-# KEYS (200) from the environment.  Needs tmux, sqlite3 and cc.  Not
+# $SLUICE names the binary (build it optimised).  STEPS_PER_WF (10),
+# KEYS (200) and IDLE (0: how many idle processes to add to the host's
+# while the console runs; see idle_start in engine-lib.sh) from the
+# environment.  Needs tmux, sqlite3 and cc.  Not
 # part of make check.
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -277,6 +279,7 @@ bench() {
 		_what="a for-each of $1 \"sleep ${FOREACH_SLEEP:-0.2}\" items"
 		_what="$_what ($_left not ended after the keys)"
 	fi
+	[ -z "${HOST_PROCS:-}" ] || _what="$_what, $HOST_PROCS host processes"
 	stop
 	_n=$(latencies key | wc -l)
 	echo "sluice console: $_what, $2:" \
@@ -289,6 +292,9 @@ bench() {
 	    "p99 $(latencies sent | pct 99) ms; peak RSS $_rss KiB"
 }
 
+# IDLE: that many more processes on the host while the console runs
+# (a busy production host), ended by pid at the end.
+[ "${IDLE:-0}" -eq 0 ] || idle_start "$IDLE"
 FOREACH=
 if [ "${1:-}" = foreach ]; then
 	# foreach [N [COLSxROWS]]: the console over a running for-each.

@@ -136,3 +136,27 @@ chain_flow() {
 		print l * v + 2
 	}'
 }
+
+# idle_start N: N more processes on the host ("sleep", idle, as a busy
+# production host has), their pids in $B_DIR/idle.pids, ended by pid on
+# exit or by idle_stop.  Prints the host's process count then.
+idle_start() {
+	: >"$B_DIR/idle.pids"
+	trap 'idle_stop; rm -rf "$B_DIR"' EXIT
+	_i=0
+	while [ "$_i" -lt "$1" ]; do
+		_i=$((_i + 1))
+		sleep 3600 </dev/null >/dev/null 2>&1 &
+		echo $! >>"$B_DIR/idle.pids"
+	done
+	# shellcheck disable=SC2012 # counting /proc's numeric entries
+	HOST_PROCS=$(ls /proc | grep -c '^[0-9][0-9]*$')
+}
+
+# idle_stop: end the processes idle_start made, by pid.
+idle_stop() {
+	[ -s "$B_DIR/idle.pids" ] || return 0
+	# shellcheck disable=SC2046 # one pid a word
+	kill $(cat "$B_DIR/idle.pids") 2>/dev/null || :
+	: >"$B_DIR/idle.pids"
+}

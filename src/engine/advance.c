@@ -563,6 +563,13 @@ engine_wf_cancel(struct engine *e, struct ewf *wf)
 	engine_wf_end(e, wf, RUN_CANCELLED, NULL);
 }
 
+/* The engine cancelled the workflow itself, for a reason (a deadline). */
+void
+engine_wf_cancel_why(struct engine *e, struct ewf *wf, const char *why)
+{
+	engine_wf_end(e, wf, RUN_CANCELLED, why);
+}
+
 /* Nothing left to run: the workflow completed. */
 void
 engine_wf_settle(struct engine *e, struct ewf *wf)
@@ -596,8 +603,8 @@ engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
 		engine_store_fatal(e, store_last_error(e->store));
 	wf->ended = 1;
 	wf->refs++;	/* cancelling its steps must not free it yet */
-	engine_cancel_rows(e, wf, 0, status == RUN_CANCELLED ?
-	    "cancelled" : status == RUN_FAILED ?
+	engine_cancel_rows(e, wf, 0, status == RUN_CANCELLED && why != NULL ?
+	    why : status == RUN_CANCELLED ? "cancelled" : status == RUN_FAILED ?
 	    "cancelled: the workflow failed" :
 	    "cancelled: the workflow completed");
 	if (store_workflow_end(e->store, wf->id, status, why,

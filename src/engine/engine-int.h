@@ -343,6 +343,8 @@ void		 engine_step_failed(struct engine *, struct estep *,
 		     const char *, int, int, const char *);
 void		 engine_wf_fail(struct engine *, struct ewf *, const char *);
 void		 engine_wf_cancel(struct engine *, struct ewf *);
+void		 engine_wf_cancel_why(struct engine *, struct ewf *,
+		     const char *);
 void		 engine_wf_settle(struct engine *, struct ewf *);
 void		 engine_advance(struct engine *, struct estep *,
 		     const char *, int, int);
@@ -575,7 +577,8 @@ void		 engine_sched_audit(struct engine *,
 
 /*
  * notify.c: config.json "notify" commands.  event: gate_waiting
- * gate_decided workflow_failed workflow_late workflow_completed; extra
+ * gate_decided workflow_failed workflow_late workflow_completed
+ * workflow_deadline; extra
  * (may be NULL) is merged into the payload and freed.  Queued in the
  * turn, run after it commits.
  */
@@ -641,5 +644,10 @@ void		 engine_notify_job_free(struct notify_job *);
 int		 engine_when_holds(struct engine *, struct ewf *,
 		     const struct flow_step *);
 int		 engine_when_skip(struct engine *, struct estep *);
+
+/* deadline.c */
+void		 engine_deadline_arm(struct engine *, int64_t, int64_t,
+		     int64_t);
+void		 engine_deadline_due(struct engine *, int64_t);
 
 #endif /* SLUICE_ENGINE_INT_H */

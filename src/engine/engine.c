@@ -560,6 +560,8 @@ engine_timers_fire(void *arg)
 			engine_step_wake(e, list[i].step_id);
 		else if (strcmp(list[i].kind, "sla") == 0)
 			engine_sla_due(e, list[i].workflow_id);
+		else if (strcmp(list[i].kind, "deadline") == 0)
+			engine_deadline_due(e, list[i].workflow_id);
 		else if (strcmp(list[i].kind, "prune") == 0)
 			engine_prune_due(e);
 	}

@@ -147,7 +147,8 @@ struct notify_config {
 #define NOTIFY_E_WORKFLOW_FAILED	0x04
 #define NOTIFY_E_WORKFLOW_LATE		0x08
 #define NOTIFY_E_WORKFLOW_COMPLETED	0x10
-#define NOTIFY_E_ALL			0x1f
+#define NOTIFY_E_WORKFLOW_DEADLINE	0x20
+#define NOTIFY_E_ALL			0x3f
 
 #define NOTIFY_TIMEOUT		30000	/* ms, unless "timeout" says */
 #define NOTIFY_MAX_CMDS		64
@@ -178,8 +179,9 @@ int		 engine_handing_over(const struct engine *);
 
 /*
  * Told of every notify event (gate_waiting, gate_decided, workflow_failed,
- * workflow_late, workflow_completed) as the engine makes it, whether or
- * not config.json asks for it: a headless console logs them.
+ * workflow_late, workflow_completed, workflow_deadline) as the engine
+ * makes it, whether or not config.json asks for it: a headless console
+ * logs them.
  */
 typedef void	 (*engine_observer_cb)(const char *, int64_t, int64_t,
 		     void *);

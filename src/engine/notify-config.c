@@ -46,7 +46,7 @@ struct notify_parse {
 
 static const char *notify_events[] = {
 	"gate_waiting", "gate_decided", "workflow_failed", "workflow_late",
-	"workflow_completed"
+	"workflow_completed", "workflow_deadline"	/* bit by bit, engine.h */
 };
 
 static const char *notify_members[] = {

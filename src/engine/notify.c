@@ -399,6 +399,8 @@ notify_message(const cJSON *o)
 		buf_puts(&b, " failed");
 		if ((text = engine_notify_str(o, "error", NULL)) != NULL)
 			buf_printf(&b, ": %s", text);
+	} else if (strcmp(ev, "workflow_deadline") == 0) {
+		buf_puts(&b, " was cancelled: its deadline passed");
 	} else if (strcmp(ev, "workflow_late") == 0) {
 		buf_puts(&b, " is late");
 		sla = cJSON_GetObjectItemCaseSensitive(

@@ -298,6 +298,7 @@ engine_wf_begin(struct engine *e, const struct store_workflow *w, int64_t now)
 		return;
 	}
 	engine_sla_arm(e, w->id, w->sla_ms, now);
+	engine_deadline_arm(e, w->id, wf->flow->deadline_ms, now);
 	memset(&o, 0, sizeof o);
 	engine_step_create(e, wf, wf->flow->start, &o);
 }

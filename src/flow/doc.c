@@ -32,7 +32,7 @@
 #include "flow/flow-int.h"
 
 static const char *doc_wrapper_keys[] = {
-	"description", "inputs", "sla", "flow", "output"
+	"description", "inputs", "sla", "flow", "output", "deadline"
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -43,6 +43,7 @@ static void	doc_wrapper(struct flow_doc *, const cJSON *,
 static void	doc_inputs(struct flow_doc *, const cJSON *,
 		    struct flow_diags *);
 static char	*doc_declared(const struct flow_doc *);
+static void	 doc_join(struct flow_doc *, const char *, const cJSON *);
 static void	 doc_output(struct flow_doc *, const cJSON *, const cJSON *,
 		    struct flow_diags *);
 
@@ -110,8 +111,6 @@ static void
 doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
     struct flow_diags *d)
 {
-	cJSON	*copy;
-
 	if (doc->flow == NULL || output == NULL)
 		return;
 	if (doc->flow->output_json != NULL) {
@@ -120,8 +119,19 @@ doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
 		return;
 	}
 	doc->flow->output_json = json_print(output);
-	if ((copy = cJSON_Duplicate(flow, 1)) == NULL ||
-	    !cJSON_AddItemToObject(copy, "output", cJSON_Duplicate(output, 1)))
+	doc_join(doc, "output", output);
+}
+
+/* Add a run-level member of the wrapper to the flow's text the run keeps. */
+static void
+doc_join(struct flow_doc *doc, const char *key, const cJSON *v)
+{
+	cJSON	*copy;
+
+	if (doc->flow_json == NULL)
+		return;
+	if ((copy = cJSON_Parse(doc->flow_json)) == NULL ||
+	    !cJSON_AddItemToObject(copy, key, cJSON_Duplicate(v, 1)))
 		fatalx("%s: out of memory", __func__);
 	free(doc->flow_json);
 	doc->flow_json = json_print(copy);
@@ -132,7 +142,7 @@ doc_output(struct flow_doc *doc, const cJSON *flow, const cJSON *output,
 static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
-	const cJSON	*c, *flow = NULL, *output = NULL;
+	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
 	const char	*why, *hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
@@ -170,6 +180,8 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 				doc->sla_ms = ms;
 		} else if (strcmp(c->string, "output") == 0)
 			output = c;
+		else if (strcmp(c->string, "deadline") == 0)
+			deadline = c;
 		else {
 			flow = c;
 			doc->flow = flow_from_json(c, "$.flow", d);
@@ -179,6 +191,15 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		free(path);
 	}
 	doc_output(doc, flow, output, d);
+	if (doc->flow != NULL && deadline != NULL) {
+		if (doc->flow->deadline_ms > 0)
+			flow_diags_add(d, FLOW_ERROR, "$.deadline",
+			    "\"deadline\" is given both here and in the flow");
+		else {
+			parse_deadline(doc->flow, deadline, "$.deadline", d);
+			doc_join(doc, "deadline", deadline);
+		}
+	}
 }
 
 /*

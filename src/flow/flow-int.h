@@ -146,4 +146,8 @@ struct cond {
 const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 		     size_t);
 
+/* parse.c */
+void	 parse_deadline(struct flow *, const struct cJSON *, const char *,
+	     struct flow_diags *);
+
 #endif /* SLUICE_FLOW_INT_H */

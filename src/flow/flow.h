@@ -268,6 +268,7 @@ struct flow {
 	size_t			 nsteps;
 	int			 start;		/* "start", else the first; -1 */
 	char			*output_json;	/* "output", NULL none */
+	int64_t			 deadline_ms;	/* "deadline", 0 none */
 };
 
 /* A tools catalog (tools.json) plus the built-ins. */

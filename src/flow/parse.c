@@ -177,6 +177,26 @@ parse_resolve_all(struct flow *f, const char *base, struct flow_diags *d)
 }
 
 /*
+ * "deadline": how long after its start the run may take; past it the run
+ * is cancelled ("deadline passed").  An SLA only alerts.
+ */
+void
+parse_deadline(struct flow *f, const cJSON *v, const char *path,
+    struct flow_diags *d)
+{
+	const char	*why;
+	int64_t		 ms;
+
+	if (flow_duration_json(v, &ms, &why) != 0)
+		flow_diags_add(d, FLOW_ERROR, path, "%s", why);
+	else if (ms <= 0)
+		flow_diags_add(d, FLOW_ERROR, path,
+		    "a deadline must be above zero");
+	else
+		f->deadline_ms = ms;
+}
+
+/*
  * Build a flow from a JSON object of steps at base_path, reporting every
  * problem.  NULL only when the value is not an object.  The object has no
  * duplicate members: flow_json_document reported and dropped them.
@@ -203,6 +223,13 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 			/* The run's output, not a step (SPEC §3). */
 			free(f->output_json);
 			f->output_json = json_print(c);
+			continue;
+		}
+		if (strcmp(c->string, "deadline") == 0) {
+			/* When the run is cancelled, not a step (SPEC §3). */
+			path = flow_path_key(base, c->string);
+			parse_deadline(f, c, path, d);
+			free(path);
 			continue;
 		}
 		if (++n > SLUICE_MAX_STEPS) {

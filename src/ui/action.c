@@ -130,6 +130,8 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 	q.workflow_id = wf;
 	q.step_id = step;
 	q.args_json = json_print(args);
+	q.secret = cJSON_GetObjectItemCaseSensitive(args, "secret_input") !=
+	    NULL;
 	cJSON_Delete(args);
 	if (ui->engine != NULL) {
 		engine_request_apply(ui->engine, &ui->cfg->actor, &q, &r);
@@ -140,6 +142,10 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 		ui_screen_message(ui, 1, "%s: no engine answers and the "
 		    "database is not yours to write: start its engine "
 		    "(systemctl start sluice-engine)", echo);
+	} else if (ui->lease.pid != 0 && q.secret) {
+		/* The inbox is the shared database: never there. */
+		ui_screen_message(ui, 1, "%s: secret inputs reach the engine "
+		    "only over its socket, which does not answer", echo);
 	} else if (ui->lease.pid != 0) {
 		if (client_post(ui->store, &ui->cfg->actor, &q, &id,
 		    &cause) != 0) {
@@ -162,6 +168,8 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 	} else
 		ui_action_answer(ui, echo, &r);
 	engine_reply_clear(&r);
+	if (q.secret)
+		explicit_bzero((char *)q.args_json, strlen(q.args_json));
 	free((char *)q.args_json);
 }
 

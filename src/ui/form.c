@@ -53,6 +53,7 @@ struct form_field {
 	int		 toggle;	/* a boolean: Space flips it */
 	char		**choices;	/* an enum's values as JSON, or NULL */
 	int		 nchoices;
+	int		 secret;	/* shown as stars, sent apart */
 	struct buf	 value;
 };
 
@@ -83,6 +84,7 @@ static int	 form_input(struct form *, cJSON **, cJSON *, struct buf *,
 		     char **);
 static int	 form_check_fields(struct form *, const struct flow_doc *,
 		     const cJSON *, const cJSON *);
+static void	 form_secrets(const struct form *, cJSON *);
 static char	*form_request(struct ui *, struct form *, cJSON *,
 		     const cJSON *, int64_t, char **);
 
@@ -255,11 +257,15 @@ ui_form_open(struct ui *ui, const char *name, const char *prev_input)
 	if (prev_input != NULL)
 		prev = cJSON_Parse(prev_input);
 	for (i = 0; i < doc->ninputs; i++) {
-		text = form_initial(&doc->inputs[i], prev, &json);
+		/* A secret is never filled in: the last run's is "***". */
+		json = 0;
+		text = doc->inputs[i].secret ? NULL :
+		    form_initial(&doc->inputs[i], prev, &json);
 		ff = form_add(f, doc->inputs[i].key, doc->inputs[i].key,
 		    doc->inputs[i].description, text);
 		free(text);
 		form_field_typed(ff, &doc->inputs[i], json);
+		ff->secret = doc->inputs[i].secret;
 	}
 	form_add(f, NULL, "run name", "what the run is called", t->name);
 	form_add(f, NULL, "start at", "empty: now; or \"in 30 minutes\", "
@@ -307,6 +313,9 @@ form_free(struct view *v)
 		for (j = 0; j < f->fields[i].nchoices; j++)
 			free(f->fields[i].choices[j]);
 		free(f->fields[i].choices);
+		if (f->fields[i].secret && f->fields[i].value.data != NULL)
+			explicit_bzero(f->fields[i].value.data,
+			    f->fields[i].value.len);
 		buf_free(&f->fields[i].value);
 	}
 	free(f->fields);
@@ -365,6 +374,12 @@ form_input(struct form *f, cJSON **inputp, cJSON *texts, struct buf *words,
 			cJSON_Delete(input);
 			return (-1);
 		}
+		if (ff->secret) {
+			/* The value goes apart; the command reads stdin. */
+			cJSON_AddStringToObject(input, ff->key, MASK_TEXT);
+			buf_printf(words, " -i %s=@-", ff->key);
+			continue;
+		}
 		if (text == choice || (ff->json && choice == NULL)) {
 			v = cJSON_Parse(text);
 			buf_printf(words, " -i %s:=", ff->key);
@@ -406,18 +421,43 @@ form_check_fields(struct form *f, const struct flow_doc *doc,
 		}
 		if (j == doc->ninputs)
 			continue;
-		if ((v = cJSON_Duplicate(c, 1)) == NULL)
+		if (ff->secret)
+			v = cJSON_CreateString(ff->value.data);
+		else if ((v = cJSON_Duplicate(c, 1)) == NULL)
 			fatalx("%s: out of memory", __func__);
-		rc = flow_input_check(&doc->inputs[j], &v,
+		rc = flow_input_check(&doc->inputs[j], &v, ff->secret ||
 		    cJSON_GetObjectItemCaseSensitive(texts, ff->key) != NULL,
 		    &ff->error);
 		cJSON_Delete(v);
+		if (rc != 0 && ff->secret) {
+			/* The reason would quote the value. */
+			free(ff->error);
+			xasprintf(&ff->error, "input %s (secret): the value "
+			    "does not keep its rules", ff->key);
+		}
 		if (rc != 0) {
 			f->cur = i;
 			return (-1);
 		}
 	}
 	return (0);
+}
+
+/* The secret fields' values, apart from the input (SPEC §13). */
+static void
+form_secrets(const struct form *f, cJSON *a)
+{
+	cJSON	*o = NULL;
+	int	 i;
+
+	for (i = 0; i < f->n; i++) {
+		if (!f->fields[i].secret || f->fields[i].value.len == 0)
+			continue;
+		if (o == NULL)
+			o = cJSON_AddObjectToObject(a, "secret_input");
+		cJSON_AddStringToObject(o, f->fields[i].key,
+		    f->fields[i].value.data);
+	}
 }
 
 /* The start command's arguments, as "sluice template run" builds them. */
@@ -458,6 +498,7 @@ form_request(struct ui *ui, struct form *f, cJSON *input, const cJSON *texts,
 		if (start_at > 0)
 			cJSON_AddNumberToObject(a, "start_at",
 			    (double)start_at);
+		form_secrets(f, a);
 		text = json_print(a);
 		cJSON_Delete(a);
 		free(checked);
@@ -613,8 +654,16 @@ form_field_shown(const struct form_field *ff)
 {
 	const char	*value = ff->value.data != NULL ? ff->value.data : "";
 	char		*s;
+	size_t		 n;
 
-	if (ff->toggle)
+	if (ff->secret) {
+		/* Masked as typed: a star for each character. */
+		s = xcalloc(1, strlen(value) + 1);
+		for (n = 0; *value != '\0'; value++) {
+			if ((*value & 0xc0) != 0x80)
+				s[n++] = '*';
+		}
+	} else if (ff->toggle)
 		xasprintf(&s, "[%s] %s", strcmp(value, "true") == 0 ? "x" :
 		    " ", *value != '\0' ? value : "(not given)");
 	else if (ff->nchoices > 0)

@@ -28,10 +28,12 @@ printf '%s\n' "$TOKEN" >"$SEC/TOKEN"
 chmod 0600 "$SEC/TOKEN"
 mkdir -p "$T_DIR/ev"
 
-# hits VALUE: the files under $T_DIR (but the secrets' own) holding VALUE.
+# hits VALUE: the files under $T_DIR holding VALUE, but the secrets' own
+# and the console script that types one.
 hits() {
 	grep -rlF -- "$1" "$T_DIR" 2>/dev/null |
-	    grep -v -e "^$SEC/" -e "^$T_DIR/creds/" -e "^$T_DIR/pass.txt$"
+	    grep -v -e "^$SEC/" -e "^$T_DIR/creds/" -e "^$T_DIR/pass.txt$" \
+	    -e "^$T_DIR/form/script$"
 }
 
 # none_hold VALUE DESCRIPTION: no file holds VALUE.
@@ -258,5 +260,33 @@ printf '%s\n' \
     "$SLUICE" mcp >"$T_DIR/mcp2.out" 2>"$T_DIR/mcp2.err"
 like "$(cat "$T_DIR/mcp2.out")" 'secret: an agent cannot give it' \
     "an agent (MCP) cannot give a secret input"
+
+# --- the console's form: a secret input masked as it is typed -------------
+
+engine_start
+scr="$T_DIR/form"
+mkdir -p "$scr"
+printf '%s\n' ':resize 100x30' ':wait-idle' ':key 3' ':wait secin' ':key G' \
+    ':key r' ':wait run template secin' ":type $PASS" ':key Tab' \
+    ":type $T_DIR/mark3" ':dump form' ':key Enter' ':wait Start' \
+    ':dump review' ':key y' ':wait-gone run template' ':dump sent' \
+    >"$scr/script"
+env TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 \
+    SLUICE_SCRIPT="$scr/script" SLUICE_SCRIPT_DIR="$scr" \
+    "$SLUICE" </dev/null >"$scr/out" 2>"$scr/err"
+like "$(cat "$scr/form.screen")" "$(printf '%s' "$PASS" | tr -c '' '*' | cut -c1-19)" \
+    "the form shows stars for each character typed"
+like "$(cat "$scr/review.screen")" "-i pw=@-" \
+    "the review's command reads the secret from stdin"
+wait_for test -f "$T_DIR/mark3"
+ok $? "the run from the form started"
+id=$(new_id)
+wait_for wf_ended "$id"
+run_sluice log "$(step_id "$id" start)"
+like "$OUT" 'pw=***' "the step had the value, masked in its log"
+run_sluice show --json "$id"
+like "$OUT" '"pw": "***"' "the run's input shows ***"
+engine_stop
+none_hold "$PASS" "the value typed in the form is in no file"
 
 done_testing
