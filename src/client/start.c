@@ -189,13 +189,5 @@ client_run_secrets_ok(struct client *cl, const struct flow_doc *doc,
 void
 client_secret_inputs_free(cJSON *secrets)
 {
-	cJSON	*c;
-
-	if (secrets == NULL)
-		return;
-	for (c = secrets->child; c != NULL; c = c->next) {
-		if (cJSON_IsString(c))
-			explicit_bzero(c->valuestring, strlen(c->valuestring));
-	}
-	cJSON_Delete(secrets);
+	mask_json_wipe(secrets);
 }
