@@ -652,6 +652,8 @@ int		 engine_when_holds(struct engine *, struct ewf *,
 int		 engine_when_skip(struct engine *, struct estep *);
 
 /* deadline.c */
+void		 engine_run_timer_arm(struct engine *, const char *, int64_t,
+		     int64_t, int64_t);
 void		 engine_deadline_arm(struct engine *, int64_t, int64_t,
 		     int64_t);
 void		 engine_deadline_due(struct engine *, int64_t);

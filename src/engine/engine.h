@@ -239,6 +239,10 @@ struct cJSON	*engine_reply_json(const struct engine_reply *);
 
 /* rerun.c: step rows as flow/rerun.c's retry rules read them. */
 struct flow_row	*engine_flow_rows(const struct store_step *, size_t);
+
+/* retry-preview.c */
+int		 engine_retry_preview(struct store *, int64_t, const char *,
+		     struct buf *, char **);
 char		*engine_request_line(const struct store_actor *,
 		     const struct engine_request *);
 const char	*engine_server_error(const struct engine *);

@@ -150,6 +150,8 @@ const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 		     size_t);
 
 /* parse.c */
+int	 parse_span(const struct cJSON *, const char *, const char *,
+	     int64_t *, struct flow_diags *);
 void	 parse_deadline(struct flow *, const struct cJSON *, const char *,
 	     struct flow_diags *);
 
