@@ -23,7 +23,8 @@
 #ifndef SLUICE_FLOW_INT_H
 #define SLUICE_FLOW_INT_H
 
-struct buf;
+#include "util/util.h"
+#include "flow/flow.h"
 
 /* diag.c: "$.a" + "b" -> "$.a.b",
 		     or "$.a[\"odd key\"]"; "$.a" + 2 -> "$.a[2]". */
