@@ -33,6 +33,7 @@
 #include "cli/cli.h"
 
 static int	 cmd_control_run(struct cli_ctx *, const struct cli_args *);
+static int	 control_retry_dry(struct cli_ctx *, int64_t, const char *);
 
 static const struct cli_opt control_comment_opts[] = {
 	{ "message", 'm', "TEXT", 0, "a comment, kept in the audit trail" },
@@ -56,6 +57,9 @@ static const struct cli_opt control_cancel_opts[] = {
 static const struct cli_opt control_retry_opts[] = {
 	{ "from", 0, "STEP", 0,
 	    "run that step (a name or key) and what follows it again" },
+	{ "dry-run", 'n', NULL, 0,
+	    "say what would run again (as the console's R does); retry "
+	    "nothing" },
 	{ NULL, 0, NULL, 0, NULL }
 };
 
@@ -103,8 +107,11 @@ const struct cli_cmd cli_cmd_retry = {
 	.usage = "ID",
 	.summary = "Run a failed or cancelled workflow again from where it "
 	    "ended.",
-	.help = "Completed steps are kept; without --from, the steps the "
-	    "workflow ended\non (failed or cancelled) run again.\n",
+	.help = "Without --from, the steps the workflow ended on (failed or "
+	    "cancelled)\nrun again and the steps that completed keep their "
+	    "results; with --from,\nthat step and what follows it run again, "
+	    "completed or not.  --dry-run\nsays which, as the console does "
+	    "before it asks, and changes nothing.\n",
 	.opts = control_retry_opts,
 	.args_min = 1,
 	.args_max = 1,
@@ -178,9 +185,42 @@ cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
 		    on_step ? "step" : "workflow", args->argv[0]);
 		return (EXIT_USAGE);
 	}
+	if (cmd->opts == control_retry_opts && cli_args_has(args, "dry-run"))
+		return (control_retry_dry(ctx, id, from));
 	/* A blank -m reaches the engine, which refuses it on the record. */
 	if (on_step)
 		return (cli_submit_action(ctx, cmd->name, 0, id, comment,
 		    NULL));
 	return (cli_submit_action(ctx, cmd->name, id, 0, comment, from));
+}
+
+/*
+ * retry --dry-run: what the retry would run again, by the function the
+ * console's R shows before it asks (engine/retry-preview.c), read from
+ * the database; nothing is sent.  Refused as the retry would be.
+ */
+static int
+control_retry_dry(struct cli_ctx *ctx, int64_t id, const char *from)
+{
+	struct buf	 b;
+	char		*cause = NULL;
+	int		 rc;
+
+	if ((rc = client_store(ctx, 0)) != 0)
+		return (rc);
+	buf_init(&b);
+	rc = engine_retry_preview(ctx->store, id, from, &b, &cause);
+	if (rc < 0) {
+		buf_free(&b);
+		return (client_store_fail(ctx, rc, cause));
+	}
+	if (rc > 0) {
+		cli_error("%s", cause);
+		free(cause);
+		buf_free(&b);
+		return (rc);
+	}
+	printf("%s\n", b.data != NULL ? b.data : "");
+	buf_free(&b);
+	return (EXIT_OK);
 }

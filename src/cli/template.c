@@ -44,7 +44,8 @@ static int	cmd_template_edit(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_rm(struct cli_ctx *, const struct cli_args *);
 static int	cmd_template_run(struct cli_ctx *, const struct cli_args *);
 static int	template_name_arg(const char *);
-static void	template_table(struct store_template *, size_t);
+static void	template_table(const struct cli_ctx *, struct store_template *,
+		    size_t);
 static void	template_print_doc(const char *);
 
 static const struct cli_opt template_list_opts[] = {
@@ -179,28 +180,33 @@ template_name_arg(const char *name)
 	return (EXIT_USAGE);
 }
 
-/* Print live templates as a table: NAME VERSION UPDATED BY DESCRIPTION. */
+/* Print live templates as a table: NAME VERSION UPDATED BY RUN BY ... */
 static void
-template_table(struct store_template *t, size_t n)
+template_table(const struct cli_ctx *ctx, struct store_template *t,
+    size_t n)
 {
 	static const char	*head[] = {
-		"NAME", "VERSION", "UPDATED", "BY", "DESCRIPTION"
+		"NAME", "VERSION", "UPDATED", "BY", "RUN BY", "DESCRIPTION"
 	};
 	struct cli_table	*tb;
 	const char		*cols[nitems(head)];
-	char			 ver[32], when[64];
+	char			 ver[32], when[64], *run_by;
 	size_t			 i;
 
 	tb = cli_table_create(head, nitems(head));
-	cli_table_flex(tb, "f...f");
+	cli_table_flex(tb, "f....f");
 	for (i = 0; i < n; i++) {
 		snprintf(ver, sizeof ver, "%lld", (long long)t[i].version);
+		run_by = authority_template_run_by(&ctx->authority,
+		    t[i].document);
 		cols[0] = t[i].name;
 		cols[1] = ver;
 		cols[2] = time_format(t[i].updated_at, when, sizeof when);
 		cols[3] = t[i].updated_by != NULL ? t[i].updated_by : "-";
-		cols[4] = t[i].description != NULL ? t[i].description : "";
+		cols[4] = run_by;
+		cols[5] = t[i].description != NULL ? t[i].description : "";
 		cli_table_add(tb, cols);
+		free(run_by);
 	}
 	cli_table_print(tb, "no templates");
 }
@@ -209,6 +215,7 @@ template_table(struct store_template *t, size_t n)
 static int
 cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 {
+	struct engine_opts	 opts;
 	struct store_template	*t;
 	size_t			 n;
 	char			*cause = NULL;
@@ -223,9 +230,13 @@ cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 	}
 	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
+	/* The site's operators, for who may run a template naming none. */
+	memset(&opts, 0, sizeof opts);
+	if ((rc = client_config(ctx, &opts)) != 0)
+		return (rc);
 	if ((rc = store_template_list(ctx->store, &t, &n, &cause)) != 0)
 		return (client_store_fail(ctx, rc, cause));
-	template_table(t, n);
+	template_table(ctx, t, n);
 	store_templates_free(t, n);
 	return (EXIT_OK);
 }

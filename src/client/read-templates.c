@@ -27,23 +27,57 @@
 
 #include "client/client.h"
 
+/*
+ * Who may run a template: its own "operators" (null when it names none)
+ * and, in words, those or the site's (run_by).
+ */
+static void
+client_json_run_by(struct client *cl, cJSON *o, const struct store_template *t)
+{
+	struct flow_doc	*doc;
+	cJSON		*ops;
+	char		*run_by;
+	size_t		 i;
+
+	doc = flow_doc_parse(t->document, strlen(t->document), NULL, NULL);
+	if (doc != NULL && doc->noperators > 0) {
+		ops = cJSON_AddArrayToObject(o, "operators");
+		for (i = 0; i < doc->noperators; i++)
+			cJSON_AddItemToArray(ops,
+			    cJSON_CreateString(doc->operators[i]));
+	} else
+		cJSON_AddNullToObject(o, "operators");
+	flow_doc_free(doc);
+	run_by = authority_template_run_by(&cl->authority, t->document);
+	cJSON_AddStringToObject(o, "run_by", run_by);
+	free(run_by);
+}
+
 /* The live templates, as template list --json has them. */
 int
 client_read_templates(struct client *cl, cJSON **out)
 {
+	struct engine_opts	 opts;
 	struct store_template	*t;
 	char			*cause = NULL;
 	size_t			 n, i;
 	int			 rc;
+	cJSON			*o;
 
 	*out = NULL;
 	if ((rc = client_store(cl, 0)) != 0)
 		return (rc);
+	memset(&opts, 0, sizeof opts);
+	if ((rc = client_config(cl, &opts)) != 0)
+		return (rc);
 	if ((rc = store_template_list(cl->store, &t, &n, &cause)) != 0)
 		return (client_store_fail(cl, rc, cause));
 	*out = cJSON_CreateArray();
-	for (i = 0; i < n; i++)
-		cJSON_AddItemToArray(*out, client_json_template(&t[i], 0));
+	for (i = 0; i < n; i++) {
+		o = client_json_template(&t[i], 0);
+		client_json_run_by(cl, o, &t[i]);
+		cJSON_AddItemToArray(*out, o);
+	}
 	store_templates_free(t, n);
 	return (EXIT_OK);
 }
@@ -68,6 +102,7 @@ client_read_template(struct client *cl, const char *name, int64_t version,
 		return (client_name_fail(cl, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));
 	*out = client_json_template(t, 1);
+	client_json_run_by(cl, *out, t);
 	store_template_free(t);
 	return (EXIT_OK);
 }

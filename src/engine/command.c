@@ -22,7 +22,8 @@
  * apply one.  One table; each command answers with a code (0, or 3 for an unknown id, 4
  * for a refusal) and a line, and every one is audited with the person
  * who asked.  The person is the command's uid as the system knows it
- * (authority.c decides what it may do); an inbox row without sluice's
+ * (authority.c decides what it may do, and a template's own operators
+ * narrow that for its runs: owners.c); an inbox row without sluice's
  * seal was not posted by sluice and is refused.
  */
 
@@ -39,6 +40,7 @@ struct engine_command {
 	int		(*apply)(struct engine *, const struct store_inbox *,
 			    struct engine_reply *);
 	int		 operate;	/* needs the operator right */
+	int		 owners;	/* and its template's (owners.c) */
 };
 
 static int	 engine_cmd_start(struct engine *, const struct store_inbox *,
@@ -56,26 +58,26 @@ static int	 engine_cmd_resume(struct engine *, const struct store_inbox *,
 
 /* Gate decisions and skip decide their own rule (gate.c, rerun.c). */
 static const struct engine_command engine_commands[] = {
-	{ "start", engine_cmd_start, 1 },
-	{ "approve", engine_cmd_approve, 0 },
-	{ "reject", engine_cmd_reject, 0 },
-	{ "cancel", engine_cmd_cancel, 1 },
-	{ "retry", engine_cmd_retry, 1 },
-	{ "skip", engine_cmd_skip, 0 },
-	{ "complete", engine_cmd_complete, 0 },	/* wait.c: the row's "by" */
-	{ "fail", engine_cmd_fail, 0 },
-	{ "pause", engine_cmd_pause, 1 },
-	{ "resume", engine_cmd_resume, 1 },
-	{ "notify", engine_cmd_notify, 0 },	/* kept while no engine ran */
-	{ "schedule-add", engine_cmd_schedule_add, 1 },
-	{ "schedule-rm", engine_cmd_schedule_rm, 1 },
-	{ "schedule-pause", engine_cmd_schedule_pause, 1 },
-	{ "schedule-resume", engine_cmd_schedule_resume, 1 },
-	{ "schedule-run", engine_cmd_schedule_run, 1 },
-	{ "template-save", engine_cmd_template_save, 0 },	/* template.c */
-	{ "template-rm", engine_cmd_template_rm, 0 },
-	{ "handover", engine_cmd_handover, 1 },	/* engine.c */
-	{ "prune", engine_cmd_prune, 1 },	/* prune.c */
+	{ "start", engine_cmd_start, 1, 1 },
+	{ "approve", engine_cmd_approve, 0, 0 },
+	{ "reject", engine_cmd_reject, 0, 0 },
+	{ "cancel", engine_cmd_cancel, 1, 1 },
+	{ "retry", engine_cmd_retry, 1, 1 },
+	{ "skip", engine_cmd_skip, 0, 1 },
+	{ "complete", engine_cmd_complete, 0, 0 },	/* wait.c: the row's "by" */
+	{ "fail", engine_cmd_fail, 0, 0 },
+	{ "pause", engine_cmd_pause, 1, 1 },
+	{ "resume", engine_cmd_resume, 1, 1 },
+	{ "notify", engine_cmd_notify, 0, 0 },	/* kept while no engine ran */
+	{ "schedule-add", engine_cmd_schedule_add, 1, 1 },
+	{ "schedule-rm", engine_cmd_schedule_rm, 1, 0 },
+	{ "schedule-pause", engine_cmd_schedule_pause, 1, 0 },
+	{ "schedule-resume", engine_cmd_schedule_resume, 1, 0 },
+	{ "schedule-run", engine_cmd_schedule_run, 1, 1 },
+	{ "template-save", engine_cmd_template_save, 0, 0 },	/* template.c */
+	{ "template-rm", engine_cmd_template_rm, 0, 0 },
+	{ "handover", engine_cmd_handover, 1, 0 },	/* engine.c */
+	{ "prune", engine_cmd_prune, 1, 0 },	/* prune.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
@@ -235,7 +237,7 @@ engine_apply(struct engine *e, const struct store_inbox *m,
 		r->workflow_id = m->workflow_id;
 		r->step_id = m->step_id;
 		engine_refuse(e, &as, m->command, NULL, r);
-	} else
+	} else if (!cmd->owners || engine_owners_may(e, &as, &caller, r))
 		cmd->apply(e, &as, r);
 	e->caller = NULL;
 	authority_caller_clear(&caller);

@@ -273,6 +273,12 @@ struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
 void		 engine_wf_free(struct engine *, struct ewf *);
 void		 engine_wf_ended(struct engine *, struct ewf *, enum run_status);
 struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
+/* owners.c: a template's own operators, for commands on its runs. */
+int		 engine_owners_may(struct engine *, const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+int		 engine_owners_change_may(struct engine *,
+		     const struct store_inbox *, const char *, const char *,
+		     struct engine_reply *);
 int		 engine_wf_start(struct engine *, const struct store_inbox *,
 		     int64_t *, char **);
 

@@ -90,6 +90,18 @@ int		 authority_check(const struct authority_site *,
 		     const struct authority_caller *,
 		     const struct authority_ask *, char **);
 
+/* authority-template.c: a template's own "operators" narrow the rule. */
+int		 authority_template_names_caller(
+		     const struct authority_caller *, char *const *, size_t);
+int		 authority_template(const struct authority_caller *,
+		     const char *, char *const *, size_t, const char *,
+		     char **);
+int		 authority_template_change(const struct authority_site *,
+		     const struct authority_caller *, const char *,
+		     char *const *, size_t, const char *, char **);
+char		*authority_template_run_by(const struct authority_site *,
+		     const char *);
+
 /* config.json's "secrets": which templates may use a site secret. */
 struct secret_rule {
 	char		*name;
@@ -227,6 +239,10 @@ struct cJSON	*engine_reply_json(const struct engine_reply *);
 
 /* rerun.c: step rows as flow/rerun.c's retry rules read them. */
 struct flow_row	*engine_flow_rows(const struct store_step *, size_t);
+
+/* retry-preview.c */
+int		 engine_retry_preview(struct store *, int64_t, const char *,
+		     struct buf *, char **);
 char		*engine_request_line(const struct store_actor *,
 		     const struct engine_request *);
 const char	*engine_server_error(const struct engine *);

@@ -161,6 +161,8 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 		r->message = cause;
 		goto out;
 	}
+	if (!engine_owners_change_may(e, m, name, "template save", r))
+		goto out;
 	memset(&ts, 0, sizeof ts);
 	ts.expect_version = -1;
 	if ((a = cJSON_Parse(m->args_json)) != NULL) {
@@ -227,6 +229,10 @@ engine_cmd_template_rm(struct engine *e, const struct store_inbox *m,
 	if ((name = engine_arg_string(m->args_json, "name")) == NULL) {
 		r->code = 2;
 		r->message = xstrdup("template-rm needs a name");
+		return (r->code);
+	}
+	if (!engine_owners_change_may(e, m, name, "template rm", r)) {
+		free(name);
 		return (r->code);
 	}
 	engine_template_actor(m, &actor);

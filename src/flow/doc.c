@@ -32,7 +32,8 @@
 #include "flow/flow-int.h"
 
 static const char *doc_wrapper_keys[] = {
-	"description", "inputs", "sla", "flow", "output", "deadline"
+	"description", "inputs", "sla", "flow", "output", "deadline",
+	"operators"
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -45,6 +46,8 @@ static void	doc_inputs(struct flow_doc *, const cJSON *,
 static char	*doc_declared(const struct flow_doc *);
 static void	 doc_join(struct flow_doc *, const char *, const cJSON *);
 static void	 doc_output(struct flow_doc *, const cJSON *, const cJSON *,
+		    struct flow_diags *);
+static void	 doc_operators(struct flow_doc *, const cJSON *, const char *,
 		    struct flow_diags *);
 
 /*
@@ -100,6 +103,29 @@ doc_inputs(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		in->key = xstrdup(c->string);
 		flow_input_declare(in, c, path, d);
 		free(path);
+	}
+}
+
+/*
+ * The wrapper's "operators": user names and "@group" names who alone may
+ * start and act on the template's runs (sluice(1) AUTHORITY).
+ */
+static void
+doc_operators(struct flow_doc *doc, const cJSON *v, const char *path,
+    struct flow_diags *d)
+{
+	char	*sub;
+	size_t	 i;
+
+	doc->operators = flow_json_strings(v, path, &doc->noperators, d);
+	for (i = 0; i < doc->noperators; i++) {
+		if (doc->operators[i][0] != '\0' &&
+		    strcmp(doc->operators[i], "@") != 0)
+			continue;
+		sub = flow_path_index(path, i);
+		flow_diags_add(d, FLOW_ERROR, sub, "an operator is a user name "
+		    "or @group, not \"%s\"", doc->operators[i]);
+		free(sub);
 	}
 }
 
@@ -180,6 +206,8 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 				doc->sla_ms = ms;
 		} else if (strcmp(c->string, "output") == 0)
 			output = c;
+		else if (strcmp(c->string, "operators") == 0)
+			doc_operators(doc, c, path, d);
 		else if (strcmp(c->string, "deadline") == 0)
 			deadline = c;
 		else {
@@ -355,6 +383,7 @@ flow_doc_free(struct flow_doc *doc)
 	for (i = 0; i < doc->ninputs; i++)
 		flow_input_free(&doc->inputs[i]);
 	free(doc->inputs);
+	flow_strings_free(doc->operators, doc->noperators);
 	free(doc->description);
 	flow_free(doc->flow);
 	free(doc->flow_json);

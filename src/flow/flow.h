@@ -551,6 +551,8 @@ struct flow_doc {
 	char			*flow_json;	/* the flow object, compact */
 	char			*inputs_json;	/* the inputs object, or NULL */
 	int64_t			 sla_ms;	/* the wrapper's "sla", 0 none */
+	char			**operators;	/* who alone may act on its runs */
+	size_t			 noperators;	/* 0: the site's rule alone */
 };
 
 struct flow_doc	*flow_doc_parse(const char *, size_t, const struct flow_tools *,

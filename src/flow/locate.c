@@ -298,7 +298,9 @@ locate_member(struct locate_scan *sc, const char *key, struct buf *b)
 			return (0);
 		sc->pos++;
 		locate_ws(sc);
-		if (b->len == strlen(key) && memcmp(b->data, key, b->len) == 0)
+		/* An empty key leaves the buffer without data at all. */
+		if (b->len == strlen(key) && (b->len == 0 ||
+		    memcmp(b->data, key, b->len) == 0))
 			return (1);
 	} while (locate_next(sc) == 0);
 	return (0);

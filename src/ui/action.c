@@ -442,7 +442,7 @@ ui_action_retry(struct ui *ui, int64_t wf, const char *from)
 	char			*cause = NULL;
 
 	buf_init(&q);
-	if (ui_retry_preview(ui, wf, from, &q, &cause) != 0) {
+	if (engine_retry_preview(ui->store, wf, from, &q, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 		buf_free(&q);

@@ -111,10 +111,11 @@ const struct ui_key ui_keys[] = {
 	{ 'r', "r", V(TEMPLATES) | V(WORKFLOWS) | V(SCHEDULES), "run",
 	    "run a template through a form of its inputs, each with its "
 	    "type and rule beside it (Space chooses from a list or flips a "
-	    "toggle; a refused value is shown under its field) (Workflows: "
-	    "the selected run's template and input; Schedules: fire now); "
-	    "a secret input shows a * for each character typed, is never "
-	    "filled in from an earlier run and is sent apart (-i KEY=@-)",
+	    "toggle; a refused value is shown under its field; RUN BY says "
+	    "who may) (Workflows: the selected run's template and input; "
+	    "Schedules: fire now); a secret input shows a * for each "
+	    "character typed, is never filled in from an earlier run and is "
+	    "sent apart (-i KEY=@-)",
 	    key_run },
 	{ 'd', "d", V(SCHEDULES), "delete", "delete the schedule (asks "
 	    "first)", NULL },

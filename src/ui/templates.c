@@ -15,8 +15,9 @@
  */
 
 /*
- * templates.c: view 3, the saved templates: name, version, description
- * and who changed it last.  r runs one through a form of its inputs, e
+ * templates.c: view 3, the saved templates: name, version, description,
+ * who may run it (its operators, else the site's) and who changed it
+ * last.  r runs one through a form of its inputs, e
  * edits it in the user's editor.
  */
 
@@ -31,9 +32,11 @@ struct templates {
 	struct store_template	*all;
 	size_t			 nall;
 	int			*shown;		/* indexes into all, filtered */
+	char			**run_by;	/* who may run each of all */
 	char			 version[16], when[32];
 };
 
+static void	 templates_forget(struct templates *);
 static void	 templates_load(struct ui *, struct view *);
 static void	 templates_draw(struct ui *, struct view *, int, int);
 static int	 templates_key(struct ui *, struct view *, int);
@@ -50,6 +53,23 @@ const struct view_ops ui_view_templates = {
 	.free = templates_free
 };
 
+/* Drop the templates read before. */
+static void
+templates_forget(struct templates *t)
+{
+	size_t	i;
+
+	for (i = 0; t->run_by != NULL && i < t->nall; i++)
+		free(t->run_by[i]);
+	free(t->run_by);
+	t->run_by = NULL;
+	store_templates_free(t->all, t->nall);
+	free(t->shown);
+	t->shown = NULL;
+	t->all = NULL;
+	t->nall = 0;
+}
+
 /* Read the templates (one row each), keep the cursor's one. */
 static void
 templates_load(struct ui *ui, struct view *v)
@@ -64,17 +84,17 @@ templates_load(struct ui *ui, struct view *v)
 		t = v->data = xcalloc(1, sizeof *t);
 	else if (t->list.n > 0)
 		sel = xstrdup(t->all[t->shown[t->list.sel]].name);
-	store_templates_free(t->all, t->nall);
-	free(t->shown);
-	t->all = NULL;
-	t->nall = 0;
+	templates_forget(t);
 	if (store_template_list(ui->store, &t->all, &t->nall, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 	}
 	t->shown = xcalloc(t->nall + 1, sizeof *t->shown);
+	t->run_by = xcalloc(t->nall + 1, sizeof *t->run_by);
 	for (i = 0; i < t->nall; i++) {
 		st = &t->all[i];
+		t->run_by[i] = authority_template_run_by(
+		    &ui->cfg->opts.authority, st->document);
 		if (v->filter != NULL && strcasestr(st->name, v->filter) ==
 		    NULL && (st->description == NULL ||
 		    strcasestr(st->description, v->filter) == NULL))
@@ -116,8 +136,9 @@ templates_row(struct ui *ui, void *arg, int i, const char **cells,
 	cells[0] = st->name;
 	cells[1] = t->version;
 	cells[2] = st->description != NULL ? st->description : "";
-	cells[3] = st->updated_by != NULL ? st->updated_by : "";
-	cells[4] = t->when;
+	cells[3] = t->run_by[t->shown[i]];
+	cells[4] = st->updated_by != NULL ? st->updated_by : "";
+	cells[5] = t->when;
 }
 
 /* Title row and one row per template. */
@@ -125,8 +146,8 @@ static void
 templates_draw(struct ui *ui, struct view *v, int y, int h)
 {
 	static const char *const titles[] = { "NAME", "VERSION",
-	    "DESCRIPTION", "EDITED BY", "EDITED" };
-	static const int widths[] = { 18, 7, 0, 10, 12 };
+	    "DESCRIPTION", "RUN BY", "EDITED BY", "EDITED" };
+	static const int widths[] = { 18, 7, 0, 12, 10, 12 };
 	struct templates	*t = v->data;
 	struct table		 tb;
 
@@ -176,7 +197,6 @@ templates_free(struct view *v)
 
 	if (t == NULL)
 		return;
-	store_templates_free(t->all, t->nall);
-	free(t->shown);
+	templates_forget(t);
 	free(t);
 }

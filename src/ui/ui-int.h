@@ -621,8 +621,6 @@ void		 ui_action_approve(struct ui *, int64_t, int);
 void		 ui_action_cancel(struct ui *, int64_t, int64_t);
 void		 ui_action_retry(struct ui *, int64_t, const char *);
 void		 ui_action_clear(struct ui *);
-int		 ui_retry_preview(struct ui *, int64_t, const char *,
-		     struct buf *, char **);
 void		 ui_action_skip(struct ui *, int64_t);
 void		 ui_action_pause(struct ui *, int64_t);
 

@@ -17,8 +17,8 @@
 /*
  * fuzz-flow.c: a libFuzzer target for the pure flow layer.  Each input is
  * fed to the document parser (with checking and locating), the condition
- * parser and evaluator, and interpolation.  Not part of make check: build
- * it with tests/fuzz/run.sh.
+ * parser and evaluator, and interpolation.  make check runs it for a few
+ * seconds (tests/fuzz/check.sh); tests/fuzz/run.sh for longer.
  */
 
 #include <stdint.h>

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/fuzz/run.sh [SECONDS]: build the flow-layer fuzzer with clang's
 # libFuzzer, ASan and UBSan, seed it with every flow in tests/data, and run
-# it.  Needs clang and libclang-rt-*-dev.  Not part of make check.
+# it for long (a minute by default).  Needs clang and libclang-rt-*-dev.
+# make check runs every target for a few seconds: tests/fuzz/check.sh.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${TMPDIR:-/tmp}/sluice-fuzz

@@ -15,18 +15,24 @@
  */
 
 /*
- * preview.c: what a retry would run again, said before it is asked for.
- * Which rows run again and why a retry is refused are not worked out
- * here: they are the rules of flow/rerun.c, the ones the engine acts on
- * (a plain retry runs again the rows the workflow ended on, --from runs a
+ * retry-preview.c: what a retry would run again, said before it is asked
+ * for, in the console (R) and by "sluice retry --dry-run" alike.  Which
+ * rows run again and why a retry is refused are not worked out here:
+ * they are the rules of flow/rerun.c, the ones the engine acts on (a
+ * plain retry runs again the rows the workflow ended on, --from runs a
  * step again and whatever follows it in the flow, with the other
- * branches its fan-out's join waits for).  This file only says them.
+ * branches its fan-out's join waits for).  This file only says them,
+ * and says true: steps that completed and run again are named as such.
  */
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/ui-int.h"
+#include "util/util.h"
+#include "flow/flow.h"
+#include "store/store.h"
+#include "engine/engine.h"
 
 #define PREVIEW_NAMES	12	/* names listed, then "and N more" */
 
@@ -50,7 +56,7 @@ static int
 preview_refuse(const struct store_workflow *w, char **cause)
 {
 	return (flow_retry_refusal(w->id, w->status, w->started_at != 0,
-	    cause) != 0 ? -1 : 0);
+	    cause));
 }
 
 /*
@@ -124,8 +130,9 @@ preview_leaves(const struct store_workflow *w, const struct flow *f,
 		    "marked completed.");
 		return;
 	}
-	buf_printf(b, " %s again, and what follows %s. Completed steps "
-	    "are kept.", count == 1 ? "runs" : "run", count == 1 ? "it" :
+	buf_printf(b, " %s again, and what follows %s as the flow leads; "
+	    "the steps that completed keep their results and do not run "
+	    "again.", count == 1 ? "runs" : "run", count == 1 ? "it" :
 	    "them");
 	if (count > PREVIEW_NAMES)
 		buf_printf(b, " (%zu steps)", count);
@@ -223,14 +230,16 @@ preview_from(const struct store_workflow *w, const struct flow *f,
     const char *from, struct buf *b, char **cause)
 {
 	struct flow_row	*fr;
-	unsigned char	*mark, *again;
-	size_t		 i, last, count = 0;
-	int		 spec, other;
+	struct buf	 done;
+	unsigned char	*mark, *again, *ran;
+	size_t		 i, last, count = 0, ndone = 0;
+	int		 spec, other, rc;
 
 	fr = engine_flow_rows(rows, n);
-	if (flow_retry_from(f, fr, n, w->id, from, &last, cause) != 0) {
+	if ((rc = flow_retry_from(f, fr, n, w->id, from, &last,
+	    cause)) != 0) {
 		free(fr);
-		return (-1);
+		return (rc);
 	}
 	spec = flow_find(f, from);
 	again = xcalloc(n > 0 ? n : 1, 1);
@@ -253,19 +262,42 @@ preview_from(const struct store_workflow *w, const struct flow *f,
 	}
 	if (count > PREVIEW_NAMES)
 		buf_printf(b, " and %zu more", count - PREVIEW_NAMES);
-	buf_printf(b, " (%zu step%s) may run again, as the flow leads. "
-	    "Completed steps are kept.", count, count == 1 ? "" : "s");
+	buf_printf(b, " (%zu step%s) may run again as the flow leads, "
+	    "completed or not", count, count == 1 ? "" : "s");
+	/* Say which of them had completed: they are not kept. */
+	ran = xcalloc(f->nsteps, 1);
+	for (i = 0; i < n; i++) {
+		if (rows[i].item_of == 0 && rows[i].status == STEP_DONE &&
+		    (other = flow_find(f, rows[i].step_key)) >= 0)
+			ran[other] = 1;
+	}
+	buf_init(&done);
+	for (i = 0; i < f->nsteps; i++) {
+		if (!mark[i] || !ran[i] || ndone++ >= PREVIEW_NAMES)
+			continue;
+		buf_printf(&done, "%s%s", ndone > 1 ? ", " : "",
+		    f->steps[i].name);
+	}
+	if (ndone > PREVIEW_NAMES)
+		buf_printf(&done, " and %zu more", ndone - PREVIEW_NAMES);
+	if (ndone > 0)
+		buf_printf(b, ": %s %s completed", done.data, ndone == 1 ?
+		    "has" : "have");
+	buf_puts(b, ". The other steps keep their results.");
+	buf_free(&done);
+	free(ran);
 	free(mark);
 	return (0);
 }
 
 /*
- * Say which steps "retry WF [--from STEP]" would run again, into b; -1
- * with cause when the engine would refuse it.
+ * Say which steps "retry WF [--from STEP]" would run again, into b: 0, or
+ * with cause a store error (< 0) or the exit code of the engine's refusal
+ * (2 no such step, 4 refused).
  */
 int
-ui_retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
-    char **cause)
+engine_retry_preview(struct store *store, int64_t wf, const char *from,
+    struct buf *b, char **cause)
 {
 	struct store_workflow	*w;
 	struct store_step	*rows = NULL;
@@ -275,10 +307,11 @@ ui_retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	size_t			 n = 0;
 	int			 rc = -1;
 
-	if (store_workflow_get(ui->store, wf, &w, cause) != 0)
-		return (-1);
+	if ((rc = store_workflow_get(store, wf, &w, cause)) != 0)
+		return (rc);
+	rc = -1;
 	if ((from != NULL || w->status != RUN_RUNNING) &&
-	    preview_refuse(w, cause) != 0)
+	    (rc = preview_refuse(w, cause)) != 0)
 		goto out;
 	d = flow_diags_create();
 	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
@@ -286,9 +319,10 @@ ui_retry_preview(struct ui *ui, int64_t wf, const char *from, struct buf *b,
 	if (f == NULL) {
 		xasprintf(cause, "workflow %lld: its flow does not parse",
 		    (long long)wf);
+		rc = STORE_ERR;
 		goto out;
 	}
-	if (store_step_list(ui->store, wf, &rows, &n, cause) != 0)
+	if ((rc = store_step_list(store, wf, &rows, &n, cause)) != 0)
 		goto out;
 	join_of = flow_joins(f);
 	if (w->status == RUN_RUNNING) {

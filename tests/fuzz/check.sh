@@ -1,0 +1,113 @@
+#!/bin/sh
+# tests/fuzz/check.sh: a short run of every libFuzzer target, for make
+# check.  Each target is built with clang (libFuzzer, ASan and UBSan) and
+# run for SLUICE_FUZZ_SECONDS (default 5) from its seeds; a crash, a leak,
+# a sanitizer report or a time-out fails its case, and the input that did
+# it is printed (base64) to reproduce with.  Skipped, saying why, where clang or libFuzzer is missing
+# (./quickstart installs them).  tests/fuzz/run.sh runs one target longer.
+#
+# The targets, each tests/fuzz/fuzz-NAME.c over the pure code it names:
+#   flow  the flow layer: documents, checking, conditions, interpolation
+#   rpc   the JSON-RPC decoder every MCP message passes through
+
+. "$TOP_SRCDIR/tests/lib.sh"
+
+top=$TOP_SRCDIR
+secs=${SLUICE_FUZZ_SECONDS:-5}
+cc=${CLANG:-clang}
+command -v "$cc" >/dev/null 2>&1 ||
+    skip_all "no clang to build the fuzz targets (apt-get install clang)"
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ return (0); }\n' \
+    >"$T_DIR/probe.c"
+"$cc" -fsanitize=fuzzer "$T_DIR/probe.c" -o "$T_DIR/probe" \
+    >"$T_DIR/probe.err" 2>&1 ||
+    skip_all "clang has no libFuzzer here (apt-get install libclang-rt-14-dev)"
+
+cflags="-g -O1 -D_GNU_SOURCE -I$top/src $(pkg-config --cflags libbsd-overlay libcjson)"
+libs="$(pkg-config --libs libbsd-overlay libcjson) -lm"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+
+# obj SRC...: compile each into $T_DIR/obj once, for every target to link.
+mkdir -p "$T_DIR/obj"
+obj() {
+	for _s in "$@"; do
+		_o=$T_DIR/obj/$(echo "${_s#"$top"/src/}" | tr / -).o
+		[ -f "$_o" ] || printf '%s %s\n' "$_s" "$_o"
+	done | xargs -r -n 2 -P 2 sh -c \
+	    "$cc $cflags $san -fsanitize=fuzzer-no-link -c \"\$0\" -o \"\$1\"" \
+	    2>"$T_DIR/obj.err"
+	for _s in "$@"; do
+		echo "$T_DIR/obj/$(echo "${_s#"$top"/src/}" | tr / -).o"
+	done
+}
+
+# The sources of each target beside its own file.
+rpc_src=$(ls "$top"/src/util/rpc.c "$top"/src/mcp/rpc.c 2>/dev/null | head -1)
+util=$(ls "$top"/src/util/*.c)
+flow=$(ls "$top"/src/flow/*.c)
+
+# seeds NAME: the corpus a target starts from.
+seeds() {
+	mkdir -p "$T_DIR/$1.corpus"
+	case $1 in
+	flow)
+		cp "$top"/tests/data/*/*.json "$top"/share/templates/*.json \
+		    "$T_DIR/flow.corpus/" 2>/dev/null || :
+		;;
+	rpc)
+		_i=0
+		for _m in \
+		    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}' \
+		    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+		    '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"workflow_list","arguments":{"limit":5}}}' \
+		    '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"x"}],"structuredContent":{"ok":true}}}' \
+		    '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error","data":[1]}}' \
+		    '[{"jsonrpc":"2.0","id":3,"method":"ping"}]'; do
+			printf '%s' "$_m" >"$T_DIR/rpc.corpus/seed$_i"
+			_i=$((_i + 1))
+		done
+		;;
+	esac
+}
+
+# target NAME OBJECTS...: build fuzz-NAME, run it from its seeds, report.
+target() {
+	_n=$1
+	shift
+	seeds "$_n"
+	if ! "$cc" $cflags $san -fsanitize=fuzzer "$top/tests/fuzz/fuzz-$_n.c" \
+	    "$@" $libs -o "$T_DIR/fuzz-$_n" 2>"$T_DIR/$_n.build"; then
+		ok 1 "fuzz-$_n builds"
+		sed 's/^/#   /' "$T_DIR/obj.err" "$T_DIR/$_n.build" | head -20
+		return
+	fi
+	ok 0 "fuzz-$_n builds"
+	mkdir -p "$T_DIR/$_n.found"
+	ASAN_OPTIONS=detect_leaks=1 "$T_DIR/fuzz-$_n" -max_total_time="$secs" \
+	    -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix="$T_DIR/$_n.found/" "$T_DIR/$_n.corpus" \
+	    >"$T_DIR/$_n.out" 2>&1
+	_rc=$?
+	_runs=$(sed -n 's/^stat::number_of_executed_units: *//p' \
+	    "$T_DIR/$_n.out")
+	ok "$_rc" "fuzz-$_n: ${_runs:-?} inputs in ${secs} s, no crash, leak or hang"
+	if [ "$_rc" -ne 0 ]; then
+		grep -E 'ERROR|SUMMARY|Test unit written|runtime error' \
+		    "$T_DIR/$_n.out" | head -10 | sed 's/^/#   /'
+		# The input that did it, to reproduce with: base64 -d | fuzz-NAME
+		for _f in "$T_DIR/$_n.found"/*; do
+			[ -f "$_f" ] || continue
+			echo "#   $(basename "$_f") (base64):"
+			head -c 4096 "$_f" | base64 | sed 's/^/#   /'
+		done
+	fi
+}
+
+target flow $(obj $util $flow)
+if [ -n "$rpc_src" ]; then
+	target rpc $(obj $util "$rpc_src")
+else
+	ok 1 "fuzz-rpc: no src/util/rpc.c or src/mcp/rpc.c"
+fi
+
+done_testing
