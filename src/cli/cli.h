@@ -94,8 +94,11 @@ struct cli_cmd {
 					   template, schedule, file, command,
 					   shell; the last repeats */
 	int		 hidden;	/* not in help or completion */
+	int		 flags;		/* CLI_CMD_F_* */
 	int		 (*run)(struct cli_ctx *, const struct cli_args *);
 };
+#define CLI_CMD_F_STEP	0x1	/* its argument is a step id */
+#define CLI_CMD_F_ITEM	0x2	/* with --step, its argument is a step id */
 
 extern const struct cli_cmd cli_cmd_check;
 extern const struct cli_cmd cli_cmd_run;
@@ -147,6 +150,7 @@ int		 cli_args_parse(const struct cli_cmd *, int, char **,
 void		 cli_args_free(struct cli_args *);
 int		 cli_args_has(const struct cli_args *, const char *);
 const char	*cli_args_get(const struct cli_args *, const char *);
+int		 cli_cmd_takes(const struct cli_cmd *, const char *);
 const char	*cli_args_next(const struct cli_args *, const char *,
 		     size_t *);
 char		*cli_args_usage(const struct cli_cmd *);

@@ -552,15 +552,7 @@ engine_sched_cancel(struct engine *e, const struct store_inbox *m,
 void
 engine_sla_arm(struct engine *e, int64_t id, int64_t sla_ms, int64_t from)
 {
-	int64_t	 due;
-
-	if (sla_ms <= 0)
-		return;
-	due = from + sla_ms;
-	engine_txn(e);
-	if (store_timer_add(e->store, due, "sla", id, 0) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	engine_timers_rearm(e, due);
+	engine_run_timer_arm(e, "sla", id, sla_ms, from);
 }
 
 /*

@@ -23,7 +23,8 @@
 #ifndef SLUICE_FLOW_INT_H
 #define SLUICE_FLOW_INT_H
 
-struct buf;
+#include "util/util.h"
+#include "flow/flow.h"
 
 /* diag.c: "$.a" + "b" -> "$.a.b",
 		     or "$.a[\"odd key\"]"; "$.a" + 2 -> "$.a[2]". */
@@ -147,6 +148,8 @@ const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 		     size_t);
 
 /* parse.c */
+int	 parse_span(const struct cJSON *, const char *, const char *,
+	     int64_t *, struct flow_diags *);
 void	 parse_deadline(struct flow *, const struct cJSON *, const char *,
 	     struct flow_diags *);
 
