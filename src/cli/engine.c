@@ -306,9 +306,12 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 		}
 		opts.max_jobs = (int)jobs;
 	}
+	/* A busy database is waited out, never a reason to exit. */
+	engine_busy_init("engine");
 	if ((rc = client_store(ctx, 1|CLIENT_STORE_CREATE)) != 0 ||
 	    (rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
+	engine_busy_over();
 	if ((rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
 	loop = loop_create();

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -242,10 +243,12 @@ cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 }
 
 /*
- * Print a stored document as it was saved, ending with one newline; a
- * control character in it (JSON parsers let some through raw) is written
- * as the \u00HH escape that means the same, so it never reaches the
- * terminal and the document stays the same JSON.
+ * Print a stored document byte for byte as it was saved, so that patch
+ * applies "template diff" to it; only on a terminal does one that does
+ * not end with a newline get one, for the prompt's sake.  A control
+ * character in it (JSON parsers let some through raw) is written as the
+ * \u00HH escape that means the same, so it never reaches the terminal
+ * and the document stays the same JSON.
  */
 static void
 template_print_doc(const char *doc)
@@ -256,7 +259,8 @@ template_print_doc(const char *doc)
 	buf_init(&b);
 	vis_buf(&b, doc, len, VIS_NL | VIS_TAB | VIS_JSON);
 	fwrite(b.data, 1, b.len, stdout);
-	if (b.len == 0 || b.data[b.len - 1] != '\n')
+	if ((b.len == 0 || b.data[b.len - 1] != '\n') &&
+	    isatty(STDOUT_FILENO))
 		putchar('\n');
 	buf_free(&b);
 }

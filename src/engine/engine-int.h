@@ -439,6 +439,10 @@ struct engine_server;
 int		 engine_server_open(struct engine *, char **);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
+void		 engine_server_wait(struct engine *, int);
+
+/* busy.c */
+void		 engine_busy_attach(struct engine *);
 
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);
