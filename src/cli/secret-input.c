@@ -193,13 +193,5 @@ fail:
 void
 cli_secret_inputs_free(cJSON *secrets)
 {
-	cJSON	*c;
-
-	if (secrets == NULL)
-		return;
-	for (c = secrets->child; c != NULL; c = c->next) {
-		if (cJSON_IsString(c))
-			explicit_bzero(c->valuestring, strlen(c->valuestring));
-	}
-	cJSON_Delete(secrets);
+	mask_json_wipe(secrets);
 }

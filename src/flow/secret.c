@@ -175,6 +175,8 @@ flow_secret_check(const cJSON *v, const struct flow_doc *doc,
 {
 	struct secret_walk	w;
 
+	if (d == NULL)
+		return;		/* nowhere to report: nothing to do */
 	memset(&w, 0, sizeof w);
 	w.doc = doc;
 	w.d = d;
