@@ -192,16 +192,9 @@ struct cli_run_opts {
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
-int		 cli_secret_inputs(const struct cli_ctx *,
-		     const struct flow_doc *, struct cJSON *, struct cJSON **);
-void		 cli_secret_inputs_free(struct cJSON *);
 extern const struct cli_opt cli_run_options[];
 int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
 		     const char *);
-
-/* subflow.c: a chain of sub-workflow templates that loops, or NULL. */
-char		*cli_subflow_loop(struct store *, const char *,
-		     const struct flow_doc *);
 
 /* wait.c: "run --wait": drive the run as the engine, or follow one. */
 struct engine_request;
@@ -210,16 +203,12 @@ struct engine_opts;
 int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
 
 /* submit.c */
-int		 cli_template_request(struct cli_ctx *, const char *,
-		     const char *, int64_t, struct engine_reply *);
 int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
 int		 cli_reply(struct cli_ctx *, struct engine_reply *, int);
 int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 		     int64_t, const char *, const char *);
 
-/* run.c */
-int		 cli_run_is_file(const char *);
 
 /* authorize.c: the authority rule for what the CLI writes itself. */
 int		 cli_authorize(struct cli_ctx *, const char *, const char *);

@@ -45,6 +45,9 @@ char		**flow_json_strings(const struct cJSON *, const char *,
 		     size_t *, struct flow_diags *);
 void		 flow_strings_free(char **, size_t);
 
+/* input.c: a number as people write it (3, 1.5), for messages. */
+void		 flow_input_number(struct buf *, double);
+
 /* diag.c: the closest name within edit distance 2, or NULL. */
 const char	*flow_suggest(const char *, const char *const *, size_t);
 
