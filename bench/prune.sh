@@ -20,17 +20,10 @@ set -eu
 w=${1:-2000}
 napp=${2:-8}
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/sluice-bin.sh"
+. "$here/engine-lib.sh"
 command -v sqlite3 >/dev/null || { echo "$0: sqlite3 is needed" >&2; exit 2; }
-
-B_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")
 EPID=
 trap '[ -n "$EPID" ] && kill "$EPID" 2>/dev/null; rm -rf "$B_DIR"' EXIT
-trap 'exit 130' INT TERM
-export HOME="$B_DIR/home"
-export XDG_CONFIG_HOME="$HOME/.config" XDG_STATE_HOME="$HOME/.local/state"
-mkdir -p "$HOME"
-unset SLUICE_TOOLS SLUICE_TRACE
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 

@@ -15,8 +15,9 @@
  */
 
 /*
- * main.c: global options, then dispatch to a command.  With no command,
- * sluice will open the console; until it exists, usage is printed.
+ * main.c: global options (--db, --tools, -v, --help, --version), who is
+ * acting (from the uid), then a command (cli_dispatch), or with none the
+ * console (cli_console).
  */
 
 #include <sys/types.h>

@@ -29,6 +29,9 @@
 #                              quits; its exit status in $SCR_STATUS
 #   scr_pid                    the console's pid
 #   scr_sanitizers_ok DESC     one TAP case: no ASan/UBSan report
+#   scr_open_row WF STEP       the run view of WF filtered to STEP, Enter
+#                              on its row
+#   scr_open_step WF STEP      the same, awaiting the step's details
 #
 # After each wait, $SCR_LAST holds the screen it ended on.  The console
 # gets TERM=xterm-256color, LANG and LC_ALL C.UTF-8 unless the VAR=VAL
@@ -268,6 +271,31 @@ scr_stop() {
 	SCR_STATUS=$?
 	eval "exec $_scr_ack<&-"
 	SCR_PID=
+}
+
+# scr_open_row WORKFLOW STEP: the Workflows view filtered to WORKFLOW,
+# its run view filtered to STEP, then Enter on that step's row.  Each
+# stage is awaited on the screen before the next key (keys read in one
+# batch would act on rows not read yet); 1 if one did not come.
+scr_open_row() {
+	scr_keys 1 Escape /
+	scr_type "$1"
+	scr_keys Enter
+	scr_wait "filter: $1 " || return 1
+	scr_keys Enter
+	scr_wait "^#[0-9]+ $1 " || return 1
+	scr_keys /
+	scr_type "$2"
+	scr_keys Enter
+	scr_wait "filter: $2 " || return 1
+	scr_keys Enter
+}
+
+# scr_open_step WORKFLOW STEP: scr_open_row, awaiting the step's details.
+scr_open_step() {
+	scr_open_row "$1" "$2" || return 1
+	scr_wait "^  step +[0-9]+, key " || return 1
+	scr_wait "^. $2  [a-z]+( |\$)" || return 1
 }
 
 # scr_sanitizers_ok DESC: one case: no sanitizer report was written.

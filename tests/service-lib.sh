@@ -67,6 +67,20 @@ svc_member() {
 	SVC_MADE="$SVC_MADE $member"
 }
 
+# svc_python: $PY, a python3 the members may run for a raw client (root's
+# own may be under /root), or skip the script.
+svc_python() {
+	PY=""
+	for _p in /usr/bin/python3 /usr/local/bin/python3 \
+	    "$(command -v python3)"; do
+		if [ -n "$_p" ] && as "$alice" "$_p" -c pass 2>/dev/null; then
+			PY=$_p
+			return 0
+		fi
+	done
+	skip_all "needs a python3 that other accounts may run"
+}
+
 # Root's own looks are read-only: a writable sqlite3, closing last, would
 # checkpoint and remove the -wal and -shm files that members read with.
 Q_READONLY=1

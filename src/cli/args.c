@@ -53,6 +53,13 @@ static char	*args_opt_spec(const struct cli_opt *);
 static void	 args_wrap(FILE *, int, int, const char *);
 static void	 args_help_opt(FILE *, const struct cli_opt *, int);
 
+/* Does the command take the option with this long name? */
+int
+cli_cmd_takes(const struct cli_cmd *cmd, const char *name)
+{
+	return (args_find_long(cmd, name, strlen(name)) != NULL);
+}
+
 /* The option with this long name (len bytes of it), or NULL. */
 static const struct cli_opt *
 args_find_long(const struct cli_cmd *cmd, const char *name, size_t len)

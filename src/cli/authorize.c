@@ -15,10 +15,12 @@
  */
 
 /*
- * authorize.c: template changes, which the CLI writes itself, asked of
- * the same rule the engine applies to every other operator action
- * (engine/authority.c): the caller is this process's uid, the policy the
- * site's.  A refusal is audited and exits 4.
+ * authorize.c: an early answer, before "sluice template edit" opens an
+ * editor, to whether this user may save the template at all, so nobody
+ * edits for nothing.  It asks the rule the engine applies
+ * (engine/authority.c), with this process's uid and the site's policy; a
+ * refusal is audited and exits 4.  The save itself goes through the
+ * engine (engine/template.c), which asks again.
  */
 
 #include <unistd.h>

@@ -32,7 +32,6 @@
 #include "cli/cli.h"
 
 static int	cmd_check_run(struct cli_ctx *, const struct cli_args *);
-static void	cmd_check_json(const struct flow_diags *, int);
 
 static const struct cli_opt cmd_check_opts[] = {
 	{ "json", 0, NULL, 0, "print the problems as a JSON array" },
@@ -52,59 +51,6 @@ const struct cli_cmd cli_cmd_check = {
 	.run = cmd_check_run
 };
 
-/* Print the diagnostics as a JSON array on stdout. */
-static void
-cmd_check_json(const struct flow_diags *diags, int valid)
-{
-	const struct flow_diag	*d;
-	cJSON			*root, *arr, *o;
-
-	root = cJSON_CreateObject();
-	cJSON_AddBoolToObject(root, "valid", valid);
-	arr = cJSON_AddArrayToObject(root, "problems");
-	TAILQ_FOREACH(d, diags, entry) {
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "severity",
-		    d->severity == FLOW_ERROR ? "error" : "warning");
-		cJSON_AddStringToObject(o, "path", d->path);
-		cJSON_AddNumberToObject(o, "line", d->line);
-		cJSON_AddNumberToObject(o, "column", d->col);
-		cJSON_AddStringToObject(o, "message", d->message);
-		cJSON_AddItemToArray(arr, o);
-	}
-	cli_json_out(root);
-}
-
-/*
- * Where a database exists, follow the templates a document calls: a loop
- * among them is an error ("a -> b -> a").  Never creates a database.
- */
-static char *
-cmd_check_loop(struct cli_ctx *ctx, const struct flow_doc *doc)
-{
-	const struct flow_step	*st;
-	char			*path;
-	size_t			 i;
-	int			 found = 0;
-
-	for (i = 0; doc != NULL && doc->flow != NULL &&
-	    i < doc->flow->nsteps; i++) {
-		st = &doc->flow->steps[i];
-		if (st->workflow != NULL || (st->foreach != NULL &&
-		    st->foreach->body != NULL &&
-		    st->foreach->body->workflow != NULL))
-			found = 1;
-	}
-	if (!found)
-		return (NULL);
-	path = client_db_path(ctx);
-	found = access(path, R_OK) == 0;
-	free(path);
-	if (!found || client_store(ctx, 0) != 0)
-		return (NULL);
-	return (cli_subflow_loop(ctx->store, NULL, doc));
-}
-
 /* Validate one document against the tools catalog. */
 static int
 cmd_check_run(struct cli_ctx *ctx, const struct cli_args *args)
@@ -113,7 +59,7 @@ cmd_check_run(struct cli_ctx *ctx, const struct cli_args *args)
 	const struct flow_tools		*tools;
 	struct flow_diags		*diags;
 	struct flow_doc			*doc;
-	char				*text, *cause = NULL, *loop;
+	char				*text, *cause = NULL;
 	size_t				 len;
 	int				 json, rc, valid;
 
@@ -126,17 +72,9 @@ cmd_check_run(struct cli_ctx *ctx, const struct cli_args *args)
 		free(cause);
 		return (EXIT_USAGE);
 	}
-	diags = flow_diags_create();
-	doc = flow_doc_parse(text, len, tools, diags);
-	if ((loop = cmd_check_loop(ctx, doc)) != NULL) {
-		flow_diags_add(diags, FLOW_ERROR, "$", "the templates it calls "
-		    "call each other in a loop: %s", loop);
-		flow_diags_locate(diags, text, len);
-		free(loop);
-	}
-	valid = (doc != NULL && flow_diags_errors(diags) == 0);
+	valid = client_check(ctx, text, len, tools, &doc, &diags);
 	if (json)
-		cmd_check_json(diags, valid);
+		cli_json_out(client_json_check(diags, valid));
 	else {
 		client_diags_print(ctx, diags, file);
 		if (valid) {

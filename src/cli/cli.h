@@ -94,8 +94,11 @@ struct cli_cmd {
 					   template, schedule, file, command,
 					   shell; the last repeats */
 	int		 hidden;	/* not in help or completion */
+	int		 flags;		/* CLI_CMD_F_* */
 	int		 (*run)(struct cli_ctx *, const struct cli_args *);
 };
+#define CLI_CMD_F_STEP	0x1	/* its argument is a step id */
+#define CLI_CMD_F_ITEM	0x2	/* with --step, its argument is a step id */
 
 extern const struct cli_cmd cli_cmd_check;
 extern const struct cli_cmd cli_cmd_run;
@@ -147,6 +150,7 @@ int		 cli_args_parse(const struct cli_cmd *, int, char **,
 void		 cli_args_free(struct cli_args *);
 int		 cli_args_has(const struct cli_args *, const char *);
 const char	*cli_args_get(const struct cli_args *, const char *);
+int		 cli_cmd_takes(const struct cli_cmd *, const char *);
 const char	*cli_args_next(const struct cli_args *, const char *,
 		     size_t *);
 char		*cli_args_usage(const struct cli_cmd *);
@@ -188,16 +192,9 @@ struct cli_run_opts {
 	int		 wait;		/* --wait */
 };
 int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
-int		 cli_secret_inputs(const struct cli_ctx *,
-		     const struct flow_doc *, struct cJSON *, struct cJSON **);
-void		 cli_secret_inputs_free(struct cJSON *);
 extern const struct cli_opt cli_run_options[];
 int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
 		     const char *);
-
-/* subflow.c: a chain of sub-workflow templates that loops, or NULL. */
-char		*cli_subflow_loop(struct store *, const char *,
-		     const struct flow_doc *);
 
 /* wait.c: "run --wait": drive the run as the engine, or follow one. */
 struct engine_request;
@@ -206,16 +203,12 @@ struct engine_opts;
 int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
 
 /* submit.c */
-int		 cli_template_request(struct cli_ctx *, const char *,
-		     const char *, int64_t, struct engine_reply *);
 int		 cli_submit(struct cli_ctx *, const struct engine_request *,
 		     struct engine_reply *, int);
 int		 cli_reply(struct cli_ctx *, struct engine_reply *, int);
 int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
 		     int64_t, const char *, const char *);
 
-/* run.c */
-int		 cli_run_is_file(const char *);
 
 /* authorize.c: the authority rule for what the CLI writes itself. */
 int		 cli_authorize(struct cli_ctx *, const char *, const char *);

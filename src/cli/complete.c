@@ -36,8 +36,6 @@
 #include "cli/cli.h"
 
 static int	 cmd_complete_run(struct cli_ctx *, const struct cli_args *);
-static int	 cmd_complete_target(const char *, struct engine_request *,
-		     cJSON *);
 static cJSON	*cmd_complete_result(const char *);
 
 static const struct cli_opt complete_opts[] = {
@@ -80,37 +78,6 @@ const struct cli_cmd cli_cmd_fail = {
 	.args_max = 1,
 	.run = cmd_complete_run
 };
-
-/*
- * STEP: a step id, or WORKFLOW:NAME (then the engine finds the row).
- * Returns 0, or -1 after saying why.
- */
-static int
-cmd_complete_target(const char *arg, struct engine_request *q, cJSON *args)
-{
-	const char	*colon;
-	char		*wf;
-	int		 bad;
-
-	if ((colon = strchr(arg, ':')) == NULL) {
-		if (cli_parse_id(arg, &q->step_id) == 0)
-			return (0);
-		cli_error("%s: bad step \"%s\" (a step id, or WORKFLOW:NAME)",
-		    q->command, arg);
-		return (-1);
-	}
-	wf = xstrndup(arg, (size_t)(colon - arg));
-	bad = cli_parse_id(wf, &q->workflow_id);
-	free(wf);
-	if (bad != 0 || colon[1] == '\0' ||
-	    strlen(colon + 1) > SLUICE_MAX_NAME) {
-		cli_error("%s: bad step \"%s\" (a step id, or WORKFLOW:NAME)",
-		    q->command, arg);
-		return (-1);
-	}
-	cJSON_AddStringToObject(args, "step", colon + 1);
-	return (0);
-}
 
 /*
  * --result: JSON text, or "-" for stdin, at most SLUICE_MAX_INPUT bytes.
@@ -169,7 +136,7 @@ cmd_complete_run(struct cli_ctx *ctx, const struct cli_args *ca)
 	memset(&q, 0, sizeof q);
 	q.command = ca->cmd->name;
 	args = cJSON_CreateObject();
-	if (cmd_complete_target(ca->argv[0], &q, args) != 0) {
+	if (client_step_target(ctx, ca->argv[0], &q, args) != 0) {
 		cJSON_Delete(args);
 		return (EXIT_USAGE);
 	}

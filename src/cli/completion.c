@@ -300,7 +300,7 @@ complete_inputs(struct complete_state *cs, const char *name)
 	cJSON			*in;
 	char			*cause = NULL;
 
-	if (name == NULL || cli_run_is_file(name) ||
+	if (name == NULL || client_run_is_file(name) ||
 	    (s = complete_store(cs)) == NULL)
 		return;
 	if (store_template_get(s, name, 0, &t, &cause) != 0) {

@@ -72,6 +72,7 @@ const struct cli_cmd cli_cmd_approve = {
 	    "decide is fixed on the gate (approvers, quorum, allow_self); see\n"
 	    "AUTHORITY in sluice(1).\n",
 	.opts = control_comment_opts,
+	.flags = CLI_CMD_F_STEP,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -83,6 +84,7 @@ const struct cli_cmd cli_cmd_reject = {
 	.usage = "STEP",
 	.summary = "Reject a gate waiting for people (a reason is required).",
 	.opts = control_reason_opts,
+	.flags = CLI_CMD_F_STEP,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -96,6 +98,7 @@ const struct cli_cmd cli_cmd_cancel = {
 	.help = "With --step, a cancelled for-each item counts as failed and "
 	    "the for-each\ngoes on.\n",
 	.opts = control_cancel_opts,
+	.flags = CLI_CMD_F_ITEM,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -129,6 +132,7 @@ const struct cli_cmd cli_cmd_skip = {
 	    "by someone\nwho may finish it; other steps need the operator "
 	    "right (see\nAUTHORITY in sluice(1)).\n",
 	.opts = control_reason_opts,
+	.flags = CLI_CMD_F_STEP,
 	.args_min = 1,
 	.args_max = 1,
 	.run = cmd_control_run
@@ -155,11 +159,6 @@ const struct cli_cmd cli_cmd_resume = {
 	.run = cmd_control_run
 };
 
-/* Which commands act on a step rather than on a workflow. */
-static const struct cli_cmd *const control_on_step[] = {
-	&cli_cmd_approve, &cli_cmd_reject, &cli_cmd_skip
-};
-
 /* Every command here: ID or STEP, -m, --from; then ask the engine. */
 static int
 cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
@@ -167,18 +166,13 @@ cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
 	const struct cli_cmd	*cmd = args->cmd;
 	const char		*comment = NULL, *from = NULL;
 	int64_t			 id;
-	size_t			 i;
-	int			 on_step = 0;
+	int			 on_step;
 
-	for (i = 0; i < nitems(control_on_step); i++) {
-		if (control_on_step[i] == cmd)
-			on_step = 1;
-	}
-	if (cmd->opts == control_cancel_opts && cli_args_has(args, "step"))
-		on_step = 1;
-	if (cmd->opts != NULL && cmd->opts != control_retry_opts)
+	on_step = (cmd->flags & CLI_CMD_F_STEP) ||
+	    ((cmd->flags & CLI_CMD_F_ITEM) && cli_args_has(args, "step"));
+	if (cli_cmd_takes(cmd, "message"))
 		comment = cli_args_get(args, "message");
-	if (cmd->opts == control_retry_opts)
+	if (cli_cmd_takes(cmd, "from"))
 		from = cli_args_get(args, "from");
 	if (cli_parse_id(args->argv[0], &id) != 0) {
 		cli_error("%s: bad %s id \"%s\"", cmd->name,

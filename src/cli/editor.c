@@ -370,14 +370,14 @@ editor_save(struct editor *ed, const char *doc, const struct flow_doc *fd)
 	char			*loop;
 	int			 rc;
 
-	if ((loop = cli_subflow_loop(ed->ctx->store, ed->name, fd)) != NULL) {
+	if ((loop = client_subflow_loop(ed->ctx->store, ed->name, fd)) != NULL) {
 		cli_error("template %s would call itself: %s", ed->name, loop);
 		free(loop);
 		editor_keep(ed, doc);
 		return (EXIT_USAGE);
 	}
 	/* Checked here; the engine checks again and saves. */
-	rc = cli_template_request(ed->ctx, ed->name, doc, ed->expect, &r);
+	rc = client_template_request(ed->ctx, ed->name, doc, ed->expect, &r);
 	if (rc == 0 && r.conflict) {
 		engine_reply_clear(&r);
 		return (editor_conflict(ed, doc));

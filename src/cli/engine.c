@@ -108,9 +108,11 @@ cmd_engine_signal(int signo, void *arg)
 	log_debug("%s: signal %d (%d)", __func__, signo, st->signals);
 	if (st->engine == NULL)
 		return;		/* still waiting for a handover: give up */
-	if (st->signals == 1)
+	if (st->signals == 1) {
+		sdnotify("STOPPING=1");
 		fprintf(stderr, "sluice: engine stopping: waiting for running "
 		    "steps (signal again to interrupt them)\n");
+	}
 	engine_shutdown(st->engine, st->signals > 1);
 }
 
@@ -132,6 +134,8 @@ cmd_engine_reload(int signo, void *arg)
 	(void)signo;
 	if (st->engine == NULL)
 		return;
+	/* systemctl reload returns once READY=1 follows, either way. */
+	sdnotify_reloading();
 	memset(&fresh, 0, sizeof fresh);
 	fresh.db_path = ctx->db_path;
 	fresh.tools_path = ctx->tools_path;
@@ -147,6 +151,7 @@ cmd_engine_reload(int signo, void *arg)
 		engine_reload(st->engine, NULL, &opts, why);
 		free(why);
 		client_free(&fresh);
+		sdnotify("READY=1");
 		return;
 	}
 	cmd_engine_retire(st);
@@ -163,6 +168,7 @@ cmd_engine_reload(int signo, void *arg)
 	    "config %s\n", opts.tools_path != NULL ? opts.tools_path :
 	    "(built-ins only)", opts.config_path != NULL ? opts.config_path :
 	    "(none)");
+	sdnotify("READY=1");
 }
 
 /* Keep what the context holds now, for the engine's steps, till exit. */
@@ -297,6 +303,10 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	int64_t			 jobs;
 	int			 rc;
 
+	/* First, so that no step ever inherits NOTIFY_SOCKET. */
+	if (sdnotify_init() != 0)
+		cli_warn("engine: NOTIFY_SOCKET is not a socket's name; "
+		    "the service manager is not told when it is ready");
 	memset(&opts, 0, sizeof opts);
 	if ((s = cli_args_get(args, "jobs")) != NULL) {
 		if (str_parse_int64(s, &jobs) != 0 || jobs < 1 ||
@@ -306,9 +316,12 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 		}
 		opts.max_jobs = (int)jobs;
 	}
+	/* A busy database is waited out, never a reason to exit. */
+	engine_busy_init("engine");
 	if ((rc = client_store(ctx, 1|CLIENT_STORE_CREATE)) != 0 ||
 	    (rc = client_tools(ctx, &tools)) != 0)
 		return (rc);
+	engine_busy_over();
 	if ((rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
 	loop = loop_create();
@@ -337,10 +350,18 @@ cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
 	if (engine_server_error(st.engine) != NULL)
 		cli_warn("%s: commands come through the database's inbox "
 		    "instead, more slowly", engine_server_error(st.engine));
+	/*
+	 * DB.sock listens (engine_open), so a command sent from now on
+	 * waits in its backlog until the loop below answers it: systemd
+	 * may let "systemctl start" return and start what needs us.
+	 */
+	sdnotify("READY=1");
 	loop_hook_add(loop, cmd_engine_check, &st);
 	while (!engine_finished(st.engine))
 		loop_once(loop, 1);
 	loop_hook_del(loop, cmd_engine_check, &st);
+	if (st.signals == 0)
+		sdnotify("STOPPING=1");		/* --drain: done */
 	engine_close(st.engine);
 	cmd_engine_retired_free(&st);
 	loop_free(loop);

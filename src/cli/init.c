@@ -72,10 +72,16 @@ cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
 		return (EXIT_USAGE);
 	}
 	existed = stat(path, &sb) == 0 && sb.st_size > 0;
+	/*
+	 * The service runs init before each engine: a database someone
+	 * keeps locked is waited out here too, saying so, not a failure.
+	 */
+	engine_busy_init("init");
 	if ((rc = store_open(path, 0, &s, &cause)) != 0) {
 		free(path);
 		return (client_store_fail(ctx, rc, cause));
 	}
+	engine_busy_over();
 	bak = store_migration_backup(s, &from);
 	if (bak != NULL) {
 		cli_printf("%s: upgraded from schema version %lld to %d (the "

@@ -48,6 +48,8 @@ struct status {
 	struct store_lease	 lease;
 	int			 running;	/* an engine holds the lock */
 	const char		*mode;		/* personal, service, NULL */
+	char			*waiting;	/* what the engine waits for */
+	int64_t			 waiting_since;
 	char			*site, *user, *tools;
 	char			**problems;
 	size_t			 nproblems;
@@ -60,6 +62,7 @@ static void	status_check(struct cli_ctx *, struct status *);
 static void	status_print(const struct status *);
 static void	status_json(const struct status *);
 static void	status_json_path(cJSON *, const char *, const char *);
+static void	status_waiting(struct cli_ctx *, struct status *);
 static void	status_free(struct status *);
 
 static const struct cli_opt cmd_status_opts[] = {
@@ -99,6 +102,7 @@ status_check(struct cli_ctx *ctx, struct status *st)
 	struct engine_opts	 opts;
 	const struct flow_tools	*tools;
 	const struct store_health *h = &st->health;
+	char			 when[64];
 	int64_t			 inflight;
 
 	inflight = h->states[STATE_RUNNING] + h->states[STATE_WAITING] +
@@ -108,6 +112,12 @@ status_check(struct cli_ctx *ctx, struct status *st)
 		status_problem(st, "%lld run%s in flight and no engine runs: "
 		    "nothing moves until one starts (sluice engine)",
 		    (long long)inflight, inflight == 1 ? "" : "s");
+	}
+	if (st->waiting != NULL) {
+		time_format(st->waiting_since, when, sizeof when);
+		status_problem(st, "the engine has waited since %s: %s; "
+		    "commands are answered once it is free", when,
+		    st->waiting);
 	}
 	if (!st->running && st->lease.pid != 0) {
 		status_problem(st, "the engine record names pid %lld on %s, "
@@ -228,6 +238,7 @@ status_json(const struct status *st)
 		cJSON_AddNullToObject(o, "since");
 	}
 	status_json_path(o, "mode", st->mode);
+	status_json_path(o, "waiting", st->waiting);
 
 	o = cJSON_AddObjectToObject(root, "files");
 	status_json_path(o, "config", st->site);
@@ -240,6 +251,31 @@ status_json(const struct status *st)
 	cli_json_out(root);
 }
 
+/*
+ * Ask the engine whether it waits for the database (it answers pings
+ * while it does): a lock someone else holds keeps every command waiting.
+ */
+static void
+status_waiting(struct cli_ctx *ctx, struct status *st)
+{
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	char			*cause = NULL;
+
+	memset(&q, 0, sizeof q);
+	memset(&r, 0, sizeof r);
+	q.command = "ping";
+	if (client_ask_sock(store_path(ctx->store), &ctx->actor, &q, &r,
+	    &cause) == 0 &&
+	    r.waiting != NULL) {
+		st->waiting = r.waiting;
+		st->waiting_since = r.waiting_since;
+		r.waiting = NULL;
+	}
+	free(cause);
+	engine_reply_clear(&r);
+}
+
 /* Free what the command gathered. */
 static void
 status_free(struct status *st)
@@ -248,6 +284,7 @@ status_free(struct status *st)
 
 	store_health_clear(&st->health);
 	store_lease_clear(&st->lease);
+	free(st->waiting);
 	free(st->site);
 	free(st->user);
 	free(st->tools);
@@ -283,8 +320,10 @@ cmd_status_run(struct cli_ctx *ctx, const struct cli_args *args)
 		return (client_store_fail(ctx, rc, cause));
 	}
 	st.running = client_probe(ctx->store);
-	if (st.running)
+	if (st.running) {
 		st.mode = st.readonly ? "service" : "personal";
+		status_waiting(ctx, &st);
+	}
 	client_config_files(&st.site, &st.user);
 	st.tools = client_tools_file(ctx);
 	status_check(ctx, &st);

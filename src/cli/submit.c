@@ -77,32 +77,3 @@ cli_submit_action(struct cli_ctx *ctx, const char *command, int64_t wf,
 	engine_reply_clear(&r);
 	return (rc);
 }
-
-/*
- * Save (document set) or remove a template through the engine, which
- * writes it (in service mode nobody else can).  expect_version: -1 any,
- * 0 must be new.  The answer in r; the exit status of the exchange.
- */
-int
-cli_template_request(struct cli_ctx *ctx, const char *name,
-    const char *document, int64_t expect_version, struct engine_reply *r)
-{
-	struct engine_request	 q;
-	cJSON			*args;
-	int			 rc;
-
-	args = cJSON_CreateObject();
-	cJSON_AddStringToObject(args, "name", name);
-	if (document != NULL) {
-		cJSON_AddStringToObject(args, "document", document);
-		cJSON_AddNumberToObject(args, "expect_version",
-		    (double)expect_version);
-	}
-	memset(&q, 0, sizeof q);
-	q.command = document != NULL ? "template-save" : "template-rm";
-	q.args_json = json_print(args);
-	cJSON_Delete(args);
-	rc = client_ask(ctx, &q, r);
-	free((char *)q.args_json);
-	return (rc);
-}

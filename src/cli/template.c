@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -242,10 +243,12 @@ cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
 }
 
 /*
- * Print a stored document as it was saved, ending with one newline; a
- * control character in it (JSON parsers let some through raw) is written
- * as the \u00HH escape that means the same, so it never reaches the
- * terminal and the document stays the same JSON.
+ * Print a stored document byte for byte as it was saved, so that patch
+ * applies "template diff" to it; only on a terminal does one that does
+ * not end with a newline get one, for the prompt's sake.  A control
+ * character in it (JSON parsers let some through raw) is written as the
+ * \u00HH escape that means the same, so it never reaches the terminal
+ * and the document stays the same JSON.
  */
 static void
 template_print_doc(const char *doc)
@@ -256,7 +259,8 @@ template_print_doc(const char *doc)
 	buf_init(&b);
 	vis_buf(&b, doc, len, VIS_NL | VIS_TAB | VIS_JSON);
 	fwrite(b.data, 1, b.len, stdout);
-	if (b.len == 0 || b.data[b.len - 1] != '\n')
+	if ((b.len == 0 || b.data[b.len - 1] != '\n') &&
+	    isatty(STDOUT_FILENO))
 		putchar('\n');
 	buf_free(&b);
 }
@@ -302,13 +306,11 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 static int
 cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 {
-	const struct flow_tools		*tools;
-	struct engine_reply		 r;
-	struct flow_doc			*doc;
-	const char			*name, *file, *label;
-	char				*text, *cause, *loop;
-	size_t				 len;
-	int				 rc;
+	const char	*name, *file, *label;
+	char		*text, *cause;
+	size_t		 len;
+	int64_t		 version;
+	int		 rc;
 
 	name = args->argv[0];
 	file = args->argv[1];
@@ -321,41 +323,10 @@ cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 		free(cause);
 		return (EXIT_USAGE);
 	}
-	if (strlen(text) != len) {
-		cli_error("%s: contains a NUL byte", label);
-		free(text);
-		return (EXIT_USAGE);
-	}
-	if ((rc = client_tools(ctx, &tools)) != 0) {
-		free(text);
-		return (rc);
-	}
-	if ((doc = client_doc_parse(ctx, text, len, tools, label, NULL)) == NULL) {
-		free(text);
-		return (EXIT_USAGE);
-	}
-	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
-		goto out;
-	if ((loop = cli_subflow_loop(ctx->store, name, doc)) != NULL) {
-		cli_error("%s: template %s would call itself: %s", label,
-		    name, loop);
-		free(loop);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	/* The engine checks who may, and the document again, and saves. */
-	if ((rc = cli_template_request(ctx, name, text, -1, &r)) == 0) {
-		if (r.code != 0) {
-			cli_error("%s", r.message != NULL ? r.message :
-			    "refused");
-			rc = r.code;
-		} else
-			cli_printf("saved template %s version %lld\n", name,
-			    (long long)r.version);
-	}
-	engine_reply_clear(&r);
-out:
-	flow_doc_free(doc);
+	rc = client_template_save(ctx, name, text, len, label, &version);
+	if (rc == 0)
+		cli_printf("saved template %s version %lld\n", name,
+		    (long long)version);
 	free(text);
 	return (rc);
 }
@@ -382,7 +353,7 @@ cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
 	name = args->argv[0];
 	if ((rc = template_name_arg(name)) != 0)
 		return (rc);
-	if ((rc = cli_template_request(ctx, name, NULL, 0, &r)) == 0) {
+	if ((rc = client_template_request(ctx, name, NULL, 0, &r)) == 0) {
 		if (r.code == EXIT_NOTFOUND && r.message != NULL)
 			rc = client_name_fail(ctx, STORE_NOTFOUND,
 			    xstrdup(r.message), CLIENT_NAME_TEMPLATE, name);

@@ -134,6 +134,40 @@ int		 client_command(struct client *, const char *, int64_t, int64_t,
 		     const char *, const char *, struct engine_reply *);
 void		 client_offline_note(struct client *);
 
+/* start.c: what starting a run takes. */
+int		 client_run_is_file(const char *);
+int		 client_run_check_name(struct client *, const char *);
+char		*client_run_default_name(const char *);
+int		 client_run_load(struct client *, const char *,
+		     struct flow_doc **, struct store_template **);
+int		 client_run_secrets_ok(struct client *, const struct flow_doc *,
+		     const struct store_template *);
+char		*client_run_request(const struct flow_doc *, const char *,
+		     const char *, const struct store_template *, int64_t,
+		     const struct cJSON *);
+void		 client_secret_inputs_free(struct cJSON *);
+int		 client_secret_inputs(const struct client *,
+		     const struct flow_doc *, struct cJSON *, struct cJSON **);
+
+/* step.c: naming a step, and its log. */
+int		 client_step_target(struct client *, const char *,
+		     struct engine_request *, struct cJSON *);
+int		 client_read_log(struct client *, int64_t, struct buf *);
+
+/* check.c: a document checked without running it. */
+int		 client_check(struct client *, const char *, size_t,
+		     const struct flow_tools *, struct flow_doc **,
+		     struct flow_diags **);
+struct cJSON	*client_json_check(const struct flow_diags *, int);
+
+/* template.c, subflow.c: changing a template. */
+int		 client_template_save(struct client *, const char *,
+		     const char *, size_t, const char *, int64_t *);
+int		 client_template_request(struct client *, const char *,
+		     const char *, int64_t, struct engine_reply *);
+char		*client_subflow_loop(struct store *, const char *,
+		     const struct flow_doc *);
+
 /*
  * read-*.c: what a client reads, as structured answers (the JSON of
  * SPEC §10 and sluice(1) JSON OUTPUT); 0 or an exit status after saying

@@ -29,20 +29,28 @@
 
 #include "engine/engine-int.h"
 
+/* A run's stored timer of a kind, ms after from (none when ms is 0). */
+void
+engine_run_timer_arm(struct engine *e, const char *kind, int64_t id,
+    int64_t ms, int64_t from)
+{
+	int64_t	 due;
+
+	if (ms <= 0)
+		return;
+	due = from + ms;
+	engine_txn(e);
+	if (store_timer_add(e->store, due, kind, id, 0) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	engine_timers_rearm(e, due);
+}
+
 /* Arm a run's deadline: a stored timer deadline_ms after from. */
 void
 engine_deadline_arm(struct engine *e, int64_t id, int64_t deadline_ms,
     int64_t from)
 {
-	int64_t	 due;
-
-	if (deadline_ms <= 0)
-		return;
-	due = from + deadline_ms;
-	engine_txn(e);
-	if (store_timer_add(e->store, due, "deadline", id, 0) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	engine_timers_rearm(e, due);
+	engine_run_timer_arm(e, "deadline", id, deadline_ms, from);
 }
 
 /* A deadline is due: cancel the run if it has not ended. */

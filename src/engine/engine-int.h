@@ -439,6 +439,10 @@ struct engine_server;
 int		 engine_server_open(struct engine *, char **);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
+void		 engine_server_wait(struct engine *, int);
+
+/* busy.c */
+void		 engine_busy_attach(struct engine *);
 
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);
@@ -652,6 +656,8 @@ int		 engine_when_holds(struct engine *, struct ewf *,
 int		 engine_when_skip(struct engine *, struct estep *);
 
 /* deadline.c */
+void		 engine_run_timer_arm(struct engine *, const char *, int64_t,
+		     int64_t, int64_t);
 void		 engine_deadline_arm(struct engine *, int64_t, int64_t,
 		     int64_t);
 void		 engine_deadline_due(struct engine *, int64_t);

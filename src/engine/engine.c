@@ -135,6 +135,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		if (engine_server_open(e, &e->server_cause) != 0)
 			log_debug("%s: no socket: %s", __func__,
 			    e->server_cause);
+		engine_busy_attach(e);
 		e->more = loop_timer_create(loop, engine_more, e);
 		e->poll = loop_timer_create(loop, engine_poll, e);
 		e->pidrec = loop_timer_create(loop, engine_pids_due, e);
@@ -174,6 +175,7 @@ engine_close(struct engine *e)
 	if (e == NULL)
 		return;
 	engine_commit(e);
+	engine_busy_attach(NULL);
 	engine_leftovers_free(e);
 	engine_notify_close(e);
 	if (e->loop != NULL) {
@@ -445,12 +447,14 @@ engine_commit(void *arg)
 	char		*cause = NULL;
 
 	if (!e->in_txn) {
+		engine_busy_over();
 		engine_server_flush(e, 0);
 		return;
 	}
 	e->in_txn = 0;
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
+	engine_busy_over();
 	if (!e->offline)
 		engine_spawn(e);
 	/* New pids are recorded with the next change, or within a second. */

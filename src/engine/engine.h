@@ -28,6 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/util.h"
+
 struct loop;
 struct store;
 struct store_actor;
@@ -228,6 +230,8 @@ struct engine_reply {
 	int64_t		 pruned_runs;	/* prune: what this batch removed */
 	int64_t		 pruned_steps;
 	int64_t		 pruned_logs;
+	char		*waiting;	/* ping: what the engine waits for */
+	int64_t		 waiting_since;	/* ping: since when (wall ms) */
 };
 
 int		 engine_request_apply(struct engine *,
@@ -236,6 +240,11 @@ int		 engine_request_apply(struct engine *,
 void		 engine_reply_clear(struct engine_reply *);
 int		 engine_reply_read(const char *, struct engine_reply *);
 struct cJSON	*engine_reply_json(const struct engine_reply *);
+
+/* busy.c: "sluice engine" waits out a busy database, never exits for it. */
+void		 engine_busy_init(const char *);
+void		 engine_busy_over(void);
+const char	*engine_busy_what(int64_t *);
 
 /* rerun.c: step rows as flow/rerun.c's retry rules read them. */
 struct flow_row	*engine_flow_rows(const struct store_step *, size_t);

@@ -72,6 +72,7 @@ void
 engine_reply_clear(struct engine_reply *r)
 {
 	free(r->message);
+	free(r->waiting);
 	memset(r, 0, sizeof *r);
 }
 
@@ -99,6 +100,12 @@ engine_reply_read(const char *text, struct engine_reply *r)
 		r->version = (int64_t)v->valuedouble;
 	r->conflict = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o,
 	    "conflict"));
+	v = cJSON_GetObjectItemCaseSensitive(o, "waiting");
+	if (cJSON_IsString(v))
+		r->waiting = xstrdup(v->valuestring);
+	v = cJSON_GetObjectItemCaseSensitive(o, "waiting_since");
+	if (cJSON_IsNumber(v))
+		r->waiting_since = (int64_t)v->valuedouble;
 	engine_reply_prune_read(o, r);
 	cJSON_Delete(o);
 	return (0);

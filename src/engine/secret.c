@@ -370,15 +370,7 @@ engine_secret_names_free(char **v, size_t n)
 void
 engine_secret_wipe(cJSON *secrets)
 {
-	cJSON	*c;
-
-	if (secrets == NULL)
-		return;
-	for (c = secrets->child; c != NULL; c = c->next) {
-		if (cJSON_IsString(c))
-			explicit_bzero(c->valuestring, strlen(c->valuestring));
-	}
-	cJSON_Delete(secrets);
+	mask_json_wipe(secrets);
 }
 
 /*

@@ -76,6 +76,9 @@ struct server_client {
 	int			 subscribed;
 	int			 notified;	/* a "changed" is unread */
 	int			 closing;	/* close once out is written */
+	int			 busy;		/* its lines are being applied */
+	int			 held;		/* lines kept for after a wait */
+	int			 eof;		/* gone during a wait */
 	TAILQ_ENTRY(server_client) entry;
 };
 TAILQ_HEAD(server_clients, server_client);
@@ -88,6 +91,7 @@ struct engine_server {
 	struct server_clients	 clients;
 	int			 nclients;
 	int64_t			 idle_ms;
+	int			 resume;	/* server_resume is deferred */
 };
 
 static void	 server_accept(int, short, void *);
@@ -98,7 +102,10 @@ static void	 server_client_idle(void *);
 static void	 server_client_free(struct server_client *);
 static void	 server_client_read(struct server_client *);
 static int	 server_client_write(struct server_client *);
+static void	 server_client_lines(struct server_client *);
 static void	 server_client_line(struct server_client *, char *);
+static void	 server_wait_read(struct server_client *);
+static void	 server_resume(void *);
 static void	 server_reply(struct server_client *, cJSON *);
 static void	 server_error(struct server_client *, int, const char *);
 static char	*server_report(const cJSON *, const char *);
@@ -293,6 +300,11 @@ server_client_idle(void *arg)
 	struct server_client	*c = arg;
 	char			*why;
 
+	if (c->srv->resume) {
+		/* The engine was waiting for the database, not the client. */
+		loop_timer_start(c->idle, c->srv->idle_ms);
+		return;
+	}
 	if (c->subscribed && c->off >= c->out.len)
 		return;
 	if (c->off < c->out.len) {
@@ -350,8 +362,7 @@ server_client_io(int fd, short revents, void *arg)
 static void
 server_client_read(struct server_client *c)
 {
-	char	 chunk[SERVER_READ], *nl, *line;
-	size_t	 used;
+	char	 chunk[SERVER_READ];
 	ssize_t	 n;
 
 	n = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
@@ -366,6 +377,23 @@ server_client_read(struct server_client *c)
 	if (!c->subscribed && c->off >= c->out.len)
 		loop_timer_start(c->idle, c->srv->idle_ms);
 	buf_add(&c->in, chunk, (size_t)n);
+	if (c->held)
+		return;		/* server_resume applies them in order */
+	server_client_lines(c);
+}
+
+/*
+ * Apply each whole line read.  While they are applied the engine may wait
+ * for the database (engine_server_wait), which must then leave c->in
+ * alone: busy says so.
+ */
+static void
+server_client_lines(struct server_client *c)
+{
+	char	*nl, *line;
+	size_t	 used;
+
+	c->busy = 1;
 	used = 0;
 	while (!c->closing && (nl = memchr(c->in.data + used, '\n',
 	    c->in.len - used)) != NULL) {
@@ -374,6 +402,7 @@ server_client_read(struct server_client *c)
 		used = (size_t)(nl - c->in.data) + 1;
 		server_client_line(c, line);
 	}
+	c->busy = 0;
 	if (used > 0) {
 		memmove(c->in.data, c->in.data + used, c->in.len - used);
 		c->in.len -= used;
@@ -384,6 +413,121 @@ server_client_read(struct server_client *c)
 		c->closing = 1;
 	}
 	/* Answers go out after the commit (engine_server_flush). */
+}
+
+/*
+ * The engine waits for the database (engine_busy.c), in the middle of
+ * whatever it was doing: for up to ms, keep the socket alive without
+ * applying anything.  Newcomers are taken and pings answered (saying what
+ * the engine waits for); any other request is read and kept, with what
+ * its client sends after it, until server_resume applies them once the
+ * wait is over.  No client is freed meanwhile, since the caller may be
+ * applying one of their lines.
+ */
+void
+engine_server_wait(struct engine *e, int ms)
+{
+	struct engine_server	*srv = e->server;
+	struct server_client	*c, **cs;
+	struct pollfd		*pfd;
+	int			 n, i;
+
+	if (srv == NULL) {
+		(void)poll(NULL, 0, ms);
+		return;
+	}
+	pfd = xcalloc((size_t)srv->nclients + 1, sizeof *pfd);
+	cs = xcalloc((size_t)srv->nclients + 1, sizeof *cs);
+	pfd[0].fd = srv->fd;
+	pfd[0].events = POLLIN;
+	n = 1;
+	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (c->busy || c->held || c->eof || c->closing)
+			continue;
+		pfd[n].fd = c->fd;
+		pfd[n].events = POLLIN;
+		cs[n++] = c;
+	}
+	if (poll(pfd, (nfds_t)n, ms) > 0) {
+		for (i = 1; i < n; i++) {
+			if (pfd[i].revents != 0)
+				server_wait_read(cs[i]);
+		}
+		if (pfd[0].revents & POLLIN)
+			server_accept(srv->fd, POLLIN, srv);
+	}
+	free(cs);
+	free(pfd);
+}
+
+/* During a wait: read what a client sent, answer its pings, keep the rest. */
+static void
+server_wait_read(struct server_client *c)
+{
+	struct engine_server	*srv = c->srv;
+	char			 chunk[SERVER_READ], *nl;
+	const cJSON		*cmd;
+	cJSON			*req;
+	size_t			 len;
+	ssize_t			 n;
+	int			 ping;
+
+	n = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0)
+		c->eof = 1;
+	else
+		buf_add(&c->in, chunk, (size_t)n);
+	while (!c->held && c->in.len > 0 &&
+	    (nl = memchr(c->in.data, '\n', c->in.len)) != NULL) {
+		*nl = '\0';
+		req = cJSON_Parse(c->in.data);
+		cmd = cJSON_GetObjectItemCaseSensitive(req, "command");
+		ping = cJSON_IsString(cmd) && strcmp(cmd->valuestring,
+		    "ping") == 0;
+		cJSON_Delete(req);
+		if (!ping) {
+			*nl = '\n';
+			c->held = 1;
+			break;
+		}
+		server_client_line(c, c->in.data);
+		len = (size_t)(nl - c->in.data) + 1;
+		memmove(c->in.data, c->in.data + len, c->in.len - len);
+		c->in.len -= len;
+		c->in.data[c->in.len] = '\0';
+	}
+	if (c->off < c->out.len) {
+		n = send(c->fd, c->out.data + c->off, c->out.len - c->off,
+		    MSG_NOSIGNAL|MSG_DONTWAIT);
+		if (n > 0)
+			c->off += (size_t)n;
+	}
+	if ((c->held || c->eof || c->in.len > 0) && !srv->resume) {
+		srv->resume = 1;
+		loop_defer(srv->e->loop, server_resume, srv);
+	}
+}
+
+/* The wait is over: apply what clients sent meanwhile, in order. */
+static void
+server_resume(void *arg)
+{
+	struct engine_server	*srv = arg;
+	struct server_client	*c, *c1;
+
+	srv->resume = 0;
+	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
+		if (c->busy)
+			continue;
+		if (c->held || c->in.len > 0) {
+			c->held = 0;
+			server_client_lines(c);
+		}
+		if (c->eof && !c->busy && c->off >= c->out.len)
+			server_client_free(c);
+	}
 }
 
 /*
@@ -525,6 +669,8 @@ server_client_line(struct server_client *c, char *line)
 	struct passwd		*pw;
 	cJSON			*req, *o;
 	const cJSON		*cmd, *args;
+	const char		*waiting;
+	int64_t			 since;
 	char			*who;
 
 	if ((req = cJSON_Parse(line)) == NULL || !cJSON_IsObject(req)) {
@@ -560,6 +706,11 @@ server_client_line(struct server_client *c, char *line)
 		cJSON_AddStringToObject(o, "host", user_self()->host);
 		cJSON_AddNumberToObject(o, "uid", (double)c->uid);
 		cJSON_AddStringToObject(o, "user", who);
+		if ((waiting = engine_busy_what(&since)) != NULL) {
+			cJSON_AddStringToObject(o, "waiting", waiting);
+			cJSON_AddNumberToObject(o, "waiting_since",
+			    (double)since);
+		}
 		server_reply(c, o);
 	} else if (strcmp(cmd->valuestring, "subscribe") == 0) {
 		c->subscribed = 1;	/* idle for good reason: stays */

@@ -46,16 +46,31 @@ engine_template_actor(const struct store_inbox *m, struct store_actor *a)
 }
 
 /*
- * The template's own operators may change a template that touches a
- * secret, beside the site's.  Per-template "operators" (SPEC §8) are not
- * stored yet: this is where they plug in.  1: the caller is one.
+ * The template's own operators (SPEC §8) may change a template that
+ * touches a secret, beside the site's: those its saved version names,
+ * never those a new document names for itself.  1: the caller is one.
  */
 static int
 engine_template_own_operator(struct engine *e, const char *name)
 {
-	(void)e;
-	(void)name;
-	return (0);
+	struct store_template	*t;
+	struct flow_doc		*doc;
+	char			*cause = NULL;
+	int			 ok = 0;
+
+	if (e->caller == NULL ||
+	    store_template_get(e->store, name, 0, &t, &cause) != 0) {
+		free(cause);
+		return (0);
+	}
+	doc = flow_doc_parse(t->document, strlen(t->document), NULL, NULL);
+	if (doc != NULL && doc->noperators > 0)
+		ok = authority_template_names_caller(e->caller,
+		    doc->operators, doc->noperators);
+	if (doc != NULL)
+		flow_doc_free(doc);
+	store_template_free(t);
+	return (ok);
 }
 
 /*

@@ -169,7 +169,7 @@ static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
 	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
-	const char	*why, *hint;
+	const char	*hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
 	size_t		 i;
@@ -197,12 +197,7 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		} else if (strcmp(c->string, "inputs") == 0)
 			doc_inputs(doc, c, d);
 		else if (strcmp(c->string, "sla") == 0) {
-			if (flow_duration_json(c, &ms, &why) != 0)
-				flow_diags_add(d, FLOW_ERROR, path, "%s", why);
-			else if (ms <= 0)
-				flow_diags_add(d, FLOW_ERROR, path,
-				    "sla must be above zero");
-			else
+			if (parse_span(c, path, "sla", &ms, d) == 0)
 				doc->sla_ms = ms;
 		} else if (strcmp(c->string, "output") == 0)
 			output = c;

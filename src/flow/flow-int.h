@@ -23,7 +23,8 @@
 #ifndef SLUICE_FLOW_INT_H
 #define SLUICE_FLOW_INT_H
 
-struct buf;
+#include "util/util.h"
+#include "flow/flow.h"
 
 /* diag.c: "$.a" + "b" -> "$.a.b",
 		     or "$.a[\"odd key\"]"; "$.a" + 2 -> "$.a[2]". */
@@ -43,6 +44,9 @@ char		*flow_json_string(const struct cJSON *, const char *, int,
 char		**flow_json_strings(const struct cJSON *, const char *,
 		     size_t *, struct flow_diags *);
 void		 flow_strings_free(char **, size_t);
+
+/* input.c: a number as people write it (3, 1.5), for messages. */
+void		 flow_input_number(struct buf *, double);
 
 /* diag.c: the closest name within edit distance 2, or NULL. */
 const char	*flow_suggest(const char *, const char *const *, size_t);
@@ -147,6 +151,8 @@ const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 		     size_t);
 
 /* parse.c */
+int	 parse_span(const struct cJSON *, const char *, const char *,
+	     int64_t *, struct flow_diags *);
 void	 parse_deadline(struct flow *, const struct cJSON *, const char *,
 	     struct flow_diags *);
 

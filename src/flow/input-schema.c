@@ -22,7 +22,6 @@
  * prod, staging").  The checking itself is input.c's alone.
  */
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +29,7 @@
 
 #include "util/util.h"
 #include "flow/flow.h"
+#include "flow/flow-int.h"
 
 static cJSON	*input_rule_schema(const struct flow_input_rule *);
 static void	 input_rule_words(struct buf *, const struct flow_input_rule *);
@@ -103,16 +103,6 @@ flow_doc_input_schema(const struct flow_doc *doc)
 	return (o);
 }
 
-/* A number as people write it. */
-static void
-input_words_number(struct buf *b, double x)
-{
-	if (x == floor(x) && fabs(x) < 1e15)
-		buf_printf(b, "%.0f", x);
-	else
-		buf_printf(b, "%g", x);
-}
-
 /* One rule in words: "integer 1..10", "string /^[a-z]+$/, 3..8 chars". */
 static void
 input_rule_words(struct buf *b, const struct flow_input_rule *r)
@@ -143,10 +133,10 @@ input_rule_words(struct buf *b, const struct flow_input_rule *r)
 	if (r->has_minimum || r->has_maximum) {
 		buf_puts(b, b->len > start ? " " : "");
 		if (r->has_minimum)
-			input_words_number(b, r->minimum);
+			flow_input_number(b, r->minimum);
 		buf_puts(b, "..");
 		if (r->has_maximum)
-			input_words_number(b, r->maximum);
+			flow_input_number(b, r->maximum);
 	}
 	if (r->pattern != NULL)
 		buf_printf(b, "%s/%s/", b->len > start ? " " : "", r->pattern);

@@ -29,6 +29,7 @@
 
 #include <math.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,14 +154,23 @@ input_show(struct buf *b, const cJSON *v)
 	free(s);
 }
 
-/* A number as people write it: 3, not 3.000000 or 3e+00. */
-static void
-input_show_number(struct buf *b, double x)
+/*
+ * A number as people write it: 3, not 3.000000 or 3e+00; 0.1, not
+ * 0.10000000000000001 (the shortest of 15 or 17 digits that reads back).
+ */
+void
+flow_input_number(struct buf *b, double x)
 {
-	if (x == floor(x) && fabs(x) < 1e15)
+	char	text[64];
+
+	if (x == floor(x) && fabs(x) < 1e15) {
 		buf_printf(b, "%.0f", x);
-	else
-		buf_printf(b, "%.17g", x);
+		return;
+	}
+	snprintf(text, sizeof text, "%.15g", x);
+	if (strtod(text, NULL) != x)
+		snprintf(text, sizeof text, "%.17g", x);
+	buf_puts(b, text);
 }
 
 /* The start of a refusal: "[2] " where the value is an element. */
@@ -480,7 +490,7 @@ input_check_minimum(const struct flow_input_rule *r, const cJSON *v,
 		return (0);
 	input_why(c, v);
 	buf_puts(c->why, " is below the minimum ");
-	input_show_number(c->why, r->minimum);
+	flow_input_number(c->why, r->minimum);
 	return (-1);
 }
 
@@ -494,7 +504,7 @@ input_check_maximum(const struct flow_input_rule *r, const cJSON *v,
 		return (0);
 	input_why(c, v);
 	buf_puts(c->why, " is above the maximum ");
-	input_show_number(c->why, r->maximum);
+	flow_input_number(c->why, r->maximum);
 	return (-1);
 }
 

@@ -177,6 +177,28 @@ parse_resolve_all(struct flow *f, const char *base, struct flow_diags *d)
 }
 
 /*
+ * A run-level span ("sla", "deadline"): a duration above zero, in *ms;
+ * else a diagnostic naming what at path, and -1.
+ */
+int
+parse_span(const cJSON *v, const char *path, const char *what,
+    int64_t *ms, struct flow_diags *d)
+{
+	const char	*why;
+
+	if (flow_duration_json(v, ms, &why) != 0) {
+		flow_diags_add(d, FLOW_ERROR, path, "%s", why);
+		return (-1);
+	}
+	if (*ms <= 0) {
+		flow_diags_add(d, FLOW_ERROR, path, "%s must be above zero",
+		    what);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
  * "deadline": how long after its start the run may take; past it the run
  * is cancelled ("deadline passed").  An SLA only alerts.
  */
@@ -184,15 +206,9 @@ void
 parse_deadline(struct flow *f, const cJSON *v, const char *path,
     struct flow_diags *d)
 {
-	const char	*why;
-	int64_t		 ms;
+	int64_t	 ms;
 
-	if (flow_duration_json(v, &ms, &why) != 0)
-		flow_diags_add(d, FLOW_ERROR, path, "%s", why);
-	else if (ms <= 0)
-		flow_diags_add(d, FLOW_ERROR, path,
-		    "a deadline must be above zero");
-	else
+	if (parse_span(v, path, "a deadline", &ms, d) == 0)
 		f->deadline_ms = ms;
 }
 

@@ -16,18 +16,18 @@
 
 /*
  * mcp.h: sluice mcp, an MCP server on stdin and stdout for agents.  It
- * acts as the user who runs it, through the CLI's own command path, and
- * marks everything it asks the engine with via "mcp".
+ * acts as the user who runs it, through the client API (client.h) every
+ * client uses, and marks everything it asks the engine with via "mcp".
  */
 
 #ifndef SLUICE_MCP_H
 #define SLUICE_MCP_H
 
-struct cli_ctx;
+struct client;
 
 /* The newest protocol revision sluice speaks (server.c lists them all). */
 #define MCP_PROTOCOL_LATEST	"2025-11-25"
 
-int		 mcp_serve(struct cli_ctx *, int, int);
+int		 mcp_serve(struct client *, int, int);
 
 #endif /* SLUICE_MCP_H */

@@ -22,7 +22,7 @@
  * tools/call; takes the initialized notification and ignores any other;
  * and answers a malformed line or an unknown method with JSON-RPC's
  * error codes.  A tool that fails (a refusal, an unknown id, bad
- * arguments) is an answer with isError set and the CLI's reason, so an
+ * arguments) is an answer with isError set and the client's reason, so an
  * agent can read it and change course.  It ends at end of input.
  */
 
@@ -35,7 +35,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#include "cli/cli.h"
+#include "client/client.h"
 #include "util/rpc.h"
 #include "mcp/mcp-int.h"
 
@@ -45,7 +45,7 @@ static const char *const mcp_versions[] = {
 };
 
 struct mcp_server {
-	struct cli_ctx	*ctx;
+	struct client	*cl;
 	int		 out;
 	int		 initialized;	/* notifications/initialized came */
 	int		 broken;	/* stdout is gone */
@@ -221,7 +221,7 @@ mcp_tools_call(struct mcp_server *srv, const struct rpc_msg *m,
 		xasprintf(&ans.text, "%s: %s", t->name, bad);
 		free(bad);
 	} else
-		mcp_tool_call(srv->ctx, t, args, &ans);
+		mcp_tool_call(srv->cl, t, args, &ans);
 	cJSON_Delete(schema);
 	log_debug("%s: %s: %s", __func__, t->name, ans.error ? ans.text :
 	    "ok");
@@ -297,7 +297,7 @@ mcp_line(struct mcp_server *srv, const char *line, size_t len)
  * longer than RPC_LINE_MAX is refused and skipped to its end.
  */
 int
-mcp_serve(struct cli_ctx *ctx, int in, int out)
+mcp_serve(struct client *cl, int in, int out)
 {
 	struct mcp_server	 srv;
 	struct buf		 b;
@@ -307,7 +307,7 @@ mcp_serve(struct cli_ctx *ctx, int in, int out)
 	int			 skipping = 0;
 
 	memset(&srv, 0, sizeof srv);
-	srv.ctx = ctx;
+	srv.cl = cl;
 	srv.out = out;
 	buf_init(&b);
 	while (!srv.broken) {

@@ -15,20 +15,21 @@
  */
 
 /*
- * tools.c: the tools sluice mcp offers, one table.  Each is a CLI command
- * (call.c runs it in this process, answer.c makes its answer), so a tool
- * asks the engine exactly as the command does and fails with the
- * command's own one-line reason.  A row says which command a tool is,
- * which of its arguments become which options and positionals, and
- * which of a few answer shapes its output takes; mcp_tool_call reads a
- * row, so a new tool is a new row.  A flow or template given as a JSON
- * object is written to a private temporary file for the command to read,
- * as a person would save one.
+ * tools.c: the tools sluice mcp offers, one table: each row's schemas and
+ * the function that calls the client API (client.h) for it, the same
+ * operations the command line uses, and makes the answer from their
+ * structured results (ids, versions, states), never from printed text.
+ * A tool fails with the operation's own one-line reason, said to the
+ * call's sink (mcp_call_say); its warnings come in the answer's
+ * "warnings".
  * The reference engine's eight tools map onto these: workflow_create,
  * _list, _get, _cancel; step_ready is gate_decide; template list, save
  * and delete.  Wait steps are finished with step_complete and step_fail.
  */
 
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,30 +38,32 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#include "cli/cli.h"
+#include "sched/sched.h"
+#include "client/client.h"
 #include "mcp/mcp-int.h"
 
-/* One call of a tool, from its arguments to its answer. */
-struct mcp_call {
-	struct cli_ctx		*ctx;
-	const struct mcp_tool	*tool;
-	const cJSON		*args;
-	struct mcp_argv		 argv;	/* the command line */
-	struct mcp_tmp		 tmp;	/* documents handed over as files */
-	struct mcp_answer	*ans;
-};
-
-static char	*tool_arg_value(struct mcp_call *, const struct mcp_arg *,
-		    const cJSON *);
-static int	 tool_argv(struct mcp_call *);
-static void	 tool_argv_words(struct mcp_argv *, const char *);
-static cJSON	*tool_echo(const struct mcp_call *);
-static void	 tool_answer_json(struct mcp_call *);
-static void	 tool_answer_line(struct mcp_call *);
-static void	 tool_answer_saved(struct mcp_call *);
-static void	 tool_answer_text(struct mcp_call *);
-static void	 tool_answer_check(struct mcp_call *);
-static void	 tool_answer_started(struct mcp_call *);
+static int	 tool_workflow_create(struct mcp_call *, cJSON **);
+static int	 tool_workflow_list(struct mcp_call *, cJSON **);
+static int	 tool_workflow_get(struct mcp_call *, cJSON **);
+static int	 tool_workflow_cancel(struct mcp_call *, cJSON **);
+static int	 tool_gate_list(struct mcp_call *, cJSON **);
+static int	 tool_gate_decide(struct mcp_call *, cJSON **);
+static int	 tool_step_complete(struct mcp_call *, cJSON **);
+static int	 tool_step_fail(struct mcp_call *, cJSON **);
+static int	 tool_step_log(struct mcp_call *, cJSON **);
+static int	 tool_flow_check(struct mcp_call *, cJSON **);
+static int	 tool_template_list(struct mcp_call *, cJSON **);
+static int	 tool_template_get(struct mcp_call *, cJSON **);
+static int	 tool_template_save(struct mcp_call *, cJSON **);
+static int	 tool_template_delete(struct mcp_call *, cJSON **);
+static int	 tool_reply(struct mcp_call *, int, struct engine_reply *,
+		     cJSON **);
+static int	 tool_step_finish(struct mcp_call *, const char *,
+		     const char *, cJSON **);
+static int	 tool_template_name(struct mcp_call *, const char *);
+static int64_t	 tool_id(const struct mcp_call *, const char *);
+static char	*tool_document(struct mcp_call *, const char *, int,
+		     size_t *, int *);
 
 /* Schema fragments the tools share. */
 #define S_ID(what) \
@@ -83,12 +86,6 @@ static void	 tool_answer_started(struct mcp_call *);
 #define S_STEP \
 	"{\"type\":[\"integer\",\"string\"],\"description\":\"the " \
 	"wait step: its id, or WORKFLOW:STEP (its name or key)\"}"
-/* How an argument goes on the line: an option's value, a positional. */
-#define OPT(key, opt, kind) { key, opt, MCP_ARG_ ## kind, NULL, NULL }
-#define POS(key, kind) { key, NULL, MCP_ARG_ ## kind, NULL, NULL }
-#define OPT_FILE(key, opt, kind, file) \
-	{ key, opt, MCP_ARG_ ## kind, file, NULL }
-#define POS_FILE(key, kind, file) { key, NULL, MCP_ARG_ ## kind, file, NULL }
 #define S_DOC(what) \
 	"{\"type\":[\"object\",\"string\"],\"description\":\"" what "\"}"
 
@@ -114,18 +111,7 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"name\":{\"type\":\"string\"},"
 		    "\"status\":{\"type\":\"string\"}," S_MSG,
 		    "\"workflow_id\",\"status\""),
-		.cmd = "run",
-		.args = {
-			/* From a template, the command is template run. */
-			{ "template", NULL, MCP_ARG_STR, NULL,
-			    "template run" },
-			POS_FILE("flow", FILE, "flow.json"),
-			OPT_FILE("input", "--input", DOC, "input.json"),
-			OPT("name", "--name", STR),
-			OPT("at", "--at", STR)
-		},
-		.either = { "template", "flow" },
-		.answer = tool_answer_started
+		.call = tool_workflow_create
 	},
 	{
 		.name = "workflow_list",
@@ -140,13 +126,7 @@ const struct mcp_tool mcp_tools[] = {
 		    "(default 50)\"}", ""),
 		.output_schema = S_LIST("workflows"),
 		.readonly = 1,
-		.cmd = "list --json",
-		.args = {
-			OPT("status", "--status", STR),
-			OPT("limit", "--limit", ID)
-		},
-		.answer = tool_answer_json,
-		.key = "workflows"
+		.call = tool_workflow_list
 	},
 	{
 		.name = "workflow_get",
@@ -163,11 +143,7 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"steps\":{\"type\":\"array\"}",
 		    "\"id\",\"name\",\"status\",\"steps\""),
 		.readonly = 1,
-		.cmd = "show --json",
-		.args = {
-			POS("workflow_id", ID)
-		},
-		.answer = tool_answer_json
+		.call = tool_workflow_get
 	},
 	{
 		.name = "workflow_cancel",
@@ -182,13 +158,7 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"workflow_id\":{\"type\":\"integer\"},"
 		    S_MSG, "\"workflow_id\",\"message\""),
 		.destructive = 1,
-		.cmd = "cancel",
-		.args = {
-			OPT("comment", "-m", STR),
-			POS("workflow_id", ID)
-		},
-		.answer = tool_answer_line,
-		.echo = { "workflow_id" }
+		.call = tool_workflow_cancel
 	},
 	{
 		.name = "gate_list",
@@ -199,9 +169,7 @@ const struct mcp_tool mcp_tools[] = {
 		.input_schema = S_IN("", ""),
 		.output_schema = S_LIST("gates"),
 		.readonly = 1,
-		.cmd = "gates --json",
-		.answer = tool_answer_json,
-		.key = "gates"
+		.call = tool_gate_list
 	},
 	{
 		.name = "gate_decide",
@@ -219,13 +187,7 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"step_id\":{\"type\":\"integer\"},"
 		    "\"decision\":{\"type\":\"string\"}," S_MSG,
 		    "\"step_id\",\"decision\",\"message\""),
-		.args = {
-			POS("decision", VERB),
-			OPT("comment", "-m", STR),
-			POS("step_id", ID)
-		},
-		.answer = tool_answer_line,
-		.echo = { "step_id", "decision" }
+		.call = tool_gate_decide
 	},
 	{
 		.name = "step_complete",
@@ -238,13 +200,7 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"result\":{\"description\":\"the step's result\"},"
 		    "\"comment\":" S_STR("for the audit trail"), "\"step\""),
 		.output_schema = S_OUT(S_MSG, "\"message\""),
-		.cmd = "complete",
-		.args = {
-			OPT("result", "--result", JSON),
-			OPT("comment", "-m", STR),
-			POS("step", STEP)
-		},
-		.answer = tool_answer_line
+		.call = tool_step_complete
 	},
 	{
 		.name = "step_fail",
@@ -257,12 +213,7 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"step\",\"message\""),
 		.output_schema = S_OUT(S_MSG, "\"message\""),
 		.destructive = 1,
-		.cmd = "fail",
-		.args = {
-			OPT("message", "-m", STR),
-			POS("step", STEP)
-		},
-		.answer = tool_answer_line
+		.call = tool_step_fail
 	},
 	{
 		.name = "step_log",
@@ -274,13 +225,7 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"step_id\":{\"type\":\"integer\"},"
 		    "\"log\":{\"type\":\"string\"}", "\"step_id\",\"log\""),
 		.readonly = 1,
-		.cmd = "log",
-		.args = {
-			POS("step_id", ID)
-		},
-		.answer = tool_answer_text,
-		.key = "log",
-		.echo = { "step_id" }
+		.call = tool_step_log
 	},
 	{
 		.name = "flow_check",
@@ -294,11 +239,7 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"valid\":{\"type\":\"boolean\"},"
 		    "\"problems\":{\"type\":\"array\"}", "\"valid\",\"problems\""),
 		.readonly = 1,
-		.cmd = "check --json",
-		.args = {
-			POS_FILE("flow", FILE, "flow.json")
-		},
-		.answer = tool_answer_check
+		.call = tool_flow_check
 	},
 	{
 		.name = "template_list",
@@ -308,9 +249,7 @@ const struct mcp_tool mcp_tools[] = {
 		.input_schema = S_IN("", ""),
 		.output_schema = S_LIST("templates"),
 		.readonly = 1,
-		.cmd = "template list --json",
-		.answer = tool_answer_json,
-		.key = "templates"
+		.call = tool_template_list
 	},
 	{
 		.name = "template_get",
@@ -327,12 +266,7 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"input_schema\":{\"type\":\"object\"}",
 		    "\"name\",\"version\""),
 		.readonly = 1,
-		.cmd = "template show --json",
-		.args = {
-			OPT("version", "--version", ID),
-			POS("name", STR)
-		},
-		.answer = tool_answer_json
+		.call = tool_template_get
 	},
 	{
 		.name = "template_save",
@@ -347,13 +281,7 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"name\":{\"type\":\"string\"},"
 		    "\"version\":{\"type\":\"integer\"}," S_MSG,
 		    "\"name\",\"version\""),
-		.cmd = "template save",
-		.args = {
-			POS("name", STR),
-			POS_FILE("document", DOC, "template.json")
-		},
-		.answer = tool_answer_saved,
-		.echo = { "name" }
+		.call = tool_template_save
 	},
 	{
 		.name = "template_delete",
@@ -365,12 +293,7 @@ const struct mcp_tool mcp_tools[] = {
 		.output_schema = S_OUT("\"name\":{\"type\":\"string\"}," S_MSG,
 		    "\"name\",\"message\""),
 		.destructive = 1,
-		.cmd = "template rm",
-		.args = {
-			POS("name", STR)
-		},
-		.answer = tool_answer_line,
-		.echo = { "name" }
+		.call = tool_template_delete
 	},
 };
 const size_t mcp_ntools = nitems(mcp_tools);
@@ -388,282 +311,471 @@ mcp_tool_find(const char *name)
 	return (NULL);
 }
 
-/*
- * Call a tool whose arguments fit its schema: its row's command line,
- * run, and the answer in the row's shape.
- */
-void
-mcp_tool_call(struct cli_ctx *ctx, const struct mcp_tool *t,
-    const cJSON *args, struct mcp_answer *ans)
+/* An integer argument (the schema checked it), or 0. */
+static int64_t
+tool_id(const struct mcp_call *c, const char *key)
 {
-	struct mcp_call	 c;
-	int		 one, two;
+	const cJSON	*v;
 
-	memset(&c, 0, sizeof c);
-	c.ctx = ctx;
-	c.tool = t;
-	c.args = args;
-	c.ans = ans;
-	if (t->either[0] != NULL) {
-		/* A choice the schema cannot say. */
-		one = cJSON_GetObjectItemCaseSensitive(args,
-		    t->either[0]) != NULL;
-		two = cJSON_GetObjectItemCaseSensitive(args,
-		    t->either[1]) != NULL;
-		if (one == two) {
-			mcp_fail(ans, "arguments: give exactly one of %s and "
-			    "%s", t->either[0], t->either[1]);
-			return;
-		}
-	}
-	if (tool_argv(&c) == 0)
-		t->answer(&c);
-	mcp_argv_free(&c.argv);
-	mcp_tmp_free(&c.tmp);
+	v = cJSON_GetObjectItemCaseSensitive(c->args, key);
+	return (cJSON_IsNumber(v) ? (int64_t)v->valuedouble : 0);
 }
 
 /*
- * The command line of a call: the command's words, the options given,
- * then "--" and the positionals, so no argument can read as an option.
- * Arguments are read in the row's order; -1 when a document could not
- * be handed over (the answer says why).
+ * A document argument's text: a string is a file's path (ispath) or the
+ * JSON text itself, an object its JSON (as a person would save it).
+ * NULL after saying why; *isfile says which it was.
+ */
+static char *
+tool_document(struct mcp_call *c, const char *key, int ispath,
+    size_t *lenp, int *isfile)
+{
+	const cJSON	*v;
+	struct stat	 sb;
+	char		*text, *cause = NULL;
+
+	*isfile = 0;
+	v = cJSON_GetObjectItemCaseSensitive(c->args, key);
+	if (cJSON_IsString(v) && ispath) {
+		if (stat(v->valuestring, &sb) != 0) {
+			client_error(c->cl, "arguments.%s: %s: %s", key,
+			    v->valuestring, strerror(errno));
+			return (NULL);
+		}
+		*isfile = 1;
+		if ((text = file_read(v->valuestring, SLUICE_MAX_DOCUMENT,
+		    lenp, &cause)) == NULL) {
+			client_error(c->cl, "%s", cause);
+			free(cause);
+		}
+		return (text);
+	}
+	if (cJSON_IsString(v))
+		xasprintf(&text, "%s\n", v->valuestring);
+	else {
+		text = json_print_pretty(v);
+		text = xrealloc(text, strlen(text) + 2);
+		strcat(text, "\n");
+	}
+	*lenp = strlen(text);
+	return (text);
+}
+
+/*
+ * The engine's answer to a command: its line as "message", or its
+ * refusal said; a note when no engine runs.  0 or an exit status.
  */
 static int
-tool_argv(struct mcp_call *c)
+tool_reply(struct mcp_call *c, int rc, struct engine_reply *r, cJSON **out)
 {
-	const struct mcp_tool	*t = c->tool;
-	const struct mcp_arg	*ar;
-	const cJSON		*v;
-	const char		*cmd = t->cmd;
-	char			*val[MCP_MAXARGS];
-	int			 i, n, npos = 0, rc = -1;
+	if (rc != 0)
+		return (rc);
+	if (r->code != 0) {
+		client_error(c->cl, "%s", r->message != NULL ? r->message :
+		    "refused");
+		return (r->code);
+	}
+	*out = cJSON_CreateObject();
+	cJSON_AddStringToObject(*out, "message", r->message != NULL ?
+	    r->message : "");
+	if (r->offline)
+		client_offline_note(c->cl);
+	return (EXIT_OK);
+}
 
-	memset(val, 0, sizeof val);
-	for (n = 0; n < MCP_MAXARGS && t->args[n].key != NULL; n++) {
-		ar = &t->args[n];
-		if (ar->opt == NULL && ar->kind != MCP_ARG_VERB)
-			npos++;
-		v = cJSON_GetObjectItemCaseSensitive(c->args, ar->key);
-		if (v == NULL)
-			continue;
-		if ((val[n] = tool_arg_value(c, ar, v)) == NULL)
-			goto out;
-		if (ar->cmd != NULL)
-			cmd = ar->cmd;
+/* workflow_create: start a run from a template or a flow. */
+static int
+tool_workflow_create(struct mcp_call *c, cJSON **out)
+{
+	struct client		*cl = c->cl;
+	const struct flow_tools	*tools;
+	struct flow_doc		*doc = NULL;
+	struct store_template	*t = NULL;
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	const char		*template, *name, *at, *path = NULL, *s;
+	const cJSON		*flow;
+	cJSON			*given = NULL, *secrets = NULL, *show = NULL;
+	char			*input = NULL, *cause = NULL, *run, *text;
+	int64_t			 start_at = 0;
+	size_t			 len;
+	int			 rc, isfile;
+
+	memset(&q, 0, sizeof q);
+	memset(&r, 0, sizeof r);
+	template = mcp_str(c->args, "template");
+	flow = cJSON_GetObjectItemCaseSensitive(c->args, "flow");
+	name = mcp_str(c->args, "name");
+	at = mcp_str(c->args, "at");
+	if ((template == NULL) == (flow == NULL)) {
+		client_error(cl, "arguments: give exactly one of template and "
+		    "flow");
+		return (EXIT_USAGE);
 	}
-	tool_argv_words(&c->argv, cmd);
-	for (i = 0; i < n; i++) {
-		if (t->args[i].kind == MCP_ARG_VERB && val[i] != NULL)
-			mcp_argv_add(&c->argv, val[i]);
+	if (name != NULL && client_run_check_name(cl, name) != 0)
+		return (EXIT_USAGE);
+	if (at != NULL &&
+	    when_parse(at, time_now_ms(), &start_at, &cause) != 0) {
+		client_error(cl, "--at: %s", cause);
+		free(cause);
+		return (EXIT_USAGE);
 	}
-	for (i = 0; i < n; i++) {
-		if (t->args[i].opt != NULL && val[i] != NULL) {
-			mcp_argv_add(&c->argv, t->args[i].opt);
-			mcp_argv_add(&c->argv, val[i]);
-		}
+	if (template != NULL)
+		rc = client_run_load(cl, template, &doc, &t);
+	else if (cJSON_IsString(flow)) {
+		path = flow->valuestring;
+		if ((text = tool_document(c, "flow", 1, &len, &isfile)) == NULL)
+			return (EXIT_USAGE);
+		free(text);
+		rc = client_run_load(cl, path, &doc, &t);
+	} else {
+		text = tool_document(c, "flow", 0, &len, &isfile);
+		if ((rc = client_tools(cl, &tools)) == 0 &&
+		    (doc = client_doc_parse(cl, text, len, tools, "flow.json",
+		    NULL)) == NULL)
+			rc = EXIT_USAGE;
+		free(text);
 	}
-	if (npos > 0)
-		mcp_argv_add(&c->argv, "--");
-	for (i = 0; i < n; i++) {
-		ar = &t->args[i];
-		if (ar->opt == NULL && ar->kind != MCP_ARG_VERB &&
-		    val[i] != NULL)
-			mcp_argv_add(&c->argv, val[i]);
+	if (rc != 0)
+		goto out;
+	given = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c->args,
+	    "input"), 1);
+	if (given == NULL)
+		given = cJSON_CreateObject();
+	if ((rc = client_secret_inputs(cl, doc, given, &secrets)) != 0)
+		goto out;
+	if ((input = flow_doc_input_text(doc, given, NULL, &cause)) == NULL) {
+		client_error(cl, "%s", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+		goto out;
 	}
-	rc = 0;
+	if ((rc = client_run_secrets_ok(cl, doc, t)) != 0 ||
+	    (rc = client_store(cl, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
+		goto out;
+	if (name != NULL)
+		run = xstrdup(name);
+	else if (t != NULL)
+		run = xstrdup(t->name);
+	else
+		run = client_run_default_name(path != NULL ? path :
+		    "flow.json");
+	q.command = "start";
+	q.args_json = client_run_request(doc, input, run, t, start_at,
+	    secrets);
+	q.secret = secrets != NULL;
+	free(run);
+	rc = client_ask(cl, &q, &r);
+	if (rc == 0 && r.code != 0) {
+		client_error(cl, "%s", r.message != NULL ? r.message :
+		    "refused");
+		rc = r.code;
+	}
+	if (rc != 0)
+		goto out;
+	if (r.offline)
+		client_offline_note(cl);
+	*out = cJSON_CreateObject();
+	cJSON_AddNumberToObject(*out, "workflow_id", (double)r.workflow_id);
+	/* Its name and status as the database has them now. */
+	if (client_read_workflow(cl, r.workflow_id, &show) == 0 &&
+	    (s = mcp_str(show, "name")) != NULL)
+		cJSON_AddStringToObject(*out, "name", s);
+	s = mcp_str(show, "status");
+	cJSON_AddStringToObject(*out, "status", s != NULL ? s : "unknown");
+	cJSON_Delete(show);
+	xasprintf(&text, "started workflow %lld", (long long)r.workflow_id);
+	cJSON_AddStringToObject(*out, "message", text);
+	free(text);
 out:
-	for (i = 0; i < MCP_MAXARGS; i++)
-		free(val[i]);
+	engine_reply_clear(&r);
+	if (q.secret)
+		explicit_bzero((char *)q.args_json, strlen(q.args_json));
+	free((char *)q.args_json);
+	client_secret_inputs_free(secrets);
+	cJSON_Delete(given);
+	free(input);
+	if (t != NULL)
+		store_template_free(t);
+	if (doc != NULL)
+		flow_doc_free(doc);
 	return (rc);
 }
 
-/* Add a row's command ("template show --json") word by word. */
-static void
-tool_argv_words(struct mcp_argv *a, const char *words)
+/* workflow_list: runs, newest first, maybe in one state. */
+static int
+tool_workflow_list(struct mcp_call *c, cJSON **out)
 {
-	char	*copy, *p, *w;
+	struct store_workflow_filter	 f;
+	enum run_state			 state;
+	const char			*s;
+	cJSON				*a;
+	int				 rc;
 
-	if (words == NULL)
-		return;
-	p = copy = xstrdup(words);
-	while ((w = strsep(&p, " ")) != NULL) {
-		if (*w != '\0')
-			mcp_argv_add(a, w);
+	memset(&f, 0, sizeof f);
+	if ((s = mcp_str(c->args, "status")) != NULL) {
+		if (state_parse(s, &state) != 0) {
+			client_error(c->cl, "--status: unknown status \"%s\" "
+			    "(use one of %s)", s, state_words());
+			return (EXIT_USAGE);
+		}
+		f.by_state = 1;
+		f.state = state;
 	}
-	free(copy);
+	f.limit = tool_id(c, "limit");
+	if ((rc = client_read_workflows(c->cl, &f, &a)) != 0)
+		return (rc);
+	*out = cJSON_CreateObject();
+	cJSON_AddItemToObject(*out, "workflows", a);
+	return (EXIT_OK);
 }
 
-/*
- * One argument (its type checked by the schema) as the text the command
- * takes; NULL after failing to hand a document over.
- */
-static char *
-tool_arg_value(struct mcp_call *c, const struct mcp_arg *ar, const cJSON *v)
+/* workflow_get: a run and its steps. */
+static int
+tool_workflow_get(struct mcp_call *c, cJSON **out)
 {
-	const char	*path;
-	char		*s;
-
-	switch (ar->kind) {
-	case MCP_ARG_STEP:
-		if (cJSON_IsString(v))
-			return (xstrdup(v->valuestring));
-		/* FALLTHROUGH */
-	case MCP_ARG_ID:
-		xasprintf(&s, "%" PRId64, cJSON_IsNumber(v) ?
-		    (int64_t)v->valuedouble : (int64_t)0);
-		return (s);
-	case MCP_ARG_JSON:
-		return (json_print(v));
-	case MCP_ARG_FILE:
-	case MCP_ARG_DOC:
-		path = mcp_document(&c->tmp, c->args, ar->key, ar->file,
-		    ar->kind == MCP_ARG_FILE, c->ans);
-		return (path != NULL ? xstrdup(path) : NULL);
-	case MCP_ARG_STR:
-	case MCP_ARG_VERB:
-		break;
-	}
-	return (xstrdup(cJSON_IsString(v) ? v->valuestring : ""));
+	return (client_read_workflow(c->cl, tool_id(c, "workflow_id"), out));
 }
 
-/* The arguments a row's answer repeats, as given. */
-static cJSON *
-tool_echo(const struct mcp_call *c)
+/* workflow_cancel: stop a run. */
+static int
+tool_workflow_cancel(struct mcp_call *c, cJSON **out)
 {
-	const cJSON	*v;
-	cJSON		*o;
-	int		 i;
-
-	o = cJSON_CreateObject();
-	for (i = 0; i < MCP_MAXECHO && c->tool->echo[i] != NULL; i++) {
-		v = cJSON_GetObjectItemCaseSensitive(c->args,
-		    c->tool->echo[i]);
-		if (v != NULL)
-			cJSON_AddItemToObject(o, c->tool->echo[i],
-			    cJSON_Duplicate(v, 1));
-	}
-	return (o);
-}
-
-/* A command printing JSON; an array is answered as {key: array}. */
-static void
-tool_answer_json(struct mcp_call *c)
-{
-	mcp_exec_json(c->ctx, &c->argv, &c->tmp, c->tool->key, c->ans);
-}
-
-/* A command printing one line: {"message"}, the echoed arguments. */
-static void
-tool_answer_line(struct mcp_call *c)
-{
-	mcp_exec_line(c->ctx, &c->argv, &c->tmp, c->ans, tool_echo(c));
-}
-
-/* A save: its line, and the version the line ends with. */
-static void
-tool_answer_saved(struct mcp_call *c)
-{
-	struct mcp_answer	*ans = c->ans;
-	const char		*msg, *v;
-
-	tool_answer_line(c);
-	/* "saved template NAME version N" */
-	msg = mcp_str(ans->structured, "message");
-	if (msg != NULL && (v = strrchr(msg, ' ')) != NULL) {
-		cJSON_AddNumberToObject(ans->structured, "version",
-		    strtod(v + 1, NULL));
-		free(ans->text);
-		ans->text = json_print(ans->structured);
-	}
-}
-
-/* A command whose whole output is the answer, as the string key. */
-static void
-tool_answer_text(struct mcp_call *c)
-{
-	struct mcp_run	 r;
-	cJSON		*o;
-
-	mcp_run_cli(c->ctx, &c->argv, &r);
-	if (r.rc != 0) {
-		if (r.err[0] != '\0')
-			mcp_fail(c->ans, "%s", r.err);
-		else
-			mcp_fail(c->ans, "%s failed", c->tool->cmd);
-		mcp_run_free(&r);
-		return;
-	}
-	o = tool_echo(c);
-	cJSON_AddStringToObject(o, c->tool->key, r.out);
-	mcp_run_free(&r);
-	mcp_done(c->ans, o);
-}
-
-/* check --json: a flow with problems is an answer, not a failure. */
-static void
-tool_answer_check(struct mcp_call *c)
-{
-	cJSON	*j;
-
-	if (mcp_exec(c->ctx, &c->argv, &c->tmp, c->ans, &j) != 0)
-		return;
-	if (j == NULL || !cJSON_IsObject(j)) {
-		cJSON_Delete(j);
-		mcp_fail(c->ans, "the check's answer is not JSON");
-		return;
-	}
-	free(c->ans->text);
-	c->ans->text = NULL;
-	mcp_done(c->ans, j);
-}
-
-/* A run started: its id, and its name and status as show has them. */
-static void
-tool_answer_started(struct mcp_call *c)
-{
-	struct mcp_answer	*ans = c->ans;
-	struct mcp_argv		 a = { NULL, 0 };
-	struct mcp_run		 r;
-	const char		*s;
-	cJSON			*o, *show = NULL;
-	char			*why, *msg;
-	long long		 id;
+	struct engine_reply	 r;
+	int64_t			 id = tool_id(c, "workflow_id");
 	int			 rc;
 
-	mcp_run_cli(c->ctx, &c->argv, &r);
-	why = mcp_untemp(r.err, c->tmp.dir);
-	id = strtoll(r.out, NULL, 10);
-	rc = r.rc;
-	mcp_run_free(&r);
-	if (rc != 0 || id <= 0) {
-		mcp_fail(ans, "%s", *why != '\0' ? why : "the run did not "
-		    "start");
-		free(why);
-		return;
+	rc = client_command(c->cl, "cancel", id, 0,
+	    mcp_str(c->args, "comment"), NULL, &r);
+	if ((rc = tool_reply(c, rc, &r, out)) == 0)
+		cJSON_AddNumberToObject(*out, "workflow_id", (double)id);
+	engine_reply_clear(&r);
+	return (rc);
+}
+
+/* gate_list: the gates waiting for a decision. */
+static int
+tool_gate_list(struct mcp_call *c, cJSON **out)
+{
+	cJSON	*a;
+	int	 rc;
+
+	if ((rc = client_read_gates(c->cl, &a)) != 0)
+		return (rc);
+	*out = cJSON_CreateObject();
+	cJSON_AddItemToObject(*out, "gates", a);
+	return (EXIT_OK);
+}
+
+/* gate_decide: approve or reject (the engine refuses agents unless...). */
+static int
+tool_gate_decide(struct mcp_call *c, cJSON **out)
+{
+	struct engine_reply	 r;
+	const char		*decision = mcp_str(c->args, "decision");
+	int64_t			 id = tool_id(c, "step_id");
+	int			 rc;
+
+	rc = client_command(c->cl, decision, 0, id,
+	    mcp_str(c->args, "comment"), NULL, &r);
+	if ((rc = tool_reply(c, rc, &r, out)) == 0) {
+		cJSON_AddNumberToObject(*out, "step_id", (double)id);
+		cJSON_AddStringToObject(*out, "decision", decision);
 	}
-	o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "workflow_id", (double)id);
-	xasprintf(&msg, "%lld", id);
-	mcp_argv_add(&a, "show");
-	mcp_argv_add(&a, "--json");
-	mcp_argv_add(&a, "--");
-	mcp_argv_add(&a, msg);
+	engine_reply_clear(&r);
+	return (rc);
+}
+
+/* step_complete, step_fail: finish a wait step from outside. */
+static int
+tool_step_finish(struct mcp_call *c, const char *command, const char *why,
+    cJSON **out)
+{
+	struct engine_request	 q;
+	struct engine_reply	 r;
+	const cJSON		*step, *v;
+	cJSON			*args;
+	char			*target;
+	int			 rc;
+
+	memset(&q, 0, sizeof q);
+	memset(&r, 0, sizeof r);
+	q.command = command;
+	step = cJSON_GetObjectItemCaseSensitive(c->args, "step");
+	if (cJSON_IsString(step))
+		target = xstrdup(step->valuestring);
+	else
+		xasprintf(&target, "%" PRId64, tool_id(c, "step"));
+	args = cJSON_CreateObject();
+	if (client_step_target(c->cl, target, &q, args) != 0) {
+		free(target);
+		cJSON_Delete(args);
+		return (EXIT_USAGE);
+	}
+	free(target);
+	if ((v = cJSON_GetObjectItemCaseSensitive(c->args, "result")) != NULL)
+		cJSON_AddItemToObject(args, "result", cJSON_Duplicate(v, 1));
+	if (mcp_str(c->args, why) != NULL)
+		cJSON_AddStringToObject(args, "comment", mcp_str(c->args, why));
+	q.args_json = json_print(args);
+	cJSON_Delete(args);
+	rc = tool_reply(c, client_ask(c->cl, &q, &r), &r, out);
+	free((char *)q.args_json);
+	engine_reply_clear(&r);
+	return (rc);
+}
+
+/* step_complete: a wait step done, with a result. */
+static int
+tool_step_complete(struct mcp_call *c, cJSON **out)
+{
+	return (tool_step_finish(c, "complete", "comment", out));
+}
+
+/* step_fail: a wait step failed, with why. */
+static int
+tool_step_fail(struct mcp_call *c, cJSON **out)
+{
+	return (tool_step_finish(c, "fail", "message", out));
+}
+
+/* step_log: a step's output. */
+static int
+tool_step_log(struct mcp_call *c, cJSON **out)
+{
+	struct buf	 b;
+	int64_t		 id = tool_id(c, "step_id");
+	int		 rc;
+
+	buf_init(&b);
+	if ((rc = client_read_log(c->cl, id, &b)) == 0) {
+		*out = cJSON_CreateObject();
+		cJSON_AddNumberToObject(*out, "step_id", (double)id);
+		cJSON_AddStringToObject(*out, "log", b.len > 0 ? b.data : "");
+	}
+	buf_free(&b);
+	return (rc);
+}
+
+/* flow_check: a flow with problems is an answer, not a failure. */
+static int
+tool_flow_check(struct mcp_call *c, cJSON **out)
+{
+	const struct flow_tools	*tools;
+	struct flow_diags	*diags;
+	struct flow_doc		*doc;
+	char			*text;
+	size_t			 len;
+	int			 rc, valid, isfile;
+
+	if ((rc = client_tools(c->cl, &tools)) != 0)
+		return (rc);
+	if ((text = tool_document(c, "flow", 1, &len, &isfile)) == NULL)
+		return (EXIT_USAGE);
+	valid = client_check(c->cl, text, len, tools, &doc, &diags);
+	*out = client_json_check(diags, valid);
+	if (doc != NULL)
+		flow_doc_free(doc);
+	flow_diags_free(diags);
+	free(text);
+	return (EXIT_OK);
+}
+
+/* template_list: the stored templates. */
+static int
+tool_template_list(struct mcp_call *c, cJSON **out)
+{
+	cJSON	*a;
+	int	 rc;
+
+	if ((rc = client_read_templates(c->cl, &a)) != 0)
+		return (rc);
+	*out = cJSON_CreateObject();
+	cJSON_AddItemToObject(*out, "templates", a);
+	return (EXIT_OK);
+}
+
+/* A template name argument: 0, or EXIT_USAGE after saying why. */
+static int
+tool_template_name(struct mcp_call *c, const char *name)
+{
+	char	*cause;
+
+	if (str_check_template_name(name, &cause) == 0)
+		return (0);
+	client_error(c->cl, "%s", cause);
+	free(cause);
+	return (EXIT_USAGE);
+}
+
+/* template_get: a template, its document and version. */
+static int
+tool_template_get(struct mcp_call *c, cJSON **out)
+{
+	const char	*name = mcp_str(c->args, "name");
+	int		 rc;
+
+	if ((rc = tool_template_name(c, name)) != 0)
+		return (rc);
+	return (client_read_template(c->cl, name, tool_id(c, "version"),
+	    out));
+}
+
+/* template_save: the version is the engine's answer, a number. */
+static int
+tool_template_save(struct mcp_call *c, cJSON **out)
+{
+	const char	*name = mcp_str(c->args, "name");
+	char		*text, *msg;
+	size_t		 len;
+	int64_t		 version;
+	int		 rc, isfile;
+
+	if ((rc = tool_template_name(c, name)) != 0)
+		return (rc);
+	text = tool_document(c, "document", 0, &len, &isfile);
+	rc = client_template_save(c->cl, name, text, len, "template.json",
+	    &version);
+	free(text);
+	if (rc != 0)
+		return (rc);
+	*out = cJSON_CreateObject();
+	cJSON_AddStringToObject(*out, "name", name);
+	cJSON_AddNumberToObject(*out, "version", (double)version);
+	xasprintf(&msg, "saved template %s version %lld", name,
+	    (long long)version);
+	cJSON_AddStringToObject(*out, "message", msg);
 	free(msg);
-	mcp_run_cli(c->ctx, &a, &r);
-	mcp_argv_free(&a);
-	if (r.rc == 0)
-		show = json_parse_or_null(r.out);
-	mcp_run_free(&r);
-	if ((s = mcp_str(show, "name")) != NULL)
-		cJSON_AddStringToObject(o, "name", s);
-	s = mcp_str(show, "status");
-	cJSON_AddStringToObject(o, "status", s != NULL ? s : "unknown");
-	cJSON_Delete(show);
-	xasprintf(&msg, "started workflow %lld", id);
-	cJSON_AddStringToObject(o, "message", msg);
-	free(msg);
-	free(ans->text);
-	ans->text = why;
-	mcp_warnings(ans, o);
-	mcp_done(ans, o);
+	return (EXIT_OK);
+}
+
+/* template_delete: a soft delete. */
+static int
+tool_template_delete(struct mcp_call *c, cJSON **out)
+{
+	struct engine_reply	 r;
+	const char		*name = mcp_str(c->args, "name");
+	char			*msg;
+	int			 rc;
+
+	if ((rc = tool_template_name(c, name)) != 0)
+		return (rc);
+	if ((rc = client_template_request(c->cl, name, NULL, 0, &r)) == 0) {
+		if (r.code == EXIT_NOTFOUND && r.message != NULL)
+			rc = client_name_fail(c->cl, STORE_NOTFOUND,
+			    xstrdup(r.message), CLIENT_NAME_TEMPLATE, name);
+		else if (r.code != 0) {
+			client_error(c->cl, "%s", r.message != NULL ?
+			    r.message : "refused");
+			rc = r.code;
+		} else {
+			*out = cJSON_CreateObject();
+			cJSON_AddStringToObject(*out, "name", name);
+			xasprintf(&msg, "removed template %s", name);
+			cJSON_AddStringToObject(*out, "message", msg);
+			free(msg);
+		}
+	}
+	engine_reply_clear(&r);
+	return (rc);
 }

@@ -44,6 +44,8 @@
 static char	*lock_path(const char *);
 static int	 lock_open(const char *, char **);
 static int	 lock_create(const char *, char **);
+static void	 lock_private(const char *, int);
+static char	*lock_dirname(const char *);
 
 /* The lock file's name. */
 static char *
@@ -55,19 +57,11 @@ lock_path(const char *dbpath)
 	return (path);
 }
 
-/*
- * Make the lock file as the store makes the database: 0600, or with the
- * directory's group when the directory is setgid: 0660 when the group
- * may write the directory (a shared database), 0640 when it may not
- * (service mode: the team may probe the lock, not take it).
- */
-static int
-lock_create(const char *path, char **cause)
+/* The directory part of the lock file's path, as a new string. */
+static char *
+lock_dirname(const char *path)
 {
-	char		*dir, *slash;
-	struct stat	 dsb, sb;
-	mode_t		 mode = 0600;
-	int		 fd;
+	char	*dir, *slash;
 
 	dir = xstrdup(path);
 	if ((slash = strrchr(dir, '/')) == NULL)
@@ -76,6 +70,26 @@ lock_create(const char *path, char **cause)
 		slash[1] = '\0';
 	else
 		*slash = '\0';
+	return (dir);
+}
+
+/*
+ * Make the lock file as the store makes the database: 0600, or with the
+ * directory's group when the directory is setgid: 0660 when the group
+ * may write the directory (a shared database).  When it may not (service
+ * mode) only the engine's account may open it: a member that could read
+ * it could hold a shared lock and keep every engine from starting, and
+ * members learn whether an engine runs from its socket.
+ */
+static int
+lock_create(const char *path, char **cause)
+{
+	char		*dir;
+	struct stat	 dsb, sb;
+	mode_t		 mode = 0600;
+	int		 fd;
+
+	dir = lock_dirname(path);
 	if (stat(dir, &dsb) != 0) {
 		xasprintf(cause, "cannot open directory %s: %s", dir,
 		    strerror(errno));
@@ -83,8 +97,8 @@ lock_create(const char *path, char **cause)
 		return (-1);
 	}
 	free(dir);
-	if (dsb.st_mode & S_ISGID)
-		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0640;
+	if ((dsb.st_mode & S_ISGID) && (dsb.st_mode & S_IWGRP))
+		mode = 0660;
 
 	fd = open(path, O_RDWR|O_CREAT|O_EXCL|O_CLOEXEC, 0600);
 	if (fd == -1) {
@@ -103,6 +117,26 @@ lock_create(const char *path, char **cause)
 		return (-1);
 	}
 	return (fd);
+}
+
+/*
+ * In service mode (a setgid directory the group may not write) keep a
+ * lock file made by an older release, mode 0640, to the engine's account
+ * alone, as lock_create makes it now.
+ */
+static void
+lock_private(const char *path, int fd)
+{
+	char		*dir;
+	struct stat	 dsb, sb;
+
+	dir = lock_dirname(path);
+	if (stat(dir, &dsb) == 0 && (dsb.st_mode & S_ISGID) &&
+	    !(dsb.st_mode & S_IWGRP) && fstat(fd, &sb) == 0 &&
+	    sb.st_uid == geteuid() && (sb.st_mode & 077) != 0 &&
+	    fchmod(fd, 0600) != 0)
+		log_debug("%s: %s: %s", __func__, path, strerror(errno));
+	free(dir);
 }
 
 /* Open the lock file, creating it if it is not there yet. */
@@ -140,6 +174,7 @@ lock_take(const char *dbpath, int *fdp, char **cause)
 	}
 	for (try = 0; try < LOCK_TRIES; try++) {
 		if (flock(fd, LOCK_EX|LOCK_NB) == 0) {
+			lock_private(path, fd);
 			free(path);
 			*fdp = fd;
 			return (LOCK_TAKEN);

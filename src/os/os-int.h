@@ -28,6 +28,7 @@
 #include <sys/queue.h>
 #include <sys/tree.h>
 
+#include "util/util.h"
 #include "os/os.h"
 
 struct signal_set;

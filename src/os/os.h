@@ -180,6 +180,14 @@ int		 lock_probe(const char *);	/* 1 held by someone, 0 not */
 char		*lock_file(const char *);	/* DB.lock's path */
 int		 lock_same(int, const char *);	/* 1 path names fd's file */
 
+/* lockers.c: who holds a lock that keeps a writer of the database out. */
+char		*lockers_describe(const char *);	/* NULL: none seen */
+
+/* sdnotify.c: state messages to the service manager (sd_notify). */
+int		 sdnotify_init(void);
+int		 sdnotify(const char *);
+int		 sdnotify_reloading(void);
+
 /* sock.c: the engine's socket, DB.sock beside the database. */
 char		*sock_path(const char *);
 int		 sock_listen(const char *, char **);

@@ -39,6 +39,7 @@
 #define PROCTREE_LIST	(64 * 1024)	/* one thread's children, as text */
 
 static void	proctree_children(pid_t, pid_t **, size_t *, size_t *);
+static size_t	proctree_walk(pid_t, pid_t *, size_t, int);
 
 /* Whether the kernel keeps the children lists (asked once). */
 int
@@ -105,22 +106,34 @@ proctree_children(pid_t pid, pid_t **v, size_t *n, size_t *size)
 	closedir(d);
 }
 
-/* Fill pids with up to max of pid's children; returns how many. */
-size_t
-proctree_children_of(pid_t pid, pid_t *pids, size_t max)
+/*
+ * Fill pids with up to max of pid's children (deep: and theirs, and so
+ * on, breadth first); returns how many.
+ */
+static size_t
+proctree_walk(pid_t pid, pid_t *pids, size_t max, int deep)
 {
 	pid_t	*v = NULL;
-	size_t	 n = 0, size = 0;
+	size_t	 n = 0, size = 0, from;
 
 	if (pid <= 0 || max == 0)
 		return (0);
 	proctree_children(pid, &v, &n, &size);
+	for (from = 0; deep && from < n && n < 4 * max; from++)
+		proctree_children(v[from], &v, &n, &size);
 	if (n > max)
 		n = max;
 	if (n > 0)
 		memcpy(pids, v, n * sizeof *pids);
 	free(v);
 	return (n);
+}
+
+/* Fill pids with up to max of pid's children; returns how many. */
+size_t
+proctree_children_of(pid_t pid, pid_t *pids, size_t max)
+{
+	return (proctree_walk(pid, pids, max, 0));
 }
 
 /*
@@ -131,18 +144,5 @@ proctree_children_of(pid_t pid, pid_t *pids, size_t max)
 size_t
 proctree_descendants(pid_t pid, pid_t *pids, size_t max)
 {
-	pid_t	*v = NULL;
-	size_t	 n = 0, size = 0, from;
-
-	if (pid <= 0 || max == 0)
-		return (0);
-	proctree_children(pid, &v, &n, &size);
-	for (from = 0; from < n && n < 4 * max; from++)
-		proctree_children(v[from], &v, &n, &size);
-	if (n > max)
-		n = max;
-	if (n > 0)
-		memcpy(pids, v, n * sizeof *pids);
-	free(v);
-	return (n);
+	return (proctree_walk(pid, pids, max, 1));
 }

@@ -52,6 +52,12 @@ store_fail(struct store *s, int rc, const char *what, char **cause)
 		}
 		s->busy_waited = -1;
 		return (STORE_BUSY);
+	case SQLITE_PROTOCOL:
+		/* SQLite gave up retrying a WAL index kept locked. */
+		xasprintf(cause, "database %s is busy (its WAL index is locked "
+		    "by another process)", s->path);
+		s->busy_waited = -1;
+		return (STORE_BUSY);
 	case SQLITE_READONLY:
 		if (store_readonly_passes(s, cause))
 			return (STORE_BUSY);

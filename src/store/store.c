@@ -56,6 +56,21 @@ static int	store_configure(struct store *, const struct store_ident *,
 static int	store_missing(const char *, char **);
 static int	store_unreadable(struct store *, int, char **);
 static int	store_denied(const char *, char **);
+static int	store_files_writable(const char *);
+static int	store_open_once(const char *, int, struct store **, char **);
+static int	store_reopen(struct store *, char **);
+
+/* store_set_waiter's: this process waits out a busy database for ever. */
+static store_waiter	 store_wait_cb;
+static void		*store_wait_arg;
+
+/* Wait for locks as long as they are held, calling cb meanwhile. */
+void
+store_set_waiter(store_waiter cb, void *arg)
+{
+	store_wait_cb = cb;
+	store_wait_arg = arg;
+}
 
 /* Where the database lives when --db is not given (SPEC §9). */
 char *
@@ -278,12 +293,16 @@ store_busy(void *arg, int count)
 	if (count == 0)
 		s->busy_since = now;
 	left = s->busy_timeout - (now - s->busy_since);
-	if (left <= 0) {
+	if (left <= 0 && store_wait_cb == NULL) {
 		s->busy_waited = now - s->busy_since;	/* for store_fail */
 		return (0);
 	}
 	ms = delays[count < (int)nitems(delays) ? count : (int)nitems(delays) -
 	    1];
+	if (store_wait_cb != NULL) {
+		store_wait_cb(store_wait_arg, s->path, now - s->busy_since, ms);
+		return (1);
+	}
 	if (ms > left)
 		ms = (int)left;
 	ts.tv_sec = ms / 1000;
@@ -413,9 +432,41 @@ wal:
 	return (0);
 }
 
-/* Open (creating if allowed) the database at path. */
+/*
+ * Open (creating if allowed) the database at path.  A database found
+ * read-only although every file of it is writable to us met a -wal or
+ * -shm made in that moment by a reader beside us (store_reopen): look
+ * again, a few times, before believing it.
+ */
 int
 store_open(const char *path, int flags, struct store **sp, char **cause)
+{
+	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
+	int		 rc, try;
+
+	for (try = 0;; try++) {
+		rc = store_open_once(path, flags, sp, cause);
+		if (try == 3 || (flags & STORE_F_READONLY) ||
+		    (rc != STORE_READONLY && (rc != 0 ||
+		    !(*sp)->readonly)) || !store_files_writable(path))
+			return (rc);
+		log_debug("%s: %s: read-only for a moment, again", __func__,
+		    path);
+		if (rc == 0) {
+			store_close(*sp);
+			*sp = NULL;
+		} else {
+			free(*cause);
+			*cause = NULL;
+		}
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Open the database at path once, as store_open says. */
+static int
+store_open_once(const char *path, int flags, struct store **sp,
+    char **cause)
 {
 	struct store		*s;
 	struct store_ident	 id;
@@ -470,8 +521,15 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 		s->readonly = 1;
 
 	memset(&id, 0, sizeof id);
-	for (count = 0; (rc = store_identify(s, &id, cause)) == STORE_BUSY &&
-	    s->passing && store_busy(s, count); count++) {
+	/*
+	 * A WAL index another process keeps locked fails the first read
+	 * with SQLITE_PROTOCOL, not through the busy handler: a waiter
+	 * waits that out too.
+	 */
+	s->busy_since = time_mono_ms();		/* count 1: waited since */
+	for (count = 1; (rc = store_identify(s, &id, cause)) == STORE_BUSY &&
+	    (s->passing || store_wait_cb != NULL) && store_busy(s, count);
+	    count++) {
 		free(*cause);
 		*cause = NULL;
 	}
@@ -547,14 +605,83 @@ store_is_readonly(const struct store *s)
 }
 
 /*
+ * Whether the database, its -wal and its -shm (those that exist) are all
+ * writable to us now.
+ */
+static int
+store_files_writable(const char *path)
+{
+	char	*wal, *shm;
+	int	 ok;
+
+	xasprintf(&wal, "%s-wal", path);
+	xasprintf(&shm, "%s-shm", path);
+	ok = access(path, W_OK) == 0 &&
+	    (access(wal, W_OK) == 0 || errno == ENOENT) &&
+	    (access(shm, W_OK) == 0 || errno == ENOENT);
+	free(shm);
+	free(wal);
+	return (ok);
+}
+
+/*
+ * Open the connection again, as store_open left it.  SQLite opens a -wal
+ * or -shm file it may not write read-only and keeps it so for the life of
+ * the connection; a plain sqlite3 beside us that makes them anew makes
+ * them as writable as the database only just after creating them (with
+ * its umask first), so a connection opened in that moment would stay
+ * read-only for ever although every file is writable.
+ */
+static int
+store_reopen(struct store *s, char **cause)
+{
+	struct store_ident	 id;
+	sqlite3			*db;
+	int			 rc, persist = 1;
+
+	rc = sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_NOMUTEX, NULL);
+	if (rc != SQLITE_OK) {
+		xasprintf(cause, "cannot open database %s: %s", s->path,
+		    db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		sqlite3_close(db);
+		return (STORE_ERR);
+	}
+	while (s->ncached > 0)
+		sqlite3_finalize(s->cached[--s->ncached].st);
+	if (sqlite3_close(s->db) != SQLITE_OK)
+		log_debug("%s: %s", __func__, sqlite3_errmsg(s->db));
+	s->db = db;
+	s->readonly = 0;
+	sqlite3_busy_handler(s->db, store_busy, s);
+	sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
+	    &persist);
+	log_debug("%s: %s", __func__, s->path);
+	/*
+	 * Its last step, journal_mode (WAL already: the file says so), may
+	 * meet the state that passes: the caller waits that out.
+	 */
+	memset(&id, 0, sizeof id);
+	id.version = STORE_SCHEMA_VERSION;	/* store_open checked it */
+	return (store_configure(s, &id, cause));
+}
+
+/*
  * Start a write transaction (BEGIN IMMEDIATE, so a busy database is found
  * now and not at commit), or a savepoint inside one already open.
  */
 int
 store_begin(struct store *s, char **cause)
 {
-	int	 rc, count;
+	int	 rc, count, reopened = 0, again = 0;
 
+	if (s->readonly && !(s->flags & STORE_F_READONLY) && s->depth == 0 &&
+	    store_files_writable(s->path)) {
+		/* Read-only only for a moment (store_reopen): open again. */
+		if ((rc = store_reopen(s, cause)) != 0)
+			return (rc);
+		reopened = 1;
+	}
 	if (s->readonly)
 		return (store_fail_readonly(s, cause));
 	/* A read-only state that passes is waited out like a lock. */
@@ -563,8 +690,30 @@ store_begin(struct store *s, char **cause)
 			rc = store_exec(s, "BEGIN IMMEDIATE", cause);
 		else
 			rc = store_exec(s, "SAVEPOINT store_nested", cause);
-		if (rc != STORE_BUSY || !s->passing || !store_busy(s, count))
+		/*
+		 * Read-only, or a read-only state that passes, with every
+		 * file writable: maybe a -wal or -shm this connection opened
+		 * read-only in the moment it was made (store_reopen).
+		 */
+		if ((rc == STORE_READONLY || (rc == STORE_BUSY &&
+		    s->passing)) && s->depth == 0 && !reopened &&
+		    !(s->flags & STORE_F_READONLY) &&
+		    store_files_writable(s->path)) {
+			free(*cause);
+			*cause = NULL;
+			rc = store_reopen(s, cause);
+			if (rc != 0 && rc != STORE_BUSY)
+				break;
+			free(*cause);
+			*cause = NULL;
+			reopened = again = 1;
+			rc = STORE_BUSY;	/* for the wait's clock */
+		}
+		if (rc != STORE_BUSY || (!s->passing && !again &&
+		    (s->depth > 0 || store_wait_cb == NULL)) ||
+		    !store_busy(s, count))
 			break;
+		again = 0;
 		free(*cause);
 		*cause = NULL;
 	}

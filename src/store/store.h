@@ -64,6 +64,14 @@ struct store_actor {
 /* store.c */
 char		*store_default_path(void);
 int		 store_open(const char *, int, struct store **, char **);
+/*
+ * A process that must never give up on a busy database (the engine) names
+ * a waiter before opening it: a lock is then waited for as long as it is
+ * held, calling the waiter instead of sleeping, with the database's path,
+ * how long this wait has lasted (ms) and how long to wait now (ms).
+ */
+typedef void	 (*store_waiter)(void *, const char *, int64_t, int);
+void		 store_set_waiter(store_waiter, void *);
 void		 store_close(struct store *);
 const char	*store_path(const struct store *);
 int		 store_is_readonly(const struct store *);

@@ -23,9 +23,9 @@
 #ifndef SLUICE_UI_H
 #define SLUICE_UI_H
 
+#include "store/store.h"
 #include "engine/engine.h"
 
-struct store;
 struct flow_tools;
 
 struct ui_config {

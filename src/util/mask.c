@@ -244,3 +244,20 @@ mask_stream(const struct mask *m, struct buf *carry, const char *data,
 	buf_free(&all);
 	buf_free(&done);
 }
+
+/* Free a JSON value, its strings' bytes overwritten first (secrets). */
+void
+mask_json_wipe(cJSON *v)
+{
+	cJSON	*c;
+
+	if (v == NULL)
+		return;
+	if (cJSON_IsString(v))
+		explicit_bzero(v->valuestring, strlen(v->valuestring));
+	for (c = v->child; c != NULL; c = c->next) {
+		if (cJSON_IsString(c))
+			explicit_bzero(c->valuestring, strlen(c->valuestring));
+	}
+	cJSON_Delete(v);
+}

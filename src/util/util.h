@@ -94,6 +94,8 @@ char		*mask_text(const struct mask *, const char *);
 char		*mask_json(const struct mask *, const char *);
 void		 mask_stream(const struct mask *, struct buf *, const char *,
 		     size_t, int, struct buf *);
+struct cJSON;
+void		 mask_json_wipe(struct cJSON *);
 
 /* str.c */
 int		 utf8_valid(const char *, size_t, size_t *);

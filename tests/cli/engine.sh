@@ -58,6 +58,9 @@ hold_flow "$T_DIR/hold1s.json" 1s
 # killed, here), and a process that is not an engine holds the lock.
 main_db=$SLUICE_DB
 SLUICE_DB=$T_DIR/queue.db
+# Made as sluice init makes it: an engine never creates a named database,
+# and this one must not depend on the query below making an empty file.
+db_init
 engine_start
 engine_crash
 flock "$SLUICE_DB.lock" sh -c "i=0; while [ ! -f $T_DIR/unlock ] && [ \$i -lt 2400 ]; do sleep 0.05; i=\$((i+1)); done" &
@@ -75,6 +78,7 @@ ENGINES="$ENGINES $unanswered"
 # An idle engine learns of a take-over at its inbox poll, every 5 s: on a
 # database of its own, it goes stale while the rest of the script runs.
 SLUICE_DB=$T_DIR/stale.db
+db_init
 "$SLUICE" engine >"$T_DIR/stale.out" 2>"$T_DIR/stale.err" </dev/null &
 spid=$!
 ENGINES="$ENGINES $spid"

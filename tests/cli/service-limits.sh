@@ -6,7 +6,8 @@
 # fifth is refused, but root and the service account each still get one;
 # a connection that asks nothing is closed after the idle limit, saying
 # so, and a subscribed one stays; a member that sends and never reads its
-# answers is dropped once they pile up, and the others are served on.
+# answers is dropped once they pile up, and the others are served on; a
+# lock file an older release left readable to members is made private.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -20,15 +21,7 @@ need_test_clock		# for a short idle limit: $SLUICE_TEST_SOCKET_IDLE_MS
 
 svc_setup sk
 
-# A python3 the members may run (root's own may be under /root).
-PY=""
-for p in /usr/bin/python3 /usr/local/bin/python3 "$(command -v python3)"; do
-	if [ -n "$p" ] && as "$alice" "$p" -c pass 2>/dev/null; then
-		PY=$p
-		break
-	fi
-done
-[ -n "$PY" ] || skip_all "needs a python3 that other accounts may run"
+svc_python
 
 cat >"$T_DIR/client.py" <<'EOF2'
 import os, socket, sys, time
@@ -210,5 +203,14 @@ like "$(client "$alice" one)" '{"code":0,' \
 kill -TERM "$EPID"
 wait "$EPID"
 is "$?" 0 "the engine stops cleanly"
+
+# A lock file an older release made group-readable is the service's
+# alone once an engine starts.
+chmod 0640 "$SLUICE_DB.lock"
+svc_engine
+is "$(stat -c '%a' "$SLUICE_DB.lock")" 600 \
+    "an engine keeps an older lock file to the service account"
+kill -TERM "$EPID"
+wait "$EPID"
 
 done_testing

@@ -81,7 +81,10 @@ is "$(stat -c '%a %G' "$SLUICE_DB-wal") $(stat -c '%a %G' "$SLUICE_DB-shm")" \
     "640 $grp 640 $grp" "its -wal and -shm files too"
 is "$(stat -c '%a %U %G' "$SLUICE_DB.sock")" "660 $svc $grp" \
     "the socket is 0660 with the team's group"
-is "$(stat -c '%a' "$SLUICE_DB.lock")" 640 "the lock file is 0640"
+is "$(stat -c '%a %U' "$SLUICE_DB.lock")" "600 $svc" \
+    "the lock file is the service's alone"
+! as "$alice" flock -s -n "$SLUICE_DB.lock" true 2>/dev/null
+ok $? "a member cannot hold the engine lock to keep engines from starting"
 
 auid=$(id -u "$alice")
 buid=$(id -u "$bob")

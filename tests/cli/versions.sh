@@ -144,4 +144,17 @@ for sub in history diff; do
 	like "$OUT" "template $sub" "--help names template $sub"
 done
 
+# show --version N prints the version byte for byte as saved: no newline
+# is added to a document saved without one (only a terminal gets one).
+printf '{"flow": {"start": {"tool": "noop"}}}' >"$T_DIR/nonl.json"
+run_sluice template save nonl "$T_DIR/nonl.json"
+expect_rc 0 "a document without a final newline saves"
+"$SLUICE" template show nonl --version 1 >"$T_DIR/nonl.out"
+cmp -s "$T_DIR/nonl.json" "$T_DIR/nonl.out"
+ok $? "show --version 1 prints it byte for byte, no newline added"
+printf '{"flow": {"start": {"tool": "noop"}}}\n' >"$T_DIR/nl.json"
+run_sluice template save nonl "$T_DIR/nl.json"
+"$SLUICE" template show nonl --version 2 >"$T_DIR/nl.out"
+cmp -s "$T_DIR/nl.json" "$T_DIR/nl.out"
+ok $? "a document with its newline keeps exactly one"
 done_testing

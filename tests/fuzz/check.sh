@@ -23,8 +23,8 @@ printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n)\n{ return (0)
     >"$T_DIR/probe.err" 2>&1 ||
     skip_all "clang has no libFuzzer here (apt-get install libclang-rt-14-dev)"
 
-cflags="-g -O1 -D_GNU_SOURCE -I$top/src $(pkg-config --cflags libbsd-overlay libcjson)"
-libs="$(pkg-config --libs libbsd-overlay libcjson) -lm"
+cflags="-g -O1 -D_GNU_SOURCE -I$top/src $(pkg-config --cflags libbsd-overlay libmd libcjson)"
+libs="$(pkg-config --libs libbsd-overlay libmd libcjson) -lm"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 
 # obj SRC...: compile each into $T_DIR/obj once, for every target to link.

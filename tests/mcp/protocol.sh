@@ -145,6 +145,18 @@ mcp "$INIT" "$(call 1 template_list '{}')" \
 is "$(get 2 '$.result.isError')" 0 "a write after a read in one session"
 is "$(get 3 '$.result.isError')" 0 "  and another"
 
+# The version template_save answers is the engine's, a number: a second
+# save is version 2, whatever the command line would print.
+mcp "$INIT" "$(call 1 template_save '{"name":"again","document":{"start":{"tool":"noop"}}}')" \
+    "$(call 2 template_save '{"name":"again","document":"{\"description\":\"again\",\"flow\":{\"start\":{\"tool\":\"noop\"}}}"}')"
+is "$(json_query "$(answer 2)" "SELECT json_type(j, '\$.result.structuredContent.version') FROM d")" \
+    integer "template_save answers the version as a number"
+is "$(get 2 '$.result.structuredContent.version')" 2 \
+    "  the engine's: the second save is version 2"
+run_sluice template list --json
+is "$(json_query "$OUT" "SELECT json_extract(value, '\$.version') FROM d, json_each(d.j) WHERE json_extract(value, '\$.name') = 'again'")" 2 \
+    "  as the database has it"
+
 # A name that looks like an option is a name: "--" goes before it, so
 # template rm --help does not print its usage and answer that as done.
 mcp "$INIT" "$(call 1 template_delete '{"name":"--help"}')" \

@@ -84,40 +84,6 @@ EOF2
 	eval "WF_$k=\$OUT"
 done
 
-# open_step WORKFLOW STEP: the Workflows view filtered to WORKFLOW, its
-# run view filtered to STEP, that step's details (as tests/tui/step.sh).
-open_step() {
-	scr_keys 1 Escape /
-	scr_type "$1"
-	scr_keys Enter
-	scr_wait "filter: $1 " || return 1
-	scr_keys Enter
-	scr_wait "^#[0-9]+ $1 " || return 1
-	scr_keys /
-	scr_type "$2"
-	scr_keys Enter
-	scr_wait "filter: $2 " || return 1
-	scr_keys Enter
-	scr_wait "^  step +[0-9]+, key " || return 1
-	scr_wait "^. $2  [a-z]+( |\$)" || return 1
-}
-
-# open_child WORKFLOW STEP: as open_step, to Enter on a sub-workflow step.
-open_child() {
-	scr_keys 1 Escape /
-	scr_type "$1"
-	scr_keys Enter
-	scr_wait "filter: $1 " || return 1
-	scr_keys Enter
-	scr_wait "^#[0-9]+ $1 " || return 1
-	scr_keys /
-	scr_type "$2"
-	scr_keys Enter
-	scr_wait "filter: $2 " || return 1
-	scr_keys Enter
-	scr_wait "^#[0-9]+ child " || return 1
-}
-
 scr_start 100x30 --
 scr_ok 'engine: this console' "the console runs the engine"
 
@@ -125,7 +91,7 @@ for k in $KINDS; do
 	eval "wf=\$WF_$k"
 	wait_for step_is "$wf" g waiting
 	ok $? "$k: the run waits at its gate"
-	open_step "kind-$k" g
+	scr_open_step "kind-$k" g
 	ok $? "$k: the gate's detail opens"
 	scr_keys G
 	scr_ok "^  next +$(kind_next "$k")\$" \
@@ -146,13 +112,13 @@ for k in $KINDS; do
 	    "$k: show --json gives step k its kind"
 	if [ "$k" = workflow ]; then
 		# Enter on a sub-workflow step opens its child's run.
-		open_child "kind-$k" k
+		scr_open_row "kind-$k" k && scr_wait "^#[0-9]+ child "
 		ok $? "$k: Enter on step k opens its child's run"
 		scr_ok "^#[0-9]+ child +. completed +child@1 .*child of #$wf" \
 		    "$k: the child's run view names its parent"
 		continue
 	fi
-	open_step "kind-$k" k
+	scr_open_step "kind-$k" k
 	ok $? "$k: step k's detail opens"
 	if [ -n "$(kind_runs "$k")" ]; then
 		scr_ok "^  runs +$(kind_runs "$k")\$" \

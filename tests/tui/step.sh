@@ -84,29 +84,9 @@ ok $? "ship waits at its gate"
 wait_for wf_is "$FL" completed
 ok $? "flood completes (its log cut)"
 
-# open_step WORKFLOW STEP: the Workflows view filtered to WORKFLOW, its
-# run view filtered to STEP, that step's details.  Each stage is awaited
-# on the screen before the next key (keys read in one batch would act on
-# rows not read yet).
-open_step() {
-	scr_keys 1 Escape /
-	scr_type "$1"
-	scr_keys Enter
-	scr_wait "filter: $1 " || return 1
-	scr_keys Enter
-	scr_wait "^#[0-9]+ $1 " || return 1
-	scr_keys /
-	scr_type "$2"
-	scr_keys Enter
-	scr_wait "filter: $2 " || return 1
-	scr_keys Enter
-	scr_wait "^  step +[0-9]+, key " || return 1
-	scr_wait "^. $2  [a-z]+( |\$)" || return 1
-}
-
 # --- a done step -------------------------------------------------------------
 
-open_step greet greet
+scr_open_step greet greet
 ok $? "Enter on a step row opens its details"
 scr_ok '^  runs +shell' "the details say what the step runs"
 scr_ok '^  ended +[0-9:]+, took ' "... when it ended and how long it took"
@@ -121,7 +101,7 @@ scr_ok 'l shows all of it' "... and how to see the whole log"
 
 # --- a failed step -----------------------------------------------------------
 
-open_step deploy apply
+scr_open_step deploy apply
 ok $? "the failed step's details open"
 scr_ok '^. apply  failed' "its status"
 scr_ok '^  exit code +3$' "its exit code"
@@ -169,7 +149,7 @@ run_sluice run "$T_DIR/signoff.json"
 SO=$OUT
 wait_for rows_are "SELECT status FROM workflow_steps WHERE workflow_id = $SO
     AND step_key = 'approve'" waiting
-open_step signoff "sign off"
+scr_open_step signoff "sign off"
 ok $? "a gate whose branch names it opens"
 scr_keys G
 scr_ok '^  next +ship \(shell\)$' \
@@ -183,7 +163,7 @@ q_is "SELECT group_concat(step_key) FROM workflow_steps WHERE
 
 # --- the log pager -----------------------------------------------------------
 
-open_step flood flood
+scr_open_step flood flood
 ok $? "a flooded step's details open"
 scr_keys G
 scr_ok 'output cut here' "its log tail shows where the output was cut"
@@ -198,7 +178,7 @@ run_sluice run "$T_DIR/ticker.json"
 TK=$OUT
 wait_for step_is "$TK" tick running
 ok $? "a ticking step is running"
-open_step ticker tick
+scr_open_step ticker tick
 ok $? "a running step's details open"
 scr_ok '^  running +for [0-9]+' "... saying how long it has been running"
 scr_keys l
@@ -282,7 +262,7 @@ is "$SCR_STATUS" 0 "q quits"
 
 scr_start 80x24 LANG=C LC_ALL=C --
 scr_wait 'engine: this console' || true
-open_step greet greet
+scr_open_step greet greet
 ok $? "in the C locale the details open"
 scr_screen | LC_ALL=C grep -n '[^ -~]' >"$T_DIR/nonascii"
 ok $((! $?)) "... in ASCII only"

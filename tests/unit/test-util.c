@@ -32,6 +32,7 @@ static void	test_buf(void);
 static void	test_json(void);
 static void	test_age(void);
 static void	test_sha256(void);
+static void	test_mask(void);
 
 /* Table of byte strings and whether they are valid UTF-8. */
 static void
@@ -244,5 +245,53 @@ main(void)
 	test_json();
 	test_age();
 	test_sha256();
+	test_mask();
 	return (tap_done());
+}
+
+/* Secret values as ***: text, JSON, and a stream fed in pieces. */
+static void
+test_mask(void)
+{
+	struct mask	*m;
+	struct buf	 carry, out;
+	char		*s;
+	const char	*text = "a hunter2 b hunter2";
+	char		 what[64];
+	size_t		 cut;
+
+	m = mask_create();
+	mask_add(m, "abc", 3);
+	tap_ok(mask_empty(m), "a value under 4 bytes is not masked");
+	mask_add(m, "hunter2", 7);
+	mask_add(m, "hunter2xyz", 10);
+	s = mask_text(m, "x hunter2 y hunter2xyz z");
+	tap_is(s, "x *** y *** z", "text: each value, the longest first");
+	free(s);
+	s = mask_json(m, "{\"k\": [\"hunter2\", 1], \"hunter2\": true}");
+	tap_is(s, "{\"k\":[\"***\",1],\"***\":true}",
+	    "JSON: strings and keys");
+	free(s);
+	/* Every cut of the text into two writes. */
+	for (cut = 0; cut <= strlen(text); cut++) {
+		buf_init(&carry);
+		buf_init(&out);
+		mask_stream(m, &carry, text, cut, 0, &out);
+		mask_stream(m, &carry, text + cut, strlen(text) - cut, 0,
+		    &out);
+		mask_stream(m, &carry, "", 0, 1, &out);
+		snprintf(what, sizeof what, "stream cut at %zu", cut);
+		tap_is(out.data, "a *** b ***", what);
+		buf_free(&carry);
+		buf_free(&out);
+	}
+	buf_init(&carry);
+	buf_init(&out);
+	mask_stream(m, &carry, "hun", 3, 0, &out);
+	tap_is_int((long long)out.len, 0, "a value's start is held back");
+	mask_stream(m, &carry, "gry\n", 4, 0, &out);
+	tap_is(out.data, "hungry\n", "and let go when it is not one");
+	buf_free(&carry);
+	buf_free(&out);
+	mask_free(m);
 }

@@ -31,19 +31,16 @@
 
 #include <cjson/cJSON.h>
 
-#include "util/util.h"
-#include "flow/flow.h"
-#include "store/store.h"
-#include "engine/engine.h"
-#include "cli/cli.h"
+#include "client/client.h"
 
-static char	*cli_secret_read_fd(int, size_t *, char **);
-static char	*cli_secret_value(const char *, const char *, char **);
-static int	 cli_secret_keeps_rules(const struct flow_input *, char *);
+static char	*client_secret_read_fd(int, size_t *, char **);
+static char	*client_secret_value(const char *, const char *, char **);
+static int	 client_secret_keeps_rules(const struct client *,
+		     const struct flow_input *, char *);
 
 /* All of a file descriptor, up to the input limit. */
 static char *
-cli_secret_read_fd(int fd, size_t *lenp, char **cause)
+client_secret_read_fd(int fd, size_t *lenp, char **cause)
 {
 	struct buf	b;
 	char		chunk[4096];
@@ -74,7 +71,7 @@ cli_secret_read_fd(int fd, size_t *lenp, char **cause)
 
 /* The value "@-" or "@FILE" names, one trailing newline dropped. */
 static char *
-cli_secret_value(const char *key, const char *spec, char **cause)
+client_secret_value(const char *key, const char *spec, char **cause)
 {
 	char	*v, *why = NULL;
 	size_t	 len = 0;
@@ -82,7 +79,7 @@ cli_secret_value(const char *key, const char *spec, char **cause)
 	if (strcmp(spec, "@-") == 0) {
 		if (isatty(STDIN_FILENO))
 			fprintf(stderr, "sluice: %s (secret), then ^D: ", key);
-		v = cli_secret_read_fd(STDIN_FILENO, &len, &why);
+		v = client_secret_read_fd(STDIN_FILENO, &len, &why);
 	} else
 		v = file_read(spec + 1, SLUICE_MAX_INPUT, &len, &why);
 	if (v == NULL) {
@@ -107,7 +104,8 @@ cli_secret_value(const char *key, const char *spec, char **cause)
  * quote the value.  The value is wiped and freed when it does not.
  */
 static int
-cli_secret_keeps_rules(const struct flow_input *in, char *value)
+client_secret_keeps_rules(const struct client *cl,
+    const struct flow_input *in, char *value)
 {
 	cJSON	*v;
 	char	*cause = NULL;
@@ -124,7 +122,7 @@ cli_secret_keeps_rules(const struct flow_input *in, char *value)
 	}
 	if (rc == 0)
 		return (0);
-	cli_error("input \"%s\" (secret): the value does not keep the rules "
+	client_error(cl, "input \"%s\" (secret): the value does not keep the rules "
 	    "its declaration gives (not shown: it is secret)", in->key);
 	explicit_bzero(value, strlen(value));
 	free(value);
@@ -137,7 +135,7 @@ cli_secret_keeps_rules(const struct flow_input *in, char *value)
  * are none) and "***" into input.  0, or an exit status after saying why.
  */
 int
-cli_secret_inputs(const struct cli_ctx *ctx, const struct flow_doc *doc,
+client_secret_inputs(const struct client *cl, const struct flow_doc *doc,
     cJSON *input, cJSON **secretp)
 {
 	const struct flow_input	*in;
@@ -151,28 +149,28 @@ cli_secret_inputs(const struct cli_ctx *ctx, const struct flow_doc *doc,
 		if (!in->secret || (v = cJSON_GetObjectItemCaseSensitive(input,
 		    in->key)) == NULL)
 			continue;
-		if (ctx->actor.via != NULL && strcmp(ctx->actor.via,
+		if (cl->actor.via != NULL && strcmp(cl->actor.via,
 		    "mcp") == 0) {
-			cli_error("refused: input \"%s\" is secret: an agent "
+			client_error(cl, "refused: input \"%s\" is secret: an agent "
 			    "cannot give it (ask a person to run it with -i "
 			    "%s=@-)", in->key, in->key);
 			goto fail;
 		}
 		if (!cJSON_IsString(v) || v->valuestring[0] != '@' ||
 		    v->valuestring[1] == '\0') {
-			cli_error("input \"%s\" is secret: give it as -i %s=@- "
+			client_error(cl, "input \"%s\" is secret: give it as -i %s=@- "
 			    "(read from standard input) or -i %s=@FILE, never "
 			    "as a value on the command line (ps shows it to "
 			    "everyone)", in->key, in->key, in->key);
 			goto fail;
 		}
-		if ((value = cli_secret_value(in->key, v->valuestring,
+		if ((value = client_secret_value(in->key, v->valuestring,
 		    &cause)) == NULL) {
-			cli_error("%s", cause);
+			client_error(cl, "%s", cause);
 			free(cause);
 			goto fail;
 		}
-		if (cli_secret_keeps_rules(in, value) != 0)
+		if (client_secret_keeps_rules(cl, in, value) != 0)
 			goto fail;
 		if (*secretp == NULL)
 			*secretp = cJSON_CreateObject();
@@ -184,22 +182,7 @@ cli_secret_inputs(const struct cli_ctx *ctx, const struct flow_doc *doc,
 	}
 	return (0);
 fail:
-	cli_secret_inputs_free(*secretp);
+	client_secret_inputs_free(*secretp);
 	*secretp = NULL;
 	return (EXIT_USAGE);
-}
-
-/* Wipe and free what cli_secret_inputs read. */
-void
-cli_secret_inputs_free(cJSON *secrets)
-{
-	cJSON	*c;
-
-	if (secrets == NULL)
-		return;
-	for (c = secrets->child; c != NULL; c = c->next) {
-		if (cJSON_IsString(c))
-			explicit_bzero(c->valuestring, strlen(c->valuestring));
-	}
-	cJSON_Delete(secrets);
 }

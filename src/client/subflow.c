@@ -27,10 +27,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "util/util.h"
-#include "flow/flow.h"
-#include "store/store.h"
-#include "cli/cli.h"
+#include "client/client.h"
 
 /* One walk: the names on the path from the document, and those done. */
 struct subflow_walk {
@@ -122,7 +119,8 @@ subflow_visit(struct subflow_walk *w, const char *name)
  * or NULL.
  */
 char *
-cli_subflow_loop(struct store *s, const char *self, const struct flow_doc *doc)
+client_subflow_loop(struct store *s, const char *self,
+    const struct flow_doc *doc)
 {
 	struct subflow_walk	 w;
 	size_t			 i;

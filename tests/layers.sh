@@ -1,0 +1,60 @@
+#!/bin/sh
+# layers.sh: the arrows between the layers under src/ point down
+# (STYLE.md): a file includes only its own layer's headers and those of
+# the layers below it.  The table says, for each layer, which it may
+# include; sluice mcp in particular reaches the engine through the client
+# API (src/client), never through the command line's code.  The check is
+# run on the tree, then on a copy with one forbidden include added, which
+# it must catch.
+. "$TOP_SRCDIR/tests/lib.sh"
+
+# layer: the layers it may include besides its own.
+LAYERS='util:
+os:util
+flow:util
+sched:util flow
+store:util
+engine:util os flow sched store
+client:util os flow sched store engine
+ui:util os flow sched store engine client
+mcp:util sched flow store engine client
+cli:util os flow sched store engine client ui mcp'
+
+# layer_violations SRC: one line "FILE: includes LAYER/" for each include
+# of a layer that the table does not allow.
+layer_violations() {
+	printf '%s\n' "$LAYERS" | while IFS=: read -r layer allowed; do
+		for f in "$1/$layer"/*.[ch]; do
+			[ -f "$f" ] || continue
+			sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f" | sort -u |
+			while read -r inc; do
+				case " $layer $allowed " in
+				*" $inc "*) ;;
+				*) echo "${f#"$1"/}: includes $inc/" ;;
+				esac
+			done
+		done
+	done
+}
+
+got=$(layer_violations "$TOP_SRCDIR/src")
+is "$got" "" "every include points down the layers"
+for l in $(printf '%s\n' "$LAYERS" | cut -d: -f1); do
+	[ -d "$TOP_SRCDIR/src/$l" ]
+	ok $? "the table names src/$l, which is there"
+done
+n=$(ls -d "$TOP_SRCDIR"/src/*/ | wc -l)
+is "$n" "$(printf '%s\n' "$LAYERS" | wc -l | tr -d ' ')" \
+    "the table names every layer under src/"
+
+# Provoked: sluice mcp reaching into the command line is caught.
+mkdir -p "$T_DIR/src"
+cp -R "$TOP_SRCDIR/src/mcp" "$TOP_SRCDIR/src/client" "$T_DIR/src/"
+printf '#include "cli/cli.h"\n' >>"$T_DIR/src/mcp/tools.c"
+got=$(layer_violations "$T_DIR/src")
+is "$got" "mcp/tools.c: includes cli/" "an include of cli/ from mcp/ is caught"
+printf '#include "ui/ui.h"\n' >>"$T_DIR/src/client/client.c"
+got=$(layer_violations "$T_DIR/src" | grep client)
+is "$got" "client/client.c: includes ui/" "  and one of ui/ from client/"
+
+done_testing
