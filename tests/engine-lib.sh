@@ -21,11 +21,6 @@ cleanup() {
 	rm -rf "$T_DIR"
 }
 
-# q SQL: query the test database.
-q() {
-	sqlite3 -cmd '.timeout 5000' "$SLUICE_DB" "$1"
-}
-
 # q_is SQL WANT DESCRIPTION: a query's whole output is WANT.
 q_is() {
 	is "$(q "$1")" "$2" "$3"

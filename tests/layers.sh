@@ -3,9 +3,10 @@
 # (STYLE.md): a file includes only its own layer's headers and those of
 # the layers below it.  The table says, for each layer, which it may
 # include; sluice mcp in particular reaches the engine through the client
-# API (src/client), never through the command line's code.  The check is
-# run on the tree, then on a copy with one forbidden include added, which
-# it must catch.
+# API (src/client), never through the command line's code.  And SQLite
+# (its calls, its header, SQL opening a string) is used only below
+# src/store: the store seam another backend plugs into.  Each check is
+# run on the tree, then on a copy that breaks it once, which it must catch.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 # layer: the layers it may include besides its own.
@@ -56,5 +57,22 @@ is "$got" "mcp/tools.c: includes cli/" "an include of cli/ from mcp/ is caught"
 printf '#include "ui/ui.h"\n' >>"$T_DIR/src/client/client.c"
 got=$(layer_violations "$T_DIR/src" | grep client)
 is "$got" "client/client.c: includes ui/" "  and one of ui/ from client/"
+
+# sqlite_outside SRC: the files under SRC that use SQLite outside store/.
+sqlite_outside() {
+	grep -rlE 'sqlite3_|<sqlite3\.h>|"(SELECT|INSERT|UPDATE|DELETE|PRAGMA|CREATE|BEGIN|COMMIT) ' \
+	    "$1" --include='*.c' --include='*.h' | sed "s|^$1/||" |
+	    grep -v '^store/' || :
+}
+
+is "$(sqlite_outside "$TOP_SRCDIR/src")" "" "SQLite is used only below src/store"
+printf 'static int x(void) { return sqlite3_changes(0); }\n' \
+    >"$T_DIR/src/client/provoke.c"
+is "$(sqlite_outside "$T_DIR/src")" "client/provoke.c" \
+    "a sqlite3_ call outside src/store is caught"
+printf 'static const char *q = "SELECT id FROM workflows";\n' \
+    >"$T_DIR/src/client/provoke.c"
+is "$(sqlite_outside "$T_DIR/src")" "client/provoke.c" \
+    "  and so is SQL"
 
 done_testing

@@ -24,6 +24,17 @@ export SLUICE_SITE_CONFIG="$T_DIR/site-config.json"
 mkdir -p "$HOME" "$XDG_CONFIG_HOME/sluice"
 unset SLUICE_TOOLS VISUAL EDITOR NO_COLOR
 
+# q SQL: the tests' one reader of the test database ($SLUICE_DB), waiting
+# up to 5 s for a writer.  Q_AS names a command to read through (as_user
+# in leftover.sh: a test user's reads keep the database and its WAL files
+# theirs); Q_READONLY=1 opens it read-only (service mode: a writable
+# sqlite3 closing last would checkpoint and remove the -wal and -shm files
+# that members read with).
+q() {
+	${Q_AS:-} sqlite3 ${Q_READONLY:+-readonly} -cmd '.timeout 5000' \
+	    "$SLUICE_DB" "$1"
+}
+
 # db_init [PATH]: create a database (default $SLUICE_DB) as "sluice init"
 # does: a named path is never created by any other command.
 db_init() {

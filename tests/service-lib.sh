@@ -83,9 +83,7 @@ svc_python() {
 
 # Root's own looks are read-only: a writable sqlite3, closing last, would
 # checkpoint and remove the -wal and -shm files that members read with.
-q() {
-	sqlite3 -readonly -cmd '.timeout 5000' "$SLUICE_DB" "$1"
-}
+Q_READONLY=1
 
 # as USER CMD...: run CMD as USER with USER's groups.
 as() {

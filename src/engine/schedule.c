@@ -256,7 +256,8 @@ static void
 engine_sched_fire(struct engine *e, const struct store_schedule *c,
     int64_t now)
 {
-	struct cron	*cr;
+	struct cron		*cr;
+	struct sched_zone_saved	 z;
 	cJSON		*d;
 	int64_t		 instant = c->next_fire_at, k, first = 0, last = 0;
 	int64_t		 next, run = 0, prev = 0;
@@ -275,16 +276,19 @@ engine_sched_fire(struct engine *e, const struct store_schedule *c,
 			engine_store_fatal(e, store_last_error(e->store));
 		return;
 	}
-	for (k = cron_next_in(cr, c->tz, instant); k > 0 && k <= now;
-	    k = cron_next_in(cr, c->tz, k)) {
+	/* Up to ENGINE_MISSED_MAX searches: the zone is loaded once. */
+	sched_zone_push(c->tz, &z);
+	for (k = cron_next(cr, instant); k > 0 && k <= now;
+	    k = cron_next(cr, k)) {
 		if (missed == 0)
 			first = k;
 		last = k;
 		if (++missed == ENGINE_MISSED_MAX)
 			break;
 	}
-	if ((next = cron_next_in(cr, c->tz, now)) < 0)
+	if ((next = cron_next(cr, now)) < 0)
 		next = 0;
+	sched_zone_pop(&z);
 	cron_free(cr);
 	if (missed > 0)
 		engine_sched_missed(e, c, missed, first, last,

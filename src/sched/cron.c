@@ -467,21 +467,29 @@ cron_instants(const struct cron *c, int y, int mon, int d, int h, int mi,
  * minutes come in the order of the minutes, so walk the wall calendar
  * forward and stop at the first minute that cannot beat the best found.  A
  * wild job's second occurrence of a repeated reading lies up to a
- * fall-back's length later than its first, so the walk starts that much
- * before the wall reading at after_ms.
+ * fall-back's length later than its first, so near a change of offset the
+ * walk starts that much before the wall reading at after_ms.  (Not
+ * elsewhere: catching up after downtime calls this once a missed instant.)
  */
 int64_t
 cron_next(const struct cron *c, int64_t after_ms)
 {
 	struct sched_wall	 w;
 	int64_t			 after_s, days, last, t[2], low, limit;
-	int64_t			 best = -1;
+	int64_t			 best = -1, back = 0;
+	long			 off;
 	int			 y, m, d, h, mi, i, n, first = 1;
 
 	tzset();
 	after_s = after_ms / 1000 - (after_ms % 1000 < 0);
 	limit = after_s + (int64_t)(CRON_MAX_AHEAD_YEARS * 366) * 86400;
-	sched_local_wall(after_s - CRON_DST_REACH, &w);
+	if (c->flags & CRON_WILD) {
+		off = sched_local_offset(after_s);
+		if (sched_local_offset(after_s - CRON_DST_REACH) != off ||
+		    sched_local_offset(after_s + CRON_DST_REACH) != off)
+			back = CRON_DST_REACH;
+	}
+	sched_local_wall(after_s - back, &w);
 	days = sched_days_from_civil(w.year, w.mon, w.mday);
 	last = days + CRON_MAX_AHEAD_YEARS * 366 + 1;
 	for (; days <= last; days++, first = 0) {

@@ -53,7 +53,13 @@ void		 cron_free(struct cron *);
 const char	*cron_text(const struct cron *);	/* as given, trimmed */
 
 /* zone.c */
+struct sched_zone_saved {
+	int	 pushed;
+	char	*tz;		/* TZ before, NULL: unset */
+};
 int		 sched_zone_check(const char *, char **);
+void		 sched_zone_push(const char *, struct sched_zone_saved *);
+void		 sched_zone_pop(struct sched_zone_saved *);
 		 /* 0 if an IANA zone the zone database has, else -1 and
 		    a one-line reason */
 int64_t		 cron_next_in(const struct cron *, const char *, int64_t);

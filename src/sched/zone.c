@@ -110,28 +110,52 @@ sched_zone_check(const char *name, char **cause)
 }
 
 /*
+ * Make zone (NULL or "": leave the local one) the C library's until
+ * sched_zone_pop; a caller with many searches to do pays for loading the
+ * zone once.
+ */
+void
+sched_zone_push(const char *zone, struct sched_zone_saved *z)
+{
+	const char	*was;
+
+	memset(z, 0, sizeof *z);
+	if (zone == NULL || *zone == '\0')
+		return;
+	z->pushed = 1;
+	if ((was = getenv("TZ")) != NULL)
+		z->tz = xstrdup(was);
+	setenv("TZ", zone, 1);
+	tzset();
+}
+
+/* Put TZ back as it was before sched_zone_push, also when it was unset. */
+void
+sched_zone_pop(struct sched_zone_saved *z)
+{
+	if (!z->pushed)
+		return;
+	if (z->tz != NULL)
+		setenv("TZ", z->tz, 1);
+	else
+		unsetenv("TZ");
+	tzset();
+	free(z->tz);
+	memset(z, 0, sizeof *z);
+}
+
+/*
  * The next firing of a cron expression in a zone (NULL or "": the local
- * one), as cron_next.  TZ is put back as it was, also when it was unset.
+ * one), as cron_next.
  */
 int64_t
 cron_next_in(const struct cron *c, const char *zone, int64_t after_ms)
 {
-	char	*saved = NULL;
-	const char *was;
-	int64_t	 next;
+	struct sched_zone_saved	 z;
+	int64_t			 next;
 
-	if (zone == NULL || *zone == '\0')
-		return (cron_next(c, after_ms));
-	if ((was = getenv("TZ")) != NULL)
-		saved = xstrdup(was);
-	setenv("TZ", zone, 1);
-	tzset();
+	sched_zone_push(zone, &z);
 	next = cron_next(c, after_ms);
-	if (saved != NULL)
-		setenv("TZ", saved, 1);
-	else
-		unsetenv("TZ");
-	tzset();
-	free(saved);
+	sched_zone_pop(&z);
 	return (next);
 }

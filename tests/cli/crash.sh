@@ -40,11 +40,6 @@ cleanup() {
 	rm -rf "$T_DIR"
 }
 
-# q SQL: query the test database.
-q() {
-	sqlite3 -cmd '.timeout 5000' "$SLUICE_DB" "$1"
-}
-
 # wait_for CMD...: poll CMD every 20 ms for up to 10 s; 1 on the deadline.
 wait_for() {
 	_n=0

@@ -224,6 +224,7 @@ wpid=$!
 ENGINES="$ENGINES $wpid"
 wait_for test -s "$T_DIR/hold.pid"
 ok $? "the held step runs"
+wait_for test -s "$T_DIR/w.out"
 idc=$(cat "$T_DIR/w.out")
 hp=$(cat "$T_DIR/hold.pid")
 pid_is() {
@@ -254,6 +255,7 @@ wpid=$!
 ENGINES="$ENGINES $wpid"
 wait_for test -s "$T_DIR/hold.pid"
 ok $? "the held step runs again"
+wait_for test -s "$T_DIR/w.out"
 idi=$(cat "$T_DIR/w.out")
 hp=$(cat "$T_DIR/hold.pid")
 kill -INT "$wpid"
@@ -301,6 +303,8 @@ rm -f "$T_DIR/release" "$T_DIR/hold.pid"
 "$SLUICE" run --wait "$T_DIR/hold.json" >"$T_DIR/w.out" 2>"$T_DIR/w.err" &
 wpid=$!
 wait_for test -s "$T_DIR/hold.pid"
+# The step can write its pid before the follower has printed the id.
+wait_for test -s "$T_DIR/w.out"
 idfc=$(cat "$T_DIR/w.out")
 run_sluice cancel "$idfc"
 expect_rc 0 "cancel a followed workflow"

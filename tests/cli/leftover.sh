@@ -61,11 +61,9 @@ as_user() {
 	setpriv --reuid "$U" --regid "$(id -g "$U")" --clear-groups -- "$@"
 }
 
-# q SQL: queries as the test user too, so the database and its WAL files
-# stay theirs (engine-lib's q would run as root).
-q() {
-	as_user sqlite3 -cmd '.timeout 5000' "$SLUICE_DB" "$1"
-}
+# Queries as the test user too, so the database and its WAL files stay
+# theirs (lib.sh's q would run as root).
+Q_AS=as_user
 
 cat >"$T_DIR/long.json" <<'J'
 {"start": {"name": "long", "shell": "sleep 60", "on_interrupt": "retry",

@@ -75,11 +75,6 @@ got_line() {
 	grep "sluice\[[0-9]*\]: audit $1: " "$GOT" | tail -n 1
 }
 
-# q SQL: query the test database.
-q() {
-	sqlite3 "$SLUICE_DB" "$1"
-}
-
 cat >"$T_DIR/gate.json" <<'EOF'
 {"start": {"gate": {"message": "go?", "approvers": ["someone-else"]},
   "next": "after"},
