@@ -29,11 +29,7 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#if __has_include("util/rpc.h")
 #include "util/rpc.h"
-#else
-#include "mcp/rpc.h"
-#endif
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
