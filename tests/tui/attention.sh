@@ -62,7 +62,7 @@ for size in 80x24 200x60; do
 	scr_keys Enter
 	scr_ok '^◆ go +waiting' "$size: a run at a gate opens on the gate"
 	scr_keys q y
-	scr_ok 'approve go \(step [0-9]+\)' \
+	scr_ok 'approve workflow [0-9]+ gate, step go \(step [0-9]+\)' \
 	    "$size: y there decides the waiting gate, not the first step"
 	scr_keys Escape q
 	open "$fail"
