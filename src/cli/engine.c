@@ -76,14 +76,7 @@ const struct cli_cmd cli_cmd_engine = {
 
 /* A catalog and config replaced by a reload: steps may still use them. */
 struct cmd_engine_retired {
-	struct flow_tools		*tools;
-	struct flow_tools		*site;
-	struct notify_config		*notify;
-	char				**operators;
-	struct secret_rule		*secrets;
-	size_t				 nsecrets;
-	char				*tools_file;
-	char				*config_file;
+	struct client			 settings;	/* no store of its own */
 	struct cmd_engine_retired	*next;
 };
 
@@ -179,14 +172,8 @@ cmd_engine_retire(struct cmd_engine_state *st)
 	struct cli_ctx			*ctx = st->ctx;
 
 	r = xcalloc(1, sizeof *r);
-	r->tools = ctx->tools;
-	r->site = ctx->site;
-	r->notify = ctx->notify;
-	r->operators = ctx->authority.operators;
-	r->secrets = ctx->secrets;
-	r->nsecrets = ctx->nsecrets;
-	r->tools_file = ctx->tools_file;
-	r->config_file = ctx->config_file;
+	r->settings = *ctx;
+	r->settings.store = NULL;	/* the database stays the engine's */
 	r->next = st->retired;
 	st->retired = r;
 }
@@ -199,15 +186,7 @@ cmd_engine_retired_free(struct cmd_engine_state *st)
 
 	while ((r = st->retired) != NULL) {
 		st->retired = r->next;
-		if (r->tools != NULL)
-			flow_tools_free(r->tools);
-		if (r->site != NULL)
-			flow_tools_free(r->site);
-		notify_config_free(r->notify);
-		strv_free(r->operators);
-		client_secret_rules_free(r->secrets, r->nsecrets);
-		free(r->tools_file);
-		free(r->config_file);
+		client_free(&r->settings);
 		free(r);
 	}
 }
