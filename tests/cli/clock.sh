@@ -212,12 +212,19 @@ round_apart() {
 
 # Each zone's engine runs apart, while the rounds run (its TZ is the zone):
 # the clock is set 3 s before the instant, which costs nothing there.
+# zone_engine ZONE MS: this part's engine in ZONE, the clock at MS, the
+# template "quick" saved.
+zone_engine() {
+	export TZ=$1
+	run_sluice template save quick "$top/quick.json"
+	clock_at "$2"
+	own_engine
+}
+
 # dst_ny: spring forward in New York.
 dst_ny() {
-	export TZ=America/New_York
-	run_sluice template save quick "$top/quick.json"
-	clock_at "$(local_ms America/New_York '2030-03-10 01:59:57')"
-	own_engine
+	zone_engine America/New_York \
+	    "$(local_ms America/New_York '2030-03-10 01:59:57')"
 	run_sluice schedule add ny --cron "30 2 * * *" --template quick
 	q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
 	    "$(local_ms America/New_York '2030-03-10 03:00:00')" \
@@ -235,10 +242,7 @@ dst_ny() {
 
 # dst_berlin: fall back in Berlin.
 dst_berlin() {
-	export TZ=Europe/Berlin
-	run_sluice template save quick "$top/quick.json"
-	clock_at "$(local_ms UTC '2030-10-27 00:29:57')"
-	own_engine
+	zone_engine Europe/Berlin "$(local_ms UTC '2030-10-27 00:29:57')"
 	run_sluice schedule add berlin --cron "30 2 * * *" --template quick
 	q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
 	    "$(local_ms UTC '2030-10-27 00:30:00')" \
@@ -269,10 +273,7 @@ fire_next() {
 # (EDT, then EST, 05:00 and 06:00 UTC).  "*/20 * * * *" fires in both;
 # "0 2 * * *" once.
 dst_ny_fall() {
-	export TZ=America/New_York
-	run_sluice template save quick "$top/quick.json"
-	clock_at "$(local_ms UTC '2026-11-01 05:41:00')"
-	own_engine
+	zone_engine America/New_York "$(local_ms UTC '2026-11-01 05:41:00')"
 	run_sluice schedule add every20 --cron "*/20 * * * *" --template quick
 	run_sluice schedule add two --cron "0 2 * * *" --template quick
 	q_is "SELECT next_fire_at FROM schedules WHERE name = 'two'" \
@@ -297,10 +298,7 @@ dst_ny_fall() {
 
 # tz_berlin: an engine in New York, a schedule in Berlin time.
 tz_berlin() {
-	export TZ=America/New_York
-	run_sluice template save quick "$top/quick.json"
-	clock_at "$(local_ms UTC '2030-06-03 06:30:00')"
-	own_engine
+	zone_engine America/New_York "$(local_ms UTC '2030-06-03 06:30:00')"
 	before=$(db_digest)
 	run_sluice schedule add b --cron "0 9 * * *" --template quick \
 	    --tz Mars/Olympus
