@@ -248,6 +248,13 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 			free(path);
 			continue;
 		}
+		if (strcmp(c->string, "concurrency") == 0) {
+			/* The run's key, not a step (SPEC §13). */
+			path = flow_path_key(base, c->string);
+			flow_concurrency_parse(&f->concurrency, c, path, d);
+			free(path);
+			continue;
+		}
 		if (++n > SLUICE_MAX_STEPS) {
 			flow_diags_add(d, FLOW_ERROR, base, "too many steps "
 			    "(max %d)", SLUICE_MAX_STEPS);
@@ -363,5 +370,6 @@ flow_free(struct flow *f)
 		flow_step_free(&f->steps[i]);
 	free(f->steps);
 	free(f->output_json);
+	flow_concurrency_clear(&f->concurrency);
 	free(f);
 }

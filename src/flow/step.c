@@ -83,6 +83,8 @@ static void	 parse_ignore(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_foreach(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_concurrency(struct parse_step *, const cJSON *,
+		     const char *);
 static void	 parse_workflow(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_input(struct parse_step *, const cJSON *,
@@ -130,7 +132,7 @@ static const struct parse_field parse_fields[] = {
 	{ "foreach", parse_foreach },	/* the for-each fields: foreach.c */
 	{ "do", parse_foreach },
 	{ "label", parse_foreach },
-	{ "concurrency", parse_foreach },
+	{ "concurrency", parse_concurrency },	/* a number: for-each's */
 	{ "batch", parse_foreach },
 	{ "gate_between_batches", parse_foreach },
 	{ "max_failures", parse_foreach },
@@ -511,6 +513,19 @@ parse_foreach(struct parse_step *ps, const cJSON *v, const char *path)
 	flow_foreach_field(ps->st, v, path, ps->d);
 }
 
+/*
+ * "concurrency": an object is the step's key (SPEC §13); a number (or a
+ * percentage) bounds a for-each's items in flight.
+ */
+static void
+parse_concurrency(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if (cJSON_IsObject(v))
+		flow_concurrency_parse(&ps->st->concurrency, v, path, ps->d);
+	else
+		flow_foreach_field(ps->st, v, path, ps->d);
+}
+
 /* "workflow": the template a sub-workflow step starts as a child run. */
 static void
 parse_workflow(struct parse_step *ps, const cJSON *v, const char *path)
@@ -785,6 +800,7 @@ flow_step_free(struct flow_step *st)
 	free(st->key);
 	free(st->name);
 	free(st->description);
+	flow_concurrency_clear(&st->concurrency);
 	free(st->tool);
 	flow_strings_free(st->run, st->nrun);
 	free(st->shell);
