@@ -390,6 +390,7 @@ struct store_brief {
 	char		*current_step;
 	int		 paused;
 	int64_t		 parent_id;	/* a child run's parent, 0 */
+	int64_t		 behind;	/* queued: the run it waits behind */
 };
 
 struct store_window {

@@ -17,7 +17,8 @@
 /*
  * help.c: the help view, made from the key table (so it cannot disagree
  * with what the keys do): the keys that work on the page beneath first,
- * then every other key with the views it works in.
+ * then every other key with the views it works in; last, what each
+ * state a run shows in means, with its glyph from the state table.
  */
 
 #include <stdlib.h>
@@ -37,6 +38,20 @@ static void	 help_draw(struct ui *, struct view *, int, int);
 static int	 help_key(struct ui *, struct view *, int);
 static void	 help_free(struct view *);
 static void	 help_where(unsigned int, struct buf *);
+
+/* What each state means, as the STATES section of sluice(1) says it. */
+static const char *const help_states[STATE_N] = {
+	[STATE_RUNNING] = "its steps run",
+	[STATE_WAITING] = "a step waits for people (a gate) or the outside",
+	[STATE_PAUSED] = "held by p: no new step starts",
+	[STATE_SCHEDULED] = "waits for its start time",
+	[STATE_QUEUED] = "held by its concurrency key: \"behind #N\" is the "
+	    "run it waits behind; c cancels it",
+	[STATE_LATE] = "running past its SLA",
+	[STATE_COMPLETED] = "ended: every step done",
+	[STATE_FAILED] = "ended: a step failed (R retries)",
+	[STATE_CANCELLED] = "ended: cancelled"
+};
 
 const struct view_ops ui_view_help = {
 	.kind = VIEW_HELP,
@@ -61,7 +76,7 @@ help_load(struct ui *ui, struct view *v)
 			page = page->below;
 		h->here = page != NULL ? VIEW_BIT(page->ops->kind) : 0;
 	}
-	h->list.n = (int)ui_nkeys + 3;
+	h->list.n = (int)ui_nkeys + 3 + STATE_N;
 	ui_list_fix(&h->list, ui_screen_body_rows(ui));
 }
 
@@ -88,9 +103,10 @@ help_where(unsigned int views, struct buf *b)
 	}
 }
 
-/* Line i of the help: the keys here, then the keys of other views. */
+/* Line i of the help: the keys here, the keys of other views, states. */
 static void
-help_line(struct help *h, int i, struct buf *b, enum ui_paint *paint)
+help_line(struct ui *ui, struct help *h, int i, struct buf *b,
+    enum ui_paint *paint)
 {
 	size_t	 k;
 	int	 n = 0, pass;
@@ -118,6 +134,15 @@ help_line(struct help *h, int i, struct buf *b, enum ui_paint *paint)
 			return;
 		}
 	}
+	if (i == n++) {
+		buf_puts(b, "States of a run");
+		*paint = PAINT_TITLE;
+		return;
+	}
+	if (i - n >= 0 && i - n < STATE_N)
+		buf_printf(b, "  %s %-10s %s", ui_draw_state_glyph(ui,
+		    (enum run_state)(i - n)), state_name((enum run_state)(i - n)),
+		    help_states[i - n]);
 }
 
 /* The visible lines of the help. */
@@ -135,7 +160,7 @@ help_draw(struct ui *ui, struct view *v, int y, int h)
 	buf_init(&b);
 	for (i = 0; i < h && hp->list.top + i < hp->list.n; i++) {
 		buf_reset(&b);
-		help_line(hp, hp->list.top + i, &b, &paint);
+		help_line(ui, hp, hp->list.top + i, &b, &paint);
 		if (b.data != NULL)
 			ui_draw_text(ui, y + i, 0, ui->cols, b.data, paint);
 	}
