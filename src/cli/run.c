@@ -35,7 +35,7 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_run_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_run_run(struct client *, const struct cli_args *);
 
 /* What "run" and "template run" take: they start a run the same way. */
 const struct cli_opt cli_run_options[] = {
@@ -76,7 +76,7 @@ const struct cli_cmd cli_cmd_run = {
  * soon as it is known; returns the exit status.
  */
 int
-cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
+cli_run_start(struct client *ctx, const struct cli_run_opts *o)
 {
 	struct flow_doc		*doc = NULL;
 	struct store_template	*t = NULL;
@@ -149,7 +149,7 @@ out:
  * what is the flow file or template.
  */
 int
-cli_run_args(struct cli_ctx *ctx, const struct cli_args *args,
+cli_run_args(struct client *ctx, const struct cli_args *args,
     const char *what)
 {
 	struct cli_run_opts	 o;
@@ -170,7 +170,7 @@ cli_run_args(struct cli_ctx *ctx, const struct cli_args *args,
 
 /* "sluice run": start, print the id. */
 static int
-cmd_run_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_run_run(struct client *ctx, const struct cli_args *args)
 {
 	return (cli_run_args(ctx, args, args->argv[0]));
 }
