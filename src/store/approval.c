@@ -67,8 +67,8 @@ store_approval_decision(struct store *s, int64_t step, const char *who,
     char **decision)
 {
 	struct store_stmt	*st;
-	char		*cause = NULL;
-	int		 rc;
+	char			*cause = NULL;
+	int			 rc;
 
 	*decision = NULL;
 	if ((rc = store_stmt(s, approval_decision_sql, &st, &cause)) != 0) {

@@ -62,8 +62,8 @@ static int
 store_audit_next(struct store *s, int64_t *id, char *prev, char **cause)
 {
 	struct store_stmt	*st;
-	int64_t		 max = 0;
-	int		 rc;
+	int64_t			 max = 0;
+	int			 rc;
 
 	*id = 0;
 	strlcpy(prev, store_chain_genesis, SHA256_HEX);
@@ -196,8 +196,8 @@ store_audit_list(struct store *s, int64_t limit, struct store_audit **listp,
     size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;

@@ -190,8 +190,8 @@ store_brief_window(struct store *s, const struct store_window *w,
     struct store_brief **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -213,8 +213,8 @@ store_audit_window(struct store *s, const struct store_window *w,
     struct store_audit **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -235,10 +235,10 @@ int
 store_counts(struct store *s, struct store_counts *c, char **cause)
 {
 	struct store_stmt	*st;
-	enum run_state	 state;
-	const char	*word;
-	int64_t		 n;
-	int		 rc;
+	enum run_state		 state;
+	const char		*word;
+	int64_t			 n;
+	int			 rc;
 
 	memset(c, 0, sizeof *c);
 	if ((rc = store_stmt(s, counts_sql, &st, cause)) != 0)

@@ -125,8 +125,8 @@ store_stepv(struct store *s, const char *what, int64_t *v, const char *sql,
     const char *fmt, va_list ap)
 {
 	struct store_stmt	*st;
-	char		*cause = NULL;
-	int		 rc;
+	char			*cause = NULL;
+	int			 rc;
 
 	if ((rc = store_stmt(s, sql, &st, &cause)) != 0) {
 		store_keep_error(s, cause);

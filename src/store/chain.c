@@ -316,7 +316,7 @@ static int
 chain_head_read(struct store *s, int64_t *id, char **hash, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	*id = 0;
 	*hash = NULL;

@@ -77,8 +77,8 @@ store_approval_list(struct store *s, int64_t step, int64_t limit,
     struct store_approval **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc, bad = 0;
+	void			*list;
+	int			 rc, bad = 0;
 
 	*listp = NULL;
 	*np = 0;
@@ -126,8 +126,8 @@ store_log_tail(struct store *s, int64_t step, int64_t limit,
     struct store_log **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc, bad = 0;
+	void			*list;
+	int			 rc, bad = 0;
 
 	*listp = NULL;
 	*np = 0;

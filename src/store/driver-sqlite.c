@@ -450,7 +450,8 @@ sqlite_function_call(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	for (i = 0; i < argc; i++) {
 		if (sqlite3_value_type(argv[i]) == SQLITE_TEXT) {
-			args[i].text = (const char *)sqlite3_value_text(argv[i]);
+			args[i].text =
+			    (const char *)sqlite3_value_text(argv[i]);
 			args[i].i = 0;
 		} else {
 			args[i].text = NULL;

@@ -116,8 +116,8 @@ store_items_query(struct store *s, const char *sql, struct store_step **listp,
     size_t *np, char **cause, const char *fmt, ...)
 {
 	struct store_stmt	*st;
-	va_list		 ap;
-	int		 rc;
+	va_list			 ap;
+	int			 rc;
 
 	if ((rc = store_stmt(s, sql, &st, cause)) != 0)
 		return (rc);

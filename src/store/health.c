@@ -65,9 +65,9 @@ static int
 store_health_counts(struct store *s, struct store_health *h, char **cause)
 {
 	struct store_stmt	*st;
-	const char	*word;
-	enum run_state	 state;
-	int		 rc;
+	const char		*word;
+	enum run_state		 state;
+	int			 rc;
 
 	if ((rc = store_prepare(s, health_counts_sql, &st, cause)) != 0)
 		return (rc);
@@ -116,7 +116,7 @@ int
 store_health(struct store *s, struct store_health *h, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	memset(h, 0, sizeof *h);
 	if ((rc = store_read_begin(s, cause)) != 0)

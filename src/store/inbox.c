@@ -142,7 +142,7 @@ store_inbox_new(struct store *s, struct store_inbox **listp, size_t *np,
     char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	if ((rc = store_stmt(s, inbox_new_sql, &st, cause)) != 0)
 		return (rc);

@@ -123,7 +123,7 @@ int
 store_lease_get(struct store *s, struct store_lease *l, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	memset(l, 0, sizeof *l);
 	if ((rc = store_prepare(s, lease_get_sql, &st, cause)) != 0)

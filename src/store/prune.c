@@ -117,7 +117,8 @@ static const char prune_preview_sql[] =
 static int	store_prune_setup(struct store *, const int64_t *, size_t,
 		    char **);
 static int	store_prune_bound(struct store *, const char *,
-		    const struct store_prune_opts *, struct store_stmt **, char **);
+		    const struct store_prune_opts *, struct store_stmt **,
+		    char **);
 static int	store_prune_row(struct store_stmt *, void *, char **);
 static void	store_prune_rows_free(void *, size_t);
 
@@ -127,8 +128,8 @@ store_prune_setup(struct store *s, const int64_t *keep, size_t nkeep,
     char **cause)
 {
 	struct store_stmt	*st;
-	size_t		 i;
-	int		 rc;
+	size_t			 i;
+	int			 rc;
 
 	if ((rc = store_exec(s, prune_setup_sql, cause)) != 0)
 		return (rc);
@@ -167,7 +168,7 @@ store_prune(struct store *s, const struct store_prune_opts *o,
     struct store_prune_result *out, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	memset(out, 0, sizeof *out);
 	if ((rc = store_prune_setup(s, o->keep, o->nkeep, cause)) != 0)
@@ -237,7 +238,7 @@ store_prune_preview(struct store *s, int64_t before,
     struct store_prune_run **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	if ((rc = store_prepare(s, prune_preview_sql, &st, cause)) != 0)
 		return (rc);

@@ -153,9 +153,9 @@ store_schedule_read(struct store *s, const char *sql, const char *what,
     const char *fmt, ...)
 {
 	struct store_stmt	*st;
-	va_list		 ap;
-	void		*list;
-	int		 rc;
+	va_list			 ap;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -292,9 +292,9 @@ store_schedule_ids(struct store *s, const char *sql, int64_t arg,
     const char *what, int64_t **idsp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	int64_t		*ids = NULL;
-	size_t		 n = 0;
-	int		 rc;
+	int64_t			*ids = NULL;
+	size_t			 n = 0;
+	int			 rc;
 
 	*idsp = NULL;
 	*np = 0;

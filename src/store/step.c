@@ -127,7 +127,7 @@ store_step_get(struct store *s, int64_t id, struct store_step **stepp,
     char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	*stepp = NULL;
 	if ((rc = store_prepare(s, step_get_sql, &st, cause)) != 0)
@@ -175,8 +175,8 @@ store_step_list(struct store *s, int64_t workflow_id,
     struct store_step **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -203,9 +203,9 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
     char **cause)
 {
 	struct store_stmt	*st;
-	const char	*key;
-	int64_t		 ready_at;
-	int		 rc, bad = 0;
+	const char		*key;
+	int64_t			 ready_at;
+	int			 rc, bad = 0;
 
 	key = step->step_key != NULL ? step->step_key : step->name;
 	ready_at = step->ready_at != 0 ? step->ready_at : now;
@@ -388,8 +388,8 @@ store_gate_list(struct store *s, struct store_gate **listp, size_t *np,
     char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;

@@ -86,7 +86,7 @@ store_log_read(struct store *s, int64_t step, int64_t after_id,
     int64_t limit, struct store_log **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc, bad = 0;
+	int			 rc, bad = 0;
 
 	if ((rc = store_stmt(s, log_read_sql, &st, cause)) != 0)
 		return (rc);

@@ -16,8 +16,9 @@
 
 /*
  * store-int.h: what the store files share and nobody else sees: the
- * connection struct (its driver, driver.h, under it), error mapping, statement and binding helpers, and
- * the entry points of the schema and the audit writer.
+ * connection struct (its driver, driver.h, under it), error mapping,
+ * statement and binding helpers, and the entry points of the schema and
+ * the audit writer.
  */
 
 #ifndef SLUICE_STORE_INT_H
@@ -85,13 +86,13 @@ int		 store_fail(struct store *, int, const char *, char **);
 int		 store_fail_readonly(struct store *, char **);
 int		 store_errcode(struct store *);
 const char	*store_errmsg(struct store *);
-int		 store_prepare(struct store *, const char *, struct store_stmt **,
-		     char **);
+int		 store_prepare(struct store *, const char *,
+		     struct store_stmt **, char **);
 int		 store_exec(struct store *, const char *, char **);
 int		 store_read_begin(struct store *, char **);
 void		 store_read_end(struct store *);
-int		 store_step_done(struct store *, struct store_stmt *, const char *,
-		     char **);
+int		 store_step_done(struct store *, struct store_stmt *,
+		     const char *, char **);
 int		 store_bind_text(struct store_stmt *, int, const char *);
 int		 store_bind_time(struct store_stmt *, int, int64_t);
 char		*store_column_text(struct store_stmt *, int);
@@ -100,7 +101,8 @@ int		 store_finish(struct store *, int, char **);
 struct store_rows {
 	const char	*what;			/* "list steps", for errors */
 	size_t		 size;			/* bytes of one element */
-	int		(*fill)(struct store_stmt *, void *, char **);	/* -1: bad row */
+	/* Fill one element from a row; -1: a bad row. */
+	int		(*fill)(struct store_stmt *, void *, char **);
 	void		(*free)(void *, size_t);
 };
 int		 store_rows(struct store *, struct store_stmt *,

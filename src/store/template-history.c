@@ -56,7 +56,8 @@ static const char last_completed_sql[] =
 	" AND status = 'completed' AND template_version IS NOT NULL"
 	" ORDER BY completed_at DESC, id DESC LIMIT 1";
 
-static int	store_template_version_read(struct store_stmt *, void *, char **);
+static int	store_template_version_read(struct store_stmt *, void *,
+		    char **);
 static void	store_template_version_rows_free(void *, size_t);
 
 static const struct store_rows store_template_version_rows = {
@@ -100,8 +101,8 @@ store_template_history(struct store *s, const char *name,
     char **cause)
 {
 	struct store_stmt	*st;
-	void		*list = NULL;
-	int		 rc;
+	void			*list = NULL;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -160,7 +161,7 @@ store_template_last_completed(struct store *s, const char *name,
     int64_t *version, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	*version = 0;
 	if ((rc = store_prepare(s, last_completed_sql, &st, cause)) != 0)

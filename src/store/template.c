@@ -93,7 +93,7 @@ store_template_lookup(struct store *s, const char *name,
     struct store_template_row *row, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	memset(row, 0, sizeof *row);
 	if ((rc = store_prepare(s, template_lookup_sql, &st, cause)) != 0)
@@ -151,9 +151,9 @@ store_template_write(struct store *s, const struct store_template_save *sv,
     int found, char **cause)
 {
 	struct store_stmt	*st;
-	const char	*who = store_actor_name(actor);
-	int64_t		 now = time_now_ms(), version = row->version + 1;
-	int		 rc, bad = 0;
+	const char		*who = store_actor_name(actor);
+	int64_t			 now = time_now_ms(), version = row->version + 1;
+	int			 rc, bad = 0;
 
 	if (found) {
 		if ((rc = store_prepare(s, template_update_sql, &st,
@@ -342,7 +342,7 @@ store_template_read(struct store *s, const char *sql, const char *name,
     int64_t version, struct store_template **tp, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc, bad = 0;
+	int			 rc, bad = 0;
 
 	*tp = NULL;
 	if ((rc = store_prepare(s, sql, &st, cause)) != 0)
@@ -404,8 +404,8 @@ store_template_list(struct store *s, struct store_template **listp,
     size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;

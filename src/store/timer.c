@@ -87,7 +87,7 @@ store_timers_due(struct store *s, int64_t now, struct store_timer **listp,
     size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	if ((rc = store_stmt(s, timers_due_sql, &st, cause)) != 0)
 		return (rc);

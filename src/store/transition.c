@@ -182,8 +182,8 @@ store_step_visits(struct store *s, int64_t wf,
     void (*cb)(const char *, int64_t, void *), void *arg)
 {
 	struct store_stmt	*st;
-	char		*cause = NULL;
-	int		 rc;
+	char			*cause = NULL;
+	int			 rc;
 
 	if ((rc = store_stmt(s, step_visits_sql, &st, &cause)) != 0) {
 		store_keep_error(s, cause);
@@ -231,8 +231,8 @@ store_steps_query(struct store *s, const char *sql, const char *what,
     ...)
 {
 	struct store_stmt	*st;
-	va_list		 ap;
-	int		 rc;
+	va_list			 ap;
+	int			 rc;
 
 	if ((rc = store_stmt(s, sql, &st, cause)) != 0)
 		return (rc);
@@ -312,7 +312,7 @@ store_branch_ends(struct store *s, int64_t fanout,
     struct store_branch_end **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	if ((rc = store_stmt(s, branch_ends_sql, &st, cause)) != 0)
 		return (rc);

@@ -156,7 +156,7 @@ store_workflow_get(struct store *s, int64_t id, struct store_workflow **wfp,
     char **cause)
 {
 	struct store_stmt	*st;
-	int		 rc;
+	int			 rc;
 
 	*wfp = NULL;
 	if ((rc = store_prepare(s, workflow_get_sql, &st, cause)) != 0)
@@ -252,8 +252,8 @@ store_workflow_children(struct store *s, int64_t id,
     struct store_workflow **listp, size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -276,8 +276,8 @@ store_workflows_active(struct store *s, struct store_workflow **listp,
     size_t *np, char **cause)
 {
 	struct store_stmt	*st;
-	void		*list;
-	int		 rc;
+	void			*list;
+	int			 rc;
 
 	if ((rc = store_prepare(s, workflow_active_sql, &st, cause)) != 0)
 		return (rc);
@@ -295,8 +295,8 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
     const char *created_by, int64_t now, char **cause)
 {
 	struct store_stmt	*st;
-	int64_t		 started_at;
-	int		 rc, bad = 0;
+	int64_t			 started_at;
+	int			 rc, bad = 0;
 
 	started_at = wf->started_at;
 	if (started_at == 0 && wf->status == RUN_RUNNING)
