@@ -134,7 +134,24 @@ int		 client_command(struct client *, const char *, int64_t, int64_t,
 		     const char *, const char *, struct engine_reply *);
 void		 client_offline_note(struct client *);
 
-/* start.c: what starting a run takes. */
+/*
+ * start.c: what starting a run takes.  The document is a flow file or a
+ * template's name (what), or a flow's text named where; where also names
+ * the run when nothing else does.
+ */
+struct client_start {
+	const char		*what;
+	const char		*text;
+	size_t			 len;
+	const char		*where;
+	const struct cJSON	*input;		/* given values, NULL: none */
+	const struct cJSON	*texts;		/* keys given as text, or NULL */
+	const char		*name;		/* the run's name, NULL: default */
+	const char		*at;		/* when to start, NULL: now */
+};
+int		 client_start(struct client *, const struct client_start *,
+		     struct engine_request *);
+void		 client_start_clear(struct engine_request *);
 int		 client_run_is_file(const char *);
 int		 client_run_check_name(struct client *, const char *);
 char		*client_run_default_name(const char *);

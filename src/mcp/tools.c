@@ -38,7 +38,6 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#include "sched/sched.h"
 #include "client/client.h"
 #include "mcp/mcp-int.h"
 
@@ -388,85 +387,46 @@ static int
 tool_workflow_create(struct mcp_call *c, cJSON **out)
 {
 	struct client		*cl = c->cl;
-	const struct flow_tools	*tools;
-	struct flow_doc		*doc = NULL;
-	struct store_template	*t = NULL;
+	struct client_start	 st;
 	struct engine_request	 q;
 	struct engine_reply	 r;
-	const char		*template, *name, *at, *path = NULL, *s;
+	const char		*template, *s;
 	const cJSON		*flow;
-	cJSON			*given = NULL, *secrets = NULL, *show = NULL;
-	char			*input = NULL, *cause = NULL, *run, *text;
-	int64_t			 start_at = 0;
-	size_t			 len;
+	cJSON			*show = NULL;
+	char			*text = NULL;
 	int			 rc, isfile;
 
+	memset(&st, 0, sizeof st);
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);
 	template = mcp_str(c->args, "template");
 	flow = cJSON_GetObjectItemCaseSensitive(c->args, "flow");
-	name = mcp_str(c->args, "name");
-	at = mcp_str(c->args, "at");
 	if ((template == NULL) == (flow == NULL)) {
 		client_error(cl, "arguments: give exactly one of template and "
 		    "flow");
 		return (EXIT_USAGE);
 	}
-	if (name != NULL && client_run_check_name(cl, name) != 0)
-		return (EXIT_USAGE);
-	if (at != NULL &&
-	    when_parse(at, time_now_ms(), &start_at, &cause) != 0) {
-		client_error(cl, "--at: %s", cause);
-		free(cause);
-		return (EXIT_USAGE);
-	}
+	st.name = mcp_str(c->args, "name");
+	st.at = mcp_str(c->args, "at");
+	st.input = cJSON_GetObjectItemCaseSensitive(c->args, "input");
+	st.where = "flow.json";
 	if (template != NULL)
-		rc = client_run_load(cl, template, &doc, &t);
+		st.what = template;
 	else if (cJSON_IsString(flow)) {
-		path = flow->valuestring;
-		if ((text = tool_document(c, "flow", 1, &len, &isfile)) == NULL)
+		/* A path: said missing as the argument it came from. */
+		if ((text = tool_document(c, "flow", 1, &st.len,
+		    &isfile)) == NULL)
 			return (EXIT_USAGE);
 		free(text);
-		rc = client_run_load(cl, path, &doc, &t);
+		text = NULL;
+		st.what = flow->valuestring;
 	} else {
-		text = tool_document(c, "flow", 0, &len, &isfile);
-		if ((rc = client_tools(cl, &tools)) == 0 &&
-		    (doc = client_doc_parse(cl, text, len, tools, "flow.json",
-		    NULL)) == NULL)
-			rc = EXIT_USAGE;
-		free(text);
+		text = tool_document(c, "flow", 0, &st.len, &isfile);
+		st.text = text;
 	}
-	if (rc != 0)
-		goto out;
-	given = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c->args,
-	    "input"), 1);
-	if (given == NULL)
-		given = cJSON_CreateObject();
-	if ((rc = client_secret_inputs(cl, doc, given, &secrets)) != 0)
-		goto out;
-	if ((input = flow_doc_input_text(doc, given, NULL, &cause)) == NULL) {
-		client_error(cl, "%s", cause);
-		free(cause);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if ((rc = client_run_secrets_ok(cl, doc, t)) != 0 ||
-	    (rc = client_store(cl, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
-		goto out;
-	if (name != NULL)
-		run = xstrdup(name);
-	else if (t != NULL)
-		run = xstrdup(t->name);
-	else
-		run = client_run_default_name(path != NULL ? path :
-		    "flow.json");
-	q.command = "start";
-	q.args_json = client_run_request(doc, input, run, t, start_at,
-	    secrets);
-	q.secret = secrets != NULL;
-	free(run);
-	rc = client_ask(cl, &q, &r);
-	if (rc == 0 && r.code != 0) {
+	rc = client_start(cl, &st, &q);
+	free(text);
+	if (rc == 0 && (rc = client_ask(cl, &q, &r)) == 0 && r.code != 0) {
 		client_error(cl, "%s", r.message != NULL ? r.message :
 		    "refused");
 		rc = r.code;
@@ -489,16 +449,7 @@ tool_workflow_create(struct mcp_call *c, cJSON **out)
 	free(text);
 out:
 	engine_reply_clear(&r);
-	if (q.secret)
-		explicit_bzero((char *)q.args_json, strlen(q.args_json));
-	free((char *)q.args_json);
-	client_secret_inputs_free(secrets);
-	cJSON_Delete(given);
-	free(input);
-	if (t != NULL)
-		store_template_free(t);
-	if (doc != NULL)
-		flow_doc_free(doc);
+	client_start_clear(&q);
 	return (rc);
 }
 
