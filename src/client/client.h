@@ -169,6 +169,7 @@ int		 client_secret_inputs(const struct client *,
 /* step.c: naming a step, and its log. */
 int		 client_step_target(struct client *, const char *,
 		     struct engine_request *, struct cJSON *);
+int		 client_step_kind(struct client *, int64_t, enum step_kind *);
 int		 client_read_log(struct client *, int64_t, struct buf *);
 
 /* check.c: a document checked without running it. */

@@ -22,9 +22,12 @@
  * A tool fails with the operation's own one-line reason, said to the
  * call's sink (mcp_call_say); its warnings come in the answer's
  * "warnings".
- * The reference engine's eight tools map onto these: workflow_create,
- * _list, _get, _cancel; step_ready is gate_decide; template list, save
- * and delete.  Wait steps are finished with step_complete and step_fail.
+ * The reference engine's eight tools are here too, with its argument
+ * names: workflow_create, _list, _get and _cancel are sluice's own (the
+ * seed's names for their arguments translated in seed.c), and its
+ * workflow_step_ready and template tools are rows below whose functions
+ * (seed.c) call the native ones.  Wait steps are finished with
+ * step_complete and step_fail.
  */
 
 #include <sys/stat.h>
@@ -101,12 +104,16 @@ const struct mcp_tool mcp_tools[] = {
 		.input_schema = S_IN(
 		    "\"template\":" S_STR("a template's name") ","
 		    "\"flow\":" S_DOC("a flow: a JSON object, or a path") ","
-		    "\"input\":{\"type\":\"object\",\"description\":"
-		    "\"the run's input (template inputs)\"},"
+		    "\"input\":{\"type\":[\"object\",\"null\"],"
+		    "\"description\":\"the run's input (template inputs)\"},"
 		    "\"name\":" S_STR("the run's name") ","
-		    "\"at\":" S_STR("start later: when"), ""),
+		    "\"at\":" S_STR("start later: when") ","
+		    "\"schedule\":{\"type\":[\"string\",\"integer\"],"
+		    "\"description\":\"the seed engine's name for at: a "
+		    "phrase, or a Unix time in seconds\"}", ""),
 		.output_schema = S_OUT(
 		    "\"workflow_id\":{\"type\":\"integer\"},"
+		    "\"id\":{\"type\":\"integer\"},"
 		    "\"name\":{\"type\":\"string\"},"
 		    "\"status\":{\"type\":\"string\"}," S_MSG,
 		    "\"workflow_id\",\"status\""),
@@ -117,7 +124,8 @@ const struct mcp_tool mcp_tools[] = {
 		.title = "List workflows",
 		.description = "List workflow runs, newest first, optionally "
 		    "only those in one state (running, waiting, paused, "
-		    "scheduled, late, completed, failed, cancelled).",
+		    "scheduled, late, completed, failed, cancelled; all is "
+		    "every state).",
 		.input_schema = S_IN(
 		    "\"status\":" S_STR("only runs in this state") ","
 		    "\"limit\":{\"type\":\"integer\",\"minimum\":1,"
@@ -133,8 +141,9 @@ const struct mcp_tool mcp_tools[] = {
 		.description = "A workflow run with its input, output, who "
 		    "started it and how, and every step: status, attempt, "
 		    "tool, result, times, and gates with their approvals.",
-		.input_schema = S_IN("\"workflow_id\":" S_ID("the run's id"),
-		    "\"workflow_id\""),
+		.input_schema = S_IN("\"workflow_id\":" S_ID("the run's id") ","
+		    "\"id\":" S_ID("the seed engine's name for workflow_id"),
+		    ""),
 		.output_schema = S_OUT(
 		    "\"id\":{\"type\":\"integer\"},"
 		    "\"name\":{\"type\":\"string\"},"
@@ -152,8 +161,8 @@ const struct mcp_tool mcp_tools[] = {
 		    "audit trail.",
 		.input_schema = S_IN(
 		    "\"workflow_id\":" S_ID("the run's id") ","
-		    "\"comment\":" S_STR("why, for the audit trail"),
-		    "\"workflow_id\""),
+		    "\"id\":" S_ID("the seed engine's name for workflow_id") ","
+		    "\"comment\":" S_STR("why, for the audit trail"), ""),
 		.output_schema = S_OUT("\"workflow_id\":{\"type\":\"integer\"},"
 		    S_MSG, "\"workflow_id\",\"message\""),
 		.destructive = 1,
@@ -293,6 +302,67 @@ const struct mcp_tool mcp_tools[] = {
 		    "\"name\",\"message\""),
 		.destructive = 1,
 		.call = tool_template_delete
+	},
+	{
+		.name = "workflow_step_ready",
+		.title = "Unblock a step (the seed's name)",
+		.description = "The reference engine's step_ready: approve a "
+		    "waiting gate (refused unless the gate allows agents, "
+		    "\"agents\": true) or complete a wait step with an "
+		    "optional result.  The same as gate_decide with approve, "
+		    "or step_complete.",
+		.input_schema = S_IN(
+		    "\"id\":" S_ID("the step's id") ","
+		    "\"step_id\":" S_ID("the step's id (sluice's name)") ","
+		    "\"result\":{\"description\":\"a wait step's result\"},"
+		    "\"comment\":" S_STR("for the audit trail"), ""),
+		.output_schema = S_OUT("\"step_id\":{\"type\":\"integer\"},"
+		    S_MSG, "\"step_id\",\"message\""),
+		.call = mcp_seed_step_ready
+	},
+	{
+		.name = "workflow_template_list",
+		.title = "List templates (the seed's name)",
+		.description = "template_list, each template with an id (its "
+		    "name) for workflow_template_delete.",
+		.input_schema = S_IN("", ""),
+		.output_schema = S_LIST("templates"),
+		.readonly = 1,
+		.call = mcp_seed_template_list
+	},
+	{
+		.name = "workflow_template_save",
+		.title = "Save a template (the seed's name)",
+		.description = "template_save with the reference engine's "
+		    "arguments: a flow (flow_json, an object or its JSON "
+		    "text), default input values (input_json) and a "
+		    "description.  Each save makes a new version.",
+		.input_schema = S_IN(
+		    "\"name\":" S_STR("the template's name") ","
+		    "\"flow_json\":{\"type\":[\"object\",\"string\"],"
+		    "\"description\":\"the flow\"},"
+		    "\"input_json\":{\"type\":[\"object\",\"string\","
+		    "\"null\"],\"description\":\"default input values\"},"
+		    "\"description\":{\"type\":[\"string\",\"null\"]}",
+		    "\"name\",\"flow_json\""),
+		.output_schema = S_OUT("\"name\":{\"type\":\"string\"},"
+		    "\"id\":{\"type\":\"string\"},"
+		    "\"version\":{\"type\":\"integer\"}," S_MSG,
+		    "\"name\",\"id\",\"version\""),
+		.call = mcp_seed_template_save
+	},
+	{
+		.name = "workflow_template_delete",
+		.title = "Remove a template (the seed's name)",
+		.description = "template_delete by the template's id (its "
+		    "name, as workflow_template_list gives it).",
+		.input_schema = S_IN(
+		    "\"id\":" S_STR("the template's id: its name") ","
+		    "\"name\":" S_STR("the template's name"), ""),
+		.output_schema = S_OUT("\"name\":{\"type\":\"string\"}," S_MSG,
+		    "\"name\",\"message\""),
+		.destructive = 1,
+		.call = mcp_seed_template_delete
 	},
 };
 const size_t mcp_ntools = nitems(mcp_tools);
@@ -437,6 +507,7 @@ tool_workflow_create(struct mcp_call *c, cJSON **out)
 		client_offline_note(cl);
 	*out = cJSON_CreateObject();
 	cJSON_AddNumberToObject(*out, "workflow_id", (double)r.workflow_id);
+	cJSON_AddNumberToObject(*out, "id", (double)r.workflow_id);
 	/* Its name and status as the database has them now. */
 	if (client_read_workflow(cl, r.workflow_id, &show) == 0 &&
 	    (s = mcp_str(show, "name")) != NULL)
