@@ -32,6 +32,7 @@
 
 #define SCREEN_MIN_COLS	40
 #define SCREEN_MIN_ROWS	8
+#define SCREEN_PATH_MIN	8	/* columns for the path, or none */
 
 static void	 screen_header(struct ui *);
 static char	*screen_db_path(const struct ui *);
@@ -147,9 +148,11 @@ screen_db_fit(const struct ui *ui, const char *path, int width,
 /*
  * "sluice PATH · VIEW  engine: ...  N running  N waiting  N failed", then
  * paused, late and scheduled runs when there are any: runs by the state
- * the Workflows view shows them in, counted by the same rule.  The right
- * part wins the room; the path gets what the view's title leaves, and
- * the title goes first when that would be under ten columns.
+ * the Workflows view shows them in, counted by the same rule.  VIEW names
+ * the page and its subject ("Versions: deploy", "Run 12 restart").  The
+ * right part wins the room, then the view's name; the path gets what
+ * they leave, and goes (with "sluice") when that would be too little to
+ * tell it by.
  */
 static void
 screen_header(struct ui *ui)
@@ -157,10 +160,10 @@ screen_header(struct ui *ui)
 	static const enum run_state	 shown[] = { STATE_RUNNING,
 	    STATE_WAITING, STATE_PAUSED, STATE_LATE, STATE_FAILED,
 	    STATE_SCHEDULED };
-	struct buf	 b, right;
+	struct buf	 b, right, title;
 	struct view	*page = ui_view_page(ui);
 	const char	*sep = ui->utf8 ? " \u00b7 " : " - ";
-	char		*path, *title = NULL;
+	char		*path;
 	int64_t		 n;
 	size_t		 i;
 	int		 w, left, room;
@@ -180,27 +183,28 @@ screen_header(struct ui *ui)
 		w = ui->cols - 12;
 	left = ui->cols - w - 1;
 
+	buf_init(&title);
 	if (page != NULL)
-		xasprintf(&title, "%s%s", sep, page->ops->title);
-	room = left - (int)strlen("sluice ") - (title != NULL ?
-	    ui_draw_width(title) : 0);
-	if (room < 10 && title != NULL) {
-		room += ui_draw_width(title);
-		free(title);
-		title = NULL;
-	}
-	path = screen_db_path(ui);
+		ui_view_name(page, &title);
+	room = left - (int)strlen("sluice ");
+	if (title.len > 0)
+		room -= ui_draw_width(sep) + ui_draw_width(title.data);
 	buf_init(&b);
-	buf_puts(&b, "sluice ");
-	screen_db_fit(ui, path, room, &b);
-	if (title != NULL)
-		buf_puts(&b, title);
+	if (room >= SCREEN_PATH_MIN || title.len == 0) {
+		path = screen_db_path(ui);
+		buf_puts(&b, "sluice ");
+		screen_db_fit(ui, path, room, &b);
+		free(path);
+		if (title.len > 0)
+			buf_puts(&b, sep);
+	}
+	if (title.len > 0)
+		buf_puts(&b, title.data);
 	ui_draw_text(ui, 0, 0, left, b.data, PAINT_HEADER);
 	ui_draw_text(ui, 0, ui->cols - w, w, right.data,
 	    ui->counts.newest_gate > ui->gates_looked ? PAINT_WAIT :
 	    PAINT_HEADER);
-	free(title);
-	free(path);
+	buf_free(&title);
 	buf_free(&right);
 	buf_free(&b);
 }
@@ -246,6 +250,7 @@ ui_screen_draw(struct ui *ui)
 	screen_header(ui);
 	body = ui_screen_body_rows(ui);
 	page = ui_view_page(ui);
+	ui->list_y = -1;	/* until a page draws rows */
 	for (v = ui->top; v != NULL && n < (int)nitems(stack); v = v->below) {
 		stack[n++] = v;
 		if (v == page)
