@@ -30,7 +30,7 @@ struct diffview {
 	struct ui_list	 list;		/* the cursor is the top line */
 	char		*text;		/* the diff, escaped for the screen */
 	char		**lines;	/* into text */
-	char		*name;		/* "deploy v3 to v5", for the header */
+	char		*name;		/* "deploy v3..v5", for the header */
 };
 
 static void	 diffview_load(struct ui *, struct view *);
@@ -49,7 +49,7 @@ const struct view_ops ui_view_diff = {
 	.name = diffview_name
 };
 
-/* "Diff: deploy v3 to v5". */
+/* "Diff: deploy v3..v5". */
 static void
 diffview_name(struct view *v, struct buf *b)
 {
@@ -101,7 +101,7 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 		    name);
 	} else {
 		d = xcalloc(1, sizeof *d);
-		xasprintf(&d->name, "%s v%lld to v%lld", name,
+		xasprintf(&d->name, "%s v%lld..v%lld", name,
 		    (long long)t1->version, (long long)t2->version);
 		d->text = vis_str(diff, VIS_NL);
 		for (n = 1, p = d->text; *p != '\0'; p++)

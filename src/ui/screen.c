@@ -32,12 +32,13 @@
 
 #define SCREEN_MIN_COLS	40
 #define SCREEN_MIN_ROWS	8
-#define SCREEN_PATH_MIN	8	/* columns for the path, or none */
+#define SCREEN_FILE_LEAST 7	/* columns of its file's name a path shows */
 
 static void	 screen_header(struct ui *);
 static char	*screen_db_path(const struct ui *);
 static void	 screen_db_fit(const struct ui *, const char *, int,
 		     struct buf *);
+static int	 screen_db_least(const struct ui *, const char *);
 static void	 screen_footer(struct ui *);
 static void	 screen_too_small(struct ui *);
 static void	 screen_message(struct ui *);
@@ -145,14 +146,28 @@ screen_db_fit(const struct ui *ui, const char *path, int width,
 	buf_puts(out, path + i);
 }
 
+/* The columns a cut path needs to show its file's name (or its end). */
+static int
+screen_db_least(const struct ui *ui, const char *path)
+{
+	const char	*file = strrchr(path, '/');
+	int		 w;
+
+	w = ui_draw_width(file != NULL ? file + 1 : path);
+	if (w > SCREEN_FILE_LEAST)
+		w = SCREEN_FILE_LEAST;
+	return ((ui->utf8 ? 1 : 3) + w);
+}
+
 /*
  * "sluice PATH · VIEW  engine: ...  N running  N waiting  N failed", then
  * paused, late and scheduled runs when there are any: runs by the state
  * the Workflows view shows them in, counted by the same rule.  VIEW names
  * the page and its subject ("Versions: deploy", "Run 12 restart").  The
- * right part wins the room, then the view's name; the path gets what
- * they leave, and goes (with "sluice") when that would be too little to
- * tell it by.
+ * right part wins the room; the path gets what the view's name leaves,
+ * as long as its file's name shows.  When it would not, a view with a
+ * subject keeps its name and the path goes (with "sluice"); a top view,
+ * named in its columns, gives its name up for the path.
  */
 static void
 screen_header(struct ui *ui)
@@ -186,18 +201,23 @@ screen_header(struct ui *ui)
 	buf_init(&title);
 	if (page != NULL)
 		ui_view_name(page, &title);
+	path = screen_db_path(ui);
 	room = left - (int)strlen("sluice ");
-	if (title.len > 0)
+	if (title.len > 0 && room - ui_draw_width(sep) -
+	    ui_draw_width(title.data) >= screen_db_least(ui, path))
 		room -= ui_draw_width(sep) + ui_draw_width(title.data);
+	else if (page != NULL && page->ops->name == NULL)
+		buf_reset(&title);
+	else if (title.len > 0)
+		room = 0;
 	buf_init(&b);
-	if (room >= SCREEN_PATH_MIN || title.len == 0) {
-		path = screen_db_path(ui);
+	if (room > 0) {
 		buf_puts(&b, "sluice ");
 		screen_db_fit(ui, path, room, &b);
-		free(path);
 		if (title.len > 0)
 			buf_puts(&b, sep);
 	}
+	free(path);
 	if (title.len > 0)
 		buf_puts(&b, title.data);
 	ui_draw_text(ui, 0, 0, left, b.data, PAINT_HEADER);
