@@ -189,6 +189,16 @@ help_build(struct ui *ui, struct help *h)
 	ui_help_add(&h->text, PAINT_TITLE, 0, "Keys of other views");
 	help_keys(h, 1);
 	ui_help_add(&h->text, PAINT_NORMAL, 0, "%s", "");
+	ui_help_add(&h->text, PAINT_TITLE, 0, "Mouse");
+	if (ui->mouse)
+		ui_help_add(&h->text, PAINT_NORMAL, 2, "  a click selects a "
+		    "row, a double click opens it, the wheel moves three rows "
+		    "(--no-mouse or SLUICE_MOUSE=0 leaves the mouse to the "
+		    "terminal, to select text)");
+	else
+		ui_help_add(&h->text, PAINT_NORMAL, 2, "  off (--no-mouse or "
+		    "SLUICE_MOUSE=0): the terminal selects text with it");
+	ui_help_add(&h->text, PAINT_NORMAL, 0, "%s", "");
 	ui_help_legend(ui, &h->text);
 }
 

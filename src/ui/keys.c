@@ -76,11 +76,12 @@ const struct ui_key ui_keys[] = {
 	{ K_ESC, "Esc", VIEW_PAGES | V(HELP), NULL, "back (clears a filter "
 	    "first)", key_back },
 	{ '?', "?", VIEW_PAGES, "help", "this help", key_help },
-	{ '/', "/", VIEW_PAGES & ~(V(DIFF) | V(STEP)), "filter", "filter the list (the log: search)"
-	    "; Esc clears", key_filter },
+	{ '/', "/", VIEW_PAGES & ~(V(DIFF) | V(STEP)), "filter", "filter the "
+	    "list as you type (the log: search); Enter keeps it, Esc clears "
+	    "it and puts the cursor back", key_filter },
 	{ ':', ":", VIEW_PAGES, NULL, "command line: :workflows :gates "
 	    ":templates :schedules :audit :run NAME :versions NAME :open ID "
-	    ":q", key_command },
+	    ":q (Tab completes names, again for the next one)", key_command },
 	{ '1', "1", VIEW_PAGES, NULL, "the Workflows view", key_view },
 	{ '2', "2", VIEW_PAGES, NULL, "the Gates view", key_view },
 	{ '3', "3", VIEW_PAGES, NULL, "the Templates view", key_view },

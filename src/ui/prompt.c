@@ -82,28 +82,27 @@ ui_prompt_open(struct ui *ui, const char *label, const char *initial, int flags,
 	ui_view_push(ui, &ui_view_prompt, p);
 }
 
+/* The prompt just opened (on top). */
+static struct prompt *
+prompt_top(struct ui *ui)
+{
+	if (ui->top == NULL || ui->top->ops != &ui_view_prompt)
+		fatalx("%s: no prompt on top", __func__);
+	return (ui->top->data);
+}
+
 /* The prompt on top: told of each edit (a live filter). */
 void
 ui_prompt_live(struct ui *ui, prompt_cb change)
 {
-	struct prompt	*p;
-
-	if (ui->top == NULL || ui->top->ops != &ui_view_prompt)
-		return;
-	p = ui->top->data;
-	p->change = change;
+	prompt_top(ui)->change = change;
 }
 
 /* The prompt on top: Tab completes from what complete gives. */
 void
 ui_prompt_completion(struct ui *ui, prompt_complete_cb complete)
 {
-	struct prompt	*p;
-
-	if (ui->top == NULL || ui->top->ops != &ui_view_prompt)
-		return;
-	p = ui->top->data;
-	p->complete = complete;
+	prompt_top(ui)->complete = complete;
 }
 
 /* Stop cycling through Tab's choices. */

@@ -69,6 +69,15 @@ for how in "-- --no-mouse" "SLUICE_MOUSE=0 --"; do
 	    "${how#-- }: clicks and the wheel do nothing"
 done
 
+# The help says what the mouse does, and when it is off.
+scr_start 200x60 --
+scr_keys ? G
+scr_ok '^  a click selects a row, a double click opens it, the wheel' \
+    "the help says what the mouse does"
+scr_start 200x60 -- --no-mouse
+scr_keys ? G
+scr_ok '^  off \(--no-mouse or SLUICE_MOUSE=0\)' "... and that it is off"
+
 scr_sanitizers_ok "no sanitizer report from the consoles"
 
 # A real terminal: tmux passes xterm's SGR reports (ESC [ < b ; x ; y M,
