@@ -311,13 +311,8 @@ SCR_S=main
 scr_start 200x60
 scr_keys '?'
 scr_wait 'Keys of other views'
-# The keys: the lines above the states' legend.
-scr_screen | sed '/^States of a run/,$d' | grep '^  [^ ]' >"$T_DIR/help"
-scr_screen | sed -n '/^States of a run/,$p' >"$T_DIR/states"
-is "$(grep -c '^  [^ ]' "$T_DIR/states")" 9 \
-    "the help says what each state of a run means"
-like "$(cat "$T_DIR/states")" "queued     held by its concurrency key" \
-    "queued among them"
+# The keys: the lines before the glyph legend.
+scr_screen | sed '/^Glyphs/,$d' | grep '^  [^ ]' >"$T_DIR/help"
 is "$(wc -l <"$T_DIR/help" | tr -d ' ')" "$(grep -c '^	{ ' \
     "$TOP_SRCDIR/src/ui/keys.c")" "the help lists every key of the table"
 sed 's/^  \([^ ]*\) .*/\1/' "$T_DIR/help" | sort -u >"$T_DIR/keys"
