@@ -33,7 +33,7 @@
 
 static const char *doc_wrapper_keys[] = {
 	"description", "inputs", "sla", "flow", "output", "deadline",
-	"operators", "concurrency"
+	"operators", FLOW_ON_FAILURE, FLOW_FINALLY, "concurrency"
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -170,6 +170,7 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
 	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
 	const cJSON	*conc = NULL;
+	const cJSON	*handlers[2] = { NULL, NULL };
 	const char	*hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
@@ -206,6 +207,8 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 			doc_operators(doc, c, path, d);
 		else if (strcmp(c->string, "deadline") == 0)
 			deadline = c;
+		else if (flow_handler_key(c->string))
+			handlers[strcmp(c->string, FLOW_FINALLY) == 0] = c;
 		else if (strcmp(c->string, "concurrency") == 0)
 			conc = c;
 		else {
@@ -236,6 +239,15 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 			    "$.concurrency", d);
 			doc_join(doc, "concurrency", conc);
 		}
+	}
+	for (i = 0; i < 2 && doc->flow != NULL; i++) {
+		if (handlers[i] == NULL)
+			continue;
+		path = flow_path_key("$", handlers[i]->string);
+		flow_handler_parse(doc->flow, handlers[i], path,
+		    handlers[i]->string, d);
+		free(path);
+		doc_join(doc, handlers[i]->string, handlers[i]);
 	}
 }
 

@@ -415,7 +415,17 @@ static const char schema_v12[] =
 	"PRAGMA user_version = 12;";
 
 /*
- * Version 13: concurrency keys (SPEC §13).  A run or a step row carries
+ * Version 13: a run whose on_failure or finally handler runs is still
+ * running; "ending" keeps the status it ends with once its handlers
+ * have run (NULL otherwise), so a crash in between loses nothing.
+ */
+static const char schema_v13[] =
+	"ALTER TABLE workflows ADD COLUMN ending TEXT CHECK (ending IN"
+	" ('completed', 'failed', 'cancelled'));"
+	"PRAGMA user_version = 13;";
+
+/*
+ * Version 14: concurrency keys (SPEC §13).  A run or a step row carries
  * its interpolated key and limit; the runs (steps) holding a key are
  * those with it that are running, so the slots in use are counted from
  * the table alone after a crash, and a row that ends frees its slot by
@@ -426,7 +436,7 @@ static const char schema_v12[] =
  * old (spaces dropped to make room), as ALTER TABLE ADD COLUMN right
  * after needs.  The active index takes queued rows in.
  */
-static const char schema_v13[] =
+static const char schema_v14[] =
 	"PRAGMA writable_schema = ON;"
 	"UPDATE sqlite_schema SET sql = replace(sql,"
 	" 'DEFAULT ''running'' CHECK (status IN  (''scheduled'', ''running'',"
@@ -452,7 +462,7 @@ static const char schema_v13[] =
 	"DROP INDEX workflow_steps_active;"
 	"CREATE INDEX workflow_steps_active ON workflow_steps (status, id)"
 	" WHERE " STORE_STEP_ACTIVE ";"
-	"PRAGMA user_version = 13;";
+	"PRAGMA user_version = 14;";
 
 /*
  * Every schema version in order; each ends by setting user_version (in
@@ -477,6 +487,7 @@ static const struct store_migration {
 	{ 11, schema_v11, NULL, NULL },
 	{ 12, schema_v12, NULL, NULL },
 	{ 13, schema_v13, NULL, NULL },
+	{ 14, schema_v14, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])
