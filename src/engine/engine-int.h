@@ -322,6 +322,9 @@ void		 engine_step_role(struct estep *, const struct store_step *);
 void		 engine_exec(struct engine *, struct estep *);
 void		 engine_exec_kill(struct engine *, struct estep *);
 void		 engine_spawn(struct engine *);
+#ifdef SLUICE_TEST_CLOCK
+void		 engine_test_hold(const char *);
+#endif
 void		 engine_record_pids(struct engine *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
@@ -444,6 +447,14 @@ void		 engine_server_wait(struct engine *, int);
 /* busy.c */
 void		 engine_busy_attach(struct engine *);
 
+/* request.c: request ids, recorded with their answers. */
+void		 engine_outcome(struct engine *, int64_t, const char *,
+		     struct engine_reply *);
+int		 engine_request_seen(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+void		 engine_request_record(struct engine *,
+		     const struct store_inbox *, const struct engine_reply *);
+
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);
 int		 engine_apply(struct engine *, const struct store_inbox *,
@@ -550,10 +561,6 @@ int		 engine_cmd_prune(struct engine *, const struct store_inbox *,
 		     struct engine_reply *);
 void		 engine_prune_due(struct engine *);
 void		 engine_prune_open(struct engine *);
-void		 engine_reply_prune_json(struct cJSON *,
-		     const struct engine_reply *);
-void		 engine_reply_prune_read(const struct cJSON *,
-		     struct engine_reply *);
 
 int		 engine_cmd_schedule_rm(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
