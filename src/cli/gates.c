@@ -26,7 +26,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_gates_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_gates_run(struct client *, const struct cli_args *);
 
 static const struct cli_opt cmd_gates_opts[] = {
 	{ "json", 0, NULL, 0, "a JSON array" },
@@ -42,7 +42,7 @@ const struct cli_cmd cli_cmd_gates = {
 
 /* Print the waiting gates as a table or a JSON array. */
 static int
-cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_gates_run(struct client *ctx, const struct cli_args *args)
 {
 	static const char		*header[] = { "STEP", "WORKFLOW",
 	    "GATE", "WAITING", "BY", "OK", "MESSAGE" };

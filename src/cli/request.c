@@ -34,7 +34,7 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_request_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_request_run(struct client *, const struct cli_args *);
 
 static const struct cli_opt cmd_request_opts[] = {
 	{ "json", 0, NULL, 0,
@@ -84,7 +84,7 @@ cmd_request_json(const char *id, const struct engine_reply *r)
 
 /* request ID: ask, print the outcome; exit 0 applied, 1 not. */
 static int
-cmd_request_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_request_run(struct client *ctx, const struct cli_args *args)
 {
 	struct engine_reply	 r;
 	const char		*id = args->argv[0];

@@ -28,7 +28,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	 cmd_show_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_show_run(struct client *, const struct cli_args *);
 static void	 cmd_show_text(const struct store_workflow *,
 		     const struct store_step *, size_t);
 static void	 cmd_show_times(const struct store_workflow *);
@@ -207,7 +207,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 
 /* Look the workflow up and print it. */
 static int
-cmd_show_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_show_run(struct client *ctx, const struct cli_args *args)
 {
 	struct store_workflow		*w;
 	struct store_step		*st;

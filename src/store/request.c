@@ -28,8 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -68,27 +66,26 @@ int
 store_request_get(struct store *s, int64_t uid, const char *id,
     char **reply, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	*reply = NULL;
 	if ((rc = store_stmt(s, request_get_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, uid) != SQLITE_OK ||
-	    store_bind_text(st, 2, id) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "read request",
-		    cause);
+	if (store_bind_int64(st, 1, uid) != STORE_DRV_OK ||
+	    store_bind_text(st, 2, id) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "read request", cause);
 		store_release(s, st);
 		return (rc);
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
 		*reply = store_column_text(st, 0);
 		rc = *reply != NULL ? 0 : STORE_NOTFOUND;
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_DRV_DONE)
 		rc = STORE_NOTFOUND;
 	else
-		rc = store_fail(s, rc, "read request", cause);
+		rc = store_fail(s, store_errcode(s), "read request", cause);
 	store_release(s, st);
 	if (rc == STORE_NOTFOUND)
 		xasprintf(cause, "no request %s", id);

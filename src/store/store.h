@@ -61,6 +61,13 @@ struct store_actor {
 	const char	*via;		/* "mcp" for an agent's client, or NULL */
 };
 
+/*
+ * driver.c: the driver store_open uses from now on, by name ("sqlite",
+ * the default; driver.h is the seam).
+ */
+int		 store_set_driver(const char *, char **);
+const char	*store_driver_name(void);
+
 /* store.c */
 char		*store_default_path(void);
 int		 store_open(const char *, int, struct store **, char **);

@@ -38,6 +38,7 @@
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
+#include "store/driver-sqlite.h"
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-store.XXXXXX";
