@@ -209,6 +209,8 @@ void		 client_json_workflow_times(struct cJSON *,
 		     const struct store_workflow *);
 void		 client_json_workflow_family(struct cJSON *,
 		     const struct store_workflow *);
+int		 client_gate_list(struct store *, struct store_gate **,
+		     size_t *, char **);
 int		 client_read_gates(struct client *, struct cJSON **);
 struct cJSON	*client_json_gates(const struct store_gate *, size_t);
 int		 client_read_templates(struct client *, struct cJSON **);
