@@ -30,12 +30,14 @@ struct diffview {
 	struct ui_list	 list;		/* the cursor is the top line */
 	char		*text;		/* the diff, escaped for the screen */
 	char		**lines;	/* into text */
+	char		*name;		/* "deploy v3..v5", for the header */
 };
 
 static void	 diffview_load(struct ui *, struct view *);
 static void	 diffview_draw(struct ui *, struct view *, int, int);
 static int	 diffview_key(struct ui *, struct view *, int);
 static void	 diffview_free(struct view *);
+static void	 diffview_name(struct view *, struct buf *);
 
 const struct view_ops ui_view_diff = {
 	.kind = VIEW_DIFF,
@@ -43,8 +45,18 @@ const struct view_ops ui_view_diff = {
 	.load = diffview_load,
 	.draw = diffview_draw,
 	.key = diffview_key,
-	.free = diffview_free
+	.free = diffview_free,
+	.name = diffview_name
 };
+
+/* "Diff: deploy v3..v5". */
+static void
+diffview_name(struct view *v, struct buf *b)
+{
+	struct diffview	*d = v->data;
+
+	buf_printf(b, "Diff: %s", d->name);
+}
 
 /* Nothing to read again: a saved version never changes. */
 static void
@@ -89,6 +101,8 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 		    name);
 	} else {
 		d = xcalloc(1, sizeof *d);
+		xasprintf(&d->name, "%s v%lld..v%lld", name,
+		    (long long)t1->version, (long long)t2->version);
 		d->text = vis_str(diff, VIS_NL);
 		for (n = 1, p = d->text; *p != '\0'; p++)
 			n += *p == '\n';
@@ -169,5 +183,6 @@ diffview_free(struct view *v)
 
 	free(d->lines);
 	free(d->text);
+	free(d->name);
 	free(d);
 }
