@@ -158,7 +158,7 @@ store_chain_seal(const struct store_inbox *m, char *out)
 		sha256_update(&c, "via;", 4);
 		chain_text(&c, m->via);
 	}
-	if (m->request != NULL) {	/* since version 13; as via */
+	if (m->request != NULL) {	/* since version 14; as via */
 		sha256_update(&c, "request;", 8);
 		chain_text(&c, m->request);
 	}
