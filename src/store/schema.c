@@ -425,7 +425,30 @@ static const char schema_v13[] =
 	"PRAGMA user_version = 13;";
 
 /*
- * Version 14: concurrency keys (SPEC §13).  A run or a step row carries
+ * Version 14: request ids.  Each command a client sends carries an id of
+ * its choosing; the engine records it with its answer in the transaction
+ * that applies the command, so a client whose answer was lost (the
+ * engine died between its commit and its answer) asks and learns whether
+ * it was applied (engine/request.c).  Kept per uid, pruned after a week.
+ * An inbox row carries its id too, sealed where set, as via is.
+ */
+static const char schema_v14[] =
+	"CREATE TABLE requests ("
+	" uid INTEGER NOT NULL,"
+	" id TEXT NOT NULL,"
+	" at INTEGER NOT NULL,"
+	" command TEXT NOT NULL,"
+	" reply TEXT NOT NULL,"
+	" PRIMARY KEY (uid, id)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX requests_at ON requests (at);"
+	"ALTER TABLE inbox ADD COLUMN request TEXT;"
+	"CREATE INDEX inbox_request ON inbox (request)"
+	" WHERE request IS NOT NULL;"
+	"PRAGMA user_version = 14;";
+
+/*
+ * Version 15: concurrency keys (SPEC §13).  A run or a step row carries
  * its interpolated key and limit; the runs (steps) holding a key are
  * those with it that are running, so the slots in use are counted from
  * the table alone after a crash, and a row that ends frees its slot by
@@ -436,7 +459,7 @@ static const char schema_v13[] =
  * old (spaces dropped to make room), as ALTER TABLE ADD COLUMN right
  * after needs.  The active index takes queued rows in.
  */
-static const char schema_v14[] =
+static const char schema_v15[] =
 	"PRAGMA writable_schema = ON;"
 	"UPDATE sqlite_schema SET sql = replace(sql,"
 	" 'DEFAULT ''running'' CHECK (status IN  (''scheduled'', ''running'',"
@@ -462,7 +485,7 @@ static const char schema_v14[] =
 	"DROP INDEX workflow_steps_active;"
 	"CREATE INDEX workflow_steps_active ON workflow_steps (status, id)"
 	" WHERE " STORE_STEP_ACTIVE ";"
-	"PRAGMA user_version = 14;";
+	"PRAGMA user_version = 15;";
 
 /*
  * Every schema version in order; each ends by setting user_version (in
@@ -488,6 +511,7 @@ static const struct store_migration {
 	{ 12, schema_v12, NULL, NULL },
 	{ 13, schema_v13, NULL, NULL },
 	{ 14, schema_v14, NULL, NULL },
+	{ 15, schema_v15, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])
