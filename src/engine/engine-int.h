@@ -352,6 +352,8 @@ void		 engine_wf_cancel(struct engine *, struct ewf *);
 void		 engine_wf_cancel_why(struct engine *, struct ewf *,
 		     const char *);
 void		 engine_wf_settle(struct engine *, struct ewf *);
+void		 engine_row_skip(struct engine *, struct ewf *, int64_t,
+		     const char *);
 void		 engine_advance(struct engine *, struct estep *,
 		     const char *, int, int);
 void		 engine_step_skipped(struct engine *, struct estep *,
@@ -654,6 +656,10 @@ void		 engine_notify_job_free(struct notify_job *);
 int		 engine_when_holds(struct engine *, struct ewf *,
 		     const struct flow_step *);
 int		 engine_when_skip(struct engine *, struct estep *);
+
+/* dag.c: the DAG form: what starts with the run, what each end decides. */
+void		 engine_dag_begin(struct engine *, struct ewf *);
+void		 engine_dag_advance(struct engine *, struct ewf *);
 
 /* deadline.c */
 void		 engine_run_timer_arm(struct engine *, const char *, int64_t,
