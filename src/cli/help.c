@@ -27,7 +27,7 @@
 #include "util/util.h"
 #include "cli/cli.h"
 
-static int	cmd_help_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_help_run(struct client *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_help = {
 	.name = "help",
@@ -46,8 +46,8 @@ cli_help_top(FILE *f)
 	const struct cli_cmd *const	*c;
 	int				 width = 0, len;
 
-	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [-v] [COMMAND "
-	    "[ARGS...]]\n\n");
+	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [--no-mouse] [-v] "
+	    "[COMMAND [ARGS...]]\n\n");
 	fprintf(f, "With no command, sluice opens the console on the "
 	    "database.\n\n");
 	fprintf(f, "Commands:\n");
@@ -65,6 +65,9 @@ cli_help_top(FILE *f)
 	    "$XDG_STATE_HOME/sluice/sluice.db)\n"
 	    "  --tools FILE  tools catalog (default $SLUICE_TOOLS, else "
 	    "$XDG_CONFIG_HOME/sluice/tools.json)\n"
+	    "  --no-mouse    the console leaves the mouse to the terminal, to "
+	    "select text\n"
+	    "                (also SLUICE_MOUSE=0)\n"
 	    "  -v            write a debug log to sluice-PID.log\n"
 	    "  -h, --help    this help; sluice help COMMAND for a command's\n"
 	    "  -V, --version print the version\n\n"
@@ -73,7 +76,7 @@ cli_help_top(FILE *f)
 
 /* "sluice help": the commands; "sluice help CMD [SUB]": that one's help. */
 static int
-cmd_help_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_help_run(struct client *ctx, const struct cli_args *args)
 {
 	const struct cli_cmd	*cmd, *sub;
 

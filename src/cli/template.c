@@ -38,14 +38,14 @@
 #include "cli/cli.h"
 
 
-static int	cmd_template_list(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_show(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_save(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_edit(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_rm(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_template_list(struct client *, const struct cli_args *);
+static int	cmd_template_show(struct client *, const struct cli_args *);
+static int	cmd_template_save(struct client *, const struct cli_args *);
+static int	cmd_template_edit(struct client *, const struct cli_args *);
+static int	cmd_template_rm(struct client *, const struct cli_args *);
+static int	cmd_template_run(struct client *, const struct cli_args *);
 static int	template_name_arg(const char *);
-static void	template_table(const struct cli_ctx *, struct store_template *,
+static void	template_table(const struct client *, struct store_template *,
 		    size_t);
 static void	template_print_doc(const char *);
 
@@ -58,6 +58,12 @@ static const struct cli_opt template_show_opts[] = {
 	{ "version", 0, "N", 0, "an older version (default: the latest)" },
 	{ "json", 0, NULL, 0,
 	    "the document with its name, version and history" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
+static const struct cli_opt template_diff_opts[] = {
+	{ "pretty", 0, NULL, 0, "compare one-line documents pretty-printed "
+	    "(easier to read; patch(1) cannot apply it to what show prints)" },
 	{ NULL, 0, NULL, 0, NULL }
 };
 
@@ -143,6 +149,7 @@ static const struct cli_cmd template_cmds[] = {
 		.summary = "A unified diff of a template's documents: the "
 		    "latest against the one before, V1 against the latest, "
 		    "or V1 against V2.",
+		.opts = template_diff_opts,
 		.args_min = 1,
 		.args_max = 3,
 		.run = cli_template_diff
@@ -183,7 +190,7 @@ template_name_arg(const char *name)
 
 /* Print live templates as a table: NAME VERSION UPDATED BY RUN BY ... */
 static void
-template_table(const struct cli_ctx *ctx, struct store_template *t,
+template_table(const struct client *ctx, struct store_template *t,
     size_t n)
 {
 	static const char	*head[] = {
@@ -214,7 +221,7 @@ template_table(const struct cli_ctx *ctx, struct store_template *t,
 
 /* template list [--json] */
 static int
-cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_list(struct client *ctx, const struct cli_args *args)
 {
 	struct engine_opts	 opts;
 	struct store_template	*t;
@@ -267,7 +274,7 @@ template_print_doc(const char *doc)
 
 /* template show NAME [--version N] [--json] */
 static int
-cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_show(struct client *ctx, const struct cli_args *args)
 {
 	struct store_template	*t;
 	const char		*name, *v;
@@ -293,7 +300,12 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 	}
 	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
-	rc = store_template_get(ctx->store, name, version, &t, &cause);
+	/* A removed template's versions stay; asked for, each is shown. */
+	if (version > 0)
+		rc = store_template_get_any(ctx->store, name, version, &t,
+		    &cause);
+	else
+		rc = store_template_get(ctx->store, name, version, &t, &cause);
 	if (rc != 0)
 		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));
@@ -304,7 +316,7 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template save NAME FILE */
 static int
-cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_save(struct client *ctx, const struct cli_args *args)
 {
 	const char	*name, *file, *label;
 	char		*text, *cause;
@@ -333,7 +345,7 @@ cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template edit NAME: the loop is in editor.c. */
 static int
-cmd_template_edit(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_edit(struct client *ctx, const struct cli_args *args)
 {
 	int	 rc;
 
@@ -344,7 +356,7 @@ cmd_template_edit(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template rm NAME: a soft delete; old versions stay for the runs. */
 static int
-cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_rm(struct client *ctx, const struct cli_args *args)
 {
 	struct engine_reply	 r;
 	const char		*name;
@@ -370,7 +382,7 @@ cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template run NAME: as "run NAME". */
 static int
-cmd_template_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_run(struct client *ctx, const struct cli_args *args)
 {
 	int	 rc;
 

@@ -220,8 +220,6 @@ struct engine {
 	engine_observer_cb	 observer;	/* told of each notify event */
 	void			*observer_arg;
 
-	/* The caller of the command being applied (engine_apply). */
-	const struct authority_caller *caller;
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
 	int64_t			 prune_before;	/* prune.c: retention batches */
@@ -262,7 +260,8 @@ void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
 void		 engine_trace(struct engine *, int, int64_t);
 int		 engine_cmd_handover(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
@@ -277,8 +276,9 @@ struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
 int		 engine_owners_may(struct engine *, const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
 int		 engine_owners_change_may(struct engine *,
-		     const struct store_inbox *, const char *, const char *,
-		     struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, const char *,
+		     const char *, struct engine_reply *);
 int		 engine_wf_start(struct engine *, const struct store_inbox *,
 		     int64_t *, char **);
 
@@ -410,10 +410,12 @@ char		*engine_gate_json(struct engine *, struct ewf *,
 void		 engine_gate_waiting(struct engine *, struct ewf *,
 		     const struct flow_step *, int64_t, int64_t);
 int		 engine_gate_decide(struct engine *, const struct store_inbox *,
-		     int, struct engine_reply *);
+		     const struct authority_caller *, int,
+		     struct engine_reply *);
 void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
-		     const struct store_inbox *, const struct store_step *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, const struct store_step *,
 		     const char *, struct flow_policy *, struct ewf **);
 
 /* wait.c: steps finished from outside (complete, fail). */
@@ -423,18 +425,23 @@ char		*engine_wait_json(struct engine *, struct ewf *,
 void		 engine_wait_waiting(struct engine *, struct ewf *,
 		     const struct flow_step *, int64_t, int64_t);
 char		*engine_wait_skip_refusal(struct engine *,
-		     const struct store_inbox *, const struct store_step *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, const struct store_step *);
 int		 engine_cmd_complete(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
-int		 engine_cmd_fail(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+int		 engine_cmd_fail(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 void		 engine_wait_timeout(struct engine *, int64_t);
 
 /* template.c: template-save, template-rm. */
 int		 engine_cmd_template_save(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_template_rm(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* server.c: the socket, DB.sock. */
 struct engine_server;
@@ -462,10 +469,12 @@ struct ewf	*engine_cmd_workflow(struct engine *, int64_t, const char *,
 		     struct engine_reply *);
 
 /* rerun.c: operator retry and skip. */
-int		 engine_cmd_retry(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
-int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+int		 engine_cmd_retry(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+int		 engine_cmd_skip(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* child.c: sub-workflows (child runs) and workflow outputs. */
 int64_t		 engine_child_start(struct engine *, struct estep *,
@@ -545,11 +554,13 @@ int		 engine_sched_cancel(struct engine *,
 void		 engine_sla_arm(struct engine *, int64_t, int64_t, int64_t);
 void		 engine_sla_due(struct engine *, int64_t);
 int		 engine_cmd_schedule_add(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 /* prune.c */
 struct cJSON;
-int		 engine_cmd_prune(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+int		 engine_cmd_prune(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 void		 engine_prune_due(struct engine *);
 void		 engine_prune_open(struct engine *);
 void		 engine_reply_prune_json(struct cJSON *,
@@ -558,13 +569,17 @@ void		 engine_reply_prune_read(const struct cJSON *,
 		     struct engine_reply *);
 
 int		 engine_cmd_schedule_rm(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_schedule_pause(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_schedule_resume(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_schedule_run(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* schedule.c, schedule-cmd.c: firing a schedule, shared with its commands. */
 /* What firing a schedule takes from its template. */
@@ -600,8 +615,9 @@ void		 engine_notify_commit(struct engine *);
 int		 engine_notify_busy(const struct engine *);
 void		 engine_notify_shutdown(struct engine *, int);
 void		 engine_notify_close(struct engine *);
-int		 engine_cmd_notify(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+int		 engine_cmd_notify(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* notify.c, notify-job.c: what the notifier's two files share. */
 #define NOTIFY_QUEUE_MAX	256	/* events or runs waiting, at most */
