@@ -173,7 +173,7 @@ engine_dag_advance(struct engine *e, struct ewf *wf)
 	latest = xcalloc(f->nsteps + 1, sizeof *latest);
 	engine_dag_latest(f, rows, n, latest);
 	wf->refs++;	/* failing the run must not free it under us */
-	for (k = 0; k < f->nsteps; k++) {
+	for (k = 0; k < f->norder; k++) {
 		spec = f->order[k];
 		if (f->steps[spec].ndeps == 0)
 			continue;
@@ -195,7 +195,7 @@ engine_dag_begin(struct engine *e, struct ewf *wf)
 	size_t			 k;
 	int			 spec;
 
-	for (k = 0; k < wf->flow->nsteps && !wf->ended; k++) {
+	for (k = 0; k < wf->flow->norder && !wf->ended; k++) {
 		spec = wf->flow->order[k];
 		if (wf->flow->steps[spec].ndeps > 0)
 			continue;

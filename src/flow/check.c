@@ -178,12 +178,17 @@ check_reach(const struct flow *f, const struct check_graph *g,
 {
 	char	*seen, *path;
 	size_t	 i;
+	int	 roots[3];
 
 	/* In the DAG form every step is decided; a cycle is its own error. */
 	if (f->start < 0 || f->form != FLOW_FORM_STEPS)
 		return;
+	/* The handlers: nothing leads to them, the run's end starts them. */
+	roots[0] = f->start;
+	roots[1] = f->on_failure;
+	roots[2] = f->finally;
 	seen = xcalloc(f->nsteps + 1, 1);
-	check_walk(g, &f->start, 1, seen);
+	check_walk(g, roots, 3, seen);
 	for (i = 0; i < f->nsteps; i++) {
 		if (seen[i])
 			continue;

@@ -211,7 +211,14 @@ dag_resolve(struct flow *f, const char *base, struct flow_diags *d)
 		for (j = 0; j < st->ndeps; j++) {
 			st->deps[j].target = flow_find(f, st->deps[j].ref);
 			path = dag_dep_path(base, st, j);
-			if (st->deps[j].target < 0) {
+			if (flow_handler_of(f, st->deps[j].target) != NULL) {
+				flow_diags_add(d, FLOW_ERROR, path, "\"%s\" is "
+				    "the run's \"%s\" handler, which nothing "
+				    "leads to: it runs when the run ends",
+				    st->deps[j].ref,
+				    flow_handler_of(f, st->deps[j].target));
+				st->deps[j].target = -1;
+			} else if (st->deps[j].target < 0) {
 				hint = flow_suggest(st->deps[j].ref, names,
 				    f->nsteps * 2);
 				flow_diags_add(d, FLOW_ERROR, path, "unknown "
@@ -382,7 +389,7 @@ dag_cycles(struct flow *f, const char *base, struct flow_diags *d)
  * The order the engine decides steps in and the console lists them:
  * every step after its dependencies, else in document order (Kahn's
  * algorithm, taking the lowest ready index first).  Steps on a cycle,
- * already an error, come last.
+ * already an error, come last; the run's handlers are left out.
  */
 static void
 dag_order(struct flow *f)
@@ -393,7 +400,12 @@ dag_order(struct flow *f)
 
 	f->order = xcalloc(f->nsteps + 1, sizeof *f->order);
 	placed = xcalloc(f->nsteps + 1, 1);
-	while (progress && n < f->nsteps) {
+	/* The run's handlers are no part of the graph: the engine's own. */
+	for (i = 0; i < f->nsteps; i++) {
+		if (flow_handler_of(f, (int)i) != NULL)
+			placed[i] = 2;
+	}
+	while (progress) {
 		progress = 0;
 		for (i = 0; i < f->nsteps; i++) {
 			if (placed[i])
@@ -416,6 +428,7 @@ dag_order(struct flow *f)
 		if (!placed[i])
 			f->order[n++] = (int)i;
 	}
+	f->norder = n;
 	free(placed);
 }
 
@@ -448,12 +461,23 @@ flow_dag_finish(struct flow *f, const char *base, struct flow_diags *d)
 		}
 		return;
 	}
+	for (i = 0; i < f->nsteps; i++) {
+		if (!f->steps[i].has_deps ||
+		    flow_handler_of(f, (int)i) == NULL)
+			continue;
+		path = dag_step_path(base, &f->steps[i], "depends_on");
+		flow_diags_add(d, FLOW_ERROR, path, "\"depends_on\" has no "
+		    "place in \"%s\" (it runs when the run ends)",
+		    flow_handler_of(f, (int)i));
+		free(path);
+		flow_dag_free(&f->steps[i]);
+	}
 	dag_resolve(f, base, d);
 	dag_mixed(f, base, d);
 	dag_cycles(f, base, d);
 	dag_order(f);
 	f->start = -1;
-	for (i = 0; i < f->nsteps && f->start < 0; i++) {
+	for (i = 0; i < f->norder && f->start < 0; i++) {
 		if (f->steps[f->order[i]].ndeps == 0)
 			f->start = f->order[i];
 	}
@@ -577,6 +601,8 @@ flow_dag_downstream(const struct flow *f, int spec)
 	while (changed) {
 		changed = 0;
 		for (k = 0; k < f->nsteps; k++) {
+			if (f->order != NULL && k >= f->norder)
+				break;
 			i = f->order != NULL ? f->order[k] : (int)k;
 			if (down[i])
 				continue;
@@ -640,6 +666,8 @@ flow_dag_retry_plan(const struct flow *f, const struct flow_row *rows,
 			latest[spec] = i;
 	}
 	for (s = 0; s < (int)f->nsteps; s++) {
+		if (flow_handler_of(f, s) != NULL)
+			continue;	/* the engine starts it again itself */
 		if (latest[s] < n && (rows[latest[s]].status == STEP_FAILED ||
 		    rows[latest[s]].status == STEP_CANCELLED))
 			pick[s] = 1;

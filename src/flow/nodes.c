@@ -54,7 +54,7 @@ static int	 nodes_end(const struct flow *, const cJSON *, const char *,
 
 /* The members a nodes document may have beside its nodes. */
 static const char *const nodes_members[] = {
-	"nodes", "edges", "output", "deadline"
+	"nodes", "edges", "output", "deadline", FLOW_ON_FAILURE, FLOW_FINALLY
 };
 #define NODES_NMEMBERS (sizeof nodes_members / sizeof nodes_members[0])
 
@@ -88,6 +88,8 @@ nodes_top(struct flow *f, const cJSON *obj, const char *base,
 			f->output_json = json_print(c);
 		} else if (strcmp(c->string, "deadline") == 0)
 			parse_deadline(f, c, path, d);
+		else if (flow_handler_key(c->string))
+			;	/* after the nodes (flow_nodes_parse) */
 		else if (strcmp(c->string, "edges") == 0 && !cJSON_IsArray(c))
 			flow_diags_add(d, FLOW_ERROR, path, "expected an array "
 			    "of edges, got %s", json_type_name(c));
@@ -342,6 +344,13 @@ flow_nodes_parse(struct flow *f, const cJSON *obj, const char *base,
 		flow_diags_add(d, FLOW_ERROR, path, "a flow needs at least "
 		    "one node");
 	free(path);
+	for (c = obj->child; c != NULL; c = c->next) {
+		if (!flow_handler_key(c->string))
+			continue;
+		path = flow_path_key(base, c->string);
+		flow_handler_parse(f, c, path, c->string, d);
+		free(path);
+	}
 	parse_names(f, base, d);
 	parse_resolve_all(f, base, d);
 	edges = cJSON_GetObjectItemCaseSensitive(obj, "edges");
