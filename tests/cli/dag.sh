@@ -241,6 +241,18 @@ q_is "SELECT status FROM workflows WHERE id = $rid" completed \
 is "$(ran a)$(ran b)$(ran c)$(ran other)" "1111" \
     "the step and everything depending on it ran again, once each"
 
+# --- the run's handlers beside a DAG ----------------------------------------------
+
+cat >"$T_DIR/handler.json" <<'EOF'
+{"a": {"tool": "fail", "retry": {"max_attempts": 1}},
+ "b": {"tool": "noop", "depends_on": ["a"]},
+ "on_failure": {"tool": "echo", "args": {"why": "{{workflow.error}}"}}}
+EOF
+wait_run "$T_DIR/handler.json"
+expect_rc 1 "a DAG run with on_failure still fails"
+is "$(rows "$ID")" "a|failed
+on_failure|done" "on_failure is no root of the DAG: it ran once, at the end"
+
 # --- check: refusals with their paths ---------------------------------------------
 
 check_says() {
@@ -295,6 +307,9 @@ check_says "a misspelt edge field" '{"nodes": [{"step_name": "x", "tool": "noop"
     '$.edges[0].conditon: unknown field "conditon" in an edge (did you mean "condition"?)'
 check_says "a node mixing forms" '{"nodes": [{"step_name": "x", "tool": "noop", "next": "y"}, {"step_name": "y", "tool": "noop"}]}' \
     '$.nodes[0].next: "next" cannot be used in a DAG flow (the nodes and edges form)'
+check_says "a dependency on a handler" '{"a": {"tool": "noop", "depends_on": ["finally"]},
+ "finally": {"tool": "noop"}}' \
+    '$.a.depends_on[0]: "finally" is the run'"'"'s "finally" handler'
 run_sluice run "$T_DIR/bad.json"
 expect_rc 2 "run refuses what check refuses"
 
