@@ -343,6 +343,7 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 {
 	struct ewf	*wf;
 	char		*comment, *target;
+	int64_t		 id;
 
 	/* A step and no workflow: one for-each item (cancel --step). */
 	if (m->workflow_id == 0 && m->step_id != 0)
@@ -354,8 +355,15 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 	comment = engine_arg_comment(m->args_json);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "cancel", wf->id, 0, target, comment, NULL);
-	xasprintf(&r->message, "cancelled workflow %lld", (long long)wf->id);
-	engine_wf_cancel(e, wf);
+	id = wf->id;
+	engine_wf_cancel(e, wf);	/* may free wf */
+	if ((wf = engine_wf_get(e, id)) != NULL && !wf->ended)
+		xasprintf(&r->message, "cancelling workflow %lld: its finally "
+		    "handler runs first (cancel again to kill it)",
+		    (long long)id);
+	else
+		xasprintf(&r->message, "cancelled workflow %lld",
+		    (long long)id);
 	free(target);
 	free(comment);
 	return (0);

@@ -108,6 +108,9 @@ struct ewf {
 	int		 depth;		/* 0, or how deep a child it is */
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
+	int		 handling;	/* its on_failure or finally runs */
+	enum run_status	 ending;	/* then: how it ends after them */
+	char		*ending_why;	/* and why, or NULL */
 	int		 refs;		/* steps in memory that point here */
 	struct mask	*mask;		/* secret values: "***" when stored */
 	struct cJSON	*secret_input;	/* secret inputs' values, or NULL */
@@ -352,6 +355,11 @@ void		 engine_wf_cancel(struct engine *, struct ewf *);
 void		 engine_wf_cancel_why(struct engine *, struct ewf *,
 		     const char *);
 void		 engine_wf_settle(struct engine *, struct ewf *);
+void		 engine_wf_end(struct engine *, struct ewf *, enum run_status,
+		     const char *);
+const char	*engine_end_reason(enum run_status, const char *);
+void		 engine_rows_cancel(struct engine *, struct ewf *, int64_t,
+		     const char *);
 void		 engine_advance(struct engine *, struct estep *,
 		     const char *, int, int);
 void		 engine_step_skipped(struct engine *, struct estep *,
@@ -670,6 +678,15 @@ void		 engine_notify_job_free(struct notify_job *);
 int		 engine_when_holds(struct engine *, struct ewf *,
 		     const struct flow_step *);
 int		 engine_when_skip(struct engine *, struct estep *);
+
+/* handler.c: a run's on_failure and finally. */
+int		 engine_handler_is(const struct estep *);
+int		 engine_handler_begin(struct engine *, struct ewf *,
+		     enum run_status, const char *);
+void		 engine_handler_ended(struct engine *, struct estep *,
+		     const char *);
+void		 engine_handler_load(struct engine *, struct ewf *,
+		     const char *);
 
 /* deadline.c */
 void		 engine_run_timer_arm(struct engine *, const char *, int64_t,

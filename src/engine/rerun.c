@@ -149,6 +149,9 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 	    (wf = engine_wf_load(e, w, &cause)) == NULL)
 		engine_store_fatal(e, cause);
 	wf->ended = 0;
+	wf->handling = 0;	/* its handlers run again at its next end */
+	free(wf->ending_why);
+	wf->ending_why = NULL;
 	engine_foreach_forget_all(wf);
 	store_workflow_free(w);
 	*wfp = wf;

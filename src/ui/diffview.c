@@ -80,6 +80,7 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 	char			*cause, *diff, *l1, *l2, *p;
 	char			 when[32];
 	size_t			 n;
+	int			 pretty;
 
 	if (store_template_get_any(ui->store, name, v1, &t1, &cause) != 0 ||
 	    store_template_get_any(ui->store, name, v2, &t2, &cause) != 0) {
@@ -94,7 +95,9 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 	xasprintf(&l2, "%s v%lld (saved %s by %s)", name,
 	    (long long)t2->version, ui_draw_when(t2->updated_at, when,
 	    sizeof when), t2->updated_by != NULL ? t2->updated_by : "-");
-	diff = diff_documents(t1->document, t2->document, l1, l2);
+	/* On the screen readability wins: one-line documents pretty. */
+	pretty = diff_documents_reformat(t1->document, t2->document, 1);
+	diff = diff_documents(t1->document, t2->document, l1, l2, pretty);
 	if (diff == NULL) {
 		ui_screen_message(ui, 0, "versions %lld and %lld of %s are the "
 		    "same", (long long)t1->version, (long long)t2->version,
@@ -117,8 +120,8 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 		buf_init(&words);
 		buf_puts(&words, "template diff ");
 		ui_action_quote(&words, name);
-		buf_printf(&words, " %lld %lld", (long long)t1->version,
-		    (long long)t2->version);
+		buf_printf(&words, " %lld %lld%s", (long long)t1->version,
+		    (long long)t2->version, pretty ? " --pretty" : "");
 		buf_init(&echo);
 		ui_action_echo(ui, &echo, words.data);
 		ui_screen_message(ui, 0, "%s", echo.data);
