@@ -371,6 +371,9 @@ void		 engine_exec_stream(struct engine *, struct estep *, int,
 void		 engine_exec_status(struct engine *, struct estep *, int);
 void		 engine_exec_stop(struct engine *, struct estep *);
 void		 engine_spawn(struct engine *);
+#ifdef SLUICE_TEST_CLOCK
+void		 engine_test_hold(const char *);
+#endif
 void		 engine_record_pids(struct engine *);
 void		 engine_exec_log(struct engine *, struct estep *,
 		     const char *, const char *, size_t);
@@ -503,6 +506,14 @@ void		 engine_server_wait(struct engine *, int);
 /* busy.c */
 void		 engine_busy_attach(struct engine *);
 
+/* request.c: request ids, recorded with their answers. */
+void		 engine_outcome(struct engine *, int64_t, const char *,
+		     struct engine_reply *);
+int		 engine_request_seen(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+void		 engine_request_record(struct engine *,
+		     const struct store_inbox *, const struct engine_reply *);
+
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);
 int		 engine_apply(struct engine *, const struct store_inbox *,
@@ -613,10 +624,6 @@ int		 engine_cmd_prune(struct engine *,
 		     const struct authority_caller *, struct engine_reply *);
 void		 engine_prune_due(struct engine *);
 void		 engine_prune_open(struct engine *);
-void		 engine_reply_prune_json(struct cJSON *,
-		     const struct engine_reply *);
-void		 engine_reply_prune_read(const struct cJSON *,
-		     struct engine_reply *);
 
 int		 engine_cmd_schedule_rm(struct engine *,
 		     const struct store_inbox *,

@@ -310,9 +310,11 @@ engine_spawn_one(struct engine *e, struct estep *es)
 /*
  * Test builds only: with $SLUICE_TEST_HOLD naming this point, stop
  * ourselves (SIGSTOP) the first time we reach it, so a test can do what
- * it likes (take over) before we go on.
+ * it likes (take over, kill us) before we go on.  The points: "spawn"
+ * (between a commit and a step's start), "apply" (a socket request read,
+ * not applied) and "answer" (a request committed, not yet answered).
  */
-static void
+void
 engine_test_hold(const char *point)
 {
 	static int	 held;
