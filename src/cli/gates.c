@@ -63,7 +63,7 @@ cmd_gates_run(struct client *ctx, const struct cli_args *args)
 	}
 	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
-	if ((rc = store_gate_list(ctx->store, &g, &n, &cause)) != 0)
+	if ((rc = client_gate_list(ctx->store, &g, &n, &cause)) != 0)
 		return (client_store_fail(ctx, rc, cause));
 	t = cli_table_create(header, nitems(header));
 	cli_table_flex(t, ".ff...f");

@@ -45,20 +45,17 @@ static const char step_insert_sql[] =
 	" ?, ?, ?, ?, ?, ?, ?)";
 
 /*
- * Waiting gates with their workflow.  Approvals count distinct people;
- * gate_json is the engine's own resolved JSON, checked before reading.
+ * Waiting gates with their workflow.  Approvals count distinct people.
+ * The policy comes as it is stored: its one reader is flow_policy_read(),
+ * so its message and quorum are read there (client_gate_list()), never
+ * picked out here with json_extract.
  */
 static const char gate_list_sql[] =
 	"SELECT s.id, s.workflow_id, COALESCE(s.ready_at, s.created_at),"
-	" w.name, s.name,"
-	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
-	"  json_extract(s.gate_json, '$.message') END, ''),"
-	" w.created_by,"
+	" w.name, s.name, s.gate_json, w.created_by,"
 	" (SELECT count(DISTINCT p.who) FROM approvals p"
 	"  WHERE p.step_id = s.id AND p.decision = 'approve'"
 	STORE_APPROVAL_AUDITED "),"
-	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
-	"  json_extract(s.gate_json, '$.quorum') END, 1),"
 	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id),"
 	" w.created_via, CASE WHEN s.item_of IS NOT NULL THEN s.label END"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
@@ -342,14 +339,13 @@ store_gate_row(struct store_stmt *st, void *p, char **cause)
 	g->waiting_since = store_col_int64(st, 2);
 	g->workflow_name = store_column_text(st, 3);
 	g->step = store_column_text(st, 4);
-	g->message = store_column_text(st, 5);
+	g->gate_json = store_column_text(st, 5);
 	g->created_by = store_column_text(st, 6);
 	g->approvals = store_col_int(st, 7);
-	g->quorum = store_col_int(st, 8);
-	g->parent_id = store_col_int64(st, 9);
-	g->parent_name = store_column_text(st, 10);
-	g->created_via = store_column_text(st, 11);
-	g->label = store_column_text(st, 12);
+	g->parent_id = store_col_int64(st, 8);
+	g->parent_name = store_column_text(st, 9);
+	g->created_via = store_column_text(st, 10);
+	g->label = store_column_text(st, 11);
 	/*
 	 * A for-each's gates and items share its step's name: the label
 	 * says which ("before batch 2 of 3", "failure budget", a host).
@@ -411,6 +407,7 @@ store_gates_free(struct store_gate *list, size_t n)
 		free(list[i].step);
 		free(list[i].label);
 		free(list[i].title);
+		free(list[i].gate_json);
 		free(list[i].message);
 		free(list[i].created_by);
 		free(list[i].created_via);

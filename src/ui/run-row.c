@@ -96,6 +96,9 @@ ui_run_label_text(const struct tree *t, const struct tree_row *tr, char *buf,
 	case TREE_JOIN:
 		if (tr->item && tr->row->label != NULL)
 			return (tr->row->label);
+		if (flow_handler_title(tr->row->step_key, tr->row->name, buf,
+		    len) != NULL)
+			return (buf);
 		return (tr->row->name != NULL ? tr->row->name :
 		    tr->row->step_key != NULL ? tr->row->step_key : "?");
 	case TREE_NOT_REACHED:
@@ -344,7 +347,8 @@ ui_run_oneline(const char *text, struct buf *b)
 static enum ui_paint
 run_result(const struct store_step *s, struct buf *b)
 {
-	cJSON		*g, *m;
+	struct flow_policy	 p;
+	char			*why;
 
 	switch (s->status) {
 	case STEP_FAILED:
@@ -358,13 +362,15 @@ run_result(const struct store_step *s, struct buf *b)
 		/* A wait step is finished from outside, not approved. */
 		buf_puts(b, s->kind == KIND_WAIT ?
 		    "awaiting completion from outside" : "awaiting approval");
-		g = json_parse_or_null(s->gate_json);
-		m = cJSON_GetObjectItemCaseSensitive(g, "message");
-		if (cJSON_IsString(m) && *m->valuestring != '\0') {
+		if (flow_policy_read(s->gate_json, s->kind == KIND_WAIT ?
+		    KIND_WAIT : KIND_GATE, &p, &why) != 0) {
+			buf_puts(b, ": its stored policy cannot be read");
+			free(why);
+		} else if (p.message != NULL && *p.message != '\0') {
 			buf_puts(b, ": ");
-			ui_run_oneline(m->valuestring, b);
+			ui_run_oneline(p.message, b);
 		}
-		cJSON_Delete(g);
+		flow_policy_free(&p);
 		return (PAINT_WAIT);
 	case STEP_PENDING:
 		buf_puts(b, s->attempt > 1 ? "waiting to retry" : "");
