@@ -539,7 +539,7 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 		}
 		if (st->concurrency.key != NULL) {
 			v = cJSON_CreateString(st->concurrency.key);
-			path = check_step_path(base, st, "concurrency.key");
+			path = flow_step_path(base, st, "concurrency.key");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);
