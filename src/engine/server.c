@@ -79,6 +79,9 @@ struct server_client {
 	int			 busy;		/* its lines are being applied */
 	int			 held;		/* lines kept for after a wait */
 	int			 eof;		/* gone during a wait */
+	struct engine_read_slot	 read;		/* server-read.c */
+	size_t			 read_out;	/* a read's answer: may */
+						/* pass SERVER_OUT_MAX */
 	TAILQ_ENTRY(server_client) entry;
 };
 TAILQ_HEAD(server_clients, server_client);
@@ -166,6 +169,7 @@ engine_server_close(struct engine *e)
 		return;
 	while ((c = TAILQ_FIRST(&srv->clients)) != NULL)
 		server_client_free(c);
+	engine_read_close(e);
 	loop_fd_del(srv->ev);
 	close(srv->fd);
 	unlink(srv->path);
@@ -285,6 +289,7 @@ server_accept(int fd, short revents, void *arg)
 	c->ev = loop_fd_add(srv->e->loop, cfd, POLLIN, server_client_io, c);
 	c->idle = loop_timer_create(srv->e->loop, server_client_idle, c);
 	loop_timer_start(c->idle, srv->idle_ms);
+	engine_read_slot_init(srv->e, &c->read);
 	TAILQ_INSERT_TAIL(&srv->clients, c, entry);
 	srv->nclients++;
 }
@@ -333,6 +338,7 @@ server_client_free(struct server_client *c)
 	c->srv->nclients--;
 	loop_fd_del(c->ev);
 	loop_timer_free(c->idle);
+	engine_read_slot_clear(&c->read);
 	close(c->fd);
 	buf_free(&c->in);
 	buf_free(&c->out);
@@ -548,7 +554,8 @@ server_client_write(struct server_client *c)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && errno == EAGAIN) {
-			if (c->out.len - c->off > SERVER_OUT_MAX) {
+			if (c->out.len - c->off > SERVER_OUT_MAX +
+			    c->read_out) {
 				log_debug("%s: client pid %ld does not read; "
 				    "dropped", __func__, (long)c->pid);
 				server_client_free(c);
@@ -571,6 +578,7 @@ server_client_write(struct server_client *c)
 	buf_reset(&c->out);
 	c->off = 0;
 	c->notified = 0;
+	c->read_out = 0;
 	if (c->closing) {
 		server_client_free(c);
 		return (-1);
@@ -671,6 +679,7 @@ server_client_line(struct server_client *c, char *line)
 	const cJSON		*cmd, *args;
 	const char		*waiting;
 	int64_t			 since;
+	size_t			 len;
 	char			*who;
 
 	if ((req = cJSON_Parse(line)) == NULL || !cJSON_IsObject(req)) {
@@ -712,6 +721,12 @@ server_client_line(struct server_client *c, char *line)
 			    (double)since);
 		}
 		server_reply(c, o);
+	} else if (engine_read_command(cmd->valuestring)) {
+		/* A big row may pass the unread limit: it is being read. */
+		len = c->out.len;
+		server_reply(c, engine_read_apply(&c->read, cmd->valuestring,
+		    req));
+		c->read_out += c->out.len - len;
 	} else if (strcmp(cmd->valuestring, "subscribe") == 0) {
 		c->subscribed = 1;	/* idle for good reason: stays */
 		server_error(c, 0, "subscribed");
