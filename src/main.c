@@ -45,7 +45,7 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cli_ctx			 ctx;
+	struct client			 ctx;
 	const struct user_info		*me;
 	char				*logpath;
 	int				 ch, rc;

@@ -5,8 +5,11 @@
 # include; sluice mcp in particular reaches the engine through the client
 # API (src/client), never through the command line's code.  And SQLite
 # (its calls, its header, SQL opening a string) is used only below
-# src/store: the store seam another backend plugs into.  Each check is
-# run on the tree, then on a copy that breaks it once, which it must catch.
+# src/store: the store seam another backend plugs into.  Inside src/store
+# only the SQLite driver (driver-sqlite*.c) calls SQLite: every other store
+# file goes through the driver interface (src/store/driver.h).  Each check
+# is run on the tree, then on a copy that breaks it once, which it must
+# catch.
 . "$TOP_SRCDIR/tests/lib.sh"
 
 # layer: the layers it may include besides its own.
@@ -74,5 +77,29 @@ printf 'static const char *q = "SELECT id FROM workflows";\n' \
     >"$T_DIR/src/client/provoke.c"
 is "$(sqlite_outside "$T_DIR/src")" "client/provoke.c" \
     "  and so is SQL"
+
+# sqlite_beside_driver SRC: the files under SRC/store, other than the
+# SQLite driver's, that call SQLite or include its header.
+sqlite_beside_driver() {
+	grep -rlE 'sqlite3_[a-z]|<sqlite3\.h>' "$1/store" --include='*.c' \
+	    --include='*.h' | sed "s|^$1/||" |
+	    grep -v '^store/driver-sqlite[a-z-]*\.[ch]$' || :
+}
+
+is "$(sqlite_beside_driver "$TOP_SRCDIR/src")" "" \
+    "in src/store only the SQLite driver calls SQLite"
+cp -R "$TOP_SRCDIR/src/store" "$T_DIR/src/"
+is "$(sqlite_beside_driver "$T_DIR/src")" "" "  (and so in the copy)"
+printf 'static int y(void) { return sqlite3_changes(0); }\n' \
+    >>"$T_DIR/src/store/lease.c"
+is "$(sqlite_beside_driver "$T_DIR/src")" "store/lease.c" \
+    "a sqlite3_ call in a store file beside the driver is caught"
+cp "$TOP_SRCDIR/src/store/lease.c" "$T_DIR/src/store/lease.c"
+printf '#include <sqlite3.h>\n' >>"$T_DIR/src/store/store-int.h"
+is "$(sqlite_beside_driver "$T_DIR/src")" "store/store-int.h" \
+    "  and so is <sqlite3.h> in a store header"
+printf '#include <sqlite3.h>\n' >"$T_DIR/src/store/driver-sqlite-more.c"
+is "$(sqlite_beside_driver "$T_DIR/src")" "store/store-int.h" \
+    "  while a driver-sqlite file may use it"
 
 done_testing

@@ -29,10 +29,10 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_audit_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_audit_run(struct client *, const struct cli_args *);
 static void	cmd_audit_json(const struct store_audit *, size_t);
 static void	cmd_audit_text(const struct store_audit *, size_t);
-static int	cmd_audit_verify(struct cli_ctx *, int);
+static int	cmd_audit_verify(struct client *, int);
 
 static const struct cli_opt cmd_audit_opts[] = {
 	{ "limit", 0, "N", 0, "at most N entries (default 50)" },
@@ -128,7 +128,7 @@ cmd_audit_text(const struct store_audit *a, size_t n)
  * first), a summary on stderr; exit 0 when the trail is intact, else 1.
  */
 static int
-cmd_audit_verify(struct cli_ctx *ctx, int json)
+cmd_audit_verify(struct client *ctx, int json)
 {
 	struct store_verify	 v;
 	cJSON			*o, *arr;
@@ -172,7 +172,7 @@ cmd_audit_verify(struct cli_ctx *ctx, int json)
 
 /* Print audit entries as a table or a JSON array. */
 static int
-cmd_audit_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_audit_run(struct client *ctx, const struct cli_args *args)
 {
 	struct store_audit	*a;
 	const char		*s;

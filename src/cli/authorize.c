@@ -40,7 +40,7 @@
  * The store must be open for writing.
  */
 int
-cli_authorize(struct cli_ctx *ctx, const char *verb, const char *target)
+cli_authorize(struct client *ctx, const char *verb, const char *target)
 {
 	struct engine_opts		 opts;
 	struct authority_caller		 caller;

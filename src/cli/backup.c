@@ -27,7 +27,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_backup_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_backup_run(struct client *, const struct cli_args *);
 
 static const struct cli_opt cmd_backup_opts[] = {
 	{ "force", 0, NULL, 0, "replace FILE if it exists" },
@@ -47,7 +47,7 @@ const struct cli_cmd cli_cmd_backup = {
 
 /* Copy the database to the file named. */
 static int
-cmd_backup_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_backup_run(struct client *ctx, const struct cli_args *args)
 {
 	const char	*file = args->argv[0];
 	char		*cause = NULL;

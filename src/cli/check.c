@@ -31,7 +31,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_check_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_check_run(struct client *, const struct cli_args *);
 
 static const struct cli_opt cmd_check_opts[] = {
 	{ "json", 0, NULL, 0, "print the problems as a JSON array" },
@@ -53,7 +53,7 @@ const struct cli_cmd cli_cmd_check = {
 
 /* Validate one document against the tools catalog. */
 static int
-cmd_check_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_check_run(struct client *ctx, const struct cli_args *args)
 {
 	const char			*file = args->argv[0];
 	const struct flow_tools		*tools;

@@ -129,7 +129,7 @@ cli_unknown(const struct cli_cmd *parent, const char *word)
  * parsed against it first.
  */
 int
-cli_cmd_exec(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc,
+cli_cmd_exec(struct client *ctx, const struct cli_cmd *cmd, int argc,
     char **argv)
 {
 	const struct cli_cmd	*sub;
@@ -172,7 +172,7 @@ cli_cmd_exec(struct cli_ctx *ctx, const struct cli_cmd *cmd, int argc,
 
 /* Run argv[0] as a command; returns the process exit status. */
 int
-cli_dispatch(struct cli_ctx *ctx, int argc, char **argv)
+cli_dispatch(struct client *ctx, int argc, char **argv)
 {
 	const struct cli_cmd	*cmd;
 

@@ -40,12 +40,6 @@
 #include "client/client.h"
 
 /*
- * The command line is a client of the engine (client.h): its context is
- * the client's settings and open database.
- */
-#define cli_ctx	client
-
-/*
  * An option a command takes, declared in its table entry (tmux's args
  * template): cli.c parses every command line once against it, so usage,
  * --help, completion and the parser never disagree.  An option list ends
@@ -95,7 +89,7 @@ struct cli_cmd {
 					   shell; the last repeats */
 	int		 hidden;	/* not in help or completion */
 	int		 flags;		/* CLI_CMD_F_* */
-	int		 (*run)(struct cli_ctx *, const struct cli_args *);
+	int		 (*run)(struct client *, const struct cli_args *);
 };
 #define CLI_CMD_F_STEP	0x1	/* its argument is a step id */
 #define CLI_CMD_F_ITEM	0x2	/* with --step, its argument is a step id */
@@ -131,8 +125,8 @@ extern const struct cli_cmd cli_cmd_complete_words;
 /* cli.c */
 extern const struct cli_cmd *const cli_cmds[];
 const struct cli_cmd *cli_find(const char *);
-int		 cli_dispatch(struct cli_ctx *, int, char **);
-int		 cli_cmd_exec(struct cli_ctx *, const struct cli_cmd *, int,
+int		 cli_dispatch(struct client *, int, char **);
+int		 cli_cmd_exec(struct client *, const struct cli_cmd *, int,
 		     char **);
 int		 cli_unknown(const struct cli_cmd *, const char *);
 
@@ -201,40 +195,40 @@ struct cli_run_opts {
 	const char	*at;		/* --at WHEN, or NULL */
 	int		 wait;		/* --wait */
 };
-int		 cli_run_start(struct cli_ctx *, const struct cli_run_opts *);
+int		 cli_run_start(struct client *, const struct cli_run_opts *);
 extern const struct cli_opt cli_run_options[];
-int		 cli_run_args(struct cli_ctx *, const struct cli_args *,
+int		 cli_run_args(struct client *, const struct cli_args *,
 		     const char *);
 
 /* wait.c: "run --wait": drive the run as the engine, or follow one. */
 struct engine_request;
 struct engine_reply;
 struct engine_opts;
-int		 cli_run_wait(struct cli_ctx *, const struct engine_request *);
+int		 cli_run_wait(struct client *, const struct engine_request *);
 
 /* submit.c */
-int		 cli_submit(struct cli_ctx *, const struct engine_request *,
+int		 cli_submit(struct client *, const struct engine_request *,
 		     struct engine_reply *, int);
-int		 cli_reply(struct cli_ctx *, struct engine_reply *, int);
-int		 cli_submit_action(struct cli_ctx *, const char *, int64_t,
+int		 cli_reply(struct client *, struct engine_reply *, int);
+int		 cli_submit_action(struct client *, const char *, int64_t,
 		     int64_t, const char *, const char *);
 
 
 /* authorize.c: the authority rule for what the CLI writes itself. */
-int		 cli_authorize(struct cli_ctx *, const char *, const char *);
+int		 cli_authorize(struct client *, const char *, const char *);
 
 /* template.c: template names, shared with editor.c. */
 int		 cli_template_check_name(const char *, char **);
 
 /* template-versions.c */
-int		 cli_template_history(struct cli_ctx *,
+int		 cli_template_history(struct client *,
 		     const struct cli_args *);
-int		 cli_template_diff(struct cli_ctx *, const struct cli_args *);
+int		 cli_template_diff(struct client *, const struct cli_args *);
 
 /* console.c: sluice with no command. */
-int		 cli_console(struct cli_ctx *);
+int		 cli_console(struct client *);
 
 /* editor.c: "template edit", like crontab -e. */
-int		 cli_template_edit(struct cli_ctx *, const char *);
+int		 cli_template_edit(struct client *, const char *);
 
 #endif /* SLUICE_CLI_H */

@@ -35,7 +35,7 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_complete_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_complete_run(struct client *, const struct cli_args *);
 static cJSON	*cmd_complete_result(const char *);
 
 static const struct cli_opt complete_opts[] = {
@@ -122,7 +122,7 @@ cmd_complete_result(const char *arg)
 
 /* complete STEP [--result JSON|-] [-m TEXT], fail STEP -m TEXT. */
 static int
-cmd_complete_run(struct cli_ctx *ctx, const struct cli_args *ca)
+cmd_complete_run(struct client *ctx, const struct cli_args *ca)
 {
 	struct engine_request	 q;
 	struct engine_reply	 r;

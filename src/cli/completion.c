@@ -38,7 +38,7 @@
 
 /* What one completion is working on. */
 struct complete_state {
-	struct cli_ctx		*ctx;
+	struct client		*ctx;
 	struct store		*store;		/* read-only, or NULL */
 	int			 tried;		/* store opened or given up */
 	const char		*cur;		/* the word being completed */
@@ -46,8 +46,8 @@ struct complete_state {
 	int			 describe;	/* -d: "WORD<tab>WHAT" */
 };
 
-static int	 cmd_completion_run(struct cli_ctx *, const struct cli_args *);
-static int	 cmd_complete_words_run(struct cli_ctx *,
+static int	 cmd_completion_run(struct client *, const struct cli_args *);
+static int	 cmd_complete_words_run(struct client *,
 		     const struct cli_args *);
 static struct store *complete_store(struct complete_state *);
 static void	 complete_word(struct complete_state *, const char *,
@@ -181,7 +181,7 @@ const struct cli_cmd cli_cmd_complete_words = {
 
 /* "sluice completion SHELL": print that shell's script. */
 static int
-cmd_completion_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_completion_run(struct client *ctx, const struct cli_args *args)
 {
 	const char	*names[nitems(complete_shells)], *best;
 	size_t		 i;
@@ -486,7 +486,7 @@ complete_arg_kind(const struct cli_cmd *cmd, int npos)
 
 /* "sluice __complete -- WORDS...": print what may come next, one a line. */
 static int
-cmd_complete_words_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_complete_words_run(struct client *ctx, const struct cli_args *args)
 {
 	struct complete_state	 cs;
 	const struct cli_cmd	*cmd, *sub;

@@ -33,7 +33,7 @@
 
 /* Open what the console needs and run it. */
 int
-cli_console(struct cli_ctx *ctx)
+cli_console(struct client *ctx)
 {
 	struct ui_config	 cfg;
 	const struct flow_tools	*tools;

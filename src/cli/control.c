@@ -32,8 +32,8 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_control_run(struct cli_ctx *, const struct cli_args *);
-static int	 control_retry_dry(struct cli_ctx *, int64_t, const char *);
+static int	 cmd_control_run(struct client *, const struct cli_args *);
+static int	 control_retry_dry(struct client *, int64_t, const char *);
 
 static const struct cli_opt control_comment_opts[] = {
 	{ "message", 'm', "TEXT", 0, "a comment, kept in the audit trail" },
@@ -161,7 +161,7 @@ const struct cli_cmd cli_cmd_resume = {
 
 /* Every command here: ID or STEP, -m, --from; then ask the engine. */
 static int
-cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_control_run(struct client *ctx, const struct cli_args *args)
 {
 	const struct cli_cmd	*cmd = args->cmd;
 	const char		*comment = NULL, *from = NULL;
@@ -194,7 +194,7 @@ cmd_control_run(struct cli_ctx *ctx, const struct cli_args *args)
  * the database; nothing is sent.  Refused as the retry would be.
  */
 static int
-control_retry_dry(struct cli_ctx *ctx, int64_t id, const char *from)
+control_retry_dry(struct client *ctx, int64_t id, const char *from)
 {
 	struct buf	 b;
 	char		*cause = NULL;

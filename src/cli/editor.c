@@ -52,7 +52,7 @@ enum editor_round {
 };
 
 struct editor {
-	struct cli_ctx		*ctx;
+	struct client		*ctx;
 	const struct flow_tools	*tools;
 	const char		*name;
 	char			*path;		/* the temporary file */
@@ -120,7 +120,7 @@ static int	editor_blank(const char *);
  * user cancels, or it cannot go on.  Returns the exit code.
  */
 int
-cli_template_edit(struct cli_ctx *ctx, const char *name)
+cli_template_edit(struct client *ctx, const char *name)
 {
 	struct editor	 ed;
 	int		 rc;

@@ -39,7 +39,7 @@
 
 struct cmd_engine_state;
 
-static int	 cmd_engine_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_engine_run(struct client *, const struct cli_args *);
 static void	 cmd_engine_signal(int, void *);
 static void	 cmd_engine_retry(void *);
 static void	 cmd_engine_check(void *);
@@ -83,7 +83,7 @@ struct cmd_engine_retired {
 struct cmd_engine_state {
 	struct loop	*loop;
 	struct engine	*engine;
-	struct cli_ctx	*ctx;
+	struct client	*ctx;
 	struct engine_opts opts;	/* as started (the step limit) */
 	struct cmd_engine_retired *retired;	/* replaced by reloads */
 	int		 signals;
@@ -119,7 +119,7 @@ static void
 cmd_engine_reload(int signo, void *arg)
 {
 	struct cmd_engine_state	*st = arg;
-	struct cli_ctx		 fresh, *ctx = st->ctx;
+	struct client		 fresh, *ctx = st->ctx;
 	struct engine_opts	 opts;
 	const struct flow_tools	*tools;
 	char			*why = NULL;
@@ -169,7 +169,7 @@ static void
 cmd_engine_retire(struct cmd_engine_state *st)
 {
 	struct cmd_engine_retired	*r;
-	struct cli_ctx			*ctx = st->ctx;
+	struct client			*ctx = st->ctx;
 
 	r = xcalloc(1, sizeof *r);
 	r->settings = *ctx;
@@ -223,7 +223,7 @@ cmd_engine_check(void *arg)
  * a signal meanwhile gives up.  Returns engine_open's code.
  */
 static int
-cmd_engine_handover(struct cli_ctx *ctx, struct loop *loop,
+cmd_engine_handover(struct client *ctx, struct loop *loop,
     struct cmd_engine_state *st, const struct flow_tools *tools,
     const struct engine_opts *opts, char **cause)
 {
@@ -271,7 +271,7 @@ cmd_engine_handover(struct cli_ctx *ctx, struct loop *loop,
 
 /* "sluice engine": take the lock and run until told to stop. */
 static int
-cmd_engine_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_engine_run(struct client *ctx, const struct cli_args *args)
 {
 	struct cmd_engine_state	 st;
 	struct engine_opts	 opts;

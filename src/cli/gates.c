@@ -26,7 +26,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_gates_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_gates_run(struct client *, const struct cli_args *);
 
 static const struct cli_opt cmd_gates_opts[] = {
 	{ "json", 0, NULL, 0, "a JSON array" },
@@ -42,7 +42,7 @@ const struct cli_cmd cli_cmd_gates = {
 
 /* Print the waiting gates as a table or a JSON array. */
 static int
-cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_gates_run(struct client *ctx, const struct cli_args *args)
 {
 	static const char		*header[] = { "STEP", "WORKFLOW",
 	    "GATE", "WAITING", "BY", "OK", "MESSAGE" };
@@ -63,7 +63,7 @@ cmd_gates_run(struct cli_ctx *ctx, const struct cli_args *args)
 	}
 	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
-	if ((rc = store_gate_list(ctx->store, &g, &n, &cause)) != 0)
+	if ((rc = client_gate_list(ctx->store, &g, &n, &cause)) != 0)
 		return (client_store_fail(ctx, rc, cause));
 	t = cli_table_create(header, nitems(header));
 	cli_table_flex(t, ".ff...f");

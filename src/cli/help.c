@@ -27,7 +27,7 @@
 #include "util/util.h"
 #include "cli/cli.h"
 
-static int	cmd_help_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_help_run(struct client *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_help = {
 	.name = "help",
@@ -73,7 +73,7 @@ cli_help_top(FILE *f)
 
 /* "sluice help": the commands; "sluice help CMD [SUB]": that one's help. */
 static int
-cmd_help_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_help_run(struct client *ctx, const struct cli_args *args)
 {
 	const struct cli_cmd	*cmd, *sub;
 

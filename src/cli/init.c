@@ -32,7 +32,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_init_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_init_run(struct client *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_init = {
 	.name = "init",
@@ -50,7 +50,7 @@ const struct cli_cmd cli_cmd_init = {
 
 /* Create the database, or say that it is already there. */
 static int
-cmd_init_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_init_run(struct client *ctx, const struct cli_args *args)
 {
 	struct stat	 sb;
 	struct store	*s;

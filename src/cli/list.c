@@ -27,7 +27,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	cmd_list_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_list_run(struct client *, const struct cli_args *);
 static void	cmd_list_text(const struct store_workflow *, size_t);
 
 static const struct cli_opt cmd_list_opts[] = {
@@ -94,7 +94,7 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 
 /* Print the workflows as a table or a JSON array. */
 static int
-cmd_list_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_list_run(struct client *ctx, const struct cli_args *args)
 {
 	struct store_workflow_filter	 f;
 	struct store_workflow		*wfs;

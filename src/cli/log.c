@@ -32,7 +32,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	 cmd_log_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_log_run(struct client *, const struct cli_args *);
 
 static const struct cli_opt cmd_log_opts[] = {
 	{ "follow", 'f', NULL, 0,
@@ -119,7 +119,7 @@ cmd_log_print(const struct store_log *l, size_t n, int stamps, int raw,
 
 /* "sluice log": print what there is; with -f, wait for more. */
 static int
-cmd_log_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_log_run(struct client *ctx, const struct cli_args *args)
 {
 	struct timespec		 ts = { 0, 100 * 1000 * 1000 };
 	struct store_step	*step = NULL;

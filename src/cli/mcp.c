@@ -30,7 +30,7 @@
 #include "cli/cli.h"
 #include "mcp/mcp.h"
 
-static int	cmd_mcp_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_mcp_run(struct client *, const struct cli_args *);
 
 const struct cli_cmd cli_cmd_mcp = {
 	.name = "mcp",
@@ -44,7 +44,7 @@ const struct cli_cmd cli_cmd_mcp = {
 
 /* Serve MCP until the client closes stdin. */
 static int
-cmd_mcp_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_mcp_run(struct client *ctx, const struct cli_args *args)
 {
 	int	in, out, rc;
 

@@ -36,9 +36,9 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	cmd_prune_run(struct cli_ctx *, const struct cli_args *);
-static int	cmd_prune_preview(struct cli_ctx *, int64_t, int);
-static int	cmd_prune_apply(struct cli_ctx *, int64_t, int);
+static int	cmd_prune_run(struct client *, const struct cli_args *);
+static int	cmd_prune_preview(struct client *, int64_t, int);
+static int	cmd_prune_apply(struct client *, int64_t, int);
 static void	cmd_prune_progress(int64_t, int64_t, int);
 
 static const struct cli_opt cmd_prune_opts[] = {
@@ -60,7 +60,7 @@ const struct cli_cmd cli_cmd_prune = {
 
 /* List what a prune would remove. */
 static int
-cmd_prune_preview(struct cli_ctx *ctx, int64_t before, int json)
+cmd_prune_preview(struct client *ctx, int64_t before, int json)
 {
 	static const char		*header[] = { "ID", "NAME", "STATUS",
 	    "FINISHED", "RUNS", "STEPS" };
@@ -160,7 +160,7 @@ cmd_prune_progress(int64_t runs, int64_t after, int done)
  * long the engine takes (a busy engine is not a failed prune).
  */
 static int
-cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
+cmd_prune_apply(struct client *ctx, int64_t before, int json)
 {
 	struct engine_request	 q;
 	struct engine_reply	 r;
@@ -218,7 +218,7 @@ cmd_prune_apply(struct cli_ctx *ctx, int64_t before, int json)
 
 /* Preview or prune. */
 static int
-cmd_prune_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_prune_run(struct client *ctx, const struct cli_args *args)
 {
 	const char	*why, *age;
 	int64_t		 ms;

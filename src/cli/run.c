@@ -21,7 +21,6 @@
  * engine's work.
  */
 
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,13 +28,12 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#include "sched/sched.h"
 #include "flow/flow.h"
 #include "store/store.h"
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cmd_run_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_run_run(struct client *, const struct cli_args *);
 
 /* What "run" and "template run" take: they start a run the same way. */
 const struct cli_opt cli_run_options[] = {
@@ -76,52 +74,22 @@ const struct cli_cmd cli_cmd_run = {
  * soon as it is known; returns the exit status.
  */
 int
-cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
+cli_run_start(struct client *ctx, const struct cli_run_opts *o)
 {
-	struct flow_doc		*doc = NULL;
-	struct store_template	*t = NULL;
+	struct client_start	 s;
 	struct engine_request	 q;
 	struct engine_reply	 r;
-	char			*input = NULL, *cause = NULL, *name = NULL;
-	cJSON			*given = NULL, *secrets = NULL;
-	int64_t			 start_at = 0;
 	int			 rc;
 
-	memset(&q, 0, sizeof q);
+	memset(&s, 0, sizeof s);
 	memset(&r, 0, sizeof r);
-	if (o->name != NULL && client_run_check_name(ctx, o->name) != 0)
-		return (EXIT_USAGE);
-	if (o->at != NULL &&
-	    when_parse(o->at, time_now_ms(), &start_at, &cause) != 0) {
-		cli_error("--at: %s", cause);
-		free(cause);
-		return (EXIT_USAGE);
-	}
-	if ((rc = client_run_load(ctx, o->what, &doc, &t)) != 0)
+	s.what = o->what;
+	s.input = o->input;
+	s.texts = o->texts;
+	s.name = o->name;
+	s.at = o->at;
+	if ((rc = client_start(ctx, &s, &q)) != 0)
 		goto out;
-	given = cJSON_Duplicate(o->input, 1);
-	if ((rc = client_secret_inputs(ctx, doc, given, &secrets)) != 0)
-		goto out;
-	if ((input = flow_doc_input_text(doc, given, o->texts,
-	    &cause)) == NULL) {
-		cli_error("%s", cause);
-		free(cause);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if ((rc = client_run_secrets_ok(ctx, doc, t)) != 0)
-		goto out;
-	if ((rc = client_store(ctx, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
-		goto out;
-	if (o->name != NULL)
-		name = xstrdup(o->name);
-	else if (t != NULL)
-		name = xstrdup(t->name);
-	else
-		name = client_run_default_name(o->what);
-	q.command = "start";
-	q.args_json = client_run_request(doc, input, name, t, start_at, secrets);
-	q.secret = secrets != NULL;
 	if (o->wait)
 		rc = cli_run_wait(ctx, &q);
 	else if ((rc = cli_submit(ctx, &q, &r, 1)) == 0) {
@@ -130,17 +98,7 @@ cli_run_start(struct cli_ctx *ctx, const struct cli_run_opts *o)
 	}
 out:
 	engine_reply_clear(&r);
-	if (q.secret)
-		explicit_bzero((char *)q.args_json, strlen(q.args_json));
-	free((char *)q.args_json);
-	client_secret_inputs_free(secrets);
-	cJSON_Delete(given);
-	free(name);
-	free(input);
-	if (t != NULL)
-		store_template_free(t);
-	if (doc != NULL)
-		flow_doc_free(doc);
+	client_start_clear(&q);
 	return (rc);
 }
 
@@ -149,7 +107,7 @@ out:
  * what is the flow file or template.
  */
 int
-cli_run_args(struct cli_ctx *ctx, const struct cli_args *args,
+cli_run_args(struct client *ctx, const struct cli_args *args,
     const char *what)
 {
 	struct cli_run_opts	 o;
@@ -170,7 +128,7 @@ cli_run_args(struct cli_ctx *ctx, const struct cli_args *args,
 
 /* "sluice run": start, print the id. */
 static int
-cmd_run_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_run_run(struct client *ctx, const struct cli_args *args)
 {
 	return (cli_run_args(ctx, args, args->argv[0]));
 }

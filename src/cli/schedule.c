@@ -49,16 +49,16 @@ struct schedule_add {
 	cJSON		*texts;		/* keys given as text, owned */
 };
 
-static int	 cmd_schedule_add(struct cli_ctx *,
+static int	 cmd_schedule_add(struct client *,
 		     const struct cli_args *);
-static int	 cmd_schedule_list(struct cli_ctx *,
+static int	 cmd_schedule_list(struct client *,
 		     const struct cli_args *);
-static int	 cmd_schedule_show(struct cli_ctx *,
+static int	 cmd_schedule_show(struct client *,
 		     const struct cli_args *);
-static int	 cmd_schedule_action(struct cli_ctx *,
+static int	 cmd_schedule_action(struct client *,
 		     const struct cli_args *);
 static int	 schedule_name_arg(const char *);
-static int	 schedule_add_check(struct cli_ctx *,
+static int	 schedule_add_check(struct client *,
 		     struct schedule_add *);
 static void	 schedule_add_typed(struct schedule_add *, const char *);
 static cJSON	*schedule_json(const struct store_schedule *);
@@ -66,7 +66,7 @@ static void	 schedule_skip_times(cJSON *);
 static void	 schedule_table(const struct store_schedule *, size_t);
 static const char *schedule_next_text(const struct store_schedule *, char *,
 		     size_t);
-static void	 schedule_print_next(struct cli_ctx *, const char *);
+static void	 schedule_print_next(struct client *, const char *);
 
 static const struct cli_opt schedule_list_opts[] = {
 	{ "json", 0, NULL, 0, "a JSON array" },
@@ -210,7 +210,7 @@ schedule_name_arg(const char *name)
  * policy, the template and the input it needs.  0 or an exit status.
  */
 static int
-schedule_add_check(struct cli_ctx *ctx, struct schedule_add *a)
+schedule_add_check(struct client *ctx, struct schedule_add *a)
 {
 	const struct flow_tools	*tools;
 	struct store_template	*t;
@@ -302,7 +302,7 @@ schedule_add_typed(struct schedule_add *a, const char *checked)
 
 /* After an add or a resume: when the schedule fires next. */
 static void
-schedule_print_next(struct cli_ctx *ctx, const char *name)
+schedule_print_next(struct client *ctx, const char *name)
 {
 	struct store_schedule	*c;
 	char			*cause = NULL, next[64];
@@ -323,7 +323,7 @@ schedule_print_next(struct cli_ctx *ctx, const char *name)
  * [--tz ZONE]
  */
 static int
-cmd_schedule_add(struct cli_ctx *ctx, const struct cli_args *cl)
+cmd_schedule_add(struct client *ctx, const struct cli_args *cl)
 {
 	struct schedule_add	 a;
 	struct engine_request	 q;
@@ -459,7 +459,7 @@ schedule_table(const struct store_schedule *c, size_t n)
 
 /* schedule list [--json] */
 static int
-cmd_schedule_list(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_schedule_list(struct client *ctx, const struct cli_args *args)
 {
 	struct store_schedule	*c;
 	cJSON			*arr;
@@ -510,7 +510,7 @@ schedule_skip_times(cJSON *e)
  * keeps their times as Unix ms for the text form to format.
  */
 static int
-schedule_history_json(struct cli_ctx *ctx, const struct store_schedule *c,
+schedule_history_json(struct client *ctx, const struct store_schedule *c,
     cJSON *o, int ms)
 {
 	struct store_schedule_run	*h;
@@ -611,7 +611,7 @@ schedule_show_text(const struct store_schedule *c, const cJSON *o)
 
 /* schedule show NAME [--json] */
 static int
-cmd_schedule_show(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_schedule_show(struct client *ctx, const struct cli_args *args)
 {
 	struct store_schedule	*c;
 	cJSON			*o;
@@ -642,7 +642,7 @@ cmd_schedule_show(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* schedule rm|pause|resume|run NAME: ask the engine. */
 static int
-cmd_schedule_action(struct cli_ctx *ctx, const struct cli_args *cl)
+cmd_schedule_action(struct client *ctx, const struct cli_args *cl)
 {
 	struct engine_request	 q;
 	struct engine_reply	 r;

@@ -28,7 +28,7 @@
 #include "store/store.h"
 #include "cli/cli.h"
 
-static int	 cmd_show_run(struct cli_ctx *, const struct cli_args *);
+static int	 cmd_show_run(struct client *, const struct cli_args *);
 static void	 cmd_show_text(const struct store_workflow *,
 		     const struct store_step *, size_t);
 static void	 cmd_show_times(const struct store_workflow *);
@@ -57,27 +57,24 @@ const struct cli_cmd cli_cmd_show = {
 static char *
 cmd_show_wait_text(const struct store_step *p)
 {
-	const cJSON	*a;
-	cJSON		*g, *by;
-	struct buf	 b;
-	char		*out;
+	struct flow_policy	 pol;
+	struct buf		 b;
+	char			*why, *out;
 
-	g = json_parse_or_null(p->gate_json);
-	by = cJSON_GetObjectItemCaseSensitive(g, "by");
-	buf_init(&b);
-	buf_puts(&b, "from outside by ");
-	if (cJSON_GetArraySize(by) == 0)
-		buf_puts(&b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
-		    "operators")) ? "operators" : "anyone");
-	cJSON_ArrayForEach(a, by) {
-		if (cJSON_IsString(a))
-			buf_printf(&b, "%s%s", a != by->child ? ", " : "",
-			    a->valuestring);
+	if (flow_policy_read(p->gate_json, KIND_WAIT, &pol, &why) != 0) {
+		xasprintf(&out, "its stored policy cannot be read (gate_json "
+		    "%s)", why);
+		free(why);
+		return (out);
 	}
-	buf_printf(&b, ": sluice complete %lld", (long long)p->id);
-	out = xstrdup(b.data);
+	buf_init(&b);
+	buf_join(&b, pol.by, pol.nby);
+	if (pol.nby == 0)
+		buf_puts(&b, pol.operators ? "operators" : "anyone");
+	xasprintf(&out, "from outside by %s: sluice complete %lld", b.data,
+	    (long long)p->id);
 	buf_free(&b);
-	cJSON_Delete(g);
+	flow_policy_free(&pol);
 	return (out);
 }
 
@@ -207,7 +204,7 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 
 /* Look the workflow up and print it. */
 static int
-cmd_show_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_show_run(struct client *ctx, const struct cli_args *args)
 {
 	struct store_workflow		*w;
 	struct store_step		*st;

@@ -55,14 +55,14 @@ struct status {
 	size_t			 nproblems;
 };
 
-static int	cmd_status_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_status_run(struct client *, const struct cli_args *);
 static void	status_problem(struct status *, const char *, ...)
 		    printflike(2, 3);
-static void	status_check(struct cli_ctx *, struct status *);
+static void	status_check(struct client *, struct status *);
 static void	status_print(const struct status *);
 static void	status_json(const struct status *);
 static void	status_json_path(cJSON *, const char *, const char *);
-static void	status_waiting(struct cli_ctx *, struct status *);
+static void	status_waiting(struct client *, struct status *);
 static void	status_free(struct status *);
 
 static const struct cli_opt cmd_status_opts[] = {
@@ -97,7 +97,7 @@ status_problem(struct status *st, const char *fmt, ...)
  * printed by the loaders, on stderr).
  */
 static void
-status_check(struct cli_ctx *ctx, struct status *st)
+status_check(struct client *ctx, struct status *st)
 {
 	struct engine_opts	 opts;
 	const struct flow_tools	*tools;
@@ -256,7 +256,7 @@ status_json(const struct status *st)
  * while it does): a lock someone else holds keeps every command waiting.
  */
 static void
-status_waiting(struct cli_ctx *ctx, struct status *st)
+status_waiting(struct client *ctx, struct status *st)
 {
 	struct engine_request	 q;
 	struct engine_reply	 r;
@@ -295,7 +295,7 @@ status_free(struct status *st)
 
 /* Gather, check and print. */
 static int
-cmd_status_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_status_run(struct client *ctx, const struct cli_args *args)
 {
 	struct status	 st;
 	struct stat	 sb;

@@ -35,7 +35,7 @@
 
 /* Send a request; returns the exit status after printing the answer. */
 int
-cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
+cli_submit(struct client *ctx, const struct engine_request *q,
     struct engine_reply *r, int quiet)
 {
 	int	 rc;
@@ -47,7 +47,7 @@ cli_submit(struct cli_ctx *ctx, const struct engine_request *q,
 
 /* Print the engine's answer to a request; returns the exit status. */
 int
-cli_reply(struct cli_ctx *ctx, struct engine_reply *r, int quiet)
+cli_reply(struct client *ctx, struct engine_reply *r, int quiet)
 {
 	if (r->code != 0) {
 		cli_error("%s", r->message != NULL ? r->message : "refused");
@@ -65,7 +65,7 @@ cli_reply(struct cli_ctx *ctx, struct engine_reply *r, int quiet)
  * --from: build its arguments, send it, print the answer.
  */
 int
-cli_submit_action(struct cli_ctx *ctx, const char *command, int64_t wf,
+cli_submit_action(struct client *ctx, const char *command, int64_t wf,
     int64_t step, const char *comment, const char *from)
 {
 	struct engine_reply	 r;

@@ -91,7 +91,7 @@ versions_table(struct store_template_version *v, size_t n,
 
 /* "sluice template history NAME [--json]". */
 int
-cli_template_history(struct cli_ctx *ctx, const struct cli_args *args)
+cli_template_history(struct client *ctx, const struct cli_args *args)
 {
 	struct store_template_version	*v;
 	size_t				 n, i;
@@ -153,7 +153,7 @@ versions_label(const struct store_template *t)
  * against the one before it, with one that version against the latest.
  */
 int
-cli_template_diff(struct cli_ctx *ctx, const struct cli_args *args)
+cli_template_diff(struct client *ctx, const struct cli_args *args)
 {
 	struct store_template	*t1 = NULL, *t2 = NULL, *latest = NULL;
 	const char		*name;

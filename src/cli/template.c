@@ -38,14 +38,14 @@
 #include "cli/cli.h"
 
 
-static int	cmd_template_list(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_show(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_save(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_edit(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_rm(struct cli_ctx *, const struct cli_args *);
-static int	cmd_template_run(struct cli_ctx *, const struct cli_args *);
+static int	cmd_template_list(struct client *, const struct cli_args *);
+static int	cmd_template_show(struct client *, const struct cli_args *);
+static int	cmd_template_save(struct client *, const struct cli_args *);
+static int	cmd_template_edit(struct client *, const struct cli_args *);
+static int	cmd_template_rm(struct client *, const struct cli_args *);
+static int	cmd_template_run(struct client *, const struct cli_args *);
 static int	template_name_arg(const char *);
-static void	template_table(const struct cli_ctx *, struct store_template *,
+static void	template_table(const struct client *, struct store_template *,
 		    size_t);
 static void	template_print_doc(const char *);
 
@@ -183,7 +183,7 @@ template_name_arg(const char *name)
 
 /* Print live templates as a table: NAME VERSION UPDATED BY RUN BY ... */
 static void
-template_table(const struct cli_ctx *ctx, struct store_template *t,
+template_table(const struct client *ctx, struct store_template *t,
     size_t n)
 {
 	static const char	*head[] = {
@@ -214,7 +214,7 @@ template_table(const struct cli_ctx *ctx, struct store_template *t,
 
 /* template list [--json] */
 static int
-cmd_template_list(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_list(struct client *ctx, const struct cli_args *args)
 {
 	struct engine_opts	 opts;
 	struct store_template	*t;
@@ -267,7 +267,7 @@ template_print_doc(const char *doc)
 
 /* template show NAME [--version N] [--json] */
 static int
-cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_show(struct client *ctx, const struct cli_args *args)
 {
 	struct store_template	*t;
 	const char		*name, *v;
@@ -304,7 +304,7 @@ cmd_template_show(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template save NAME FILE */
 static int
-cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_save(struct client *ctx, const struct cli_args *args)
 {
 	const char	*name, *file, *label;
 	char		*text, *cause;
@@ -333,7 +333,7 @@ cmd_template_save(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template edit NAME: the loop is in editor.c. */
 static int
-cmd_template_edit(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_edit(struct client *ctx, const struct cli_args *args)
 {
 	int	 rc;
 
@@ -344,7 +344,7 @@ cmd_template_edit(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template rm NAME: a soft delete; old versions stay for the runs. */
 static int
-cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_rm(struct client *ctx, const struct cli_args *args)
 {
 	struct engine_reply	 r;
 	const char		*name;
@@ -370,7 +370,7 @@ cmd_template_rm(struct cli_ctx *ctx, const struct cli_args *args)
 
 /* template run NAME: as "run NAME". */
 static int
-cmd_template_run(struct cli_ctx *ctx, const struct cli_args *args)
+cmd_template_run(struct client *ctx, const struct cli_args *args)
 {
 	int	 rc;
 

@@ -37,11 +37,11 @@
 #include "engine/engine.h"
 #include "cli/cli.h"
 
-static int	 cli_wait_final(struct cli_ctx *, int64_t, enum run_status);
-static int	 cli_wait_follow(struct cli_ctx *, int64_t);
+static int	 cli_wait_final(struct client *, int64_t, enum run_status);
+static int	 cli_wait_follow(struct client *, int64_t);
 static void	 cli_wait_signal(int, void *);
 static void	 cli_wait_look(void *);
-static int	 cli_wait_drive(struct cli_ctx *, struct loop *,
+static int	 cli_wait_drive(struct client *, struct loop *,
 		     struct engine *, int64_t);
 
 /* What the loop hook driving a workflow looks at. */
@@ -55,7 +55,7 @@ struct cli_drive {
 
 /* The exit status for a workflow that ended, saying why it failed. */
 static int
-cli_wait_final(struct cli_ctx *ctx, int64_t id, enum run_status status)
+cli_wait_final(struct client *ctx, int64_t id, enum run_status status)
 {
 	struct store_workflow	*w;
 	char			*cause = NULL;
@@ -82,7 +82,7 @@ cli_wait_final(struct cli_ctx *ctx, int64_t id, enum run_status status)
  * (it went away).
  */
 static int
-cli_wait_change(struct cli_ctx *ctx, int *fd)
+cli_wait_change(struct client *ctx, int *fd)
 {
 	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
 	static const char sub[] = "{\"command\":\"subscribe\"}\n";
@@ -119,7 +119,7 @@ cli_wait_change(struct cli_ctx *ctx, int *fd)
  * status, or -1 when the engine went away first (then we take over).
  */
 static int
-cli_wait_follow(struct cli_ctx *ctx, int64_t id)
+cli_wait_follow(struct client *ctx, int64_t id)
 {
 	struct store_workflow	*w;
 	enum run_status		 status;
@@ -182,7 +182,7 @@ cli_wait_look(void *arg)
 
 /* Drive a workflow as its engine until it ends; the exit status. */
 static int
-cli_wait_drive(struct cli_ctx *ctx, struct loop *loop, struct engine *e,
+cli_wait_drive(struct client *ctx, struct loop *loop, struct engine *e,
     int64_t id)
 {
 	struct cli_drive	 d;
@@ -217,7 +217,7 @@ cli_wait_drive(struct cli_ctx *ctx, struct loop *loop, struct engine *e,
  * over.
  */
 int
-cli_run_wait(struct cli_ctx *ctx, const struct engine_request *q)
+cli_run_wait(struct client *ctx, const struct engine_request *q)
 {
 	const struct flow_tools	*tools;
 	struct engine_opts	 opts;

@@ -134,7 +134,24 @@ int		 client_command(struct client *, const char *, int64_t, int64_t,
 		     const char *, const char *, struct engine_reply *);
 void		 client_offline_note(struct client *);
 
-/* start.c: what starting a run takes. */
+/*
+ * start.c: what starting a run takes.  The document is a flow file or a
+ * template's name (what), or a flow's text named where; where also names
+ * the run when nothing else does.
+ */
+struct client_start {
+	const char		*what;
+	const char		*text;
+	size_t			 len;
+	const char		*where;
+	const struct cJSON	*input;		/* given values, NULL: none */
+	const struct cJSON	*texts;		/* keys given as text, or NULL */
+	const char		*name;		/* the run's name, NULL: default */
+	const char		*at;		/* when to start, NULL: now */
+};
+int		 client_start(struct client *, const struct client_start *,
+		     struct engine_request *);
+void		 client_start_clear(struct engine_request *);
 int		 client_run_is_file(const char *);
 int		 client_run_check_name(struct client *, const char *);
 char		*client_run_default_name(const char *);
@@ -152,6 +169,7 @@ int		 client_secret_inputs(const struct client *,
 /* step.c: naming a step, and its log. */
 int		 client_step_target(struct client *, const char *,
 		     struct engine_request *, struct cJSON *);
+int		 client_step_kind(struct client *, int64_t, enum step_kind *);
 int		 client_read_log(struct client *, int64_t, struct buf *);
 
 /* check.c: a document checked without running it. */
@@ -183,6 +201,8 @@ void		 client_json_workflow_times(struct cJSON *,
 		     const struct store_workflow *);
 void		 client_json_workflow_family(struct cJSON *,
 		     const struct store_workflow *);
+int		 client_gate_list(struct store *, struct store_gate **,
+		     size_t *, char **);
 int		 client_read_gates(struct client *, struct cJSON **);
 struct cJSON	*client_json_gates(const struct store_gate *, size_t);
 int		 client_read_templates(struct client *, struct cJSON **);

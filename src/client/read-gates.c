@@ -28,6 +28,39 @@
 
 static void	json_gate_parent(cJSON *, const struct store_gate *);
 
+/*
+ * Every waiting gate, oldest first, its message and quorum read from its
+ * stored policy by the one reader.  A policy that cannot be read says so
+ * as its message: the engine refuses every decision on that gate.
+ */
+int
+client_gate_list(struct store *s, struct store_gate **gp, size_t *np,
+    char **cause)
+{
+	struct store_gate	*g;
+	struct flow_policy	 p;
+	char			*why;
+	size_t			 i;
+	int			 rc;
+
+	if ((rc = store_gate_list(s, gp, np, cause)) != 0)
+		return (rc);
+	for (i = 0; i < *np; i++) {
+		g = &(*gp)[i];
+		if (flow_policy_read(g->gate_json, KIND_GATE, &p, &why) != 0) {
+			xasprintf(&g->message, "its stored policy cannot be "
+			    "read (gate_json %s)", why);
+			g->quorum = 1;
+			free(why);
+			continue;
+		}
+		g->message = xstrdup(p.message != NULL ? p.message : "");
+		g->quorum = p.quorum;
+		flow_policy_free(&p);
+	}
+	return (0);
+}
+
 /* The waiting gates, as gates --json has them. */
 int
 client_read_gates(struct client *cl, cJSON **out)
@@ -40,7 +73,7 @@ client_read_gates(struct client *cl, cJSON **out)
 	*out = NULL;
 	if ((rc = client_store(cl, 0)) != 0)
 		return (rc);
-	if ((rc = store_gate_list(cl->store, &g, &n, &cause)) != 0)
+	if ((rc = client_gate_list(cl->store, &g, &n, &cause)) != 0)
 		return (client_store_fail(cl, rc, cause));
 	*out = client_json_gates(g, n);
 	store_gates_free(g, n);

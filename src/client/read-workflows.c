@@ -230,30 +230,36 @@ client_json_workflow(const struct store_workflow *w,
 /*
  * A wait step's policy for show --json: its message, who may finish it
  * ("by"; empty: "operators" says whether only the site's operators may),
- * and the command that finishes it.
+ * and the command that finishes it.  A policy that cannot be read has
+ * nobody in "by" and the reason in "error": the engine refuses to finish
+ * that step.
  */
 static cJSON *
 json_show_wait(const struct store_step *p)
 {
-	cJSON	*g, *o, *v;
-	char	*cmd;
+	struct flow_policy	 pol;
+	cJSON			*o, *by;
+	char			*cmd, *why;
+	size_t			 i;
 
-	g = json_parse_or_null(p->gate_json);
 	o = cJSON_CreateObject();
-	v = cJSON_GetObjectItemCaseSensitive(g, "message");
-	cJSON_AddStringToObject(o, "message", cJSON_IsString(v) ?
-	    v->valuestring : "");
-	v = cJSON_DetachItemFromObjectCaseSensitive(g, "by");
-	cJSON_AddItemToObject(o, "by", cJSON_IsArray(v) ? v :
-	    cJSON_CreateArray());
-	if (!cJSON_IsArray(v))
-		cJSON_Delete(v);
-	cJSON_AddBoolToObject(o, "operators", cJSON_IsTrue(
-	    cJSON_GetObjectItemCaseSensitive(g, "operators")));
+	if (flow_policy_read(p->gate_json, KIND_WAIT, &pol, &why) != 0) {
+		xasprintf(&cmd, "its stored policy cannot be read (gate_json "
+		    "%s)", why);
+		cJSON_AddStringToObject(o, "error", cmd);
+		free(cmd);
+		free(why);
+	}
+	cJSON_AddStringToObject(o, "message", pol.message != NULL ?
+	    pol.message : "");
+	by = cJSON_AddArrayToObject(o, "by");
+	for (i = 0; i < pol.nby; i++)
+		cJSON_AddItemToArray(by, cJSON_CreateString(pol.by[i]));
+	cJSON_AddBoolToObject(o, "operators", pol.operators);
 	xasprintf(&cmd, "sluice complete %lld", (long long)p->id);
 	cJSON_AddStringToObject(o, "complete", cmd);
 	free(cmd);
-	cJSON_Delete(g);
+	flow_policy_free(&pol);
 	return (o);
 }
 

@@ -18,7 +18,8 @@
  * start.c: what starting a run takes, for every client: the document it
  * starts from (a flow file, a flow's text, or a stored template), the
  * run's name, the site's secrets policy, and the start request itself,
- * which the engine checks again when it applies it.
+ * which the engine checks again when it applies it.  client_start() does
+ * it all, the same for "sluice run" and MCP's workflow_create.
  */
 
 #include <libgen.h>
@@ -27,6 +28,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "sched/sched.h"
 #include "client/client.h"
 
 /* Is the argument a flow file rather than a template name? */
@@ -190,4 +192,89 @@ void
 client_secret_inputs_free(cJSON *secrets)
 {
 	mask_json_wipe(secrets);
+}
+
+/*
+ * Everything before asking the engine to start a run: check the name and
+ * start time, load the document, read its input (secret ones too), ask
+ * the site's secrets policy, open the database, and build the "start"
+ * request in *q.  Returns 0, or an exit status after saying why; either
+ * way client_start_clear() releases *q.
+ */
+int
+client_start(struct client *cl, const struct client_start *s,
+    struct engine_request *q)
+{
+	const struct flow_tools	*tools;
+	struct flow_doc		*doc = NULL;
+	struct store_template	*t = NULL;
+	cJSON			*given = NULL, *secrets = NULL;
+	char			*input = NULL, *cause = NULL, *name = NULL;
+	int64_t			 start_at = 0;
+	int			 rc;
+
+	memset(q, 0, sizeof *q);
+	if (s->name != NULL && client_run_check_name(cl, s->name) != 0)
+		return (EXIT_USAGE);
+	if (s->at != NULL &&
+	    when_parse(s->at, time_now_ms(), &start_at, &cause) != 0) {
+		client_error(cl, "--at: %s", cause);
+		free(cause);
+		return (EXIT_USAGE);
+	}
+	if (s->what != NULL)
+		rc = client_run_load(cl, s->what, &doc, &t);
+	else if ((rc = client_tools(cl, &tools)) == 0 &&
+	    (doc = client_doc_parse(cl, s->text, s->len, tools, s->where,
+	    NULL)) == NULL)
+		rc = EXIT_USAGE;
+	if (rc != 0)
+		goto out;
+	if (s->input != NULL)
+		given = cJSON_Duplicate(s->input, 1);
+	else
+		given = cJSON_CreateObject();
+	if ((rc = client_secret_inputs(cl, doc, given, &secrets)) != 0)
+		goto out;
+	if ((input = flow_doc_input_text(doc, given, s->texts,
+	    &cause)) == NULL) {
+		client_error(cl, "%s", cause);
+		free(cause);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if ((rc = client_run_secrets_ok(cl, doc, t)) != 0 ||
+	    (rc = client_store(cl, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
+		goto out;
+	if (s->name != NULL)
+		name = xstrdup(s->name);
+	else if (t != NULL)
+		name = xstrdup(t->name);
+	else
+		name = client_run_default_name(s->what != NULL ? s->what :
+		    s->where);
+	q->command = "start";
+	q->args_json = client_run_request(doc, input, name, t, start_at,
+	    secrets);
+	q->secret = secrets != NULL;
+out:
+	client_secret_inputs_free(secrets);
+	cJSON_Delete(given);
+	free(name);
+	free(input);
+	if (t != NULL)
+		store_template_free(t);
+	if (doc != NULL)
+		flow_doc_free(doc);
+	return (rc);
+}
+
+/* Release a start request, wiping the secret inputs it carries. */
+void
+client_start_clear(struct engine_request *q)
+{
+	if (q->args_json != NULL && q->secret)
+		explicit_bzero((char *)q->args_json, strlen(q->args_json));
+	free((char *)q->args_json);
+	memset(q, 0, sizeof *q);
 }

@@ -65,6 +65,23 @@ client_step_target(struct client *cl, const char *arg,
  * characters but newline and tab escaped, sluice's own notes on a line
  * of their own.  0 or an exit status after saying why not.
  */
+/* A step's kind, for a tool that does what fits it: 0 or an exit status. */
+int
+client_step_kind(struct client *cl, int64_t id, enum step_kind *kind)
+{
+	struct store_step	*step;
+	char			*cause = NULL;
+	int			 rc;
+
+	if ((rc = client_store(cl, 0)) != 0)
+		return (rc);
+	if ((rc = store_step_get(cl->store, id, &step, &cause)) != 0)
+		return (client_store_fail(cl, rc, cause));
+	*kind = step->kind;
+	store_step_free(step);
+	return (0);
+}
+
 int
 client_read_log(struct client *cl, int64_t id, struct buf *out)
 {

@@ -96,13 +96,20 @@ mcp_tool_call(struct client *cl, const struct mcp_tool *t,
     const cJSON *args, struct mcp_answer *ans)
 {
 	struct mcp_call	 c;
-	cJSON		*o = NULL;
+	cJSON		*o = NULL, *seed;
+	char		*why;
 	int		 rc;
 
+	/* The seed engine's argument names become sluice's. */
+	if ((seed = mcp_seed_translate(t, args, &why)) == NULL && why != NULL) {
+		mcp_fail(ans, "%s: %s", t->name, why);
+		free(why);
+		return;
+	}
 	memset(&c, 0, sizeof c);
 	c.cl = cl;
 	c.tool = t;
-	c.args = args;
+	c.args = seed != NULL ? seed : args;
 	buf_init(&c.errors);
 	/*
 	 * Each call starts as a fresh process would: a database a read
@@ -130,5 +137,6 @@ mcp_tool_call(struct client *cl, const struct mcp_tool *t,
 		mcp_done(ans, o);
 	}
 	cJSON_Delete(c.warnings);
+	cJSON_Delete(seed);
 	buf_free(&c.errors);
 }

@@ -77,6 +77,14 @@ extern const struct mcp_tool	mcp_tools[];
 extern const size_t		mcp_ntools;
 const struct mcp_tool	*mcp_tool_find(const char *);
 
+/* seed.c: the reference engine's tool names and arguments. */
+struct cJSON	*mcp_seed_translate(const struct mcp_tool *,
+		     const struct cJSON *, char **);
+int		 mcp_seed_step_ready(struct mcp_call *, struct cJSON **);
+int		 mcp_seed_template_list(struct mcp_call *, struct cJSON **);
+int		 mcp_seed_template_save(struct mcp_call *, struct cJSON **);
+int		 mcp_seed_template_delete(struct mcp_call *, struct cJSON **);
+
 /* schema.c: NULL when args fit the schema, else the reason. */
 char		*mcp_schema_check(const struct cJSON *, const struct cJSON *,
 		     const char *);

@@ -22,9 +22,12 @@
  * A tool fails with the operation's own one-line reason, said to the
  * call's sink (mcp_call_say); its warnings come in the answer's
  * "warnings".
- * The reference engine's eight tools map onto these: workflow_create,
- * _list, _get, _cancel; step_ready is gate_decide; template list, save
- * and delete.  Wait steps are finished with step_complete and step_fail.
+ * The reference engine's eight tools are here too, with its argument
+ * names: workflow_create, _list, _get and _cancel are sluice's own (the
+ * seed's names for their arguments translated in seed.c), and its
+ * workflow_step_ready and template tools are rows below whose functions
+ * (seed.c) call the native ones.  Wait steps are finished with
+ * step_complete and step_fail.
  */
 
 #include <sys/stat.h>
@@ -38,7 +41,6 @@
 #include <cjson/cJSON.h>
 
 #include "util/util.h"
-#include "sched/sched.h"
 #include "client/client.h"
 #include "mcp/mcp-int.h"
 
@@ -102,12 +104,16 @@ const struct mcp_tool mcp_tools[] = {
 		.input_schema = S_IN(
 		    "\"template\":" S_STR("a template's name") ","
 		    "\"flow\":" S_DOC("a flow: a JSON object, or a path") ","
-		    "\"input\":{\"type\":\"object\",\"description\":"
-		    "\"the run's input (template inputs)\"},"
+		    "\"input\":{\"type\":[\"object\",\"null\"],"
+		    "\"description\":\"the run's input (template inputs)\"},"
 		    "\"name\":" S_STR("the run's name") ","
-		    "\"at\":" S_STR("start later: when"), ""),
+		    "\"at\":" S_STR("start later: when") ","
+		    "\"schedule\":{\"type\":[\"string\",\"integer\"],"
+		    "\"description\":\"the seed engine's name for at: a "
+		    "phrase, or a Unix time in seconds\"}", ""),
 		.output_schema = S_OUT(
 		    "\"workflow_id\":{\"type\":\"integer\"},"
+		    "\"id\":{\"type\":\"integer\"},"
 		    "\"name\":{\"type\":\"string\"},"
 		    "\"status\":{\"type\":\"string\"}," S_MSG,
 		    "\"workflow_id\",\"status\""),
@@ -118,7 +124,8 @@ const struct mcp_tool mcp_tools[] = {
 		.title = "List workflows",
 		.description = "List workflow runs, newest first, optionally "
 		    "only those in one state (running, waiting, paused, "
-		    "scheduled, late, completed, failed, cancelled).",
+		    "scheduled, late, completed, failed, cancelled; all is "
+		    "every state).",
 		.input_schema = S_IN(
 		    "\"status\":" S_STR("only runs in this state") ","
 		    "\"limit\":{\"type\":\"integer\",\"minimum\":1,"
@@ -134,8 +141,9 @@ const struct mcp_tool mcp_tools[] = {
 		.description = "A workflow run with its input, output, who "
 		    "started it and how, and every step: status, attempt, "
 		    "tool, result, times, and gates with their approvals.",
-		.input_schema = S_IN("\"workflow_id\":" S_ID("the run's id"),
-		    "\"workflow_id\""),
+		.input_schema = S_IN("\"workflow_id\":" S_ID("the run's id") ","
+		    "\"id\":" S_ID("the seed engine's name for workflow_id"),
+		    ""),
 		.output_schema = S_OUT(
 		    "\"id\":{\"type\":\"integer\"},"
 		    "\"name\":{\"type\":\"string\"},"
@@ -153,8 +161,8 @@ const struct mcp_tool mcp_tools[] = {
 		    "audit trail.",
 		.input_schema = S_IN(
 		    "\"workflow_id\":" S_ID("the run's id") ","
-		    "\"comment\":" S_STR("why, for the audit trail"),
-		    "\"workflow_id\""),
+		    "\"id\":" S_ID("the seed engine's name for workflow_id") ","
+		    "\"comment\":" S_STR("why, for the audit trail"), ""),
 		.output_schema = S_OUT("\"workflow_id\":{\"type\":\"integer\"},"
 		    S_MSG, "\"workflow_id\",\"message\""),
 		.destructive = 1,
@@ -295,6 +303,67 @@ const struct mcp_tool mcp_tools[] = {
 		.destructive = 1,
 		.call = tool_template_delete
 	},
+	{
+		.name = "workflow_step_ready",
+		.title = "Unblock a step (the seed's name)",
+		.description = "The reference engine's step_ready: approve a "
+		    "waiting gate (refused unless the gate allows agents, "
+		    "\"agents\": true) or complete a wait step with an "
+		    "optional result.  The same as gate_decide with approve, "
+		    "or step_complete.",
+		.input_schema = S_IN(
+		    "\"id\":" S_ID("the step's id") ","
+		    "\"step_id\":" S_ID("the step's id (sluice's name)") ","
+		    "\"result\":{\"description\":\"a wait step's result\"},"
+		    "\"comment\":" S_STR("for the audit trail"), ""),
+		.output_schema = S_OUT("\"step_id\":{\"type\":\"integer\"},"
+		    S_MSG, "\"step_id\",\"message\""),
+		.call = mcp_seed_step_ready
+	},
+	{
+		.name = "workflow_template_list",
+		.title = "List templates (the seed's name)",
+		.description = "template_list, each template with an id (its "
+		    "name) for workflow_template_delete.",
+		.input_schema = S_IN("", ""),
+		.output_schema = S_LIST("templates"),
+		.readonly = 1,
+		.call = mcp_seed_template_list
+	},
+	{
+		.name = "workflow_template_save",
+		.title = "Save a template (the seed's name)",
+		.description = "template_save with the reference engine's "
+		    "arguments: a flow (flow_json, an object or its JSON "
+		    "text), default input values (input_json) and a "
+		    "description.  Each save makes a new version.",
+		.input_schema = S_IN(
+		    "\"name\":" S_STR("the template's name") ","
+		    "\"flow_json\":{\"type\":[\"object\",\"string\"],"
+		    "\"description\":\"the flow\"},"
+		    "\"input_json\":{\"type\":[\"object\",\"string\","
+		    "\"null\"],\"description\":\"default input values\"},"
+		    "\"description\":{\"type\":[\"string\",\"null\"]}",
+		    "\"name\",\"flow_json\""),
+		.output_schema = S_OUT("\"name\":{\"type\":\"string\"},"
+		    "\"id\":{\"type\":\"string\"},"
+		    "\"version\":{\"type\":\"integer\"}," S_MSG,
+		    "\"name\",\"id\",\"version\""),
+		.call = mcp_seed_template_save
+	},
+	{
+		.name = "workflow_template_delete",
+		.title = "Remove a template (the seed's name)",
+		.description = "template_delete by the template's id (its "
+		    "name, as workflow_template_list gives it).",
+		.input_schema = S_IN(
+		    "\"id\":" S_STR("the template's id: its name") ","
+		    "\"name\":" S_STR("the template's name"), ""),
+		.output_schema = S_OUT("\"name\":{\"type\":\"string\"}," S_MSG,
+		    "\"name\",\"message\""),
+		.destructive = 1,
+		.call = mcp_seed_template_delete
+	},
 };
 const size_t mcp_ntools = nitems(mcp_tools);
 
@@ -388,85 +457,46 @@ static int
 tool_workflow_create(struct mcp_call *c, cJSON **out)
 {
 	struct client		*cl = c->cl;
-	const struct flow_tools	*tools;
-	struct flow_doc		*doc = NULL;
-	struct store_template	*t = NULL;
+	struct client_start	 st;
 	struct engine_request	 q;
 	struct engine_reply	 r;
-	const char		*template, *name, *at, *path = NULL, *s;
+	const char		*template, *s;
 	const cJSON		*flow;
-	cJSON			*given = NULL, *secrets = NULL, *show = NULL;
-	char			*input = NULL, *cause = NULL, *run, *text;
-	int64_t			 start_at = 0;
-	size_t			 len;
+	cJSON			*show = NULL;
+	char			*text = NULL;
 	int			 rc, isfile;
 
+	memset(&st, 0, sizeof st);
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);
 	template = mcp_str(c->args, "template");
 	flow = cJSON_GetObjectItemCaseSensitive(c->args, "flow");
-	name = mcp_str(c->args, "name");
-	at = mcp_str(c->args, "at");
 	if ((template == NULL) == (flow == NULL)) {
 		client_error(cl, "arguments: give exactly one of template and "
 		    "flow");
 		return (EXIT_USAGE);
 	}
-	if (name != NULL && client_run_check_name(cl, name) != 0)
-		return (EXIT_USAGE);
-	if (at != NULL &&
-	    when_parse(at, time_now_ms(), &start_at, &cause) != 0) {
-		client_error(cl, "--at: %s", cause);
-		free(cause);
-		return (EXIT_USAGE);
-	}
+	st.name = mcp_str(c->args, "name");
+	st.at = mcp_str(c->args, "at");
+	st.input = cJSON_GetObjectItemCaseSensitive(c->args, "input");
+	st.where = "flow.json";
 	if (template != NULL)
-		rc = client_run_load(cl, template, &doc, &t);
+		st.what = template;
 	else if (cJSON_IsString(flow)) {
-		path = flow->valuestring;
-		if ((text = tool_document(c, "flow", 1, &len, &isfile)) == NULL)
+		/* A path: said missing as the argument it came from. */
+		if ((text = tool_document(c, "flow", 1, &st.len,
+		    &isfile)) == NULL)
 			return (EXIT_USAGE);
 		free(text);
-		rc = client_run_load(cl, path, &doc, &t);
+		text = NULL;
+		st.what = flow->valuestring;
 	} else {
-		text = tool_document(c, "flow", 0, &len, &isfile);
-		if ((rc = client_tools(cl, &tools)) == 0 &&
-		    (doc = client_doc_parse(cl, text, len, tools, "flow.json",
-		    NULL)) == NULL)
-			rc = EXIT_USAGE;
-		free(text);
+		text = tool_document(c, "flow", 0, &st.len, &isfile);
+		st.text = text;
 	}
-	if (rc != 0)
-		goto out;
-	given = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(c->args,
-	    "input"), 1);
-	if (given == NULL)
-		given = cJSON_CreateObject();
-	if ((rc = client_secret_inputs(cl, doc, given, &secrets)) != 0)
-		goto out;
-	if ((input = flow_doc_input_text(doc, given, NULL, &cause)) == NULL) {
-		client_error(cl, "%s", cause);
-		free(cause);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if ((rc = client_run_secrets_ok(cl, doc, t)) != 0 ||
-	    (rc = client_store(cl, CLIENT_STORE_ANY|CLIENT_STORE_CREATE)) != 0)
-		goto out;
-	if (name != NULL)
-		run = xstrdup(name);
-	else if (t != NULL)
-		run = xstrdup(t->name);
-	else
-		run = client_run_default_name(path != NULL ? path :
-		    "flow.json");
-	q.command = "start";
-	q.args_json = client_run_request(doc, input, run, t, start_at,
-	    secrets);
-	q.secret = secrets != NULL;
-	free(run);
-	rc = client_ask(cl, &q, &r);
-	if (rc == 0 && r.code != 0) {
+	rc = client_start(cl, &st, &q);
+	free(text);
+	if (rc == 0 && (rc = client_ask(cl, &q, &r)) == 0 && r.code != 0) {
 		client_error(cl, "%s", r.message != NULL ? r.message :
 		    "refused");
 		rc = r.code;
@@ -477,6 +507,7 @@ tool_workflow_create(struct mcp_call *c, cJSON **out)
 		client_offline_note(cl);
 	*out = cJSON_CreateObject();
 	cJSON_AddNumberToObject(*out, "workflow_id", (double)r.workflow_id);
+	cJSON_AddNumberToObject(*out, "id", (double)r.workflow_id);
 	/* Its name and status as the database has them now. */
 	if (client_read_workflow(cl, r.workflow_id, &show) == 0 &&
 	    (s = mcp_str(show, "name")) != NULL)
@@ -489,16 +520,7 @@ tool_workflow_create(struct mcp_call *c, cJSON **out)
 	free(text);
 out:
 	engine_reply_clear(&r);
-	if (q.secret)
-		explicit_bzero((char *)q.args_json, strlen(q.args_json));
-	free((char *)q.args_json);
-	client_secret_inputs_free(secrets);
-	cJSON_Delete(given);
-	free(input);
-	if (t != NULL)
-		store_template_free(t);
-	if (doc != NULL)
-		flow_doc_free(doc);
+	client_start_clear(&q);
 	return (rc);
 }
 

@@ -24,8 +24,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -68,23 +66,23 @@ int
 store_approval_decision(struct store *s, int64_t step, const char *who,
     char **decision)
 {
-	sqlite3_stmt	*st;
-	char		*cause = NULL;
-	int		 rc;
+	struct store_stmt	*st;
+	char			*cause = NULL;
+	int			 rc;
 
 	*decision = NULL;
 	if ((rc = store_stmt(s, approval_decision_sql, &st, &cause)) != 0) {
 		store_keep_error(s, cause);
 		return (rc);
 	}
-	if (store_bind_text(st, 2, who) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 1, step) != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "read decision",
+	if (store_bind_text(st, 2, who) != STORE_DRV_OK ||
+	    store_bind_int64(st, 1, step) != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "read decision",
 		    &cause);
-	else if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	else if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		*decision = store_column_text(st, 0);
 		rc = 0;
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else
 		rc = store_fail(s, rc, "read decision", &cause);

@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -63,23 +61,23 @@ store_actor_name(const struct store_actor *actor)
 static int
 store_audit_next(struct store *s, int64_t *id, char *prev, char **cause)
 {
-	sqlite3_stmt	*st;
-	int64_t		 max = 0;
-	int		 rc;
+	struct store_stmt	*st;
+	int64_t			 max = 0;
+	int			 rc;
 
 	*id = 0;
 	strlcpy(prev, store_chain_genesis, SHA256_HEX);
 	if ((rc = store_stmt(s, audit_head_sql, &st, cause)) != 0)
 		return (rc);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		if (sqlite3_column_text(st, 1) != NULL)
-			strlcpy(prev, (const char *)sqlite3_column_text(st, 1),
+	if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		*id = store_col_int64(st, 0);
+		if (store_col_text(st, 1) != NULL)
+			strlcpy(prev, store_col_text(st, 1),
 			    SHA256_HEX);
-		rc = SQLITE_DONE;
+		rc = STORE_DRV_DONE;
 	}
 	store_release(s, st);
-	if (rc != SQLITE_DONE)
+	if (rc != STORE_DRV_DONE)
 		return (store_fail(s, rc, "read audit head", cause));
 	if (store_int64f(s, "audit rows", &max,
 	    "SELECT coalesce(max(id), 0) FROM audit", "") != 0) {
@@ -156,14 +154,14 @@ store_audit_add(struct store *s, const struct store_actor *actor,
 
 /* Fill one audit entry from a row of audit_list_sql. */
 static int
-store_audit_row(sqlite3_stmt *st, void *p, char **cause)
+store_audit_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_audit	*a = p;
 
-	a->id = sqlite3_column_int64(st, 0);
-	a->at = sqlite3_column_int64(st, 1);
-	a->workflow_id = sqlite3_column_int64(st, 2);
-	a->step_id = sqlite3_column_int64(st, 3);
+	a->id = store_col_int64(st, 0);
+	a->at = store_col_int64(st, 1);
+	a->workflow_id = store_col_int64(st, 2);
+	a->step_id = store_col_int64(st, 3);
 	a->who = store_column_text(st, 4);
 	a->tty = store_column_text(st, 5);
 	a->host = store_column_text(st, 6);
@@ -171,7 +169,7 @@ store_audit_row(sqlite3_stmt *st, void *p, char **cause)
 	a->target = store_column_text(st, 8);
 	a->comment = store_column_text(st, 9);
 	a->detail_json = store_column_text(st, 10);
-	a->uid = sqlite3_column_int64(st, 11);
+	a->uid = store_col_int64(st, 11);
 	a->hash = store_column_text(st, 12);
 	a->via = store_column_text(st, 13);
 	(void)cause;
@@ -197,9 +195,9 @@ int
 store_audit_list(struct store *s, int64_t limit, struct store_audit **listp,
     size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -207,10 +205,10 @@ store_audit_list(struct store *s, int64_t limit, struct store_audit **listp,
 		limit = 50;
 	if ((rc = store_prepare(s, audit_list_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, limit) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "list audit",
+	if (store_bind_int64(st, 1, limit) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "list audit",
 		    cause);
-		sqlite3_finalize(st);
+		store_stmt_finalize(st);
 		return (rc);
 	}
 	rc = store_rows(s, st, &store_audit_rows, &list, np, cause);

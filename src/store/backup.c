@@ -34,84 +34,35 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
-
-#define STORE_BACKUP_PAGES	256	/* pages copied per step */
 
 static int	store_backup_copy(struct store *, const char *, char **);
 static int	store_backup_sync(const char *, char **);
 static int	store_backup_place(const char *, const char *, int, char **);
 
 /*
- * Copy the database into the file tmp in steps, all from one read
- * transaction: the copy is one state of the database, and writers (the
- * engine, in WAL mode) are never held up by it.
+ * Copy the database into the file tmp through the driver's backup hook,
+ * as one state of the database (driver-sqlite-backup.c says how).
  */
 static int
 store_backup_copy(struct store *s, const char *tmp, char **cause)
 {
-	sqlite3		*dst = NULL;
-	sqlite3_backup	*b;
-	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
-	int64_t		 start = time_mono_ms();
-	int		 rc, ours = 0;
+	int	 rc;
 
-	if (sqlite3_get_autocommit(s->db)) {
-		if ((rc = store_exec(s, "BEGIN", cause)) != 0)
-			return (rc);
-		ours = 1;
-		rc = store_exec(s, "SELECT count(*) FROM sqlite_master",
-		    cause);
-		if (rc != 0)
-			goto out;
+	if (s->drv->backup == NULL) {
+		xasprintf(cause, "%s: the %s store driver cannot make a "
+		    "backup", s->path, s->drv->name);
+		return (STORE_ERR);
 	}
-	rc = sqlite3_open_v2(tmp, &dst, SQLITE_OPEN_READWRITE, NULL);
-	if (rc != SQLITE_OK) {
-		xasprintf(cause, "cannot open %s: %s", tmp, dst != NULL ?
-		    sqlite3_errmsg(dst) : sqlite3_errstr(rc));
-		rc = STORE_ERR;
-		goto out;
-	}
-	if ((b = sqlite3_backup_init(dst, "main", s->db, "main")) == NULL) {
-		xasprintf(cause, "cannot copy to %s: %s", tmp,
-		    sqlite3_errmsg(dst));
-		rc = STORE_ERR;
-		goto out;
-	}
-	for (;;) {
-		rc = sqlite3_backup_step(b, STORE_BACKUP_PAGES);
-		if (rc == SQLITE_DONE)
-			break;
-		if (rc == SQLITE_OK)
-			continue;
-		if ((rc == SQLITE_BUSY || rc == SQLITE_LOCKED) &&
-		    time_mono_ms() - start < s->busy_timeout) {
-			nanosleep(&ts, NULL);
-			continue;
-		}
-		break;
-	}
-	sqlite3_backup_finish(b);
-	if (rc != SQLITE_DONE) {
-		xasprintf(cause, "cannot copy %s to %s: %s", s->path, tmp,
-		    sqlite3_errstr(rc));
-		rc = (rc == SQLITE_BUSY || rc == SQLITE_LOCKED) ? STORE_BUSY :
-		    STORE_ERR;
-		goto out;
-	}
-	rc = 0;
-out:
-	if (dst != NULL && sqlite3_close(dst) != SQLITE_OK && rc == 0) {
-		xasprintf(cause, "cannot close %s", tmp);
-		rc = STORE_ERR;
-	}
-	if (ours)
-		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-	return (rc);
+	*cause = NULL;
+	rc = s->drv->backup(s->conn, tmp, s->busy_timeout, cause);
+	if (rc == STORE_DRV_OK)
+		return (0);
+	if (*cause == NULL)
+		return (store_fail(s, rc, "backup", cause));
+	return (rc == STORE_DRV_BUSY ? STORE_BUSY : STORE_ERR);
 }
 
 /* Flush a file to disk. */

@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store-int.h"
 
@@ -86,9 +84,9 @@ static const char counts_sql[] =
 	" UNION ALL SELECT 'newest', max(id) FROM workflow_steps"
 	" WHERE status = 'waiting' AND kind <> 'wait' AND " STORE_STEP_ACTIVE;
 
-static int	 store_brief_row(sqlite3_stmt *, void *, char **);
+static int	 store_brief_row(struct store_stmt *, void *, char **);
 static void	 store_brief_rows_free(void *, size_t);
-static int	 store_window_bind(struct store *, sqlite3_stmt *,
+static int	 store_window_bind(struct store *, struct store_stmt *,
 		     const struct store_window *, char **);
 
 static const struct store_rows store_brief_rows = {
@@ -100,27 +98,27 @@ static const struct store_rows store_brief_rows = {
 
 /* Fill one brief from a row of BRIEF_COLUMNS. */
 static int
-store_brief_row(sqlite3_stmt *st, void *p, char **cause)
+store_brief_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_brief	*b = p;
 
-	b->id = sqlite3_column_int64(st, 0);
-	b->created_at = sqlite3_column_int64(st, 1);
-	b->started_at = sqlite3_column_int64(st, 2);
-	b->completed_at = sqlite3_column_int64(st, 3);
-	b->start_at = sqlite3_column_int64(st, 4);
+	b->id = store_col_int64(st, 0);
+	b->created_at = store_col_int64(st, 1);
+	b->started_at = store_col_int64(st, 2);
+	b->completed_at = store_col_int64(st, 3);
+	b->start_at = store_col_int64(st, 4);
 	b->name = store_column_text(st, 5);
 
 	b->created_by = store_column_text(st, 7);
 	b->template_name = store_column_text(st, 8);
-	b->paused = sqlite3_column_int(st, 9);
-	b->late_at = sqlite3_column_int64(st, 10);
+	b->paused = store_col_int(st, 9);
+	b->late_at = store_col_int64(st, 10);
 	b->current_step = store_column_text(st, 11);
-	b->parent_id = sqlite3_column_int64(st, 13);
+	b->parent_id = store_col_int64(st, 13);
 	if (store_column_run_status(st, 6, b->id, &b->status, cause) != 0)
 		return (-1);
 	/* What a person sees, by the rule list and the filter use too. */
-	b->state = state_of(b->status, b->paused, sqlite3_column_int(st, 12),
+	b->state = state_of(b->status, b->paused, store_col_int(st, 12),
 	    b->late_at != 0);
 	return (0);
 }
@@ -149,7 +147,7 @@ store_briefs_free(struct store_brief *list, size_t n)
 
 /* Bind a window: the filter as a LIKE pattern and as an id, the anchor. */
 static int
-store_window_bind(struct store *s, sqlite3_stmt *st,
+store_window_bind(struct store *s, struct store_stmt *st,
     const struct store_window *w, char **cause)
 {
 	struct buf	 b;
@@ -168,18 +166,17 @@ store_window_bind(struct store *s, sqlite3_stmt *st,
 		buf_putc(&b, '%');
 		if (str_parse_int64(w->match, &id) != 0)
 			id = -1;
-		bad |= sqlite3_bind_text(st, 1, b.data, -1,
-		    SQLITE_TRANSIENT);
+		bad |= store_bind_text(st, 1, b.data);
 	}
 	anchor = w->anchor;
 	if (!w->up && anchor <= 0)
 		anchor = INT64_MAX;
-	bad |= sqlite3_bind_int64(st, 2, id);
-	bad |= sqlite3_bind_int64(st, 3, anchor);
-	bad |= sqlite3_bind_int64(st, 4, w->limit > 0 ? w->limit : 1);
+	bad |= store_bind_int64(st, 2, id);
+	bad |= store_bind_int64(st, 3, anchor);
+	bad |= store_bind_int64(st, 4, w->limit > 0 ? w->limit : 1);
 	buf_free(&b);
-	if (bad != SQLITE_OK)
-		return (store_fail(s, sqlite3_errcode(s->db), "bind window",
+	if (bad != STORE_DRV_OK)
+		return (store_fail(s, store_errcode(s), "bind window",
 		    cause));
 	return (0);
 }
@@ -192,9 +189,9 @@ int
 store_brief_window(struct store *s, const struct store_window *w,
     struct store_brief **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -215,9 +212,9 @@ int
 store_audit_window(struct store *s, const struct store_window *w,
     struct store_audit **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -237,18 +234,18 @@ store_audit_window(struct store *s, const struct store_window *w,
 int
 store_counts(struct store *s, struct store_counts *c, char **cause)
 {
-	sqlite3_stmt	*st;
-	enum run_state	 state;
-	const char	*word;
-	int64_t		 n;
-	int		 rc;
+	struct store_stmt	*st;
+	enum run_state		 state;
+	const char		*word;
+	int64_t			 n;
+	int			 rc;
 
 	memset(c, 0, sizeof *c);
 	if ((rc = store_stmt(s, counts_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		word = (const char *)sqlite3_column_text(st, 0);
-		n = sqlite3_column_int64(st, 1);
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		word = store_col_text(st, 0);
+		n = store_col_int64(st, 1);
 		if (word == NULL)
 			continue;
 		if (strcmp(word, "gates") == 0)
@@ -258,7 +255,7 @@ store_counts(struct store *s, struct store_counts *c, char **cause)
 		else if (state_parse(word, &state) == 0)
 			c->states[state] += n;
 	}
-	if (rc == SQLITE_DONE)
+	if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else
 		rc = store_fail(s, rc, "count workflows", cause);
@@ -273,6 +270,6 @@ store_counts(struct store *s, struct store_counts *c, char **cause)
 int64_t
 store_change_mark(struct store *s)
 {
-	return (sqlite3_total_changes64(s->db) * 4096 +
+	return (s->drv->total_changes(s->conn) * 4096 +
 	    store_data_version(s));
 }

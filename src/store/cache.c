@@ -24,8 +24,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -35,7 +33,7 @@
  * of its (static) text; give it back with store_release.
  */
 int
-store_stmt(struct store *s, const char *sql, sqlite3_stmt **stp,
+store_stmt(struct store *s, const char *sql, struct store_stmt **stp,
     char **cause)
 {
 	size_t	 i;
@@ -49,14 +47,8 @@ store_stmt(struct store *s, const char *sql, sqlite3_stmt **stp,
 	}
 	if (s->ncached == STORE_NCACHED)
 		return (store_prepare(s, sql, stp, cause));
-	rc = sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, stp,
-	    NULL);
-	if (rc != SQLITE_OK) {
-		rc = store_fail(s, rc, "prepare", cause);
-		sqlite3_finalize(*stp);
-		*stp = NULL;
-		return (rc);
-	}
+	if ((rc = s->drv->prepare(s->conn, sql, 1, stp)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "prepare", cause));
 	s->cached[s->ncached].sql = sql;
 	s->cached[s->ncached++].st = *stp;
 	return (0);
@@ -64,36 +56,35 @@ store_stmt(struct store *s, const char *sql, sqlite3_stmt **stp,
 
 /* Done with a statement: reset a kept one, finalize any other. */
 void
-store_release(struct store *s, sqlite3_stmt *st)
+store_release(struct store *s, struct store_stmt *st)
 {
 	size_t	 i;
 
 	for (i = 0; i < s->ncached; i++) {
 		if (s->cached[i].st == st) {
-			sqlite3_reset(st);
-			sqlite3_clear_bindings(st);
+			st->drv->reset(st, 1);
 			return;
 		}
 	}
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 }
 
 /* Bind parameters 1.. from a format (see store-int.h). */
 int
-store_bindv(sqlite3_stmt *st, const char *fmt, va_list ap)
+store_bindv(struct store_stmt *st, const char *fmt, va_list ap)
 {
 	const char	*text;
 	int64_t		 v;
 	size_t		 len;
-	int		 idx, bad = SQLITE_OK;
+	int		 idx, bad = STORE_DRV_OK;
 
 	for (idx = 1; *fmt != '\0'; fmt++, idx++) {
 		switch (*fmt) {
 		case 'i':
-			bad |= sqlite3_bind_int64(st, idx, va_arg(ap, int64_t));
+			bad |= store_bind_int64(st, idx, va_arg(ap, int64_t));
 			break;
 		case 'd':
-			bad |= sqlite3_bind_int(st, idx, va_arg(ap, int));
+			bad |= store_bind_int(st, idx, va_arg(ap, int));
 			break;
 		case 't':
 			text = va_arg(ap, const char *);
@@ -104,20 +95,19 @@ store_bindv(sqlite3_stmt *st, const char *fmt, va_list ap)
 			bad |= store_bind_time(st, idx, v);
 			break;
 		case 'n':
-			bad |= sqlite3_bind_null(st, idx);
+			bad |= store_bind_null(st, idx);
 			break;
 		case 'x':
 			v = va_arg(ap, int64_t);
 			if (v == STORE_NULL)
-				bad |= sqlite3_bind_null(st, idx);
+				bad |= store_bind_null(st, idx);
 			else
-				bad |= sqlite3_bind_int64(st, idx, v);
+				bad |= store_bind_int64(st, idx, v);
 			break;
 		case 'b':
 			text = va_arg(ap, const char *);
 			len = va_arg(ap, size_t);
-			bad |= sqlite3_bind_blob64(st, idx, text, len,
-			    SQLITE_STATIC);
+			bad |= st->drv->bind_blob(st, idx, text, len);
 			break;
 		default:
 			fatalx("%s: bad format %c", __func__, *fmt);
@@ -134,22 +124,22 @@ static int
 store_stepv(struct store *s, const char *what, int64_t *v, const char *sql,
     const char *fmt, va_list ap)
 {
-	sqlite3_stmt	*st;
-	char		*cause = NULL;
-	int		 rc;
+	struct store_stmt	*st;
+	char			*cause = NULL;
+	int			 rc;
 
 	if ((rc = store_stmt(s, sql, &st, &cause)) != 0) {
 		store_keep_error(s, cause);
 		return (rc);
 	}
-	if ((rc = store_bindv(st, fmt, ap)) == SQLITE_OK)
-		rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && v != NULL)
-		*v = sqlite3_column_int64(st, 0);
-	if (rc == SQLITE_ROW || rc == SQLITE_DONE)
+	if ((rc = store_bindv(st, fmt, ap)) == STORE_DRV_OK)
+		rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW && v != NULL)
+		*v = store_col_int64(st, 0);
+	if (rc == STORE_DRV_ROW || rc == STORE_DRV_DONE)
 		rc = 0;
 	else {
-		rc = store_fail(s, sqlite3_errcode(s->db), what, &cause);
+		rc = store_fail(s, store_errcode(s), what, &cause);
 		store_keep_error(s, cause);
 	}
 	store_release(s, st);

@@ -34,8 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -79,9 +77,9 @@ static const char chain_seal_sql[] =
 	"UPDATE inbox SET seal = ? WHERE id = ?";
 
 static void	chain_text(struct sha256 *, const char *);
-static void	chain_inbox_read(sqlite3_stmt *, struct store_inbox *);
+static void	chain_inbox_read(struct store_stmt *, struct store_inbox *);
 static void	chain_int(struct sha256 *, int64_t);
-static void	chain_row_read(sqlite3_stmt *, struct store_chain_row *);
+static void	chain_row_read(struct store_stmt *, struct store_chain_row *);
 
 /* Hash a text field: its length first, so fields cannot run together. */
 static void
@@ -175,40 +173,40 @@ store_inbox_sealed(const struct store_inbox *m)
 
 /* Read an inbox row of chain_inbox_sql (strings point into st). */
 static void
-chain_inbox_read(sqlite3_stmt *st, struct store_inbox *m)
+chain_inbox_read(struct store_stmt *st, struct store_inbox *m)
 {
 	memset(m, 0, sizeof *m);
-	m->id = sqlite3_column_int64(st, 0);
-	m->posted_at = sqlite3_column_int64(st, 1);
-	m->uid = sqlite3_column_int64(st, 2);
-	m->who = (char *)sqlite3_column_text(st, 3);
-	m->tty = (char *)sqlite3_column_text(st, 4);
-	m->host = (char *)sqlite3_column_text(st, 5);
-	m->command = (char *)sqlite3_column_text(st, 6);
-	m->workflow_id = sqlite3_column_int64(st, 7);
-	m->step_id = sqlite3_column_int64(st, 8);
-	m->args_json = (char *)sqlite3_column_text(st, 9);
-	m->seal = (char *)sqlite3_column_text(st, 10);
-	m->via = (char *)sqlite3_column_text(st, 11);
+	m->id = store_col_int64(st, 0);
+	m->posted_at = store_col_int64(st, 1);
+	m->uid = store_col_int64(st, 2);
+	m->who = (char *)store_col_text(st, 3);
+	m->tty = (char *)store_col_text(st, 4);
+	m->host = (char *)store_col_text(st, 5);
+	m->command = (char *)store_col_text(st, 6);
+	m->workflow_id = store_col_int64(st, 7);
+	m->step_id = store_col_int64(st, 8);
+	m->args_json = (char *)store_col_text(st, 9);
+	m->seal = (char *)store_col_text(st, 10);
+	m->via = (char *)store_col_text(st, 11);
 }
 
 /* Read an audit row of chain_rows_sql (strings point into st). */
 static void
-chain_row_read(sqlite3_stmt *st, struct store_chain_row *r)
+chain_row_read(struct store_stmt *st, struct store_chain_row *r)
 {
-	r->id = sqlite3_column_int64(st, 0);
-	r->at = sqlite3_column_int64(st, 1);
-	r->who = (const char *)sqlite3_column_text(st, 2);
-	r->uid = sqlite3_column_int64(st, 3);
-	r->tty = (const char *)sqlite3_column_text(st, 4);
-	r->host = (const char *)sqlite3_column_text(st, 5);
-	r->action = (const char *)sqlite3_column_text(st, 6);
-	r->target = (const char *)sqlite3_column_text(st, 7);
-	r->workflow_id = sqlite3_column_int64(st, 8);
-	r->step_id = sqlite3_column_int64(st, 9);
-	r->comment = (const char *)sqlite3_column_text(st, 10);
-	r->detail_json = (const char *)sqlite3_column_text(st, 11);
-	r->via = (const char *)sqlite3_column_text(st, 14);
+	r->id = store_col_int64(st, 0);
+	r->at = store_col_int64(st, 1);
+	r->who = store_col_text(st, 2);
+	r->uid = store_col_int64(st, 3);
+	r->tty = store_col_text(st, 4);
+	r->host = store_col_text(st, 5);
+	r->action = store_col_text(st, 6);
+	r->target = store_col_text(st, 7);
+	r->workflow_id = store_col_int64(st, 8);
+	r->step_id = store_col_int64(st, 9);
+	r->comment = store_col_text(st, 10);
+	r->detail_json = store_col_text(st, 11);
+	r->via = store_col_text(st, 14);
 }
 
 /*
@@ -222,7 +220,7 @@ store_chain_migrate(struct store *s, char **cause)
 {
 	struct store_chain_row	 r;
 	struct store_inbox	 m;
-	sqlite3_stmt		*st;
+	struct store_stmt	*st;
 	char			 prev[SHA256_HEX], h[SHA256_HEX];
 	int64_t			 last = 0;
 	int			 rc;
@@ -230,7 +228,7 @@ store_chain_migrate(struct store *s, char **cause)
 	memcpy(prev, store_chain_genesis, sizeof prev);
 	if ((rc = store_prepare(s, chain_rows_v4_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		chain_row_read(st, &r);
 		store_chain_hash(&r, prev, h);
 		if (store_runf(s, "chain audit", chain_set_sql, "tti", prev, h,
@@ -239,11 +237,11 @@ store_chain_migrate(struct store *s, char **cause)
 		memcpy(prev, h, sizeof prev);
 		last = r.id;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	store_stmt_finalize(st);
+	if (rc != STORE_DRV_DONE) {
 		xasprintf(cause, "%s: chain the audit trail: %s", s->path,
 		    store_last_error(s) != NULL ? store_last_error(s) :
-		    sqlite3_errmsg(s->db));
+		    store_errmsg(s));
 		return (STORE_ERR);
 	}
 	if (store_runf(s, "audit head", chain_head_set_sql, "it", last,
@@ -254,18 +252,18 @@ store_chain_migrate(struct store *s, char **cause)
 	}
 	if ((rc = store_prepare(s, chain_inbox_v4_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		chain_inbox_read(st, &m);
 		store_chain_seal(&m, h);
 		if (store_runf(s, "seal inbox", chain_seal_sql, "ti", h,
 		    m.id) != 0)
 			break;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	store_stmt_finalize(st);
+	if (rc != STORE_DRV_DONE) {
 		xasprintf(cause, "%s: seal the inbox: %s", s->path,
 		    store_last_error(s) != NULL ? store_last_error(s) :
-		    sqlite3_errmsg(s->db));
+		    store_errmsg(s));
 		return (STORE_ERR);
 	}
 	return (0);
@@ -317,22 +315,22 @@ chain_break(struct store_verify *v, int64_t id, int64_t before)
 static int
 chain_head_read(struct store *s, int64_t *id, char **hash, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	*id = 0;
 	*hash = NULL;
 	if ((rc = store_prepare(s, chain_head_sql, &st, cause)) != 0)
 		return (rc);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
+	if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		*id = store_col_int64(st, 0);
 		*hash = store_column_text(st, 1);
 		rc = 0;
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else
 		rc = store_fail(s, rc, "read audit head", cause);
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
@@ -341,7 +339,7 @@ static int
 chain_walk(struct store *s, struct store_verify *v, char **cause)
 {
 	struct store_chain_row	 r;
-	sqlite3_stmt		*st;
+	struct store_stmt	*st;
 	const char		*stored_prev, *stored;
 	char			 prev[SHA256_HEX], h[SHA256_HEX];
 	int64_t			 before = 0, head_id;
@@ -351,11 +349,11 @@ chain_walk(struct store *s, struct store_verify *v, char **cause)
 	memcpy(prev, store_chain_genesis, sizeof prev);
 	if ((rc = store_prepare(s, chain_rows_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		chain_row_read(st, &r);
 		v->rows++;
-		stored_prev = (const char *)sqlite3_column_text(st, 12);
-		stored = (const char *)sqlite3_column_text(st, 13);
+		stored_prev = store_col_text(st, 12);
+		stored = store_col_text(st, 13);
 		if (!broken && (stored_prev == NULL ||
 		    strcmp(stored_prev, prev) != 0)) {
 			chain_break(v, r.id, before);
@@ -371,8 +369,8 @@ chain_walk(struct store *s, struct store_verify *v, char **cause)
 		strlcpy(prev, stored != NULL ? stored : "", sizeof prev);
 		before = r.id;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	store_stmt_finalize(st);
+	if (rc != STORE_DRV_DONE)
 		return (store_fail(s, rc, "verify audit", cause));
 	free(v->head);
 	v->head = xstrdup(prev);
@@ -406,7 +404,7 @@ chain_cross(struct store *s, struct store_verify *v, char **cause)
 		"audit_no_update", "audit_no_delete"
 	};
 	struct store_inbox	 m;
-	sqlite3_stmt		*st;
+	struct store_stmt	*st;
 	int64_t			 n;
 	size_t			 i;
 	int			 rc;
@@ -425,28 +423,28 @@ chain_cross(struct store *s, struct store_verify *v, char **cause)
 	}
 	if ((rc = store_prepare(s, chain_orphan_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		chain_problem(v, 0, "approval %" PRId64 " (%s by %s on step %"
 		    PRId64 ") has no audit row: sluice did not write it",
-		    (int64_t)sqlite3_column_int64(st, 0),
-		    (const char *)sqlite3_column_text(st, 1),
-		    (const char *)sqlite3_column_text(st, 2),
-		    (int64_t)sqlite3_column_int64(st, 3));
+		    (int64_t)store_col_int64(st, 0),
+		    store_col_text(st, 1),
+		    store_col_text(st, 2),
+		    (int64_t)store_col_int64(st, 3));
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	store_stmt_finalize(st);
+	if (rc != STORE_DRV_DONE)
 		return (store_fail(s, rc, "verify approvals", cause));
 	if ((rc = store_prepare(s, chain_inbox_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		chain_inbox_read(st, &m);
 		if (!store_inbox_sealed(&m))
 			chain_problem(v, 0, "inbox command %" PRId64 " (%s as "
 			    "%s) has no valid seal: sluice did not post it",
 			    m.id, m.command, m.who);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	store_stmt_finalize(st);
+	if (rc != STORE_DRV_DONE)
 		return (store_fail(s, rc, "verify inbox", cause));
 	return (0);
 }

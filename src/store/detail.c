@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -41,7 +39,7 @@ static const char log_tail_sql[] =
 	" FROM step_logs WHERE step_id = ? ORDER BY id DESC LIMIT ?)"
 	" ORDER BY id";
 
-static int	 store_approval_row(sqlite3_stmt *, void *, char **);
+static int	 store_approval_row(struct store_stmt *, void *, char **);
 static void	 store_approval_rows_free(void *, size_t);
 
 static const struct store_rows store_approval_rows = {
@@ -53,12 +51,12 @@ static const struct store_rows store_approval_rows = {
 
 /* Fill one decision from a row of approval_list_sql. */
 static int
-store_approval_row(sqlite3_stmt *st, void *p, char **cause)
+store_approval_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_approval	*a = p;
 
-	a->id = sqlite3_column_int64(st, 0);
-	a->at = sqlite3_column_int64(st, 1);
+	a->id = store_col_int64(st, 0);
+	a->at = store_col_int64(st, 1);
 	a->who = store_column_text(st, 2);
 	a->decision = store_column_text(st, 3);
 	a->comment = store_column_text(st, 4);
@@ -78,18 +76,18 @@ int
 store_approval_list(struct store *s, int64_t step, int64_t limit,
     struct store_approval **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc, bad = 0;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc, bad = 0;
 
 	*listp = NULL;
 	*np = 0;
 	if ((rc = store_stmt(s, approval_list_sql, &st, cause)) != 0)
 		return (rc);
-	bad |= sqlite3_bind_int64(st, 1, step);
-	bad |= sqlite3_bind_int64(st, 2, limit > 0 ? limit : 100);
-	if (bad != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "list decisions",
+	bad |= store_bind_int64(st, 1, step);
+	bad |= store_bind_int64(st, 2, limit > 0 ? limit : 100);
+	if (bad != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "list decisions",
 		    cause);
 		store_release(s, st);
 		return (rc);
@@ -127,18 +125,18 @@ int
 store_log_tail(struct store *s, int64_t step, int64_t limit,
     struct store_log **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc, bad = 0;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc, bad = 0;
 
 	*listp = NULL;
 	*np = 0;
 	if ((rc = store_stmt(s, log_tail_sql, &st, cause)) != 0)
 		return (rc);
-	bad |= sqlite3_bind_int64(st, 1, step);
-	bad |= sqlite3_bind_int64(st, 2, limit > 0 ? limit : 20);
-	if (bad != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "read log tail",
+	bad |= store_bind_int64(st, 1, step);
+	bad |= store_bind_int64(st, 2, limit > 0 ? limit : 20);
+	if (bad != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "read log tail",
 		    cause);
 		store_release(s, st);
 		return (rc);

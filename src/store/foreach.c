@@ -28,8 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -117,17 +115,17 @@ static int
 store_items_query(struct store *s, const char *sql, struct store_step **listp,
     size_t *np, char **cause, const char *fmt, ...)
 {
-	sqlite3_stmt	*st;
-	va_list		 ap;
-	int		 rc;
+	struct store_stmt	*st;
+	va_list			 ap;
+	int			 rc;
 
 	if ((rc = store_stmt(s, sql, &st, cause)) != 0)
 		return (rc);
 	va_start(ap, fmt);
 	rc = store_bindv(st, fmt, ap);
 	va_end(ap);
-	if (rc != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "list items", cause);
+	if (rc != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "list items", cause);
 		store_release(s, st);
 		return (rc);
 	}
@@ -188,7 +186,7 @@ store_items_each(struct store *s, int64_t root,
     int (*cb)(const struct store_item *, void *), void *arg)
 {
 	struct store_item	 it;
-	sqlite3_stmt		*st;
+	struct store_stmt	*st;
 	char			*cause = NULL;
 	int			 rc;
 
@@ -196,29 +194,29 @@ store_items_each(struct store *s, int64_t root,
 		store_keep_error(s, cause);
 		return (rc);
 	}
-	if (sqlite3_bind_int64(st, 1, root) != SQLITE_OK)
-		rc = SQLITE_ERROR;
-	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		it.index = sqlite3_column_int(st, 0);
-		it.result_json = (const char *)sqlite3_column_text(st, 2);
-		it.id = sqlite3_column_int64(st, 3);
+	if (store_bind_int64(st, 1, root) != STORE_DRV_OK)
+		rc = STORE_DRV_ERROR;
+	while (rc == 0 && (rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		it.index = store_col_int(st, 0);
+		it.result_json = store_col_text(st, 2);
+		it.id = store_col_int64(st, 3);
 		if (store_column_step_status(st, 1, it.id, &it.status,
 		    &cause) != 0) {
 			store_keep_error(s, cause);
 			store_release(s, st);
 			return (STORE_ERR);
 		}
-		it.attempt = sqlite3_column_int(st, 4);
-		it.ran = sqlite3_column_int(st, 5);
-		it.label = (const char *)sqlite3_column_text(st, 6);
-		it.error = (const char *)sqlite3_column_text(st, 7);
-		it.item_json = (const char *)sqlite3_column_text(st, 8);
-		rc = cb(&it, arg) != 0 ? SQLITE_DONE : 0;
+		it.attempt = store_col_int(st, 4);
+		it.ran = store_col_int(st, 5);
+		it.label = store_col_text(st, 6);
+		it.error = store_col_text(st, 7);
+		it.item_json = store_col_text(st, 8);
+		rc = cb(&it, arg) != 0 ? STORE_DRV_DONE : 0;
 	}
-	if (rc == SQLITE_DONE)
+	if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else if (rc != 0) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "read items",
+		rc = store_fail(s, store_errcode(s), "read items",
 		    &cause);
 		store_keep_error(s, cause);
 	}
@@ -329,7 +327,7 @@ int
 store_items_tally(struct store *s, int64_t root, struct store_item_tally *t,
     char **cause)
 {
-	sqlite3_stmt	*st;
+	struct store_stmt	*st;
 	enum step_status status;
 	int		 rc, pass;
 
@@ -338,13 +336,13 @@ store_items_tally(struct store *s, int64_t root, struct store_item_tally *t,
 		if ((rc = store_stmt(s, pass == 0 ? items_count_sql :
 		    items_retried_sql, &st, cause)) != 0)
 			return (rc);
-		if (sqlite3_bind_int64(st, 1, root) != SQLITE_OK) {
-			rc = store_fail(s, sqlite3_errcode(s->db), "tally",
+		if (store_bind_int64(st, 1, root) != STORE_DRV_OK) {
+			rc = store_fail(s, store_errcode(s), "tally",
 			    cause);
 			store_release(s, st);
 			return (rc);
 		}
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 			/* Counts have no row: the for-each's names them. */
 			if (store_column_step_status(st, 0, root, &status,
 			    cause) != 0) {
@@ -353,13 +351,13 @@ store_items_tally(struct store *s, int64_t root, struct store_item_tally *t,
 			}
 			if (pass == 0)
 				store_items_add(t, status,
-				    sqlite3_column_int(st, 1) > 1,
-				    sqlite3_column_int64(st, 2));
+				    store_col_int(st, 1) > 1,
+				    store_col_int64(st, 2));
 			else
 				store_items_add(t, status, 0,
-				    -sqlite3_column_int64(st, 1));
+				    -store_col_int64(st, 1));
 		}
-		if (rc != SQLITE_DONE) {
+		if (rc != STORE_DRV_DONE) {
 			rc = store_fail(s, rc, "tally", cause);
 			store_release(s, st);
 			return (rc);

@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -60,44 +58,44 @@ static const char health_more_sql[] =
 
 static int	store_health_counts(struct store *, struct store_health *,
 		    char **);
-static void	store_health_audit(struct store_health *, sqlite3_stmt *);
+static void	store_health_audit(struct store_health *, struct store_stmt *);
 
 /* Runs per state, by the rule the console and "list" use. */
 static int
 store_health_counts(struct store *s, struct store_health *h, char **cause)
 {
-	sqlite3_stmt	*st;
-	const char	*word;
-	enum run_state	 state;
-	int		 rc;
+	struct store_stmt	*st;
+	const char		*word;
+	enum run_state		 state;
+	int			 rc;
 
 	if ((rc = store_prepare(s, health_counts_sql, &st, cause)) != 0)
 		return (rc);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		word = (const char *)sqlite3_column_text(st, 0);
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		word = store_col_text(st, 0);
 		if (word != NULL && state_parse(word, &state) == 0)
-			h->states[state] += sqlite3_column_int64(st, 1);
+			h->states[state] += store_col_int64(st, 1);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != STORE_DRV_DONE)
 		rc = store_fail(s, rc, "count runs", cause);
 	else
 		rc = 0;
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
 /* The chain's cheap checks: its head names the newest row, triggers on. */
 static void
-store_health_audit(struct store_health *h, sqlite3_stmt *st)
+store_health_audit(struct store_health *h, struct store_stmt *st)
 {
 	const char	*last_hash, *head_hash;
 	int64_t		 last_id, head_id;
 
-	last_id = sqlite3_column_int64(st, 3);
-	last_hash = (const char *)sqlite3_column_text(st, 4);
-	head_id = sqlite3_column_int64(st, 5);
-	head_hash = (const char *)sqlite3_column_text(st, 6);
-	if (sqlite3_column_int64(st, 7) != 2) {
+	last_id = store_col_int64(st, 3);
+	last_hash = store_col_text(st, 4);
+	head_id = store_col_int64(st, 5);
+	head_hash = store_col_text(st, 6);
+	if (store_col_int64(st, 7) != 2) {
 		h->audit_problem = xstrdup("the audit table's append-only "
 		    "triggers are missing");
 	} else if (h->audit_rows > 0 && (head_hash == NULL ||
@@ -117,11 +115,11 @@ store_health_audit(struct store_health *h, sqlite3_stmt *st)
 int
 store_health(struct store *s, struct store_health *h, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	memset(h, 0, sizeof *h);
-	if ((rc = store_exec(s, "BEGIN", cause)) != 0)
+	if ((rc = store_read_begin(s, cause)) != 0)
 		return (rc);
 	rc = store_query_int(s, "PRAGMA user_version", &h->schema, cause);
 	if (rc == 0)
@@ -129,16 +127,16 @@ store_health(struct store *s, struct store_health *h, char **cause)
 	if (rc == 0)
 		rc = store_prepare(s, health_more_sql, &st, cause);
 	if (rc == 0) {
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			h->gates = sqlite3_column_int64(st, 1);
-			h->audit_rows = sqlite3_column_int64(st, 2);
+		if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+			h->gates = store_col_int64(st, 1);
+			h->audit_rows = store_col_int64(st, 2);
 			store_health_audit(h, st);
 			rc = 0;
 		} else
 			rc = store_fail(s, rc, "read health", cause);
-		sqlite3_finalize(st);
+		store_stmt_finalize(st);
 	}
-	sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	store_read_end(s);
 	if (rc != 0)
 		store_health_clear(h);
 	return (rc);

@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -53,19 +51,19 @@ static const char inbox_reply_sql[] =
 
 /* Fill an inbox row from a row of INBOX_COLUMNS. */
 static int
-store_inbox_row(sqlite3_stmt *st, void *p, char **cause)
+store_inbox_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_inbox	*m = p;
 
-	m->id = sqlite3_column_int64(st, 0);
-	m->posted_at = sqlite3_column_int64(st, 1);
-	m->uid = sqlite3_column_int64(st, 2);
+	m->id = store_col_int64(st, 0);
+	m->posted_at = store_col_int64(st, 1);
+	m->uid = store_col_int64(st, 2);
 	m->who = store_column_text(st, 3);
 	m->tty = store_column_text(st, 4);
 	m->host = store_column_text(st, 5);
 	m->command = store_column_text(st, 6);
-	m->workflow_id = sqlite3_column_int64(st, 7);
-	m->step_id = sqlite3_column_int64(st, 8);
+	m->workflow_id = store_col_int64(st, 7);
+	m->step_id = store_col_int64(st, 8);
 	m->args_json = store_column_text(st, 9);
 	m->state = store_column_text(st, 10);
 	m->reply = store_column_text(st, 11);
@@ -130,7 +128,7 @@ store_inbox_post(struct store *s, const struct store_actor *actor,
 		store_rollback(s);
 		return (rc);
 	}
-	*id = sqlite3_last_insert_rowid(s->db);
+	*id = s->drv->last_insert_id(s->conn);
 	if ((rc = store_inbox_seal(s, *id, cause)) != 0) {
 		store_rollback(s);
 		return (rc);
@@ -143,8 +141,8 @@ int
 store_inbox_new(struct store *s, struct store_inbox **listp, size_t *np,
     char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	if ((rc = store_stmt(s, inbox_new_sql, &st, cause)) != 0)
 		return (rc);
@@ -157,7 +155,7 @@ int
 store_inbox_get(struct store *s, int64_t id, struct store_inbox **mp,
     char **cause)
 {
-	sqlite3_stmt		*st;
+	struct store_stmt	*st;
 	struct store_inbox	*list;
 	size_t			 n;
 	int			 rc;
@@ -165,8 +163,8 @@ store_inbox_get(struct store *s, int64_t id, struct store_inbox **mp,
 	*mp = NULL;
 	if ((rc = store_stmt(s, inbox_get_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "read inbox", cause);
+	if (store_bind_int64(st, 1, id) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "read inbox", cause);
 		store_release(s, st);
 		return (rc);
 	}

@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -82,7 +80,7 @@ store_lease_fence(struct store *s, int64_t epoch, int64_t now)
 	if (now != 0) {
 		rc = store_runf(s, "engine heartbeat", lease_heartbeat_sql,
 		    "ii", now, epoch);
-		if (rc == 0 && sqlite3_changes(s->db) != 1)
+		if (rc == 0 && s->drv->changes(s->conn) != 1)
 			return (STORE_CONFLICT);
 		return (rc);
 	}
@@ -124,25 +122,25 @@ store_lease_drop(struct store *s, int64_t epoch)
 int
 store_lease_get(struct store *s, struct store_lease *l, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	memset(l, 0, sizeof *l);
 	if ((rc = store_prepare(s, lease_get_sql, &st, cause)) != 0)
 		return (rc);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		l->epoch = sqlite3_column_int64(st, 0);
-		l->pid = sqlite3_column_int64(st, 1);
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
+		l->epoch = store_col_int64(st, 0);
+		l->pid = store_col_int64(st, 1);
 		l->host = store_column_text(st, 2);
-		l->since = sqlite3_column_int64(st, 3);
-		l->heartbeat_at = sqlite3_column_int64(st, 4);
+		l->since = store_col_int64(st, 3);
+		l->heartbeat_at = store_col_int64(st, 4);
 		rc = 0;
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else
 		rc = store_fail(s, rc, "read engine row", cause);
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 

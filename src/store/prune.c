@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -119,8 +117,9 @@ static const char prune_preview_sql[] =
 static int	store_prune_setup(struct store *, const int64_t *, size_t,
 		    char **);
 static int	store_prune_bound(struct store *, const char *,
-		    const struct store_prune_opts *, sqlite3_stmt **, char **);
-static int	store_prune_row(sqlite3_stmt *, void *, char **);
+		    const struct store_prune_opts *, struct store_stmt **,
+		    char **);
+static int	store_prune_row(struct store_stmt *, void *, char **);
 static void	store_prune_rows_free(void *, size_t);
 
 /* Empty the temporary tables and note the runs to keep. */
@@ -128,34 +127,34 @@ static int
 store_prune_setup(struct store *s, const int64_t *keep, size_t nkeep,
     char **cause)
 {
-	sqlite3_stmt	*st;
-	size_t		 i;
-	int		 rc;
+	struct store_stmt	*st;
+	size_t			 i;
+	int			 rc;
 
 	if ((rc = store_exec(s, prune_setup_sql, cause)) != 0)
 		return (rc);
 	if ((rc = store_prepare(s, prune_keep_sql, &st, cause)) != 0)
 		return (rc);
 	for (i = 0; i < nkeep && rc == 0; i++) {
-		sqlite3_bind_int64(st, 1, keep[i]);
+		store_bind_int64(st, 1, keep[i]);
 		rc = store_step_done(s, st, "keep runs", cause);
 	}
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
 /* Prepare a batch statement and bind before, limit and after. */
 static int
 store_prune_bound(struct store *s, const char *sql,
-    const struct store_prune_opts *o, sqlite3_stmt **stp, char **cause)
+    const struct store_prune_opts *o, struct store_stmt **stp, char **cause)
 {
 	int	 rc;
 
 	if ((rc = store_prepare(s, sql, stp, cause)) != 0)
 		return (rc);
-	sqlite3_bind_int64(*stp, 1, o->before);
-	sqlite3_bind_int64(*stp, 2, o->limit);
-	sqlite3_bind_int64(*stp, 3, o->after);
+	store_bind_int64(*stp, 1, o->before);
+	store_bind_int64(*stp, 2, o->limit);
+	store_bind_int64(*stp, 3, o->after);
 	return (0);
 }
 
@@ -168,38 +167,38 @@ int
 store_prune(struct store *s, const struct store_prune_opts *o,
     struct store_prune_result *out, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	memset(out, 0, sizeof *out);
 	if ((rc = store_prune_setup(s, o->keep, o->nkeep, cause)) != 0)
 		return (rc);
 	if ((rc = store_prune_bound(s, prune_last_sql, o, &st, cause)) != 0)
 		return (rc);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		out->next = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if ((rc = store_stmt_step(st)) == STORE_DRV_ROW)
+		out->next = store_col_int64(st, 0);
+	store_stmt_finalize(st);
+	if (rc != STORE_DRV_ROW && rc != STORE_DRV_DONE)
 		return (store_fail(s, rc, "prune", cause));
 	if (out->next == 0)
 		return (0);
 	if ((rc = store_prune_bound(s, prune_select_sql, o, &st, cause)) != 0)
 		return (rc);
 	rc = store_step_done(s, st, "prune", cause);
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	if (rc != 0)
 		return (rc);
 	if ((rc = store_prepare(s, prune_count_sql, &st, cause)) != 0)
 		return (rc);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		out->runs = sqlite3_column_int64(st, 0);
-		out->roots = sqlite3_column_int64(st, 1);
-		out->steps = sqlite3_column_int64(st, 2);
-		out->logs = sqlite3_column_int64(st, 3);
+	if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		out->runs = store_col_int64(st, 0);
+		out->roots = store_col_int64(st, 1);
+		out->steps = store_col_int64(st, 2);
+		out->logs = store_col_int64(st, 3);
 		rc = 0;
 	} else
 		rc = store_fail(s, rc, "prune", cause);
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	if (rc != 0 || out->runs == 0)
 		return (rc);
 	return (store_exec(s, prune_delete_sql, cause));
@@ -207,15 +206,15 @@ store_prune(struct store *s, const struct store_prune_opts *o,
 
 /* One row of the preview. */
 static int
-store_prune_row(sqlite3_stmt *st, void *p, char **cause)
+store_prune_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_prune_run	*r = p;
 
-	r->id = sqlite3_column_int64(st, 0);
+	r->id = store_col_int64(st, 0);
 	r->name = store_column_text(st, 1);
-	r->finished_at = sqlite3_column_int64(st, 3);
-	r->runs = sqlite3_column_int64(st, 4);
-	r->steps = sqlite3_column_int64(st, 5);
+	r->finished_at = store_col_int64(st, 3);
+	r->runs = store_col_int64(st, 4);
+	r->steps = store_col_int64(st, 5);
 	return (store_column_run_status(st, 2, r->id, &r->status, cause));
 }
 
@@ -238,12 +237,12 @@ int
 store_prune_preview(struct store *s, int64_t before,
     struct store_prune_run **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	if ((rc = store_prepare(s, prune_preview_sql, &st, cause)) != 0)
 		return (rc);
-	sqlite3_bind_int64(st, 1, before);
+	store_bind_int64(st, 1, before);
 	return (store_rows(s, st, &store_prune_rows, (void **)listp, np,
 	    cause));
 }

@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -99,7 +97,7 @@ static const char workflow_late_sql[] =
 static const char timers_shift_sql[] =
 	"UPDATE timers SET due_at = due_at + ?";
 
-static int	 store_schedule_row(sqlite3_stmt *, void *, char **);
+static int	 store_schedule_row(struct store_stmt *, void *, char **);
 static void	 store_schedule_clear(struct store_schedule *);
 static int	 store_schedule_read(struct store *, const char *,
 		     const char *, struct store_schedule **, size_t *, char **,
@@ -107,27 +105,27 @@ static int	 store_schedule_read(struct store *, const char *,
 
 /* Fill a schedule from a row of SCHEDULE_COLUMNS. */
 static int
-store_schedule_row(sqlite3_stmt *st, void *p, char **cause)
+store_schedule_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_schedule	*c = p;
 
 	memset(c, 0, sizeof *c);
-	c->id = sqlite3_column_int64(st, 0);
+	c->id = store_col_int64(st, 0);
 	c->name = store_column_text(st, 1);
 	c->cron = store_column_text(st, 2);
 	c->template_name = store_column_text(st, 3);
 	c->input_json = store_column_text(st, 4);
 	c->overlap = store_column_text(st, 5);
-	c->paused = sqlite3_column_int(st, 6);
+	c->paused = store_col_int(st, 6);
 	c->created_by = store_column_text(st, 7);
-	c->created_at = sqlite3_column_int64(st, 8);
-	c->updated_at = sqlite3_column_int64(st, 9);
-	c->last_fire_at = sqlite3_column_int64(st, 10);
-	c->last_run_id = sqlite3_column_int64(st, 11);
-	c->next_fire_at = sqlite3_column_int64(st, 12);
-	c->deleted_at = sqlite3_column_int64(st, 13);
+	c->created_at = store_col_int64(st, 8);
+	c->updated_at = store_col_int64(st, 9);
+	c->last_fire_at = store_col_int64(st, 10);
+	c->last_run_id = store_col_int64(st, 11);
+	c->next_fire_at = store_col_int64(st, 12);
+	c->deleted_at = store_col_int64(st, 13);
 	c->tz = store_column_text(st, 15);
-	if (sqlite3_column_type(st, 14) == SQLITE_NULL)
+	if (store_col_null(st, 14))
 		return (0);
 	c->has_last_run = 1;
 	return (store_column_run_status(st, 14, c->last_run_id,
@@ -154,10 +152,10 @@ store_schedule_read(struct store *s, const char *sql, const char *what,
     struct store_schedule **listp, size_t *np, char **cause,
     const char *fmt, ...)
 {
-	sqlite3_stmt	*st;
-	va_list		 ap;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	va_list			 ap;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -166,9 +164,9 @@ store_schedule_read(struct store *s, const char *sql, const char *what,
 	va_start(ap, fmt);
 	rc = store_bindv(st, fmt, ap);
 	va_end(ap);
-	if (rc != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), what, cause);
-		sqlite3_finalize(st);
+	if (rc != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), what, cause);
+		store_stmt_finalize(st);
 		return (rc);
 	}
 	rc = store_rows(s, st, &store_schedule_rows, &list, np, cause);
@@ -246,7 +244,7 @@ store_schedule_add(struct store *s, struct store_schedule *c, int64_t now)
 	    c->paused != 0, c->created_by, now, c->next_fire_at, c->tz);
 	if (rc != 0)
 		return (rc);
-	c->id = sqlite3_last_insert_rowid(s->db);
+	c->id = s->drv->last_insert_id(s->conn);
 	c->created_at = c->updated_at = now;
 	return (0);
 }
@@ -293,24 +291,24 @@ static int
 store_schedule_ids(struct store *s, const char *sql, int64_t arg,
     const char *what, int64_t **idsp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	int64_t		*ids = NULL;
-	size_t		 n = 0;
-	int		 rc;
+	struct store_stmt	*st;
+	int64_t			*ids = NULL;
+	size_t			 n = 0;
+	int			 rc;
 
 	*idsp = NULL;
 	*np = 0;
 	if ((rc = store_stmt(s, sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, arg) != SQLITE_OK)
-		rc = SQLITE_ERROR;
-	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	if (store_bind_int64(st, 1, arg) != STORE_DRV_OK)
+		rc = STORE_DRV_ERROR;
+	while (rc == 0 && (rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		ids = xreallocarray(ids, n + 1, sizeof *ids);
-		ids[n++] = sqlite3_column_int64(st, 0);
+		ids[n++] = store_col_int64(st, 0);
 		rc = 0;
 	}
-	if (rc != 0 && rc != SQLITE_DONE) {
-		rc = store_fail(s, sqlite3_errcode(s->db), what, cause);
+	if (rc != 0 && rc != STORE_DRV_DONE) {
+		rc = store_fail(s, store_errcode(s), what, cause);
 		free(ids);
 		store_release(s, st);
 		return (rc);
@@ -332,27 +330,27 @@ store_schedule_active(struct store *s, int64_t id, int64_t **idsp,
 
 /* Fill one history entry from a row of schedule_runs_sql. */
 static int
-store_schedule_run_row(sqlite3_stmt *st, void *p, char **cause)
+store_schedule_run_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_schedule_run	*r = p;
 
-	r->workflow_id = sqlite3_column_int64(st, 0);
-	r->fire_at = sqlite3_column_int64(st, 2);
-	r->created_at = sqlite3_column_int64(st, 3);
-	r->ended_at = sqlite3_column_int64(st, 4);
+	r->workflow_id = store_col_int64(st, 0);
+	r->fire_at = store_col_int64(st, 2);
+	r->created_at = store_col_int64(st, 3);
+	r->ended_at = store_col_int64(st, 4);
 	if (r->ended_at == 0)
-		r->ended_at = sqlite3_column_int64(st, 5);
+		r->ended_at = store_col_int64(st, 5);
 	return (store_column_run_status(st, 1, r->workflow_id, &r->status,
 	    cause));
 }
 
 /* Fill one history entry from a row of schedule_skips_sql. */
 static int
-store_schedule_skip_row(sqlite3_stmt *st, void *p, char **cause)
+store_schedule_skip_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_schedule_run	*r = p;
 
-	r->created_at = sqlite3_column_int64(st, 0);
+	r->created_at = store_col_int64(st, 0);
 	r->detail_json = store_column_text(st, 1);
 	(void)cause;
 	return (0);
@@ -374,7 +372,7 @@ store_schedule_history(struct store *s, int64_t id, int64_t limit,
     int skips, struct store_schedule_run **listp, size_t *np, char **cause)
 {
 	struct store_rows	 r;
-	sqlite3_stmt		*st;
+	struct store_stmt	*st;
 	void			*list;
 	int			 rc;
 
@@ -389,10 +387,10 @@ store_schedule_history(struct store *s, int64_t id, int64_t limit,
 	    &st, cause);
 	if (rc != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK ||
-	    sqlite3_bind_int64(st, 2, limit > 0 ? limit : 20) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), r.what, cause);
-		sqlite3_finalize(st);
+	if (store_bind_int64(st, 1, id) != STORE_DRV_OK ||
+	    store_bind_int64(st, 2, limit > 0 ? limit : 20) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), r.what, cause);
+		store_stmt_finalize(st);
 		return (rc);
 	}
 	rc = store_rows(s, st, &r, &list, np, cause);

@@ -23,8 +23,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"

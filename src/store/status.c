@@ -27,12 +27,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store-int.h"
 
-static void	 store_state_sql(sqlite3_context *, int, sqlite3_value **);
+static int	 store_state_sql(const struct store_drv_arg *, int,
+		     const char **, char **);
 
 /* Why a stored word is refused: the table, the row and the word shown. */
 static void
@@ -49,12 +48,12 @@ store_status_refuse(const char *table, int64_t id, const char *word,
 
 /* A step row's status column as the enum; -1 with why for a bad word. */
 int
-store_column_step_status(sqlite3_stmt *st, int col, int64_t id,
+store_column_step_status(struct store_stmt *st, int col, int64_t id,
     enum step_status *out, char **cause)
 {
 	const char	*word;
 
-	word = (const char *)sqlite3_column_text(st, col);
+	word = store_col_text(st, col);
 	if (status_step_parse(word, out) == 0)
 		return (0);
 	store_status_refuse("workflow_steps", id, word, cause);
@@ -64,13 +63,13 @@ store_column_step_status(sqlite3_stmt *st, int col, int64_t id,
 
 /* A step row's kind column as the enum; -1 with why for a bad word. */
 int
-store_column_step_kind(sqlite3_stmt *st, int col, int64_t id,
+store_column_step_kind(struct store_stmt *st, int col, int64_t id,
     enum step_kind *out, char **cause)
 {
 	const char	*word;
 	char		*shown;
 
-	word = (const char *)sqlite3_column_text(st, col);
+	word = store_col_text(st, col);
 	if (kind_parse(word, out) == 0)
 		return (0);
 	shown = vis_str(word != NULL ? word : "NULL", 0);
@@ -83,12 +82,12 @@ store_column_step_kind(sqlite3_stmt *st, int col, int64_t id,
 
 /* A workflow row's status column as the enum; -1 with why. */
 int
-store_column_run_status(sqlite3_stmt *st, int col, int64_t id,
+store_column_run_status(struct store_stmt *st, int col, int64_t id,
     enum run_status *out, char **cause)
 {
 	const char	*word;
 
-	word = (const char *)sqlite3_column_text(st, col);
+	word = store_col_text(st, col);
 	if (status_run_parse(word, out) == 0)
 		return (0);
 	store_status_refuse("workflows", id, word, cause);
@@ -107,35 +106,37 @@ store_workflow_state(const struct store_workflow *w)
  * sluice_state(id, status, paused, waiting, late_at): the state a person
  * sees, by state_of, so a filter or a count in SQL folds the same rule.
  */
-static void
-store_state_sql(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+static int
+store_state_sql(const struct store_drv_arg *argv, int argc,
+    const char **result, char **why)
 {
 	enum run_status	 st;
-	const char	*word;
-	char		*why;
 
 	(void)argc;
-	word = (const char *)sqlite3_value_text(argv[1]);
-	if (status_run_parse(word, &st) != 0) {
-		store_status_refuse("workflows", sqlite3_value_int64(argv[0]),
-		    word, &why);
-		sqlite3_result_error(ctx, why, -1);
-		free(why);
-		return;
+	if (status_run_parse(argv[1].text, &st) != 0) {
+		store_status_refuse("workflows", argv[0].i, argv[1].text, why);
+		return (-1);
 	}
-	sqlite3_result_text(ctx, state_name(state_of(st,
-	    sqlite3_value_int(argv[2]), sqlite3_value_int(argv[3]),
-	    sqlite3_value_int64(argv[4]) != 0)), -1, SQLITE_STATIC);
+	*result = state_name(state_of(st, (int)argv[2].i, (int)argv[3].i,
+	    argv[4].i != 0));
+	return (0);
 }
 
-/* Teach a connection sluice_state(). */
+static const struct store_drv_function store_state_function = {
+	.name = "sluice_state",
+	.nargs = 5,
+	.call = store_state_sql
+};
+
+/* Teach the connection sluice_state(). */
 int
-store_status_register(sqlite3 *db, char **cause)
+store_status_register(struct store *s, char **cause)
 {
-	if (sqlite3_create_function(db, "sluice_state", 5, SQLITE_UTF8 |
-	    SQLITE_DETERMINISTIC, NULL, store_state_sql, NULL, NULL) ==
-	    SQLITE_OK)
+	int	 rc;
+
+	rc = s->drv->function(s->conn, &store_state_function);
+	if (rc == STORE_DRV_OK)
 		return (0);
-	xasprintf(cause, "sluice_state: %s", sqlite3_errmsg(db));
+	xasprintf(cause, "sluice_state: %s", store_errmsg(s));
 	return (-1);
 }

@@ -25,8 +25,6 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -47,20 +45,17 @@ static const char step_insert_sql[] =
 	" ?, ?, ?, ?, ?, ?, ?)";
 
 /*
- * Waiting gates with their workflow.  Approvals count distinct people;
- * gate_json is the engine's own resolved JSON, checked before reading.
+ * Waiting gates with their workflow.  Approvals count distinct people.
+ * The policy comes as it is stored: its one reader is flow_policy_read(),
+ * so its message and quorum are read there (client_gate_list()), never
+ * picked out here with json_extract.
  */
 static const char gate_list_sql[] =
 	"SELECT s.id, s.workflow_id, COALESCE(s.ready_at, s.created_at),"
-	" w.name, s.name,"
-	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
-	"  json_extract(s.gate_json, '$.message') END, ''),"
-	" w.created_by,"
+	" w.name, s.name, s.gate_json, w.created_by,"
 	" (SELECT count(DISTINCT p.who) FROM approvals p"
 	"  WHERE p.step_id = s.id AND p.decision = 'approve'"
 	STORE_APPROVAL_AUDITED "),"
-	" COALESCE(CASE WHEN json_valid(s.gate_json) THEN"
-	"  json_extract(s.gate_json, '$.quorum') END, 1),"
 	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id),"
 	" w.created_via, CASE WHEN s.item_of IS NOT NULL THEN s.label END"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
@@ -71,18 +66,18 @@ static char	*store_run_detail(const struct store_workflow *);
 
 /* Fill a step from the current row of a STORE_STEP_COLUMNS query. */
 int
-store_step_row(sqlite3_stmt *st, void *p, char **cause)
+store_step_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_step	*step = p;
 
 	memset(step, 0, sizeof *step);
-	step->id = sqlite3_column_int64(st, 0);
-	step->workflow_id = sqlite3_column_int64(st, 1);
-	step->updated_at = sqlite3_column_int64(st, 2);
-	step->created_at = sqlite3_column_int64(st, 3);
-	step->ready_at = sqlite3_column_int64(st, 4);
-	step->started_at = sqlite3_column_int64(st, 5);
-	step->completed_at = sqlite3_column_int64(st, 6);
+	step->id = store_col_int64(st, 0);
+	step->workflow_id = store_col_int64(st, 1);
+	step->updated_at = store_col_int64(st, 2);
+	step->created_at = store_col_int64(st, 3);
+	step->ready_at = store_col_int64(st, 4);
+	step->started_at = store_col_int64(st, 5);
+	step->completed_at = store_col_int64(st, 6);
 	step->name = store_column_text(st, 7);
 	step->step_key = store_column_text(st, 8);
 	step->tool = store_column_text(st, 9);
@@ -90,31 +85,31 @@ store_step_row(sqlite3_stmt *st, void *p, char **cause)
 	step->result_json = store_column_text(st, 12);
 	step->gate_json = store_column_text(st, 13);
 	step->error = store_column_text(st, 15);
-	step->attempt = sqlite3_column_int(st, 16);
-	step->visit = sqlite3_column_int(st, 17);
-	if (sqlite3_column_type(st, 18) != SQLITE_NULL) {
+	step->attempt = store_col_int(st, 16);
+	step->visit = store_col_int(st, 17);
+	if (!store_col_null(st, 18)) {
 		step->has_exit_code = 1;
-		step->exit_code = sqlite3_column_int(st, 18);
+		step->exit_code = store_col_int(st, 18);
 	}
-	step->parent_id = sqlite3_column_int64(st, 19);
-	step->fanout_id = sqlite3_column_int64(st, 20);
-	step->branch_no = sqlite3_column_int(st, 21);
+	step->parent_id = store_col_int64(st, 19);
+	step->fanout_id = store_col_int64(st, 20);
+	step->branch_no = store_col_int(st, 21);
 	step->branch_end = store_column_text(st, 22);
-	step->pid = sqlite3_column_int64(st, 23);
-	step->pgid = sqlite3_column_int64(st, 24);
-	step->proc_start = sqlite3_column_int64(st, 25);
+	step->pid = store_col_int64(st, 23);
+	step->pgid = store_col_int64(st, 24);
+	step->proc_start = store_col_int64(st, 25);
 	step->host = store_column_text(st, 26);
-	step->timeout_at = sqlite3_column_int64(st, 27);
-	step->log_bytes = sqlite3_column_int64(st, 28);
-	step->item_of = sqlite3_column_int64(st, 29);
-	step->item_index = sqlite3_column_type(st, 30) == SQLITE_NULL ? -1 :
-	    sqlite3_column_int(st, 30);
+	step->timeout_at = store_col_int64(st, 27);
+	step->log_bytes = store_col_int64(st, 28);
+	step->item_of = store_col_int64(st, 29);
+	step->item_index = store_col_null(st, 30) ? -1 :
+	    store_col_int(st, 30);
 	step->label = store_column_text(st, 31);
-	step->items = sqlite3_column_int64(st, 32);
+	step->items = store_col_int64(st, 32);
 	step->item_json = store_column_text(st, 33);
-	step->child_id = sqlite3_column_int64(st, 34);
-	step->progress_pct = sqlite3_column_type(st, 35) == SQLITE_NULL ? -1 :
-	    sqlite3_column_int(st, 35);
+	step->child_id = store_col_int64(st, 34);
+	step->progress_pct = store_col_null(st, 35) ? -1 :
+	    store_col_int(st, 35);
 	step->progress_text = store_column_text(st, 36);
 	if (store_column_step_kind(st, 10, step->id, &step->kind,
 	    cause) != 0)
@@ -128,18 +123,18 @@ int
 store_step_get(struct store *s, int64_t id, struct store_step **stepp,
     char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	*stepp = NULL;
 	if ((rc = store_prepare(s, step_get_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "get step", cause);
+	if (store_bind_int64(st, 1, id) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "get step", cause);
 		goto out;
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
 		*stepp = xmalloc(sizeof **stepp);
 		rc = 0;
 		if (store_step_row(st, *stepp, cause) != 0) {
@@ -147,13 +142,13 @@ store_step_get(struct store *s, int64_t id, struct store_step **stepp,
 			*stepp = NULL;
 			rc = STORE_ERR;
 		}
-	} else if (rc == SQLITE_DONE) {
+	} else if (rc == STORE_DRV_DONE) {
 		xasprintf(cause, "no step %lld", (long long)id);
 		rc = STORE_NOTFOUND;
 	} else
 		rc = store_fail(s, rc, "get step", cause);
 out:
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
@@ -176,18 +171,18 @@ int
 store_step_list(struct store *s, int64_t workflow_id,
     struct store_step **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
 	if ((rc = store_prepare(s, step_list_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, workflow_id) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "list steps",
+	if (store_bind_int64(st, 1, workflow_id) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "list steps",
 		    cause);
-		sqlite3_finalize(st);
+		store_stmt_finalize(st);
 		return (rc);
 	}
 	rc = store_rows(s, st, &store_step_rows, &list, np, cause);
@@ -204,20 +199,20 @@ int
 store_step_insert(struct store *s, struct store_step *step, int64_t now,
     char **cause)
 {
-	sqlite3_stmt	*st;
-	const char	*key;
-	int64_t		 ready_at;
-	int		 rc, bad = 0;
+	struct store_stmt	*st;
+	const char		*key;
+	int64_t			 ready_at;
+	int			 rc, bad = 0;
 
 	key = step->step_key != NULL ? step->step_key : step->name;
 	ready_at = step->ready_at != 0 ? step->ready_at : now;
 
 	if ((rc = store_stmt(s, step_insert_sql, &st, cause)) != 0)
 		return (rc);
-	bad |= sqlite3_bind_int64(st, 1, now);
-	bad |= sqlite3_bind_int64(st, 2, now);
-	bad |= sqlite3_bind_int64(st, 3, ready_at);
-	bad |= sqlite3_bind_int64(st, 4, step->workflow_id);
+	bad |= store_bind_int64(st, 1, now);
+	bad |= store_bind_int64(st, 2, now);
+	bad |= store_bind_int64(st, 3, ready_at);
+	bad |= store_bind_int64(st, 4, step->workflow_id);
 	bad |= store_bind_text(st, 5, step->name);
 	bad |= store_bind_text(st, 6, key);
 	bad |= store_bind_text(st, 7, step->tool);
@@ -226,31 +221,31 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 	bad |= store_bind_text(st, 10, step->result_json);
 	bad |= store_bind_text(st, 11, step->gate_json);
 	bad |= store_bind_text(st, 12, status_step_name(step->status));
-	bad |= sqlite3_bind_int(st, 13, step->attempt > 0 ? step->attempt : 1);
-	bad |= sqlite3_bind_int(st, 14, step->visit > 0 ? step->visit : 1);
+	bad |= store_bind_int(st, 13, step->attempt > 0 ? step->attempt : 1);
+	bad |= store_bind_int(st, 14, step->visit > 0 ? step->visit : 1);
 	bad |= store_bind_time(st, 15, step->parent_id);
 	bad |= store_bind_time(st, 16, step->started_at);
 	bad |= store_bind_time(st, 17, step->completed_at);
 	bad |= store_bind_text(st, 18, step->error);
 	if (step->has_exit_code)
-		bad |= sqlite3_bind_int(st, 19, step->exit_code);
+		bad |= store_bind_int(st, 19, step->exit_code);
 	else
-		bad |= sqlite3_bind_null(st, 19);
+		bad |= store_bind_null(st, 19);
 	bad |= store_bind_time(st, 20, step->fanout_id);
 	if (step->fanout_id != 0)
-		bad |= sqlite3_bind_int(st, 21, step->branch_no);
+		bad |= store_bind_int(st, 21, step->branch_no);
 	else
-		bad |= sqlite3_bind_null(st, 21);
+		bad |= store_bind_null(st, 21);
 	bad |= store_bind_time(st, 22, step->item_of);
 	if (step->item_of != 0 && step->item_index >= 0)
-		bad |= sqlite3_bind_int(st, 23, step->item_index);
+		bad |= store_bind_int(st, 23, step->item_index);
 	else
-		bad |= sqlite3_bind_null(st, 23);
+		bad |= store_bind_null(st, 23);
 	bad |= store_bind_text(st, 24, step->label);
 	bad |= store_bind_time(st, 25, step->items);
 	bad |= store_bind_text(st, 26, step->item_json);
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "insert step",
+	if (bad != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "insert step",
 		    cause);
 	else
 		rc = store_step_done(s, st, "insert step", cause);
@@ -258,7 +253,7 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 	if (rc != 0)
 		return (rc);
 
-	step->id = sqlite3_last_insert_rowid(s->db);
+	step->id = s->drv->last_insert_id(s->conn);
 	step->created_at = step->updated_at = now;
 	step->ready_at = ready_at;
 	return (0);
@@ -335,23 +330,22 @@ undo:
 
 /* Fill one gate from a row of gate_list_sql. */
 static int
-store_gate_row(sqlite3_stmt *st, void *p, char **cause)
+store_gate_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_gate	*g = p;
 
-	g->step_id = sqlite3_column_int64(st, 0);
-	g->workflow_id = sqlite3_column_int64(st, 1);
-	g->waiting_since = sqlite3_column_int64(st, 2);
+	g->step_id = store_col_int64(st, 0);
+	g->workflow_id = store_col_int64(st, 1);
+	g->waiting_since = store_col_int64(st, 2);
 	g->workflow_name = store_column_text(st, 3);
 	g->step = store_column_text(st, 4);
-	g->message = store_column_text(st, 5);
+	g->gate_json = store_column_text(st, 5);
 	g->created_by = store_column_text(st, 6);
-	g->approvals = sqlite3_column_int(st, 7);
-	g->quorum = sqlite3_column_int(st, 8);
-	g->parent_id = sqlite3_column_int64(st, 9);
-	g->parent_name = store_column_text(st, 10);
-	g->created_via = store_column_text(st, 11);
-	g->label = store_column_text(st, 12);
+	g->approvals = store_col_int(st, 7);
+	g->parent_id = store_col_int64(st, 8);
+	g->parent_name = store_column_text(st, 9);
+	g->created_via = store_column_text(st, 10);
+	g->label = store_column_text(st, 11);
 	/*
 	 * A for-each's gates and items share its step's name: the label
 	 * says which ("before batch 2 of 3", "failure budget", a host).
@@ -389,9 +383,9 @@ int
 store_gate_list(struct store *s, struct store_gate **listp, size_t *np,
     char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
@@ -413,6 +407,7 @@ store_gates_free(struct store_gate *list, size_t n)
 		free(list[i].step);
 		free(list[i].label);
 		free(list[i].title);
+		free(list[i].gate_json);
 		free(list[i].message);
 		free(list[i].created_by);
 		free(list[i].created_via);

@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -47,25 +45,23 @@ store_log_add(struct store *s, int64_t step, int64_t at, const char *stream,
 
 /* Fill a log chunk from a row of log_read_sql. */
 static int
-store_log_row(sqlite3_stmt *st, void *p, char **cause)
+store_log_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_log	*l = p;
-	const unsigned char	*stream;
+	const char		*stream;
 	const void		*data;
-	int			 len;
+	size_t			 len;
 
-	l->id = sqlite3_column_int64(st, 0);
-	l->at = sqlite3_column_int64(st, 1);
-	stream = sqlite3_column_text(st, 2);
-	strlcpy(l->stream, stream != NULL ? (const char *)stream : "",
-	    sizeof l->stream);
-	data = sqlite3_column_blob(st, 3);
-	len = sqlite3_column_bytes(st, 3);
-	l->data = xmalloc((size_t)len + 1);
+	l->id = store_col_int64(st, 0);
+	l->at = store_col_int64(st, 1);
+	stream = store_col_text(st, 2);
+	strlcpy(l->stream, stream != NULL ? stream : "", sizeof l->stream);
+	data = store_col_blob(st, 3, &len);
+	l->data = xmalloc(len + 1);
 	if (len > 0)
-		memcpy(l->data, data, (size_t)len);
+		memcpy(l->data, data, len);
 	l->data[len] = '\0';
-	l->len = (size_t)len;
+	l->len = len;
 	(void)cause;
 	return (0);
 }
@@ -89,16 +85,16 @@ int
 store_log_read(struct store *s, int64_t step, int64_t after_id,
     int64_t limit, struct store_log **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc, bad = 0;
+	struct store_stmt	*st;
+	int			 rc, bad = 0;
 
 	if ((rc = store_stmt(s, log_read_sql, &st, cause)) != 0)
 		return (rc);
-	bad |= sqlite3_bind_int64(st, 1, step);
-	bad |= sqlite3_bind_int64(st, 2, after_id);
-	bad |= sqlite3_bind_int64(st, 3, limit > 0 ? limit : 1000);
-	if (bad != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "read log", cause);
+	bad |= store_bind_int64(st, 1, step);
+	bad |= store_bind_int64(st, 2, after_id);
+	bad |= store_bind_int64(st, 3, limit > 0 ? limit : 1000);
+	if (bad != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "read log", cause);
 		store_release(s, st);
 		return (rc);
 	}

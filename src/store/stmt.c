@@ -15,7 +15,7 @@
  */
 
 /*
- * stmt.c: the statement helpers every store file uses: an SQLite result
+ * stmt.c: the statement helpers every store file uses: a driver's result
  * code turned into a store code and a one-line cause, prepare, exec,
  * binding and reading columns, and reading a query's rows into an array.
  */
@@ -23,84 +23,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
 
 /*
- * Turn an SQLite result code into a store code and a one-line cause; call
- * it before anything else touches the connection so the message is right.
+ * Turn a driver's code into a store code and a one-line cause; call it
+ * before anything else touches the connection so the message is right.
  */
 int
 store_fail(struct store *s, int rc, const char *what, char **cause)
 {
 	s->passing = 0;
-	switch (rc & 0xff) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		/* Say what was waited: SQLite does not always wait. */
+	switch (rc) {
+	case STORE_DRV_BUSY:
+		/* Say what was waited: the driver does not always wait. */
 		if (s->busy_waited >= 0) {
 			xasprintf(cause, "database %s is busy (locked by "
 			    "another process; gave up after %lld.%llds)",
 			    s->path, (long long)(s->busy_waited / 1000),
 			    (long long)(s->busy_waited % 1000 / 100));
 		} else {
-			xasprintf(cause, "database %s is busy (locked by "
-			    "another process at that moment)", s->path);
+			xasprintf(cause, "database %s is busy (%s)", s->path,
+			    store_errmsg(s));
 		}
 		s->busy_waited = -1;
 		return (STORE_BUSY);
-	case SQLITE_PROTOCOL:
-		/* SQLite gave up retrying a WAL index kept locked. */
-		xasprintf(cause, "database %s is busy (its WAL index is locked "
-		    "by another process)", s->path);
-		s->busy_waited = -1;
+	case STORE_DRV_NOTREADY:
+		/*
+		 * Another process is setting up or recovering what we need
+		 * to write (SQLite: its WAL index): waited out like a lock
+		 * (store_begin); only a file we may not write is "read-only".
+		 */
+		s->passing = 1;
+		xasprintf(cause, "database %s is not ready for writing (%s by "
+		    "another process)", s->path, store_errmsg(s));
 		return (STORE_BUSY);
-	case SQLITE_READONLY:
-		if (store_readonly_passes(s, cause))
-			return (STORE_BUSY);
+	case STORE_DRV_READONLY:
 		return (store_fail_readonly(s, cause));
-	case SQLITE_NOTADB:
+	case STORE_DRV_FOREIGN:
 		xasprintf(cause, "%s is not a sluice database (file is not a "
 		    "database)", s->path);
 		return (STORE_FOREIGN);
 	}
-	xasprintf(cause, "%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+	xasprintf(cause, "%s: %s: %s", s->path, what, store_errmsg(s));
 	return (STORE_ERR);
 }
 
-/*
- * Is the read-only error just met one that passes (then say so in cause
- * and mark it): the WAL index being recovered or set up by another
- * process, such as a plain sqlite3 reader opening or closing beside us
- * (SQLITE_READONLY_RECOVERY, _CANTINIT), or its -shm file just made by
- * another account (_CANTLOCK)?  Those are waited out like a lock
- * (store_begin); only a file we may not write is "read-only".
- */
+/* The code of the connection's last failure, for a failed bind. */
 int
-store_readonly_passes(struct store *s, char **cause)
+store_errcode(struct store *s)
 {
-	const char	*what;
+	return (s->drv->error(s->conn));
+}
 
-	switch (sqlite3_extended_errcode(s->db)) {
-	case SQLITE_READONLY_RECOVERY:
-		what = "its WAL is being recovered";
-		break;
-	case SQLITE_READONLY_CANTINIT:
-		what = "its WAL index is being set up";
-		break;
-	case SQLITE_READONLY_CANTLOCK:
-		what = "its WAL index cannot be locked for writing";
-		break;
-	default:
-		return (0);
-	}
-	s->passing = 1;
-	xasprintf(cause, "database %s is not ready for writing (%s by "
-	    "another process)", s->path, what);
-	return (1);
+/* The message of the connection's last failure. */
+const char *
+store_errmsg(struct store *s)
+{
+	return (s->drv->message(s->conn));
 }
 
 /* Refuse a write: the database is read-only for us. */
@@ -114,19 +95,13 @@ store_fail_readonly(struct store *s, char **cause)
 
 /* Prepare one statement. */
 int
-store_prepare(struct store *s, const char *sql, sqlite3_stmt **stp,
+store_prepare(struct store *s, const char *sql, struct store_stmt **stp,
     char **cause)
 {
 	int	 rc;
 
-	*stp = NULL;
-	rc = sqlite3_prepare_v2(s->db, sql, -1, stp, NULL);
-	if (rc != SQLITE_OK) {
-		rc = store_fail(s, rc, "prepare", cause);
-		sqlite3_finalize(*stp);
-		*stp = NULL;
-		return (rc);
-	}
+	if ((rc = s->drv->prepare(s->conn, sql, 0, stp)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "prepare", cause));
 	return (0);
 }
 
@@ -134,42 +109,27 @@ store_prepare(struct store *s, const char *sql, sqlite3_stmt **stp,
 int
 store_exec(struct store *s, const char *sql, char **cause)
 {
-	sqlite3_stmt	*st;
-	const char	*tail = sql;
-	int		 rc;
+	int	 rc;
 
-	while (*tail != '\0') {
-		rc = sqlite3_prepare_v2(s->db, tail, -1, &st, &tail);
-		if (rc != SQLITE_OK)
-			return (store_fail(s, rc, "prepare", cause));
-		if (st == NULL)		/* only whitespace or a comment */
-			continue;
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-			/* nothing */;
-		if (rc != SQLITE_DONE) {
-			rc = store_fail(s, rc, "exec", cause);
-			sqlite3_finalize(st);
-			return (rc);
-		}
-		sqlite3_finalize(st);
-	}
+	if ((rc = s->drv->exec(s->conn, sql)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "exec", cause));
 	return (0);
 }
 
 /* Step a statement that returns no rows and reset it. */
 int
-store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
+store_step_done(struct store *s, struct store_stmt *st, const char *what,
     char **cause)
 {
 	int	 rc;
 
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+	rc = store_stmt_step(st);
+	if (rc != STORE_DRV_DONE && rc != STORE_DRV_ROW) {
 		rc = store_fail(s, rc, what, cause);
-		sqlite3_reset(st);
+		store_stmt_reset(st);
 		return (rc);
 	}
-	sqlite3_reset(st);
+	store_stmt_reset(st);
 	return (0);
 }
 
@@ -177,16 +137,16 @@ store_step_done(struct store *s, sqlite3_stmt *st, const char *what,
 int
 store_query_int(struct store *s, const char *sql, int64_t *v, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	if ((rc = store_prepare(s, sql, &st, cause)) != 0)
 		return (rc);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*v = sqlite3_column_int64(st, 0);
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
+		*v = store_col_int64(st, 0);
 		rc = 0;
-	} else if (rc == SQLITE_DONE) {
+	} else if (rc == STORE_DRV_DONE) {
 		*v = 0;
 		rc = 0;
 	} else
@@ -195,34 +155,57 @@ store_query_int(struct store *s, const char *sql, int64_t *v, char **cause)
 	return (rc);
 }
 
+/*
+ * A read transaction: the reads until store_read_end see one state of
+ * the database.
+ */
+int
+store_read_begin(struct store *s, char **cause)
+{
+	int	 rc;
+
+	rc = s->drv->begin(s->conn, 0, STORE_DRV_READ);
+	if (rc != STORE_DRV_OK)
+		return (store_fail(s, rc, "begin", cause));
+	return (0);
+}
+
+/* End a read transaction, if one is open. */
+void
+store_read_end(struct store *s)
+{
+	if (s->drv->in_transaction(s->conn))
+		s->drv->commit(s->conn, 0);
+}
+
 /* Bind a string, or NULL. */
 int
-store_bind_text(sqlite3_stmt *st, int idx, const char *value)
+store_bind_text(struct store_stmt *st, int idx, const char *value)
 {
 	if (value == NULL)
-		return (sqlite3_bind_null(st, idx));
-	return (sqlite3_bind_text(st, idx, value, -1, SQLITE_TRANSIENT));
+		return (store_bind_null(st, idx));
+	return (st->drv->bind_text(st, idx, value, strlen(value)));
 }
 
 /* Bind a time or optional id: 0 means none and is stored as NULL. */
 int
-store_bind_time(sqlite3_stmt *st, int idx, int64_t value)
+store_bind_time(struct store_stmt *st, int idx, int64_t value)
 {
 	if (value == 0)
-		return (sqlite3_bind_null(st, idx));
-	return (sqlite3_bind_int64(st, idx, value));
+		return (store_bind_null(st, idx));
+	return (store_bind_int64(st, idx, value));
 }
 
 /* A text column as an owned string, or NULL. */
 char *
-store_column_text(sqlite3_stmt *st, int col)
+store_column_text(struct store_stmt *st, int col)
 {
-	const unsigned char	*text;
+	const char	*text;
 
-	text = sqlite3_column_text(st, col);
+	text = store_col_text(st, col);
 	if (text == NULL)
 		return (NULL);
-	return (xstrdup((const char *)text));
+	return (xstrdup(text));
 }
 
 /* End a write: commit when rc is 0, else roll back; returns the outcome. */
@@ -242,7 +225,7 @@ store_finish(struct store *s, int rc, char **cause)
  * was read is freed with r->free and cause says why.
  */
 int
-store_rows(struct store *s, sqlite3_stmt *st, const struct store_rows *r,
+store_rows(struct store *s, struct store_stmt *st, const struct store_rows *r,
     void **listp, size_t *np, char **cause)
 {
 	char	*list = NULL;
@@ -251,7 +234,7 @@ store_rows(struct store *s, sqlite3_stmt *st, const struct store_rows *r,
 
 	*listp = NULL;
 	*np = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		if (n == size) {
 			size = size == 0 ? 16 : size * 2;
 			list = xreallocarray(list, size, r->size);
@@ -265,7 +248,7 @@ store_rows(struct store *s, sqlite3_stmt *st, const struct store_rows *r,
 		}
 		n++;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != STORE_DRV_DONE) {
 		rc = store_fail(s, rc, r->what, cause);
 		r->free(list, n);
 	} else {

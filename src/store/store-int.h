@@ -16,8 +16,9 @@
 
 /*
  * store-int.h: what the store files share and nobody else sees: the
- * connection struct, error mapping, statement and binding helpers, and
- * the entry points of the schema and the audit writer.
+ * connection struct (its driver, driver.h, under it), error mapping,
+ * statement and binding helpers, and the entry points of the schema and
+ * the audit writer.
  */
 
 #ifndef SLUICE_STORE_INT_H
@@ -26,14 +27,13 @@
 #include <stdarg.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "store/store.h"
+#include "store/driver.h"
 
 /* A prepared statement kept for the life of the connection. */
 struct store_cached {
 	const char	*sql;		/* a static string: keyed by address */
-	sqlite3_stmt	*st;
+	struct store_stmt	*st;
 };
 #define STORE_NCACHED	96
 
@@ -47,7 +47,8 @@ struct store_syslog_line {
 
 /* One open database. */
 struct store {
-	sqlite3			*db;
+	const struct store_driver *drv;
+	struct store_conn	*conn;
 	char			*path;
 	int			 flags;	/* STORE_F_* given to store_open */
 	int			 readonly;	/* nothing may be written */
@@ -83,24 +84,28 @@ void		 store_backup_watch(const char *);
 /* stmt.c: result codes to causes, and statement helpers. */
 int		 store_fail(struct store *, int, const char *, char **);
 int		 store_fail_readonly(struct store *, char **);
-int		 store_readonly_passes(struct store *, char **);
-int		 store_prepare(struct store *, const char *, sqlite3_stmt **,
-		     char **);
+int		 store_errcode(struct store *);
+const char	*store_errmsg(struct store *);
+int		 store_prepare(struct store *, const char *,
+		     struct store_stmt **, char **);
 int		 store_exec(struct store *, const char *, char **);
-int		 store_step_done(struct store *, sqlite3_stmt *, const char *,
-		     char **);
-int		 store_bind_text(sqlite3_stmt *, int, const char *);
-int		 store_bind_time(sqlite3_stmt *, int, int64_t);
-char		*store_column_text(sqlite3_stmt *, int);
+int		 store_read_begin(struct store *, char **);
+void		 store_read_end(struct store *);
+int		 store_step_done(struct store *, struct store_stmt *,
+		     const char *, char **);
+int		 store_bind_text(struct store_stmt *, int, const char *);
+int		 store_bind_time(struct store_stmt *, int, int64_t);
+char		*store_column_text(struct store_stmt *, int);
 int		 store_finish(struct store *, int, char **);
 /* How store_rows reads one kind of row into an array. */
 struct store_rows {
 	const char	*what;			/* "list steps", for errors */
 	size_t		 size;			/* bytes of one element */
-	int		(*fill)(sqlite3_stmt *, void *, char **);	/* -1: bad row */
+	/* Fill one element from a row; -1: a bad row. */
+	int		(*fill)(struct store_stmt *, void *, char **);
 	void		(*free)(void *, size_t);
 };
-int		 store_rows(struct store *, sqlite3_stmt *,
+int		 store_rows(struct store *, struct store_stmt *,
 		     const struct store_rows *, void **, size_t *, char **);
 int		 store_query_int(struct store *, const char *, int64_t *,
 		     char **);
@@ -110,13 +115,13 @@ int		 store_query_int(struct store *, const char *, int64_t *,
  * to enums (an unknown word is an error naming its row), and
  * sluice_state() for SQL that filters or counts by what a person sees.
  */
-int		 store_column_step_kind(sqlite3_stmt *, int, int64_t,
+int		 store_column_step_kind(struct store_stmt *, int, int64_t,
 		     enum step_kind *, char **);
-int		 store_column_step_status(sqlite3_stmt *, int, int64_t,
+int		 store_column_step_status(struct store_stmt *, int, int64_t,
 		     enum step_status *, char **);
-int		 store_column_run_status(sqlite3_stmt *, int, int64_t,
+int		 store_column_run_status(struct store_stmt *, int, int64_t,
 		     enum run_status *, char **);
-int		 store_status_register(sqlite3 *, char **);
+int		 store_status_register(struct store *, char **);
 /*
  * Whether running workflow w has a step waiting (a gate, a wait step).
  * Only running rows ask (CASE stops the others), through the run's own
@@ -132,7 +137,7 @@ int		 store_status_register(sqlite3 *, char **);
 	"sluice_state(" w ".id, " w ".status, " w ".paused, " \
 	STORE_RUN_WAITING(w) ", " w ".late_at)"
 /* template.c: fill a template from a TEMPLATE_COLUMNS row. */
-int		 store_template_row_read(sqlite3_stmt *, void *, char **);
+int		 store_template_row_read(struct store_stmt *, void *, char **);
 int		 store_template_read(struct store *, const char *,
 		     const char *, int64_t, struct store_template **, char **);
 
@@ -143,10 +148,10 @@ int		 store_template_read(struct store *, const char *,
  * (STORE_NULL stored as NULL), b blob (pointer, size_t), n NULL.
  */
 #define STORE_NULL	INT64_MIN
-int		 store_stmt(struct store *, const char *, sqlite3_stmt **,
+int		 store_stmt(struct store *, const char *, struct store_stmt **,
 		     char **);
-void		 store_release(struct store *, sqlite3_stmt *);
-int		 store_bindv(sqlite3_stmt *, const char *, va_list);
+void		 store_release(struct store *, struct store_stmt *);
+int		 store_bindv(struct store_stmt *, const char *, va_list);
 int		 store_runf(struct store *, const char *, const char *,
 		     const char *, ...);
 int		 store_int64f(struct store *, const char *, int64_t *,
@@ -217,7 +222,7 @@ extern const struct store_rows store_step_rows;
  * status repeat it so SQLite can use the index. */
 #define STORE_STEP_ACTIVE \
 	"status IN ('pending', 'ready', 'running', 'waiting')"
-int		 store_step_row(sqlite3_stmt *, void *, char **);
+int		 store_step_row(struct store_stmt *, void *, char **);
 int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);
 void		 store_step_clear(struct store_step *);

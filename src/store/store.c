@@ -33,8 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -350,7 +348,7 @@ store_identify(struct store *s, struct store_ident *id, char **cause)
 	 * One read transaction, so the three answers come from one state of
 	 * the file even while another process is creating its schema.
 	 */
-	if ((rc = store_exec(s, "BEGIN", cause)) != 0)
+	if ((rc = store_read_begin(s, cause)) != 0)
 		return (rc);
 	rc = store_query_int(s, "PRAGMA application_id", &appid, cause);
 	if (rc == 0)
@@ -359,8 +357,7 @@ store_identify(struct store *s, struct store_ident *id, char **cause)
 	if (rc == 0)
 		rc = store_query_int(s, "SELECT count(*) FROM sqlite_master",
 		    &tables, cause);
-	if (!sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	store_read_end(s);
 	if (rc != 0)
 		return (rc);
 
@@ -385,21 +382,11 @@ store_configure(struct store *s, const struct store_ident *id, char **cause)
 	char	*why;
 	int	 rc;
 
-	if ((rc = store_exec(s, "PRAGMA foreign_keys = ON", cause)) != 0)
-		return (rc);
-	if (store_status_register(s->db, cause) != 0)
+	/* The driver's settings for our database (driver-sqlite.c). */
+	if ((rc = s->drv->tune(s->conn)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "settings", cause));
+	if (store_status_register(s, cause) != 0)
 		return (STORE_ERR);
-	if ((rc = store_exec(s, "PRAGMA synchronous = FULL", cause)) != 0)
-		return (rc);
-	/*
-	 * 256 KiB of page cache, not SQLite's 2 MiB: the engine works on a
-	 * moving front of rows and the console on a screenful, with the
-	 * file in the kernel's cache; 2 MiB was most of the engine's memory
-	 * once a run had touched that much (a for-each of 10,000 items),
-	 * and no faster (bench/README).
-	 */
-	if ((rc = store_exec(s, "PRAGMA cache_size = -256", cause)) != 0)
-		return (rc);
 	if (id->version >= STORE_SCHEMA_VERSION)
 		goto wal;
 	if (s->readonly) {
@@ -421,14 +408,13 @@ store_configure(struct store *s, const struct store_ident *id, char **cause)
 		*cause = why;
 		return (rc);
 	}
-	if ((rc = store_exec(s, "PRAGMA journal_mode = WAL", cause)) != 0)
-		return (rc);
+	if ((rc = s->drv->journal(s->conn)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "journal", cause));
 	return (store_schema_migrate(s, cause));
 
 wal:
-	if (!s->readonly &&
-	    (rc = store_exec(s, "PRAGMA journal_mode = WAL", cause)) != 0)
-		return (rc);
+	if (!s->readonly && (rc = s->drv->journal(s->conn)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "journal", cause));
 	return (0);
 }
 
@@ -471,7 +457,7 @@ store_open_once(const char *path, int flags, struct store **sp,
 	struct store		*s;
 	struct store_ident	 id;
 	struct stat		 sb;
-	int			 rc, oflags, persist, count;
+	int			 rc, count;
 
 	*sp = NULL;
 	if (path == NULL || *path == '\0') {
@@ -500,24 +486,21 @@ store_open_once(const char *path, int flags, struct store **sp,
 	s->create_fd = -1;
 	s->path = xstrdup(path);
 	s->flags = flags;
-	if (flags & STORE_F_READONLY)
-		oflags = SQLITE_OPEN_READONLY;
-	else
-		oflags = SQLITE_OPEN_READWRITE;
-	rc = sqlite3_open_v2(path, &s->db, oflags|SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		xasprintf(cause, "cannot open database %s: %s", path,
-		    s->db != NULL ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc));
+	s->drv = store_driver();
+	if (s->drv->open(path, (flags & STORE_F_READONLY) ?
+	    STORE_DRV_O_READONLY : 0, &s->conn, cause) != 0) {
 		rc = STORE_ERR;
 		goto fail;
 	}
 	s->busy_timeout = STORE_BUSY_TIMEOUT;
 	s->busy_waited = -1;
-	sqlite3_busy_handler(s->db, store_busy, s);
+	if (s->drv->busy_handler != NULL)
+		s->drv->busy_handler(s->conn, store_busy, s);
 	/* Closing must not checkpoint a foreign WAL into its file. */
-	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	if ((flags & STORE_F_READONLY) ||
-	    sqlite3_db_readonly(s->db, "main") == 1 || !store_can_write(path))
+	if (s->drv->checkpoint_on_close != NULL)
+		s->drv->checkpoint_on_close(s->conn, 0);
+	if ((flags & STORE_F_READONLY) || !store_can_write(path) ||
+	    (s->drv->file_readonly != NULL && s->drv->file_readonly(s->conn)))
 		s->readonly = 1;
 
 	memset(&id, 0, sizeof id);
@@ -545,19 +528,13 @@ store_open_once(const char *path, int flags, struct store **sp,
 		if ((rc = store_identify(s, &id, cause)) != 0)
 			goto fail;
 	}
-	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
+	if (s->drv->checkpoint_on_close != NULL)
+		s->drv->checkpoint_on_close(s->conn, 1);
 	if ((rc = store_configure(s, &id, cause)) != 0)
 		goto fail;
-	if (!s->readonly) {
-		/*
-		 * Keep the -wal and -shm files after close, so that people
-		 * who may read the database but not write its directory can
-		 * still open it (SQLite then maps the -shm read-only).
-		 */
-		persist = 1;
-		sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
-		    &persist);
-	}
+	/* Readers who may not write the directory need the journal kept. */
+	if (!s->readonly && s->drv->keep_journal != NULL)
+		s->drv->keep_journal(s->conn);
 	if (s->create_fd != -1)
 		flock(s->create_fd, LOCK_UN);	/* the fd stays: see above */
 	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
@@ -579,9 +556,9 @@ store_close(struct store *s)
 	while (s->depth > 0)
 		store_rollback(s);
 	while (s->ncached > 0)
-		sqlite3_finalize(s->cached[--s->ncached].st);
-	if (s->db != NULL && sqlite3_close(s->db) != SQLITE_OK)
-		log_debug("%s: %s", __func__, sqlite3_errmsg(s->db));
+		store_stmt_finalize(s->cached[--s->ncached].st);
+	if (s->conn != NULL)
+		s->drv->close(s->conn);
 	if (s->create_fd != -1)
 		close(s->create_fd);	/* only now: see store_create_lock */
 	free(s->last_error);
@@ -636,26 +613,19 @@ static int
 store_reopen(struct store *s, char **cause)
 {
 	struct store_ident	 id;
-	sqlite3			*db;
-	int			 rc, persist = 1;
+	struct store_conn	*conn;
 
-	rc = sqlite3_open_v2(s->path, &db, SQLITE_OPEN_READWRITE |
-	    SQLITE_OPEN_NOMUTEX, NULL);
-	if (rc != SQLITE_OK) {
-		xasprintf(cause, "cannot open database %s: %s", s->path,
-		    db != NULL ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-		sqlite3_close(db);
+	if (s->drv->open(s->path, 0, &conn, cause) != 0)
 		return (STORE_ERR);
-	}
 	while (s->ncached > 0)
-		sqlite3_finalize(s->cached[--s->ncached].st);
-	if (sqlite3_close(s->db) != SQLITE_OK)
-		log_debug("%s: %s", __func__, sqlite3_errmsg(s->db));
-	s->db = db;
+		store_stmt_finalize(s->cached[--s->ncached].st);
+	s->drv->close(s->conn);
+	s->conn = conn;
 	s->readonly = 0;
-	sqlite3_busy_handler(s->db, store_busy, s);
-	sqlite3_file_control(s->db, "main", SQLITE_FCNTL_PERSIST_WAL,
-	    &persist);
+	if (s->drv->busy_handler != NULL)
+		s->drv->busy_handler(s->conn, store_busy, s);
+	if (s->drv->keep_journal != NULL)
+		s->drv->keep_journal(s->conn);
 	log_debug("%s: %s", __func__, s->path);
 	/*
 	 * Its last step, journal_mode (WAL already: the file says so), may
@@ -686,10 +656,9 @@ store_begin(struct store *s, char **cause)
 		return (store_fail_readonly(s, cause));
 	/* A read-only state that passes is waited out like a lock. */
 	for (count = 0;; count++) {
-		if (s->depth == 0)
-			rc = store_exec(s, "BEGIN IMMEDIATE", cause);
-		else
-			rc = store_exec(s, "SAVEPOINT store_nested", cause);
+		rc = s->drv->begin(s->conn, s->depth, STORE_DRV_WRITE);
+		if (rc != STORE_DRV_OK)
+			rc = store_fail(s, rc, "begin", cause);
 		/*
 		 * Read-only, or a read-only state that passes, with every
 		 * file writable: maybe a -wal or -shm this connection opened
@@ -733,11 +702,9 @@ store_commit(struct store *s, char **cause)
 		xasprintf(cause, "%s: no transaction to commit", s->path);
 		return (STORE_ERR);
 	}
-	if (s->depth == 1)
-		rc = store_exec(s, "COMMIT", cause);
-	else
-		rc = store_exec(s, "RELEASE store_nested", cause);
-	if (rc != 0) {
+	rc = s->drv->commit(s->conn, s->depth - 1);
+	if (rc != STORE_DRV_OK) {
+		rc = store_fail(s, rc, "commit", cause);
 		store_rollback(s);
 		return (rc);
 	}
@@ -758,13 +725,10 @@ store_rollback(struct store *s)
 
 	if (s->depth == 0)
 		return;
-	if (!sqlite3_get_autocommit(s->db)) {
-		if (s->depth == 1)
-			rc = store_exec(s, "ROLLBACK", &cause);
-		else {
-			rc = store_exec(s, "ROLLBACK TO store_nested; "
-			    "RELEASE store_nested", &cause);
-		}
+	if (s->drv->in_transaction(s->conn)) {
+		rc = s->drv->rollback(s->conn, s->depth - 1);
+		if (rc != STORE_DRV_OK)
+			rc = store_fail(s, rc, "rollback", &cause);
 	}
 	if (rc != 0) {
 		log_debug("%s: %s", __func__, cause);
@@ -774,14 +738,16 @@ store_rollback(struct store *s)
 	s->depth--;
 }
 
-/* The counter SQLite bumps when another connection commits. */
+/* The counter the driver bumps when another connection commits. */
 int64_t
 store_data_version(struct store *s)
 {
 	int64_t	 v;
 	char	*cause = NULL;
+	int	 rc;
 
-	if (store_query_int(s, "PRAGMA data_version", &v, &cause) != 0) {
+	if ((rc = s->drv->data_version(s->conn, &v)) != STORE_DRV_OK) {
+		store_fail(s, rc, "data version", &cause);
 		log_debug("%s: %s", __func__, cause);
 		free(cause);
 		return (-1);

@@ -61,6 +61,13 @@ struct store_actor {
 	const char	*via;		/* "mcp" for an agent's client, or NULL */
 };
 
+/*
+ * driver.c: the driver store_open uses from now on, by name ("sqlite",
+ * the default; driver.h is the seam).
+ */
+int		 store_set_driver(const char *, char **);
+const char	*store_driver_name(void);
+
 /* store.c */
 char		*store_default_path(void);
 int		 store_open(const char *, int, struct store **, char **);
@@ -265,10 +272,11 @@ struct store_gate {
 	char		*step;
 	char		*label;		/* a for-each's gate or item, NULL */
 	char		*title;		/* "restart (before batch 2 of 3)" */
-	char		*message;
+	char		*gate_json;	/* its policy, as stored */
+	char		*message;	/* from the policy: client_gate_list() */
 	char		*created_by;
 	int		 approvals;
-	int		 quorum;
+	int		 quorum;	/* from the policy, as message */
 	int64_t		 parent_id;	/* a child run's gate: the parent, 0 */
 	char		*parent_name;
 	char		*created_via;	/* "mcp": an agent started the run */

@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -58,7 +56,8 @@ static const char last_completed_sql[] =
 	" AND status = 'completed' AND template_version IS NOT NULL"
 	" ORDER BY completed_at DESC, id DESC LIMIT 1";
 
-static int	store_template_version_read(sqlite3_stmt *, void *, char **);
+static int	store_template_version_read(struct store_stmt *, void *,
+		    char **);
 static void	store_template_version_rows_free(void *, size_t);
 
 static const struct store_rows store_template_version_rows = {
@@ -70,17 +69,17 @@ static const struct store_rows store_template_version_rows = {
 
 /* Fill one version from the current row of history_sql. */
 static int
-store_template_version_read(sqlite3_stmt *st, void *p, char **cause)
+store_template_version_read(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_template_version	*v = p;
 
 	memset(v, 0, sizeof *v);
-	v->version = sqlite3_column_int64(st, 0);
-	v->saved_at = sqlite3_column_int64(st, 1);
+	v->version = store_col_int64(st, 0);
+	v->saved_at = store_col_int64(st, 1);
 	v->saved_by = store_column_text(st, 2);
 	v->description = store_column_text(st, 3);
-	v->runs = sqlite3_column_int64(st, 4);
-	v->completed = sqlite3_column_int64(st, 5);
+	v->runs = store_col_int64(st, 4);
+	v->completed = store_col_int64(st, 5);
 	(void)cause;
 	return (0);
 }
@@ -101,38 +100,38 @@ store_template_history(struct store *s, const char *name,
     struct store_template_version **listp, size_t *np, int64_t *removed_at,
     char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list = NULL;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list = NULL;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
 	*removed_at = 0;
 	if ((rc = store_prepare(s, removed_sql, &st, cause)) != 0)
 		return (rc);
-	if (store_bind_text(st, 1, name) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db),
+	if (store_bind_text(st, 1, name) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s),
 		    "read template history", cause);
-		sqlite3_finalize(st);
+		store_stmt_finalize(st);
 		return (rc);
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*removed_at = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE) {
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW)
+		*removed_at = store_col_int64(st, 0);
+	store_stmt_finalize(st);
+	if (rc == STORE_DRV_DONE) {
 		xasprintf(cause, "no template \"%s\"", name);
 		return (STORE_NOTFOUND);
 	}
-	if (rc != SQLITE_ROW)
+	if (rc != STORE_DRV_ROW)
 		return (store_fail(s, rc, "read template history", cause));
 
 	if ((rc = store_prepare(s, history_sql, &st, cause)) != 0)
 		return (rc);
-	if (store_bind_text(st, 1, name) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db),
+	if (store_bind_text(st, 1, name) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s),
 		    "read template history", cause);
-		sqlite3_finalize(st);
+		store_stmt_finalize(st);
 		return (rc);
 	}
 	rc = store_rows(s, st, &store_template_version_rows, &list, np,
@@ -161,27 +160,27 @@ int
 store_template_last_completed(struct store *s, const char *name,
     int64_t *version, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	*version = 0;
 	if ((rc = store_prepare(s, last_completed_sql, &st, cause)) != 0)
 		return (rc);
-	if (store_bind_text(st, 1, name) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db),
+	if (store_bind_text(st, 1, name) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s),
 		    "find the last completed run", cause);
 		goto out;
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*version = sqlite3_column_int64(st, 0);
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
+		*version = store_col_int64(st, 0);
 		rc = 0;
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else
 		rc = store_fail(s, rc, "find the last completed run", cause);
 out:
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 

@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -94,30 +92,30 @@ static int
 store_template_lookup(struct store *s, const char *name,
     struct store_template_row *row, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	memset(row, 0, sizeof *row);
 	if ((rc = store_prepare(s, template_lookup_sql, &st, cause)) != 0)
 		return (rc);
-	if (store_bind_text(st, 1, name) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "find template",
+	if (store_bind_text(st, 1, name) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "find template",
 		    cause);
 		goto out;
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		row->id = sqlite3_column_int64(st, 0);
-		row->version = sqlite3_column_int64(st, 1);
-		row->deleted = sqlite3_column_int(st, 2);
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
+		row->id = store_col_int64(st, 0);
+		row->version = store_col_int64(st, 1);
+		row->deleted = store_col_int(st, 2);
 		row->updated_by = store_column_text(st, 3);
 		rc = 0;
-	} else if (rc == SQLITE_DONE)
+	} else if (rc == STORE_DRV_DONE)
 		rc = STORE_NOTFOUND;
 	else
 		rc = store_fail(s, rc, "find template", cause);
 out:
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
@@ -152,66 +150,66 @@ store_template_write(struct store *s, const struct store_template_save *sv,
     const struct store_actor *actor, struct store_template_row *row,
     int found, char **cause)
 {
-	sqlite3_stmt	*st;
-	const char	*who = store_actor_name(actor);
-	int64_t		 now = time_now_ms(), version = row->version + 1;
-	int		 rc, bad = 0;
+	struct store_stmt	*st;
+	const char		*who = store_actor_name(actor);
+	int64_t			 now = time_now_ms(), version = row->version + 1;
+	int			 rc, bad = 0;
 
 	if (found) {
 		if ((rc = store_prepare(s, template_update_sql, &st,
 		    cause)) != 0)
 			return (rc);
-		bad |= sqlite3_bind_int64(st, 1, now);
+		bad |= store_bind_int64(st, 1, now);
 		bad |= store_bind_text(st, 2, sv->flow_json);
 		bad |= store_bind_text(st, 3, sv->input_json);
 		bad |= store_bind_text(st, 4, sv->description);
-		bad |= sqlite3_bind_int64(st, 5, version);
+		bad |= store_bind_int64(st, 5, version);
 		bad |= store_bind_text(st, 6, sv->document);
 		bad |= store_bind_text(st, 7, who);
-		bad |= sqlite3_bind_int64(st, 8, row->id);
+		bad |= store_bind_int64(st, 8, row->id);
 	} else {
 		if ((rc = store_prepare(s, template_insert_sql, &st,
 		    cause)) != 0)
 			return (rc);
-		bad |= sqlite3_bind_int64(st, 1, now);
+		bad |= store_bind_int64(st, 1, now);
 		bad |= store_bind_text(st, 2, sv->name);
 		bad |= store_bind_text(st, 3, sv->flow_json);
 		bad |= store_bind_text(st, 4, sv->input_json);
 		bad |= store_bind_text(st, 5, sv->description);
 		bad |= store_bind_text(st, 6, who);
-		bad |= sqlite3_bind_int64(st, 7, version);
+		bad |= store_bind_int64(st, 7, version);
 		bad |= store_bind_text(st, 8, sv->document);
 		bad |= store_bind_text(st, 9, who);
-		bad |= sqlite3_bind_int64(st, 10, now);
+		bad |= store_bind_int64(st, 10, now);
 	}
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "save template",
+	if (bad != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "save template",
 		    cause);
 	else
 		rc = store_step_done(s, st, "save template", cause);
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	if (rc != 0)
 		return (rc);
 	if (!found)
-		row->id = sqlite3_last_insert_rowid(s->db);
+		row->id = s->drv->last_insert_id(s->conn);
 	row->version = version;
 
 	if ((rc = store_prepare(s, template_version_sql, &st, cause)) != 0)
 		return (rc);
-	bad |= sqlite3_bind_int64(st, 1, row->id);
-	bad |= sqlite3_bind_int64(st, 2, version);
+	bad |= store_bind_int64(st, 1, row->id);
+	bad |= store_bind_int64(st, 2, version);
 	bad |= store_bind_text(st, 3, sv->document);
 	bad |= store_bind_text(st, 4, sv->flow_json);
 	bad |= store_bind_text(st, 5, sv->input_json);
 	bad |= store_bind_text(st, 6, sv->description);
 	bad |= store_bind_text(st, 7, who);
-	bad |= sqlite3_bind_int64(st, 8, now);
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "save template",
+	bad |= store_bind_int64(st, 8, now);
+	if (bad != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "save template",
 		    cause);
 	else
 		rc = store_step_done(s, st, "save template version", cause);
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
@@ -277,7 +275,7 @@ store_template_remove(struct store *s, const char *name,
     const struct store_actor *actor, char **cause)
 {
 	struct store_template_row	 row;
-	sqlite3_stmt			*st;
+	struct store_stmt		*st;
 	int64_t				 now = time_now_ms();
 	int				 rc, bad = 0;
 
@@ -294,15 +292,15 @@ store_template_remove(struct store *s, const char *name,
 
 	if ((rc = store_prepare(s, template_remove_sql, &st, cause)) != 0)
 		goto out;
-	bad |= sqlite3_bind_int64(st, 1, now);
-	bad |= sqlite3_bind_int64(st, 2, now);
-	bad |= sqlite3_bind_int64(st, 3, row.id);
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "remove template",
+	bad |= store_bind_int64(st, 1, now);
+	bad |= store_bind_int64(st, 2, now);
+	bad |= store_bind_int64(st, 3, row.id);
+	if (bad != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "remove template",
 		    cause);
 	else
 		rc = store_step_done(s, st, "remove template", cause);
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	if (rc == 0) {
 		rc = store_template_audit(s, actor, "template rm", name,
 		    row.version, NULL, cause);
@@ -313,16 +311,16 @@ out:
 
 /* Fill a template from the current row of a TEMPLATE_COLUMNS query. */
 int
-store_template_row_read(sqlite3_stmt *st, void *p, char **cause)
+store_template_row_read(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_template	*t = p;
 
 	memset(t, 0, sizeof *t);
-	t->id = sqlite3_column_int64(st, 0);
-	t->version = sqlite3_column_int64(st, 1);
-	t->created_at = sqlite3_column_int64(st, 2);
-	t->updated_at = sqlite3_column_int64(st, 3);
-	t->cancelled_at = sqlite3_column_int64(st, 4);
+	t->id = store_col_int64(st, 0);
+	t->version = store_col_int64(st, 1);
+	t->created_at = store_col_int64(st, 2);
+	t->updated_at = store_col_int64(st, 3);
+	t->cancelled_at = store_col_int64(st, 4);
 	t->name = store_column_text(st, 5);
 	t->description = store_column_text(st, 6);
 	t->document = store_column_text(st, 7);
@@ -343,36 +341,36 @@ int
 store_template_read(struct store *s, const char *sql, const char *name,
     int64_t version, struct store_template **tp, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc, bad = 0;
+	struct store_stmt	*st;
+	int			 rc, bad = 0;
 
 	*tp = NULL;
 	if ((rc = store_prepare(s, sql, &st, cause)) != 0)
 		return (rc);
 	bad |= store_bind_text(st, 1, name);
-	if (sqlite3_bind_parameter_count(st) >= 2)
-		bad |= sqlite3_bind_int64(st, 2, version);
-	if (bad != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "get template",
+	if (st->drv->parameters(st) >= 2)
+		bad |= store_bind_int64(st, 2, version);
+	if (bad != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "get template",
 		    cause);
 		goto out;
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
 		*tp = xmalloc(sizeof **tp);
 		store_template_row_read(st, *tp, cause);
 		rc = 0;
-	} else if (rc == SQLITE_DONE && version > 0) {
+	} else if (rc == STORE_DRV_DONE && version > 0) {
 		xasprintf(cause, "no template \"%s\" version %lld", name,
 		    (long long)version);
 		rc = STORE_NOTFOUND;
-	} else if (rc == SQLITE_DONE) {
+	} else if (rc == STORE_DRV_DONE) {
 		xasprintf(cause, "no template \"%s\"", name);
 		rc = STORE_NOTFOUND;
 	} else
 		rc = store_fail(s, rc, "get template", cause);
 out:
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
@@ -405,9 +403,9 @@ int
 store_template_list(struct store *s, struct store_template **listp,
     size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;

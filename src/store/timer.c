@@ -24,8 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -56,15 +54,15 @@ store_timer_add(struct store *s, int64_t due, const char *kind, int64_t wf,
 
 /* Fill a timer from a row of timers_due_sql. */
 static int
-store_timer_row(sqlite3_stmt *st, void *p, char **cause)
+store_timer_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_timer	*t = p;
 
-	t->id = sqlite3_column_int64(st, 0);
-	t->due_at = sqlite3_column_int64(st, 1);
+	t->id = store_col_int64(st, 0);
+	t->due_at = store_col_int64(st, 1);
 	t->kind = store_column_text(st, 2);
-	t->workflow_id = sqlite3_column_int64(st, 3);
-	t->step_id = sqlite3_column_int64(st, 4);
+	t->workflow_id = store_col_int64(st, 3);
+	t->step_id = store_col_int64(st, 4);
 	(void)cause;
 	return (0);
 }
@@ -88,13 +86,13 @@ int
 store_timers_due(struct store *s, int64_t now, struct store_timer **listp,
     size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	if ((rc = store_stmt(s, timers_due_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, now) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "due timers", cause);
+	if (store_bind_int64(st, 1, now) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "due timers", cause);
 		store_release(s, st);
 		return (rc);
 	}

@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -183,25 +181,25 @@ int
 store_step_visits(struct store *s, int64_t wf,
     void (*cb)(const char *, int64_t, void *), void *arg)
 {
-	sqlite3_stmt	*st;
-	char		*cause = NULL;
-	int		 rc;
+	struct store_stmt	*st;
+	char			*cause = NULL;
+	int			 rc;
 
 	if ((rc = store_stmt(s, step_visits_sql, &st, &cause)) != 0) {
 		store_keep_error(s, cause);
 		return (rc);
 	}
-	if (sqlite3_bind_int64(st, 1, wf) != SQLITE_OK)
-		rc = SQLITE_ERROR;
-	while (rc == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cb((const char *)sqlite3_column_text(st, 0),
-		    sqlite3_column_int64(st, 1), arg);
+	if (store_bind_int64(st, 1, wf) != STORE_DRV_OK)
+		rc = STORE_DRV_ERROR;
+	while (rc == 0 && (rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		cb(store_col_text(st, 0),
+		    store_col_int64(st, 1), arg);
 		rc = 0;
 	}
-	if (rc == SQLITE_DONE)
+	if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else if (rc != 0) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "count visits",
+		rc = store_fail(s, store_errcode(s), "count visits",
 		    &cause);
 		store_keep_error(s, cause);
 	}
@@ -232,17 +230,17 @@ store_steps_query(struct store *s, const char *sql, const char *what,
     struct store_step **listp, size_t *np, char **cause, const char *fmt,
     ...)
 {
-	sqlite3_stmt	*st;
-	va_list		 ap;
-	int		 rc;
+	struct store_stmt	*st;
+	va_list			 ap;
+	int			 rc;
 
 	if ((rc = store_stmt(s, sql, &st, cause)) != 0)
 		return (rc);
 	va_start(ap, fmt);
 	rc = store_bindv(st, fmt, ap);
 	va_end(ap);
-	if (rc != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), what, cause);
+	if (rc != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), what, cause);
 		store_release(s, st);
 		return (rc);
 	}
@@ -280,14 +278,14 @@ store_steps_finished(struct store *s, int64_t wf, struct store_step **listp,
 
 /* Fill a branch end from a row of branch_ends_sql. */
 static int
-store_branch_end_row(sqlite3_stmt *st, void *p, char **cause)
+store_branch_end_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_branch_end	*b = p;
-	const unsigned char	*end;
+	const char		*end;
 
-	b->branch_no = sqlite3_column_int(st, 0);
-	end = sqlite3_column_text(st, 1);
-	strlcpy(b->end, end != NULL ? (const char *)end : "",
+	b->branch_no = store_col_int(st, 0);
+	end = store_col_text(st, 1);
+	strlcpy(b->end, end != NULL ? end : "",
 	    sizeof b->end);
 	(void)cause;
 	return (0);
@@ -313,13 +311,13 @@ int
 store_branch_ends(struct store *s, int64_t fanout,
     struct store_branch_end **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	if ((rc = store_stmt(s, branch_ends_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, fanout) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "branch ends", cause);
+	if (store_bind_int64(st, 1, fanout) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "branch ends", cause);
 		store_release(s, st);
 		return (rc);
 	}

@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
@@ -94,43 +92,43 @@ static const char workflow_insert_sql[] =
 	" fire_at, parent_id, parent_step_id, depth, created_via)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-static int	 store_workflow_row(sqlite3_stmt *, void *, char **);
+static int	 store_workflow_row(struct store_stmt *, void *, char **);
 static char	*store_like_pattern(const char *);
 
 /* Fill a workflow from the current row of a WORKFLOW_COLUMNS query. */
 static int
-store_workflow_row(sqlite3_stmt *st, void *p, char **cause)
+store_workflow_row(struct store_stmt *st, void *p, char **cause)
 {
 	struct store_workflow	*wf = p;
 
 	memset(wf, 0, sizeof *wf);
-	wf->id = sqlite3_column_int64(st, 0);
-	wf->updated_at = sqlite3_column_int64(st, 1);
-	wf->created_at = sqlite3_column_int64(st, 2);
-	wf->started_at = sqlite3_column_int64(st, 3);
-	wf->completed_at = sqlite3_column_int64(st, 4);
-	wf->cancelled_at = sqlite3_column_int64(st, 5);
-	wf->start_at = sqlite3_column_int64(st, 6);
+	wf->id = store_col_int64(st, 0);
+	wf->updated_at = store_col_int64(st, 1);
+	wf->created_at = store_col_int64(st, 2);
+	wf->started_at = store_col_int64(st, 3);
+	wf->completed_at = store_col_int64(st, 4);
+	wf->cancelled_at = store_col_int64(st, 5);
+	wf->start_at = store_col_int64(st, 6);
 	wf->name = store_column_text(st, 7);
 	wf->flow_json = store_column_text(st, 8);
 	wf->input_json = store_column_text(st, 9);
 	wf->created_by = store_column_text(st, 11);
 	wf->template_name = store_column_text(st, 12);
-	wf->template_version = sqlite3_column_int64(st, 13);
+	wf->template_version = store_col_int64(st, 13);
 	wf->error = store_column_text(st, 14);
-	wf->paused = sqlite3_column_int(st, 15);
-	wf->sla_ms = sqlite3_column_int64(st, 16);
-	wf->late_at = sqlite3_column_int64(st, 17);
-	wf->schedule_id = sqlite3_column_int64(st, 18);
-	wf->fire_at = sqlite3_column_int64(st, 19);
+	wf->paused = store_col_int(st, 15);
+	wf->sla_ms = store_col_int64(st, 16);
+	wf->late_at = store_col_int64(st, 17);
+	wf->schedule_id = store_col_int64(st, 18);
+	wf->fire_at = store_col_int64(st, 19);
 	wf->schedule_name = store_column_text(st, 20);
 	wf->output_json = store_column_text(st, 21);
-	wf->parent_id = sqlite3_column_int64(st, 22);
-	wf->parent_step_id = sqlite3_column_int64(st, 23);
-	wf->depth = sqlite3_column_int(st, 24);
+	wf->parent_id = store_col_int64(st, 22);
+	wf->parent_step_id = store_col_int64(st, 23);
+	wf->depth = store_col_int(st, 24);
 	wf->parent_name = store_column_text(st, 25);
 	wf->created_via = store_column_text(st, 26);
-	wf->waiting = sqlite3_column_int(st, 27);
+	wf->waiting = store_col_int(st, 27);
 	wf->current_step = store_column_text(st, 28);
 	return (store_column_run_status(st, 10, wf->id, &wf->status, cause));
 }
@@ -157,19 +155,19 @@ int
 store_workflow_get(struct store *s, int64_t id, struct store_workflow **wfp,
     char **cause)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct store_stmt	*st;
+	int			 rc;
 
 	*wfp = NULL;
 	if ((rc = store_prepare(s, workflow_get_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "get workflow",
+	if (store_bind_int64(st, 1, id) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "get workflow",
 		    cause);
 		goto out;
 	}
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	rc = store_stmt_step(st);
+	if (rc == STORE_DRV_ROW) {
 		*wfp = xmalloc(sizeof **wfp);
 		rc = 0;
 		if (store_workflow_row(st, *wfp, cause) != 0) {
@@ -177,13 +175,13 @@ store_workflow_get(struct store *s, int64_t id, struct store_workflow **wfp,
 			*wfp = NULL;
 			rc = STORE_ERR;
 		}
-	} else if (rc == SQLITE_DONE) {
+	} else if (rc == STORE_DRV_DONE) {
 		xasprintf(cause, "no workflow %lld", (long long)id);
 		rc = STORE_NOTFOUND;
 	} else
 		rc = store_fail(s, rc, "get workflow", cause);
 out:
-	sqlite3_finalize(st);
+	store_stmt_finalize(st);
 	return (rc);
 }
 
@@ -206,7 +204,7 @@ int
 store_workflow_list(struct store *s, const struct store_workflow_filter *f,
     struct store_workflow **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt		*st;
+	struct store_stmt	*st;
 	const char		*sql;
 	char			*like = NULL;
 	void			*list;
@@ -233,14 +231,14 @@ store_workflow_list(struct store *s, const struct store_workflow_filter *f,
 		bad |= store_bind_text(st, 6, state_name(f->state));
 	}
 	bad |= store_bind_text(st, 2, like);
-	bad |= sqlite3_bind_int64(st, 3, limit);
-	bad |= sqlite3_bind_int64(st, 4, offset);
-	bad |= sqlite3_bind_int(st, 5, f != NULL && f->top);
+	bad |= store_bind_int64(st, 3, limit);
+	bad |= store_bind_int64(st, 4, offset);
+	bad |= store_bind_int(st, 5, f != NULL && f->top);
 	free(like);
-	if (bad != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "list workflows",
+	if (bad != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "list workflows",
 		    cause);
-		sqlite3_finalize(st);
+		store_stmt_finalize(st);
 		return (rc);
 	}
 	rc = store_rows(s, st, &store_workflow_rows, &list, np, cause);
@@ -253,18 +251,18 @@ int
 store_workflow_children(struct store *s, int64_t id,
     struct store_workflow **listp, size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
 	if ((rc = store_prepare(s, workflow_children_sql, &st, cause)) != 0)
 		return (rc);
-	if (sqlite3_bind_int64(st, 1, id) != SQLITE_OK) {
-		rc = store_fail(s, sqlite3_errcode(s->db), "list children",
+	if (store_bind_int64(st, 1, id) != STORE_DRV_OK) {
+		rc = store_fail(s, store_errcode(s), "list children",
 		    cause);
-		sqlite3_finalize(st);
+		store_stmt_finalize(st);
 		return (rc);
 	}
 	rc = store_rows(s, st, &store_workflow_rows, &list, np, cause);
@@ -277,9 +275,9 @@ int
 store_workflows_active(struct store *s, struct store_workflow **listp,
     size_t *np, char **cause)
 {
-	sqlite3_stmt	*st;
-	void		*list;
-	int		 rc;
+	struct store_stmt	*st;
+	void			*list;
+	int			 rc;
 
 	if ((rc = store_prepare(s, workflow_active_sql, &st, cause)) != 0)
 		return (rc);
@@ -296,9 +294,9 @@ int
 store_workflow_insert(struct store *s, struct store_workflow *wf,
     const char *created_by, int64_t now, char **cause)
 {
-	sqlite3_stmt	*st;
-	int64_t		 started_at;
-	int		 rc, bad = 0;
+	struct store_stmt	*st;
+	int64_t			 started_at;
+	int			 rc, bad = 0;
 
 	started_at = wf->started_at;
 	if (started_at == 0 && wf->status == RUN_RUNNING)
@@ -306,8 +304,8 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 
 	if ((rc = store_stmt(s, workflow_insert_sql, &st, cause)) != 0)
 		return (rc);
-	bad |= sqlite3_bind_int64(st, 1, now);
-	bad |= sqlite3_bind_int64(st, 2, now);
+	bad |= store_bind_int64(st, 1, now);
+	bad |= store_bind_int64(st, 2, now);
 	bad |= store_bind_time(st, 3, started_at);
 	bad |= store_bind_time(st, 4, wf->start_at);
 	bad |= store_bind_text(st, 5, wf->name);
@@ -318,16 +316,16 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	bad |= store_bind_text(st, 10, wf->template_name);
 	bad |= store_bind_time(st, 11, wf->template_name != NULL ?
 	    wf->template_version : 0);
-	bad |= sqlite3_bind_int(st, 12, wf->paused != 0);
+	bad |= store_bind_int(st, 12, wf->paused != 0);
 	bad |= store_bind_time(st, 13, wf->sla_ms);
 	bad |= store_bind_time(st, 14, wf->schedule_id);
 	bad |= store_bind_time(st, 15, wf->fire_at);
 	bad |= store_bind_time(st, 16, wf->parent_id);
 	bad |= store_bind_time(st, 17, wf->parent_step_id);
-	bad |= sqlite3_bind_int(st, 18, wf->depth);
+	bad |= store_bind_int(st, 18, wf->depth);
 	bad |= store_bind_text(st, 19, wf->created_via);
-	if (bad != SQLITE_OK)
-		rc = store_fail(s, sqlite3_errcode(s->db), "insert workflow",
+	if (bad != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "insert workflow",
 		    cause);
 	else
 		rc = store_step_done(s, st, "insert workflow", cause);
@@ -335,7 +333,7 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	if (rc != 0)
 		return (rc);
 
-	wf->id = sqlite3_last_insert_rowid(s->db);
+	wf->id = s->drv->last_insert_id(s->conn);
 	wf->created_at = wf->updated_at = now;
 	wf->started_at = started_at;
 	return (0);

@@ -93,7 +93,7 @@ gates_load(struct ui *ui, struct view *v)
 	free(g->shown);
 	g->all = NULL;
 	g->nall = 0;
-	if (store_gate_list(ui->store, &g->all, &g->nall, &cause) != 0) {
+	if (client_gate_list(ui->store, &g->all, &g->nall, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
 	}

@@ -344,7 +344,8 @@ ui_run_oneline(const char *text, struct buf *b)
 static enum ui_paint
 run_result(const struct store_step *s, struct buf *b)
 {
-	cJSON		*g, *m;
+	struct flow_policy	 p;
+	char			*why;
 
 	switch (s->status) {
 	case STEP_FAILED:
@@ -358,13 +359,15 @@ run_result(const struct store_step *s, struct buf *b)
 		/* A wait step is finished from outside, not approved. */
 		buf_puts(b, s->kind == KIND_WAIT ?
 		    "awaiting completion from outside" : "awaiting approval");
-		g = json_parse_or_null(s->gate_json);
-		m = cJSON_GetObjectItemCaseSensitive(g, "message");
-		if (cJSON_IsString(m) && *m->valuestring != '\0') {
+		if (flow_policy_read(s->gate_json, s->kind == KIND_WAIT ?
+		    KIND_WAIT : KIND_GATE, &p, &why) != 0) {
+			buf_puts(b, ": its stored policy cannot be read");
+			free(why);
+		} else if (p.message != NULL && *p.message != '\0') {
 			buf_puts(b, ": ");
-			ui_run_oneline(m->valuestring, b);
+			ui_run_oneline(p.message, b);
 		}
-		cJSON_Delete(g);
+		flow_policy_free(&p);
 		return (PAINT_WAIT);
 	case STEP_PENDING:
 		buf_puts(b, s->attempt > 1 ? "waiting to retry" : "");

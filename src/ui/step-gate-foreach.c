@@ -376,22 +376,21 @@ gate_fe_budget(struct ui *ui, struct stepv *sv, const struct gate_fe *fe,
 }
 
 /*
- * The decision page of a for-each's gate s (its gate JSON g says which
+ * The decision page of a for-each's gate s (its policy p says which
  * kind); 0 when drawn, -1 when s is not one (the caller draws the
  * ordinary page).
  */
 int
 ui_step_gate_foreach(struct ui *ui, struct stepv *sv,
     const struct store_step *s, const struct store_workflow *w,
-    const cJSON *g)
+    const struct flow_policy *p)
 {
-	const cJSON	*kind, *v;
 	struct flow	*f = NULL;
 	struct gate_fe	 fe;
 	int		 spec;
 
-	kind = cJSON_GetObjectItemCaseSensitive(g, "foreach");
-	if (!cJSON_IsString(kind) || s->item_of == 0 || w == NULL)
+	if (p->foreach == FLOW_POLICY_NOT_FOREACH || s->item_of == 0 ||
+	    w == NULL)
 		return (-1);
 	if (gate_fe_load(ui, s, w, &f, &fe) != 0) {
 		gate_fe_free(&fe);
@@ -400,9 +399,8 @@ ui_step_gate_foreach(struct ui *ui, struct stepv *sv,
 		return (-1);
 	}
 	spec = flow_find(f, s->step_key);
-	v = cJSON_GetObjectItemCaseSensitive(g, "batch");
-	if (strcmp(kind->valuestring, "batch") == 0 && cJSON_IsNumber(v))
-		gate_fe_batch(ui, sv, &fe, f, spec, v->valueint);
+	if (p->foreach == FLOW_POLICY_BATCH && p->batch > 0)
+		gate_fe_batch(ui, sv, &fe, f, spec, p->batch);
 	else
 		gate_fe_budget(ui, sv, &fe, f, spec, w->id);
 	gate_fe_free(&fe);

@@ -30,9 +30,9 @@
 #include "ui/ui-int.h"
 
 static void	 step_gate_options(struct ui *, struct stepv *,
-		     const struct store_step *, const cJSON *);
+		     const struct store_step *, const struct flow_policy *);
 static void	 step_gate_decisions(struct ui *, struct stepv *,
-		     const struct store_step *, const cJSON *);
+		     const struct store_step *, int);
 static void	 step_gate_before(struct ui *, struct stepv *,
 		     const struct store_step *, const struct store_step *,
 		     size_t, int);
@@ -92,55 +92,46 @@ step_gate_template(struct ui *ui, struct stepv *sv,
 /* The gate's message, who may decide, how many must, when it times out. */
 static void
 step_gate_options(struct ui *ui, struct stepv *sv, const struct store_step *s,
-    const cJSON *g)
+    const struct flow_policy *p)
 {
-	const cJSON	*m, *e;
 	struct buf	 b;
 	char		 when[32], age[16];
 	int64_t		 due = 0, now = time_now_ms();
 	int		 escalate;
 
-	m = cJSON_GetObjectItemCaseSensitive(g, "message");
-	ui_step_field(sv, "message", PAINT_NORMAL, "%s", cJSON_IsString(m) &&
-	    *m->valuestring != '\0' ? m->valuestring : "(none)");
+	ui_step_field(sv, "message", PAINT_NORMAL, "%s", p->message != NULL &&
+	    *p->message != '\0' ? p->message : "(none)");
 	buf_init(&b);
-	json_join_strings(&b, cJSON_GetObjectItemCaseSensitive(g,
-	    "approvers"));
+	buf_join(&b, p->approvers, p->napprovers);
 	ui_step_field(sv, "approvers", PAINT_NORMAL, "%s", b.len > 0 ? b.data :
 	    "anyone who can open the database");
 	buf_free(&b);
-	e = cJSON_GetObjectItemCaseSensitive(g, "allow_self");
-	if (cJSON_IsFalse(e))
+	if (p->allow_self == 0)
 		ui_step_field(sv, "", PAINT_NORMAL, "not the person who "
 		    "started the workflow");
-	e = cJSON_GetObjectItemCaseSensitive(g, "agents");
-	ui_step_field(sv, "agents", PAINT_NORMAL, "%s", cJSON_IsTrue(e) ?
+	ui_step_field(sv, "agents", PAINT_NORMAL, "%s", p->agents == 1 ?
 	    "may decide it through MCP" : "may not decide it (people only)");
 	if (s->status != STEP_WAITING || store_timer_of_step(
 	    ui->store, s->id, "gate_timeout", &due) != 0 || due == 0)
 		return;
-	e = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
-	escalate = cJSON_IsString(e) && strcmp(e->valuestring, "reject") != 0;
+	escalate = p->on_timeout != NULL &&
+	    strcmp(p->on_timeout, "reject") != 0;
 	time_age(due > now ? due - now : 0, age, sizeof age);
 	ui_step_field(sv, "times out", PAINT_WAIT, "%s (in %s), then %s%s",
 	    ui_step_when(due, when, sizeof when), age, escalate ?
-	    "escalates to " : "it is rejected", escalate ? e->valuestring : "");
+	    "escalates to " : "it is rejected", escalate ? p->on_timeout : "");
 }
 
 /* Approvals so far against the quorum, and each decision with its words. */
 static void
 step_gate_decisions(struct ui *ui, struct stepv *sv,
-    const struct store_step *s, const cJSON *g)
+    const struct store_step *s, int quorum)
 {
 	struct store_approval	*a;
-	const cJSON		*q;
 	size_t			 n, i, j;
 	char			*cause = NULL, when[32];
-	int			 approved = 0, quorum = 1;
+	int			 approved = 0;
 
-	q = cJSON_GetObjectItemCaseSensitive(g, "quorum");
-	if (cJSON_IsNumber(q) && q->valueint > 0)
-		quorum = q->valueint;
 	if (store_approval_list(ui->store, s->id, 100, &a, &n, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
@@ -371,42 +362,46 @@ ui_step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
     const struct store_workflow *w)
 {
 	struct store_step	*fin = NULL;
-	cJSON			*g;
+	struct flow_policy	 p;
+	cJSON			*r;
 	size_t			 n = 0;
 	char			*cause = NULL;
 	int			 waiting = s->status == STEP_WAITING, foreach;
 
-	g = json_parse_or_null(s->gate_json);
 	ui_step_heading(sv, waiting ? "Gate: waiting for a decision (y "
 	    "approve, n reject)" : "Gate");
-	step_gate_options(ui, sv, s, g);
-	step_gate_decisions(ui, sv, s, g);
-	cJSON_Delete(g);
+	if (flow_policy_read(s->gate_json, KIND_GATE, &p, &cause) != 0) {
+		ui_step_field(sv, "policy", PAINT_BAD, "cannot be read "
+		    "(gate_json %s): no decision is taken", cause);
+		free(cause);
+		cause = NULL;
+	} else
+		step_gate_options(ui, sv, s, &p);
+	step_gate_decisions(ui, sv, s, p.quorum);
 	if (w != NULL)
 		step_gate_template(ui, sv, w);
 	if (s->result_json != NULL && !waiting) {
-		g = json_parse_or_null(s->result_json);
+		r = json_parse_or_null(s->result_json);
 		ui_step_field(sv, "result", PAINT_NORMAL, "%s",
-		    cJSON_IsString(g) ? g->valuestring : s->result_json);
-		cJSON_Delete(g);
+		    cJSON_IsString(r) ? r->valuestring : s->result_json);
+		cJSON_Delete(r);
 	}
 	if (w == NULL)
-		return;
+		goto out;
 	ui_step_heading(sv, "Input of the workflow");
 	ui_step_json(sv, w->input_json != NULL ? w->input_json : "{}", 2);
 	if (!waiting)
-		return;
+		goto out;
 	if (store_steps_finished(ui->store, w->id, &fin, &n, &cause) != 0) {
 		ui_screen_message(ui, 1, "%s", cause);
 		free(cause);
-		return;
+		goto out;
 	}
-	g = json_parse_or_null(s->gate_json);
-	foreach = s->item_of != 0 &&
-	    cJSON_GetObjectItemCaseSensitive(g, "foreach") != NULL;
+	foreach = s->item_of != 0 && p.foreach != FLOW_POLICY_NOT_FOREACH;
 	step_gate_before(ui, sv, s, fin, n, foreach);
-	if (!foreach || ui_step_gate_foreach(ui, sv, s, w, g) != 0)
+	if (!foreach || ui_step_gate_foreach(ui, sv, s, w, &p) != 0)
 		step_gate_next(ui, sv, s, w, fin, n);
-	cJSON_Delete(g);
 	store_steps_free(fin, n);
+out:
+	flow_policy_free(&p);
 }

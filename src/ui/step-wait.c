@@ -24,21 +24,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "ui/ui-int.h"
 
 /* Who the row's policy lets finish it, for people. */
 static void
-step_wait_by(struct stepv *sv, const cJSON *g)
+step_wait_by(struct stepv *sv, const struct flow_policy *p)
 {
 	struct buf	 b;
 
 	buf_init(&b);
-	json_join_strings(&b, cJSON_GetObjectItemCaseSensitive(g, "by"));
+	buf_join(&b, p->by, p->nby);
 	if (b.len == 0)
-		buf_puts(&b, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(g,
-		    "operators")) ? "the site's operators" :
+		buf_puts(&b, p->operators ? "the site's operators" :
 		    "anyone who may write the database");
 	ui_step_field(sv, "finished by", PAINT_NORMAL, "%s", b.data);
 	buf_free(&b);
@@ -48,17 +45,21 @@ step_wait_by(struct stepv *sv, const cJSON *g)
 void
 ui_step_wait(struct ui *ui, struct stepv *sv, const struct store_step *s)
 {
-	cJSON		*g;
-	const cJSON	*m, *e;
-	char		 when[32], age[16];
-	int64_t		 due = 0, now = time_now_ms();
-	int		 escalate;
+	struct flow_policy	 p;
+	char			 when[32], age[16], *why;
+	int64_t			 due = 0, now = time_now_ms();
+	int			 escalate;
 
-	g = json_parse_or_null(s->gate_json);
-	m = cJSON_GetObjectItemCaseSensitive(g, "message");
-	ui_step_field(sv, "message", PAINT_NORMAL, "%s", cJSON_IsString(m) &&
-	    *m->valuestring != '\0' ? m->valuestring : "(none)");
-	step_wait_by(sv, g);
+	if (flow_policy_read(s->gate_json, KIND_WAIT, &p, &why) != 0) {
+		ui_step_field(sv, "policy", PAINT_BAD, "cannot be read "
+		    "(gate_json %s): it cannot be finished from outside", why);
+		free(why);
+	} else {
+		ui_step_field(sv, "message", PAINT_NORMAL, "%s",
+		    p.message != NULL && *p.message != '\0' ? p.message :
+		    "(none)");
+		step_wait_by(sv, &p);
+	}
 	if (s->status == STEP_WAITING) {
 		ui_step_field(sv, "finish", PAINT_WAIT, "from outside: sluice "
 		    "complete %lld --result JSON", (long long)s->id);
@@ -68,16 +69,15 @@ ui_step_wait(struct ui *ui, struct stepv *sv, const struct store_step *s)
 	}
 	if (s->status == STEP_WAITING && store_timer_of_step(
 	    ui->store, s->id, "wait_timeout", &due) == 0 && due > 0) {
-		e = cJSON_GetObjectItemCaseSensitive(g, "on_timeout");
-		escalate = cJSON_IsString(e) &&
-		    strcmp(e->valuestring, "fail") != 0;
+		escalate = p.on_timeout != NULL &&
+		    strcmp(p.on_timeout, "fail") != 0;
 		time_age(due > now ? due - now : 0, age, sizeof age);
 		ui_step_field(sv, "times out", PAINT_WAIT, "%s (in %s), then "
 		    "%s%s", ui_step_when(due, when, sizeof when), age,
 		    escalate ? "escalates to " : "it fails",
-		    escalate ? e->valuestring : "");
+		    escalate ? p.on_timeout : "");
 	}
-	cJSON_Delete(g);
+	flow_policy_free(&p);
 	if (s->result_json != NULL) {
 		ui_step_heading(sv, "Result");
 		ui_step_json(sv, s->result_json, 2);

@@ -543,10 +543,9 @@ void		 ui_step_json(struct stepv *, const char *, int);
 const char	*ui_step_when(int64_t, char *, size_t);
 void		 ui_step_gate(struct ui *, struct stepv *,
 		     const struct store_step *, const struct store_workflow *);
-struct cJSON;
 int		 ui_step_gate_foreach(struct ui *, struct stepv *,
 		     const struct store_step *, const struct store_workflow *,
-		     const struct cJSON *);
+		     const struct flow_policy *);
 void		 ui_step_wait(struct ui *, struct stepv *,
 		     const struct store_step *);
 

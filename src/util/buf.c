@@ -114,6 +114,19 @@ buf_release(struct buf *b)
 	return (s);
 }
 
+/*
+ * Append n names to b for people: "alice, bob", after a ", " when b
+ * holds something already.
+ */
+void
+buf_join(struct buf *b, char *const *v, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		buf_printf(b, "%s%s", b->len > 0 ? ", " : "", v[i]);
+}
+
 /* Free the contents. */
 void
 buf_free(struct buf *b)

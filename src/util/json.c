@@ -239,22 +239,6 @@ json_quote_body(struct buf *b, const char *s)
 }
 
 /*
- * Append the strings of array a (other elements are skipped) to b for
- * people: "alice, bob", after a ", " when b holds something already.
- */
-void
-json_join_strings(struct buf *b, const struct cJSON *a)
-{
-	const cJSON	*e;
-
-	cJSON_ArrayForEach(e, a) {
-		if (cJSON_IsString(e))
-			buf_printf(b, "%s%s", b->len > 0 ? ", " : "",
-			    e->valuestring);
-	}
-}
-
-/*
  * Add a time member as RFC 3339 in UTC with milliseconds
  * ("2026-11-24T16:14:51.123Z"), or null when it has not happened (ms 0).
  */

@@ -78,6 +78,7 @@ void		 buf_putc(struct buf *, int);
 void		 buf_printf(struct buf *, const char *, ...) printflike(2, 3);
 void		 buf_reset(struct buf *);
 char		*buf_release(struct buf *);	/* caller frees; buf emptied */
+void		 buf_join(struct buf *, char *const *, size_t);
 void		 buf_free(struct buf *);
 
 /* mask.c: secret values put as "***" in text, JSON and streams. */
@@ -237,7 +238,6 @@ char		*json_print(const struct cJSON *);	/* compact */
 char		*json_print_pretty(const struct cJSON *);
 const char	*json_type_name(const struct cJSON *);
 void		 json_quote_body(struct buf *, const char *);
-void		 json_join_strings(struct buf *, const struct cJSON *);
 void		 json_add_time(struct cJSON *, const char *, int64_t);
 struct cJSON	*json_raw(const char *);	/* stored JSON text, or null */
 

@@ -13,6 +13,8 @@
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
+. "$TOP_SRCDIR/tests/mcp-lib.sh"
+
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
 . "$TOP_SRCDIR/tests/screen-lib.sh"
@@ -71,8 +73,8 @@ refused() {
 # mcp_create ARGS: workflow_create through sluice mcp; the answer in $OUT.
 mcp_create() {
 	printf '%s\n' \
-	    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
-	    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+	    "$MCP_INIT" \
+	    "$MCP_INITED" \
 	    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"workflow_create\",\"arguments\":$1}}" |
 	    "$SLUICE" mcp 2>/dev/null | grep '"id":1,' >"$T_DIR/mcp.out"
 	OUT=$(cat "$T_DIR/mcp.out")
@@ -209,7 +211,7 @@ unsound '{"items": {"default": 1}}' '$.inputs.x.items.default' \
 # --- MCP template_get: the inputs as JSON Schema ---------------------------------
 
 printf '%s\n' \
-    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
+    "$MCP_INIT" \
     '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"template_get","arguments":{"name":"t"}}}' |
     "$SLUICE" mcp 2>/dev/null | grep '"id":1,' >"$T_DIR/get.out"
 is "$(json_query "$(cat "$T_DIR/get.out")" "SELECT

@@ -47,6 +47,12 @@ expect_rc 4 "a misspelt key refuses the decision (it does not mean anyone)"
 is "$ERR" "sluice: gate g (step $g): its stored policy cannot be read (gate_json \$.aprovers: unknown key in a gate's policy), so no decision is taken" \
     "... saying which key, and why"
 is "$(col "$id" g status)" waiting "... and the gate still waits"
+reason='its stored policy cannot be read (gate_json $.aprovers: unknown key in a gate'"'"'s policy)'
+run_sluice gates
+like "$OUT" "$reason" "the approval queue says the policy cannot be read"
+run_sluice gates --json
+like "$OUT" "\"message\": \"$reason\"" "... and so does gates --json"
+like "$OUT" '"quorum": 1' "... with the quorum of a gate that says none"
 is "$(q "SELECT count(*) FROM approvals WHERE step_id = $g")" 0 \
     "... with no approval recorded"
 is "$(q "SELECT action FROM audit ORDER BY id DESC LIMIT 1")" \
@@ -91,6 +97,13 @@ wid=$OUT
 wait_for step_is "$wid" start waiting
 ok $? "a wait step waits"
 w=$(step_id "$wid" start)
+run_sluice show "$wid"
+like "$OUT" "from outside by nobody-else: sluice complete $w" \
+    "show says who may finish the wait step, read from its policy"
+run_sluice show "$wid" --json
+like "$(printf '%s' "$OUT" | tr -d ' \n')" \
+    '"by":["nobody-else"],"operators":false,"complete":"sluicecomplete' \
+    "... and show --json"
 q "UPDATE workflow_steps SET gate_json =
     replace(gate_json, '\"by\"', '\"bye\"') WHERE id = $w"
 run_sluice complete "$w"
@@ -98,6 +111,13 @@ expect_rc 4 "a wait step whose \"by\" is misspelt cannot be completed"
 like "$ERR" 'gate_json $.bye: unknown key in a wait step' \
     "... saying why"
 is "$(col "$wid" start status)" waiting "... and it still waits"
+run_sluice show "$wid"
+like "$OUT" 'its stored policy cannot be read (gate_json $.bye: unknown key' \
+    "show says the wait step's policy cannot be read, not who may finish"
+unlike "$OUT" "from outside by" "... naming nobody"
+run_sluice show "$wid" --json
+like "$OUT" '"error": "its stored policy cannot be read' \
+    "show --json says it as the wait's error"
 
 engine_stop
 done_testing

@@ -15,6 +15,8 @@
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
+. "$TOP_SRCDIR/tests/mcp-lib.sh"
+
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
 export SLUICE
@@ -137,8 +139,8 @@ like "$OUT" '{\"token\": \"***\"}' "show --json: the result masked"
 like "$OUT" 'error ***' "show --json: the error masked"
 run_sluice show "$id"
 printf '%s\n' \
-    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
-    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    "$MCP_INIT" \
+    "$MCP_INITED" \
     "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"workflow_get\",\"arguments\":{\"workflow_id\":$id}}}" |
     "$SLUICE" mcp >"$T_DIR/mcp.out" 2>"$T_DIR/mcp.err"
 like "$(cat "$T_DIR/mcp.out")" '***' "MCP workflow_get: masked"
@@ -260,8 +262,8 @@ none_hold "$PASS" "after kill -9 and recovery the value is in no file"
 
 run_sluice template show secin
 printf '%s\n' \
-    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
-    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    "$MCP_INIT" \
+    "$MCP_INITED" \
     '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workflow_create","arguments":{"template":"secin","input":{"pw":"@/etc/passwd"}}}}' |
     "$SLUICE" mcp >"$T_DIR/mcp2.out" 2>"$T_DIR/mcp2.err"
 like "$(cat "$T_DIR/mcp2.out")" 'secret: an agent cannot give it' \

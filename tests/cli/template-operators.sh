@@ -13,6 +13,8 @@
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
+. "$TOP_SRCDIR/tests/mcp-lib.sh"
+
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
 . "$TOP_SRCDIR/tests/service-lib.sh"
@@ -121,7 +123,7 @@ cases hosted
 
 # MCP, on the same engine: bob's agent may not start deploy either.
 printf '%s\n' \
-    '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}' \
+    "$MCP_INIT" \
     '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"workflow_create","arguments":{"template":"deploy"}}}' \
     >"$T_DIR/mcp.in"
 chmod 0644 "$T_DIR/mcp.in"

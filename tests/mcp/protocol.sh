@@ -10,8 +10,10 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-INIT='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
-INITED='{"jsonrpc":"2.0","method":"notifications/initialized"}'
+. "$TOP_SRCDIR/tests/mcp-lib.sh"
+
+INIT=$MCP_INIT
+INITED=$MCP_INITED
 
 # mcp LINE...: one session of sluice mcp, each argument a line on its
 # stdin; stdout in $T_DIR/mcp.out, stderr in $T_DIR/mcp.err, exit in $RC.
@@ -20,27 +22,15 @@ mcp() {
 	RC=$?
 }
 
-# answer ID: the answer line to request ID (sluice writes jsonrpc, then id).
-answer() {
-	grep "^{\"jsonrpc\":\"2.0\",\"id\":$1," "$T_DIR/mcp.out"
-}
-
-# get ID PATH: a JSON path of the answer to request ID.
-get() {
-	json_query "$(answer "$1")" "SELECT json_extract(j, '$2') FROM d"
-}
-
-# call ID TOOL ARGS: a tools/call line.
-call() {
-	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s}}' \
-	    "$1" "$2" "$3"
-}
+answer() { mcp_answer "$@"; }
+get() { mcp_get "$@"; }
+call() { mcp_call "$@"; }
 
 # --- the handshake -----------------------------------------------------------
 
 mcp "$INIT" "$INITED" '{"jsonrpc":"2.0","id":1,"method":"ping"}'
 is "$RC" 0 "sluice mcp ends with its input, exit 0"
-is "$(get 0 '$.result.protocolVersion')" "2025-06-18" \
+is "$(get 0 '$.result.protocolVersion')" "$MCP_VERSION" \
     "initialize: the client's revision when sluice speaks it"
 is "$(get 0 '$.result.serverInfo.name')" "sluice" "it names itself"
 is "$(get 0 '$.result.capabilities.tools.listChanged')" "0" \
@@ -51,7 +41,12 @@ is "$(wc -l <"$T_DIR/mcp.out" | tr -d ' ')" 2 \
 
 mcp '{"jsonrpc":"2.0","id":"a","method":"initialize","params":{"protocolVersion":"1999-01-01","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
 is "$(json_query "$(cat "$T_DIR/mcp.out")" "SELECT json_extract(j, '\$.result.protocolVersion') || ' ' || json_extract(j, '\$.id') FROM d")" \
-    "2025-11-25 a" "an unknown revision: sluice's latest, to a string id"
+    "$MCP_VERSION a" "an unknown revision: sluice's latest, to a string id"
+for older in 2025-06-18 2025-03-26 2024-11-05; do
+	mcp '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"'$older'","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
+	is "$(get 0 '$.result.protocolVersion')" "$older" \
+	    "initialize: an older revision sluice speaks ($older) is agreed"
+done
 
 # --- JSON-RPC errors ------------------------------------------------------------
 

@@ -8,96 +8,19 @@
 // tool's structuredContent against its outputSchema; ajv (which the SDK
 // depends on) checks that every schema sluice lists is a valid schema.
 
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import Ajv from 'ajv';
+import { check, connect, ajv, outputValidators, call, good, bad, until,
+    close, lines } from './sdk-lib.mjs';
 
 const env = process.env;
-const lines = [];
-function check(ok, what, detail) {
-	lines.push(ok ? `PASS ${what}` : `FAIL ${what}: ${detail ?? ''}`);
-}
-function sleep(ms) {
-	return new Promise((r) => setTimeout(r, ms));
-}
-
-const transport = new StdioClientTransport({
-	command: env.SLUICE,
-	args: ['mcp'],
-	env: { ...env },
-	stderr: 'pipe',
-});
-let negotiated = null;
-transport.setProtocolVersion = (v) => { negotiated = v; };
-const client = new Client({ name: 'sluice-test', version: '1.0.0' });
-
-const ajv = new Ajv({ strict: false, allErrors: true });
-const outputValidators = {};
-
-async function call(name, args) {
-	return client.callTool({ name, arguments: args });
-}
-
-// A successful call: not isError, structured content that fits the
-// tool's outputSchema, and a text block holding the same JSON.
-async function good(name, args, what) {
-	let r;
-	try {
-		r = await call(name, args);
-	} catch (e) {
-		check(false, what, `threw ${e.message}`);
-		return null;
-	}
-	if (r.isError) {
-		check(false, what, r.content?.[0]?.text);
-		return null;
-	}
-	const v = outputValidators[name];
-	const fits = v(r.structuredContent);
-	const text = r.content?.find((c) => c.type === 'text')?.text;
-	let same = false;
-	try {
-		same = JSON.stringify(JSON.parse(text)) ===
-		    JSON.stringify(r.structuredContent);
-	} catch (e) {
-		same = name === 'step_log' || name === 'flow_check';
-	}
-	check(fits && same, what, fits ? 'text block differs' :
-	    ajv.errorsText(v.errors));
-	return r.structuredContent;
-}
-
-// A failed call: isError, with the reason as text.
-async function bad(name, args, what, want) {
-	let r;
-	try {
-		r = await call(name, args);
-	} catch (e) {
-		check(false, what, `threw ${e.message}`);
-		return;
-	}
-	const text = r.content?.[0]?.text ?? '';
-	check(r.isError === true && text.includes(want), what,
-	    `isError ${r.isError}, text ${text}`);
-}
-
-async function until(what, f) {
-	for (let i = 0; i < 200; i++) {
-		const v = await f();
-		if (v)
-			return v;
-		await sleep(50);
-	}
-	check(false, what, 'timed out');
-	return null;
-}
+let client = null;
 
 try {
-	await client.connect(transport);
-	check(negotiated === LATEST_PROTOCOL_VERSION,
+	const c = await connect('sluice-test');
+	client = c.client;
+	check(c.agreed.version === LATEST_PROTOCOL_VERSION,
 	    `initialize agrees on the SDK's latest revision ${LATEST_PROTOCOL_VERSION}`,
-	    negotiated);
+	    c.agreed.version);
 	check(client.getServerVersion()?.name === 'sluice',
 	    'the server names itself sluice', JSON.stringify(client.getServerVersion()));
 	check(client.getServerCapabilities()?.tools !== undefined,
@@ -110,7 +33,9 @@ try {
 	const want = ['flow_check', 'gate_decide', 'gate_list', 'step_complete',
 	    'step_fail', 'step_log', 'template_delete', 'template_get',
 	    'template_list', 'template_save', 'workflow_cancel',
-	    'workflow_create', 'workflow_get', 'workflow_list'];
+	    'workflow_create', 'workflow_get', 'workflow_list',
+	    'workflow_step_ready', 'workflow_template_delete',
+	    'workflow_template_list', 'workflow_template_save'];
 	const names = tools.map((t) => t.name).sort();
 	check(JSON.stringify(names) === JSON.stringify(want),
 	    'tools/list lists every tool', names.join(' '));
@@ -260,6 +185,6 @@ try {
 } catch (e) {
 	check(false, 'the session', e.stack);
 } finally {
-	await client.close().catch(() => {});
+	await close();
 }
 console.log(lines.join('\n'));

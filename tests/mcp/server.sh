@@ -31,7 +31,8 @@ cat >"$T_DIR/wait.json" <<'EOF2'
 EOF2
 
 # The client script beside the packages it imports.
-cp "$TOP_SRCDIR/tests/mcp/sdk-client.mjs" "$T_DIR/"
+cp "$TOP_SRCDIR/tests/mcp/sdk-client.mjs" \
+    "$TOP_SRCDIR/tests/mcp/sdk-lib.mjs" "$T_DIR/"
 ln -s "$NPM_DIR/node_modules" "$T_DIR/node_modules"
 
 engine_start

@@ -28,13 +28,10 @@ cat >"$flows/agents.json" <<EOF2
 EOF2
 chmod 0644 "$flows"/*.json
 
-INIT='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}'
+. "$TOP_SRCDIR/tests/mcp-lib.sh"
 
-# call ID TOOL ARGS: a tools/call line.
-call() {
-	printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"%s","arguments":%s}}' \
-	    "$1" "$2" "$3"
-}
+INIT=$MCP_INIT
+call() { mcp_call "$@"; }
 
 # mcp_as USER LINE...: one session of sluice mcp run as USER.
 mcp_as() {
@@ -44,11 +41,7 @@ mcp_as() {
 	    2>"$T_DIR/mcp.err"
 }
 
-# get ID PATH: a JSON path of the answer to request ID.
-get() {
-	json_query "$(grep "^{\"jsonrpc\":\"2.0\",\"id\":$1," "$T_DIR/mcp.out")" \
-	    "SELECT json_extract(j, '$2') FROM d"
-}
+get() { mcp_get "$@"; }
 
 svc_engine
 ok $? "the engine runs as the service account and listens"

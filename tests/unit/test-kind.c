@@ -34,6 +34,7 @@
 #include "flow/flow.h"
 #include "store/store.h"
 #include "store/store-int.h"
+#include "store/driver-sqlite.h"
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-kind.XXXXXX";
@@ -142,9 +143,9 @@ test_store(struct store *s)
 	}
 
 	/* A word the schema allows but no row of the table has. */
-	if (sqlite3_prepare_v2(s->db, "UPDATE workflow_steps SET kind = "
+	if (sqlite3_prepare_v2(store_sqlite_db(s->conn), "UPDATE workflow_steps SET kind = "
 	    "'sleep' WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
-		fatalx("%s", sqlite3_errmsg(s->db));
+		fatalx("%s", sqlite3_errmsg(store_sqlite_db(s->conn)));
 	sqlite3_bind_int64(st, 1, first.id);
 	tap_ok(sqlite3_step(st) == SQLITE_DONE, "(a row of unknown kind)");
 	sqlite3_finalize(st);

@@ -62,6 +62,7 @@
 #include "flow/flow.h"
 #include "store/store.h"
 #include "store/store-int.h"
+#include "store/driver-sqlite.h"
 #include "engine/engine.h"
 #include "powerloss-vfs.h"
 #include "tap.h"
@@ -504,17 +505,17 @@ pl_row_read(struct pl_child *c, size_t t, int64_t rowid)
 	if (tb->one == NULL) {
 		sql = sqlite3_mprintf("SELECT * FROM \"%w\" WHERE rowid = ?",
 		    tb->name);
-		rc = sqlite3_prepare_v2(c->store->db, sql, -1, &tb->one, NULL);
+		rc = sqlite3_prepare_v2(store_sqlite_db(c->store->conn), sql, -1, &tb->one, NULL);
 		sqlite3_free(sql);
 		if (rc != SQLITE_OK)
-			fatalx("powerloss: %s", sqlite3_errmsg(c->store->db));
+			fatalx("powerloss: %s", sqlite3_errmsg(store_sqlite_db(c->store->conn)));
 	}
 	sqlite3_bind_int64(tb->one, 1, rowid);
 	rc = sqlite3_step(tb->one);
 	if (rc == SQLITE_ROW)
 		h = pl_hash_row(tb->one, 0);
 	else if (rc != SQLITE_DONE)
-		fatalx("powerloss: %s", sqlite3_errmsg(c->store->db));
+		fatalx("powerloss: %s", sqlite3_errmsg(store_sqlite_db(c->store->conn)));
 	sqlite3_reset(tb->one);
 	return (h);
 }
@@ -623,7 +624,7 @@ pl_before_commit(void *arg)
 {
 	struct pl_child	*c = arg;
 
-	if (sqlite3_get_autocommit(c->store->db))
+	if (sqlite3_get_autocommit(store_sqlite_db(c->store->conn)))
 		return;
 	pl_send_rows(c, 'P');
 	fprintf(c->out, "p\n");
@@ -709,9 +710,9 @@ pl_decide(struct store *s, struct engine *e)
 	sqlite3_stmt		*st;
 	size_t			 n = 0, i;
 
-	if (sqlite3_prepare_v2(s->db, pl_decide_sql, -1, &st, NULL) !=
+	if (sqlite3_prepare_v2(store_sqlite_db(s->conn), pl_decide_sql, -1, &st, NULL) !=
 	    SQLITE_OK)
-		fatalx("powerloss: %s", sqlite3_errmsg(s->db));
+		fatalx("powerloss: %s", sqlite3_errmsg(store_sqlite_db(s->conn)));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		acts = xreallocarray(acts, n + 1, sizeof *acts);
 		strlcpy(acts[n].command, (const char *)sqlite3_column_text(st,
@@ -747,8 +748,8 @@ pl_due(struct store *s)
 	int		 due;
 
 	sql = sqlite3_mprintf("SELECT EXISTS (%s)", pl_decide_sql);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		fatalx("powerloss: %s", sqlite3_errmsg(s->db));
+	if (sqlite3_prepare_v2(store_sqlite_db(s->conn), sql, -1, &st, NULL) != SQLITE_OK)
+		fatalx("powerloss: %s", sqlite3_errmsg(store_sqlite_db(s->conn)));
 	sqlite3_free(sql);
 	due = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
@@ -832,13 +833,13 @@ pl_child(const struct pl_spec *sp, int fd)
 	if (sp->mutate && store_exec(c.store, "PRAGMA synchronous = NORMAL",
 	    &cause) != 0)
 		fatalx("powerloss: %s", cause);
-	sqlite3_update_hook(c.store->db, pl_on_update, &c);
-	sqlite3_commit_hook(c.store->db, pl_on_commit, &c);
-	sqlite3_rollback_hook(c.store->db, pl_on_rollback, &c);
-	sqlite3_wal_hook(c.store->db, pl_on_wal, &c);
+	sqlite3_update_hook(store_sqlite_db(c.store->conn), pl_on_update, &c);
+	sqlite3_commit_hook(store_sqlite_db(c.store->conn), pl_on_commit, &c);
+	sqlite3_rollback_hook(store_sqlite_db(c.store->conn), pl_on_rollback, &c);
+	sqlite3_wal_hook(store_sqlite_db(c.store->conn), pl_on_wal, &c);
 	if (fresh) {
 		/* What creating it made is acknowledged: store_open returned. */
-		if (pl_digest_scan(c.store->db, &c.d, &cause) != 0)
+		if (pl_digest_scan(store_sqlite_db(c.store->conn), &c.d, &cause) != 0)
 			fatalx("powerloss: %s", cause);
 		fprintf(c.out, "R %lld\n", (long long)plvfs_events());
 		pl_send_all(&c);
@@ -1100,15 +1101,15 @@ pl_check(const char *path, struct pl_round *r, struct pl_digest *a,
 		st->reopen++;
 		return (-1);
 	}
-	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &ic,
+	if (sqlite3_prepare_v2(store_sqlite_db(s->conn), "PRAGMA integrity_check", -1, &ic,
 	    NULL) != SQLITE_OK)
-		fatalx("powerloss: %s", sqlite3_errmsg(s->db));
+		fatalx("powerloss: %s", sqlite3_errmsg(store_sqlite_db(s->conn)));
 	ok = sqlite3_step(ic) == SQLITE_ROW;
 	res = ok ? (const char *)sqlite3_column_text(ic, 0) : NULL;
 	if (!ok || res == NULL || strcmp(res, "ok") != 0) {
 		if (!st->quiet)
 			printf("#   integrity_check: %s\n", res != NULL ?
-			    res : sqlite3_errmsg(s->db));
+			    res : sqlite3_errmsg(store_sqlite_db(s->conn)));
 		st->integrity++;
 	}
 	sqlite3_finalize(ic);
@@ -1116,7 +1117,7 @@ pl_check(const char *path, struct pl_round *r, struct pl_digest *a,
 	memset(&got, 0, sizeof got);
 	for (t = 0; t < a->n; t++)
 		pl_table_find(&got, a->t[t].name);
-	if (pl_digest_scan(s->db, &got, &cause) != 0)
+	if (pl_digest_scan(store_sqlite_db(s->conn), &got, &cause) != 0)
 		fatalx("powerloss: %s", cause);
 	for (t = 0; t < a->n && empty; t++) {
 		for (i = 0; i < a->t[t].n; i++) {
@@ -1370,9 +1371,9 @@ pl_check_ends(const char *path)
 
 	if (store_open(path, STORE_F_READONLY, &s, &cause) != 0)
 		fatalx("powerloss: %s", cause);
-	if (sqlite3_prepare_v2(s->db, "SELECT name, status FROM workflows"
+	if (sqlite3_prepare_v2(store_sqlite_db(s->conn), "SELECT name, status FROM workflows"
 	    " ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		fatalx("powerloss: %s", sqlite3_errmsg(s->db));
+		fatalx("powerloss: %s", sqlite3_errmsg(store_sqlite_db(s->conn)));
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		name = (const char *)sqlite3_column_text(st, 0);
 		status = (const char *)sqlite3_column_text(st, 1);

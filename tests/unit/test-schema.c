@@ -35,6 +35,7 @@
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
+#include "store/driver-sqlite.h"
 #include "tap.h"
 
 static char	 tmpdir[] = "/tmp/test-schema.XXXXXX";
@@ -101,24 +102,26 @@ static void
 test_make(const char *path, int64_t v)
 {
 	struct store	 s;
-	sqlite3_stmt	*st;
 	char		*cause = NULL;
+	FILE		*f;
 
 	memset(&s, 0, sizeof s);
 	s.path = (char *)path;
 	s.create_fd = -1;
 	s.busy_waited = -1;
 	s.busy_timeout = STORE_BUSY_TIMEOUT;
-	if (sqlite3_open_v2(path, &s.db, SQLITE_OPEN_READWRITE|
-	    SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+	s.drv = &store_driver_sqlite;
+	if ((f = fopen(path, "a")) == NULL || fclose(f) != 0)
 		fatalx("cannot create %s", path);
+	if (s.drv->open(path, 0, &s.conn, &cause) != 0)
+		fatalx("%s", cause);
 	if (store_exec(&s, "PRAGMA foreign_keys = ON;"
 	    "PRAGMA journal_mode = WAL", &cause) != 0 ||
 	    store_schema_migrate_to(&s, v, &cause) != 0)
 		fatalx("%s: version %lld: %s", path, (long long)v, cause);
-	while ((st = sqlite3_next_stmt(s.db, NULL)) != NULL)
-		sqlite3_finalize(st);	/* the statements store_exec kept */
-	sqlite3_close(s.db);
+	while (s.ncached > 0)	/* the statements the store kept */
+		store_stmt_finalize(s.cached[--s.ncached].st);
+	s.drv->close(s.conn);
 }
 
 /* Migrate a database of version v and look at what it ends as. */

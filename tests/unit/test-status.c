@@ -33,6 +33,7 @@
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
+#include "store/driver-sqlite.h"
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-status.XXXXXX";
@@ -45,7 +46,7 @@ sql_set(struct store *s, const char *sql, const char *word, int64_t id)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(store_sqlite_db(s->conn), sql, -1, &st, NULL) != SQLITE_OK)
 		return (-1);
 	sqlite3_bind_text(st, 1, word, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 2, id);
@@ -175,7 +176,7 @@ test_store_roundtrip(struct store *s)
 		    " WHERE id = ?2", status_step_name(i), step) != 0 ||
 		    store_step_get(s, step, &row, &cause) != 0) {
 			printf("# %s: %s\n", status_step_name(i),
-			    cause != NULL ? cause : sqlite3_errmsg(s->db));
+			    cause != NULL ? cause : sqlite3_errmsg(store_sqlite_db(s->conn)));
 			ok = 0;
 			continue;
 		}
@@ -286,7 +287,7 @@ test_unknown(struct store *s)
 	wf = start(s, "odd", 0, &step);
 	tap_ok(sql_set(s, "UPDATE workflow_steps SET status = ?1 WHERE id = ?2",
 	    "exploded", step) != 0, "the schema refuses an unknown word");
-	sqlite3_exec(s->db, "PRAGMA ignore_check_constraints = ON", NULL, NULL,
+	sqlite3_exec(store_sqlite_db(s->conn), "PRAGMA ignore_check_constraints = ON", NULL, NULL,
 	    NULL);
 	sql_set(s, "UPDATE workflow_steps SET status = ?1 WHERE id = ?2",
 	    "exploded", step);
