@@ -117,7 +117,8 @@ store_reader_open(const char *path, store_reader_yield_cb yield, void *arg,
 	sqlite3_busy_timeout(r->db, 100);
 	if (sqlite3_exec(r->db, "PRAGMA query_only = 1; PRAGMA cache_size = "
 	    "-256", NULL, NULL, NULL) != SQLITE_OK ||
-	    store_status_register(r->db, cause) != 0) {
+	    store_driver_sqlite.function((struct store_conn *)r->db,
+	    &store_state_function) != STORE_DRV_OK) {
 		if (*cause == NULL)
 			xasprintf(cause, "%s: %s", path, sqlite3_errmsg(r->db));
 		store_reader_close(r);

@@ -122,6 +122,7 @@ int		 store_column_step_status(struct store_stmt *, int, int64_t,
 int		 store_column_run_status(struct store_stmt *, int, int64_t,
 		     enum run_status *, char **);
 int		 store_status_register(struct store *, char **);
+extern const struct store_drv_function store_state_function;
 /*
  * Whether running workflow w has a step waiting (a gate, a wait step).
  * Only running rows ask (CASE stops the others), through the run's own

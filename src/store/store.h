@@ -110,6 +110,23 @@ int		 store_cursor_page(struct store_cursor *, struct cJSON *,
 		     char **);
 void		 store_cursor_close(struct store_cursor *);
 
+/*
+ * driver-socket.c: members in service mode, who may not open the
+ * database's files, read through the engine.  The client layer says how
+ * to reach it: a link to the engine of a database (NULL with *cause when
+ * none answers), one request line out and its answer line back (NULL
+ * with *cause), close.
+ */
+struct store_link;
+struct store_link_ops {
+	struct store_link	*(*open)(const char *, char **);
+	char			*(*ask)(struct store_link *, const char *,
+				     char **);
+	void			 (*close)(struct store_link *);
+};
+void		 store_set_link(const struct store_link_ops *);
+int		 store_is_remote(const struct store *);
+
 /* backup.c */
 int		 store_backup(struct store *, const char *, int, char **);
 const char	*store_migration_backup(const struct store *, int64_t *);
