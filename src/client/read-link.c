@@ -116,7 +116,7 @@ link_ask(struct store_link *l, const char *line, char **cause)
 {
 	char	*answer = NULL;
 	int64_t	 deadline;
-	int	 try, fresh = 0;
+	int	 try, fresh = 0, saved;
 
 	for (try = 0; try < 2; try++) {
 		if ((l->fd == -1 || link_stale(l->fd)) &&
@@ -129,10 +129,17 @@ link_ask(struct store_link *l, const char *line, char **cause)
 		    (answer = sock_read_line(l->fd, LINK_ANSWER_MAX,
 		    deadline)) != NULL)
 			return (answer);
+		/*
+		 * Never ask on this connection again: an answer that comes
+		 * late would be taken for the next request's.
+		 */
+		saved = errno;
+		close(l->fd);
+		l->fd = -1;
+		errno = saved;
 		if (errno == ETIMEDOUT || errno == EMSGSIZE || fresh)
 			break;
-		close(l->fd);		/* broken: once more on a new one */
-		l->fd = -1;
+		/* Broken (closed while idle, say): once more on a new one. */
 	}
 	if (errno == ETIMEDOUT)
 		xasprintf(cause, "the engine did not answer a read within "

@@ -225,6 +225,8 @@ struct engine {
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
 	struct store_reader	*reader;	/* server-read.c: members' */
+	int			 reading;	/* a read works: its */
+						/* connection is not free */
 	int64_t			 prune_before;	/* prune.c: retention batches */
 	int64_t			 prune_after;
 };

@@ -23,7 +23,7 @@
  * engine's own read-only connection (store/driver-sqlite-reader.c),
  * never the write connection, opened at the first read:
  *
- *	{"command": "read", "sql": "SELECT ...", "values": [7, "x"]}
+ *	{"command": "read", "sql": "(one statement)", "values": [7, "x"]}
  *	{"code": 0, "rows": [[1, "a"], [2, null]], "more": true}
  *	{"command": "read-next"}	the next page
  *	{"command": "read-close"}	done with it before its end
@@ -87,11 +87,18 @@ read_idle(void *arg)
 	slot->cursor = NULL;
 }
 
-/* A long row's work: answer pings and take newcomers meanwhile. */
+/*
+ * A long row's work: answer pings and take newcomers meanwhile, but no
+ * other read (SQLite's progress handler may not use its connection).
+ */
 static void
 read_yield(void *arg)
 {
-	engine_server_wait(arg, 0);
+	struct engine	*e = arg;
+
+	e->reading = 1;
+	engine_server_wait(e, 0);
+	e->reading = 0;
 }
 
 /* The read connection, opened at the first read. */

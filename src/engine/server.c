@@ -95,6 +95,7 @@ struct engine_server {
 	int			 nclients;
 	int64_t			 idle_ms;
 	int			 resume;	/* server_resume is deferred */
+	int			 waiting;	/* in engine_server_wait */
 };
 
 static void	 server_accept(int, short, void *);
@@ -424,11 +425,14 @@ server_client_lines(struct server_client *c)
 /*
  * The engine waits for the database (engine_busy.c), in the middle of
  * whatever it was doing: for up to ms, keep the socket alive without
- * applying anything.  Newcomers are taken and pings answered (saying what
- * the engine waits for); any other request is read and kept, with what
- * its client sends after it, until server_resume applies them once the
- * wait is over.  No client is freed meanwhile, since the caller may be
- * applying one of their lines.
+ * applying anything.  Newcomers are taken, pings answered (saying what
+ * the engine waits for) and members' reads too (they run on a connection
+ * of their own, which the lock waited for does not stop); any other
+ * request is read and kept, with what its client sends after it, until
+ * server_resume applies them once the wait is over.  No client is freed
+ * meanwhile, since the caller may be applying one of their lines.  A read
+ * answered here that works long calls back (server-read.c): that inner
+ * call only sleeps.
  */
 void
 engine_server_wait(struct engine *e, int ms)
@@ -438,10 +442,11 @@ engine_server_wait(struct engine *e, int ms)
 	struct pollfd		*pfd;
 	int			 n, i;
 
-	if (srv == NULL) {
+	if (srv == NULL || srv->waiting) {
 		(void)poll(NULL, 0, ms);
 		return;
 	}
+	srv->waiting = 1;
 	pfd = xcalloc((size_t)srv->nclients + 1, sizeof *pfd);
 	cs = xcalloc((size_t)srv->nclients + 1, sizeof *cs);
 	pfd[0].fd = srv->fd;
@@ -464,9 +469,13 @@ engine_server_wait(struct engine *e, int ms)
 	}
 	free(cs);
 	free(pfd);
+	srv->waiting = 0;
 }
 
-/* During a wait: read what a client sent, answer its pings, keep the rest. */
+/*
+ * During a wait: read what a client sent, answer its pings and reads,
+ * keep the rest.
+ */
 static void
 server_wait_read(struct server_client *c)
 {
@@ -490,8 +499,9 @@ server_wait_read(struct server_client *c)
 		*nl = '\0';
 		req = cJSON_Parse(c->in.data);
 		cmd = cJSON_GetObjectItemCaseSensitive(req, "command");
-		ping = cJSON_IsString(cmd) && strcmp(cmd->valuestring,
-		    "ping") == 0;
+		ping = cJSON_IsString(cmd) && (strcmp(cmd->valuestring,
+		    "ping") == 0 || (engine_read_command(cmd->valuestring) &&
+		    !srv->e->reading));
 		cJSON_Delete(req);
 		if (!ping) {
 			*nl = '\n';

@@ -166,6 +166,15 @@ reader_authorize(void *arg, int action, const char *a1, const char *a2,
 		if (a2 != NULL && strcasecmp(a2, "load_extension") == 0)
 			return (SQLITE_DENY);
 		return (SQLITE_OK);
+	case SQLITE_UPDATE:
+		/*
+		 * What SQLite asks when a table-valued function (json_each)
+		 * declares its table: sqlite_master is never written all the
+		 * same (a read-only statement, query_only, defensive).
+		 */
+		if (a1 != NULL && strcmp(a1, "sqlite_master") == 0)
+			return (SQLITE_OK);
+		return (SQLITE_DENY);
 	case SQLITE_PRAGMA:
 		if (a2 != NULL)		/* setting it */
 			return (SQLITE_DENY);

@@ -115,12 +115,12 @@ store_denied(const char *path, char **cause)
 static int
 store_denied_engine(const char *path, char **cause)
 {
-	char	*why = *cause;
-
-	xasprintf(cause, "cannot open database %s: %s, and members read "
-	    "through its engine: %s", path, strerror(EACCES), why != NULL ?
-	    why : "none answers");
-	free(why);
+	log_debug("%s: %s: %s", __func__, path, *cause);
+	free(*cause);
+	xasprintf(cause, "cannot open database %s: %s, and no engine answers "
+	    "on %s.sock to read it for you: start its engine (systemctl start "
+	    "sluice-engine) or ask whoever runs it", path, strerror(EACCES),
+	    path);
 	return (STORE_READONLY);
 }
 

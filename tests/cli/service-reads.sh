@@ -181,7 +181,8 @@ scr_start_cmd 80x24 -- setpriv --reuid="$alice" --regid="$(id -g "$alice")" \
 umask 022
 scr_ok "^$twf +talk" "a member's console lists the runs, drawn through the engine"
 scr_keys Enter
-scr_ok "start" "  and opens a run's tree"
+scr_ok "✓ start " "  and opens a run's tree"
+scr_gone_ok "read:|vtable" "  reading all it shows through the engine"
 scr_stop
 is "$SCR_STATUS" 0 "  and quits cleanly"
 
@@ -249,9 +250,12 @@ elif what == "runaway":
     t0 = time.time()
     p = ask(f2, {"command": "ping"})
     ms = (time.time() - t0) * 1000
+    s3, f3 = conn()
+    r = ask(f3, {"command": "read", "sql": "SELECT ? + 1", "values": [41]})
     t.join()
     print(p["code"], "ping %s" % ("fast" if ms < 500 else "slow %d ms" % ms))
     print(out["a"]["code"], out["a"].get("message", ""))
+    print("other read:", r["code"], r.get("rows"))
 EOF2
 chmod 0644 "$T_DIR/read.py"
 for sql in "DELETE FROM audit" "INSERT INTO audit(id) VALUES (1)" \
@@ -276,6 +280,8 @@ like "$got" "0 ping fast" \
     "a runaway read does not keep the engine from answering a ping"
 like "$got" "read stopped: one row took more than 2000 ms" \
     "  and is stopped at the limit, saying so"
+like "$got" "other read: 0 [[42]]" \
+    "  and another member's read meanwhile is answered after it"
 run_as "$alice" list
 expect_rc 0 "the engine reads on after it"
 
@@ -288,7 +294,7 @@ kill "$EPID"
 wait "$EPID" 2>/dev/null
 run_as "$alice" list
 expect_rc 4 "with no engine to ask a member's read is refused (exit 4)"
-like "$ERR" "cannot open database $SLUICE_DB: Permission denied, and members read through its engine: no engine answers" \
+is "$ERR" "sluice: cannot open database $SLUICE_DB: Permission denied, and no engine answers on $SLUICE_DB.sock to read it for you: start its engine (systemctl start sluice-engine) or ask whoever runs it" \
     "  in one line saying why"
 
 scr_sanitizers_ok "no sanitizer report from the member consoles"
