@@ -81,6 +81,7 @@ static void	sock_row_free(struct sock_stmt *);
 static void	sock_let_go(struct sock_stmt *);
 static int	sock_count_parameters(const char *);
 static cJSON	*sock_column(struct sock_stmt *, int);
+static int	sock_value(struct store_stmt *, int, struct store_wire_value *);
 
 /* How this process reaches the engine; the client layer sets it. */
 void
@@ -486,14 +487,24 @@ sock_column_null(struct store_stmt *st, int col)
 	return (v == NULL || cJSON_IsNull(v));
 }
 
+/* The current row's column col as a wire value: 0, or -1 for none. */
+static int
+sock_value(struct store_stmt *st, int col, struct store_wire_value *w)
+{
+	cJSON	*v = sock_column((struct sock_stmt *)st, col);
+
+	if (v == NULL || store_wire_read(v, w) != 0)
+		return (-1);
+	return (0);
+}
+
 /* An integer column; text is read as SQLite would (its leading digits). */
 static int64_t
 sock_column_int64(struct store_stmt *st, int col)
 {
 	struct store_wire_value	 w;
-	cJSON			*v = sock_column((struct sock_stmt *)st, col);
 
-	if (store_wire_read(v, &w) != 0)
+	if (sock_value(st, col, &w) != 0)
 		return (0);
 	switch (w.kind) {
 	case STORE_WIRE_INT:
@@ -515,9 +526,8 @@ sock_column_text(struct store_stmt *st, int col)
 {
 	struct sock_stmt	*h = (struct sock_stmt *)st;
 	struct store_wire_value	 w;
-	cJSON			*v = sock_column(h, col);
 
-	if (v == NULL || store_wire_read(v, &w) != 0)
+	if (sock_value(st, col, &w) != 0)
 		return (NULL);
 	switch (w.kind) {
 	case STORE_WIRE_TEXT:
@@ -548,10 +558,9 @@ sock_column_blob(struct store_stmt *st, int col, size_t *len)
 {
 	struct sock_stmt	*h = (struct sock_stmt *)st;
 	struct store_wire_value	 w;
-	cJSON			*v = sock_column(h, col);
 
 	*len = 0;
-	if (v == NULL || store_wire_read(v, &w) != 0)
+	if (sock_value(st, col, &w) != 0)
 		return (NULL);
 	switch (w.kind) {
 	case STORE_WIRE_BLOB:

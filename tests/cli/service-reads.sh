@@ -37,21 +37,6 @@ cat >"$flows/noop2.json" <<'EOF2'
 EOF2
 chmod 0644 "$flows"/*.json
 
-# run_as USER ARGS...: sluice as USER: $RC, $OUT, $ERR.
-run_as() {
-	_u=$1
-	shift
-	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
-	RC=$?
-	OUT=$(cat "$T_DIR/out")
-	ERR=$(cat "$T_DIR/err")
-}
-
-# step_is ID STATUS: the step row's status.
-step_is() {
-	[ "$(q "SELECT status FROM workflow_steps WHERE id = $1")" = "$2" ]
-}
-
 # same_as_service DESC ARGS...: a member's answer (through the engine)
 # is the service account's own (from the file), byte for byte.
 same_as_service() {
@@ -120,24 +105,26 @@ gwf=$OUT
 wait_for wf_is "$gwf" running
 gstep=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $gwf AND
     name = 'start'")
-wait_for step_is "$gstep" waiting
+wait_for row_is "$gstep" waiting
 run_as "$alice" template save sr-tpl "$flows/noop.json"
 expect_rc 0 "template save (version 1)"
 run_as "$bob" template save sr-tpl "$flows/noop2.json"
 expect_rc 0 "template save (version 2)"
 
+run_as "$bob" schedule add sr-nightly --cron "@daily" --template sr-tpl
+expect_rc 0 "schedule add"
+
+# (--json where there is one: the human forms show ages, which move.)
 same_as_service "list --json" list --json
-same_as_service "list --all" list --all
+same_as_service "list --all --json" list --all --json
 same_as_service "show --json" show "$gwf" --json
-same_as_service "show" show "$gwf"
 same_as_service "gates --json" gates --json
-same_as_service "gates" gates
 same_as_service "audit --json" audit --json
 same_as_service "audit --verify" audit --verify
 same_as_service "template list --json" template list --json
-same_as_service "template history" template history sr-tpl
+same_as_service "template history --json" template history sr-tpl --json
 same_as_service "template diff" template diff sr-tpl 1 2
-same_as_service "schedule list" schedule list
+same_as_service "schedule list --json" schedule list --json
 run_as "$alice" gates --json
 like "$OUT" "\"step_id\": $gstep" "the member sees the gate"
 run_as "$alice" audit --verify
