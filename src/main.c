@@ -41,6 +41,7 @@ main(int argc, char **argv)
 	static const struct option	 opts[] = {
 		{ "db", required_argument, NULL, 'd' },
 		{ "tools", required_argument, NULL, 't' },
+		{ "no-mouse", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -73,6 +74,9 @@ main(int argc, char **argv)
 			break;
 		case 'v':
 			ctx.verbose++;
+			break;
+		case 'M':
+			ctx.no_mouse = 1;
 			break;
 		case 'h':
 			cli_help_top(stdout);

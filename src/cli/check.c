@@ -60,7 +60,7 @@ cmd_check_run(struct client *ctx, const struct cli_args *args)
 	struct flow_diags		*diags;
 	struct flow_doc			*doc;
 	char				*text, *cause = NULL;
-	size_t				 len;
+	size_t				 len, ns, nh;
 	int				 json, rc, valid;
 
 	json = cli_args_has(args, "json");
@@ -78,9 +78,14 @@ cmd_check_run(struct client *ctx, const struct cli_args *args)
 	else {
 		client_diags_print(ctx, diags, file);
 		if (valid) {
+			nh = flow_handler_count(doc->flow);
+			ns = doc->flow->nsteps - nh;
 			cli_printf("%s: valid %s, %zu step%s", file,
 			    doc->is_template ? "template" : "flow",
-			    doc->flow->nsteps, doc->flow->nsteps == 1 ? "" : "s");
+			    ns, ns == 1 ? "" : "s");
+			if (nh != 0)
+				cli_printf(" and %zu handler%s", nh,
+				    nh == 1 ? "" : "s");
 			if (flow_diags_warnings(diags) != 0)
 				cli_printf(", %d warning%s", flow_diags_warnings(diags),
 				    flow_diags_warnings(diags) == 1 ? "" : "s");

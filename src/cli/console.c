@@ -37,6 +37,7 @@ cli_console(struct client *ctx)
 {
 	struct ui_config	 cfg;
 	const struct flow_tools	*tools;
+	const char		*mouse;
 	char			*cause = NULL;
 	int			 rc;
 
@@ -58,6 +59,10 @@ cli_console(struct client *ctx)
 	cfg.actor = ctx->actor;
 	cfg.db_arg = ctx->db_path;
 	cfg.tools_arg = ctx->tools_path;
+	/* The mouse is the terminal's (to select text) when told so. */
+	mouse = getenv("SLUICE_MOUSE");
+	cfg.no_mouse = ctx->no_mouse || (mouse != NULL &&
+	    strcmp(mouse, "0") == 0);
 	if (ui_main(&cfg, &cause) != 0) {
 		cli_error("%s", cause);
 		free(cause);

@@ -96,7 +96,9 @@ const struct cli_cmd cli_cmd_cancel = {
 	.usage = "ID",
 	.summary = "Cancel a workflow: kill its running steps, stop the rest.",
 	.help = "With --step, a cancelled for-each item counts as failed and "
-	    "the for-each\ngoes on.\n",
+	    "the for-each\ngoes on.  A workflow with a \"finally\" handler "
+	    "runs it first, still\nrunning; cancel it again to kill the "
+	    "handler and end it at once.\n",
 	.opts = control_cancel_opts,
 	.flags = CLI_CMD_F_ITEM,
 	.args_min = 1,

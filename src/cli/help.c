@@ -46,8 +46,8 @@ cli_help_top(FILE *f)
 	const struct cli_cmd *const	*c;
 	int				 width = 0, len;
 
-	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [-v] [COMMAND "
-	    "[ARGS...]]\n\n");
+	fprintf(f, "usage: sluice [--db PATH] [--tools FILE] [--no-mouse] [-v] "
+	    "[COMMAND [ARGS...]]\n\n");
 	fprintf(f, "With no command, sluice opens the console on the "
 	    "database.\n\n");
 	fprintf(f, "Commands:\n");
@@ -65,6 +65,9 @@ cli_help_top(FILE *f)
 	    "$XDG_STATE_HOME/sluice/sluice.db)\n"
 	    "  --tools FILE  tools catalog (default $SLUICE_TOOLS, else "
 	    "$XDG_CONFIG_HOME/sluice/tools.json)\n"
+	    "  --no-mouse    the console leaves the mouse to the terminal, to "
+	    "select text\n"
+	    "                (also SLUICE_MOUSE=0)\n"
 	    "  -v            write a debug log to sluice-PID.log\n"
 	    "  -h, --help    this help; sluice help COMMAND for a command's\n"
 	    "  -V, --version print the version\n\n"

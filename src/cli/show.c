@@ -169,7 +169,10 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 			snprintf(took, sizeof took, "-");
 		cells[0] = id;
 		cells[1] = st[i].name;
-		if (st[i].item_of != 0 && st[i].items == 0) {
+		if (flow_handler_title(st[i].step_key, st[i].name, name,
+		    sizeof name) != NULL)
+			cells[1] = name;	/* "on failure", "finally" */
+		else if (st[i].item_of != 0 && st[i].items == 0) {
 			/* An item (or a for-each's gate) under its step. */
 			snprintf(name, sizeof name, "  %s", st[i].label != NULL ?
 			    st[i].label : st[i].name);

@@ -149,8 +149,9 @@ versions_label(const struct store_template *t)
 }
 
 /*
- * "sluice template diff NAME [V1 [V2]]": with no versions the latest
- * against the one before it, with one that version against the latest.
+ * "sluice template diff NAME [V1 [V2]] [--pretty]": with no versions the
+ * latest against the one before it, with one that version against the
+ * latest; the saved texts, unless --pretty.
  */
 int
 cli_template_diff(struct client *ctx, const struct cli_args *args)
@@ -192,13 +193,17 @@ cli_template_diff(struct client *ctx, const struct cli_args *args)
 	}
 	l1 = versions_label(t1);
 	l2 = versions_label(t2);
-	if ((d = diff_documents(t1->document, t2->document, l1, l2)) ==
-	    NULL) {
+	if ((d = diff_documents(t1->document, t2->document, l1, l2,
+	    cli_args_has(args, "pretty"))) == NULL) {
 		cli_printf("versions %lld and %lld of \"%s\" are the same\n",
 		    (long long)v1, (long long)v2, name);
 	} else {
-		/* Documents are the operator's own text, but may hold any. */
-		v = vis_str(d, VIS_NL | VIS_TAB);
+		/*
+		 * Documents are the operator's own text, but may hold any:
+		 * escaped as template show escapes them, so the diff
+		 * applies to what show prints.
+		 */
+		v = vis_str(d, VIS_NL | VIS_TAB | VIS_JSON);
 		fputs(v, stdout);
 		free(v);
 		free(d);

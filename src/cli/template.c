@@ -61,6 +61,12 @@ static const struct cli_opt template_show_opts[] = {
 	{ NULL, 0, NULL, 0, NULL }
 };
 
+static const struct cli_opt template_diff_opts[] = {
+	{ "pretty", 0, NULL, 0, "compare one-line documents pretty-printed "
+	    "(easier to read; patch(1) cannot apply it to what show prints)" },
+	{ NULL, 0, NULL, 0, NULL }
+};
+
 static const struct cli_opt template_history_opts[] = {
 	{ "json", 0, NULL, 0, "one JSON object with a \"versions\" array" },
 	{ NULL, 0, NULL, 0, NULL }
@@ -143,6 +149,7 @@ static const struct cli_cmd template_cmds[] = {
 		.summary = "A unified diff of a template's documents: the "
 		    "latest against the one before, V1 against the latest, "
 		    "or V1 against V2.",
+		.opts = template_diff_opts,
 		.args_min = 1,
 		.args_max = 3,
 		.run = cli_template_diff
@@ -293,7 +300,12 @@ cmd_template_show(struct client *ctx, const struct cli_args *args)
 	}
 	if ((rc = client_store(ctx, 0)) != 0)
 		return (rc);
-	rc = store_template_get(ctx->store, name, version, &t, &cause);
+	/* A removed template's versions stay; asked for, each is shown. */
+	if (version > 0)
+		rc = store_template_get_any(ctx->store, name, version, &t,
+		    &cause);
+	else
+		rc = store_template_get(ctx->store, name, version, &t, &cause);
 	if (rc != 0)
 		return (client_name_fail(ctx, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));

@@ -84,7 +84,9 @@ client_read_templates(struct client *cl, cJSON **out)
 
 /*
  * A template (version 0: its newest) with its document, as template
- * show --json has it; a name that is not there gets the closest one.
+ * show --json has it; a name that is not there gets the closest one.  A
+ * removed template's versions are kept: asked for by number, each is
+ * there, with removed_at.
  */
 int
 client_read_template(struct client *cl, const char *name, int64_t version,
@@ -97,11 +99,18 @@ client_read_template(struct client *cl, const char *name, int64_t version,
 	*out = NULL;
 	if ((rc = client_store(cl, 0)) != 0)
 		return (rc);
-	rc = store_template_get(cl->store, name, version, &t, &cause);
+	/* A version asked for by number is shown removed or not. */
+	if (version > 0)
+		rc = store_template_get_any(cl->store, name, version, &t,
+		    &cause);
+	else
+		rc = store_template_get(cl->store, name, version, &t, &cause);
 	if (rc != 0)
 		return (client_name_fail(cl, rc, cause, CLIENT_NAME_TEMPLATE,
 		    name));
 	*out = client_json_template(t, 1);
+	if (t->cancelled_at != 0)
+		json_add_time(*out, "removed_at", t->cancelled_at);
 	client_json_run_by(cl, *out, t);
 	store_template_free(t);
 	return (EXIT_OK);

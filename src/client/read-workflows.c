@@ -285,6 +285,9 @@ json_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "index", p->item_index);
 	if (p->label != NULL)
 		cJSON_AddStringToObject(s, "label", p->label);
+	/* A run-level handler's row: which one (SPEC §3). */
+	if (flow_handler_key(p->step_key))
+		cJSON_AddStringToObject(s, "handler", p->step_key);
 	cJSON_AddItemToObject(s, "args", json_raw(p->args_json));
 	cJSON_AddItemToObject(s, "result", json_raw(p->result_json));
 	if (p->error != NULL)

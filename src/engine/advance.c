@@ -48,10 +48,6 @@ static int	 engine_join_policy_lenient(const struct ewf *, int);
 static void	 engine_join_check(struct engine *, struct ewf *, int64_t);
 static void	 engine_fanout_ended(struct engine *, struct ewf *,
 		     struct engine_fanout *);
-static void	 engine_wf_end(struct engine *, struct ewf *, enum run_status,
-		     const char *);
-static void	 engine_cancel_rows(struct engine *, struct ewf *, int64_t,
-		     const char *);
 static int	 engine_in_fanout(struct engine *, const struct store_step *,
 		     int64_t);
 
@@ -103,6 +99,8 @@ engine_step_done(struct engine *e, struct estep *es, const char *result,
 	engine_trace(e, 'D', es->id);
 	if (es->wf->ended)
 		;
+	else if (engine_handler_is(es))
+		engine_handler_ended(e, es, NULL);
 	else if (es->role == ESTEP_ITEM)
 		engine_foreach_item_ended(e, es, 1);
 	else if (es->role == ESTEP_FEGATE)
@@ -119,6 +117,8 @@ engine_step_skipped(struct engine *e, struct estep *es, const char *why)
 	engine_row_end(e, es, STEP_SKIPPED, "null", why, 0, 0);
 	if (es->wf->ended)
 		;
+	else if (engine_handler_is(es))
+		engine_handler_ended(e, es, NULL);
 	else if (es->role == ESTEP_ITEM)
 		engine_foreach_item_ended(e, es, 1);
 	else if (es->role == ESTEP_FEGATE)
@@ -141,7 +141,12 @@ engine_step_rejected(struct engine *e, struct estep *es, const char *why)
 	engine_row_end(e, es, STEP_DONE, "\"rejected\"", why, 0, 0);
 	if (es->wf->ended)
 		return;
-	if (es->role == ESTEP_ITEM)
+	if (engine_handler_is(es)) {
+		/* A handler's gate said no: the handler did not do its job. */
+		xasprintf(&msg, "gate rejected: %s", why);
+		engine_handler_ended(e, es, msg);
+		free(msg);
+	} else if (es->role == ESTEP_ITEM)
 		engine_foreach_item_ended(e, es, 1);
 	else if (es->role == ESTEP_FEGATE)
 		engine_foreach_gate_decided(e, es, "rejected");
@@ -205,6 +210,10 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 	if (!es->no_retry && es->attempt < retry_max_attempts(&rp)) {
 		engine_step_retry(e, es, retry_delay(&rp, es->attempt,
 		    engine_random(e)));
+		return;
+	}
+	if (engine_handler_is(es)) {
+		engine_handler_ended(e, es, why);
 		return;
 	}
 	if (es->role == ESTEP_ITEM) {
@@ -483,7 +492,7 @@ engine_join_check(struct engine *e, struct ewf *wf, int64_t fanout)
 	if (exists != 0)
 		return;
 	if (js->join_policy == FLOW_JOIN_COUNT)
-		engine_cancel_rows(e, wf, fanout, "cancelled: the join had "
+		engine_rows_cancel(e, wf, fanout, "cancelled: the join had "
 		    "enough branches");
 	memset(&o, 0, sizeof o);
 	o.parent_id = fanout;
@@ -574,22 +583,39 @@ engine_wf_cancel_why(struct engine *e, struct ewf *wf, const char *why)
 void
 engine_wf_settle(struct engine *e, struct ewf *wf)
 {
-	if (!wf->ended && wf->nactive <= 0 && !engine_join_stranded(e, wf))
+	/* While its handlers run, their end decides the run's. */
+	if (!wf->ended && !wf->handling && wf->nactive <= 0 &&
+	    !engine_join_stranded(e, wf))
 		engine_wf_end(e, wf, RUN_COMPLETED, NULL);
+}
+
+/* Why a run's end cancels the rows it still has in flight. */
+const char *
+engine_end_reason(enum run_status status, const char *why)
+{
+	if (status == RUN_CANCELLED)
+		return (why != NULL ? why : "cancelled");
+	if (status == RUN_FAILED)
+		return ("cancelled: the workflow failed");
+	return ("cancelled: the workflow completed");
 }
 
 /*
  * End a workflow with a status; cancel what it still has in flight, and
- * notify a failure or a completion.
+ * notify a failure or a completion.  A run with a handler for that end
+ * runs it first (handler.c), and ends when it has; a cancel while it
+ * runs ends the run at once.
  */
-static void
+void
 engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
     const char *why)
 {
 	char	*output = NULL, *masked, *why_masked;
 
-	if (wf->ended)
+	if (wf->ended || engine_handler_begin(e, wf, status, why))
 		return;
+	if (wf->handling && why == NULL)
+		why = wf->ending_why;
 	engine_txn(e);
 	why = why_masked = mask_text(wf->mask, why);
 	if (status == RUN_COMPLETED &&
@@ -603,10 +629,7 @@ engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
 		engine_store_fatal(e, store_last_error(e->store));
 	wf->ended = 1;
 	wf->refs++;	/* cancelling its steps must not free it yet */
-	engine_cancel_rows(e, wf, 0, status == RUN_CANCELLED && why != NULL ?
-	    why : status == RUN_CANCELLED ? "cancelled" : status == RUN_FAILED ?
-	    "cancelled: the workflow failed" :
-	    "cancelled: the workflow completed");
+	engine_rows_cancel(e, wf, 0, engine_end_reason(status, why));
 	if (store_workflow_end(e->store, wf->id, status, why,
 	    time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -649,8 +672,8 @@ engine_in_fanout(struct engine *e, const struct store_step *row,
  * Cancel a workflow's unfinished rows (those inside one fan-out, when
  * fanout is set): kill what runs, drop what is queued, forget timers.
  */
-static void
-engine_cancel_rows(struct engine *e, struct ewf *wf, int64_t fanout,
+void
+engine_rows_cancel(struct engine *e, struct ewf *wf, int64_t fanout,
     const char *why)
 {
 	struct store_step	*rows;

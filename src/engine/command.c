@@ -35,26 +35,39 @@
 
 #include "engine/engine-int.h"
 
+/*
+ * A command the engine applies.  The caller (the command's uid, with its
+ * names and groups) is resolved once by engine_apply() and handed down
+ * as a parameter to whatever decides a right; the engine keeps no
+ * "current caller" of its own that a timer or a later command could read.
+ */
 struct engine_command {
 	const char	*name;
 	int		(*apply)(struct engine *, const struct store_inbox *,
+			    const struct authority_caller *,
 			    struct engine_reply *);
 	int		 operate;	/* needs the operator right */
 	int		 owners;	/* and its template's (owners.c) */
 };
 
-static int	 engine_cmd_start(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+static int	 engine_cmd_start(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 static int	 engine_cmd_approve(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
-static int	 engine_cmd_reject(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
-static int	 engine_cmd_cancel(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
-static int	 engine_cmd_pause(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
-static int	 engine_cmd_resume(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+static int	 engine_cmd_reject(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+static int	 engine_cmd_cancel(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+static int	 engine_cmd_pause(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+static int	 engine_cmd_resume(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* Gate decisions and skip decide their own rule (gate.c, rerun.c). */
 static const struct engine_command engine_commands[] = {
@@ -229,7 +242,6 @@ engine_apply(struct engine *e, const struct store_inbox *m,
 	}
 	authority_caller_init(&caller, (uid_t)m->uid);
 	as.who = caller.name;
-	e->caller = &caller;
 	memset(&q, 0, sizeof q);
 	q.verb = m->command;
 	if (cmd->operate && !authority_check(&e->opts.authority, &caller, &q,
@@ -238,8 +250,7 @@ engine_apply(struct engine *e, const struct store_inbox *m,
 		r->step_id = m->step_id;
 		engine_refuse(e, &as, m->command, NULL, r);
 	} else if (!cmd->owners || engine_owners_may(e, &as, &caller, r))
-		cmd->apply(e, &as, r);
-	e->caller = NULL;
+		cmd->apply(e, &as, &caller, r);
 	authority_caller_clear(&caller);
 	return (r->code);
 }
@@ -293,7 +304,7 @@ engine_inbox(struct engine *e)
 /* start: a new workflow from a flow, its input and name. */
 static int
 engine_cmd_start(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	char	*cause = NULL;
 	int64_t	 id;
@@ -312,26 +323,27 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 /* approve: a vote for a waiting gate. */
 static int
 engine_cmd_approve(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
-	return (engine_gate_decide(e, m, 1, r));
+	return (engine_gate_decide(e, m, caller, 1, r));
 }
 
 /* reject: a gate is turned down (a comment is required). */
 static int
 engine_cmd_reject(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
-	return (engine_gate_decide(e, m, 0, r));
+	return (engine_gate_decide(e, m, caller, 0, r));
 }
 
 /* cancel: kill what runs, cancel the rest, and the workflow. */
 static int
 engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct ewf	*wf;
 	char		*comment, *target;
+	int64_t		 id;
 
 	/* A step and no workflow: one for-each item (cancel --step). */
 	if (m->workflow_id == 0 && m->step_id != 0)
@@ -343,8 +355,15 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 	comment = engine_arg_comment(m->args_json);
 	xasprintf(&target, "workflow %lld %s", (long long)wf->id, wf->name);
 	engine_audit(e, m, "cancel", wf->id, 0, target, comment, NULL);
-	xasprintf(&r->message, "cancelled workflow %lld", (long long)wf->id);
-	engine_wf_cancel(e, wf);
+	id = wf->id;
+	engine_wf_cancel(e, wf);	/* may free wf */
+	if ((wf = engine_wf_get(e, id)) != NULL && !wf->ended)
+		xasprintf(&r->message, "cancelling workflow %lld: its finally "
+		    "handler runs first (cancel again to kill it)",
+		    (long long)id);
+	else
+		xasprintf(&r->message, "cancelled workflow %lld",
+		    (long long)id);
 	free(target);
 	free(comment);
 	return (0);
@@ -353,7 +372,7 @@ engine_cmd_cancel(struct engine *e, const struct store_inbox *m,
 /* pause: start nothing new in a workflow until resumed. */
 static int
 engine_cmd_pause(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct ewf	*wf;
 	char		*target;
@@ -380,7 +399,7 @@ engine_cmd_pause(struct engine *e, const struct store_inbox *m,
 /* resume: a paused workflow goes on. */
 static int
 engine_cmd_resume(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct ewf	*wf;
 	char		*target;

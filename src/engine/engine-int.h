@@ -108,6 +108,9 @@ struct ewf {
 	int		 depth;		/* 0, or how deep a child it is */
 	int64_t		 nactive;	/* rows pending ready running waiting */
 	int		 ended;		/* completed, failed or cancelled */
+	int		 handling;	/* its on_failure or finally runs */
+	enum run_status	 ending;	/* then: how it ends after them */
+	char		*ending_why;	/* and why, or NULL */
 	int		 refs;		/* steps in memory that point here */
 	struct mask	*mask;		/* secret values: "***" when stored */
 	struct cJSON	*secret_input;	/* secret inputs' values, or NULL */
@@ -220,8 +223,6 @@ struct engine {
 	engine_observer_cb	 observer;	/* told of each notify event */
 	void			*observer_arg;
 
-	/* The caller of the command being applied (engine_apply). */
-	const struct authority_caller *caller;
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
 	struct store_reader	*reader;	/* server-read.c: members' */
@@ -265,7 +266,8 @@ void		 engine_timers_rearm(struct engine *, int64_t);
 uint32_t	 engine_random(struct engine *);
 void		 engine_trace(struct engine *, int, int64_t);
 int		 engine_cmd_handover(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
@@ -280,8 +282,9 @@ struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
 int		 engine_owners_may(struct engine *, const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
 int		 engine_owners_change_may(struct engine *,
-		     const struct store_inbox *, const char *, const char *,
-		     struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, const char *,
+		     const char *, struct engine_reply *);
 int		 engine_wf_start(struct engine *, const struct store_inbox *,
 		     int64_t *, char **);
 
@@ -355,6 +358,11 @@ void		 engine_wf_cancel(struct engine *, struct ewf *);
 void		 engine_wf_cancel_why(struct engine *, struct ewf *,
 		     const char *);
 void		 engine_wf_settle(struct engine *, struct ewf *);
+void		 engine_wf_end(struct engine *, struct ewf *, enum run_status,
+		     const char *);
+const char	*engine_end_reason(enum run_status, const char *);
+void		 engine_rows_cancel(struct engine *, struct ewf *, int64_t,
+		     const char *);
 void		 engine_advance(struct engine *, struct estep *,
 		     const char *, int, int);
 void		 engine_step_skipped(struct engine *, struct estep *,
@@ -411,10 +419,12 @@ char		*engine_gate_json(struct engine *, struct ewf *,
 void		 engine_gate_waiting(struct engine *, struct ewf *,
 		     const struct flow_step *, int64_t, int64_t);
 int		 engine_gate_decide(struct engine *, const struct store_inbox *,
-		     int, struct engine_reply *);
+		     const struct authority_caller *, int,
+		     struct engine_reply *);
 void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
-		     const struct store_inbox *, const struct store_step *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, const struct store_step *,
 		     const char *, struct flow_policy *, struct ewf **);
 
 /* wait.c: steps finished from outside (complete, fail). */
@@ -424,18 +434,23 @@ char		*engine_wait_json(struct engine *, struct ewf *,
 void		 engine_wait_waiting(struct engine *, struct ewf *,
 		     const struct flow_step *, int64_t, int64_t);
 char		*engine_wait_skip_refusal(struct engine *,
-		     const struct store_inbox *, const struct store_step *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, const struct store_step *);
 int		 engine_cmd_complete(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
-int		 engine_cmd_fail(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+int		 engine_cmd_fail(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 void		 engine_wait_timeout(struct engine *, int64_t);
 
 /* template.c: template-save, template-rm. */
 int		 engine_cmd_template_save(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_template_rm(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* server.c: the socket, DB.sock. */
 struct engine_server;
@@ -478,10 +493,12 @@ struct ewf	*engine_cmd_workflow(struct engine *, int64_t, const char *,
 		     struct engine_reply *);
 
 /* rerun.c: operator retry and skip. */
-int		 engine_cmd_retry(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
-int		 engine_cmd_skip(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+int		 engine_cmd_retry(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
+int		 engine_cmd_skip(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* child.c: sub-workflows (child runs) and workflow outputs. */
 int64_t		 engine_child_start(struct engine *, struct estep *,
@@ -561,11 +578,13 @@ int		 engine_sched_cancel(struct engine *,
 void		 engine_sla_arm(struct engine *, int64_t, int64_t, int64_t);
 void		 engine_sla_due(struct engine *, int64_t);
 int		 engine_cmd_schedule_add(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 /* prune.c */
 struct cJSON;
-int		 engine_cmd_prune(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+int		 engine_cmd_prune(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 void		 engine_prune_due(struct engine *);
 void		 engine_prune_open(struct engine *);
 void		 engine_reply_prune_json(struct cJSON *,
@@ -574,13 +593,17 @@ void		 engine_reply_prune_read(const struct cJSON *,
 		     struct engine_reply *);
 
 int		 engine_cmd_schedule_rm(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_schedule_pause(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_schedule_resume(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 int		 engine_cmd_schedule_run(struct engine *,
-		     const struct store_inbox *, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* schedule.c, schedule-cmd.c: firing a schedule, shared with its commands. */
 /* What firing a schedule takes from its template. */
@@ -616,8 +639,9 @@ void		 engine_notify_commit(struct engine *);
 int		 engine_notify_busy(const struct engine *);
 void		 engine_notify_shutdown(struct engine *, int);
 void		 engine_notify_close(struct engine *);
-int		 engine_cmd_notify(struct engine *, const struct store_inbox *,
-		     struct engine_reply *);
+int		 engine_cmd_notify(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, struct engine_reply *);
 
 /* notify.c, notify-job.c: what the notifier's two files share. */
 #define NOTIFY_QUEUE_MAX	256	/* events or runs waiting, at most */
@@ -672,6 +696,15 @@ void		 engine_notify_job_free(struct notify_job *);
 int		 engine_when_holds(struct engine *, struct ewf *,
 		     const struct flow_step *);
 int		 engine_when_skip(struct engine *, struct estep *);
+
+/* handler.c: a run's on_failure and finally. */
+int		 engine_handler_is(const struct estep *);
+int		 engine_handler_begin(struct engine *, struct ewf *,
+		     enum run_status, const char *);
+void		 engine_handler_ended(struct engine *, struct estep *,
+		     const char *);
+void		 engine_handler_load(struct engine *, struct ewf *,
+		     const char *);
 
 /* deadline.c */
 void		 engine_run_timer_arm(struct engine *, const char *, int64_t,

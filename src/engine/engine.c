@@ -314,7 +314,7 @@ engine_handing_over(const struct engine *e)
  */
 int
 engine_cmd_handover(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	if (e->offline)
 		return (0);

@@ -151,8 +151,8 @@ engine_gate_audit(struct engine *e, const struct store_inbox *m,
  */
 char *
 engine_gate_refusal(struct engine *e, const struct store_inbox *m,
-    const struct store_step *row, const char *verb, struct flow_policy *p,
-    struct ewf **wfp)
+    const struct authority_caller *caller, const struct store_step *row,
+    const char *verb, struct flow_policy *p, struct ewf **wfp)
 {
 	struct authority_ask	 q;
 	char			*why = NULL, *target, *comment;
@@ -205,7 +205,7 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 	    &decided) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	q.decided = decided;
-	ok = authority_check(&e->opts.authority, e->caller, &q, &why);
+	ok = authority_check(&e->opts.authority, caller, &q, &why);
 	if (ok && strcmp(verb, "skip") == 0 && p->quorum > 1) {
 		xasprintf(&why, "gate %s needs %d approvals: one person's skip "
 		    "cannot stand for them (approve it instead)", target,
@@ -297,7 +297,8 @@ engine_gate_approve(struct engine *e, struct estep *es, int interrupted,
  */
 int
 engine_gate_decide(struct engine *e, const struct store_inbox *m,
-    int approve, struct engine_reply *r)
+    const struct authority_caller *caller, int approve,
+    struct engine_reply *r)
 {
 	struct store_step	*row;
 	struct ewf		*wf = NULL;
@@ -317,7 +318,7 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 	r->workflow_id = row->workflow_id;
 	r->step_id = row->id;
 	comment = engine_arg_comment(m->args_json);
-	if ((r->message = engine_gate_refusal(e, m, row, verb, &p,
+	if ((r->message = engine_gate_refusal(e, m, caller, row, verb, &p,
 	    &wf)) != NULL) {
 		engine_refuse(e, m, verb, row, r);
 		goto out;

@@ -118,7 +118,7 @@ engine_notify(struct engine *e, const char *event, int64_t workflow_id,
  */
 int
 engine_cmd_notify(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct notify_event	*ev;
 	struct engine_notifier	*n;

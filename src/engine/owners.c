@@ -161,16 +161,17 @@ engine_owners_may(struct engine *e, const struct store_inbox *m,
  */
 int
 engine_owners_change_may(struct engine *e, const struct store_inbox *m,
-    const char *name, const char *verb, struct engine_reply *r)
+    const struct authority_caller *caller, const char *name,
+    const char *verb, struct engine_reply *r)
 {
 	char	**ops;
 	size_t	 n;
 	int	 ok = 1;
 
-	if (e->caller == NULL)
+	if (caller == NULL)
 		return (1);
 	ops = engine_owners_of(e, name, &n);
-	if (!authority_template_change(&e->opts.authority, e->caller, name,
+	if (!authority_template_change(&e->opts.authority, caller, name,
 	    ops, n, verb, &r->message)) {
 		engine_refuse(e, m, verb, NULL, r);
 		ok = 0;

@@ -112,7 +112,7 @@ engine_prune_detail(int64_t before, const struct store_prune_result *p)
  */
 int
 engine_cmd_prune(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_prune_result	 p;
 	cJSON				*a, *v;

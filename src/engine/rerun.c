@@ -149,6 +149,9 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 	    (wf = engine_wf_load(e, w, &cause)) == NULL)
 		engine_store_fatal(e, cause);
 	wf->ended = 0;
+	wf->handling = 0;	/* its handlers run again at its next end */
+	free(wf->ending_why);
+	wf->ending_why = NULL;
 	engine_foreach_forget_all(wf);
 	store_workflow_free(w);
 	*wfp = wf;
@@ -223,7 +226,7 @@ engine_retry_from(struct engine *e, const struct store_workflow *w,
 /* retry [--from STEP]: run a failed or cancelled workflow again. */
 int
 engine_cmd_retry(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_workflow	*w = NULL;
 	struct store_step	*last = NULL;
@@ -313,7 +316,8 @@ engine_has_failed_leaf(struct engine *e, int64_t wf, int64_t id)
  */
 static int
 engine_skip_refusal(struct engine *e, const struct store_inbox *m,
-    const struct store_step *row, int *gate, struct engine_reply *r)
+    const struct authority_caller *caller, const struct store_step *row,
+    int *gate, struct engine_reply *r)
 {
 	struct authority_ask	 q;
 	struct ewf		*wf;
@@ -323,9 +327,10 @@ engine_skip_refusal(struct engine *e, const struct store_inbox *m,
 	*gate = row->status == STEP_WAITING && row->gate_json != NULL;
 	if (*gate && engine_wait_is(row)) {
 		/* A wait step: skipping it needs the right to finish it. */
-		r->message = engine_wait_skip_refusal(e, m, row);
+		r->message = engine_wait_skip_refusal(e, m, caller, row);
 	} else if (*gate) {
-		r->message = engine_gate_refusal(e, m, row, "skip", &p, &wf);
+		r->message = engine_gate_refusal(e, m, caller, row, "skip", &p,
+		    &wf);
 		flow_policy_free(&p);
 	} else {
 		reason = engine_arg_string(m->args_json, "comment");
@@ -333,8 +338,7 @@ engine_skip_refusal(struct engine *e, const struct store_inbox *m,
 		q.verb = "skip";
 		q.need_reason = 1;
 		q.reason = reason;
-		authority_check(&e->opts.authority, e->caller, &q,
-		    &r->message);
+		authority_check(&e->opts.authority, caller, &q, &r->message);
 		free(reason);
 	}
 	if (r->message == NULL)
@@ -345,7 +349,7 @@ engine_skip_refusal(struct engine *e, const struct store_inbox *m,
 /* skip STEP -m REASON: a failed, pending or waiting row counts as done. */
 int
 engine_cmd_skip(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_step	*row = NULL;
 	struct store_workflow	*w = NULL;
@@ -376,7 +380,7 @@ engine_cmd_skip(struct engine *e, const struct store_inbox *m,
 		engine_refuse(e, m, "skip", row, r);
 		goto out;
 	}
-	if (engine_skip_refusal(e, m, row, &gate, r) != 0)
+	if (engine_skip_refusal(e, m, caller, row, &gate, r) != 0)
 		goto out;
 	xasprintf(&why, "skipped by %s: %s", m->who,
 	    comment != NULL ? comment : "");

@@ -115,7 +115,7 @@ engine_sched_args(const cJSON *a, struct store_schedule *c,
  */
 int
 engine_cmd_schedule_add(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_schedule	 c;
 	struct engine_fire	 f;
@@ -182,7 +182,7 @@ out:
 /* schedule-rm {"name"}: a soft delete; its unfinished runs go on. */
 int
 engine_cmd_schedule_rm(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_schedule	*c;
 
@@ -201,7 +201,7 @@ engine_cmd_schedule_rm(struct engine *e, const struct store_inbox *m,
 /* schedule-pause {"name"}: no firing until resumed. */
 int
 engine_cmd_schedule_pause(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_schedule	*c;
 
@@ -230,7 +230,7 @@ engine_cmd_schedule_pause(struct engine *e, const struct store_inbox *m,
  */
 int
 engine_cmd_schedule_resume(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_schedule	*c;
 	struct cron		*cr;
@@ -271,7 +271,7 @@ out:
  */
 int
 engine_cmd_schedule_run(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_schedule	*c;
 	cJSON			*d;

@@ -51,21 +51,22 @@ engine_template_actor(const struct store_inbox *m, struct store_actor *a)
  * never those a new document names for itself.  1: the caller is one.
  */
 static int
-engine_template_own_operator(struct engine *e, const char *name)
+engine_template_own_operator(struct engine *e,
+    const struct authority_caller *caller, const char *name)
 {
 	struct store_template	*t;
 	struct flow_doc		*doc;
 	char			*cause = NULL;
 	int			 ok = 0;
 
-	if (e->caller == NULL ||
+	if (caller == NULL ||
 	    store_template_get(e->store, name, 0, &t, &cause) != 0) {
 		free(cause);
 		return (0);
 	}
 	doc = flow_doc_parse(t->document, strlen(t->document), NULL, NULL);
 	if (doc != NULL && doc->noperators > 0)
-		ok = authority_template_names_caller(e->caller,
+		ok = authority_template_names_caller(caller,
 		    doc->operators, doc->noperators);
 	if (doc != NULL)
 		flow_doc_free(doc);
@@ -83,8 +84,8 @@ engine_template_own_operator(struct engine *e, const char *name)
  */
 static int
 engine_template_secret_may(struct engine *e, const struct store_inbox *m,
-    const char *name, const struct flow_doc *doc, char **secretsp,
-    struct engine_reply *r)
+    const struct authority_caller *caller, const char *name,
+    const struct flow_doc *doc, char **secretsp, struct engine_reply *r)
 {
 	const struct authority_site	*site = &e->opts.authority;
 	char				**names;
@@ -104,14 +105,14 @@ engine_template_secret_may(struct engine *e, const struct store_inbox *m,
 		cJSON_AddItemToArray(a, cJSON_CreateString(names[i]));
 	*secretsp = json_print(a);
 	cJSON_Delete(a);
-	if (e->caller == NULL)
+	if (caller == NULL)
 		ok = 1;
 	else if (site->has_operators)
-		ok = authority_operator(site, e->caller, NULL);
+		ok = authority_operator(site, caller, NULL);
 	else
-		ok = e->caller->uid == geteuid() || e->caller->uid == 0;
+		ok = caller->uid == geteuid() || caller->uid == 0;
 	if (!ok)
-		ok = engine_template_own_operator(e, name);
+		ok = engine_template_own_operator(e, caller, name);
 	if (!ok) {
 		xasprintf(&r->message, "refused: template %s %s: only %s or "
 		    "one of the template's operators may change it", name,
@@ -129,14 +130,15 @@ engine_template_secret_may(struct engine *e, const struct store_inbox *m,
 /* May the caller do verb?  1; else 0 with the refusal audited in r. */
 static int
 engine_template_may(struct engine *e, const struct store_inbox *m,
-    const char *verb, struct engine_reply *r)
+    const struct authority_caller *caller, const char *verb,
+    struct engine_reply *r)
 {
 	struct authority_ask	 q;
 
 	memset(&q, 0, sizeof q);
 	q.verb = verb;
-	if (e->caller == NULL ||
-	    authority_check(&e->opts.authority, e->caller, &q, &r->message))
+	if (caller == NULL ||
+	    authority_check(&e->opts.authority, caller, &q, &r->message))
 		return (1);
 	engine_refuse(e, m, verb, NULL, r);
 	return (0);
@@ -149,7 +151,7 @@ engine_template_may(struct engine *e, const struct store_inbox *m,
  */
 int
 engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_template_save	 ts;
 	struct store_actor		 actor;
@@ -161,7 +163,7 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 	int64_t				 version;
 	int				 rc;
 
-	if (!engine_template_may(e, m, "template save", r))
+	if (!engine_template_may(e, m, caller, "template save", r))
 		return (r->code);
 	name = engine_arg_string(m->args_json, "name");
 	text = engine_arg_string(m->args_json, "document");
@@ -176,7 +178,8 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 		r->message = cause;
 		goto out;
 	}
-	if (!engine_owners_change_may(e, m, name, "template save", r))
+	if (!engine_owners_change_may(e, m, caller, name, "template save",
+	    r))
 		goto out;
 	memset(&ts, 0, sizeof ts);
 	ts.expect_version = -1;
@@ -198,7 +201,8 @@ engine_cmd_template_save(struct engine *e, const struct store_inbox *m,
 		goto out;
 	}
 	flow_diags_free(diags);
-	if (!engine_template_secret_may(e, m, name, doc, &secrets, r)) {
+	if (!engine_template_secret_may(e, m, caller, name, doc, &secrets,
+	    r)) {
 		flow_doc_free(doc);
 		goto out;
 	}
@@ -233,20 +237,21 @@ out:
 /* template-rm {"name"}: a soft delete; old versions stay for the runs. */
 int
 engine_cmd_template_rm(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
 	struct store_actor	 actor;
 	char			*name, *cause = NULL;
 	int			 rc;
 
-	if (!engine_template_may(e, m, "template rm", r))
+	if (!engine_template_may(e, m, caller, "template rm", r))
 		return (r->code);
 	if ((name = engine_arg_string(m->args_json, "name")) == NULL) {
 		r->code = 2;
 		r->message = xstrdup("template-rm needs a name");
 		return (r->code);
 	}
-	if (!engine_owners_change_may(e, m, name, "template rm", r)) {
+	if (!engine_owners_change_may(e, m, caller, name, "template rm",
+	    r)) {
 		free(name);
 		return (r->code);
 	}

@@ -38,10 +38,12 @@ static struct store_step *engine_wait_row(struct engine *,
 static struct store_step *engine_wait_named(struct engine *, int64_t,
 		     const char *, struct engine_reply *);
 static char	*engine_wait_refusal(struct engine *,
-		     const struct store_inbox *, const struct store_step *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, const struct store_step *,
 		     const char *);
 static int	 engine_wait_finish(struct engine *,
-		     const struct store_inbox *, int, struct engine_reply *);
+		     const struct store_inbox *,
+		     const struct authority_caller *, int, struct engine_reply *);
 
 /* Is this row a wait step's (finished from outside)? */
 int
@@ -167,7 +169,8 @@ engine_wait_row(struct engine *e, const struct store_inbox *m,
  */
 static char *
 engine_wait_refusal(struct engine *e, const struct store_inbox *m,
-    const struct store_step *row, const char *verb)
+    const struct authority_caller *caller, const struct store_step *row,
+    const char *verb)
 {
 	struct authority_ask	 q;
 	struct flow_policy	 p;
@@ -210,7 +213,7 @@ engine_wait_refusal(struct engine *e, const struct store_inbox *m,
 	q.workflow_id = row->workflow_id;
 	q.need_reason = strcmp(verb, "complete") != 0;
 	q.reason = reason;
-	authority_check(&e->opts.authority, e->caller, &q, &why);
+	authority_check(&e->opts.authority, caller, &q, &why);
 	flow_policy_free(&p);
 	free(reason);
 	free(target);
@@ -223,15 +226,16 @@ engine_wait_refusal(struct engine *e, const struct store_inbox *m,
  */
 char *
 engine_wait_skip_refusal(struct engine *e, const struct store_inbox *m,
-    const struct store_step *row)
+    const struct authority_caller *caller, const struct store_step *row)
 {
-	return (engine_wait_refusal(e, m, row, "skip"));
+	return (engine_wait_refusal(e, m, caller, row, "skip"));
 }
 
 /* complete or fail: end a waiting wait row, on the record. */
 static int
 engine_wait_finish(struct engine *e, const struct store_inbox *m,
-    int complete, struct engine_reply *r)
+    const struct authority_caller *caller, int complete,
+    struct engine_reply *r)
 {
 	struct store_step	*row;
 	struct estep		*es;
@@ -244,7 +248,8 @@ engine_wait_finish(struct engine *e, const struct store_inbox *m,
 	r->workflow_id = row->workflow_id;
 	r->step_id = row->id;
 	comment = engine_arg_comment(m->args_json);
-	if ((r->message = engine_wait_refusal(e, m, row, verb)) != NULL) {
+	if ((r->message = engine_wait_refusal(e, m, caller, row,
+	    verb)) != NULL) {
 		engine_refuse(e, m, verb, row, r);
 		goto out;
 	}
@@ -284,17 +289,17 @@ out:
 /* complete STEP [--result JSON]: a wait step is done, with a result. */
 int
 engine_cmd_complete(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
-	return (engine_wait_finish(e, m, 1, r));
+	return (engine_wait_finish(e, m, caller, 1, r));
 }
 
 /* fail STEP -m REASON: a wait step failed, for that reason. */
 int
 engine_cmd_fail(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct authority_caller *caller, struct engine_reply *r)
 {
-	return (engine_wait_finish(e, m, 0, r));
+	return (engine_wait_finish(e, m, caller, 0, r));
 }
 
 /* A wait step waited too long: it fails, or its escalation step starts. */

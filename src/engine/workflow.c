@@ -156,6 +156,7 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	engine_secret_mask_load(e, wf, w->flow_json);
 	engine_secret_input_load(e, wf);
 	wf->input_use = flow_input_use(wf->flow, w->flow_json, e->tools);
+	engine_handler_load(e, wf, w->error);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
 	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -182,6 +183,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	cJSON_Delete(wf->input);
 	flow_input_use_free(wf->input_use);
 	free(wf->created_by);
+	free(wf->ending_why);
 	engine_secret_wipe(wf->secret_input);
 	mask_free(wf->mask);
 	free(wf);
@@ -211,6 +213,9 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 	if (wf->input == NULL)
 		wf->input = flow_input_parse(wf->input_json, wf->input_use);
 	scope = flow_scope_create(wf->input, 1, wf->id, wf->name);
+	if (wf->handling)
+		flow_scope_ending(scope, status_run_name(wf->ending),
+		    wf->ending_why);
 	if (!with_steps)
 		return (scope);
 	if (store_steps_finished(e->store, wf->id, &rows, &n, &cause) != 0)

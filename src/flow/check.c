@@ -175,11 +175,16 @@ check_reach(const struct flow *f, const struct check_graph *g,
 {
 	char	*seen, *path;
 	size_t	 i;
+	int	 roots[3];
 
 	if (f->start < 0)
 		return;
+	/* The handlers: nothing leads to them, the run's end starts them. */
+	roots[0] = f->start;
+	roots[1] = f->on_failure;
+	roots[2] = f->finally;
 	seen = xcalloc(f->nsteps + 1, 1);
-	check_walk(g, &f->start, 1, seen);
+	check_walk(g, roots, 3, seen);
 	for (i = 0; i < f->nsteps; i++) {
 		if (seen[i])
 			continue;

@@ -33,7 +33,7 @@
 
 static const char *doc_wrapper_keys[] = {
 	"description", "inputs", "sla", "flow", "output", "deadline",
-	"operators"
+	"operators", FLOW_ON_FAILURE, FLOW_FINALLY
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -169,6 +169,7 @@ static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
 	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
+	const cJSON	*handlers[2] = { NULL, NULL };
 	const char	*hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
@@ -205,6 +206,8 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 			doc_operators(doc, c, path, d);
 		else if (strcmp(c->string, "deadline") == 0)
 			deadline = c;
+		else if (flow_handler_key(c->string))
+			handlers[strcmp(c->string, FLOW_FINALLY) == 0] = c;
 		else {
 			flow = c;
 			doc->flow = flow_from_json(c, "$.flow", d);
@@ -222,6 +225,15 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 			parse_deadline(doc->flow, deadline, "$.deadline", d);
 			doc_join(doc, "deadline", deadline);
 		}
+	}
+	for (i = 0; i < 2 && doc->flow != NULL; i++) {
+		if (handlers[i] == NULL)
+			continue;
+		path = flow_path_key("$", handlers[i]->string);
+		flow_handler_parse(doc->flow, handlers[i], path,
+		    handlers[i]->string, d);
+		free(path);
+		doc_join(doc, handlers[i]->string, handlers[i]);
 	}
 }
 

@@ -156,4 +156,8 @@ int	 parse_span(const struct cJSON *, const char *, const char *,
 void	 parse_deadline(struct flow *, const struct cJSON *, const char *,
 	     struct flow_diags *);
 
+/* handler.c: a handler's step object, added after the flow's steps. */
+void	 flow_handler_parse(struct flow *, const struct cJSON *,
+	     const char *, const char *, struct flow_diags *);
+
 #endif /* SLUICE_FLOW_INT_H */

@@ -269,7 +269,22 @@ struct flow {
 	int			 start;		/* "start", else the first; -1 */
 	char			*output_json;	/* "output", NULL none */
 	int64_t			 deadline_ms;	/* "deadline", 0 none */
+	int			 on_failure;	/* its step index, -1 none */
+	int			 finally;	/* its step index, -1 none */
 };
+
+/*
+ * handler.c: the run-level handlers, "on_failure" and "finally": steps
+ * of the flow (after the others) that nothing leads to; the engine starts
+ * them when the run would end.
+ */
+#define FLOW_ON_FAILURE	"on_failure"
+#define FLOW_FINALLY	"finally"
+int		 flow_handler_key(const char *);
+const char	*flow_handler_of(const struct flow *, int);
+size_t		 flow_handler_count(const struct flow *);
+const char	*flow_handler_title(const char *, const char *, char *,
+		     size_t);
 
 /* A tools catalog (tools.json) plus the built-ins. */
 struct flow_tool {
@@ -356,6 +371,8 @@ struct cJSON	*flow_scope_create(struct cJSON *, int, int64_t,
 		     const char *);
 void		 flow_scope_add(struct cJSON *, const struct flow *,
 		     const struct flow_scope_step *);
+void		 flow_scope_ending(struct cJSON *, const char *,
+		     const char *);
 int		 flow_branch_pick(const struct flow_step *, struct cJSON *,
 		     const char *, int, int);
 

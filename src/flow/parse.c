@@ -108,7 +108,14 @@ parse_resolve(const struct flow *f, const char *ref, const char *path,
 
 	if (ref == NULL)
 		return (-1);
-	if ((idx = flow_find(f, ref)) != -1)
+	if ((idx = flow_find(f, ref)) != -1 &&
+	    flow_handler_of(f, idx) != NULL) {
+		flow_diags_add(d, FLOW_ERROR, path, "\"%s\" is the run's "
+		    "\"%s\" handler, which nothing leads to: it runs when "
+		    "the run ends", ref, flow_handler_of(f, idx));
+		return (-1);
+	}
+	if (idx != -1)
 		return (idx);
 	names = xcalloc(f->nsteps * 2 + 1, sizeof *names);
 	for (i = 0; i < f->nsteps; i++) {
@@ -221,9 +228,9 @@ struct flow *
 flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 {
 	struct flow	*f;
-	const cJSON	*c;
+	const cJSON	*c, *handlers[2] = { NULL, NULL };
 	char		*path;
-	size_t		 n = 0;
+	size_t		 n = 0, nplain;
 
 	if (base == NULL)
 		base = "$";
@@ -234,6 +241,7 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 	}
 	f = xcalloc(1, sizeof *f);
 	f->start = -1;
+	f->on_failure = f->finally = -1;
 	for (c = obj->child; c != NULL; c = c->next) {
 		if (strcmp(c->string, "output") == 0) {
 			/* The run's output, not a step (SPEC §3). */
@@ -246,6 +254,11 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 			path = flow_path_key(base, c->string);
 			parse_deadline(f, c, path, d);
 			free(path);
+			continue;
+		}
+		if (flow_handler_key(c->string)) {
+			/* A handler: a step, after all the others. */
+			handlers[strcmp(c->string, FLOW_FINALLY) == 0] = c;
 			continue;
 		}
 		if (++n > SLUICE_MAX_STEPS) {
@@ -264,15 +277,24 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 			parse_step(f, c, path, d);
 		free(path);
 	}
+	nplain = f->nsteps;
+	for (n = 0; n < 2; n++) {
+		if (handlers[n] == NULL)
+			continue;
+		path = flow_path_key(base, handlers[n]->string);
+		flow_handler_parse(f, handlers[n], path,
+		    handlers[n]->string, d);
+		free(path);
+	}
 	parse_names(f, base, d);
-	for (n = 0; n < f->nsteps; n++) {
+	for (n = 0; n < nplain; n++) {
 		if (strcmp(f->steps[n].key, "start") == 0)
 			f->start = (int)n;
 	}
 	/* As the reference engine does: no "start", the first step. */
-	if (f->start == -1 && f->nsteps > 0)
+	if (f->start == -1 && nplain > 0)
 		f->start = 0;
-	if (f->nsteps == 0)
+	if (nplain == 0)
 		flow_diags_add(d, FLOW_ERROR, base, "a flow needs at least "
 		    "one step");
 	parse_resolve_all(f, base, d);

@@ -185,6 +185,9 @@ flow_retry_plan(const struct flow *f, const int *join_of,
 		/* A for-each's items and gates go with its own row. */
 		if (rows[i].item_of != 0 && rows[i].items == 0)
 			continue;
+		/* A handler runs again when the run ends again, not now. */
+		if (flow_handler_of(f, flow_find(f, rows[i].step_key)) != NULL)
+			continue;
 		if (!rerun_leaf(f, &rows[i], !has_child[i]))
 			continue;
 		if (from < n && (rerun_after(rows, n, i, rows[from].id) ||
@@ -235,6 +238,12 @@ flow_retry_from(const struct flow *f, const struct flow_row *rows, size_t n,
 	if (f == NULL || (spec = flow_find(f, from)) < 0) {
 		xasprintf(why, "workflow %lld has no step \"%s\"",
 		    (long long)id, from);
+		return (2);
+	}
+	if (flow_handler_of(f, spec) != NULL) {
+		xasprintf(why, "\"%s\" is workflow %lld's %s handler: it "
+		    "runs again when the run ends again", from, (long long)id,
+		    flow_handler_of(f, spec));
 		return (2);
 	}
 	*last = n;

@@ -23,7 +23,9 @@
  * the input and the finished rows they read.
  *
  *	input		the workflow's input (an object, or null)
- *	workflow	{"id": N, "name": "..."}
+ *	workflow	{"id": N, "name": "...", "status": "running"}, and
+ *			while a handler runs, the status the run ends with
+ *			and "error", why it fails (flow_scope_ending)
  *	steps.KEY	each finished step's latest {"result", "exit_code",
  *			"status"}, also under its name when that differs
  *	result, exit_code	for a branch, the step's own outcome
@@ -59,8 +61,25 @@ flow_scope_create(cJSON *input, int lend, int64_t id, const char *name)
 	w = cJSON_AddObjectToObject(scope, "workflow");
 	cJSON_AddNumberToObject(w, "id", (double)id);
 	cJSON_AddStringToObject(w, "name", name != NULL ? name : "");
+	cJSON_AddStringToObject(w, "status", "running");
 	cJSON_AddObjectToObject(scope, "steps");
 	return (scope);
+}
+
+/*
+ * The run is ending (its on_failure or finally handler runs): what its
+ * status will be, and why it fails or was cancelled ("" when it did not).
+ */
+void
+flow_scope_ending(cJSON *scope, const char *status, const char *error)
+{
+	cJSON	*w;
+
+	w = cJSON_GetObjectItemCaseSensitive(scope, "workflow");
+	cJSON_DeleteItemFromObjectCaseSensitive(w, "status");
+	cJSON_DeleteItemFromObjectCaseSensitive(w, "error");
+	cJSON_AddStringToObject(w, "status", status);
+	cJSON_AddStringToObject(w, "error", error != NULL ? error : "");
 }
 
 /*

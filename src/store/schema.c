@@ -415,6 +415,16 @@ static const char schema_v12[] =
 	"PRAGMA user_version = 12;";
 
 /*
+ * Version 13: a run whose on_failure or finally handler runs is still
+ * running; "ending" keeps the status it ends with once its handlers
+ * have run (NULL otherwise), so a crash in between loses nothing.
+ */
+static const char schema_v13[] =
+	"ALTER TABLE workflows ADD COLUMN ending TEXT CHECK (ending IN"
+	" ('completed', 'failed', 'cancelled'));"
+	"PRAGMA user_version = 13;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -436,6 +446,7 @@ static const struct store_migration {
 	{ 10, schema_v10, NULL, NULL },
 	{ 11, schema_v11, NULL, NULL },
 	{ 12, schema_v12, NULL, NULL },
+	{ 13, schema_v13, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

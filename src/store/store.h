@@ -42,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	12
+#define STORE_SCHEMA_VERSION	13
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -510,6 +510,10 @@ int		 store_workflow_add(struct store *, struct store_workflow *,
 int		 store_workflow_end(struct store *, int64_t, enum run_status,
 		     const char *, int64_t);
 int		 store_workflow_reopen(struct store *, int64_t, int64_t);
+int		 store_workflow_set_ending(struct store *, int64_t,
+		     enum run_status, const char *, int64_t);
+int		 store_workflow_ending(struct store *, int64_t,
+		     enum run_status *);
 int		 store_workflow_set_output(struct store *, int64_t,
 		     const char *);
 int		 store_step_set_child(struct store *, int64_t, int64_t);

@@ -79,17 +79,24 @@ static const char branch_ends_sql[] =
 	" AND branch_end IS NOT NULL ORDER BY id";
 static const char workflow_end_sql[] =
 	"UPDATE workflows SET status = ?1, error = ?2, updated_at = ?3,"
+	" ending = NULL,"
 	" completed_at = CASE WHEN ?1 = 'cancelled' THEN completed_at"
 	"  ELSE ?3 END,"
 	" cancelled_at = CASE WHEN ?1 = 'cancelled' THEN ?3"
 	"  ELSE cancelled_at END WHERE id = ?4";
+static const char workflow_set_ending_sql[] =
+	"UPDATE workflows SET ending = ?1, error = ?2, updated_at = ?3"
+	" WHERE id = ?4";
+static const char workflow_ending_sql[] =
+	"SELECT CASE ending WHEN 'completed' THEN ?2 WHEN 'failed' THEN ?3"
+	" WHEN 'cancelled' THEN ?4 ELSE ?5 END FROM workflows WHERE id = ?1";
 static const char workflow_output_sql[] =
 	"UPDATE workflows SET output_json = ? WHERE id = ?";
 static const char step_child_sql[] =
 	"UPDATE workflow_steps SET child_id = ? WHERE id = ?";
 static const char workflow_reopen_sql[] =
 	"UPDATE workflows SET status = 'running', error = NULL,"
-	" output_json = NULL,"
+	" output_json = NULL, ending = NULL,"
 	" completed_at = NULL, cancelled_at = NULL, updated_at = ?"
 	" WHERE id = ?";
 static const char workflow_paused_sql[] =
@@ -347,6 +354,32 @@ store_workflow_end(struct store *s, int64_t id, enum run_status status,
 	return (store_runf(s, "end workflow", workflow_end_sql, "ttii",
 	    status_run_name(status),
 	    error, now, id));
+}
+
+/*
+ * A running workflow's handlers run: the status it ends with after them,
+ * and why it fails or was cancelled (NULL: it did not), shown meanwhile.
+ */
+int
+store_workflow_set_ending(struct store *s, int64_t id, enum run_status status,
+    const char *error, int64_t now)
+{
+	return (store_runf(s, "set ending", workflow_set_ending_sql, "ttii",
+	    status_run_name(status), error, now, id));
+}
+
+/* The status a workflow ends with after its handlers; RUN_RUNNING: none. */
+int
+store_workflow_ending(struct store *s, int64_t id, enum run_status *status)
+{
+	int64_t	 v;
+	int	 rc;
+
+	rc = store_int64f(s, "workflow ending", &v, workflow_ending_sql,
+	    "idddd", id, RUN_COMPLETED, RUN_FAILED, RUN_CANCELLED,
+	    RUN_RUNNING);
+	*status = (enum run_status)v;
+	return (rc);
 }
 
 /* A completed workflow's output, as its flow's "output" resolved. */

@@ -21,6 +21,7 @@
  */
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,9 @@ const struct view_ops ui_view_audit = {
 	.load = audit_load,
 	.draw = audit_draw,
 	.key = audit_key,
-	.free = audit_free
+	.free = audit_free,
+	.cursor_at = offsetof(struct audit, w),
+	.cursor_size = sizeof (struct ui_window)
 };
 
 /* Read one window of rows from an anchor. */

@@ -17,7 +17,10 @@
 /*
  * command.c: the ":" line, for what has a name rather than a key: the
  * views (:workflows, :gates, ... or their first letters), :run TEMPLATE
- * (the run form), :open ID (a workflow's run view), :help and :q.
+ * (the run form), :versions TEMPLATE, :open ID (a workflow's run view),
+ * :messages, :copy, :help and :q.  Tab completes a command's name, then
+ * its argument (a template's name, a workflow's id); a name it does not
+ * know is answered with the nearest one it does.
  */
 
 #include <stdlib.h>
@@ -25,7 +28,10 @@
 
 #include "ui/ui-int.h"
 
+#define COMMAND_IDS	100	/* workflow ids Tab offers, newest first */
+
 static void	 command_done(struct ui *, const char *, void *);
+static char	**command_complete(struct ui *, const char *, size_t *);
 
 static const struct {
 	const char	*name;
@@ -38,11 +44,25 @@ static const struct {
 	{ "audit", VIEW_AUDIT },
 };
 
+/* Every command's whole name, as Tab and "did you mean" offer them. */
+static const char *const command_names[] = {
+	"workflows", "gates", "templates", "schedules", "audit", "run",
+	"versions", "history", "open", "messages", "copy", "help", "quit"
+};
+
+/* What a command's argument names, for Tab. */
+enum command_arg {
+	ARG_NONE,
+	ARG_TEMPLATE,
+	ARG_WORKFLOW
+};
+
 /* Open the command line. */
 void
 ui_command_open(struct ui *ui)
 {
 	ui_prompt_open(ui, ":", NULL, 0, command_done, NULL, NULL);
+	ui_prompt_completion(ui, command_complete);
 }
 
 /* Is word a prefix (at least one letter) of name? */
@@ -52,6 +72,107 @@ command_is(const char *word, const char *name)
 	size_t	 len = strlen(word);
 
 	return (len > 0 && strncmp(word, name, len) == 0);
+}
+
+/* What the argument of a command (its whole name or short one) names. */
+static enum command_arg
+command_arg_of(const char *word)
+{
+	if (strcmp(word, "run") == 0 || strcmp(word, "r") == 0 ||
+	    strcmp(word, "versions") == 0 || strcmp(word, "history") == 0)
+		return (ARG_TEMPLATE);
+	if (strcmp(word, "open") == 0 || strcmp(word, "o") == 0)
+		return (ARG_WORKFLOW);
+	return (ARG_NONE);
+}
+
+/* Add "cmd word" to a list of choices. */
+static void
+command_choice(char ***v, size_t *n, const char *cmd, const char *word)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof **v);
+	if (cmd != NULL)
+		xasprintf(&(*v)[*n], "%s %s", cmd, word);
+	else
+		(*v)[*n] = xstrdup(word);
+	(*n)++;
+}
+
+/* Tab's choices for an argument: templates or workflow ids. */
+static void
+command_complete_arg(struct ui *ui, const char *cmd, enum command_arg arg,
+    const char *word, char ***v, size_t *n)
+{
+	struct store_template	*t;
+	struct store_brief	*b;
+	struct store_window	 win;
+	char			*cause = NULL, id[32];
+	size_t			 nt, i;
+
+	if (arg == ARG_TEMPLATE) {
+		if (store_template_list(ui->store, &t, &nt, &cause) != 0)
+			goto fail;
+		for (i = 0; i < nt; i++)
+			if (strncmp(t[i].name, word, strlen(word)) == 0)
+				command_choice(v, n, cmd, t[i].name);
+		store_templates_free(t, nt);
+		return;
+	}
+	memset(&win, 0, sizeof win);
+	win.limit = COMMAND_IDS;
+	if (store_brief_window(ui->store, &win, &b, &nt, &cause) != 0)
+		goto fail;
+	for (i = 0; i < nt; i++) {
+		snprintf(id, sizeof id, "%lld", (long long)b[i].id);
+		if (strncmp(id, word, strlen(word)) == 0)
+			command_choice(v, n, cmd, id);
+	}
+	store_briefs_free(b, nt);
+	return;
+fail:
+	ui_screen_message(ui, 1, "%s", cause);
+	free(cause);
+}
+
+/*
+ * Tab's choices for the line: the commands its word begins, or, after
+ * a command that takes one, the arguments its second word begins.
+ */
+static char **
+command_complete(struct ui *ui, const char *line, size_t *n)
+{
+	char		**v = NULL, *copy, *rest, *word;
+	enum command_arg arg;
+	size_t		 i;
+
+	*n = 0;
+	copy = xstrdup(line + strspn(line, " \t"));
+	rest = copy;
+	word = strsep(&rest, " \t");
+	if (rest == NULL) {
+		for (i = 0; i < nitems(command_names); i++)
+			if (strncmp(command_names[i], word, strlen(word)) == 0)
+				command_choice(&v, n, NULL, command_names[i]);
+	} else if ((arg = command_arg_of(word)) != ARG_NONE)
+		command_complete_arg(ui, word, arg, str_trim(rest), &v, n);
+	free(copy);
+	return (v);
+}
+
+/* Not a command: say so, with the nearest one when there is one. */
+static void
+command_unknown(struct ui *ui, const char *word)
+{
+	const char	*hint;
+
+	hint = flow_suggest(word, command_names, nitems(command_names));
+	if (hint != NULL)
+		ui_screen_message(ui, 1, "unknown command :%s (did you mean "
+		    ":%s?)", word, hint);
+	else
+		ui_screen_message(ui, 1, "unknown command :%s (:workflows "
+		    ":gates :templates :schedules :audit :run NAME :versions "
+		    "NAME :open ID :help :q; Tab completes)", word);
 }
 
 /* Run a command line. */
@@ -104,9 +225,7 @@ command_done(struct ui *ui, const char *line, void *arg)
 	    rest != NULL && str_parse_int64(rest, &id) == 0))
 		ui_run_open(ui, id, 0);
 	else
-		ui_screen_message(ui, 1, "unknown command :%s (:workflows "
-		    ":gates :templates :schedules :audit :run NAME :versions "
-		    "NAME :open ID :help :q)", word);
+		command_unknown(ui, word);
 out:
 	free(copy);
 }

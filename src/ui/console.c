@@ -310,6 +310,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui.cfg = cfg;
 	ui.store = cfg->store;
 	ui.readonly = store_is_readonly(cfg->store);
+	ui.mouse = !cfg->no_mouse;
 	ui.loop = loop_create();
 	/* Ours before curses', so it installs none of its own. */
 	for (i = 0; i < nitems(signals); i++)

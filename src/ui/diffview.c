@@ -30,12 +30,14 @@ struct diffview {
 	struct ui_list	 list;		/* the cursor is the top line */
 	char		*text;		/* the diff, escaped for the screen */
 	char		**lines;	/* into text */
+	char		*name;		/* "deploy v3..v5", for the header */
 };
 
 static void	 diffview_load(struct ui *, struct view *);
 static void	 diffview_draw(struct ui *, struct view *, int, int);
 static int	 diffview_key(struct ui *, struct view *, int);
 static void	 diffview_free(struct view *);
+static void	 diffview_name(struct view *, struct buf *);
 
 const struct view_ops ui_view_diff = {
 	.kind = VIEW_DIFF,
@@ -43,8 +45,18 @@ const struct view_ops ui_view_diff = {
 	.load = diffview_load,
 	.draw = diffview_draw,
 	.key = diffview_key,
-	.free = diffview_free
+	.free = diffview_free,
+	.name = diffview_name
 };
+
+/* "Diff: deploy v3..v5". */
+static void
+diffview_name(struct view *v, struct buf *b)
+{
+	struct diffview	*d = v->data;
+
+	buf_printf(b, "Diff: %s", d->name);
+}
 
 /* Nothing to read again: a saved version never changes. */
 static void
@@ -68,6 +80,7 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 	char			*cause, *diff, *l1, *l2, *p;
 	char			 when[32];
 	size_t			 n;
+	int			 pretty;
 
 	if (store_template_get_any(ui->store, name, v1, &t1, &cause) != 0 ||
 	    store_template_get_any(ui->store, name, v2, &t2, &cause) != 0) {
@@ -82,13 +95,17 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 	xasprintf(&l2, "%s v%lld (saved %s by %s)", name,
 	    (long long)t2->version, ui_draw_when(t2->updated_at, when,
 	    sizeof when), t2->updated_by != NULL ? t2->updated_by : "-");
-	diff = diff_documents(t1->document, t2->document, l1, l2);
+	/* On the screen readability wins: one-line documents pretty. */
+	pretty = diff_documents_reformat(t1->document, t2->document, 1);
+	diff = diff_documents(t1->document, t2->document, l1, l2, pretty);
 	if (diff == NULL) {
 		ui_screen_message(ui, 0, "versions %lld and %lld of %s are the "
 		    "same", (long long)t1->version, (long long)t2->version,
 		    name);
 	} else {
 		d = xcalloc(1, sizeof *d);
+		xasprintf(&d->name, "%s v%lld..v%lld", name,
+		    (long long)t1->version, (long long)t2->version);
 		d->text = vis_str(diff, VIS_NL);
 		for (n = 1, p = d->text; *p != '\0'; p++)
 			n += *p == '\n';
@@ -103,8 +120,8 @@ ui_diffview_open(struct ui *ui, const char *name, int64_t v1, int64_t v2)
 		buf_init(&words);
 		buf_puts(&words, "template diff ");
 		ui_action_quote(&words, name);
-		buf_printf(&words, " %lld %lld", (long long)t1->version,
-		    (long long)t2->version);
+		buf_printf(&words, " %lld %lld%s", (long long)t1->version,
+		    (long long)t2->version, pretty ? " --pretty" : "");
 		buf_init(&echo);
 		ui_action_echo(ui, &echo, words.data);
 		ui_screen_message(ui, 0, "%s", echo.data);
@@ -169,5 +186,6 @@ diffview_free(struct view *v)
 
 	free(d->lines);
 	free(d->text);
+	free(d->name);
 	free(d);
 }

@@ -22,6 +22,7 @@
  */
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +56,9 @@ const struct view_ops ui_view_gates = {
 	.draw = gates_draw,
 	.key = gates_key,
 	.free = gates_free,
-	.tick = gates_tick
+	.tick = gates_tick,
+	.cursor_at = offsetof(struct gates, list),
+	.cursor_size = sizeof (struct ui_list)
 };
 
 /* Does a gate match the filter (workflow, step, message, who, id)? */

@@ -76,11 +76,12 @@ const struct ui_key ui_keys[] = {
 	{ K_ESC, "Esc", VIEW_PAGES | V(HELP), NULL, "back (clears a filter "
 	    "first)", key_back },
 	{ '?', "?", VIEW_PAGES, "help", "this help", key_help },
-	{ '/', "/", VIEW_PAGES & ~(V(DIFF) | V(STEP)), "filter", "filter the list (the log: search)"
-	    "; Esc clears", key_filter },
+	{ '/', "/", VIEW_PAGES & ~(V(DIFF) | V(STEP)), "filter", "filter the "
+	    "list as you type (the log: search); Enter keeps it, Esc clears "
+	    "it and puts the cursor back", key_filter },
 	{ ':', ":", VIEW_PAGES, NULL, "command line: :workflows :gates "
 	    ":templates :schedules :audit :run NAME :versions NAME :open ID "
-	    ":q", key_command },
+	    ":q (Tab completes names, again for the next one)", key_command },
 	{ '1', "1", VIEW_PAGES, NULL, "the Workflows view", key_view },
 	{ '2', "2", VIEW_PAGES, NULL, "the Gates view", key_view },
 	{ '3', "3", VIEW_PAGES, NULL, "the Templates view", key_view },
@@ -261,6 +262,10 @@ ui_keys_footer(struct ui *ui, struct view *v, struct buf *b)
 			buf_puts(b, "j/k scroll  q/Esc/? close");
 		return;
 	}
+	if (v != NULL && v->ops->kind == VIEW_HELP) {
+		ui_help_footer(v, b);
+		return;
+	}
 	if (page == NULL)
 		return;
 	for (k = 0; k < nitems(footer_order); k++) {
@@ -340,7 +345,14 @@ key_command(struct ui *ui, struct view *v)
 	ui_command_open(ui);
 }
 
-/* Take the filter text (accepted from the prompt). */
+/* The filter as it is typed: the page narrows with each character. */
+static void
+key_filter_typed(struct ui *ui, const char *text, void *arg)
+{
+	ui_view_set_filter(ui, arg, text);
+}
+
+/* Enter keeps the filter; Esc (text NULL) clears it. */
 static void
 key_filter_done(struct ui *ui, const char *text, void *arg)
 {
@@ -353,12 +365,16 @@ key_filter_done(struct ui *ui, const char *text, void *arg)
 		ui_screen_message(ui, 0, NULL);
 }
 
-/* /: filter the page's rows (a log searches instead). */
+/*
+ * /: filter the page's rows as the text is typed, as htop and k9s do (a
+ * log searches instead, from hit to hit as the term grows).
+ */
 static void
 key_filter(struct ui *ui, struct view *v)
 {
 	ui_prompt_open(ui, v->ops->kind == VIEW_LOG ? "search: " : "filter: ",
 	    v->filter, 0, key_filter_done, v, NULL);
+	ui_prompt_live(ui, key_filter_typed);
 }
 
 /* 1-5: the top views. */

@@ -76,6 +76,7 @@ static void	 pager_line(struct ui *, struct pager *, int, int);
 static void	 pager_text(struct ui *, struct pager *, int, int, int,
 		     const struct log_line *, enum ui_paint);
 static int	 pager_move(struct ui *, struct pager *, int);
+static void	 pager_name(struct view *, struct buf *);
 
 const struct view_ops ui_view_log = {
 	.kind = VIEW_LOG,
@@ -83,8 +84,20 @@ const struct view_ops ui_view_log = {
 	.load = pager_load,
 	.draw = pager_draw,
 	.key = pager_key,
-	.free = pager_free
+	.free = pager_free,
+	.name = pager_name
 };
+
+/* "Log of step 44 restart". */
+static void
+pager_name(struct view *v, struct buf *b)
+{
+	struct pager	*p = v->data;
+
+	buf_printf(b, "Log of step %lld", (long long)p->step_id);
+	if (p->name != NULL)
+		buf_printf(b, " %s", p->name);
+}
 
 /* l: a step's log. */
 void

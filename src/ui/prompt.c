@@ -19,7 +19,10 @@
  * as overlays on the view stack.  Neither reads keys itself: the loop
  * hands them keys like any view, so the engine goes on while one is open.
  * The callback gets the text (or the answer's letter), or NULL when the
- * user backed out; the view is off the stack before it is called.
+ * user backed out; the view is off the stack before it is called.  A
+ * line may also be live (told of each change as it is typed, for the
+ * filter) and may complete on Tab from a list its owner gives, each
+ * further Tab (BTab: back) putting the next in, as a shell does.
  */
 
 #include <stdlib.h>
@@ -38,12 +41,18 @@ struct prompt {
 	prompt_cb	 cb;
 	void		*arg;
 	void		 (*free)(void *);
+	prompt_cb	 change;	/* live: each edit */
+	prompt_complete_cb complete;	/* Tab's choices for a line */
+	char		**cands;	/* while Tab cycles: the choices */
+	size_t		 ncands;
+	size_t		 cand;		/* the one in the line */
 };
 
 static void	 prompt_draw(struct ui *, struct view *, int, int);
 static int	 prompt_key(struct ui *, struct view *, int);
 static void	 prompt_free(struct view *);
 static void	 prompt_finish(struct ui *, struct view *, const char *);
+static void	 prompt_footer_cands(struct prompt *, struct buf *);
 
 const struct view_ops ui_view_prompt = {
 	.kind = VIEW_PROMPT,
@@ -73,6 +82,69 @@ ui_prompt_open(struct ui *ui, const char *label, const char *initial, int flags,
 	ui_view_push(ui, &ui_view_prompt, p);
 }
 
+/* The prompt just opened (on top). */
+static struct prompt *
+prompt_top(struct ui *ui)
+{
+	if (ui->top == NULL || ui->top->ops != &ui_view_prompt)
+		fatalx("%s: no prompt on top", __func__);
+	return (ui->top->data);
+}
+
+/* The prompt on top: told of each edit (a live filter). */
+void
+ui_prompt_live(struct ui *ui, prompt_cb change)
+{
+	prompt_top(ui)->change = change;
+}
+
+/* The prompt on top: Tab completes from what complete gives. */
+void
+ui_prompt_completion(struct ui *ui, prompt_complete_cb complete)
+{
+	prompt_top(ui)->complete = complete;
+}
+
+/* Stop cycling through Tab's choices. */
+static void
+prompt_cands_free(struct prompt *p)
+{
+	size_t	 i;
+
+	for (i = 0; i < p->ncands; i++)
+		free(p->cands[i]);
+	free(p->cands);
+	p->cands = NULL;
+	p->ncands = p->cand = 0;
+}
+
+/*
+ * Tab (dir 1) or BTab (-1): the first choice for the line, then each
+ * next one in turn; a single choice is put in with a space after it, so
+ * the next Tab completes the word after it.
+ */
+static void
+prompt_tab(struct ui *ui, struct prompt *p, int dir)
+{
+	if (p->cands == NULL) {
+		p->cands = p->complete(ui, p->text.data != NULL ?
+		    p->text.data : "", &p->ncands);
+		if (p->ncands == 0) {
+			prompt_cands_free(p);
+			ui_term_bell(ui);
+			return;
+		}
+		p->cand = dir > 0 ? 0 : p->ncands - 1;
+	} else
+		p->cand = (p->cand + p->ncands + (size_t)dir) % p->ncands;
+	buf_reset(&p->text);
+	buf_puts(&p->text, p->cands[p->cand]);
+	if (p->ncands == 1) {
+		buf_putc(&p->text, ' ');
+		prompt_cands_free(p);
+	}
+}
+
 /* Ask a question answered by one of the letters in answers. */
 void
 ui_confirm_open(struct ui *ui, const char *question, const char *answers,
@@ -100,6 +172,7 @@ prompt_free(struct view *v)
 		p->free(p->arg);
 	free(p->label);
 	buf_free(&p->text);
+	prompt_cands_free(p);
 	free(p);
 }
 
@@ -175,6 +248,12 @@ prompt_key(struct ui *ui, struct view *v, int key)
 			prompt_finish(ui, v, NULL);
 		return (1);
 	}
+	if (p->complete != NULL && (key == '\t' || key == KEY_FN(KEY_BTAB))) {
+		prompt_tab(ui, p, key == '\t' ? 1 : -1);
+		ui_dirty(ui);
+		return (1);
+	}
+	prompt_cands_free(p);
 	switch (key) {
 	case K_ENTER:
 		prompt_finish(ui, v, p->text.data != NULL ? p->text.data : "");
@@ -200,6 +279,9 @@ prompt_key(struct ui *ui, struct view *v, int key)
 		ui_prompt_append(ui, &p->text, key);
 		break;
 	}
+	if (p->change != NULL)
+		p->change(ui, p->text.data != NULL ? p->text.data : "",
+		    p->arg);
 	ui_dirty(ui);
 	return (1);
 }
@@ -261,6 +343,21 @@ prompt_draw(struct ui *ui, struct view *v, int y, int h)
 	ui_draw_fill(ui, y, x, 1, PAINT_SELECT);
 }
 
+/* The footer while Tab cycles: every choice, the one in the line marked. */
+static void
+prompt_footer_cands(struct prompt *p, struct buf *b)
+{
+	const char	*word;
+	size_t		 i;
+
+	buf_puts(b, "Tab/BTab:");
+	for (i = 0; i < p->ncands; i++) {
+		word = strrchr(p->cands[i], ' ');
+		word = word != NULL ? word + 1 : p->cands[i];
+		buf_printf(b, i == p->cand ? " [%s]" : " %s", word);
+	}
+}
+
 /*
  * The footer while a prompt is open, true to what its keys do: a line
  * takes Enter; a question takes its answers, and any other key is no.
@@ -271,8 +368,15 @@ ui_prompt_footer(struct view *v, struct buf *b)
 	struct prompt	*p = v->data;
 	const char	*a;
 
+	if (p->answers == NULL && p->ncands > 1) {
+		prompt_footer_cands(p, b);
+		return;
+	}
 	if (p->answers == NULL) {
-		buf_puts(b, "Enter accept  Esc cancel");
+		buf_puts(b, p->change != NULL ? "as you type, the view "
+		    "narrows  Enter keep  Esc clear" : p->complete != NULL ?
+		    "Enter accept  Tab complete  Esc cancel" :
+		    "Enter accept  Esc cancel");
 		return;
 	}
 	if (strcmp(p->answers, "yn") == 0) {

@@ -96,6 +96,9 @@ ui_run_label_text(const struct tree *t, const struct tree_row *tr, char *buf,
 	case TREE_JOIN:
 		if (tr->item && tr->row->label != NULL)
 			return (tr->row->label);
+		if (flow_handler_title(tr->row->step_key, tr->row->name, buf,
+		    len) != NULL)
+			return (buf);
 		return (tr->row->name != NULL ? tr->row->name :
 		    tr->row->step_key != NULL ? tr->row->step_key : "?");
 	case TREE_NOT_REACHED:

@@ -26,6 +26,7 @@
  */
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,7 @@ static void	 run_toggle_open(struct run *, int64_t);
 static int	 run_foreach_open(struct run *, int);
 static void	 run_open_json(const struct run *, struct buf *);
 static int	 run_tallies(struct ui *, struct run *);
+static void	 run_name(struct view *, struct buf *);
 static void	 run_toggle_foreach(struct run *, const struct store_step *);
 
 const struct view_ops ui_view_run = {
@@ -75,8 +77,22 @@ const struct view_ops ui_view_run = {
 	.draw = run_draw,
 	.key = run_key,
 	.free = run_free,
-	.tick = run_tick
+	.tick = run_tick,
+	.name = run_name,
+	.cursor_at = offsetof(struct run, list),
+	.cursor_size = sizeof (struct ui_list)
 };
+
+/* "Run 12 rolling-restart" (the name once it is read). */
+static void
+run_name(struct view *v, struct buf *b)
+{
+	struct run	*r = v->data;
+
+	buf_printf(b, "Run %lld", (long long)r->id);
+	if (r->wf != NULL && r->wf->name != NULL)
+		buf_printf(b, " %s", r->wf->name);
+}
 
 /* Open a workflow's run view, the cursor on one of its steps if given. */
 void
@@ -515,6 +531,7 @@ run_draw(struct ui *ui, struct view *v, int y, int h)
 	y += n;
 	h -= n;
 	ui_list_fix(&r->list, h - 1);
+	ui->list_y = y + 1;	/* the tree's rows (or the timeline's) */
 	if (r->timeline) {
 		memset(&tl, 0, sizeof tl);
 		tl.tree = r->tree;

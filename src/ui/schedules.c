@@ -22,6 +22,7 @@
  */
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,7 +57,9 @@ const struct view_ops ui_view_schedules = {
 	.draw = schedules_draw,
 	.key = schedules_key,
 	.free = schedules_free,
-	.tick = schedules_tick
+	.tick = schedules_tick,
+	.cursor_at = offsetof(struct schedules, list),
+	.cursor_size = sizeof (struct ui_list)
 };
 
 /* Read the schedules, keep the cursor's one. */

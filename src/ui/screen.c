@@ -32,11 +32,13 @@
 
 #define SCREEN_MIN_COLS	40
 #define SCREEN_MIN_ROWS	8
+#define SCREEN_FILE_LEAST 7	/* columns of its file's name a path shows */
 
 static void	 screen_header(struct ui *);
 static char	*screen_db_path(const struct ui *);
 static void	 screen_db_fit(const struct ui *, const char *, int,
 		     struct buf *);
+static int	 screen_db_least(const struct ui *, const char *);
 static void	 screen_footer(struct ui *);
 static void	 screen_too_small(struct ui *);
 static void	 screen_message(struct ui *);
@@ -144,12 +146,28 @@ screen_db_fit(const struct ui *ui, const char *path, int width,
 	buf_puts(out, path + i);
 }
 
+/* The columns a cut path needs to show its file's name (or its end). */
+static int
+screen_db_least(const struct ui *ui, const char *path)
+{
+	const char	*file = strrchr(path, '/');
+	int		 w;
+
+	w = ui_draw_width(file != NULL ? file + 1 : path);
+	if (w > SCREEN_FILE_LEAST)
+		w = SCREEN_FILE_LEAST;
+	return ((ui->utf8 ? 1 : 3) + w);
+}
+
 /*
  * "sluice PATH · VIEW  engine: ...  N running  N waiting  N failed", then
  * paused, late and scheduled runs when there are any: runs by the state
- * the Workflows view shows them in, counted by the same rule.  The right
- * part wins the room; the path gets what the view's title leaves, and
- * the title goes first when that would be under ten columns.
+ * the Workflows view shows them in, counted by the same rule.  VIEW names
+ * the page and its subject ("Versions: deploy", "Run 12 restart").  The
+ * right part wins the room; the path gets what the view's name leaves,
+ * as long as its file's name shows.  When it would not, a view with a
+ * subject keeps its name and the path goes (with "sluice"); a top view,
+ * named in its columns, gives its name up for the path.
  */
 static void
 screen_header(struct ui *ui)
@@ -157,10 +175,10 @@ screen_header(struct ui *ui)
 	static const enum run_state	 shown[] = { STATE_RUNNING,
 	    STATE_WAITING, STATE_PAUSED, STATE_LATE, STATE_FAILED,
 	    STATE_SCHEDULED };
-	struct buf	 b, right;
+	struct buf	 b, right, title;
 	struct view	*page = ui_view_page(ui);
 	const char	*sep = ui->utf8 ? " \u00b7 " : " - ";
-	char		*path, *title = NULL;
+	char		*path;
 	int64_t		 n;
 	size_t		 i;
 	int		 w, left, room;
@@ -180,27 +198,33 @@ screen_header(struct ui *ui)
 		w = ui->cols - 12;
 	left = ui->cols - w - 1;
 
+	buf_init(&title);
 	if (page != NULL)
-		xasprintf(&title, "%s%s", sep, page->ops->title);
-	room = left - (int)strlen("sluice ") - (title != NULL ?
-	    ui_draw_width(title) : 0);
-	if (room < 10 && title != NULL) {
-		room += ui_draw_width(title);
-		free(title);
-		title = NULL;
-	}
+		ui_view_name(page, &title);
 	path = screen_db_path(ui);
+	room = left - (int)strlen("sluice ");
+	if (title.len > 0 && room - ui_draw_width(sep) -
+	    ui_draw_width(title.data) >= screen_db_least(ui, path))
+		room -= ui_draw_width(sep) + ui_draw_width(title.data);
+	else if (page != NULL && page->ops->name == NULL)
+		buf_reset(&title);
+	else if (title.len > 0)
+		room = 0;
 	buf_init(&b);
-	buf_puts(&b, "sluice ");
-	screen_db_fit(ui, path, room, &b);
-	if (title != NULL)
-		buf_puts(&b, title);
+	if (room > 0) {
+		buf_puts(&b, "sluice ");
+		screen_db_fit(ui, path, room, &b);
+		if (title.len > 0)
+			buf_puts(&b, sep);
+	}
+	free(path);
+	if (title.len > 0)
+		buf_puts(&b, title.data);
 	ui_draw_text(ui, 0, 0, left, b.data, PAINT_HEADER);
 	ui_draw_text(ui, 0, ui->cols - w, w, right.data,
 	    ui->counts.newest_gate > ui->gates_looked ? PAINT_WAIT :
 	    PAINT_HEADER);
-	free(title);
-	free(path);
+	buf_free(&title);
 	buf_free(&right);
 	buf_free(&b);
 }
@@ -246,6 +270,7 @@ ui_screen_draw(struct ui *ui)
 	screen_header(ui);
 	body = ui_screen_body_rows(ui);
 	page = ui_view_page(ui);
+	ui->list_y = -1;	/* until a page draws rows */
 	for (v = ui->top; v != NULL && n < (int)nitems(stack); v = v->below) {
 		stack[n++] = v;
 		if (v == page)

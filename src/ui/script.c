@@ -22,6 +22,9 @@
  *
  *	:key NAME...	keys by tmux's names (Enter, Escape, Up, C-l, j)
  *	:type TEXT	the text as typed
+ *	:click ROW COL	a click at the screen's row and column (from 0)
+ *	:double-click ROW COL	a double click there
+ *	:wheel up|down	a notch of the mouse wheel
  *	:wait REGEX	until a line of the screen matches (extended)
  *	:wait-gone REGEX	until no line matches
  *	:wait-idle	until the engine this console runs has no step
@@ -130,6 +133,8 @@ static void	 script_input(int, short, void *);
 static char	*script_next_line(struct ui_script *);
 static int	 script_command(struct ui *, struct ui_script *, char *);
 static int	 script_key_code(const char *, int *);
+static int	 script_mouse(struct ui *, struct ui_script *, const char *,
+		     const char *);
 static void	 script_row(int, struct buf *);
 static int	 script_matches(struct ui_script *);
 static int	 script_dump(struct ui *, struct ui_script *, const char *);
@@ -442,6 +447,37 @@ script_press(struct ui *ui, int key)
 	ui_dirty(ui);
 }
 
+/* :click, :double-click, :wheel: the mouse, as the terminal's reader. */
+static int
+script_mouse(struct ui *ui, struct ui_script *s, const char *cmd,
+    const char *arg)
+{
+	int	 y, x;
+	char	 end;
+
+	if (strcmp(cmd, ":wheel") == 0) {
+		if (strcmp(arg, "up") != 0 && strcmp(arg, "down") != 0) {
+			script_fail(s, ":wheel needs up or down");
+			return (-1);
+		}
+		ui_trace(ui, "key");
+		ui_mouse(ui, *arg == 'u' ? UI_MOUSE_WHEEL_UP :
+		    UI_MOUSE_WHEEL_DOWN, 0, 0);
+	} else {
+		if (sscanf(arg, "%d %d %c", &y, &x, &end) != 2 || y < 0 ||
+		    x < 0) {
+			script_fail(s, "%s needs ROW COL", cmd);
+			return (-1);
+		}
+		ui_trace(ui, "key");
+		ui_mouse(ui, cmd[1] == 'c' ? UI_MOUSE_CLICK : UI_MOUSE_DOUBLE,
+		    y, x);
+	}
+	ui_view_load_all(ui);
+	ui_dirty(ui);
+	return (1);
+}
+
 /* Begin a wait for the pattern in ARG (MODE match or gone). */
 static int
 script_wait_re(struct ui_script *s, enum script_wait mode, const char *arg)
@@ -509,6 +545,9 @@ script_command(struct ui *ui, struct ui_script *s, char *line)
 		}
 		return (1);
 	}
+	if (strcmp(cmd, ":click") == 0 || strcmp(cmd, ":double-click") == 0 ||
+	    strcmp(cmd, ":wheel") == 0)
+		return (script_mouse(ui, s, cmd, arg));
 	if (strcmp(cmd, ":wait") == 0)
 		return (script_wait_re(s, SCRIPT_MATCH, arg) == 0 ? 1 : -1);
 	if (strcmp(cmd, ":wait-gone") == 0)

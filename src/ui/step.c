@@ -57,6 +57,7 @@ struct stepv {
 	int64_t		 workflow_id;
 	int		 live;		/* what it shows moves with time */
 	char		*title;		/* glyph, name, status */
+	char		*name;		/* the step's, for the header */
 	char		*command;	/* run or shell, from the flow */
 	int		 command_read;
 	enum ui_paint	 title_paint;
@@ -94,6 +95,7 @@ static void	 step_body(struct stepv *, const struct store_step *);
 static void	 step_log(struct ui *, struct stepv *,
 		     const struct store_step *);
 static void	 step_wrap(struct ui *, struct stepv *);
+static void	 step_name(struct view *, struct buf *);
 static void	 step_wrap_line(struct stepv *, int, int, struct buf *);
 static void	 step_row_add(struct stepv *, int, size_t, size_t);
 static void	 step_row_draw(struct ui *, struct stepv *, int,
@@ -106,8 +108,22 @@ const struct view_ops ui_view_step = {
 	.draw = step_draw,
 	.key = step_key,
 	.free = step_free,
-	.tick = step_tick
+	.tick = step_tick,
+	.name = step_name
 };
+
+/* "Step 44 restart, run 12" (the name once it is read). */
+static void
+step_name(struct view *v, struct buf *b)
+{
+	struct stepv	*sv = v->data;
+
+	buf_printf(b, "Step %lld", (long long)sv->id);
+	if (sv->name != NULL)
+		buf_printf(b, " %s", sv->name);
+	if (sv->workflow_id != 0)
+		buf_printf(b, ", run %lld", (long long)sv->workflow_id);
+}
 
 /* Enter on a step row: its details. */
 void
@@ -303,6 +319,8 @@ step_head(struct ui *ui, struct stepv *sv, const struct store_step *s,
 {
 	char	 when[32], age[16];
 
+	free(sv->name);
+	sv->name = xstrdup(s->name);
 	free(sv->title);
 	xasprintf(&sv->title, "%s %s  %s", ui_draw_glyph(ui, s->status),
 	    s->name, status_step_name(s->status));
@@ -744,6 +762,7 @@ step_free(struct view *v)
 
 	step_clear(sv);
 	free(sv->title);
+	free(sv->name);
 	free(sv->command);
 	free(sv->lines);
 	free(sv->rows);

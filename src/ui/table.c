@@ -139,6 +139,7 @@ ui_table_draw(struct ui *ui, int y, int h, const struct table *t,
 	}
 	table_fit(t, content, ui->cols, widths);
 	ui_draw_columns(ui, y, widths, t->ncols, t->titles, NULL, PAINT_TITLE);
+	ui->list_y = y + 1;	/* where a click finds the rows */
 	if (n == 0)
 		ui_draw_wrap(ui, y + 2, 2, ui->cols - 4, h - 2, t->empty,
 		    PAINT_DIM);

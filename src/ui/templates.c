@@ -22,6 +22,7 @@
  */
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +51,9 @@ const struct view_ops ui_view_templates = {
 	.load = templates_load,
 	.draw = templates_draw,
 	.key = templates_key,
-	.free = templates_free
+	.free = templates_free,
+	.cursor_at = offsetof(struct templates, list),
+	.cursor_size = sizeof (struct ui_list)
 };
 
 /* Drop the templates read before. */

@@ -59,6 +59,7 @@ static void	 term_colors(struct ui *);
 static void	 term_input(int, short, void *);
 static int	 term_read_key(int *);
 static void	 term_wait_enter(struct ui *);
+static void	 term_mouse(struct ui *);
 
 /* Keep one terminfo string for the crash path. */
 static void
@@ -224,6 +225,10 @@ ui_term_open(struct ui *ui, char **cause)
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	/* Clicks and the wheel; off for those who select text with it. */
+	if (ui->mouse)
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED |
+		    BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	ui->utf8 = term_utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	term_colors(ui);
 	getmaxyx(stdscr, ui->rows, ui->cols);
@@ -339,6 +344,24 @@ term_wait_enter(struct ui *ui)
 	}
 }
 
+/* A mouse event: what it was, and where. */
+static void
+term_mouse(struct ui *ui)
+{
+	MEVENT	 ev;
+
+	if (getmouse(&ev) != OK)
+		return;
+	if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+		ui_mouse(ui, UI_MOUSE_DOUBLE, ev.y, ev.x);
+	else if (ev.bstate & BUTTON1_CLICKED)
+		ui_mouse(ui, UI_MOUSE_CLICK, ev.y, ev.x);
+	else if (ev.bstate & BUTTON4_PRESSED)
+		ui_mouse(ui, UI_MOUSE_WHEEL_UP, ev.y, ev.x);
+	else if (ev.bstate & BUTTON5_PRESSED)
+		ui_mouse(ui, UI_MOUSE_WHEEL_DOWN, ev.y, ev.x);
+}
+
 /* stdin is readable: every key there is, then one draw before sleeping. */
 static void
 term_input(int fd, short revents, void *arg)
@@ -362,6 +385,11 @@ term_input(int fd, short revents, void *arg)
 		got++;
 		if (key == KEY_FN(KEY_RESIZE))
 			continue;
+		if (key == KEY_FN(KEY_MOUSE)) {
+			term_mouse(ui);
+			ui_view_load_all(ui);
+			continue;
+		}
 		ui_trace(ui, "key");
 		ui_keys_dispatch(ui, key);
 		/* The next key must see what this one opened. */

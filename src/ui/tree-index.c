@@ -83,7 +83,9 @@ ui_tree_index(struct tree_ctx *c)
 		c->byid[i].idx = c->lane[i].idx = i;
 		c->lane[i].fanout = s->fanout_id;
 		c->lane[i].branch = s->fanout_id != 0 ? s->branch_no : 0;
-		if (tree_is_member(s)) {
+		if (flow_handler_key(s->step_key))
+			c->lane[i].fanout = -1;	/* after all the steps */
+		else if (tree_is_member(s)) {
 			/* In no lane: under its for-each instead. */
 			c->lane[i].fanout = -1;
 			c->member[c->nmember].fanout = s->item_of;

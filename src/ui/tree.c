@@ -371,17 +371,16 @@ tree_leftovers(struct tree_ctx *c)
 
 	tree_hidden(c);
 	for (i = 0; i < c->n; i++) {
-		if (c->shown[i])
+		if (c->shown[i] || flow_handler_key(c->in->steps[i].step_key))
 			continue;
 		r = ui_tree_emit(c, TREE_STEP, 0, 0, 1);
 		r->row = &c->in->steps[i];
 		r->spec = c->spec[i];
 		r->status = r->row->status;
 	}
-	if (!c->in->ended || f == NULL)
-		return;
-	for (i = 0; i < f->nsteps; i++) {
-		if (c->placed[i])
+	for (i = 0; c->in->ended && f != NULL && i < f->nsteps; i++) {
+		/* A handler the run's end did not call for is not missed. */
+		if (c->placed[i] || flow_handler_of(f, (int)i) != NULL)
 			continue;
 		c->placed[i] = 1;
 		r = ui_tree_emit(c, TREE_NOT_REACHED, 0, 0, 1);
@@ -389,6 +388,15 @@ tree_leftovers(struct tree_ctx *c)
 		r->status = STEP_SKIPPED;
 		if (f->steps[i].nparallel > 0)
 			tree_unreached_branches(c, (int)i);
+	}
+	/* The handlers' rows, after everything else, in the order they ran. */
+	for (i = 0; i < c->n; i++) {
+		if (c->shown[i] || !flow_handler_key(c->in->steps[i].step_key))
+			continue;
+		r = ui_tree_emit(c, TREE_STEP, 0, 0, 1);
+		r->row = &c->in->steps[i];
+		r->spec = c->spec[i];
+		r->status = r->row->status;
 	}
 }
 

@@ -97,6 +97,15 @@ struct view_ops {
 	void		 (*free)(struct view *);
 	/* Every second: 1 if what it shows moves with time. */
 	int		 (*tick)(struct ui *, struct view *);
+	/* Its name and subject for the header ("Run 12 deploy"); NULL: title. */
+	void		 (*name)(struct view *, struct buf *);
+	/*
+	 * Where its cursor (a struct ui_list or ui_window) is in its data,
+	 * and its size (0: none): kept when a filter comes, put back when
+	 * the filter is cleared.
+	 */
+	size_t		 cursor_at;
+	size_t		 cursor_size;
 };
 
 /* A cursor over rows held in memory. */
@@ -137,6 +146,7 @@ struct view {
 	struct view		*below;
 	void			*data;
 	char			*filter;	/* "/" text, or NULL */
+	void			*cursor;	/* before the filter came */
 	int			 dirty_data;	/* load before drawing */
 };
 
@@ -168,6 +178,8 @@ struct ui {
 	int			 too_small;
 	int			 utf8;
 	int			 color;
+	int			 mouse;		/* clicks and the wheel come */
+	int			 list_y;	/* the page's first row, or -1 */
 
 	char			*message;
 	int			 message_error;
@@ -279,6 +291,15 @@ void		 ui_screen_message(struct ui *, int, const char *, ...)
 		     printflike(3, 4);
 int		 ui_screen_body_rows(const struct ui *);
 
+/* mouse.c: clicks and the wheel, as the keys that do the same. */
+enum ui_mouse {
+	UI_MOUSE_CLICK,
+	UI_MOUSE_DOUBLE,
+	UI_MOUSE_WHEEL_UP,
+	UI_MOUSE_WHEEL_DOWN
+};
+void		 ui_mouse(struct ui *, enum ui_mouse, int, int);
+
 /* keys.c: the key table (the help and the man page list the same). */
 struct ui_key {
 	int		 key;
@@ -303,6 +324,7 @@ void		 ui_view_load_all(struct ui *);
 struct view	*ui_view_page(struct ui *);	/* the top non-overlay */
 struct view	*ui_view_find(struct ui *, enum view_kind);
 void		 ui_view_set_filter(struct ui *, struct view *, const char *);
+void		 ui_view_name(struct view *, struct buf *);
 
 /* list.c: cursors. */
 int		 ui_list_key(struct ui_list *, int);
@@ -570,13 +592,24 @@ const char	*ui_pager_stream_mark(const struct ui *, char, enum ui_paint *);
 
 /* prompt.c: one line of input, or a yes/no question, over any view. */
 typedef void	 (*prompt_cb)(struct ui *, const char *, void *);
+/* Tab's choices for a line: whole lines, in order; *n says how many. */
+typedef char	**(*prompt_complete_cb)(struct ui *, const char *, size_t *);
 void		 ui_prompt_open(struct ui *, const char *, const char *, int,
 		     prompt_cb, void *, void (*)(void *));
+void		 ui_prompt_live(struct ui *, prompt_cb);
+void		 ui_prompt_completion(struct ui *, prompt_complete_cb);
 void		 ui_prompt_append(struct ui *, struct buf *, int);
 void		 ui_prompt_rubout(struct buf *, int);
 void		 ui_confirm_open(struct ui *, const char *, const char *,
 		     prompt_cb, void *, void (*)(void *));
 void		 ui_prompt_footer(struct view *, struct buf *);
+
+/* help.c, help-legend.c: the help's lines, wrapped when drawn. */
+struct help_text;
+void		 ui_help_add(struct help_text *, enum ui_paint, int,
+		     const char *, ...) printflike(4, 5);
+void		 ui_help_legend(const struct ui *, struct help_text *);
+void		 ui_help_footer(struct view *, struct buf *);
 
 /* form.c: run a template. */
 void		 ui_form_open(struct ui *, const char *, const char *);

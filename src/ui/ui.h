@@ -35,6 +35,7 @@ struct ui_config {
 	struct store_actor	 actor;
 	const char		*db_arg;	/* --db as given, for echoes */
 	const char		*tools_arg;	/* --tools as given */
+	int			 no_mouse;	/* --no-mouse, SLUICE_MOUSE=0 */
 };
 
 /* Run the console until the user quits; 0, or -1 with a reason. */

@@ -24,6 +24,7 @@
  */
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ static void	 versions_load(struct ui *, struct view *);
 static void	 versions_draw(struct ui *, struct view *, int, int);
 static int	 versions_key(struct ui *, struct view *, int);
 static void	 versions_free(struct view *);
+static void	 versions_name(struct view *, struct buf *);
 static void	 versions_row(struct ui *, void *, int, const char **,
 		     enum ui_paint *, enum ui_paint *);
 
@@ -53,8 +55,20 @@ const struct view_ops ui_view_versions = {
 	.load = versions_load,
 	.draw = versions_draw,
 	.key = versions_key,
-	.free = versions_free
+	.free = versions_free,
+	.name = versions_name,
+	.cursor_at = offsetof(struct versions, list),
+	.cursor_size = sizeof (struct ui_list)
 };
+
+/* "Versions: deploy-release". */
+static void
+versions_name(struct view *v, struct buf *b)
+{
+	struct versions	*vs = v->data;
+
+	buf_printf(b, "Versions: %s", vs->name);
+}
 
 /* Open the versions of the named template. */
 void

@@ -61,6 +61,7 @@ ui_view_pop(struct ui *ui)
 	if (v->ops->free != NULL)
 		v->ops->free(v);
 	free(v->filter);
+	free(v->cursor);
 	free(v);
 	ui->top->dirty_data = 1;
 	ui_dirty(ui);
@@ -82,6 +83,7 @@ ui_view_switch(struct ui *ui, enum view_kind kind)
 		if (v->ops->free != NULL)
 			v->ops->free(v);
 		free(v->filter);
+		free(v->cursor);
 		free(v);
 	}
 	if ((size_t)kind < nitems(view_tops))
@@ -128,12 +130,74 @@ ui_view_load_all(struct ui *ui)
 	}
 }
 
-/* A new filter on a view (NULL or "" clears it). */
+/* What the header calls a view: its name and what it shows. */
+void
+ui_view_name(struct view *v, struct buf *b)
+{
+	if (v->ops->name != NULL)
+		v->ops->name(v, b);
+	else
+		buf_puts(b, v->ops->title);
+}
+
+/*
+ * Put a kept cursor back over the rows read now: where it was, on as
+ * many rows as there are now (rows may have gone meanwhile), so the
+ * load after it finds its row by id (a window) or index (a list).
+ */
+static void
+view_cursor_back(void *at, const void *kept, size_t size)
+{
+	struct ui_window	*w = at;
+	struct ui_list		*l = at;
+	int			 n;
+
+	if (size == sizeof *w) {
+		n = w->n;
+		memcpy(w, kept, size);
+		w->n = n;
+		if (w->sel >= n)
+			w->sel = n - 1;
+		if (w->sel < 0)
+			w->sel = 0;
+	} else if (size == sizeof *l) {
+		n = l->n;
+		memcpy(l, kept, size);
+		l->n = n;
+		ui_list_fix(l, l->height);
+	}
+}
+
+/*
+ * A new filter on a view (NULL or "" clears it).  The cursor as it was
+ * before a filter came is kept, and put back when the filter goes: the
+ * rows read again unfiltered first, so the view's own load keeps it
+ * there from then on.
+ */
 void
 ui_view_set_filter(struct ui *ui, struct view *v, const char *text)
 {
+	size_t	 size = v->ops->cursor_size;
+	char	*at;
+
+	at = v->data != NULL && size > 0 ? (char *)v->data +
+	    v->ops->cursor_at : NULL;
+	if (v->filter == NULL && at != NULL && v->cursor == NULL) {
+		v->cursor = xmalloc(size);
+		memcpy(v->cursor, at, size);
+	}
 	free(v->filter);
 	v->filter = text != NULL && *text != '\0' ? xstrdup(text) : NULL;
 	v->dirty_data = 1;
 	ui_dirty(ui);
+	if (v->filter != NULL || v->cursor == NULL)
+		return;
+	if (at != NULL && v->ops->load != NULL) {
+		v->dirty_data = 0;
+		v->ops->load(ui, v);
+		view_cursor_back(at, v->cursor, size);
+		v->ops->load(ui, v);
+	}
+	free(v->cursor);
+	v->cursor = NULL;
 }

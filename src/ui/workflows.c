@@ -21,6 +21,7 @@
  */
 
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +56,9 @@ const struct view_ops ui_view_workflows = {
 	.draw = workflows_draw,
 	.key = workflows_key,
 	.free = workflows_free,
-	.tick = workflows_tick
+	.tick = workflows_tick,
+	.cursor_at = offsetof(struct workflows, w),
+	.cursor_size = sizeof (struct ui_window)
 };
 
 /* Read one window of rows from an anchor. */

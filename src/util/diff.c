@@ -379,17 +379,19 @@ diff_pretty(const char *doc)
 
 /*
  * The unified diff of two JSON documents, or NULL when they are the same.
- * They are compared as written, so their authors' layout and order show;
- * one written on a single line (by a script, say) would make the whole
- * document one changed line, so then both sides are pretty-printed first.
+ * They are compared as saved, byte for byte, so that patch(1) applies the
+ * diff to what "template show" prints.  With pretty, a document written
+ * on a single line (by a script, say), which would make the whole of it
+ * one changed line, has both sides pretty-printed first: easier to read,
+ * but a diff of other texts than the saved ones.
  */
 char *
 diff_documents(const char *a, const char *b, const char *label_a,
-    const char *label_b)
+    const char *label_b, int pretty)
 {
 	char	*ta, *tb, *d;
 
-	if (diff_multiline(a) && diff_multiline(b))
+	if (!diff_documents_reformat(a, b, pretty))
 		return (diff_unified(a, b, label_a, label_b, 3));
 	ta = diff_pretty(a);
 	tb = diff_pretty(b);
@@ -397,4 +399,11 @@ diff_documents(const char *a, const char *b, const char *label_a,
 	free(ta);
 	free(tb);
 	return (d);
+}
+
+/* Whether diff_documents would compare these pretty-printed. */
+int
+diff_documents_reformat(const char *a, const char *b, int pretty)
+{
+	return (pretty && (!diff_multiline(a) || !diff_multiline(b)));
 }

@@ -213,7 +213,8 @@ const char	*state_words(void);
 char		*diff_unified(const char *, const char *, const char *,
 		     const char *, int);
 char		*diff_documents(const char *, const char *, const char *,
-		     const char *);
+		     const char *, int);
+int		 diff_documents_reformat(const char *, const char *, int);
 
 /* time.c: wall clock for records, monotonic clock for delays. */
 int64_t		 time_now_ms(void);

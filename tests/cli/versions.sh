@@ -99,11 +99,16 @@ printf '{"start":{"tool":"echo","args":{"n":2},"done":true}}' \
     >"$T_DIR/o2.json"
 run_sluice template save oneline "$T_DIR/o1.json"
 run_sluice template save oneline "$T_DIR/o2.json"
-run_sluice template diff oneline
+run_sluice template diff oneline --pretty
 is "$(printf '%s\n' "$OUT" | grep '^[-+][^-+]' | tr -d ' \t')" '-"n":1
-+"n":2' "one-line documents differ by the changed value only"
-run_sluice template diff oneline 1
++"n":2' "--pretty: one-line documents differ by the changed value only"
+run_sluice template diff oneline 1 --pretty
 is "$(printf '%s\n' "$OUT" | grep -c '^@@')" "1" "in one hunk"
+run_sluice template diff oneline
+is "$(printf '%s\n' "$OUT" | grep -c '^[-+][^-+]')" 2 \
+    "without --pretty the saved lines are compared: one out, one in"
+like "$OUT" '+{"start":{"tool":"echo","args":{"n":2},"done":true}}' \
+    "as saved"
 
 run_sluice template save single "$T_DIR/o1.json"
 run_sluice template diff single
@@ -127,6 +132,16 @@ is "$(db_digest)" "$before" "refused diffs write nothing"
 run_sluice template rm web
 run_sluice template show web
 expect_rc 3 "a removed template is gone from show"
+"$SLUICE" template show web --version 1 >"$T_DIR/removed.out" 2>&1
+is "$?" 0 "but show --version shows a removed template's version"
+cmp -s "$T_DIR/removed.out" "$T_DIR/v1.json"
+ok $? "byte for byte as saved"
+run_sluice template show web --version 3 --json
+expect_rc 0 "show --version --json of a removed template"
+is "$(json_query "$OUT" "SELECT json_extract(j, '$.version') || ' ' ||
+    json_type(j, '$.removed_at') FROM d")" "3 text" "with its version and removed_at"
+run_sluice template show web --version 9
+expect_rc 3 "a version a removed template never had is not found"
 run_sluice template history web
 expect_rc 0 "but its history is still read"
 like "$OUT" "removed " "and says it was removed"
@@ -157,4 +172,42 @@ run_sluice template save nonl "$T_DIR/nl.json"
 "$SLUICE" template show nonl --version 2 >"$T_DIR/nl.out"
 cmp -s "$T_DIR/nl.json" "$T_DIR/nl.out"
 ok $? "a document with its newline keeps exactly one"
+
+# patch(1) applies "template diff V1 V2" to what "show --version V1"
+# prints, for documents of every layout: one line or several, with or
+# without a final newline, keys added, removed and changed.
+if command -v patch >/dev/null 2>&1; then
+	bad=0
+	i=0
+	while [ $i -lt 60 ]; do
+		awk -v seed=$i -v out="$T_DIR/r" '
+		function doc(f, n,   s, k, nl, sep) {
+			nl = rand() < 0.5
+			sep = nl ? ",\n  " : ", "
+			s = "{" (nl ? "\n  " : "") "\"start\": {\"tool\": " \
+			    "\"noop\"" sep "\"args\": {\"a\": 0"
+			for (k = 0; k < n; k++)
+				if (rand() < 0.7)
+					s = s sep "\"k" k "\": " int(rand() * 3)
+			s = s "}}" (nl ? "\n" : "") "}"
+			if (rand() < 0.5)
+				s = s "\n"
+			printf "%s", s > f
+			close(f)
+		}
+		BEGIN { srand(seed); doc(out "1.json", 8); doc(out "2.json", 8) }'
+		"$SLUICE" template save "rnd$i" "$T_DIR/r1.json" >/dev/null 2>&1 &&
+		"$SLUICE" template save "rnd$i" "$T_DIR/r2.json" >/dev/null 2>&1 &&
+		"$SLUICE" template show "rnd$i" --version 1 >"$T_DIR/rs.json" &&
+		"$SLUICE" template diff "rnd$i" 1 2 >"$T_DIR/rd.patch" &&
+		if grep -q '^@@' "$T_DIR/rd.patch"; then
+			patch -s "$T_DIR/rs.json" "$T_DIR/rd.patch" >/dev/null 2>&1
+		fi &&
+		cmp -s "$T_DIR/rs.json" "$T_DIR/r2.json" || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+	is "$bad" 0 "patch turns show --version 1 into version 2 for 60 random pairs"
+else
+	ok 0 "# SKIP patch(1) is not installed (./quickstart deps installs it)"
+fi
 done_testing
