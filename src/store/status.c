@@ -134,6 +134,8 @@ store_status_register(struct store *s, char **cause)
 {
 	int	 rc;
 
+	if (s->drv->function == NULL)	/* the database has it already */
+		return (0);
 	rc = s->drv->function(s->conn, &store_state_function);
 	if (rc == STORE_DRV_OK)
 		return (0);

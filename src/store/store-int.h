@@ -90,6 +90,9 @@ int		 store_prepare(struct store *, const char *,
 		     struct store_stmt **, char **);
 int		 store_exec(struct store *, const char *, char **);
 int		 store_read_begin(struct store *, char **);
+int		 store_drv_identify(struct store *, int64_t *, int64_t *,
+		     int64_t *, char **);
+int		 store_schema_version(struct store *, int64_t *, char **);
 void		 store_read_end(struct store *);
 int		 store_step_done(struct store *, struct store_stmt *,
 		     const char *, char **);
