@@ -204,6 +204,9 @@ const struct store_driver	*store_driver(void);
 /* driver-sqlite.c */
 extern const struct store_driver	 store_driver_sqlite;
 
+/* driver-socket.c: members' reads through the engine (service mode). */
+extern const struct store_driver	 store_driver_socket;
+
 /*
  * The statement calls every store file uses: one pointer call through
  * the statement's driver.

@@ -122,7 +122,7 @@ store_state_sql(const struct store_drv_arg *argv, int argc,
 	return (0);
 }
 
-static const struct store_drv_function store_state_function = {
+const struct store_drv_function store_state_function = {
 	.name = "sluice_state",
 	.nargs = 5,
 	.call = store_state_sql

@@ -54,6 +54,8 @@ static int	store_configure(struct store *, const struct store_ident *,
 static int	store_missing(const char *, char **);
 static int	store_unreadable(struct store *, int, char **);
 static int	store_denied(const char *, char **);
+static int	store_denied_engine(const char *, char **);
+static void	store_private(const char *);
 static int	store_files_writable(const char *);
 static int	store_open_once(const char *, int, struct store **, char **);
 static int	store_reopen(struct store *, char **);
@@ -110,6 +112,50 @@ store_denied(const char *path, char **cause)
 	xasprintf(cause, "cannot open database %s: %s", path,
 	    strerror(EACCES));
 	return (STORE_READONLY);
+}
+
+/*
+ * A database we may not read, whose engine does not answer either (a
+ * member in service mode reads through it): exit 4, saying both.
+ */
+static int
+store_denied_engine(const char *path, char **cause)
+{
+	log_debug("%s: %s: %s", __func__, path, *cause);
+	free(*cause);
+	xasprintf(cause, "cannot open database %s: %s, and no engine answers "
+	    "on %s.sock to read it for you: start its engine (systemctl start "
+	    "sluice-engine) or ask whoever runs it", path, strerror(EACCES),
+	    path);
+	return (STORE_READONLY);
+}
+
+/*
+ * In service mode (a setgid directory the group may not write) keep a
+ * database made by an older release, mode 0640, and its -wal and -shm,
+ * to the engine's account alone, as store_create_file makes it now.
+ */
+static void
+store_private(const char *path)
+{
+	const char	*suffix[] = { "", "-wal", "-shm" };
+	struct stat	 dsb, sb;
+	char		*dir, *file;
+	size_t		 i;
+
+	dir = store_dirname(path);
+	if (stat(dir, &dsb) == 0 && (dsb.st_mode & S_ISGID) &&
+	    !(dsb.st_mode & S_IWGRP)) {
+		for (i = 0; i < nitems(suffix); i++) {
+			xasprintf(&file, "%s%s", path, suffix[i]);
+			if (stat(file, &sb) == 0 && sb.st_uid == geteuid() &&
+			    (sb.st_mode & 077) != 0 && chmod(file, 0600) != 0)
+				log_debug("%s: %s: %s", __func__, file,
+				    strerror(errno));
+			free(file);
+		}
+	}
+	free(dir);
 }
 
 /* The reason given for a database that does not exist yet. */
@@ -191,8 +237,10 @@ store_mkdirs(const char *path, char **cause)
  * Create an empty database file ourselves, so its mode and group never
  * depend on the umask: 0600, or with the directory's group when the
  * directory is setgid: 0660 when the group may write the directory (a
- * team's shared database), 0640 when it may not (service mode: the
- * engine's account writes, the team reads).
+ * team's shared database); 0600 still when it may not (service mode: the
+ * engine's account alone reads and writes it, the team reads through the
+ * engine, driver-socket.c).  SQLite gives the -wal and -shm files the
+ * database's mode.
  */
 static int
 store_create_file(const char *path, char **cause)
@@ -222,7 +270,7 @@ store_create_file(const char *path, char **cause)
 		return (-1);
 	}
 	if (dsb.st_mode & S_ISGID)
-		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0640;
+		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0600;
 	if (fstat(fd, &sb) != 0)
 		goto fail;
 	if ((dsb.st_mode & S_ISGID) && sb.st_gid != dsb.st_gid &&
@@ -477,6 +525,7 @@ static int
 store_open_once(const char *path, int flags, struct store **sp,
     char **cause)
 {
+	const struct store_driver *drv = store_driver();
 	struct store		*s;
 	struct store_ident	 id;
 	struct stat		 sb;
@@ -503,16 +552,18 @@ store_open_once(const char *path, int flags, struct store **sp,
 		xasprintf(cause, "%s is a directory, not a database", path);
 		return (STORE_ERR);
 	} else if (access(path, R_OK) != 0 && errno == EACCES)
-		return (store_denied(path, cause));
+		drv = &store_driver_socket;	/* service mode: a member */
 
 	s = xcalloc(1, sizeof *s);
 	s->create_fd = -1;
 	s->path = xstrdup(path);
 	s->flags = flags;
-	s->drv = store_driver();
+	s->drv = drv;
 	if (s->drv->open(path, (flags & STORE_F_READONLY) ?
 	    STORE_DRV_O_READONLY : 0, &s->conn, cause) != 0) {
 		rc = STORE_ERR;
+		if (drv == &store_driver_socket)
+			rc = store_denied_engine(path, cause);
 		goto fail;
 	}
 	s->busy_timeout = STORE_BUSY_TIMEOUT;
@@ -558,6 +609,8 @@ store_open_once(const char *path, int flags, struct store **sp,
 	/* Readers who may not write the directory need the journal kept. */
 	if (!s->readonly && s->drv->keep_journal != NULL)
 		s->drv->keep_journal(s->conn);
+	if (!s->readonly)
+		store_private(path);
 	if (s->create_fd != -1)
 		flock(s->create_fd, LOCK_UN);	/* the fd stays: see above */
 	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
@@ -595,6 +648,13 @@ const char *
 store_path(const struct store *s)
 {
 	return (s->path);
+}
+
+/* Whether this store reads through the engine (a member, service mode). */
+int
+store_is_remote(const struct store *s)
+{
+	return (s->drv == &store_driver_socket);
 }
 
 /* Whether writes will be refused. */
