@@ -525,14 +525,17 @@ parse_foreach(struct parse_step *ps, const cJSON *v, const char *path)
 }
 
 /*
- * "concurrency": an object is the step's key (SPEC §13); a number (or a
- * percentage) bounds a for-each's items in flight.
+ * "concurrency": a number bounds a for-each's items in flight.  A key
+ * object (SPEC §13) is the run's alone so far: on a step it is refused,
+ * never taken and then ignored.
  */
 static void
 parse_concurrency(struct parse_step *ps, const cJSON *v, const char *path)
 {
 	if (cJSON_IsObject(v))
-		flow_concurrency_parse(&ps->st->concurrency, v, path, ps->d);
+		flow_diags_add(ps->d, FLOW_ERROR, path, "a concurrency key "
+		    "is given on the run, not on a step (a step's "
+		    "concurrency is a number of for-each items)");
 	else
 		flow_foreach_field(ps->st, v, path, ps->d);
 }

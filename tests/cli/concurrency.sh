@@ -5,9 +5,9 @@
 # runs say what they wait behind in list, show and JSON, can be
 # cancelled, and keep their order across a kill -9 of the engine, none
 # lost and none run twice.  With refuse, a start into a held key exits 4
-# naming the holder and records nothing.  A step-level key serialises
-# one step across runs while their other steps overlap.  check refuses a
-# bad concurrency object at its JSON path.
+# naming the holder and records nothing.  check refuses a bad
+# concurrency object at its JSON path, and a key object on a step (only
+# runs hold keys so far).
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
@@ -81,11 +81,12 @@ for bad in '{"key": "k", "limit": 0}|$.concurrency.limit' \
 	expect_rc 2 "concurrency $obj is refused"
 	like "$ERR" "$path" "at $path"
 done
-printf '{"start": {"tool": "noop", "concurrency": {"key": "k", "on_busy": "later"}}}\n' \
+printf '{"start": {"tool": "noop", "concurrency": {"key": "k"}}}\n' \
     >"$T_DIR/bad.json"
 run_sluice check "$T_DIR/bad.json"
-expect_rc 2 "a step's bad on_busy is refused"
-like "$ERR" '$.start.concurrency.on_busy' "at its path"
+expect_rc 2 "a key object on a step is refused, not ignored"
+like "$ERR" '$.start.concurrency: a concurrency key is given on the run' \
+    "at its path, saying where a key goes"
 
 # --- ten starts, limit 1, queue -----------------------------------------------
 
