@@ -630,6 +630,7 @@ int		 engine_secret_input_save(struct engine *, int64_t,
 		     const struct cJSON *, char **);
 void		 engine_secret_input_load(struct engine *, struct ewf *);
 void		 engine_secret_input_drop(struct engine *, struct ewf *);
+void		 engine_secret_input_forget(struct engine *, int64_t);
 void		 engine_secret_input_sweep(struct engine *);
 
 /*
