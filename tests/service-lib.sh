@@ -92,6 +92,17 @@ as() {
 	setpriv --reuid="$_u" --regid="$(id -g "$_u")" --init-groups "$@"
 }
 
+# run_as USER ARGS...: sluice ARGS as USER, without a terminal; $RC,
+# $OUT and $ERR.
+run_as() {
+	_u=$1
+	shift
+	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+	RC=$?
+	OUT=$(cat "$T_DIR/out")
+	ERR=$(cat "$T_DIR/err")
+}
+
 # svc_engine: start the engine as the service account (umask 027), after
 # "sluice init" as the unit's ExecStartPre does; $EPID, and 0 once it
 # listens.

@@ -13,18 +13,6 @@
 
 command -v python3 >/dev/null 2>&1 || skip_all "needs python3 for a raw client"
 
-cat >"$T_DIR/client.py" <<'EOF2'
-import socket, sys
-
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(10)
-s.connect(sys.argv[1])
-f = s.makefile("rb")
-for line in sys.argv[2:]:
-    s.sendall(line.encode() + b"\n")
-    print(f.readline().decode().rstrip("\n"))
-EOF2
-
 cat >"$T_DIR/t.json" <<'EOF2'
 {"inputs": {"env": {"enum": ["staging", "prod"], "required": true},
             "n": {"type": "integer", "maximum": 5, "default": 1}},
@@ -39,7 +27,7 @@ forged='{"start":{"run":["touch","'"$T_DIR"'/forged"]}}'
 
 # start ARGS: a start request with ARGS, by hand; the answer in $OUT.
 start() {
-	OUT=$(python3 "$T_DIR/client.py" "$sock" \
+	OUT=$(raw_lines "$sock" \
 	    "{\"command\":\"start\",\"args\":$1}")
 }
 

@@ -13,16 +13,6 @@
 
 svc_setup na
 
-# run_as USER ARGS...: sluice as USER; $RC, $OUT, $ERR.
-run_as() {
-	_u=$1
-	shift
-	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
-	RC=$?
-	OUT=$(cat "$T_DIR/out")
-	ERR=$(cat "$T_DIR/err")
-}
-
 cat >"$flows/noop.json" <<'EOF2'
 {"start": {"tool": "noop"}}
 EOF2

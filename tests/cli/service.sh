@@ -44,16 +44,6 @@ cat >"$flows/boom.json" <<'EOF2'
 EOF2
 chmod 0644 "$flows"/*.json
 
-# run_as USER ARGS...: run_sluice as USER.
-run_as() {
-	_u=$1
-	shift
-	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
-	RC=$?
-	OUT=$(cat "$T_DIR/out")
-	ERR=$(cat "$T_DIR/err")
-}
-
 # row_is ID STATUS: the step row's status.
 row_is() {
 	[ "$(q "SELECT status FROM workflow_steps WHERE id = $1")" = "$2" ]
