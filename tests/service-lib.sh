@@ -92,17 +92,6 @@ as() {
 	setpriv --reuid="$_u" --regid="$(id -g "$_u")" --init-groups "$@"
 }
 
-# run_as USER ARGS...: sluice ARGS as USER, without a terminal; $RC,
-# $OUT and $ERR.
-run_as() {
-	_u=$1
-	shift
-	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
-	RC=$?
-	OUT=$(cat "$T_DIR/out")
-	ERR=$(cat "$T_DIR/err")
-}
-
 # svc_engine: start the engine as the service account (umask 027), after
 # "sluice init" as the unit's ExecStartPre does; $EPID, and 0 once it
 # listens.
@@ -114,4 +103,20 @@ svc_engine() {
 	EPID=$!
 	ENGINES="$ENGINES $EPID"
 	wait_for test -S "$SLUICE_DB.sock"
+}
+
+# run_as USER ARGS...: sluice as USER, its status in $RC, its output in
+# $OUT and $ERR.
+run_as() {
+	_u=$1
+	shift
+	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+	RC=$?
+	OUT=$(cat "$T_DIR/out")
+	ERR=$(cat "$T_DIR/err")
+}
+
+# row_is ID STATUS: the step row's status.
+row_is() {
+	[ "$(q "SELECT status FROM workflow_steps WHERE id = $1")" = "$2" ]
 }
