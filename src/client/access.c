@@ -19,9 +19,7 @@
  * access.c: a database that is not open to us at all.  Someone who can
  * neither open the database nor connect to its engine's socket gets exit
  * 4 and one line that says so, and what to ask for: the group of the
- * database's directory (service mode's team group, TEAM USE in sluice(1))
- * when they are not in it; the engine started when they are and it is
- * not listening.
+ * database's directory (service mode's team group, TEAM USE in sluice(1)).
  */
 
 #include <sys/stat.h>
@@ -64,8 +62,11 @@ client_denied_errno(int error)
 }
 
 /*
- * Neither the database at path nor its socket is open to us: say so, in
- * one line, and what to ask for.  Returns EXIT_REFUSED.
+ * Someone who can neither open the database at path nor connect to its
+ * socket, and is not in the group of its directory (a service's team):
+ * say so in one line, naming the group to ask for, and return
+ * EXIT_REFUSED.  A member gets -1, and the caller says what a member
+ * needs (the engine started: the store's own words).
  */
 int
 client_no_access(const struct client *cl, const char *path)
@@ -73,6 +74,7 @@ client_no_access(const struct client *cl, const char *path)
 	struct stat	 sb;
 	struct group	*gr;
 	char		*copy, *dir;
+	int		 rc = -1;
 
 	copy = xstrdup(path);
 	dir = dirname(copy);
@@ -81,11 +83,8 @@ client_no_access(const struct client *cl, const char *path)
 		client_error(cl, "%s: permission denied: neither the database "
 		    "nor its engine's socket is open to you (ask the service's "
 		    "owner to add you to group %s)", path, gr->gr_name);
-	} else {
-		client_error(cl, "%s: permission denied, and no engine answers "
-		    "on %s.sock: start its engine (systemctl start "
-		    "sluice-engine) or ask whoever runs it", path, path);
+		rc = EXIT_REFUSED;
 	}
 	free(copy);
-	return (EXIT_REFUSED);
+	return (rc);
 }

@@ -305,13 +305,13 @@ client_store(struct client *cl, int mode)
 	}
 	if (rc == STORE_READONLY && access(path, R_OK) != 0 &&
 	    client_denied_errno(errno) && (fd = client_sock_connect(path)) ==
-	    -1) {
-		/* Neither door is open to us: say which to ask for. */
+	    -1 && client_denied_errno(errno) &&
+	    client_no_access(cl, path) != -1) {
+		/* Neither door is open to us: we said which to ask for. */
 		free(cause);
-		rc = client_no_access(cl, path);
 		free(path);
 		cl->store = NULL;
-		return (rc);
+		return (EXIT_REFUSED);
 	}
 	if (fd != -1)
 		close(fd);

@@ -360,11 +360,11 @@ client_ask(struct client *cl, const struct engine_request *q0,
 			return (client_lost(cl, q->request, cause, r));
 		}
 		if (rc == CLIENT_DENIED && access(path, R_OK) != 0 &&
-		    client_denied_errno(errno)) {
+		    client_denied_errno(errno) &&
+		    client_no_access(cl, path) != -1) {
 			free(cause);
-			rc = client_no_access(cl, path);
 			free(path);
-			return (rc);
+			return (EXIT_REFUSED);
 		}
 		free(path);
 		if (rc != 1) {
