@@ -161,7 +161,7 @@ check_step_path(const char *base, const struct flow_step *st,
 	struct buf	b;
 
 	buf_init(&b);
-	buf_puts(&b, base);
+	buf_puts(&b, st->beside ? "$" : base);
 	flow_path_add_key(&b, st->key);
 	if (field != NULL)
 		buf_printf(&b, ".%s", field);

@@ -226,6 +226,8 @@ struct flow_step {
 	char			*input_json;	/* its input, NULL: {} */
 	char			*when_src;	/* "when", NULL: always */
 	struct cond		*when;
+	int			 beside;	/* a handler in a template's */
+						/* wrapper: its path is "$.KEY" */
 };
 
 /* A sub-workflow chain deeper than this fails at run time (SPEC §3). */
