@@ -57,6 +57,7 @@ const struct cli_cmd *const cli_cmds[] = {
 	&cli_cmd_check,
 	&cli_cmd_engine,
 	&cli_cmd_audit,
+	&cli_cmd_request,
 	&cli_cmd_init,
 	&cli_cmd_backup,
 	&cli_cmd_status,

@@ -100,6 +100,7 @@ extern const struct cli_cmd cli_cmd_list;
 extern const struct cli_cmd cli_cmd_show;
 extern const struct cli_cmd cli_cmd_gates;
 extern const struct cli_cmd cli_cmd_audit;
+extern const struct cli_cmd cli_cmd_request;
 extern const struct cli_cmd cli_cmd_template;
 extern const struct cli_cmd cli_cmd_approve;
 extern const struct cli_cmd cli_cmd_reject;

@@ -117,6 +117,7 @@ void		 client_secret_rules_free(struct secret_rule *, size_t);
  * inbox of an engine that runs without a socket; else this process
  * becomes the engine for one command and applies it (reply.offline).
  */
+#define CLIENT_LOST	2	/* sent; the engine went away unanswering */
 char		*client_sock_path(const char *);
 int		 client_sock_connect(const char *);
 int		 client_probe(struct store *);	/* 1: an engine runs */
@@ -134,6 +135,13 @@ int		 client_ask(struct client *, const struct engine_request *,
 int		 client_command(struct client *, const char *, int64_t, int64_t,
 		     const char *, const char *, struct engine_reply *);
 void		 client_offline_note(struct client *);
+
+/* outcome.c: what became of a request whose answer never came. */
+#define CLIENT_OUTCOME_WAIT_MS	30000	/* for an engine to say what it did */
+int		 client_outcome(struct client *, const char *, int64_t,
+		     struct engine_reply *, char **);
+int		 client_lost(struct client *, const char *, char *,
+		     struct engine_reply *);
 
 /*
  * start.c: what starting a run takes.  The document is a flow file or a

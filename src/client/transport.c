@@ -101,7 +101,9 @@ client_probe(struct store *s)
  * Ask over the socket of the database at dbpath, before (or without)
  * opening it: a command that only asks the engine need not read the
  * database.  Returns 0 with the answer in r, 1 when no engine listens
- * (nothing was sent), -1 with *cause when the exchange failed.
+ * (nothing was sent), CLIENT_LOST when the engine went away after the
+ * request was sent (whether it was applied, client_outcome tells), -1
+ * with *cause when the exchange failed.
  */
 int
 client_ask_sock(const char *dbpath, const struct store_actor *actor,
@@ -153,13 +155,22 @@ client_ask_sock(const char *dbpath, const struct store_actor *actor,
 	    deadline)) == NULL && errno == ETIMEDOUT && q->patient)
 		deadline = time_mono_ms() + CLIENT_WAIT_MS;
 	if (rc == 0 && line == NULL) {
-		if (errno == ETIMEDOUT)
+		if (errno != ETIMEDOUT) {
+			xasprintf(cause, "the engine went away before it "
+			    "answered (%s)", errno == 0 ? "connection closed" :
+			    strerror(errno));
+			rc = CLIENT_LOST;
+		} else if (q->request != NULL) {
+			xasprintf(cause, "the engine did not answer within "
+			    "%d s; 'sluice request %s' tells later whether it "
+			    "applied the command", CLIENT_WAIT_MS / 1000,
+			    q->request);
+			rc = -1;
+		} else {
 			xasprintf(cause, "the engine did not answer within "
 			    "%d s", CLIENT_WAIT_MS / 1000);
-		else
-			xasprintf(cause, "the engine's answer was lost: %s",
-			    strerror(errno));
-		rc = -1;
+			rc = -1;
+		}
 	} else if (rc == 0) {
 		if (engine_reply_read(line, r) != 0) {
 			xasprintf(cause, "the engine's answer is unreadable");
@@ -186,6 +197,7 @@ client_post(struct store *s, const struct store_actor *actor,
 	m.workflow_id = q->workflow_id;
 	m.step_id = q->step_id;
 	m.args_json = (char *)q->args_json;
+	m.request = (char *)q->request;
 	return (store_inbox_post(s, actor, &m, id, cause));
 }
 
@@ -313,21 +325,27 @@ client_submit(struct store *s, const struct flow_tools *tools,
 }
 
 /*
- * A client's request, by whichever way reaches the engine; nothing is
- * printed but why the exchange failed (said to the client).  Returns its
- * exit status, the engine's answer in r.
+ * A client's request, by whichever way reaches the engine, with an id of
+ * its own (engine/request.c); nothing is printed but why the exchange
+ * failed (said to the client), and what became of a request whose answer
+ * was lost.  Returns its exit status, the engine's answer in r.
  */
 int
-client_ask(struct client *cl, const struct engine_request *q,
+client_ask(struct client *cl, const struct engine_request *q0,
     struct engine_reply *r)
 {
 	const struct flow_tools	*tools;
+	struct engine_request	 qid = *q0, *q = &qid;
 	struct engine_opts	 opts;
-	char			*cause = NULL, *path;
+	char			*cause = NULL, *path, id[ENGINE_REQUEST_ID_LEN + 1];
 	int			 rc;
 
 	memset(r, 0, sizeof *r);
 	memset(&opts, 0, sizeof opts);
+	if (q->request == NULL) {
+		engine_request_id_new(id);
+		q->request = id;
+	}
 	/* An engine answering its socket: ask it first, opening nothing. */
 	if (cl->store == NULL) {
 		path = client_db_path(cl);
@@ -335,6 +353,8 @@ client_ask(struct client *cl, const struct engine_request *q,
 		free(path);
 		if (rc == 0)
 			return (EXIT_OK);
+		if (rc == CLIENT_LOST)
+			return (client_lost(cl, q->request, cause, r));
 		if (rc != 1) {
 			client_error(cl, "%s", cause);
 			free(cause);
@@ -349,7 +369,9 @@ client_ask(struct client *cl, const struct engine_request *q,
 	if ((rc = client_engine_opts(cl, &opts)) != 0)
 		return (rc);
 	if ((rc = client_submit(cl->store, tools, &opts, &cl->actor, q, r,
-	    &cause)) != 0) {
+	    &cause)) == CLIENT_LOST)
+		return (client_lost(cl, q->request, cause, r));
+	if (rc != 0) {
 		client_error(cl, "%s", cause);
 		free(cause);
 		return (rc == STORE_READONLY ? EXIT_REFUSED : EXIT_FAILED);

@@ -55,12 +55,11 @@ static int	 engine_in_fanout(struct engine *, const struct store_step *,
 int64_t
 engine_step_timeout(struct engine *e, const struct flow_step *fs)
 {
-	const struct flow_tool	*t = NULL;
+	const struct flow_tool	*t;
 
 	if (fs->timeout >= 0)
 		return (fs->timeout);
-	if (fs->exec == KIND_TOOL && e->tools != NULL)
-		t = flow_tools_find(e->tools, fs->tool);
+	t = engine_step_tool(e, fs);
 	if (t != NULL && t->timeout >= 0)
 		return (t->timeout);
 	if (e->opts.site != NULL && e->opts.site->timeout >= 0)
@@ -195,7 +194,7 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
     int has_exit, int exit_code, const char *result)
 {
 	const struct flow_step	*fs = engine_spec(es);
-	const struct flow_tool	*t = NULL;
+	const struct flow_tool	*t;
 	struct retry_policy	 rp;
 	char			*msg;
 	int			 arm;
@@ -203,8 +202,7 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 	engine_row_end(e, es, STEP_FAILED, result, why, has_exit, exit_code);
 	if (es->wf->ended)
 		return;
-	if (fs->exec == KIND_TOOL && e->tools != NULL)
-		t = flow_tools_find(e->tools, fs->tool);
+	t = engine_step_tool(e, fs);
 	retry_policy_of(fs, t, e->opts.site != NULL ? &e->opts.site->retry :
 	    NULL, &rp);
 	if (!es->no_retry && es->attempt < retry_max_attempts(&rp)) {

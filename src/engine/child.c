@@ -255,3 +255,36 @@ engine_wf_output(struct engine *e, struct ewf *wf)
 	cJSON_Delete(scope);
 	return (s);
 }
+
+/*
+ * A sub-workflow step: record it running with its child's input as its
+ * args, and start the child.  Nothing of the step stays in memory: the
+ * child's end finishes its row.
+ */
+static void
+engine_child_run(struct engine *e, struct estep *es,
+    const struct flow_tool *t, const char *args, struct cJSON *scope)
+{
+	const struct flow_step	*fs = engine_spec(es);
+	char			*input, *why = NULL;
+
+	input = interp_json(fs->input_json != NULL ? fs->input_json : "{}",
+	    scope);
+	if (input == NULL)
+		input = xstrdup("{}");
+	engine_exec_running(e, es, input, NULL);
+	engine_trace(e, 'S', es->id);
+	/* A child that fails is not started again unless retry says so. */
+	es->no_retry = !fs->retry.set;
+	if (engine_child_start(e, es, fs->workflow, input, &why) == 0) {
+		engine_step_failed(e, es, why, 0, 0, NULL);
+		free(why);
+	}
+	free(input);
+	engine_exec_end(e, es);
+}
+
+const struct engine_runner engine_runner_child = {
+	.name = "sub-workflow",
+	.start = engine_child_run
+};

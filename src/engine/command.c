@@ -219,8 +219,8 @@ engine_cmd_workflow(struct engine *e, int64_t id, const char *verb,
  * uid's): the operator right first where the command needs it, then the
  * command.  Fills the reply and returns its code.
  */
-int
-engine_apply(struct engine *e, const struct store_inbox *m,
+static int
+engine_apply_one(struct engine *e, const struct store_inbox *m,
     struct engine_reply *r)
 {
 	const struct engine_command	*cmd = NULL;
@@ -229,8 +229,6 @@ engine_apply(struct engine *e, const struct store_inbox *m,
 	struct store_inbox		 as = *m;
 	size_t				 i;
 
-	memset(r, 0, sizeof *r);
-	engine_txn(e);
 	for (i = 0; i < nitems(engine_commands); i++) {
 		if (strcmp(engine_commands[i].name, m->command) == 0)
 			cmd = &engine_commands[i];
@@ -252,6 +250,48 @@ engine_apply(struct engine *e, const struct store_inbox *m,
 	} else if (!cmd->owners || engine_owners_may(e, &as, &caller, r))
 		cmd->apply(e, &as, &caller, r);
 	authority_caller_clear(&caller);
+	return (r->code);
+}
+
+/* Apply a request in this process, which is the engine (run --wait). */
+int
+engine_request_apply(struct engine *e, const struct store_actor *actor,
+    const struct engine_request *q, struct engine_reply *r)
+{
+	struct store_inbox	 m;
+	const struct user_info	*self = user_self();
+
+	memset(&m, 0, sizeof m);
+	m.uid = actor != NULL ? (int64_t)actor->uid : (int64_t)self->uid;
+	m.who = (char *)(actor != NULL && actor->user != NULL ? actor->user :
+	    self->name);
+	m.tty = (char *)(actor != NULL ? actor->tty : self->tty);
+	m.host = (char *)(actor != NULL ? actor->host : self->host);
+	m.via = (char *)(actor != NULL ? actor->via : NULL);
+	m.command = (char *)q->command;
+	m.workflow_id = q->workflow_id;
+	m.step_id = q->step_id;
+	m.args_json = (char *)q->args_json;
+	m.request = (char *)q->request;
+	return (engine_apply(e, &m, r));
+}
+
+/*
+ * Apply one command (engine_apply_one), once: a command with a request id
+ * is recorded with its answer in the same transaction, and the same id
+ * again gets that answer without being applied again.
+ */
+int
+engine_apply(struct engine *e, const struct store_inbox *m,
+    struct engine_reply *r)
+{
+	memset(r, 0, sizeof *r);
+	engine_txn(e);
+	if (m->request != NULL && engine_request_seen(e, m, r))
+		return (r->code);
+	engine_apply_one(e, m, r);
+	if (m->request != NULL)
+		engine_request_record(e, m, r);
 	return (r->code);
 }
 

@@ -147,6 +147,7 @@ struct estep {
 	int			 pid_dirty;	/* pid not yet recorded */
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
+	const struct engine_runner *runner; /* how it runs (runner.c) */
 	struct engine_mcp	*mcp;		/* an MCP tool's exchange */
 	int64_t			 timeout;	/* ms, 0 none; processes only */
 	struct loop_timer	*hb_timer;	/* heartbeat: silence watch */
@@ -321,13 +322,59 @@ void		 engine_drain(void *);
 const struct flow_step *engine_spec(const struct estep *);
 void		 engine_step_role(struct estep *, const struct store_step *);
 
-/* exec.c: running a step: built-ins, processes, output, ends. */
-void		 engine_exec(struct engine *, struct estep *);
-void		 engine_exec_kill(struct engine *, struct estep *);
-void		 engine_spawn(struct engine *);
-void		 engine_record_pids(struct engine *);
+/*
+ * runner.c: how a step runs.  A runner starts a step (its catalog tool,
+ * resolved args and scope), takes its output, sees its process end and
+ * stops it; runner.c's table of kinds says which runner a step has.  A
+ * runner without a process has no output or exit: it ends the step
+ * itself (engine_exec_end).
+ */
+#define ENGINE_RUNNER_PROCESS	0x1	/* spawns a process: a job slot */
+#define ENGINE_RUNNER_TALK	0x2	/* its stdin carries requests */
+struct engine_runner {
+	const char	*name;
+	int		 flags;
+	void		(*start)(struct engine *, struct estep *,
+			    const struct flow_tool *, const char *,
+			    struct cJSON *);
+	void		(*spawned)(struct engine *, struct estep *);
+	void		(*output)(struct engine *, struct estep *, int,
+			    const char *, size_t);
+	void		(*exit)(struct engine *, struct estep *, int);
+	void		(*kill)(struct engine *, struct estep *);
+};
+extern const struct engine_runner engine_runner_process;	/* exec.c */
+extern const struct engine_runner engine_runner_mcp;	/* tool-mcp.c */
+extern const struct engine_runner engine_runner_builtin; /* builtin.c */
+extern const struct engine_runner engine_runner_child;	/* child.c */
+const struct engine_runner *engine_runner_pick(struct engine *,
+		     const struct flow_step *, const struct flow_tool **);
+const struct flow_tool *engine_step_tool(struct engine *,
+		     const struct flow_step *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
+char		*engine_kind_policy(struct engine *, struct ewf *,
+		     const struct flow_step *);
+void		 engine_kind_waiting(struct engine *, struct ewf *,
+		     const struct flow_step *, int64_t, int64_t);
+
+/* exec.c: running a step through its runner; the process runner. */
+void		 engine_exec(struct engine *, struct estep *);
+void		 engine_exec_running(struct engine *, struct estep *,
+		     const char *, const char *);
+void		 engine_exec_end(struct engine *, struct estep *);
+void		 engine_exec_kill(struct engine *, struct estep *);
+void		 engine_exec_process(struct engine *, struct estep *,
+		     const struct flow_tool *, const char *, struct cJSON *);
+void		 engine_exec_stream(struct engine *, struct estep *, int,
+		     const char *, size_t);
+void		 engine_exec_status(struct engine *, struct estep *, int);
+void		 engine_exec_stop(struct engine *, struct estep *);
+void		 engine_spawn(struct engine *);
+#ifdef SLUICE_TEST_CLOCK
+void		 engine_test_hold(const char *);
+#endif
+void		 engine_record_pids(struct engine *);
 void		 engine_exec_log(struct engine *, struct estep *,
 		     const char *, const char *, size_t);
 char		*engine_exec_result(const struct buf *);
@@ -459,6 +506,14 @@ void		 engine_server_wait(struct engine *, int);
 /* busy.c */
 void		 engine_busy_attach(struct engine *);
 
+/* request.c: request ids, recorded with their answers. */
+void		 engine_outcome(struct engine *, int64_t, const char *,
+		     struct engine_reply *);
+int		 engine_request_seen(struct engine *,
+		     const struct store_inbox *, struct engine_reply *);
+void		 engine_request_record(struct engine *,
+		     const struct store_inbox *, const struct engine_reply *);
+
 /* command.c: the inbox. */
 void		 engine_inbox(struct engine *);
 int		 engine_apply(struct engine *, const struct store_inbox *,
@@ -569,10 +624,6 @@ int		 engine_cmd_prune(struct engine *,
 		     const struct authority_caller *, struct engine_reply *);
 void		 engine_prune_due(struct engine *);
 void		 engine_prune_open(struct engine *);
-void		 engine_reply_prune_json(struct cJSON *,
-		     const struct engine_reply *);
-void		 engine_reply_prune_read(const struct cJSON *,
-		     struct engine_reply *);
 
 int		 engine_cmd_schedule_rm(struct engine *,
 		     const struct store_inbox *,

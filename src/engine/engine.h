@@ -209,8 +209,12 @@ int		 engine_workflow_status(struct engine *, int64_t,
  * them (client/transport.c decides how they travel) and the engine
  * answers them, on its socket or an inbox row.
  */
+#define ENGINE_REQUEST_ID_LEN	32	/* ours: 128 random bits in hex */
+#define ENGINE_REQUEST_ID_MAX	64	/* anyone's */
+
 struct engine_request {
 	const char	*command;	/* start approve reject cancel ... */
+	const char	*request;	/* the client's id for it, or NULL */
 	int64_t		 workflow_id;
 	int64_t		 step_id;
 	const char	*args_json;	/* what the command needs */
@@ -232,6 +236,24 @@ struct engine_reply {
 	int64_t		 pruned_logs;
 	char		*waiting;	/* ping: what the engine waits for */
 	int64_t		 waiting_since;	/* ping: since when (wall ms) */
+	int		 outcome;	/* outcome: ENGINE_OUTCOME_* */
+	int64_t		 queued;	/* outcome: the inbox row holding it */
+};
+#define ENGINE_OUTCOME_NONE		0	/* not an answer to "outcome" */
+#define ENGINE_OUTCOME_APPLIED		1	/* r is the request's answer */
+#define ENGINE_OUTCOME_NOT_APPLIED	2	/* and it never will be */
+#define ENGINE_OUTCOME_QUEUED		3	/* on an inbox row, not yet */
+
+/* A request as the engine reads it off its socket. */
+struct engine_wire {
+	char		*command;
+	int64_t		 workflow_id;
+	int64_t		 step_id;
+	char		*args_json;	/* NULL: none */
+	char		*request;	/* the client's id for it, or NULL */
+	char		*tty;		/* the client's report, or "-" */
+	char		*host;
+	char		*via;		/* "mcp", "other" or NULL */
 };
 
 int		 engine_request_apply(struct engine *,
@@ -240,6 +262,15 @@ int		 engine_request_apply(struct engine *,
 void		 engine_reply_clear(struct engine_reply *);
 int		 engine_reply_read(const char *, struct engine_reply *);
 struct cJSON	*engine_reply_json(const struct engine_reply *);
+int		 engine_request_decode(const char *, struct engine_wire *,
+		     char **);
+void		 engine_wire_clear(struct engine_wire *);
+void		 engine_request_id_new(char *);
+int		 engine_request_id_valid(const char *);
+const char	*engine_outcome_name(int);
+/* request.c: what became of a request, from its record. */
+int		 engine_request_outcome(struct store *, int64_t,
+		     const char *, struct engine_reply *, char **);
 
 /* busy.c: "sluice engine" waits out a busy database, never exits for it. */
 void		 engine_busy_init(const char *);

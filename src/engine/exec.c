@@ -15,8 +15,8 @@
  */
 
 /*
- * exec.c: running one step.  Built-ins (noop, echo, fail, sleep) end in
- * the engine itself; everything else is a process in its own group,
+ * exec.c: running one step, through its runner (runner.c picks it by
+ * kind), and the process runner itself.  A process runs in its own group,
  * spawned once the turn that records it running has committed (so no
  * process exists without its row), its pid, group and start time
  * recorded in the next transaction.  Output is logged as it comes; the
@@ -38,12 +38,6 @@
 
 extern char	**environ;
 
-static void	 engine_exec_builtin(struct engine *, struct estep *,
-		     const char *);
-static void	 engine_exec_child(struct engine *, struct estep *,
-		     const cJSON *);
-static void	 engine_exec_process(struct engine *, struct estep *,
-		     const struct flow_tool *, const char *, cJSON *);
 static void	 engine_exec_piece(struct estep *, int, const char *,
 		     size_t);
 static void	 engine_exec_flush(struct estep *);
@@ -52,44 +46,18 @@ static void	 engine_exec_output(struct proc *, int, const char *, size_t,
 static void	 engine_exec_exit(struct proc *, int, void *);
 static void	 engine_exec_timeout(void *);
 static void	 engine_exec_silent(void *);
-static void	 engine_exec_slept(void *);
-static void	 engine_exec_running(struct engine *, struct estep *,
-		     const char *, const char *);
-static void	 engine_exec_end(struct engine *, struct estep *);
 static void	 engine_record_pid(struct engine *, struct estep *,
 		     struct proc *);
-
-/* The tool a step names, when it is a tool step. */
-static const struct flow_tool *
-engine_exec_tool(struct engine *e, const struct flow_step *fs)
-{
-	if (fs->exec != KIND_TOOL || e->tools == NULL)
-		return (NULL);
-	return (flow_tools_find(e->tools, fs->tool));
-}
-
-/* Whether a step needs a process (and so one of the job slots). */
-int
-engine_step_is_process(struct engine *e, const struct flow_step *fs)
-{
-	const struct flow_tool	*t;
-
-	if (fs->exec == KIND_RUN || fs->exec == KIND_SHELL)
-		return (1);
-	if (fs->exec != KIND_TOOL)
-		return (0);
-	t = engine_exec_tool(e, fs);
-	return (t != NULL && !t->builtin);
-}
 
 /* Start a ready step: resolve its args, then run it. */
 void
 engine_exec(struct engine *e, struct estep *es)
 {
-	const struct flow_step	*fs = engine_spec(es);
-	const struct flow_tool	*t = NULL;
-	cJSON			*scope;
-	char			*args, *why;
+	const struct flow_step		*fs = engine_spec(es);
+	const struct flow_tool		*t;
+	const struct engine_runner	*r;
+	cJSON				*scope;
+	char				*args;
 
 	engine_txn(e);
 	es->engine = e;
@@ -104,26 +72,17 @@ engine_exec(struct engine *e, struct estep *es)
 	    scope);
 	if (args == NULL)
 		args = xstrdup("{}");
-	if (fs->exec == KIND_TOOL &&
-	    (t = engine_exec_tool(e, fs)) == NULL) {
-		xasprintf(&why, "unknown tool \"%s\" (not in the engine's "
-		    "catalog)", fs->tool);
-		engine_exec_running(e, es, args, NULL);
-		engine_step_failed(e, es, why, 0, 0, NULL);
-		free(why);
-		engine_exec_end(e, es);
-	} else if (fs->exec == KIND_WORKFLOW)
-		engine_exec_child(e, es, scope);
-	else if (t != NULL && t->builtin)
-		engine_exec_builtin(e, es, args);
-	else
-		engine_exec_process(e, es, t, args, scope);
+	/* A kind that never runs has no command: tool_cmd_build says so. */
+	if ((r = engine_runner_pick(e, fs, &t)) == NULL)
+		r = &engine_runner_process;
+	es->runner = r;
+	r->start(e, es, t, args, scope);
 	free(args);
 	cJSON_Delete(scope);
 }
 
 /* Record that a step started, with its resolved args. */
-static void
+void
 engine_exec_running(struct engine *e, struct estep *es, const char *args,
     const char *host)
 {
@@ -142,7 +101,7 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 		if (es->timeout > 0)
 			row.timeout_at = now + es->timeout;
 		/* The step's own heartbeat, else its catalog tool's. */
-		t = engine_exec_tool(e, fs);
+		t = engine_step_tool(e, fs);
 		es->heartbeat = fs->heartbeat > 0 ? fs->heartbeat :
 		    t != NULL ? t->heartbeat : 0;
 	}
@@ -152,7 +111,7 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 }
 
 /* A step left the running set: forget it, and let others have its slot. */
-static void
+void
 engine_exec_end(struct engine *e, struct estep *es)
 {
 	RB_REMOVE(estep_tree, &e->running, es);
@@ -160,91 +119,6 @@ engine_exec_end(struct engine *e, struct estep *es)
 		TAILQ_REMOVE(&e->pids, es, pentry);
 	engine_step_free(es);
 	engine_kick(e);
-}
-
-/*
- * A sub-workflow step: record it running with its child's input as its
- * args, and start the child.  Nothing of the step stays in memory: the
- * child's end finishes its row (child.c).
- */
-static void
-engine_exec_child(struct engine *e, struct estep *es, const cJSON *scope)
-{
-	const struct flow_step	*fs = engine_spec(es);
-	char			*input, *why = NULL;
-
-	input = interp_json(fs->input_json != NULL ? fs->input_json : "{}",
-	    scope);
-	if (input == NULL)
-		input = xstrdup("{}");
-	engine_exec_running(e, es, input, NULL);
-	engine_trace(e, 'S', es->id);
-	/* A child that fails is not started again unless retry says so. */
-	es->no_retry = !fs->retry.set;
-	if (engine_child_start(e, es, fs->workflow, input, &why) == 0) {
-		engine_step_failed(e, es, why, 0, 0, NULL);
-		free(why);
-	}
-	free(input);
-	engine_exec_end(e, es);
-}
-
-/* The built-in tools: noop, echo, fail and sleep. */
-static void
-engine_exec_builtin(struct engine *e, struct estep *es, const char *args)
-{
-	const struct flow_step	*fs = engine_spec(es);
-	cJSON			*a, *v;
-	int64_t			 ms = 0;
-	const char		*bad = NULL;
-	char			*why;
-
-	engine_exec_running(e, es, args, NULL);
-	engine_trace(e, 'S', es->id);
-	if (strcmp(fs->tool, "noop") == 0)
-		engine_step_done(e, es, "null", 0, 0);
-	else if (strcmp(fs->tool, "echo") == 0)
-		engine_step_done(e, es, args, 0, 0);
-	else if (strcmp(fs->tool, "fail") == 0) {
-		a = cJSON_Parse(args);
-		v = cJSON_GetObjectItemCaseSensitive(a, "message");
-		engine_step_failed(e, es, cJSON_IsString(v) ?
-		    v->valuestring : "failed", 0, 0, NULL);
-		cJSON_Delete(a);
-	} else if (strcmp(fs->tool, "sleep") == 0) {
-		a = cJSON_Parse(args);
-		v = cJSON_GetObjectItemCaseSensitive(a, "seconds");
-		if (v != NULL && flow_duration_json(v, &ms, &bad) != 0)
-			ms = -1;
-		cJSON_Delete(a);
-		if (ms < 0) {
-			xasprintf(&why, "sleep: bad seconds: %s",
-			    bad != NULL ? bad : "?");
-			engine_step_failed(e, es, why, 0, 0, NULL);
-			free(why);
-		} else if (e->offline) {
-			return;		/* stays running: the next engine */
-		} else {
-			es->timer = loop_timer_create(e->loop,
-			    engine_exec_slept, es);
-			loop_timer_start(es->timer, ms);
-			return;
-		}
-	}
-	engine_exec_end(e, es);
-}
-
-/* A sleep step's time is up. */
-static void
-engine_exec_slept(void *arg)
-{
-	struct estep	*es = arg;
-	struct engine	*e = es->engine;
-
-	/* Cut short by a shutdown, it stays running: on_interrupt decides. */
-	if (!es->cancelled && !es->interrupted)
-		engine_step_done(e, es, "null", 0, 0);
-	engine_exec_end(e, es);
 }
 
 /*
@@ -321,7 +195,7 @@ engine_exec_secrets(struct engine *e, struct estep *es,
  * it; the process is spawned only after the turn commits (engine_spawn),
  * so the row always exists, durably, before its process does.
  */
-static void
+void
 engine_exec_process(struct engine *e, struct estep *es,
     const struct flow_tool *t, const char *args, cJSON *scope)
 {
@@ -357,8 +231,6 @@ engine_exec_process(struct engine *e, struct estep *es,
 		engine_exec_end(e, es);
 		return;
 	}
-	if (t != NULL && t->mcp)
-		es->mcp = engine_mcp_create(t, args);
 	/* Also on ssh itself, so recovery can find a remote step's client. */
 	engine_env_set(es->cmd, "SLUICE_DB", e->dbpath);
 	xasprintf(&id, "%lld", (long long)es->wf->id);
@@ -393,7 +265,7 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	marks[2] = NULL;
 	spec.marks = marks;
 	spec.pipe_grace = e->opts.kill_grace;
-	if (es->mcp != NULL)
+	if (es->runner->flags & ENGINE_RUNNER_TALK)
 		spec.flags |= PROC_F_TALK;	/* its stdin carries requests */
 	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
 	    es, &cause);
@@ -430,17 +302,19 @@ engine_spawn_one(struct engine *e, struct estep *es)
 		    es);
 		loop_timer_start(es->hb_timer, es->heartbeat);
 	}
-	if (es->mcp != NULL)
-		engine_mcp_start(e, es);
+	if (es->runner->spawned != NULL)
+		es->runner->spawned(e, es);
 }
 
 #ifdef SLUICE_TEST_CLOCK
 /*
  * Test builds only: with $SLUICE_TEST_HOLD naming this point, stop
  * ourselves (SIGSTOP) the first time we reach it, so a test can do what
- * it likes (take over) before we go on.
+ * it likes (take over, kill us) before we go on.  The points: "spawn"
+ * (between a commit and a step's start), "apply" (a socket request read,
+ * not applied) and "answer" (a request committed, not yet answered).
  */
-static void
+void
 engine_test_hold(const char *point)
 {
 	static int	 held;
@@ -535,14 +409,19 @@ engine_exec_output(struct proc *p, int stream, const char *data, size_t len,
     void *arg)
 {
 	struct estep	*es = arg;
-	struct buf	 m;
 
 	(void)p;
 	es->hb_last = time_mono_ms();	/* a heartbeat: engine_exec_silent */
-	if (stream == 1 && es->mcp != NULL) {
-		engine_mcp_output(es->engine, es, data, len);
-		return;
-	}
+	es->runner->output(es->engine, es, stream, data, len);
+}
+
+/* A process's output as it comes: its log, result and progress. */
+void
+engine_exec_stream(struct engine *e, struct estep *es, int stream,
+    const char *data, size_t len)
+{
+	struct buf	 m;
+
 	if (mask_empty(es->wf->mask)) {
 		engine_exec_piece(es, stream, data, len);
 		return;
@@ -666,8 +545,6 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 {
 	struct estep	*es = arg;
 	struct engine	*e = es->engine;
-	char		*result, *why;
-	int		 code, i;
 
 	engine_trace(e, 'E', es->id);
 	engine_txn(e);
@@ -693,11 +570,17 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		engine_exec_end(e, es);
 		return;
 	}
-	if (es->mcp != NULL) {
-		engine_mcp_exit(e, es, status);
-		engine_exec_end(e, es);
-		return;
-	}
+	es->runner->exit(e, es, status);
+	engine_exec_end(e, es);
+}
+
+/* A process ended: done on status 0, else failed, with why. */
+void
+engine_exec_status(struct engine *e, struct estep *es, int status)
+{
+	char	*result, *why;
+	int	 code, i;
+
 	/* A last progress line with no newline still counts. */
 	for (i = 0; i < 2; i++) {
 		if (es->pmid[i] == 2)
@@ -729,7 +612,6 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		free(why);
 	}
 	free(result);
-	engine_exec_end(e, es);
 }
 
 /* A step ran past its timeout: kill its group; it fails when reaped. */
@@ -764,16 +646,30 @@ engine_exec_silent(void *arg)
 	engine_exec_kill(es->engine, es);
 }
 
-/* Kill a running step's process group (TERM, then KILL after grace). */
+/* Stop a running step, as its runner stops one. */
 void
 engine_exec_kill(struct engine *e, struct estep *es)
 {
 	if (es->queued)
 		return;		/* engine_spawn drops it */
+	if (es->runner != NULL && es->runner->kill != NULL)
+		es->runner->kill(e, es);
+}
+
+/* Kill a running process's group (TERM, then KILL after grace). */
+void
+engine_exec_stop(struct engine *e, struct estep *es)
+{
 	if (es->proc != NULL)
 		proc_kill(es->proc, e->opts.kill_grace);
-	else if (es->timer != NULL && !es->timed_out) {
-		/* A sleep: ends now. */
-		loop_timer_start(es->timer, 0);
-	}
 }
+
+/* A process, run for any kind whose command tool_cmd_build makes. */
+const struct engine_runner engine_runner_process = {
+	.name = "process",
+	.flags = ENGINE_RUNNER_PROCESS,
+	.start = engine_exec_process,
+	.output = engine_exec_stream,
+	.exit = engine_exec_status,
+	.kill = engine_exec_stop
+};

@@ -211,37 +211,3 @@ engine_prune_open(struct engine *e)
 		engine_store_fatal(e, store_last_error(e->store));
 	engine_timers_rearm(e, time_now_ms());
 }
-
-/* A reply's prune counts, on the JSON answer (socket or inbox). */
-void
-engine_reply_prune_json(cJSON *o, const struct engine_reply *r)
-{
-	cJSON	*p;
-
-	if (r->pruned_runs == 0 && r->next == 0)
-		return;
-	p = cJSON_AddObjectToObject(o, "pruned");
-	cJSON_AddNumberToObject(p, "runs", (double)r->pruned_runs);
-	cJSON_AddNumberToObject(p, "steps", (double)r->pruned_steps);
-	cJSON_AddNumberToObject(p, "logs", (double)r->pruned_logs);
-	cJSON_AddNumberToObject(p, "next", (double)r->next);
-}
-
-/* Read them back. */
-void
-engine_reply_prune_read(const cJSON *o, struct engine_reply *r)
-{
-	const cJSON	*p, *v;
-
-	p = cJSON_GetObjectItemCaseSensitive(o, "pruned");
-	if (!cJSON_IsObject(p))
-		return;
-	if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(p, "runs")))
-		r->pruned_runs = (int64_t)v->valuedouble;
-	if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(p, "steps")))
-		r->pruned_steps = (int64_t)v->valuedouble;
-	if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(p, "logs")))
-		r->pruned_logs = (int64_t)v->valuedouble;
-	if (cJSON_IsNumber(v = cJSON_GetObjectItemCaseSensitive(p, "next")))
-		r->next = (int64_t)v->valuedouble;
-}

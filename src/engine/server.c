@@ -60,7 +60,6 @@
 #define SERVER_IDLE_MS		(60 * 1000)	/* unsubscribed, silent */
 #define SERVER_REQUEST_MAX	(4 * 1024 * 1024)	/* one request line */
 #define SERVER_OUT_MAX		(1024 * 1024)	/* unread answers, bytes */
-#define SERVER_REPORT_MAX	256	/* a client's tty or host */
 #define SERVER_READ		65536	/* bytes read per wake-up */
 
 struct server_client {
@@ -92,6 +91,7 @@ struct engine_server {
 	int			 nclients;
 	int64_t			 idle_ms;
 	int			 resume;	/* server_resume is deferred */
+	int			 answers;	/* to requests with an id, unsent */
 };
 
 static void	 server_accept(int, short, void *);
@@ -108,8 +108,6 @@ static void	 server_wait_read(struct server_client *);
 static void	 server_resume(void *);
 static void	 server_reply(struct server_client *, cJSON *);
 static void	 server_error(struct server_client *, int, const char *);
-static char	*server_report(const cJSON *, const char *);
-static char	*server_via(const cJSON *);
 
 /*
  * Listen on the database's socket.  Without one (a path too long, a
@@ -186,6 +184,12 @@ engine_server_flush(struct engine *e, int committed)
 
 	if (srv == NULL)
 		return;
+#ifdef SLUICE_TEST_CLOCK
+	/* Committed, not yet answered: where a lost answer is tested. */
+	if (committed && srv->answers > 0)
+		engine_test_hold("answer");
+#endif
+	srv->answers = 0;
 	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
 		if (committed && c->subscribed && !c->notified) {
 			buf_puts(&c->out, "{\"event\":\"changed\"}\n");
@@ -610,96 +614,34 @@ server_error(struct server_client *c, int code, const char *message)
 	server_reply(c, o);
 }
 
-/* The client's report of its tty or host: a short string, else "-". */
-static char *
-server_report(const cJSON *req, const char *key)
-{
-	const cJSON	*v;
-
-	v = cJSON_GetObjectItemCaseSensitive(req, key);
-	if (!cJSON_IsString(v) || v->valuestring[0] == '\0' ||
-	    strlen(v->valuestring) > SERVER_REPORT_MAX)
-		return (xstrdup("-"));
-	return (xstrdup(v->valuestring));
-}
-
 /*
- * How the client says the command came: "mcp" from an agent's MCP client,
- * else NULL (a person).  Only a report, like tty: it can make a command
- * less trusted (gates refuse agents), never more.
+ * One request line: ping, subscribe, outcome (what became of an earlier
+ * request), or a command for engine_apply.
  */
-static char *
-server_via(const cJSON *req)
-{
-	const cJSON	*v;
-
-	v = cJSON_GetObjectItemCaseSensitive(req, "via");
-	if (!cJSON_IsString(v) || v->valuestring[0] == '\0')
-		return (NULL);
-	if (strcmp(v->valuestring, "mcp") != 0)
-		return (xstrdup("other"));
-	return (xstrdup(v->valuestring));
-}
-
-/* An id member: a positive integer, or 0 when absent. */
-static int
-server_id(const cJSON *req, const char *key, int64_t *id)
-{
-	const cJSON	*v;
-
-	*id = 0;
-	v = cJSON_GetObjectItemCaseSensitive(req, key);
-	if (v == NULL || cJSON_IsNull(v))
-		return (0);
-	if (!cJSON_IsNumber(v) || v->valuedouble < 0 ||
-	    v->valuedouble > 9007199254740992.0 ||
-	    v->valuedouble != (double)(int64_t)v->valuedouble)
-		return (-1);
-	*id = (int64_t)v->valuedouble;
-	return (0);
-}
-
-/* One request line: ping, subscribe, or a command for engine_apply. */
 static void
 server_client_line(struct server_client *c, char *line)
 {
 	struct engine		*e = c->srv->e;
+	struct engine_wire	 w;
 	struct store_inbox	 m;
 	struct engine_reply	 r;
 	struct passwd		*pw;
-	cJSON			*req, *o;
-	const cJSON		*cmd, *args;
+	cJSON			*o;
 	const char		*waiting;
 	int64_t			 since;
-	char			*who;
+	char			*who, *why;
 
-	if ((req = cJSON_Parse(line)) == NULL || !cJSON_IsObject(req)) {
-		cJSON_Delete(req);
-		server_error(c, 2, "request is not a JSON object");
+	if (engine_request_decode(line, &w, &why) != 0) {
+		server_error(c, 2, why);
+		free(why);
 		return;
-	}
-	cmd = cJSON_GetObjectItemCaseSensitive(req, "command");
-	args = cJSON_GetObjectItemCaseSensitive(req, "args");
-	memset(&m, 0, sizeof m);
-	if (!cJSON_IsString(cmd)) {
-		server_error(c, 2, "request: $.command is not a string");
-		goto out;
-	}
-	if (server_id(req, "workflow_id", &m.workflow_id) != 0 ||
-	    server_id(req, "step_id", &m.step_id) != 0) {
-		server_error(c, 2, "request: an id is not a positive integer");
-		goto out;
-	}
-	if (args != NULL && !cJSON_IsObject(args) && !cJSON_IsNull(args)) {
-		server_error(c, 2, "request: $.args is not an object");
-		goto out;
 	}
 	if ((pw = getpwuid(c->uid)) != NULL)
 		who = xstrdup(pw->pw_name);
 	else
 		xasprintf(&who, "%lu", (unsigned long)c->uid);
 
-	if (strcmp(cmd->valuestring, "ping") == 0) {
+	if (strcmp(w.command, "ping") == 0) {
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "code", 0);
 		cJSON_AddNumberToObject(o, "pid", (double)getpid());
@@ -712,29 +654,36 @@ server_client_line(struct server_client *c, char *line)
 			    (double)since);
 		}
 		server_reply(c, o);
-	} else if (strcmp(cmd->valuestring, "subscribe") == 0) {
+	} else if (strcmp(w.command, "subscribe") == 0) {
 		c->subscribed = 1;	/* idle for good reason: stays */
 		server_error(c, 0, "subscribed");
-	} else {
-		m.uid = (int64_t)c->uid;
-		m.who = who;
-		m.tty = server_report(req, "tty");
-		m.host = server_report(req, "host");
-		m.via = server_via(req);
-		m.command = cmd->valuestring;
-		if (cJSON_IsObject(args))
-			m.args_json = cJSON_PrintUnformatted(args);
-		log_debug("%s: %s from uid %lu (pid %ld)", __func__, m.command,
-		    (unsigned long)c->uid, (long)c->pid);
-		engine_apply(e, &m, &r);
+	} else if (strcmp(w.command, "outcome") == 0) {
+		engine_outcome(e, (int64_t)c->uid, w.request, &r);
 		server_reply(c, engine_reply_json(&r));
 		engine_reply_clear(&r);
-		free(m.tty);
-		free(m.host);
-		free(m.via);
-		cJSON_free(m.args_json);
+	} else {
+		memset(&m, 0, sizeof m);
+		m.uid = (int64_t)c->uid;
+		m.who = who;
+		m.tty = w.tty;
+		m.host = w.host;
+		m.via = w.via;
+		m.command = w.command;
+		m.workflow_id = w.workflow_id;
+		m.step_id = w.step_id;
+		m.args_json = w.args_json;
+		m.request = w.request;
+		log_debug("%s: %s from uid %lu (pid %ld)", __func__, m.command,
+		    (unsigned long)c->uid, (long)c->pid);
+#ifdef SLUICE_TEST_CLOCK
+		engine_test_hold("apply");
+#endif
+		engine_apply(e, &m, &r);
+		if (m.request != NULL)
+			c->srv->answers++;
+		server_reply(c, engine_reply_json(&r));
+		engine_reply_clear(&r);
 	}
 	free(who);
-out:
-	cJSON_Delete(req);
+	engine_wire_clear(&w);
 }

@@ -153,7 +153,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 	row.item_json = (char *)o->item_json;
 	if (o->has_status)
 		row.status = o->status;
-	else if ((fs->exec == KIND_GATE || fs->exec == KIND_WAIT) &&
+	else if (kind_decided(fs->exec) &&
 	    fs->foreach == NULL && (o->item_of != 0 ||
 	    o->attempt > 1 || engine_when_holds(e, wf, fs)))
 		row.status = STEP_WAITING;
@@ -161,19 +161,14 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 		row.status = STEP_READY;
 	if (o->gate_json != NULL)
 		row.gate_json = (char *)o->gate_json;
-	else if (row.status == STEP_WAITING &&
-	    fs->exec == KIND_WAIT)
-		row.gate_json = gate = engine_wait_json(e, wf, fs);
 	else if (row.status == STEP_WAITING)
-		row.gate_json = gate = engine_gate_json(e, wf, fs);
+		row.gate_json = gate = engine_kind_policy(e, wf, fs);
 	if (store_step_add(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	free(gate);
 	wf->nactive++;
-	if (row.status == STEP_WAITING && fs->exec == KIND_WAIT)
-		engine_wait_waiting(e, wf, fs, row.id, now);
-	else if (row.status == STEP_WAITING)
-		engine_gate_waiting(e, wf, fs, row.id, now);
+	if (row.status == STEP_WAITING)
+		engine_kind_waiting(e, wf, fs, row.id, now);
 	else if (row.status == STEP_READY) {
 		es = engine_step_new(e, wf, spec, row.id);
 		es->attempt = row.attempt;

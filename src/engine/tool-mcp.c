@@ -514,3 +514,36 @@ engine_mcp_exit(struct engine *e, struct estep *es, int status)
 	engine_step_failed(e, es, why, 1, code, NULL);
 	free(why);
 }
+
+/*
+ * An MCP tool's server: a process like any other (exec.c), whose stdin
+ * carries requests and whose stdout carries the answers.
+ */
+static void
+engine_mcp_run(struct engine *e, struct estep *es, const struct flow_tool *t,
+    const char *args, struct cJSON *scope)
+{
+	es->mcp = engine_mcp_create(t, args);
+	engine_exec_process(e, es, t, args, scope);
+}
+
+/* Its stdout is the exchange; its stderr is logged as any process's. */
+static void
+engine_mcp_stream(struct engine *e, struct estep *es, int stream,
+    const char *data, size_t len)
+{
+	if (stream == 1)
+		engine_mcp_output(e, es, data, len);
+	else
+		engine_exec_stream(e, es, stream, data, len);
+}
+
+const struct engine_runner engine_runner_mcp = {
+	.name = "MCP server",
+	.flags = ENGINE_RUNNER_PROCESS | ENGINE_RUNNER_TALK,
+	.start = engine_mcp_run,
+	.spawned = engine_mcp_start,
+	.output = engine_mcp_stream,
+	.exit = engine_mcp_exit,
+	.kill = engine_exec_stop
+};

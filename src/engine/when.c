@@ -60,8 +60,7 @@ engine_when_skip(struct engine *e, struct estep *es)
 	if (fs->when == NULL || es->attempt > 1 ||
 	    (es->role != ESTEP_PLAIN && es->role != ESTEP_FOREACH))
 		return (0);
-	if (fs->foreach != NULL ||
-	    (fs->exec != KIND_GATE && fs->exec != KIND_WAIT)) {
+	if (fs->foreach != NULL || !kind_decided(fs->exec)) {
 		if (engine_when_holds(e, es->wf, fs))
 			return (0);
 	}

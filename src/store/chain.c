@@ -64,10 +64,10 @@ static const char chain_link_sql[] =
 	" AND a.action = approvals.decision)";
 static const char chain_inbox_v4_sql[] =
 	"SELECT id, posted_at, uid, who, tty, host, command, workflow_id,"
-	" step_id, args_json, seal, NULL FROM inbox ORDER BY id";
+	" step_id, args_json, seal, NULL, NULL FROM inbox ORDER BY id";
 static const char chain_inbox_sql[] =
 	"SELECT id, posted_at, uid, who, tty, host, command, workflow_id,"
-	" step_id, args_json, seal, via FROM inbox ORDER BY id";
+	" step_id, args_json, seal, via, request FROM inbox ORDER BY id";
 static const char chain_orphan_sql[] =
 	"SELECT p.id, p.decision, p.who, p.step_id FROM approvals p"
 	" WHERE NOT EXISTS (SELECT 1 FROM audit a WHERE a.id = p.audit_id"
@@ -158,6 +158,10 @@ store_chain_seal(const struct store_inbox *m, char *out)
 		sha256_update(&c, "via;", 4);
 		chain_text(&c, m->via);
 	}
+	if (m->request != NULL) {	/* since version 14; as via */
+		sha256_update(&c, "request;", 8);
+		chain_text(&c, m->request);
+	}
 	sha256_hex(&c, out);
 }
 
@@ -188,6 +192,7 @@ chain_inbox_read(struct store_stmt *st, struct store_inbox *m)
 	m->args_json = (char *)store_col_text(st, 9);
 	m->seal = (char *)store_col_text(st, 10);
 	m->via = (char *)store_col_text(st, 11);
+	m->request = (char *)store_col_text(st, 12);
 }
 
 /* Read an audit row of chain_rows_sql (strings point into st). */

@@ -33,12 +33,12 @@
 
 #define INBOX_COLUMNS \
 	"id, posted_at, uid, who, tty, host, command, workflow_id, step_id," \
-	" args_json, state, reply, seal, via"
+	" args_json, state, reply, seal, via, request"
 
 static const char inbox_post_sql[] =
 	"INSERT INTO inbox (posted_at, uid, who, tty, host, command,"
-	" workflow_id, step_id, args_json, via)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" workflow_id, step_id, args_json, via, request)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char inbox_new_sql[] =
 	"SELECT " INBOX_COLUMNS " FROM inbox WHERE state = 'new' ORDER BY id"
 	" LIMIT 1000";
@@ -69,6 +69,7 @@ store_inbox_row(struct store_stmt *st, void *p, char **cause)
 	m->reply = store_column_text(st, 11);
 	m->seal = store_column_text(st, 12);
 	m->via = store_column_text(st, 13);
+	m->request = store_column_text(st, 14);
 	(void)cause;
 	return (0);
 }
@@ -116,13 +117,13 @@ store_inbox_post(struct store *s, const struct store_actor *actor,
 
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
-	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTtt",
+	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTttt",
 	    time_now_ms(), actor != NULL ? (int64_t)actor->uid :
 	    (int64_t)self->uid, store_actor_name(actor),
 	    actor != NULL ? actor->tty : self->tty,
 	    actor != NULL ? actor->host : self->host, m->command,
 	    m->workflow_id, m->step_id, m->args_json,
-	    actor != NULL ? actor->via : NULL);
+	    actor != NULL ? actor->via : NULL, m->request);
 	if (rc != 0) {
 		xasprintf(cause, "%s", store_last_error(s));
 		store_rollback(s);
@@ -212,6 +213,7 @@ store_inboxes_free(struct store_inbox *list, size_t n)
 		free(list[i].reply);
 		free(list[i].seal);
 		free(list[i].via);
+		free(list[i].request);
 	}
 	free(list);
 }

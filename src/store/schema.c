@@ -425,6 +425,29 @@ static const char schema_v13[] =
 	"PRAGMA user_version = 13;";
 
 /*
+ * Version 14: request ids.  Each command a client sends carries an id of
+ * its choosing; the engine records it with its answer in the transaction
+ * that applies the command, so a client whose answer was lost (the
+ * engine died between its commit and its answer) asks and learns whether
+ * it was applied (engine/request.c).  Kept per uid, pruned after a week.
+ * An inbox row carries its id too, sealed where set, as via is.
+ */
+static const char schema_v14[] =
+	"CREATE TABLE requests ("
+	" uid INTEGER NOT NULL,"
+	" id TEXT NOT NULL,"
+	" at INTEGER NOT NULL,"
+	" command TEXT NOT NULL,"
+	" reply TEXT NOT NULL,"
+	" PRIMARY KEY (uid, id)"
+	") WITHOUT ROWID;"
+	"CREATE INDEX requests_at ON requests (at);"
+	"ALTER TABLE inbox ADD COLUMN request TEXT;"
+	"CREATE INDEX inbox_request ON inbox (request)"
+	" WHERE request IS NOT NULL;"
+	"PRAGMA user_version = 14;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -447,6 +470,7 @@ static const struct store_migration {
 	{ 11, schema_v11, NULL, NULL },
 	{ 12, schema_v12, NULL, NULL },
 	{ 13, schema_v13, NULL, NULL },
+	{ 14, schema_v14, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -42,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	13
+#define STORE_SCHEMA_VERSION	14
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -626,6 +626,7 @@ struct store_inbox {
 	char		*reply;		/* JSON */
 	char		*seal;		/* chain.c: set by store_inbox_post */
 	char		*via;		/* "mcp", or NULL */
+	char		*request;	/* the client's request id, or NULL */
 };
 int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,
@@ -638,6 +639,15 @@ int		 store_inbox_reply(struct store *, int64_t, const char *,
 		     const char *, int64_t);
 void		 store_inbox_free(struct store_inbox *);
 void		 store_inboxes_free(struct store_inbox *, size_t);
+
+/* request.c: what became of each request a client sent with an id. */
+#define STORE_REQUEST_KEEP_MS	(7 * 24 * 3600 * 1000LL)	/* a week */
+int		 store_request_add(struct store *, int64_t, const char *,
+		     const char *, const char *, int64_t);
+int		 store_request_get(struct store *, int64_t, const char *,
+		     char **, char **);
+int		 store_request_queued(struct store *, int64_t, const char *,
+		     int64_t *);
 
 /* approval.c: decisions on gates. */
 int		 store_approval_add(struct store *, int64_t, int64_t,

@@ -15,9 +15,9 @@
  */
 
 /*
- * kind.c: the one table of step kinds.  A new kind is one row here and
- * one in the fields each kind forbids (flow/kind.c), plus what runs it
- * in the engine.
+ * kind.c: the one table of step kinds.  A new kind is one row here, one
+ * in the fields each kind forbids (flow/kind.c), one in the engine's
+ * table (engine/runner.c, which lists the rest), and its runner.
  *
  * The stored word is what workflow_steps.kind holds.  Since schema
  * version 6 that column's CHECK is "kind GLOB '[a-z]*' AND length(kind)

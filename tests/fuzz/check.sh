@@ -10,6 +10,10 @@
 #   flow  the flow layer: documents, checking, conditions, interpolation
 #   rpc   the JSON-RPC decoder (src/util/rpc.c) every MCP message passes
 #         through
+#   request  the engine socket's request decoder (engine_request_decode,
+#         src/engine/protocol.c) every client's line passes through
+#   answer   the client API's answer decoder (engine_reply_read, the same
+#         file) every reply, inbox answer and outcome passes through
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -67,6 +71,34 @@ seeds() {
 			_i=$((_i + 1))
 		done
 		;;
+	request)
+		_i=0
+		for _m in \
+		    '{"command":"ping"}' \
+		    '{"command":"approve","request":"0123456789abcdef0123456789abcdef","step_id":7,"args":{"comment":"ok"},"tty":"/dev/pts/3","host":"ws1"}' \
+		    '{"command":"start","request":"r-1","args":{"name":"n","flow":{"start":{"tool":"noop"}},"input":{"a":1}},"via":"mcp"}' \
+		    '{"command":"outcome","request":"r-1"}' \
+		    '{"command":"cancel","workflow_id":9007199254740992,"step_id":null,"args":null,"via":"x"}' \
+		    '{"command":5,"request":"a b"}'; do
+			printf '%s' "$_m" >"$T_DIR/request.corpus/seed$_i"
+			_i=$((_i + 1))
+		done
+		;;
+	answer)
+		_i=0
+		for _m in \
+		    '{"code":0,"message":"approved step 7 (deploy)","workflow_id":3}' \
+		    '{"code":0,"pid":12,"host":"h","uid":1000,"user":"kim","waiting":"the lock","waiting_since":1795000000000}' \
+		    '{"code":0,"version":4,"conflict":true}' \
+		    '{"code":0,"pruned":{"runs":100,"steps":900,"logs":3,"next":77}}' \
+		    '{"code":0,"outcome":"applied","reply":{"code":4,"message":"refused","step_id":2}}' \
+		    '{"code":0,"outcome":"queued","queued":12}' \
+		    '{"code":0,"outcome":"not applied"}' \
+		    '{"code":1e300,"workflow_id":-1e300}'; do
+			printf '%s' "$_m" >"$T_DIR/answer.corpus/seed$_i"
+			_i=$((_i + 1))
+		done
+		;;
 	esac
 }
 
@@ -105,5 +137,7 @@ target() {
 
 target flow $(obj $util $flow)
 target rpc $(obj $util)
+target request $(obj $util "$top/src/engine/protocol.c")
+target answer $(obj $util "$top/src/engine/protocol.c")
 
 done_testing
