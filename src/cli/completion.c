@@ -435,7 +435,7 @@ complete_global(struct complete_state *cs, char **w, int n, int *i)
 	} globals[] = {
 		{ "--db", "the database to use" },
 		{ "--tools", "the tools catalog to use" },
-		{ "--no-mouse", "the console leaves the mouse to the terminal" },
+		{ "--no-mouse", "leave the mouse to the terminal" },
 		{ "--help", "show help" },
 		{ "--version", "print the version" },
 		{ "-v", "write a debug log to sluice-PID.log" },

@@ -58,7 +58,7 @@ struct client {
 	const char		*db_path;	/* --db, else NULL */
 	const char		*tools_path;	/* --tools, else NULL */
 	int			 verbose;
-	int			 no_mouse;	/* --no-mouse: the console's */
+	int			 no_mouse;	/* --no-mouse (the console) */
 	struct store		*store;		/* opened by client_store() */
 	struct store_actor	 actor;
 	struct flow_tools	*tools;		/* loaded by client_tools() */

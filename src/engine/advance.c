@@ -89,6 +89,23 @@ engine_row_end(struct engine *e, struct estep *es, enum step_status status,
 	es->wf->nactive--;
 }
 
+/*
+ * A row made pending a moment ago ends skipped, for a reason (the DAG
+ * form skips a step whose condition is false or whose dependency was
+ * skipped): it is written ended, never queued, so no crash can run it.
+ */
+void
+engine_row_skip(struct engine *e, struct ewf *wf, int64_t id,
+    const char *why)
+{
+	struct estep	 tmp;
+
+	memset(&tmp, 0, sizeof tmp);
+	tmp.id = id;
+	tmp.wf = wf;
+	engine_row_end(e, &tmp, STEP_SKIPPED, "null", why, 0, 0);
+}
+
 /* A step succeeded with a result: record it and go on. */
 void
 engine_step_done(struct engine *e, struct estep *es, const char *result,
@@ -149,7 +166,8 @@ engine_step_rejected(struct engine *e, struct estep *es, const char *why)
 		engine_foreach_item_ended(e, es, 1);
 	else if (es->role == ESTEP_FEGATE)
 		engine_foreach_gate_decided(e, es, "rejected");
-	else if (fs->nbranch > 0)
+	else if (fs->nbranch > 0 || (es->wf->flow->form != FLOW_FORM_STEPS &&
+	    flow_dag_judged(es->wf->flow, es->spec)))
 		engine_advance(e, es, "\"rejected\"", 0, 0);
 	else {
 		xasprintf(&msg, "gate %s: %s", fs->name, why);
@@ -226,6 +244,13 @@ engine_step_failed(struct engine *e, struct estep *es, const char *why,
 		engine_wf_settle(e, es->wf);
 		return;
 	}
+	if (es->wf->flow->form != FLOW_FORM_STEPS &&
+	    flow_dag_tolerated(es->wf->flow, es->spec)) {
+		/* Its dependants all say "trigger": "all_done". */
+		engine_dag_advance(e, es->wf);
+		engine_wf_settle(e, es->wf);
+		return;
+	}
 	if (es->fanout_id != 0 &&
 	    engine_join_policy_lenient(es->wf, engine_fanout_spec(e, es))) {
 		engine_branch_ended(e, es, "failed");
@@ -295,6 +320,10 @@ engine_advance(struct engine *e, struct estep *es, const char *result,
 
 	if (fs->done) {
 		engine_wf_end(e, wf, RUN_COMPLETED, NULL);
+		return;
+	}
+	if (wf->flow->form != FLOW_FORM_STEPS) {
+		engine_dag_advance(e, wf);
 		return;
 	}
 	if (fs->nbranch > 0) {

@@ -402,6 +402,8 @@ void		 engine_wf_cancel(struct engine *, struct ewf *);
 void		 engine_wf_cancel_why(struct engine *, struct ewf *,
 		     const char *);
 void		 engine_wf_settle(struct engine *, struct ewf *);
+void		 engine_row_skip(struct engine *, struct ewf *, int64_t,
+		     const char *);
 void		 engine_wf_end(struct engine *, struct ewf *, enum run_status,
 		     const char *);
 const char	*engine_end_reason(enum run_status, const char *);
@@ -730,6 +732,9 @@ int		 engine_when_holds(struct engine *, struct ewf *,
 		     const struct flow_step *);
 int		 engine_when_skip(struct engine *, struct estep *);
 
+/* dag.c: the DAG form: what starts with the run, what each end decides. */
+void		 engine_dag_begin(struct engine *, struct ewf *);
+void		 engine_dag_advance(struct engine *, struct ewf *);
 /* handler.c: a run's on_failure and finally. */
 int		 engine_handler_is(const struct estep *);
 int		 engine_handler_begin(struct engine *, struct ewf *,

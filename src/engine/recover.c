@@ -56,6 +56,7 @@ static size_t	 engine_recover_escaped(struct engine *,
 static void	 engine_recover_kill(struct engine *, struct store_step *,
 		     size_t);
 static void	 engine_leftovers_start(struct engine *);
+static void	 engine_recover_dag(struct engine *);
 static void	 engine_leftovers_tick(void *);
 static void	 engine_recover_interrupted(struct engine *,
 		     const struct store_step *, const char *);
@@ -446,6 +447,31 @@ engine_recover_interrupted(struct engine *e, const struct store_step *row,
 	engine_step_free(es);
 }
 
+/*
+ * DAG runs decide again whatever is due, from their rows alone: the end
+ * of a step and what it started commit together, so this finds nothing
+ * unless a row was written by hand or by an older engine.
+ */
+static void
+engine_recover_dag(struct engine *e)
+{
+	struct ewf	*wf;
+	int64_t		*ids = NULL;
+	size_t		 n = 0, i;
+
+	RB_FOREACH(wf, ewf_tree, &e->workflows) {
+		if (wf->ended || wf->flow->form == FLOW_FORM_STEPS)
+			continue;
+		ids = xreallocarray(ids, n + 1, sizeof *ids);
+		ids[n++] = wf->id;
+	}
+	for (i = 0; i < n; i++) {
+		if ((wf = engine_wf_get(e, ids[i])) != NULL)
+			engine_dag_advance(e, wf);
+	}
+	free(ids);
+}
+
 /* Take over: load, kill leftovers, apply on_interrupt, queue, arm timers. */
 int
 engine_recover(struct engine *e, char **cause)
@@ -493,6 +519,7 @@ engine_recover(struct engine *e, char **cause)
 			engine_foreach_resume(e, &rows[i]);
 	}
 	engine_leftovers_start(e);
+	engine_recover_dag(e);
 
 	/* A workflow with nothing left completes (settling may free it). */
 	do {

@@ -188,6 +188,12 @@ engine_reopen(struct engine *e, int64_t id, struct ewf **wfp, struct buf *names,
 	}
 	free(again);
 	store_steps_free(rows, n);
+	/*
+	 * A DAG run decides what is due now (the dependants of a failed
+	 * step skipped by an operator); retry --from first makes its row.
+	 */
+	if (from == 0)
+		engine_dag_advance(e, wf);
 	return (count);
 }
 

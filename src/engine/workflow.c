@@ -304,6 +304,10 @@ engine_wf_begin(struct engine *e, const struct store_workflow *w, int64_t now)
 	}
 	engine_sla_arm(e, w->id, w->sla_ms, now);
 	engine_deadline_arm(e, w->id, wf->flow->deadline_ms, now);
+	if (wf->flow->form != FLOW_FORM_STEPS) {
+		engine_dag_begin(e, wf);
+		return;
+	}
 	memset(&o, 0, sizeof o);
 	engine_step_create(e, wf, wf->flow->start, &o);
 }

@@ -162,7 +162,10 @@ check_step_path(const char *base, const struct flow_step *st,
 
 	buf_init(&b);
 	buf_puts(&b, st->beside ? "$" : base);
-	flow_path_add_key(&b, st->key);
+	if (st->node >= 0)	/* the DAG note's document */
+		buf_printf(&b, ".nodes[%d]", st->node);
+	else
+		flow_path_add_key(&b, st->key);
 	if (field != NULL)
 		buf_printf(&b, ".%s", field);
 	return (buf_release(&b));
@@ -177,7 +180,8 @@ check_reach(const struct flow *f, const struct check_graph *g,
 	size_t	 i;
 	int	 roots[3];
 
-	if (f->start < 0)
+	/* In the DAG form every step is decided; a cycle is its own error. */
+	if (f->start < 0 || f->form != FLOW_FORM_STEPS)
 		return;
 	/* The handlers: nothing leads to them, the run's end starts them. */
 	roots[0] = f->start;
@@ -586,6 +590,12 @@ check_conds(const struct flow *f, const char *base, struct check_refs *crp)
 		}
 		if (st->when != NULL)
 			check_cond(st, st->when, base, "when", crp);
+		for (j = 0; j < st->ndeps; j++) {
+			if (st->deps[j].cond == NULL || st->deps[j].edge >= 0)
+				continue;
+			snprintf(field, sizeof field, "depends_on[%zu].if", j);
+			check_cond(st, st->deps[j].cond, base, field, crp);
+		}
 	}
 }
 

@@ -150,7 +150,22 @@ struct cond {
 const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 		     size_t);
 
+/* dag.c: the DAG form's fields, and its checks once all steps are read. */
+void		 flow_dag_field(struct flow_step *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+void		 flow_dag_add(struct flow_step *, const struct flow_dep *);
+void		 flow_dag_free(struct flow_step *);
+void		 flow_dag_finish(struct flow *, const char *,
+		     struct flow_diags *);
+
+/* nodes.c: the DAG note's {"nodes": [...], "edges": [...]} document. */
+int		 flow_nodes_is(const struct cJSON *);
+void		 flow_nodes_parse(struct flow *, const struct cJSON *,
+		     const char *, struct flow_diags *);
+
 /* parse.c */
+void	 parse_names(struct flow *, const char *, struct flow_diags *);
+void	 parse_resolve_all(struct flow *, const char *, struct flow_diags *);
 int	 parse_span(const struct cJSON *, const char *, const char *,
 	     int64_t *, struct flow_diags *);
 void	 parse_deadline(struct flow *, const struct cJSON *, const char *,

@@ -135,6 +135,30 @@ struct flow_kv {
 	char	*value;
 };
 
+/*
+ * The DAG form (dag.c): a step's "depends_on" entries, each a step that
+ * must have ended first and an optional condition on its result; with
+ * "trigger": "all_done" the step starts whatever its dependencies' ends.
+ */
+enum flow_form {
+	FLOW_FORM_STEPS,		/* next, branch, parallel, join */
+	FLOW_FORM_DEPENDS,		/* some step says depends_on */
+	FLOW_FORM_NODES			/* the DAG note's nodes and edges */
+};
+
+enum flow_trigger {
+	FLOW_TRIGGER_ALL_SUCCESS,
+	FLOW_TRIGGER_ALL_DONE
+};
+
+struct flow_dep {
+	char		*ref;		/* as written */
+	int		 target;	/* step index, -1 when unknown */
+	char		*cond_src;	/* "if", NULL: none */
+	struct cond	*cond;
+	int		 edge;		/* nodes form: its edge, else -1 */
+};
+
 struct flow_branch {
 	char		*cond_src;	/* NULL for the "else" arm */
 	struct cond	*cond;
@@ -226,6 +250,11 @@ struct flow_step {
 	char			*input_json;	/* its input, NULL: {} */
 	char			*when_src;	/* "when", NULL: always */
 	struct cond		*when;
+	struct flow_dep		*deps;		/* "depends_on" */
+	size_t			 ndeps;
+	int			 has_deps;	/* "depends_on" given, even [] */
+	enum flow_trigger	 trigger;
+	int			 node;		/* nodes form: its index, or -1 */
 	int			 beside;	/* a handler in a template's */
 						/* wrapper: its path is "$.KEY" */
 };
@@ -271,6 +300,9 @@ struct flow {
 	int			 start;		/* "start", else the first; -1 */
 	char			*output_json;	/* "output", NULL none */
 	int64_t			 deadline_ms;	/* "deadline", 0 none */
+	enum flow_form		 form;
+	int			*order;		/* DAG: steps, dependencies first */
+	size_t			 norder;	/* (every step but the handlers) */
 	int			 on_failure;	/* its step index, -1 none */
 	int			 finally;	/* its step index, -1 none */
 };
@@ -395,6 +427,30 @@ void		 flow_input_use_free(struct flow_input_use *);
 struct cJSON	*flow_input_parse(const char *,
 		     const struct flow_input_use *);
 
+/*
+ * dag.c: the DAG form's readiness rule, for the engine and the console.
+ * A dependency as the rule sees it: how its latest row ended, its result.
+ */
+enum flow_dag_verdict {
+	FLOW_DAG_WAIT,			/* a dependency has not ended */
+	FLOW_DAG_START,
+	FLOW_DAG_SKIP,			/* why says which dependency */
+	FLOW_DAG_FAIL			/* a dependency failed */
+};
+struct flow_dag_end {
+	int		 ended;		/* done, skipped or failed */
+	enum step_status status;
+	const char	*result_json;	/* NULL: null */
+	int		 has_exit_code;
+	int		 exit_code;
+};
+enum flow_dag_verdict flow_dag_decide(const struct flow *, int,
+		     const struct flow_dag_end *, struct cJSON *, char **);
+int		 flow_dag_tolerated(const struct flow *, int);
+int		 flow_dag_judged(const struct flow *, int);
+unsigned char	*flow_dag_downstream(const struct flow *, int);
+char		*flow_dag_after(const struct flow *, int);
+
 /* join.c: each fan-out step's join (-1 for others), nsteps + 1 ints. */
 int		*flow_joins(const struct flow *);
 int		 flow_join_reached(const struct flow *, int, int *);
@@ -424,6 +480,9 @@ size_t		 flow_retry_plan(const struct flow *, const int *,
 		     unsigned char *);
 int		 flow_rerun_leaf(const struct flow *, const struct flow_row *,
 		     size_t, size_t);
+size_t		 flow_dag_retry_plan(const struct flow *,
+		     const struct flow_row *, size_t, size_t,
+		     unsigned char *);
 
 /*
  * foreach.c: for-each arithmetic shared by check and the engine: the

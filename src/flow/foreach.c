@@ -199,6 +199,8 @@ foreach_do(struct flow_step *st, const cJSON *v, const char *path,
 		foreach_refuse(path, "join", "do", d);
 	if (b->done)
 		foreach_refuse(path, "done", "do", d);
+	if (b->has_deps)
+		foreach_refuse(path, "depends_on", "do", d);
 	if (b->foreach != NULL)
 		foreach_refuse(path, "foreach", "do", d);
 	if (b->exec == KIND_WAIT)

@@ -32,12 +32,8 @@
 
 static void	 parse_step(struct flow *, const cJSON *, const char *,
 		     struct flow_diags *);
-static void	 parse_names(struct flow *, const char *,
-		     struct flow_diags *);
 static int	 parse_resolve(const struct flow *, const char *,
 		     const char *, struct flow_diags *);
-static void	 parse_resolve_all(struct flow *, const char *,
-		     struct flow_diags *);
 
 /* Parse one member of the flow object into a new step. */
 static void
@@ -63,7 +59,7 @@ parse_step(struct flow *f, const cJSON *obj, const char *path,
 }
 
 /* Keys and names share one namespace: report every clash. */
-static void
+void
 parse_names(struct flow *f, const char *base, struct flow_diags *d)
 {
 	struct flow_step	*a, *b;
@@ -133,7 +129,7 @@ parse_resolve(const struct flow *f, const char *ref, const char *path,
 }
 
 /* Resolve every step reference of every step to an index. */
-static void
+void
 parse_resolve_all(struct flow *f, const char *base, struct flow_diags *d)
 {
 	struct flow_step	*st;
@@ -242,6 +238,11 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 	f = xcalloc(1, sizeof *f);
 	f->start = -1;
 	f->on_failure = f->finally = -1;
+	if (flow_nodes_is(obj)) {
+		/* The DAG note's own document (nodes.c). */
+		flow_nodes_parse(f, obj, base, d);
+		return (f);
+	}
 	for (c = obj->child; c != NULL; c = c->next) {
 		if (strcmp(c->string, "output") == 0) {
 			/* The run's output, not a step (SPEC §3). */
@@ -298,6 +299,7 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 		flow_diags_add(d, FLOW_ERROR, base, "a flow needs at least "
 		    "one step");
 	parse_resolve_all(f, base, d);
+	flow_dag_finish(f, base, d);
 	return (f);
 }
 
@@ -385,5 +387,6 @@ flow_free(struct flow *f)
 		flow_step_free(&f->steps[i]);
 	free(f->steps);
 	free(f->output_json);
+	free(f->order);
 	free(f);
 }

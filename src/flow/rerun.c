@@ -28,6 +28,7 @@
  * the for-each's own row.  retry --from runs a step's latest row again,
  * and with it the leaves in other branches of a fan-out that row is in
  * whose join has not run, without which that join could never run.
+ * A DAG run has a rule of its own (flow_dag_retry_plan in dag.c).
  */
 
 #include <stdint.h>
@@ -175,6 +176,9 @@ flow_retry_plan(const struct flow *f, const int *join_of,
 	unsigned char	*has_child;
 	size_t		 i, p, count = 0;
 
+	/* A DAG run has no fan-outs: its own rule (dag.c). */
+	if (f != NULL && f->form != FLOW_FORM_STEPS)
+		return (flow_dag_retry_plan(f, rows, n, from, again));
 	has_child = xcalloc(n > 0 ? n : 1, 1);
 	for (i = 0; i < n; i++) {
 		if ((p = rerun_index(rows, n, rows[i].parent_id)) < n)

@@ -267,6 +267,13 @@ flow_input_use(const struct flow *f, const char *flow_json,
 			while (n-- > 0)
 				scope_use_ref(u, refs[n]);
 		}
+		for (j = 0; j < f->steps[i].ndeps; j++) {
+			if (f->steps[i].deps[j].cond == NULL)
+				continue;
+			cond_refs(f->steps[i].deps[j].cond, &refs, &n);
+			while (n-- > 0)
+				scope_use_ref(u, refs[n]);
+		}
 	}
 	for (i = 0; tools != NULL && i < tools->ntools; i++) {
 		for (j = 0; j < tools->tools[i].nrun; j++)

@@ -89,6 +89,8 @@ static void	 parse_input(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_when(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_dag(struct parse_step *, const cJSON *,
+		     const char *);
 static void	 parse_transitions(struct parse_step *);
 static void	 parse_wait_heartbeat(struct parse_step *);
 static int	 parse_arm(struct parse_step *, const cJSON *, const char *,
@@ -126,6 +128,8 @@ static const struct parse_field parse_fields[] = {
 	{ "workflow", parse_workflow },
 	{ "input", parse_input },
 	{ "when", parse_when },
+	{ "depends_on", parse_dag },	/* the DAG form: dag.c */
+	{ "trigger", parse_dag },
 	{ "attempt", parse_ignore },	/* set by the reference engine */
 	{ "foreach", parse_foreach },	/* the for-each fields: foreach.c */
 	{ "do", parse_foreach },
@@ -329,6 +333,13 @@ parse_when(struct parse_step *ps, const cJSON *v, const char *path)
 		flow_diags_add(ps->d, FLOW_ERROR, path, "%s", cause);
 		free(cause);
 	}
+}
+
+/* "depends_on" and "trigger": the DAG form's fields (dag.c). */
+static void
+parse_dag(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	flow_dag_field(ps->st, v, path, ps->d);
 }
 
 /* "branch": arms tried in order; an "else" arm may end it. */
@@ -734,6 +745,7 @@ parse_step_init(struct flow_step *st, const char *key)
 	st->on_interrupt = FLOW_INTERRUPT_RETRY;
 	st->join_policy = FLOW_JOIN_ALL_SUCCESS;
 	st->max_visits = FLOW_DEFAULT_MAX_VISITS;
+	st->node = -1;
 }
 
 /*
@@ -806,6 +818,7 @@ flow_step_free(struct flow_step *st)
 	free(st->input_json);
 	free(st->when_src);
 	cond_free(st->when);
+	flow_dag_free(st);
 	flow_retry_free(&st->retry);
 	free(st->gate.message);
 	flow_strings_free(st->gate.approvers, st->gate.napprovers);

@@ -175,6 +175,39 @@ command_unknown(struct ui *ui, const char *word)
 		    "NAME :open ID :help :q; Tab completes)", word);
 }
 
+/*
+ * Whether :run's template exists; if not, say so with the nearest name
+ * (the form would only say it is not there).
+ */
+static int
+command_template_known(struct ui *ui, const char *name)
+{
+	struct store_template	*t;
+	const char		**names, *hint;
+	char			*cause = NULL;
+	size_t			 n, i;
+	int			 found = 0;
+
+	if (store_template_list(ui->store, &t, &n, &cause) != 0) {
+		free(cause);
+		return (1);	/* the form says what is wrong */
+	}
+	names = xcalloc(n + 1, sizeof *names);
+	for (i = 0; i < n; i++) {
+		names[i] = t[i].name;
+		found |= strcmp(t[i].name, name) == 0;
+	}
+	if (!found) {
+		hint = flow_suggest(name, names, n);
+		ui_screen_message(ui, 1, "no template %s%s%s%s", name,
+		    hint != NULL ? " (did you mean " : " (Tab completes names)",
+		    hint != NULL ? hint : "", hint != NULL ? "?)" : "");
+	}
+	free(names);
+	store_templates_free(t, n);
+	return (found);
+}
+
 /* Run a command line. */
 static void
 command_done(struct ui *ui, const char *line, void *arg)
@@ -206,7 +239,7 @@ command_done(struct ui *ui, const char *line, void *arg)
 	else if (strcmp(word, "run") == 0 || strcmp(word, "r") == 0) {
 		if (rest == NULL || *rest == '\0')
 			ui_screen_message(ui, 1, ":run TEMPLATE");
-		else
+		else if (command_template_known(ui, rest))
 			ui_form_open(ui, rest, NULL);
 	} else if (strcmp(word, "messages") == 0 ||
 	    strcmp(word, "m") == 0)

@@ -45,6 +45,8 @@ static int	 run_prefix(struct ui *, int, int, const struct tree_row *,
 static int	 run_counts(struct ui *, int, int, int,
 		     const struct tree_fanout *, int);
 static int	 run_result_x(const struct run_cols *);
+static const char *run_after(const struct tree *, const struct tree_row *,
+		     char *, size_t);
 static const char *run_took(const struct store_step *, int64_t, char *,
 		     size_t);
 static enum ui_paint run_result(const struct store_step *, struct buf *);
@@ -70,6 +72,8 @@ ui_run_widths(struct run *r)
 			continue;
 		w = tr->depth * RUN_LEVEL_W + 2 + ui_draw_width(
 		    ui_run_label_text(r->tree, tr, text, sizeof text));
+		if (run_after(r->tree, tr, text, sizeof text) != NULL)
+			w += ui_draw_width(text);
 		if (w > r->name_w)
 			r->name_w = w;
 		if (tr->kind != TREE_STEP && tr->kind != TREE_JOIN)
@@ -115,6 +119,28 @@ ui_run_label_text(const struct tree *t, const struct tree_row *tr, char *buf,
 		return (buf);
 	}
 	return ("");
+}
+
+/*
+ * " after a, b" beside a step of the DAG form with several dependencies:
+ * the tree lists each step once, in the order its rows were made, so
+ * this says what it waited for.  NULL for any other row.
+ */
+static const char *
+run_after(const struct tree *t, const struct tree_row *tr, char *buf,
+    size_t len)
+{
+	char	*names;
+
+	if ((tr->kind != TREE_STEP && tr->kind != TREE_NOT_REACHED) ||
+	    tr->item || t->flow == NULL || tr->spec < 0 ||
+	    (size_t)tr->spec >= t->flow->nsteps ||
+	    t->flow->steps[tr->spec].ndeps < 2)
+		return (NULL);
+	names = flow_dag_after(t->flow, tr->spec);
+	snprintf(buf, len, "  after %s", names);
+	free(names);
+	return (buf);
 }
 
 /*
@@ -234,6 +260,9 @@ ui_run_label(struct ui *ui, int y, int w, const struct tree *t,
 	    tr->kind == TREE_BRANCH ? PAINT_TITLE : PAINT_NORMAL;
 	x += ui_draw_text(ui, y, x, w - x, ui_run_label_text(t, tr, text,
 	    sizeof text), sel ? PAINT_SELECT : paint);
+	if (run_after(t, tr, text, sizeof text) != NULL && w - x > 0)
+		x += ui_draw_text(ui, y, x, w - x, text, sel ? PAINT_SELECT :
+		    PAINT_DIM);
 	return (x);
 }
 

@@ -2,7 +2,8 @@
 # tests/tui/command-line.sh: the ":" line answers a mistyped command with
 # the nearest one ("did you mean"), and Tab completes: a command's name,
 # then its argument (a template's name after :run and :versions, a
-# workflow's id after :open); with several choices each Tab puts the next
+# workflow's id after :open; a mistyped template is answered with the
+# nearest one too); with several choices each Tab puts the next
 # one in (BTab the one before), the footer listing them all.  At 80x24
 # and 200x60.
 
@@ -72,6 +73,12 @@ for size in 80x24 200x60; do
 	scr_ok "^:open $id\$" "$size: Tab after :open offers workflow ids"
 	scr_keys Enter
 	scr_ok "Run $id nightly" "$size: ... and the run opens"
+
+	scr_keys :
+	scr_type "run deplyo-release"
+	scr_keys Enter
+	scr_ok 'no template deplyo-release \(did you mean deploy-release\?\)' \
+	    "$size: :run of a mistyped template suggests the nearest"
 
 	scr_keys :
 	scr_type zz

@@ -311,8 +311,8 @@ SCR_S=main
 scr_start 200x60
 scr_keys '?'
 scr_wait 'Keys of other views'
-# The keys: the lines before the glyph legend.
-scr_screen | sed '/^Glyphs/,$d' | grep '^  [^ ]' >"$T_DIR/help"
+# The keys: the lines before the mouse and the glyph legend.
+scr_screen | sed '/^Mouse$/,$d' | grep '^  [^ ]' >"$T_DIR/help"
 is "$(wc -l <"$T_DIR/help" | tr -d ' ')" "$(grep -c '^	{ ' \
     "$TOP_SRCDIR/src/ui/keys.c")" "the help lists every key of the table"
 sed 's/^  \([^ ]*\) .*/\1/' "$T_DIR/help" | sort -u >"$T_DIR/keys"
