@@ -147,6 +147,22 @@ run_sluice retry "$ID" --from on_failure
 expect_rc 2 "retry --from a handler is refused"
 like "$ERR" '"on_failure" is workflow '"$ID""'s on_failure handler" "saying why"
 
+# --- the DAG form: a failed dependency ---------------------------------------
+
+cat >"$T_DIR/dag.json" <<EOF
+{"a": {"tool": "fail", "args": {"message": "x"}, "retry": {"max_attempts": 1}},
+ "b": {"tool": "noop", "depends_on": ["a"]},
+ "on_failure": $(seen on_failure),
+ "finally": $(seen finally)}
+EOF
+run_sluice run "$T_DIR/dag.json"
+ID=$OUT
+wait_for wf_is "$ID" failed
+ok $? "a DAG run whose dependency fails ends failed"
+is "$(saw "$ID" on_failure)|$(saw "$ID" finally)" \
+    "failed|step a failed: x|failed|step a failed: x" \
+    "its handlers ran, on_failure then finally"
+
 # --- a branch with no match --------------------------------------------------------
 
 cat >"$T_DIR/branch.json" <<EOF
