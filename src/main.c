@@ -105,6 +105,7 @@ main(int argc, char **argv)
 		log_open(logpath);
 		free(logpath);
 	}
+	client_read_link();
 	me = user_self();
 	ctx.actor.uid = me->uid;
 	ctx.actor.user = me->name;

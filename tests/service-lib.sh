@@ -104,3 +104,19 @@ svc_engine() {
 	ENGINES="$ENGINES $EPID"
 	wait_for test -S "$SLUICE_DB.sock"
 }
+
+# run_as USER ARGS...: sluice as USER, its status in $RC, its output in
+# $OUT and $ERR.
+run_as() {
+	_u=$1
+	shift
+	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+	RC=$?
+	OUT=$(cat "$T_DIR/out")
+	ERR=$(cat "$T_DIR/err")
+}
+
+# row_is ID STATUS: the step row's status.
+row_is() {
+	[ "$(q "SELECT status FROM workflow_steps WHERE id = $1")" = "$2" ]
+}

@@ -119,6 +119,8 @@ void		 client_secret_rules_free(struct secret_rule *, size_t);
  */
 #define CLIENT_LOST	2	/* sent; the engine went away unanswering */
 char		*client_sock_path(const char *);
+/* read-link.c: the store reads through the engine where it may not open */
+void		 client_read_link(void);
 int		 client_sock_connect(const char *);
 int		 client_probe(struct store *);	/* 1: an engine runs */
 int		 client_ask_sock(const char *, const struct store_actor *,

@@ -226,6 +226,9 @@ struct engine {
 
 	struct engine_server	*server;	/* server.c: DB.sock, or NULL */
 	char			*server_cause;	/* why there is no socket */
+	struct store_reader	*reader;	/* server-read.c: members' */
+	int			 reading;	/* a read works: its */
+						/* connection is not free */
 	int64_t			 prune_before;	/* prune.c: retention batches */
 	int64_t			 prune_after;
 };
@@ -504,6 +507,21 @@ int		 engine_server_open(struct engine *, char **);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 void		 engine_server_wait(struct engine *, int);
+
+/* server-read.c: members' reads on the socket, a cursor per connection. */
+#define ENGINE_READ_IDLE_MS	2000	/* a cursor left unread, closed */
+struct engine_read_slot {
+	struct engine		*e;
+	struct store_cursor	*cursor;	/* open, or NULL */
+	struct loop_timer	*idle;		/* closes it unread */
+};
+int		 engine_read_command(const char *);
+void		 engine_read_slot_init(struct engine *,
+		     struct engine_read_slot *);
+void		 engine_read_slot_clear(struct engine_read_slot *);
+struct cJSON	*engine_read_apply(struct engine_read_slot *, const char *,
+		     const struct cJSON *);
+void		 engine_read_close(struct engine *);
 
 /* busy.c */
 void		 engine_busy_attach(struct engine *);

@@ -149,16 +149,29 @@ preview_push(const struct flow *f, int spec, unsigned char *mark, int *stack,
 	stack[(*top)++] = spec;
 }
 
-/* Mark every step reachable from spec (itself included). */
+/*
+ * Mark every step reachable from spec (itself included): along the
+ * transitions, or in the DAG form to everything depending on it.
+ */
 static void
 preview_reach(const struct flow *f, int spec, unsigned char *mark)
 {
 	const struct flow_step	*fs;
+	unsigned char		*down;
 	int			*stack, top = 0;
 	size_t			 i;
 
 	if (spec < 0 || (size_t)spec >= f->nsteps || mark[spec])
 		return;
+	if (f->form != FLOW_FORM_STEPS) {
+		/* The DAG form: what depends on it, at any depth. */
+		mark[spec] = 1;
+		down = flow_dag_downstream(f, spec);
+		for (i = 0; i < f->nsteps; i++)
+			mark[i] |= down[i];
+		free(down);
+		return;
+	}
 	/* Marked when pushed, so each step is on the stack once at most. */
 	stack = xcalloc(f->nsteps, sizeof *stack);
 	mark[spec] = 1;

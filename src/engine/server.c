@@ -78,6 +78,9 @@ struct server_client {
 	int			 busy;		/* its lines are being applied */
 	int			 held;		/* lines kept for after a wait */
 	int			 eof;		/* gone during a wait */
+	struct engine_read_slot	 read;		/* server-read.c */
+	size_t			 read_out;	/* a read's answer: may */
+						/* pass SERVER_OUT_MAX */
 	TAILQ_ENTRY(server_client) entry;
 };
 TAILQ_HEAD(server_clients, server_client);
@@ -91,6 +94,7 @@ struct engine_server {
 	int			 nclients;
 	int64_t			 idle_ms;
 	int			 resume;	/* server_resume is deferred */
+	int			 waiting;	/* in engine_server_wait */
 	int			 answers;	/* to requests with an id, unsent */
 };
 
@@ -164,6 +168,7 @@ engine_server_close(struct engine *e)
 		return;
 	while ((c = TAILQ_FIRST(&srv->clients)) != NULL)
 		server_client_free(c);
+	engine_read_close(e);
 	loop_fd_del(srv->ev);
 	close(srv->fd);
 	unlink(srv->path);
@@ -289,6 +294,7 @@ server_accept(int fd, short revents, void *arg)
 	c->ev = loop_fd_add(srv->e->loop, cfd, POLLIN, server_client_io, c);
 	c->idle = loop_timer_create(srv->e->loop, server_client_idle, c);
 	loop_timer_start(c->idle, srv->idle_ms);
+	engine_read_slot_init(srv->e, &c->read);
 	TAILQ_INSERT_TAIL(&srv->clients, c, entry);
 	srv->nclients++;
 }
@@ -337,6 +343,7 @@ server_client_free(struct server_client *c)
 	c->srv->nclients--;
 	loop_fd_del(c->ev);
 	loop_timer_free(c->idle);
+	engine_read_slot_clear(&c->read);
 	close(c->fd);
 	buf_free(&c->in);
 	buf_free(&c->out);
@@ -422,11 +429,14 @@ server_client_lines(struct server_client *c)
 /*
  * The engine waits for the database (engine_busy.c), in the middle of
  * whatever it was doing: for up to ms, keep the socket alive without
- * applying anything.  Newcomers are taken and pings answered (saying what
- * the engine waits for); any other request is read and kept, with what
- * its client sends after it, until server_resume applies them once the
- * wait is over.  No client is freed meanwhile, since the caller may be
- * applying one of their lines.
+ * applying anything.  Newcomers are taken, pings answered (saying what
+ * the engine waits for) and members' reads too (they run on a connection
+ * of their own, which the lock waited for does not stop); any other
+ * request is read and kept, with what its client sends after it, until
+ * server_resume applies them once the wait is over.  No client is freed
+ * meanwhile, since the caller may be applying one of their lines.  A read
+ * answered here that works long calls back (server-read.c): that inner
+ * call only sleeps.
  */
 void
 engine_server_wait(struct engine *e, int ms)
@@ -436,10 +446,11 @@ engine_server_wait(struct engine *e, int ms)
 	struct pollfd		*pfd;
 	int			 n, i;
 
-	if (srv == NULL) {
+	if (srv == NULL || srv->waiting) {
 		(void)poll(NULL, 0, ms);
 		return;
 	}
+	srv->waiting = 1;
 	pfd = xcalloc((size_t)srv->nclients + 1, sizeof *pfd);
 	cs = xcalloc((size_t)srv->nclients + 1, sizeof *cs);
 	pfd[0].fd = srv->fd;
@@ -462,9 +473,13 @@ engine_server_wait(struct engine *e, int ms)
 	}
 	free(cs);
 	free(pfd);
+	srv->waiting = 0;
 }
 
-/* During a wait: read what a client sent, answer its pings, keep the rest. */
+/*
+ * During a wait: read what a client sent, answer its pings and reads,
+ * keep the rest.
+ */
 static void
 server_wait_read(struct server_client *c)
 {
@@ -488,8 +503,9 @@ server_wait_read(struct server_client *c)
 		*nl = '\0';
 		req = cJSON_Parse(c->in.data);
 		cmd = cJSON_GetObjectItemCaseSensitive(req, "command");
-		ping = cJSON_IsString(cmd) && strcmp(cmd->valuestring,
-		    "ping") == 0;
+		ping = cJSON_IsString(cmd) && (strcmp(cmd->valuestring,
+		    "ping") == 0 || (engine_read_command(cmd->valuestring) &&
+		    !srv->e->reading));
 		cJSON_Delete(req);
 		if (!ping) {
 			*nl = '\n';
@@ -552,7 +568,8 @@ server_client_write(struct server_client *c)
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n == -1 && errno == EAGAIN) {
-			if (c->out.len - c->off > SERVER_OUT_MAX) {
+			if (c->out.len - c->off > SERVER_OUT_MAX +
+			    c->read_out) {
 				log_debug("%s: client pid %ld does not read; "
 				    "dropped", __func__, (long)c->pid);
 				server_client_free(c);
@@ -575,6 +592,7 @@ server_client_write(struct server_client *c)
 	buf_reset(&c->out);
 	c->off = 0;
 	c->notified = 0;
+	c->read_out = 0;
 	if (c->closing) {
 		server_client_free(c);
 		return (-1);
@@ -629,6 +647,8 @@ server_client_line(struct server_client *c, char *line)
 	cJSON			*o;
 	const char		*waiting;
 	int64_t			 since;
+	size_t			 len;
+	cJSON			*req;
 	char			*who, *why;
 
 	if (engine_request_decode(line, &w, &why) != 0) {
@@ -654,6 +674,14 @@ server_client_line(struct server_client *c, char *line)
 			    (double)since);
 		}
 		server_reply(c, o);
+	} else if (engine_read_command(w.command)) {
+		/* Its SQL and values are not the wire's: read them here. */
+		req = cJSON_Parse(line);
+		/* A big row may pass the unread limit: it is being read. */
+		len = c->out.len;
+		server_reply(c, engine_read_apply(&c->read, w.command, req));
+		c->read_out += c->out.len - len;
+		cJSON_Delete(req);
 	} else if (strcmp(w.command, "subscribe") == 0) {
 		c->subscribed = 1;	/* idle for good reason: stays */
 		server_error(c, 0, "subscribed");

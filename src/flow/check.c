@@ -52,8 +52,6 @@ static void	 check_graph_free(struct check_graph *);
 static void	 check_edge(struct check_graph *, size_t, int);
 static void	 check_walk(const struct check_graph *, const int *, size_t,
 		     char *);
-static char	*check_step_path(const char *, const struct flow_step *,
-		     const char *);
 static void	 check_reach(const struct flow *, const struct check_graph *,
 		     const char *, struct flow_diags *);
 static void	 check_join_agree(const struct flow *, const char *,
@@ -153,24 +151,6 @@ check_walk(const struct check_graph *g, const int *roots, size_t nroots,
 	free(stack);
 }
 
-/* "$.key" or "$.key.field" for a step. */
-static char *
-check_step_path(const char *base, const struct flow_step *st,
-    const char *field)
-{
-	struct buf	b;
-
-	buf_init(&b);
-	buf_puts(&b, st->beside ? "$" : base);
-	if (st->node >= 0)	/* the DAG note's document */
-		buf_printf(&b, ".nodes[%d]", st->node);
-	else
-		flow_path_add_key(&b, st->key);
-	if (field != NULL)
-		buf_printf(&b, ".%s", field);
-	return (buf_release(&b));
-}
-
 /* Warn about steps that nothing leads to from "start". */
 static void
 check_reach(const struct flow *f, const struct check_graph *g,
@@ -192,7 +172,7 @@ check_reach(const struct flow *f, const struct check_graph *g,
 	for (i = 0; i < f->nsteps; i++) {
 		if (seen[i])
 			continue;
-		path = check_step_path(base, &f->steps[i], NULL);
+		path = flow_step_path(base, &f->steps[i], NULL);
 		flow_diags_add(d, FLOW_WARNING, path, "unreachable step "
 		    "(nothing leads here from \"start\")");
 		free(path);
@@ -233,8 +213,8 @@ check_joins(const struct flow *f, const struct check_graph *g,
 			if (st->join_policy != FLOW_JOIN_COUNT ||
 			    (size_t)st->join_count <= fo->nparallel)
 				continue;
-			path = check_step_path(base, st, "join_policy");
-			fpath = check_step_path(base, fo, NULL);
+			path = flow_step_path(base, st, "join_policy");
+			fpath = flow_step_path(base, fo, NULL);
 			flow_diags_add(d, FLOW_ERROR, path, "join_policy %d is "
 			    "more than the %zu branches of the fan-out at %s",
 			    st->join_count, fo->nparallel, fpath);
@@ -245,13 +225,13 @@ check_joins(const struct flow *f, const struct check_graph *g,
 	for (i = 0; i < f->nsteps; i++) {
 		st = &f->steps[i];
 		if (st->join != NULL && st->nparallel == 0 && !inside[i]) {
-			path = check_step_path(base, st, "join");
+			path = flow_step_path(base, st, "join");
 			flow_diags_add(d, FLOW_ERROR, path,
 			    "join with no enclosing parallel fan-out");
 			free(path);
 		}
 		if (st->join_policy != FLOW_JOIN_ALL_SUCCESS && !joined[i]) {
-			path = check_step_path(base, st, "join_policy");
+			path = flow_step_path(base, st, "join_policy");
 			flow_diags_add(d, FLOW_WARNING, path, "join_policy on "
 			    "a step that no branch joins at");
 			free(path);
@@ -301,9 +281,9 @@ check_join_agree(const struct flow *f, const char *base,
 			if (got == want)
 				continue;
 			jn = &f->steps[got];
-			bpath = check_step_path(base, br, NULL);
+			bpath = flow_step_path(base, br, NULL);
 			if (fo->join_target >= 0) {
-				path = check_step_path(base, fo, "join");
+				path = flow_step_path(base, fo, "join");
 				flow_diags_add(d, FLOW_ERROR, path, "fan-out "
 				    "\"%s\" names join \"%s\", but its branch "
 				    "%s reaches join \"%s\" first, which would "
@@ -313,7 +293,7 @@ check_join_agree(const struct flow *f, const char *base,
 				    f->steps[want].name, bpath, jn->name,
 				    jn->name, jn->name, f->steps[want].name);
 			} else {
-				path = check_step_path(base, fo, "parallel");
+				path = flow_step_path(base, fo, "parallel");
 				flow_diags_add(d, FLOW_ERROR, path, "the "
 				    "branches of fan-out \"%s\" reach different "
 				    "joins: \"%s\" (from \"%s\") and \"%s\" "
@@ -355,12 +335,12 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 		path = NULL;
 		if (st->foreach != NULL && st->foreach->body != NULL) {
 			st = st->foreach->body;
-			path = check_step_path(base, st, "do.tool");
+			path = flow_step_path(base, st, "do.tool");
 		}
 		tl = st->exec == KIND_TOOL ?
 		    flow_tools_find(tools, st->tool) : NULL;
 		if (tl != NULL && tl->mcp && st->host != NULL) {
-			sub = check_step_path(base, st, path != NULL ?
+			sub = flow_step_path(base, st, path != NULL ?
 			    "do.host" : "host");
 			flow_diags_add(d, FLOW_ERROR, sub, "tool \"%s\" is "
 			    "an MCP server's, which runs on the engine's "
@@ -373,7 +353,7 @@ check_tools(const struct flow *f, const struct flow_tools *tools,
 			continue;
 		}
 		if (path == NULL)
-			path = check_step_path(base, st, "tool");
+			path = flow_step_path(base, st, "tool");
 		hint = flow_suggest(st->tool, names, n);
 		if (hint != NULL)
 			flow_diags_add(d, FLOW_ERROR, path, "unknown tool "
@@ -516,28 +496,28 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 		st = &f->steps[i];
 		if (st->args_json != NULL &&
 		    (v = cJSON_Parse(st->args_json)) != NULL) {
-			path = check_step_path(base, st, "args");
+			path = flow_step_path(base, st, "args");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);
 		}
 		if (st->input_json != NULL &&
 		    (v = cJSON_Parse(st->input_json)) != NULL) {
-			path = check_step_path(base, st, "input");
+			path = flow_step_path(base, st, "input");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);
 		}
 		if (st->gate.message != NULL) {
 			v = cJSON_CreateString(st->gate.message);
-			path = check_step_path(base, st, "gate.message");
+			path = flow_step_path(base, st, "gate.message");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);
 		}
 		if (st->wait.message != NULL) {
 			v = cJSON_CreateString(st->wait.message);
-			path = check_step_path(base, st, "wait.message");
+			path = flow_step_path(base, st, "wait.message");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);
@@ -561,7 +541,7 @@ check_cond(const struct flow_step *st, const struct cond *c,
 	char			 *path;
 	size_t			  k, n;
 
-	path = check_step_path(base, st, field);
+	path = flow_step_path(base, st, field);
 	cr.path = path;
 	cond_refs(c, &refs, &n);
 	for (k = 0; k < n; k++) {
@@ -672,26 +652,26 @@ check_foreach(const struct flow *f, const struct flow_tools *tools,
 			continue;
 		cr.in_do = 0;
 		if (fe->items_src != NULL) {
-			path = check_step_path(base, st, "foreach");
+			path = flow_step_path(base, st, "foreach");
 			check_text_refs(fe->items_src, path, &cr);
 			check_foreach_default(fe, path, &cr);
 			free(path);
 		}
 		if (fe->gate.message != NULL) {
-			path = check_step_path(base, st,
+			path = flow_step_path(base, st,
 			    "gate_between_batches.message");
 			check_text_refs(fe->gate.message, path, &cr);
 			free(path);
 		}
 		cr.in_do = 1;
 		if (fe->label != NULL) {
-			path = check_step_path(base, st, "label");
+			path = flow_step_path(base, st, "label");
 			check_text_refs(fe->label, path, &cr);
 			free(path);
 		}
 		if (fe->body != NULL && fe->body->args_json != NULL &&
 		    (v = cJSON_Parse(fe->body->args_json)) != NULL) {
-			path = check_step_path(base, st, "do.args");
+			path = flow_step_path(base, st, "do.args");
 			interp_refs(v, path, check_arg_ref, &cr);
 			free(path);
 			cJSON_Delete(v);

@@ -37,8 +37,6 @@
 
 static void	 dag_dep(struct flow_step *, const cJSON *, const char *,
 		     struct flow_diags *);
-static char	*dag_step_path(const char *, const struct flow_step *,
-		     const char *);
 static char	*dag_dep_path(const char *, const struct flow_step *, size_t);
 static void	 dag_resolve(struct flow *, const char *, struct flow_diags *);
 static void	 dag_mixed(const struct flow *, const char *,
@@ -156,15 +154,19 @@ flow_dag_free(struct flow_step *st)
 	st->ndeps = 0;
 }
 
-/* A step's path ("$.key", or "$.nodes[3]"), with a field when given. */
-static char *
-dag_step_path(const char *base, const struct flow_step *st,
+/*
+ * A step's path ("$.key", or "$.nodes[3]" in the note's document; a
+ * handler written beside a template's "flow", "$.finally"), with a field
+ * when given: where check and the DAG form report about it.
+ */
+char *
+flow_step_path(const char *base, const struct flow_step *st,
     const char *field)
 {
 	struct buf	b;
 
 	buf_init(&b);
-	buf_puts(&b, base);
+	buf_puts(&b, st->beside ? "$" : base);
 	if (st->node >= 0)
 		buf_printf(&b, ".nodes[%d]", st->node);
 	else
@@ -186,7 +188,7 @@ dag_dep_path(const char *base, const struct flow_step *st, size_t j)
 		free(p);
 		return (q);
 	}
-	p = dag_step_path(base, st, "depends_on");
+	p = flow_step_path(base, st, "depends_on");
 	q = flow_path_index(p, j);
 	free(p);
 	return (q);
@@ -256,7 +258,7 @@ dag_mixed(const struct flow *f, const char *base, struct flow_diags *d)
 
 	for (i = 0; i < f->nsteps && first == NULL; i++) {
 		if (f->steps[i].has_deps)
-			first = dag_step_path(base, &f->steps[i],
+			first = flow_step_path(base, &f->steps[i],
 			    "depends_on");
 	}
 	if (f->form == FLOW_FORM_NODES)
@@ -281,7 +283,7 @@ dag_mixed(const struct flow *f, const char *base, struct flow_diags *d)
 				field = "wait.on_timeout";
 			if (field == NULL)
 				continue;
-			path = dag_step_path(base, st, field);
+			path = flow_step_path(base, st, field);
 			flow_diags_add(d, FLOW_ERROR, path, "\"%s\" cannot be "
 			    "used in a DAG flow (%s): a flow uses one form, "
 			    "depends_on or next/branch/parallel/join", field,
@@ -327,7 +329,7 @@ dag_cycle_report(const struct flow *f, const int *stack, size_t n,
 			path = dag_dep_path(base, st, j);
 	}
 	if (path == NULL)
-		path = dag_step_path(base, st, "depends_on");
+		path = flow_step_path(base, st, "depends_on");
 	flow_diags_add(d, FLOW_ERROR, path, "%s", b.data);
 	free(path);
 	buf_free(&b);
@@ -453,7 +455,7 @@ flow_dag_finish(struct flow *f, const char *base, struct flow_diags *d)
 		for (i = 0; i < f->nsteps; i++) {
 			if (f->steps[i].trigger == FLOW_TRIGGER_ALL_SUCCESS)
 				continue;
-			path = dag_step_path(base, &f->steps[i], "trigger");
+			path = flow_step_path(base, &f->steps[i], "trigger");
 			flow_diags_add(d, FLOW_ERROR, path, "\"trigger\" "
 			    "belongs to the DAG form (a step with "
 			    "\"depends_on\")");
@@ -465,7 +467,7 @@ flow_dag_finish(struct flow *f, const char *base, struct flow_diags *d)
 		if (!f->steps[i].has_deps ||
 		    flow_handler_of(f, (int)i) == NULL)
 			continue;
-		path = dag_step_path(base, &f->steps[i], "depends_on");
+		path = flow_step_path(base, &f->steps[i], "depends_on");
 		flow_diags_add(d, FLOW_ERROR, path, "\"depends_on\" has no "
 		    "place in \"%s\" (it runs when the run ends)",
 		    flow_handler_of(f, (int)i));

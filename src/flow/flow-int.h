@@ -154,6 +154,8 @@ const struct cJSON *flow_json_lookup(const struct cJSON *, char **,
 void		 flow_dag_field(struct flow_step *, const struct cJSON *,
 		     const char *, struct flow_diags *);
 void		 flow_dag_add(struct flow_step *, const struct flow_dep *);
+char		*flow_step_path(const char *, const struct flow_step *,
+		     const char *);
 void		 flow_dag_free(struct flow_step *);
 void		 flow_dag_finish(struct flow *, const char *,
 		     struct flow_diags *);

@@ -82,13 +82,12 @@ store_sqlite_backup(struct store_conn *conn, const char *to, int64_t timeout,
 		/* BEGIN is deferred: the first read takes the snapshot. */
 		if ((rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL)) !=
 		    SQLITE_OK)
-			return (STORE_DRV_ERROR);
+			return (store_sqlite_code(db, rc));
 		ours = 1;
 		rc = sqlite3_exec(db, "SELECT count(*) FROM sqlite_master",
 		    NULL, NULL, NULL);
 		if (rc != SQLITE_OK) {
-			code = sqlite3_errcode(db) == SQLITE_BUSY ?
-			    STORE_DRV_BUSY : STORE_DRV_ERROR;
+			code = store_sqlite_code(db, rc);
 			goto out;
 		}
 	}

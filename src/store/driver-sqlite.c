@@ -40,11 +40,11 @@ struct sqlite_stmt {
 
 #define SQLITE_STMT(h)	(((struct sqlite_stmt *)(h))->st)
 
-static enum store_drv_code sqlite_code(sqlite3 *, int);
+static enum store_drv_code sqlite_int(sqlite3 *, const char *, int64_t *);
 
 /* SQLite's result code as the driver-neutral one. */
-static enum store_drv_code
-sqlite_code(sqlite3 *db, int rc)
+enum store_drv_code
+store_sqlite_code(sqlite3 *db, int rc)
 {
 	switch (rc & 0xff) {
 	case SQLITE_OK:
@@ -118,7 +118,7 @@ sqlite_error(struct store_conn *conn)
 {
 	sqlite3	*db = (sqlite3 *)conn;
 
-	return (sqlite_code(db, sqlite3_errcode(db)));
+	return (store_sqlite_code(db, sqlite3_errcode(db)));
 }
 
 /*
@@ -166,7 +166,7 @@ sqlite_prepare(struct store_conn *conn, const char *sql, int keep,
 		rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK) {
 		sqlite3_finalize(st);
-		return (sqlite_code(db, rc));
+		return (store_sqlite_code(db, rc));
 	}
 	if (st == NULL)		/* no statement: SQLite's own misuse */
 		return (STORE_DRV_ERROR);
@@ -207,7 +207,7 @@ sqlite_step(struct store_stmt *h)
 {
 	sqlite3_stmt	*st = SQLITE_STMT(h);
 
-	return (sqlite_code(sqlite3_db_handle(st), sqlite3_step(st)));
+	return (store_sqlite_code(sqlite3_db_handle(st), sqlite3_step(st)));
 }
 
 static enum store_drv_code
@@ -215,7 +215,7 @@ sqlite_bind_int64(struct store_stmt *h, int idx, int64_t v)
 {
 	sqlite3_stmt	*st = SQLITE_STMT(h);
 
-	return (sqlite_code(NULL, sqlite3_bind_int64(st, idx, v)));
+	return (store_sqlite_code(NULL, sqlite3_bind_int64(st, idx, v)));
 }
 
 static enum store_drv_code
@@ -223,7 +223,7 @@ sqlite_bind_text(struct store_stmt *h, int idx, const char *v, size_t len)
 {
 	sqlite3_stmt	*st = SQLITE_STMT(h);
 
-	return (sqlite_code(NULL, sqlite3_bind_text64(st, idx, v, len,
+	return (store_sqlite_code(NULL, sqlite3_bind_text64(st, idx, v, len,
 	    SQLITE_TRANSIENT, SQLITE_UTF8)));
 }
 
@@ -232,14 +232,14 @@ sqlite_bind_blob(struct store_stmt *h, int idx, const void *v, size_t len)
 {
 	sqlite3_stmt	*st = SQLITE_STMT(h);
 
-	return (sqlite_code(NULL, sqlite3_bind_blob64(st, idx, v, len,
+	return (store_sqlite_code(NULL, sqlite3_bind_blob64(st, idx, v, len,
 	    SQLITE_TRANSIENT)));
 }
 
 static enum store_drv_code
 sqlite_bind_null(struct store_stmt *h, int idx)
 {
-	return (sqlite_code(NULL, sqlite3_bind_null(SQLITE_STMT(h), idx)));
+	return (store_sqlite_code(NULL, sqlite3_bind_null(SQLITE_STMT(h), idx)));
 }
 
 static int
@@ -283,13 +283,13 @@ sqlite_exec(struct store_conn *conn, const char *sql)
 	while (*tail != '\0') {
 		rc = sqlite3_prepare_v2(db, tail, -1, &st, &tail);
 		if (rc != SQLITE_OK)
-			return (sqlite_code(db, rc));
+			return (store_sqlite_code(db, rc));
 		if (st == NULL)		/* only whitespace or a comment */
 			continue;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 			/* nothing */;
 		if (rc != SQLITE_DONE) {
-			rc = sqlite_code(db, rc);
+			rc = store_sqlite_code(db, rc);
 			sqlite3_finalize(st);
 			return (rc);
 		}
@@ -353,25 +353,47 @@ sqlite_total_changes(struct store_conn *conn)
 	return (sqlite3_total_changes64((sqlite3 *)conn));
 }
 
-/* PRAGMA data_version: bumped when another connection commits. */
+/* A query for one integer (0 when there is no row). */
 static enum store_drv_code
-sqlite_data_version(struct store_conn *conn, int64_t *v)
+sqlite_int(sqlite3 *db, const char *sql, int64_t *v)
 {
-	sqlite3		*db = (sqlite3 *)conn;
 	sqlite3_stmt	*st;
 	int		 rc;
 
 	*v = 0;
-	rc = sqlite3_prepare_v2(db, "PRAGMA data_version", -1, &st, NULL);
+	rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
 	if (rc != SQLITE_OK)
-		return (sqlite_code(db, rc));
+		return (store_sqlite_code(db, rc));
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*v = sqlite3_column_int64(st, 0);
 		rc = SQLITE_OK;
 	}
-	rc = sqlite_code(db, rc);
+	rc = store_sqlite_code(db, rc);
 	sqlite3_finalize(st);
 	return (rc == STORE_DRV_DONE ? STORE_DRV_OK : rc);
+}
+
+/* PRAGMA data_version: bumped when another connection commits. */
+static enum store_drv_code
+sqlite_data_version(struct store_conn *conn, int64_t *v)
+{
+	return (sqlite_int((sqlite3 *)conn, "PRAGMA data_version", v));
+}
+
+/* The file's application id, user_version and schema objects. */
+static enum store_drv_code
+sqlite_identify(struct store_conn *conn, int64_t *appid, int64_t *version,
+    int64_t *objects)
+{
+	sqlite3	*db = (sqlite3 *)conn;
+	int	 rc;
+
+	*version = *objects = 0;
+	if ((rc = sqlite_int(db, "PRAGMA application_id", appid)) != 0)
+		return (rc);
+	if ((rc = sqlite_int(db, "PRAGMA user_version", version)) != 0)
+		return (rc);
+	return (sqlite_int(db, "SELECT count(*) FROM sqlite_master", objects));
 }
 
 /*
@@ -476,7 +498,7 @@ sqlite_function(struct store_conn *conn, const struct store_drv_function *f)
 	rc = sqlite3_create_function(db, f->name, f->nargs,
 	    SQLITE_UTF8|SQLITE_DETERMINISTIC, (void *)f, sqlite_function_call,
 	    NULL, NULL);
-	return (sqlite_code(db, rc));
+	return (store_sqlite_code(db, rc));
 }
 
 /* SQLite's handle of a connection (tests look under the store with it). */
@@ -521,6 +543,7 @@ const struct store_driver store_driver_sqlite = {
 	.changes = sqlite_changes,
 	.total_changes = sqlite_total_changes,
 	.data_version = sqlite_data_version,
+	.identify = sqlite_identify,
 
 	.tune = sqlite_tune,
 	.journal = sqlite_journal,

@@ -33,6 +33,8 @@ struct sqlite3;
  * for tests that look under the store (tests/unit).
  */
 struct sqlite3	*store_sqlite_db(struct store_conn *);
+/* SQLite's result code as the driver-neutral one (extended: from db). */
+enum store_drv_code store_sqlite_code(struct sqlite3 *, int);
 
 /* driver-sqlite-backup.c: the driver's backup hook. */
 enum store_drv_code	 store_sqlite_backup(struct store_conn *, const char *,

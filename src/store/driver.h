@@ -25,7 +25,11 @@
  *
  * What only one kind of database has (SQLite's busy handler, its WAL and
  * checkpoint settings, its online backup, its pragmas) is a named hook
- * here, NULL in a driver without it, so no store file needs to know.
+ * here, NULL in a driver without it, so no store file needs to know.  A
+ * read-only driver answers the writing calls (exec, a write begin) with
+ * STORE_DRV_READONLY.
+ *
+ * tests/unit/test-store-conformance checks a driver through store.h.
  *
  * Columns and parameters count as SQLite's do: parameters from 1,
  * columns from 0.
@@ -80,8 +84,8 @@ typedef int (*store_drv_busy_cb)(void *, int);
 
 /* One argument of an SQL function the store defines (sluice_state). */
 struct store_drv_arg {
-	int64_t		 i;	/* as an integer */
-	const char	*text;	/* as text, or NULL for NULL */
+	int64_t		 i;	/* not text: as an integer (NULL: 0) */
+	const char	*text;	/* text: the text, else NULL */
 };
 /*
  * A deterministic scalar SQL function: fill *result with a static string
@@ -97,7 +101,10 @@ struct store_drv_function {
 struct store_driver {
 	const char	*name;		/* store_set_driver's word */
 
-	/* The connection. */
+	/*
+	 * The connection: open the database at the path (STORE_DRV_O_*
+	 * flags), or return -1 with a cause ("cannot open database ...").
+	 */
 	int		(*open)(const char *, int, struct store_conn **,
 			     char **);
 	void		(*close)(struct store_conn *);
@@ -153,9 +160,19 @@ struct store_driver {
 	enum store_drv_code (*data_version)(struct store_conn *, int64_t *);
 
 	/*
+	 * What the database is: its application id, its schema version and
+	 * how many objects (tables, indexes, triggers) it has; all 0 for a
+	 * new, empty one.  Asked inside a read transaction.  NULL: a
+	 * driver reading through one that checked (ours, and current).
+	 */
+	enum store_drv_code (*identify)(struct store_conn *, int64_t *,
+			     int64_t *, int64_t *);
+
+	/*
 	 * Settings our database is used with (foreign keys enforced, full
 	 * sync, the cache's size), then the journal other processes read
-	 * beside the writer (SQLite: WAL).
+	 * beside the writer (SQLite: WAL), then an SQL function the store's
+	 * queries call.  Each may be NULL: nothing to do.
 	 */
 	enum store_drv_code (*tune)(struct store_conn *);
 	enum store_drv_code (*journal)(struct store_conn *);
@@ -172,7 +189,9 @@ struct store_driver {
 	void		(*keep_journal)(struct store_conn *);
 	/*
 	 * Copy the database, as one snapshot, into the (empty, existing)
-	 * file named, waiting up to the ms given for locks.
+	 * file named, waiting up to the ms given for locks.  A failure sets
+	 * the cause, or leaves it NULL for the store to say from error and
+	 * message.
 	 */
 	enum store_drv_code (*backup)(struct store_conn *, const char *,
 			     int64_t, char **);
@@ -184,6 +203,9 @@ const struct store_driver	*store_driver(void);
 
 /* driver-sqlite.c */
 extern const struct store_driver	 store_driver_sqlite;
+
+/* driver-socket.c: members' reads through the engine (service mode). */
+extern const struct store_driver	 store_driver_socket;
 
 /*
  * The statement calls every store file uses: one pointer call through

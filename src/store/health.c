@@ -121,7 +121,7 @@ store_health(struct store *s, struct store_health *h, char **cause)
 	memset(h, 0, sizeof *h);
 	if ((rc = store_read_begin(s, cause)) != 0)
 		return (rc);
-	rc = store_query_int(s, "PRAGMA user_version", &h->schema, cause);
+	rc = store_schema_version(s, &h->schema, cause);
 	if (rc == 0)
 		rc = store_health_counts(s, h, cause);
 	if (rc == 0)

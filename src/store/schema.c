@@ -489,7 +489,7 @@ store_schema_apply(struct store *s, const struct store_migration *m,
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
 	/* Another process may have migrated since we looked. */
-	rc = store_query_int(s, "PRAGMA user_version", &version, cause);
+	rc = store_schema_version(s, &version, cause);
 	if (rc == 0 && version > STORE_SCHEMA_VERSION) {
 		xasprintf(cause, "%s has schema version %lld, newer than this "
 		    "sluice (%d); upgrade sluice", store_path(s),

@@ -122,7 +122,7 @@ store_state_sql(const struct store_drv_arg *argv, int argc,
 	return (0);
 }
 
-static const struct store_drv_function store_state_function = {
+const struct store_drv_function store_state_function = {
 	.name = "sluice_state",
 	.nargs = 5,
 	.call = store_state_sql
@@ -134,6 +134,8 @@ store_status_register(struct store *s, char **cause)
 {
 	int	 rc;
 
+	if (s->drv->function == NULL)	/* the database has it already */
+		return (0);
 	rc = s->drv->function(s->conn, &store_state_function);
 	if (rc == STORE_DRV_OK)
 		return (0);

@@ -170,6 +170,38 @@ store_read_begin(struct store *s, char **cause)
 	return (0);
 }
 
+/*
+ * What the database is (application id, schema version, objects in it),
+ * as its driver says; a driver without identify reads through one that
+ * checked it: ours, and current.
+ */
+int
+store_drv_identify(struct store *s, int64_t *appid, int64_t *version,
+    int64_t *objects, char **cause)
+{
+	int	 rc;
+
+	if (s->drv->identify == NULL) {
+		*appid = STORE_APPLICATION_ID;
+		*version = STORE_SCHEMA_VERSION;
+		*objects = 1;
+		return (0);
+	}
+	rc = s->drv->identify(s->conn, appid, version, objects);
+	if (rc != STORE_DRV_OK)
+		return (store_fail(s, rc, "identify", cause));
+	return (0);
+}
+
+/* The database's schema version, as its driver keeps it. */
+int
+store_schema_version(struct store *s, int64_t *v, char **cause)
+{
+	int64_t	 appid, objects;
+
+	return (store_drv_identify(s, &appid, v, &objects, cause));
+}
+
 /* End a read transaction, if one is open. */
 void
 store_read_end(struct store *s)

@@ -90,6 +90,9 @@ int		 store_prepare(struct store *, const char *,
 		     struct store_stmt **, char **);
 int		 store_exec(struct store *, const char *, char **);
 int		 store_read_begin(struct store *, char **);
+int		 store_drv_identify(struct store *, int64_t *, int64_t *,
+		     int64_t *, char **);
+int		 store_schema_version(struct store *, int64_t *, char **);
 void		 store_read_end(struct store *);
 int		 store_step_done(struct store *, struct store_stmt *,
 		     const char *, char **);
@@ -122,6 +125,7 @@ int		 store_column_step_status(struct store_stmt *, int, int64_t,
 int		 store_column_run_status(struct store_stmt *, int, int64_t,
 		     enum run_status *, char **);
 int		 store_status_register(struct store *, char **);
+extern const struct store_drv_function store_state_function;
 /*
  * Whether running workflow w has a step waiting (a gate, a wait step).
  * Only running rows ask (CASE stops the others), through the run's own
@@ -236,5 +240,24 @@ extern const struct store_rows store_audit_rows;
 
 /* steplog.c: log chunks (id, at, stream, data), for detail.c's tail. */
 extern const struct store_rows store_log_rows;
+
+/* read-wire.c: one value of a member's read on the engine's socket. */
+#define STORE_WIRE_NULL	0
+#define STORE_WIRE_INT	1
+#define STORE_WIRE_REAL	2
+#define STORE_WIRE_TEXT	3
+#define STORE_WIRE_BLOB	4
+struct store_wire_value {
+	int		 kind;		/* STORE_WIRE_* */
+	int64_t		 i;
+	double		 real;
+	const char	*text;		/* in the tree read */
+	unsigned char	*data;		/* a blob's bytes: the caller frees */
+	size_t		 len;		/* of text or data */
+};
+struct cJSON	*store_wire_int(int64_t);
+struct cJSON	*store_wire_blob(const void *, size_t);
+int		 store_wire_read(const struct cJSON *,
+		     struct store_wire_value *);
 
 #endif /* SLUICE_STORE_INT_H */

@@ -40,7 +40,7 @@
 /* What store_identify found in an existing file. */
 struct store_ident {
 	int		 empty;		/* no tables and no application id */
-	int64_t		 version;	/* PRAGMA user_version */
+	int64_t		 version;	/* its schema version */
 };
 
 static int	store_mkdirs(const char *, char **);
@@ -54,9 +54,17 @@ static int	store_configure(struct store *, const struct store_ident *,
 static int	store_missing(const char *, char **);
 static int	store_unreadable(struct store *, int, char **);
 static int	store_denied(const char *, char **);
+static int	store_denied_engine(const char *, char **);
+static void	store_private(const char *);
 static int	store_files_writable(const char *);
 static int	store_open_once(const char *, int, struct store **, char **);
 static int	store_reopen(struct store *, char **);
+static int	store_journal(struct store *, char **);
+static int	store_begin_moment(struct store *);
+static int	store_begin_again(struct store *, int *, char **);
+
+/* How often store_begin opens a connection found read-only for a moment. */
+#define STORE_REOPENS	3
 
 /* store_set_waiter's: this process waits out a busy database for ever. */
 static store_waiter	 store_wait_cb;
@@ -104,6 +112,50 @@ store_denied(const char *path, char **cause)
 	xasprintf(cause, "cannot open database %s: %s", path,
 	    strerror(EACCES));
 	return (STORE_READONLY);
+}
+
+/*
+ * A database we may not read, whose engine does not answer either (a
+ * member in service mode reads through it): exit 4, saying both.
+ */
+static int
+store_denied_engine(const char *path, char **cause)
+{
+	log_debug("%s: %s: %s", __func__, path, *cause);
+	free(*cause);
+	xasprintf(cause, "cannot open database %s: %s, and no engine answers "
+	    "on %s.sock to read it for you: start its engine (systemctl start "
+	    "sluice-engine) or ask whoever runs it", path, strerror(EACCES),
+	    path);
+	return (STORE_READONLY);
+}
+
+/*
+ * In service mode (a setgid directory the group may not write) keep a
+ * database made by an older release, mode 0640, and its -wal and -shm,
+ * to the engine's account alone, as store_create_file makes it now.
+ */
+static void
+store_private(const char *path)
+{
+	const char	*suffix[] = { "", "-wal", "-shm" };
+	struct stat	 dsb, sb;
+	char		*dir, *file;
+	size_t		 i;
+
+	dir = store_dirname(path);
+	if (stat(dir, &dsb) == 0 && (dsb.st_mode & S_ISGID) &&
+	    !(dsb.st_mode & S_IWGRP)) {
+		for (i = 0; i < nitems(suffix); i++) {
+			xasprintf(&file, "%s%s", path, suffix[i]);
+			if (stat(file, &sb) == 0 && sb.st_uid == geteuid() &&
+			    (sb.st_mode & 077) != 0 && chmod(file, 0600) != 0)
+				log_debug("%s: %s: %s", __func__, file,
+				    strerror(errno));
+			free(file);
+		}
+	}
+	free(dir);
 }
 
 /* The reason given for a database that does not exist yet. */
@@ -185,8 +237,10 @@ store_mkdirs(const char *path, char **cause)
  * Create an empty database file ourselves, so its mode and group never
  * depend on the umask: 0600, or with the directory's group when the
  * directory is setgid: 0660 when the group may write the directory (a
- * team's shared database), 0640 when it may not (service mode: the
- * engine's account writes, the team reads).
+ * team's shared database); 0600 still when it may not (service mode: the
+ * engine's account alone reads and writes it, the team reads through the
+ * engine, driver-socket.c).  SQLite gives the -wal and -shm files the
+ * database's mode.
  */
 static int
 store_create_file(const char *path, char **cause)
@@ -216,7 +270,7 @@ store_create_file(const char *path, char **cause)
 		return (-1);
 	}
 	if (dsb.st_mode & S_ISGID)
-		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0640;
+		mode = (dsb.st_mode & S_IWGRP) ? 0660 : 0600;
 	if (fstat(fd, &sb) != 0)
 		goto fail;
 	if ((dsb.st_mode & S_ISGID) && sb.st_gid != dsb.st_gid &&
@@ -350,13 +404,7 @@ store_identify(struct store *s, struct store_ident *id, char **cause)
 	 */
 	if ((rc = store_read_begin(s, cause)) != 0)
 		return (rc);
-	rc = store_query_int(s, "PRAGMA application_id", &appid, cause);
-	if (rc == 0)
-		rc = store_query_int(s, "PRAGMA user_version", &id->version,
-		    cause);
-	if (rc == 0)
-		rc = store_query_int(s, "SELECT count(*) FROM sqlite_master",
-		    &tables, cause);
+	rc = store_drv_identify(s, &appid, &id->version, &tables, cause);
 	store_read_end(s);
 	if (rc != 0)
 		return (rc);
@@ -375,6 +423,19 @@ store_identify(struct store *s, struct store_ident *id, char **cause)
 	return (0);
 }
 
+/* The journal the driver keeps beside the database (SQLite: WAL). */
+static int
+store_journal(struct store *s, char **cause)
+{
+	int	 rc;
+
+	if (s->drv->journal == NULL)
+		return (0);
+	if ((rc = s->drv->journal(s->conn)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "journal", cause));
+	return (0);
+}
+
 /* Settings for our own database, then bring its schema up to date. */
 static int
 store_configure(struct store *s, const struct store_ident *id, char **cause)
@@ -383,7 +444,8 @@ store_configure(struct store *s, const struct store_ident *id, char **cause)
 	int	 rc;
 
 	/* The driver's settings for our database (driver-sqlite.c). */
-	if ((rc = s->drv->tune(s->conn)) != STORE_DRV_OK)
+	if (s->drv->tune != NULL &&
+	    (rc = s->drv->tune(s->conn)) != STORE_DRV_OK)
 		return (store_fail(s, rc, "settings", cause));
 	if (store_status_register(s, cause) != 0)
 		return (STORE_ERR);
@@ -408,13 +470,13 @@ store_configure(struct store *s, const struct store_ident *id, char **cause)
 		*cause = why;
 		return (rc);
 	}
-	if ((rc = s->drv->journal(s->conn)) != STORE_DRV_OK)
-		return (store_fail(s, rc, "journal", cause));
+	if ((rc = store_journal(s, cause)) != 0)
+		return (rc);
 	return (store_schema_migrate(s, cause));
 
 wal:
-	if (!s->readonly && (rc = s->drv->journal(s->conn)) != STORE_DRV_OK)
-		return (store_fail(s, rc, "journal", cause));
+	if (!s->readonly)
+		return (store_journal(s, cause));
 	return (0);
 }
 
@@ -422,19 +484,28 @@ wal:
  * Open (creating if allowed) the database at path.  A database found
  * read-only although every file of it is writable to us met a -wal or
  * -shm made in that moment by a reader beside us (store_reopen): look
- * again, a few times, before believing it.
+ * again, a few times, before believing it.  One whose file is writable
+ * to us but whose -wal or -shm is not may be meeting the moment itself
+ * (SQLite makes them with the umask, then as writable as the database):
+ * look again until they are, up to the busy timeout.
  */
 int
 store_open(const char *path, int flags, struct store **sp, char **cause)
 {
 	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
-	int		 rc, try;
+	int64_t		 start = time_mono_ms();
+	int		 rc, try = 0;
 
-	for (try = 0;; try++) {
+	for (;;) {
 		rc = store_open_once(path, flags, sp, cause);
-		if (try == 3 || (flags & STORE_F_READONLY) ||
-		    (rc != STORE_READONLY && (rc != 0 ||
-		    !(*sp)->readonly)) || !store_files_writable(path))
+		if ((flags & STORE_F_READONLY) || (rc != STORE_READONLY &&
+		    (rc != 0 || !(*sp)->readonly)))
+			return (rc);
+		if (store_files_writable(path)) {
+			if (try++ == 3)
+				return (rc);
+		} else if (access(path, W_OK) != 0 ||
+		    time_mono_ms() - start >= STORE_BUSY_TIMEOUT)
 			return (rc);
 		log_debug("%s: %s: read-only for a moment, again", __func__,
 		    path);
@@ -454,6 +525,7 @@ static int
 store_open_once(const char *path, int flags, struct store **sp,
     char **cause)
 {
+	const struct store_driver *drv = store_driver();
 	struct store		*s;
 	struct store_ident	 id;
 	struct stat		 sb;
@@ -480,16 +552,18 @@ store_open_once(const char *path, int flags, struct store **sp,
 		xasprintf(cause, "%s is a directory, not a database", path);
 		return (STORE_ERR);
 	} else if (access(path, R_OK) != 0 && errno == EACCES)
-		return (store_denied(path, cause));
+		drv = &store_driver_socket;	/* service mode: a member */
 
 	s = xcalloc(1, sizeof *s);
 	s->create_fd = -1;
 	s->path = xstrdup(path);
 	s->flags = flags;
-	s->drv = store_driver();
+	s->drv = drv;
 	if (s->drv->open(path, (flags & STORE_F_READONLY) ?
 	    STORE_DRV_O_READONLY : 0, &s->conn, cause) != 0) {
 		rc = STORE_ERR;
+		if (drv == &store_driver_socket)
+			rc = store_denied_engine(path, cause);
 		goto fail;
 	}
 	s->busy_timeout = STORE_BUSY_TIMEOUT;
@@ -535,6 +609,8 @@ store_open_once(const char *path, int flags, struct store **sp,
 	/* Readers who may not write the directory need the journal kept. */
 	if (!s->readonly && s->drv->keep_journal != NULL)
 		s->drv->keep_journal(s->conn);
+	if (!s->readonly)
+		store_private(path);
 	if (s->create_fd != -1)
 		flock(s->create_fd, LOCK_UN);	/* the fd stays: see above */
 	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
@@ -572,6 +648,13 @@ const char *
 store_path(const struct store *s)
 {
 	return (s->path);
+}
+
+/* Whether this store reads through the engine (a member, service mode). */
+int
+store_is_remote(const struct store *s)
+{
+	return (s->drv == &store_driver_socket);
 }
 
 /* Whether writes will be refused. */
@@ -643,14 +726,14 @@ store_reopen(struct store *s, char **cause)
 int
 store_begin(struct store *s, char **cause)
 {
-	int	 rc, count, reopened = 0, again = 0;
+	int	 rc, count, reopens = 0, moment = 0, ro = 0;
 
 	if (s->readonly && !(s->flags & STORE_F_READONLY) && s->depth == 0 &&
 	    store_files_writable(s->path)) {
 		/* Read-only only for a moment (store_reopen): open again. */
 		if ((rc = store_reopen(s, cause)) != 0)
 			return (rc);
-		reopened = 1;
+		reopens = 1;
 	}
 	if (s->readonly)
 		return (store_fail_readonly(s, cause));
@@ -659,37 +742,70 @@ store_begin(struct store *s, char **cause)
 		rc = s->drv->begin(s->conn, s->depth, STORE_DRV_WRITE);
 		if (rc != STORE_DRV_OK)
 			rc = store_fail(s, rc, "begin", cause);
-		/*
-		 * Read-only, or a read-only state that passes, with every
-		 * file writable: maybe a -wal or -shm this connection opened
-		 * read-only in the moment it was made (store_reopen).
-		 */
-		if ((rc == STORE_READONLY || (rc == STORE_BUSY &&
-		    s->passing)) && s->depth == 0 && !reopened &&
-		    !(s->flags & STORE_F_READONLY) &&
-		    store_files_writable(s->path)) {
-			free(*cause);
-			*cause = NULL;
-			rc = store_reopen(s, cause);
-			if (rc != 0 && rc != STORE_BUSY)
+		if ((rc == STORE_READONLY || (rc == STORE_BUSY && s->passing)) &&
+		    store_begin_moment(s)) {
+			ro = (rc == STORE_READONLY);
+			if ((rc = store_begin_again(s, &reopens, cause)) != 0 &&
+			    rc != STORE_BUSY)
 				break;
-			free(*cause);
-			*cause = NULL;
-			reopened = again = 1;
+			moment = 1;
 			rc = STORE_BUSY;	/* for the wait's clock */
 		}
-		if (rc != STORE_BUSY || (!s->passing && !again &&
+		if (rc != STORE_BUSY || (!s->passing && !moment &&
 		    (s->depth > 0 || store_wait_cb == NULL)) ||
 		    !store_busy(s, count))
 			break;
-		again = 0;
+		moment = ro = 0;
 		free(*cause);
 		*cause = NULL;
+	}
+	if (rc == STORE_BUSY && ro) {
+		free(*cause);		/* waited for the moment in vain */
+		return (store_fail_readonly(s, cause));
+	}
+	if (rc != 0 && *cause == NULL) {	/* a reopen freed the last */
+		xasprintf(cause, "database %s is not ready for writing (gave "
+		    "up after %llds)", s->path, (long long)(s->busy_timeout /
+		    1000));
 	}
 	if (rc != 0)
 		return (rc);
 	s->depth++;
 	return (0);
+}
+
+/*
+ * Whether a write refused as read-only may be a moment that passes: the
+ * database file is writable to us, but a -wal or -shm this connection
+ * opened read-only in the moment another account made it (SQLite makes
+ * them with the umask, then as writable as the database), or one being
+ * made so right now.
+ */
+static int
+store_begin_moment(struct store *s)
+{
+	return (s->depth == 0 && !(s->flags & STORE_F_READONLY) &&
+	    access(s->path, W_OK) == 0);
+}
+
+/*
+ * The moment store_begin_moment found: once every file is writable, open
+ * the connection again (store_reopen), a few times at most; until then,
+ * wait (the caller's clock).  A failure other than busy is returned.
+ */
+static int
+store_begin_again(struct store *s, int *reopens, char **cause)
+{
+	int	 rc;
+
+	if (*reopens >= STORE_REOPENS || !store_files_writable(s->path))
+		return (STORE_BUSY);
+	free(*cause);
+	*cause = NULL;
+	(*reopens)++;
+	if ((rc = store_reopen(s, cause)) != 0 && rc != STORE_BUSY)
+		return (rc);
+	return (STORE_BUSY);
 }
 
 /* Commit the innermost level; a failed commit rolls that level back. */

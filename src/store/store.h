@@ -87,6 +87,46 @@ int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
 
+/*
+ * driver-sqlite-reader.c: the engine's read-only connection on which
+ * members' reads run in service mode (sluice(1), "Commands and the
+ * socket", gives each limit).  A cursor is one statement and its rows,
+ * read a page at a time.
+ */
+#define STORE_READ_PAGE_ROWS	1000		/* rows in one answer */
+#define STORE_READ_PAGE_BYTES	(256 * 1024)	/* its size, about */
+#define STORE_READ_TURN_MS	5		/* work per loop turn */
+#define STORE_READ_STEP_MAX_MS	2000		/* one row's work, at most */
+struct store_reader;
+struct store_cursor;
+struct cJSON;
+typedef void	 (*store_reader_yield_cb)(void *);
+int		 store_reader_open(const char *, store_reader_yield_cb, void *,
+		     struct store_reader **, char **);
+void		 store_reader_close(struct store_reader *);
+int		 store_cursor_open(struct store_reader *, const char *,
+		     const struct cJSON *, struct store_cursor **, char **);
+int		 store_cursor_page(struct store_cursor *, struct cJSON *,
+		     char **);
+void		 store_cursor_close(struct store_cursor *);
+
+/*
+ * driver-socket.c: members in service mode, who may not open the
+ * database's files, read through the engine.  The client layer says how
+ * to reach it: a link to the engine of a database (NULL with *cause when
+ * none answers), one request line out and its answer line back (NULL
+ * with *cause), close.
+ */
+struct store_link;
+struct store_link_ops {
+	struct store_link	*(*open)(const char *, char **);
+	char			*(*ask)(struct store_link *, const char *,
+				     char **);
+	void			 (*close)(struct store_link *);
+};
+void		 store_set_link(const struct store_link_ops *);
+int		 store_is_remote(const struct store *);
+
 /* backup.c */
 int		 store_backup(struct store *, const char *, int, char **);
 const char	*store_migration_backup(const struct store *, int64_t *);

@@ -187,14 +187,18 @@ ui_changed(struct ui *ui)
 /*
  * Every 100 ms: if the database moved, the visible views read again.
  * Attached to an engine's socket, the engine says when it commits, so
- * this only looks seldom, for writers that are not the engine.
+ * this only looks seldom, for writers that are not the engine; a member
+ * reading through the engine (service mode) has no other writer, and
+ * does not ask at all: an engine that stopped answering would hold the
+ * console up until the read gave up.
  */
 static void
 ui_watch(void *arg)
 {
 	struct ui	*ui = arg;
 
-	if (store_change_mark(ui->store) != ui->mark)
+	if ((!store_is_remote(ui->store) || !ui_attach_ready(ui)) &&
+	    store_change_mark(ui->store) != ui->mark)
 		ui_changed(ui);
 	loop_timer_start(ui->watch, ui_attach_ready(ui) ? UI_WATCH_ATTACHED_MS :
 	    UI_WATCH_MS);

@@ -230,6 +230,12 @@ expect_rc 4 "retry --from is for a failed or cancelled run"
 rm -f "$T_DIR/b.ok"
 wait_run "$T_DIR/retry.json"
 rid=$ID
+run_sluice retry "$rid" --from a --dry-run
+like "$OUT" "from a: a, b, c, other (4 steps) may run again" \
+    "retry --from --dry-run names the step and all that depends on it"
+run_sluice retry "$rid" --dry-run
+like "$OUT" "b" "retry --dry-run names the failed step"
+unlike "$OUT" "other" "and not the completed one beside it"
 touch "$T_DIR/b.ok"
 : >"$DAG_LOG"
 run_sluice retry "$rid" --from a

@@ -44,21 +44,6 @@ cat >"$flows/boom.json" <<'EOF2'
 EOF2
 chmod 0644 "$flows"/*.json
 
-# run_as USER ARGS...: run_sluice as USER.
-run_as() {
-	_u=$1
-	shift
-	as "$_u" "$SLUICE" "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
-	RC=$?
-	OUT=$(cat "$T_DIR/out")
-	ERR=$(cat "$T_DIR/err")
-}
-
-# row_is ID STATUS: the step row's status.
-row_is() {
-	[ "$(q "SELECT status FROM workflow_steps WHERE id = $1")" = "$2" ]
-}
-
 # n_steps WF STATUS N: the workflow has N step rows of STATUS.
 n_steps() {
 	[ "$(q "SELECT count(*) FROM workflow_steps WHERE workflow_id = $1
@@ -75,10 +60,10 @@ audit_last() {
 
 svc_engine
 ok $? "the engine runs as the service account and listens"
-is "$(stat -c '%a %U %G' "$SLUICE_DB")" "640 $svc $grp" \
-    "the database is 0640, the service's, the team's group"
+is "$(stat -c '%a %U %G' "$SLUICE_DB")" "600 $svc $grp" \
+    "the database is 0600, the service's (members read through the engine)"
 is "$(stat -c '%a %G' "$SLUICE_DB-wal") $(stat -c '%a %G' "$SLUICE_DB-shm")" \
-    "640 $grp 640 $grp" "its -wal and -shm files too"
+    "600 $grp 600 $grp" "its -wal and -shm files too"
 is "$(stat -c '%a %U %G' "$SLUICE_DB.sock")" "660 $svc $grp" \
     "the socket is 0660 with the team's group"
 is "$(stat -c '%a %U' "$SLUICE_DB.lock")" "600 $svc" \
@@ -127,8 +112,8 @@ forge() {
 	_rc=$?
 	[ "$_rc" -ne 0 ]
 	ok $? "forging refused: $2"
-	like "$(cat "$T_DIR/f.err")" "readonly database" \
-	    "the OS's refusal (read-only to the member): $2"
+	like "$(cat "$T_DIR/f.err")" "unable to open database" \
+	    "the OS's refusal (the member may not open the file): $2"
 }
 forge "INSERT INTO approvals (step_id, workflow_id, who, decision, at)
     VALUES ($step, $wf, 'root', 'approve', 0)" "an approvals row"
@@ -302,10 +287,12 @@ ok $? "it removes its socket"
 sum=$(db_digest)
 run_as "$alice" run "$flows/gate.json"
 expect_rc 4 "with no engine a member's command is refused (exit 4)"
-is "$ERR" "sluice: database $SLUICE_DB is read-only to you and no engine answers on $SLUICE_DB.sock: start its engine (systemctl start sluice-engine) or ask whoever runs it" \
+is "$ERR" "sluice: cannot open database $SLUICE_DB: Permission denied, and no engine answers on $SLUICE_DB.sock to read it for you: start its engine (systemctl start sluice-engine) or ask whoever runs it" \
     "it says why and what to do, in one line"
 is "$(db_digest)" "$sum" "and changes nothing"
 run_as "$alice" list
-expect_rc 0 "reading works with no engine"
+expect_rc 4 "with no engine a member cannot read either (exit 4)"
+is "$ERR" "sluice: cannot open database $SLUICE_DB: Permission denied, and no engine answers on $SLUICE_DB.sock to read it for you: start its engine (systemctl start sluice-engine) or ask whoever runs it" \
+    "  saying why and what to do, in one line"
 
 done_testing
