@@ -33,7 +33,7 @@ static void	cmd_list_text(const struct store_workflow *, size_t);
 static const struct cli_opt cmd_list_opts[] = {
 	{ "status", 0, "STATUS", 0,
 	    "only runs in that state: running, waiting, paused, scheduled, "
-	    "late, completed, failed or cancelled" },
+	    "queued, late, completed, failed or cancelled" },
 	{ "limit", 0, "N", 0, "at most N workflows (default 50)" },
 	{ "top", 0, NULL, 0,
 	    "leave out child runs (started by a sub-workflow step)" },
@@ -81,6 +81,11 @@ cmd_list_text(const struct store_workflow *wfs, size_t n)
 			    sizeof left);
 			snprintf(step, sizeof step, "%s%s",
 			    strcmp(left, "now") == 0 ? "" : "in ", left);
+			cells[3] = step;
+		} else if (w->status == RUN_QUEUED && w->behind != 0) {
+			/* Where a run would show its step: its place. */
+			snprintf(step, sizeof step, "behind #%lld",
+			    (long long)w->behind);
 			cells[3] = step;
 		}
 		cells[4] = w->created_by;

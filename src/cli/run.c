@@ -95,6 +95,9 @@ cli_run_start(struct client *ctx, const struct cli_run_opts *o)
 	else if ((rc = cli_submit(ctx, &q, &r, 1)) == 0) {
 		printf("%lld\n", (long long)r.workflow_id);
 		fflush(stdout);
+		/* Held by its concurrency key: say so, beside the id. */
+		if (r.message != NULL && strncmp(r.message, "queued ", 7) == 0)
+			fprintf(stderr, "sluice: %s\n", r.message);
 	}
 out:
 	engine_reply_clear(&r);

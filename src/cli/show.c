@@ -103,6 +103,14 @@ cmd_show_times(const struct store_workflow *w)
 		cli_printf("start at: %s (%s%s)\n", time_format(w->start_at, t1,
 		    sizeof t1), strcmp(span, "now") == 0 ? "" : "in ", span);
 	}
+	if (w->conc_key != NULL) {
+		cli_printf("key:      %s (limit %d)", w->conc_key,
+		    w->conc_limit);
+		if (w->status == RUN_QUEUED && w->behind != 0)
+			cli_printf(", queued behind #%lld",
+			    (long long)w->behind);
+		cli_printf("\n");
+	}
 	if (w->schedule_name != NULL) {
 		cli_printf("schedule: %s", w->schedule_name);
 		if (w->fire_at > 0)

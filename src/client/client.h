@@ -210,6 +210,8 @@ struct cJSON	*client_json_workflow(const struct store_workflow *,
 		     const struct store_step *, size_t);
 void		 client_json_workflow_times(struct cJSON *,
 		     const struct store_workflow *);
+void		 client_json_workflow_conc(struct cJSON *,
+		     const struct store_workflow *);
 void		 client_json_workflow_family(struct cJSON *,
 		     const struct store_workflow *);
 int		 client_gate_list(struct store *, struct store_gate **,

@@ -156,6 +156,29 @@ client_json_workflow_times(cJSON *o, const struct store_workflow *w)
 	else
 		cJSON_AddNullToObject(o, "schedule");
 	json_add_time(o, "fire_at", w->fire_at);
+	client_json_workflow_conc(o, w);
+}
+
+/*
+ * A run's concurrency key ({"key", "limit"}, null for none) and, while it
+ * is queued, the run it waits behind (null otherwise).
+ */
+void
+client_json_workflow_conc(cJSON *o, const struct store_workflow *w)
+{
+	cJSON	*c;
+
+	if (w->conc_key == NULL)
+		cJSON_AddNullToObject(o, "concurrency");
+	else {
+		c = cJSON_AddObjectToObject(o, "concurrency");
+		cJSON_AddStringToObject(c, "key", w->conc_key);
+		cJSON_AddNumberToObject(c, "limit", w->conc_limit);
+	}
+	if (w->status == RUN_QUEUED && w->behind != 0)
+		cJSON_AddNumberToObject(o, "behind", (double)w->behind);
+	else
+		cJSON_AddNullToObject(o, "behind");
 }
 
 /*

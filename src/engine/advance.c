@@ -660,6 +660,9 @@ engine_wf_end(struct engine *e, struct ewf *wf, enum run_status status,
 	if (store_workflow_end(e->store, wf->id, status, why,
 	    time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	/* Its slot is free with the end: the next queued run takes it. */
+	if (wf->conc_key != NULL)
+		engine_conc_run_release(e, wf->conc_key);
 	log_debug("%s: workflow %lld %s%s%s", __func__, (long long)wf->id,
 	    status_run_name(status), why != NULL ? ": " : "",
 	    why != NULL ? why : "");

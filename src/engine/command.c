@@ -356,7 +356,7 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 		return (r->code);
 	}
 	r->workflow_id = id;
-	xasprintf(&r->message, "started workflow %lld", (long long)id);
+	engine_conc_started(e, id, &r->message);
 	return (0);
 }
 

@@ -97,6 +97,7 @@ struct ewf {
 	struct cJSON	*input;		/* what steps read of it, parsed */
 	struct flow_input_use *input_use; /* which members they read */
 	char		*created_by;
+	char		*conc_key;	/* the key it holds, or NULL */
 	struct flow	*flow;
 	int		*join_of;	/* per step: the join of its fan-out */
 	int		*uses_steps;	/* per step: refers to steps.* */
@@ -596,6 +597,18 @@ int		 engine_wf_create(struct engine *, const struct engine_start *,
 		     const struct store_inbox *, int64_t *, char **);
 void		 engine_wf_begin(struct engine *, const struct store_workflow *,
 		     int64_t);
+
+/* concurrency.c: runs held by their concurrency key. */
+int		 engine_conc_run_key(const char *, const char *, const char *,
+		     char **, int *, int *, char **);
+int		 engine_conc_run_free(struct engine *, const char *, int,
+		     int64_t *);
+void		 engine_conc_run_refusal(const char *, int, int64_t, char **);
+void		 engine_conc_run_release(struct engine *, const char *);
+void		 engine_conc_recover(struct engine *);
+void		 engine_conc_started(struct engine *, int64_t, char **);
+void		 engine_rerun_queued(struct engine *,
+		     const struct store_workflow *);
 
 /* secret.c: site secrets, read when a process starts, never stored. */
 int		 engine_secret_read(const char *, char **, char **);

@@ -229,6 +229,62 @@ engine_retry_from(struct engine *e, const struct store_workflow *w,
 	return (last);
 }
 
+/*
+ * A run queued by retry has the slot of its key now: it runs again as
+ * the retry would have (engine/concurrency.c).
+ */
+void
+engine_rerun_queued(struct engine *e, const struct store_workflow *w)
+{
+	struct ewf	*wf;
+	struct buf	 names;
+
+	buf_init(&names);
+	if (engine_reopen(e, w->id, &wf, &names, 0) == 0)
+		engine_wf_settle(e, wf);
+	buf_free(&names);
+}
+
+/*
+ * retry of a run whose key has no free slot: it is queued (again), to run
+ * again when its turn comes.  1 when so, the reply said; else 0.
+ */
+static int
+engine_retry_queue(struct engine *e, const struct store_inbox *m,
+    const struct store_workflow *w, const char *from,
+    struct engine_reply *r)
+{
+	char	*key = NULL, *target, *cause = NULL;
+	int64_t	 holder;
+	int	 limit, refuse;
+
+	if (engine_conc_run_key(w->flow_json, w->input_json, w->name, &key,
+	    &limit, &refuse, &cause) != 0 || key == NULL ||
+	    engine_conc_run_free(e, key, limit, &holder)) {
+		free(cause);
+		free(key);
+		return (0);
+	}
+	if (refuse || from != NULL) {
+		/* retry --from names rows to run now: it cannot wait. */
+		engine_conc_run_refusal(key, limit, holder, &r->message);
+		r->code = 4;
+		free(key);
+		return (1);
+	}
+	engine_txn(e);
+	if (store_workflow_queue(e->store, w->id, key, limit,
+	    time_now_ms()) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	xasprintf(&target, "workflow %lld %s", (long long)w->id, w->name);
+	engine_audit(e, m, "retry", w->id, 0, target, "queued", NULL);
+	free(target);
+	xasprintf(&r->message, "workflow %lld is queued behind #%lld "
+	    "(concurrency key %s)", (long long)w->id, (long long)holder, key);
+	free(key);
+	return (1);
+}
+
 /* retry [--from STEP]: run a failed or cancelled workflow again. */
 int
 engine_cmd_retry(struct engine *e, const struct store_inbox *m,
@@ -255,6 +311,8 @@ engine_cmd_retry(struct engine *e, const struct store_inbox *m,
 		goto out;
 	if ((r->code = flow_retry_refusal(w->id, w->status,
 	    w->started_at != 0, &r->message)) != 0)
+		goto out;
+	if (engine_retry_queue(e, m, w, from, r))
 		goto out;
 	if (from != NULL) {
 		if ((last = engine_retry_from(e, w, from, r)) == NULL)

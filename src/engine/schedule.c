@@ -43,6 +43,8 @@
 
 static void	 engine_alarm_fire(void *);
 static void	 engine_clock_tick(void *);
+static int	 engine_sched_admit(struct engine *,
+		     const struct store_workflow *, int64_t);
 static void	 engine_sched_starts(struct engine *, int64_t);
 static void	 engine_sched_fire(struct engine *,
 		     const struct store_schedule *, int64_t);
@@ -199,6 +201,41 @@ engine_alarm_fire(void *arg)
 	engine_alarm_rearm(e);
 }
 
+/*
+ * A run whose start time has come, with a concurrency key: 1 when a slot
+ * is free; else it is queued for one, or (on_busy refuse) fails naming
+ * the run holding the key, and 0.
+ */
+static int
+engine_sched_admit(struct engine *e, const struct store_workflow *w,
+    int64_t now)
+{
+	struct flow_diags	*d;
+	struct flow		*f;
+	int64_t			 holder;
+	char			*why;
+	int			 refuse;
+
+	if (engine_conc_run_free(e, w->conc_key, w->conc_limit, &holder))
+		return (1);
+	d = flow_diags_create();
+	f = flow_parse(w->flow_json, strlen(w->flow_json), d);
+	flow_diags_free(d);
+	refuse = f != NULL && f->concurrency.refuse;
+	flow_free(f);
+	if (!refuse) {
+		if (store_workflow_queue(e->store, w->id, w->conc_key,
+		    w->conc_limit, now) != 0)
+			engine_store_fatal(e, store_last_error(e->store));
+		return (0);
+	}
+	engine_conc_run_refusal(w->conc_key, w->conc_limit, holder, &why);
+	if (store_workflow_end(e->store, w->id, RUN_FAILED, why, now) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	free(why);
+	return (0);
+}
+
 /* Workflows whose start time has come begin. */
 static void
 engine_sched_starts(struct engine *e, int64_t now)
@@ -216,9 +253,12 @@ engine_sched_starts(struct engine *e, int64_t now)
 			engine_store_fatal(e, cause);
 		log_debug("%s: workflow %lld: its start time has come",
 		    __func__, (long long)w->id);
-		if (store_workflow_begin(e->store, w->id, now) != 0)
-			engine_store_fatal(e, store_last_error(e->store));
-		engine_wf_begin(e, w, now);
+		if (w->conc_key == NULL || engine_sched_admit(e, w, now)) {
+			if (store_workflow_begin(e->store, w->id, now) != 0)
+				engine_store_fatal(e,
+				    store_last_error(e->store));
+			engine_wf_begin(e, w, now);
+		}
 		store_workflow_free(w);
 	}
 	free(ids);
@@ -507,12 +547,15 @@ engine_cancel_run(struct engine *e, const struct store_inbox *m, int64_t id,
 	if ((wf = engine_wf_get(e, id)) != NULL && !wf->ended) {
 		engine_audit(e, m, "cancel", id, 0, target, comment, NULL);
 		engine_wf_cancel(e, wf);
-	} else if (w->status == RUN_SCHEDULED ||
+	} else if (w->status == RUN_SCHEDULED || w->status == RUN_QUEUED ||
 	    w->status == RUN_RUNNING) {
 		engine_audit(e, m, "cancel", id, 0, target, comment, NULL);
 		if (store_workflow_end(e->store, id, RUN_CANCELLED, NULL,
 		    time_now_ms()) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
+		/* The queue moves up (a run behind may have another limit). */
+		if (w->conc_key != NULL)
+			engine_conc_run_release(e, w->conc_key);
 	}
 	free(target);
 	store_workflow_free(w);
@@ -529,7 +572,7 @@ engine_sched_cancel(struct engine *e, const struct store_inbox *m,
 {
 	struct store_workflow	*w;
 	char			*cause = NULL, *comment;
-	int			 scheduled;
+	int			 scheduled, queued;
 
 	if (engine_wf_get(e, m->workflow_id) != NULL)
 		return (-1);
@@ -538,16 +581,21 @@ engine_sched_cancel(struct engine *e, const struct store_inbox *m,
 		return (-1);
 	}
 	scheduled = w->status == RUN_SCHEDULED;
+	queued = w->status == RUN_QUEUED;
 	store_workflow_free(w);
-	if (!scheduled)
+	if (!scheduled && !queued)
 		return (-1);
 	engine_txn(e);
 	comment = engine_arg_string(m->args_json, "comment");
 	engine_cancel_run(e, m, m->workflow_id, comment);
 	free(comment);
 	r->workflow_id = m->workflow_id;
-	xasprintf(&r->message, "cancelled workflow %lld before its start "
-	    "time", (long long)m->workflow_id);
+	if (queued)
+		xasprintf(&r->message, "cancelled workflow %lld while it was "
+		    "queued", (long long)m->workflow_id);
+	else
+		xasprintf(&r->message, "cancelled workflow %lld before its "
+		    "start time", (long long)m->workflow_id);
 	engine_alarm_rearm(e);
 	return (0);
 }

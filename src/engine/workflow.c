@@ -148,6 +148,8 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	wf->name = xstrdup(w->name);
 	wf->input_json = xstrdup(w->input_json != NULL ? w->input_json : "{}");
 	wf->created_by = xstrdup(w->created_by);
+	if (w->conc_key != NULL)
+		wf->conc_key = xstrdup(w->conc_key);
 	wf->paused = w->paused;
 	wf->parent_step_id = w->parent_step_id;
 	wf->depth = w->depth;
@@ -183,6 +185,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	cJSON_Delete(wf->input);
 	flow_input_use_free(wf->input_use);
 	free(wf->created_by);
+	free(wf->conc_key);
 	free(wf->ending_why);
 	engine_secret_wipe(wf->secret_input);
 	mask_free(wf->mask);
@@ -352,10 +355,11 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
     const struct store_inbox *m, int64_t *id, char **cause)
 {
 	struct store_workflow	 w;
-	int64_t			 now;
+	int64_t			 now, holder;
 	char			*target, **names, *detail, *why = NULL;
+	char			*key;
 	size_t			 nnames;
-	int			 rc;
+	int			 rc, limit, refuse, queued = 0;
 
 	if ((rc = engine_flow_valid(e, st->flow_json, cause)) != 0)
 		return (rc);
@@ -364,6 +368,22 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	    cause) != 0) {
 		engine_secret_names_free(names, nnames);
 		return (4);
+	}
+	if (engine_conc_run_key(st->flow_json, st->input_json, st->name, &key,
+	    &limit, &refuse, cause) != 0) {
+		engine_secret_names_free(names, nnames);
+		return (4);
+	}
+	/* A key with no free slot: refused before anything is written. */
+	if (key != NULL && st->start_at <= time_now_ms() &&
+	    !engine_conc_run_free(e, key, limit, &holder)) {
+		if (refuse) {
+			engine_conc_run_refusal(key, limit, holder, cause);
+			engine_secret_names_free(names, nnames);
+			free(key);
+			return (4);
+		}
+		queued = 1;
 	}
 	detail = engine_wf_detail(st->detail, names, nnames);
 	engine_secret_names_free(names, nnames);
@@ -385,11 +405,13 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	w.parent_id = st->parent_id;
 	w.parent_step_id = st->parent_step_id;
 	w.depth = st->depth;
+	w.conc_key = key;
+	w.conc_limit = limit;
 	if (st->start_at > now) {
 		w.status = RUN_SCHEDULED;
 		w.start_at = st->start_at;
 	} else
-		w.status = RUN_RUNNING;
+		w.status = queued ? RUN_QUEUED : RUN_RUNNING;
 	if (store_workflow_add(e->store, &w, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	if (st->secret_input != NULL && engine_secret_input_save(e, w.id,
@@ -401,6 +423,7 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 			engine_store_fatal(e, store_last_error(e->store));
 		free(why);
 		free(detail);
+		free(key);
 		*id = w.id;
 		return (0);
 	}
@@ -410,8 +433,9 @@ engine_wf_create(struct engine *e, const struct engine_start *st,
 	free(target);
 	if (w.start_at != 0)
 		engine_alarm_rearm(e);
-	else
+	else if (!queued)
 		engine_wf_begin(e, &w, now);
+	free(key);
 	*id = w.id;
 	return (0);
 }

@@ -481,6 +481,21 @@ check_arg_ref(const char *path, const char *ref, void *arg)
 	return (0);
 }
 
+/* A reference in the run's concurrency key: input and workflow only. */
+static int
+check_run_key_ref(const char *path, const char *ref, void *arg)
+{
+	struct check_refs	*cr = arg;
+
+	if (strncmp(ref, "input.", 6) == 0 || strcmp(ref, "input") == 0 ||
+	    strncmp(ref, "workflow.", 9) == 0)
+		return (check_arg_ref(path, ref, arg));
+	flow_diags_add(cr->d, FLOW_ERROR, path, "\"{{%s}}\" in the run's "
+	    "concurrency key (it is made before any step runs: use input or "
+	    "workflow)", ref);
+	return (0);
+}
+
 /* Check the placeholders in every step's args and gate message. */
 static void
 check_args(const struct flow *f, const char *base, struct check_refs *crp)
@@ -522,6 +537,19 @@ check_args(const struct flow *f, const char *base, struct check_refs *crp)
 			free(path);
 			cJSON_Delete(v);
 		}
+		if (st->concurrency.key != NULL) {
+			v = cJSON_CreateString(st->concurrency.key);
+			path = flow_step_path(base, st, "concurrency.key");
+			interp_refs(v, path, check_arg_ref, &cr);
+			free(path);
+			cJSON_Delete(v);
+		}
+	}
+	/* The run's key is made before any step ran: no steps.* in it. */
+	if (f->concurrency.key != NULL) {
+		v = cJSON_CreateString(f->concurrency.key);
+		interp_refs(v, "$.concurrency.key", check_run_key_ref, &cr);
+		cJSON_Delete(v);
 	}
 	/* The output, beside the steps or beside "flow": "$.output". */
 	if (f->output_json != NULL &&

@@ -33,7 +33,7 @@
 
 static const char *doc_wrapper_keys[] = {
 	"description", "inputs", "sla", "flow", "output", "deadline",
-	"operators", FLOW_ON_FAILURE, FLOW_FINALLY
+	"operators", FLOW_ON_FAILURE, FLOW_FINALLY, "concurrency"
 };
 #define DOC_NWRAPPER (sizeof doc_wrapper_keys / sizeof doc_wrapper_keys[0])
 #define DOC_MAX_INPUTS	1000
@@ -169,6 +169,7 @@ static void
 doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 {
 	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
+	const cJSON	*conc = NULL;
 	const cJSON	*handlers[2] = { NULL, NULL };
 	size_t		 n;
 	const char	*hint;
@@ -209,6 +210,8 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 			deadline = c;
 		else if (flow_handler_key(c->string))
 			handlers[strcmp(c->string, FLOW_FINALLY) == 0] = c;
+		else if (strcmp(c->string, "concurrency") == 0)
+			conc = c;
 		else {
 			flow = c;
 			doc->flow = flow_from_json(c, "$.flow", d);
@@ -225,6 +228,17 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		else {
 			parse_deadline(doc->flow, deadline, "$.deadline", d);
 			doc_join(doc, "deadline", deadline);
+		}
+	}
+	if (doc->flow != NULL && conc != NULL) {
+		if (doc->flow->concurrency.key != NULL)
+			flow_diags_add(d, FLOW_ERROR, "$.concurrency",
+			    "\"concurrency\" is given both here and in the "
+			    "flow");
+		else {
+			flow_concurrency_parse(&doc->flow->concurrency, conc,
+			    "$.concurrency", d);
+			doc_join(doc, "concurrency", conc);
 		}
 	}
 	for (i = 0; i < 2 && doc->flow != NULL; i++) {

@@ -212,6 +212,16 @@ struct flow_wait {
 
 struct flow_foreach;
 
+/*
+ * "concurrency" on a run or a step (SPEC §13): at most limit runs (steps)
+ * with the interpolated key in flight; the others queue, or are refused.
+ */
+struct flow_concurrency {
+	char			*key;		/* as written; NULL: none */
+	int			 limit;
+	int			 refuse;	/* on_busy "refuse" */
+};
+
 struct flow_step {
 	char			*key;		/* the member name in the flow */
 	char			*name;		/* "name", else the key */
@@ -250,6 +260,7 @@ struct flow_step {
 	char			*input_json;	/* its input, NULL: {} */
 	char			*when_src;	/* "when", NULL: always */
 	struct cond		*when;
+	struct flow_concurrency	 concurrency;	/* the object form */
 	struct flow_dep		*deps;		/* "depends_on" */
 	size_t			 ndeps;
 	int			 has_deps;	/* "depends_on" given, even [] */
@@ -300,6 +311,7 @@ struct flow {
 	int			 start;		/* "start", else the first; -1 */
 	char			*output_json;	/* "output", NULL none */
 	int64_t			 deadline_ms;	/* "deadline", 0 none */
+	struct flow_concurrency	 concurrency;	/* run-level, key NULL none */
 	enum flow_form		 form;
 	int			*order;		/* DAG: steps, dependencies first */
 	size_t			 norder;	/* (every step but the handlers) */
@@ -344,6 +356,13 @@ struct flow_tools {
 	struct flow_tool	*tools;
 	size_t			 ntools;
 };
+
+/* concurrency.c: the "concurrency" object of a run or a step. */
+void		 flow_concurrency_parse(struct flow_concurrency *,
+		     const struct cJSON *, const char *, struct flow_diags *);
+void		 flow_concurrency_clear(struct flow_concurrency *);
+char		*flow_concurrency_key(const struct flow_concurrency *,
+		     const struct cJSON *, char **);
 
 /* parse.c: structure and types; references resolved to indexes. */
 struct flow	*flow_parse(const char *, size_t, struct flow_diags *);

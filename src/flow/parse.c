@@ -257,6 +257,13 @@ flow_from_json(const cJSON *obj, const char *base, struct flow_diags *d)
 			free(path);
 			continue;
 		}
+		if (strcmp(c->string, "concurrency") == 0) {
+			/* The run's key, not a step (SPEC §13). */
+			path = flow_path_key(base, c->string);
+			flow_concurrency_parse(&f->concurrency, c, path, d);
+			free(path);
+			continue;
+		}
 		if (flow_handler_key(c->string)) {
 			/* A handler: a step, after all the others. */
 			handlers[strcmp(c->string, FLOW_FINALLY) == 0] = c;
@@ -387,6 +394,7 @@ flow_free(struct flow *f)
 		flow_step_free(&f->steps[i]);
 	free(f->steps);
 	free(f->output_json);
+	flow_concurrency_clear(&f->concurrency);
 	free(f->order);
 	free(f);
 }

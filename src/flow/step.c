@@ -83,6 +83,8 @@ static void	 parse_ignore(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_foreach(struct parse_step *, const cJSON *,
 		     const char *);
+static void	 parse_concurrency(struct parse_step *, const cJSON *,
+		     const char *);
 static void	 parse_workflow(struct parse_step *, const cJSON *,
 		     const char *);
 static void	 parse_input(struct parse_step *, const cJSON *,
@@ -134,7 +136,7 @@ static const struct parse_field parse_fields[] = {
 	{ "foreach", parse_foreach },	/* the for-each fields: foreach.c */
 	{ "do", parse_foreach },
 	{ "label", parse_foreach },
-	{ "concurrency", parse_foreach },
+	{ "concurrency", parse_concurrency },	/* a number: for-each's */
 	{ "batch", parse_foreach },
 	{ "gate_between_batches", parse_foreach },
 	{ "max_failures", parse_foreach },
@@ -522,6 +524,22 @@ parse_foreach(struct parse_step *ps, const cJSON *v, const char *path)
 	flow_foreach_field(ps->st, v, path, ps->d);
 }
 
+/*
+ * "concurrency": a number bounds a for-each's items in flight.  A key
+ * object (SPEC §13) is the run's alone so far: on a step it is refused,
+ * never taken and then ignored.
+ */
+static void
+parse_concurrency(struct parse_step *ps, const cJSON *v, const char *path)
+{
+	if (cJSON_IsObject(v))
+		flow_diags_add(ps->d, FLOW_ERROR, path, "a concurrency key "
+		    "is given on the run, not on a step (a step's "
+		    "concurrency is a number of for-each items)");
+	else
+		flow_foreach_field(ps->st, v, path, ps->d);
+}
+
 /* "workflow": the template a sub-workflow step starts as a child run. */
 static void
 parse_workflow(struct parse_step *ps, const cJSON *v, const char *path)
@@ -797,6 +815,7 @@ flow_step_free(struct flow_step *st)
 	free(st->key);
 	free(st->name);
 	free(st->description);
+	flow_concurrency_clear(&st->concurrency);
 	free(st->tool);
 	flow_strings_free(st->run, st->nrun);
 	free(st->shell);

@@ -43,7 +43,7 @@
 	"  ORDER BY s.id DESC LIMIT 1)," \
 	" (SELECT s.name FROM workflow_steps s WHERE s.workflow_id = w.id" \
 	"  ORDER BY s.id DESC LIMIT 1))," \
-	" " STORE_RUN_WAITING("w") ", w.parent_id"
+	" " STORE_RUN_WAITING("w") ", w.parent_id, " STORE_RUN_BEHIND("w")
 #define BRIEF_MATCH \
 	" (?1 IS NULL OR w.name LIKE ?1 ESCAPE '\\' OR " STORE_RUN_STATE("w") \
 	"  LIKE ?1 ESCAPE '\\' OR w.created_by LIKE ?1 ESCAPE '\\' OR" \
@@ -115,6 +115,7 @@ store_brief_row(struct store_stmt *st, void *p, char **cause)
 	b->late_at = store_col_int64(st, 10);
 	b->current_step = store_column_text(st, 11);
 	b->parent_id = store_col_int64(st, 13);
+	b->behind = store_col_int64(st, 14);
 	if (store_column_run_status(st, 6, b->id, &b->status, cause) != 0)
 		return (-1);
 	/* What a person sees, by the rule list and the filter use too. */

@@ -410,11 +410,17 @@ sqlite_tune(struct store_conn *conn)
 	    " PRAGMA synchronous = FULL; PRAGMA cache_size = -256"));
 }
 
-/* WAL: readers beside the one writer, never blocking it. */
+/*
+ * WAL: readers beside the one writer, never blocking it.  Checkpointed
+ * every 500 pages, not SQLite's 1000: the WAL file keeps the size it
+ * once reached, which was then 1000 pages and the commit that crossed
+ * them, just short of 4 MiB and past it with a bigger commit.
+ */
 static enum store_drv_code
 sqlite_journal(struct store_conn *conn)
 {
-	return (sqlite_exec(conn, "PRAGMA journal_mode = WAL"));
+	return (sqlite_exec(conn, "PRAGMA journal_mode = WAL;"
+	    " PRAGMA wal_autocheckpoint = 500"));
 }
 
 /* Wait for locks through the store's handler. */

@@ -221,7 +221,7 @@ static const char schema_v2[] =
 	"DROP INDEX workflow_steps_waiting;"
 	"DROP INDEX workflow_steps_running;"
 	"CREATE INDEX workflow_steps_active ON workflow_steps (status, id)"
-	" WHERE " STORE_STEP_ACTIVE ";"
+	" WHERE status IN ('pending', 'ready', 'running', 'waiting');"
 	"CREATE INDEX timers_step ON timers (step_id) WHERE step_id IS NOT NULL;"
 	"PRAGMA user_version = 2;";
 
@@ -448,6 +448,46 @@ static const char schema_v14[] =
 	"PRAGMA user_version = 14;";
 
 /*
+ * Version 15: concurrency keys (SPEC §13).  A run or a step row carries
+ * its interpolated key and limit; the runs (steps) holding a key are
+ * those with it that are running, so the slots in use are counted from
+ * the table alone after a crash, and a row that ends frees its slot by
+ * ending.  Those waiting are "queued", in row id order (arrival).
+ *
+ * Both status CHECKs grow by "queued", swapped in sqlite_schema as
+ * version 6 swapped the kinds': each new text is exactly as long as the
+ * old (spaces dropped to make room), as ALTER TABLE ADD COLUMN right
+ * after needs.  The active index takes queued rows in.
+ */
+static const char schema_v15[] =
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_schema SET sql = replace(sql,"
+	" 'DEFAULT ''running'' CHECK (status IN  (''scheduled'', ''running'',"
+	" ''completed'', ''failed'', ''cancelled''))',"
+	" 'DEFAULT''running''CHECK(status IN(''queued'',''scheduled'',"
+	"''running'',''completed'',''failed'',''cancelled''))')"
+	" WHERE type = 'table' AND name = 'workflows';"
+	"UPDATE sqlite_schema SET sql = replace(sql,"
+	" 'CHECK (status IN (''pending'', ''ready'',  ''running'',"
+	" ''waiting'', ''done'', ''failed'', ''cancelled'', ''skipped''))',"
+	" 'CHECK(status IN (''pending'',''ready'',''running'',''waiting'',"
+	"''done'',''failed'',''cancelled'',''skipped'',''queued''))')"
+	" WHERE type = 'table' AND name = 'workflow_steps';"
+	"PRAGMA writable_schema = OFF;"
+	"ALTER TABLE workflows ADD COLUMN conc_key TEXT;"
+	"ALTER TABLE workflows ADD COLUMN conc_limit INTEGER;"
+	"ALTER TABLE workflow_steps ADD COLUMN conc_key TEXT;"
+	"ALTER TABLE workflow_steps ADD COLUMN conc_limit INTEGER;"
+	"CREATE INDEX workflows_conc ON workflows (conc_key, status, id)"
+	" WHERE conc_key IS NOT NULL;"
+	"CREATE INDEX workflow_steps_conc ON workflow_steps"
+	" (conc_key, status, id) WHERE conc_key IS NOT NULL;"
+	"DROP INDEX workflow_steps_active;"
+	"CREATE INDEX workflow_steps_active ON workflow_steps (status, id)"
+	" WHERE " STORE_STEP_ACTIVE ";"
+	"PRAGMA user_version = 15;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).
  */
@@ -471,6 +511,7 @@ static const struct store_migration {
 	{ 12, schema_v12, NULL, NULL },
 	{ 13, schema_v13, NULL, NULL },
 	{ 14, schema_v14, NULL, NULL },
+	{ 15, schema_v15, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -137,6 +137,16 @@ extern const struct store_drv_function store_state_function;
 	"(CASE WHEN " w ".status = 'running' THEN EXISTS (SELECT 1" \
 	" FROM workflow_steps g WHERE g.workflow_id = " w ".id" \
 	" AND g.status = 'waiting') ELSE 0 END)"
+/*
+ * What a queued run waits behind: the queued run of its key just before
+ * it, else the oldest run holding the key.
+ */
+#define STORE_RUN_BEHIND(w) \
+	"(CASE WHEN " w ".status = 'queued' THEN COALESCE((SELECT max(b.id)" \
+	" FROM workflows b WHERE b.conc_key = " w ".conc_key" \
+	" AND b.status = 'queued' AND b.id < " w ".id), (SELECT min(b.id)" \
+	" FROM workflows b WHERE b.conc_key = " w ".conc_key" \
+	" AND b.status = 'running')) END)"
 #define STORE_RUN_STATE(w) \
 	"sluice_state(" w ".id, " w ".status, " w ".paused, " \
 	STORE_RUN_WAITING(w) ", " w ".late_at)"
@@ -225,7 +235,7 @@ extern const struct store_rows store_step_rows;
 /* The condition of the partial index of unfinished rows; queries on a
  * status repeat it so SQLite can use the index. */
 #define STORE_STEP_ACTIVE \
-	"status IN ('pending', 'ready', 'running', 'waiting')"
+	"status IN ('pending', 'ready', 'running', 'waiting', 'queued')"
 int		 store_step_row(struct store_stmt *, void *, char **);
 int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);

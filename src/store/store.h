@@ -42,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	14
+#define STORE_SCHEMA_VERSION	15
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -202,6 +202,9 @@ struct store_workflow {
 	int		 depth;		/* 0 top, 1 a child, ... */
 	char		*parent_name;	/* read only: the parent's name */
 	char		*created_via;	/* "mcp" when an agent started it */
+	char		*conc_key;	/* its concurrency key, or NULL */
+	int		 conc_limit;	/* runs the key lets run at once */
+	int64_t		 behind;	/* queued: the run it waits behind */
 };
 
 struct store_workflow_filter {
@@ -435,6 +438,7 @@ struct store_brief {
 	char		*current_step;
 	int		 paused;
 	int64_t		 parent_id;	/* a child run's parent, 0 */
+	int64_t		 behind;	/* queued: the run it waits behind */
 };
 
 struct store_window {
@@ -473,6 +477,26 @@ int		 store_lease_drop(struct store *, int64_t);
 int		 store_lease_epoch(struct store *, int64_t *);
 int		 store_lease_get(struct store *, struct store_lease *, char **);
 void		 store_lease_clear(struct store_lease *);
+
+/* concurrency.c: the slots of concurrency keys, counted from the rows. */
+int		 store_conc_runs_held(struct store *, const char *, int64_t *);
+int		 store_conc_run_holder(struct store *, const char *,
+		     int64_t *);
+int		 store_conc_run_next(struct store *, const char *, int64_t *);
+int		 store_conc_run_after(struct store *, int64_t, int64_t *);
+int		 store_workflow_dequeue(struct store *, int64_t, int64_t);
+int		 store_workflow_queue(struct store *, int64_t, const char *,
+		     int, int64_t);
+int		 store_conc_steps_held(struct store *, const char *,
+		     int64_t *);
+int		 store_conc_step_holder(struct store *, const char *,
+		     int64_t *);
+int		 store_conc_step_next(struct store *, const char *, int64_t *);
+int		 store_conc_step_after(struct store *, int64_t, int64_t *);
+int		 store_step_set_conc(struct store *, int64_t, const char *,
+		     int, int64_t);
+int		 store_step_queue(struct store *, int64_t, int64_t);
+int		 store_step_dequeue(struct store *, int64_t, int64_t);
 
 /* transition.c: step and workflow state changes. */
 int		 store_step_add(struct store *, struct store_step *, int64_t);

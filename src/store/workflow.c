@@ -36,7 +36,8 @@
 	" (SELECT c.name FROM schedules c WHERE c.id = w.schedule_id)," \
 	" w.output_json, w.parent_id, w.parent_step_id, w.depth," \
 	" (SELECT p.name FROM workflows p WHERE p.id = w.parent_id)," \
-	" w.created_via, " STORE_RUN_WAITING("w") ","
+	" w.created_via, w.conc_key, w.conc_limit, " STORE_RUN_BEHIND("w") ","\
+	" " STORE_RUN_WAITING("w") ","
 
 /*
  * The step a workflow is at: its newest unfinished step, else its newest
@@ -89,8 +90,10 @@ static const char workflow_insert_sql[] =
 	"INSERT INTO workflows (updated_at, created_at, started_at,"
 	" start_at, name, flow_json, input_json, status, created_by,"
 	" template_name, template_version, paused, sla_ms, schedule_id,"
-	" fire_at, parent_id, parent_step_id, depth, created_via)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" fire_at, parent_id, parent_step_id, depth, created_via, conc_key,"
+	" conc_limit)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+	" ?)";
 
 static int	 store_workflow_row(struct store_stmt *, void *, char **);
 static char	*store_like_pattern(const char *);
@@ -128,8 +131,11 @@ store_workflow_row(struct store_stmt *st, void *p, char **cause)
 	wf->depth = store_col_int(st, 24);
 	wf->parent_name = store_column_text(st, 25);
 	wf->created_via = store_column_text(st, 26);
-	wf->waiting = store_col_int(st, 27);
-	wf->current_step = store_column_text(st, 28);
+	wf->conc_key = store_column_text(st, 27);
+	wf->conc_limit = store_col_int(st, 28);
+	wf->behind = store_col_int64(st, 29);
+	wf->waiting = store_col_int(st, 30);
+	wf->current_step = store_column_text(st, 31);
 	return (store_column_run_status(st, 10, wf->id, &wf->status, cause));
 }
 
@@ -324,6 +330,9 @@ store_workflow_insert(struct store *s, struct store_workflow *wf,
 	bad |= store_bind_time(st, 17, wf->parent_step_id);
 	bad |= store_bind_int(st, 18, wf->depth);
 	bad |= store_bind_text(st, 19, wf->created_via);
+	bad |= store_bind_text(st, 20, wf->conc_key);
+	bad |= store_bind_time(st, 21, wf->conc_key != NULL ?
+	    wf->conc_limit : 0);
 	if (bad != STORE_DRV_OK)
 		rc = store_fail(s, store_errcode(s), "insert workflow",
 		    cause);
@@ -348,6 +357,7 @@ store_workflow_clear(struct store_workflow *wf)
 	free(wf->input_json);
 	free(wf->created_by);
 	free(wf->created_via);
+	free(wf->conc_key);
 	free(wf->template_name);
 	free(wf->error);
 	free(wf->current_step);

@@ -86,6 +86,11 @@ run_header_times(struct ui *ui, const struct run *r, int y)
 	else
 		buf_printf(&b, "created %s", ui_draw_when(w->created_at, t1,
 		    sizeof t1));
+	if (w->status == RUN_QUEUED && w->behind != 0)
+		buf_printf(&b, "  queued behind #%lld (key %s)",
+		    (long long)w->behind, w->conc_key);
+	else if (w->conc_key != NULL)
+		buf_printf(&b, "  key %s", w->conc_key);
 	if (w->paused)
 		buf_puts(&b, "  paused: no new steps start (p resumes)");
 	if (w->schedule_name != NULL)

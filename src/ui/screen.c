@@ -174,7 +174,7 @@ screen_header(struct ui *ui)
 {
 	static const enum run_state	 shown[] = { STATE_RUNNING,
 	    STATE_WAITING, STATE_PAUSED, STATE_LATE, STATE_FAILED,
-	    STATE_SCHEDULED };
+	    STATE_SCHEDULED, STATE_QUEUED };
 	struct buf	 b, right, title;
 	struct view	*page = ui_view_page(ui);
 	const char	*sep = ui->utf8 ? " \u00b7 " : " - ";

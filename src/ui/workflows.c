@@ -35,6 +35,7 @@ struct workflows {
 	struct ui		*ui;
 	struct view		*view;
 	char			 id[24], status[40], started[32], age[16];
+	char			 behind[32];
 	char			 name[SLUICE_MAX_NAME + 32];	/* "x (of N)" */
 };
 
@@ -179,6 +180,12 @@ workflows_row(struct ui *ui, void *arg, int i, const char **cells,
 	}
 	cells[2] = wf->status;
 	cells[3] = b->current_step != NULL ? b->current_step : "";
+	if (b->status == RUN_QUEUED && b->behind != 0) {
+		/* Where a run shows its step: its place in the queue. */
+		snprintf(wf->behind, sizeof wf->behind, "behind #%lld",
+		    (long long)b->behind);
+		cells[3] = wf->behind;
+	}
 	cells[4] = b->created_by != NULL ? b->created_by : "";
 	cells[5] = wf->started;
 	cells[6] = wf->age;

@@ -40,6 +40,7 @@ static const struct {
 	[STATE_WAITING] =	{ "waiting", "\u25c6", "?", TONE_WAIT },
 	[STATE_PAUSED] =	{ "paused", "\u2016", "=", TONE_WAIT },
 	[STATE_SCHEDULED] =	{ "scheduled", "\u25f7", "@", TONE_NORMAL },
+	[STATE_QUEUED] =	{ "queued", "\u29d7", "&", TONE_WAIT },
 	[STATE_LATE] =		{ "late", "\u29d6", "!", TONE_LATE },
 	[STATE_COMPLETED] =	{ "completed", "\u2713", "+", TONE_OK },
 	[STATE_FAILED] =	{ "failed", "\u2717", "x", TONE_BAD },
@@ -60,6 +61,8 @@ state_of(enum run_status st, int paused, int waiting, int late)
 	switch (st) {
 	case RUN_SCHEDULED:
 		return (STATE_SCHEDULED);
+	case RUN_QUEUED:
+		return (STATE_QUEUED);
 	case RUN_COMPLETED:
 		return (STATE_COMPLETED);
 	case RUN_FAILED:
@@ -85,6 +88,8 @@ state_status(enum run_state st)
 	switch (st) {
 	case STATE_SCHEDULED:
 		return (RUN_SCHEDULED);
+	case STATE_QUEUED:
+		return (RUN_QUEUED);
 	case STATE_COMPLETED:
 		return (RUN_COMPLETED);
 	case STATE_FAILED:

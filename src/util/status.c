@@ -40,7 +40,8 @@ static const struct {
 	[STEP_DONE] =		{ "done", "\u2713", "+", TONE_OK },
 	[STEP_FAILED] =		{ "failed", "\u2717", "x", TONE_BAD },
 	[STEP_CANCELLED] =	{ "cancelled", "\u2298", "-", TONE_DIM },
-	[STEP_SKIPPED] =	{ "skipped", "\u21b7", "~", TONE_DIM }
+	[STEP_SKIPPED] =	{ "skipped", "\u21b7", "~", TONE_DIM },
+	[STEP_QUEUED] =		{ "queued", "\u29d7", "&", TONE_WAIT }
 };
 
 /* A workflow status's stored word. */
@@ -49,7 +50,8 @@ static const char *const status_runs[RUN_NSTATUS] = {
 	[RUN_RUNNING] = "running",
 	[RUN_COMPLETED] = "completed",
 	[RUN_FAILED] = "failed",
-	[RUN_CANCELLED] = "cancelled"
+	[RUN_CANCELLED] = "cancelled",
+	[RUN_QUEUED] = "queued"
 };
 
 /* A step status's word ("?" for a value no table has: a broken caller). */

@@ -130,18 +130,20 @@ enum step_status {
 	STEP_DONE,
 	STEP_FAILED,
 	STEP_CANCELLED,
-	STEP_SKIPPED
+	STEP_SKIPPED,
+	STEP_QUEUED		/* held by its concurrency key */
 };
-#define STEP_NSTATUS	(STEP_SKIPPED + 1)
+#define STEP_NSTATUS	(STEP_QUEUED + 1)
 /* Zero is running: a row made without saying is, as the schema's default. */
 enum run_status {
 	RUN_RUNNING,
 	RUN_SCHEDULED,
 	RUN_COMPLETED,
 	RUN_FAILED,
-	RUN_CANCELLED
+	RUN_CANCELLED,
+	RUN_QUEUED		/* held by its concurrency key */
 };
-#define RUN_NSTATUS	(RUN_CANCELLED + 1)
+#define RUN_NSTATUS	(RUN_QUEUED + 1)
 /* How a printer colours a status or a state; the console maps it. */
 enum status_tone {
 	TONE_NORMAL,
@@ -196,6 +198,7 @@ enum run_state {
 	STATE_WAITING,
 	STATE_PAUSED,
 	STATE_SCHEDULED,
+	STATE_QUEUED,
 	STATE_LATE,
 	STATE_COMPLETED,
 	STATE_FAILED,

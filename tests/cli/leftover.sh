@@ -77,12 +77,14 @@ chmod 644 "$T_DIR/long.json" "$T_DIR/quick.json"
 # A step running under the user's engine, then the engine killed (-9)
 # and its step with it: the row stays "running".
 # (setpriv itself, not a function around it, so that $! is the engine.)
+# The database first, as a user makes it; the run once the engine listens.
+as_user "$SLUICE" init >/dev/null
 setpriv --reuid "$U" --regid "$(id -g "$U")" --clear-groups -- \
     "$SLUICE" engine >"$T_DIR/e1.out" 2>&1 </dev/null &
 EPID=$!
 ENGINES="$ENGINES $EPID"
 wait_for engine_named "$EPID"
-as_user "$SLUICE" init >/dev/null
+wait_for test -S "$SLUICE_DB.sock"
 as_user "$SLUICE" run "$T_DIR/long.json" >/dev/null
 W=$(new_id)
 wait_for step_is "$W" long running

@@ -6,10 +6,10 @@
 # every read command answers a member through the engine's socket exactly
 # as it answers the service account from the file (--json compared); log
 # -f follows a running step; the console draws as a member; the WAL stays
-# small over 300 runs while members read all the time; a hand-made read
-# that writes or attaches is refused; a runaway read does not keep the
-# engine from answering a ping; a member gets exit 4 and a line when no
-# engine answers, as does someone outside the team.
+# small over 300 runs while members read all the time; backups are 0600;
+# a hand-made read that writes or attaches is refused; a runaway read
+# does not keep the engine from answering a ping; a member gets exit 4
+# and a line when no engine answers, as does someone outside the team.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -271,6 +271,16 @@ like "$got" "other read: 0 [[42]]" \
     "  and another member's read meanwhile is answered after it"
 run_as "$alice" list
 expect_rc 0 "the engine reads on after it"
+
+# --- backups are the service account's alone too ----------------------------
+
+# (The temporary file is made 0600 and given the database's mode, 0600.)
+as "$svc" "$SLUICE" backup "$dir/copy.db" >"$T_DIR/bak.out" 2>&1 </dev/null
+ok $? "the service account backs the database up"
+is "$(stat -c '%a %U' "$dir/copy.db")" "600 $svc" \
+    "  the backup is 0600, the service account's"
+is "$(ls -a "$dir" | grep -c '^\.sluice-backup\.')" 0 \
+    "  and no temporary file is left"
 
 # --- no engine, no access ----------------------------------------------------
 

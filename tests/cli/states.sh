@@ -21,7 +21,7 @@ line_like() {
 # --- the source: statuses are enums above the store -------------------------
 
 # Status words as C strings, compared or assigned, outside the tables.
-words='pending|ready|running|waiting|done|failed|cancelled|skipped|scheduled|completed'
+words='pending|ready|running|waiting|done|failed|cancelled|skipped|scheduled|completed|queued'
 src="$TOP_SRCDIR/src"
 left=$(grep -rnE 'strcmp\([^;]*status|status[a-z_]*(\)|\])? *(==|!=|=) *(\(char \*\))?"('"$words"')"' \
     "$src" --include='*.c' --include='*.h' |
@@ -96,7 +96,7 @@ done
 before=$(db_digest)
 run_sluice list --status sleeping
 expect_rc 2 "an unknown state is bad usage"
-is "$ERR" 'sluice: --status: unknown status "sleeping" (use one of running, waiting, paused, scheduled, late, completed, failed, cancelled)' \
+is "$ERR" 'sluice: --status: unknown status "sleeping" (use one of running, waiting, paused, scheduled, queued, late, completed, failed, cancelled)' \
     "it names the word and every valid one"
 is "$(db_digest)" "$before" "and changes nothing"
 run_sluice list --status done

@@ -2,7 +2,8 @@
 # tests/tui/live-filter.sh: "/" narrows the view as each character is
 # typed, as htop and k9s do; Enter keeps the filter, Esc clears it and
 # puts the cursor back on the row it was on before.  In the Workflows,
-# Gates, Templates and run views; at 80x24 and 200x60.
+# Gates, Templates and run views, and the log pager's search; at 80x24
+# and 200x60.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -19,6 +20,11 @@ cat >"$T_DIR/t.json" <<'EOF2'
 EOF2
 run_sluice template save deploy-release "$T_DIR/t.json"
 run_sluice template save backup "$T_DIR/t.json"
+# The oldest run: the newest, backup, is on the first row.
+cat >"$T_DIR/talk.json" <<'EOF2'
+{"say": {"shell": "printf 'alpha\\nbeta\\nbetamax\\n'"}}
+EOF2
+run_sluice run "$T_DIR/talk.json" --name talker
 for n in deploy-web deploy-db backup; do
 	run_sluice run "$T_DIR/gate.json" --name "$n"
 done
@@ -74,6 +80,18 @@ for size in 80x24 200x60; do
 	scr_ok '^deploy-release ' "$size: ... to deploy-release"
 	scr_keys Escape
 	scr_ok '^backup ' "$size: Esc shows every template again"
+
+	# The log pager: the search goes to the hits as the term grows.
+	scr_open_step talker say || true
+	scr_keys l
+	scr_wait 'betamax' || true
+	scr_keys /
+	scr_type bet
+	scr_ok '/bet 1/2 ' "$size: the log's search finds hits as typed"
+	scr_type am
+	scr_ok '/betam 1/1 ' "$size: ... fewer as the term grows"
+	scr_keys Escape
+	scr_gone_ok '/betam' "$size: Esc clears the search"
 done
 
 scr_sanitizers_ok "no sanitizer report from the consoles"

@@ -1,0 +1,178 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+/*
+ * concurrency.c: the slots of concurrency keys (SPEC §13), read from the
+ * rows alone.  A run (step) holds its key while it is running; those
+ * waiting for one are queued, first come first served by row id.  So a
+ * restarted engine counts the slots in use without any state of its own,
+ * and a row that ends frees its slot in the transaction that ends it.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+static const char conc_runs_held_sql[] =
+	"SELECT count(*) FROM workflows WHERE conc_key = ?"
+	" AND status = 'running'";
+static const char conc_run_holder_sql[] =
+	"SELECT min(id) FROM workflows WHERE conc_key = ?"
+	" AND status = 'running'";
+static const char conc_run_next_sql[] =
+	"SELECT min(id) FROM workflows WHERE conc_key = ?"
+	" AND status = 'queued'";
+static const char conc_run_after_sql[] =
+	"SELECT min(id) FROM workflows WHERE status = 'queued' AND id > ?";
+static const char conc_run_dequeue_sql[] =
+	"UPDATE workflows SET status = 'running', started_at = ?1,"
+	" updated_at = ?1 WHERE id = ?2 AND status = 'queued'";
+static const char conc_run_requeue_sql[] =
+	"UPDATE workflows SET status = 'queued', conc_key = ?1,"
+	" conc_limit = ?2, error = NULL, completed_at = NULL,"
+	" cancelled_at = NULL, updated_at = ?3 WHERE id = ?4";
+
+static const char conc_steps_held_sql[] =
+	"SELECT count(*) FROM workflow_steps WHERE conc_key = ?"
+	" AND status = 'running'";
+static const char conc_step_holder_sql[] =
+	"SELECT min(id) FROM workflow_steps WHERE conc_key = ?"
+	" AND status = 'running'";
+static const char conc_step_next_sql[] =
+	"SELECT min(id) FROM workflow_steps WHERE conc_key = ?"
+	" AND status = 'queued'";
+static const char conc_step_after_sql[] =
+	"SELECT min(id) FROM workflow_steps WHERE status = 'queued'"
+	" AND id > ?";
+static const char conc_step_key_sql[] =
+	"UPDATE workflow_steps SET conc_key = ?1, conc_limit = ?2,"
+	" updated_at = ?3 WHERE id = ?4";
+static const char conc_step_queue_sql[] =
+	"UPDATE workflow_steps SET status = 'queued', updated_at = ?1"
+	" WHERE id = ?2 AND status = 'ready'";
+static const char conc_step_dequeue_sql[] =
+	"UPDATE workflow_steps SET status = 'ready', ready_at = ?1,"
+	" updated_at = ?1 WHERE id = ?2 AND status = 'queued'";
+
+/* How many runs hold key now. */
+int
+store_conc_runs_held(struct store *s, const char *key, int64_t *n)
+{
+	return (store_int64f(s, "count key holders", n, conc_runs_held_sql,
+	    "t", key));
+}
+
+/* The oldest run holding key (0: none). */
+int
+store_conc_run_holder(struct store *s, const char *key, int64_t *id)
+{
+	return (store_int64f(s, "find key holder", id, conc_run_holder_sql,
+	    "t", key));
+}
+
+/* The run queued longest for key (0: none). */
+int
+store_conc_run_next(struct store *s, const char *key, int64_t *id)
+{
+	return (store_int64f(s, "find queued run", id, conc_run_next_sql,
+	    "t", key));
+}
+
+/* The first queued run after id, for a walk over them all (0: none). */
+int
+store_conc_run_after(struct store *s, int64_t after, int64_t *id)
+{
+	return (store_int64f(s, "walk queued runs", id, conc_run_after_sql,
+	    "i", after));
+}
+
+/* A queued run takes its slot: it runs from now. */
+int
+store_workflow_dequeue(struct store *s, int64_t id, int64_t now)
+{
+	return (store_runf(s, "dequeue workflow", conc_run_dequeue_sql, "ii",
+	    now, id));
+}
+
+/* A run waits (again) for a slot of key. */
+int
+store_workflow_queue(struct store *s, int64_t id, const char *key,
+    int limit, int64_t now)
+{
+	return (store_runf(s, "queue workflow", conc_run_requeue_sql, "tdii",
+	    key, limit, now, id));
+}
+
+/* How many steps hold key now. */
+int
+store_conc_steps_held(struct store *s, const char *key, int64_t *n)
+{
+	return (store_int64f(s, "count key holders", n, conc_steps_held_sql,
+	    "t", key));
+}
+
+/* The oldest step row holding key (0: none). */
+int
+store_conc_step_holder(struct store *s, const char *key, int64_t *id)
+{
+	return (store_int64f(s, "find key holder", id, conc_step_holder_sql,
+	    "t", key));
+}
+
+/* The step row queued longest for key (0: none). */
+int
+store_conc_step_next(struct store *s, const char *key, int64_t *id)
+{
+	return (store_int64f(s, "find queued step", id, conc_step_next_sql,
+	    "t", key));
+}
+
+/* The first queued step row after id (0: none). */
+int
+store_conc_step_after(struct store *s, int64_t after, int64_t *id)
+{
+	return (store_int64f(s, "walk queued steps", id, conc_step_after_sql,
+	    "i", after));
+}
+
+/* A step row's key, as interpolated when it would start. */
+int
+store_step_set_conc(struct store *s, int64_t id, const char *key, int limit,
+    int64_t now)
+{
+	return (store_runf(s, "set step key", conc_step_key_sql, "tdii", key,
+	    limit, now, id));
+}
+
+/* A ready step row waits for a slot of its key. */
+int
+store_step_queue(struct store *s, int64_t id, int64_t now)
+{
+	return (store_runf(s, "queue step", conc_step_queue_sql, "ii", now,
+	    id));
+}
+
+/* A queued step row has its slot: ready to start. */
+int
+store_step_dequeue(struct store *s, int64_t id, int64_t now)
+{
+	return (store_runf(s, "dequeue step", conc_step_dequeue_sql, "ii",
+	    now, id));
+}
