@@ -151,3 +151,20 @@ col() {
 	q "SELECT $3 FROM workflow_steps WHERE workflow_id = $1 AND
 	    name = '$2' ORDER BY id DESC LIMIT 1"
 }
+
+# raw_lines SOCKET LINE...: send each LINE to the engine's socket as a
+# client that is not sluice would, one at a time, printing each answer
+# line (needs python3).
+raw_lines() {
+	python3 - "$@" <<'EOF_RAW'
+import socket, sys
+
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(sys.argv[1])
+f = s.makefile("rb")
+for line in sys.argv[2:]:
+    s.sendall(line.encode() + b"\n")
+    print(f.readline().decode().rstrip("\n"))
+EOF_RAW
+}

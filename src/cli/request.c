@@ -97,10 +97,10 @@ cmd_request_run(struct client *ctx, const struct cli_args *args)
 		    ENGINE_REQUEST_ID_MAX);
 		return (EXIT_USAGE);
 	}
-	if (client_outcome(ctx, id, 0, &r, &cause) != 0) {
+	if ((rc = client_outcome(ctx, id, 0, &r, &cause)) != 0) {
 		cli_error("request %s: cannot tell: %s", id, cause);
 		free(cause);
-		return (EXIT_FAILED);
+		return (rc == CLIENT_DENIED ? EXIT_REFUSED : EXIT_FAILED);
 	}
 	if (cli_args_has(args, "json"))
 		cmd_request_json(id, &r);

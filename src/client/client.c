@@ -278,6 +278,7 @@ client_store(struct client *cl, int mode)
 	char		*path, *cause = NULL;
 	int64_t		 from;
 	int		 rc, flags, writable = mode & ~CLIENT_STORE_CREATE;
+	int		 fd = -1;
 
 	if (cl->store != NULL) {
 		if (writable == 1 && store_is_readonly(cl->store))
@@ -302,6 +303,18 @@ client_store(struct client *cl, int mode)
 		cl->store = NULL;
 		return (rc);
 	}
+	if (rc == STORE_READONLY && access(path, R_OK) != 0 &&
+	    client_denied_errno(errno) && (fd = client_sock_connect(path)) ==
+	    -1 && client_denied_errno(errno) &&
+	    client_no_access(cl, path) != -1) {
+		/* Neither door is open to us: we said which to ask for. */
+		free(cause);
+		free(path);
+		cl->store = NULL;
+		return (EXIT_REFUSED);
+	}
+	if (fd != -1)
+		close(fd);
 	free(path);
 	if (rc != 0) {
 		cl->store = NULL;

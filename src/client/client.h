@@ -118,6 +118,7 @@ void		 client_secret_rules_free(struct secret_rule *, size_t);
  * becomes the engine for one command and applies it (reply.offline).
  */
 #define CLIENT_LOST	2	/* sent; the engine went away unanswering */
+#define CLIENT_DENIED	3	/* the socket is not ours to connect to */
 char		*client_sock_path(const char *);
 /* read-link.c: the store reads through the engine where it may not open */
 void		 client_read_link(void);
@@ -137,6 +138,10 @@ int		 client_ask(struct client *, const struct engine_request *,
 int		 client_command(struct client *, const char *, int64_t, int64_t,
 		     const char *, const char *, struct engine_reply *);
 void		 client_offline_note(struct client *);
+
+/* access.c: a database that is not open to us at all. */
+int		 client_denied_errno(int);
+int		 client_no_access(const struct client *, const char *);
 
 /* outcome.c: what became of a request whose answer never came. */
 #define CLIENT_OUTCOME_WAIT_MS	30000	/* for an engine to say what it did */

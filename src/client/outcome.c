@@ -65,7 +65,7 @@ client_outcome_read(struct client *cl, const char *path, const char *id,
  * What became of request id: ask the engine, else read the record, and
  * while neither can tell, look again for up to wait_ms.  0 with the
  * outcome in r (applied: the request's own answer), or -1 with why not
- * in *cause.
+ * in *cause (CLIENT_DENIED: neither is open to us).
  */
 int
 client_outcome(struct client *cl, const char *id, int64_t wait_ms,
@@ -100,6 +100,12 @@ client_outcome(struct client *cl, const char *id, int64_t wait_ms,
 			rc = 0;
 			break;
 		}
+		if (rc == CLIENT_DENIED) {	/* no waiting changes that */
+			xasprintf(cause, "neither %s nor its engine's socket "
+			    "is open to you", path);
+			rc = CLIENT_DENIED;
+			break;
+		}
 		if (time_mono_ms() >= deadline) {
 			xasprintf(cause, "no engine answered within %lld s to "
 			    "say whether it applied request %s: ask with "
@@ -112,6 +118,8 @@ client_outcome(struct client *cl, const char *id, int64_t wait_ms,
 	}
 	free(why);
 	free(path);
+	if (rc == CLIENT_DENIED)
+		return (rc);
 	return (rc == 0 && *cause == NULL ? 0 : -1);
 }
 

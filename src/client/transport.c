@@ -111,17 +111,18 @@ client_ask_sock(const char *dbpath, const struct store_actor *actor,
 {
 	char	*line, *path;
 	int64_t	 deadline;
-	int	 fd, rc = 0;
+	int	 fd, rc = 0, saved;
 
 	if ((fd = client_sock_connect(dbpath)) == -1) {
 		if (errno == ENOENT || errno == ECONNREFUSED ||
 		    errno == ENAMETOOLONG || errno == ENOTDIR)
 			return (1);
+		saved = errno;
 		path = client_sock_path(dbpath);
 		xasprintf(cause, "cannot reach the engine at %s: %s", path,
-		    strerror(errno));
+		    strerror(saved));
 		free(path);
-		return (-1);
+		return (client_denied_errno(saved) ? CLIENT_DENIED : -1);
 	}
 	deadline = time_mono_ms() + CLIENT_WAIT_MS;
 	line = engine_request_line(actor, q);
@@ -350,15 +351,27 @@ client_ask(struct client *cl, const struct engine_request *q0,
 	if (cl->store == NULL) {
 		path = client_db_path(cl);
 		rc = client_ask_sock(path, &cl->actor, q, r, &cause);
-		free(path);
-		if (rc == 0)
+		if (rc == 0) {
+			free(path);
 			return (EXIT_OK);
-		if (rc == CLIENT_LOST)
+		}
+		if (rc == CLIENT_LOST) {
+			free(path);
 			return (client_lost(cl, q->request, cause, r));
+		}
+		if (rc == CLIENT_DENIED && access(path, R_OK) != 0 &&
+		    client_denied_errno(errno) &&
+		    client_no_access(cl, path) != -1) {
+			free(cause);
+			free(path);
+			return (EXIT_REFUSED);
+		}
+		free(path);
 		if (rc != 1) {
 			client_error(cl, "%s", cause);
 			free(cause);
-			return (EXIT_FAILED);
+			return (rc == CLIENT_DENIED ? EXIT_REFUSED :
+			    EXIT_FAILED);
 		}
 	}
 	/* Read-only is fine: the engine's socket does the writing. */
@@ -374,7 +387,8 @@ client_ask(struct client *cl, const struct engine_request *q0,
 	if (rc != 0) {
 		client_error(cl, "%s", cause);
 		free(cause);
-		return (rc == STORE_READONLY ? EXIT_REFUSED : EXIT_FAILED);
+		return (rc == STORE_READONLY || rc == CLIENT_DENIED ?
+		    EXIT_REFUSED : EXIT_FAILED);
 	}
 	return (EXIT_OK);
 }

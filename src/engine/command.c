@@ -278,8 +278,10 @@ engine_request_apply(struct engine *e, const struct store_actor *actor,
 
 /*
  * Apply one command (engine_apply_one), once: a command with a request id
- * is recorded with its answer in the same transaction, and the same id
- * again gets that answer without being applied again.
+ * that is applied is recorded with its answer in the same transaction,
+ * and the same id again gets that answer without being applied again.  A
+ * refusal records nothing (a bad input changes nothing): asked later, it
+ * was not applied, and sent again it is refused again, saying why.
  */
 int
 engine_apply(struct engine *e, const struct store_inbox *m,
@@ -290,7 +292,7 @@ engine_apply(struct engine *e, const struct store_inbox *m,
 	if (m->request != NULL && engine_request_seen(e, m, r))
 		return (r->code);
 	engine_apply_one(e, m, r);
-	if (m->request != NULL)
+	if (m->request != NULL && r->code == 0)
 		engine_request_record(e, m, r);
 	return (r->code);
 }
@@ -351,7 +353,8 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 	int	 rc;
 
 	if ((rc = engine_wf_start(e, m, &id, &cause)) != 0) {
-		r->code = rc == 2 || rc == 4 ? rc : 1;	/* 4: a secret's policy */
+		/* 3: no such template; 4: a secret's policy */
+		r->code = rc == 2 || rc == 3 || rc == 4 ? rc : 1;
 		r->message = cause;
 		return (r->code);
 	}

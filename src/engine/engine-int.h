@@ -595,6 +595,11 @@ struct engine_start {
 };
 int		 engine_wf_create(struct engine *, const struct engine_start *,
 		     const struct store_inbox *, int64_t *, char **);
+
+/* start-check.c: the engine's own check of every start it receives. */
+int		 engine_start_check(struct engine *, const char *, int64_t,
+		     const struct cJSON *, const struct cJSON *,
+		     struct engine_start *, char **, char **, char **);
 void		 engine_wf_begin(struct engine *, const struct store_workflow *,
 		     int64_t);
 
@@ -630,6 +635,7 @@ int		 engine_secret_input_save(struct engine *, int64_t,
 		     const struct cJSON *, char **);
 void		 engine_secret_input_load(struct engine *, struct ewf *);
 void		 engine_secret_input_drop(struct engine *, struct ewf *);
+void		 engine_secret_input_forget(struct engine *, int64_t);
 void		 engine_secret_input_sweep(struct engine *);
 
 /*

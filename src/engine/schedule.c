@@ -553,6 +553,7 @@ engine_cancel_run(struct engine *e, const struct store_inbox *m, int64_t id,
 		if (store_workflow_end(e->store, id, RUN_CANCELLED, NULL,
 		    time_now_ms()) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
+		engine_secret_input_forget(e, id);
 		/* The queue moves up (a run behind may have another limit). */
 		if (w->conc_key != NULL)
 			engine_conc_run_release(e, w->conc_key);

@@ -210,6 +210,21 @@ engine_secret_input_drop(struct engine *e, struct ewf *wf)
 }
 
 /*
+ * A run that never began (scheduled or queued) was cancelled: its file
+ * goes now, not at the next engine start.
+ */
+void
+engine_secret_input_forget(struct engine *e, int64_t id)
+{
+	char	*path;
+
+	path = secret_input_path(e, id);
+	if (access(path, F_OK) == 0)
+		secret_input_unlink(path);
+	free(path);
+}
+
+/*
  * At start: remove the files of runs that have ended or do not exist,
  * which an engine killed before it could remove them left behind.
  */
@@ -237,7 +252,8 @@ engine_secret_input_sweep(struct engine *e)
 			rc = store_workflow_get(e->store, id, &w, &cause);
 			if (rc == 0) {
 				gone = w->status != RUN_RUNNING &&
-				    w->status != RUN_SCHEDULED;
+				    w->status != RUN_SCHEDULED &&
+				    w->status != RUN_QUEUED;
 				store_workflow_free(w);
 			} else if (rc != STORE_NOTFOUND)
 				gone = 0;	/* busy: look next time */

@@ -449,8 +449,10 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
     char **cause)
 {
 	struct engine_start	 st;
-	cJSON			*a, *v, *c, *secrets = NULL;
+	cJSON			*a, *v, *v2, *c, *secrets = NULL;
 	char			*flow = NULL, *input = NULL, *detail = NULL;
+	char			*tname = NULL;
+	int64_t			 version;
 	int			 rc = -1;
 
 	memset(&st, 0, sizeof st);
@@ -479,22 +481,30 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
 	}
 	st.secret_input = secrets != NULL && secrets->child != NULL ?
 	    secrets : NULL;
-	input = json_print(v);
+	v2 = v;
 	v = cJSON_GetObjectItemCaseSensitive(a, "name");
 	st.name = cJSON_IsString(v) ? v->valuestring : "workflow";
-	v = cJSON_GetObjectItemCaseSensitive(a, "template");
-	if (cJSON_IsString(v)) {
-		st.template_name = v->valuestring;
-		v = cJSON_GetObjectItemCaseSensitive(a, "version");
-		st.template_version = cJSON_IsNumber(v) ?
-		    (int64_t)v->valuedouble : 0;
-	}
 	v = cJSON_GetObjectItemCaseSensitive(a, "start_at");
 	if (cJSON_IsNumber(v))
 		st.start_at = (int64_t)v->valuedouble;
 	v = cJSON_GetObjectItemCaseSensitive(a, "sla_ms");
-	if (cJSON_IsNumber(v) && v->valuedouble > 0)
+	if (cJSON_IsNumber(v) && v->valuedouble > 0 && v->valuedouble < 1e15)
 		st.sla_ms = (int64_t)v->valuedouble;
+	/* A template's run: its own flow, its input rules (start-check.c). */
+	if ((tname = engine_arg_string(m->args_json, "template")) != NULL) {
+		v = cJSON_GetObjectItemCaseSensitive(a, "version");
+		version = cJSON_IsNumber(v) && v->valuedouble >= 0 &&
+		    v->valuedouble < 1e15 ? (int64_t)v->valuedouble : 0;
+		free(flow);
+		flow = NULL;
+		if ((rc = engine_start_check(e, tname, version, v2, secrets,
+		    &st, &flow, &input, cause)) != 0)
+			goto out;
+		st.template_name = tname;
+		cJSON_DeleteItemFromObjectCaseSensitive(a, "template");
+		cJSON_AddStringToObject(a, "template", tname);
+	} else
+		input = json_print(v2);
 	if (st.template_name != NULL || st.start_at != 0)
 		st.detail = detail = json_print(a);
 	st.flow_json = flow;
@@ -505,6 +515,7 @@ out:
 	free(detail);
 	free(flow);
 	free(input);
+	free(tname);
 	cJSON_Delete(a);
 	return (rc);
 }

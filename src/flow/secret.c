@@ -174,18 +174,14 @@ flow_secret_check(const cJSON *v, const struct flow_doc *doc,
     struct flow_diags *d)
 {
 	struct secret_walk	w;
-	size_t			i;
 
 	if (d == NULL)
 		return;		/* nowhere to report: nothing to do */
 	memset(&w, 0, sizeof w);
 	w.doc = doc;
 	w.d = d;
+	/* With diagnostics to give, the walk collects no names. */
 	secret_walk_r(&w, v, "$", 0, 0);
-	/* Without diagnostics the walk collects names: none are wanted. */
-	for (i = 0; i < w.n; i++)
-		free(w.names[i]);
-	free(w.names);
 }
 
 /*

@@ -238,16 +238,39 @@ for i in 1 2 3 4 5; do
 	ids="$ids$OUT "
 done
 q_is "SELECT count(*) FROM workflows WHERE status = 'queued'" 5 "five queued"
+# Two queued runs with a secret input: one cancelled, one kept.
+cat >"$T_DIR/secret.json" <<EOF
+{"inputs": {"pw": {"secret": true, "required": true}, "app": {}},
+ "concurrency": {"key": "deploy-{{input.app}}"},
+ "flow": {"start": {"shell": "printf %s \"\$P\" >$T_DIR/seen",
+                    "env": {"P": "{{input.pw}}"}}}}
+EOF
+printf 'hunter22\n' >"$T_DIR/pw"
+run_sluice run -i "pw=@$T_DIR/pw" -i app=shop "$T_DIR/secret.json"
+sdrop=$OUT
+run_sluice run -i "pw=@$T_DIR/pw" -i app=shop "$T_DIR/secret.json"
+skeep=$OUT
+ok "$([ -f "$SLUICE_DB.secrets/$sdrop.json" ] && echo 0 || echo 1)" \
+    "a queued run keeps its secret input outside the database"
+run_sluice cancel "$sdrop"
+ok "$([ -e "$SLUICE_DB.secrets/$sdrop.json" ] && echo 1 || echo 0)" \
+    "cancelling it removes its secret input file at once"
 engine_crash
 engine_start
-q_is "SELECT count(*) FROM workflows WHERE status = 'queued'" 5 \
-    "after kill -9 and a restart the five still wait"
+ok "$([ -f "$SLUICE_DB.secrets/$skeep.json" ] && echo 0 || echo 1)" \
+    "a restarted engine keeps the secret input of a run still queued"
+q_is "SELECT count(*) FROM workflows WHERE status = 'queued'" 6 \
+    "after kill -9 and a restart the five (and the secret one) still wait"
 run_sluice approve "$(step_id "$hold" start)" -m "go"
 expect_rc 0 "the holder's gate is approved"
 wait_for wf_is "$(echo "$ids" | cut -d' ' -f5)" completed
 ok $? "the queue goes on"
-q_is "SELECT count(*) FROM workflows WHERE id > $hold AND status = 'completed'" \
-    5 "none lost"
+q_is "SELECT count(*) FROM workflows WHERE id > $hold AND status = 'completed'
+    AND id NOT IN ($sdrop, $skeep)" 5 "none lost"
+wait_for wf_is "$skeep" completed
+ok $? "the queued run with a secret input runs in its turn"
+is "$(cat "$T_DIR/seen" 2>/dev/null)" "hunter22" \
+    "... with its secret input, kept across the crash"
 is "$(grep -c '^start' "$log")" 5 "none ran twice"
 no_overlap "$log"
 ok $? "no two ran at once"

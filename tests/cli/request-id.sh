@@ -24,18 +24,6 @@ cat >"$T_DIR/noop.json" <<'EOF2'
 {"start": {"tool": "noop"}}
 EOF2
 
-cat >"$T_DIR/client.py" <<'EOF2'
-import socket, sys
-
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(10)
-s.connect(sys.argv[1])
-f = s.makefile("rb")
-for line in sys.argv[2:]:
-    s.sendall(line.encode() + b"\n")
-    print(f.readline().decode().rstrip("\n"))
-EOF2
-
 # stopped PID: the process is stopped (it reached its SLUICE_TEST_HOLD).
 stopped() {
 	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]
@@ -151,7 +139,7 @@ sock=$SLUICE_DB.sock
 flow='{"start":{"tool":"noop"}}'
 start="{\"command\":\"start\",\"request\":\"raw-1\",\"args\":{\"name\":\"raw\",\"flow\":$flow}}"
 before=$(q "SELECT count(*) FROM workflows")
-out=$(python3 "$T_DIR/client.py" "$sock" "$start" "$start" \
+out=$(raw_lines "$sock" "$start" "$start" \
     '{"command":"outcome","request":"raw-1"}' \
     '{"command":"outcome","request":"raw-2"}' \
     '{"command":"outcome"}' \
