@@ -272,12 +272,25 @@ test_mixed(void)
 	free(diags);
 }
 
+/* A document's input schema, printed, is want. */
+static void
+schema_is(const struct flow_doc *doc, const char *want, const char *what)
+{
+	cJSON	*schema;
+	char	*s;
+
+	schema = flow_doc_input_schema(doc);
+	s = json_print(schema);
+	tap_is(s, want, what);
+	free(s);
+	cJSON_Delete(schema);
+}
+
 /* The JSON Schema of a template's input, and the words beside a field. */
 static void
 test_schema(void)
 {
 	struct flow_doc	*doc;
-	cJSON		*schema;
 	char		*diags, *s;
 
 	diags = doc_diags("{\"inputs\": {\"env\": {\"enum\": [\"prod\", "
@@ -287,16 +300,12 @@ test_schema(void)
 	    "{\"pattern\": \"[a-z]+\", \"maxLength\": 8}}}, \"flow\": "
 	    "{\"start\": {}}}", &doc);
 	tap_is(diags, "", "schema template");
-	schema = flow_doc_input_schema(doc);
-	s = json_print(schema);
-	tap_is(s, "{\"type\":\"object\",\"properties\":{\"env\":{\"enum\":"
+	schema_is(doc, "{\"type\":\"object\",\"properties\":{\"env\":{\"enum\":"
 	    "[\"prod\",\"staging\"],\"description\":\"where\"},\"n\":{\"type\":"
 	    "\"integer\",\"minimum\":1,\"maximum\":9,\"default\":2},\"hosts\":"
 	    "{\"type\":\"array\",\"items\":{\"pattern\":\"^([a-z]+)$\","
 	    "\"maxLength\":8}}},\"required\":[\"env\"],"
 	    "\"additionalProperties\":false}", "input schema");
-	free(s);
-	cJSON_Delete(schema);
 	s = flow_input_rule_text(&doc->inputs[0]);
 	tap_is(s, "one of prod staging", "enum in words");
 	free(s);
@@ -312,14 +321,10 @@ test_schema(void)
 	diags = doc_diags("{\"inputs\": {\"pw\": {\"secret\": true}}, "
 	    "\"flow\": {\"start\": {}}}", &doc);
 	tap_is(diags, "", "a template with a secret input");
-	schema = flow_doc_input_schema(doc);
-	s = json_print(schema);
-	tap_is(s, "{\"type\":\"object\",\"properties\":{\"pw\":"
+	schema_is(doc, "{\"type\":\"object\",\"properties\":{\"pw\":"
 	    "{\"writeOnly\":true}},\"required\":[],"
 	    "\"additionalProperties\":false}",
 	    "a secret input is writeOnly in the schema");
-	free(s);
-	cJSON_Delete(schema);
 	flow_doc_free(doc);
 	free(diags);
 }
