@@ -155,8 +155,9 @@ flow_dag_free(struct flow_step *st)
 }
 
 /*
- * A step's path ("$.key", or "$.nodes[3]" in the note's document), with
- * a field when given: where check and the DAG form report about it.
+ * A step's path ("$.key", or "$.nodes[3]" in the note's document; a
+ * handler written beside a template's "flow", "$.finally"), with a field
+ * when given: where check and the DAG form report about it.
  */
 char *
 flow_step_path(const char *base, const struct flow_step *st,
@@ -165,7 +166,7 @@ flow_step_path(const char *base, const struct flow_step *st,
 	struct buf	b;
 
 	buf_init(&b);
-	buf_puts(&b, base);
+	buf_puts(&b, st->beside ? "$" : base);
 	if (st->node >= 0)
 		buf_printf(&b, ".nodes[%d]", st->node);
 	else

@@ -171,6 +171,7 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 	const cJSON	*c, *flow = NULL, *output = NULL, *deadline = NULL;
 	const cJSON	*conc = NULL;
 	const cJSON	*handlers[2] = { NULL, NULL };
+	size_t		 n;
 	const char	*hint;
 	char		*path, seen[DOC_NWRAPPER];
 	int64_t		 ms;
@@ -244,9 +245,12 @@ doc_wrapper(struct flow_doc *doc, const cJSON *v, struct flow_diags *d)
 		if (handlers[i] == NULL)
 			continue;
 		path = flow_path_key("$", handlers[i]->string);
+		n = doc->flow->nsteps;
 		flow_handler_parse(doc->flow, handlers[i], path,
 		    handlers[i]->string, d);
 		free(path);
+		if (doc->flow->nsteps > n)	/* added: at "$.KEY" */
+			doc->flow->steps[n].beside = 1;
 		doc_join(doc, handlers[i]->string, handlers[i]);
 	}
 }

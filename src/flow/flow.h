@@ -266,6 +266,8 @@ struct flow_step {
 	int			 has_deps;	/* "depends_on" given, even [] */
 	enum flow_trigger	 trigger;
 	int			 node;		/* nodes form: its index, or -1 */
+	int			 beside;	/* a handler in a template's */
+						/* wrapper: its path is "$.KEY" */
 };
 
 /* A sub-workflow chain deeper than this fails at run time (SPEC §3). */

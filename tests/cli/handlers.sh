@@ -89,6 +89,15 @@ check_bad '{"description": "x", "finally": {"tool": "noop"},
  "flow": {"start": {"tool": "noop"}, "finally": {"tool": "noop"}}}' \
     "a handler both in a template's wrapper and its flow" \
     '"finally" is given both here and in the flow'
+check_bad '{"description": "x", "finally": {"tool": "nosuch"},
+ "flow": {"start": {"tool": "noop"}}}' \
+    "a wrapper's handler naming an unknown tool" \
+    '$.finally.tool: unknown tool "nosuch"'
+check_bad '{"description": "x", "inputs": {"x": {}},
+ "on_failure": {"tool": "echo", "args": {"a": "{{input.nope}}"}},
+ "flow": {"start": {"tool": "noop"}}}' \
+    "a wrapper's handler reading an undeclared input" \
+    '$.on_failure.args.a: unknown input "nope"'
 cat >"$T_DIR/wrap.json" <<'EOF'
 {"description": "x", "on_failure": {"tool": "noop"},
  "flow": {"start": {"tool": "noop"}}}
@@ -121,6 +130,38 @@ is "$(printf '%s\n' "$OUT" | sed -n 's/^[0-9]*  *\(on failure\|finally\)  *\([a-
 run_sluice show --json "$ID"
 is "$(printf '%s' "$OUT" | jq -r '[.steps[] | .handler // "-"] | join(" ")')" \
     "- on_failure finally" "show --json marks the handlers' rows"
+
+# A retry runs the failed step again, not the handlers; they run again
+# when the run ends again.
+run_sluice retry "$ID"
+expect_rc 0 "retry a run whose handlers ran"
+wait_for wf_is "$ID" failed
+ok $? "it fails again"
+is "$(rows "$ID")" \
+    "start:failed on_failure:done finally:done start:failed on_failure:done finally:done" \
+    "its handlers ran again at its second end, after the step"
+is "$(cat "$out/$ID.on_failure")" \
+    "failed|step start failed: boomfailed|step start failed: boom" \
+    "on_failure ran twice in all, once per end"
+run_sluice retry "$ID" --from on_failure
+expect_rc 2 "retry --from a handler is refused"
+like "$ERR" '"on_failure" is workflow '"$ID""'s on_failure handler" "saying why"
+
+# --- the DAG form: a failed dependency ---------------------------------------
+
+cat >"$T_DIR/dag.json" <<EOF
+{"a": {"tool": "fail", "args": {"message": "x"}, "retry": {"max_attempts": 1}},
+ "b": {"tool": "noop", "depends_on": ["a"]},
+ "on_failure": $(seen on_failure),
+ "finally": $(seen finally)}
+EOF
+run_sluice run "$T_DIR/dag.json"
+ID=$OUT
+wait_for wf_is "$ID" failed
+ok $? "a DAG run whose dependency fails ends failed"
+is "$(saw "$ID" on_failure)|$(saw "$ID" finally)" \
+    "failed|step a failed: x|failed|step a failed: x" \
+    "its handlers ran, on_failure then finally"
 
 # --- a branch with no match --------------------------------------------------------
 
