@@ -94,6 +94,9 @@ flow_doc_input_schema(const struct flow_doc *doc)
 		if (in->default_json != NULL)
 			cJSON_AddItemToObject(p, "default",
 			    json_parse_or_null(in->default_json));
+		/* Given, never shown back (SPEC §13): JSON Schema's mark. */
+		if (in->secret)
+			cJSON_AddTrueToObject(p, "writeOnly");
 		cJSON_AddItemToObject(props, in->key, p);
 		if (in->required)
 			cJSON_AddItemToArray(req, cJSON_CreateString(in->key));

@@ -308,6 +308,20 @@ test_schema(void)
 	free(s);
 	flow_doc_free(doc);
 	free(diags);
+
+	diags = doc_diags("{\"inputs\": {\"pw\": {\"secret\": true}}, "
+	    "\"flow\": {\"start\": {}}}", &doc);
+	tap_is(diags, "", "a template with a secret input");
+	schema = flow_doc_input_schema(doc);
+	s = json_print(schema);
+	tap_is(s, "{\"type\":\"object\",\"properties\":{\"pw\":"
+	    "{\"writeOnly\":true}},\"required\":[],"
+	    "\"additionalProperties\":false}",
+	    "a secret input is writeOnly in the schema");
+	free(s);
+	cJSON_Delete(schema);
+	flow_doc_free(doc);
+	free(diags);
 }
 
 int
