@@ -160,7 +160,7 @@ via_inbox_reload() {
 }
 
 # The service engine, as its account with the unit's umask, on a database
-# in its own directory: the accounts read it and ask over the socket.
+# in its own directory: the accounts read and ask over the socket.
 via_socket_start() {
 	export SLUICE_DB="$SVCDIR/team.db"
 	setpriv --reuid="$svc" --regid="$TEAM" --init-groups \
@@ -172,8 +172,9 @@ via_socket_start() {
 	via_engine_started
 	wait_for test -S "$SLUICE_DB.sock" ||
 	    bail "the service engine did not start: $(cat "$T_DIR/engine-$VIA.err")"
-	[ "$(stat -c %a "$SLUICE_DB")" = 640 ] ||
-	    bail "the service's database is not 0640"
+	# The service's files are its own: members read over the socket.
+	[ "$(stat -c %a "$SLUICE_DB")" = 600 ] ||
+	    bail "the service's database is not 0600"
 }
 via_socket_stop() {
 	via_engine_stop
