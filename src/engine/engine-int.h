@@ -612,6 +612,11 @@ void		 engine_conc_run_refusal(const char *, int, int64_t, char **);
 void		 engine_conc_run_release(struct engine *, const char *);
 void		 engine_conc_recover(struct engine *);
 void		 engine_conc_started(struct engine *, int64_t, char **);
+
+/* step-concurrency.c: step rows held by their concurrency key. */
+int		 engine_conc_step_admit(struct engine *, struct estep *);
+void		 engine_conc_step_release(struct engine *, int64_t);
+void		 engine_conc_step_recover(struct engine *);
 void		 engine_rerun_queued(struct engine *,
 		     const struct store_workflow *);
 

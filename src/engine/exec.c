@@ -67,6 +67,8 @@ engine_exec(struct engine *e, struct estep *es)
 		engine_foreach_begin(e, es);
 		return;
 	}
+	if (!engine_conc_step_admit(e, es))
+		return;
 	scope = engine_item_scope(e, es);
 	args = interp_json(fs->args_json != NULL ? fs->args_json : "{}",
 	    scope);

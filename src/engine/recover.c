@@ -534,6 +534,7 @@ engine_recover(struct engine *e, char **cause)
 	} while (wf != NULL);
 	/* Slots freed while no engine ran go to the runs queued longest. */
 	engine_conc_recover(e);
+	engine_conc_step_recover(e);
 	if (store_timer_next(e->store, &next) != 0) {
 		xasprintf(cause, "%s", store_last_error(e->store));
 		return (-1);

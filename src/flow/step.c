@@ -525,17 +525,14 @@ parse_foreach(struct parse_step *ps, const cJSON *v, const char *path)
 }
 
 /*
- * "concurrency": a number bounds a for-each's items in flight.  A key
- * object (SPEC §13) is the run's alone so far: on a step it is refused,
- * never taken and then ignored.
+ * "concurrency": a number bounds a for-each's items in flight; an object
+ * is the step's key (SPEC §13), held by each of its rows while it runs.
  */
 static void
 parse_concurrency(struct parse_step *ps, const cJSON *v, const char *path)
 {
 	if (cJSON_IsObject(v))
-		flow_diags_add(ps->d, FLOW_ERROR, path, "a concurrency key "
-		    "is given on the run, not on a step (a step's "
-		    "concurrency is a number of for-each items)");
+		flow_concurrency_parse(&ps->st->concurrency, v, path, ps->d);
 	else
 		flow_foreach_field(ps->st, v, path, ps->d);
 }

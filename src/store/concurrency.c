@@ -49,15 +49,23 @@ static const char conc_run_requeue_sql[] =
 	" conc_limit = ?2, error = NULL, completed_at = NULL,"
 	" cancelled_at = NULL, updated_at = ?3 WHERE id = ?4";
 
-static const char conc_steps_held_sql[] =
-	"SELECT count(*) FROM workflow_steps WHERE conc_key = ?"
-	" AND status = 'running'";
+/*
+ * A step row holds its key from the moment it is let through (ready with
+ * the key set) until it ends, so a row handed a slot keeps it until the
+ * drain starts it.  Queued rows wait for the key of row ?1.
+ */
+#define CONC_STEP_HOLDS	"status IN ('ready', 'running')"
+static const char conc_step_free_sql[] =
+	"SELECT (SELECT count(*) FROM workflow_steps h WHERE"
+	" h.conc_key = r.conc_key AND h.id <> r.id AND h." CONC_STEP_HOLDS ")"
+	" < r.conc_limit FROM workflow_steps r WHERE r.id = ?";
 static const char conc_step_holder_sql[] =
-	"SELECT min(id) FROM workflow_steps WHERE conc_key = ?"
-	" AND status = 'running'";
+	"SELECT min(h.id) FROM workflow_steps h, workflow_steps r"
+	" WHERE r.id = ?1 AND h.conc_key = r.conc_key AND h.id <> r.id"
+	" AND h." CONC_STEP_HOLDS;
 static const char conc_step_next_sql[] =
-	"SELECT min(id) FROM workflow_steps WHERE conc_key = ?"
-	" AND status = 'queued'";
+	"SELECT min(q.id) FROM workflow_steps q, workflow_steps r"
+	" WHERE r.id = ? AND q.conc_key = r.conc_key AND q.status = 'queued'";
 static const char conc_step_after_sql[] =
 	"SELECT min(id) FROM workflow_steps WHERE status = 'queued'"
 	" AND id > ?";
@@ -120,28 +128,28 @@ store_workflow_queue(struct store *s, int64_t id, const char *key,
 	    key, limit, now, id));
 }
 
-/* How many steps hold key now. */
+/* Has the key of step row id a slot for it (1), or none (0)? */
 int
-store_conc_steps_held(struct store *s, const char *key, int64_t *n)
+store_conc_step_free(struct store *s, int64_t id, int64_t *ok)
 {
-	return (store_int64f(s, "count key holders", n, conc_steps_held_sql,
-	    "t", key));
+	return (store_int64f(s, "count key holders", ok, conc_step_free_sql,
+	    "i", id));
 }
 
-/* The oldest step row holding key (0: none). */
+/* The oldest other step row holding the key of row id (0: none). */
 int
-store_conc_step_holder(struct store *s, const char *key, int64_t *id)
+store_conc_step_holder(struct store *s, int64_t id, int64_t *holder)
 {
-	return (store_int64f(s, "find key holder", id, conc_step_holder_sql,
-	    "t", key));
+	return (store_int64f(s, "find key holder", holder,
+	    conc_step_holder_sql, "i", id));
 }
 
-/* The step row queued longest for key (0: none). */
+/* The step row queued longest for the key of row id (0: none). */
 int
-store_conc_step_next(struct store *s, const char *key, int64_t *id)
+store_conc_step_next(struct store *s, int64_t id, int64_t *next)
 {
-	return (store_int64f(s, "find queued step", id, conc_step_next_sql,
-	    "t", key));
+	return (store_int64f(s, "find queued step", next, conc_step_next_sql,
+	    "i", id));
 }
 
 /* The first queued step row after id (0: none). */

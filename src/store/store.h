@@ -487,11 +487,9 @@ int		 store_conc_run_after(struct store *, int64_t, int64_t *);
 int		 store_workflow_dequeue(struct store *, int64_t, int64_t);
 int		 store_workflow_queue(struct store *, int64_t, const char *,
 		     int, int64_t);
-int		 store_conc_steps_held(struct store *, const char *,
-		     int64_t *);
-int		 store_conc_step_holder(struct store *, const char *,
-		     int64_t *);
-int		 store_conc_step_next(struct store *, const char *, int64_t *);
+int		 store_conc_step_free(struct store *, int64_t, int64_t *);
+int		 store_conc_step_holder(struct store *, int64_t, int64_t *);
+int		 store_conc_step_next(struct store *, int64_t, int64_t *);
 int		 store_conc_step_after(struct store *, int64_t, int64_t *);
 int		 store_step_set_conc(struct store *, int64_t, const char *,
 		     int, int64_t);

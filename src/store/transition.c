@@ -66,7 +66,7 @@ static const char steps_status_sql[] =
 static const char steps_unfinished_sql[] =
 	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE"
 	" workflow_id = ? AND status IN ('pending', 'ready', 'running',"
-	" 'waiting') ORDER BY id";
+	" 'waiting', 'queued') ORDER BY id";
 static const char steps_finished_sql[] =
 	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE id IN"
 	" (SELECT max(id) FROM workflow_steps WHERE workflow_id = ?"
@@ -103,7 +103,7 @@ static const char workflow_paused_sql[] =
 	"UPDATE workflows SET paused = ?, updated_at = ? WHERE id = ?";
 static const char workflow_active_count_sql[] =
 	"SELECT count(*) FROM workflow_steps WHERE workflow_id = ?"
-	" AND status IN ('pending', 'ready', 'running', 'waiting')";
+	" AND status IN ('pending', 'ready', 'running', 'waiting', 'queued')";
 
 /* Insert a step row the engine made; sets its id. */
 int

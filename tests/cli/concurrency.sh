@@ -6,8 +6,10 @@
 # cancelled, and keep their order across a kill -9 of the engine, none
 # lost and none run twice.  With refuse, a start into a held key exits 4
 # naming the holder and records nothing.  check refuses a bad
-# concurrency object at its JSON path, and a key object on a step (only
-# runs hold keys so far).
+# concurrency object at its JSON path.  A step-level key serialises one
+# step across three runs while their other steps overlap, keeps its
+# queued rows across a kill -9, and with refuse fails the step naming
+# the holder.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
@@ -81,12 +83,15 @@ for bad in '{"key": "k", "limit": 0}|$.concurrency.limit' \
 	expect_rc 2 "concurrency $obj is refused"
 	like "$ERR" "$path" "at $path"
 done
-printf '{"start": {"tool": "noop", "concurrency": {"key": "k"}}}\n' \
+printf '{"start": {"tool": "noop", "concurrency": {"key": "k-{{input.x}}"}}}\n' \
+    >"$T_DIR/good.json"
+run_sluice check "$T_DIR/good.json"
+expect_rc 0 "a key object on a step is valid"
+printf '{"start": {"tool": "noop", "concurrency": {"limit": 2}}}\n' \
     >"$T_DIR/bad.json"
 run_sluice check "$T_DIR/bad.json"
-expect_rc 2 "a key object on a step is refused, not ignored"
-like "$ERR" '$.start.concurrency: a concurrency key is given on the run' \
-    "at its path, saying where a key goes"
+expect_rc 2 "a step's key object without a key is refused"
+like "$ERR" '$.start.concurrency.key' "at the step's path"
 
 # --- ten starts, limit 1, queue -----------------------------------------------
 
@@ -275,6 +280,107 @@ is "$(grep -c '^start' "$log")" 5 "none ran twice"
 no_overlap "$log"
 ok $? "no two ran at once"
 is "$(run_order "$log")" "$ids" "the queue kept its order across the crash"
+engine_stop
+
+# --- a step-level key ---------------------------------------------------------
+
+engine_start
+alog="$T_DIR/a.log"
+blog="$T_DIR/b.log"
+: >"$alog"
+: >"$blog"
+# Step a (key "deploy") and step b, in parallel; each logs its interval.
+cat >"$T_DIR/pipe.json" <<EOF
+{"start": {"tool": "noop", "parallel": ["a", "b"], "join": "done"},
+ "a": {"run": ["sh", "-c",
+   "echo start \$(date +%s%N) \$SLUICE_WORKFLOW_ID >>$alog; sleep 1; echo end \$(date +%s%N) \$SLUICE_WORKFLOW_ID >>$alog"],
+   "concurrency": {"key": "deploy"}},
+ "b": {"run": ["sh", "-c",
+   "echo start \$(date +%s%N) \$SLUICE_WORKFLOW_ID >>$blog; sleep 1; echo end \$(date +%s%N) \$SLUICE_WORKFLOW_ID >>$blog"]},
+ "done": {"tool": "noop"}}
+EOF
+# A step that holds key "deploy" until go2 exists.
+cat >"$T_DIR/holdstep.json" <<EOF
+{"hold": {"run": ["sh", "-c",
+   "while [ ! -e $T_DIR/go2 ]; do sleep 0.05; done"],
+   "concurrency": {"key": "deploy"}, "on_interrupt": "fail"}}
+EOF
+
+# cross_overlap A B: some interval in log B overlaps one in log A of
+# another run.
+cross_overlap() {
+	awk 'FNR == 1 { f++ }
+	    $1 == "start" { s[f, $3] = $2 }
+	    $1 == "end" { n[f]++; id[f, n[f]] = $3; lo[f, n[f]] = s[f, $3];
+		hi[f, n[f]] = $2 }
+	    END { for (i = 1; i <= n[2]; i++) for (j = 1; j <= n[1]; j++)
+		if (id[2, i] != id[1, j] && lo[2, i] < hi[1, j] &&
+		    lo[1, j] < hi[2, i]) exit 0
+		exit 1 }' "$1" "$2"
+}
+
+ids=""
+for i in 1 2 3; do
+	run_sluice run "$T_DIR/pipe.json"
+	expect_rc 0 "pipeline $i starts"
+	ids="$ids$OUT "
+done
+for id in $ids; do
+	wait_for wf_is "$id" completed
+	ok $? "pipeline $id completes"
+done
+is "$(grep -c '^start' "$alog")" 3 "each step a ran once"
+no_overlap "$alog"
+ok $? "no two runs' a steps overlapped (key deploy, limit 1)"
+cross_overlap "$alog" "$blog"
+ok $? "a b step overlapped another run's a: only a is serialised"
+q_is "SELECT group_concat(DISTINCT conc_key) || '|' || count(*) FROM
+    workflow_steps WHERE name = 'a'" "deploy|3" "each a row kept its key"
+
+# --- refuse on a step -----------------------------------------------------------
+
+run_sluice run "$T_DIR/holdstep.json"
+holder=$OUT
+wait_for step_is "$holder" hold running
+cat >"$T_DIR/refusestep.json" <<EOF
+{"start": {"run": ["true"],
+   "concurrency": {"key": "deploy", "on_busy": "refuse"}}}
+EOF
+run_sluice run "$T_DIR/refusestep.json"
+refused=$OUT
+wait_for wf_is "$refused" failed
+ok $? "a refusing step that finds its key held fails its run"
+q_is "SELECT error FROM workflow_steps WHERE workflow_id = $refused" \
+    "concurrency key deploy is held by workflow $holder step hold (limit 1)" \
+    "the step's reason names the run and step holding the key"
+
+# --- kill -9 with queued step rows ----------------------------------------------
+
+: >"$alog"
+: >"$blog"
+ids=""
+for i in 1 2 3; do
+	run_sluice run "$T_DIR/pipe.json"
+	ids="$ids$OUT "
+done
+for id in $ids; do
+	wait_for step_is "$id" b completed
+done
+q_is "SELECT count(*) FROM workflow_steps WHERE name = 'a'
+    AND status = 'queued'" 3 "the three a steps wait queued behind the holder"
+is "$(grep -c '^end' "$blog")" 3 "their b steps ran meanwhile"
+engine_crash
+engine_start
+for id in $ids; do
+	wait_for wf_is "$id" completed
+	ok $? "after kill -9 and a restart pipeline $id completes"
+done
+q_is "SELECT status FROM workflows WHERE id = $holder" failed \
+    "the interrupted holder failed (on_interrupt fail), freeing the key"
+is "$(grep -c '^start' "$alog")" 3 "each a ran once"
+no_overlap "$alog"
+ok $? "no two a steps overlapped across the crash"
+touch "$T_DIR/go2"
 engine_stop
 
 done_testing
