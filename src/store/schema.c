@@ -430,7 +430,9 @@ static const char schema_v13[] =
  * that applies the command, so a client whose answer was lost (the
  * engine died between its commit and its answer) asks and learns whether
  * it was applied (engine/request.c).  Kept per uid, pruned after a week.
- * An inbox row carries its id too, sealed where set, as via is.
+ * An inbox row carries its id too, sealed where set, as via is.  A rowid
+ * table like every other (not WITHOUT ROWID): the power-loss test and
+ * SQLite's update hook name changed rows by rowid.
  */
 static const char schema_v14[] =
 	"CREATE TABLE requests ("
@@ -439,8 +441,7 @@ static const char schema_v14[] =
 	" at INTEGER NOT NULL,"
 	" command TEXT NOT NULL,"
 	" reply TEXT NOT NULL,"
-	" PRIMARY KEY (uid, id)"
-	") WITHOUT ROWID;"
+	" UNIQUE (uid, id));"
 	"CREATE INDEX requests_at ON requests (at);"
 	"ALTER TABLE inbox ADD COLUMN request TEXT;"
 	"CREATE INDEX inbox_request ON inbox (request)"

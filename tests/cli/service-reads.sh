@@ -286,7 +286,7 @@ is "$(ls -a "$dir" | grep -c '^\.sluice-backup\.')" 0 \
 
 run_as "$eve" list
 expect_rc 4 "someone outside the team is refused (exit 4)"
-like "$ERR" "Permission denied" "  saying so"
+like "$ERR" "permission denied: neither the database nor its engine's socket is open to you" "  saying so"
 kill "$EPID"
 wait "$EPID" 2>/dev/null
 run_as "$alice" list

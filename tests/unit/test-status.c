@@ -116,8 +116,8 @@ test_words(void)
 	}
 	tap_ok(ok, "each of the %d states round-trips, in the list of words",
 	    STATE_N);
-	tap_is(state_words(), "running, waiting, paused, scheduled, late, "
-	    "completed, failed, cancelled", "the vocabulary, in its order");
+	tap_is(state_words(), "running, waiting, paused, scheduled, queued, "
+	    "late, completed, failed, cancelled", "the vocabulary, in its order");
 	for (ok = 1, i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++)
 		ok &= i < 5 ? status_step_parse(bad[i], &ss) != 0 &&
 		    status_run_parse(bad[i], &rs) != 0 : 1;
