@@ -51,3 +51,26 @@ npm_need() {
 	done
 	return 0
 }
+
+# sdk_run MIN SCRIPT: run node on $T_DIR/SCRIPT (an SDK client that prints
+# "PASS what", "FAIL what: detail" and "IDS ..." lines), each check a test
+# case; at least MIN checks must have been made.  The IDS line's words
+# are left in SDK_IDS.  What the script needs from the environment is
+# exported by the caller.
+sdk_run() {
+	node "$T_DIR/$2" >"$T_DIR/sdk.out" 2>"$T_DIR/sdk.err"
+	_rc=$?
+	is "$_rc" 0 "$2 ran to its end"
+	[ "$_rc" -eq 0 ] || sed 's/^/# /' "$T_DIR/sdk.err" | head -20
+	_n=0
+	SDK_IDS=
+	while IFS= read -r _line; do
+		case $_line in
+		"PASS "*) ok 0 "${_line#PASS }"; _n=$((_n + 1)) ;;
+		"FAIL "*) ok 1 "${_line#FAIL }"; _n=$((_n + 1)) ;;
+		"IDS "*) SDK_IDS=${_line#IDS } ;;
+		esac
+	done <"$T_DIR/sdk.out"
+	[ "$_n" -ge "$1" ]
+	ok $? "$2 made all its checks ($_n)"
+}

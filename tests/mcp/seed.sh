@@ -21,21 +21,10 @@ cp "$TOP_SRCDIR/tests/mcp/seed-client.mjs" \
 ln -s "$NPM_DIR/node_modules" "$T_DIR/node_modules"
 
 engine_start
-SLUICE="$SLUICE" node "$T_DIR/seed-client.mjs" >"$T_DIR/sdk.out" \
-    2>"$T_DIR/sdk.err"
-rc=$?
-is "$rc" 0 "the seed's agent ran to its end"
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$T_DIR/sdk.err" | head -20
-n=0
-while IFS= read -r line; do
-	case $line in
-	"PASS "*) ok 0 "${line#PASS }"; n=$((n + 1)) ;;
-	"FAIL "*) ok 1 "${line#FAIL }"; n=$((n + 1)) ;;
-	"IDS "*) set -- ${line#IDS } ;;
-	esac
-done <"$T_DIR/sdk.out"
-[ "$n" -ge 40 ]
-ok $? "the agent made all its checks ($n)"
+export SLUICE
+sdk_run 40 seed-client.mjs
+# shellcheck disable=SC2086
+set -- $SDK_IDS
 now=${1:-0} people=${2:-0} pgate=${3:-0} stamp=${4:-0}
 
 q_is "SELECT status FROM workflows WHERE id = $now" completed \
