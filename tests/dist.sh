@@ -9,12 +9,14 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 
 command -v git >/dev/null 2>&1 || skip_all "git is not installed"
-git -C "$TOP_SRCDIR" rev-parse --git-dir >/dev/null 2>&1 ||
-    skip_all "$TOP_SRCDIR is not a git checkout (a release tree)"
+top=$(git -C "$TOP_SRCDIR" rev-parse --show-toplevel 2>/dev/null)
+[ -n "$top" ] && [ "$top" = "$(cd "$TOP_SRCDIR" && pwd -P)" ] ||
+    skip_all "$TOP_SRCDIR is not the top of a git checkout (a release tree)"
 
-# Makefile.am without its recipes (a "mkdir share &&" names no file).
+# Makefile.am without its comments and recipes (a "mkdir share &&" or a
+# comment's "the tests" names no file).
 AM=$T_DIR/Makefile.am
-grep -v -e '&&' -e '^	\$(' -e '^	@' "$TOP_SRCDIR/Makefile.am" >"$AM"
+grep -v -e '^#' -e '&&' -e '^	\$(' -e '^	@' "$TOP_SRCDIR/Makefile.am" >"$AM"
 
 # in_dist FILE: Makefile.am names FILE or one of its directories.
 in_dist() {
