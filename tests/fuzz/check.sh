@@ -50,6 +50,17 @@ obj() {
 util=$(ls "$top"/src/util/*.c)
 flow=$(ls "$top"/src/flow/*.c)
 
+# seed_lines NAME TEXT...: each TEXT a seed file of NAME's corpus.
+seed_lines() {
+	_c=$1
+	shift
+	_i=0
+	for _m in "$@"; do
+		printf '%s' "$_m" >"$T_DIR/$_c.corpus/seed$_i"
+		_i=$((_i + 1))
+	done
+}
+
 # seeds NAME: the corpus a target starts from.
 seeds() {
 	mkdir -p "$T_DIR/$1.corpus"
@@ -59,34 +70,25 @@ seeds() {
 		    "$T_DIR/flow.corpus/" 2>/dev/null || :
 		;;
 	rpc)
-		_i=0
-		for _m in \
+		seed_lines rpc \
 		    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}' \
 		    '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
 		    '{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"workflow_list","arguments":{"limit":5}}}' \
 		    '{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"x"}],"structuredContent":{"ok":true}}}' \
 		    '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error","data":[1]}}' \
-		    '[{"jsonrpc":"2.0","id":3,"method":"ping"}]'; do
-			printf '%s' "$_m" >"$T_DIR/rpc.corpus/seed$_i"
-			_i=$((_i + 1))
-		done
+		    '[{"jsonrpc":"2.0","id":3,"method":"ping"}]'
 		;;
 	request)
-		_i=0
-		for _m in \
+		seed_lines request \
 		    '{"command":"ping"}' \
 		    '{"command":"approve","request":"0123456789abcdef0123456789abcdef","step_id":7,"args":{"comment":"ok"},"tty":"/dev/pts/3","host":"ws1"}' \
 		    '{"command":"start","request":"r-1","args":{"name":"n","flow":{"start":{"tool":"noop"}},"input":{"a":1}},"via":"mcp"}' \
 		    '{"command":"outcome","request":"r-1"}' \
 		    '{"command":"cancel","workflow_id":9007199254740992,"step_id":null,"args":null,"via":"x"}' \
-		    '{"command":5,"request":"a b"}'; do
-			printf '%s' "$_m" >"$T_DIR/request.corpus/seed$_i"
-			_i=$((_i + 1))
-		done
+		    '{"command":5,"request":"a b"}'
 		;;
 	answer)
-		_i=0
-		for _m in \
+		seed_lines answer \
 		    '{"code":0,"message":"approved step 7 (deploy)","workflow_id":3}' \
 		    '{"code":0,"pid":12,"host":"h","uid":1000,"user":"kim","waiting":"the lock","waiting_since":1795000000000}' \
 		    '{"code":0,"version":4,"conflict":true}' \
@@ -94,10 +96,7 @@ seeds() {
 		    '{"code":0,"outcome":"applied","reply":{"code":4,"message":"refused","step_id":2}}' \
 		    '{"code":0,"outcome":"queued","queued":12}' \
 		    '{"code":0,"outcome":"not applied"}' \
-		    '{"code":1e300,"workflow_id":-1e300}'; do
-			printf '%s' "$_m" >"$T_DIR/answer.corpus/seed$_i"
-			_i=$((_i + 1))
-		done
+		    '{"code":1e300,"workflow_id":-1e300}'
 		;;
 	esac
 }
