@@ -27,7 +27,7 @@
  *
  * A new kind is one row in each table plus its own file: its word in
  * util/kind.c (and enum step_kind), the fields it forbids in
- * flow/kind.c, the key that selects it in flow/step.c's parse_exec, a
+ * flow/kind.c and the key that selects it (kind_keys there), a
  * row here, and its runner in a file of its own.
  */
 
