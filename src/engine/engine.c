@@ -101,6 +101,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	TAILQ_INIT(&e->ready[1]);
 	TAILQ_INIT(&e->spawn);
 	TAILQ_INIT(&e->pids);
+	TAILQ_INIT(&e->loglater);
 
 	/* One lock whatever path (relative, a symlink) names the file. */
 	if ((e->dbpath = realpath(store_path(s), NULL)) == NULL)
@@ -139,6 +140,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->more = loop_timer_create(loop, engine_more, e);
 		e->poll = loop_timer_create(loop, engine_poll, e);
 		e->pidrec = loop_timer_create(loop, engine_pids_due, e);
+		e->logrec = loop_timer_create(loop, engine_logs_due, e);
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
 		loop_hook_add(loop, engine_commit, e);
 		engine_time_open(e);
@@ -174,6 +176,9 @@ engine_close(struct engine *e)
 
 	if (e == NULL)
 		return;
+	/* Log lines still waiting go into the last commit. */
+	if (!TAILQ_EMPTY(&e->loglater))
+		engine_txn(e);
 	engine_commit(e);
 	engine_busy_attach(NULL);
 	engine_leftovers_free(e);
@@ -183,6 +188,8 @@ engine_close(struct engine *e)
 		loop_timer_free(e->more);
 		loop_timer_free(e->poll);
 		loop_timer_free(e->pidrec);
+		loop_timer_free(e->logrec);
+		e->logrec = NULL;
 		loop_timer_free(e->timers);
 		engine_time_close(e);
 	}
@@ -451,9 +458,11 @@ engine_commit(void *arg)
 		engine_server_flush(e, 0);
 		return;
 	}
+	engine_logs_flush(e);
 	e->in_txn = 0;
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
+	engine_trace(e, 'C', 0);
 	engine_busy_over();
 	if (!e->offline)
 		engine_spawn(e);
