@@ -365,6 +365,7 @@ const struct flow_tool *engine_step_tool(struct engine *,
 		     const struct flow_step *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
+int		 engine_kind_ran_process(enum step_kind);
 char		*engine_kind_policy(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_kind_waiting(struct engine *, struct ewf *,
