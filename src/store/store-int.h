@@ -69,8 +69,21 @@ struct store {
 	int64_t			 migrated_from;	/* schema before, or 0 */
 };
 
-/* store.c */
+/* store.c: what store_identify found in an existing database. */
+struct store_ident {
+	int		 empty;		/* no tables and no application id */
+	int64_t		 version;	/* its schema version */
+};
 char		*store_dirname(const char *);
+struct store	*store_connect(const char *, int,
+		     const struct store_driver *, char **);
+int		 store_identify(struct store *, struct store_ident *, char **);
+int		 store_configure(struct store *, const struct store_ident *,
+		     char **);
+int		 store_missing(const char *, char **);
+/* open-server.c: store_open on a server's database (postgresql:). */
+int		 store_open_server(const char *, int, struct store **,
+		     char **);
 
 /* backup.c */
 int		 store_backup_migration(struct store *, int64_t, char **);

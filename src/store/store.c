@@ -37,29 +37,17 @@
 #include "store/store.h"
 #include "store/store-int.h"
 
-/* What store_identify found in an existing file. */
-struct store_ident {
-	int		 empty;		/* no tables and no application id */
-	int64_t		 version;	/* its schema version */
-};
-
 static int	store_mkdirs(const char *, char **);
 static int	store_create_file(const char *, char **);
 static int	store_create_lock(struct store *, char **);
 static int	store_busy(void *, int);
 static int	store_can_write(const char *);
-static int	store_identify(struct store *, struct store_ident *, char **);
-static int	store_configure(struct store *, const struct store_ident *,
-		    char **);
-static int	store_missing(const char *, char **);
 static int	store_unreadable(struct store *, int, char **);
 static int	store_denied(const char *, char **);
 static int	store_denied_engine(const char *, char **);
 static void	store_private(const char *);
 static int	store_files_writable(const char *);
 static int	store_open_once(const char *, int, struct store **, char **);
-static int	store_open_server(const char *, int, struct store **,
-		    char **);
 static int	store_reopen(struct store *, char **);
 static int	store_journal(struct store *, char **);
 static int	store_begin_moment(struct store *);
@@ -161,7 +149,7 @@ store_private(const char *path)
 }
 
 /* The reason given for a database that does not exist yet. */
-static int
+int
 store_missing(const char *path, char **cause)
 {
 	xasprintf(cause, "no database at %s ('sluice init %s' creates one)",
@@ -394,7 +382,7 @@ store_can_write(const char *path)
  * Find out what an existing file is using reads only, so a file that is
  * not ours is left exactly as it was.
  */
-static int
+int
 store_identify(struct store *s, struct store_ident *id, char **cause)
 {
 	int64_t	 appid, tables;
@@ -439,7 +427,7 @@ store_journal(struct store *s, char **cause)
 }
 
 /* Settings for our own database, then bring its schema up to date. */
-static int
+int
 store_configure(struct store *s, const struct store_ident *id, char **cause)
 {
 	char	*why;
@@ -558,22 +546,11 @@ store_open_once(const char *path, int flags, struct store **sp,
 	} else if (access(path, R_OK) != 0 && errno == EACCES)
 		drv = &store_driver_socket;	/* service mode: a member */
 
-	s = xcalloc(1, sizeof *s);
-	s->create_fd = -1;
-	s->path = xstrdup(path);
-	s->flags = flags;
-	s->drv = drv;
-	if (s->drv->open(path, (flags & STORE_F_READONLY) ?
-	    STORE_DRV_O_READONLY : 0, &s->conn, cause) != 0) {
-		rc = STORE_ERR;
+	if ((s = store_connect(path, flags, drv, cause)) == NULL) {
 		if (drv == &store_driver_socket)
-			rc = store_denied_engine(path, cause);
-		goto fail;
+			return (store_denied_engine(path, cause));
+		return (STORE_ERR);
 	}
-	s->busy_timeout = STORE_BUSY_TIMEOUT;
-	s->busy_waited = -1;
-	if (s->drv->busy_handler != NULL)
-		s->drv->busy_handler(s->conn, store_busy, s);
 	/* Closing must not checkpoint a foreign WAL into its file. */
 	if (s->drv->checkpoint_on_close != NULL)
 		s->drv->checkpoint_on_close(s->conn, 0);
@@ -628,22 +605,15 @@ fail:
 }
 
 /*
- * Open a database on a server (PostgreSQL): no file to make, lock or
- * check; a new, empty database is set up unless flags forbid it (its
- * migrations wait for one another on the write lock).
+ * A store for the database at path, connected through drv, waiting for
+ * locks as the store does; NULL with why.
  */
-static int
-store_open_server(const char *path, int flags, struct store **sp,
+struct store *
+store_connect(const char *path, int flags, const struct store_driver *drv,
     char **cause)
 {
-	const struct store_driver *drv;
-	struct store		*s;
-	struct store_ident	 id;
-	int			 rc;
+	struct store	*s;
 
-	*sp = NULL;
-	if ((drv = store_driver_for(path, cause)) == NULL)
-		return (STORE_ERR);
 	s = xcalloc(1, sizeof *s);
 	s->create_fd = -1;
 	s->path = xstrdup(path);
@@ -651,33 +621,14 @@ store_open_server(const char *path, int flags, struct store **sp,
 	s->drv = drv;
 	if (drv->open(path, (flags & STORE_F_READONLY) ?
 	    STORE_DRV_O_READONLY : 0, &s->conn, cause) != 0) {
-		rc = STORE_ERR;
-		goto fail;
+		store_close(s);
+		return (NULL);
 	}
 	s->busy_timeout = STORE_BUSY_TIMEOUT;
 	s->busy_waited = -1;
 	if (drv->busy_handler != NULL)
 		drv->busy_handler(s->conn, store_busy, s);
-	if ((flags & STORE_F_READONLY) || (drv->file_readonly != NULL &&
-	    drv->file_readonly(s->conn)))
-		s->readonly = 1;
-	memset(&id, 0, sizeof id);
-	if ((rc = store_identify(s, &id, cause)) != 0)
-		goto fail;
-	if (id.empty && (flags & (STORE_F_READONLY|STORE_F_NOCREATE))) {
-		rc = store_missing(path, cause);
-		goto fail;
-	}
-	if ((rc = store_configure(s, &id, cause)) != 0)
-		goto fail;
-	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
-	    "");
-	*sp = s;
-	return (0);
-
-fail:
-	store_close(s);
-	return (rc);
+	return (s);
 }
 
 /* Close the database, rolling back anything left open. */
