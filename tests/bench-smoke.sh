@@ -16,7 +16,7 @@ export CONSOLE_DB_DIR="$T_DIR/cache"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
 # Sourced by the others, not run.
-LIBS="engine-lib.sh service-lib.sh sluice-bin.sh"
+LIBS="engine-lib.sh service-lib.sh sluice-bin.sh approvals-lib.sh"
 SEEN=
 
 # bench SCRIPT LINE [ARGS...]: run bench/SCRIPT ARGS (at most 5 minutes);
@@ -52,7 +52,7 @@ bench run-wait.sh "run --wait of one noop step: 2 runs" 2
 bench foreach.sh "sluice -j2: 5 noop items" 5 2 noop
 bench approve-latency.sh "approve to next start (after): 3 approvals" 3
 bench engine-mcp.sh "sluice mcp chain: 3 steps" 3 5
-bench prune.sh "prune (after): 40 workflows" 40 2
+bench prune.sh "prune (after): 40 workflows" 40
 bench backup-approve.sh "backup (after): 40 workflows" 40
 bench console-gen.sh "console-gen: $T_DIR/gen.db: 20 workflows" \
     "$T_DIR/gen.db" 20 8
