@@ -5,7 +5,7 @@
 # Offers: mono (CLOCK_MONOTONIC in us, bench/monotime.c built here),
 # cached_db (a console-gen.sh database kept between runs), approvals (one
 # gate approved every 0.1 s, each timed) and lat_stats (their p50, p99
-# and max).
+# and max), interleave (rounds of SLUICE_BEFORE and SLUICE).
 
 "${CC:-cc}" -O2 -o "$B_DIR/monotime" "$(dirname "$0")/monotime.c"
 mono() { "$B_DIR/monotime"; }
@@ -69,4 +69,22 @@ lat_stats() {
 	function p(q) { return NR ? v[int((NR - 1) * q) + 1] : 0 }
 	END { printf "%d approvals: p50 %.1f ms, p99 %.1f ms, max %.1f ms",
 	    NR, p(0.5), p(0.99), (NR ? v[NR] : 0) }'
+}
+
+# interleave ROUNDS: ROUNDS times, "one $SLUICE_BEFORE before" (when
+# SLUICE_BEFORE names an older sluice) then "one $SLUICE after"; the
+# script defines one.
+interleave() {
+	if [ -n "${SLUICE_BEFORE:-}" ]; then
+		[ -x "$SLUICE_BEFORE" ] ||
+		    { echo "$0: SLUICE_BEFORE is not a program" >&2; exit 2; }
+	fi
+	_round=0
+	while [ "$_round" -lt "$1" ]; do
+		_round=$((_round + 1))
+		if [ -n "${SLUICE_BEFORE:-}" ]; then
+			one "$SLUICE_BEFORE" before
+		fi
+		one "$SLUICE" after
+	done
 }

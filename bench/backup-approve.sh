@@ -71,13 +71,4 @@ one() {
 	    "$(lat_stats "$B_DIR/idle")"
 }
 
-if [ -n "${SLUICE_BEFORE:-}" ]; then
-	[ -x "$SLUICE_BEFORE" ] ||
-	    { echo "$0: SLUICE_BEFORE is not a program" >&2; exit 2; }
-fi
-round=0
-while [ "$round" -lt "$rounds" ]; do
-	round=$((round + 1))
-	[ -n "${SLUICE_BEFORE:-}" ] && one "$SLUICE_BEFORE" before
-	one "$SLUICE" after
-done
+interleave "$rounds"
