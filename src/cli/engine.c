@@ -72,7 +72,12 @@ const struct cli_cmd cli_cmd_engine = {
 	    "Commands reach it over DB.sock beside the database (0660, the "
 	    "directory's\ngroup), which knows each caller by its uid.  Run "
 	    "as an account that owns\nthe database's directory (mode 2750), "
-	    "it is the only writer: see TEAM USE\nin sluice(1).\n",
+	    "it is the only writer: see TEAM USE\nin sluice(1).\n\n"
+	    "On a postgresql: database (cluster mode), engines on several "
+	    "nodes share it:\none leads, the others stand by and take over "
+	    "within the lease (3 s) when\nit dies, freezes or loses "
+	    "PostgreSQL; each listens on $SLUICE_SOCKET.\nSee CLUSTER in "
+	    "sluice(1).\n",
 	.run = cmd_engine_run
 };
 

@@ -42,16 +42,20 @@ grep -q "standing by" "$T_DIR/n2.err" && grep -q "standing by" "$T_DIR/n3.err"
 ok $? "the other two stand by"
 
 # The rounds' flow: a fan-out, a gate at its join, a for-each in batches;
-# each step writes one ledger line as its last act.
+# each step writes one ledger line (step, run, row) as its last act.  A
+# leader killed between that line and its commit of the step's end leaves
+# the row running: its on_interrupt (retry) runs it again, as it must,
+# since its end was never recorded.  What may never happen is a second
+# line for a step whose end was committed.
 cat >"$T_DIR/round.json" <<JSON
 {
- "start": {"shell": "echo start:\$SLUICE_WORKFLOW_ID >> $LEDGER", "parallel": ["a", "b", "c"]},
- "a": {"shell": "sleep 0.5; echo a:\$SLUICE_WORKFLOW_ID >> $LEDGER", "join": "approve", "retry": {"max_attempts": 5, "base": "100ms"}},
- "b": {"shell": "sleep 0.7; echo b:\$SLUICE_WORKFLOW_ID >> $LEDGER", "join": "approve", "retry": {"max_attempts": 5, "base": "100ms"}},
- "c": {"shell": "sleep 0.9; echo c:\$SLUICE_WORKFLOW_ID >> $LEDGER", "join": "approve", "retry": {"max_attempts": 5, "base": "100ms"}},
+ "start": {"shell": "echo start:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER", "parallel": ["a", "b", "c"]},
+ "a": {"shell": "sleep 0.5; echo a:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER", "join": "approve", "retry": {"max_attempts": 5, "base": "100ms"}},
+ "b": {"shell": "sleep 0.7; echo b:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER", "join": "approve", "retry": {"max_attempts": 5, "base": "100ms"}},
+ "c": {"shell": "sleep 0.9; echo c:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER", "join": "approve", "retry": {"max_attempts": 5, "base": "100ms"}},
  "approve": {"gate": {"message": "go on?"}, "next": "each"},
  "each": {"foreach": ["i1", "i2", "i3", "i4"], "concurrency": 2,
-   "do": {"shell": "sleep 0.3; echo each:\$SLUICE_WORKFLOW_ID:\$ITEM >> $LEDGER", "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 5, "base": "100ms"}},
+   "do": {"shell": "sleep 0.3; echo each-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER", "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 5, "base": "100ms"}},
    "done": true}
 }
 JSON
@@ -104,10 +108,19 @@ done
 is "$left" 0 "every run has ended"
 is "$(pg_sql "SELECT count(*) FROM workflows WHERE status <> 'completed'")" 0 \
     "  and completed"
-dups=$(sort "$LEDGER" | uniq -d)
-is "$dups" "" "no step's work was done twice (ledger of $(wc -l <"$LEDGER") lines)"
+# Each ledger line with its row's status: STEP:RUN:ROW STATUS.
+pg_sql "SELECT id || ' ' || status FROM workflow_steps" >"$T_DIR/rows"
+awk -F'[: ]' 'NR == FNR { st[$1] = $2; next }
+    { print $1 ":" $2, $3, (($3 in st) ? st[$3] : "none") }' \
+    "$T_DIR/rows" "$LEDGER" >"$T_DIR/lines"
+is "$(awk '{ print $2 }' "$T_DIR/lines" | sort | uniq -d)" "" \
+    "no row did its step's work twice"
+is "$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort | uniq -d)" "" \
+    "no completed step ran again ($(wc -l <"$LEDGER") ledger lines)"
+again=$(awk '$3 != "done"' "$T_DIR/lines" | wc -l)
 want=$(( $(echo $runs | wc -w) * 8 ))
-is "$(wc -l <"$LEDGER" | tr -d ' ')" "$want" "every step's work was done once"
+is "$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort -u | wc -l)" \
+    "$want" "every step's work was done, by a completed row ($again more by rows killed before their end was committed)"
 lost=""
 for g in $acked; do
 	st=$(pg_sql "SELECT status FROM workflow_steps WHERE id = $g")
