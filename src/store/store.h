@@ -269,6 +269,7 @@ struct store_step {
 	int64_t		 child_id;	/* a sub-workflow step's run, 0 */
 	int		 progress_pct;	/* its latest progress, -1 none */
 	char		*progress_text;	/* and its line, or NULL */
+	int64_t		 behind;	/* queued: the step it waits behind */
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -500,6 +501,8 @@ int		 store_conc_step_free(struct store *, int64_t, int64_t *);
 int		 store_conc_step_holder(struct store *, int64_t, int64_t *);
 int		 store_conc_step_next(struct store *, int64_t, int64_t *);
 int		 store_conc_step_after(struct store *, int64_t, int64_t *);
+int		 store_steps_behind(struct store *, struct store_step *, size_t,
+		     char **);
 int		 store_step_set_conc(struct store *, int64_t, const char *,
 		     int, int64_t);
 int		 store_step_queue(struct store *, int64_t, int64_t);
