@@ -462,6 +462,13 @@ engine_txn(struct engine *e)
 void
 engine_store_fatal(struct engine *e, const char *why)
 {
+	/*
+	 * A leader that lost its connection (the server ended a
+	 * transaction it left idle while frozen or cut off) cannot know
+	 * whether another node leads now: it stops as superseded.
+	 */
+	if (e->leader != NULL)
+		engine_superseded(e, why);
 	if (e->in_txn)
 		store_rollback(e->store);
 	fatalx("engine: %s", why);
