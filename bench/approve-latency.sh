@@ -14,6 +14,12 @@
 # test, whose commands go over the engine's socket.  Without
 # SLUICE_BEFORE only the second line is printed.  Default: N=200.
 #     approve to next start (LABEL): N approvals; p50 A ms p99 B ms
+#
+# ROUNDS=R (default 1, or 3 with SLUICE_BEFORE): R rounds, each before
+# then after (interleaved, so a load that comes and goes touches both),
+# then per label the median of the rounds' p50 and p99 and their spread:
+#     approve to next start summary (LABEL): R rounds of N approvals;
+#     p50 A ms [MIN-MAX] p99 B ms [MIN-MAX]
 
 set -eu
 
@@ -92,12 +98,42 @@ one() {
 		p50 = v[int((NR - 1) * 0.50) + 1]
 		p99 = v[int((NR - 1) * 0.99) + 1]
 		printf "approve to next start (%s): %d approvals; p50 %.2f ms " \
-		    "p99 %.2f ms\n", label, n, p50, p99 }' "$B_DIR/lat"
+		    "p99 %.2f ms\n", label, n, p50, p99
+		printf "%s %.3f %.3f\n", label, p50, p99 >> figures }' \
+	    figures="$B_DIR/figures" "$B_DIR/lat"
+	rm -f "$SLUICE_DB" "$SLUICE_DB-wal" "$SLUICE_DB-shm"
 }
 
 if [ -n "${SLUICE_BEFORE:-}" ]; then
 	[ -x "$SLUICE_BEFORE" ] ||
 	    { echo "$0: SLUICE_BEFORE is not a program" >&2; exit 2; }
-	one "$SLUICE_BEFORE" before
 fi
-one "$SLUICE" after
+rounds=${ROUNDS:-$([ -n "${SLUICE_BEFORE:-}" ] && echo 3 || echo 1)}
+: >"$B_DIR/figures"
+r=0
+while [ "$r" -lt "$rounds" ]; do
+	r=$((r + 1))
+	[ -z "${SLUICE_BEFORE:-}" ] || one "$SLUICE_BEFORE" before
+	one "$SLUICE" after
+done
+[ "$rounds" -gt 1 ] || exit 0
+# The median of each label's rounds, and their spread.
+for label in before after; do
+	grep "^$label " "$B_DIR/figures" | awk -v label="$label" \
+	    -v n="$n" '
+	function med(a, m,	i, j, t) {
+		for (i = 1; i <= m; i++)
+			for (j = i + 1; j <= m; j++)
+				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
+	}
+	{ m++; p[m] = $2; q[m] = $3 }
+	END {
+		if (m == 0)
+			exit
+		a = med(p, m); b = med(q, m)
+		printf "approve to next start summary (%s): %d rounds of %d " \
+		    "approvals; p50 %.2f ms [%.2f-%.2f] p99 %.2f ms " \
+		    "[%.2f-%.2f]\n", label, m, n, a, p[1], p[m], b, q[1], q[m]
+	}'
+done

@@ -36,16 +36,40 @@
 #   p99 E ms; peak RSS M KiB
 #
 # The databases live in $CONSOLE_DB_DIR (default ${TMPDIR:-/tmp}/
-# sluice-bench-cache), remade when console-gen.sh or the schema changed.
+# sluice-bench-cache), one per schema version, remade when console-gen.sh
+# is newer.
 # Copies are read from the page cache: the figures are for a warm cache.
 # $SLUICE names the binary (build it optimised).  STEPS_PER_WF (10),
 # KEYS (200) and IDLE (0: how many idle processes to add to the host's
 # while the console runs; see idle_start in engine-lib.sh) from the
 # environment.  Needs tmux, sqlite3 and cc.  Not
 # part of make check.
+#
+# MEMBER=1: a team member's console in service mode instead
+# (service-lib.sh: the script makes a service account and a member,
+# says so, and removes them at exit; needs root).  The engine runs as
+# the service account on its copy of the database, started before the
+# console (not timed), and the console runs as the member, reading
+# through the engine's socket; a release before the socket reads read
+# the file through the group's access instead, as its members did.
+#
+# SLUICE_BEFORE names an older sluice to measure beside $SLUICE in the
+# same run: ROUNDS (default 1, or 3 with SLUICE_BEFORE) rounds, each
+# before then after, each line labelled "(before)" or "(after)"; each
+# binary gets the database its own schema makes (the cache keeps one
+# per schema version).  With more than one round, a summary line per
+# label and size: the median of the rounds and their spread [min-max]
+# for the first screen, key to screen p99 and peak RSS, then the
+# after/before ratio of the medians:
+#   sluice console summary (LABEL): R rounds, W workflows, COLSxROWS:
+#   first screen A ms [MIN-MAX]; key to screen p99 B ms [MIN-MAX];
+#   peak RSS C KiB [MIN-MAX]
+#   sluice console after/before: W workflows, COLSxROWS: first screen
+#   X; key to screen p99 Y; peak RSS Z
 
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/engine-lib.sh"
+. "$here/service-lib.sh"
 
 for c in tmux sqlite3 "${CC:-cc}"; do
 	command -v "$c" >/dev/null ||
@@ -55,39 +79,46 @@ steps=${STEPS_PER_WF:-10}
 keys=${KEYS:-200}
 cache=${CONSOLE_DB_DIR:-${TMPDIR:-/tmp}/sluice-bench-cache}
 sock=sluice-bench-$$
-trap 'tmux -L "$sock" kill-server >/dev/null 2>&1
-    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"; rm -rf "$B_DIR"' EXIT
+member=${MEMBER:-}
+[ -z "$member" ] || svc_needs
+
+# cleanup: the tmux server, the engine and accounts of MEMBER=1, the idle
+# processes of IDLE, our directory.
+cleanup() {
+	tmux -L "$sock" kill-server >/dev/null 2>&1 || :
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
+	[ -z "$member" ] || svc_remove
+	idle_stop
+	rm -rf "$B_DIR"
+}
+trap cleanup EXIT
 unset TMUX TMUX_PANE
 
 "${CC:-cc}" -O2 -o "$B_DIR/monotime" "$here/monotime.c"
 mono() { "$B_DIR/monotime"; }
 
-# gen W: the path of a database of W workflows, made when missing or
-# stale (console-gen.sh newer, or another schema version than this
-# sluice makes).
+# gen W: the path of a database of W workflows for $SLUICE, made when
+# missing or older than console-gen.sh; one per schema version, so a
+# sluice before and after a migration each have theirs.
 gen() {
-	_db=$cache/console-$1x$steps.db
 	mkdir -p "$cache"
-	if [ -f "$_db" ]; then
-		# The schema this sluice makes (init; before init, a write).
-		echo '{"flow": {"start": {"tool": "noop"}}}' \
-		    >"$B_DIR/probe.json"
-		"$SLUICE" init "$B_DIR/schema.db" >/dev/null 2>&1 ||
-		    "$SLUICE" --db "$B_DIR/schema.db" template save probe \
-		    "$B_DIR/probe.json" >/dev/null 2>&1 || true
-		_want=$(sqlite3 "$B_DIR/schema.db" 'PRAGMA user_version')
-		_have=$(sqlite3 "$_db" 'PRAGMA user_version')
-		if [ "$here/console-gen.sh" -nt "$_db" ] ||
-		    [ "$_want" != "$_have" ]; then
-			rm -f "$_db" "$_db-wal" "$_db-shm"
-		fi
-		rm -f "$B_DIR/schema.db"*
+	# The schema this sluice makes (init; before init, a write).
+	echo '{"flow": {"start": {"tool": "noop"}}}' >"$B_DIR/probe.json"
+	"$SLUICE" init "$B_DIR/schema.db" >/dev/null 2>&1 ||
+	    "$SLUICE" --db "$B_DIR/schema.db" template save probe \
+	    "$B_DIR/probe.json" >/dev/null 2>&1 || true
+	_want=$(sqlite3 "$B_DIR/schema.db" 'PRAGMA user_version')
+	rm -f "$B_DIR/schema.db"*
+	_db=$cache/console-$1x$steps-v$_want.db
+	if [ -f "$_db" ] && [ "$here/console-gen.sh" -nt "$_db" ]; then
+		rm -f "$_db" "$_db-wal" "$_db-shm"
 	fi
 	if [ ! -f "$_db" ]; then
 		rm -f "$_db.new" "$_db.new-wal" "$_db.new-shm"
 		SLUICE=$SLUICE sh "$here/console-gen.sh" "$_db.new" "$1" \
 		    "$steps" >&2 || exit 1
 		mv "$_db.new" "$_db"
+		rm -f "$_db.new.lock"
 	fi
 	echo "$_db"
 }
@@ -122,9 +153,15 @@ start() {
 	    set-option -g default-shell /bin/sh
 	t set-option -w -t b window-size manual 2>/dev/null ||
 	    t set-option -t b window-size manual
+	_as=
+	if [ -n "$member" ]; then
+		# The member writes the trace and the stamp.
+		chown "$SVC_MEMBER" "$B_DIR/trace" "$B_DIR/t0"
+		_as=$(svc_as_member)
+	fi
 	t resize-window -t b -x "$_c" -y "$_r" \; respawn-pane -k -t b \
-	    "unset LINES COLUMNS; exec env TERM=xterm-256color LANG=C.UTF-8 \
-	    LC_ALL=C.UTF-8 SLUICE_TRACE='$B_DIR/trace' \
+	    "unset LINES COLUMNS; exec $_as env TERM=xterm-256color \
+	    LANG=C.UTF-8 LC_ALL=C.UTF-8 SLUICE_TRACE='$B_DIR/trace' \
 	    '$B_DIR/monotime' -x '$B_DIR/t0' '$SLUICE' --db '$2' \
 	    2>'$B_DIR/console.err'"
 	PID=$(t display-message -p -t b '#{pane_pid}')
@@ -243,18 +280,28 @@ gen_foreach() {
 	echo "$_db"
 }
 
-# bench W COLSxROWS: one run; prints its line.  With FOREACH set, W is the
-# items of a for-each the console's engine runs during the presses.
+# bench W COLSxROWS: one run; prints its line, labelled with $LABEL when
+# set, and adds "LABEL W SIZE FIRST P99 RSS" to $B_DIR/figures.  With
+# FOREACH set, W is the items of a for-each the console's engine runs
+# during the presses.  With MEMBER set, the engine runs as the service
+# account on its copy and the console as the member.
 bench() {
 	if [ -n "${FOREACH:-}" ]; then
 		_src=$(gen_foreach "$1")
 	else
 		_src=$(gen "$1")
 	fi
-	cp "$_src" "$B_DIR/run.db"
-	rm -f "$B_DIR/run.db-wal" "$B_DIR/run.db-shm"
-	_nsteps=$(sqlite3 "$B_DIR/run.db" 'SELECT count(*) FROM workflow_steps')
-	start "$2" "$B_DIR/run.db"
+	_run=$B_DIR/run.db
+	if [ -n "$member" ]; then
+		svc_install "$_src"
+		_run=$SVC_DB
+	else
+		cp "$_src" "$_run"
+		rm -f "$_run-wal" "$_run-shm"
+	fi
+	_nsteps=$(sqlite3 -readonly "$_src" 'SELECT count(*) FROM workflow_steps')
+	[ -z "$member" ] || svc_engine_start "$SLUICE"
+	start "$2" "$_run"
 	if ! wait_until 30 first_seen; then
 		echo "$0: no \"U first\" line in the trace within 30 s" \
 		    "(is $SLUICE a console that writes them?):" >&2
@@ -273,31 +320,112 @@ bench() {
 	_rss=$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$PID/status")
 	_what="$1 workflows ($_nsteps steps)"
 	if [ -n "${FOREACH:-}" ]; then
-		_left=$(sqlite3 "$B_DIR/run.db" "SELECT count(*) FROM
+		_left=$(sqlite3 "$_run" "SELECT count(*) FROM
 		    workflow_steps WHERE item_index IS NOT NULL AND status
 		    IN ('pending', 'ready', 'running')")
 		_what="a for-each of $1 \"sleep ${FOREACH_SLEEP:-0.2}\" items"
 		_what="$_what ($_left not ended after the keys)"
 	fi
+	[ -z "$member" ] || _what="$_what, a member's console over the socket"
 	[ -z "${HOST_PROCS:-}" ] || _what="$_what, $HOST_PROCS host processes"
 	stop
+	[ -z "$member" ] || svc_engine_stop
 	_n=$(latencies key | wc -l)
-	echo "sluice console: $_what, $2:" \
+	_p99=$(latencies key | pct 99)
+	echo "sluice console${LABEL:+ ($LABEL)}: $_what, $2:" \
 	    "first screen $_first ms; key to screen" \
 	    "p50 $(latencies key | pct 50) ms" \
-	    "p99 $(latencies key | pct 99) ms" \
+	    "p99 $_p99 ms" \
 	    "($_n keys$([ "$MISSED" -eq 0 ] ||
 	    echo ", $MISSED without a redraw"));" \
 	    "send to screen p50 $(latencies sent | pct 50) ms" \
 	    "p99 $(latencies sent | pct 99) ms; peak RSS $_rss KiB"
+	echo "${LABEL:--} $1 $2 $_first $_p99 $_rss" >>"$B_DIR/figures"
+}
+
+# rounds W COLSxROWS: ROUNDS runs, each of $SLUICE_BEFORE first when set.
+rounds() {
+	_round=0
+	while [ "$_round" -lt "$nrounds" ]; do
+		_round=$((_round + 1))
+		if [ -n "${SLUICE_BEFORE:-}" ]; then
+			SLUICE=$SLUICE_BEFORE LABEL=before bench "$1" "$2"
+			LABEL=after bench "$1" "$2"
+		else
+			bench "$1" "$2"
+		fi
+	done
+}
+
+# summary: per label and size, the median of the rounds and their
+# spread; then after/before.
+summary() {
+	[ "$nrounds" -gt 1 ] || [ -n "${SLUICE_BEFORE:-}" ] || return 0
+	awk -v n="$nrounds" '
+	function med(key,	k, m, i, j, t, a) {
+		m = cnt[key]
+		for (i = 1; i <= m; i++)
+			a[i] = val[key, i]
+		for (i = 1; i <= m; i++)
+			for (j = i + 1; j <= m; j++)
+				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		lo[key] = a[1]
+		hi[key] = a[m]
+		return (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
+	}
+	function add(key, v) { val[key, ++cnt[key]] = v }
+	{
+		run = $2 " " $3
+		if (!(run in seen)) { seen[run] = 1; order[++nruns] = run }
+		if (!(($1) in lab)) { lab[$1] = 1; labs[++nlabs] = $1 }
+		add($1 " " run " f", $4)
+		add($1 " " run " p", $5)
+		add($1 " " run " r", $6)
+	}
+	END {
+		for (i = 1; i <= nruns; i++) {
+			split(order[i], wr, " ")
+			for (j = 1; j <= nlabs; j++) {
+				k = labs[j] " " order[i]
+				f[j] = med(k " f"); p[j] = med(k " p")
+				r[j] = med(k " r")
+				printf "sluice console summary%s: %d rounds, " \
+				    "%s workflows, %s: first screen %.1f ms " \
+				    "[%.1f-%.1f]; key to screen p99 %.3f ms " \
+				    "[%.3f-%.3f]; peak RSS %d KiB [%d-%d]\n",
+				    (labs[j] == "-" ? "" : " (" labs[j] ")"),
+				    cnt[k " f"], wr[1], wr[2], f[j],
+				    lo[k " f"], hi[k " f"], p[j], lo[k " p"],
+				    hi[k " p"], r[j], lo[k " r"], hi[k " r"]
+			}
+			if (nlabs == 2 && f[1] > 0 && p[1] > 0 && r[1] > 0)
+				printf "sluice console after/before: %s " \
+				    "workflows, %s: first screen %.2f; key " \
+				    "to screen p99 %.2f; peak RSS %.2f\n",
+				    wr[1], wr[2], f[2] / f[1], p[2] / p[1],
+				    r[2] / r[1]
+		}
+	}' "$B_DIR/figures"
 }
 
 # IDLE: that many more processes on the host while the console runs
 # (a busy production host), ended by pid at the end.
-[ "${IDLE:-0}" -eq 0 ] || idle_start "$IDLE"
+if [ "${IDLE:-0}" -ne 0 ]; then
+	idle_start "$IDLE"
+	trap cleanup EXIT
+fi
+[ -z "$member" ] || svc_accounts
+nrounds=${ROUNDS:-$([ -n "${SLUICE_BEFORE:-}" ] && echo 3 || echo 1)}
+if [ -n "${SLUICE_BEFORE:-}" ] && [ ! -x "$SLUICE_BEFORE" ]; then
+	echo "$0: SLUICE_BEFORE is not a program" >&2
+	exit 2
+fi
+: >"$B_DIR/figures"
 FOREACH=
 if [ "${1:-}" = foreach ]; then
 	# foreach [N [COLSxROWS]]: the console over a running for-each.
+	[ -z "$member" ] || { echo "$0: foreach with MEMBER=1 is not" \
+	    "supported" >&2; exit 2; }
 	FOREACH=1
 	shift
 	[ $# -ge 1 ] || set -- 10000
@@ -305,12 +433,13 @@ fi
 case $# in
 0)	for w in 100000 1000; do
 		for s in 100x30 200x60; do
-			bench "$w" "$s"
+			rounds "$w" "$s"
 		done
 	done ;;
 1)	for s in 100x30 200x60; do
-		bench "$1" "$s"
+		rounds "$1" "$s"
 	done ;;
-2)	bench "$1" "$2" ;;
+2)	rounds "$1" "$2" ;;
 *)	echo "usage: $0 [WORKFLOWS [COLSxROWS]]" >&2; exit 2 ;;
 esac
+summary

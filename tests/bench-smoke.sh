@@ -16,7 +16,7 @@ export CONSOLE_DB_DIR="$T_DIR/cache"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
 # Sourced by the others, not run.
-LIBS="engine-lib.sh sluice-bin.sh"
+LIBS="engine-lib.sh service-lib.sh sluice-bin.sh"
 SEEN=
 
 # bench SCRIPT LINE [ARGS...]: run bench/SCRIPT ARGS (at most 5 minutes);
@@ -71,6 +71,13 @@ else
 fi
 if command -v tmux >/dev/null; then
 	KEYS=13 bench console.sh "sluice console: 30 workflows" 30 80x24
+	if [ "$(id -u)" -eq 0 ] && command -v useradd >/dev/null &&
+	    command -v setpriv >/dev/null; then
+		KEYS=13 MEMBER=1 bench console.sh \
+		    "sluice console: 30 workflows .*a member's console" 30 80x24
+	else
+		skip_cases 2 "console.sh MEMBER=1: needs root, useradd and setpriv"
+	fi
 	KEYS=13 REPEAT=1 K=2 CHAIN_N=5 PAR_N=4 NOOP_N=5 BURST_W=2 \
 	    NOOP_BIG=10 CHAIN_BIG=6 CONSOLE_W=30 CONSOLE_SMALL=20 \
 	    bench run-all.sh "console, 20 -> 30 workflows"

@@ -62,8 +62,7 @@ cmd_show_wait_text(const struct store_step *p)
 	char			*why, *out;
 
 	if (flow_policy_read(p->gate_json, KIND_WAIT, &pol, &why) != 0) {
-		xasprintf(&out, "its stored policy cannot be read (gate_json "
-		    "%s)", why);
+		out = flow_policy_unreadable(why);
 		free(why);
 		return (out);
 	}

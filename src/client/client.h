@@ -122,6 +122,7 @@ void		 client_secret_rules_free(struct secret_rule *, size_t);
 char		*client_sock_path(const char *);
 /* read-link.c: the store reads through the engine where it may not open */
 void		 client_read_link(void);
+void		 client_read_link_wait(int);
 int		 client_sock_connect(const char *);
 int		 client_probe(struct store *);	/* 1: an engine runs */
 int		 client_ask_sock(const char *, const struct store_actor *,

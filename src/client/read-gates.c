@@ -48,8 +48,7 @@ client_gate_list(struct store *s, struct store_gate **gp, size_t *np,
 	for (i = 0; i < *np; i++) {
 		g = &(*gp)[i];
 		if (flow_policy_read(g->gate_json, KIND_GATE, &p, &why) != 0) {
-			xasprintf(&g->message, "its stored policy cannot be "
-			    "read (gate_json %s)", why);
+			g->message = flow_policy_unreadable(why);
 			g->quorum = 1;
 			free(why);
 			continue;

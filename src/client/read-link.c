@@ -46,6 +46,13 @@ struct store_link {
 static struct store_link *link_open(const char *, char **);
 static char	*link_ask(struct store_link *, const char *, char **);
 static void	 link_close(struct store_link *);
+
+/*
+ * How long one read waits for its answer.  A command-line read may wait
+ * long (it has nothing else to do); the console sets less, since it
+ * draws nothing while it waits and reads again on the next change.
+ */
+static int	 link_wait_ms = LINK_WAIT_MS;
 static int	 link_connect(struct store_link *, char **);
 static int	 link_stale(int);
 
@@ -60,6 +67,13 @@ void
 client_read_link(void)
 {
 	store_set_link(&link_ops);
+}
+
+/* Wait at most ms for each read's answer from now on. */
+void
+client_read_link_wait(int ms)
+{
+	link_wait_ms = ms;
 }
 
 /* Connect (again); 0, or -1 with *cause. */
@@ -123,7 +137,7 @@ link_ask(struct store_link *l, const char *line, char **cause)
 		    link_connect(l, cause) != 0)
 			return (NULL);
 		fresh = try > 0;
-		deadline = time_mono_ms() + LINK_WAIT_MS;
+		deadline = time_mono_ms() + link_wait_ms;
 		if (sock_write_all(l->fd, line, strlen(line), deadline) == 0 &&
 		    sock_write_all(l->fd, "\n", 1, deadline) == 0 &&
 		    (answer = sock_read_line(l->fd, LINK_ANSWER_MAX,
@@ -143,7 +157,7 @@ link_ask(struct store_link *l, const char *line, char **cause)
 	}
 	if (errno == ETIMEDOUT)
 		xasprintf(cause, "the engine did not answer a read within "
-		    "%d s", LINK_WAIT_MS / 1000);
+		    "%d s", link_wait_ms / 1000);
 	else
 		xasprintf(cause, "the engine's answer to a read was lost: %s",
 		    strerror(errno));

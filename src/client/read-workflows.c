@@ -267,8 +267,7 @@ json_show_wait(const struct store_step *p)
 
 	o = cJSON_CreateObject();
 	if (flow_policy_read(p->gate_json, KIND_WAIT, &pol, &why) != 0) {
-		xasprintf(&cmd, "its stored policy cannot be read (gate_json "
-		    "%s)", why);
+		cmd = flow_policy_unreadable(why);
 		cJSON_AddStringToObject(o, "error", cmd);
 		free(cmd);
 		free(why);

@@ -120,6 +120,8 @@ struct ewf {
 RB_HEAD(ewf_tree, ewf);
 
 /* A step row the engine is about to start or is running. */
+TAILQ_HEAD(engine_loglines, engine_logline);
+
 struct estep {
 	int64_t			 id;
 	struct ewf		*wf;
@@ -166,6 +168,9 @@ struct estep {
 	struct estep_queue	*rq;		/* the ready queue it is on */
 	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
 	TAILQ_ENTRY(estep)	 pentry;	/* pids to record */
+	struct engine_loglines	 loglater;	/* exec-log.c: log to write */
+	size_t			 loglater_len;
+	TAILQ_ENTRY(estep)	 lentry;	/* steps with log to write */
 	RB_ENTRY(estep)		 entry;		/* running tree, by id */
 };
 TAILQ_HEAD(estep_queue, estep);
@@ -207,6 +212,7 @@ struct engine {
 	struct estep_queue	 ready[2];	/* built-ins, then processes */
 	struct estep_queue	 spawn;		/* recorded, spawn after commit */
 	struct estep_queue	 pids;		/* spawned, pid not recorded */
+	struct estep_queue	 loglater;	/* with log lines to write */
 	struct estep_tree	 running;
 	int			 nprocs;	/* process steps recorded running */
 	int			 nlive;		/* of them, spawned and not reaped */
@@ -218,6 +224,7 @@ struct engine {
 	struct loop_timer	*pidrec;	/* record new pids, at the latest */
 	struct loop_timer	*group;		/* a waiting commit's limit */
 	int64_t			 txn_at;	/* monotonic ms the txn began */
+	struct loop_timer	*logrec;	/* write waiting log, at the latest */
 	struct loop_timer	*timers;	/* the next stored timer */
 	int64_t			 timers_due;	/* wall ms it is armed for */
 	int64_t			 heartbeat_at;	/* monotonic ms of the last */
@@ -345,6 +352,7 @@ void		 engine_step_role(struct estep *, const struct store_step *);
  */
 #define ENGINE_RUNNER_PROCESS	0x1	/* spawns a process: a job slot */
 #define ENGINE_RUNNER_TALK	0x2	/* its stdin carries requests */
+#define ENGINE_RUNNER_LOG_LATER	0x4	/* its log waits for a commit */
 struct engine_runner {
 	const char	*name;
 	int		 flags;
@@ -367,6 +375,7 @@ const struct flow_tool *engine_step_tool(struct engine *,
 		     const struct flow_step *);
 int		 engine_step_is_process(struct engine *,
 		     const struct flow_step *);
+int		 engine_kind_ran_process(enum step_kind);
 char		*engine_kind_policy(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_kind_waiting(struct engine *, struct ewf *,
@@ -390,9 +399,15 @@ int		 engine_spawn_waiting(const struct engine *);
 void		 engine_test_hold(const char *);
 #endif
 void		 engine_record_pids(struct engine *);
+char		*engine_exec_result(const struct buf *);
+
+/* exec-log.c: a step's log, now or with the next commit. */
 void		 engine_exec_log(struct engine *, struct estep *,
 		     const char *, const char *, size_t);
-char		*engine_exec_result(const struct buf *);
+void		 engine_exec_log_flush(struct engine *, struct estep *);
+void		 engine_exec_log_drop(struct engine *, struct estep *);
+void		 engine_logs_flush(struct engine *);
+void		 engine_logs_due(void *);
 
 /* tool-mcp.c: an MCP tool step's exchange with its server. */
 struct engine_mcp *engine_mcp_create(const struct flow_tool *, const char *);

@@ -105,6 +105,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	TAILQ_INIT(&e->ready[1]);
 	TAILQ_INIT(&e->spawn);
 	TAILQ_INIT(&e->pids);
+	TAILQ_INIT(&e->loglater);
 
 	/* One lock whatever path (relative, a symlink) names the file. */
 	if ((e->dbpath = realpath(store_path(s), NULL)) == NULL)
@@ -144,6 +145,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->poll = loop_timer_create(loop, engine_poll, e);
 		e->pidrec = loop_timer_create(loop, engine_pids_due, e);
 		e->group = loop_timer_create(loop, engine_group_due, e);
+		e->logrec = loop_timer_create(loop, engine_logs_due, e);
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
 		loop_hook_add(loop, engine_turn_end, e);
 		engine_time_open(e);
@@ -179,6 +181,9 @@ engine_close(struct engine *e)
 
 	if (e == NULL)
 		return;
+	/* Log lines still waiting go into the last commit. */
+	if (!TAILQ_EMPTY(&e->loglater))
+		engine_txn(e);
 	engine_commit(e);
 	engine_busy_attach(NULL);
 	engine_leftovers_free(e);
@@ -189,6 +194,8 @@ engine_close(struct engine *e)
 		loop_timer_free(e->more);
 		loop_timer_free(e->poll);
 		loop_timer_free(e->pidrec);
+		loop_timer_free(e->logrec);
+		e->logrec = NULL;
 		loop_timer_free(e->timers);
 		engine_time_close(e);
 	}
@@ -510,11 +517,13 @@ engine_commit(void *arg)
 		engine_server_flush(e, 0);
 		return;
 	}
+	engine_logs_flush(e);
 	e->in_txn = 0;
 	if (e->group != NULL)
 		loop_timer_stop(e->group);
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
+	engine_trace(e, 'C', 0);
 	engine_busy_over();
 	if (!e->offline)
 		engine_spawn(e, 1);

@@ -119,6 +119,7 @@ engine_exec_running(struct engine *e, struct estep *es, const char *args,
 void
 engine_exec_end(struct engine *e, struct estep *es)
 {
+	engine_exec_log_flush(e, es);
 	RB_REMOVE(estep_tree, &e->running, es);
 	if (es->pid_dirty)
 		TAILQ_REMOVE(&e->pids, es, pentry);
@@ -511,48 +512,6 @@ engine_exec_piece(struct estep *es, int stream, const char *data, size_t len)
 	    len);
 }
 
-/* Keep a chunk of output, up to the per-step limit, then say it was cut. */
-void
-engine_exec_log(struct engine *e, struct estep *es, const char *stream,
-    const char *data, size_t len)
-{
-	char	*note;
-	size_t	 room;
-	struct buf m;
-
-	if (es->log_cut)
-		return;
-	/* Whole lines (an MCP exchange's) are masked here as text. */
-	buf_init(&m);
-	if (!mask_empty(es->wf->mask)) {
-		mask_buf(es->wf->mask, &m, data, len);
-		data = m.data;
-		len = m.len;
-	}
-	engine_txn(e);
-	room = (size_t)(e->opts.log_max - es->log_bytes);
-	if (len > room) {
-		if (room > 0 && store_log_add(e->store, es->id, time_now_ms(),
-		    stream, data, room) != 0)
-			engine_store_fatal(e, store_last_error(e->store));
-		es->log_bytes += (int64_t)room;
-		es->log_cut = 1;
-		xasprintf(&note, STORE_LOG_CUT " a step keeps at most %lld "
-		    "bytes of log]\n", (long long)e->opts.log_max);
-		data = note;
-		len = strlen(note);
-		stream = "sluice";
-	} else
-		note = NULL;
-	if (store_log_add(e->store, es->id, time_now_ms(), stream, data,
-	    len) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	if (note == NULL)
-		es->log_bytes += (int64_t)len;
-	free(note);
-	buf_free(&m);
-}
-
 /* A step's result: its stdout as JSON when it parses, else as text. */
 char *
 engine_exec_result(const struct buf *out)
@@ -606,6 +565,7 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		loop_timer_stop(es->hb_timer);
 	engine_txn(e);
 	engine_exec_flush(es);
+	engine_exec_log_flush(e, es);	/* log_bytes counts it all */
 	if (es->log_bytes > 0 &&
 	    store_step_set_log_bytes(e->store, es->id, es->log_bytes) != 0)
 		engine_store_fatal(e, store_last_error(e->store));

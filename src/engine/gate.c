@@ -181,9 +181,10 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 	}
 	xasprintf(&target, "%s (step %lld)", row->name, (long long)row->id);
 	if (flow_policy_read(row->gate_json, KIND_GATE, p, &why) != 0) {
-		comment = why;
-		xasprintf(&why, "gate %s: its stored policy cannot be read "
-		    "(gate_json %s), so no decision is taken", target, comment);
+		comment = flow_policy_unreadable(why);
+		free(why);
+		xasprintf(&why, "gate %s: %s, so no decision is taken", target,
+		    comment);
 		free(comment);
 		free(target);
 		return (why);

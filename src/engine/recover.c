@@ -74,6 +74,16 @@ engine_recover_needles(struct engine *e, const struct store_step *row,
 }
 
 /*
+ * Whether a running row may have left processes: its kind's runner row
+ * says (engine/runner.c); a for-each's own row runs none (its items do).
+ */
+static int
+engine_recover_ran_process(const struct store_step *row)
+{
+	return (row->items == 0 && engine_kind_ran_process(row->kind));
+}
+
+/*
  * A row's processes that left its group (setsid, a daemon): every step
  * process carries its row's SLUICE_* variables, and its descendants
  * inherit them.  From recovery's one scan, those still there (the same
@@ -87,7 +97,7 @@ engine_recover_escaped(struct engine *e, const struct procscan *ps,
 	int64_t	 starts[ENGINE_ESCAPED_MAX];
 	size_t	 n, i, j;
 
-	if (row->kind == KIND_GATE || ps == NULL)
+	if (!engine_recover_ran_process(row) || ps == NULL)
 		return (0);
 	if (max > nitems(starts))
 		max = nitems(starts);
@@ -216,13 +226,13 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	lo->term_at = time_mono_ms();
 	/* One look at every process, only if a row ran one. */
 	for (i = 0; i < n; i++) {
-		if (rows[i].kind != KIND_GATE) {
+		if (engine_recover_ran_process(&rows[i])) {
 			lo->scan = procscan_take(prefixes);
 			break;
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if (rows[i].kind == KIND_GATE)
+		if (!engine_recover_ran_process(&rows[i]))
 			continue;
 		if (rows[i].pid == 0)
 			engine_recover_find(e, lo->scan, &rows[i]);
@@ -498,10 +508,8 @@ engine_recover(struct engine *e, char **cause)
 		return (-1);
 	for (i = 0; i < n; i++) {
 		/* A for-each row runs no process: it goes on below. */
-		if (rows[i].items > 0) {
-			rows[i].kind = KIND_GATE;
+		if (rows[i].items > 0)
 			rows[i].pid = rows[i].pgid = 0;
-		}
 	}
 	engine_recover_kill(e, rows, n);	/* keeps rows */
 

@@ -27,7 +27,7 @@
  *
  * A new kind is one row in each table plus its own file: its word in
  * util/kind.c (and enum step_kind), the fields it forbids in
- * flow/kind.c, the key that selects it in flow/step.c's parse_exec, a
+ * flow/kind.c and the key that selects it (kind_keys there), a
  * row here, and its runner in a file of its own.
  */
 
@@ -57,7 +57,8 @@ static const struct engine_runner engine_runner_unknown = {
  * of the kind (NULL: it never runs, it is decided from outside); policy
  * and waiting: for such a kind, its row's policy (gate_json) and what
  * starting to wait does; catalog: its settings may come from a catalog
- * tool (timeout, retry, heartbeat).
+ * tool (timeout, retry, heartbeat); process: a running row of the kind
+ * may have left processes behind it (recovery looks for them).
  */
 static const struct engine_kind {
 	const struct engine_runner *(*pick)(struct engine *,
@@ -68,13 +69,14 @@ static const struct engine_kind {
 	void		 (*waiting)(struct engine *, struct ewf *,
 			    const struct flow_step *, int64_t, int64_t);
 	int		 catalog;
+	int		 process;
 } engine_kinds[KIND_N] = {
-	[KIND_GATE] = { NULL, engine_gate_json, engine_gate_waiting, 0 },
-	[KIND_TOOL] = { engine_pick_tool, NULL, NULL, 1 },
-	[KIND_RUN] = { engine_pick_process, NULL, NULL, 0 },
-	[KIND_SHELL] = { engine_pick_process, NULL, NULL, 0 },
-	[KIND_WORKFLOW] = { engine_pick_child, NULL, NULL, 0 },
-	[KIND_WAIT] = { NULL, engine_wait_json, engine_wait_waiting, 0 }
+	[KIND_GATE] = { NULL, engine_gate_json, engine_gate_waiting, 0, 0 },
+	[KIND_TOOL] = { engine_pick_tool, NULL, NULL, 1, 1 },
+	[KIND_RUN] = { engine_pick_process, NULL, NULL, 0, 1 },
+	[KIND_SHELL] = { engine_pick_process, NULL, NULL, 0, 1 },
+	[KIND_WORKFLOW] = { engine_pick_child, NULL, NULL, 0, 0 },
+	[KIND_WAIT] = { NULL, engine_wait_json, engine_wait_waiting, 0, 0 }
 };
 
 /* A step's row in the table (a broken kind: a gate's, which runs none). */
@@ -154,6 +156,16 @@ engine_step_is_process(struct engine *e, const struct flow_step *fs)
 
 	r = engine_runner_pick(e, fs, &t);
 	return (r != NULL && (r->flags & ENGINE_RUNNER_PROCESS));
+}
+
+/*
+ * Whether a row of this kind may have run processes that outlive an
+ * engine (a broken kind: a gate's answer, none).
+ */
+int
+engine_kind_ran_process(enum step_kind k)
+{
+	return (engine_kind_of(k)->process);
 }
 
 /*

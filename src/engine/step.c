@@ -78,6 +78,8 @@ engine_step_free(struct estep *es)
 	buf_free(&es->mcarry[0]);
 	buf_free(&es->mcarry[1]);
 	engine_mcp_free(es->mcp);
+	if (e != NULL)
+		engine_exec_log_drop(e, es);
 	free(es->label);
 	free(es->item_json);
 	free(es);

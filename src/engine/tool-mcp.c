@@ -540,7 +540,8 @@ engine_mcp_stream(struct engine *e, struct estep *es, int stream,
 
 const struct engine_runner engine_runner_mcp = {
 	.name = "MCP server",
-	.flags = ENGINE_RUNNER_PROCESS | ENGINE_RUNNER_TALK,
+	.flags = ENGINE_RUNNER_PROCESS | ENGINE_RUNNER_TALK |
+	    ENGINE_RUNNER_LOG_LATER,
 	.start = engine_mcp_run,
 	.spawned = engine_mcp_start,
 	.output = engine_mcp_stream,

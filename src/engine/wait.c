@@ -197,10 +197,10 @@ engine_wait_refusal(struct engine *e, const struct store_inbox *m,
 	}
 	xasprintf(&target, "%s (step %lld)", row->name, (long long)row->id);
 	if (flow_policy_read(row->gate_json, KIND_WAIT, &p, &why) != 0) {
-		reason = why;
-		xasprintf(&why, "wait step %s: its stored policy cannot be "
-		    "read (gate_json %s), so it cannot be finished from "
-		    "outside", target, reason);
+		reason = flow_policy_unreadable(why);
+		free(why);
+		xasprintf(&why, "wait step %s: %s, so it cannot be finished "
+		    "from outside", target, reason);
 		free(reason);
 		free(target);
 		return (why);

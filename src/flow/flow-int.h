@@ -82,6 +82,10 @@ void		 flow_gate_parse(struct flow_gate *, const struct cJSON *,
 		     const char *, struct flow_diags *);
 
 /* kind.c: the fields each kind of step forbids. */
+#define FLOW_KIND_BIT(k)	(1u << (k))
+enum step_kind	 flow_kind_select(unsigned, const char *,
+		     struct flow_diags *);
+void		 flow_kind_keys(struct buf *);
 void		 flow_kind_check(const struct flow_step *, const char *,
 		     struct flow_diags *);
 

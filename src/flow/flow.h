@@ -403,6 +403,7 @@ void		 flow_policy_free(struct flow_policy *);
 char		*flow_policy_write(const struct flow_policy *);
 int		 flow_policy_read(const char *, enum step_kind,
 		     struct flow_policy *, char **);
+char		*flow_policy_unreadable(const char *);
 
 /* kind.c: what a step names to run (its tool, its template), or NULL. */
 const char	*flow_step_target(const struct flow_step *);

@@ -15,8 +15,8 @@
  */
 
 /*
- * kind.c: the fields each kind of step forbids, in one table, and what a
- * step of a kind names.  A field that shapes a process (host, env,
+ * kind.c: the key that selects each kind of step and the fields each
+ * kind forbids, in one table each, and what a step of a kind names.  A field that shapes a process (host, env,
  * timeout...) means nothing on a step that runs none; it is an error at
  * its own path, never ignored.  The kinds themselves are util/kind.c.
  */
@@ -85,6 +85,68 @@ static const struct kind_forbid {
 	{ KIND_WAIT, "retry", NULL, NULL },
 	{ KIND_WAIT, "heartbeat", NULL, NULL }
 };
+
+/*
+ * The key that selects each kind, in the order a clash between two of
+ * them is told; a step with none of them is a gate.
+ */
+static const struct kind_key {
+	enum step_kind	 kind;
+	const char	*key;
+} kind_keys[] = {
+	{ KIND_TOOL, "tool" },
+	{ KIND_RUN, "run" },
+	{ KIND_SHELL, "shell" },
+	{ KIND_WORKFLOW, "workflow" },
+	{ KIND_WAIT, "wait" }
+};
+
+/* The keys that select a kind, for people: "tool, run, ... or wait". */
+void
+flow_kind_keys(struct buf *b)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(kind_keys); i++) {
+		if (i > 0)
+			buf_puts(b, i + 1 == nitems(kind_keys) ? " or " : ", ");
+		buf_puts(b, kind_keys[i].key);
+	}
+}
+
+/*
+ * A step's kind from the keys it set (set has FLOW_KIND_BIT of the kind
+ * each selects): the one it set, else a gate.  Two set is an error at
+ * the second, and the first counts.
+ */
+enum step_kind
+flow_kind_select(unsigned set, const char *path, struct flow_diags *d)
+{
+	const struct kind_key	*first = NULL, *k;
+	struct buf		 keys;
+	char			*sub;
+	size_t			 i;
+
+	for (i = 0; i < nitems(kind_keys); i++) {
+		k = &kind_keys[i];
+		if (!(set & FLOW_KIND_BIT(k->kind)))
+			continue;
+		if (first == NULL) {
+			first = k;
+			continue;
+		}
+		buf_init(&keys);
+		flow_kind_keys(&keys);
+		sub = flow_path_key(path, k->key);
+		flow_diags_add(d, FLOW_ERROR, sub, "\"%s\" cannot be used "
+		    "with \"%s\" (a step has one of %s)", k->key, first->key,
+		    keys.data);
+		free(sub);
+		buf_free(&keys);
+		break;
+	}
+	return (first != NULL ? first->kind : KIND_GATE);
+}
 
 /* "host" is set. */
 static int

@@ -281,3 +281,18 @@ flow_policy_read(const char *json, enum step_kind kind,
 	flow_policy_init(p, kind);
 	return (-1);
 }
+
+/*
+ * Why a row's policy refuses what it would decide, in the one wording
+ * the engine, the command line and the console all use: "its stored
+ * policy cannot be read (gate_json WHY)", WHY from flow_policy_read().
+ */
+char *
+flow_policy_unreadable(const char *why)
+{
+	char	*s;
+
+	xasprintf(&s, "its stored policy cannot be read (gate_json %s)",
+	    why != NULL ? why : "no reason given");
+	return (s);
+}

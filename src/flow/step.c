@@ -37,7 +37,7 @@ struct parse_step {
 	struct flow_step	*st;
 	struct flow_diags	*d;
 	const char		*path;		/* the step's path */
-	int			 has_tool;	/* a non-null "tool" */
+	unsigned		 kinds;		/* FLOW_KIND_BIT: keys set */
 	const cJSON		*gate;
 	const cJSON		*wait;
 };
@@ -176,7 +176,7 @@ parse_tool(struct parse_step *ps, const cJSON *v, const char *path)
 		return;
 	if ((ps->st->tool = flow_json_string(v, path, 1, ps->d)) == NULL)
 		ps->st->tool = xstrdup("");
-	ps->has_tool = 1;
+	ps->kinds |= FLOW_KIND_BIT(KIND_TOOL);
 }
 
 /* "run": argv executed directly. */
@@ -186,6 +186,7 @@ parse_run(struct parse_step *ps, const cJSON *v, const char *path)
 	ps->st->run = flow_json_strings(v, path, &ps->st->nrun, ps->d);
 	if (ps->st->run == NULL)
 		ps->st->run = xcalloc(1, sizeof *ps->st->run);
+	ps->kinds |= FLOW_KIND_BIT(KIND_RUN);
 }
 
 /* "shell": a script for /bin/sh -c. */
@@ -194,6 +195,7 @@ parse_shell(struct parse_step *ps, const cJSON *v, const char *path)
 {
 	if ((ps->st->shell = flow_json_string(v, path, 1, ps->d)) == NULL)
 		ps->st->shell = xstrdup("");
+	ps->kinds |= FLOW_KIND_BIT(KIND_SHELL);
 }
 
 /* "host", "cwd", "description": plain strings. */
@@ -434,6 +436,7 @@ parse_wait_field(struct parse_step *ps, const cJSON *v, const char *path)
 {
 	(void)path;
 	ps->wait = v;
+	ps->kinds |= FLOW_KIND_BIT(KIND_WAIT);
 }
 
 /* "heartbeat": the longest silence on stdout and stderr, above zero. */
@@ -543,6 +546,7 @@ parse_workflow(struct parse_step *ps, const cJSON *v, const char *path)
 {
 	char	*s;
 
+	ps->kinds |= FLOW_KIND_BIT(KIND_WORKFLOW);
 	if ((s = flow_json_string(v, path, 1, ps->d)) == NULL) {
 		ps->st->workflow = xstrdup("");
 		return;
@@ -647,41 +651,10 @@ static void
 parse_exec(struct parse_step *ps)
 {
 	struct flow_step	*st = ps->st;
-	const char		*kinds[5], *a = NULL, *b = NULL;
+	struct buf		 keys;
 	char			*sub;
-	size_t			 n = 0;
 
-	if (ps->has_tool)
-		kinds[n++] = "tool";
-	if (st->run != NULL)
-		kinds[n++] = "run";
-	if (st->shell != NULL)
-		kinds[n++] = "shell";
-	if (st->workflow != NULL)
-		kinds[n++] = "workflow";
-	if (ps->wait != NULL)
-		kinds[n++] = "wait";
-	if (n > 1) {
-		a = kinds[0];
-		b = kinds[1];
-		sub = flow_path_key(ps->path, b);
-		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"%s\" cannot be used "
-		    "with \"%s\" (a step has one of tool, run, shell, "
-		    "workflow or wait)", b, a);
-		free(sub);
-	}
-	if (ps->has_tool)
-		st->exec = KIND_TOOL;
-	else if (st->run != NULL)
-		st->exec = KIND_RUN;
-	else if (st->shell != NULL)
-		st->exec = KIND_SHELL;
-	else if (st->workflow != NULL)
-		st->exec = KIND_WORKFLOW;
-	else if (ps->wait != NULL)
-		st->exec = KIND_WAIT;
-	else
-		st->exec = KIND_GATE;
+	st->exec = flow_kind_select(ps->kinds, ps->path, ps->d);
 	if (st->input_json != NULL && st->exec != KIND_WORKFLOW) {
 		sub = flow_path_key(ps->path, "input");
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "\"input\" belongs to "
@@ -693,12 +666,15 @@ parse_exec(struct parse_step *ps)
 	if (ps->gate == NULL)
 		return;
 	sub = flow_path_key(ps->path, "gate");
-	if (st->exec != KIND_GATE)
+	if (st->exec != KIND_GATE) {
+		buf_init(&keys);
+		flow_kind_keys(&keys);
 		flow_diags_add(ps->d, FLOW_ERROR, sub, "gate options on a step "
-		    "that %s (a gate has no tool, run, shell, workflow or "
-		    "wait)", st->exec == KIND_WAIT ? "waits to be "
-		    "finished from outside" : "runs something");
-	else
+		    "that %s (a gate has no %s)", st->exec == KIND_WAIT ?
+		    "waits to be finished from outside" : "runs something",
+		    keys.data);
+		buf_free(&keys);
+	} else
 		flow_gate_parse(&st->gate, ps->gate, sub, ps->d);
 	free(sub);
 }

@@ -90,16 +90,39 @@ struct proc;
 #define PROC_F_NOPGRP	0x4	/* stay in our process group (an editor) */
 #define PROC_F_TALK	0x8	/* stdin a pipe kept open: proc_write */
 
+/* fence.c and fence-keeper.c: a cluster leader's local deadline. */
+struct fence_keeper {
+	pid_t		 pid;
+	int		 fd;		/* our end, close-on-exec */
+	int64_t		 deadline;	/* as last sent */
+};
+
+int64_t		 fence_now_ms(void);	/* CLOCK_BOOTTIME */
+int		 fence_expired(int64_t);
+int		 fence_send(int, char, int64_t);
+struct fence_keeper *fence_keeper_start(int64_t, char **);
+int		 fence_keeper_renew(struct fence_keeper *, int64_t);
+void		 fence_keeper_forget(struct fence_keeper *, pid_t);
+int		 fence_keeper_alive(struct fence_keeper *);
+void		 fence_keeper_free(struct fence_keeper *);
+
 /*
- * A fence: the child runs its command only if path still names the file
- * dev and ino (the engine's lock file), checked as its last step before
- * exec; otherwise it exits 127 and sets lost, which the parent (blocked
- * in vfork meanwhile) reads once the child is gone.
+ * A fence, looked at by the child as its last step before exec: path (if
+ * set) must still name the file dev and ino (the engine's lock file); the
+ * deadline (fence clock ms, if set) must not have passed; the keeper (if
+ * set) must have been told the child's group.  Otherwise the child exits
+ * 127 and sets lost to why, which the parent (blocked in vfork meanwhile)
+ * reads once the child is gone.
  */
+#define PROC_FENCE_MOVED	1	/* the lock file is not ours */
+#define PROC_FENCE_EXPIRED	2	/* past the deadline */
+#define PROC_FENCE_NOKEEPER	3	/* the keeper cannot be told */
 struct proc_fence {
 	const char	*path;
 	dev_t		 dev;
 	ino_t		 ino;
+	volatile int64_t deadline;
+	const struct fence_keeper *keeper;
 	volatile int	 lost;
 };
 

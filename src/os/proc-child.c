@@ -53,6 +53,7 @@ static const int proc_default_signals[] = { SIGPIPE, SIGINT, SIGQUIT };
 
 extern char	**environ;
 
+static void	proc_child_register(struct proc_fence *);
 static void	proc_child_fence(struct proc_fence *);
 static int	proc_child_lift(int);
 static void	proc_child_stdio(int, int, int);
@@ -90,6 +91,7 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 		proc_child_stdio(proc_child_lift(fds->in[0]),
 		    proc_child_lift(fds->out[1]), proc_child_lift(fds->err[1]));
 	}
+	proc_child_register(spec->fence);
 	closefrom(3);
 	proc_child_fence(spec->fence);
 
@@ -100,10 +102,27 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 }
 
 /*
- * The last look before exec: is the fence's path still the file it was?
- * If not, set lost (the one write to the parent's memory, deliberate: the
- * parent reads it when vfork() returns) and exit without running
- * anything.  The path is looked at before chdir, as the parent gave it.
+ * Name our new group to the fence keeper, before its socket is closed:
+ * from here on the keeper can kill us, so no step of a leader runs that
+ * its keeper does not know.  If it cannot be told, run nothing.
+ */
+static void
+proc_child_register(struct proc_fence *fence)
+{
+	if (fence == NULL || fence->keeper == NULL)
+		return;
+	if (fence_send(fence->keeper->fd, '+', getpid()) == 0)
+		return;
+	fence->lost = PROC_FENCE_NOKEEPER;
+	_exit(127);
+}
+
+/*
+ * The last look before exec: is the fence's path still the file it was,
+ * and is the deadline still ahead?  If not, set lost (the one write to
+ * the parent's memory, deliberate: the parent reads it when vfork()
+ * returns) and exit without running anything.  The path is looked at
+ * before chdir, as the parent gave it.
  */
 static void
 proc_child_fence(struct proc_fence *fence)
@@ -112,11 +131,15 @@ proc_child_fence(struct proc_fence *fence)
 
 	if (fence == NULL)
 		return;
-	if (stat(fence->path, &sb) == 0 && sb.st_dev == fence->dev &&
-	    sb.st_ino == fence->ino)
-		return;
-	fence->lost = 1;
-	_exit(127);
+	if (fence->path != NULL && (stat(fence->path, &sb) != 0 ||
+	    sb.st_dev != fence->dev || sb.st_ino != fence->ino)) {
+		fence->lost = PROC_FENCE_MOVED;
+		_exit(127);
+	}
+	if (fence_expired(fence->deadline)) {
+		fence->lost = PROC_FENCE_EXPIRED;
+		_exit(127);
+	}
 }
 
 /* Move a descriptor above 2, so setting up 0, 1 and 2 cannot clobber it. */

@@ -66,6 +66,7 @@ static int	proc_fds_open(const struct proc_spec *, struct proc_fds *,
 static void	proc_fds_close(struct proc_fds *);
 static struct proc *proc_parent(struct proc_set *, const struct proc_spec *,
 		    pid_t, struct proc_fds *);
+static void	proc_fence_cause(const struct proc_fence *, char **);
 static void	proc_sigchld(int, void *);
 static void	proc_reaped(struct proc_set *, pid_t, int);
 static void	proc_read(int, short, void *);
@@ -153,8 +154,7 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 			;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		proc_fds_close(&fds);
-		xasprintf(cause, "%s is no longer the lock this process took",
-		    spec->fence->path);
+		proc_fence_cause(spec->fence, cause);
 		return (NULL);
 	}
 	p = proc_parent(set, spec, pid, &fds);
@@ -166,6 +166,24 @@ proc_spawn(struct loop *loop, const struct proc_spec *spec,
 	log_debug("%s: %s: pid %ld", __func__, spec->argv[0], (long)pid);
 	proc_stdin_start(p, spec);
 	return (p);
+}
+
+/* Why the fence stopped a child before exec. */
+static void
+proc_fence_cause(const struct proc_fence *fence, char **cause)
+{
+	switch (fence->lost) {
+	case PROC_FENCE_EXPIRED:
+		xasprintf(cause, "the leader's deadline has passed");
+		break;
+	case PROC_FENCE_NOKEEPER:
+		xasprintf(cause, "the fence keeper is gone");
+		break;
+	default:
+		xasprintf(cause, "%s is no longer the lock this process took",
+		    fence->path);
+		break;
+	}
 }
 
 /*

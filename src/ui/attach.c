@@ -134,6 +134,16 @@ ui_attach_ready(const struct ui *ui)
 	return (ui->attach != NULL);
 }
 
+/*
+ * Has the engine said who it is on this connection?  Then its socket, not
+ * the lease row, tells the header about it.
+ */
+int
+ui_attach_known(const struct ui *ui)
+{
+	return (ui->attach != NULL && ui->attach->pid != 0);
+}
+
 /* The header's engine state when attached: pid, host, silence. */
 int
 ui_attach_state(struct ui *ui, struct buf *b)
@@ -146,9 +156,19 @@ ui_attach_state(struct ui *ui, struct buf *b)
 	buf_printf(b, "engine: pid %lld on %s", (long long)a->pid,
 	    a->host != NULL ? a->host : "?");
 	quiet = time_mono_ms() - a->heard_at;
-	if (a->asked_at != 0 && time_mono_ms() - a->asked_at > UI_STALE_MS)
+	if (ui_attach_silent(ui))
 		buf_printf(b, " (silent %llds)", (long long)(quiet / 1000));
 	return (0);
+}
+
+/* Has the engine left a question unanswered so long it looks dead? */
+int
+ui_attach_silent(const struct ui *ui)
+{
+	const struct ui_attach	*a = ui->attach;
+
+	return (a != NULL && a->asked_at != 0 &&
+	    time_mono_ms() - a->asked_at > UI_STALE_MS);
 }
 
 /* Every second: ping when it has been quiet, so silence is noticed. */

@@ -119,7 +119,13 @@ ui_engine_try(struct ui *ui, int announce)
 		 * The socket says who once it answers; until then the
 		 * lease does, so the header never says "none" while an
 		 * engine runs (a dumb terminal shows only the first draw).
+		 * Once it has answered, the lease is not read again: a
+		 * member reads it through the engine, and a stopped
+		 * engine would hold each such read (and with it every
+		 * draw, "silent" included) for the link's whole wait.
 		 */
+		if (ui_attach_known(ui))
+			return;
 		store_lease_clear(&ui->lease);
 		if (store_lease_get(ui->store, &ui->lease, &cause) != 0) {
 			log_debug("%s: %s", __func__, cause);
@@ -211,9 +217,9 @@ ui_tick(void *arg)
 	struct ui	*ui = arg;
 	struct view	*v;
 
+	ui_attach_tick(ui);
 	if (ui->engine == NULL)
 		ui_engine_try(ui, 1);
-	ui_attach_tick(ui);
 	for (v = ui->top; v != NULL; v = v->below) {
 		if (v->ops->tick != NULL && v->ops->tick(ui, v))
 			ui_dirty(ui);
@@ -311,6 +317,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui.store = cfg->store;
 	ui.readonly = store_is_readonly(cfg->store);
 	ui.mouse = !cfg->no_mouse;
+	client_read_link_wait(UI_LINK_WAIT_MS);
 	ui.loop = loop_create();
 	/* Ours before curses', so it installs none of its own. */
 	for (i = 0; i < nitems(signals); i++)

@@ -377,7 +377,7 @@ static enum ui_paint
 run_result(const struct store_step *s, struct buf *b)
 {
 	struct flow_policy	 p;
-	char			*why;
+	char			*why, *unreadable;
 
 	switch (s->status) {
 	case STEP_FAILED:
@@ -393,7 +393,9 @@ run_result(const struct store_step *s, struct buf *b)
 		    "awaiting completion from outside" : "awaiting approval");
 		if (flow_policy_read(s->gate_json, s->kind == KIND_WAIT ?
 		    KIND_WAIT : KIND_GATE, &p, &why) != 0) {
-			buf_puts(b, ": its stored policy cannot be read");
+			unreadable = flow_policy_unreadable(why);
+			buf_printf(b, ": %s", unreadable);
+			free(unreadable);
 			free(why);
 		} else if (p.message != NULL && *p.message != '\0') {
 			buf_puts(b, ": ");

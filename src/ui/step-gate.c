@@ -365,14 +365,16 @@ ui_step_gate(struct ui *ui, struct stepv *sv, const struct store_step *s,
 	struct flow_policy	 p;
 	cJSON			*r;
 	size_t			 n = 0;
-	char			*cause = NULL;
+	char			*cause = NULL, *unreadable;
 	int			 waiting = s->status == STEP_WAITING, foreach;
 
 	ui_step_heading(sv, waiting ? "Gate: waiting for a decision (y "
 	    "approve, n reject)" : "Gate");
 	if (flow_policy_read(s->gate_json, KIND_GATE, &p, &cause) != 0) {
-		ui_step_field(sv, "policy", PAINT_BAD, "cannot be read "
-		    "(gate_json %s): no decision is taken", cause);
+		unreadable = flow_policy_unreadable(cause);
+		ui_step_field(sv, "policy", PAINT_BAD, "%s: no decision is "
+		    "taken", unreadable);
+		free(unreadable);
 		free(cause);
 		cause = NULL;
 	} else

@@ -46,13 +46,15 @@ void
 ui_step_wait(struct ui *ui, struct stepv *sv, const struct store_step *s)
 {
 	struct flow_policy	 p;
-	char			 when[32], age[16], *why;
+	char			 when[32], age[16], *why, *unreadable;
 	int64_t			 due = 0, now = time_now_ms();
 	int			 escalate;
 
 	if (flow_policy_read(s->gate_json, KIND_WAIT, &p, &why) != 0) {
-		ui_step_field(sv, "policy", PAINT_BAD, "cannot be read "
-		    "(gate_json %s): it cannot be finished from outside", why);
+		unreadable = flow_policy_unreadable(why);
+		ui_step_field(sv, "policy", PAINT_BAD, "%s: it cannot be "
+		    "finished from outside", unreadable);
+		free(unreadable);
 		free(why);
 	} else {
 		ui_step_field(sv, "message", PAINT_NORMAL, "%s",

@@ -218,12 +218,15 @@ enum ui_paint {
 };
 
 #define UI_STALE_MS	5000	/* an engine silent this long looks dead */
+#define UI_LINK_WAIT_MS	UI_STALE_MS	/* a member's read waits at most */
 
 /* attach.c: the socket of an engine in another process. */
 struct ui_attach;
 int		 ui_attach_open(struct ui *);
 void		 ui_attach_close(struct ui *);
 int		 ui_attach_ready(const struct ui *);
+int		 ui_attach_known(const struct ui *);
+int		 ui_attach_silent(const struct ui *);
 int		 ui_attach_state(struct ui *, struct buf *);
 void		 ui_attach_tick(struct ui *);
 void		 ui_attach_send(struct ui *, const struct engine_request *,

@@ -120,6 +120,13 @@ ui_view_load_all(struct ui *ui)
 {
 	struct view	*v, *page = ui_view_page(ui);
 
+	/*
+	 * A member reads through the engine: while it does not answer, the
+	 * views keep what they show (the header says it is silent) and read
+	 * once it answers again, rather than each wait out the link.
+	 */
+	if (store_is_remote(ui->store) && ui_attach_silent(ui))
+		return;
 	for (v = ui->top; v != NULL; v = v->below) {
 		if (v->dirty_data && v->ops->load != NULL) {
 			v->dirty_data = 0;

@@ -260,12 +260,8 @@ EOF2
 	is "$(audit_last 'template save')" "$bob|$buid" \
 	    "the edit is audited with the member's real uid"
 	kill -STOP "$EPID"
-	# A member's console reads over the socket, and each read waits up
-	# to 10 s for a stopped engine before the screen is drawn again: the
-	# header says "silent" only after such a wait (a known defect: reads
-	# should give up sooner; see the closing note of stop 26).
 	tui_ok "engine: pid $EPID on .*\(silent [0-9]+s\)" \
-	    "an engine that stops answering shows as silent" 40
+	    "an engine that stops answering shows as silent" 15
 	kill -CONT "$EPID"
 	tui_gone_ok "silent" "and no longer once it answers again" 10
 	tui_keys q

@@ -44,7 +44,7 @@ q "UPDATE workflow_steps SET gate_json =
 scr_ok "start .*awaiting approval: its stored policy cannot be read" \
     "with a misspelt key, the row says the policy cannot be read"
 scr_keys Enter
-scr_ok "policy +cannot be read \\(gate_json \\\$\\.aprovers: unknown key" \
+scr_ok "policy +its stored policy cannot be read \\(gate_json \\\$\\.aprovers: unknown key" \
     "the page gives the reason and its JSON path"
 scr_ok "no decision is taken" "... and that no decision is taken"
 scr_gone_ok "anyone who can open the database" \
@@ -69,7 +69,7 @@ q "UPDATE workflow_steps SET gate_json =
 scr_ok "start .*awaiting completion from outside: its stored policy cannot be read" \
     "with a misspelt key, the row says the policy cannot be read"
 scr_keys Enter
-scr_ok "policy +cannot be read \\(gate_json \\\$\\.bye: unknown key" \
+scr_ok "policy +its stored policy cannot be read \\(gate_json \\\$\\.bye: unknown key" \
     "its page gives the reason and its JSON path"
 scr_gone_ok "finished by" "... and names nobody who may finish it"
 scr_keys q q

@@ -35,6 +35,7 @@
 #include "store/store.h"
 #include "store/store-int.h"
 #include "store/driver-sqlite.h"
+#include "engine/engine-int.h"
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-kind.XXXXXX";
@@ -158,6 +159,25 @@ test_store(struct store *s)
 	free(cause);
 }
 
+/*
+ * The engine's runner table: only a kind that starts processes counts
+ * as one that may have left some behind (recovery looks for them).
+ */
+static void
+test_runner(void)
+{
+	tap_ok(engine_kind_ran_process(KIND_TOOL) &&
+	    engine_kind_ran_process(KIND_RUN) &&
+	    engine_kind_ran_process(KIND_SHELL),
+	    "tool, run and shell steps may leave processes behind");
+	tap_ok(!engine_kind_ran_process(KIND_GATE) &&
+	    !engine_kind_ran_process(KIND_WAIT) &&
+	    !engine_kind_ran_process(KIND_WORKFLOW),
+	    "gates, wait and sub-workflow steps run none of their own");
+	tap_ok(!engine_kind_ran_process((enum step_kind)KIND_N),
+	    "a kind past the table counts as one that ran none");
+}
+
 int
 main(void)
 {
@@ -169,6 +189,7 @@ main(void)
 
 	test_table();
 	test_flow();
+	test_runner();
 	if (mkdtemp(tmpdir) == NULL)
 		fatal("mkdtemp");
 	snprintf(path, sizeof path, "%s/kind.db", tmpdir);
