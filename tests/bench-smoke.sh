@@ -56,6 +56,7 @@ bench foreach.sh "sluice -j2: 5 noop items" 5 2 noop
 bench approve-latency.sh "approve to next start (after): 3 approvals" 3
 bench engine-mcp.sh "sluice mcp chain: 3 steps" 3 5
 bench prune.sh "prune (after): 40 workflows" 40 2
+bench backup-approve.sh "backup (after): 40 workflows" 40
 bench console-gen.sh "console-gen: $T_DIR/gen.db: 20 workflows" \
     "$T_DIR/gen.db" 20 8
 bench crash.sh "crash: " 1

@@ -134,6 +134,7 @@ int		 client_submit(struct store *, const struct flow_tools *,
 		     const struct engine_opts *, const struct store_actor *,
 		     const struct engine_request *, struct engine_reply *,
 		     char **);
+void		 client_request_id(struct engine_request *, char *);
 int		 client_ask(struct client *, const struct engine_request *,
 		     struct engine_reply *);
 int		 client_command(struct client *, const char *, int64_t, int64_t,
@@ -150,6 +151,8 @@ int		 client_outcome(struct client *, const char *, int64_t,
 		     struct engine_reply *, char **);
 int		 client_lost(struct client *, const char *, char *,
 		     struct engine_reply *);
+char		*client_outcome_words(const char *,
+		     const struct engine_reply *);
 
 /*
  * start.c: what starting a run takes.  The document is a flow file or a

@@ -124,6 +124,38 @@ client_outcome(struct client *cl, const char *id, int64_t wait_ms,
 }
 
 /*
+ * What became of request id, for people, from the outcome in r: "request
+ * ID: applied", or why it was not ("not applied (nothing changed; give
+ * the command again)", queued, or refused, the engine's answer to
+ * follow).  The command line and the console say the same.
+ */
+char *
+client_outcome_words(const char *id, const struct engine_reply *r)
+{
+	char	*s;
+
+	switch (r->outcome) {
+	case ENGINE_OUTCOME_APPLIED:
+		if (r->code == 0)
+			xasprintf(&s, "request %s: applied", id);
+		else
+			xasprintf(&s, "request %s: not applied, the engine "
+			    "answered:", id);
+		break;
+	case ENGINE_OUTCOME_QUEUED:
+		xasprintf(&s, "request %s: not applied yet: it is queued as "
+		    "command %lld, which the engine applies when it runs", id,
+		    (long long)r->queued);
+		break;
+	default:
+		xasprintf(&s, "request %s: not applied (nothing changed; give "
+		    "the command again)", id);
+		break;
+	}
+	return (s);
+}
+
+/*
  * The engine went away before it answered request id (why says how):
  * learn what became of it and say so.  Applied: its answer in r and the
  * exit status it has, as if it had come; else exit 1 with the reason.
@@ -132,7 +164,7 @@ int
 client_lost(struct client *cl, const char *id, char *why,
     struct engine_reply *r)
 {
-	char	*cause = NULL;
+	char	*cause = NULL, *words;
 
 	if (client_outcome(cl, id, CLIENT_OUTCOME_WAIT_MS, r, &cause) != 0) {
 		client_error(cl, "%s; %s", why, cause);
@@ -140,28 +172,18 @@ client_lost(struct client *cl, const char *id, char *why,
 		free(why);
 		return (EXIT_FAILED);
 	}
-	switch (r->outcome) {
-	case ENGINE_OUTCOME_APPLIED:
+	words = client_outcome_words(id, r);
+	if (r->outcome == ENGINE_OUTCOME_APPLIED) {
 		/* Its answer follows, as if it had come: a refusal too. */
-		if (r->code == 0)
-			client_warn(cl, "%s; request %s: applied", why, id);
-		else
-			client_warn(cl, "%s; request %s: not applied, the "
-			    "engine answered:", why, id);
+		client_warn(cl, "%s; %s", why, words);
 		r->outcome = ENGINE_OUTCOME_NONE;
+		free(words);
 		free(why);
 		return (EXIT_OK);
-	case ENGINE_OUTCOME_QUEUED:
-		client_error(cl, "%s; request %s: not applied yet: it is "
-		    "queued as command %lld, which the engine applies when it "
-		    "runs", why, id, (long long)r->queued);
-		break;
-	default:
-		client_error(cl, "%s; request %s: not applied (nothing "
-		    "changed; give the command again)", why, id);
-		break;
 	}
+	client_error(cl, "%s; %s", why, words);
 	engine_reply_clear(r);
+	free(words);
 	free(why);
 	return (EXIT_FAILED);
 }

@@ -326,6 +326,21 @@ client_submit(struct store *s, const struct flow_tools *tools,
 }
 
 /*
+ * Give a request an id of its own, in id (ENGINE_REQUEST_ID_LEN + 1
+ * bytes), unless its client chose one: every client (the command line,
+ * the console, sluice mcp) sends each request with one, so an answer
+ * that is lost can be asked about (outcome.c).
+ */
+void
+client_request_id(struct engine_request *q, char *id)
+{
+	if (q->request != NULL)
+		return;
+	engine_request_id_new(id);
+	q->request = id;
+}
+
+/*
  * A client's request, by whichever way reaches the engine, with an id of
  * its own (engine/request.c); nothing is printed but why the exchange
  * failed (said to the client), and what became of a request whose answer
@@ -343,10 +358,7 @@ client_ask(struct client *cl, const struct engine_request *q0,
 
 	memset(r, 0, sizeof *r);
 	memset(&opts, 0, sizeof opts);
-	if (q->request == NULL) {
-		engine_request_id_new(id);
-		q->request = id;
-	}
+	client_request_id(q, id);
 	/* An engine answering its socket: ask it first, opening nothing. */
 	if (cl->store == NULL) {
 		path = client_db_path(cl);

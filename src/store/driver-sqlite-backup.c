@@ -21,7 +21,12 @@
  * store made (backup.c names, syncs and places it).
  */
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -29,33 +34,93 @@
 #include "store/driver.h"
 #include "store/driver-sqlite.h"
 
-#define SQLITE_BACKUP_PAGES	256	/* pages copied per step */
+/*
+ * A backup runs beside an engine that commits with fsync: it must never
+ * keep the disk, or a CPU, long.  So it copies a slice of pages at a time
+ * (SQLITE_BACKUP_PAGES), syncs the copy every SQLITE_BACKUP_SYNC bytes so
+ * the kernel never holds much of it dirty (an engine's fsync would wait
+ * behind the writeback of all of it), and rests between slices as long as
+ * the slice took (at least SQLITE_BACKUP_REST_MIN us): half of the time at
+ * most is the backup's.
+ */
+#define SQLITE_BACKUP_PAGES	64		/* pages copied per slice */
+#define SQLITE_BACKUP_SYNC	(4 << 20)	/* bytes between syncs */
+#define SQLITE_BACKUP_REST_MIN	200		/* us of rest, at least */
+#define SQLITE_BACKUP_REST_MAX	20000		/* us of rest, at most */
 
-static int	sqlite_backup_pages(sqlite3 *, sqlite3 *, int64_t);
+static int	sqlite_backup_pages(sqlite3 *, sqlite3 *, int, int64_t);
+static void	sqlite_backup_rest(int64_t);
+static int64_t	sqlite_backup_pagesize(sqlite3 *);
+
+/* The source's page size, in bytes (4096 if it cannot say). */
+static int64_t
+sqlite_backup_pagesize(sqlite3 *db)
+{
+	sqlite3_stmt	*st;
+	int64_t		 n = 4096;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return (n);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) > 0)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return (n);
+}
+
+/* Rest after a slice that took us microseconds. */
+static void
+sqlite_backup_rest(int64_t us)
+{
+	struct timespec	 ts;
+
+	if (us < SQLITE_BACKUP_REST_MIN)
+		us = SQLITE_BACKUP_REST_MIN;
+	else if (us > SQLITE_BACKUP_REST_MAX)
+		us = SQLITE_BACKUP_REST_MAX;
+#ifdef SLUICE_TEST_CLOCK
+	/* Test builds: a slow backup, for commands to come during it. */
+	if (getenv("SLUICE_TEST_BACKUP_REST_MS") != NULL)
+		us = strtonum(getenv("SLUICE_TEST_BACKUP_REST_MS"), 0, 1000,
+		    NULL) * 1000;
+#endif
+	ts.tv_sec = us / 1000000;
+	ts.tv_nsec = (long)(us % 1000000) * 1000;
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
 
 /*
- * Copy every page, waiting out a lock up to timeout ms; SQLite's result
- * code.
+ * Copy every page, a slice at a time, waiting out a lock up to timeout
+ * ms; fd is the copy's file, synced as it grows.  SQLite's result code.
  */
 static int
-sqlite_backup_pages(sqlite3 *src, sqlite3 *dst, int64_t timeout)
+sqlite_backup_pages(sqlite3 *src, sqlite3 *dst, int fd, int64_t timeout)
 {
-	struct timespec	 ts = { 0, 10 * 1000 * 1000 };
 	sqlite3_backup	*b;
-	int64_t		 start = time_mono_ms();
+	int64_t		 start = time_mono_ms(), t0, pagesz, dirty = 0;
 	int		 rc;
 
 	if ((b = sqlite3_backup_init(dst, "main", src, "main")) == NULL)
 		return (-1);
+	pagesz = sqlite_backup_pagesize(src);
 	for (;;) {
+		t0 = time_mono_us();
 		rc = sqlite3_backup_step(b, SQLITE_BACKUP_PAGES);
 		if (rc == SQLITE_DONE)
 			break;
-		if (rc == SQLITE_OK)
+		if (rc == SQLITE_OK) {
+			dirty += SQLITE_BACKUP_PAGES * pagesz;
+			if (dirty >= SQLITE_BACKUP_SYNC) {
+				(void)fdatasync(fd);
+				dirty = 0;
+			}
+			sqlite_backup_rest(time_mono_us() - t0);
 			continue;
+		}
 		if ((rc == SQLITE_BUSY || rc == SQLITE_LOCKED) &&
 		    time_mono_ms() - start < timeout) {
-			nanosleep(&ts, NULL);
+			sqlite_backup_rest(SQLITE_BACKUP_REST_MAX);
 			continue;
 		}
 		break;
@@ -76,7 +141,7 @@ store_sqlite_backup(struct store_conn *conn, const char *to, int64_t timeout,
 {
 	sqlite3			*db = (sqlite3 *)conn, *dst = NULL;
 	enum store_drv_code	 code = STORE_DRV_OK;
-	int			 rc, ours = 0;
+	int			 rc, ours = 0, fd = -1;
 
 	if (sqlite3_get_autocommit(db)) {
 		/* BEGIN is deferred: the first read takes the snapshot. */
@@ -98,7 +163,22 @@ store_sqlite_backup(struct store_conn *conn, const char *to, int64_t timeout,
 		code = STORE_DRV_ERROR;
 		goto out;
 	}
-	rc = sqlite_backup_pages(db, dst, timeout);
+	/*
+	 * The copy is a temporary file that the store syncs whole before
+	 * it gets its name: no journal, no syncs of SQLite's own, a small
+	 * cache (what spills goes to the file, synced as it grows).
+	 */
+	rc = sqlite3_exec(dst, "PRAGMA journal_mode = OFF;"
+	    " PRAGMA synchronous = OFF; PRAGMA cache_size = -512", NULL, NULL,
+	    NULL);
+	if (rc != SQLITE_OK ||
+	    (fd = open(to, O_RDONLY|O_CLOEXEC)) == -1) {
+		xasprintf(cause, "cannot write %s: %s", to, rc != SQLITE_OK ?
+		    sqlite3_errmsg(dst) : strerror(errno));
+		code = STORE_DRV_ERROR;
+		goto out;
+	}
+	rc = sqlite_backup_pages(db, dst, fd, timeout);
 	if (rc == -1) {
 		xasprintf(cause, "cannot copy to %s: %s", to,
 		    sqlite3_errmsg(dst));
@@ -113,6 +193,8 @@ store_sqlite_backup(struct store_conn *conn, const char *to, int64_t timeout,
 		goto out;
 	}
 out:
+	if (fd != -1)
+		close(fd);
 	if (dst != NULL && sqlite3_close(dst) != SQLITE_OK &&
 	    code == STORE_DRV_OK) {
 		xasprintf(cause, "cannot close %s", to);

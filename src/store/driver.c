@@ -27,9 +27,13 @@
 #include "store/store.h"
 #include "store/driver.h"
 #include "store/store-int.h"
+#include "store/driver-pg.h"
 
 static const struct store_driver *store_drivers[] = {
 	&store_driver_sqlite,
+#ifdef HAVE_POSTGRESQL
+	&store_driver_pg,
+#endif
 };
 
 static const struct store_driver *store_driver_chosen = &store_driver_sqlite;
@@ -83,4 +87,33 @@ const char *
 store_driver_name(void)
 {
 	return (store_driver_chosen->name);
+}
+
+/* Whether a database name is a server's (postgresql:...), not a file. */
+int
+store_name_is_server(const char *path)
+{
+	return (path != NULL && strncmp(path, STORE_PG_PREFIX,
+	    strlen(STORE_PG_PREFIX)) == 0);
+}
+
+/*
+ * The driver that opens the database named: a postgresql: name is
+ * PostgreSQL's whatever was chosen, if this sluice has it; anything else
+ * is a file, opened by the driver chosen (SQLite unless store_set_driver
+ * said otherwise).
+ */
+const struct store_driver *
+store_driver_for(const char *path, char **cause)
+{
+	const struct store_driver	*drv;
+
+	if (!store_name_is_server(path))
+		return (store_driver_chosen);
+	if ((drv = store_driver_find("postgresql")) == NULL) {
+		xasprintf(cause, "cannot open database %s: this sluice was "
+		    "built without PostgreSQL (configure --with-postgresql)",
+		    path);
+	}
+	return (drv);
 }

@@ -98,8 +98,20 @@ struct store_drv_function {
 			     const char **, char **);
 };
 
+struct store_migration;	/* store-int.h */
+
 struct store_driver {
 	const char	*name;		/* store_set_driver's word */
+	/*
+	 * 1: the database is a server's, named by a connection string
+	 * (PostgreSQL), with a schema of its own dialect (migrations, a
+	 * list numbered as schema.c's).  0: a file here, which store.c makes,
+	 * locks while setting it up, checks with its journal and copies for
+	 * a backup (SQLite, and the socket driver reading one).
+	 */
+	int		 server;
+	const struct store_migration *migrations;
+	const size_t	*nmigrations;
 
 	/*
 	 * The connection: open the database at the path (STORE_DRV_O_*
@@ -200,12 +212,16 @@ struct store_driver {
 /* driver.c: the drivers there are, by name, and the one chosen. */
 const struct store_driver	*store_driver_find(const char *);
 const struct store_driver	*store_driver(void);
+const struct store_driver	*store_driver_for(const char *, char **);
 
 /* driver-sqlite.c */
 extern const struct store_driver	 store_driver_sqlite;
 
 /* driver-socket.c: members' reads through the engine (service mode). */
 extern const struct store_driver	 store_driver_socket;
+
+/* driver-pg.c: PostgreSQL (cluster mode), when built --with-postgresql. */
+extern const struct store_driver	 store_driver_pg;
 
 /*
  * The statement calls every store file uses: one pointer call through

@@ -97,6 +97,7 @@ static const char prune_delete_sql[] =
 	"DELETE FROM workflow_steps WHERE workflow_id IN"
 	" (SELECT id FROM temp.prune_ids);"
 	"DELETE FROM workflows WHERE id IN (SELECT id FROM temp.prune_ids);";
+/* Grouped by the root's own key, so its other columns may be read. */
 static const char prune_preview_sql[] =
 	"WITH RECURSIVE roots(id) AS ("
 	"  SELECT id FROM workflows WHERE parent_id IS NULL"
@@ -110,7 +111,7 @@ static const char prune_preview_sql[] =
 	"  count(*), (SELECT count(*) FROM workflow_steps s WHERE"
 	"  s.workflow_id IN (SELECT f2.id FROM fam f2 WHERE f2.root = r.id))"
 	" FROM fam JOIN workflows w ON w.id = fam.id"
-	" JOIN workflows r ON r.id = fam.root GROUP BY fam.root HAVING"
+	" JOIN workflows r ON r.id = fam.root GROUP BY r.id HAVING"
 	" sum(w.status NOT IN ('completed', 'failed', 'cancelled')) = 0"
 	" ORDER BY r.id";
 

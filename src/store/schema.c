@@ -490,14 +490,10 @@ static const char schema_v15[] =
 
 /*
  * Every schema version in order; each ends by setting user_version (in
- * sql, or in after when a C step runs between the two).
+ * sql, or in after when a C step runs between the two).  A driver with
+ * a dialect of its own (PostgreSQL) names its own list, numbered alike.
  */
-static const struct store_migration {
-	int64_t		 version;
-	const char	*sql;
-	int		(*fn)(struct store *, char **);
-	const char	*after;
-} store_migrations[] = {
+static const struct store_migration store_migrations[] = {
 	{ 1, schema_v1, NULL, NULL },
 	{ 2, schema_v2, NULL, NULL },
 	{ 3, schema_v3, NULL, NULL },
@@ -564,13 +560,23 @@ store_schema_migrate(struct store *s, char **cause)
 int
 store_schema_migrate_to(struct store *s, int64_t upto, char **cause)
 {
-	size_t	 i;
-	int	 rc;
+	const struct store_migration	*m = store_migrations;
+	size_t				 i, n = STORE_NMIGRATIONS;
+	int				 rc;
 
-	for (i = 0; i < STORE_NMIGRATIONS &&
-	    store_migrations[i].version <= upto; i++) {
-		rc = store_schema_apply(s, &store_migrations[i], cause);
-		if (rc != 0)
+	if (s->drv->migrations != NULL) {
+		m = s->drv->migrations;
+		n = *s->drv->nmigrations;
+	}
+	/* A driver's list that stops short is a build's mistake: say so. */
+	if (n == 0 || m[n - 1].version < STORE_SCHEMA_VERSION) {
+		xasprintf(cause, "%s: the %s driver has no schema version %d "
+		    "(this sluice is built wrong)", store_path(s),
+		    s->drv->name, STORE_SCHEMA_VERSION);
+		return (STORE_ERR);
+	}
+	for (i = 0; i < n && m[i].version <= upto; i++) {
+		if ((rc = store_schema_apply(s, &m[i], cause)) != 0)
 			return (rc);
 	}
 	return (0);

@@ -131,12 +131,13 @@ extern const struct store_drv_function store_state_function;
  * Only running rows ask (CASE stops the others), through the run's own
  * rows: on a site of 20,000 runs, 300 running and 200 at gates, this
  * costs 0.7 ms of CPU for the header's counts where a walk of every
- * waiting row per run cost 10 ms.
+ * waiting row per run cost 10 ms.  The answer is 1 or 0 (an integer on
+ * every database: PostgreSQL's EXISTS is a boolean).
  */
 #define STORE_RUN_WAITING(w) \
-	"(CASE WHEN " w ".status = 'running' THEN EXISTS (SELECT 1" \
+	"(CASE WHEN " w ".status = 'running' THEN (CASE WHEN EXISTS (SELECT 1" \
 	" FROM workflow_steps g WHERE g.workflow_id = " w ".id" \
-	" AND g.status = 'waiting') ELSE 0 END)"
+	" AND g.status = 'waiting') THEN 1 ELSE 0 END) ELSE 0 END)"
 /*
  * What a queued run waits behind: the queued run of its key just before
  * it, else the oldest run holding the key.
@@ -172,7 +173,19 @@ int		 store_int64f(struct store *, const char *, int64_t *,
 		     const char *, const char *, ...);
 void		 store_keep_error(struct store *, char *);
 
-/* schema.c */
+/*
+ * schema.c: one schema version: its SQL, then a C step and more SQL when
+ * rows must be rewritten between the two (NULL: none).
+ */
+struct store_migration {
+	int64_t		 version;
+	const char	*sql;
+	int		(*fn)(struct store *, char **);
+	const char	*after;
+};
+/* schema-pg.c: PostgreSQL's versions, numbered as schema.c's. */
+extern const struct store_migration	 store_pg_migrations[];
+extern const size_t			 store_pg_nmigrations;
 int		 store_schema_migrate(struct store *, char **);
 int		 store_schema_migrate_to(struct store *, int64_t, char **);
 

@@ -58,6 +58,8 @@ static int	store_denied_engine(const char *, char **);
 static void	store_private(const char *);
 static int	store_files_writable(const char *);
 static int	store_open_once(const char *, int, struct store **, char **);
+static int	store_open_server(const char *, int, struct store **,
+		    char **);
 static int	store_reopen(struct store *, char **);
 static int	store_journal(struct store *, char **);
 static int	store_begin_moment(struct store *);
@@ -461,7 +463,7 @@ store_configure(struct store *s, const struct store_ident *id, char **cause)
 		    (long long)id->version);
 		return (STORE_READONLY);
 	}
-	if (!id->empty &&
+	if (!id->empty && !s->drv->server &&
 	    (rc = store_backup_migration(s, id->version, cause)) != 0) {
 		xasprintf(&why, "cannot upgrade %s from schema version %lld: "
 		    "keeping a copy first failed: %s", s->path,
@@ -496,6 +498,8 @@ store_open(const char *path, int flags, struct store **sp, char **cause)
 	int64_t		 start = time_mono_ms();
 	int		 rc, try = 0;
 
+	if (store_name_is_server(path))		/* no files to wait for */
+		return (store_open_server(path, flags, sp, cause));
 	for (;;) {
 		rc = store_open_once(path, flags, sp, cause);
 		if ((flags & STORE_F_READONLY) || (rc != STORE_READONLY &&
@@ -613,6 +617,59 @@ store_open_once(const char *path, int flags, struct store **sp,
 		store_private(path);
 	if (s->create_fd != -1)
 		flock(s->create_fd, LOCK_UN);	/* the fd stays: see above */
+	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
+	    "");
+	*sp = s;
+	return (0);
+
+fail:
+	store_close(s);
+	return (rc);
+}
+
+/*
+ * Open a database on a server (PostgreSQL): no file to make, lock or
+ * check; a new, empty database is set up unless flags forbid it (its
+ * migrations wait for one another on the write lock).
+ */
+static int
+store_open_server(const char *path, int flags, struct store **sp,
+    char **cause)
+{
+	const struct store_driver *drv;
+	struct store		*s;
+	struct store_ident	 id;
+	int			 rc;
+
+	*sp = NULL;
+	if ((drv = store_driver_for(path, cause)) == NULL)
+		return (STORE_ERR);
+	s = xcalloc(1, sizeof *s);
+	s->create_fd = -1;
+	s->path = xstrdup(path);
+	s->flags = flags;
+	s->drv = drv;
+	if (drv->open(path, (flags & STORE_F_READONLY) ?
+	    STORE_DRV_O_READONLY : 0, &s->conn, cause) != 0) {
+		rc = STORE_ERR;
+		goto fail;
+	}
+	s->busy_timeout = STORE_BUSY_TIMEOUT;
+	s->busy_waited = -1;
+	if (drv->busy_handler != NULL)
+		drv->busy_handler(s->conn, store_busy, s);
+	if ((flags & STORE_F_READONLY) || (drv->file_readonly != NULL &&
+	    drv->file_readonly(s->conn)))
+		s->readonly = 1;
+	memset(&id, 0, sizeof id);
+	if ((rc = store_identify(s, &id, cause)) != 0)
+		goto fail;
+	if (id.empty && (flags & (STORE_F_READONLY|STORE_F_NOCREATE))) {
+		rc = store_missing(path, cause);
+		goto fail;
+	}
+	if ((rc = store_configure(s, &id, cause)) != 0)
+		goto fail;
 	log_debug("%s: %s%s", __func__, path, s->readonly ? " (read-only)" :
 	    "");
 	*sp = s;

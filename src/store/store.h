@@ -63,10 +63,12 @@ struct store_actor {
 
 /*
  * driver.c: the driver store_open uses from now on, by name ("sqlite",
- * the default; driver.h is the seam).
+ * the default; driver.h is the seam); and whether a database name is a
+ * server's ("postgresql:service=NAME", cluster mode) rather than a file.
  */
 int		 store_set_driver(const char *, char **);
 const char	*store_driver_name(void);
+int		 store_name_is_server(const char *);
 
 /* store.c */
 char		*store_default_path(void);

@@ -17,10 +17,12 @@
 /*
  * action.c: what the console asks the engine for, and the sluice command
  * that does the same, shown in the message line so it can be pasted into
- * a runbook.  When this console is the engine the request is applied in
- * the loop at once; when another process is, it goes to the inbox and the
- * answer is picked up when the database next changes, so the console
- * never waits for it.
+ * a runbook.  Every request carries an id of its own, as every client's
+ * does (client_request_id).  When this console is the engine the request
+ * is applied in the loop at once; when another process is, it goes over
+ * that engine's socket (attach.c), else to the inbox, and the answer is
+ * shown when it comes, so the console never waits for it; one the
+ * engine's going away lost is asked about by its id (lost.c).
  */
 
 #include <stdlib.h>
@@ -109,10 +111,11 @@ ui_action_answer(struct ui *ui, const char *echo, const struct engine_reply *r)
 }
 
 /*
- * Ask the engine (args is consumed).  Here: applied now.  Elsewhere:
- * over its socket (else to the inbox), answered later.  None at all (this console could not take
- * the lock, e.g. a command is applying itself): the blocking way, which
- * is brief then.
+ * Ask the engine (args is consumed), with a request id of its own.
+ * Here: applied now.  Elsewhere: over its socket (else to the inbox),
+ * answered later; an answer the engine's going away lost is asked about
+ * (lost.c).  None at all (this console could not take the lock, e.g. a
+ * command is applying itself): the blocking way, which is brief then.
  */
 void
 ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
@@ -121,11 +124,12 @@ ui_action_send(struct ui *ui, const char *command, int64_t wf, int64_t step,
 	struct engine_request	 q;
 	struct engine_reply	 r;
 	struct ui_pending	*p;
-	char			*cause = NULL;
+	char			*cause = NULL, rid[ENGINE_REQUEST_ID_LEN + 1];
 	int64_t			 id;
 
 	memset(&q, 0, sizeof q);
 	memset(&r, 0, sizeof r);
+	client_request_id(&q, rid);	/* as every client's request has */
 	q.command = command;
 	q.workflow_id = wf;
 	q.step_id = step;

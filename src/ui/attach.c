@@ -20,7 +20,8 @@
  * socket (DB.sock).  It subscribes, so the engine tells it after every
  * commit that the database changed (the views read again then, rather
  * than polling); it sends its actions on the same connection and shows
- * each answer when it comes, in order, without waiting for it; and a
+ * each answer when it comes, in order, without waiting for it (an
+ * answer lost with the engine is asked about, lost.c); and a
  * ping now and then, only while nothing else was heard, keeps "engine:
  * pid N on HOST" and "(silent Ns)" truthful.
  */
@@ -41,12 +42,17 @@
 
 #define ATTACH_PING_MS		2000	/* ping after this much quiet */
 #define ATTACH_LINE_MAX		(64 * 1024)	/* an answer line, at most */
+#define ATTACH_ACTION		0	/* what a wait is for: an action */
+#define ATTACH_PING		1
+#define ATTACH_OUTCOME		2	/* what became of a lost one */
 #define ATTACH_OUT_MAX		(8 * 1024 * 1024)	/* unsent requests */
 
 /* An answer this console waits for, in the order it asked. */
 struct attach_wait {
 	char			*echo;		/* NULL: subscribe or ping */
+	char			*request;	/* the action's id, or outcome's */
 	int			 ping;
+	int			 outcome;	/* what became of request */
 	TAILQ_ENTRY(attach_wait) entry;
 };
 
@@ -67,7 +73,9 @@ struct ui_attach {
 static void	 attach_io(int, short, void *);
 static void	 attach_write(struct ui *);
 static void	 attach_line(struct ui *, const char *);
-static void	 attach_queue(struct ui *, const char *, const char *, int);
+static void	 attach_queue(struct ui *, const char *, const char *,
+		     const char *, int);
+static void	 attach_wait_free(struct attach_wait *);
 
 /*
  * Attach to the engine's socket when one answers; 0 when attached (or
@@ -95,9 +103,13 @@ ui_attach_open(struct ui *ui)
 	a->heard_at = time_mono_ms();
 	ui->attach = a;
 	a->ev = loop_fd_add(ui->loop, fd, POLLIN, attach_io, ui);
-	attach_queue(ui, "{\"command\":\"subscribe\"}\n", NULL, 0);
-	attach_queue(ui, "{\"command\":\"ping\"}\n", NULL, 1);
+	attach_queue(ui, "{\"command\":\"subscribe\"}\n", NULL, NULL,
+	    ATTACH_ACTION);
+	attach_queue(ui, "{\"command\":\"ping\"}\n", NULL, NULL,
+	    ATTACH_PING);
 	log_debug("%s: attached to the engine's socket", __func__);
+	if (ui->attach != NULL)
+		ui_lost_ask(ui);	/* answers the last engine lost */
 	return (0);
 }
 
@@ -110,13 +122,15 @@ ui_attach_close(struct ui *ui)
 
 	if (a == NULL)
 		return;
+	/* Gone first, so what follows asks no question of it. */
+	ui->attach = NULL;
 	while ((w = TAILQ_FIRST(&a->waits)) != NULL) {
 		TAILQ_REMOVE(&a->waits, w, entry);
-		if (w->echo != NULL && !ui->quit)
-			ui_screen_message(ui, 1, "%s: the engine went away "
-			    "before answering", w->echo);
-		free(w->echo);
-		free(w);
+		if (w->outcome)
+			ui_lost_unask(ui, w->request);
+		else if (w->echo != NULL && !ui->quit)
+			ui_lost_add(ui, w->request, w->echo);
+		attach_wait_free(w);
 	}
 	loop_fd_del(a->ev);
 	close(a->fd);
@@ -124,7 +138,15 @@ ui_attach_close(struct ui *ui)
 	buf_free(&a->out);
 	free(a->host);
 	free(a);
-	ui->attach = NULL;
+}
+
+/* Free a wait. */
+static void
+attach_wait_free(struct attach_wait *w)
+{
+	free(w->echo);
+	free(w->request);
+	free(w);
 }
 
 /* Is this console attached (actions go over the socket)? */
@@ -180,7 +202,8 @@ ui_attach_tick(struct ui *ui)
 	if (a == NULL || a->pinging)
 		return;
 	if (time_mono_ms() - a->heard_at >= ATTACH_PING_MS)
-		attach_queue(ui, "{\"command\":\"ping\"}\n", NULL, 1);
+		attach_queue(ui, "{\"command\":\"ping\"}\n", NULL, NULL,
+		    ATTACH_PING);
 }
 
 /* Send an action; its answer shows in the message line when it comes. */
@@ -189,23 +212,47 @@ ui_attach_send(struct ui *ui, const struct engine_request *q, const char *echo)
 {
 	char	*line;
 
-	line = engine_request_line(&ui->cfg->actor, q);
-	attach_queue(ui, line, echo, 0);
-	free(line);
 	ui_screen_message(ui, 0, "%s: sent to the engine", echo);
+	line = engine_request_line(&ui->cfg->actor, q);
+	attach_queue(ui, line, echo, q->request, ATTACH_ACTION);
+	free(line);
 }
 
-/* Queue a request line and what its answer is for. */
+/* Ask what became of request id; its answer goes to lost.c. */
+void
+ui_attach_outcome(struct ui *ui, const char *id)
+{
+	struct engine_request	 q;
+	char			*line;
+
+	memset(&q, 0, sizeof q);
+	q.command = "outcome";
+	q.request = id;
+	line = engine_request_line(&ui->cfg->actor, &q);
+	attach_queue(ui, line, NULL, id, ATTACH_OUTCOME);
+	free(line);
+}
+
+/*
+ * Queue a request line and what its answer is for: an action (echo, its
+ * request id), a ping, or an outcome (of request).  A connection that
+ * fails as it is written is closed, and its waits go as it says.
+ */
 static void
-attach_queue(struct ui *ui, const char *line, const char *echo, int ping)
+attach_queue(struct ui *ui, const char *line, const char *echo,
+    const char *request, int what)
 {
 	struct ui_attach	*a = ui->attach;
 	struct attach_wait	*w;
 
+	if (a == NULL)
+		return;
 	w = xcalloc(1, sizeof *w);
 	w->echo = echo != NULL ? xstrdup(echo) : NULL;
-	w->ping = ping;
-	if (ping)
+	w->request = request != NULL ? xstrdup(request) : NULL;
+	w->ping = what == ATTACH_PING;
+	w->outcome = what == ATTACH_OUTCOME;
+	if (w->ping)
 		a->pinging = 1;
 	if (TAILQ_EMPTY(&a->waits))
 		a->asked_at = time_mono_ms();
@@ -317,6 +364,13 @@ attach_line(struct ui *ui, const char *line)
 			free(a->host);
 			a->host = xstrdup(v->valuestring);
 		}
+	} else if (w->outcome) {
+		memset(&r, 0, sizeof r);
+		if (engine_reply_read(line, &r) == 0)
+			ui_lost_answer(ui, w->request, &r);
+		else
+			ui_lost_unask(ui, w->request);
+		engine_reply_clear(&r);
 	} else if (w->echo != NULL) {
 		memset(&r, 0, sizeof r);
 		if (engine_reply_read(line, &r) == 0)
@@ -324,6 +378,5 @@ attach_line(struct ui *ui, const char *line)
 		engine_reply_clear(&r);
 	}
 	cJSON_Delete(o);
-	free(w->echo);
-	free(w);
+	attach_wait_free(w);
 }

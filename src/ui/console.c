@@ -220,6 +220,7 @@ ui_tick(void *arg)
 	ui_attach_tick(ui);
 	if (ui->engine == NULL)
 		ui_engine_try(ui, 1);
+	ui_lost_ask(ui);	/* after the take-over: it may tell */
 	for (v = ui->top; v != NULL; v = v->below) {
 		if (v->ops->tick != NULL && v->ops->tick(ui, v))
 			ui_dirty(ui);
@@ -359,6 +360,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	loop_timer_free(ui.tick);
 	loop_hook_del(ui.loop, ui_before_sleep, &ui);
 	ui_action_clear(&ui);
+	ui_lost_clear(&ui);
 	store_lease_clear(&ui.lease);
 	free(ui.message);
 	ui_messages_free(&ui);

@@ -181,6 +181,42 @@ static const int footer_order[] = {
 };
 
 /*
+ * The run keys by the run's status, as the engine would answer them:
+ * retry a failed or cancelled run (or a running one's failed for-each
+ * items), pause or resume a running one, cancel one that has not ended;
+ * a queued or scheduled run can only be cancelled.
+ */
+static int
+key_works_run(struct view *page, int key)
+{
+	enum run_status	 st;
+	int		 known;
+
+	switch (page->ops->kind) {
+	case VIEW_WORKFLOWS:
+		known = ui_workflows_status(page, &st);
+		break;
+	case VIEW_RUN:
+		known = ui_run_status(page, &st);
+		break;
+	default:
+		return (1);
+	}
+	if (!known)
+		return (0);
+	switch (key) {
+	case 'R':
+		return (st == RUN_FAILED || st == RUN_CANCELLED ||
+		    st == RUN_RUNNING);
+	case 'p':
+		return (st == RUN_RUNNING);
+	default:
+		return (st == RUN_RUNNING || st == RUN_QUEUED ||
+		    st == RUN_SCHEDULED);
+	}
+}
+
+/*
  * Whether a key does something on the page as it is now: y and n only on
  * a waiting gate, s only on a failed or waiting step.  Keys not named
  * here always do.
@@ -191,6 +227,8 @@ key_works(struct view *page, int key)
 	enum step_status	 st;
 	int			 gate, known;
 
+	if (key == 'R' || key == 'p' || key == 'c')
+		return (key_works_run(page, key));
 	if (key != 'y' && key != 'n' && key != 's')
 		return (1);
 	switch (page->ops->kind) {

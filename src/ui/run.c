@@ -744,3 +744,15 @@ ui_run_state(struct view *v, enum step_status *st, int *gate)
 	*gate = tr->row->kind == KIND_GATE;
 	return (1);
 }
+
+/* The run's own status; 0 when not read yet. */
+int
+ui_run_status(struct view *v, enum run_status *st)
+{
+	struct run	*r = v->data;
+
+	if (r == NULL || r->wf == NULL)
+		return (0);
+	*st = r->wf->status;
+	return (1);
+}

@@ -186,6 +186,7 @@ struct ui {
 	int			 message_whole;	/* wraps until a key */
 	struct ui_messages	*messages;	/* every one, and the command */
 	struct ui_pending	*pending;
+	struct ui_lost		*lost;		/* answers lost: lost.c */
 
 	struct loop_fd		*tty;
 	struct loop_timer	*tick;		/* every second */
@@ -222,6 +223,15 @@ enum ui_paint {
 
 /* attach.c: the socket of an engine in another process. */
 struct ui_attach;
+struct ui_lost;
+
+/* lost.c: actions whose answer was lost, and what became of them. */
+void		 ui_lost_add(struct ui *, const char *, const char *);
+void		 ui_lost_answer(struct ui *, const char *,
+		     const struct engine_reply *);
+void		 ui_lost_unask(struct ui *, const char *);
+void		 ui_lost_ask(struct ui *);
+void		 ui_lost_clear(struct ui *);
 int		 ui_attach_open(struct ui *);
 void		 ui_attach_close(struct ui *);
 int		 ui_attach_ready(const struct ui *);
@@ -229,6 +239,7 @@ int		 ui_attach_known(const struct ui *);
 int		 ui_attach_silent(const struct ui *);
 int		 ui_attach_state(struct ui *, struct buf *);
 void		 ui_attach_tick(struct ui *);
+void		 ui_attach_outcome(struct ui *, const char *);
 void		 ui_attach_send(struct ui *, const struct engine_request *,
 		     const char *);
 
@@ -540,11 +551,13 @@ extern const struct view_ops ui_view_messages;
 
 /* Which workflow or step the page under the cursor is about. */
 int64_t		 ui_workflows_selected(struct view *);
+int		 ui_workflows_status(struct view *, enum run_status *);
 int64_t		 ui_audit_selected(struct view *);
 int		 ui_gates_selected(struct view *, int64_t *, int64_t *);
 const char	*ui_templates_selected(struct view *);
 int		 ui_run_selected(struct view *, int64_t *, int64_t *);
 int		 ui_run_state(struct view *, enum step_status *, int *);
+int		 ui_run_status(struct view *, enum run_status *);
 int		 ui_step_state(struct view *, enum step_status *, int *);
 int		 ui_run_toggle_timeline(struct view *);
 const char	*ui_run_retry_from(struct view *);

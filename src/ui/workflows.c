@@ -152,6 +152,18 @@ ui_workflows_selected(struct view *v)
 	return (wf->rows[wf->w.sel].id);
 }
 
+/* The selected workflow's status; 0 if none is selected. */
+int
+ui_workflows_status(struct view *v, enum run_status *st)
+{
+	struct workflows	*wf = v->data;
+
+	if (wf == NULL || wf->w.n == 0)
+		return (0);
+	*st = wf->rows[wf->w.sel].status;
+	return (1);
+}
+
 /* One workflow's cells. */
 static void
 workflows_row(struct ui *ui, void *arg, int i, const char **cells,

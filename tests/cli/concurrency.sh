@@ -122,6 +122,9 @@ line_like "$OUT" "^$second +deploy +queued +behind #$first " \
     "list: the next waits behind the one before it"
 run_sluice show "$second"
 line_like "$OUT" "^status: +queued$" "show: queued"
+line_like "$OUT" "^created: +[0-9-]+ [0-9:]+ by " \
+    "show: a queued run was created, not started"
+unlike "$OUT" "started:" "show: and does not say it started"
 line_like "$OUT" "^key: +deploy-shop \\(limit 1\\), queued behind #$first" \
     "show: the key, its limit and what it waits behind"
 run_sluice list --json

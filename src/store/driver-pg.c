@@ -1,0 +1,870 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * driver-pg.c: the PostgreSQL driver (cluster mode, SPEC §14), the one
+ * file with libpq's connection and statements.  A database is named
+ * "postgresql:CONNINFO" ("postgresql:service=NAME", hosts and TLS in
+ * pg_service.conf) or a postgresql:// URI.
+ *
+ * The store's SQL is SQLite's, translated once per statement
+ * (driver-pg-sql.c).  A kept statement is prepared on the server once per
+ * connection, at its first run, when its parameters' kinds are known (a
+ * blob is sent as bytea, the rest as text PostgreSQL types by their
+ * place); a statement used once goes in one round trip, unnamed.  A
+ * statement runs whole at its first step and its rows are read from the
+ * result.
+ *
+ * Write transactions take one advisory lock (the application id), so
+ * writers are one at a time as on SQLite and a write transaction reads
+ * what every earlier one committed; a lock waited for longer than
+ * lock_timeout asks the store's busy handler, as SQLite's does.  Read
+ * transactions are REPEATABLE READ: one snapshot, as SQLite's.
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+#include "store/driver.h"
+#include "store/driver-pg.h"
+
+#define PG_BYTEA	17	/* type oids we name */
+#define PG_INT8		20
+#define PG_TEXT		25
+
+/* The key of the write lock: the application id (STORE_APPLICATION_ID). */
+#define PG_WRITE_LOCK	"1936484707"
+
+/* How long one wait for a lock lasts before asking the store again. */
+#define PG_LOCK_SLICE	"100ms"
+
+struct pg_conn {
+	PGconn			*pg;
+	enum store_drv_code	 code;		/* the last failure */
+	char			*message;
+	int64_t			 changes;
+	int64_t			 total;
+	unsigned		 nstmts;	/* names given so far */
+	store_drv_busy_cb	 busy_cb;
+	void			*busy_arg;
+};
+
+struct pg_stmt {
+	struct store_stmt	 base;		/* first: the store's handle */
+	struct pg_conn		*c;
+	char			*sql;		/* translated */
+	int			 nparams;
+	int			 keep;
+	char			 name[24];	/* prepared on the server, */
+	int			 prepared;	/* once */
+	char			**values;	/* bound, as text or bytes */
+	int			*lengths;
+	int			*formats;
+	PGresult		*res;		/* its rows, once run */
+	int			 row;
+	int			 nrows;
+	unsigned char		**bytes;	/* bytea columns, decoded */
+	size_t			*nbytes;
+};
+
+static void	pg_fail(struct pg_conn *, const PGresult *);
+static enum store_drv_code pg_run(struct pg_conn *, const char *);
+static enum store_drv_code pg_int(struct pg_conn *, const char *,
+		    int64_t *);
+static void	pg_rows_clear(struct pg_stmt *);
+static PGresult	*pg_execute(struct pg_stmt *, const Oid *);
+
+/* Notices (a table already there, say) go to the log, not stderr. */
+static void
+pg_notice(void *arg, const char *message)
+{
+	(void)arg;
+	log_debug("postgresql: %s", message);
+}
+
+/*
+ * Note a failure: its code from the SQLSTATE, its message from the
+ * server's first line (or libpq's, for a lost connection).
+ */
+static void
+pg_fail(struct pg_conn *c, const PGresult *res)
+{
+	const char	*state = NULL, *msg = NULL;
+	char		*nl;
+
+	if (res != NULL) {
+		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	}
+	if (msg == NULL)
+		msg = PQerrorMessage(c->pg);
+	if (msg == NULL || *msg == '\0')
+		msg = "unknown PostgreSQL error";
+	free(c->message);
+	c->message = xstrdup(msg);
+	if ((nl = strchr(c->message, '\n')) != NULL)
+		*nl = '\0';
+	c->code = STORE_DRV_ERROR;
+	if (state == NULL)
+		return;
+	if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 ||
+	    strcmp(state, "55P03") == 0)
+		c->code = STORE_DRV_BUSY;	/* serialization, deadlock, lock */
+	else if (strncmp(state, "23", 2) == 0)
+		c->code = STORE_DRV_CONSTRAINT;
+	else if (strcmp(state, "25006") == 0 || strcmp(state, "42501") == 0)
+		c->code = STORE_DRV_READONLY;	/* read-only, no right */
+}
+
+/* Whether a name is PostgreSQL's: postgresql:CONNINFO or a URI. */
+static const char *
+pg_conninfo(const char *path)
+{
+	if (strncmp(path, "postgresql://", 13) == 0)
+		return (path);
+	if (strncmp(path, STORE_PG_PREFIX, strlen(STORE_PG_PREFIX)) == 0)
+		return (path + strlen(STORE_PG_PREFIX));
+	return (NULL);
+}
+
+/* Connect; a read-only store's transactions are read-only too. */
+static int
+pg_open(const char *path, int flags, struct store_conn **connp, char **cause)
+{
+	const char	*keys[] = { "dbname", "fallback_application_name",
+			    NULL };
+	const char	*vals[] = { NULL, "sluice", NULL };
+	struct pg_conn	*c;
+	char		*nl;
+
+	*connp = NULL;
+	if ((vals[0] = pg_conninfo(path)) == NULL) {
+		xasprintf(cause, "cannot open database %s: not a PostgreSQL "
+		    "name (postgresql:service=NAME)", path);
+		return (-1);
+	}
+	c = xcalloc(1, sizeof *c);
+	c->pg = PQconnectdbParams(keys, vals, 1);
+	if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
+		xasprintf(cause, "cannot open database %s: %s", path,
+		    c->pg != NULL ? PQerrorMessage(c->pg) : "out of memory");
+		if ((nl = strchr(*cause, '\n')) != NULL)
+			*nl = '\0';
+		PQfinish(c->pg);
+		free(c);
+		return (-1);
+	}
+	PQsetNoticeProcessor(c->pg, pg_notice, NULL);
+	*connp = (struct store_conn *)c;
+	if (pg_run(c, "SET lock_timeout = '" PG_LOCK_SLICE "'") != 0 ||
+	    ((flags & STORE_DRV_O_READONLY) &&
+	    pg_run(c, "SET default_transaction_read_only = on") != 0)) {
+		xasprintf(cause, "cannot open database %s: %s", path,
+		    c->message);
+		PQfinish(c->pg);
+		free(c->message);
+		free(c);
+		*connp = NULL;
+		return (-1);
+	}
+	return (0);
+}
+
+static void
+pg_close(struct store_conn *conn)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	if (c == NULL)
+		return;
+	PQfinish(c->pg);
+	free(c->message);
+	free(c);
+}
+
+static enum store_drv_code
+pg_error(struct store_conn *conn)
+{
+	return (((struct pg_conn *)conn)->code);
+}
+
+static const char *
+pg_message(struct store_conn *conn)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	return (c->message != NULL ? c->message : "no error");
+}
+
+/* Run SQL without parameters, its rows ignored. */
+static enum store_drv_code
+pg_run(struct pg_conn *c, const char *sql)
+{
+	PGresult	*res;
+	int		 ok;
+
+	res = PQexec(c->pg, sql);
+	ok = PQresultStatus(res) == PGRES_COMMAND_OK ||
+	    PQresultStatus(res) == PGRES_TUPLES_OK;
+	if (!ok)
+		pg_fail(c, res);
+	PQclear(res);
+	return (ok ? STORE_DRV_OK : c->code);
+}
+
+/* Prepare: translate now, send at the first step. */
+static enum store_drv_code
+pg_prepare(struct store_conn *conn, const char *sql, int keep,
+    struct store_stmt **stp)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	struct pg_stmt	*h;
+
+	h = xcalloc(1, sizeof *h);
+	h->base.drv = &store_driver_pg;
+	h->c = c;
+	h->sql = store_pg_sql(sql, &h->nparams);
+	h->keep = keep;
+	if (keep)
+		snprintf(h->name, sizeof h->name, "sluice_%u", ++c->nstmts);
+	if (h->nparams > 0) {
+		h->values = xcalloc(h->nparams, sizeof *h->values);
+		h->lengths = xcalloc(h->nparams, sizeof *h->lengths);
+		h->formats = xcalloc(h->nparams, sizeof *h->formats);
+	}
+	*stp = &h->base;
+	return (STORE_DRV_OK);
+}
+
+/* Forget the rows of the last run. */
+static void
+pg_rows_clear(struct pg_stmt *h)
+{
+	int	 i;
+
+	if (h->bytes != NULL) {
+		for (i = 0; i < PQnfields(h->res); i++)
+			free(h->bytes[i]);
+		free(h->bytes);
+		free(h->nbytes);
+		h->bytes = NULL;
+		h->nbytes = NULL;
+	}
+	PQclear(h->res);
+	h->res = NULL;
+}
+
+static void
+pg_reset(struct store_stmt *st, int clear)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	int		 i;
+
+	pg_rows_clear(h);
+	if (!clear)
+		return;
+	for (i = 0; i < h->nparams; i++) {
+		free(h->values[i]);
+		h->values[i] = NULL;
+		h->lengths[i] = h->formats[i] = 0;
+	}
+}
+
+static void
+pg_finalize(struct store_stmt *st)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	char		*sql;
+
+	pg_reset(st, 1);
+	/* The server's copy goes with the statement, as SQLite's does. */
+	if (h->prepared && PQstatus(h->c->pg) == CONNECTION_OK) {
+		xasprintf(&sql, "DEALLOCATE %s", h->name);
+		PQclear(PQexec(h->c->pg, sql));
+		free(sql);
+	}
+	free(h->values);
+	free(h->lengths);
+	free(h->formats);
+	free(h->sql);
+	free(h);
+}
+
+static int
+pg_parameters(struct store_stmt *st)
+{
+	return (((struct pg_stmt *)st)->nparams);
+}
+
+/*
+ * Collect a pipeline's results: n queries, then the sync.  Returned: the
+ * first failure, else the result of query want; *prep says whether query
+ * prep (a Parse, or -1) succeeded.
+ */
+static PGresult *
+pg_collect(PGconn *pg, int n, int want, int prep, int *prepared)
+{
+	PGresult	*r, *keep = NULL, *fail = NULL;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		while ((r = PQgetResult(pg)) != NULL) {
+			if (i == prep && PQresultStatus(r) == PGRES_COMMAND_OK)
+				*prepared = 1;
+			if (PQresultStatus(r) == PGRES_FATAL_ERROR &&
+			    fail == NULL)
+				fail = r;
+			else if (i == want && keep == NULL)
+				keep = r;
+			else
+				PQclear(r);
+		}
+	}
+	while ((r = PQgetResult(pg)) != NULL &&
+	    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
+		PQclear(r);
+	PQclear(r);
+	if (fail != NULL) {
+		PQclear(keep);
+		return (fail);
+	}
+	return (keep);
+}
+
+/*
+ * Run the statement in one round trip, as a pipeline: prepared first
+ * when kept and not yet, and inside a transaction between a savepoint
+ * and its release, so that a statement that fails undoes itself alone
+ * and the transaction goes on, as on SQLite (PostgreSQL would abort it
+ * whole).  types are the parameters' (NULL: bytea for blobs, the rest
+ * left to the server).
+ */
+static PGresult *
+pg_execute(struct pg_stmt *h, const Oid *types)
+{
+	PGconn		*pg = h->c->pg;
+	PGresult	*res;
+	Oid		*own = NULL;
+	int		 i, n = 0, want, prep = -1, guard, sent = 1;
+
+	if (types == NULL && h->nparams > 0) {
+		own = xcalloc(h->nparams, sizeof *own);
+		for (i = 0; i < h->nparams; i++)
+			own[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
+		types = own;
+	}
+	guard = PQtransactionStatus(pg) == PQTRANS_INTRANS;
+	if (!PQenterPipelineMode(pg))
+		sent = 0;
+	if (sent && guard)
+		sent = PQsendQueryParams(pg, "SAVEPOINT sluice_stmt", 0, NULL,
+		    NULL, NULL, NULL, 0), n++;
+	if (sent && h->keep && !h->prepared) {
+		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
+		prep = n++;
+	}
+	want = n++;
+	if (sent && h->keep)
+		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	else if (sent)
+		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	if (sent && guard)
+		sent = PQsendQueryParams(pg, "RELEASE sluice_stmt", 0, NULL,
+		    NULL, NULL, NULL, 0), n++;
+	free(own);
+	if (sent)
+		sent = PQpipelineSync(pg);
+	if (!sent) {
+		/* libpq could not send (a lost connection): say why. */
+		PQexitPipelineMode(pg);
+		return (PQmakeEmptyPGresult(pg, PGRES_FATAL_ERROR));
+	}
+	res = pg_collect(pg, n, want, prep, &h->prepared);
+	PQexitPipelineMode(pg);
+	if (guard && PQresultStatus(res) == PGRES_FATAL_ERROR)
+		PQclear(PQexec(pg, "ROLLBACK TO sluice_stmt; RELEASE sluice_stmt"));
+	return (res);
+}
+
+/*
+ * A parameter PostgreSQL cannot type from its place (?1 IS NULL alone:
+ * indeterminate or ambiguous) is typed from its value instead: integers
+ * as bigint, the rest as text.
+ */
+static PGresult *
+pg_execute_typed(struct pg_stmt *h)
+{
+	PGresult	*res;
+	Oid		*types;
+	char		*end;
+	int		 i;
+
+	types = xcalloc(h->nparams, sizeof *types);
+	for (i = 0; i < h->nparams; i++) {
+		if (h->formats[i] == 1)
+			types[i] = PG_BYTEA;
+		else if (h->values[i] != NULL && *h->values[i] != '\0' &&
+		    (strtoll(h->values[i], &end, 10), *end == '\0'))
+			types[i] = PG_INT8;
+		else
+			types[i] = PG_TEXT;
+	}
+	res = pg_execute(h, types);
+	free(types);
+	return (res);
+}
+
+/* The next row: the statement runs at the first step after a reset. */
+static enum store_drv_code
+pg_step(struct store_stmt *st)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	struct pg_conn	*c = h->c;
+	PGresult	*res;
+	const char	*state, *cmd;
+
+	if (h->res == NULL) {
+		res = pg_execute(h, NULL);
+		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		if (state != NULL && (strcmp(state, "42P18") == 0 ||
+		    strcmp(state, "42P08") == 0)) {
+			PQclear(res);
+			res = pg_execute_typed(h);
+		}
+		if (PQresultStatus(res) != PGRES_TUPLES_OK &&
+		    PQresultStatus(res) != PGRES_COMMAND_OK) {
+			pg_fail(c, res);
+			log_debug("%s: %s: %s", __func__, c->message, h->sql);
+			PQclear(res);
+			return (c->code);
+		}
+		cmd = PQcmdStatus(res);
+		if (strncmp(cmd, "INSERT", 6) == 0 ||
+		    strncmp(cmd, "UPDATE", 6) == 0 ||
+		    strncmp(cmd, "DELETE", 6) == 0) {
+			c->changes = strtoll(PQcmdTuples(res), NULL, 10);
+			c->total += c->changes;
+		}
+		h->res = res;
+		h->nrows = PQntuples(res);
+		h->row = -1;
+	}
+	if (++h->row < h->nrows)
+		return (STORE_DRV_ROW);
+	h->row = h->nrows;
+	return (STORE_DRV_DONE);
+}
+
+/* Keep a value for parameter idx (from 1). */
+static enum store_drv_code
+pg_bind(struct pg_stmt *h, int idx, char *value, int len, int format)
+{
+	if (idx < 1 || idx > h->nparams) {
+		free(value);
+		free(h->c->message);
+		xasprintf(&h->c->message, "no parameter %d", idx);
+		h->c->code = STORE_DRV_ERROR;
+		return (STORE_DRV_ERROR);
+	}
+	free(h->values[idx - 1]);
+	h->values[idx - 1] = value;
+	h->lengths[idx - 1] = len;
+	h->formats[idx - 1] = format;
+	return (STORE_DRV_OK);
+}
+
+static enum store_drv_code
+pg_bind_int64(struct store_stmt *st, int idx, int64_t v)
+{
+	char	*text;
+
+	xasprintf(&text, "%lld", (long long)v);
+	return (pg_bind((struct pg_stmt *)st, idx, text, 0, 0));
+}
+
+static enum store_drv_code
+pg_bind_text(struct store_stmt *st, int idx, const char *v, size_t len)
+{
+	char	*text;
+
+	text = xmalloc(len + 1);
+	memcpy(text, v, len);
+	text[len] = '\0';
+	return (pg_bind((struct pg_stmt *)st, idx, text, 0, 0));
+}
+
+static enum store_drv_code
+pg_bind_blob(struct store_stmt *st, int idx, const void *v, size_t len)
+{
+	char	*bytes;
+
+	bytes = xmalloc(len + 1);
+	if (len > 0)
+		memcpy(bytes, v, len);
+	return (pg_bind((struct pg_stmt *)st, idx, bytes, (int)len, 1));
+}
+
+static enum store_drv_code
+pg_bind_null(struct store_stmt *st, int idx)
+{
+	return (pg_bind((struct pg_stmt *)st, idx, NULL, 0, 0));
+}
+
+/* Whether the current row has a column col. */
+static int
+pg_has(struct pg_stmt *h, int col)
+{
+	return (h->res != NULL && h->row >= 0 && h->row < h->nrows &&
+	    col >= 0 && col < PQnfields(h->res));
+}
+
+static int
+pg_column_null(struct store_stmt *st, int col)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+
+	return (!pg_has(h, col) || PQgetisnull(h->res, h->row, col));
+}
+
+/* An integer column; a boolean as 1 or 0, as SQLite gives a test. */
+static int64_t
+pg_column_int64(struct store_stmt *st, int col)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	const char	*v;
+
+	if (pg_column_null(st, col))
+		return (0);
+	v = PQgetvalue(h->res, h->row, col);
+	if (strcmp(v, "t") == 0)
+		return (1);
+	if (strcmp(v, "f") == 0)
+		return (0);
+	return (strtoll(v, NULL, 10));
+}
+
+/*
+ * A bytea column's bytes, decoded once per row into a buffer of ours,
+ * with a NUL after them so they read as text too (as SQLite's blobs).
+ */
+static const unsigned char *
+pg_bytes(struct pg_stmt *h, int col, size_t *len)
+{
+	unsigned char	*raw;
+	size_t		 n;
+
+	if (h->bytes == NULL) {
+		h->bytes = xcalloc(PQnfields(h->res), sizeof *h->bytes);
+		h->nbytes = xcalloc(PQnfields(h->res), sizeof *h->nbytes);
+	}
+	raw = PQunescapeBytea((const unsigned char *)PQgetvalue(h->res,
+	    h->row, col), &n);
+	if (raw == NULL)
+		fatalx("%s: out of memory", __func__);
+	free(h->bytes[col]);
+	h->bytes[col] = xmalloc(n + 1);
+	memcpy(h->bytes[col], raw, n);
+	h->bytes[col][n] = '\0';
+	h->nbytes[col] = n;
+	PQfreemem(raw);
+	*len = n;
+	return (h->bytes[col]);
+}
+
+static const char *
+pg_column_text(struct store_stmt *st, int col)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	size_t		 len;
+
+	if (pg_column_null(st, col))
+		return (NULL);
+	if (PQftype(h->res, col) != PG_BYTEA)
+		return (PQgetvalue(h->res, h->row, col));
+	return ((const char *)pg_bytes(h, col, &len));
+}
+
+static const void *
+pg_column_blob(struct store_stmt *st, int col, size_t *len)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+
+	*len = 0;
+	if (pg_column_null(st, col))
+		return (NULL);
+	if (PQftype(h->res, col) != PG_BYTEA) {
+		*len = (size_t)PQgetlength(h->res, h->row, col);
+		return (PQgetvalue(h->res, h->row, col));
+	}
+	pg_bytes(h, col, len);
+	return (*len > 0 ? h->bytes[col] : NULL);
+}
+
+/* Constant SQL, translated, one or more statements. */
+static enum store_drv_code
+pg_exec(struct store_conn *conn, const char *sql)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	enum store_drv_code rc, save;
+	char		*text, *guarded;
+
+	text = store_pg_sql(sql, NULL);
+	if (PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
+		/* Undone alone when it fails, as pg_execute's statements. */
+		xasprintf(&guarded, "SAVEPOINT sluice_stmt; %s;"
+		    " RELEASE sluice_stmt", text);
+		free(text);
+		text = guarded;
+	}
+	if ((rc = pg_run(c, text)) != STORE_DRV_OK &&
+	    PQtransactionStatus(c->pg) == PQTRANS_INERROR) {
+		save = c->code;
+		PQclear(PQexec(c->pg, "ROLLBACK TO sluice_stmt;"
+		    " RELEASE sluice_stmt"));
+		c->code = save;
+	}
+	if (rc != STORE_DRV_OK)
+		log_debug("%s: %s: %s", __func__, c->message, text);
+	free(text);
+	return (rc);
+}
+
+/*
+ * Begin: a write transaction waits for the write lock in slices of
+ * lock_timeout, asking the store's busy handler between them.
+ */
+static enum store_drv_code
+pg_begin(struct store_conn *conn, int level, int write)
+{
+	struct pg_conn		*c = (struct pg_conn *)conn;
+	enum store_drv_code	 rc;
+	int			 count;
+
+	if (level > 0)
+		return (pg_run(c, "SAVEPOINT store_nested"));
+	if (!write)
+		return (pg_run(c, "BEGIN ISOLATION LEVEL REPEATABLE READ"));
+	for (count = 0;; count++) {
+		rc = pg_run(c, "BEGIN; SELECT pg_advisory_xact_lock("
+		    PG_WRITE_LOCK ")");
+		if (rc == STORE_DRV_OK)
+			return (rc);
+		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+			PQclear(PQexec(c->pg, "ROLLBACK"));
+		if (rc != STORE_DRV_BUSY || c->busy_cb == NULL ||
+		    !c->busy_cb(c->busy_arg, count))
+			return (rc);
+	}
+}
+
+/*
+ * Commit: a transaction PostgreSQL aborted at a failed statement ends
+ * rolled back, and says so, where SQLite would have kept the rest.
+ */
+static enum store_drv_code
+pg_commit(struct store_conn *conn, int level)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	if (PQtransactionStatus(c->pg) == PQTRANS_INERROR) {
+		free(c->message);
+		c->message = xstrdup("a statement of the transaction failed, "
+		    "so PostgreSQL aborted it");
+		c->code = STORE_DRV_ERROR;
+		return (c->code);
+	}
+	if (level > 0)
+		return (pg_run(c, "RELEASE store_nested"));
+	return (pg_run(c, "COMMIT"));
+}
+
+static enum store_drv_code
+pg_rollback(struct store_conn *conn, int level)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	if (level > 0)
+		return (pg_run(c, "ROLLBACK TO store_nested;"
+		    " RELEASE store_nested"));
+	return (pg_run(c, "ROLLBACK"));
+}
+
+static int
+pg_in_transaction(struct store_conn *conn)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	return (PQtransactionStatus(c->pg) != PQTRANS_IDLE &&
+	    PQtransactionStatus(c->pg) != PQTRANS_UNKNOWN);
+}
+
+/* A query for one integer (0 when there is no row or it is NULL). */
+static enum store_drv_code
+pg_int(struct pg_conn *c, const char *sql, int64_t *v)
+{
+	PGresult	*res;
+
+	*v = 0;
+	res = PQexec(c->pg, sql);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		pg_fail(c, res);
+		PQclear(res);
+		return (c->code);
+	}
+	if (PQntuples(res) > 0 && !PQgetisnull(res, 0, 0))
+		*v = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+	PQclear(res);
+	return (STORE_DRV_OK);
+}
+
+/* The id the last INSERT made (sluice_lastval: 0 before any). */
+static int64_t
+pg_last_insert_id(struct store_conn *conn)
+{
+	int64_t	 v;
+
+	if (pg_int((struct pg_conn *)conn, "SELECT sluice_lastval()", &v) !=
+	    STORE_DRV_OK)
+		return (0);
+	return (v);
+}
+
+static int64_t
+pg_changes(struct store_conn *conn)
+{
+	return (((struct pg_conn *)conn)->changes);
+}
+
+static int64_t
+pg_total_changes(struct store_conn *conn)
+{
+	return (((struct pg_conn *)conn)->total);
+}
+
+/*
+ * A counter that moves when a transaction that wrote has begun anywhere
+ * since: the next transaction id.  It moves for ours too, which costs a
+ * reader one needless look, never a missed change.
+ */
+static enum store_drv_code
+pg_data_version(struct store_conn *conn, int64_t *v)
+{
+	return (pg_int((struct pg_conn *)conn,
+	    "SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint", v));
+}
+
+/*
+ * What the database is: sluice_meta's application id and version, and
+ * how many tables, indexes and views its schema has (0, 0, 0: new).
+ */
+static enum store_drv_code
+pg_identify(struct store_conn *conn, int64_t *appid, int64_t *version,
+    int64_t *objects)
+{
+	struct pg_conn		*c = (struct pg_conn *)conn;
+	enum store_drv_code	 rc;
+	int64_t			 meta;
+
+	*appid = *version = 0;
+	rc = pg_int(c, "SELECT count(*) FROM pg_class c JOIN pg_namespace n"
+	    " ON n.oid = c.relnamespace WHERE n.nspname = current_schema()"
+	    " AND c.relkind IN ('r', 'i', 'v', 'S')", objects);
+	if (rc == STORE_DRV_OK)
+		rc = pg_int(c, "SELECT count(*) FROM pg_class c"
+		    " JOIN pg_namespace n ON n.oid = c.relnamespace"
+		    " WHERE n.nspname = current_schema()"
+		    " AND c.relname = 'sluice_meta'", &meta);
+	if (rc != STORE_DRV_OK || meta == 0)
+		return (rc);
+	if ((rc = pg_int(c, "SELECT application_id FROM sluice_meta",
+	    appid)) != STORE_DRV_OK)
+		return (rc);
+	return (pg_int(c, "SELECT user_version FROM sluice_meta", version));
+}
+
+static void
+pg_busy_handler(struct store_conn *conn, store_drv_busy_cb cb, void *arg)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	c->busy_cb = cb;
+	c->busy_arg = arg;
+}
+
+/* Read-only: a hot standby, or a session that says so. */
+static int
+pg_file_readonly(struct store_conn *conn)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	const char	*v;
+
+	v = PQparameterStatus(c->pg, "in_hot_standby");
+	if (v != NULL && strcmp(v, "on") == 0)
+		return (1);
+	v = PQparameterStatus(c->pg, "default_transaction_read_only");
+	return (v != NULL && strcmp(v, "on") == 0);
+}
+
+const struct store_driver store_driver_pg = {
+	.name = "postgresql",
+	.server = 1,
+	.migrations = store_pg_migrations,
+	.nmigrations = &store_pg_nmigrations,
+
+	.open = pg_open,
+	.close = pg_close,
+	.error = pg_error,
+	.message = pg_message,
+
+	.prepare = pg_prepare,
+	.finalize = pg_finalize,
+	.reset = pg_reset,
+	.parameters = pg_parameters,
+	.step = pg_step,
+
+	.bind_int64 = pg_bind_int64,
+	.bind_text = pg_bind_text,
+	.bind_blob = pg_bind_blob,
+	.bind_null = pg_bind_null,
+
+	.column_null = pg_column_null,
+	.column_int64 = pg_column_int64,
+	.column_text = pg_column_text,
+	.column_blob = pg_column_blob,
+
+	.exec = pg_exec,
+
+	.begin = pg_begin,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.in_transaction = pg_in_transaction,
+
+	.last_insert_id = pg_last_insert_id,
+	.changes = pg_changes,
+	.total_changes = pg_total_changes,
+	.data_version = pg_data_version,
+	.identify = pg_identify,
+
+	.busy_handler = pg_busy_handler,
+	.file_readonly = pg_file_readonly,
+};
