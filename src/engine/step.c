@@ -350,16 +350,22 @@ engine_wf_requeue(struct engine *e, struct ewf *wf)
 /*
  * Whether one more process may be recorded running.  Past the job slots
  * only while processes end briefly (the last ran under ENGINE_BRIEF_MS,
- * so a slot frees soon), and one more per slot at most: those wait,
- * committed, for a slot, and take it the moment one frees
- * (engine_spawn), so the slots do not idle while the next starts
- * commit.  Processes that run longer wait "ready", as the commit is
- * then a small part of their time.
+ * so a slot frees soon), and as many more as there are slots, at least
+ * ENGINE_AHEAD_MIN (with few slots, one commit then still covers the
+ * starts of several processes): those wait, committed, for a slot, and
+ * take it the moment one frees (engine_spawn), so the slots do not idle
+ * while the next starts commit.  Processes that run longer wait
+ * "ready", as the commit is then a small part of their time.
  */
 static int
 engine_jobs_room(const struct engine *e)
 {
-	return (e->nprocs < (e->brief ? 2 : 1) * e->opts.max_jobs);
+	int	 ahead = 0;
+
+	if (e->brief)
+		ahead = e->opts.max_jobs > ENGINE_AHEAD_MIN ?
+		    e->opts.max_jobs : ENGINE_AHEAD_MIN;
+	return (e->nprocs < e->opts.max_jobs + ahead);
 }
 
 /*
