@@ -70,6 +70,7 @@
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/engine-lib.sh"
 . "$here/service-lib.sh"
+. "$here/console-db.sh"
 
 for c in tmux sqlite3 "${CC:-cc}"; do
 	command -v "$c" >/dev/null ||
@@ -96,32 +97,6 @@ unset TMUX TMUX_PANE
 
 "${CC:-cc}" -O2 -o "$B_DIR/monotime" "$here/monotime.c"
 mono() { "$B_DIR/monotime"; }
-
-# gen W: the path of a database of W workflows for $SLUICE, made when
-# missing or older than console-gen.sh; one per schema version, so a
-# sluice before and after a migration each have theirs.
-gen() {
-	mkdir -p "$cache"
-	# The schema this sluice makes (init; before init, a write).
-	echo '{"flow": {"start": {"tool": "noop"}}}' >"$B_DIR/probe.json"
-	"$SLUICE" init "$B_DIR/schema.db" >/dev/null 2>&1 ||
-	    "$SLUICE" --db "$B_DIR/schema.db" template save probe \
-	    "$B_DIR/probe.json" >/dev/null 2>&1 || true
-	_want=$(sqlite3 "$B_DIR/schema.db" 'PRAGMA user_version')
-	rm -f "$B_DIR/schema.db"*
-	_db=$cache/console-$1x$steps-v$_want.db
-	if [ -f "$_db" ] && [ "$here/console-gen.sh" -nt "$_db" ]; then
-		rm -f "$_db" "$_db-wal" "$_db-shm"
-	fi
-	if [ ! -f "$_db" ]; then
-		rm -f "$_db.new" "$_db.new-wal" "$_db.new-shm"
-		SLUICE=$SLUICE sh "$here/console-gen.sh" "$_db.new" "$1" \
-		    "$steps" >&2 || exit 1
-		mv "$_db.new" "$_db"
-		rm -f "$_db.new.lock"
-	fi
-	echo "$_db"
-}
 
 # t KEY: tmux against the benchmark's own server.
 t() {
@@ -326,7 +301,7 @@ bench() {
 		_what="a for-each of $1 \"sleep ${FOREACH_SLEEP:-0.2}\" items"
 		_what="$_what ($_left not ended after the keys)"
 	fi
-	[ -z "$member" ] || _what="$_what, a member's console over the socket"
+	[ -z "$member" ] || _what="$_what, a member's console (service mode)"
 	[ -z "${HOST_PROCS:-}" ] || _what="$_what, $HOST_PROCS host processes"
 	stop
 	[ -z "$member" ] || svc_engine_stop

@@ -16,7 +16,7 @@ export CONSOLE_DB_DIR="$T_DIR/cache"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
 # Sourced by the others, not run.
-LIBS="engine-lib.sh service-lib.sh sluice-bin.sh"
+LIBS="console-db.sh engine-lib.sh service-lib.sh sluice-bin.sh"
 SEEN=
 
 # bench SCRIPT LINE [ARGS...]: run bench/SCRIPT ARGS (at most 5 minutes);
@@ -59,6 +59,7 @@ bench prune.sh "prune (after): 40 workflows" 40 2
 bench backup-approve.sh "backup (after): 40 workflows" 40
 bench console-gen.sh "console-gen: $T_DIR/gen.db: 20 workflows" \
     "$T_DIR/gen.db" 20 8
+bench status.sh "sluice status: 30 workflows, 3 runs" 30 3
 bench crash.sh "crash: " 1
 if [ -x "$BUILD/tests/unit/test-powerloss" ]; then
 	POWERLOSS_BIN="$BUILD/tests/unit/test-powerloss" \

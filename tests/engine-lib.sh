@@ -101,6 +101,22 @@ engine_crash() {
 	wait "$EPID" 2>/dev/null
 }
 
+# stopped PID: the process is stopped (SIGSTOP: it reached its
+# SLUICE_TEST_HOLD, test builds only).
+stopped() {
+	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]
+}
+
+# held_engine POINT: an engine that stops itself at POINT (SLUICE_TEST_HOLD),
+# listening; $EPID.
+held_engine() {
+	SLUICE_TEST_HOLD=$1 "$SLUICE" engine >"$T_DIR/engine.out" \
+	    2>"$T_DIR/engine.err" </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for engine_named "$EPID" && wait_for test -S "$SLUICE_DB.sock"
+}
+
 # new_id: the newest workflow's id.
 new_id() {
 	q "SELECT max(id) FROM workflows"

@@ -32,6 +32,8 @@
 #   scr_open_row WF STEP       the run view of WF filtered to STEP, Enter
 #                              on its row
 #   scr_open_step WF STEP      the same, awaiting the step's details
+#   scr_approve STEP WF TEXT   y on gate STEP of run WF in the gates
+#                              view, with TEXT as the comment
 #
 # After each wait, $SCR_LAST holds the screen it ended on.  The console
 # gets TERM=xterm-256color, LANG and LC_ALL C.UTF-8 unless the VAR=VAL
@@ -296,6 +298,18 @@ scr_open_step() {
 	scr_open_row "$1" "$2" || return 1
 	scr_wait "^  step +[0-9]+, key " || return 1
 	scr_wait "^. $2  [a-z]+( |\$)" || return 1
+}
+
+# scr_approve STEP WF TEXT: the gates view filtered to gate STEP (of run
+# WF), then y with TEXT as the comment; 1 if the gate is not listed.
+scr_approve() {
+	scr_keys 2 Escape /
+	scr_type "$1"
+	scr_keys Enter
+	scr_wait "^$1 +$2 " || return 1
+	scr_keys y
+	scr_type "$3"
+	scr_keys Enter
 }
 
 # scr_sanitizers_ok DESC: one case: no sanitizer report was written.

@@ -195,6 +195,11 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 		cells[6] = took;
 		cells[7] = st[i].error != NULL ? st[i].error :
 		    st[i].result_json != NULL ? st[i].result_json : "";
+		if (st[i].status == STEP_QUEUED && st[i].behind != 0) {
+			snprintf(child, sizeof child, "queued behind #%lld",
+			    (long long)st[i].behind);
+			cells[7] = child;
+		}
 		if (st[i].child_id != 0 && st[i].status == STEP_RUNNING) {
 			snprintf(child, sizeof child, "child workflow %lld",
 			    (long long)st[i].child_id);

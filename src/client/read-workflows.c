@@ -327,6 +327,11 @@ json_show_step(const struct store_step *p)
 		cJSON_AddNumberToObject(s, "child_id", (double)p->child_id);
 	else
 		cJSON_AddNullToObject(s, "child_id");
+	/* A queued step: the step row it waits behind (SPEC §13). */
+	if (p->status == STEP_QUEUED && p->behind != 0)
+		cJSON_AddNumberToObject(s, "behind", (double)p->behind);
+	else
+		cJSON_AddNullToObject(s, "behind");
 	if (p->kind == KIND_WAIT)
 		cJSON_AddItemToObject(s, "wait", json_show_wait(p));
 	if (p->progress_pct >= 0 || p->progress_text != NULL) {

@@ -63,6 +63,14 @@ static const char conc_step_holder_sql[] =
 	"SELECT min(h.id) FROM workflow_steps h, workflow_steps r"
 	" WHERE r.id = ?1 AND h.conc_key = r.conc_key AND h.id <> r.id"
 	" AND h." CONC_STEP_HOLDS;
+/* What a queued step waits behind: as STORE_RUN_BEHIND for runs. */
+static const char conc_step_behind_sql[] =
+	"SELECT COALESCE((SELECT max(q.id) FROM workflow_steps q,"
+	" workflow_steps r WHERE r.id = ?1 AND q.conc_key = r.conc_key"
+	" AND q.status = 'queued' AND q.id < r.id), (SELECT min(h.id)"
+	" FROM workflow_steps h, workflow_steps r WHERE r.id = ?1"
+	" AND h.conc_key = r.conc_key AND h.id <> r.id AND h."
+	CONC_STEP_HOLDS "))";
 static const char conc_step_next_sql[] =
 	"SELECT min(q.id) FROM workflow_steps q, workflow_steps r"
 	" WHERE r.id = ? AND q.conc_key = r.conc_key AND q.status = 'queued'";
@@ -147,6 +155,30 @@ store_conc_step_holder(struct store *s, int64_t id, int64_t *holder)
 {
 	return (store_int64f(s, "find key holder", holder,
 	    conc_step_holder_sql, "i", id));
+}
+
+/*
+ * Fill in what each queued step of a list waits behind (SPEC §13: a
+ * queued run or step shows it): a query for each queued row, and most
+ * lists have none.
+ */
+int
+store_steps_behind(struct store *s, struct store_step *list, size_t n,
+    char **cause)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		if (list[i].status != STEP_QUEUED)
+			continue;
+		if (store_int64f(s, "find what a step waits behind",
+		    &list[i].behind, conc_step_behind_sql, "i",
+		    list[i].id) != 0) {
+			xasprintf(cause, "%s", store_last_error(s));
+			return (STORE_ERR);
+		}
+	}
+	return (0);
 }
 
 /* The step row queued longest for the key of row id (0: none). */

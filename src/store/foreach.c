@@ -297,8 +297,13 @@ int
 store_step_list_view(struct store *s, int64_t wf, const char *open_json,
     struct store_step **listp, size_t *np, char **cause)
 {
-	return (store_items_query(s, steps_view_sql, listp, np, cause, "it",
-	    wf, open_json != NULL ? open_json : "[]"));
+	int	rc;
+
+	rc = store_items_query(s, steps_view_sql, listp, np, cause, "it",
+	    wf, open_json != NULL ? open_json : "[]");
+	if (rc == 0)
+		rc = store_steps_behind(s, *listp, *np, cause);
+	return (rc);
 }
 
 /* Add one count of a latest status to a tally. */

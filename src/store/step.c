@@ -187,6 +187,8 @@ store_step_list(struct store *s, int64_t workflow_id,
 	}
 	rc = store_rows(s, st, &store_step_rows, &list, np, cause);
 	*listp = list;
+	if (rc == 0)
+		rc = store_steps_behind(s, *listp, *np, cause);
 	return (rc);
 }
 

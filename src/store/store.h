@@ -42,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	15
+#define STORE_SCHEMA_VERSION	16
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -269,6 +269,7 @@ struct store_step {
 	int64_t		 child_id;	/* a sub-workflow step's run, 0 */
 	int		 progress_pct;	/* its latest progress, -1 none */
 	char		*progress_text;	/* and its line, or NULL */
+	int64_t		 behind;	/* queued: the step it waits behind */
 };
 
 int		 store_step_get(struct store *, int64_t, struct store_step **,
@@ -493,6 +494,8 @@ int		 store_conc_step_free(struct store *, int64_t, int64_t *);
 int		 store_conc_step_holder(struct store *, int64_t, int64_t *);
 int		 store_conc_step_next(struct store *, int64_t, int64_t *);
 int		 store_conc_step_after(struct store *, int64_t, int64_t *);
+int		 store_steps_behind(struct store *, struct store_step *, size_t,
+		     char **);
 int		 store_step_set_conc(struct store *, int64_t, const char *,
 		     int, int64_t);
 int		 store_step_queue(struct store *, int64_t, int64_t);

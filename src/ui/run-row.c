@@ -406,6 +406,11 @@ run_result(const struct store_step *s, struct buf *b)
 	case STEP_PENDING:
 		buf_puts(b, s->attempt > 1 ? "waiting to retry" : "");
 		return (PAINT_DIM);
+	case STEP_QUEUED:
+		/* Held by its concurrency key: behind which step row. */
+		if (s->behind != 0)
+			buf_printf(b, "behind #%lld", (long long)s->behind);
+		return (PAINT_DIM);
 	case STEP_RUNNING:
 		/* A sub-workflow step stands for its child run. */
 		if (s->child_id != 0) {

@@ -372,6 +372,22 @@ done
 q_is "SELECT count(*) FROM workflow_steps WHERE name = 'a'
     AND status = 'queued'" 3 "the three a steps wait queued behind the holder"
 is "$(grep -c '^end' "$blog")" 3 "their b steps ran meanwhile"
+first_id=${ids%% *}
+hold_step=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $holder
+    AND name = 'hold'")
+a1=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $first_id
+    AND name = 'a'")
+run_sluice show "$first_id"
+line_like "$OUT" "^$a1 +a +queued .*queued behind #$hold_step\$" \
+    "show: a queued step says which step row holds its key"
+last_id=$(echo $ids | awk '{ print $NF }')
+run_sluice show "$last_id" --json
+is "$(json_query "$OUT" "SELECT json_extract(value, '\$.behind')
+    FROM d, json_each(json_extract(d.j, '\$.steps'))
+    WHERE json_extract(value, '\$.name') = 'a'")" \
+    "$(q "SELECT max(id) FROM workflow_steps WHERE name = 'a'
+    AND status = 'queued' AND workflow_id <> $last_id")" \
+    "show --json: a queued step's behind is the queued row before it"
 engine_crash
 engine_start
 for id in $ids; do

@@ -8,7 +8,10 @@
 # ends failed; the run's end is announced once, after its handlers; a
 # second cancel kills a running finally; a kill -9 of the engine while a
 # handler runs, or while a deadline is pending, leaves the next engine
-# to go on with it, once.  check refuses what a handler cannot be.
+# to go on with it, once.  check refuses what a handler cannot be.  A
+# handler may be any step kind: an on_failure gate waits for people (and
+# rejected, fails the run with both reasons), a finally sub-workflow runs a
+# child run, a finally wait step is completed from outside.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 
@@ -337,6 +340,77 @@ wait_for wf_is "$ID" cancelled
 ok $? "after kill -9 the next engine cancels the run at its deadline"
 is "$(saw "$ID" finally)" "cancelled|deadline passed" \
     "and runs its finally, once"
+
+# --- handlers of every kind: a gate, a wait step, a sub-workflow ---------------
+
+cat >"$T_DIR/tidy.json" <<EOF
+{"description": "tidy up after a run", "inputs": {"why": {}},
+ "flow": {"start": {"run": ["sh", "-c", "printf %s \\"\$1\\" >$out/child.\$2",
+   "c", "{{input.why}}", "{{workflow.id}}"]}}}
+EOF
+run_sluice template save tidy "$T_DIR/tidy.json"
+expect_rc 0 "a child template for a handler is saved"
+cat >"$T_DIR/kinds.json" <<'EOF'
+{"start": {"tool": "fail", "args": {"message": "boom"},
+   "retry": {"max_attempts": 1}},
+ "on_failure": {"gate": {"message": "acknowledge: {{workflow.error}}"}},
+ "finally": {"workflow": "tidy", "input": {"why": "{{workflow.status}}"}}}
+EOF
+run_sluice check "$T_DIR/kinds.json"
+expect_rc 0 "a gate and a sub-workflow may be handlers"
+run_sluice run "$T_DIR/kinds.json"
+ID=$OUT
+wait_for step_is "$ID" on_failure waiting
+ok $? "an on_failure gate waits for people once the run would fail"
+q_is "SELECT status FROM workflows WHERE id = $ID" running \
+    "the run has not ended while its handler waits"
+run_sluice gates
+like "$OUT" "acknowledge: step start failed: boom" \
+    "the gate's message sees {{workflow.error}}"
+gate=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $ID
+    AND step_key = 'on_failure'")
+run_sluice approve "$gate" -m "seen"
+expect_rc 0 "the handler's gate is approved"
+wait_for wf_is "$ID" failed
+ok $? "then finally's child run ends and the run ends failed"
+child=$(q "SELECT child_id FROM workflow_steps WHERE workflow_id = $ID
+    AND step_key = 'finally'")
+is "$(cat "$out/child.$child" 2>/dev/null)" "failed" \
+    "finally ran a child run that saw {{workflow.status}} as its input"
+is "$(rows "$ID")" "start:failed on_failure:done finally:done" \
+    "each handler's row is done once"
+
+cat >"$T_DIR/waitfin.json" <<'EOF'
+{"start": {"tool": "noop"},
+ "finally": {"wait": {"message": "confirm the cleanup"}}}
+EOF
+run_sluice run "$T_DIR/waitfin.json"
+ID=$OUT
+wait_for step_is "$ID" finally waiting
+ok $? "a finally wait step waits after a completed run"
+fin=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $ID
+    AND step_key = 'finally'")
+run_sluice complete "$fin"
+expect_rc 0 "it is completed from outside"
+wait_for wf_is "$ID" completed
+ok $? "and the run ends completed"
+
+cat >"$T_DIR/rejfail.json" <<'EOF'
+{"start": {"tool": "fail", "args": {"message": "boom"},
+   "retry": {"max_attempts": 1}},
+ "on_failure": {"gate": {"message": "acknowledge"}}}
+EOF
+run_sluice run "$T_DIR/rejfail.json"
+ID=$OUT
+wait_for step_is "$ID" on_failure waiting
+gate=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $ID
+    AND step_key = 'on_failure'")
+run_sluice reject "$gate" -m "not now"
+wait_for wf_is "$ID" failed
+ok $? "a rejected on_failure gate ends the run failed"
+q_is "SELECT error FROM workflows WHERE id = $ID" \
+    "step start failed: boom; handler on_failure failed: gate rejected: rejected by root: not now" \
+    "the run's error says the step failed and the handler was rejected"
 engine_stop
 
 done_testing

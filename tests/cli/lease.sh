@@ -24,11 +24,6 @@ cat >"$T_DIR/flow.json" <<EOF2
   "retry": {"max_attempts": 3, "backoff": ["0s"]}}}
 EOF2
 
-# stopped PID: the process is stopped (SIGSTOP).
-stopped() {
-	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]
-}
-
 # runs: how many times the step ran (lines in its counter file).
 runs() {
 	if [ -f "$count" ]; then wc -l <"$count" | tr -d ' '; else echo 0; fi

@@ -24,20 +24,6 @@ cat >"$T_DIR/noop.json" <<'EOF2'
 {"start": {"tool": "noop"}}
 EOF2
 
-# stopped PID: the process is stopped (it reached its SLUICE_TEST_HOLD).
-stopped() {
-	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]
-}
-
-# held_engine POINT: an engine that stops itself at POINT, listening.
-held_engine() {
-	SLUICE_TEST_HOLD=$1 "$SLUICE" engine >"$T_DIR/engine.out" \
-	    2>"$T_DIR/engine.err" </dev/null &
-	EPID=$!
-	ENGINES="$ENGINES $EPID"
-	wait_for engine_named "$EPID" && wait_for test -S "$SLUICE_DB.sock"
-}
-
 # lost POINT: a run whose engine is killed at POINT, a new engine started;
 # the client's exit status in $RC, its output in $OUT and $ERR.
 lost() {

@@ -29,13 +29,8 @@ cat >"$flows/gate.json" <<'EOF2'
 EOF2
 chmod 0644 "$flows/gate.json"
 
-# stopped PID: the process is stopped (it reached its SLUICE_TEST_HOLD).
-stopped() {
-	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]
-}
-
-# held_engine POINT: the service's engine, stopping itself at POINT.
-held_engine() {
+# held_svc_engine POINT: the service's engine, stopping itself at POINT.
+held_svc_engine() {
 	setpriv --reuid="$svc" --regid="$grp" --init-groups \
 	    env SLUICE_TEST_HOLD="$1" sh -c 'umask 027; exec "$1" engine' \
 	    sh "$SLUICE" >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
@@ -65,27 +60,16 @@ bob_console() {
 	scr_wait "engine: pid $EPID on "
 }
 
-# approve_in_console: filter the gates view to $gate, approve it.
-approve_in_console() {
-	scr_keys 2 Escape /
-	scr_type "$gate"
-	scr_keys Enter
-	scr_wait "^$gate +$WF +gate" || return 1
-	scr_keys y
-	scr_type "ok"
-	scr_keys Enter
-}
-
 # --- killed between the commit and the answer: applied ----------------------
 
 gate_run
 ok $? "a member's run waits at its gate"
 requests=$(q "SELECT count(*) FROM requests")
-held_engine answer
+held_svc_engine answer
 ok $? "the service's engine, to stop after its next commit"
 bob_console
 ok $? "another member's console attaches to it"
-approve_in_console
+scr_approve "$gate" "$WF" ok
 ok $? "the member approves the gate in the console"
 wait_for stopped "$EPID"
 ok $? "the engine committed the approval and stopped before answering"
@@ -117,11 +101,11 @@ engine_stop
 gate_run
 ok $? "a new run waits at its gate"
 requests=$(q "SELECT count(*) FROM requests")
-held_engine apply
+held_svc_engine apply
 ok $? "the service's engine, to stop on its next command"
 bob_console
 ok $? "the member's console attaches to it"
-approve_in_console
+scr_approve "$gate" "$WF" ok
 ok $? "the member approves the gate in the console"
 wait_for stopped "$EPID"
 ok $? "the engine read the approval and stopped before applying it"

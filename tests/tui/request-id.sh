@@ -25,36 +25,11 @@ cat >"$T_DIR/gate.json" <<'EOF'
  "after": {"tool": "noop"}}
 EOF
 
-# stopped PID: the process is stopped (it reached its SLUICE_TEST_HOLD).
-stopped() {
-	[ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" = T ]
-}
-
-# held_engine POINT: an engine that stops itself at POINT, listening.
-held_engine() {
-	SLUICE_TEST_HOLD=$1 "$SLUICE" engine >"$T_DIR/engine.out" \
-	    2>"$T_DIR/engine.err" </dev/null &
-	EPID=$!
-	ENGINES="$ENGINES $EPID"
-	wait_for engine_named "$EPID" && wait_for test -S "$SLUICE_DB.sock"
-}
-
 # gate_run: a run recorded with no engine (it starts with the next one);
 # its id in $WF.
 gate_run() {
 	run_sluice run "$T_DIR/gate.json"
 	WF=$OUT
-}
-
-# approve_in_console GATE: filter the gates view to GATE, approve it.
-approve_in_console() {
-	scr_keys 2 Escape /
-	scr_type "$1"
-	scr_keys Enter
-	scr_wait "^$1 +$WF +gate" || return 1
-	scr_keys y
-	scr_type "ok"
-	scr_keys Enter
 }
 
 # --- killed between the commit and the answer: applied ----------------------
@@ -69,7 +44,7 @@ requests=$(q "SELECT count(*) FROM requests")
 
 scr_start 200x30 --
 scr_ok "engine: pid $EPID on " "the console attaches to the engine"
-approve_in_console "$gate"
+scr_approve "$gate" "$WF" ok
 ok $? "the console approves the gate"
 wait_for stopped "$EPID"
 ok $? "the engine committed the approval and stopped before answering"
@@ -106,7 +81,7 @@ audit=$(q "SELECT max(id) FROM audit")
 
 scr_start 200x30 --
 scr_ok "engine: pid $EPID on " "the console attaches to the engine"
-approve_in_console "$gate"
+scr_approve "$gate" "$WF" ok
 ok $? "the console approves the gate"
 wait_for stopped "$EPID"
 ok $? "the engine read the approval and stopped before applying it"
@@ -118,7 +93,7 @@ ok $? "the gate still waits"
 q_is "SELECT count(*) FROM requests" "$requests" "no request was recorded"
 q_is "SELECT count(*) FROM audit WHERE id > $audit AND action = 'approve'" 0 \
     "no approval was audited"
-approve_in_console "$gate"
+scr_approve "$gate" "$WF" ok
 scr_ok "approve $gate -m ok: approved" "given again, the approval is applied"
 wait_for wf_is "$WF" completed
 ok $? "and the run completes"

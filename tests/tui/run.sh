@@ -204,6 +204,21 @@ scr_ok '^▶ quick2 +running' \
 scr_keys q k
 scr_ok '^follow off' "moving the cursor stops following"
 
+# --- a step queued behind its concurrency key --------------------------------
+
+cat >"$T_DIR/keyhold.json" <<'EOF'
+{"start": {"tool": "sleep", "args": {"seconds": 60},
+   "concurrency": {"key": "lane"}}}
+EOF
+run_sluice run "$T_DIR/keyhold.json"
+holdrun=$OUT
+wait_for step_is "$holdrun" start running
+run_sluice run "$T_DIR/keyhold.json"
+holdstep=$(q "SELECT id FROM workflow_steps WHERE workflow_id = $holdrun")
+open_run
+scr_ok "start +sleep .*behind #$holdstep" \
+    "a queued step's row says which step row holds its key"
+
 # --- LANG=C -----------------------------------------------------------------
 
 scr_start 80x24 LC_ALL=C LANG=C --
