@@ -165,6 +165,7 @@ EOF
 	pg_sql "CREATE ROLE sluice_owner LOGIN;
 	    CREATE ROLE sluice_engine NOLOGIN;
 	    CREATE ROLE sluice_reader NOLOGIN;
+	    GRANT pg_monitor TO sluice_engine, sluice_reader;
 	    CREATE ROLE engine1 LOGIN IN ROLE sluice_engine;
 	    CREATE ROLE reader1 LOGIN IN ROLE sluice_reader;
 	    ALTER ROLE engine1 SET idle_in_transaction_session_timeout = '$PG_L';" &&
@@ -191,8 +192,8 @@ pg_standby() {
 	    >>"$PG_DIR/$_s/postgresql.auto.conf"
 	rm -f "$PG_DIR/$_s/postmaster.pid"
 	pg_start "$_s" || return 1
-	pg_sql "ALTER SYSTEM SET synchronous_standby_names = '$_s';
-	    SELECT pg_reload_conf();" >/dev/null || return 1
+	pg_sql "ALTER SYSTEM SET synchronous_standby_names = '$_s'" &&
+	    pg_sql "SELECT pg_reload_conf()" >/dev/null || return 1
 	_n=0
 	while [ "$(pg_sql "SELECT sync_state FROM pg_stat_replication
 	    WHERE application_name = '$_s'")" != sync ]; do

@@ -190,6 +190,7 @@ struct engine_leftovers {
 	int			 killed;	/* SIGKILL sent */
 	struct loop_timer	*timer;		/* the next look */
 	struct procscan		*scan;		/* the one look at /proc */
+	int			 look_due;	/* scan, signal: next turn */
 };
 
 struct engine {

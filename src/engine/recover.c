@@ -55,6 +55,7 @@ static size_t	 engine_recover_escaped(struct engine *,
 		     pid_t *, size_t);
 static void	 engine_recover_kill(struct engine *, struct store_step *,
 		     size_t);
+static void	 engine_recover_look(struct engine *);
 static void	 engine_leftovers_start(struct engine *);
 static void	 engine_recover_dag(struct engine *);
 static void	 engine_leftovers_tick(void *);
@@ -206,15 +207,20 @@ engine_recover_signal(struct engine *e, const struct procscan *ps,
  * keeps from now on (for-each rows run no process and are left to
  * engine_foreach_resume, sub-workflow rows to their child runs).  Rows
  * whose process is gone (or never started) follow their on_interrupt
- * now; the others are held until the loop sees their group end
+ * then; the others are held until the loop sees their group end
  * (engine_leftovers_check), so the console and the engine go on
  * meanwhile.
+ *
+ * The look at /proc that this takes (every process of the host, once)
+ * is the loop's first work, not engine_open's: a console hosting the
+ * engine draws its first screen before it, however many processes the
+ * host runs (3,000 cost 0.6-0.9 s on a loaded machine).  Until then
+ * the rows that ran a process are held; nothing else waits for them.
+ * Without a loop (an offline engine) the look is made here.
  */
 static void
 engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 {
-	static const char	*prefixes[] = { "SLUICE_STEP_ID=",
-	    "SLUICE_WORKFLOW_ID=", "SLUICE_DB=", NULL };
 	struct engine_leftovers	*lo;
 	size_t			 i;
 
@@ -223,38 +229,65 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	lo->n = n;
 	lo->state = xcalloc(n + 1, 1);
 	lo->err = xcalloc(n + 1, sizeof *lo->err);
-	lo->term_at = time_mono_ms();
-	/* One look at every process, only if a row ran one. */
-	for (i = 0; i < n; i++) {
-		if (engine_recover_ran_process(&rows[i])) {
-			lo->scan = procscan_take(prefixes);
-			break;
-		}
-	}
+	e->leftovers = lo;
 	for (i = 0; i < n; i++) {
 		if (!engine_recover_ran_process(&rows[i]))
 			continue;
-		if (rows[i].pid == 0)
-			engine_recover_find(e, lo->scan, &rows[i]);
-		if (!engine_recover_alive(e, lo->scan, &rows[i]))
-			continue;
 		lo->state[i] = 1;
 		lo->left++;
-		log_debug("%s: step %lld: killing leftover group %lld",
-		    __func__, (long long)rows[i].id, (long long)rows[i].pgid);
-		lo->err[i] = engine_recover_signal(e, lo->scan, &rows[i],
-		    SIGTERM);
 	}
+	if (lo->left > 0 && e->loop != NULL)
+		lo->look_due = 1;
+	else
+		engine_recover_look(e);
 	for (i = 0; i < n; i++) {
 		/*
 		 * A sub-workflow step (or item) was not interrupted: its
 		 * child run goes on (loaded already) and finishes it.
 		 */
-		if (!lo->state[i] && rows[i].items == 0 &&
-		    rows[i].child_id == 0)
+		if (!engine_recover_ran_process(&rows[i]) &&
+		    rows[i].items == 0 && rows[i].child_id == 0)
 			engine_recover_interrupted(e, &rows[i], NULL);
 	}
-	e->leftovers = lo;
+}
+
+/*
+ * The one look at every process, if a row ran one: each held row's
+ * group is found, and signalled when it lives, else the row follows its
+ * on_interrupt now.
+ */
+static void
+engine_recover_look(struct engine *e)
+{
+	static const char	*prefixes[] = { "SLUICE_STEP_ID=",
+	    "SLUICE_WORKFLOW_ID=", "SLUICE_DB=", NULL };
+	struct engine_leftovers	*lo = e->leftovers;
+	struct store_step	*row;
+	size_t			 i;
+
+	lo->look_due = 0;
+	lo->term_at = time_mono_ms();
+	if (lo->left == 0)
+		return;
+	lo->scan = procscan_take(prefixes);
+	for (i = 0; i < lo->n; i++) {
+		row = &lo->rows[i];
+		if (lo->state[i] != 1)
+			continue;
+		if (row->pid == 0)
+			engine_recover_find(e, lo->scan, row);
+		if (!engine_recover_alive(e, lo->scan, row)) {
+			lo->state[i] = 2;
+			lo->left--;
+			/* A sub-workflow step's child run finishes it. */
+			if (row->items == 0 && row->child_id == 0)
+				engine_recover_interrupted(e, row, NULL);
+			continue;
+		}
+		log_debug("%s: step %lld: killing leftover group %lld",
+		    __func__, (long long)row->id, (long long)row->pgid);
+		lo->err[i] = engine_recover_signal(e, lo->scan, row, SIGTERM);
+	}
 }
 
 /*
@@ -276,7 +309,8 @@ engine_leftovers_start(struct engine *e)
 	if (e->loop != NULL) {
 		lo->timer = loop_timer_create(e->loop, engine_leftovers_tick,
 		    e);
-		loop_timer_start(lo->timer, ENGINE_LEFTOVER_MS);
+		loop_timer_start(lo->timer, lo->look_due ? 0 :
+		    ENGINE_LEFTOVER_MS);
 		return;
 	}
 	while (e->leftovers != NULL) {
@@ -291,7 +325,13 @@ engine_leftovers_tick(void *arg)
 {
 	struct engine	*e = arg;
 
-	engine_leftovers_check(e);
+	if (e->leftovers->look_due) {
+		engine_recover_look(e);
+		if (e->leftovers->left == 0)
+			engine_leftovers_free(e);
+		engine_kick(e);
+	} else
+		engine_leftovers_check(e);
 	if (e->leftovers != NULL)
 		loop_timer_start(e->leftovers->timer, ENGINE_LEFTOVER_MS);
 }
@@ -313,7 +353,7 @@ engine_leftovers_check(struct engine *e)
 	pid_t			 one;
 	char			*why;
 
-	if (lo == NULL)
+	if (lo == NULL || lo->look_due)
 		return;
 	now = time_mono_ms();
 	for (i = 0; i < lo->n; i++) {
