@@ -107,6 +107,9 @@ pg_cleanup() {
 	fi
 }
 trap 'pg_cleanup' EXIT
+trap 'exit 129' HUP		# so that the servers go with a stopped test
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # pg_start NAME: start server NAME at a spare port (tried until one is
 # free), waiting until it accepts connections; its pid joins $PG_PIDS.
