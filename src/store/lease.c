@@ -151,3 +151,10 @@ store_lease_clear(struct store_lease *l)
 	free(l->host);
 	memset(l, 0, sizeof *l);
 }
+
+/* Whether the database is a server's (cluster mode), not a file. */
+int
+store_is_server(const struct store *s)
+{
+	return (s->drv->server);
+}
