@@ -44,6 +44,9 @@ bench floor-fsync.sh "sqlite fsync floor: 5 transactions" 5 "$T_DIR"
 bench floor-make-chain.sh "make chain: 5 true recipes" 5
 bench floor-make-parallel.sh "make -j2: 4 true recipes" 4 2
 bench engine-chain.sh "sluice chain: 5 true steps" 5
+bench engine-chain.sh "sluice chain memory: peak RSS" memory 4 8 2
+PAR_N=4 K=2 CHAIN_N=5 MEM_SMALL=4 MEM_BIG=8 \
+    bench pipelining.sh "pipelining: 1 rounds" 1
 bench engine-noop.sh "sluice noop chain: 5 steps" 5
 bench engine-parallel.sh "sluice -j2: 4 true steps" 4 2
 bench engine-burst.sh "sluice burst: 2 workflows" 2

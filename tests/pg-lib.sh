@@ -107,6 +107,9 @@ pg_cleanup() {
 	fi
 }
 trap 'pg_cleanup' EXIT
+trap 'exit 129' HUP		# so that the servers go with a stopped test
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # pg_start NAME: start server NAME at a spare port (tried until one is
 # free), waiting until it accepts connections; its pid joins $PG_PIDS.
@@ -165,6 +168,7 @@ EOF
 	pg_sql "CREATE ROLE sluice_owner LOGIN;
 	    CREATE ROLE sluice_engine NOLOGIN;
 	    CREATE ROLE sluice_reader NOLOGIN;
+	    GRANT pg_monitor TO sluice_engine, sluice_reader;
 	    CREATE ROLE engine1 LOGIN IN ROLE sluice_engine;
 	    CREATE ROLE reader1 LOGIN IN ROLE sluice_reader;
 	    ALTER ROLE engine1 SET idle_in_transaction_session_timeout = '$PG_L';" &&
@@ -191,8 +195,8 @@ pg_standby() {
 	    >>"$PG_DIR/$_s/postgresql.auto.conf"
 	rm -f "$PG_DIR/$_s/postmaster.pid"
 	pg_start "$_s" || return 1
-	pg_sql "ALTER SYSTEM SET synchronous_standby_names = '$_s';
-	    SELECT pg_reload_conf();" >/dev/null || return 1
+	pg_sql "ALTER SYSTEM SET synchronous_standby_names = '$_s'" &&
+	    pg_sql "SELECT pg_reload_conf()" >/dev/null || return 1
 	_n=0
 	while [ "$(pg_sql "SELECT sync_state FROM pg_stat_replication
 	    WHERE application_name = '$_s'")" != sync ]; do

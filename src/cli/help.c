@@ -62,7 +62,8 @@ cli_help_top(FILE *f)
 	}
 	fprintf(f, "\nGlobal options:\n"
 	    "  --db PATH     database (default $SLUICE_DB, else "
-	    "$XDG_STATE_HOME/sluice/sluice.db)\n"
+	    "$XDG_STATE_HOME/sluice/sluice.db;\n"
+	    "                postgresql:service=NAME for cluster mode)\n"
 	    "  --tools FILE  tools catalog (default $SLUICE_TOOLS, else "
 	    "$XDG_CONFIG_HOME/sluice/tools.json)\n"
 	    "  --no-mouse    the console leaves the mouse to the terminal, to "

@@ -33,6 +33,7 @@
 #include "cli/cli.h"
 
 static int	cmd_init_run(struct client *, const struct cli_args *);
+static int	cmd_init_server(struct client *, char *);
 
 const struct cli_cmd cli_cmd_init = {
 	.name = "init",
@@ -42,7 +43,9 @@ const struct cli_cmd cli_cmd_init = {
 	    "default).",
 	.help = "Creates the database and any missing directories above "
 	    "it.\nAn existing sluice database is left as it is (exit 0); "
-	    "any other file is refused.\n",
+	    "any other file is refused.\nA postgresql: database (cluster "
+	    "mode): run as the role to own the\nschema; creates or upgrades "
+	    "it and gives sluice_engine and sluice_reader\ntheir rights.\n",
 	.args_min = 0,
 	.args_max = 1,
 	.run = cmd_init_run
@@ -71,6 +74,8 @@ cmd_init_run(struct client *ctx, const struct cli_args *args)
 		free(path);
 		return (EXIT_USAGE);
 	}
+	if (store_name_is_server(path))
+		return (cmd_init_server(ctx, path));
 	existed = stat(path, &sb) == 0 && sb.st_size > 0;
 	/*
 	 * The service runs init before each engine: a database someone
@@ -92,6 +97,68 @@ cmd_init_run(struct client *ctx, const struct cli_args *args)
 		    "%d); nothing changed\n", path, STORE_SCHEMA_VERSION);
 	} else
 		cli_printf("%s: created\n", path);
+	store_close(s);
+	free(path);
+	return (EXIT_OK);
+}
+
+/* One role's line: what it is for, or how to make it. */
+static void
+cmd_init_role(const char *word, const char *name, int exists,
+    const char *what)
+{
+	if (exists)
+		cli_printf("  %-7s %s: %s\n", word, name, what);
+	else {
+		cli_printf("  %-7s %s: missing (CREATE ROLE %s NOLOGIN, then "
+		    "sluice init again)\n", word, name, name);
+	}
+}
+
+/*
+ * A database on a server (cluster mode): its schema made or brought up
+ * to date by us, its owner; the engine's and readers' roles given their
+ * rights; and which role is which, said.
+ */
+static int
+cmd_init_server(struct client *ctx, char *path)
+{
+	struct store		*s;
+	struct store_roles	 r;
+	char			*cause = NULL;
+	int			 rc, existed = 1;
+
+	if ((rc = store_open(path, STORE_F_NOCREATE, &s, &cause)) ==
+	    STORE_NOTFOUND) {
+		existed = 0;
+		free(cause);
+		cause = NULL;
+		rc = store_open(path, 0, &s, &cause);
+	}
+	if (rc != 0) {
+		free(path);
+		return (client_store_fail(ctx, rc, cause));
+	}
+	if ((rc = store_server_grant(s, &r, &cause)) != 0) {
+		store_close(s);
+		free(path);
+		return (client_store_fail(ctx, rc, cause));
+	}
+	if (existed) {
+		cli_printf("%s: a sluice database (schema version %d); rights "
+		    "given again\n", path, STORE_SCHEMA_VERSION);
+	} else {
+		cli_printf("%s: created (schema version %d)\n", path,
+		    STORE_SCHEMA_VERSION);
+	}
+	cli_printf("  %-7s %s: owns the schema and runs its migrations "
+	    "(sluice init after an upgrade)\n", "owner", r.user);
+	cmd_init_role("engine", "sluice_engine", r.engine, "engines log in "
+	    "as its members: every table, but only INSERT and SELECT on "
+	    "audit");
+	cmd_init_role("reader", "sluice_reader", r.reader, "people who "
+	    "only read log in as its members");
+	free(r.user);
 	store_close(s);
 	free(path);
 	return (EXIT_OK);

@@ -146,9 +146,9 @@ cmd_show_text(const struct store_workflow *w, const struct store_step *st,
 	if (w->template_name != NULL)
 		cli_printf("template: %s version %lld\n", w->template_name,
 		    (long long)w->template_version);
-	/* A run that has not begun yet was only asked for, not started. */
-	cli_printf("%s %s by %s%s%s\n", w->status == RUN_QUEUED ||
-	    w->status == RUN_SCHEDULED ? "created: " : "started: ",
+	/* A run that never began (yet) was only asked for, not started. */
+	cli_printf("%s %s by %s%s%s\n", w->started_at == 0 ?
+	    "created: " : "started: ",
 	    time_format(w->created_at, t1,
 	    sizeof t1), w->created_by != NULL ? w->created_by : "-",
 	    w->created_via != NULL ? " via " : "",

@@ -46,6 +46,8 @@ struct status {
 	int			 readonly;
 	struct store_health	 health;
 	struct store_lease	 lease;
+	int			 server;	/* PostgreSQL: facts below */
+	struct store_server	 sv;
 	int			 running;	/* an engine holds the lock */
 	const char		*mode;		/* personal, service, NULL */
 	char			*waiting;	/* what the engine waits for */
@@ -63,6 +65,9 @@ static void	status_print(const struct status *);
 static void	status_json(const struct status *);
 static void	status_json_path(cJSON *, const char *, const char *);
 static void	status_waiting(struct client *, struct status *);
+static void	status_print_server(const struct status *);
+static int	status_has_sync(const struct status *);
+static void	status_json_server(cJSON *, const struct status *);
 static void	status_free(struct status *);
 
 static const struct cli_opt cmd_status_opts[] = {
@@ -126,6 +131,19 @@ status_check(struct client *ctx, struct status *st)
 		    (long long)st->lease.pid, st->lease.host != NULL ?
 		    st->lease.host : "?");
 	}
+	if (st->server && !st->sv.standby && st->sv.replication &&
+	    st->sv.nstandbys == 0) {
+		status_problem(st, "no standby streams from the primary: its "
+		    "host is a single point of failure (sluice(1) CLUSTER)");
+	} else if (st->server && !st->sv.standby && st->sv.nstandbys > 0 &&
+	    !status_has_sync(st)) {
+		status_problem(st, "no standby is synchronous: a crash of the "
+		    "primary may lose acknowledged commits "
+		    "(synchronous_standby_names)");
+	}
+	if (st->server && st->sv.standby)
+		status_problem(st, "the server is a standby: nothing can be "
+		    "written until it is promoted");
 	if (st->wal > STATUS_WAL_LIMIT) {
 		status_problem(st, "the WAL file is %lld MiB (over %d MiB): a "
 		    "reader that never lets go keeps it from being "
@@ -147,6 +165,50 @@ status_check(struct client *ctx, struct status *st)
 		    "above)", st->tools != NULL ? st->tools : "");
 }
 
+/* Whether one of the standbys listed is synchronous. */
+static int
+status_has_sync(const struct status *st)
+{
+	size_t	 i;
+
+	for (i = 0; i < st->sv.nstandbys; i++) {
+		if (st->sv.standbys[i].sync != NULL &&
+		    (strcmp(st->sv.standbys[i].sync, "sync") == 0 ||
+		    strcmp(st->sv.standbys[i].sync, "quorum") == 0))
+			return (1);
+	}
+	return (0);
+}
+
+/* A server's lines: its version and role, then its standbys. */
+static void
+status_print_server(const struct status *st)
+{
+	const struct store_standby	*sb;
+	size_t				 i;
+
+	cli_printf("          PostgreSQL %s (%s), %lld KiB, schema version "
+	    "%lld\n", st->sv.version != NULL ? st->sv.version : "?",
+	    st->sv.standby ? "standby" : "primary",
+	    (long long)(st->sv.size / 1024), (long long)st->health.schema);
+	if (!st->sv.standby && !st->sv.replication) {
+		cli_printf("standbys  not shown to this role (a member of "
+		    "pg_monitor sees them)\n");
+		return;
+	}
+	if (st->sv.nstandbys == 0) {
+		cli_printf("standbys  none\n");
+		return;
+	}
+	for (i = 0; i < st->sv.nstandbys; i++) {
+		sb = &st->sv.standbys[i];
+		cli_printf("%s%s (%s, %s)\n", i == 0 ? "standbys  " :
+		    "          ", sb->name != NULL ? sb->name : "?",
+		    sb->state != NULL ? sb->state : "?", sb->sync != NULL ?
+		    sb->sync : "?");
+	}
+}
+
 /* The human form. */
 static void
 status_print(const struct status *st)
@@ -157,9 +219,12 @@ status_print(const struct status *st)
 
 	cli_printf("database  %s%s\n", st->path, st->readonly ?
 	    " (read-only)" : "");
-	cli_printf("          %lld KiB, WAL %lld KiB, schema version %lld\n",
-	    (long long)(st->size / 1024), (long long)(st->wal / 1024),
-	    (long long)h->schema);
+	if (st->server)
+		status_print_server(st);
+	else
+		cli_printf("          %lld KiB, WAL %lld KiB, schema version "
+		    "%lld\n", (long long)(st->size / 1024),
+		    (long long)(st->wal / 1024), (long long)h->schema);
 	cli_printf("runs      %lld running, %lld waiting, %lld paused, %lld "
 	    "late, %lld scheduled\n", (long long)h->states[STATE_RUNNING],
 	    (long long)h->states[STATE_WAITING],
@@ -204,6 +269,33 @@ status_json_path(cJSON *o, const char *key, const char *path)
 		cJSON_AddNullToObject(o, key);
 }
 
+/* A server's facts under "database": version, role, standbys. */
+static void
+status_json_server(cJSON *o, const struct status *st)
+{
+	const struct store_standby	*sb;
+	cJSON				*a, *e;
+	size_t				 i;
+
+	o = cJSON_AddObjectToObject(o, "server");
+	status_json_path(o, "version", st->sv.version);
+	cJSON_AddStringToObject(o, "role", st->sv.standby ? "standby" :
+	    "primary");
+	if (!st->sv.replication) {
+		cJSON_AddNullToObject(o, "standbys");	/* not shown to us */
+		return;
+	}
+	a = cJSON_AddArrayToObject(o, "standbys");
+	for (i = 0; i < st->sv.nstandbys; i++) {
+		sb = &st->sv.standbys[i];
+		e = cJSON_CreateObject();
+		status_json_path(e, "name", sb->name);
+		status_json_path(e, "state", sb->state);
+		status_json_path(e, "sync", sb->sync);
+		cJSON_AddItemToArray(a, e);
+	}
+}
+
 /* The JSON form: one object. */
 static void
 status_json(const struct status *st)
@@ -225,6 +317,10 @@ status_json(const struct status *st)
 		    (double)h->states[i]);
 	cJSON_AddNumberToObject(o, "gates", (double)h->gates);
 	cJSON_AddNumberToObject(o, "audit_rows", (double)h->audit_rows);
+	if (st->server)
+		status_json_server(o, st);
+	else
+		cJSON_AddNullToObject(o, "server");
 
 	o = cJSON_AddObjectToObject(root, "engine");
 	cJSON_AddBoolToObject(o, "running", st->running);
@@ -284,6 +380,7 @@ status_free(struct status *st)
 
 	store_health_clear(&st->health);
 	store_lease_clear(&st->lease);
+	store_server_clear(&st->sv);
 	free(st->waiting);
 	free(st->site);
 	free(st->user);
@@ -307,13 +404,23 @@ cmd_status_run(struct client *ctx, const struct cli_args *args)
 		return (rc);
 	memset(&st, 0, sizeof st);
 	st.path = store_path(ctx->store);
-	st.readonly = access(st.path, W_OK) != 0;
-	if (stat(st.path, &sb) == 0)
-		st.size = sb.st_size;
-	xasprintf(&wal, "%s-wal", st.path);
-	if (stat(wal, &sb) == 0)
-		st.wal = sb.st_size;
-	free(wal);
+	if ((st.server = store_is_server(ctx->store))) {
+		/* A server's: its facts, not a file's. */
+		if ((rc = store_server_info(ctx->store, &st.sv, &cause)) != 0) {
+			status_free(&st);
+			return (client_store_fail(ctx, rc, cause));
+		}
+		st.readonly = !st.sv.writable;
+		st.size = st.sv.size;
+	} else {
+		st.readonly = access(st.path, W_OK) != 0;
+		if (stat(st.path, &sb) == 0)
+			st.size = sb.st_size;
+		xasprintf(&wal, "%s-wal", st.path);
+		if (stat(wal, &sb) == 0)
+			st.wal = sb.st_size;
+		free(wal);
+	}
 	if ((rc = store_health(ctx->store, &st.health, &cause)) != 0 ||
 	    (rc = store_lease_get(ctx->store, &st.lease, &cause)) != 0) {
 		status_free(&st);
@@ -321,7 +428,8 @@ cmd_status_run(struct client *ctx, const struct cli_args *args)
 	}
 	st.running = client_probe(ctx->store);
 	if (st.running) {
-		st.mode = st.readonly ? "service" : "personal";
+		st.mode = st.server ? "cluster" : st.readonly ? "service" :
+		    "personal";
 		status_waiting(ctx, &st);
 	}
 	client_config_files(&st.site, &st.user);

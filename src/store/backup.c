@@ -133,6 +133,13 @@ store_backup(struct store *s, const char *target, int force, char **cause)
 	char		*dir, *tmp;
 	int		 fd, rc;
 
+	if (s->drv->server) {
+		/* Cluster mode: the server's own tools copy it whole. */
+		xasprintf(cause, "%s is a PostgreSQL database: back it up with "
+		    "pg_dump (pg_dump -Fc) or pgBackRest, not sluice backup",
+		    s->path);
+		return (STORE_CONFLICT);
+	}
 	if (stat(s->path, &dsb) != 0) {
 		xasprintf(cause, "cannot read %s: %s", s->path,
 		    strerror(errno));

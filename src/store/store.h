@@ -144,6 +144,37 @@ struct store_health {
 int		 store_health(struct store *, struct store_health *, char **);
 void		 store_health_clear(struct store_health *);
 
+/*
+ * server.c: a server's database (cluster mode): its facts and standbys,
+ * for "sluice status".
+ */
+struct store_standby {
+	char		*name;		/* application_name; NULL: hidden */
+	char		*state;		/* streaming, catchup, ... */
+	char		*sync;		/* sync, async, potential, quorum */
+};
+struct store_server {
+	char		*version;	/* the server's, "15.18" */
+	int64_t		 size;		/* the database's bytes */
+	int		 standby;	/* this server is a standby */
+	int		 writable;	/* we may write (a primary, rights) */
+	int		 replication;	/* we may see its standbys */
+	struct store_standby *standbys;
+	size_t		 nstandbys;
+};
+int		 store_server_info(struct store *, struct store_server *,
+		     char **);
+void		 store_server_clear(struct store_server *);
+struct store_roles {
+	char		*user;		/* the role we are (the owner) */
+	int		 engine;	/* sluice_engine exists */
+	int		 reader;	/* sluice_reader exists */
+};
+int		 store_server_grant(struct store *, struct store_roles *,
+		     char **);
+/* lease.c: whether the database is a server's, not a file. */
+int		 store_is_server(const struct store *);
+
 /* prune.c: old finished runs go, a batch at a time; never the audit. */
 struct store_prune_opts {
 	int64_t		 before;	/* finished before this time */
@@ -480,6 +511,13 @@ int		 store_lease_drop(struct store *, int64_t);
 int		 store_lease_epoch(struct store *, int64_t *);
 int		 store_lease_get(struct store *, struct store_lease *, char **);
 void		 store_lease_clear(struct store_lease *);
+
+/* leader.c: cluster leadership's lock session (PostgreSQL). */
+int		 store_leader_session(struct store *, int64_t, char **);
+int		 store_leader_engine_session(struct store *, int64_t, char **);
+int		 store_leader_try(struct store *, int *, char **);
+int		 store_leader_ping(struct store *, char **);
+int		 store_is_server(const struct store *);
 
 /* concurrency.c: the slots of concurrency keys, counted from the rows. */
 int		 store_conc_runs_held(struct store *, const char *, int64_t *);

@@ -411,6 +411,24 @@ ok $? "a rejected on_failure gate ends the run failed"
 q_is "SELECT error FROM workflows WHERE id = $ID" \
     "step start failed: boom; handler on_failure failed: gate rejected: rejected by root: not now" \
     "the run's error says the step failed and the handler was rejected"
+
+# --- a run cancelled before it began runs no handler ---------------------------
+
+cat >"$T_DIR/later.json" <<EOF
+{"start": {"tool": "noop"}, "finally": $(seen finally)}
+EOF
+run_sluice run "$T_DIR/later.json" --at "in 1 hour"
+ID=$OUT
+run_sluice cancel "$ID"
+expect_rc 0 "a scheduled run is cancelled before its start"
+wait_for wf_is "$ID" cancelled
+ok $? "it ends cancelled"
+run_sluice show "$ID"
+like "$OUT" "created: " "show says when it was created"
+unlike "$OUT" "started: " "and not that it started"
+marker=$(q "SELECT count(*) FROM workflow_steps WHERE workflow_id = $ID")
+is "$marker" 0 "no handler row was made for it"
+is "$(saw "$ID" finally)" "" "its finally did not run"
 engine_stop
 
 done_testing
