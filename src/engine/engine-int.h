@@ -187,6 +187,7 @@ struct engine_leftovers {
 	int			*err;		/* per row: errno of a kill */
 	size_t			 left;		/* rows still held */
 	int64_t			 term_at;	/* monotonic ms of SIGTERM */
+	int64_t			 hold_until;	/* cluster: monotonic ms */
 	int			 killed;	/* SIGKILL sent */
 	struct loop_timer	*timer;		/* the next look */
 	struct procscan		*scan;		/* the one look at /proc */
@@ -199,8 +200,9 @@ struct engine {
 	const struct flow_tools	*tools;
 	struct engine_opts	 opts;
 	char			*dbpath;	/* absolute, symlinks resolved */
-	int			 lock_fd;
-	struct proc_fence	 fence;		/* DB.lock, as locked */
+	int			 lock_fd;	/* DB.lock; -1 on a server */
+	struct leader		*leader;	/* cluster mode: leader.c */
+	struct proc_fence	 fence;		/* DB.lock, or the deadline */
 	int64_t			 epoch;
 	int			 in_txn;
 	int			 stopping;	/* no new steps; exit when idle */
@@ -281,6 +283,7 @@ void		 engine_store_fatal(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_kick(struct engine *);
 int		 engine_lease_held(struct engine *);
+int		 engine_leader_attach(struct engine *, char **);
 void		 engine_superseded(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_timers_rearm(struct engine *, int64_t);

@@ -110,7 +110,11 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	/* One lock whatever path (relative, a symlink) names the file. */
 	if ((e->dbpath = realpath(store_path(s), NULL)) == NULL)
 		e->dbpath = xstrdup(store_path(s));
-	rc = lock_take(e->dbpath, &e->lock_fd, cause);
+	/* On a server, the leader's lock (leader.c) is the lock. */
+	if (store_is_server(s))
+		rc = LOCK_TAKEN;
+	else
+		rc = lock_take(e->dbpath, &e->lock_fd, cause);
 	if (rc == LOCK_HELD) {
 		engine_held_by(e, cause);
 		free(e->dbpath);
@@ -132,6 +136,14 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	engine_fence_init(e);
 	log_debug("%s: %s: epoch %lld%s", __func__, store_path(s),
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
+	if (opts != NULL && opts->leader != NULL && loop != NULL) {
+		e->leader = opts->leader;
+		/* The keeper before any step, recovery's kills included. */
+		if (engine_leader_attach(e, cause) != 0) {
+			engine_close(e);
+			return (-1);
+		}
+	}
 	if (loop != NULL) {
 		/* Orphaned descendants of steps come to us, not to init. */
 		if (procenv_subreaper() != 0)
@@ -373,6 +385,8 @@ engine_fence_init(struct engine *e)
 {
 	struct stat	 sb;
 
+	if (e->lock_fd == -1)
+		return;		/* a server's: the deadline fences */
 	e->fence.path = lock_file(e->dbpath);
 	if (fstat(e->lock_fd, &sb) == 0) {
 		e->fence.dev = sb.st_dev;
@@ -383,15 +397,18 @@ engine_fence_init(struct engine *e)
 /*
  * Whether this engine still holds the lease, asked outside a transaction
  * before each process starts: DB.lock still names the file it locked
- * (else a new engine may lock the new one), and the epoch in the last
- * commit is still its own.
+ * (else a new engine may lock the new one), in cluster mode the local
+ * deadline is still ahead, and the epoch in the last commit is still its
+ * own.
  */
 int
 engine_lease_held(struct engine *e)
 {
 	int64_t	 epoch;
 
-	if (lock_same(e->lock_fd, e->fence.path) != 1)
+	if (e->fence.path != NULL && lock_same(e->lock_fd, e->fence.path) != 1)
+		return (0);
+	if (fence_expired(e->fence.deadline))
 		return (0);
 	if (store_lease_epoch(e->store, &epoch) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -404,8 +421,16 @@ engine_superseded(struct engine *e, const char *why)
 {
 	if (e->in_txn)
 		store_rollback(e->store);
-	fatalx("engine: another engine took over %s (%s); stopping",
+	fatalx("engine: superseded: another engine took over %s (%s); "
+	    "stopping",
 	    store_path(e->store), why);
+}
+
+/* The epoch this engine took. */
+int64_t
+engine_epoch(const struct engine *e)
+{
+	return (e->epoch);
 }
 
 /* Open the turn's transaction if it is not open: every change is in one. */
@@ -446,6 +471,13 @@ engine_txn(struct engine *e)
 void
 engine_store_fatal(struct engine *e, const char *why)
 {
+	/*
+	 * A leader that lost its connection (the server ended a
+	 * transaction it left idle while frozen or cut off) cannot know
+	 * whether another node leads now: it stops as superseded.
+	 */
+	if (e->leader != NULL)
+		engine_superseded(e, why);
 	if (e->in_txn)
 		store_rollback(e->store);
 	fatalx("engine: %s", why);
