@@ -28,6 +28,8 @@
 #include "engine/engine-int.h"
 
 static int	 engine_jobs_room(const struct engine *);
+static int	 engine_may_go_ahead(const struct engine *,
+		     const struct estep *);
 
 RB_GENERATE(estep_tree, estep, entry, estep_cmp);
 
@@ -369,6 +371,22 @@ engine_jobs_room(const struct engine *e)
 }
 
 /*
+ * Whether a process step may be recorded running before a slot is free.
+ * Not one whose on_interrupt is ask or fail: those must not run twice,
+ * and an engine that died while such a row waited would have an operator
+ * asked about (or a run failed for) a step that never started.  It waits
+ * ready for a slot, and so do the steps queued behind it.
+ */
+static int
+engine_may_go_ahead(const struct engine *e, const struct estep *es)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+
+	return (e->nprocs < e->opts.max_jobs ||
+	    fs->on_interrupt == FLOW_INTERRUPT_RETRY);
+}
+
+/*
  * Start what is ready, in order, until the queue is empty, the process
  * slots are full, or this turn's share is used (then go on next turn).
  */
@@ -385,7 +403,8 @@ engine_drain(void *arg)
 			return;
 		if ((es = TAILQ_FIRST(&e->ready[0])) == NULL &&
 		    (!engine_jobs_room(e) ||
-		    (es = TAILQ_FIRST(&e->ready[1])) == NULL))
+		    (es = TAILQ_FIRST(&e->ready[1])) == NULL ||
+		    !engine_may_go_ahead(e, es)))
 			return;
 		if (n++ == ENGINE_TURN_STEPS) {
 			loop_timer_start(e->more, 0);

@@ -130,30 +130,44 @@ is "$lost" "" "no acknowledged approval was lost ($(echo $acked | wc -w) approva
 cl_sluice "$leader" audit --verify >"$T_DIR/verify" 2>&1
 ok $? "audit --verify is clean"
 
+# long_start: the long step started on the leader ($step its pid), which
+# becomes $old, from $t0 on.
+long_start() {
+	rm -f "$T_DIR/long.pid"
+	cl_sluice "$leader" run "$T_DIR/long.json" >/dev/null
+	i=0
+	while [ ! -s "$T_DIR/long.pid" ] && [ $i -lt 200 ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	step=$(cat "$T_DIR/long.pid")
+	old=$leader
+	t0=$(now_ms)
+}
+
+# watch_takeover: for up to 10 s after $t0, when $step was seen gone
+# ($gone_at) and when a new epoch led ($led_at, $leader, $epoch).
+watch_takeover() {
+	gone_at=""
+	led_at=""
+	_end=$((t0 + 10000))
+	while [ "$(now_ms)" -le "$_end" ]; do
+		[ -z "$gone_at" ] && gone "$step" && gone_at=$(now_ms)
+		if [ -z "$led_at" ]; then
+			set -- $(leader_wait $((epoch + 1)) 0)
+			[ -n "${1:-}" ] && { led_at=$(now_ms); leader=$1 epoch=$2; }
+		fi
+		[ -n "$gone_at" ] && [ -n "$led_at" ] && break
+		sleep 0.01
+	done
+}
+
 # SIGSTOP 10 s: the old leader's step is gone by its deadline.
 cat >"$T_DIR/long.json" <<JSON
 {"work": {"shell": "echo \$\$ > $T_DIR/long.pid; sleep 60; echo long >> $T_DIR/long.ledger", "on_interrupt": "fail", "done": true}}
 JSON
-rm -f "$T_DIR/long.pid"
-wf=$(cl_sluice "$leader" run "$T_DIR/long.json")
-i=0
-while [ ! -s "$T_DIR/long.pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-step=$(cat "$T_DIR/long.pid")
-old=$leader
-t0=$(now_ms)
+long_start
 kill -STOP "$(node_pid "$old")"
-gone_at=""
-led_at=""
-end=$((t0 + 10000))
-while [ "$(now_ms)" -le "$end" ]; do
-	[ -z "$gone_at" ] && gone "$step" && gone_at=$(now_ms)
-	if [ -z "$led_at" ]; then
-		set -- $(leader_wait $((epoch + 1)) 0)
-		[ -n "${1:-}" ] && { led_at=$(now_ms); leader=$1 epoch=$2; }
-	fi
-	[ -n "$gone_at" ] && [ -n "$led_at" ] && break
-	sleep 0.01
-done
+watch_takeover
 [ -n "$led_at" ] && [ $((led_at - t0)) -le $((L + 500)) ]
 ok $? "leader SIGSTOPped: a standby leads within L + 0.5 s ($((${led_at:-0} - t0)) ms)"
 [ -n "$gone_at" ] && [ $((gone_at - t0)) -le "$L" ]
@@ -170,26 +184,9 @@ is "$(cat "$T_DIR/long.ledger" 2>/dev/null)" "" "  its step never finished its w
 node_start "$old"
 
 # The partition: the leader's forwarder stops.
-rm -f "$T_DIR/long.pid"
-wf=$(cl_sluice "$leader" run "$T_DIR/long.json")
-i=0
-while [ ! -s "$T_DIR/long.pid" ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-step=$(cat "$T_DIR/long.pid")
-old=$leader
-t0=$(now_ms)
+long_start
 kill -STOP "$(fwd_pid "$old")"
-gone_at=""
-led_at=""
-end=$((t0 + 10000))
-while [ "$(now_ms)" -le "$end" ]; do
-	[ -z "$gone_at" ] && gone "$step" && gone_at=$(now_ms)
-	if [ -z "$led_at" ]; then
-		set -- $(leader_wait $((epoch + 1)) 0)
-		[ -n "${1:-}" ] && { led_at=$(now_ms); leader=$1 epoch=$2; }
-	fi
-	[ -n "$gone_at" ] && [ -n "$led_at" ] && break
-	sleep 0.01
-done
+watch_takeover
 [ -n "$gone_at" ] && [ $((gone_at - t0)) -le "$L" ]
 ok $? "leader cut off: its step is gone by its deadline ($((${gone_at:-0} - t0)) ms)"
 [ -n "$led_at" ] && [ $((led_at - t0)) -le $((L + 500)) ]
