@@ -91,14 +91,16 @@ pct() {
 	}'
 }
 
-# chain_flow N STEP FILE: write to FILE a flow of N steps, each the JSON
-# object STEP, one after another, and print how many steps it runs.  A
-# flow holds at most 1000 steps: past that, a noop starts a loop of 998
-# steps (997 STEPs, then an echo adding an "x" to its result) that runs
-# V = ceil(N / 998) times, and a noop ends it: 998 * V + 2 steps, the
-# echo, first and last built-ins.
+# chain_flow N STEP FILE [LOOP]: write to FILE a flow of N steps, each
+# the JSON object STEP, one after another, and print how many steps it
+# runs.  A flow holds at most 1000 steps: past that, a noop starts a loop
+# of 998 steps (997 STEPs, then an echo adding an "x" to its result) that
+# runs V = ceil(N / 998) times, and a noop ends it: 998 * V + 2 steps,
+# the echo, first and last built-ins.  With LOOP, always such a loop, of
+# LOOP steps (LOOP * V + 2 steps, V = ceil(N / LOOP)): one shape for
+# every N, to compare sizes.
 chain_flow() {
-	awk -v n="$1" -v step="$2" -v out="$3" '
+	awk -v n="$1" -v step="$2" -v out="$3" -v loop="${4:-}" '
 	function spec(nx, visits,	s) {
 		s = step
 		if (visits > 0)
@@ -108,7 +110,7 @@ chain_flow() {
 		return s
 	}
 	BEGIN {
-		if (n <= 1000) {
+		if (n <= 1000 && loop == "") {
 			printf "{" > out
 			for (i = 1; i <= n; i++)
 				printf "%s\n\"%s\": %s", (i > 1 ? "," : ""),
@@ -118,7 +120,7 @@ chain_flow() {
 			print n
 			exit
 		}
-		l = 998
+		l = loop != "" ? loop + 0 : 998
 		v = int((n + l - 1) / l)
 		want = ""
 		for (i = 0; i < v; i++)

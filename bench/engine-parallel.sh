@@ -6,7 +6,10 @@
 # branches the N are spread over several such workflows), queued with no
 # engine running, then timed from the start of "sluice engine -jK --drain"
 # to its exit.  Compare with floor-make-parallel.sh N K.  Prints one line:
-#   sluice -jK: N true steps (fan-out) in S s: R/s; peak RSS M KiB
+#   sluice -jK: N true steps (fan-out) in S s: R/s; peak RSS M KiB; C
+#   commits/step
+# (the commits from the engine's trace, which notes each; "-" for a
+# sluice whose trace does not).
 #
 # Defaults: N=998, K=the number of CPUs.  $SLUICE names the binary.  Not
 # part of make check.
@@ -42,5 +45,7 @@ ndone=$(sqlite3 "$SLUICE_DB" "SELECT count(*) FROM workflow_steps
     WHERE status = 'done' AND kind = 'run'")
 [ "$ndone" -eq "$n" ] ||
     { echo "$0: $ndone of $n steps done" >&2; exit 1; }
+commits=$(awk -v n="$n" '$1 == "C" { c++ }
+    END { if (c > 0) printf "%.3f", c / n; else print "-" }' "$B_DIR/trace")
 echo "sluice -j$k: $n true steps (fan-out) in $SECS s: $(rate "$n")/s;" \
-    "peak RSS $RSS KiB"
+    "peak RSS $RSS KiB; $commits commits/step"

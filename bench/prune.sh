@@ -1,71 +1,101 @@
 #!/bin/sh
 #
-# prune.sh [WORKFLOWS] [APPROVALS]: "sluice prune" of a year of history
-# with an engine running, and what it does to the commands sent meanwhile.
+# prune.sh [WORKFLOWS] [ROUNDS]: "sluice prune" of a long history with an
+# engine running, and what it does to the approvals sent meanwhile.
 # console-gen.sh makes a database of WORKFLOWS workflows (default 2000;
-# 90 s apart, the newest an hour old, 200 of them waiting at a gate, or
-# an eighth below 800); "sluice engine" starts on it; "sluice prune
-# --older-than 2h" removes the finished ones (not timed from here: from
-# its start to its exit), and meanwhile APPROVALS (default 8) of the
-# waiting gates are approved one after another, each timed from its start
-# to its exit.  An approval that exits non-zero counts as failed, and
-# how long after the prune it is applied is not waited for.  SLUICE_BEFORE
-# names an older sluice to measure first, on a database of its own.
-# Needs sqlite3 and cc.
-#     prune (LABEL): W workflows, R removed in S s; A approvals during it:
-#     p50 P ms, max M ms, F failed
+# 90 s apart, the newest an hour old; cached as approvals-lib.sh's
+# cached_db says); each round copies it, starts "sluice engine" on the
+# copy and runs one workflow of 998 gates side by side, then "sluice prune
+# --older-than 2h" removes the finished runs (timed from its start to its
+# exit) while one of those gates is approved every 0.1 s, each approval
+# timed from its start to its exit; one that exits non-zero (not answered
+# "applied") counts as failed.  20 approvals just before the prune (after
+# 10 to let the engine settle) are the figures without one.  The prune's
+# time per removed run says whether it grows linearly: compare 1000,
+# 10000 and 100000.
+# SLUICE_BEFORE names an older sluice, measured in the same rounds,
+# interleaved, on a database of its own schema.  Default ROUNDS=1.
+# Needs sqlite3 and cc.  One line per round and binary:
+#     prune (LABEL): W workflows, R removed in S s (U us a run); A
+#     approvals: p50 P ms, p99 Q ms, max X ms during it; F failed;
+#     without a prune: B approvals: p50 P ms, p99 Q ms, max X ms
 
 set -eu
 
 w=${1:-2000}
-napp=${2:-8}
+rounds=${2:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/engine-lib.sh"
+. "$here/approvals-lib.sh"
 command -v sqlite3 >/dev/null || { echo "$0: sqlite3 is needed" >&2; exit 2; }
 EPID=
 trap '[ -n "$EPID" ] && kill "$EPID" 2>/dev/null; rm -rf "$B_DIR"' EXIT
 
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
+# The gates approved during the prune: 998 of them, all waiting at once.
+awk 'BEGIN {
+	printf "{\"start\": {\"tool\": \"noop\", \"parallel\": ["
+	for (i = 1; i <= 998; i++)
+		printf "%s\"g%d\"", (i > 1 ? ", " : ""), i
+	print "]},"
+	for (i = 1; i <= 998; i++)
+		printf "\"g%d\": {\"gate\": {\"message\": \"go?\"}, " \
+		    "\"join\": \"end\"},\n", i
+	print "\"end\": {\"tool\": \"noop\"}}"
+}' >"$B_DIR/gates.json"
 
-# one BINARY LABEL
+# waiting WF: how many steps of workflow WF wait.
+waiting() {
+	sqlite3 "$SLUICE_DB" "SELECT count(*) FROM workflow_steps WHERE
+	    workflow_id = $1 AND status = 'waiting'"
+}
+
+# one BINARY LABEL: a round of one binary.
 one() {
 	bin=$1
 	export SLUICE_DB="$B_DIR/$2.db"
-	SLUICE=$bin sh "$here/console-gen.sh" "$SLUICE_DB" "$w" >/dev/null
-	before=$(sqlite3 "$SLUICE_DB" 'SELECT count(*) FROM workflows')
+	rm -f "$SLUICE_DB"*
+	cp "$(cached_db "$bin" "$w")" "$SLUICE_DB"
+	# Queued with no engine; the engine starts it.
+	"$bin" run "$B_DIR/gates.json" >/dev/null 2>"$B_DIR/run.err" ||
+	    { cat "$B_DIR/run.err" >&2; exit 1; }
+	wf=$(sqlite3 "$SLUICE_DB" 'SELECT max(id) FROM workflows')
 	"$bin" engine >/dev/null 2>"$B_DIR/engine.err" </dev/null &
 	EPID=$!
-	sleep 1
-	sqlite3 "$SLUICE_DB" "SELECT id FROM workflow_steps WHERE status =
-	    'waiting' ORDER BY id LIMIT $napp" >"$B_DIR/gates"
-	t0=$(now_ms)
-	"$bin" prune --older-than 2h >/dev/null 2>"$B_DIR/prune.err" </dev/null &
-	ppid=$!
-	: >"$B_DIR/lat"
+	_k=0
+	while [ "$(waiting "$wf")" -lt 998 ]; do
+		_k=$((_k + 1))
+		[ "$_k" -lt 1200 ] || { echo "$0: the gates never waited" >&2;
+		    exit 1; }
+		sleep 0.05
+	done
+	sqlite3 "$SLUICE_DB" "SELECT id FROM workflow_steps WHERE
+	    workflow_id = $wf AND status = 'waiting' ORDER BY id" \
+	    >"$B_DIR/gates"
+	before=$(sqlite3 "$SLUICE_DB" 'SELECT count(*) FROM workflows')
 	failed=0
-	while read -r g; do
-		a0=$(now_ms)
-		"$bin" approve "$g" -m bench >/dev/null 2>&1 </dev/null ||
-		    failed=$((failed + 1))
-		echo $(($(now_ms) - a0)) >>"$B_DIR/lat"
-	done <"$B_DIR/gates"
+	exec 3<"$B_DIR/gates"
+	# Past the engine's start, the same approvals with no prune running.
+	approvals "$bin" "$B_DIR/idle" 10
+	approvals "$bin" "$B_DIR/idle" 20
+	t0=$(mono)
+	"$bin" prune --older-than 2h >/dev/null 2>"$B_DIR/prune.err" \
+	    </dev/null &
+	ppid=$!
+	approvals "$bin" "$B_DIR/lat" 100000 "$ppid"
+	exec 3<&-
 	wait "$ppid" || { echo "$0: prune failed:" >&2;
 	    cat "$B_DIR/prune.err" >&2; }
-	secs=$(awk -v ms=$(($(now_ms) - t0)) 'BEGIN { printf "%.1f", ms / 1000 }')
+	t1=$(mono)
 	kill "$EPID"
 	wait "$EPID" || true
 	EPID=
-	after=$(sqlite3 "$SLUICE_DB" 'SELECT count(*) FROM workflows')
-	sort -n "$B_DIR/lat" | awk -v l="$2" -v w="$w" -v r=$((before - after)) \
-	    -v s="$secs" -v f="$failed" '{ v[NR] = $1 } END {
-		printf "prune (%s): %d workflows, %d removed in %s s; %d " \
-		    "approvals during it: p50 %d ms, max %d ms, %d failed\n",
-		    l, w, r, s, NR, v[int((NR + 1) / 2)], v[NR], f }'
+	gone=$((before - $(sqlite3 "$SLUICE_DB" \
+	    'SELECT count(*) FROM workflows')))
+	echo "prune ($2): $w workflows, $gone removed in $(awk \
+	    -v u=$((t1 - t0)) -v r="$gone" 'BEGIN { printf \
+	    "%.1f s (%.0f us a run)", u / 1e6, (r > 0 ? u / r : 0) }');" \
+	    "$(lat_stats "$B_DIR/lat") during it;" \
+	    "$failed failed; without a prune: $(lat_stats "$B_DIR/idle")"
 }
 
-if [ -n "${SLUICE_BEFORE:-}" ]; then
-	[ -x "$SLUICE_BEFORE" ] ||
-	    { echo "$0: SLUICE_BEFORE is not a program" >&2; exit 2; }
-	one "$SLUICE_BEFORE" before
-fi
-one "$SLUICE" after
+interleave "$rounds"

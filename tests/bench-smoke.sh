@@ -16,7 +16,7 @@ export CONSOLE_DB_DIR="$T_DIR/cache"
 command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
 # Sourced by the others, not run.
-LIBS="console-db.sh engine-lib.sh service-lib.sh sluice-bin.sh"
+LIBS="console-db.sh engine-lib.sh service-lib.sh sluice-bin.sh approvals-lib.sh"
 SEEN=
 
 # bench SCRIPT LINE [ARGS...]: run bench/SCRIPT ARGS (at most 5 minutes);
@@ -44,6 +44,9 @@ bench floor-fsync.sh "sqlite fsync floor: 5 transactions" 5 "$T_DIR"
 bench floor-make-chain.sh "make chain: 5 true recipes" 5
 bench floor-make-parallel.sh "make -j2: 4 true recipes" 4 2
 bench engine-chain.sh "sluice chain: 5 true steps" 5
+bench engine-chain.sh "sluice chain memory: peak RSS" memory 4 8 2
+PAR_N=4 K=2 CHAIN_N=5 MEM_SMALL=4 MEM_BIG=8 \
+    bench pipelining.sh "pipelining: 1 rounds" 1
 bench engine-noop.sh "sluice noop chain: 5 steps" 5
 bench engine-parallel.sh "sluice -j2: 4 true steps" 4 2
 bench engine-burst.sh "sluice burst: 2 workflows" 2
@@ -52,12 +55,13 @@ bench run-wait.sh "run --wait of one noop step: 2 runs" 2
 bench foreach.sh "sluice -j2: 5 noop items" 5 2 noop
 bench approve-latency.sh "approve to next start (after): 3 approvals" 3
 bench engine-mcp.sh "sluice mcp chain: 3 steps" 3 5
-bench prune.sh "prune (after): 40 workflows" 40 2
+bench prune.sh "prune (after): 40 workflows" 40
 bench backup-approve.sh "backup (after): 40 workflows" 40
 bench console-gen.sh "console-gen: $T_DIR/gen.db: 20 workflows" \
     "$T_DIR/gen.db" 20 8
 bench status.sh "sluice status: 30 workflows, 3 runs" 30 3
 bench crash.sh "crash: " 1
+bench cluster-kill.sh "cluster-kill: " 1
 if [ -x "$BUILD/tests/unit/test-powerloss" ]; then
 	POWERLOSS_BIN="$BUILD/tests/unit/test-powerloss" \
 	    bench powerloss.sh "powerloss: " 3

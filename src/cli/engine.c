@@ -46,6 +46,8 @@ static void	 cmd_engine_check(void *);
 static void	 cmd_engine_reload(int, void *);
 static void	 cmd_engine_retire(struct cmd_engine_state *);
 static void	 cmd_engine_retired_free(struct cmd_engine_state *);
+static int	 cmd_engine_standby(struct client *, struct loop *,
+		     struct cmd_engine_state *, struct engine_opts *);
 
 static const struct cli_opt cmd_engine_opts[] = {
 	{ "jobs", 'j', "JOBS", 0, "step processes at once (default 32)" },
@@ -70,7 +72,12 @@ const struct cli_cmd cli_cmd_engine = {
 	    "Commands reach it over DB.sock beside the database (0660, the "
 	    "directory's\ngroup), which knows each caller by its uid.  Run "
 	    "as an account that owns\nthe database's directory (mode 2750), "
-	    "it is the only writer: see TEAM USE\nin sluice(1).\n",
+	    "it is the only writer: see TEAM USE\nin sluice(1).\n\n"
+	    "On a postgresql: database (cluster mode), engines on several "
+	    "nodes share it:\none leads, the others stand by and take over "
+	    "within the lease (3 s) when\nit dies, freezes or loses "
+	    "PostgreSQL; each listens on $SLUICE_SOCKET.\nSee CLUSTER in "
+	    "sluice(1).\n",
 	.run = cmd_engine_run
 };
 
@@ -314,18 +321,28 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
 	loop_signal(loop, SIGINT, cmd_engine_signal, &st);
 	loop_signal(loop, SIGHUP, cmd_engine_reload, &st);
 	signal(SIGPIPE, SIG_IGN);
+	if (store_is_server(ctx->store) &&
+	    cmd_engine_standby(ctx, loop, &st, &opts) != 0) {
+		loop_free(loop);
+		return (EXIT_FAILED);
+	}
 	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
 	if (rc == LOCK_HELD)
 		rc = cmd_engine_handover(ctx, loop, &st, tools, &opts, &cause);
 	if (rc != 0) {
 		cli_error("%s", cause);
 		free(cause);
+		leader_free(opts.leader);
 		loop_free(loop);
 		return (EXIT_FAILED);
 	}
 	fprintf(stderr, "sluice: engine running on %s (pid %ld, %d jobs)\n",
 	    store_path(ctx->store), (long)getpid(), opts.max_jobs > 0 ?
 	    opts.max_jobs : ENGINE_MAX_JOBS);
+	if (opts.leader != NULL)
+		fprintf(stderr, "sluice: engine: leading, epoch %lld, lease "
+		    "%lld ms\n", (long long)engine_epoch(st.engine),
+		    (long long)leader_lease(opts.leader));
 	if (engine_server_error(st.engine) != NULL)
 		cli_warn("%s: commands come through the database's inbox "
 		    "instead, more slowly", engine_server_error(st.engine));
@@ -342,7 +359,39 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
 	if (st.signals == 0)
 		sdnotify("STOPPING=1");		/* --drain: done */
 	engine_close(st.engine);
+	leader_free(opts.leader);	/* the keeper stops what is left */
 	cmd_engine_retired_free(&st);
 	loop_free(loop);
 	return (EXIT_OK);
+}
+
+/*
+ * Cluster mode: open the lock session and stand by until it holds the
+ * leader's lock (at once when no node leads).  The service manager hears
+ * READY=1 while we stand by: a standby is a node doing its job.
+ */
+static int
+cmd_engine_standby(struct client *ctx, struct loop *loop,
+    struct cmd_engine_state *st, struct engine_opts *opts)
+{
+	char	*cause = NULL;
+
+	opts->leader = leader_open(loop, store_path(ctx->store),
+	    LEADER_LEASE_MS, &cause);
+	if (opts->leader == NULL) {
+		cli_error("engine: cannot open the leader's lock session: %s",
+		    cause);
+		free(cause);
+		return (-1);
+	}
+	sdnotify("READY=1\nSTATUS=standing by");
+	if (leader_wait(opts->leader, &st->signals, &cause) != 0) {
+		cli_error("%s", cause);
+		free(cause);
+		leader_free(opts->leader);
+		opts->leader = NULL;
+		return (-1);
+	}
+	sdnotify("STATUS=leading");
+	return (0);
 }

@@ -284,6 +284,7 @@ client_submit(struct store *s, const struct flow_tools *tools,
 	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
 	struct engine	*e;
 	int64_t		 deadline;
+	char		*path;
 	int		 rc;
 
 	memset(r, 0, sizeof *r);
@@ -307,6 +308,20 @@ client_submit(struct store *s, const struct flow_tools *tools,
 			return (-1);
 		}
 		if (client_probe(s) && client_engine_runs(s))
+			return (client_post_wait(s, actor, q, r, cause));
+		/*
+		 * Cluster mode: only the leader writes.  Applying it here
+		 * would take the lease from it, so it goes by the inbox.
+		 */
+		if (store_is_server(s) && q->secret) {
+			path = client_sock_path(store_path(s));
+			xasprintf(cause, "secret inputs reach the engine only "
+			    "over its socket, %s, which does not answer",
+			    path);
+			free(path);
+			return (-1);
+		}
+		if (store_is_server(s))
 			return (client_post_wait(s, actor, q, r, cause));
 		rc = engine_open(NULL, s, tools, opts, &e, cause);
 		if (rc == 0)

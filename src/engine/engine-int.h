@@ -146,6 +146,10 @@ struct estep {
 	int			 timed_out;
 	int			 cancelled;	/* kill asked; row already ended */
 	int			 queued;	/* to spawn after the commit */
+	int			 durable;	/* queued, its running row committed */
+	int			 ahead;		/* recorded while the lanes were full */
+	int64_t			 spawned_at;	/* wall ms, when ahead */
+	int64_t			 spawn_mono;	/* monotonic ms of its spawn */
 	int			 interrupted;	/* killed by a shutdown */
 	int			 pid_dirty;	/* pid not yet recorded */
 	int			 no_retry;	/* a failure is final */
@@ -183,6 +187,7 @@ struct engine_leftovers {
 	int			*err;		/* per row: errno of a kill */
 	size_t			 left;		/* rows still held */
 	int64_t			 term_at;	/* monotonic ms of SIGTERM */
+	int64_t			 hold_until;	/* cluster: monotonic ms */
 	int			 killed;	/* SIGKILL sent */
 	struct loop_timer	*timer;		/* the next look */
 	struct procscan		*scan;		/* the one look at /proc */
@@ -195,8 +200,9 @@ struct engine {
 	const struct flow_tools	*tools;
 	struct engine_opts	 opts;
 	char			*dbpath;	/* absolute, symlinks resolved */
-	int			 lock_fd;
-	struct proc_fence	 fence;		/* DB.lock, as locked */
+	int			 lock_fd;	/* DB.lock; -1 on a server */
+	struct leader		*leader;	/* cluster mode: leader.c */
+	struct proc_fence	 fence;		/* DB.lock, or the deadline */
 	int64_t			 epoch;
 	int			 in_txn;
 	int			 stopping;	/* no new steps; exit when idle */
@@ -211,12 +217,16 @@ struct engine {
 	struct estep_queue	 pids;		/* spawned, pid not recorded */
 	struct estep_queue	 loglater;	/* with log lines to write */
 	struct estep_tree	 running;
-	int			 nprocs;	/* running step processes */
+	int			 nprocs;	/* process steps recorded running */
+	int			 nlive;		/* of them, spawned and not reaped */
+	int			 brief;		/* the last one ran briefly */
 	int			 drain_queued;
 
 	struct loop_timer	*more;		/* yield: drain next turn */
 	struct loop_timer	*poll;		/* inbox, a slow fallback */
 	struct loop_timer	*pidrec;	/* record new pids, at the latest */
+	struct loop_timer	*group;		/* a waiting commit's limit */
+	int64_t			 txn_at;	/* monotonic ms the txn began */
 	struct loop_timer	*logrec;	/* write waiting log, at the latest */
 	struct loop_timer	*timers;	/* the next stored timer */
 	int64_t			 timers_due;	/* wall ms it is armed for */
@@ -246,6 +256,9 @@ struct engine {
 #define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
+#define ENGINE_GROUP_MS		10	/* a commit waits for the next at most */
+#define ENGINE_BRIEF_MS		100	/* a process this short: start ahead */
+#define ENGINE_AHEAD_MIN	8	/* recorded ahead of the slots, at least */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
 #define ENGINE_PROGRESS_MAX	200	/* bytes of a progress line kept */
 /*
@@ -270,6 +283,7 @@ void		 engine_store_fatal(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_kick(struct engine *);
 int		 engine_lease_held(struct engine *);
+int		 engine_leader_attach(struct engine *, char **);
 void		 engine_superseded(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_timers_rearm(struct engine *, int64_t);
@@ -384,7 +398,8 @@ void		 engine_exec_stream(struct engine *, struct estep *, int,
 		     const char *, size_t);
 void		 engine_exec_status(struct engine *, struct estep *, int);
 void		 engine_exec_stop(struct engine *, struct estep *);
-void		 engine_spawn(struct engine *);
+void		 engine_spawn(struct engine *, int);
+int		 engine_spawn_waiting(const struct engine *);
 #ifdef SLUICE_TEST_CLOCK
 void		 engine_test_hold(const char *);
 #endif
@@ -523,6 +538,7 @@ struct engine_server;
 int		 engine_server_open(struct engine *, char **);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
+int		 engine_server_quiet(const struct engine *);
 void		 engine_server_wait(struct engine *, int);
 
 /* server-read.c: members' reads on the socket, a cursor per connection. */

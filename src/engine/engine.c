@@ -18,7 +18,8 @@
  * engine.c: the engine's life: taking the lock and a new epoch, recovering
  * what the last engine left, one write transaction per loop turn (opened
  * by the first change, committed by a before-sleep hook, fenced by the
- * epoch), the socket's answers after each commit, the inbox (a slow
+ * epoch; while every job slot is busy, one commit may take in the next
+ * turns' too), the socket's answers after each commit, the inbox (a slow
  * fallback for clients with no socket), the stored timers and shutting
  * down.  An idle engine writes nothing: its heartbeat rides on the
  * transactions it makes anyway, and liveness is the lock and the socket.
@@ -38,6 +39,9 @@
 #include "engine/engine-int.h"
 
 static void	 engine_commit(void *);
+static void	 engine_turn_end(void *);
+static int	 engine_commit_may_wait(struct engine *);
+static void	 engine_group_due(void *);
 static void	 engine_poll(void *);
 static void	 engine_timers_fire(void *);
 static void	 engine_more(void *);
@@ -106,7 +110,11 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	/* One lock whatever path (relative, a symlink) names the file. */
 	if ((e->dbpath = realpath(store_path(s), NULL)) == NULL)
 		e->dbpath = xstrdup(store_path(s));
-	rc = lock_take(e->dbpath, &e->lock_fd, cause);
+	/* On a server, the leader's lock (leader.c) is the lock. */
+	if (store_is_server(s))
+		rc = LOCK_TAKEN;
+	else
+		rc = lock_take(e->dbpath, &e->lock_fd, cause);
 	if (rc == LOCK_HELD) {
 		engine_held_by(e, cause);
 		free(e->dbpath);
@@ -128,6 +136,14 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	engine_fence_init(e);
 	log_debug("%s: %s: epoch %lld%s", __func__, store_path(s),
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
+	if (opts != NULL && opts->leader != NULL && loop != NULL) {
+		e->leader = opts->leader;
+		/* The keeper before any step, recovery's kills included. */
+		if (engine_leader_attach(e, cause) != 0) {
+			engine_close(e);
+			return (-1);
+		}
+	}
 	if (loop != NULL) {
 		/* Orphaned descendants of steps come to us, not to init. */
 		if (procenv_subreaper() != 0)
@@ -140,9 +156,10 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->more = loop_timer_create(loop, engine_more, e);
 		e->poll = loop_timer_create(loop, engine_poll, e);
 		e->pidrec = loop_timer_create(loop, engine_pids_due, e);
+		e->group = loop_timer_create(loop, engine_group_due, e);
 		e->logrec = loop_timer_create(loop, engine_logs_due, e);
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
-		loop_hook_add(loop, engine_commit, e);
+		loop_hook_add(loop, engine_turn_end, e);
 		engine_time_open(e);
 	}
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0' &&
@@ -184,7 +201,8 @@ engine_close(struct engine *e)
 	engine_leftovers_free(e);
 	engine_notify_close(e);
 	if (e->loop != NULL) {
-		loop_hook_del(e->loop, engine_commit, e);
+		loop_hook_del(e->loop, engine_turn_end, e);
+		loop_timer_free(e->group);
 		loop_timer_free(e->more);
 		loop_timer_free(e->poll);
 		loop_timer_free(e->pidrec);
@@ -245,6 +263,8 @@ engine_shutdown(struct engine *e, int now)
 		es->interrupted = 1;
 		engine_exec_kill(e, es);
 	}
+	/* Those recorded but waiting for a job slot never start. */
+	engine_spawn(e, 0);
 }
 
 /* No workflow is running any more (for engine --drain). */
@@ -365,6 +385,8 @@ engine_fence_init(struct engine *e)
 {
 	struct stat	 sb;
 
+	if (e->lock_fd == -1)
+		return;		/* a server's: the deadline fences */
 	e->fence.path = lock_file(e->dbpath);
 	if (fstat(e->lock_fd, &sb) == 0) {
 		e->fence.dev = sb.st_dev;
@@ -375,15 +397,18 @@ engine_fence_init(struct engine *e)
 /*
  * Whether this engine still holds the lease, asked outside a transaction
  * before each process starts: DB.lock still names the file it locked
- * (else a new engine may lock the new one), and the epoch in the last
- * commit is still its own.
+ * (else a new engine may lock the new one), in cluster mode the local
+ * deadline is still ahead, and the epoch in the last commit is still its
+ * own.
  */
 int
 engine_lease_held(struct engine *e)
 {
 	int64_t	 epoch;
 
-	if (lock_same(e->lock_fd, e->fence.path) != 1)
+	if (e->fence.path != NULL && lock_same(e->lock_fd, e->fence.path) != 1)
+		return (0);
+	if (fence_expired(e->fence.deadline))
 		return (0);
 	if (store_lease_epoch(e->store, &epoch) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -396,8 +421,16 @@ engine_superseded(struct engine *e, const char *why)
 {
 	if (e->in_txn)
 		store_rollback(e->store);
-	fatalx("engine: another engine took over %s (%s); stopping",
+	fatalx("engine: superseded: another engine took over %s (%s); "
+	    "stopping",
 	    store_path(e->store), why);
+}
+
+/* The epoch this engine took. */
+int64_t
+engine_epoch(const struct engine *e)
+{
+	return (e->epoch);
 }
 
 /* Open the turn's transaction if it is not open: every change is in one. */
@@ -426,6 +459,7 @@ engine_txn(struct engine *e)
 	if (rc != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	e->in_txn = 1;
+	e->txn_at = now;
 	engine_record_pids(e);
 	engine_clock_check(e);
 }
@@ -437,14 +471,71 @@ engine_txn(struct engine *e)
 void
 engine_store_fatal(struct engine *e, const char *why)
 {
+	/*
+	 * A leader that lost its connection (the server ended a
+	 * transaction it left idle while frozen or cut off) cannot know
+	 * whether another node leads now: it stops as superseded.
+	 */
+	if (e->leader != NULL)
+		engine_superseded(e, why);
 	if (e->in_txn)
 		store_rollback(e->store);
 	fatalx("engine: %s", why);
 }
 
 /*
- * Before sleeping: commit the turn, then start the processes it recorded,
- * answer the socket's clients (never ahead of the commit) and send its
+ * Before sleeping: commit the turn, unless the commit may wait for the
+ * next turn's (engine_commit_may_wait).
+ */
+static void
+engine_turn_end(void *arg)
+{
+	struct engine	*e = arg;
+
+	if (e->in_txn && engine_commit_may_wait(e))
+		return;
+	engine_commit(e);
+}
+
+/*
+ * Whether this turn's commit may wait for the next turn's, to commit
+ * both at once (a group commit): every job slot is busy and a start
+ * already committed waits for the next slot to free, so committing now
+ * would start nothing sooner; no client waits for an answer; and the
+ * transaction is younger than ENGINE_GROUP_MS, the most its changes
+ * wait.  Fanning out, the ends of the processes and the starts recorded
+ * ahead of the slots then commit once for several processes, while the
+ * slots run.  A change that waits is acknowledged to no one, so a crash
+ * meanwhile loses nothing anyone was told of: it is as if it came a
+ * moment later (a reaped step's row is still running: recovery applies
+ * its on_interrupt, as for any process the engine died beside).
+ */
+static int
+engine_commit_may_wait(struct engine *e)
+{
+	int64_t	 age;
+
+	if (e->offline || e->stopping || e->nlive < e->opts.max_jobs ||
+	    engine_spawn_waiting(e) == 0 || !engine_server_quiet(e))
+		return (0);
+	age = time_mono_ms() - e->txn_at;
+	if (age >= ENGINE_GROUP_MS)
+		return (0);
+	if (!loop_timer_pending(e->group))
+		loop_timer_start(e->group, ENGINE_GROUP_MS - age);
+	return (1);
+}
+
+/* A waiting commit's time is up: the turn this wakes commits it. */
+static void
+engine_group_due(void *arg)
+{
+	(void)arg;
+}
+
+/*
+ * Commit the turn, then start the processes it recorded, answer the
+ * socket's clients (never ahead of the commit) and send its
  * notifications.
  */
 static void
@@ -460,12 +551,14 @@ engine_commit(void *arg)
 	}
 	engine_logs_flush(e);
 	e->in_txn = 0;
+	if (e->group != NULL)
+		loop_timer_stop(e->group);
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	engine_trace(e, 'C', 0);
 	engine_busy_over();
 	if (!e->offline)
-		engine_spawn(e);
+		engine_spawn(e, 1);
 	/* New pids are recorded with the next change, or within a second. */
 	if (!TAILQ_EMPTY(&e->pids) && !loop_timer_pending(e->pidrec))
 		loop_timer_start(e->pidrec, ENGINE_HEARTBEAT_MS);

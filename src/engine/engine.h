@@ -132,7 +132,21 @@ struct engine_opts {
 	size_t		 nsecrets;
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
+	struct leader	*leader;	/* cluster mode: leader.c, won */
 };
+
+/*
+ * leader.c: cluster mode (a postgresql: database).  leader_open opens the
+ * lock session, leader_wait stands by until it holds the leader's lock;
+ * then engine_open with opts.leader set leads (the engine frees it).
+ */
+int64_t		 engine_epoch(const struct engine *);
+#define LEADER_LEASE_MS		3000	/* L: the lock session's idle limit */
+struct leader	*leader_open(struct loop *, const char *, int64_t, char **);
+int		 leader_wait(struct leader *, volatile int *, char **);
+void		 leader_free(struct leader *);
+int64_t		 leader_lease(const struct leader *);
+int64_t		 leader_hold(const struct leader *);
 
 #define ENGINE_MAX_JOBS		32
 #define ENGINE_KILL_GRACE	5000

@@ -19,8 +19,11 @@
  * kind), and the process runner itself.  A process runs in its own group,
  * spawned once the turn that records it running has committed (so no
  * process exists without its row), its pid, group and start time
- * recorded in the next transaction.  Output is logged as it comes; the
- * step ends when the process is reaped and both pipes are at EOF.
+ * recorded in the next transaction.  Starts are recorded ahead of the
+ * job slots: while the slots' processes run, the next ones' rows commit,
+ * so a slot that frees is filled at once, in the turn that reaps, with
+ * no commit to wait for.  Output is logged as it comes; the step ends
+ * when the process is reaped and both pipes are at EOF.
  */
 
 #include <sys/types.h>
@@ -243,6 +246,8 @@ engine_exec_process(struct engine *e, struct estep *es,
 	engine_env_set(es->cmd, "SLUICE_STEP_ID", id);
 	free(id);
 	engine_exec_running(e, es, args, es->cmd->host);
+	/* Past the slots, it waits for one: its start is stamped at spawn. */
+	es->ahead = e->nprocs >= e->opts.max_jobs;
 	e->nprocs++;
 	es->queued = 1;
 	TAILQ_INSERT_TAIL(&e->spawn, es, qentry);
@@ -292,9 +297,16 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	}
 	engine_trace(e, 'S', es->id);
 	(void)proc_start_time(p);	/* now, before a quick step is reaped */
+	e->nlive++;
+	es->spawn_mono = time_mono_ms();
+	if (es->ahead)
+		es->spawned_at = time_now_ms();
 	es->proc = p;
 	es->pid_dirty = 1;
 	TAILQ_INSERT_TAIL(&e->pids, es, pentry);
+	/* Spawned in a turn (a slot freed): its pid commits with it. */
+	if (e->in_txn)
+		engine_record_pid(e, es, p);
 	if (es->timeout > 0) {
 		es->timer = loop_timer_create(e->loop, engine_exec_timeout, es);
 		loop_timer_start(es->timer, es->timeout);
@@ -331,27 +343,35 @@ engine_test_hold(const char *point)
 #endif
 
 /*
- * The turn committed: start the processes it recorded, each only if this
- * engine still holds the lease.  The commit itself was fenced by the
- * epoch; between it and a start, another engine may have taken over
+ * Start the processes whose running rows have committed (all those queued
+ * when committed is set: the turn just committed), in order, while a job
+ * slot is free, each only if this engine still holds the lease; drop the
+ * queued ones that were cancelled, or interrupted by a shutdown (their
+ * rows stay running: the next engine's recovery applies on_interrupt).
+ * Called after each commit and when a process is reaped, so a slot is
+ * refilled in the turn that frees it.  The commit itself was fenced by
+ * the epoch; between it and a start, another engine may have taken over
  * (this one frozen, DB.lock removed) and already run the step again, so
- * the lease is asked again before each start: the epoch here, and the
- * lock file once more in the child as its last step before exec.  What
- * is left is the child's own few microseconds between that look and its
+ * the lease is asked again before each start: the epoch here (inside a
+ * turn's transaction the fence at its start answers for it), and the lock
+ * file once more in the child as its last step before exec.  What is
+ * left is the child's own few microseconds between that look and its
  * exec: only a take-over that both begins and finishes its recovery
  * (which kills what it finds by the step's environment) inside them, with
  * the child itself frozen there, could still run the step twice.
  */
 void
-engine_spawn(struct engine *e)
+engine_spawn(struct engine *e, int committed)
 {
-	struct estep	*es;
+	struct estep	*es, *es1;
 	char		*why;
 
-	while ((es = TAILQ_FIRST(&e->spawn)) != NULL) {
-		TAILQ_REMOVE(&e->spawn, es, qentry);
-		es->queued = 0;
-		if (es->cancelled) {
+	TAILQ_FOREACH_SAFE(es, &e->spawn, qentry, es1) {
+		if (committed)
+			es->durable = 1;
+		if (es->cancelled || es->interrupted) {
+			TAILQ_REMOVE(&e->spawn, es, qentry);
+			es->queued = 0;
 			e->nprocs--;
 			tool_cmd_free(es->cmd);
 			free(es->cmd);
@@ -359,6 +379,10 @@ engine_spawn(struct engine *e)
 			engine_exec_end(e, es);
 			continue;
 		}
+		if (!es->durable || e->nlive >= e->opts.max_jobs)
+			continue;
+		TAILQ_REMOVE(&e->spawn, es, qentry);
+		es->queued = 0;
 #ifdef SLUICE_TEST_CLOCK
 		engine_test_hold("spawn");
 #endif
@@ -369,6 +393,20 @@ engine_spawn(struct engine *e)
 		}
 		engine_spawn_one(e, es);
 	}
+}
+
+/* Queued starts whose rows have committed: each waits for a free slot. */
+int
+engine_spawn_waiting(const struct engine *e)
+{
+	const struct estep	*es;
+	int			 n = 0;
+
+	TAILQ_FOREACH(es, &e->spawn, qentry) {
+		if (es->durable && !es->cancelled && !es->interrupted)
+			n++;
+	}
+	return (n);
 }
 
 /* Record one step's pid, group and start time. */
@@ -384,6 +422,12 @@ engine_record_pid(struct engine *e, struct estep *es, struct proc *p)
 	row.pid = proc_pid(p);
 	row.pgid = proc_pgid(p);
 	row.proc_start = proc_start_time(p);
+	if (es->ahead) {
+		/* It waited for a slot: it started now, not when recorded. */
+		row.started_at = es->spawned_at;
+		if (es->timeout > 0)
+			row.timeout_at = es->spawned_at + es->timeout;
+	}
 	if (store_step_set_proc(e->store, &row) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 }
@@ -513,6 +557,8 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		engine_record_pid(e, es, p);
 	es->proc = NULL;
 	e->nprocs--;
+	e->nlive--;
+	e->brief = time_mono_ms() - es->spawn_mono < ENGINE_BRIEF_MS;
 	if (es->timer != NULL)
 		loop_timer_stop(es->timer);
 	if (es->hb_timer != NULL)
@@ -530,10 +576,12 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		 * the step's on_interrupt.
 		 */
 		engine_exec_end(e, es);
-		return;
+	} else {
+		es->runner->exit(e, es, status);
+		engine_exec_end(e, es);
 	}
-	es->runner->exit(e, es, status);
-	engine_exec_end(e, es);
+	/* Its slot is free: the next start, already committed, takes it. */
+	engine_spawn(e, 0);
 }
 
 /* A process ended: done on status 0, else failed, with why. */

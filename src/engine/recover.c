@@ -57,6 +57,8 @@ static void	 engine_recover_kill(struct engine *, struct store_step *,
 		     size_t);
 static void	 engine_recover_look(struct engine *);
 static void	 engine_leftovers_start(struct engine *);
+static void	 engine_recover_hold(struct engine *,
+		     struct engine_leftovers *);
 static void	 engine_recover_dag(struct engine *);
 static void	 engine_leftovers_tick(void *);
 static void	 engine_recover_interrupted(struct engine *,
@@ -230,6 +232,11 @@ engine_recover_kill(struct engine *e, struct store_step *rows, size_t n)
 	lo->state = xcalloc(n + 1, 1);
 	lo->err = xcalloc(n + 1, sizeof *lo->err);
 	e->leftovers = lo;
+	if (e->leader != NULL) {
+		lo->term_at = time_mono_ms();
+		engine_recover_hold(e, lo);
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		if (!engine_recover_ran_process(&rows[i]))
 			continue;
@@ -287,6 +294,38 @@ engine_recover_look(struct engine *e)
 		log_debug("%s: step %lld: killing leftover group %lld",
 		    __func__, (long long)row->id, (long long)row->pgid);
 		lo->err[i] = engine_recover_signal(e, lo->scan, row, SIGTERM);
+	}
+}
+
+/*
+ * Cluster mode: the rows were another node's (or this node's before a
+ * crash), whose pids mean nothing here; its fence keeper stops them by
+ * its deadline.  So nothing is signalled: every row that ran a process is
+ * held until that deadline and the kill grace have surely passed, then
+ * follows its on_interrupt.  The rest goes on at once.
+ */
+static void
+engine_recover_hold(struct engine *e, struct engine_leftovers *lo)
+{
+	size_t	 i;
+
+	lo->hold_until = lo->term_at + leader_hold(e->leader) +
+	    e->opts.kill_grace;
+	lo->killed = 1;
+	for (i = 0; i < lo->n; i++) {
+		if (!engine_recover_ran_process(&lo->rows[i]))
+			continue;
+		lo->state[i] = 1;
+		lo->left++;
+		log_debug("%s: step %lld: held until the old leader's "
+		    "deadline and the kill grace", __func__,
+		    (long long)lo->rows[i].id);
+	}
+	/* As without a cluster: a sub-workflow's child run finishes it. */
+	for (i = 0; i < lo->n; i++) {
+		if (!engine_recover_ran_process(&lo->rows[i]) &&
+		    lo->rows[i].items == 0 && lo->rows[i].child_id == 0)
+			engine_recover_interrupted(e, &lo->rows[i], NULL);
 	}
 }
 
@@ -356,11 +395,15 @@ engine_leftovers_check(struct engine *e)
 	if (lo == NULL || lo->look_due)
 		return;
 	now = time_mono_ms();
+	if (now < lo->hold_until)
+		return;
 	for (i = 0; i < lo->n; i++) {
 		row = &lo->rows[i];
 		if (lo->state[i] != 1)
 			continue;
-		if (procscan_group_alive(lo->scan, (pid_t)row->pgid) ||
+		if (e->leader != NULL)	/* held, never signalled */
+			engine_recover_interrupted(e, row, NULL);
+		else if (procscan_group_alive(lo->scan, (pid_t)row->pgid) ||
 		    engine_recover_escaped(e, lo->scan, row, &one, 1) > 0) {
 			if (now < lo->term_at + e->opts.kill_grace +
 			    ENGINE_LEFTOVER_MARGIN)
@@ -473,7 +516,13 @@ engine_recover_interrupted(struct engine *e, const struct store_step *row,
 		engine_step_free(es);
 		return;
 	}
-	switch (fs->on_interrupt) {
+	/*
+	 * Cluster mode: the old leader's ssh client is gone, but what it
+	 * ran on the remote host may have finished or may still run: only
+	 * a person can say, so it asks, whatever on_interrupt says.
+	 */
+	switch (e->leader != NULL && row->host != NULL ? FLOW_INTERRUPT_ASK :
+	    fs->on_interrupt) {
 	case FLOW_INTERRUPT_RETRY:
 		engine_step_failed(e, es, why, 0, 0, NULL);
 		break;

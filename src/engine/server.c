@@ -206,6 +206,28 @@ engine_server_flush(struct engine *e, int committed)
 }
 
 /*
+ * Whether no client waits for output (an answer, a push): then a commit
+ * may wait a moment for the next turn's (engine_turn_end) without
+ * keeping anyone waiting.
+ */
+int
+engine_server_quiet(const struct engine *e)
+{
+	const struct engine_server	*srv = e->server;
+	const struct server_client	*c;
+
+	if (srv == NULL)
+		return (1);
+	if (srv->answers > 0)
+		return (0);
+	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (c->out.len > c->off)
+			return (0);
+	}
+	return (1);
+}
+
+/*
  * Whether a client of uid may have one more connection: NULL, or why not
  * in *why.  Root and the engine's own account always get one, so neither
  * members nor anyone else can lock them out.

@@ -27,6 +27,10 @@
 
 #include "engine/engine-int.h"
 
+static int	 engine_jobs_room(const struct engine *);
+static int	 engine_may_go_ahead(const struct engine *,
+		     const struct estep *);
+
 RB_GENERATE(estep_tree, estep, entry, estep_cmp);
 
 /* Order running steps by row id. */
@@ -346,6 +350,43 @@ engine_wf_requeue(struct engine *e, struct ewf *wf)
 }
 
 /*
+ * Whether one more process may be recorded running.  Past the job slots
+ * only while processes end briefly (the last ran under ENGINE_BRIEF_MS,
+ * so a slot frees soon), and as many more as there are slots, at least
+ * ENGINE_AHEAD_MIN (with few slots, one commit then still covers the
+ * starts of several processes): those wait, committed, for a slot, and
+ * take it the moment one frees (engine_spawn), so the slots do not idle
+ * while the next starts commit.  Processes that run longer wait
+ * "ready", as the commit is then a small part of their time.
+ */
+static int
+engine_jobs_room(const struct engine *e)
+{
+	int	 ahead = 0;
+
+	if (e->brief)
+		ahead = e->opts.max_jobs > ENGINE_AHEAD_MIN ?
+		    e->opts.max_jobs : ENGINE_AHEAD_MIN;
+	return (e->nprocs < e->opts.max_jobs + ahead);
+}
+
+/*
+ * Whether a process step may be recorded running before a slot is free.
+ * Not one whose on_interrupt is ask or fail: those must not run twice,
+ * and an engine that died while such a row waited would have an operator
+ * asked about (or a run failed for) a step that never started.  It waits
+ * ready for a slot, and so do the steps queued behind it.
+ */
+static int
+engine_may_go_ahead(const struct engine *e, const struct estep *es)
+{
+	const struct flow_step	*fs = &es->wf->flow->steps[es->spec];
+
+	return (e->nprocs < e->opts.max_jobs ||
+	    fs->on_interrupt == FLOW_INTERRUPT_RETRY);
+}
+
+/*
  * Start what is ready, in order, until the queue is empty, the process
  * slots are full, or this turn's share is used (then go on next turn).
  */
@@ -361,8 +402,9 @@ engine_drain(void *arg)
 		if (e->stopping)
 			return;
 		if ((es = TAILQ_FIRST(&e->ready[0])) == NULL &&
-		    (e->nprocs >= e->opts.max_jobs ||
-		    (es = TAILQ_FIRST(&e->ready[1])) == NULL))
+		    (!engine_jobs_room(e) ||
+		    (es = TAILQ_FIRST(&e->ready[1])) == NULL ||
+		    !engine_may_go_ahead(e, es)))
 			return;
 		if (n++ == ENGINE_TURN_STEPS) {
 			loop_timer_start(e->more, 0);

@@ -39,15 +39,29 @@
 #include "os/os.h"
 
 #define SOCK_BACKLOG	64
+#define SOCK_SERVER_PREFIX	"postgresql:"
+#define SOCK_CLUSTER_PATH	"/run/sluice/engine.sock"
 
 static int	 sock_addr(const char *, struct sockaddr_un *, int *, char **);
 
-/* The socket's name for a database (its real path). */
+/*
+ * The socket's name for a database (its real path).  A server's database
+ * (cluster mode, "postgresql:...") has no directory of this host's to put
+ * it beside: each node's engine listens on $SLUICE_SOCKET, or the
+ * service's runtime directory's.
+ */
 char *
 sock_path(const char *dbpath)
 {
-	char	*path;
+	const char	*env;
+	char		*path;
 
+	if (strncmp(dbpath, SOCK_SERVER_PREFIX,
+	    strlen(SOCK_SERVER_PREFIX)) == 0) {
+		if ((env = getenv("SLUICE_SOCKET")) != NULL && *env != '\0')
+			return (xstrdup(env));
+		return (xstrdup(SOCK_CLUSTER_PATH));
+	}
 	xasprintf(&path, "%s.sock", dbpath);
 	return (path);
 }

@@ -53,7 +53,7 @@ static const char items_inflight_sql[] =
 	"  AND status IN ('ready', 'running', 'waiting')"
 	"  AND item_index IS NOT NULL)"
 	" + (SELECT count(*) FROM timers t CROSS JOIN workflow_steps s"
-	"  ON s.id = t.step_id WHERE s.item_of = ?1 AND s.status = 'pending'"
+	"  WHERE s.id = t.step_id AND s.item_of = ?1 AND s.status = 'pending'"
 	"  AND s.item_index IS NOT NULL)";
 /*
  * Walks workflow_steps_item_rows in item order, one seek per item for its

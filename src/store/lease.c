@@ -39,6 +39,13 @@ static const char lease_heartbeat_sql[] =
 static const char lease_drop_sql[] =
 	"UPDATE engine SET pid = NULL, heartbeat_at = ? WHERE id = 1"
 	" AND epoch = ?";
+/*
+ * On a server, reading the epoch does not wait for a new leader's bump
+ * that has not committed: lock the row, so the bump waits for this
+ * transaction and this one for the bump, and a write is fenced either way.
+ */
+static const char lease_epoch_locked_sql[] =
+	"SELECT epoch FROM engine WHERE id = 1 FOR UPDATE";
 static const char lease_get_sql[] =
 	"SELECT epoch, pid, host, since, heartbeat_at FROM engine WHERE id = 1";
 
@@ -84,7 +91,8 @@ store_lease_fence(struct store *s, int64_t epoch, int64_t now)
 			return (STORE_CONFLICT);
 		return (rc);
 	}
-	rc = store_int64f(s, "read epoch", &current, lease_epoch_sql, "");
+	rc = store_int64f(s, "read epoch", &current, s->drv->server ?
+	    lease_epoch_locked_sql : lease_epoch_sql, "");
 	if (rc == 0 && current != epoch)
 		return (STORE_CONFLICT);
 	return (rc);

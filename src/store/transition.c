@@ -34,8 +34,9 @@ static const char step_start_sql[] =
 	" started_at = ?1, args_json = ?2, pid = ?3, pgid = ?4,"
 	" proc_start = ?5, host = ?6, timeout_at = ?7 WHERE id = ?8";
 static const char step_proc_sql[] =
-	"UPDATE workflow_steps SET pid = ?, pgid = ?, proc_start = ?"
-	" WHERE id = ?";
+	"UPDATE workflow_steps SET pid = ?1, pgid = ?2, proc_start = ?3,"
+	" started_at = COALESCE(?4, started_at),"
+	" timeout_at = COALESCE(?5, timeout_at) WHERE id = ?6";
 static const char step_end_sql[] =
 	"UPDATE workflow_steps SET status = ?1, updated_at = ?2,"
 	" completed_at = ?2, result_json = ?3, error = ?4, exit_code = ?5,"
@@ -128,12 +129,17 @@ store_step_start(struct store *s, const struct store_step *step,
 	    step->host, step->timeout_at, step->id));
 }
 
-/* A step's process: pid, group and start time, to find it after a crash. */
+/*
+ * A step's process: pid, group and start time, to find it after a crash;
+ * with started_at (and timeout_at) set, when it really started, for one
+ * recorded running ahead of a free job slot.
+ */
 int
 store_step_set_proc(struct store *s, const struct store_step *step)
 {
-	return (store_runf(s, "record process", step_proc_sql, "TTTi",
-	    step->pid, step->pgid, step->proc_start, step->id));
+	return (store_runf(s, "record process", step_proc_sql, "TTTTTi",
+	    step->pid, step->pgid, step->proc_start, step->started_at,
+	    step->timeout_at, step->id));
 }
 
 /* A step ended: done, failed, cancelled or skipped, with what it gave. */

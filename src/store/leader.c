@@ -1,0 +1,117 @@
+/*
+ * Copyright (c) 2026 The sluice authors
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * leader.c: cluster leadership's SQL (PostgreSQL; SPEC §14).  The leader
+ * holds a session-level advisory lock on a connection of its own, the
+ * lock session, which does nothing else: PostgreSQL frees the lock the
+ * moment that session ends, and ends it after idle_session_timeout (the
+ * lease, L) without a query, so a leader that is frozen or cut off loses
+ * the lock within L while a live one keeps it with a heartbeat query.
+ * The engine's own connection gets idle_in_transaction_session_timeout =
+ * L, so a leader frozen inside a transaction cannot hold the engine row
+ * (and with it a new leader's epoch bump) for longer than that.
+ */
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+#include "store/store.h"
+#include "store/store-int.h"
+
+/* The advisory lock's key: "sluice" in ASCII, one per database. */
+#define LEADER_KEY	INT64_C(0x736c75696365)
+
+static const char leader_try_sql[] =
+	"SELECT CASE WHEN pg_try_advisory_lock(?) THEN 1 ELSE 0 END";
+static const char leader_ping_sql[] =
+	"SELECT 1";
+static const char leader_set_sql[] =
+	"SELECT length(set_config(?, ?, false))";
+
+static int	leader_set(struct store *, const char *, int64_t, char **);
+
+/* Set a session setting to ms milliseconds, on this connection only. */
+static int
+leader_set(struct store *s, const char *name, int64_t ms, char **cause)
+{
+	char	 value[32];
+	int64_t	 n;
+
+	snprintf(value, sizeof value, "%lldms", (long long)ms);
+	if (store_int64f(s, name, &n, leader_set_sql, "tt", name,
+	    value) != 0) {
+		xasprintf(cause, "cannot set %s: %s", name,
+		    store_last_error(s));
+		return (-1);
+	}
+	return (0);
+}
+
+/* Make s the lock session: ended by the server after lease ms idle. */
+int
+store_leader_session(struct store *s, int64_t lease, char **cause)
+{
+	return (leader_set(s, "idle_session_timeout", lease, cause));
+}
+
+/* The engine's connection: no transaction may sit idle past the lease. */
+int
+store_leader_engine_session(struct store *s, int64_t lease, char **cause)
+{
+	return (leader_set(s, "idle_in_transaction_session_timeout", lease,
+	    cause));
+}
+
+/*
+ * Try to take the leader's lock on the lock session, without waiting: 0
+ * with *got 1 (ours, until the session ends) or 0 (another node leads).
+ */
+int
+store_leader_try(struct store *s, int *got, char **cause)
+{
+	int64_t	 n = 0;
+
+	*got = 0;
+	if (store_int64f(s, "take the leader's lock", &n, leader_try_sql,
+	    "i", LEADER_KEY) != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		return (-1);
+	}
+	*got = n == 1;
+	return (0);
+}
+
+/*
+ * The heartbeat: one query on the lock session, so the server does not
+ * end it for idleness.  An error means the session (and the lock) is
+ * gone.
+ */
+int
+store_leader_ping(struct store *s, char **cause)
+{
+	int64_t	 n;
+
+	if (store_int64f(s, "leader heartbeat", &n, leader_ping_sql,
+	    "") != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		return (-1);
+	}
+	return (0);
+}

@@ -1,0 +1,100 @@
+#!/bin/sh
+# tests/cluster/cluster-lib.sh: three engine nodes on one PostgreSQL of
+# the test's own (tests/pg-lib.sh), sourced after it.  Each node N (1-3)
+# has its own directory $T_DIR/nN, socket $T_DIR/nN.sock, log
+# $T_DIR/nN.err and TCP forwarder to the primary (tests/cluster/forward:
+# kill -STOP on $(fwd_pid N) is that node's partition).  Only what was
+# started here is ended, by pid.
+#
+#   cl_setup            primary, database, forwarders, the three $NODE_DB_N
+#   node_start N        start node N's engine (a standby if another leads)
+#   node_pid N          its engine's pid
+#   leader_wait MIN MS  wait up to MS for a leader with epoch >= MIN:
+#                       prints "NODE EPOCH"
+#   now_ms              the wall clock in ms
+
+FWD="$(dirname "$SLUICE")/tests/cluster/forward"
+[ -x "$FWD" ] || skip_all "no tests/cluster/forward built"
+CL_PIDS=""
+
+now_ms() {
+	date +%s%3N
+}
+
+# cl_sluice N ARGS...: a command on node N (its socket, its database).
+cl_sluice() {
+	_n=$1; shift
+	SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" --db "$(eval echo "\$NODE_DB_$_n")" "$@"
+}
+
+cl_setup() {
+	pg_primary || { echo "Bail out! PostgreSQL did not start"; exit 1; }
+	"$SLUICE" init "$PG_DB" >/dev/null ||
+	    { echo "Bail out! sluice init $PG_DB failed"; exit 1; }
+	for _n in 1 2 3; do
+		mkdir -p "$T_DIR/n$_n"
+		"$FWD" "$T_DIR/f$_n.port" "$(pg_port primary)" &
+		eval "FWD_PID_$_n=$!"
+		CL_PIDS="$CL_PIDS $!"
+		_i=0
+		while [ ! -s "$T_DIR/f$_n.port" ] && [ $_i -lt 100 ]; do
+			sleep 0.05; _i=$((_i + 1))
+		done
+		eval "NODE_DB_$_n=\"postgresql:host=127.0.0.1 port=$(cat "$T_DIR/f$_n.port") dbname=sluice user=sluice_owner\""
+	done
+}
+
+fwd_pid() {
+	eval echo "\$FWD_PID_$1"
+}
+
+node_pid() {
+	eval echo "\${NODE_PID_$1:-}"
+}
+
+node_start() {
+	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" exec "$SLUICE" \
+	    --db "$(eval echo "\$NODE_DB_$1")" engine 2>>"$T_DIR/n$1.err") &
+	eval "NODE_PID_$1=$!"
+	CL_PIDS="$CL_PIDS $!"
+}
+
+# node_epoch N: the epoch node N last said it leads with, or 0.
+node_epoch() {
+	sed -n 's/.*leading, epoch \([0-9]*\),.*/\1/p' "$T_DIR/n$1.err" \
+	    2>/dev/null | tail -1 | grep . || echo 0
+}
+
+leader_wait() {
+	_end=$(( $(now_ms) + $2 ))
+	while :; do
+		for _n in 1 2 3; do
+			_e=$(node_epoch "$_n")
+			if [ "$_e" -ge "$1" ] && kill -0 "$(node_pid "$_n")" \
+			    2>/dev/null; then
+				echo "$_n $_e"
+				return 0
+			fi
+		done
+		[ "$(now_ms)" -lt "$_end" ] || return 1
+		sleep 0.01
+	done
+}
+
+# gone PID: the process has ended (or is a zombie not yet reaped).
+gone() {
+	[ ! -e "/proc/$1/stat" ] && return 0
+	case $(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null) in
+	Z*|X*|"") return 0 ;;
+	esac
+	return 1
+}
+
+cl_cleanup() {
+	for _p in $CL_PIDS; do
+		kill -CONT "$_p" 2>/dev/null
+		kill -9 "$_p" 2>/dev/null
+	done
+	pg_cleanup
+}
+trap 'cl_cleanup' EXIT
