@@ -14,7 +14,7 @@
 
 pg_primary || { echo "Bail out! PostgreSQL did not start"; exit 1; }
 pg_standby || { echo "Bail out! the standby did not start"; exit 1; }
-cd "$T_DIR" || exit 1		# the engine's socket is made here
+cd "$T_DIR" || exit 1
 
 # pq SQL: the answer on the primary's sluice database.
 pq() {
@@ -45,6 +45,7 @@ like "$OUT" "rights given again" "  leaves it, giving the rights again"
 # --- an engine, as the engine's role --------------------------------------------
 
 export SLUICE_DB="$PG_ENGINE_DB"
+export SLUICE_SOCKET="$T_DIR/engine.sock"	# this node's, as the unit sets
 "$SLUICE" engine >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" </dev/null &
 EPID=$!
 ENGINES="$ENGINES $EPID"
@@ -129,7 +130,9 @@ expect_rc 1 "the row added behind sluice's back breaks the chain"
 run_sluice --db "$PG_READER_DB" list
 expect_rc 0 "a reader lists the runs"
 like "$OUT" "flow" "  seeing them"
+SLUICE_SOCKET="$T_DIR/none.sock"	# straight to the database, no engine
 run_sluice --db "$PG_READER_DB" template save other "$T_DIR/flow.json"
+SLUICE_SOCKET="$T_DIR/engine.sock"
 ok $((RC == 0)) "a reader's write is refused"
 like "$ERR" "read-only" "  as read-only"
 is "$(pq "SELECT count(*) FROM workflow_templates WHERE name = 'other'")" 0 \
@@ -161,6 +164,7 @@ expect_rc 2 "backup refuses a PostgreSQL database"
 like "$ERR" "pg_dump" "  naming pg_dump"
 ok $(test ! -e "$T_DIR/copy.db"; echo $?) "  writing nothing"
 
+sed "s/^/# engine: /" "$T_DIR/engine.err"
 kill -TERM "$EPID"
 wait "$EPID"
 is "$?" 0 "the engine stops cleanly"
