@@ -8,6 +8,7 @@
 # takes writes; the old primary, stopped, stays stopped.
 
 . "$TOP_SRCDIR/tests/lib.sh"
+. "$TOP_SRCDIR/tests/engine-lib.sh"
 . "$TOP_SRCDIR/tests/pg-lib.sh"
 
 pg_primary || { echo "Bail out! PostgreSQL did not start"; exit 1; }
@@ -15,8 +16,19 @@ pg_standby || { echo "Bail out! the standby did not start"; exit 1; }
 cd "$T_DIR" || exit 1
 
 SB_DB="postgresql:host=127.0.0.1 port=$(pg_port standby) dbname=sluice user=sluice_owner"
+export SLUICE_SOCKET="$T_DIR/engine.sock"	# commands go through an engine
 run_sluice init "$PG_DB"
 expect_rc 0 "init on the primary"
+
+# pg_engine DB: an engine on DB, as $EPID, once it answers.
+pg_engine() {
+	"$SLUICE" --db "$1" engine >"$T_DIR/engine.out" 2>"$T_DIR/engine.err" \
+	    </dev/null &
+	EPID=$!
+	ENGINES="$ENGINES $EPID"
+	wait_for test -S "$SLUICE_SOCKET"
+}
+pg_engine "$PG_DB"
 
 cat >"$T_DIR/t.json" <<'EOF'
 {"start": {"tool": "noop", "done": true}}
@@ -29,6 +41,9 @@ while [ "$n" -lt 20 ]; do
 	[ "$RC" -eq 0 ] && acked=$((acked + 1))
 done
 is "$acked" 20 "20 template saves acknowledged by the primary"
+kill -TERM "$EPID"
+wait "$EPID"
+rm -f "$SLUICE_SOCKET"
 
 # --- the hot standby: reads, and refuses writes ------------------------------
 
@@ -54,8 +69,9 @@ ok $? "the standby is promoted"
 run_sluice --db "$SB_DB" template list
 is "$(printf '%s\n' "$OUT" | grep -c '^t[0-9]')" 20 \
     "every acknowledged save is there"
+pg_engine "$SB_DB"
 run_sluice --db "$SB_DB" template save after "$T_DIR/t.json"
-expect_rc 0 "the promoted server takes writes"
+expect_rc 0 "the promoted server takes writes (through an engine on it)"
 run_sluice --db "$SB_DB" audit --verify
 expect_rc 0 "  and its audit chain holds"
 run_sluice --db "$SB_DB" status
