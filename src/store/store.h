@@ -517,7 +517,6 @@ int		 store_leader_session(struct store *, int64_t, char **);
 int		 store_leader_engine_session(struct store *, int64_t, char **);
 int		 store_leader_try(struct store *, int *, char **);
 int		 store_leader_ping(struct store *, char **);
-int		 store_is_server(const struct store *);
 
 /* concurrency.c: the slots of concurrency keys, counted from the rows. */
 int		 store_conc_runs_held(struct store *, const char *, int64_t *);
