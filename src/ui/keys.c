@@ -182,22 +182,23 @@ static const int footer_order[] = {
 
 /*
  * The run keys by the run's status, as the engine would answer them:
- * retry a failed or cancelled run (or a running one's failed for-each
- * items), pause or resume a running one, cancel one that has not ended;
- * a queued or scheduled run can only be cancelled.
+ * retry by the engine's own rule (flow_retry_refusal), or a running
+ * run's failed for-each items; pause or resume a running one; cancel one
+ * that has not ended.  A queued or scheduled run can only be cancelled.
  */
 static int
 key_works_run(struct view *page, int key)
 {
 	enum run_status	 st;
-	int		 known;
+	char		*why = NULL;
+	int		 known, started, ok;
 
 	switch (page->ops->kind) {
 	case VIEW_WORKFLOWS:
-		known = ui_workflows_status(page, &st);
+		known = ui_workflows_status(page, &st, &started);
 		break;
 	case VIEW_RUN:
-		known = ui_run_status(page, &st);
+		known = ui_run_status(page, &st, &started);
 		break;
 	default:
 		return (1);
@@ -206,8 +207,11 @@ key_works_run(struct view *page, int key)
 		return (0);
 	switch (key) {
 	case 'R':
-		return (st == RUN_FAILED || st == RUN_CANCELLED ||
-		    st == RUN_RUNNING);
+		if (st == RUN_RUNNING)
+			return (1);
+		ok = flow_retry_refusal(0, st, started, &why) == 0;
+		free(why);
+		return (ok);
 	case 'p':
 		return (st == RUN_RUNNING);
 	default:

@@ -745,14 +745,15 @@ ui_run_state(struct view *v, enum step_status *st, int *gate)
 	return (1);
 }
 
-/* The run's own status; 0 when not read yet. */
+/* The run's own status and whether it began; 0 when not read yet. */
 int
-ui_run_status(struct view *v, enum run_status *st)
+ui_run_status(struct view *v, enum run_status *st, int *started)
 {
 	struct run	*r = v->data;
 
 	if (r == NULL || r->wf == NULL)
 		return (0);
 	*st = r->wf->status;
+	*started = r->wf->started_at != 0;
 	return (1);
 }

@@ -551,13 +551,13 @@ extern const struct view_ops ui_view_messages;
 
 /* Which workflow or step the page under the cursor is about. */
 int64_t		 ui_workflows_selected(struct view *);
-int		 ui_workflows_status(struct view *, enum run_status *);
+int		 ui_workflows_status(struct view *, enum run_status *, int *);
 int64_t		 ui_audit_selected(struct view *);
 int		 ui_gates_selected(struct view *, int64_t *, int64_t *);
 const char	*ui_templates_selected(struct view *);
 int		 ui_run_selected(struct view *, int64_t *, int64_t *);
 int		 ui_run_state(struct view *, enum step_status *, int *);
-int		 ui_run_status(struct view *, enum run_status *);
+int		 ui_run_status(struct view *, enum run_status *, int *);
 int		 ui_step_state(struct view *, enum step_status *, int *);
 int		 ui_run_toggle_timeline(struct view *);
 const char	*ui_run_retry_from(struct view *);

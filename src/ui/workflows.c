@@ -152,15 +152,16 @@ ui_workflows_selected(struct view *v)
 	return (wf->rows[wf->w.sel].id);
 }
 
-/* The selected workflow's status; 0 if none is selected. */
+/* The selected workflow's status and whether it began; 0 if none. */
 int
-ui_workflows_status(struct view *v, enum run_status *st)
+ui_workflows_status(struct view *v, enum run_status *st, int *started)
 {
 	struct workflows	*wf = v->data;
 
 	if (wf == NULL || wf->w.n == 0)
 		return (0);
 	*st = wf->rows[wf->w.sel].status;
+	*started = wf->rows[wf->w.sel].started_at != 0;
 	return (1);
 }
 

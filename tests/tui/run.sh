@@ -219,6 +219,17 @@ open_run
 scr_ok "start +sleep .*behind #$holdstep" \
     "a queued step's row says which step row holds its key"
 
+# --- a run cancelled before it began cannot be retried ------------------------
+
+run_sluice run "$T_DIR/keyhold.json" --at "in 1 hour"
+later=$OUT
+run_sluice cancel "$later"
+expect_rc 0 "a scheduled run is cancelled before its start"
+open_run
+scr_ok "^#$later keyhold" "its run view opens"
+scr_gone_ok "R retry" \
+    "its footer offers no retry (the engine refuses a run that never began)"
+
 # --- LANG=C -----------------------------------------------------------------
 
 scr_start 80x24 LC_ALL=C LANG=C --
