@@ -247,7 +247,8 @@ cmd_show_run(struct client *ctx, const struct cli_args *args)
 		return (rc);
 	if ((rc = store_workflow_get(ctx->store, id, &w, &cause)) != 0)
 		return (client_store_fail(ctx, rc, cause));
-	if ((rc = store_step_list(ctx->store, id, &st, &n, &cause)) != 0) {
+	if ((rc = store_step_list_shown(ctx->store, id, &st, &n,
+	    &cause)) != 0) {
 		store_workflow_free(w);
 		return (client_store_fail(ctx, rc, cause));
 	}

@@ -72,7 +72,8 @@ client_read_workflow(struct client *cl, int64_t id, cJSON **out)
 		return (rc);
 	if ((rc = store_workflow_get(cl->store, id, &w, &cause)) != 0)
 		return (client_store_fail(cl, rc, cause));
-	if ((rc = store_step_list(cl->store, id, &st, &n, &cause)) != 0) {
+	if ((rc = store_step_list_shown(cl->store, id, &st, &n,
+	    &cause)) != 0) {
 		store_workflow_free(w);
 		return (client_store_fail(cl, rc, cause));
 	}

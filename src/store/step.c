@@ -187,7 +187,21 @@ store_step_list(struct store *s, int64_t workflow_id,
 	}
 	rc = store_rows(s, st, &store_step_rows, &list, np, cause);
 	*listp = list;
-	if (rc == 0)
+	return (rc);
+}
+
+/*
+ * A workflow's steps as people are shown them (show, show --json): with
+ * what each queued row waits behind, which the engine's own lists do
+ * without.
+ */
+int
+store_step_list_shown(struct store *s, int64_t workflow_id,
+    struct store_step **listp, size_t *np, char **cause)
+{
+	int	 rc;
+
+	if ((rc = store_step_list(s, workflow_id, listp, np, cause)) == 0)
 		rc = store_steps_behind(s, *listp, *np, cause);
 	return (rc);
 }

@@ -307,6 +307,8 @@ int		 store_step_get(struct store *, int64_t, struct store_step **,
 		     char **);
 int		 store_step_list(struct store *, int64_t, struct store_step **,
 		     size_t *, char **);
+int		 store_step_list_shown(struct store *, int64_t,
+		     struct store_step **, size_t *, char **);
 void		 store_step_free(struct store_step *);
 void		 store_steps_free(struct store_step *, size_t);
 
