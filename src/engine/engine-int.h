@@ -250,6 +250,12 @@ struct engine {
 						/* connection is not free */
 	int64_t			 prune_before;	/* prune.c: retention batches */
 	int64_t			 prune_after;
+
+	int			 standby;	/* relay.c: a standby's shell */
+	struct loop_fd		*listen_ev;	/* relay.c: LISTEN heard */
+	struct loop_timer	*listen_act;
+	int			 heard_inbox;	/* a command was relayed */
+	int			 heard_changed;	/* the leader committed */
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
@@ -533,9 +539,24 @@ int		 engine_cmd_template_rm(struct engine *,
 		     const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
 
+/* relay.c: every cluster node serves operators; the leader hears them. */
+#define RELAY_WAIT_MS		8000	/* a relayed command's answer, at most */
+#define RELAY_LOOK_MS		250	/* looked for without a NOTIFY too */
+int		 engine_listen_open(struct engine *, const char *, char **);
+void		 engine_listen_close(struct engine *);
+int		 engine_standby_adopt(struct engine *, struct engine *,
+		     char **);
+int		 engine_relay_post(struct engine *, const struct store_inbox *,
+		     int64_t *, char **);
+int		 engine_relay_answer(struct engine *, int64_t,
+		     struct engine_reply *);
+int		 engine_relay_secret(const char *);
+
 /* server.c: the socket, DB.sock. */
 struct engine_server;
 int		 engine_server_open(struct engine *, char **);
+void		 engine_server_adopt(struct engine *, struct engine *);
+void		 engine_server_relays(struct engine *);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 int		 engine_server_quiet(const struct engine *);
