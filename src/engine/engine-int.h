@@ -541,6 +541,8 @@ int		 engine_server_open(struct engine *, char **);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 int		 engine_server_quiet(const struct engine *);
+int		 engine_server_pending(struct engine *);
+void		 engine_server_take(void *);
 void		 engine_server_wait(struct engine *, int);
 
 /* server-read.c: members' reads on the socket, a cursor per connection. */
