@@ -258,7 +258,7 @@ server_poll_ready(struct engine_server *srv, struct pollfd *pfd,
 	cs[n++] = NULL;
 	TAILQ_FOREACH(c, &srv->clients, entry) {
 		if (c->busy || c->held || c->eof || c->closing ||
-		    n == SERVER_CLIENTS + 1)
+		    c->relay != 0 || n == SERVER_CLIENTS + 1)
 			continue;
 		pfd[n].fd = c->fd;
 		pfd[n].events = POLLIN;
