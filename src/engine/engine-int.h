@@ -256,9 +256,9 @@ struct engine {
 #define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
-#define ENGINE_GROUP_MS		10	/* a commit waits for the next at most */
+#define ENGINE_GROUP_MS		25	/* a commit waits for the next at most */
 #define ENGINE_BRIEF_MS		100	/* a process this short: start ahead */
-#define ENGINE_AHEAD_MIN	8	/* recorded ahead of the slots, at least */
+#define ENGINE_AHEAD_MIN	32	/* recorded ahead of the slots, at least */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
 #define ENGINE_PROGRESS_MAX	200	/* bytes of a progress line kept */
 /*
@@ -539,6 +539,8 @@ int		 engine_server_open(struct engine *, char **);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 int		 engine_server_quiet(const struct engine *);
+int		 engine_server_pending(struct engine *);
+void		 engine_server_take(void *);
 void		 engine_server_wait(struct engine *, int);
 
 /* server-read.c: members' reads on the socket, a cursor per connection. */
