@@ -205,6 +205,8 @@ struct engine {
 	struct proc_fence	 fence;		/* DB.lock, or the deadline */
 	int64_t			 epoch;
 	int			 in_txn;
+	int64_t			*secret_gone;	/* runs whose secret inputs */
+	size_t			 nsecret_gone;	/* go once the turn commits */
 	int			 stopping;	/* no new steps; exit when idle */
 	int			 offline;	/* no loop: apply, don't run */
 	int64_t			 data_version;
@@ -676,6 +678,7 @@ void		 engine_secret_input_load(struct engine *, struct ewf *);
 void		 engine_secret_input_drop(struct engine *, struct ewf *);
 void		 engine_secret_input_forget(struct engine *, int64_t);
 void		 engine_secret_input_sweep(struct engine *);
+void		 engine_secret_input_committed(struct engine *);
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring
