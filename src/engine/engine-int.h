@@ -211,6 +211,8 @@ struct engine {
 	struct proc_fence	 fence;		/* DB.lock, or the deadline */
 	int64_t			 epoch;
 	int			 in_txn;
+	int64_t			*secret_gone;	/* runs whose secret inputs */
+	size_t			 nsecret_gone;	/* go once the turn commits */
 	int			 stopping;	/* no new steps; exit when idle */
 	int			 offline;	/* no loop: apply, don't run */
 	int64_t			 data_version;
@@ -262,9 +264,9 @@ struct engine {
 #define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
-#define ENGINE_GROUP_MS		10	/* a commit waits for the next at most */
+#define ENGINE_GROUP_MS		25	/* a commit waits for the next at most */
 #define ENGINE_BRIEF_MS		100	/* a process this short: start ahead */
-#define ENGINE_AHEAD_MIN	8	/* recorded ahead of the slots, at least */
+#define ENGINE_AHEAD_MIN	32	/* recorded ahead of the slots, at least */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
 #define ENGINE_PROGRESS_MAX	200	/* bytes of a progress line kept */
 /*
@@ -549,6 +551,8 @@ int		 engine_server_open(struct engine *, char **);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 int		 engine_server_quiet(const struct engine *);
+int		 engine_server_pending(struct engine *);
+void		 engine_server_take(void *);
 void		 engine_server_wait(struct engine *, int);
 
 /* server-read.c: members' reads on the socket, a cursor per connection. */
@@ -684,6 +688,7 @@ void		 engine_secret_input_load(struct engine *, struct ewf *);
 void		 engine_secret_input_drop(struct engine *, struct ewf *);
 void		 engine_secret_input_forget(struct engine *, int64_t);
 void		 engine_secret_input_sweep(struct engine *);
+void		 engine_secret_input_committed(struct engine *);
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring

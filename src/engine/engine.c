@@ -556,6 +556,7 @@ engine_commit(void *arg)
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	engine_trace(e, 'C', 0);
+	engine_secret_input_committed(e);
 	engine_busy_over();
 	if (!e->offline)
 		engine_spawn(e, 1);

@@ -327,7 +327,9 @@ engine_spawn_one(struct engine *e, struct estep *es)
  * ourselves (SIGSTOP) the first time we reach it, so a test can do what
  * it likes (take over, kill us) before we go on.  The points: "spawn"
  * (between a commit and a step's start), "apply" (a socket request read,
- * not applied) and "answer" (a request committed, not yet answered).
+ * not applied), "answer" (a request committed, not yet answered),
+ * "prune" (a prune batch's first slice done, before it looks for
+ * requests) and "ended" (a run's end written, not yet committed).
  */
 void
 engine_test_hold(const char *point)
@@ -552,10 +554,6 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	struct engine	*e = es->engine;
 
 	engine_trace(e, 'E', es->id);
-	engine_txn(e);
-	if (es->pid_dirty)
-		engine_record_pid(e, es, p);
-	es->proc = NULL;
 	e->nprocs--;
 	e->nlive--;
 	e->brief = time_mono_ms() - es->spawn_mono < ENGINE_BRIEF_MS;
@@ -563,7 +561,16 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		loop_timer_stop(es->timer);
 	if (es->hb_timer != NULL)
 		loop_timer_stop(es->hb_timer);
+	/*
+	 * Its slot is free: the next start, already committed, takes it
+	 * now, before this step's end is written, so the slot does not wait
+	 * for this step's bookkeeping (its row, the steps it makes ready).
+	 */
+	engine_spawn(e, 0);
 	engine_txn(e);
+	if (es->pid_dirty)
+		engine_record_pid(e, es, p);
+	es->proc = NULL;
 	engine_exec_flush(es);
 	engine_exec_log_flush(e, es);	/* log_bytes counts it all */
 	if (es->log_bytes > 0 &&
@@ -580,7 +587,7 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		es->runner->exit(e, es, status);
 		engine_exec_end(e, es);
 	}
-	/* Its slot is free: the next start, already committed, takes it. */
+	/* Drop the queued starts its end cancelled. */
 	engine_spawn(e, 0);
 }
 

@@ -98,6 +98,8 @@ struct engine_server {
 	int			 answers;	/* to requests with an id, unsent */
 };
 
+static nfds_t	 server_poll_ready(struct engine_server *, struct pollfd *,
+		    struct server_client **);
 static void	 server_accept(int, short, void *);
 static void	 server_client_io(int, short, void *);
 static int	 server_admit(struct engine_server *, uid_t, char **);
@@ -225,6 +227,83 @@ engine_server_quiet(const struct engine *e)
 			return (0);
 	}
 	return (1);
+}
+
+/*
+ * Poll, without waiting, the socket and every client whose lines may be
+ * read now (cs[i] is pfd[i]'s client, NULL for the socket); the number
+ * of descriptors polled, 0 if none is ready.
+ */
+static nfds_t
+server_poll_ready(struct engine_server *srv, struct pollfd *pfd,
+    struct server_client **cs)
+{
+	struct server_client	*c;
+	nfds_t			 n = 0;
+
+	pfd[n].fd = srv->fd;
+	pfd[n].events = POLLIN;
+	cs[n++] = NULL;
+	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (c->busy || c->held || c->eof || c->closing ||
+		    n == SERVER_CLIENTS + 1)
+			continue;
+		pfd[n].fd = c->fd;
+		pfd[n].events = POLLIN;
+		cs[n++] = c;
+	}
+	return (poll(pfd, n, 0) > 0 ? n : 0);
+}
+
+/*
+ * Whether a request waits unread: a newcomer on the socket, or a line
+ * from a client other than the one being answered.  Long work (a prune
+ * batch) asks between its slices and gives way.  One poll that does not
+ * wait.
+ */
+int
+engine_server_pending(struct engine *e)
+{
+	struct pollfd		 pfd[SERVER_CLIENTS + 1];
+	struct server_client	*cs[SERVER_CLIENTS + 1];
+
+	if (e->server == NULL || e->server->waiting)
+		return (0);
+	return (server_poll_ready(e->server, pfd, cs) != 0);
+}
+
+/*
+ * Deferred by work that gave way (engine_server_pending): take the
+ * newcomers and apply the lines that wait now, before the turn commits,
+ * so their changes share the commit the work makes anyway and their
+ * answers go out with it.  A line that has not come yet waits for the
+ * loop as usual.
+ */
+void
+engine_server_take(void *arg)
+{
+	struct engine		*e = arg;
+	struct engine_server	*srv = e->server;
+	struct pollfd		 pfd[SERVER_CLIENTS + 1];
+	struct server_client	*cs[SERVER_CLIENTS + 1], *c;
+	nfds_t			 n, i;
+
+	if (srv == NULL || srv->waiting)
+		return;
+	if (server_poll_ready(srv, pfd, cs) != 0 && pfd[0].revents != 0)
+		server_accept(srv->fd, POLLIN, srv);
+	n = server_poll_ready(srv, pfd, cs);
+	for (i = 1; i < n; i++) {
+		if (pfd[i].revents == 0)
+			continue;
+		/* Applying one line may have closed another client. */
+		TAILQ_FOREACH(c, &srv->clients, entry) {
+			if (c == cs[i])
+				break;
+		}
+		if (c != NULL && !c->busy)
+			server_client_io(c->fd, pfd[i].revents, c);
+	}
 }
 
 /*

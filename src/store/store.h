@@ -174,6 +174,8 @@ int		 store_server_grant(struct store *, struct store_roles *,
 		     char **);
 /* lease.c: whether the database is a server's, not a file. */
 int		 store_is_server(const struct store *);
+int		 store_lost(const struct store *);
+int		 store_reconnect(struct store *, char **);
 
 /* prune.c: old finished runs go, a batch at a time; never the audit. */
 struct store_prune_opts {
