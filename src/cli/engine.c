@@ -405,6 +405,19 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 		opts->leader = NULL;
 		return (-1);
 	}
+	/*
+	 * The primary may have changed while we stood by (it crashed and a
+	 * standby was promoted): the engine's own connection goes to the
+	 * server whose lock we hold.
+	 */
+	if (store_reconnect(ctx->store, &cause) != 0) {
+		cli_error("engine: cannot reach the database again: %s",
+		    cause);
+		free(cause);
+		leader_free(opts->leader);
+		opts->leader = NULL;
+		return (-1);
+	}
 	sdnotify("STATUS=leading");
 	return (0);
 }

@@ -195,6 +195,11 @@ struct store_driver {
 	void		(*busy_handler)(struct store_conn *, store_drv_busy_cb,
 			     void *);
 	int		(*file_readonly)(struct store_conn *);
+	/*
+	 * Whether a failure lost the connection to the server (it crashed,
+	 * or ended our session): nothing more can run on it.
+	 */
+	int		(*lost)(struct store_conn *);
 	/* Whether closing may fold the journal into another's file. */
 	void		(*checkpoint_on_close)(struct store_conn *, int);
 	/* Keep the journal's files after close, for readers. */

@@ -67,6 +67,8 @@ struct store {
 	struct store_syslog_line *syslog_tail;
 	char			*migration_backup; /* backup.c: copy made */
 	int64_t			 migrated_from;	/* schema before, or 0 */
+	int64_t			 lock_lease;	/* leader.c: a lock session's */
+						/* idle limit, ms, or 0 */
 };
 
 /* store.c: what store_identify found in an existing database. */
@@ -81,6 +83,7 @@ int		 store_identify(struct store *, struct store_ident *, char **);
 int		 store_configure(struct store *, const struct store_ident *,
 		     char **);
 int		 store_missing(const char *, char **);
+int		 store_busy(void *, int);
 /* open-server.c: store_open on a server's database (postgresql:). */
 int		 store_open_server(const char *, int, struct store **,
 		     char **);

@@ -176,6 +176,8 @@ int		 store_server_grant(struct store *, struct store_roles *,
 		     char **);
 /* lease.c: whether the database is a server's, not a file. */
 int		 store_is_server(const struct store *);
+int		 store_lost(const struct store *);
+int		 store_reconnect(struct store *, char **);
 
 /* prune.c: old finished runs go, a batch at a time; never the audit. */
 struct store_prune_opts {
@@ -578,6 +580,14 @@ int		 store_steps_unfinished(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
 int		 store_steps_finished(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
+/* finished.c: what keeps the engine's steps.* up to date, a read at a time. */
+int		 store_steps_after(struct store *, int64_t, int64_t,
+		     void (*)(int64_t, const char *, enum step_status, int,
+		     void *), void *);
+int		 store_step_status_now(struct store *, int64_t,
+		     enum step_status *);
+int		 store_steps_scope(struct store *, const int64_t *, size_t,
+		     struct store_step **, char **);
 struct store_branch_end {
 	int		 branch_no;
 	char		 end[8];	/* join failed end */

@@ -82,8 +82,7 @@ wait_status() {
 	[ "$(status_of "$1")" = "$2" ]
 }
 
-cl_setup
-pg_standby || { echo "Bail out! the synchronous standby did not start"; exit 1; }
+cl_setup standby
 node_start 1
 set -- $(leader_wait 1 20000)
 is "${1:-}" 1 "the first node leads"
