@@ -115,6 +115,12 @@ struct ewf {
 	int		 refs;		/* steps in memory that point here */
 	struct mask	*mask;		/* secret values: "***" when stored */
 	struct cJSON	*secret_input;	/* secret inputs' values, or NULL */
+	/* finished.c: steps.*, the latest finished row of each step. */
+	int64_t		*fin_latest;	/* per step: that row's id, or 0 */
+	int64_t		 fin_seen;	/* rows up to this id were looked at */
+	struct engine_fin_open *fin_open; /* those of them not ended then */
+	size_t		 fin_nopen;
+	int		 fin_stray;	/* a row of no step of the flow */
 	RB_ENTRY(ewf)	 entry;
 };
 RB_HEAD(ewf_tree, ewf);
@@ -304,6 +310,10 @@ struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
 void		 engine_wf_free(struct engine *, struct ewf *);
 void		 engine_wf_ended(struct engine *, struct ewf *, enum run_status);
 struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
+/* finished.c: the rows steps.* shows, read a few at a time. */
+void		 engine_steps_shown(struct engine *, struct ewf *,
+		     struct store_step **, size_t *);
+void		 engine_steps_shown_free(struct ewf *);
 /* owners.c: a template's own operators, for commands on its runs. */
 int		 engine_owners_may(struct engine *, const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);

@@ -567,6 +567,14 @@ int		 store_steps_unfinished(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
 int		 store_steps_finished(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
+/* finished.c: what keeps the engine's steps.* up to date, a read at a time. */
+int		 store_steps_after(struct store *, int64_t, int64_t,
+		     void (*)(int64_t, const char *, enum step_status, int,
+		     void *), void *);
+int		 store_step_status_now(struct store *, int64_t,
+		     enum step_status *);
+int		 store_steps_scope(struct store *, const int64_t *, size_t,
+		     struct store_step **, char **);
 struct store_branch_end {
 	int		 branch_no;
 	char		 end[8];	/* join failed end */
