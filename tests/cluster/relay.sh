@@ -217,6 +217,8 @@ delays=$("$PY" "$T_DIR/sub.py" "$T_DIR/n1.sock" "$T_DIR/n2.sock" \
 echo "$delays" | grep '^#'
 echo "# \"changed\" on n1 n2 n3, ms from the run command's start: $(echo $(echo "$delays" | grep -v '^#'))"
 is "$(echo "$delays" | grep -c '^[0-9]')" 3 "a console on each node heard \"changed\""
+is "$(pg_sql "SELECT coalesce(node, '-') FROM audit WHERE action = 'start'
+    ORDER BY id DESC LIMIT 1")" n1 "a start through the leader's socket names n1"
 
 # --- the standby that takes over keeps its subscribed client -----------------
 "$PY" - "$T_DIR/n2.sock" "$T_DIR/n2.kept" <<'PY' &
