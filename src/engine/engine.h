@@ -133,6 +133,7 @@ struct engine_opts {
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
 	struct leader	*leader;	/* cluster mode: leader.c, won */
+	int		 commit_thread;	/* commits may run on a thread */
 };
 
 /*
