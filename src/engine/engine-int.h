@@ -115,6 +115,12 @@ struct ewf {
 	int		 refs;		/* steps in memory that point here */
 	struct mask	*mask;		/* secret values: "***" when stored */
 	struct cJSON	*secret_input;	/* secret inputs' values, or NULL */
+	/* finished.c: steps.*, the latest finished row of each step. */
+	int64_t		*fin_latest;	/* per step: that row's id, or 0 */
+	int64_t		 fin_seen;	/* rows up to this id were looked at */
+	struct engine_fin_open *fin_open; /* those of them not ended then */
+	size_t		 fin_nopen;
+	int		 fin_stray;	/* a row of no step of the flow */
 	RB_ENTRY(ewf)	 entry;
 };
 RB_HEAD(ewf_tree, ewf);
@@ -205,6 +211,8 @@ struct engine {
 	struct proc_fence	 fence;		/* DB.lock, or the deadline */
 	int64_t			 epoch;
 	int			 in_txn;
+	int64_t			*secret_gone;	/* runs whose secret inputs */
+	size_t			 nsecret_gone;	/* go once the turn commits */
 	int			 stopping;	/* no new steps; exit when idle */
 	int			 offline;	/* no loop: apply, don't run */
 	int64_t			 data_version;
@@ -250,6 +258,12 @@ struct engine {
 						/* connection is not free */
 	int64_t			 prune_before;	/* prune.c: retention batches */
 	int64_t			 prune_after;
+
+	int			 standby;	/* relay.c: a standby's shell */
+	struct loop_fd		*listen_ev;	/* relay.c: LISTEN heard */
+	struct loop_timer	*listen_act;
+	int			 heard_inbox;	/* a command was relayed */
+	int			 heard_changed;	/* the leader committed */
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
@@ -302,6 +316,10 @@ struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
 void		 engine_wf_free(struct engine *, struct ewf *);
 void		 engine_wf_ended(struct engine *, struct ewf *, enum run_status);
 struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
+/* finished.c: the rows steps.* shows, read a few at a time. */
+void		 engine_steps_shown(struct engine *, struct ewf *,
+		     struct store_step **, size_t *);
+void		 engine_steps_shown_free(struct ewf *);
 /* owners.c: a template's own operators, for commands on its runs. */
 int		 engine_owners_may(struct engine *, const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
@@ -533,9 +551,24 @@ int		 engine_cmd_template_rm(struct engine *,
 		     const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
 
+/* relay.c: every cluster node serves operators; the leader hears them. */
+#define RELAY_WAIT_MS		8000	/* a relayed command's answer, at most */
+#define RELAY_LOOK_MS		250	/* looked for without a NOTIFY too */
+int		 engine_listen_open(struct engine *, const char *, char **);
+void		 engine_listen_close(struct engine *);
+int		 engine_standby_adopt(struct engine *, struct engine *,
+		     char **);
+int		 engine_relay_post(struct engine *, const struct store_inbox *,
+		     int64_t *, char **);
+int		 engine_relay_answer(struct engine *, int64_t,
+		     struct engine_reply *);
+int		 engine_relay_secret(const char *);
+
 /* server.c: the socket, DB.sock. */
 struct engine_server;
 int		 engine_server_open(struct engine *, char **);
+void		 engine_server_adopt(struct engine *, struct engine *);
+void		 engine_server_relays(struct engine *);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 int		 engine_server_quiet(const struct engine *);
@@ -676,6 +709,7 @@ void		 engine_secret_input_load(struct engine *, struct ewf *);
 void		 engine_secret_input_drop(struct engine *, struct ewf *);
 void		 engine_secret_input_forget(struct engine *, int64_t);
 void		 engine_secret_input_sweep(struct engine *);
+void		 engine_secret_input_committed(struct engine *);
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring

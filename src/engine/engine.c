@@ -138,6 +138,13 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
 	if (opts != NULL && opts->leader != NULL && loop != NULL) {
 		e->leader = opts->leader;
+		/* The socket it served standing by, clients and all. */
+		e->opts.standby = NULL;
+		if (opts->standby != NULL &&
+		    engine_standby_adopt(e, opts->standby, cause) != 0) {
+			engine_close(e);
+			return (-1);
+		}
 		/* The keeper before any step, recovery's kills included. */
 		if (engine_leader_attach(e, cause) != 0) {
 			engine_close(e);
@@ -149,7 +156,8 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		if (procenv_subreaper() != 0)
 			log_debug("%s: cannot be a subreaper", __func__);
 		/* Before recovery: early clients wait in the backlog. */
-		if (engine_server_open(e, &e->server_cause) != 0)
+		if (e->server == NULL &&
+		    engine_server_open(e, &e->server_cause) != 0)
 			log_debug("%s: no socket: %s", __func__,
 			    e->server_cause);
 		engine_busy_attach(e);
@@ -198,6 +206,7 @@ engine_close(struct engine *e)
 		engine_txn(e);
 	engine_commit(e);
 	engine_busy_attach(NULL);
+	engine_listen_close(e);
 	engine_leftovers_free(e);
 	engine_notify_close(e);
 	if (e->loop != NULL) {
@@ -553,9 +562,14 @@ engine_commit(void *arg)
 	e->in_txn = 0;
 	if (e->group != NULL)
 		loop_timer_stop(e->group);
+	/* Cluster mode: the other nodes hear of it (relay.c), once. */
+	if (e->leader != NULL && store_notify(e->store,
+	    STORE_CHANNEL_CHANGED, &cause) != 0)
+		engine_store_fatal(e, cause);
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	engine_trace(e, 'C', 0);
+	engine_secret_input_committed(e);
 	engine_busy_over();
 	if (!e->offline)
 		engine_spawn(e, 1);

@@ -327,9 +327,9 @@ engine_spawn_one(struct engine *e, struct estep *es)
  * ourselves (SIGSTOP) the first time we reach it, so a test can do what
  * it likes (take over, kill us) before we go on.  The points: "spawn"
  * (between a commit and a step's start), "apply" (a socket request read,
- * not applied), "answer" (a request committed, not yet answered) and
+ * not applied), "answer" (a request committed, not yet answered),
  * "prune" (a prune batch's first slice done, before it looks for
- * requests).
+ * requests) and "ended" (a run's end written, not yet committed).
  */
 void
 engine_test_hold(const char *point)

@@ -50,6 +50,8 @@
 
 #define LEADER_POLL_MS		20	/* a standby tries the lock so often */
 #define LEADER_MARGIN_MS	500	/* deadline ahead of the server's L */
+#define LEADER_DOWN_MS		500	/* at most so long between tries */
+					/* while the server is unreachable */
 
 struct leader {
 	struct loop		*loop;
@@ -61,6 +63,8 @@ struct leader {
 	int64_t			 margin;	/* ms */
 	int64_t			 deadline;	/* fence clock ms */
 	int			 won;
+	int64_t			 down;		/* ms between tries while */
+						/* unreachable, or 0 */
 	char			*cause;		/* why polling failed */
 };
 
@@ -138,16 +142,40 @@ leader_wait(struct leader *l, volatile int *stop, char **cause)
 	return (-1);
 }
 
-/* A standby's try for the lock. */
+/*
+ * A standby's try for the lock.  A server that cannot be reached (the
+ * primary crashed, and no standby is promoted yet) is tried again, less
+ * and less often, for as long as it takes: a node that gave up then
+ * would leave no engine once the new primary is up.
+ */
 static void
 leader_poll(void *arg)
 {
 	struct leader	*l = arg;
 	int64_t		 t0 = fence_now_ms();
 	int		 got;
+	char		*cause = NULL;
 
-	if (store_leader_try(l->lock, &got, &l->cause) != 0)
+	if (store_leader_try(l->lock, &got, &cause) != 0) {
+		if (!store_lost(l->lock)) {
+			l->cause = cause;
+			return;
+		}
+		if (l->down == 0)
+			fprintf(stderr, "sluice: engine: standing by: cannot "
+			    "reach the database: %s; trying again\n", cause);
+		free(cause);
+		l->down = l->down == 0 ? LEADER_POLL_MS : l->down * 2;
+		if (l->down > LEADER_DOWN_MS)
+			l->down = LEADER_DOWN_MS;
+		loop_timer_start(l->timer, l->down);
 		return;
+	}
+	if (l->down != 0) {
+		fprintf(stderr, "sluice: engine: standing by: the database "
+		    "answers again\n");
+		l->down = 0;
+	}
 	if (!got) {
 		loop_timer_start(l->timer, LEADER_POLL_MS);
 		return;
@@ -178,7 +206,8 @@ engine_leader_attach(struct engine *e, char **cause)
 	loop_timer_free(l->timer);
 	l->timer = loop_timer_create(l->loop, leader_beat, l);
 	loop_timer_start(l->timer, l->lease / 4);
-	return (0);
+	/* Commands relayed by the standbys, applied as they come. */
+	return (engine_listen_open(e, STORE_CHANNEL_INBOX, cause));
 }
 
 /* A new deadline, for the engine's starts and the keeper. */

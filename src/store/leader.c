@@ -68,6 +68,7 @@ leader_set(struct store *s, const char *name, int64_t ms, char **cause)
 int
 store_leader_session(struct store *s, int64_t lease, char **cause)
 {
+	s->lock_lease = lease;
 	return (leader_set(s, "idle_session_timeout", lease, cause));
 }
 
@@ -82,6 +83,9 @@ store_leader_engine_session(struct store *s, int64_t lease, char **cause)
 /*
  * Try to take the leader's lock on the lock session, without waiting: 0
  * with *got 1 (ours, until the session ends) or 0 (another node leads).
+ * A standby whose session was lost (the primary crashed) connects again
+ * first, to whichever server is the primary now, and makes that a lock
+ * session too.
  */
 int
 store_leader_try(struct store *s, int *got, char **cause)
@@ -89,6 +93,9 @@ store_leader_try(struct store *s, int *got, char **cause)
 	int64_t	 n = 0;
 
 	*got = 0;
+	if (store_lost(s) && (store_reconnect(s, cause) != 0 ||
+	    store_leader_session(s, s->lock_lease, cause) != 0))
+		return (-1);
 	if (store_int64f(s, "take the leader's lock", &n, leader_try_sql,
 	    "i", LEADER_KEY) != 0) {
 		xasprintf(cause, "%s", store_last_error(s));
