@@ -311,6 +311,8 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
 	engine_busy_over();
 	if ((rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
+	/* Nothing here but the engine uses the store: it may commit aside. */
+	opts.commit_thread = 1;
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
 	st.loop = loop;

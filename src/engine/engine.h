@@ -135,6 +135,7 @@ struct engine_opts {
 	struct leader	*leader;	/* cluster mode: leader.c, won */
 	struct engine	*standby;	/* cluster mode: relay.c, the socket */
 					/* served while standing by */
+	int		 commit_thread;	/* commits may run on a thread */
 };
 
 /*
