@@ -115,8 +115,8 @@ awk -F'[: ]' 'NR == FNR { st[$1] = $2; next }
     "$T_DIR/rows" "$LEDGER" >"$T_DIR/lines"
 is "$(awk '{ print $2 }' "$T_DIR/lines" | sort | uniq -d)" "" \
     "no row did its step's work twice"
-is "$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort | uniq -d)" "" \
-    "no completed step ran again ($(wc -l <"$LEDGER") ledger lines)"
+reran=$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort | uniq -d)
+is "$reran" "" "no completed step ran again: $(echo $reran | wc -w) re-runs ($(wc -l <"$LEDGER") ledger lines)"
 again=$(awk '$3 != "done"' "$T_DIR/lines" | wc -l)
 want=$(( $(echo $runs | wc -w) * 8 ))
 is "$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort -u | wc -l)" \
@@ -126,7 +126,7 @@ for g in $acked; do
 	st=$(pg_sql "SELECT status FROM workflow_steps WHERE id = $g")
 	case $st in waiting|"") lost="$lost $g" ;; esac
 done
-is "$lost" "" "no acknowledged approval was lost ($(echo $acked | wc -w) approvals)"
+is "$lost" "" "no acknowledged approval was lost: $(echo $lost | wc -w) lost of $(echo $acked | wc -w) approvals"
 cl_sluice "$leader" audit --verify >"$T_DIR/verify" 2>&1
 ok $? "audit --verify is clean"
 
