@@ -15,7 +15,8 @@
 #                       it once promoted (a forwarder whose primary died
 #                       ends the connection at startup, after which
 #                       libpq tries no further host)
-#   node_start N        start node N's engine (a standby if another leads)
+#   node_start N        start node N's engine (a standby if another leads),
+#                       named nN ($SLUICE_NODE)
 #   node_pid N          its engine's pid
 #   leader_wait MIN MS  wait up to MS for a leader with epoch >= MIN:
 #                       prints "NODE EPOCH"
@@ -71,7 +72,8 @@ node_pid() {
 }
 
 node_start() {
-	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" exec "$SLUICE" \
+	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" \
+	    SLUICE_NODE="n$1" exec "$SLUICE" \
 	    --db "$(eval echo "\$NODE_DB_$1")" engine 2>>"$T_DIR/n$1.err") &
 	eval "NODE_PID_$1=$!"
 	CL_PIDS="$CL_PIDS $!"
