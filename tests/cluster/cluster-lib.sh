@@ -2,8 +2,9 @@
 # tests/cluster/cluster-lib.sh: three engine nodes on one PostgreSQL of
 # the test's own (tests/pg-lib.sh), sourced after it.  Each node N (1-3)
 # has its own directory $T_DIR/nN, socket $T_DIR/nN.sock, log
-# $T_DIR/nN.err and TCP forwarder to the primary (tests/cluster/forward:
-# kill -STOP on $(fwd_pid N) is that node's partition).  Only what was
+# $T_DIR/nN.err and TCP forwarder to the primary (tests/cluster/forward
+# beside $SLUICE, or $SLUICE_FORWARD: kill -STOP on $(fwd_pid N) is that
+# node's partition).  Only what was
 # started here is ended, by pid.
 #
 #   cl_setup [standby]  primary, database, forwarders, the three $NODE_DB_N;
@@ -21,7 +22,7 @@
 #                       prints "NODE EPOCH"
 #   now_ms              the wall clock in ms
 
-FWD="$(dirname "$SLUICE")/tests/cluster/forward"
+FWD=${SLUICE_FORWARD:-"$(dirname "$SLUICE")/tests/cluster/forward"}
 [ -x "$FWD" ] || skip_all "no tests/cluster/forward built"
 CL_PIDS=""
 
