@@ -158,6 +158,11 @@ struct estep {
 	int64_t			 spawn_mono;	/* monotonic ms of its spawn */
 	int			 interrupted;	/* killed by a shutdown */
 	int			 pid_dirty;	/* pid not yet recorded */
+	pid_t			 pid;		/* its process's, for the row */
+	pid_t			 pgid;
+	int64_t			 pstart;	/* Unix ms, 0 unknown */
+	int			 end_status;	/* reaped meanwhile: engine_ended */
+	int64_t			 ended_at;	/* wall ms it was reaped, or 0 */
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
 	const struct engine_runner *runner; /* how it runs (runner.c) */
@@ -172,7 +177,7 @@ struct estep {
 	struct buf		 mcarry[2];	/* per pipe: maybe a secret's start */
 
 	struct estep_queue	*rq;		/* the ready queue it is on */
-	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
+	TAILQ_ENTRY(estep)	 qentry;	/* ready, spawn or ended queue */
 	TAILQ_ENTRY(estep)	 pentry;	/* pids to record */
 	struct engine_loglines	 loglater;	/* exec-log.c: log to write */
 	size_t			 loglater_len;
@@ -223,6 +228,10 @@ struct engine {
 	struct estep_queue	 ready[2];	/* built-ins, then processes */
 	struct estep_queue	 spawn;		/* recorded, spawn after commit */
 	struct estep_queue	 pids;		/* spawned, pid not recorded */
+	struct estep_queue	 ended;		/* reaped while committing */
+	struct engine_committer	*committer;	/* commit-thread.c, or NULL */
+	int			 committing;	/* its commit under way */
+	int			 spawning;	/* in engine_spawn */
 	struct estep_queue	 loglater;	/* with log lines to write */
 	struct estep_tree	 running;
 	int			 nprocs;	/* process steps recorded running */
@@ -258,6 +267,12 @@ struct engine {
 						/* connection is not free */
 	int64_t			 prune_before;	/* prune.c: retention batches */
 	int64_t			 prune_after;
+
+	int			 standby;	/* relay.c: a standby's shell */
+	struct loop_fd		*listen_ev;	/* relay.c: LISTEN heard */
+	struct loop_timer	*listen_act;
+	int			 heard_inbox;	/* a command was relayed */
+	int			 heard_changed;	/* the leader committed */
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
@@ -416,6 +431,17 @@ int		 engine_spawn_waiting(const struct engine *);
 void		 engine_test_hold(const char *);
 #endif
 void		 engine_record_pids(struct engine *);
+void		 engine_exec_ended_run(void *);
+
+/*
+ * commit-thread.c: a turn's commit made on a thread of its own while the
+ * loop goes on seeing step processes end (see there).
+ */
+int		 engine_committer_open(struct engine *, char **);
+void		 engine_committer_close(struct engine *);
+void		 engine_committer_start(struct engine *);
+void		 engine_commit_join(struct engine *);
+void		 engine_committed(struct engine *);
 char		*engine_exec_result(const struct buf *);
 
 /* exec-log.c: a step's log, now or with the next commit. */
@@ -545,9 +571,24 @@ int		 engine_cmd_template_rm(struct engine *,
 		     const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
 
+/* relay.c: every cluster node serves operators; the leader hears them. */
+#define RELAY_WAIT_MS		8000	/* a relayed command's answer, at most */
+#define RELAY_LOOK_MS		250	/* looked for without a NOTIFY too */
+int		 engine_listen_open(struct engine *, const char *, char **);
+void		 engine_listen_close(struct engine *);
+int		 engine_standby_adopt(struct engine *, struct engine *,
+		     char **);
+int		 engine_relay_post(struct engine *, const struct store_inbox *,
+		     int64_t *, char **);
+int		 engine_relay_answer(struct engine *, int64_t,
+		     struct engine_reply *);
+int		 engine_relay_secret(const char *);
+
 /* server.c: the socket, DB.sock. */
 struct engine_server;
 int		 engine_server_open(struct engine *, char **);
+void		 engine_server_adopt(struct engine *, struct engine *);
+void		 engine_server_relays(struct engine *);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 int		 engine_server_quiet(const struct engine *);

@@ -133,7 +133,19 @@ struct engine_opts {
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
 	struct leader	*leader;	/* cluster mode: leader.c, won */
+	struct engine	*standby;	/* cluster mode: relay.c, the socket */
+					/* served while standing by */
+	int		 commit_thread;	/* commits may run on a thread */
 };
+
+/*
+ * relay.c: cluster mode's standby serves its socket while it stands by
+ * (engine_standby_open), and hands it to the engine when it takes over
+ * (engine_opts.standby); each command names the node it came through.
+ */
+struct engine	*engine_standby_open(struct loop *, struct store *, char **);
+void		 engine_standby_free(struct engine *);
+const char	*engine_node_name(void);
 
 /*
  * leader.c: cluster mode (a postgresql: database).  leader_open opens the

@@ -206,7 +206,8 @@ engine_leader_attach(struct engine *e, char **cause)
 	loop_timer_free(l->timer);
 	l->timer = loop_timer_create(l->loop, leader_beat, l);
 	loop_timer_start(l->timer, l->lease / 4);
-	return (0);
+	/* Commands relayed by the standbys, applied as they come. */
+	return (engine_listen_open(e, STORE_CHANNEL_INBOX, cause));
 }
 
 /* A new deadline, for the engine's starts and the keeper. */

@@ -76,11 +76,21 @@ void		 loop_hook_add(struct loop *, loop_cb, void *);
 void		 loop_hook_del(struct loop *, loop_cb, void *);
 
 /*
+ * A barrier holds back every watcher, signal, timer and deferred call not
+ * marked to pass it: its callback runs (and must lift it) before the first
+ * of them is dispatched.  proc.c's pipes and SIGCHLD pass.
+ */
+void		 loop_barrier(struct loop *, loop_cb, void *);
+void		 loop_barrier_cross(struct loop *);
+void		 loop_fd_pass(struct loop_fd *);
+
+/*
  * signal.c: handlers only write the number to the self-pipe.  A NULL
  * callback puts the old disposition back.  SIGCHLD belongs to proc.c.
  */
 typedef void	 (*loop_signal_cb)(int, void *);
 int		 loop_signal(struct loop *, int, loop_signal_cb, void *);
+void		 loop_signal_pass(struct loop *, int);	/* past a barrier */
 void		 loop_signal_reset(void);	/* in a child: defaults back */
 
 /* proc.c: child processes. */
@@ -89,6 +99,7 @@ struct proc;
 #define PROC_F_INHERIT	0x2	/* keep our stdin/stdout/stderr (an editor) */
 #define PROC_F_NOPGRP	0x4	/* stay in our process group (an editor) */
 #define PROC_F_TALK	0x8	/* stdin a pipe kept open: proc_write */
+#define PROC_F_PASS	0x10	/* output and end seen past a barrier */
 
 /* fence.c and fence-keeper.c: a cluster leader's local deadline. */
 struct fence_keeper {
@@ -100,6 +111,8 @@ struct fence_keeper {
 int64_t		 fence_now_ms(void);	/* CLOCK_BOOTTIME */
 int		 fence_expired(int64_t);
 int		 fence_send(int, char, int64_t);
+int		 fence_send_group(int, pid_t, char *const *);
+#define FENCE_MSG_MAX	2048	/* a message to the keeper, at most */
 struct fence_keeper *fence_keeper_start(int64_t, char **);
 int		 fence_keeper_renew(struct fence_keeper *, int64_t);
 void		 fence_keeper_forget(struct fence_keeper *, pid_t);
@@ -190,6 +203,8 @@ size_t		 proctree_descendants(pid_t, pid_t *, size_t);
 
 /* procenv.c: processes by their environment (Linux /proc). */
 size_t		 procenv_find(const char *const *, pid_t *, size_t);
+size_t		 procenv_find_any(const char *const *const *, size_t, pid_t *,
+		     size_t);
 size_t		 procenv_adopted(const char *const *, int (*)(pid_t, void *),
 		     void *, pid_t *, size_t);
 int		 procenv_subreaper(void);

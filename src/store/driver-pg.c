@@ -855,6 +855,65 @@ pg_file_readonly(struct store_conn *conn)
 	return (v != NULL && strcmp(v, "on") == 0);
 }
 
+/*
+ * LISTEN and NOTIFY.  Channels are the store's constant names, never
+ * input, so they go into the SQL as they are.
+ */
+static enum store_drv_code
+pg_listen(struct store_conn *conn, const char *channel)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	char		*sql;
+	enum store_drv_code rc;
+
+	if (channel == NULL)
+		return (pg_run(c, "UNLISTEN *"));
+	xasprintf(&sql, "LISTEN %s", channel);
+	rc = pg_run(c, sql);
+	free(sql);
+	return (rc);
+}
+
+static enum store_drv_code
+pg_notify(struct store_conn *conn, const char *channel)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	char		*sql;
+	enum store_drv_code rc;
+
+	xasprintf(&sql, "NOTIFY %s", channel);
+	rc = pg_run(c, sql);
+	free(sql);
+	return (rc);
+}
+
+static int
+pg_listen_fd(struct store_conn *conn)
+{
+	return (PQsocket(((struct pg_conn *)conn)->pg));
+}
+
+/*
+ * What was heard: libpq keeps the notifications that came along with a
+ * query's answer, which then leave nothing on the socket to wake a poll,
+ * so they are looked for even when it is not readable.
+ */
+static int
+pg_heard(struct store_conn *conn, int readable,
+    void (*cb)(void *, const char *), void *arg)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	PGnotify	*n;
+
+	if (readable && !PQconsumeInput(c->pg))
+		return (-1);
+	while ((n = PQnotifies(c->pg)) != NULL) {
+		cb(arg, n->relname);
+		PQfreemem(n);
+	}
+	return (PQstatus(c->pg) == CONNECTION_OK ? 0 : -1);
+}
+
 /* The server is gone from this connection: libpq has given it up. */
 static int
 pg_lost(struct store_conn *conn)
@@ -907,4 +966,9 @@ const struct store_driver store_driver_pg = {
 	.busy_handler = pg_busy_handler,
 	.file_readonly = pg_file_readonly,
 	.lost = pg_lost,
+
+	.listen = pg_listen,
+	.notify = pg_notify,
+	.listen_fd = pg_listen_fd,
+	.heard = pg_heard,
 };

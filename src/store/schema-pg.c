@@ -441,9 +441,17 @@ static const char schema_pg_v16[] =
 	"SELECT sluice_grant();"
 	"UPDATE sluice_meta SET user_version = 16;";
 
+/* Version 17: the node on relayed commands and audit rows, as schema.c's. */
+static const char schema_pg_v17[] =
+	"ALTER TABLE audit ADD COLUMN node text;"
+	"ALTER TABLE inbox ADD COLUMN node text;"
+	"SELECT sluice_grant();"
+	"UPDATE sluice_meta SET user_version = 17;";
+
 /* Every PostgreSQL schema version in order, as schema.c's. */
 const struct store_migration store_pg_migrations[] = {
 	{ 15, schema_pg_v15, NULL, NULL },
 	{ 16, schema_pg_v16, NULL, NULL },
+	{ 17, schema_pg_v17, NULL, NULL },
 };
 const size_t store_pg_nmigrations = nitems(store_pg_migrations);

@@ -520,6 +520,16 @@ static const char schema_v16[] =
 	"PRAGMA user_version = 16;";
 
 /*
+ * Version 17: cluster mode's node, on the commands it relayed and on the
+ * audit rows of every command (relay.c).  Hashed and sealed only when
+ * set, as via is, so older rows keep their hashes.
+ */
+static const char schema_v17[] =
+	"ALTER TABLE audit ADD COLUMN node TEXT;"
+	"ALTER TABLE inbox ADD COLUMN node TEXT;"
+	"PRAGMA user_version = 17;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).  A driver with
  * a dialect of its own (PostgreSQL) names its own list, numbered alike.
@@ -541,6 +551,7 @@ static const struct store_migration store_migrations[] = {
 	{ 14, schema_v14, NULL, NULL },
 	{ 15, schema_v15, NULL, NULL },
 	{ 16, schema_v16, NULL, NULL },
+	{ 17, schema_v17, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

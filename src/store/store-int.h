@@ -220,6 +220,7 @@ struct store_chain_row {
 	const char	*comment;
 	const char	*detail_json;
 	const char	*via;		/* hashed only when set */
+	const char	*node;		/* cluster mode: as via */
 };
 extern const char store_chain_genesis[];
 void		 store_chain_hash(const struct store_chain_row *, const char *,
@@ -273,7 +274,7 @@ void		 store_step_clear(struct store_step *);
 /* audit.c: the columns store_audit_rows reads, in order. */
 #define STORE_AUDIT_COLUMNS \
 	"id, at, workflow_id, step_id, who, tty, host, action, target," \
-	" comment, detail_json, uid, hash, via"
+	" comment, detail_json, uid, hash, via, node"
 const char	*store_actor_name(const struct store_actor *);
 extern const struct store_rows store_audit_rows;
 

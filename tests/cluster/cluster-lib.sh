@@ -2,8 +2,9 @@
 # tests/cluster/cluster-lib.sh: three engine nodes on one PostgreSQL of
 # the test's own (tests/pg-lib.sh), sourced after it.  Each node N (1-3)
 # has its own directory $T_DIR/nN, socket $T_DIR/nN.sock, log
-# $T_DIR/nN.err and TCP forwarder to the primary (tests/cluster/forward:
-# kill -STOP on $(fwd_pid N) is that node's partition).  Only what was
+# $T_DIR/nN.err and TCP forwarder to the primary (tests/cluster/forward
+# beside $SLUICE, or $SLUICE_FORWARD: kill -STOP on $(fwd_pid N) is that
+# node's partition).  Only what was
 # started here is ended, by pid.
 #
 #   cl_setup [standby]  primary, database, forwarders, the three $NODE_DB_N;
@@ -14,13 +15,14 @@
 #                       it once promoted (a forwarder whose primary died
 #                       ends the connection at startup, after which
 #                       libpq tries no further host)
-#   node_start N        start node N's engine (a standby if another leads)
+#   node_start N        start node N's engine (a standby if another leads),
+#                       named nN ($SLUICE_NODE)
 #   node_pid N          its engine's pid
 #   leader_wait MIN MS  wait up to MS for a leader with epoch >= MIN:
 #                       prints "NODE EPOCH"
 #   now_ms              the wall clock in ms
 
-FWD="$(dirname "$SLUICE")/tests/cluster/forward"
+FWD=${SLUICE_FORWARD:-"$(dirname "$SLUICE")/tests/cluster/forward"}
 [ -x "$FWD" ] || skip_all "no tests/cluster/forward built"
 CL_PIDS=""
 
@@ -70,7 +72,8 @@ node_pid() {
 }
 
 node_start() {
-	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" exec "$SLUICE" \
+	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" \
+	    SLUICE_NODE="n$1" exec "$SLUICE" \
 	    --db "$(eval echo "\$NODE_DB_$1")" engine 2>>"$T_DIR/n$1.err") &
 	eval "NODE_PID_$1=$!"
 	CL_PIDS="$CL_PIDS $!"
