@@ -377,7 +377,8 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 	char	*cause = NULL;
 
 	opts->leader = leader_open(loop, store_path(ctx->store),
-	    LEADER_LEASE_MS, &cause);
+	    opts->lease != 0 ? opts->lease : LEADER_LEASE_MS, opts->node,
+	    &cause);
 	if (opts->leader == NULL) {
 		cli_error("engine: cannot open the leader's lock session: %s",
 		    cause);

@@ -133,6 +133,8 @@ struct engine_opts {
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
 	struct leader	*leader;	/* cluster mode: leader.c, won */
+	int64_t		 lease;		/* cluster mode: L, ms; 0: default */
+	const char	*node;		/* cluster mode: this node's name */
 };
 
 /*
@@ -142,7 +144,8 @@ struct engine_opts {
  */
 int64_t		 engine_epoch(const struct engine *);
 #define LEADER_LEASE_MS		3000	/* L: the lock session's idle limit */
-struct leader	*leader_open(struct loop *, const char *, int64_t, char **);
+struct leader	*leader_open(struct loop *, const char *, int64_t,
+		     const char *, char **);
 int		 leader_wait(struct leader *, volatile int *, char **);
 void		 leader_free(struct leader *);
 int64_t		 leader_lease(const struct leader *);

@@ -34,6 +34,13 @@
  *   started, also while this process is frozen or after it died.  The
  *   margin covers the keeper's own latency, so the steps are gone before
  *   the server can have freed the lock.
+
+ *
+ * Each node keeps its row in the nodes table (store/node.c) for "sluice
+ * status": a standby every LEADER_SEEN_MS as it polls, the leader with
+ * every heartbeat, which is that row's write and nothing else.  A
+ * standby that loses PostgreSQL does not exit: it says so once, opens
+ * its lock session again with a growing wait, and says when it is back.
  */
 
 #include <sys/types.h>
@@ -41,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 #include "os/os.h"
@@ -50,10 +58,17 @@
 
 #define LEADER_POLL_MS		20	/* a standby tries the lock so often */
 #define LEADER_MARGIN_MS	500	/* deadline ahead of the server's L */
+#define LEADER_SEEN_MS		2000	/* a standby's row, at most so often */
+#define LEADER_RETRY_MS		100	/* PostgreSQL gone: first wait */
+#define LEADER_RETRY_MAX_MS	5000	/* and the longest wait */
 
 struct leader {
 	struct loop		*loop;
-	struct store		*lock;		/* the lock session */
+	char			*db;
+	struct store		*lock;		/* lock session; NULL: lost */
+	struct store_node	 node;		/* this node's row */
+	int64_t			 seen_next;	/* a standby's next row, ms */
+	int64_t			 retry;		/* ms: PostgreSQL is gone */
 	struct engine		*engine;	/* once leading */
 	struct fence_keeper	*keeper;
 	struct loop_timer	*timer;		/* polls, then heartbeats */
@@ -61,29 +76,39 @@ struct leader {
 	int64_t			 margin;	/* ms */
 	int64_t			 deadline;	/* fence clock ms */
 	int			 won;
-	char			*cause;		/* why polling failed */
 };
 
 static void	leader_poll(void *);
+static int	leader_reopen(struct leader *);
+static void	leader_lost(struct leader *, char *);
 static void	leader_beat(void *);
 static void	leader_renew(struct leader *, int64_t);
 
 /*
  * Open the lock session on the database named: a connection of its own,
- * which the server ends after lease ms without a query.
+ * which the server ends after lease ms without a query.  node names
+ * this node in the nodes table.
  */
 struct leader *
-leader_open(struct loop *loop, const char *db, int64_t lease, char **cause)
+leader_open(struct loop *loop, const char *db, int64_t lease,
+    const char *node, char **cause)
 {
 	struct leader	*l;
 
 	l = xcalloc(1, sizeof *l);
 	l->loop = loop;
+	l->db = xstrdup(db);
+	l->node.name = xstrdup(node);
+	l->node.role = xstrdup("standby");
+	l->node.pid = getpid();
+	l->node.lease = lease;
+	l->node.version = xstrdup(PACKAGE_VERSION);
 	l->lease = lease;
 	l->margin = lease / 4 < LEADER_MARGIN_MS ? lease / 4 :
 	    LEADER_MARGIN_MS;
 	if (store_open(db, STORE_F_NOCREATE, &l->lock, cause) != 0) {
-		free(l);
+		l->lock = NULL;
+		leader_free(l);
 		return (NULL);
 	}
 	if (store_leader_session(l->lock, lease, cause) != 0) {
@@ -94,7 +119,10 @@ leader_open(struct loop *loop, const char *db, int64_t lease, char **cause)
 	return (l);
 }
 
-/* Let go of the lock (its session ends) and of the keeper. */
+/*
+ * Let go of the lock (its session ends) and of the keeper; a node that
+ * stops of its own accord takes its row with it.
+ */
 void
 leader_free(struct leader *l)
 {
@@ -103,8 +131,13 @@ leader_free(struct leader *l)
 	if (l->timer != NULL)
 		loop_timer_free(l->timer);
 	fence_keeper_free(l->keeper);
+	if (l->lock != NULL)
+		(void)store_node_gone(l->lock, l->node.name, l->node.pid);
 	store_close(l->lock);
-	free(l->cause);
+	free(l->node.name);
+	free(l->node.role);
+	free(l->node.version);
+	free(l->db);
 	free(l);
 }
 
@@ -119,7 +152,7 @@ leader_wait(struct leader *l, volatile int *stop, char **cause)
 	int	 said = 0;
 
 	leader_poll(l);
-	while (!l->won && l->cause == NULL && !*stop) {
+	while (!l->won && !*stop) {
 		if (!said) {
 			fprintf(stderr, "sluice: engine: standing by: another "
 			    "node leads %s\n", store_path(l->lock));
@@ -129,25 +162,38 @@ leader_wait(struct leader *l, volatile int *stop, char **cause)
 	}
 	if (l->won)
 		return (0);
-	if (l->cause != NULL) {
-		xasprintf(cause, "engine: cannot take the leader's lock: %s",
-		    l->cause);
-	} else
-		xasprintf(cause, "engine: stopped while standing by");
+	xasprintf(cause, "engine: stopped while standing by");
 	loop_timer_stop(l->timer);
 	return (-1);
 }
 
-/* A standby's try for the lock. */
+/*
+ * A standby's try for the lock, and now and then its row.  A failure
+ * means the lock session is gone (PostgreSQL down or unreachable): open
+ * another, later.
+ */
 static void
 leader_poll(void *arg)
 {
 	struct leader	*l = arg;
 	int64_t		 t0 = fence_now_ms();
+	char		*cause = NULL;
 	int		 got;
 
-	if (store_leader_try(l->lock, &got, &l->cause) != 0)
+	if (l->lock == NULL && leader_reopen(l) != 0)
 		return;
+	if (store_leader_try(l->lock, &got, &cause) != 0) {
+		leader_lost(l, cause);
+		return;
+	}
+	if (!got && t0 >= l->seen_next) {
+		if (store_node_seen(l->lock, &l->node, &cause) != 0) {
+			leader_lost(l, cause);
+			return;
+		}
+		l->seen_next = t0 + (l->lease / 2 < LEADER_SEEN_MS ?
+		    l->lease / 2 : LEADER_SEEN_MS);
+	}
 	if (!got) {
 		loop_timer_start(l->timer, LEADER_POLL_MS);
 		return;
@@ -156,6 +202,48 @@ leader_poll(void *arg)
 	l->deadline = t0 + l->lease - l->margin;
 	log_debug("%s: leading, deadline in %lld ms", __func__,
 	    (long long)(l->deadline - fence_now_ms()));
+}
+
+/* Open the lock session again after it was lost; 0 once open. */
+static int
+leader_reopen(struct leader *l)
+{
+	char	*cause = NULL;
+
+	if (store_open(l->db, STORE_F_NOCREATE, &l->lock, &cause) != 0) {
+		l->lock = NULL;
+		leader_lost(l, cause);
+		return (-1);
+	}
+	if (store_leader_session(l->lock, l->lease, &cause) != 0) {
+		leader_lost(l, cause);
+		return (-1);
+	}
+	fprintf(stderr, "sluice: engine: standing by: %s answers again\n",
+	    l->db);
+	l->retry = 0;
+	l->seen_next = 0;
+	return (0);
+}
+
+/*
+ * A standby lost its lock session (cause says why; freed here): say so
+ * when it first happens, drop the session and try again later, waiting
+ * twice as long each time up to LEADER_RETRY_MAX_MS.
+ */
+static void
+leader_lost(struct leader *l, char *cause)
+{
+	if (l->retry == 0) {
+		fprintf(stderr, "sluice: engine: standing by: lost %s (%s); "
+		    "trying again\n", l->db, cause);
+		l->retry = LEADER_RETRY_MS;
+	} else if ((l->retry *= 2) > LEADER_RETRY_MAX_MS)
+		l->retry = LEADER_RETRY_MAX_MS;
+	free(cause);
+	store_close(l->lock);
+	l->lock = NULL;
+	loop_timer_start(l->timer, l->retry);
 }
 
 /*
@@ -173,6 +261,9 @@ engine_leader_attach(struct engine *e, char **cause)
 	if ((l->keeper = fence_keeper_start(l->deadline, cause)) == NULL)
 		return (-1);
 	l->engine = e;
+	free(l->node.role);
+	l->node.role = xstrdup("leader");
+	l->node.epoch = engine_epoch(e);
 	e->fence.keeper = l->keeper;
 	e->fence.deadline = l->deadline;
 	loop_timer_free(l->timer);
@@ -192,7 +283,8 @@ leader_renew(struct leader *l, int64_t deadline)
 }
 
 /*
- * The heartbeat, every L/4: a query on the lock session.  Its answer
+ * The heartbeat, every L/4: a query on the lock session, the write of
+ * this node's row (one round trip, not waiting for standbys).  Its answer
  * moves the deadline to when it was sent + L - margin; no answer (the
  * session is gone: terminated, or ended by the server while we were
  * frozen or cut off) means another node may lead, so stop at once.  A
@@ -211,7 +303,7 @@ leader_beat(void *arg)
 		    "heartbeat", (long long)(t0 - l->deadline));
 		engine_superseded(l->engine, why);
 	}
-	if (store_leader_ping(l->lock, &cause) != 0) {
+	if (store_node_seen(l->lock, &l->node, &cause) != 0) {
 		xasprintf(&why, "the leader's lock session is gone: %s",
 		    cause);
 		engine_superseded(l->engine, why);

@@ -21,10 +21,12 @@ now_ms() {
 	date +%s%3N
 }
 
-# cl_sluice N ARGS...: a command on node N (its socket, its database).
+# cl_sluice N ARGS...: a command on node N (its socket, its database,
+# its name nN).
 cl_sluice() {
 	_n=$1; shift
-	SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" --db "$(eval echo "\$NODE_DB_$_n")" "$@"
+	SLUICE_NODE=n$_n SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" \
+	    --db "$(eval echo "\$NODE_DB_$_n")" "$@"
 }
 
 cl_setup() {
@@ -53,7 +55,8 @@ node_pid() {
 }
 
 node_start() {
-	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" exec "$SLUICE" \
+	(cd "$T_DIR/n$1" && SLUICE_NODE=n$1 SLUICE_SOCKET="$T_DIR/n$1.sock" \
+	    exec "$SLUICE" \
 	    --db "$(eval echo "\$NODE_DB_$1")" engine 2>>"$T_DIR/n$1.err") &
 	eval "NODE_PID_$1=$!"
 	CL_PIDS="$CL_PIDS $!"
