@@ -72,6 +72,9 @@ cmd_audit_json(const struct store_audit *a, size_t n)
 			cJSON_AddStringToObject(o, "via", a[i].via);
 		else
 			cJSON_AddNullToObject(o, "via");
+		/* Cluster mode: the node whose socket took the command. */
+		if (a[i].node != NULL)
+			cJSON_AddStringToObject(o, "node", a[i].node);
 		cJSON_AddStringToObject(o, "action", a[i].action);
 		cJSON_AddStringToObject(o, "target",
 		    a[i].target != NULL ? a[i].target : "");
@@ -102,7 +105,7 @@ cmd_audit_text(const struct store_audit *a, size_t n)
 	    "COMMENT" };
 	struct cli_table	*t;
 	const char		*cells[5];
-	char			 when[32], *who;
+	char			 when[32], *who, *on;
 	size_t			 i;
 
 	t = cli_table_create(header, nitems(header));
@@ -113,6 +116,11 @@ cmd_audit_text(const struct store_audit *a, size_t n)
 			xasprintf(&who, "%s via %s", a[i].who, a[i].via);
 		else
 			who = xstrdup(a[i].who);
+		if (a[i].node != NULL) {
+			xasprintf(&on, "%s on %s", who, a[i].node);
+			free(who);
+			who = on;
+		}
 		cells[1] = who;
 		cells[2] = a[i].action;
 		cells[3] = a[i].target;

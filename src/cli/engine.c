@@ -76,8 +76,9 @@ const struct cli_cmd cli_cmd_engine = {
 	    "On a postgresql: database (cluster mode), engines on several "
 	    "nodes share it:\none leads, the others stand by and take over "
 	    "within the lease (3 s) when\nit dies, freezes or loses "
-	    "PostgreSQL; each listens on $SLUICE_SOCKET.\nSee CLUSTER in "
-	    "sluice(1).\n",
+	    "PostgreSQL; each listens on $SLUICE_SOCKET, a\nstandby too: "
+	    "it relays commands to the leader and tells its consoles\nof "
+	    "the leader's commits.  See CLUSTER in sluice(1).\n",
 	.run = cmd_engine_run
 };
 
@@ -310,6 +311,8 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
 	engine_busy_over();
 	if ((rc = client_engine_opts(ctx, &opts)) != 0)
 		return (rc);
+	/* Nothing here but the engine uses the store: it may commit aside. */
+	opts.commit_thread = 1;
 	loop = loop_create();
 	memset(&st, 0, sizeof st);
 	st.loop = loop;
@@ -327,6 +330,8 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
 		return (EXIT_FAILED);
 	}
 	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
+	engine_standby_free(opts.standby);	/* its socket is the engine's */
+	opts.standby = NULL;
 	if (rc == LOCK_HELD)
 		rc = cmd_engine_handover(ctx, loop, &st, tools, &opts, &cause);
 	if (rc != 0) {
@@ -368,7 +373,9 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
 /*
  * Cluster mode: open the lock session and stand by until it holds the
  * leader's lock (at once when no node leads).  The service manager hears
- * READY=1 while we stand by: a standby is a node doing its job.
+ * READY=1 while we stand by: a standby is a node doing its job, and
+ * serves its socket meanwhile (relay.c), which the engine takes over
+ * with its clients once this node leads.
  */
 static int
 cmd_engine_standby(struct client *ctx, struct loop *loop,
@@ -377,17 +384,37 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 	char	*cause = NULL;
 
 	opts->leader = leader_open(loop, store_path(ctx->store),
-	    opts->lease != 0 ? opts->lease : LEADER_LEASE_MS, opts->node,
-	    &cause);
+	    opts->lease != 0 ? opts->lease : LEADER_LEASE_MS, &cause);
 	if (opts->leader == NULL) {
 		cli_error("engine: cannot open the leader's lock session: %s",
 		    cause);
 		free(cause);
 		return (-1);
 	}
+	if ((opts->standby = engine_standby_open(loop, ctx->store,
+	    &cause)) == NULL) {
+		cli_warn("engine: standing by without a socket: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	sdnotify("READY=1\nSTATUS=standing by");
 	if (leader_wait(opts->leader, &st->signals, &cause) != 0) {
 		cli_error("%s", cause);
+		free(cause);
+		engine_standby_free(opts->standby);
+		opts->standby = NULL;
+		leader_free(opts->leader);
+		opts->leader = NULL;
+		return (-1);
+	}
+	/*
+	 * The primary may have changed while we stood by (it crashed and a
+	 * standby was promoted): the engine's own connection goes to the
+	 * server whose lock we hold.
+	 */
+	if (store_reconnect(ctx->store, &cause) != 0) {
+		cli_error("engine: cannot reach the database again: %s",
+		    cause);
 		free(cause);
 		leader_free(opts->leader);
 		opts->leader = NULL;

@@ -78,7 +78,7 @@ status_cluster_read(struct client *ctx, const struct store_lease *lease,
 	int			 rc;
 
 	memset(sc, 0, sizeof *sc);
-	sc->node = client_node_name(ctx);
+	sc->node = xstrdup(engine_node_name());
 	if ((rc = store_nodes(ctx->store, &sc->nodes, &sc->nnodes,
 	    cause)) != 0 ||
 	    (rc = store_node_lock_held(ctx->store, STORE_LEADER_KEY,

@@ -79,10 +79,6 @@ client_free(struct client *cl)
 	cl->tools_file = NULL;
 	free(cl->config_file);
 	cl->config_file = NULL;
-	free(cl->node);
-	cl->node = NULL;
-	free(cl->node_name);
-	cl->node_name = NULL;
 }
 
 /*

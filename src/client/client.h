@@ -69,8 +69,6 @@ struct client {
 	size_t			 nsecrets;
 	char			*tools_file;	/* client_engine_opts: in use */
 	char			*config_file;	/* client_engine_opts: site's */
-	char			*node;		/* config.json cluster.node */
-	char			*node_name;	/* client_engine_opts: in use */
 	client_say_cb		 say;		/* NULL: stderr */
 	void			*say_arg;
 };
@@ -112,7 +110,6 @@ int		 client_config_read(const struct client *, const char *,
 /* config-cluster.c: "database", "cluster" and this node's name. */
 int		 client_config_cluster(struct client *, const char *,
 		     const struct cJSON *, struct engine_opts *);
-char		*client_node_name(const struct client *);
 int		 client_config_database(const struct client *, char **);
 int		 client_engine_opts(struct client *, struct engine_opts *);
 int		 client_config_secrets(struct client *, const char *,

@@ -20,13 +20,10 @@
  * "database", the database every command and engine uses when neither
  * --db nor $SLUICE_DB names one ("postgresql:service=NAME" in a
  * cluster), and "cluster": {"lease_ms": L, "node": NAME}, the lease a
- * leader holds the lock by and this node's name.  The node's name is
- * one rule for everything that names a node (the nodes table, status):
- * $SLUICE_NODE (tests, several nodes on one host), else "node", else
- * uname -n.
+ * leader holds the lock by and this node's name, which goes to the one
+ * rule that names a node (engine_node_name: $SLUICE_NODE, else this,
+ * else the host's name).
  */
-
-#include <sys/utsname.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,8 +54,7 @@ cluster_node_valid(const char *name)
 
 /*
  * "cluster": an object of lease_ms and node, each checked with its
- * place; into opts (and cl->node, which keeps the name).  0 or an exit
- * status.
+ * place; into opts and engine_node_set.  0 or an exit status.
  */
 int
 client_config_cluster(struct client *cl, const char *path, const cJSON *v,
@@ -95,10 +91,8 @@ client_config_cluster(struct client *cl, const char *path, const cJSON *v,
 				    "\".\", \"-\" and \"_\"", path,
 				    CLUSTER_NODE_MAX);
 				rc = EXIT_USAGE;
-			} else {
-				free(cl->node);
-				cl->node = xstrdup(e->valuestring);
-			}
+			} else
+				engine_node_set(e->valuestring);
 		} else {
 			client_error(cl, "%s: $.cluster.%s: unknown key "
 			    "(lease_ms, node)", path, e->string);
@@ -106,25 +100,6 @@ client_config_cluster(struct client *cl, const char *path, const cJSON *v,
 		}
 	}
 	return (rc);
-}
-
-/*
- * This node's name, as a new string: $SLUICE_NODE, else the site
- * config's "cluster"."node" (read by client_config), else uname -n.
- */
-char *
-client_node_name(const struct client *cl)
-{
-	struct utsname	 u;
-	const char	*env;
-
-	if ((env = getenv("SLUICE_NODE")) != NULL && *env != '\0')
-		return (xstrdup(env));
-	if (cl->node != NULL)
-		return (xstrdup(cl->node));
-	if (uname(&u) == 0 && u.nodename[0] != '\0')
-		return (xstrdup(u.nodename));
-	return (xstrdup("localhost"));
 }
 
 /*

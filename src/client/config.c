@@ -407,9 +407,6 @@ client_engine_opts(struct client *cl, struct engine_opts *opts)
 	free(user);
 	opts->tools_path = cl->tools_file;
 	opts->config_path = cl->config_file;
-	free(cl->node_name);
-	cl->node_name = client_node_name(cl);
-	opts->node = cl->node_name;
 	if ((v = getenv("SLUICE_KILL_GRACE_MS")) != NULL &&
 	    str_parse_int64(v, &n) == 0 && n > 0)
 		opts->kill_grace = n;

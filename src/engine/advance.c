@@ -82,7 +82,9 @@ engine_row_end(struct engine *e, struct estep *es, enum step_status status,
 	row.error = mask_text(es->wf->mask, error);
 	row.has_exit_code = has_exit;
 	row.exit_code = exit_code;
-	if (store_step_end(e->store, &row, time_now_ms()) != 0)
+	/* A process ended when reaped, not when its row is written. */
+	if (store_step_end(e->store, &row, es->ended_at != 0 ? es->ended_at :
+	    time_now_ms()) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	free(row.result_json);
 	free(row.error);

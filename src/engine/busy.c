@@ -88,7 +88,8 @@ engine_busy_wait(void *arg, const char *path, int64_t waited, int ms)
 		    engine_busy.e != NULL ? "commands are answered" :
 		    "going on");
 	}
-	if (engine_busy.e != NULL)
+	/* A commit on the thread (commit-thread.c) leaves the loop alone. */
+	if (engine_busy.e != NULL && !engine_busy.e->committing)
 		engine_server_wait(engine_busy.e, ms);
 	else
 		(void)poll(NULL, 0, ms);

@@ -176,6 +176,7 @@ engine_audit(struct engine *e, const struct store_inbox *m, const char *action,
 	actor.tty = m->tty;
 	actor.host = m->host;
 	actor.via = m->via;
+	actor.node = m->node;
 	memset(&a, 0, sizeof a);
 	a.action = action;
 	a.target = target;

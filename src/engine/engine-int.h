@@ -115,6 +115,12 @@ struct ewf {
 	int		 refs;		/* steps in memory that point here */
 	struct mask	*mask;		/* secret values: "***" when stored */
 	struct cJSON	*secret_input;	/* secret inputs' values, or NULL */
+	/* finished.c: steps.*, the latest finished row of each step. */
+	int64_t		*fin_latest;	/* per step: that row's id, or 0 */
+	int64_t		 fin_seen;	/* rows up to this id were looked at */
+	struct engine_fin_open *fin_open; /* those of them not ended then */
+	size_t		 fin_nopen;
+	int		 fin_stray;	/* a row of no step of the flow */
 	RB_ENTRY(ewf)	 entry;
 };
 RB_HEAD(ewf_tree, ewf);
@@ -152,6 +158,11 @@ struct estep {
 	int64_t			 spawn_mono;	/* monotonic ms of its spawn */
 	int			 interrupted;	/* killed by a shutdown */
 	int			 pid_dirty;	/* pid not yet recorded */
+	pid_t			 pid;		/* its process's, for the row */
+	pid_t			 pgid;
+	int64_t			 pstart;	/* Unix ms, 0 unknown */
+	int			 end_status;	/* reaped meanwhile: engine_ended */
+	int64_t			 ended_at;	/* wall ms it was reaped, or 0 */
 	int			 no_retry;	/* a failure is final */
 	struct tool_cmd		*cmd;		/* what to spawn */
 	const struct engine_runner *runner; /* how it runs (runner.c) */
@@ -166,7 +177,7 @@ struct estep {
 	struct buf		 mcarry[2];	/* per pipe: maybe a secret's start */
 
 	struct estep_queue	*rq;		/* the ready queue it is on */
-	TAILQ_ENTRY(estep)	 qentry;	/* ready or spawn queue */
+	TAILQ_ENTRY(estep)	 qentry;	/* ready, spawn or ended queue */
 	TAILQ_ENTRY(estep)	 pentry;	/* pids to record */
 	struct engine_loglines	 loglater;	/* exec-log.c: log to write */
 	size_t			 loglater_len;
@@ -205,6 +216,8 @@ struct engine {
 	struct proc_fence	 fence;		/* DB.lock, or the deadline */
 	int64_t			 epoch;
 	int			 in_txn;
+	int64_t			*secret_gone;	/* runs whose secret inputs */
+	size_t			 nsecret_gone;	/* go once the turn commits */
 	int			 stopping;	/* no new steps; exit when idle */
 	int			 offline;	/* no loop: apply, don't run */
 	int64_t			 data_version;
@@ -215,6 +228,10 @@ struct engine {
 	struct estep_queue	 ready[2];	/* built-ins, then processes */
 	struct estep_queue	 spawn;		/* recorded, spawn after commit */
 	struct estep_queue	 pids;		/* spawned, pid not recorded */
+	struct estep_queue	 ended;		/* reaped while committing */
+	struct engine_committer	*committer;	/* commit-thread.c, or NULL */
+	int			 committing;	/* its commit under way */
+	int			 spawning;	/* in engine_spawn */
 	struct estep_queue	 loglater;	/* with log lines to write */
 	struct estep_tree	 running;
 	int			 nprocs;	/* process steps recorded running */
@@ -250,15 +267,21 @@ struct engine {
 						/* connection is not free */
 	int64_t			 prune_before;	/* prune.c: retention batches */
 	int64_t			 prune_after;
+
+	int			 standby;	/* relay.c: a standby's shell */
+	struct loop_fd		*listen_ev;	/* relay.c: LISTEN heard */
+	struct loop_timer	*listen_act;
+	int			 heard_inbox;	/* a command was relayed */
+	int			 heard_changed;	/* the leader committed */
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */
 #define ENGINE_POLL_MS		5000	/* the inbox, for clients with no socket */
 #define ENGINE_HEARTBEAT_MS	1000
 #define ENGINE_TURN_STEPS	512	/* steps started per turn, at most */
-#define ENGINE_GROUP_MS		10	/* a commit waits for the next at most */
+#define ENGINE_GROUP_MS		25	/* a commit waits for the next at most */
 #define ENGINE_BRIEF_MS		100	/* a process this short: start ahead */
-#define ENGINE_AHEAD_MIN	8	/* recorded ahead of the slots, at least */
+#define ENGINE_AHEAD_MIN	32	/* recorded ahead of the slots, at least */
 #define ENGINE_RESULT_MAX	(1024 * 1024)
 #define ENGINE_PROGRESS_MAX	200	/* bytes of a progress line kept */
 /*
@@ -302,6 +325,10 @@ struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
 void		 engine_wf_free(struct engine *, struct ewf *);
 void		 engine_wf_ended(struct engine *, struct ewf *, enum run_status);
 struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
+/* finished.c: the rows steps.* shows, read a few at a time. */
+void		 engine_steps_shown(struct engine *, struct ewf *,
+		     struct store_step **, size_t *);
+void		 engine_steps_shown_free(struct ewf *);
 /* owners.c: a template's own operators, for commands on its runs. */
 int		 engine_owners_may(struct engine *, const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
@@ -404,6 +431,17 @@ int		 engine_spawn_waiting(const struct engine *);
 void		 engine_test_hold(const char *);
 #endif
 void		 engine_record_pids(struct engine *);
+void		 engine_exec_ended_run(void *);
+
+/*
+ * commit-thread.c: a turn's commit made on a thread of its own while the
+ * loop goes on seeing step processes end (see there).
+ */
+int		 engine_committer_open(struct engine *, char **);
+void		 engine_committer_close(struct engine *);
+void		 engine_committer_start(struct engine *);
+void		 engine_commit_join(struct engine *);
+void		 engine_committed(struct engine *);
 char		*engine_exec_result(const struct buf *);
 
 /* exec-log.c: a step's log, now or with the next commit. */
@@ -533,12 +571,29 @@ int		 engine_cmd_template_rm(struct engine *,
 		     const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
 
+/* relay.c: every cluster node serves operators; the leader hears them. */
+#define RELAY_WAIT_MS		8000	/* a relayed command's answer, at most */
+#define RELAY_LOOK_MS		250	/* looked for without a NOTIFY too */
+int		 engine_listen_open(struct engine *, const char *, char **);
+void		 engine_listen_close(struct engine *);
+int		 engine_standby_adopt(struct engine *, struct engine *,
+		     char **);
+int		 engine_relay_post(struct engine *, const struct store_inbox *,
+		     int64_t *, char **);
+int		 engine_relay_answer(struct engine *, int64_t,
+		     struct engine_reply *);
+int		 engine_relay_secret(const char *);
+
 /* server.c: the socket, DB.sock. */
 struct engine_server;
 int		 engine_server_open(struct engine *, char **);
+void		 engine_server_adopt(struct engine *, struct engine *);
+void		 engine_server_relays(struct engine *);
 void		 engine_server_close(struct engine *);
 void		 engine_server_flush(struct engine *, int);
 int		 engine_server_quiet(const struct engine *);
+int		 engine_server_pending(struct engine *);
+void		 engine_server_take(void *);
 void		 engine_server_wait(struct engine *, int);
 
 /* server-read.c: members' reads on the socket, a cursor per connection. */
@@ -674,6 +729,7 @@ void		 engine_secret_input_load(struct engine *, struct ewf *);
 void		 engine_secret_input_drop(struct engine *, struct ewf *);
 void		 engine_secret_input_forget(struct engine *, int64_t);
 void		 engine_secret_input_sweep(struct engine *);
+void		 engine_secret_input_committed(struct engine *);
 
 /*
  * schedule.c: time.  Workflows waiting for their start, recurring

@@ -23,6 +23,8 @@
  * fallback for clients with no socket), the stored timers and shutting
  * down.  An idle engine writes nothing: its heartbeat rides on the
  * transactions it makes anyway, and liveness is the lock and the socket.
+ * While step processes run, a turn's commit may be made on a thread of
+ * its own (commit-thread.c), so that the slots are refilled meanwhile.
  */
 
 #include <sys/types.h>
@@ -41,6 +43,7 @@
 static void	 engine_commit(void *);
 static void	 engine_turn_end(void *);
 static int	 engine_commit_may_wait(struct engine *);
+static int	 engine_commit_may_thread(struct engine *);
 static void	 engine_group_due(void *);
 static void	 engine_poll(void *);
 static void	 engine_timers_fire(void *);
@@ -105,6 +108,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	TAILQ_INIT(&e->ready[1]);
 	TAILQ_INIT(&e->spawn);
 	TAILQ_INIT(&e->pids);
+	TAILQ_INIT(&e->ended);
 	TAILQ_INIT(&e->loglater);
 
 	/* One lock whatever path (relative, a symlink) names the file. */
@@ -138,6 +142,13 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 	    (long long)e->epoch, e->offline ? " (offline)" : "");
 	if (opts != NULL && opts->leader != NULL && loop != NULL) {
 		e->leader = opts->leader;
+		/* The socket it served standing by, clients and all. */
+		e->opts.standby = NULL;
+		if (opts->standby != NULL &&
+		    engine_standby_adopt(e, opts->standby, cause) != 0) {
+			engine_close(e);
+			return (-1);
+		}
 		/* The keeper before any step, recovery's kills included. */
 		if (engine_leader_attach(e, cause) != 0) {
 			engine_close(e);
@@ -149,7 +160,8 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		if (procenv_subreaper() != 0)
 			log_debug("%s: cannot be a subreaper", __func__);
 		/* Before recovery: early clients wait in the backlog. */
-		if (engine_server_open(e, &e->server_cause) != 0)
+		if (e->server == NULL &&
+		    engine_server_open(e, &e->server_cause) != 0)
 			log_debug("%s: no socket: %s", __func__,
 			    e->server_cause);
 		engine_busy_attach(e);
@@ -161,6 +173,15 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
 		loop_hook_add(loop, engine_turn_end, e);
 		engine_time_open(e);
+		/* Not on a server: its fence and leader need the loop's. */
+		if (e->opts.commit_thread && e->leader == NULL &&
+		    !store_is_server(s) &&
+		    engine_committer_open(e, cause) != 0) {
+			log_debug("%s: commits stay on the loop: %s",
+			    __func__, *cause);
+			free(*cause);
+			*cause = NULL;
+		}
 	}
 	if ((trace = getenv("SLUICE_TRACE")) != NULL && *trace != '\0' &&
 	    (e->trace = file_open_private(trace)) == NULL)
@@ -193,11 +214,16 @@ engine_close(struct engine *e)
 
 	if (e == NULL)
 		return;
+	/* A commit under way, and the ends of the steps reaped meanwhile. */
+	engine_commit_join(e);
+	engine_exec_ended_run(e);
 	/* Log lines still waiting go into the last commit. */
 	if (!TAILQ_EMPTY(&e->loglater))
 		engine_txn(e);
 	engine_commit(e);
+	engine_committer_close(e);
 	engine_busy_attach(NULL);
+	engine_listen_close(e);
 	engine_leftovers_free(e);
 	engine_notify_close(e);
 	if (e->loop != NULL) {
@@ -273,7 +299,7 @@ engine_idle(const struct engine *e)
 {
 	return (RB_EMPTY(&e->workflows) && RB_EMPTY(&e->running) &&
 	    TAILQ_EMPTY(&e->ready[0]) && TAILQ_EMPTY(&e->ready[1]) &&
-	    !e->in_txn && e->leftovers == NULL);
+	    !e->in_txn && !e->committing && e->leftovers == NULL);
 }
 
 /*
@@ -284,7 +310,7 @@ int
 engine_quiet(const struct engine *e)
 {
 	return (RB_EMPTY(&e->running) && TAILQ_EMPTY(&e->ready[0]) &&
-	    TAILQ_EMPTY(&e->ready[1]) && !e->in_txn);
+	    TAILQ_EMPTY(&e->ready[1]) && !e->in_txn && !e->committing);
 }
 
 /* Step rows running here now (a console asks before quitting). */
@@ -410,6 +436,9 @@ engine_lease_held(struct engine *e)
 		return (0);
 	if (fence_expired(e->fence.deadline))
 		return (0);
+	/* The commit under way holds the write lock; its start checked. */
+	if (e->committing)
+		return (1);
 	if (store_lease_epoch(e->store, &epoch) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	return (epoch == e->epoch);
@@ -443,6 +472,11 @@ engine_txn(struct engine *e)
 
 	if (e->in_txn)
 		return;
+	if (e->committing) {
+		engine_commit_join(e);
+		if (e->in_txn)
+			return;
+	}
 	if (store_begin(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	now = time_mono_ms();
@@ -492,8 +526,17 @@ engine_turn_end(void *arg)
 {
 	struct engine	*e = arg;
 
+	if (e->committing)
+		return;		/* its end comes through the barrier */
 	if (e->in_txn && engine_commit_may_wait(e))
 		return;
+	if (e->in_txn && engine_commit_may_thread(e)) {
+		engine_logs_flush(e);
+		e->in_txn = 0;
+		loop_timer_stop(e->group);
+		engine_committer_start(e);
+		return;
+	}
 	engine_commit(e);
 }
 
@@ -526,6 +569,19 @@ engine_commit_may_wait(struct engine *e)
 	return (1);
 }
 
+/*
+ * Whether this turn's commit may be made on the thread: step processes
+ * run that may end during its fsync, and starts committed earlier wait
+ * to take their slots.  Otherwise nothing could happen meanwhile (a
+ * chain's next step waits for this very commit), and the loop commits.
+ */
+static int
+engine_commit_may_thread(struct engine *e)
+{
+	return (e->committer != NULL && !e->offline && !e->stopping &&
+	    e->nlive > 0 && engine_spawn_waiting(e) > 0);
+}
+
 /* A waiting commit's time is up: the turn this wakes commits it. */
 static void
 engine_group_due(void *arg)
@@ -544,6 +600,7 @@ engine_commit(void *arg)
 	struct engine	*e = arg;
 	char		*cause = NULL;
 
+	engine_commit_join(e);
 	if (!e->in_txn) {
 		engine_busy_over();
 		engine_server_flush(e, 0);
@@ -553,9 +610,24 @@ engine_commit(void *arg)
 	e->in_txn = 0;
 	if (e->group != NULL)
 		loop_timer_stop(e->group);
+	/* Cluster mode: the other nodes hear of it (relay.c), once. */
+	if (e->leader != NULL && store_notify(e->store,
+	    STORE_CHANNEL_CHANGED, &cause) != 0)
+		engine_store_fatal(e, cause);
 	if (store_commit(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
+	engine_committed(e);
+}
+
+/*
+ * A commit is made (here or on the thread): start the processes it
+ * recorded, answer the socket's clients and send its notifications.
+ */
+void
+engine_committed(struct engine *e)
+{
 	engine_trace(e, 'C', 0);
+	engine_secret_input_committed(e);
 	engine_busy_over();
 	if (!e->offline)
 		engine_spawn(e, 1);

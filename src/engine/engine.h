@@ -133,9 +133,21 @@ struct engine_opts {
 	const char	*tools_path;	/* the catalog file, NULL: none */
 	const char	*config_path;	/* the site config file, NULL: none */
 	struct leader	*leader;	/* cluster mode: leader.c, won */
+	struct engine	*standby;	/* cluster mode: relay.c, the socket */
+					/* served while standing by */
+	int		 commit_thread;	/* commits may run on a thread */
 	int64_t		 lease;		/* cluster mode: L, ms; 0: default */
-	const char	*node;		/* cluster mode: this node's name */
 };
+
+/*
+ * relay.c: cluster mode's standby serves its socket while it stands by
+ * (engine_standby_open), and hands it to the engine when it takes over
+ * (engine_opts.standby); each command names the node it came through.
+ */
+struct engine	*engine_standby_open(struct loop *, struct store *, char **);
+void		 engine_standby_free(struct engine *);
+const char	*engine_node_name(void);
+void		 engine_node_set(const char *);
 
 /*
  * leader.c: cluster mode (a postgresql: database).  leader_open opens the
@@ -144,8 +156,7 @@ struct engine_opts {
  */
 int64_t		 engine_epoch(const struct engine *);
 #define LEADER_LEASE_MS		3000	/* L: the lock session's idle limit */
-struct leader	*leader_open(struct loop *, const char *, int64_t,
-		     const char *, char **);
+struct leader	*leader_open(struct loop *, const char *, int64_t, char **);
 int		 leader_wait(struct leader *, volatile int *, char **);
 void		 leader_free(struct leader *);
 int64_t		 leader_lease(const struct leader *);

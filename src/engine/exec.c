@@ -22,8 +22,9 @@
  * recorded in the next transaction.  Starts are recorded ahead of the
  * job slots: while the slots' processes run, the next ones' rows commit,
  * so a slot that frees is filled at once, in the turn that reaps, with
- * no commit to wait for.  Output is logged as it comes; the step ends
- * when the process is reaped and both pipes are at EOF.
+ * no commit to wait for, even while a commit runs on its thread
+ * (commit-thread.c).  Output is logged as it comes; the step ends when
+ * the process is reaped and both pipes are at EOF.
  */
 
 #include <sys/types.h>
@@ -49,8 +50,8 @@ static void	 engine_exec_output(struct proc *, int, const char *, size_t,
 static void	 engine_exec_exit(struct proc *, int, void *);
 static void	 engine_exec_timeout(void *);
 static void	 engine_exec_silent(void *);
-static void	 engine_record_pid(struct engine *, struct estep *,
-		     struct proc *);
+static void	 engine_record_pid(struct engine *, struct estep *);
+static void	 engine_exec_ended(struct engine *, struct estep *, int);
 
 /* Start a ready step: resolve its args, then run it. */
 void
@@ -275,6 +276,8 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	spec.pipe_grace = e->opts.kill_grace;
 	if (es->runner->flags & ENGINE_RUNNER_TALK)
 		spec.flags |= PROC_F_TALK;	/* its stdin carries requests */
+	else
+		spec.flags |= PROC_F_PASS;	/* seen while committing */
 	p = proc_spawn(e->loop, &spec, engine_exec_output, engine_exec_exit,
 	    es, &cause);
 	free(marks[0]);
@@ -296,7 +299,9 @@ engine_spawn_one(struct engine *e, struct estep *es)
 		return;
 	}
 	engine_trace(e, 'S', es->id);
-	(void)proc_start_time(p);	/* now, before a quick step is reaped */
+	es->pid = proc_pid(p);
+	es->pgid = proc_pgid(p);
+	es->pstart = proc_start_time(p);  /* now, before a quick one is reaped */
 	e->nlive++;
 	es->spawn_mono = time_mono_ms();
 	if (es->ahead)
@@ -306,7 +311,7 @@ engine_spawn_one(struct engine *e, struct estep *es)
 	TAILQ_INSERT_TAIL(&e->pids, es, pentry);
 	/* Spawned in a turn (a slot freed): its pid commits with it. */
 	if (e->in_txn)
-		engine_record_pid(e, es, p);
+		engine_record_pid(e, es);
 	if (es->timeout > 0) {
 		es->timer = loop_timer_create(e->loop, engine_exec_timeout, es);
 		loop_timer_start(es->timer, es->timeout);
@@ -327,7 +332,9 @@ engine_spawn_one(struct engine *e, struct estep *es)
  * ourselves (SIGSTOP) the first time we reach it, so a test can do what
  * it likes (take over, kill us) before we go on.  The points: "spawn"
  * (between a commit and a step's start), "apply" (a socket request read,
- * not applied) and "answer" (a request committed, not yet answered).
+ * not applied), "answer" (a request committed, not yet answered),
+ * "prune" (a prune batch's first slice done, before it looks for
+ * requests) and "ended" (a run's end written, not yet committed).
  */
 void
 engine_test_hold(const char *point)
@@ -366,6 +373,18 @@ engine_spawn(struct engine *e, int committed)
 	struct estep	*es, *es1;
 	char		*why;
 
+	/*
+	 * A failed start's end may wait for a commit on the thread, whose
+	 * end calls here again: then only note what it made durable.
+	 */
+	if (e->spawning) {
+		TAILQ_FOREACH(es, &e->spawn, qentry) {
+			if (committed)
+				es->durable = 1;
+		}
+		return;
+	}
+	e->spawning = 1;
 	TAILQ_FOREACH_SAFE(es, &e->spawn, qentry, es1) {
 		if (committed)
 			es->durable = 1;
@@ -381,6 +400,9 @@ engine_spawn(struct engine *e, int committed)
 		}
 		if (!es->durable || e->nlive >= e->opts.max_jobs)
 			continue;
+		/* A runner told of its spawn may use the store: after it. */
+		if (e->committing && es->runner->spawned != NULL)
+			break;
 		TAILQ_REMOVE(&e->spawn, es, qentry);
 		es->queued = 0;
 #ifdef SLUICE_TEST_CLOCK
@@ -393,6 +415,7 @@ engine_spawn(struct engine *e, int committed)
 		}
 		engine_spawn_one(e, es);
 	}
+	e->spawning = 0;
 }
 
 /* Queued starts whose rows have committed: each waits for a free slot. */
@@ -411,7 +434,7 @@ engine_spawn_waiting(const struct engine *e)
 
 /* Record one step's pid, group and start time. */
 static void
-engine_record_pid(struct engine *e, struct estep *es, struct proc *p)
+engine_record_pid(struct engine *e, struct estep *es)
 {
 	struct store_step	 row;
 
@@ -419,9 +442,9 @@ engine_record_pid(struct engine *e, struct estep *es, struct proc *p)
 	es->pid_dirty = 0;
 	memset(&row, 0, sizeof row);
 	row.id = es->id;
-	row.pid = proc_pid(p);
-	row.pgid = proc_pgid(p);
-	row.proc_start = proc_start_time(p);
+	row.pid = es->pid;
+	row.pgid = es->pgid;
+	row.proc_start = es->pstart;
 	if (es->ahead) {
 		/* It waited for a slot: it started now, not when recorded. */
 		row.started_at = es->spawned_at;
@@ -443,7 +466,7 @@ engine_record_pids(struct engine *e)
 	struct estep	*es;
 
 	while ((es = TAILQ_FIRST(&e->pids)) != NULL)
-		engine_record_pid(e, es, es->proc);
+		engine_record_pid(e, es);
 }
 
 /*
@@ -551,11 +574,9 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 	struct estep	*es = arg;
 	struct engine	*e = es->engine;
 
+	(void)p;
 	engine_trace(e, 'E', es->id);
-	engine_txn(e);
-	if (es->pid_dirty)
-		engine_record_pid(e, es, p);
-	es->proc = NULL;
+	es->ended_at = time_now_ms();
 	e->nprocs--;
 	e->nlive--;
 	e->brief = time_mono_ms() - es->spawn_mono < ENGINE_BRIEF_MS;
@@ -563,7 +584,42 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		loop_timer_stop(es->timer);
 	if (es->hb_timer != NULL)
 		loop_timer_stop(es->hb_timer);
+	/*
+	 * Its slot is free: the next start, already committed, takes it
+	 * now, before this step's end is written, so the slot does not wait
+	 * for this step's bookkeeping (its row, the steps it makes ready).
+	 */
+	engine_spawn(e, 0);
+	es->proc = NULL;
+	if (e->committing) {
+		/* The store is the commit's: the row waits for its end. */
+		es->end_status = status;
+		TAILQ_INSERT_TAIL(&e->ended, es, qentry);
+		return;
+	}
+	engine_exec_ended(e, es, status);
+}
+
+/* The steps reaped while a commit ran on the thread: their ends now. */
+void
+engine_exec_ended_run(void *arg)
+{
+	struct engine	*e = arg;
+	struct estep	*es;
+
+	while ((es = TAILQ_FIRST(&e->ended)) != NULL) {
+		TAILQ_REMOVE(&e->ended, es, qentry);
+		engine_exec_ended(e, es, es->end_status);
+	}
+}
+
+/* A reaped step's end: its row, its log, what follows it. */
+static void
+engine_exec_ended(struct engine *e, struct estep *es, int status)
+{
 	engine_txn(e);
+	if (es->pid_dirty)
+		engine_record_pid(e, es);
 	engine_exec_flush(es);
 	engine_exec_log_flush(e, es);	/* log_bytes counts it all */
 	if (es->log_bytes > 0 &&
@@ -580,7 +636,7 @@ engine_exec_exit(struct proc *p, int status, void *arg)
 		es->runner->exit(e, es, status);
 		engine_exec_end(e, es);
 	}
-	/* Its slot is free: the next start, already committed, takes it. */
+	/* Drop the queued starts its end cancelled. */
 	engine_spawn(e, 0);
 }
 

@@ -129,6 +129,7 @@ engine_gate_audit(struct engine *e, const struct store_inbox *m,
 	actor.tty = m->tty;
 	actor.host = m->host;
 	actor.via = m->via;
+	actor.node = m->node;
 	xasprintf(&target, "step %lld %s", (long long)row->id, row->name);
 	memset(&a, 0, sizeof a);
 	a.action = action;

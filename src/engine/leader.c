@@ -34,13 +34,10 @@
  *   started, also while this process is frozen or after it died.  The
  *   margin covers the keeper's own latency, so the steps are gone before
  *   the server can have freed the lock.
-
  *
  * Each node keeps its row in the nodes table (store/node.c) for "sluice
  * status": a standby every LEADER_SEEN_MS as it polls, the leader with
- * every heartbeat, which is that row's write and nothing else.  A
- * standby that loses PostgreSQL does not exit: it says so once, opens
- * its lock session again with a growing wait, and says when it is back.
+ * every heartbeat, which is that row's write and nothing else.
  */
 
 #include <sys/types.h>
@@ -59,16 +56,14 @@
 #define LEADER_POLL_MS		20	/* a standby tries the lock so often */
 #define LEADER_MARGIN_MS	500	/* deadline ahead of the server's L */
 #define LEADER_SEEN_MS		2000	/* a standby's row, at most so often */
-#define LEADER_RETRY_MS		100	/* PostgreSQL gone: first wait */
-#define LEADER_RETRY_MAX_MS	5000	/* and the longest wait */
+#define LEADER_DOWN_MS		500	/* at most so long between tries */
+					/* while the server is unreachable */
 
 struct leader {
 	struct loop		*loop;
-	char			*db;
-	struct store		*lock;		/* lock session; NULL: lost */
+	struct store		*lock;		/* the lock session */
 	struct store_node	 node;		/* this node's row */
 	int64_t			 seen_next;	/* a standby's next row, ms */
-	int64_t			 retry;		/* ms: PostgreSQL is gone */
 	struct engine		*engine;	/* once leading */
 	struct fence_keeper	*keeper;
 	struct loop_timer	*timer;		/* polls, then heartbeats */
@@ -76,29 +71,27 @@ struct leader {
 	int64_t			 margin;	/* ms */
 	int64_t			 deadline;	/* fence clock ms */
 	int			 won;
+	int64_t			 down;		/* ms between tries while */
+						/* unreachable, or 0 */
+	char			*cause;		/* why polling failed */
 };
 
 static void	leader_poll(void *);
-static int	leader_reopen(struct leader *);
-static void	leader_lost(struct leader *, char *);
 static void	leader_beat(void *);
 static void	leader_renew(struct leader *, int64_t);
 
 /*
  * Open the lock session on the database named: a connection of its own,
- * which the server ends after lease ms without a query.  node names
- * this node in the nodes table.
+ * which the server ends after lease ms without a query.
  */
 struct leader *
-leader_open(struct loop *loop, const char *db, int64_t lease,
-    const char *node, char **cause)
+leader_open(struct loop *loop, const char *db, int64_t lease, char **cause)
 {
 	struct leader	*l;
 
 	l = xcalloc(1, sizeof *l);
 	l->loop = loop;
-	l->db = xstrdup(db);
-	l->node.name = xstrdup(node);
+	l->node.name = xstrdup(engine_node_name());
 	l->node.role = xstrdup("standby");
 	l->node.pid = getpid();
 	l->node.lease = lease;
@@ -131,13 +124,13 @@ leader_free(struct leader *l)
 	if (l->timer != NULL)
 		loop_timer_free(l->timer);
 	fence_keeper_free(l->keeper);
-	if (l->lock != NULL)
+	if (l->lock != NULL && !store_lost(l->lock))
 		(void)store_node_gone(l->lock, l->node.name, l->node.pid);
 	store_close(l->lock);
 	free(l->node.name);
 	free(l->node.role);
 	free(l->node.version);
-	free(l->db);
+	free(l->cause);
 	free(l);
 }
 
@@ -152,7 +145,7 @@ leader_wait(struct leader *l, volatile int *stop, char **cause)
 	int	 said = 0;
 
 	leader_poll(l);
-	while (!l->won && !*stop) {
+	while (!l->won && l->cause == NULL && !*stop) {
 		if (!said) {
 			fprintf(stderr, "sluice: engine: standing by: another "
 			    "node leads %s\n", store_path(l->lock));
@@ -162,34 +155,54 @@ leader_wait(struct leader *l, volatile int *stop, char **cause)
 	}
 	if (l->won)
 		return (0);
-	xasprintf(cause, "engine: stopped while standing by");
+	if (l->cause != NULL) {
+		xasprintf(cause, "engine: cannot take the leader's lock: %s",
+		    l->cause);
+	} else
+		xasprintf(cause, "engine: stopped while standing by");
 	loop_timer_stop(l->timer);
 	return (-1);
 }
 
 /*
- * A standby's try for the lock, and now and then its row.  A failure
- * means the lock session is gone (PostgreSQL down or unreachable): open
- * another, later.
+ * A standby's try for the lock.  A server that cannot be reached (the
+ * primary crashed, and no standby is promoted yet) is tried again, less
+ * and less often, for as long as it takes: a node that gave up then
+ * would leave no engine once the new primary is up.
  */
 static void
 leader_poll(void *arg)
 {
 	struct leader	*l = arg;
 	int64_t		 t0 = fence_now_ms();
-	char		*cause = NULL;
 	int		 got;
+	char		*cause = NULL;
 
-	if (l->lock == NULL && leader_reopen(l) != 0)
-		return;
 	if (store_leader_try(l->lock, &got, &cause) != 0) {
-		leader_lost(l, cause);
+		if (!store_lost(l->lock)) {
+			l->cause = cause;
+			return;
+		}
+		if (l->down == 0)
+			fprintf(stderr, "sluice: engine: standing by: cannot "
+			    "reach the database: %s; trying again\n", cause);
+		free(cause);
+		l->down = l->down == 0 ? LEADER_POLL_MS : l->down * 2;
+		if (l->down > LEADER_DOWN_MS)
+			l->down = LEADER_DOWN_MS;
+		loop_timer_start(l->timer, l->down);
 		return;
 	}
+	if (l->down != 0) {
+		fprintf(stderr, "sluice: engine: standing by: the database "
+		    "answers again\n");
+		l->down = 0;
+	}
 	if (!got && t0 >= l->seen_next) {
+		/* Not a reason to stop: the next try finds a lost session. */
 		if (store_node_seen(l->lock, &l->node, &cause) != 0) {
-			leader_lost(l, cause);
-			return;
+			log_debug("%s: %s", __func__, cause);
+			free(cause);
 		}
 		l->seen_next = t0 + (l->lease / 2 < LEADER_SEEN_MS ?
 		    l->lease / 2 : LEADER_SEEN_MS);
@@ -202,48 +215,6 @@ leader_poll(void *arg)
 	l->deadline = t0 + l->lease - l->margin;
 	log_debug("%s: leading, deadline in %lld ms", __func__,
 	    (long long)(l->deadline - fence_now_ms()));
-}
-
-/* Open the lock session again after it was lost; 0 once open. */
-static int
-leader_reopen(struct leader *l)
-{
-	char	*cause = NULL;
-
-	if (store_open(l->db, STORE_F_NOCREATE, &l->lock, &cause) != 0) {
-		l->lock = NULL;
-		leader_lost(l, cause);
-		return (-1);
-	}
-	if (store_leader_session(l->lock, l->lease, &cause) != 0) {
-		leader_lost(l, cause);
-		return (-1);
-	}
-	fprintf(stderr, "sluice: engine: standing by: %s answers again\n",
-	    l->db);
-	l->retry = 0;
-	l->seen_next = 0;
-	return (0);
-}
-
-/*
- * A standby lost its lock session (cause says why; freed here): say so
- * when it first happens, drop the session and try again later, waiting
- * twice as long each time up to LEADER_RETRY_MAX_MS.
- */
-static void
-leader_lost(struct leader *l, char *cause)
-{
-	if (l->retry == 0) {
-		fprintf(stderr, "sluice: engine: standing by: lost %s (%s); "
-		    "trying again\n", l->db, cause);
-		l->retry = LEADER_RETRY_MS;
-	} else if ((l->retry *= 2) > LEADER_RETRY_MAX_MS)
-		l->retry = LEADER_RETRY_MAX_MS;
-	free(cause);
-	store_close(l->lock);
-	l->lock = NULL;
-	loop_timer_start(l->timer, l->retry);
 }
 
 /*
@@ -269,7 +240,8 @@ engine_leader_attach(struct engine *e, char **cause)
 	loop_timer_free(l->timer);
 	l->timer = loop_timer_create(l->loop, leader_beat, l);
 	loop_timer_start(l->timer, l->lease / 4);
-	return (0);
+	/* Commands relayed by the standbys, applied as they come. */
+	return (engine_listen_open(e, STORE_CHANNEL_INBOX, cause));
 }
 
 /* A new deadline, for the engine's starts and the keeper. */

@@ -35,20 +35,39 @@
  * A batch is as many slices of a few top-level runs (with their families)
  * as fit in ENGINE_PRUNE_MS of the loop's time: one family can be
  * large (a for-each of 10,000 items), a fixed count of runs is no bound
- * on the time, and commands wait while a batch runs.
+ * on the time, and commands wait while a batch runs.  A batch also ends
+ * after the slice during which a client's request came: the request is
+ * applied at once after it, in the same transaction (engine_server_take),
+ * so it waits for one slice and shares the batch's commit.
  */
 #define ENGINE_PRUNE_SLICE	8		/* top-level runs per slice */
 #define ENGINE_PRUNE_MS		20		/* loop time per batch */
 #define ENGINE_PRUNE_DAY	(24LL * 3600 * 1000)
 
+static int64_t	engine_prune_ms(void);
 static int	engine_prune_batch(struct engine *, int64_t, int64_t,
 		    struct store_prune_result *, char **);
 static char	*engine_prune_detail(int64_t, const struct store_prune_result *);
 
+/* A batch's loop time (test builds: $SLUICE_TEST_PRUNE_MS, to see it end). */
+static int64_t
+engine_prune_ms(void)
+{
+#ifdef SLUICE_TEST_CLOCK
+	const char	*v = getenv("SLUICE_TEST_PRUNE_MS");
+	int64_t		 n;
+
+	if (v != NULL && str_parse_int64(v, &n) == 0 && n > 0)
+		return (n);
+#endif
+	return (ENGINE_PRUNE_MS);
+}
+
 /*
  * One batch in the open transaction, keeping what the engine holds:
- * slices from after on until ENGINE_PRUNE_MS have gone or nothing older
- * is left; out has their sum and where the next batch starts.
+ * slices from after on until ENGINE_PRUNE_MS have gone, a request waits
+ * on the socket or nothing older is left; out has their sum and where
+ * the next batch starts.
  */
 static int
 engine_prune_batch(struct engine *e, int64_t before, int64_t after,
@@ -82,7 +101,14 @@ engine_prune_batch(struct engine *e, int64_t before, int64_t after,
 		out->steps += p.steps;
 		out->logs += p.logs;
 		out->next = o.after = p.next;
-	} while (p.next != 0 && time_mono_ms() - start < ENGINE_PRUNE_MS);
+#ifdef SLUICE_TEST_CLOCK
+		engine_test_hold("prune");
+#endif
+		if (p.next != 0 && engine_server_pending(e)) {
+			loop_defer(e->loop, engine_server_take, e);
+			break;
+		}
+	} while (p.next != 0 && time_mono_ms() - start < engine_prune_ms());
 	free(keep);
 	return (rc);
 }

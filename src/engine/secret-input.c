@@ -18,10 +18,11 @@
  * secret-input.c: the values of a run's secret inputs ("secret": true,
  * SPEC §13), kept outside the shared database for the life of the run:
  * DB.secrets/ID.json, mode 0600 in a 0700 directory of the engine's
- * account.  The database holds "***" in their place.  The file goes when
- * the run ends, and an engine that starts removes the files of runs that
- * ended while none ran (or that were never recorded: a crash between the
- * file and the commit).
+ * account.  The database holds "***" in their place.  The file goes once
+ * the run's end has committed (not before: a crash in between resumes a
+ * run that still needs them), and an engine that starts removes the files
+ * of runs that ended while none ran (or that were never recorded: a crash
+ * between the file and the commit).
  */
 
 #include <sys/stat.h>
@@ -195,18 +196,36 @@ engine_secret_input_load(struct engine *e, struct ewf *wf)
 	wf->secret_input = v;
 }
 
-/* A run ended: its secret inputs go, from memory and from the disk. */
+/*
+ * A run ended: its secret inputs go from memory now, and from the disk
+ * once the end is committed (engine_secret_input_committed).
+ */
 void
 engine_secret_input_drop(struct engine *e, struct ewf *wf)
 {
-	char	*path;
-
 	engine_secret_wipe(wf->secret_input);
 	wf->secret_input = NULL;
-	path = secret_input_path(e, wf->id);
-	if (access(path, F_OK) == 0)
-		secret_input_unlink(path);
-	free(path);
+	e->secret_gone = xreallocarray(e->secret_gone, e->nsecret_gone + 1,
+	    sizeof *e->secret_gone);
+	e->secret_gone[e->nsecret_gone++] = wf->id;
+#ifdef SLUICE_TEST_CLOCK
+	engine_test_hold("ended");	/* the end written, not committed */
+#endif
+	if (!e->in_txn)
+		engine_secret_input_committed(e);
+}
+
+/* The turn that ended those runs has committed: remove their files. */
+void
+engine_secret_input_committed(struct engine *e)
+{
+	size_t	 i;
+
+	for (i = 0; i < e->nsecret_gone; i++)
+		engine_secret_input_forget(e, e->secret_gone[i]);
+	free(e->secret_gone);
+	e->secret_gone = NULL;
+	e->nsecret_gone = 0;
 }
 
 /*

@@ -78,6 +78,9 @@ struct server_client {
 	int			 busy;		/* its lines are being applied */
 	int			 held;		/* lines kept for after a wait */
 	int			 eof;		/* gone during a wait */
+	int64_t			 relay;		/* relay.c: inbox row whose */
+						/* answer it waits for */
+	int64_t			 relay_until;	/* monotonic ms */
 	struct engine_read_slot	 read;		/* server-read.c */
 	size_t			 read_out;	/* a read's answer: may */
 						/* pass SERVER_OUT_MAX */
@@ -96,8 +99,12 @@ struct engine_server {
 	int			 resume;	/* server_resume is deferred */
 	int			 waiting;	/* in engine_server_wait */
 	int			 answers;	/* to requests with an id, unsent */
+	int			 relays;	/* clients with a relay waiting */
+	struct loop_timer	*look;		/* their answers, without NOTIFY */
 };
 
+static nfds_t	 server_poll_ready(struct engine_server *, struct pollfd *,
+		    struct server_client **);
 static void	 server_accept(int, short, void *);
 static void	 server_client_io(int, short, void *);
 static int	 server_admit(struct engine_server *, uid_t, char **);
@@ -112,6 +119,8 @@ static void	 server_wait_read(struct server_client *);
 static void	 server_resume(void *);
 static void	 server_reply(struct server_client *, cJSON *);
 static void	 server_error(struct server_client *, int, const char *);
+static void	 server_relay(struct server_client *, struct store_inbox *);
+static void	 server_look(void *);
 
 /*
  * Listen on the database's socket.  Without one (a path too long, a
@@ -145,6 +154,7 @@ engine_server_open(struct engine *e, char **cause)
 	}
 	srv->fd = fd;
 	srv->ev = loop_fd_add(e->loop, fd, POLLIN, server_accept, srv);
+	srv->look = loop_timer_create(e->loop, server_look, srv);
 	e->server = srv;
 	log_debug("%s: listening on %s", __func__, srv->path);
 	return (0);
@@ -169,6 +179,7 @@ engine_server_close(struct engine *e)
 	while ((c = TAILQ_FIRST(&srv->clients)) != NULL)
 		server_client_free(c);
 	engine_read_close(e);
+	loop_timer_free(srv->look);
 	loop_fd_del(srv->ev);
 	close(srv->fd);
 	unlink(srv->path);
@@ -195,6 +206,9 @@ engine_server_flush(struct engine *e, int committed)
 		engine_test_hold("answer");
 #endif
 	srv->answers = 0;
+	/* Adopted from the standby: relayed commands this turn applied. */
+	if (committed && srv->relays > 0 && !e->standby)
+		engine_server_relays(e);
 	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
 		if (committed && c->subscribed && !c->notified) {
 			buf_puts(&c->out, "{\"event\":\"changed\"}\n");
@@ -225,6 +239,83 @@ engine_server_quiet(const struct engine *e)
 			return (0);
 	}
 	return (1);
+}
+
+/*
+ * Poll, without waiting, the socket and every client whose lines may be
+ * read now (cs[i] is pfd[i]'s client, NULL for the socket); the number
+ * of descriptors polled, 0 if none is ready.
+ */
+static nfds_t
+server_poll_ready(struct engine_server *srv, struct pollfd *pfd,
+    struct server_client **cs)
+{
+	struct server_client	*c;
+	nfds_t			 n = 0;
+
+	pfd[n].fd = srv->fd;
+	pfd[n].events = POLLIN;
+	cs[n++] = NULL;
+	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (c->busy || c->held || c->eof || c->closing ||
+		    c->relay != 0 || n == SERVER_CLIENTS + 1)
+			continue;
+		pfd[n].fd = c->fd;
+		pfd[n].events = POLLIN;
+		cs[n++] = c;
+	}
+	return (poll(pfd, n, 0) > 0 ? n : 0);
+}
+
+/*
+ * Whether a request waits unread: a newcomer on the socket, or a line
+ * from a client other than the one being answered.  Long work (a prune
+ * batch) asks between its slices and gives way.  One poll that does not
+ * wait.
+ */
+int
+engine_server_pending(struct engine *e)
+{
+	struct pollfd		 pfd[SERVER_CLIENTS + 1];
+	struct server_client	*cs[SERVER_CLIENTS + 1];
+
+	if (e->server == NULL || e->server->waiting)
+		return (0);
+	return (server_poll_ready(e->server, pfd, cs) != 0);
+}
+
+/*
+ * Deferred by work that gave way (engine_server_pending): take the
+ * newcomers and apply the lines that wait now, before the turn commits,
+ * so their changes share the commit the work makes anyway and their
+ * answers go out with it.  A line that has not come yet waits for the
+ * loop as usual.
+ */
+void
+engine_server_take(void *arg)
+{
+	struct engine		*e = arg;
+	struct engine_server	*srv = e->server;
+	struct pollfd		 pfd[SERVER_CLIENTS + 1];
+	struct server_client	*cs[SERVER_CLIENTS + 1], *c;
+	nfds_t			 n, i;
+
+	if (srv == NULL || srv->waiting)
+		return;
+	if (server_poll_ready(srv, pfd, cs) != 0 && pfd[0].revents != 0)
+		server_accept(srv->fd, POLLIN, srv);
+	n = server_poll_ready(srv, pfd, cs);
+	for (i = 1; i < n; i++) {
+		if (pfd[i].revents == 0)
+			continue;
+		/* Applying one line may have closed another client. */
+		TAILQ_FOREACH(c, &srv->clients, entry) {
+			if (c == cs[i])
+				break;
+		}
+		if (c != NULL && !c->busy)
+			server_client_io(c->fd, pfd[i].revents, c);
+	}
 }
 
 /*
@@ -361,6 +452,8 @@ server_client_idle(void *arg)
 static void
 server_client_free(struct server_client *c)
 {
+	if (c->relay != 0)
+		c->srv->relays--;	/* its row stays: the leader applies it */
 	TAILQ_REMOVE(&c->srv->clients, c, entry);
 	c->srv->nclients--;
 	loop_fd_del(c->ev);
@@ -410,8 +503,8 @@ server_client_read(struct server_client *c)
 	if (!c->subscribed && c->off >= c->out.len)
 		loop_timer_start(c->idle, c->srv->idle_ms);
 	buf_add(&c->in, chunk, (size_t)n);
-	if (c->held)
-		return;		/* server_resume applies them in order */
+	if (c->held || c->relay != 0)
+		return;		/* applied in order once it is over */
 	server_client_lines(c);
 }
 
@@ -428,7 +521,8 @@ server_client_lines(struct server_client *c)
 
 	c->busy = 1;
 	used = 0;
-	while (!c->closing && (nl = memchr(c->in.data + used, '\n',
+	while (!c->closing && c->relay == 0 && (nl = memchr(c->in.data + used,
+	    '\n',
 	    c->in.len - used)) != NULL) {
 		*nl = '\0';
 		line = c->in.data + used;
@@ -479,7 +573,8 @@ engine_server_wait(struct engine *e, int ms)
 	pfd[0].events = POLLIN;
 	n = 1;
 	TAILQ_FOREACH(c, &srv->clients, entry) {
-		if (c->busy || c->held || c->eof || c->closing)
+		if (c->busy || c->held || c->eof || c->closing ||
+		    c->relay != 0)
 			continue;
 		pfd[n].fd = c->fd;
 		pfd[n].events = POLLIN;
@@ -561,7 +656,7 @@ server_resume(void *arg)
 
 	srv->resume = 0;
 	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
-		if (c->busy)
+		if (c->busy || c->relay != 0)
 			continue;
 		if (c->held || c->in.len > 0) {
 			c->held = 0;
@@ -690,6 +785,11 @@ server_client_line(struct server_client *c, char *line)
 		cJSON_AddStringToObject(o, "host", user_self()->host);
 		cJSON_AddNumberToObject(o, "uid", (double)c->uid);
 		cJSON_AddStringToObject(o, "user", who);
+		if (e->standby || e->leader != NULL) {
+			cJSON_AddStringToObject(o, "node", engine_node_name());
+			cJSON_AddStringToObject(o, "role", e->standby ?
+			    "standby" : "leader");
+		}
 		if ((waiting = engine_busy_what(&since)) != NULL) {
 			cJSON_AddStringToObject(o, "waiting", waiting);
 			cJSON_AddNumberToObject(o, "waiting_since",
@@ -707,6 +807,18 @@ server_client_line(struct server_client *c, char *line)
 	} else if (strcmp(w.command, "subscribe") == 0) {
 		c->subscribed = 1;	/* idle for good reason: stays */
 		server_error(c, 0, "subscribed");
+	} else if (strcmp(w.command, "outcome") == 0 && e->standby) {
+		/* Read here: a standby has no engine to stop on failure. */
+		if (w.request == NULL) {
+			server_error(c, 2, "outcome: which request? ($.request "
+			    "is missing)");
+		} else if (engine_request_outcome(e->store, (int64_t)c->uid,
+		    w.request, &r, &why) != 0) {
+			server_error(c, 1, why);
+			free(why);
+		} else
+			server_reply(c, engine_reply_json(&r));
+		engine_reply_clear(&r);
 	} else if (strcmp(w.command, "outcome") == 0) {
 		engine_outcome(e, (int64_t)c->uid, w.request, &r);
 		server_reply(c, engine_reply_json(&r));
@@ -723,8 +835,16 @@ server_client_line(struct server_client *c, char *line)
 		m.step_id = w.step_id;
 		m.args_json = w.args_json;
 		m.request = w.request;
+		if (e->standby || e->leader != NULL)
+			m.node = (char *)engine_node_name();
 		log_debug("%s: %s from uid %lu (pid %ld)", __func__, m.command,
 		    (unsigned long)c->uid, (long)c->pid);
+		if (e->standby) {
+			server_relay(c, &m);
+			free(who);
+			engine_wire_clear(&w);
+			return;
+		}
 #ifdef SLUICE_TEST_CLOCK
 		engine_test_hold("apply");
 #endif
@@ -736,4 +856,118 @@ server_client_line(struct server_client *c, char *line)
 	}
 	free(who);
 	engine_wire_clear(&w);
+}
+
+/*
+ * A standby relays a command to the leader (relay.c) and keeps the
+ * client's later lines until the answer comes (engine_server_relays),
+ * so its requests are still answered in order.
+ */
+static void
+server_relay(struct server_client *c, struct store_inbox *m)
+{
+	struct engine_server	*srv = c->srv;
+	char			*cause = NULL, *why;
+	int64_t			 id;
+
+	if (engine_relay_secret(m->args_json)) {
+		server_error(c, 4, "secret inputs are not relayed to the "
+		    "leader (the inbox is the shared database): give this "
+		    "command on the node that leads");
+		return;
+	}
+	if (engine_relay_post(srv->e, m, &id, &cause) != 0) {
+		xasprintf(&why, "cannot relay the command to the leader: %s",
+		    cause);
+		server_error(c, 1, why);
+		free(why);
+		free(cause);
+		return;
+	}
+#ifdef SLUICE_TEST_CLOCK
+	engine_test_hold("relayed");
+#endif
+	c->relay = id;
+	c->relay_until = time_mono_ms() + RELAY_WAIT_MS;
+	if (srv->relays++ == 0)
+		loop_timer_start(srv->look, RELAY_LOOK_MS);
+}
+
+/* Now and then, NOTIFY or not: the answers to relayed commands. */
+static void
+server_look(void *arg)
+{
+	struct engine_server	*srv = arg;
+
+	engine_server_relays(srv->e);
+	if (srv->relays > 0)
+		loop_timer_start(srv->look, RELAY_LOOK_MS);
+}
+
+/*
+ * Answer the clients whose relayed commands the leader answered, or that
+ * waited RELAY_WAIT_MS for it (said in one line; the row stays for the
+ * next leader), then go on with what each sent after.
+ */
+void
+engine_server_relays(struct engine *e)
+{
+	struct engine_server	*srv = e->server;
+	struct server_client	*c, *c1;
+	struct engine_reply	 r;
+	char			*why;
+	int			 rc;
+
+	if (srv == NULL || srv->relays == 0)
+		return;
+	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
+		if (c->relay == 0)
+			continue;
+		if ((rc = engine_relay_answer(e, c->relay, &r)) != 0)
+			server_reply(c, engine_reply_json(&r));
+		else if (time_mono_ms() >= c->relay_until) {
+			xasprintf(&why, "no leader answered within %d s (it "
+			    "may be taking over); command %lld stays queued "
+			    "for the next leader, and 'sluice request' on the "
+			    "request id tells whether it applied",
+			    RELAY_WAIT_MS / 1000, (long long)c->relay);
+			server_error(c, 1, why);
+			free(why);
+		} else
+			continue;
+		engine_reply_clear(&r);
+		c->relay = 0;
+		srv->relays--;
+		if (server_client_write(c) != 0)
+			continue;	/* freed */
+		if (c->in.len == 0)
+			continue;
+		if (e->standby)
+			server_client_lines(c);
+		else if (!srv->resume) {
+			/* After the leader's commit: in a turn of its own. */
+			srv->resume = 1;
+			loop_defer(e->loop, server_resume, srv);
+		}
+	}
+}
+
+/*
+ * This standby leads now: its socket, with every client as it is, is the
+ * engine's.  A relayed command still waiting is answered once the
+ * engine's first turn has applied it (engine_server_flush).
+ */
+void
+engine_server_adopt(struct engine *e, struct engine *standby)
+{
+	struct engine_server	*srv = standby->server;
+	struct server_client	*c;
+
+	standby->server = NULL;
+	if (srv == NULL)
+		return;
+	srv->e = e;
+	TAILQ_FOREACH(c, &srv->clients, entry)
+		c->read.e = e;
+	e->server = srv;
 }

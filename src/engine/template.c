@@ -43,6 +43,7 @@ engine_template_actor(const struct store_inbox *m, struct store_actor *a)
 	a->tty = m->tty;
 	a->host = m->host;
 	a->via = m->via;
+	a->node = m->node;
 }
 
 /*

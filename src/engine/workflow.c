@@ -178,6 +178,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	engine_foreach_forget_all(wf);
 	flow_free(wf->flow);
 	free(wf->join_of);
+	engine_steps_shown_free(wf);
 	free(wf->uses_steps);
 	free(wf->visits);
 	free(wf->name);
@@ -204,7 +205,6 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 	struct flow_scope_step	 ss;
 	cJSON			*scope;
 	size_t			 n, i;
-	char			*cause = NULL;
 
 	/*
 	 * The input is parsed once and lent to each scope (a for-each's
@@ -221,8 +221,7 @@ engine_scope(struct engine *e, struct ewf *wf, int with_steps)
 		    wf->ending_why);
 	if (!with_steps)
 		return (scope);
-	if (store_steps_finished(e->store, wf->id, &rows, &n, &cause) != 0)
-		engine_store_fatal(e, cause);
+	engine_steps_shown(e, wf, &rows, &n);
 	for (i = 0; i < n; i++) {
 		ss.step_key = rows[i].step_key;
 		ss.result_json = rows[i].result_json;

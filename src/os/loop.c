@@ -24,6 +24,12 @@
  * may add, change and remove watchers and timers at any time, their own
  * included: removed watchers are only marked, and swept before the next
  * poll, so nothing is dispatched after it was deleted.
+ *
+ * A barrier (loop_barrier) holds back all but the watchers and signals
+ * marked to pass it: before any other watcher, signal, timer or deferred
+ * call is dispatched, the barrier's callback runs and lifts it.  The
+ * engine sets one while a commit runs on its own thread, so that only
+ * its children's ends are seen meanwhile (hooks are not held back).
  */
 
 #include <sys/types.h>
@@ -51,6 +57,7 @@ struct loop_fd {
 	int		 fd;
 	short		 events;
 	int		 dead;		/* swept before the next poll */
+	int		 pass;		/* dispatched past a barrier */
 	u_int		 idx;
 	loop_fd_cb	 cb;
 	void		*arg;
@@ -97,6 +104,8 @@ struct loop {
 
 	int		  stopped;
 	int		  inturn;	/* loop_once on the stack */
+	loop_cb		  barrier;	/* lifts the barrier, NULL: none */
+	void		 *barrier_arg;
 	struct signal_set *signals;
 	struct proc_set	 *procs;
 };
@@ -362,8 +371,11 @@ loop_fd_dispatch(struct loop *loop, u_int npolled)
 		if (w->dead || w->events == 0)
 			continue;
 		revents &= (w->events | LOOP_ALWAYS);
-		if (revents != 0)
-			w->cb(w->fd, revents, w->arg);
+		if (revents == 0)
+			continue;
+		if (!w->pass)
+			loop_barrier_cross(loop);
+		w->cb(w->fd, revents, w->arg);
 	}
 }
 
@@ -526,6 +538,9 @@ loop_timer_dispatch(struct loop *loop)
 		t = loop->heap[0];
 		if (t->when > now || t->seq >= limit)
 			break;
+		loop_barrier_cross(loop);
+		if (loop->nheap == 0 || loop->heap[0] != t)
+			continue;	/* the barrier's callback moved it */
 		loop_heap_remove(t);
 		t->cb(t->arg);
 	}
@@ -568,12 +583,44 @@ loop_calls_drain(struct loop *loop)
 {
 	struct loop_call	c;
 
+	if (loop->ncalls != 0)
+		loop_barrier_cross(loop);
 	while (loop->ncalls != 0) {
 		c = loop->calls[loop->callhead];
 		loop->callhead = (loop->callhead + 1) % loop->callalloc;
 		loop->ncalls--;
 		c.cb(c.arg);
 	}
+}
+
+/*
+ * Set a barrier (cb) or lift it (NULL): until lifted, only watchers and
+ * signals marked to pass it are dispatched; anything else first calls cb,
+ * which must lift it.
+ */
+void
+loop_barrier(struct loop *loop, loop_cb cb, void *arg)
+{
+	loop->barrier = cb;
+	loop->barrier_arg = arg;
+}
+
+/* A watcher that is dispatched past a barrier. */
+void
+loop_fd_pass(struct loop_fd *w)
+{
+	w->pass = 1;
+}
+
+/* About to dispatch what a barrier holds back: lift it first. */
+void
+loop_barrier_cross(struct loop *loop)
+{
+	if (loop->barrier == NULL)
+		return;
+	loop->barrier(loop->barrier_arg);
+	if (loop->barrier != NULL)
+		fatalx("%s: the barrier was not lifted", __func__);
 }
 
 /* Add a hook run before every poll, after those added earlier. */

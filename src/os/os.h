@@ -76,11 +76,21 @@ void		 loop_hook_add(struct loop *, loop_cb, void *);
 void		 loop_hook_del(struct loop *, loop_cb, void *);
 
 /*
+ * A barrier holds back every watcher, signal, timer and deferred call not
+ * marked to pass it: its callback runs (and must lift it) before the first
+ * of them is dispatched.  proc.c's pipes and SIGCHLD pass.
+ */
+void		 loop_barrier(struct loop *, loop_cb, void *);
+void		 loop_barrier_cross(struct loop *);
+void		 loop_fd_pass(struct loop_fd *);
+
+/*
  * signal.c: handlers only write the number to the self-pipe.  A NULL
  * callback puts the old disposition back.  SIGCHLD belongs to proc.c.
  */
 typedef void	 (*loop_signal_cb)(int, void *);
 int		 loop_signal(struct loop *, int, loop_signal_cb, void *);
+void		 loop_signal_pass(struct loop *, int);	/* past a barrier */
 void		 loop_signal_reset(void);	/* in a child: defaults back */
 
 /* proc.c: child processes. */
@@ -89,6 +99,7 @@ struct proc;
 #define PROC_F_INHERIT	0x2	/* keep our stdin/stdout/stderr (an editor) */
 #define PROC_F_NOPGRP	0x4	/* stay in our process group (an editor) */
 #define PROC_F_TALK	0x8	/* stdin a pipe kept open: proc_write */
+#define PROC_F_PASS	0x10	/* output and end seen past a barrier */
 
 /* fence.c and fence-keeper.c: a cluster leader's local deadline. */
 struct fence_keeper {

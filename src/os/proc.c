@@ -104,6 +104,8 @@ proc_set_get(struct loop *loop, char **cause)
 		free(set);
 		return (NULL);
 	}
+	/* Reaping passes a barrier; a child's end may not (proc_check_done). */
+	loop_signal_pass(loop, SIGCHLD);
 	set->buf = xmalloc(PROC_BUFSIZE);
 	loop_set_procs(loop, set);
 	return (set);
@@ -285,6 +287,8 @@ proc_parent(struct proc_set *set, const struct proc_spec *spec, pid_t pid,
 		if (p->pipe[i].fd != -1) {
 			p->pipe[i].w = loop_fd_add(set->loop, p->pipe[i].fd,
 			    POLLIN, proc_read, &p->pipe[i]);
+			if (p->flags & PROC_F_PASS)
+				loop_fd_pass(p->pipe[i].w);
 		}
 	}
 	RB_INSERT(proc_tree, &set->tree, p);
@@ -461,6 +465,8 @@ proc_check_done(struct proc *p)
 	    loop_timer_pending(p->timer))
 		proc_signal(p, SIGKILL);
 	p->state |= PROC_S_DONE;
+	if (!(p->flags & PROC_F_PASS))
+		loop_barrier_cross(p->set->loop);
 	if (p->exitcb != NULL)
 		p->exitcb(p, p->status, p->arg);
 	proc_free(p);

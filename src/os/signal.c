@@ -44,6 +44,7 @@ struct signal_set {
 	struct loop_fd	*w;
 	loop_signal_cb	 cb[NSIG];
 	void		*arg[NSIG];
+	int		 pass[NSIG];	/* dispatched past a barrier */
 };
 
 /* The write end for each signal, plus one so 0 means none. */
@@ -91,6 +92,7 @@ signal_set_get(struct loop *loop)
 	set->rfd = fds[0];
 	set->wfd = fds[1];
 	set->w = loop_fd_add(loop, set->rfd, POLLIN, signal_read, set);
+	loop_fd_pass(set->w);		/* signal_dispatch asks per signal */
 	loop_set_signals(loop, set);
 	return (set);
 }
@@ -194,6 +196,17 @@ signal_read(int fd, short revents, void *arg)
 		signal_dispatch(set, signo);
 }
 
+/* signo's callback is dispatched past a barrier (loop_barrier). */
+void
+loop_signal_pass(struct loop *loop, int signo)
+{
+	struct signal_set	*set;
+
+	if (signo > 0 && signo < NSIG &&
+	    (set = signal_set_get(loop)) != NULL)
+		set->pass[signo] = 1;
+}
+
 /* Call the callback for signo if it is pending and ours. */
 static void
 signal_dispatch(struct signal_set *set, int signo)
@@ -202,6 +215,8 @@ signal_dispatch(struct signal_set *set, int signo)
 		return;
 	if (!signal_pending[signo])
 		return;
+	if (!set->pass[signo])
+		loop_barrier_cross(set->loop);
 	signal_pending[signo] = 0;
 	set->cb[signo](signo, set->arg[signo]);
 }

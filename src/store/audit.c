@@ -32,8 +32,8 @@
 
 static const char audit_insert_sql[] =
 	"INSERT INTO audit (id, at, who, uid, tty, host, action, target,"
-	" workflow_id, step_id, comment, detail_json, prev_hash, hash, via)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" workflow_id, step_id, comment, detail_json, prev_hash, hash, via,"
+	" node) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char audit_head_sql[] =
 	"SELECT last_id, hash FROM audit_head WHERE id = 1";
 static const char audit_head_set_sql[] =
@@ -116,13 +116,14 @@ store_audit_insert(struct store *s, const struct store_actor *actor,
 	r.comment = e->comment;
 	r.detail_json = e->detail_json;
 	r.via = actor != NULL ? actor->via : NULL;
+	r.node = actor != NULL ? actor->node : NULL;
 	if ((rc = store_audit_next(s, &r.id, prev, cause)) != 0)
 		return (rc);
 	store_chain_hash(&r, prev, hash);
-	if (store_runf(s, "insert audit", audit_insert_sql, "iitittttTTttttt",
-	    r.id, r.at, r.who, r.uid, r.tty, r.host, r.action, r.target,
-	    r.workflow_id, r.step_id, r.comment, r.detail_json, prev,
-	    hash, r.via) != 0 || store_runf(s, "audit head", audit_head_set_sql,
+	if (store_runf(s, "insert audit", audit_insert_sql,
+	    "iitittttTTtttttt", r.id, r.at, r.who, r.uid, r.tty, r.host,
+	    r.action, r.target, r.workflow_id, r.step_id, r.comment,
+	    r.detail_json, prev, hash, r.via, r.node) != 0 || store_runf(s, "audit head", audit_head_set_sql,
 	    "it", r.id, hash) != 0) {
 		xasprintf(cause, "%s", store_last_error(s));
 		return (STORE_ERR);
@@ -172,6 +173,7 @@ store_audit_row(struct store_stmt *st, void *p, char **cause)
 	a->uid = store_col_int64(st, 11);
 	a->hash = store_column_text(st, 12);
 	a->via = store_column_text(st, 13);
+	a->node = store_column_text(st, 14);
 	(void)cause;
 	return (0);
 }
@@ -232,6 +234,7 @@ store_audits_free(struct store_audit *list, size_t n)
 		free(list[i].detail_json);
 		free(list[i].hash);
 		free(list[i].via);
+		free(list[i].node);
 	}
 	free(list);
 }

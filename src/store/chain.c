@@ -45,11 +45,11 @@ const char store_chain_genesis[SHA256_HEX] =
 /* The v4 migration's reads run before version 9 added via: NULL there. */
 static const char chain_rows_v4_sql[] =
 	"SELECT id, at, who, uid, tty, host, action, target, workflow_id,"
-	" step_id, comment, detail_json, prev_hash, hash, NULL FROM audit"
+	" step_id, comment, detail_json, prev_hash, hash, NULL, NULL FROM audit"
 	" ORDER BY id";
 static const char chain_rows_sql[] =
 	"SELECT id, at, who, uid, tty, host, action, target, workflow_id,"
-	" step_id, comment, detail_json, prev_hash, hash, via FROM audit"
+	" step_id, comment, detail_json, prev_hash, hash, via, node FROM audit"
 	" ORDER BY id";
 static const char chain_set_sql[] =
 	"UPDATE audit SET prev_hash = ?, hash = ? WHERE id = ?";
@@ -64,10 +64,11 @@ static const char chain_link_sql[] =
 	" AND a.action = approvals.decision)";
 static const char chain_inbox_v4_sql[] =
 	"SELECT id, posted_at, uid, who, tty, host, command, workflow_id,"
-	" step_id, args_json, seal, NULL, NULL FROM inbox ORDER BY id";
+	" step_id, args_json, seal, NULL, NULL, NULL FROM inbox ORDER BY id";
 static const char chain_inbox_sql[] =
 	"SELECT id, posted_at, uid, who, tty, host, command, workflow_id,"
-	" step_id, args_json, seal, via, request FROM inbox ORDER BY id";
+	" step_id, args_json, seal, via, request, node FROM inbox"
+	" ORDER BY id";
 static const char chain_orphan_sql[] =
 	"SELECT p.id, p.decision, p.who, p.step_id FROM approvals p"
 	" WHERE NOT EXISTS (SELECT 1 FROM audit a WHERE a.id = p.audit_id"
@@ -133,6 +134,10 @@ store_chain_hash(const struct store_chain_row *r, const char *prev, char *out)
 		sha256_update(&c, "via;", 4);
 		chain_text(&c, r->via);
 	}
+	if (r->node != NULL) {	/* since version 17; as via */
+		sha256_update(&c, "node;", 5);
+		chain_text(&c, r->node);
+	}
 	sha256_hex(&c, out);
 }
 
@@ -161,6 +166,10 @@ store_chain_seal(const struct store_inbox *m, char *out)
 	if (m->request != NULL) {	/* since version 14; as via */
 		sha256_update(&c, "request;", 8);
 		chain_text(&c, m->request);
+	}
+	if (m->node != NULL) {	/* since version 17; as via */
+		sha256_update(&c, "node;", 5);
+		chain_text(&c, m->node);
 	}
 	sha256_hex(&c, out);
 }
@@ -193,6 +202,7 @@ chain_inbox_read(struct store_stmt *st, struct store_inbox *m)
 	m->seal = (char *)store_col_text(st, 10);
 	m->via = (char *)store_col_text(st, 11);
 	m->request = (char *)store_col_text(st, 12);
+	m->node = (char *)store_col_text(st, 13);
 }
 
 /* Read an audit row of chain_rows_sql (strings point into st). */
@@ -212,6 +222,7 @@ chain_row_read(struct store_stmt *st, struct store_chain_row *r)
 	r->comment = store_col_text(st, 10);
 	r->detail_json = store_col_text(st, 11);
 	r->via = store_col_text(st, 14);
+	r->node = store_col_text(st, 15);
 }
 
 /*

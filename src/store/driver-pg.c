@@ -134,6 +134,37 @@ pg_fail(struct pg_conn *c, const PGresult *res)
 		c->code = STORE_DRV_READONLY;	/* read-only, no right */
 }
 
+/*
+ * libpq's message about a failed connection on one line: its line for
+ * each host tried (a name may list the primary and its standbys),
+ * joined with "; ", without the indented lines of advice.
+ */
+static char *
+pg_connect_error(PGconn *pg)
+{
+	const char	*m, *eol;
+	char		*out, *o;
+
+	if (pg == NULL)
+		return (xstrdup("out of memory"));
+	m = PQerrorMessage(pg);
+	o = out = xmalloc(2 * strlen(m) + 1);
+	for (; *m != '\0'; m = *eol != '\0' ? eol + 1 : eol) {
+		if ((eol = strchr(m, '\n')) == NULL)
+			eol = m + strlen(m);
+		if (*m == '\t' || eol == m)
+			continue;
+		if (o != out) {
+			*o++ = ';';
+			*o++ = ' ';
+		}
+		memcpy(o, m, eol - m);
+		o += eol - m;
+	}
+	*o = '\0';
+	return (out);
+}
+
 /* Whether a name is PostgreSQL's: postgresql:CONNINFO or a URI. */
 static const char *
 pg_conninfo(const char *path)
@@ -153,7 +184,7 @@ pg_open(const char *path, int flags, struct store_conn **connp, char **cause)
 			    NULL };
 	const char	*vals[] = { NULL, "sluice", NULL };
 	struct pg_conn	*c;
-	char		*nl;
+	char		*why;
 
 	*connp = NULL;
 	if ((vals[0] = pg_conninfo(path)) == NULL) {
@@ -164,10 +195,9 @@ pg_open(const char *path, int flags, struct store_conn **connp, char **cause)
 	c = xcalloc(1, sizeof *c);
 	c->pg = PQconnectdbParams(keys, vals, 1);
 	if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
-		xasprintf(cause, "cannot open database %s: %s", path,
-		    c->pg != NULL ? PQerrorMessage(c->pg) : "out of memory");
-		if ((nl = strchr(*cause, '\n')) != NULL)
-			*nl = '\0';
+		why = pg_connect_error(c->pg);
+		xasprintf(cause, "cannot open database %s: %s", path, why);
+		free(why);
 		PQfinish(c->pg);
 		free(c);
 		return (-1);
@@ -825,6 +855,74 @@ pg_file_readonly(struct store_conn *conn)
 	return (v != NULL && strcmp(v, "on") == 0);
 }
 
+/*
+ * LISTEN and NOTIFY.  Channels are the store's constant names, never
+ * input, so they go into the SQL as they are.
+ */
+static enum store_drv_code
+pg_listen(struct store_conn *conn, const char *channel)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	char		*sql;
+	enum store_drv_code rc;
+
+	if (channel == NULL)
+		return (pg_run(c, "UNLISTEN *"));
+	xasprintf(&sql, "LISTEN %s", channel);
+	rc = pg_run(c, sql);
+	free(sql);
+	return (rc);
+}
+
+static enum store_drv_code
+pg_notify(struct store_conn *conn, const char *channel)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	char		*sql;
+	enum store_drv_code rc;
+
+	xasprintf(&sql, "NOTIFY %s", channel);
+	rc = pg_run(c, sql);
+	free(sql);
+	return (rc);
+}
+
+static int
+pg_listen_fd(struct store_conn *conn)
+{
+	return (PQsocket(((struct pg_conn *)conn)->pg));
+}
+
+/*
+ * What was heard: libpq keeps the notifications that came along with a
+ * query's answer, which then leave nothing on the socket to wake a poll,
+ * so they are looked for even when it is not readable.
+ */
+static int
+pg_heard(struct store_conn *conn, int readable,
+    void (*cb)(void *, const char *), void *arg)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	PGnotify	*n;
+
+	if (readable && !PQconsumeInput(c->pg))
+		return (-1);
+	while ((n = PQnotifies(c->pg)) != NULL) {
+		cb(arg, n->relname);
+		PQfreemem(n);
+	}
+	return (PQstatus(c->pg) == CONNECTION_OK ? 0 : -1);
+}
+
+/* The server is gone from this connection: libpq has given it up. */
+static int
+pg_lost(struct store_conn *conn)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	return (PQstatus(c->pg) == CONNECTION_BAD);
+}
+
 const struct store_driver store_driver_pg = {
 	.name = "postgresql",
 	.server = 1,
@@ -867,4 +965,10 @@ const struct store_driver store_driver_pg = {
 
 	.busy_handler = pg_busy_handler,
 	.file_readonly = pg_file_readonly,
+	.lost = pg_lost,
+
+	.listen = pg_listen,
+	.notify = pg_notify,
+	.listen_fd = pg_listen_fd,
+	.heard = pg_heard,
 };

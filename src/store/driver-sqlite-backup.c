@@ -37,18 +37,23 @@
 /*
  * A backup runs beside an engine that commits with fsync: it must never
  * keep the disk, or a CPU, long.  So it copies a slice of pages at a time
- * (SQLITE_BACKUP_PAGES), syncs the copy every SQLITE_BACKUP_SYNC bytes so
- * the kernel never holds much of it dirty (an engine's fsync would wait
- * behind the writeback of all of it), and rests between slices as long as
- * the slice took (at least SQLITE_BACKUP_REST_MIN us): half of the time at
- * most is the backup's.
+ * (SQLITE_BACKUP_PAGES) and rests between slices as long as the slice
+ * took (at least SQLITE_BACKUP_REST_MIN us): half of the time at most is
+ * the backup's.  The copy is written behind in steps of SQLITE_BACKUP_SYNC
+ * bytes, so the kernel never holds much of it dirty (an engine's fsync
+ * would wait behind the writeback of all of it): on Linux each step's
+ * writeback is started and the step before waited for (sync_file_range),
+ * which asks neither a journal commit nor a flush of the disk's cache, so
+ * the engine's fsyncs are the only ones; elsewhere the copy is synced
+ * every step.  The store syncs the whole copy once it is done.
  */
 #define SQLITE_BACKUP_PAGES	64		/* pages copied per slice */
-#define SQLITE_BACKUP_SYNC	(4 << 20)	/* bytes between syncs */
+#define SQLITE_BACKUP_SYNC	(1 << 20)	/* bytes written behind */
 #define SQLITE_BACKUP_REST_MIN	200		/* us of rest, at least */
 #define SQLITE_BACKUP_REST_MAX	20000		/* us of rest, at most */
 
 static int	sqlite_backup_pages(sqlite3 *, sqlite3 *, int, int64_t);
+static void	sqlite_backup_behind(int, int64_t, int64_t *);
 static void	sqlite_backup_rest(int64_t);
 static int64_t	sqlite_backup_pagesize(sqlite3 *);
 
@@ -66,6 +71,27 @@ sqlite_backup_pagesize(sqlite3 *db)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return (n);
+}
+
+/*
+ * The copy's first done bytes are written: wait for the writeback of
+ * what was started before (*started bytes), and start the rest's.
+ */
+static void
+sqlite_backup_behind(int fd, int64_t done, int64_t *started)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (*started > 0)
+		(void)sync_file_range(fd, 0, *started,
+		    SYNC_FILE_RANGE_WAIT_BEFORE|SYNC_FILE_RANGE_WRITE|
+		    SYNC_FILE_RANGE_WAIT_AFTER);
+	if (done > *started)
+		(void)sync_file_range(fd, *started, done - *started,
+		    SYNC_FILE_RANGE_WRITE);
+#else
+	(void)fdatasync(fd);
+#endif
+	*started = done;
 }
 
 /* Rest after a slice that took us microseconds. */
@@ -98,7 +124,8 @@ static int
 sqlite_backup_pages(sqlite3 *src, sqlite3 *dst, int fd, int64_t timeout)
 {
 	sqlite3_backup	*b;
-	int64_t		 start = time_mono_ms(), t0, pagesz, dirty = 0;
+	int64_t		 start = time_mono_ms(), t0, pagesz, done = 0;
+	int64_t		 started = 0;
 	int		 rc;
 
 	if ((b = sqlite3_backup_init(dst, "main", src, "main")) == NULL)
@@ -110,11 +137,9 @@ sqlite_backup_pages(sqlite3 *src, sqlite3 *dst, int fd, int64_t timeout)
 		if (rc == SQLITE_DONE)
 			break;
 		if (rc == SQLITE_OK) {
-			dirty += SQLITE_BACKUP_PAGES * pagesz;
-			if (dirty >= SQLITE_BACKUP_SYNC) {
-				(void)fdatasync(fd);
-				dirty = 0;
-			}
+			done += SQLITE_BACKUP_PAGES * pagesz;
+			if (done - started >= SQLITE_BACKUP_SYNC)
+				sqlite_backup_behind(fd, done, &started);
 			sqlite_backup_rest(time_mono_us() - t0);
 			continue;
 		}

@@ -195,6 +195,11 @@ struct store_driver {
 	void		(*busy_handler)(struct store_conn *, store_drv_busy_cb,
 			     void *);
 	int		(*file_readonly)(struct store_conn *);
+	/*
+	 * Whether a failure lost the connection to the server (it crashed,
+	 * or ended our session): nothing more can run on it.
+	 */
+	int		(*lost)(struct store_conn *);
 	/* Whether closing may fold the journal into another's file. */
 	void		(*checkpoint_on_close)(struct store_conn *, int);
 	/* Keep the journal's files after close, for readers. */
@@ -207,6 +212,20 @@ struct store_driver {
 	 */
 	enum store_drv_code (*backup)(struct store_conn *, const char *,
 			     int64_t, char **);
+	/*
+	 * A server's notifications between connections (PostgreSQL's
+	 * LISTEN and NOTIFY; store/notify.c).  listen subscribes the
+	 * connection to a channel (NULL: to none any more); notify sends
+	 * on one, at commit when a transaction is open; listen_fd is the
+	 * descriptor to poll for what arrives; heard calls back with each
+	 * channel heard since, reading the descriptor first when its int
+	 * is set, and returns -1 when the connection is gone.
+	 */
+	enum store_drv_code (*listen)(struct store_conn *, const char *);
+	enum store_drv_code (*notify)(struct store_conn *, const char *);
+	int		(*listen_fd)(struct store_conn *);
+	int		(*heard)(struct store_conn *, int,
+			     void (*)(void *, const char *), void *);
 };
 
 /* driver.c: the drivers there are, by name, and the one chosen. */

@@ -33,12 +33,12 @@
 
 #define INBOX_COLUMNS \
 	"id, posted_at, uid, who, tty, host, command, workflow_id, step_id," \
-	" args_json, state, reply, seal, via, request"
+	" args_json, state, reply, seal, via, request, node"
 
 static const char inbox_post_sql[] =
 	"INSERT INTO inbox (posted_at, uid, who, tty, host, command,"
-	" workflow_id, step_id, args_json, via, request)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" workflow_id, step_id, args_json, via, request, node)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char inbox_new_sql[] =
 	"SELECT " INBOX_COLUMNS " FROM inbox WHERE state = 'new' ORDER BY id"
 	" LIMIT 1000";
@@ -70,6 +70,7 @@ store_inbox_row(struct store_stmt *st, void *p, char **cause)
 	m->seal = store_column_text(st, 12);
 	m->via = store_column_text(st, 13);
 	m->request = store_column_text(st, 14);
+	m->node = store_column_text(st, 15);
 	(void)cause;
 	return (0);
 }
@@ -112,25 +113,41 @@ int
 store_inbox_post(struct store *s, const struct store_actor *actor,
     const struct store_inbox *m, int64_t *id, char **cause)
 {
+	return (store_inbox_post_say(s, actor, m, NULL, id, cause));
+}
+
+/*
+ * Post a command and, on its commit, say so on a channel (a standby
+ * relaying it to the leader, relay.c): the leader hears of it at once
+ * and reads a row that is there.
+ */
+int
+store_inbox_post_say(struct store *s, const struct store_actor *actor,
+    const struct store_inbox *m, const char *channel, int64_t *id,
+    char **cause)
+{
 	const struct user_info	*self = user_self();
 	int			 rc;
 
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
-	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTttt",
+	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTtttt",
 	    time_now_ms(), actor != NULL ? (int64_t)actor->uid :
 	    (int64_t)self->uid, store_actor_name(actor),
 	    actor != NULL ? actor->tty : self->tty,
 	    actor != NULL ? actor->host : self->host, m->command,
 	    m->workflow_id, m->step_id, m->args_json,
-	    actor != NULL ? actor->via : NULL, m->request);
+	    actor != NULL ? actor->via : NULL, m->request,
+	    actor != NULL ? actor->node : NULL);
 	if (rc != 0) {
 		xasprintf(cause, "%s", store_last_error(s));
 		store_rollback(s);
 		return (rc);
 	}
 	*id = s->drv->last_insert_id(s->conn);
-	if ((rc = store_inbox_seal(s, *id, cause)) != 0) {
+	if ((rc = store_inbox_seal(s, *id, cause)) != 0 ||
+	    (channel != NULL && (rc = store_notify(s, channel,
+	    cause)) != 0)) {
 		store_rollback(s);
 		return (rc);
 	}
@@ -213,6 +230,7 @@ store_inboxes_free(struct store_inbox *list, size_t n)
 		free(list[i].reply);
 		free(list[i].seal);
 		free(list[i].via);
+		free(list[i].node);
 		free(list[i].request);
 	}
 	free(list);

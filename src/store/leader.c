@@ -83,6 +83,7 @@ leader_set_ms(struct store *s, const char *name, int64_t ms, char **cause)
 int
 store_leader_session(struct store *s, int64_t lease, char **cause)
 {
+	s->lock_lease = lease;
 	if (leader_set(s, "synchronous_commit", "off", cause) != 0)
 		return (-1);
 	return (leader_set_ms(s, "idle_session_timeout", lease, cause));
@@ -99,6 +100,9 @@ store_leader_engine_session(struct store *s, int64_t lease, char **cause)
 /*
  * Try to take the leader's lock on the lock session, without waiting: 0
  * with *got 1 (ours, until the session ends) or 0 (another node leads).
+ * A standby whose session was lost (the primary crashed) connects again
+ * first, to whichever server is the primary now, and makes that a lock
+ * session too.
  */
 int
 store_leader_try(struct store *s, int *got, char **cause)
@@ -106,6 +110,9 @@ store_leader_try(struct store *s, int *got, char **cause)
 	int64_t	 n = 0;
 
 	*got = 0;
+	if (store_lost(s) && (store_reconnect(s, cause) != 0 ||
+	    store_leader_session(s, s->lock_lease, cause) != 0))
+		return (-1);
 	if (store_int64f(s, "take the leader's lock", &n, leader_try_sql,
 	    "i", LEADER_KEY) != 0) {
 		xasprintf(cause, "%s", store_last_error(s));

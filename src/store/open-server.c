@@ -17,9 +17,12 @@
 /*
  * open-server.c: store_open's way to a database on a server (PostgreSQL,
  * cluster mode), which has none of a file's work (store.c): nothing to
- * create, lock, check the modes of or copy before a migration.
+ * create, lock, check the modes of or copy before a migration; and the
+ * way back to it when the server went away (its primary crashed and a
+ * standby was promoted).
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -65,4 +68,55 @@ store_open_server(const char *path, int flags, struct store **sp,
 fail:
 	store_close(s);
 	return (rc);
+}
+
+/* Whether a failure lost the connection to the server. */
+int
+store_lost(const struct store *s)
+{
+	return (s->drv->lost != NULL && s->conn != NULL &&
+	    s->drv->lost(s->conn));
+}
+
+/*
+ * Connect again if the server went away: after its primary crashed, a
+ * name listing the primary and its standbys with
+ * target_session_attrs=read-write reaches whichever was promoted (or
+ * fails while none is yet).  Unless a failure already lost it, the
+ * connection is tried with a query first, since a server that died
+ * while we were idle has told us nothing.  The kept statements go with
+ * the old connection; settings of the session are the caller's to make
+ * again.  0: connected (again, or still); -1 with why.
+ */
+int
+store_reconnect(struct store *s, char **cause)
+{
+	struct store_conn	*conn;
+	char			*why = NULL;
+
+	if (!s->drv->server)
+		return (0);
+	if (!store_lost(s) && store_exec(s, "SELECT 1", &why) == 0)
+		return (0);
+	free(why);
+	if (!store_lost(s)) {
+		xasprintf(cause, "%s: %s", s->path, store_errmsg(s));
+		return (-1);
+	}
+	if (s->depth > 0) {
+		xasprintf(cause, "%s: the connection was lost inside a "
+		    "transaction", s->path);
+		return (-1);
+	}
+	if (s->drv->open(s->path, s->readonly ? STORE_DRV_O_READONLY : 0,
+	    &conn, cause) != 0)
+		return (-1);
+	while (s->ncached > 0)
+		store_stmt_finalize(s->cached[--s->ncached].st);
+	s->drv->close(s->conn);
+	s->conn = conn;
+	if (s->drv->busy_handler != NULL)
+		s->drv->busy_handler(s->conn, store_busy, s);
+	log_debug("%s: connected again to %s", __func__, s->path);
+	return (0);
 }

@@ -441,12 +441,19 @@ static const char schema_pg_v16[] =
 	"SELECT sluice_grant();"
 	"UPDATE sluice_meta SET user_version = 16;";
 
+/* Version 17: the node on relayed commands and audit rows, as schema.c's. */
+static const char schema_pg_v17[] =
+	"ALTER TABLE audit ADD COLUMN node text;"
+	"ALTER TABLE inbox ADD COLUMN node text;"
+	"SELECT sluice_grant();"
+	"UPDATE sluice_meta SET user_version = 17;";
+
 /*
- * Version 17: the nodes of the cluster, as schema.c's version 17.  Times
+ * Version 18: the nodes of the cluster, as schema.c's version 18.  Times
  * are the server's clock (ms), so that nodes whose clocks differ still
  * agree on how long ago each was seen.
  */
-static const char schema_pg_v17[] =
+static const char schema_pg_v18[] =
 	"CREATE TABLE nodes ("
 	" name text PRIMARY KEY,"
 	" role text NOT NULL CHECK (role IN ('leader', 'standby')),"
@@ -457,12 +464,13 @@ static const char schema_pg_v17[] =
 	" seen_at bigint NOT NULL,"
 	" version text NOT NULL);"
 	"SELECT sluice_grant();"
-	"UPDATE sluice_meta SET user_version = 17;";
+	"UPDATE sluice_meta SET user_version = 18;";
 
 /* Every PostgreSQL schema version in order, as schema.c's. */
 const struct store_migration store_pg_migrations[] = {
 	{ 15, schema_pg_v15, NULL, NULL },
 	{ 16, schema_pg_v16, NULL, NULL },
 	{ 17, schema_pg_v17, NULL, NULL },
+	{ 18, schema_pg_v18, NULL, NULL },
 };
 const size_t store_pg_nmigrations = nitems(store_pg_migrations);

@@ -520,12 +520,22 @@ static const char schema_v16[] =
 	"PRAGMA user_version = 16;";
 
 /*
- * Version 17: the nodes of a cluster (SPEC §14), one row each, written
+ * Version 17: cluster mode's node, on the commands it relayed and on the
+ * audit rows of every command (relay.c).  Hashed and sealed only when
+ * set, as via is, so older rows keep their hashes.
+ */
+static const char schema_v17[] =
+	"ALTER TABLE audit ADD COLUMN node TEXT;"
+	"ALTER TABLE inbox ADD COLUMN node TEXT;"
+	"PRAGMA user_version = 17;";
+
+/*
+ * Version 18: the nodes of a cluster (SPEC §14), one row each, written
  * by the node's engine as it stands by or leads, read by "sluice
  * status".  Only a server's database is written to (cluster mode); a
  * file has the table so that both kinds stay numbered alike.
  */
-static const char schema_v17[] =
+static const char schema_v18[] =
 	"CREATE TABLE nodes ("
 	" name TEXT PRIMARY KEY,"
 	" role TEXT NOT NULL CHECK (role IN ('leader', 'standby')),"
@@ -535,7 +545,7 @@ static const char schema_v17[] =
 	" started_at INTEGER NOT NULL,"
 	" seen_at INTEGER NOT NULL,"
 	" version TEXT NOT NULL);"
-	"PRAGMA user_version = 17;";
+	"PRAGMA user_version = 18;";
 
 /*
  * Every schema version in order; each ends by setting user_version (in
@@ -560,6 +570,7 @@ static const struct store_migration store_migrations[] = {
 	{ 15, schema_v15, NULL, NULL },
 	{ 16, schema_v16, NULL, NULL },
 	{ 17, schema_v17, NULL, NULL },
+	{ 18, schema_v18, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -67,6 +67,8 @@ struct store {
 	struct store_syslog_line *syslog_tail;
 	char			*migration_backup; /* backup.c: copy made */
 	int64_t			 migrated_from;	/* schema before, or 0 */
+	int64_t			 lock_lease;	/* leader.c: a lock session's */
+						/* idle limit, ms, or 0 */
 };
 
 /* store.c: what store_identify found in an existing database. */
@@ -81,6 +83,7 @@ int		 store_identify(struct store *, struct store_ident *, char **);
 int		 store_configure(struct store *, const struct store_ident *,
 		     char **);
 int		 store_missing(const char *, char **);
+int		 store_busy(void *, int);
 /* open-server.c: store_open on a server's database (postgresql:). */
 int		 store_open_server(const char *, int, struct store **,
 		     char **);
@@ -217,6 +220,7 @@ struct store_chain_row {
 	const char	*comment;
 	const char	*detail_json;
 	const char	*via;		/* hashed only when set */
+	const char	*node;		/* cluster mode: as via */
 };
 extern const char store_chain_genesis[];
 void		 store_chain_hash(const struct store_chain_row *, const char *,
@@ -270,7 +274,7 @@ void		 store_step_clear(struct store_step *);
 /* audit.c: the columns store_audit_rows reads, in order. */
 #define STORE_AUDIT_COLUMNS \
 	"id, at, workflow_id, step_id, who, tty, host, action, target," \
-	" comment, detail_json, uid, hash, via"
+	" comment, detail_json, uid, hash, via, node"
 const char	*store_actor_name(const struct store_actor *);
 extern const struct store_rows store_audit_rows;
 

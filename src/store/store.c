@@ -40,7 +40,6 @@
 static int	store_mkdirs(const char *, char **);
 static int	store_create_file(const char *, char **);
 static int	store_create_lock(struct store *, char **);
-static int	store_busy(void *, int);
 static int	store_can_write(const char *);
 static int	store_unreadable(struct store *, int, char **);
 static int	store_denied(const char *, char **);
@@ -322,7 +321,7 @@ store_create_lock(struct store *s, char **cause)
  * SQLite's busy handler: wait for a lock up to the store's timeout, and
  * when giving up note how long was really waited, so the refusal says so.
  */
-static int
+int
 store_busy(void *arg, int count)
 {
 	static const int	 delays[] = { 1, 2, 5, 10, 15, 20, 25, 25, 25,

@@ -42,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	17
+#define STORE_SCHEMA_VERSION	18
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -59,6 +59,8 @@ struct store_actor {
 	const char	*tty;
 	const char	*host;
 	const char	*via;		/* "mcp" for an agent's client, or NULL */
+	const char	*node;		/* cluster mode: the node it came */
+					/* through, or NULL */
 };
 
 /*
@@ -174,6 +176,8 @@ int		 store_server_grant(struct store *, struct store_roles *,
 		     char **);
 /* lease.c: whether the database is a server's, not a file. */
 int		 store_is_server(const struct store *);
+int		 store_lost(const struct store *);
+int		 store_reconnect(struct store *, char **);
 
 /* prune.c: old finished runs go, a batch at a time; never the audit. */
 struct store_prune_opts {
@@ -410,6 +414,8 @@ struct store_audit {
 	char		*tty;
 	char		*host;
 	char		*via;		/* "mcp", or NULL: how it came */
+	char		*node;		/* cluster mode: the node it came */
+					/* through, or NULL */
 	char		*action;	/* start approve reject cancel ... */
 	char		*target;	/* what it acted on, as text */
 	char		*comment;
@@ -543,6 +549,15 @@ int		 store_nodes(struct store *, struct store_node **, size_t *,
 void		 store_nodes_free(struct store_node *, size_t);
 int		 store_node_lock_held(struct store *, int64_t, int *, char **);
 
+/* notify.c: a server's LISTEN and NOTIFY (no-ops on a file). */
+#define STORE_CHANNEL_INBOX	"sluice_inbox"	/* a command was relayed */
+#define STORE_CHANNEL_CHANGED	"sluice_changed"	/* the leader committed */
+typedef void	 (*store_heard_cb)(void *, const char *);
+int		 store_listen(struct store *, const char *, char **);
+int		 store_notify(struct store *, const char *, char **);
+int		 store_listen_fd(struct store *);
+int		 store_heard(struct store *, int, store_heard_cb, void *);
+
 /* concurrency.c: the slots of concurrency keys, counted from the rows. */
 int		 store_conc_runs_held(struct store *, const char *, int64_t *);
 int		 store_conc_run_holder(struct store *, const char *,
@@ -588,6 +603,14 @@ int		 store_steps_unfinished(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
 int		 store_steps_finished(struct store *, int64_t,
 		     struct store_step **, size_t *, char **);
+/* finished.c: what keeps the engine's steps.* up to date, a read at a time. */
+int		 store_steps_after(struct store *, int64_t, int64_t,
+		     void (*)(int64_t, const char *, enum step_status, int,
+		     void *), void *);
+int		 store_step_status_now(struct store *, int64_t,
+		     enum step_status *);
+int		 store_steps_scope(struct store *, const int64_t *, size_t,
+		     struct store_step **, char **);
 struct store_branch_end {
 	int		 branch_no;
 	char		 end[8];	/* join failed end */
@@ -756,10 +779,15 @@ struct store_inbox {
 	char		*seal;		/* chain.c: set by store_inbox_post */
 	char		*via;		/* "mcp", or NULL */
 	char		*request;	/* the client's request id, or NULL */
+	char		*node;		/* cluster mode: the node that took */
+					/* it (relay.c), or NULL */
 };
 int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,
 		     const struct store_inbox *, int64_t *, char **);
+int		 store_inbox_post_say(struct store *,
+		     const struct store_actor *, const struct store_inbox *,
+		     const char *, int64_t *, char **);
 int		 store_inbox_new(struct store *, struct store_inbox **,
 		     size_t *, char **);
 int		 store_inbox_get(struct store *, int64_t, struct store_inbox **,

@@ -74,7 +74,7 @@ audit_fetch(void *arg, int64_t anchor, int limit)
 	win.limit = limit;
 	if (store_audit_window(a->ui->store, &win, &a->rows, &a->n,
 	    &cause) != 0) {
-		ui_screen_message(a->ui, 1, "%s", cause);
+		ui_screen_read_failed(a->ui, "%s", cause);
 		free(cause);
 	}
 	return ((int)a->n);

@@ -165,7 +165,7 @@ ui_counts(struct ui *ui)
 	char	*cause = NULL;
 
 	if (store_counts(ui->store, &ui->counts, &cause) != 0) {
-		ui_screen_message(ui, 1, "%s", cause);
+		ui_screen_read_failed(ui, "%s", cause);
 		free(cause);
 		return;
 	}

@@ -97,7 +97,7 @@ gates_load(struct ui *ui, struct view *v)
 	g->all = NULL;
 	g->nall = 0;
 	if (client_gate_list(ui->store, &g->all, &g->nall, &cause) != 0) {
-		ui_screen_message(ui, 1, "%s", cause);
+		ui_screen_read_failed(ui, "%s", cause);
 		free(cause);
 	}
 	g->shown = xcalloc(g->nall + 1, sizeof *g->shown);

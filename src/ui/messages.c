@@ -83,6 +83,16 @@ ui_messages_add(struct ui *ui, const char *text, int error)
 	m->v[m->n++].text = xstrdup(text);
 }
 
+/* Is text the newest message already? */
+int
+ui_messages_last_is(const struct ui *ui, const char *text)
+{
+	const struct ui_messages	*m = ui->messages;
+
+	return (m != NULL && m->n > 0 &&
+	    strcmp(m->v[m->n - 1].text, text) == 0);
+}
+
 /* Remember the command an action was echoed as, for Y. */
 void
 ui_messages_command(struct ui *ui, const char *command)

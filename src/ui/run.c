@@ -497,7 +497,7 @@ run_load(struct ui *ui, struct view *v)
 		r->reread = 0;
 		run_clear(r);
 		if (run_read(ui, r) != 0) {
-			ui_screen_message(ui, 1, "workflow %lld: %s",
+			ui_screen_read_failed(ui, "workflow %lld: %s",
 			    (long long)r->id, r->error);
 			return;
 		}

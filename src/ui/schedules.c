@@ -82,7 +82,7 @@ schedules_load(struct ui *ui, struct view *v)
 	s->all = NULL;
 	s->nall = 0;
 	if (store_schedule_list(ui->store, &s->all, &s->nall, &cause) != 0) {
-		ui_screen_message(ui, 1, "%s", cause);
+		ui_screen_read_failed(ui, "%s", cause);
 		free(cause);
 	}
 	s->shown = xcalloc(s->nall + 1, sizeof *s->shown);

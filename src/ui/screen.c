@@ -71,6 +71,31 @@ ui_screen_message(struct ui *ui, int error, const char *fmt, ...)
 }
 
 /*
+ * A read failed.  A member's reads fail every second while no engine
+ * answers, so the same failure is said once: it neither fills the history
+ * (m) nor unfolds again over the footer.  While an action's answer is
+ * awaited (lost.c), the line goes on saying that; the failure goes to the
+ * history alone.
+ */
+void
+ui_screen_read_failed(struct ui *ui, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*text;
+
+	va_start(ap, fmt);
+	xvasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (ui->lost != NULL) {
+		if (!ui_messages_last_is(ui, text))
+			ui_messages_add(ui, text, 1);
+	} else if (ui->message == NULL || !ui->message_error ||
+	    strcmp(ui->message, text) != 0)
+		ui_screen_message(ui, 1, "%s", text);
+	free(text);
+}
+
+/*
  * The message line.  An error (a refusal says why) too long for it is
  * never cut while it is new: it wraps upwards over the footer until the
  * next key, then keeps one line (m shows every message whole).

@@ -505,7 +505,7 @@ step_log(struct ui *ui, struct stepv *sv, const struct store_step *s)
 
 	if (store_log_tail(ui->store, s->id, STEP_LOG_CHUNKS, &c, &n,
 	    &cause) != 0) {
-		ui_screen_message(ui, 1, "%s", cause);
+		ui_screen_read_failed(ui, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -548,7 +548,7 @@ step_load(struct ui *ui, struct view *v)
 		return;
 	}
 	if (store_workflow_get(ui->store, s->workflow_id, &w, &cause) != 0) {
-		ui_screen_message(ui, 1, "%s", cause);
+		ui_screen_read_failed(ui, "%s", cause);
 		free(cause);
 		w = NULL;
 	}

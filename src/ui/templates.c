@@ -89,7 +89,7 @@ templates_load(struct ui *ui, struct view *v)
 		sel = xstrdup(t->all[t->shown[t->list.sel]].name);
 	templates_forget(t);
 	if (store_template_list(ui->store, &t->all, &t->nall, &cause) != 0) {
-		ui_screen_message(ui, 1, "%s", cause);
+		ui_screen_read_failed(ui, "%s", cause);
 		free(cause);
 	}
 	t->shown = xcalloc(t->nall + 1, sizeof *t->shown);

@@ -303,6 +303,8 @@ void		 ui_table_draw(struct ui *, int, int, const struct table *, int,
 void		 ui_screen_draw(struct ui *);
 void		 ui_screen_message(struct ui *, int, const char *, ...)
 		     printflike(3, 4);
+void		 ui_screen_read_failed(struct ui *, const char *, ...)
+		     printflike(2, 3);
 int		 ui_screen_body_rows(const struct ui *);
 
 /* mouse.c: clicks and the wheel, as the keys that do the same. */
@@ -636,6 +638,7 @@ void		 ui_form_open_again(struct ui *, int64_t);
 /* messages.c: the session's messages, and the last command to copy. */
 struct ui_messages;
 void		 ui_messages_add(struct ui *, const char *, int);
+int		 ui_messages_last_is(const struct ui *, const char *);
 void		 ui_messages_command(struct ui *, const char *);
 void		 ui_messages_free(struct ui *);
 void		 ui_messages_open(struct ui *);

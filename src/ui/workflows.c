@@ -79,7 +79,7 @@ workflows_fetch(void *arg, int64_t anchor, int limit)
 	win.limit = limit;
 	if (store_brief_window(wf->ui->store, &win, &wf->rows, &wf->n,
 	    &cause) != 0) {
-		ui_screen_message(wf->ui, 1, "%s", cause);
+		ui_screen_read_failed(wf->ui, "%s", cause);
 		free(cause);
 	}
 	return ((int)wf->n);

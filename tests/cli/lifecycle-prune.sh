@@ -196,6 +196,33 @@ is "$(q "SELECT sum(json_extract(detail_json, '\$.runs')) FROM audit
     "in batches, each audited"
 engine_stop
 
+# old_families N: N old finished families (a run whose sub-workflow step
+# names its child run, and the child naming that step).
+old_families() {
+	_w0=$(q "SELECT max(id) FROM workflows")
+	_s0=$(q "SELECT max(id) FROM workflow_steps")
+	sqlite3 "$SLUICE_DB" <<S
+BEGIN;
+WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
+    WHERE k < $1)
+INSERT INTO workflows (id, updated_at, name, flow_json, status, created_by,
+    created_at, completed_at, parent_id, parent_step_id, depth)
+SELECT $_w0 + 2 * k - 1, 1, 'old', '{}', 'completed', 'x', 1, 1, NULL, NULL, 0
+    FROM n
+UNION ALL SELECT $_w0 + 2 * k, 1, 'old-child', '{}', 'completed', 'x', 1, 1,
+    $_w0 + 2 * k - 1, $_s0 + 2 * k - 1, 1 FROM n;
+WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
+    WHERE k < $1)
+INSERT INTO workflow_steps (id, updated_at, workflow_id, name, status,
+    step_key, kind, created_at, child_id)
+SELECT $_s0 + 2 * k - 1, 1, $_w0 + 2 * k - 1, 'start', 'done', 'start',
+    'workflow', 1, $_w0 + 2 * k FROM n
+UNION ALL SELECT $_s0 + 2 * k, 1, $_w0 + 2 * k, 'start', 'done', 'start',
+    'tool', 1, NULL FROM n;
+COMMIT;
+S
+}
+
 # --- commands go on while a prune runs ------------------------------------------
 # 6,000 old families (a run whose sub-workflow step names its child run,
 # and the child naming that step) and eight gates waiting: the gates are
@@ -203,28 +230,7 @@ engine_stop
 # goes on.  A prune that held the engine past a command's wait fails this.
 
 NFAM=6000
-W0=$(q "SELECT max(id) FROM workflows")
-S0=$(q "SELECT max(id) FROM workflow_steps")
-sqlite3 "$SLUICE_DB" <<S
-BEGIN;
-WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
-    WHERE k < $NFAM)
-INSERT INTO workflows (id, updated_at, name, flow_json, status, created_by,
-    created_at, completed_at, parent_id, parent_step_id, depth)
-SELECT $W0 + 2 * k - 1, 1, 'old', '{}', 'completed', 'x', 1, 1, NULL, NULL, 0
-    FROM n
-UNION ALL SELECT $W0 + 2 * k, 1, 'old-child', '{}', 'completed', 'x', 1, 1,
-    $W0 + 2 * k - 1, $S0 + 2 * k - 1, 1 FROM n;
-WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
-    WHERE k < $NFAM)
-INSERT INTO workflow_steps (id, updated_at, workflow_id, name, status,
-    step_key, kind, created_at, child_id)
-SELECT $S0 + 2 * k - 1, 1, $W0 + 2 * k - 1, 'start', 'done', 'start',
-    'workflow', 1, $W0 + 2 * k FROM n
-UNION ALL SELECT $S0 + 2 * k, 1, $W0 + 2 * k, 'start', 'done', 'start',
-    'tool', 1, NULL FROM n;
-COMMIT;
-S
+old_families $NFAM
 q_is "PRAGMA foreign_key_check" "" "(the old families are whole)"
 engine_start
 GATES=
@@ -264,6 +270,60 @@ last_prune=$(q "SELECT max(id) FROM audit WHERE action = 'prune'")
 [ "$(q "SELECT count(*) FROM audit WHERE action = 'approve' AND
     id > $first_prune AND id < $last_prune")" -gt 0 ]
 ok $? "the approvals were applied between the prune's batches"
+q_is "PRAGMA foreign_key_check" "" "no reference is left dangling"
+engine_stop
+
+# --- a request that comes during a batch ends it ---------------------------------
+# A batch may take a minute here (SLUICE_TEST_PRUNE_MS), and the engine
+# stops itself after the first slice of 8 top-level runs (SLUICE_TEST_HOLD);
+# an approval sent meanwhile is waiting when it goes on: the batch ends at
+# that slice (8 families, 16 runs), the approval is applied and answered
+# as applied while the prune goes on, and the prune then removes the rest.
+# A batch that ran its minute out removes all 2,000 families at once.
+
+NFAM=2000
+old_families $NFAM
+export SLUICE_TEST_PRUNE_MS=60000
+held_engine prune
+unset SLUICE_TEST_PRUNE_MS
+run_sluice run "$T_DIR/gate.json"
+G=$OUT
+wait_for step_is "$G" start waiting
+first_prune=$(q "SELECT coalesce(max(id), 0) FROM audit")
+"$SLUICE" prune --older-than 1d >"$T_DIR/prune.out" 2>"$T_DIR/prune.err" &
+PRUNE=$!
+wait_for stopped "$EPID"
+ok $? "(the engine stopped itself after a prune batch's first slice)"
+"$SLUICE" approve "$(step_id "$G" start)" -m "during a batch" \
+    >"$T_DIR/approve.out" 2>"$T_DIR/approve.err" &
+APPROVE=$!
+# approve_sent: the approval's connection waits to be taken.
+approve_sent() {
+	[ "$(ss -xlH src "$SLUICE_DB.sock" | awk '{ print $3 }')" -gt 0 ]
+}
+if command -v ss >/dev/null; then
+	wait_for approve_sent
+fi
+sleep 0.5	# and its request is written (it sends at once)
+kill -CONT "$EPID"
+wait "$APPROVE"
+is "$?" 0 "the approval sent during the batch exits 0"
+is "$(cat "$T_DIR/approve.out")" "approved step $(step_id "$G" start) (start)" \
+    "answered as applied"
+wait "$PRUNE"
+is "$?" 0 "the prune exits 0"
+like "$(cat "$T_DIR/prune.out")" "removed $((2 * NFAM)) runs" \
+    "and removed every old run"
+q_is "SELECT target FROM audit WHERE action = 'prune' AND id > $first_prune
+    ORDER BY id LIMIT 1" "16 runs" \
+    "the batch the approval came during ended at its first slice"
+[ "$(q "SELECT count(*) FROM audit WHERE action = 'approve' AND
+    id > $first_prune AND id < (SELECT max(id) FROM audit
+    WHERE action = 'prune')")" -eq 1 ]
+ok $? "the approval was applied between the prune's batches"
+wait_for wf_ended "$G"
+q_is "SELECT status FROM workflows WHERE id = $G" completed \
+    "the approved run went on"
 q_is "PRAGMA foreign_key_check" "" "no reference is left dangling"
 engine_stop
 

@@ -260,6 +260,34 @@ ok "$([ -e "$SLUICE_DB.secrets/$id.json" ] && echo 1 || echo 0)" \
 rm -f "$T_DIR/pass.txt"
 none_hold "$PASS" "after kill -9 and recovery the value is in no file"
 
+# Killed after the run's end was written but before it committed: the
+# file is still there for the next engine, which ends the run again and
+# only then removes it.  (The hold point is in test builds only.)
+case "$("$SLUICE" --version)" in
+*"test clock"*)
+held_engine ended
+printf '%s\n' "$PASS" | "$SLUICE" template run secin -i pw=@- \
+    -i "who=$T_DIR/mark4" >"$T_DIR/secin.out" 2>&1
+id=$(new_id)
+wait_for stopped "$EPID"
+ok $? "the engine stops itself with the run's end written, not committed"
+engine_crash
+ok "$([ -f "$SLUICE_DB.secrets/$id.json" ] && echo 0 || echo 1)" \
+    "killed before the end committed, the run's secret inputs are kept"
+is "$(q "SELECT status FROM workflows WHERE id = $id")" running \
+    "the run is still running in the database"
+engine_start
+wait_for wf_ended "$id"
+is "$(q "SELECT status FROM workflows WHERE id = $id")" completed \
+    "the next engine ends it"
+engine_stop
+ok "$([ -e "$SLUICE_DB.secrets/$id.json" ] && echo 1 || echo 0)" \
+    "and then its file is gone"
+none_hold "$PASS" "the value is in no file after that crash"
+	;;
+*)	skip_cases 7 "needs a test build (configure --enable-test-clock)" ;;
+esac
+
 run_sluice template show secin
 printf '%s\n' \
     "$MCP_INIT" \

@@ -2,18 +2,27 @@
 # tests/cluster/cluster-lib.sh: three engine nodes on one PostgreSQL of
 # the test's own (tests/pg-lib.sh), sourced after it.  Each node N (1-3)
 # has its own directory $T_DIR/nN, socket $T_DIR/nN.sock, log
-# $T_DIR/nN.err and TCP forwarder to the primary (tests/cluster/forward:
-# kill -STOP on $(fwd_pid N) is that node's partition).  Only what was
+# $T_DIR/nN.err and TCP forwarder to the primary (tests/cluster/forward
+# beside $SLUICE, or $SLUICE_FORWARD: kill -STOP on $(fwd_pid N) is that
+# node's partition).  Only what was
 # started here is ended, by pid.
 #
-#   cl_setup            primary, database, forwarders, the three $NODE_DB_N
-#   node_start N        start node N's engine (a standby if another leads)
+#   cl_setup [standby]  primary, database, forwarders, the three $NODE_DB_N;
+#                       with standby, a synchronous standby too, which
+#                       each $NODE_DB_N names before the node's forwarder
+#                       with target_session_attrs=read-write: libpq
+#                       passes over it while it is read-only, and finds
+#                       it once promoted (a forwarder whose primary died
+#                       ends the connection at startup, after which
+#                       libpq tries no further host)
+#   node_start N        start node N's engine (a standby if another leads),
+#                       named nN ($SLUICE_NODE)
 #   node_pid N          its engine's pid
 #   leader_wait MIN MS  wait up to MS for a leader with epoch >= MIN:
 #                       prints "NODE EPOCH"
 #   now_ms              the wall clock in ms
 
-FWD="$(dirname "$SLUICE")/tests/cluster/forward"
+FWD=${SLUICE_FORWARD:-"$(dirname "$SLUICE")/tests/cluster/forward"}
 [ -x "$FWD" ] || skip_all "no tests/cluster/forward built"
 CL_PIDS=""
 
@@ -31,6 +40,12 @@ cl_sluice() {
 
 cl_setup() {
 	pg_primary || { echo "Bail out! PostgreSQL did not start"; exit 1; }
+	_also=""
+	if [ "${1:-}" = standby ]; then
+		pg_standby ||
+		    { echo "Bail out! the standby did not start"; exit 1; }
+		_also="$(pg_port standby),"
+	fi
 	"$SLUICE" init "$PG_DB" >/dev/null ||
 	    { echo "Bail out! sluice init $PG_DB failed"; exit 1; }
 	for _n in 1 2 3; do
@@ -42,7 +57,11 @@ cl_setup() {
 		while [ ! -s "$T_DIR/f$_n.port" ] && [ $_i -lt 100 ]; do
 			sleep 0.05; _i=$((_i + 1))
 		done
-		eval "NODE_DB_$_n=\"postgresql:host=127.0.0.1 port=$(cat "$T_DIR/f$_n.port") dbname=sluice user=sluice_owner\""
+		if [ -n "$_also" ]; then
+			eval "NODE_DB_$_n=\"postgresql:host=127.0.0.1,127.0.0.1 port=$_also$(cat "$T_DIR/f$_n.port") dbname=sluice user=sluice_owner target_session_attrs=read-write connect_timeout=2\""
+		else
+			eval "NODE_DB_$_n=\"postgresql:host=127.0.0.1 port=$(cat "$T_DIR/f$_n.port") dbname=sluice user=sluice_owner\""
+		fi
 	done
 }
 
@@ -55,8 +74,8 @@ node_pid() {
 }
 
 node_start() {
-	(cd "$T_DIR/n$1" && SLUICE_NODE=n$1 SLUICE_SOCKET="$T_DIR/n$1.sock" \
-	    exec "$SLUICE" \
+	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" \
+	    SLUICE_NODE="n$1" exec "$SLUICE" \
 	    --db "$(eval echo "\$NODE_DB_$1")" engine 2>>"$T_DIR/n$1.err") &
 	eval "NODE_PID_$1=$!"
 	CL_PIDS="$CL_PIDS $!"

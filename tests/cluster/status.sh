@@ -3,7 +3,7 @@
 # with three engine nodes on a PostgreSQL primary and synchronous
 # standby of our own:
 #
-# - a database of schema 16 gains the nodes table on "sluice init";
+# - a database of schema 17 gains the nodes table on "sluice init";
 # - text and --json name the leader with its epoch and all three nodes,
 #   and find no problem;
 # - a standby killed with kill -9 is named as a problem after 3×L, and
@@ -67,11 +67,11 @@ pg_standby || { echo "Bail out! the standby did not start"; exit 1; }
 # CLUSTER gives it to the roles that run status).
 pg_sql "GRANT pg_monitor TO sluice_owner" >/dev/null
 
-# A database of schema 16, as the sluice before the nodes table made it.
-pg_sql "DROP TABLE nodes; UPDATE sluice_meta SET user_version = 16" >/dev/null
+# A database of schema 17, as the sluice before the nodes table made it.
+pg_sql "DROP TABLE nodes; UPDATE sluice_meta SET user_version = 17" >/dev/null
 run_sluice init "$PG_DB"
-expect_rc 0 "a PostgreSQL database of schema 16 upgrades"
-is "$(pg_sql "SELECT user_version FROM sluice_meta")" 17 "to schema 17"
+expect_rc 0 "a PostgreSQL database of schema 17 upgrades"
+is "$(pg_sql "SELECT user_version FROM sluice_meta")" 18 "to schema 18"
 is "$(pg_sql "SELECT count(*) FROM nodes")" 0 "with an empty nodes table"
 
 node_start 1
@@ -131,14 +131,14 @@ pg_admin "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
     WHERE datname = 'sluice' AND (query LIKE '%pg_try_advisory_lock%'
     OR query LIKE '%INSERT INTO nodes%') AND pid NOT IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory')" >/dev/null
 lost2() {
-	grep -q "standing by: lost .*; trying again$" "$T_DIR/n2.err"
+	grep -q "standing by: cannot reach the database: .*; trying again$" "$T_DIR/n2.err"
 }
 wait_for 5 lost2
 ok $? "the standby says it lost the database"
 sleep 2
 kill -0 "$(node_pid 2)"
 ok $? "it does not exit"
-is "$(grep -c "standing by: lost" "$T_DIR/n2.err")" 1 "it says so once while it retries"
+is "$(grep -c "cannot reach the database" "$T_DIR/n2.err")" 1 "it says so once while it retries"
 pg_admin "ALTER DATABASE sluice ALLOW_CONNECTIONS true" >/dev/null
 back2() {
 	grep -q "answers again" "$T_DIR/n2.err"

@@ -78,6 +78,8 @@ q_is "SELECT count(*) FROM requests" $((requests + 1)) \
 rid=$(q "SELECT id FROM requests ORDER BY rowid DESC LIMIT 1")
 engine_crash
 sleep 2		# the console cannot run one: it waits
+scr_ok "approve $gate -m ok: the engine went away before it answered; waiting for the engine" \
+    "two seconds on, the line still says so (the failing reads do not replace it)" 1
 svc_engine
 ok $? "the service's next engine starts"
 scr_ok "approve $gate -m ok: approved .*\\(request $rid: applied\\)" \

@@ -39,7 +39,7 @@
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-kind.XXXXXX";
-static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1", NULL };
+static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1", NULL, NULL };
 
 /* A step of each kind as a flow writes it: a new kind needs its line. */
 static const char *const kind_steps[KIND_N] = {

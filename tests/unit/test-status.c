@@ -37,7 +37,7 @@
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-status.XXXXXX";
-static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1", NULL };
+static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1", NULL, NULL };
 
 /* Run one statement with one text and one id bound; 0 or the rc. */
 static int

@@ -41,8 +41,8 @@
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-conformance.XXXXXX";
-static const struct store_actor	 alice = { 1000, "alice", "pts/1", "h1", NULL };
-static const struct store_actor	 bob = { 1001, "bob", "pts/2", "h2", NULL };
+static const struct store_actor	 alice = { 1000, "alice", "pts/1", "h1", NULL, NULL };
+static const struct store_actor	 bob = { 1001, "bob", "pts/2", "h2", NULL, NULL };
 
 static int	 conf_rm(const char *, const struct stat *, int, struct FTW *);
 static int64_t	 conf_run(struct store *, const char *, const char *);

@@ -42,8 +42,8 @@
 #include "tap.h"
 
 static char			 tmpdir[] = "/tmp/test-store.XXXXXX";
-static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1", NULL };
-static struct store_actor	 bob = { 1001, "bob", "pts/2", "host2", NULL };
+static struct store_actor	 alice = { 1000, "alice", "pts/1", "host1", NULL, NULL };
+static struct store_actor	 bob = { 1001, "bob", "pts/2", "host2", NULL, NULL };
 
 static char	*test_path(const char *);
 static char	*test_slurp(const char *, size_t *);
@@ -1147,7 +1147,7 @@ test_schedules(struct store *s)
 static void
 test_via(struct store *s)
 {
-	struct store_actor		 agent = { 1002, "carol", "-", "h3", "mcp" };
+	struct store_actor		 agent = { 1002, "carol", "-", "h3", "mcp", NULL };
 	struct store_audit_entry	 e;
 	struct store_audit		*list;
 	struct store_inbox		 m, *got;
