@@ -416,6 +416,8 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 		cli_error("engine: cannot reach the database again: %s",
 		    cause);
 		free(cause);
+		engine_standby_free(opts->standby);
+		opts->standby = NULL;
 		leader_free(opts->leader);
 		opts->leader = NULL;
 		return (-1);
