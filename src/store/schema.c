@@ -530,7 +530,25 @@ static const char schema_v17[] =
 	"PRAGMA user_version = 17;";
 
 /*
- * Version 18: the step row's checks and its active index's condition as
+ * Version 18: the nodes of a cluster (SPEC §14), one row each, written
+ * by the node's engine as it stands by or leads, read by "sluice
+ * status".  Only a server's database is written to (cluster mode); a
+ * file has the table so that both kinds stay numbered alike.
+ */
+static const char schema_v18[] =
+	"CREATE TABLE nodes ("
+	" name TEXT PRIMARY KEY,"
+	" role TEXT NOT NULL CHECK (role IN ('leader', 'standby')),"
+	" pid INTEGER NOT NULL,"
+	" epoch INTEGER,"
+	" lease_ms INTEGER NOT NULL,"
+	" started_at INTEGER NOT NULL,"
+	" seen_at INTEGER NOT NULL,"
+	" version TEXT NOT NULL);"
+	"PRAGMA user_version = 18;";
+
+/*
+ * Version 19: the step row's checks and its active index's condition as
  * equalities, not IN lists.  SQLite evaluates an IN list of three or more
  * constants by first building a table of them, for every statement that
  * evaluates it: each write of a step row (three in every step of a chain)
@@ -540,7 +558,7 @@ static const char schema_v17[] =
  * longer, so the schema cookie is bumped (store_schema_reload): this
  * connection reads the schema again and uses the new checks at once.
  */
-static const char schema_v18[] =
+static const char schema_v19[] =
 	"PRAGMA writable_schema = ON;"
 	"UPDATE sqlite_schema SET sql = replace(replace(sql,"
 	" 'CHECK(status IN (''pending'',''ready'',''running'',''waiting'',"
@@ -557,8 +575,8 @@ static const char schema_v18[] =
 	"DROP INDEX workflow_steps_active;"
 	"CREATE INDEX workflow_steps_active ON workflow_steps (status, id)"
 	" WHERE " STORE_STEP_ACTIVE ";";
-static const char schema_v18_after[] =
-	"PRAGMA user_version = 18;";
+static const char schema_v19_after[] =
+	"PRAGMA user_version = 19;";
 
 /*
  * After a change made in sqlite_schema: a new schema cookie, so that every
@@ -603,7 +621,8 @@ static const struct store_migration store_migrations[] = {
 	{ 15, schema_v15, NULL, NULL },
 	{ 16, schema_v16, NULL, NULL },
 	{ 17, schema_v17, NULL, NULL },
-	{ 18, schema_v18, store_schema_reload, schema_v18_after },
+	{ 18, schema_v18, NULL, NULL },
+	{ 19, schema_v19, store_schema_reload, schema_v19_after },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

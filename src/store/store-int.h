@@ -266,7 +266,7 @@ extern const struct store_rows store_step_rows;
  * status repeat it so SQLite can use the index.  Equalities, not IN: SQLite
  * builds a table for an IN list of three or more each time a statement
  * evaluates it, and every write of a step row evaluates this condition
- * (schema.c, version 18). */
+ * (schema.c, version 19). */
 #define STORE_STEP_ACTIVE_OF(t) \
 	"(" t "status = 'pending' OR " t "status = 'ready' OR " t \
 	"status = 'running' OR " t "status = 'waiting' OR " t \

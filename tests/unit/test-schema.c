@@ -21,7 +21,7 @@
  * column that references a row (without one, deleting a referenced row
  * reads the whole referencing table), the same as a new database, and
  * with step rows written without building a table for an IN list (their
- * checks and active index as equalities, version 18) yet as strict.
+ * checks and active index as equalities, version 19) yet as strict.
  */
 
 #include <sys/types.h>
@@ -56,7 +56,7 @@ static const char schema_sql[] =
 	"SELECT group_concat(type || ' ' || name, ', ') FROM"
 	" (SELECT type, name FROM sqlite_schema ORDER BY type, name)";
 
-/* The writes of a step row every step of a chain makes (schema v18). */
+/* The writes of a step row every step of a chain makes (schema v19). */
 static const char *const step_writes[] = {
 	"INSERT INTO workflow_steps (updated_at, created_at, workflow_id,"
 	" name, step_key, kind, status) VALUES (1, 1, 1, 'a', 'a', 'tool',"
