@@ -235,6 +235,9 @@ engine_leader_attach(struct engine *e, char **cause)
 	free(l->node.role);
 	l->node.role = xstrdup("leader");
 	l->node.epoch = engine_epoch(e);
+	/* At once, not at the first beat: consoles show who leads. */
+	if (store_node_seen(l->lock, &l->node, cause) != 0)
+		return (-1);
 	e->fence.keeper = l->keeper;
 	e->fence.deadline = l->deadline;
 	loop_timer_free(l->timer);

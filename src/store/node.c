@@ -53,6 +53,12 @@ static const char node_gone_sql[] =
 static const char node_list_sql[] =
 	"SELECT name, role, pid, epoch, lease_ms, started_at, "
 	NODE_NOW " - seen_at, version FROM nodes ORDER BY name";
+/* The leader's node (its row of the engine row's epoch) and the epoch. */
+static const char node_leader_sql[] =
+	"SELECT e.epoch, (SELECT n.name FROM nodes n WHERE n.role = 'leader'"
+	" AND n.epoch = e.epoch ORDER BY n.seen_at DESC LIMIT 1)"
+	" FROM engine e WHERE e.id = 1";
+
 /*
  * Whether a session holds the leader's lock: an advisory lock on a
  * bigint key shows as its high and low halves (objsubid 1).
@@ -148,6 +154,35 @@ store_nodes(struct store *s, struct store_node **np, size_t *count,
 		return (rc);
 	rc = store_rows(s, st, &node_rows, &list, count, cause);
 	*np = list;
+	return (rc);
+}
+
+/*
+ * Who leads, for the console's header: *node the leading node's name (a
+ * new string), NULL when no node has said it leads the current epoch (a
+ * file's database never has one).  Plain SQL, so a member's console
+ * reads it through the engine's socket as it reads everything else.
+ */
+int
+store_node_leader(struct store *s, char **node, int64_t *epoch,
+    char **cause)
+{
+	struct store_stmt	*st;
+	int			 rc;
+
+	*node = NULL;
+	*epoch = 0;
+	if ((rc = store_prepare(s, node_leader_sql, &st, cause)) != 0)
+		return (rc);
+	if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		*epoch = store_col_int64(st, 0);
+		*node = store_column_text(st, 1);
+		rc = 0;
+	} else if (rc == STORE_DRV_DONE)
+		rc = 0;
+	else
+		rc = store_fail(s, rc, "read the leader", cause);
+	store_stmt_finalize(st);
 	return (rc);
 }
 

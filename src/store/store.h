@@ -548,6 +548,7 @@ int		 store_nodes(struct store *, struct store_node **, size_t *,
 		     char **);
 void		 store_nodes_free(struct store_node *, size_t);
 int		 store_node_lock_held(struct store *, int64_t, int *, char **);
+int		 store_node_leader(struct store *, char **, int64_t *, char **);
 
 /* notify.c: a server's LISTEN and NOTIFY (no-ops on a file). */
 #define STORE_CHANNEL_INBOX	"sluice_inbox"	/* a command was relayed */
