@@ -384,7 +384,7 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 	char	*cause = NULL;
 
 	opts->leader = leader_open(loop, store_path(ctx->store),
-	    LEADER_LEASE_MS, &cause);
+	    opts->lease != 0 ? opts->lease : LEADER_LEASE_MS, &cause);
 	if (opts->leader == NULL) {
 		cli_error("engine: cannot open the leader's lock session: %s",
 		    cause);
@@ -416,6 +416,8 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 		cli_error("engine: cannot reach the database again: %s",
 		    cause);
 		free(cause);
+		engine_standby_free(opts->standby);
+		opts->standby = NULL;
 		leader_free(opts->leader);
 		opts->leader = NULL;
 		return (-1);

@@ -222,27 +222,48 @@ client_store_fail(struct client *cl, int rc, char *cause)
 }
 
 /*
- * Whether the database path was named (--db or $SLUICE_DB) rather than
- * the default: a named path that does not exist is a typo until
- * "sluice init" says otherwise.
+ * Whether the database path was named (--db, $SLUICE_DB or the site
+ * config's "database") rather than the default: a named path that does
+ * not exist is a typo until "sluice init" says otherwise.
  */
 int
 client_db_named(const struct client *cl)
 {
 	const char	*env;
+	char		*path;
 
 	if (cl->db_path != NULL)
 		return (1);
 	env = getenv("SLUICE_DB");
-	return (env != NULL && *env != '\0');
+	if (env != NULL && *env != '\0')
+		return (1);
+	if (client_config_database(cl, &path) != 0 || path != NULL) {
+		free(path);
+		return (1);
+	}
+	return (0);
 }
 
-/* The database path the command means, as a new string (NULL: none). */
+/*
+ * The database path the command means, as a new string: --db, else
+ * $SLUICE_DB, else the site config's "database", else the default.
+ * NULL when there is none (a bad "database" said why).
+ */
 char *
 client_db_path(const struct client *cl)
 {
+	const char	*env;
+	char		*path;
+
 	if (cl->db_path != NULL)
 		return (xstrdup(cl->db_path));
+	env = getenv("SLUICE_DB");
+	if (env != NULL && *env != '\0')
+		return (xstrdup(env));
+	if (client_config_database(cl, &path) != 0)
+		return (NULL);
+	if (path != NULL)
+		return (path);
 	return (store_default_path());
 }
 

@@ -192,7 +192,22 @@ client_post(struct store *s, const struct store_actor *actor,
     const struct engine_request *q, int64_t *id, char **cause)
 {
 	struct store_inbox	 m;
+	struct store_actor	 a;
 
+	/* Cluster mode: the audit row names the node it was given on. */
+	if (store_is_server(s)) {
+		if (actor != NULL)
+			a = *actor;
+		else {
+			memset(&a, 0, sizeof a);
+			a.uid = user_self()->uid;
+			a.user = user_self()->name;
+			a.tty = user_self()->tty;
+			a.host = user_self()->host;
+		}
+		a.node = engine_node_name();
+		actor = &a;
+	}
 	memset(&m, 0, sizeof m);
 	m.command = (char *)q->command;
 	m.workflow_id = q->workflow_id;

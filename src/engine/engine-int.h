@@ -273,6 +273,8 @@ struct engine {
 	struct loop_timer	*listen_act;
 	int			 heard_inbox;	/* a command was relayed */
 	int			 heard_changed;	/* the leader committed */
+	struct loop_timer	*rehear;	/* a standby connects again */
+	int64_t			 rehear_ms;
 };
 
 #define ENGINE_ESCAPED_MAX	256	/* a row's processes outside its group */

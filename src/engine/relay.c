@@ -54,10 +54,15 @@ static void	listen_heard(void *, const char *);
 static void	listen_act(void *);
 static void	listen_lost(struct engine *);
 static void	standby_flush(void *);
+static void	standby_rehear(void *);
+
+static char	*node_configured;	/* the site config's cluster.node */
 
 /*
- * This node's name, for the audit rows of the commands it takes:
- * $SLUICE_NODE (tests run several nodes on one host), else the host's.
+ * This node's name, for the audit rows of the commands it takes, its row
+ * in the nodes table and "sluice status": $SLUICE_NODE (tests run
+ * several nodes on one host), else the site config's (engine_node_set),
+ * else the host's.
  */
 const char *
 engine_node_name(void)
@@ -66,7 +71,17 @@ engine_node_name(void)
 
 	if ((env = getenv("SLUICE_NODE")) != NULL && *env != '\0')
 		return (env);
+	if (node_configured != NULL)
+		return (node_configured);
 	return (user_self()->host);
+}
+
+/* The site config's name for this node (config-cluster.c), or NULL. */
+void
+engine_node_set(const char *name)
+{
+	free(node_configured);
+	node_configured = name != NULL ? xstrdup(name) : NULL;
 }
 
 /*
@@ -162,8 +177,10 @@ listen_act(void *arg)
 
 /*
  * The connection is gone.  The leader cannot know whether it still
- * leads: it stops as superseded (engine_store_fatal).  A standby stops
- * hearing; its relays are answered by their deadline (RELAY_LOOK_MS).
+ * leads: it stops as superseded (engine_store_fatal).  A standby tries
+ * to connect again (the primary may have crashed and another been
+ * promoted), as its lock session does; its relays meanwhile wait for
+ * their deadline.
  */
 static void
 listen_lost(struct engine *e)
@@ -171,9 +188,33 @@ listen_lost(struct engine *e)
 	engine_listen_close(e);
 	if (!e->standby)
 		engine_store_fatal(e, store_last_error(e->store));
-	fprintf(stderr, "sluice: engine: standing by without hearing the "
-	    "leader: the connection to the database is gone (%s)\n",
+	fprintf(stderr, "sluice: engine: standing by: the connection that "
+	    "hears the leader is gone (%s); trying again\n",
 	    store_last_error(e->store));
+	e->rehear_ms = RELAY_LOOK_MS;
+	loop_timer_start(e->rehear, e->rehear_ms);
+}
+
+/* A standby connects again and hears the leader's commits again. */
+static void
+standby_rehear(void *arg)
+{
+	struct engine	*e = arg;
+	char		*cause = NULL;
+
+	if (store_reconnect(e->store, &cause) != 0 ||
+	    engine_listen_open(e, STORE_CHANNEL_CHANGED, &cause) != 0) {
+		log_debug("%s: %s", __func__, cause);
+		free(cause);
+		if (e->rehear_ms < 2000)
+			e->rehear_ms *= 2;
+		loop_timer_start(e->rehear, e->rehear_ms);
+		return;
+	}
+	fprintf(stderr, "sluice: engine: standing by: hearing the leader "
+	    "again\n");
+	/* What committed meanwhile: tell the consoles, answer relays. */
+	listen_heard(e, STORE_CHANNEL_CHANGED);
 }
 
 /*
@@ -191,6 +232,7 @@ engine_standby_open(struct loop *loop, struct store *s, char **cause)
 	e->standby = 1;
 	e->lock_fd = -1;
 	e->dbpath = xstrdup(store_path(s));
+	e->rehear = loop_timer_create(loop, standby_rehear, e);
 	if (engine_listen_open(e, STORE_CHANNEL_CHANGED, cause) != 0) {
 		engine_standby_free(e);
 		return (NULL);
@@ -222,6 +264,8 @@ engine_standby_free(struct engine *e)
 		return;
 	if (e->server != NULL)
 		loop_hook_del(e->loop, standby_flush, e);
+	if (e->rehear != NULL)
+		loop_timer_free(e->rehear);
 	engine_listen_close(e);
 	engine_server_close(e);
 	free(e->server_cause);
@@ -238,6 +282,7 @@ int
 engine_standby_adopt(struct engine *e, struct engine *standby, char **cause)
 {
 	engine_listen_close(standby);
+	loop_timer_stop(standby->rehear);
 	if (standby->server != NULL)
 		loop_hook_del(standby->loop, standby_flush, standby);
 	if (store_listen(e->store, NULL, cause) != 0)
@@ -280,6 +325,11 @@ engine_relay_answer(struct engine *e, int64_t id, struct engine_reply *r)
 
 	memset(r, 0, sizeof *r);
 	if (store_inbox_get(e->store, id, &m, &cause) != 0) {
+		if (store_lost(e->store)) {
+			/* Connecting again: wait, up to the deadline. */
+			free(cause);
+			return (0);
+		}
 		r->code = 1;
 		xasprintf(&r->message, "cannot read the leader's answer to "
 		    "command %lld: %s", (long long)id, cause);

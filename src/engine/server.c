@@ -927,9 +927,9 @@ engine_server_relays(struct engine *e)
 			server_reply(c, engine_reply_json(&r));
 		else if (time_mono_ms() >= c->relay_until) {
 			xasprintf(&why, "no leader answered within %d s (it "
-			    "may be taking over); command %lld stays queued "
-			    "for the next leader, and 'sluice request' on the "
-			    "request id tells whether it applied",
+			    "may be taking over); the next leader applies "
+			    "command %lld when it takes over, and 'sluice "
+			    "request' on the request id tells whether it did",
 			    RELAY_WAIT_MS / 1000, (long long)c->relay);
 			server_error(c, 1, why);
 			free(why);

@@ -28,7 +28,17 @@
  * The leader and its children talk to it over one end of a SOCK_SEQPACKET
  * pair (one message a packet; send() with MSG_NOSIGNAL, so a gone keeper
  * is an error, not a signal): "d<ms>" a new deadline, "+<pgid>" a group to
- * watch, "-<pgid>" a group the leader is done with.  The end of the
+ * watch, with the step's marks after it (each after a NUL), "-<pgid>" a
+ * group the leader is done with.
+ *
+ * A step's process may leave its group (setsid, a daemon's double fork),
+ * where killing the group does not reach it.  So when it kills, the keeper
+ * also reads the environment of every process of the host once and kills
+ * those carrying a watched group's marks (SLUICE_DB and SLUICE_STEP_ID):
+ * no cost while the leader is well, one look at /proc when it is fenced.
+ * What it cannot see: a process that cleared its environment or changed
+ * its user, and one whose step's group has no process left (the group is
+ * forgotten then).  The end of the
  * stream, once the leader and every child between vfork() and exec have
  * closed theirs (close-on-exec), is the leader's death or exit.
  */
@@ -53,6 +63,7 @@
 #include "os/os.h"
 
 #define KEEPER_PRUNE_MS	100	/* look for groups that have gone */
+#define KEEPER_ESCAPED	1024	/* processes out of their groups, at most */
 
 /* What the keeper process holds. */
 struct keeper_state {
@@ -60,16 +71,21 @@ struct keeper_state {
 	int64_t		 deadline;	/* fence clock ms, 0: none */
 	int		 expired;	/* killed at the deadline */
 	pid_t		*groups;
+	char		***marks;	/* each group's, or NULL */
 	size_t		 ngroups;
 	size_t		 size;
 };
 
 static __dead void keeper_main(int, int64_t);
 static void	keeper_message(struct keeper_state *, const char *, size_t);
-static void	keeper_add(struct keeper_state *, pid_t);
+static void	keeper_add(struct keeper_state *, pid_t, const char *,
+		    size_t);
+static void	keeper_drop(struct keeper_state *, size_t);
 static void	keeper_remove(struct keeper_state *, pid_t);
 static void	keeper_prune(struct keeper_state *);
 static size_t	keeper_kill_all(struct keeper_state *);
+static size_t	keeper_kill_escaped(struct keeper_state *);
+static int	keeper_watched(const struct keeper_state *, pid_t);
 static int	keeper_wait(const struct keeper_state *);
 
 /*
@@ -169,7 +185,7 @@ keeper_main(int fd, int64_t deadline)
 	struct keeper_state	 ks;
 	struct sigaction	 sa;
 	sigset_t		 none;
-	char			 msg[64];
+	char			 msg[FENCE_MSG_MAX];
 	ssize_t			 n;
 	int			 sig;
 
@@ -253,11 +269,13 @@ keeper_message(struct keeper_state *ks, const char *msg, size_t len)
 
 	if (len < 2)
 		return;
-	for (i = 1; i < len; i++) {
+	for (i = 1; i < len && msg[i] != '\0'; i++) {
 		if (msg[i] < '0' || msg[i] > '9' || n > INT64_MAX / 10)
 			return;
 		n = n * 10 + (msg[i] - '0');
 	}
+	if (i == 1 || (i < len && msg[0] != '+'))
+		return;
 	switch (msg[0]) {
 	case 'd':
 		ks->deadline = n;
@@ -266,7 +284,7 @@ keeper_message(struct keeper_state *ks, const char *msg, size_t len)
 	case '+':
 		if (n <= 1 || n > INT32_MAX)
 			break;
-		keeper_add(ks, (pid_t)n);
+		keeper_add(ks, (pid_t)n, msg + i, len - i);
 		if (ks->expired)
 			kill(-(pid_t)n, SIGKILL);	/* too late to start */
 		break;
@@ -276,11 +294,17 @@ keeper_message(struct keeper_state *ks, const char *msg, size_t len)
 	}
 }
 
-/* Watch a group. */
+/*
+ * Watch a group, with its marks: len bytes at marks, each mark after a
+ * NUL (none when len is 0).
+ */
 static void
-keeper_add(struct keeper_state *ks, pid_t pgid)
+keeper_add(struct keeper_state *ks, pid_t pgid, const char *marks,
+    size_t len)
 {
-	size_t	i;
+	const char	*p, *end = marks + len;
+	char		**m = NULL;
+	size_t		 i, nm = 0;
 
 	for (i = 0; i < ks->ngroups; i++) {
 		if (ks->groups[i] == pgid)
@@ -290,8 +314,49 @@ keeper_add(struct keeper_state *ks, pid_t pgid)
 		ks->size = ks->size == 0 ? 64 : ks->size * 2;
 		ks->groups = xreallocarray(ks->groups, ks->size,
 		    sizeof *ks->groups);
+		ks->marks = xreallocarray(ks->marks, ks->size,
+		    sizeof *ks->marks);
 	}
+	for (p = marks; p < end; p++) {
+		if (*p == '\0')
+			nm++;
+	}
+	if (nm > 0) {
+		m = xcalloc(nm + 1, sizeof *m);
+		for (i = 0, p = marks + 1; i < nm && p <= end; i++) {
+			m[i] = xstrndup(p, end - p);
+			p += strlen(m[i]) + 1;
+		}
+	}
+	ks->marks[ks->ngroups] = m;
 	ks->groups[ks->ngroups++] = pgid;
+}
+
+/* Stop watching the group at index i. */
+static void
+keeper_drop(struct keeper_state *ks, size_t i)
+{
+	char	**m = ks->marks[i];
+	size_t	  j;
+
+	for (j = 0; m != NULL && m[j] != NULL; j++)
+		free(m[j]);
+	free(m);
+	ks->groups[i] = ks->groups[--ks->ngroups];
+	ks->marks[i] = ks->marks[ks->ngroups];
+}
+
+/* Whether the keeper watches the group (which its kill has reached). */
+static int
+keeper_watched(const struct keeper_state *ks, pid_t pgid)
+{
+	size_t	i;
+
+	for (i = 0; i < ks->ngroups; i++) {
+		if (ks->groups[i] == pgid)
+			return (1);
+	}
+	return (0);
 }
 
 /* Stop watching a group. */
@@ -302,7 +367,7 @@ keeper_remove(struct keeper_state *ks, pid_t pgid)
 
 	for (i = 0; i < ks->ngroups; i++) {
 		if (ks->groups[i] == pgid) {
-			ks->groups[i] = ks->groups[--ks->ngroups];
+			keeper_drop(ks, i);
 			return;
 		}
 	}
@@ -319,21 +384,57 @@ keeper_prune(struct keeper_state *ks)
 
 	while (i < ks->ngroups) {
 		if (kill(-ks->groups[i], 0) == -1 && errno == ESRCH)
-			ks->groups[i] = ks->groups[--ks->ngroups];
+			keeper_drop(ks, i);
 		else
 			i++;
 	}
 }
 
-/* SIGKILL every watched group; how many had a process to kill. */
+/*
+ * SIGKILL every watched group, then what left them; how many groups had
+ * a process to kill.
+ */
 static size_t
 keeper_kill_all(struct keeper_state *ks)
 {
-	size_t	i, n = 0;
+	size_t	i, n = 0, out;
 
 	for (i = 0; i < ks->ngroups; i++) {
 		if (kill(-ks->groups[i], SIGKILL) == 0)
 			n++;
 	}
+	if ((out = keeper_kill_escaped(ks)) != 0) {
+		fprintf(stderr, "sluice-fence: stopped %zu processes that "
+		    "had left their step's group\n", out);
+	}
 	return (n);
+}
+
+/*
+ * SIGKILL every process that carries a watched group's marks: those that
+ * left their group (they are not in it, or the group's kill got them
+ * already).  One read of each process's environment.
+ */
+static size_t
+keeper_kill_escaped(struct keeper_state *ks)
+{
+	const char *const	**sets;
+	pid_t			 pids[KEEPER_ESCAPED];
+	size_t			 i, nsets = 0, n, killed = 0;
+
+	if (ks->ngroups == 0)
+		return (0);
+	sets = xreallocarray(NULL, ks->ngroups, sizeof *sets);
+	for (i = 0; i < ks->ngroups; i++) {
+		if (ks->marks[i] != NULL)
+			sets[nsets++] = (const char *const *)ks->marks[i];
+	}
+	n = procenv_find_any(sets, nsets, pids, nitems(pids));
+	for (i = 0; i < n; i++) {
+		if (!keeper_watched(ks, getpgid(pids[i])) &&
+		    kill(pids[i], SIGKILL) == 0)
+			killed++;
+	}
+	free(sets);
+	return (killed);
 }

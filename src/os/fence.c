@@ -61,17 +61,12 @@ fence_expired(int64_t deadline)
 	return (deadline != 0 && fence_now_ms() >= deadline);
 }
 
-/*
- * Send one message ("+123", "-123", "d456") to the keeper, never waiting
- * and never raising SIGPIPE: 0, or -1 when the keeper cannot take it.
- * Async-signal-safe, for a child naming its own group before exec.
- */
-int
-fence_send(int fd, char what, int64_t n)
+/* Put what and n's digits at msg; their length.  Async-signal-safe. */
+static size_t
+fence_format(char *msg, char what, int64_t n)
 {
-	char	 msg[32], digits[24];
+	char	 digits[24];
 	size_t	 len = 0, nd = 0;
-	ssize_t	 w;
 
 	msg[len++] = what;
 	if (n < 0)
@@ -82,8 +77,55 @@ fence_send(int fd, char what, int64_t n)
 	} while (n != 0 && nd < sizeof digits);
 	while (nd > 0)
 		msg[len++] = digits[--nd];
+	return (len);
+}
+
+/* Send msg as one packet, never waiting; 0, or -1. */
+static int
+fence_packet(int fd, const char *msg, size_t len)
+{
+	ssize_t	 w;
+
 	do
 		w = send(fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 	while (w == -1 && errno == EINTR);
 	return (w == (ssize_t)len ? 0 : -1);
+}
+
+/*
+ * Send one message ("+123", "-123", "d456") to the keeper, never waiting
+ * and never raising SIGPIPE: 0, or -1 when the keeper cannot take it.
+ * Async-signal-safe, for a child naming its own group before exec.
+ */
+int
+fence_send(int fd, char what, int64_t n)
+{
+	char	 msg[32];
+
+	return (fence_packet(fd, msg, fence_format(msg, what, n)));
+}
+
+/*
+ * Name a new group to the keeper with its marks, the environment entries
+ * ("NAME=value") every process of the step carries, so that the keeper
+ * also finds the step's processes that left the group (setsid): "+123",
+ * then each mark after a NUL.  Marks that do not fit in one message are
+ * left out, and the group alone is named.  Async-signal-safe.
+ */
+int
+fence_send_group(int fd, pid_t pgid, char *const *marks)
+{
+	char	 msg[FENCE_MSG_MAX];
+	size_t	 len, n, i;
+
+	len = fence_format(msg, '+', pgid);
+	for (i = 0; marks != NULL && marks[i] != NULL; i++) {
+		n = strlen(marks[i]);
+		if (len + 1 + n > sizeof msg)
+			return (fence_send(fd, '+', pgid));
+		msg[len++] = '\0';
+		memcpy(msg + len, marks[i], n);
+		len += n;
+	}
+	return (fence_packet(fd, msg, len));
 }

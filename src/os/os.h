@@ -111,6 +111,8 @@ struct fence_keeper {
 int64_t		 fence_now_ms(void);	/* CLOCK_BOOTTIME */
 int		 fence_expired(int64_t);
 int		 fence_send(int, char, int64_t);
+int		 fence_send_group(int, pid_t, char *const *);
+#define FENCE_MSG_MAX	2048	/* a message to the keeper, at most */
 struct fence_keeper *fence_keeper_start(int64_t, char **);
 int		 fence_keeper_renew(struct fence_keeper *, int64_t);
 void		 fence_keeper_forget(struct fence_keeper *, pid_t);
@@ -201,6 +203,8 @@ size_t		 proctree_descendants(pid_t, pid_t *, size_t);
 
 /* procenv.c: processes by their environment (Linux /proc). */
 size_t		 procenv_find(const char *const *, pid_t *, size_t);
+size_t		 procenv_find_any(const char *const *const *, size_t, pid_t *,
+		     size_t);
 size_t		 procenv_adopted(const char *const *, int (*)(pid_t, void *),
 		     void *, pid_t *, size_t);
 int		 procenv_subreaper(void);

@@ -53,7 +53,7 @@ static const int proc_default_signals[] = { SIGPIPE, SIGINT, SIGQUIT };
 
 extern char	**environ;
 
-static void	proc_child_register(struct proc_fence *);
+static void	proc_child_register(struct proc_fence *, char *const *);
 static void	proc_child_fence(struct proc_fence *);
 static int	proc_child_lift(int);
 static void	proc_child_stdio(int, int, int);
@@ -91,7 +91,7 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 		proc_child_stdio(proc_child_lift(fds->in[0]),
 		    proc_child_lift(fds->out[1]), proc_child_lift(fds->err[1]));
 	}
-	proc_child_register(spec->fence);
+	proc_child_register(spec->fence, spec->marks);
 	closefrom(3);
 	proc_child_fence(spec->fence);
 
@@ -104,14 +104,15 @@ proc_child(const struct proc_spec *spec, struct proc_fds *fds)
 /*
  * Name our new group to the fence keeper, before its socket is closed:
  * from here on the keeper can kill us, so no step of a leader runs that
- * its keeper does not know.  If it cannot be told, run nothing.
+ * its keeper does not know.  Our marks go with it, by which the keeper
+ * also finds what leaves the group.  If it cannot be told, run nothing.
  */
 static void
-proc_child_register(struct proc_fence *fence)
+proc_child_register(struct proc_fence *fence, char *const *marks)
 {
 	if (fence == NULL || fence->keeper == NULL)
 		return;
-	if (fence_send(fence->keeper->fd, '+', getpid()) == 0)
+	if (fence_send_group(fence->keeper->fd, getpid(), marks) == 0)
 		return;
 	fence->lost = PROC_FENCE_NOKEEPER;
 	_exit(127);

@@ -97,23 +97,39 @@ procenv_read(pid_t pid, char *buf, size_t size)
 size_t
 procenv_find(const char *const *needles, pid_t *pids, size_t max)
 {
+	return (procenv_find_any(&needles, 1, pids, max));
+}
+
+/*
+ * As procenv_find, for any of nsets sets of needles, reading each
+ * process once: the fence keeper's look for every step it watches.
+ */
+size_t
+procenv_find_any(const char *const *const *sets, size_t nsets, pid_t *pids,
+    size_t max)
+{
 	DIR		*d;
 	struct dirent	*de;
 	char		*buf;
-	size_t		 n = 0, len;
+	size_t		 n = 0, len, i;
 	long		 pid;
 	char		*end;
 
-	if ((d = opendir("/proc")) == NULL)
+	if (nsets == 0 || (d = opendir("/proc")) == NULL)
 		return (0);
 	buf = xmalloc(PROCENV_MAX);
 	while (n < max && (de = readdir(d)) != NULL) {
 		pid = strtol(de->d_name, &end, 10);
 		if (*end != '\0' || pid <= 0 || pid == (long)getpid())
 			continue;
-		len = procenv_read((pid_t)pid, buf, PROCENV_MAX);
-		if (len > 0 && procenv_match(buf, len, needles))
-			pids[n++] = (pid_t)pid;
+		if ((len = procenv_read((pid_t)pid, buf, PROCENV_MAX)) == 0)
+			continue;
+		for (i = 0; i < nsets; i++) {
+			if (procenv_match(buf, len, sets[i])) {
+				pids[n++] = (pid_t)pid;
+				break;
+			}
+		}
 	}
 	free(buf);
 	closedir(d);

@@ -875,6 +875,13 @@ pg_listen(struct store_conn *conn, const char *channel)
 }
 
 static enum store_drv_code
+pg_lazy_commit(struct store_conn *conn)
+{
+	return (pg_run((struct pg_conn *)conn,
+	    "SET LOCAL synchronous_commit = off"));
+}
+
+static enum store_drv_code
 pg_notify(struct store_conn *conn, const char *channel)
 {
 	struct pg_conn	*c = (struct pg_conn *)conn;
@@ -968,6 +975,7 @@ const struct store_driver store_driver_pg = {
 	.lost = pg_lost,
 
 	.listen = pg_listen,
+	.lazy_commit = pg_lazy_commit,
 	.notify = pg_notify,
 	.listen_fd = pg_listen_fd,
 	.heard = pg_heard,

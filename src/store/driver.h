@@ -222,6 +222,13 @@ struct store_driver {
 	 * is set, and returns -1 when the connection is gone.
 	 */
 	enum store_drv_code (*listen)(struct store_conn *, const char *);
+	/*
+	 * The open transaction's commit need not wait until it is durable
+	 * (PostgreSQL: not for the synchronous standby either), because
+	 * nobody is told of it before a later commit that follows it in the
+	 * log, and is durable, answers for it.
+	 */
+	enum store_drv_code (*lazy_commit)(struct store_conn *);
 	enum store_drv_code (*notify)(struct store_conn *, const char *);
 	int		(*listen_fd)(struct store_conn *);
 	int		(*heard)(struct store_conn *, int,

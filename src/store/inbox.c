@@ -119,7 +119,12 @@ store_inbox_post(struct store *s, const struct store_actor *actor,
 /*
  * Post a command and, on its commit, say so on a channel (a standby
  * relaying it to the leader, relay.c): the leader hears of it at once
- * and reads a row that is there.
+ * and reads a row that is there.  That commit does not wait to be
+ * durable (one wait for the disk and the synchronous standby less): the
+ * client hears nothing before the leader's answer, whose commit comes
+ * later in the log and is durable, so no answered command is lost; one
+ * lost with the primary before that is a request that was not applied,
+ * as "sluice request" says.
  */
 int
 store_inbox_post_say(struct store *s, const struct store_actor *actor,
@@ -131,6 +136,12 @@ store_inbox_post_say(struct store *s, const struct store_actor *actor,
 
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
+	if (channel != NULL && s->drv->lazy_commit != NULL &&
+	    s->drv->lazy_commit(s->conn) != STORE_DRV_OK) {
+		xasprintf(cause, "%s", store_last_error(s));
+		store_rollback(s);
+		return (STORE_ERR);
+	}
 	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTtttt",
 	    time_now_ms(), actor != NULL ? (int64_t)actor->uid :
 	    (int64_t)self->uid, store_actor_name(actor),

@@ -530,6 +530,24 @@ static const char schema_v17[] =
 	"PRAGMA user_version = 17;";
 
 /*
+ * Version 18: the nodes of a cluster (SPEC §14), one row each, written
+ * by the node's engine as it stands by or leads, read by "sluice
+ * status".  Only a server's database is written to (cluster mode); a
+ * file has the table so that both kinds stay numbered alike.
+ */
+static const char schema_v18[] =
+	"CREATE TABLE nodes ("
+	" name TEXT PRIMARY KEY,"
+	" role TEXT NOT NULL CHECK (role IN ('leader', 'standby')),"
+	" pid INTEGER NOT NULL,"
+	" epoch INTEGER,"
+	" lease_ms INTEGER NOT NULL,"
+	" started_at INTEGER NOT NULL,"
+	" seen_at INTEGER NOT NULL,"
+	" version TEXT NOT NULL);"
+	"PRAGMA user_version = 18;";
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).  A driver with
  * a dialect of its own (PostgreSQL) names its own list, numbered alike.
@@ -552,6 +570,7 @@ static const struct store_migration store_migrations[] = {
 	{ 15, schema_v15, NULL, NULL },
 	{ 16, schema_v16, NULL, NULL },
 	{ 17, schema_v17, NULL, NULL },
+	{ 18, schema_v18, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -12,7 +12,8 @@
 # - a console subscribed on each of the three nodes hears "changed" after
 #   a commit (the delays are printed; bench/cluster-approve.sh owns the
 #   100 ms goal);
-# - the standby that takes over keeps its subscribed client.
+# - the standby that takes over keeps its subscribed client, and answers
+#   a command it relayed while the leader was frozen.
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/pg-lib.sh"
 . "$TOP_SRCDIR/tests/cluster/cluster-lib.sh"
@@ -217,6 +218,8 @@ delays=$("$PY" "$T_DIR/sub.py" "$T_DIR/n1.sock" "$T_DIR/n2.sock" \
 echo "$delays" | grep '^#'
 echo "# \"changed\" on n1 n2 n3, ms from the run command's start: $(echo $(echo "$delays" | grep -v '^#'))"
 is "$(echo "$delays" | grep -c '^[0-9]')" 3 "a console on each node heard \"changed\""
+is "$(pg_sql "SELECT coalesce(node, '-') FROM audit WHERE action = 'start'
+    ORDER BY id DESC LIMIT 1")" n1 "a start through the leader's socket names n1"
 
 # --- the standby that takes over keeps its subscribed client -----------------
 "$PY" - "$T_DIR/n2.sock" "$T_DIR/n2.kept" <<'PY' &
@@ -247,5 +250,22 @@ cl_sluice 2 run "$T_DIR/gate.json" >/dev/null
 wait "$kpid"
 like "$(cat "$T_DIR/n2.kept" 2>/dev/null)" '"role":"leader"' \
     "n2's subscribed client stayed connected across its takeover"
+
+# --- relayed while the leader is frozen: the standby that takes over answers
+wf4=$(cl_sluice 2 run "$T_DIR/gate.json")
+ask4=$(step_of "$wf4" ask)
+wait_status "$ask4" waiting
+node_start 1
+standing_by 1
+open_sock 1
+kill -STOP "$(node_pid 2)"
+t0=$(now_ms)
+member 1 approve "$ask4" -m "while n2 is frozen"
+t1=$(now_ms)
+is "$RC" 0 "a command relayed while the leader is frozen is answered 0 ($ERR)"
+like "$OUT" "approved" "by n1, which took over with it waiting ($((t1 - t0)) ms)"
+wait_status "$(step_of "$wf4" after)" done
+ok $? "and the run went on"
+kill -CONT "$(node_pid 2)"
 
 done_testing

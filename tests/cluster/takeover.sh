@@ -9,7 +9,8 @@
 #   ran twice (a ledger line per step, written by the step), no
 #   acknowledged approval is lost, audit --verify is clean;
 # - the leader SIGSTOPped 10 s: a standby leads within L + 0.5 s, the old
-#   leader's step is gone by its deadline, and once continued it exits
+#   leader's step, and the process it started that left its group
+#   (setsid), are gone by its deadline, and once continued it exits
 #   "superseded" without writing;
 # - the leader cut off from PostgreSQL (its forwarder stopped): its step
 #   is gone by its deadline, a standby leads within L + 0.5 s, and once
@@ -27,19 +28,7 @@ LEDGER="$T_DIR/ledger"
 : >"$LEDGER"
 
 cl_setup
-node_start 1
-set -- $(leader_wait 1 20000)
-is "${1:-}" 1 "the first node leads"
-epoch=${2:-0}
-node_start 2
-node_start 3
-i=0
-while { ! grep -q "standing by" "$T_DIR/n2.err" 2>/dev/null ||
-    ! grep -q "standing by" "$T_DIR/n3.err" 2>/dev/null; } && [ $i -lt 200 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-grep -q "standing by" "$T_DIR/n2.err" && grep -q "standing by" "$T_DIR/n3.err"
-ok $? "the other two stand by"
+cl_start_nodes
 
 # The rounds' flow: a fan-out, a gate at its join, a for-each in batches;
 # each step writes one ledger line (step, run, row) as its last act.  A
@@ -115,8 +104,8 @@ awk -F'[: ]' 'NR == FNR { st[$1] = $2; next }
     "$T_DIR/rows" "$LEDGER" >"$T_DIR/lines"
 is "$(awk '{ print $2 }' "$T_DIR/lines" | sort | uniq -d)" "" \
     "no row did its step's work twice"
-is "$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort | uniq -d)" "" \
-    "no completed step ran again ($(wc -l <"$LEDGER") ledger lines)"
+reran=$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort | uniq -d)
+is "$reran" "" "no completed step ran again: $(echo $reran | wc -w) re-runs ($(wc -l <"$LEDGER") ledger lines)"
 again=$(awk '$3 != "done"' "$T_DIR/lines" | wc -l)
 want=$(( $(echo $runs | wc -w) * 8 ))
 is "$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort -u | wc -l)" \
@@ -126,44 +115,50 @@ for g in $acked; do
 	st=$(pg_sql "SELECT status FROM workflow_steps WHERE id = $g")
 	case $st in waiting|"") lost="$lost $g" ;; esac
 done
-is "$lost" "" "no acknowledged approval was lost ($(echo $acked | wc -w) approvals)"
+is "$lost" "" "no acknowledged approval was lost: $(echo $lost | wc -w) lost of $(echo $acked | wc -w) approvals"
 cl_sluice "$leader" audit --verify >"$T_DIR/verify" 2>&1
 ok $? "audit --verify is clean"
 
-# long_start: the long step started on the leader ($step its pid), which
-# becomes $old, from $t0 on.
+# long_start: the long step started on the leader ($step its pid, $escaped
+# the pid of what it started in a session of its own), which becomes $old,
+# from $t0 on.
 long_start() {
-	rm -f "$T_DIR/long.pid"
+	rm -f "$T_DIR/long.pid" "$T_DIR/escaped.pid"
 	cl_sluice "$leader" run "$T_DIR/long.json" >/dev/null
 	i=0
 	while [ ! -s "$T_DIR/long.pid" ] && [ $i -lt 200 ]; do
 		sleep 0.05; i=$((i + 1))
 	done
 	step=$(cat "$T_DIR/long.pid")
+	escaped=$(cat "$T_DIR/escaped.pid")
 	old=$leader
 	t0=$(now_ms)
 }
 
-# watch_takeover: for up to 10 s after $t0, when $step was seen gone
-# ($gone_at) and when a new epoch led ($led_at, $leader, $epoch).
+# watch_takeover: for up to 10 s after $t0, when $step and $escaped were
+# seen gone ($gone_at, $esc_at) and when a new epoch led ($led_at,
+# $leader, $epoch).
 watch_takeover() {
 	gone_at=""
+	esc_at=""
 	led_at=""
 	_end=$((t0 + 10000))
 	while [ "$(now_ms)" -le "$_end" ]; do
 		[ -z "$gone_at" ] && gone "$step" && gone_at=$(now_ms)
+		[ -z "$esc_at" ] && gone "$escaped" && esc_at=$(now_ms)
 		if [ -z "$led_at" ]; then
 			set -- $(leader_wait $((epoch + 1)) 0)
 			[ -n "${1:-}" ] && { led_at=$(now_ms); leader=$1 epoch=$2; }
 		fi
-		[ -n "$gone_at" ] && [ -n "$led_at" ] && break
+		[ -n "$gone_at" ] && [ -n "$esc_at" ] && [ -n "$led_at" ] &&
+		    break
 		sleep 0.01
 	done
 }
 
 # SIGSTOP 10 s: the old leader's step is gone by its deadline.
 cat >"$T_DIR/long.json" <<JSON
-{"work": {"shell": "echo \$\$ > $T_DIR/long.pid; sleep 60; echo long >> $T_DIR/long.ledger", "on_interrupt": "fail", "done": true}}
+{"work": {"shell": "setsid sleep 60 & echo \$! > $T_DIR/escaped.pid; echo \$\$ > $T_DIR/long.pid; sleep 60; echo long >> $T_DIR/long.ledger", "on_interrupt": "fail", "done": true}}
 JSON
 long_start
 kill -STOP "$(node_pid "$old")"
@@ -172,6 +167,8 @@ watch_takeover
 ok $? "leader SIGSTOPped: a standby leads within L + 0.5 s ($((${led_at:-0} - t0)) ms)"
 [ -n "$gone_at" ] && [ $((gone_at - t0)) -le "$L" ]
 ok $? "  the old leader's step is gone by its deadline ($((${gone_at:-0} - t0)) ms)"
+[ -n "$esc_at" ] && [ $((esc_at - t0)) -le "$L" ]
+ok $? "  and what it started with setsid, out of its group ($((${esc_at:-0} - t0)) ms)"
 [ -n "$gone_at" ] && [ -n "$led_at" ] && [ "$gone_at" -le $((led_at + 50)) ]
 ok $? "  and before the new leader could act"
 sleep $(( (10000 - ($(now_ms) - t0)) / 1000 ))
@@ -189,6 +186,8 @@ kill -STOP "$(fwd_pid "$old")"
 watch_takeover
 [ -n "$gone_at" ] && [ $((gone_at - t0)) -le "$L" ]
 ok $? "leader cut off: its step is gone by its deadline ($((${gone_at:-0} - t0)) ms)"
+[ -n "$esc_at" ] && [ $((esc_at - t0)) -le "$L" ]
+ok $? "  and what it started with setsid ($((${esc_at:-0} - t0)) ms)"
 [ -n "$led_at" ] && [ $((led_at - t0)) -le $((L + 500)) ]
 ok $? "  a standby leads within L + 0.5 s ($((${led_at:-0} - t0)) ms)"
 kill -0 "$(node_pid "$old")" 2>/dev/null
@@ -220,4 +219,4 @@ like "$(tail -3 "$T_DIR/n$old.err")" "superseded" "  superseded"
 is "$(pg_sql "SELECT epoch FROM engine")" "$epoch" \
     "one epoch commits: the new leader's ($oldepoch, then $epoch)"
 
-done_testing
+cl_done

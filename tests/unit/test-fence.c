@@ -20,8 +20,10 @@
  * (and the grandchild in its group) lives while the deadline is renewed
  * and is gone by the deadline once renewals stop; a leader that is
  * SIGKILLed or SIGSTOPped has its steps stopped by the keeper; with the
- * keeper gone nothing starts.  The "leader" of the last cases is a forked
- * copy of this program, so the test can kill and freeze it.
+ * keeper gone nothing starts; a process that left its step's group
+ * (setsid) is found by the step's marks and gone by the deadline too,
+ * while another step's is left alone.  The "leader" of the last cases is
+ * a forked copy of this program, so the test can kill and freeze it.
  */
 
 #include <sys/types.h>
@@ -61,6 +63,7 @@ static void	 step_exit(struct proc *, int, void *);
 static struct proc *spawn(struct loop *, struct proc_fence *, const char *,
 		     struct step *, char **);
 static void	 reap_all(void);
+static struct fence_keeper *keeper_start(int64_t);
 static void	 test_expired_no_exec(void);
 static void	 test_renewals_stop(void);
 static void	 test_forget(void);
@@ -68,6 +71,7 @@ static void	 test_keeper_gone(void);
 static void	 test_keeper_free(void);
 static void	 test_leader_killed(void);
 static void	 test_leader_stopped(void);
+static void	 test_escaped(void);
 
 /* Sleep for ms, whatever signals come. */
 static void
@@ -172,6 +176,21 @@ reap_all(void)
 		;
 }
 
+/* A keeper with a deadline ms from now; the run ends if it cannot start. */
+static struct fence_keeper *
+keeper_start(int64_t ms)
+{
+	struct fence_keeper	*k;
+	char			*cause = NULL;
+
+	k = fence_keeper_start(fence_now_ms() + ms, &cause);
+	if (!tap_ok(k != NULL, "the keeper starts")) {
+		printf("# %s\n", cause);
+		exit(1);
+	}
+	return (k);
+}
+
 /* Run the loop until the step has exited, at most ms. */
 static int
 run_step(struct loop *loop, struct step *st, int64_t ms)
@@ -243,11 +262,7 @@ test_renewals_stop(void)
 	pid_t			 pid, grandchild;
 	int			 i, alive = 1;
 
-	k = fence_keeper_start(fence_now_ms() + 500, &cause);
-	if (!tap_ok(k != NULL, "the keeper starts")) {
-		printf("# %s\n", cause);
-		exit(1);
-	}
+	k = keeper_start(500);
 	memset(&fence, 0, sizeof fence);
 	fence.keeper = k;
 	fence.deadline = k->deadline;
@@ -491,6 +506,100 @@ test_leader_stopped(void)
 	reap_all();
 }
 
+/*
+ * A step's process that left its group with setsid, carrying the step's
+ * marks, is gone by the deadline; a process carrying another step's
+ * marks is not the keeper's.
+ */
+static void
+test_escaped(void)
+{
+	extern char		**environ;
+	struct loop		*loop = loop_create();
+	struct fence_keeper	*k;
+	struct proc_fence	 fence;
+	struct proc_spec	 spec;
+	struct step		 st;
+	struct proc		*p;
+	char			*argv[] = { (char *)"sh", (char *)"-c", NULL,
+				    NULL };
+	char			*marks[3], *other[3], **envp;
+	char			*pidfile, *otherfile, *script, *cause = NULL;
+	int64_t			 deadline, gone;
+	pid_t			 escaped, bystander, pgid;
+	size_t			 n, i;
+
+	xasprintf(&marks[0], "SLUICE_STEP_ID=%ld", (long)getpid());
+	marks[1] = (char *)"SLUICE_DB=test-fence";
+	marks[2] = NULL;
+	for (n = 0; environ[n] != NULL; n++)
+		;
+	envp = xcalloc(n + 3, sizeof *envp);
+	for (i = 0; i < n; i++)
+		envp[i] = environ[i];
+	envp[n] = marks[0];
+	envp[n + 1] = marks[1];
+
+	/* Another step's process, with marks of its own: left alone. */
+	xasprintf(&otherfile, "%s/bystander", tmpdir);
+	xasprintf(&script, "SLUICE_STEP_ID=1 SLUICE_DB=test-fence "
+	    "setsid sleep 60 & echo $! > %s", otherfile);
+	other[0] = (char *)"sh";
+	other[1] = (char *)"-c";
+	other[2] = script;
+	if (fork() == 0) {
+		execv("/bin/sh", (char *const []){ other[0], other[1],
+		    other[2], NULL });
+		_exit(127);
+	}
+	bystander = read_pid(otherfile, 5000);
+	free(script);
+
+	k = keeper_start(800);
+	memset(&fence, 0, sizeof fence);
+	fence.keeper = k;
+	fence.deadline = k->deadline;
+	xasprintf(&pidfile, "%s/escaped", tmpdir);
+	xasprintf(&script, "setsid sleep 60 & echo $! > %s; wait", pidfile);
+	argv[2] = script;
+	memset(&spec, 0, sizeof spec);
+	spec.argv = argv;
+	spec.envp = envp;
+	spec.marks = marks;
+	spec.fence = &fence;
+	memset(&st, 0, sizeof st);
+	p = proc_spawn(loop, &spec, NULL, step_exit, &st, &cause);
+	tap_ok(p != NULL, "a step with marks starts under the keeper");
+	pgid = p != NULL ? proc_pgid(p) : 0;
+	escaped = read_pid(pidfile, 5000);
+	sleep_ms(100);
+	tap_ok(escaped > 0 && getsid(escaped) == escaped &&
+	    getpgid(escaped) != pgid, "its child left the group (setsid)");
+
+	deadline = k->deadline;
+	gone = wait_gone(escaped, 5000);
+	tap_ok(gone != -1 && gone <= deadline + SLACK_MS,
+	    "no renewal: the process that left is gone by the deadline "
+	    "(%lld ms after it)", (long long)(gone - deadline));
+	tap_ok(run_step(loop, &st, 5000) && WIFSIGNALED(st.status),
+	    "and so is the step");
+	tap_ok(bystander > 0 && !pid_gone(bystander),
+	    "another step's process is left alone");
+	if (bystander > 0)
+		kill(bystander, SIGKILL);
+
+	fence_keeper_free(k);
+	free(cause);
+	free(script);
+	free(pidfile);
+	free(otherfile);
+	free(marks[0]);
+	free(envp);
+	loop_free(loop);
+	sleep_ms(100);
+	reap_all();
+}
+
 /* nftw callback removing everything. */
 static int
 test_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -517,6 +626,7 @@ main(void)
 	test_keeper_free();
 	test_leader_killed();
 	test_leader_stopped();
+	test_escaped();
 
 	nftw(tmpdir, test_rm, 16, FTW_DEPTH | FTW_PHYS);
 	return (tap_done());
