@@ -93,6 +93,7 @@ const char	*client_suggest(const char *, const char *const *, size_t);
 int		 client_store(struct client *, int);
 int		 client_db_named(const struct client *);
 char		*client_db_path(const struct client *);
+int		 client_db_resolve(const struct client *, char **);
 int		 client_tools(struct client *, const struct flow_tools **);
 char		*client_tools_file(const struct client *);
 void		 client_diags_print(struct client *, const struct flow_diags *,
