@@ -15,12 +15,17 @@
 #                       it once promoted (a forwarder whose primary died
 #                       ends the connection at startup, after which
 #                       libpq tries no further host)
+#   cl_start_nodes      node 1 leads ($epoch its epoch), 2 and 3 stand by
+#                       (two checks)
+#   standing_by N...    wait up to 10 s until each node N stands by
 #   node_start N        start node N's engine (a standby if another leads),
 #                       named nN ($SLUICE_NODE)
 #   node_pid N          its engine's pid
 #   leader_wait MIN MS  wait up to MS for a leader with epoch >= MIN:
 #                       prints "NODE EPOCH"
 #   now_ms              the wall clock in ms
+#   cl_done             done_testing, after what the nodes said when a
+#                       check failed
 
 FWD=${SLUICE_FORWARD:-"$(dirname "$SLUICE")/tests/cluster/forward"}
 [ -x "$FWD" ] || skip_all "no tests/cluster/forward built"
@@ -30,10 +35,12 @@ now_ms() {
 	date +%s%3N
 }
 
-# cl_sluice N ARGS...: a command on node N (its socket, its database).
+# cl_sluice N ARGS...: a command on node N (its socket, its database,
+# its name nN).
 cl_sluice() {
 	_n=$1; shift
-	SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" --db "$(eval echo "\$NODE_DB_$_n")" "$@"
+	SLUICE_NODE=n$_n SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" \
+	    --db "$(eval echo "\$NODE_DB_$_n")" "$@"
 }
 
 cl_setup() {
@@ -79,6 +86,35 @@ node_start() {
 	CL_PIDS="$CL_PIDS $!"
 }
 
+# standing_by N...: every node N has said it stands by (waited for up to
+# 10 s).
+standing_by() {
+	_i=0
+	while :; do
+		_all=1
+		for _n in "$@"; do
+			grep -q "standing by" "$T_DIR/n$_n.err" 2>/dev/null ||
+			    _all=0
+		done
+		[ $_all = 1 ] && return 0
+		[ $_i -lt 200 ] || return 1
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
+# cl_start_nodes: node 1 leads, with epoch $epoch; 2 and 3 stand by.
+cl_start_nodes() {
+	node_start 1
+	set -- $(leader_wait 1 20000)
+	is "${1:-}" 1 "the first node leads"
+	epoch=${2:-0}
+	node_start 2
+	node_start 3
+	standing_by 2 3
+	ok $? "the other two stand by"
+}
+
 # node_epoch N: the epoch node N last said it leads with, or 0.
 node_epoch() {
 	sed -n 's/.*leading, epoch \([0-9]*\),.*/\1/p' "$T_DIR/n$1.err" \
@@ -108,6 +144,14 @@ gone() {
 	Z*|X*|"") return 0 ;;
 	esac
 	return 1
+}
+
+cl_done() {
+	[ "$T_FAILED" -eq 0 ] || for _n in 1 2 3; do
+		echo "# node $_n:"
+		sed 's/^/#   /' "$T_DIR/n$_n.err" 2>/dev/null
+	done
+	done_testing
 }
 
 cl_cleanup() {

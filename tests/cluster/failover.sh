@@ -23,19 +23,7 @@ LEDGER="$T_DIR/ledger"
 : >"$LEDGER"
 
 cl_setup standby
-node_start 1
-set -- $(leader_wait 1 20000)
-is "${1:-}" 1 "the first node leads"
-epoch=${2:-0}
-node_start 2
-node_start 3
-i=0
-while { ! grep -q "standing by" "$T_DIR/n2.err" 2>/dev/null ||
-    ! grep -q "standing by" "$T_DIR/n3.err" 2>/dev/null; } && [ $i -lt 200 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-grep -q "standing by" "$T_DIR/n2.err" && grep -q "standing by" "$T_DIR/n3.err"
-ok $? "the other two stand by"
+cl_start_nodes
 
 # Each run: a step, a gate, a step; each step writes a ledger line
 # (STEP:RUN:ROW) as its last act.
@@ -123,11 +111,7 @@ ok $([ "$nacked" -ge 1 ] && [ "$nacked" -lt $RUNS ]; echo $?) \
 
 # The old leader comes back as its unit would start it again.
 node_start 1
-i=0
-while ! grep -q "standing by" "$T_DIR/n1.err" 2>/dev/null && [ $i -lt 200 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-grep -q "standing by" "$T_DIR/n1.err"
+standing_by 1
 ok $? "the old leader, started again, stands by"
 
 # Everything goes on: the gates not yet approved are, a new run runs.
@@ -181,9 +165,4 @@ is "$leading" 1 "one node leads (epoch $epoch); the other two stand by"
 cl_sluice "$leader" audit --verify >"$T_DIR/verify" 2>&1
 ok $? "audit --verify is clean on the promoted server"
 
-# What the nodes said, when something failed.
-[ "$T_FAILED" -eq 0 ] || for n in 1 2 3; do
-	echo "# node $n:"
-	sed 's/^/#   /' "$T_DIR/n$n.err"
-done
-done_testing
+cl_done

@@ -34,19 +34,7 @@ ssh -o BatchMode=yes -o ConnectTimeout=5 sluicetest true </dev/null
 ok $? "  reached through the forwarder"
 
 cl_setup
-node_start 1
-set -- $(leader_wait 1 20000)
-is "${1:-}" 1 "the first node leads"
-epoch=${2:-0}
-node_start 2
-node_start 3
-i=0
-while { ! grep -q "standing by" "$T_DIR/n2.err" 2>/dev/null ||
-    ! grep -q "standing by" "$T_DIR/n3.err" 2>/dev/null; } && [ $i -lt 200 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-grep -q "standing by" "$T_DIR/n2.err" && grep -q "standing by" "$T_DIR/n3.err"
-ok $? "the other two stand by"
+cl_start_nodes
 
 # The remote command writes its line, then, the first time, runs on
 # (the step the takeover interrupts); run again, it ends.
@@ -138,8 +126,4 @@ is "$(sort "$T_DIR/ledger" | tr '\n' ' ')" "after:a after:b " \
 cl_sluice "$leader" audit --verify >"$T_DIR/verify" 2>&1
 ok $? "audit --verify is clean"
 
-[ "$T_FAILED" -eq 0 ] || for n in 1 2 3; do
-	echo "# node $n:"
-	sed 's/^/#   /' "$T_DIR/n$n.err"
-done
-done_testing
+cl_done

@@ -28,19 +28,7 @@ LEDGER="$T_DIR/ledger"
 : >"$LEDGER"
 
 cl_setup
-node_start 1
-set -- $(leader_wait 1 20000)
-is "${1:-}" 1 "the first node leads"
-epoch=${2:-0}
-node_start 2
-node_start 3
-i=0
-while { ! grep -q "standing by" "$T_DIR/n2.err" 2>/dev/null ||
-    ! grep -q "standing by" "$T_DIR/n3.err" 2>/dev/null; } && [ $i -lt 200 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-grep -q "standing by" "$T_DIR/n2.err" && grep -q "standing by" "$T_DIR/n3.err"
-ok $? "the other two stand by"
+cl_start_nodes
 
 # The rounds' flow: a fan-out, a gate at its join, a for-each in batches;
 # each step writes one ledger line (step, run, row) as its last act.  A
@@ -231,4 +219,4 @@ like "$(tail -3 "$T_DIR/n$old.err")" "superseded" "  superseded"
 is "$(pg_sql "SELECT epoch FROM engine")" "$epoch" \
     "one epoch commits: the new leader's ($oldepoch, then $epoch)"
 
-done_testing
+cl_done

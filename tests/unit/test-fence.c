@@ -63,6 +63,7 @@ static void	 step_exit(struct proc *, int, void *);
 static struct proc *spawn(struct loop *, struct proc_fence *, const char *,
 		     struct step *, char **);
 static void	 reap_all(void);
+static struct fence_keeper *keeper_start(int64_t);
 static void	 test_expired_no_exec(void);
 static void	 test_renewals_stop(void);
 static void	 test_forget(void);
@@ -175,6 +176,21 @@ reap_all(void)
 		;
 }
 
+/* A keeper with a deadline ms from now; the run ends if it cannot start. */
+static struct fence_keeper *
+keeper_start(int64_t ms)
+{
+	struct fence_keeper	*k;
+	char			*cause = NULL;
+
+	k = fence_keeper_start(fence_now_ms() + ms, &cause);
+	if (!tap_ok(k != NULL, "the keeper starts")) {
+		printf("# %s\n", cause);
+		exit(1);
+	}
+	return (k);
+}
+
 /* Run the loop until the step has exited, at most ms. */
 static int
 run_step(struct loop *loop, struct step *st, int64_t ms)
@@ -246,11 +262,7 @@ test_renewals_stop(void)
 	pid_t			 pid, grandchild;
 	int			 i, alive = 1;
 
-	k = fence_keeper_start(fence_now_ms() + 500, &cause);
-	if (!tap_ok(k != NULL, "the keeper starts")) {
-		printf("# %s\n", cause);
-		exit(1);
-	}
+	k = keeper_start(500);
 	memset(&fence, 0, sizeof fence);
 	fence.keeper = k;
 	fence.deadline = k->deadline;
@@ -543,11 +555,7 @@ test_escaped(void)
 	bystander = read_pid(otherfile, 5000);
 	free(script);
 
-	k = fence_keeper_start(fence_now_ms() + 800, &cause);
-	if (!tap_ok(k != NULL, "the keeper starts")) {
-		printf("# %s\n", cause);
-		exit(1);
-	}
+	k = keeper_start(800);
 	memset(&fence, 0, sizeof fence);
 	fence.keeper = k;
 	fence.deadline = k->deadline;
