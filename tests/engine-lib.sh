@@ -21,6 +21,17 @@ cleanup() {
 	rm -rf "$T_DIR"
 }
 
+# need_test_build WHAT: skip the whole test unless sluice is a test build
+# (configure --enable-test-clock), which WHAT needs; and sqlite3.
+need_test_build() {
+	case "$("$SLUICE" --version)" in
+	*"test clock"*) ;;
+	*)	skip_all "needs a test build (configure --enable-test-clock)" \
+		    "for $1" ;;
+	esac
+	command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
+}
+
 # q_is SQL WANT DESCRIPTION: a query's whole output is WANT.
 q_is() {
 	is "$(q "$1")" "$2" "$3"

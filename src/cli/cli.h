@@ -161,6 +161,34 @@ int		 cli_input_pair(struct cJSON *, struct cJSON *, const char *,
 int		 cli_input_file(struct cJSON *, const char *, char **);
 struct cJSON	*cli_input_args(const struct cli_args *, struct cJSON **);
 
+/*
+ * status.c, status-cluster.c: "sluice status"; a cluster's part (a
+ * server's database): its leader, its nodes and their problems.
+ */
+struct store_lease;
+struct store_node;
+struct status_cluster {
+	char			*node;		/* this node's name */
+	int			 held;		/* a node holds the lock */
+	int			 local;		/* this node's engine runs */
+	struct store_node	*nodes;
+	size_t			 nnodes;
+	const struct store_node	*leader;	/* its row, or NULL */
+};
+void		 status_problem_add(char ***, size_t *, const char *, ...)
+		     printflike(3, 4);
+int		 status_cluster_read(struct client *,
+		     const struct store_lease *, struct status_cluster *,
+		     char **);
+void		 status_cluster_check(const struct status_cluster *, char ***,
+		     size_t *);
+void		 status_cluster_print(const struct status_cluster *,
+		     const struct store_lease *);
+void		 status_cluster_json(struct cJSON *,
+		     const struct status_cluster *,
+		     const struct store_lease *);
+void		 status_cluster_free(struct status_cluster *);
+
 /* output.c */
 void		 cli_json_out(struct cJSON *);	/* prints pretty, frees */
 

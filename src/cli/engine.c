@@ -78,7 +78,9 @@ const struct cli_cmd cli_cmd_engine = {
 	    "within the lease (3 s) when\nit dies, freezes or loses "
 	    "PostgreSQL; each listens on $SLUICE_SOCKET, a\nstandby too: "
 	    "it relays commands to the leader and tells its consoles\nof "
-	    "the leader's commits.  See CLUSTER in sluice(1).\n",
+	    "the leader's commits.  The lease is the site config's\n"
+	    "cluster.lease_ms if set; each node writes its row for "
+	    "\"sluice status\".\nSee CLUSTER in sluice(1).\n",
 	.run = cmd_engine_run
 };
 
@@ -384,7 +386,7 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 	char	*cause = NULL;
 
 	opts->leader = leader_open(loop, store_path(ctx->store),
-	    LEADER_LEASE_MS, &cause);
+	    opts->lease != 0 ? opts->lease : LEADER_LEASE_MS, &cause);
 	if (opts->leader == NULL) {
 		cli_error("engine: cannot open the leader's lock session: %s",
 		    cause);

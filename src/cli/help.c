@@ -61,8 +61,9 @@ cli_help_top(FILE *f)
 			    (*c)->summary);
 	}
 	fprintf(f, "\nGlobal options:\n"
-	    "  --db PATH     database (default $SLUICE_DB, else "
-	    "$XDG_STATE_HOME/sluice/sluice.db;\n"
+	    "  --db PATH     database (default $SLUICE_DB, else the site "
+	    "config's \"database\",\n"
+	    "                else $XDG_STATE_HOME/sluice/sluice.db;\n"
 	    "                postgresql:service=NAME for cluster mode)\n"
 	    "  --tools FILE  tools catalog (default $SLUICE_TOOLS, else "
 	    "$XDG_CONFIG_HOME/sluice/tools.json)\n"

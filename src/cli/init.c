@@ -39,8 +39,8 @@ const struct cli_cmd cli_cmd_init = {
 	.name = "init",
 	.complete = "file",
 	.usage = "[PATH]",
-	.summary = "Create a database (PATH, else --db, $SLUICE_DB or the "
-	    "default).",
+	.summary = "Create a database (PATH, else --db, $SLUICE_DB, the "
+	    "config's \"database\" or the default).",
 	.help = "Creates the database and any missing directories above "
 	    "it.\nAn existing sluice database is left as it is (exit 0); "
 	    "any other file is refused.\nA postgresql: database (cluster "
@@ -62,7 +62,10 @@ cmd_init_run(struct client *ctx, const struct cli_args *args)
 	int64_t		 from;
 	int		 rc, existed;
 
-	path = args->argc == 1 ? xstrdup(args->argv[0]) : client_db_path(ctx);
+	if (args->argc == 1)
+		path = xstrdup(args->argv[0]);
+	else if (client_db_resolve(ctx, &path) != 0)
+		return (EXIT_USAGE);
 	if (path == NULL || *path == '\0') {
 		free(path);
 		cli_error("no database path (give PATH, --db or SLUICE_DB)");

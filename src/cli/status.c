@@ -48,6 +48,7 @@ struct status {
 	struct store_lease	 lease;
 	int			 server;	/* PostgreSQL: facts below */
 	struct store_server	 sv;
+	struct status_cluster	 cluster;	/* PostgreSQL: its nodes */
 	int			 running;	/* an engine holds the lock */
 	const char		*mode;		/* personal, service, NULL */
 	char			*waiting;	/* what the engine waits for */
@@ -57,9 +58,11 @@ struct status {
 	size_t			 nproblems;
 };
 
+/* One problem found, for either form of output. */
+#define status_problem(st, ...) \
+	status_problem_add(&(st)->problems, &(st)->nproblems, __VA_ARGS__)
+
 static int	cmd_status_run(struct client *, const struct cli_args *);
-static void	status_problem(struct status *, const char *, ...)
-		    printflike(2, 3);
 static void	status_check(struct client *, struct status *);
 static void	status_print(const struct status *);
 static void	status_json(const struct status *);
@@ -78,21 +81,23 @@ static const struct cli_opt cmd_status_opts[] = {
 const struct cli_cmd cli_cmd_status = {
 	.name = "status",
 	.summary = "Show the database, its engine and the problems found.",
-	.help = "Exits 1 when a problem was found.\n",
+	.help = "On a postgresql: database (cluster mode) it shows the server and\n"
+	    "its standbys, the leader with its epoch and deadline, and every\n"
+	    "node with its role and when it was last seen.\n"
+	    "Exits 1 when a problem was found.\n",
 	.opts = cmd_status_opts,
 	.run = cmd_status_run
 };
 
-/* Note one problem. */
-static void
-status_problem(struct status *st, const char *fmt, ...)
+/* Note one problem (status-cluster.c's too). */
+void
+status_problem_add(char ***problems, size_t *n, const char *fmt, ...)
 {
 	va_list	 ap;
 
-	st->problems = xreallocarray(st->problems, st->nproblems + 1,
-	    sizeof *st->problems);
+	*problems = xreallocarray(*problems, *n + 1, sizeof **problems);
 	va_start(ap, fmt);
-	xvasprintf(&st->problems[st->nproblems++], fmt, ap);
+	xvasprintf(&(*problems)[(*n)++], fmt, ap);
 	va_end(ap);
 }
 
@@ -113,7 +118,11 @@ status_check(struct client *ctx, struct status *st)
 	inflight = h->states[STATE_RUNNING] + h->states[STATE_WAITING] +
 	    h->states[STATE_PAUSED] + h->states[STATE_SCHEDULED] +
 	    h->states[STATE_LATE];
-	if (!st->running && inflight > 0) {
+	/* On a server, the cluster's checks say it: no leader, no node. */
+	if (st->server)
+		status_cluster_check(&st->cluster, &st->problems,
+		    &st->nproblems);
+	if (!st->server && !st->running && inflight > 0) {
 		status_problem(st, "%lld run%s in flight and no engine runs: "
 		    "nothing moves until one starts (sluice engine)",
 		    (long long)inflight, inflight == 1 ? "" : "s");
@@ -124,7 +133,7 @@ status_check(struct client *ctx, struct status *st)
 		    "commands are answered once it is free", when,
 		    st->waiting);
 	}
-	if (!st->running && st->lease.pid != 0) {
+	if (!st->server && !st->running && st->lease.pid != 0) {
 		status_problem(st, "the engine record names pid %lld on %s, "
 		    "which holds no lock: it stopped without clearing it "
 		    "(a crash?); the next engine takes over",
@@ -236,7 +245,9 @@ status_print(const struct status *st)
 	    (long long)h->states[STATE_FAILED],
 	    (long long)h->states[STATE_CANCELLED], (long long)h->gates,
 	    h->gates == 1 ? "" : "s");
-	if (st->running && st->lease.pid != 0) {
+	if (st->server)
+		status_cluster_print(&st->cluster, &st->lease);
+	else if (st->running && st->lease.pid != 0) {
 		time_format(st->lease.since, when, sizeof when);
 		cli_printf("engine    pid %lld on %s since %s (%s mode)\n",
 		    (long long)st->lease.pid, st->lease.host != NULL ?
@@ -335,6 +346,10 @@ status_json(const struct status *st)
 	}
 	status_json_path(o, "mode", st->mode);
 	status_json_path(o, "waiting", st->waiting);
+	if (st->server)
+		status_cluster_json(root, &st->cluster, &st->lease);
+	else
+		cJSON_AddNullToObject(root, "cluster");
 
 	o = cJSON_AddObjectToObject(root, "files");
 	status_json_path(o, "config", st->site);
@@ -381,6 +396,7 @@ status_free(struct status *st)
 	store_health_clear(&st->health);
 	store_lease_clear(&st->lease);
 	store_server_clear(&st->sv);
+	status_cluster_free(&st->cluster);
 	free(st->waiting);
 	free(st->site);
 	free(st->user);
@@ -426,7 +442,13 @@ cmd_status_run(struct client *ctx, const struct cli_args *args)
 		status_free(&st);
 		return (client_store_fail(ctx, rc, cause));
 	}
-	st.running = client_probe(ctx->store);
+	if (st.server && (rc = status_cluster_read(ctx, &st.lease,
+	    &st.cluster, &cause)) != 0) {
+		status_free(&st);
+		return (client_store_fail(ctx, rc, cause));
+	}
+	/* In a cluster, an engine runs when a node leads. */
+	st.running = st.server ? st.cluster.held : client_probe(ctx->store);
 	if (st.running) {
 		st.mode = st.server ? "cluster" : st.readonly ? "service" :
 		    "personal";

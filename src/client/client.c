@@ -222,28 +222,65 @@ client_store_fail(struct client *cl, int rc, char *cause)
 }
 
 /*
- * Whether the database path was named (--db or $SLUICE_DB) rather than
- * the default: a named path that does not exist is a typo until
- * "sluice init" says otherwise.
+ * Whether the database path was named (--db, $SLUICE_DB or the site
+ * config's "database") rather than the default: a named path that does
+ * not exist is a typo until "sluice init" says otherwise.
  */
 int
 client_db_named(const struct client *cl)
 {
 	const char	*env;
+	char		*path;
 
 	if (cl->db_path != NULL)
 		return (1);
 	env = getenv("SLUICE_DB");
-	return (env != NULL && *env != '\0');
+	if (env != NULL && *env != '\0')
+		return (1);
+	if (client_config_database(cl, &path) != 0 || path != NULL) {
+		free(path);
+		return (1);
+	}
+	return (0);
 }
 
-/* The database path the command means, as a new string (NULL: none). */
+/*
+ * The database path the command means, as a new string in *pathp: --db,
+ * else $SLUICE_DB, else the site config's "database", else the default
+ * (NULL when there is none).  -1 when the site config's is bad, after
+ * saying why with its place.
+ */
+int
+client_db_resolve(const struct client *cl, char **pathp)
+{
+	const char	*env;
+
+	*pathp = NULL;
+	if (cl->db_path != NULL) {
+		*pathp = xstrdup(cl->db_path);
+		return (0);
+	}
+	env = getenv("SLUICE_DB");
+	if (env != NULL && *env != '\0') {
+		*pathp = xstrdup(env);
+		return (0);
+	}
+	if (client_config_database(cl, pathp) != 0)
+		return (-1);
+	if (*pathp == NULL)
+		*pathp = store_default_path();
+	return (0);
+}
+
+/* The same, NULL when there is none or it is bad. */
 char *
 client_db_path(const struct client *cl)
 {
-	if (cl->db_path != NULL)
-		return (xstrdup(cl->db_path));
-	return (store_default_path());
+	char	*path;
+
+	if (client_db_resolve(cl, &path) != 0)
+		return (NULL);
+	return (path);
 }
 
 /*
@@ -285,8 +322,11 @@ client_store(struct client *cl, int mode)
 			goto readonly;
 		return (0);
 	}
-	if ((path = client_db_path(cl)) == NULL) {
-		client_error(cl, "no database path (set --db or SLUICE_DB)");
+	if (client_db_resolve(cl, &path) != 0)
+		return (EXIT_USAGE);
+	if (path == NULL) {
+		client_error(cl, "no database path (set --db, SLUICE_DB or the "
+		    "site config's \"database\")");
 		return (EXIT_USAGE);
 	}
 	if (writable == 0)

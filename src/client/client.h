@@ -93,6 +93,7 @@ const char	*client_suggest(const char *, const char *const *, size_t);
 int		 client_store(struct client *, int);
 int		 client_db_named(const struct client *);
 char		*client_db_path(const struct client *);
+int		 client_db_resolve(const struct client *, char **);
 int		 client_tools(struct client *, const struct flow_tools **);
 char		*client_tools_file(const struct client *);
 void		 client_diags_print(struct client *, const struct flow_diags *,
@@ -104,6 +105,13 @@ struct flow_doc	*client_doc_parse(struct client *, const char *, size_t,
 /* config.c: config.json, into an engine's settings. */
 int		 client_config(struct client *, struct engine_opts *);
 void		 client_config_files(char **, char **);
+char		*client_config_site_path(void);
+int		 client_config_read(const struct client *, const char *,
+		     struct cJSON **);
+/* config-cluster.c: "database", "cluster" and this node's name. */
+int		 client_config_cluster(struct client *, const char *,
+		     const struct cJSON *, struct engine_opts *);
+int		 client_config_database(const struct client *, char **);
 int		 client_engine_opts(struct client *, struct engine_opts *);
 int		 client_config_secrets(struct client *, const char *,
 		     const struct cJSON *);

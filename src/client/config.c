@@ -48,7 +48,7 @@
  * (--enable-test-clock) let $SLUICE_SITE_CONFIG name another file, so the
  * suite can set site policy without root; other builds ignore it.
  */
-static char *
+char *
 client_config_site_path(void)
 {
 	char		*path;
@@ -95,8 +95,8 @@ client_config_files(char **sitep, char **userp)
 }
 
 /* Read a config file, NULL and no error when it does not exist. */
-static int
-client_config_read(struct client *cl, const char *path, cJSON **cfgp)
+int
+client_config_read(const struct client *cl, const char *path, cJSON **cfgp)
 {
 	struct stat	 sb;
 	char		*text, *cause = NULL;
@@ -128,7 +128,8 @@ client_config_read(struct client *cl, const char *path, cJSON **cfgp)
  * Each is ignored there, with a warning saying where it belongs.
  */
 static const char *client_config_policy[] = {
-	"allow_self", "agents", "operators", "jobs", "notify", "retention"
+	"allow_self", "agents", "operators", "jobs", "notify", "retention",
+	"cluster", "database"
 };
 
 /* Drop the site's keys from a user's file, warning about each. */
@@ -366,6 +367,9 @@ client_config(struct client *cl, struct engine_opts *opts)
 		rc = EXIT_USAGE;
 	else
 		opts->notify = cl->notify;
+	if (client_config_cluster(cl, path,
+	    cJSON_GetObjectItemCaseSensitive(cfg, "cluster"), opts) != 0)
+		rc = EXIT_USAGE;
 	if (client_config_secrets(cl, path,
 	    cJSON_GetObjectItemCaseSensitive(cfg, "secrets")) != 0)
 		rc = EXIT_USAGE;

@@ -136,6 +136,7 @@ struct engine_opts {
 	struct engine	*standby;	/* cluster mode: relay.c, the socket */
 					/* served while standing by */
 	int		 commit_thread;	/* commits may run on a thread */
+	int64_t		 lease;		/* cluster mode: L, ms; 0: default */
 };
 
 /*
@@ -146,6 +147,7 @@ struct engine_opts {
 struct engine	*engine_standby_open(struct loop *, struct store *, char **);
 void		 engine_standby_free(struct engine *);
 const char	*engine_node_name(void);
+void		 engine_node_set(const char *);
 
 /*
  * leader.c: cluster mode (a postgresql: database).  leader_open opens the

@@ -34,6 +34,10 @@
  *   started, also while this process is frozen or after it died.  The
  *   margin covers the keeper's own latency, so the steps are gone before
  *   the server can have freed the lock.
+ *
+ * Each node keeps its row in the nodes table (store/node.c) for "sluice
+ * status": a standby every LEADER_SEEN_MS as it polls, the leader with
+ * every heartbeat, which is that row's write and nothing else.
  */
 
 #include <sys/types.h>
@@ -41,6 +45,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/util.h"
 #include "os/os.h"
@@ -50,12 +55,15 @@
 
 #define LEADER_POLL_MS		20	/* a standby tries the lock so often */
 #define LEADER_MARGIN_MS	500	/* deadline ahead of the server's L */
+#define LEADER_SEEN_MS		2000	/* a standby's row, at most so often */
 #define LEADER_DOWN_MS		500	/* at most so long between tries */
 					/* while the server is unreachable */
 
 struct leader {
 	struct loop		*loop;
 	struct store		*lock;		/* the lock session */
+	struct store_node	 node;		/* this node's row */
+	int64_t			 seen_next;	/* a standby's next row, ms */
 	struct engine		*engine;	/* once leading */
 	struct fence_keeper	*keeper;
 	struct loop_timer	*timer;		/* polls, then heartbeats */
@@ -83,11 +91,17 @@ leader_open(struct loop *loop, const char *db, int64_t lease, char **cause)
 
 	l = xcalloc(1, sizeof *l);
 	l->loop = loop;
+	l->node.name = xstrdup(engine_node_name());
+	l->node.role = xstrdup("standby");
+	l->node.pid = getpid();
+	l->node.lease = lease;
+	l->node.version = xstrdup(PACKAGE_VERSION);
 	l->lease = lease;
 	l->margin = lease / 4 < LEADER_MARGIN_MS ? lease / 4 :
 	    LEADER_MARGIN_MS;
 	if (store_open(db, STORE_F_NOCREATE, &l->lock, cause) != 0) {
-		free(l);
+		l->lock = NULL;
+		leader_free(l);
 		return (NULL);
 	}
 	if (store_leader_session(l->lock, lease, cause) != 0) {
@@ -98,7 +112,10 @@ leader_open(struct loop *loop, const char *db, int64_t lease, char **cause)
 	return (l);
 }
 
-/* Let go of the lock (its session ends) and of the keeper. */
+/*
+ * Let go of the lock (its session ends) and of the keeper; a node that
+ * stops of its own accord takes its row with it.
+ */
 void
 leader_free(struct leader *l)
 {
@@ -107,7 +124,12 @@ leader_free(struct leader *l)
 	if (l->timer != NULL)
 		loop_timer_free(l->timer);
 	fence_keeper_free(l->keeper);
+	if (l->lock != NULL && !store_lost(l->lock))
+		(void)store_node_gone(l->lock, l->node.name, l->node.pid);
 	store_close(l->lock);
+	free(l->node.name);
+	free(l->node.role);
+	free(l->node.version);
 	free(l->cause);
 	free(l);
 }
@@ -176,6 +198,15 @@ leader_poll(void *arg)
 		    "answers again\n");
 		l->down = 0;
 	}
+	if (!got && t0 >= l->seen_next) {
+		/* Not a reason to stop: the next try finds a lost session. */
+		if (store_node_seen(l->lock, &l->node, &cause) != 0) {
+			log_debug("%s: %s", __func__, cause);
+			free(cause);
+		}
+		l->seen_next = t0 + (l->lease / 2 < LEADER_SEEN_MS ?
+		    l->lease / 2 : LEADER_SEEN_MS);
+	}
 	if (!got) {
 		loop_timer_start(l->timer, LEADER_POLL_MS);
 		return;
@@ -201,6 +232,12 @@ engine_leader_attach(struct engine *e, char **cause)
 	if ((l->keeper = fence_keeper_start(l->deadline, cause)) == NULL)
 		return (-1);
 	l->engine = e;
+	free(l->node.role);
+	l->node.role = xstrdup("leader");
+	l->node.epoch = engine_epoch(e);
+	/* At once, not at the first beat: consoles show who leads. */
+	if (store_node_seen(l->lock, &l->node, cause) != 0)
+		return (-1);
 	e->fence.keeper = l->keeper;
 	e->fence.deadline = l->deadline;
 	loop_timer_free(l->timer);
@@ -221,7 +258,8 @@ leader_renew(struct leader *l, int64_t deadline)
 }
 
 /*
- * The heartbeat, every L/4: a query on the lock session.  Its answer
+ * The heartbeat, every L/4: a query on the lock session, the write of
+ * this node's row (one round trip, not waiting for standbys).  Its answer
  * moves the deadline to when it was sent + L - margin; no answer (the
  * session is gone: terminated, or ended by the server while we were
  * frozen or cut off) means another node may lead, so stop at once.  A
@@ -240,7 +278,7 @@ leader_beat(void *arg)
 		    "heartbeat", (long long)(t0 - l->deadline));
 		engine_superseded(l->engine, why);
 	}
-	if (store_leader_ping(l->lock, &cause) != 0) {
+	if (store_node_seen(l->lock, &l->node, &cause) != 0) {
 		xasprintf(&why, "the leader's lock session is gone: %s",
 		    cause);
 		engine_superseded(l->engine, why);

@@ -56,9 +56,13 @@ static void	listen_lost(struct engine *);
 static void	standby_flush(void *);
 static void	standby_rehear(void *);
 
+static char	*node_configured;	/* the site config's cluster.node */
+
 /*
- * This node's name, for the audit rows of the commands it takes:
- * $SLUICE_NODE (tests run several nodes on one host), else the host's.
+ * This node's name, for the audit rows of the commands it takes, its row
+ * in the nodes table and "sluice status": $SLUICE_NODE (tests run
+ * several nodes on one host), else the site config's (engine_node_set),
+ * else the host's.
  */
 const char *
 engine_node_name(void)
@@ -67,7 +71,17 @@ engine_node_name(void)
 
 	if ((env = getenv("SLUICE_NODE")) != NULL && *env != '\0')
 		return (env);
+	if (node_configured != NULL)
+		return (node_configured);
 	return (user_self()->host);
+}
+
+/* The site config's name for this node (config-cluster.c), or NULL. */
+void
+engine_node_set(const char *name)
+{
+	free(node_configured);
+	node_configured = name != NULL ? xstrdup(name) : NULL;
 }
 
 /*

@@ -36,7 +36,7 @@
 #include "store/store-int.h"
 
 /* The advisory lock's key: "sluice" in ASCII, one per database. */
-#define LEADER_KEY	INT64_C(0x736c75696365)
+#define LEADER_KEY	STORE_LEADER_KEY
 
 static const char leader_try_sql[] =
 	"SELECT CASE WHEN pg_try_advisory_lock(?) THEN 1 ELSE 0 END";
@@ -45,16 +45,17 @@ static const char leader_ping_sql[] =
 static const char leader_set_sql[] =
 	"SELECT length(set_config(?, ?, false))";
 
-static int	leader_set(struct store *, const char *, int64_t, char **);
+static int	leader_set(struct store *, const char *, const char *,
+		    char **);
+static int	leader_set_ms(struct store *, const char *, int64_t, char **);
 
-/* Set a session setting to ms milliseconds, on this connection only. */
+/* Set a session setting, on this connection only. */
 static int
-leader_set(struct store *s, const char *name, int64_t ms, char **cause)
+leader_set(struct store *s, const char *name, const char *value,
+    char **cause)
 {
-	char	 value[32];
 	int64_t	 n;
 
-	snprintf(value, sizeof value, "%lldms", (long long)ms);
 	if (store_int64f(s, name, &n, leader_set_sql, "tt", name,
 	    value) != 0) {
 		xasprintf(cause, "cannot set %s: %s", name,
@@ -64,20 +65,36 @@ leader_set(struct store *s, const char *name, int64_t ms, char **cause)
 	return (0);
 }
 
-/* Make s the lock session: ended by the server after lease ms idle. */
+/* Set a session setting to ms milliseconds. */
+static int
+leader_set_ms(struct store *s, const char *name, int64_t ms, char **cause)
+{
+	char	 value[32];
+
+	snprintf(value, sizeof value, "%lldms", (long long)ms);
+	return (leader_set(s, name, value, cause));
+}
+
+/*
+ * Make s the lock session: ended by the server after lease ms idle.  Its
+ * only writes are the node's row (node.c), which need not wait for a
+ * synchronous standby: a heartbeat must not hang on one that is down.
+ */
 int
 store_leader_session(struct store *s, int64_t lease, char **cause)
 {
 	s->lock_lease = lease;
-	return (leader_set(s, "idle_session_timeout", lease, cause));
+	if (leader_set(s, "synchronous_commit", "off", cause) != 0)
+		return (-1);
+	return (leader_set_ms(s, "idle_session_timeout", lease, cause));
 }
 
 /* The engine's connection: no transaction may sit idle past the lease. */
 int
 store_leader_engine_session(struct store *s, int64_t lease, char **cause)
 {
-	return (leader_set(s, "idle_in_transaction_session_timeout", lease,
-	    cause));
+	return (leader_set_ms(s, "idle_in_transaction_session_timeout",
+	    lease, cause));
 }
 
 /*

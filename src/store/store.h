@@ -42,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	17
+#define STORE_SCHEMA_VERSION	19
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -525,6 +525,30 @@ int		 store_leader_session(struct store *, int64_t, char **);
 int		 store_leader_engine_session(struct store *, int64_t, char **);
 int		 store_leader_try(struct store *, int *, char **);
 int		 store_leader_ping(struct store *, char **);
+#define STORE_LEADER_KEY	INT64_C(0x736c75696365)	/* "sluice" */
+
+/*
+ * node.c: the nodes of a cluster, one row each, written by the node's
+ * own engine and read by "sluice status" (times by the server's clock).
+ */
+struct store_node {
+	char		*name;
+	char		*role;		/* "leader" or "standby" */
+	int64_t		 pid;
+	int64_t		 epoch;		/* the one it leads; 0: none */
+	int64_t		 lease;		/* its L, ms */
+	int64_t		 started;	/* ms */
+	int64_t		 age;		/* ms since it was last seen */
+	char		*version;	/* its sluice's */
+};
+int		 store_node_seen(struct store *, const struct store_node *,
+		     char **);
+int		 store_node_gone(struct store *, const char *, int64_t);
+int		 store_nodes(struct store *, struct store_node **, size_t *,
+		     char **);
+void		 store_nodes_free(struct store_node *, size_t);
+int		 store_node_lock_held(struct store *, int64_t, int *, char **);
+int		 store_node_leader(struct store *, char **, int64_t *, char **);
 
 /* notify.c: a server's LISTEN and NOTIFY (no-ops on a file). */
 #define STORE_CHANNEL_INBOX	"sluice_inbox"	/* a command was relayed */

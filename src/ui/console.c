@@ -74,11 +74,15 @@ ui_trace(struct ui *ui, const char *what)
 	fflush(ui->trace);
 }
 
-/* The header's engine state. */
+/* The header's engine state; in cluster mode, the leader first. */
 void
 ui_engine_state(struct ui *ui, struct buf *b)
 {
 	int64_t	 age;
+
+	if (ui->leader != NULL)
+		buf_printf(b, "leader %s, epoch %lld  ", ui->leader,
+		    (long long)ui->leader_epoch);
 
 	if (ui->engine != NULL) {
 		buf_puts(b, ui->quit_wait ? "engine: this console (stopping)" :
@@ -158,11 +162,22 @@ ui_engine_try(struct ui *ui, int announce)
 	}
 }
 
-/* The header's counts, and the bell when a new gate starts waiting. */
+/*
+ * The header's counts, and the bell when a new gate starts waiting; and
+ * who leads (cluster mode), which a takeover's epoch bump changes.
+ */
 static void
 ui_counts(struct ui *ui)
 {
 	char	*cause = NULL;
+
+	free(ui->leader);
+	if (store_node_leader(ui->store, &ui->leader, &ui->leader_epoch,
+	    &cause) != 0) {
+		log_debug("%s: %s", __func__, cause);
+		free(cause);
+		cause = NULL;
+	}
 
 	if (store_counts(ui->store, &ui->counts, &cause) != 0) {
 		ui_screen_read_failed(ui, "%s", cause);
@@ -220,6 +235,9 @@ ui_tick(void *arg)
 	ui_attach_tick(ui);
 	if (ui->engine == NULL)
 		ui_engine_try(ui, 1);
+	/* A server's database: who leads, also when nothing else moved. */
+	if (store_is_server(ui->store) && ++ui->leader_ticks % 5 == 0)
+		ui_counts(ui);
 	ui_lost_ask(ui);	/* after the take-over: it may tell */
 	for (v = ui->top; v != NULL; v = v->below) {
 		if (v->ops->tick != NULL && v->ops->tick(ui, v))
@@ -362,6 +380,7 @@ ui_main(const struct ui_config *cfg, char **cause)
 	ui_action_clear(&ui);
 	ui_lost_clear(&ui);
 	store_lease_clear(&ui.lease);
+	free(ui.leader);
 	free(ui.message);
 	ui_messages_free(&ui);
 	if (ui.trace != NULL)

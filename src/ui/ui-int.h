@@ -167,6 +167,9 @@ struct ui {
 	struct ui_attach	*attach;	/* its socket, or NULL */
 	int			 readonly;
 	struct store_counts	 counts;
+	char			*leader;	/* cluster mode: its node */
+	int64_t			 leader_epoch;
+	unsigned		 leader_ticks;	/* reads it every 5th */
 	int64_t			 mark;		/* store_change_mark seen */
 	int64_t			 gate_seen;	/* newest gate rung for */
 	int64_t			 gates_looked;	/* newest shown in Gates */

@@ -11,12 +11,7 @@
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
 
-case "$("$SLUICE" --version)" in
-*"test clock"*) ;;
-*)	skip_all "needs a test build (configure --enable-test-clock) for" \
-	    "its hold point" ;;
-esac
-command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
+need_test_build "its hold point"
 
 count="$T_DIR/count"
 cat >"$T_DIR/flow.json" <<EOF2

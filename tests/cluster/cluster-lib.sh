@@ -35,10 +35,12 @@ now_ms() {
 	date +%s%3N
 }
 
-# cl_sluice N ARGS...: a command on node N (its socket, its database).
+# cl_sluice N ARGS...: a command on node N (its socket, its database,
+# its name nN).
 cl_sluice() {
 	_n=$1; shift
-	SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" --db "$(eval echo "\$NODE_DB_$_n")" "$@"
+	SLUICE_NODE=n$_n SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" \
+	    --db "$(eval echo "\$NODE_DB_$_n")" "$@"
 }
 
 cl_setup() {
