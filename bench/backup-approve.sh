@@ -36,6 +36,8 @@ one() {
 	export SLUICE_DB="$B_DIR/$2.db"
 	rm -f "$SLUICE_DB"* "$B_DIR/copy.db"*
 	cp "$(cached_db "$bin" "$w")" "$SLUICE_DB"
+	# Written back now, not by the kernel during the measurement.
+	sync "$SLUICE_DB"
 	"$bin" engine >/dev/null 2>"$B_DIR/engine.err" </dev/null &
 	EPID=$!
 	_k=0
