@@ -245,9 +245,7 @@ status_print(const struct status *st)
 	    (long long)h->states[STATE_FAILED],
 	    (long long)h->states[STATE_CANCELLED], (long long)h->gates,
 	    h->gates == 1 ? "" : "s");
-	if (st->server)
-		status_cluster_print(&st->cluster, &st->lease);
-	else if (st->running && st->lease.pid != 0) {
+	if (st->running && st->lease.pid != 0) {
 		time_format(st->lease.since, when, sizeof when);
 		cli_printf("engine    pid %lld on %s since %s (%s mode)\n",
 		    (long long)st->lease.pid, st->lease.host != NULL ?
@@ -256,6 +254,8 @@ status_print(const struct status *st)
 		cli_printf("engine    running (%s mode)\n", st->mode);
 	else
 		cli_printf("engine    none\n");
+	if (st->server)
+		status_cluster_print(&st->cluster, &st->lease);
 	cli_printf("config    %s\n", st->site != NULL ? st->site : "none");
 	if (st->user != NULL)
 		cli_printf("          %s\n", st->user);

@@ -90,7 +90,8 @@ engine_row_end(struct engine *e, struct estep *es, enum step_status status,
 	free(row.error);
 	es->wf->nactive--;
 	/* Its key's slot, if it held one, goes on in this transaction. */
-	engine_conc_step_release(e, es->id);
+	if (engine_conc_step_keyed(es))
+		engine_conc_step_release(e, es->id);
 }
 
 /*

@@ -704,6 +704,7 @@ void		 engine_conc_started(struct engine *, int64_t, char **);
 
 /* step-concurrency.c: step rows held by their concurrency key. */
 int		 engine_conc_step_admit(struct engine *, struct estep *);
+int		 engine_conc_step_keyed(const struct estep *);
 void		 engine_conc_step_release(struct engine *, int64_t);
 void		 engine_conc_step_recover(struct engine *);
 void		 engine_rerun_queued(struct engine *,

@@ -54,54 +54,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine/engine-int.h"
-
-#define SERVER_CLIENTS		64	/* connections at once */
-#define SERVER_CLIENTS_USER	16	/* of them, one user's */
-#define SERVER_IDLE_MS		(60 * 1000)	/* unsubscribed, silent */
-#define SERVER_REQUEST_MAX	(4 * 1024 * 1024)	/* one request line */
-#define SERVER_OUT_MAX		(1024 * 1024)	/* unread answers, bytes */
-#define SERVER_READ		65536	/* bytes read per wake-up */
-
-struct server_client {
-	struct engine_server	*srv;
-	int			 fd;
-	struct loop_fd		*ev;
-	struct loop_timer	*idle;		/* closes a silent client */
-	uid_t			 uid;
-	pid_t			 pid;
-	struct buf		 in;
-	struct buf		 out;
-	size_t			 off;		/* of out, already written */
-	int			 subscribed;
-	int			 notified;	/* a "changed" is unread */
-	int			 closing;	/* close once out is written */
-	int			 busy;		/* its lines are being applied */
-	int			 held;		/* lines kept for after a wait */
-	int			 eof;		/* gone during a wait */
-	int64_t			 relay;		/* relay.c: inbox row whose */
-						/* answer it waits for */
-	int64_t			 relay_until;	/* monotonic ms */
-	struct engine_read_slot	 read;		/* server-read.c */
-	size_t			 read_out;	/* a read's answer: may */
-						/* pass SERVER_OUT_MAX */
-	TAILQ_ENTRY(server_client) entry;
-};
-TAILQ_HEAD(server_clients, server_client);
-
-struct engine_server {
-	struct engine		*e;
-	char			*path;
-	int			 fd;
-	struct loop_fd		*ev;
-	struct server_clients	 clients;
-	int			 nclients;
-	int64_t			 idle_ms;
-	int			 resume;	/* server_resume is deferred */
-	int			 waiting;	/* in engine_server_wait */
-	int			 answers;	/* to requests with an id, unsent */
-	int			 relays;	/* clients with a relay waiting */
-	struct loop_timer	*look;		/* their answers, without NOTIFY */
-};
+#include "engine/server-int.h"
 
 static nfds_t	 server_poll_ready(struct engine_server *, struct pollfd *,
 		    struct server_client **);
@@ -112,15 +65,8 @@ static void	 server_refuse(int, const char *);
 static void	 server_client_idle(void *);
 static void	 server_client_free(struct server_client *);
 static void	 server_client_read(struct server_client *);
-static int	 server_client_write(struct server_client *);
-static void	 server_client_lines(struct server_client *);
 static void	 server_client_line(struct server_client *, char *);
 static void	 server_wait_read(struct server_client *);
-static void	 server_resume(void *);
-static void	 server_reply(struct server_client *, cJSON *);
-static void	 server_error(struct server_client *, int, const char *);
-static void	 server_relay(struct server_client *, struct store_inbox *);
-static void	 server_look(void *);
 
 /*
  * Listen on the database's socket.  Without one (a path too long, a
@@ -513,7 +459,7 @@ server_client_read(struct server_client *c)
  * for the database (engine_server_wait), which must then leave c->in
  * alone: busy says so.
  */
-static void
+void
 server_client_lines(struct server_client *c)
 {
 	char	*nl, *line;
@@ -648,7 +594,7 @@ server_wait_read(struct server_client *c)
 }
 
 /* The wait is over: apply what clients sent meanwhile, in order. */
-static void
+void
 server_resume(void *arg)
 {
 	struct engine_server	*srv = arg;
@@ -673,7 +619,7 @@ server_resume(void *arg)
  * idle_ms (server_client_idle), is not reading: drop it.  Returns -1 when
  * the client was freed.
  */
-static int
+int
 server_client_write(struct server_client *c)
 {
 	ssize_t	 n;
@@ -723,7 +669,7 @@ server_client_write(struct server_client *c)
 }
 
 /* Queue one answer line (o is consumed). */
-static void
+void
 server_reply(struct server_client *c, cJSON *o)
 {
 	char	*text;
@@ -738,7 +684,7 @@ server_reply(struct server_client *c, cJSON *o)
 }
 
 /* Queue a refusal of the request itself. */
-static void
+void
 server_error(struct server_client *c, int code, const char *message)
 {
 	cJSON	*o;
@@ -856,118 +802,4 @@ server_client_line(struct server_client *c, char *line)
 	}
 	free(who);
 	engine_wire_clear(&w);
-}
-
-/*
- * A standby relays a command to the leader (relay.c) and keeps the
- * client's later lines until the answer comes (engine_server_relays),
- * so its requests are still answered in order.
- */
-static void
-server_relay(struct server_client *c, struct store_inbox *m)
-{
-	struct engine_server	*srv = c->srv;
-	char			*cause = NULL, *why;
-	int64_t			 id;
-
-	if (engine_relay_secret(m->args_json)) {
-		server_error(c, 4, "secret inputs are not relayed to the "
-		    "leader (the inbox is the shared database): give this "
-		    "command on the node that leads");
-		return;
-	}
-	if (engine_relay_post(srv->e, m, &id, &cause) != 0) {
-		xasprintf(&why, "cannot relay the command to the leader: %s",
-		    cause);
-		server_error(c, 1, why);
-		free(why);
-		free(cause);
-		return;
-	}
-#ifdef SLUICE_TEST_CLOCK
-	engine_test_hold("relayed");
-#endif
-	c->relay = id;
-	c->relay_until = time_mono_ms() + RELAY_WAIT_MS;
-	if (srv->relays++ == 0)
-		loop_timer_start(srv->look, RELAY_LOOK_MS);
-}
-
-/* Now and then, NOTIFY or not: the answers to relayed commands. */
-static void
-server_look(void *arg)
-{
-	struct engine_server	*srv = arg;
-
-	engine_server_relays(srv->e);
-	if (srv->relays > 0)
-		loop_timer_start(srv->look, RELAY_LOOK_MS);
-}
-
-/*
- * Answer the clients whose relayed commands the leader answered, or that
- * waited RELAY_WAIT_MS for it (said in one line; the row stays for the
- * next leader), then go on with what each sent after.
- */
-void
-engine_server_relays(struct engine *e)
-{
-	struct engine_server	*srv = e->server;
-	struct server_client	*c, *c1;
-	struct engine_reply	 r;
-	char			*why;
-	int			 rc;
-
-	if (srv == NULL || srv->relays == 0)
-		return;
-	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
-		if (c->relay == 0)
-			continue;
-		if ((rc = engine_relay_answer(e, c->relay, &r)) != 0)
-			server_reply(c, engine_reply_json(&r));
-		else if (time_mono_ms() >= c->relay_until) {
-			xasprintf(&why, "no leader answered within %d s (it "
-			    "may be taking over); the next leader applies "
-			    "command %lld when it takes over, and 'sluice "
-			    "request' on the request id tells whether it did",
-			    RELAY_WAIT_MS / 1000, (long long)c->relay);
-			server_error(c, 1, why);
-			free(why);
-		} else
-			continue;
-		engine_reply_clear(&r);
-		c->relay = 0;
-		srv->relays--;
-		if (server_client_write(c) != 0)
-			continue;	/* freed */
-		if (c->in.len == 0)
-			continue;
-		if (e->standby)
-			server_client_lines(c);
-		else if (!srv->resume) {
-			/* After the leader's commit: in a turn of its own. */
-			srv->resume = 1;
-			loop_defer(e->loop, server_resume, srv);
-		}
-	}
-}
-
-/*
- * This standby leads now: its socket, with every client as it is, is the
- * engine's.  A relayed command still waiting is answered once the
- * engine's first turn has applied it (engine_server_flush).
- */
-void
-engine_server_adopt(struct engine *e, struct engine *standby)
-{
-	struct engine_server	*srv = standby->server;
-	struct server_client	*c;
-
-	standby->server = NULL;
-	if (srv == NULL)
-		return;
-	srv->e = e;
-	TAILQ_FOREACH(c, &srv->clients, entry)
-		c->read.e = e;
-	e->server = srv;
 }

@@ -129,6 +129,17 @@ engine_conc_step_admit(struct engine *e, struct estep *es)
 }
 
 /*
+ * Whether es's row may hold a key: only a step with a concurrency key is
+ * given one (engine_conc_step_admit), so for any other there is no slot to
+ * pass on when it ends, and no query to ask.
+ */
+int
+engine_conc_step_keyed(const struct estep *es)
+{
+	return (conc_step_of(es) != NULL);
+}
+
+/*
  * Row id ended (or was queued and no longer is): while the key it had
  * has free slots, the rows queued longest for it become ready again.
  */

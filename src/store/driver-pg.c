@@ -45,6 +45,7 @@
 #include "store/store-int.h"
 #include "store/driver.h"
 #include "store/driver-pg.h"
+#include "store/driver-pg-int.h"
 
 #define PG_BYTEA	17	/* type oids we name */
 #define PG_INT8		20
@@ -55,17 +56,6 @@
 
 /* How long one wait for a lock lasts before asking the store again. */
 #define PG_LOCK_SLICE	"100ms"
-
-struct pg_conn {
-	PGconn			*pg;
-	enum store_drv_code	 code;		/* the last failure */
-	char			*message;
-	int64_t			 changes;
-	int64_t			 total;
-	unsigned		 nstmts;	/* names given so far */
-	store_drv_busy_cb	 busy_cb;
-	void			*busy_arg;
-};
 
 struct pg_stmt {
 	struct store_stmt	 base;		/* first: the store's handle */
@@ -86,7 +76,6 @@ struct pg_stmt {
 };
 
 static void	pg_fail(struct pg_conn *, const PGresult *);
-static enum store_drv_code pg_run(struct pg_conn *, const char *);
 static enum store_drv_code pg_int(struct pg_conn *, const char *,
 		    int64_t *);
 static void	pg_rows_clear(struct pg_stmt *);
@@ -245,7 +234,7 @@ pg_message(struct store_conn *conn)
 }
 
 /* Run SQL without parameters, its rows ignored. */
-static enum store_drv_code
+enum store_drv_code
 pg_run(struct pg_conn *c, const char *sql)
 {
 	PGresult	*res;
@@ -841,95 +830,6 @@ pg_busy_handler(struct store_conn *conn, store_drv_busy_cb cb, void *arg)
 	c->busy_arg = arg;
 }
 
-/* Read-only: a hot standby, or a session that says so. */
-static int
-pg_file_readonly(struct store_conn *conn)
-{
-	struct pg_conn	*c = (struct pg_conn *)conn;
-	const char	*v;
-
-	v = PQparameterStatus(c->pg, "in_hot_standby");
-	if (v != NULL && strcmp(v, "on") == 0)
-		return (1);
-	v = PQparameterStatus(c->pg, "default_transaction_read_only");
-	return (v != NULL && strcmp(v, "on") == 0);
-}
-
-/*
- * LISTEN and NOTIFY.  Channels are the store's constant names, never
- * input, so they go into the SQL as they are.
- */
-static enum store_drv_code
-pg_listen(struct store_conn *conn, const char *channel)
-{
-	struct pg_conn	*c = (struct pg_conn *)conn;
-	char		*sql;
-	enum store_drv_code rc;
-
-	if (channel == NULL)
-		return (pg_run(c, "UNLISTEN *"));
-	xasprintf(&sql, "LISTEN %s", channel);
-	rc = pg_run(c, sql);
-	free(sql);
-	return (rc);
-}
-
-static enum store_drv_code
-pg_lazy_commit(struct store_conn *conn)
-{
-	return (pg_run((struct pg_conn *)conn,
-	    "SET LOCAL synchronous_commit = off"));
-}
-
-static enum store_drv_code
-pg_notify(struct store_conn *conn, const char *channel)
-{
-	struct pg_conn	*c = (struct pg_conn *)conn;
-	char		*sql;
-	enum store_drv_code rc;
-
-	xasprintf(&sql, "NOTIFY %s", channel);
-	rc = pg_run(c, sql);
-	free(sql);
-	return (rc);
-}
-
-static int
-pg_listen_fd(struct store_conn *conn)
-{
-	return (PQsocket(((struct pg_conn *)conn)->pg));
-}
-
-/*
- * What was heard: libpq keeps the notifications that came along with a
- * query's answer, which then leave nothing on the socket to wake a poll,
- * so they are looked for even when it is not readable.
- */
-static int
-pg_heard(struct store_conn *conn, int readable,
-    void (*cb)(void *, const char *), void *arg)
-{
-	struct pg_conn	*c = (struct pg_conn *)conn;
-	PGnotify	*n;
-
-	if (readable && !PQconsumeInput(c->pg))
-		return (-1);
-	while ((n = PQnotifies(c->pg)) != NULL) {
-		cb(arg, n->relname);
-		PQfreemem(n);
-	}
-	return (PQstatus(c->pg) == CONNECTION_OK ? 0 : -1);
-}
-
-/* The server is gone from this connection: libpq has given it up. */
-static int
-pg_lost(struct store_conn *conn)
-{
-	struct pg_conn	*c = (struct pg_conn *)conn;
-
-	return (PQstatus(c->pg) == CONNECTION_BAD);
-}
-
 const struct store_driver store_driver_pg = {
 	.name = "postgresql",
 	.server = 1,
@@ -971,12 +871,12 @@ const struct store_driver store_driver_pg = {
 	.identify = pg_identify,
 
 	.busy_handler = pg_busy_handler,
-	.file_readonly = pg_file_readonly,
-	.lost = pg_lost,
+	.file_readonly = store_pg_file_readonly,
+	.lost = store_pg_lost,
 
-	.listen = pg_listen,
-	.lazy_commit = pg_lazy_commit,
-	.notify = pg_notify,
-	.listen_fd = pg_listen_fd,
-	.heard = pg_heard,
+	.listen = store_pg_listen,
+	.lazy_commit = store_pg_lazy_commit,
+	.notify = store_pg_notify,
+	.listen_fd = store_pg_listen_fd,
+	.heard = store_pg_heard,
 };

@@ -102,12 +102,13 @@ sqlite_open(const char *path, int flags, struct store_conn **connp,
 	return (0);
 }
 
-/* Close a connection; its statements are finalized already. */
+/* Close a connection; the store's statements are finalized already. */
 static void
 sqlite_close(struct store_conn *conn)
 {
 	sqlite3	*db = (sqlite3 *)conn;
 
+	store_sqlite_txn_forget(db);
 	if (db != NULL && sqlite3_close(db) != SQLITE_OK)
 		log_debug("%s: %s", __func__, sqlite3_errmsg(db));
 }
@@ -308,7 +309,10 @@ sqlite_begin(struct store_conn *conn, int level, int write)
 {
 	if (level > 0)
 		return (sqlite_exec(conn, "SAVEPOINT store_nested"));
-	return (sqlite_exec(conn, write ? "BEGIN IMMEDIATE" : "BEGIN"));
+	if (write)
+		return (store_sqlite_txn((sqlite3 *)conn,
+		    SQLITE_TXN_BEGIN_WRITE));
+	return (sqlite_exec(conn, "BEGIN"));
 }
 
 static enum store_drv_code
@@ -316,7 +320,7 @@ sqlite_commit(struct store_conn *conn, int level)
 {
 	if (level > 0)
 		return (sqlite_exec(conn, "RELEASE store_nested"));
-	return (sqlite_exec(conn, "COMMIT"));
+	return (store_sqlite_txn((sqlite3 *)conn, SQLITE_TXN_COMMIT));
 }
 
 static enum store_drv_code

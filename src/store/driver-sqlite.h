@@ -40,4 +40,13 @@ enum store_drv_code store_sqlite_code(struct sqlite3 *, int);
 enum store_drv_code	 store_sqlite_backup(struct store_conn *, const char *,
 			     int64_t, char **);
 
+/* driver-sqlite-txn.c: transaction statements kept per connection. */
+enum sqlite_txn_sql {
+	SQLITE_TXN_BEGIN_WRITE,		/* BEGIN IMMEDIATE */
+	SQLITE_TXN_COMMIT,
+	SQLITE_TXN_NSQL
+};
+enum store_drv_code	 store_sqlite_txn(struct sqlite3 *, enum sqlite_txn_sql);
+void			 store_sqlite_txn_forget(struct sqlite3 *);
+
 #endif /* SLUICE_STORE_DRIVER_SQLITE_H */

@@ -548,6 +548,57 @@ static const char schema_v18[] =
 	"PRAGMA user_version = 18;";
 
 /*
+ * Version 19: the step row's checks and its active index's condition as
+ * equalities, not IN lists.  SQLite evaluates an IN list of three or more
+ * constants by first building a table of them, for every statement that
+ * evaluates it: each write of a step row (three in every step of a chain)
+ * built three or four such tables, more CPU than the write itself.  The
+ * CHECKs are swapped in sqlite_schema (as version 15 did); they accept
+ * exactly what they did, so no row need be looked at.  The new text is
+ * longer, so the schema cookie is bumped (store_schema_reload): this
+ * connection reads the schema again and uses the new checks at once.
+ */
+static const char schema_v19[] =
+	"PRAGMA writable_schema = ON;"
+	"UPDATE sqlite_schema SET sql = replace(replace(sql,"
+	" 'CHECK(status IN (''pending'',''ready'',''running'',''waiting'',"
+	"''done'',''failed'',''cancelled'',''skipped'',''queued''))',"
+	" 'CHECK(status = ''pending'' OR status = ''ready'' OR"
+	" status = ''running'' OR status = ''waiting'' OR status = ''done'' OR"
+	" status = ''failed'' OR status = ''cancelled'' OR"
+	" status = ''skipped'' OR status = ''queued'')'),"
+	" 'CHECK (branch_end IN (''join'', ''failed'', ''end''))',"
+	" 'CHECK (branch_end = ''join'' OR branch_end = ''failed'' OR"
+	" branch_end = ''end'')')"
+	" WHERE type = 'table' AND name = 'workflow_steps';"
+	"PRAGMA writable_schema = OFF;"
+	"DROP INDEX workflow_steps_active;"
+	"CREATE INDEX workflow_steps_active ON workflow_steps (status, id)"
+	" WHERE " STORE_STEP_ACTIVE ";";
+static const char schema_v19_after[] =
+	"PRAGMA user_version = 19;";
+
+/*
+ * After a change made in sqlite_schema: a new schema cookie, so that every
+ * connection, this one too, parses the schema again.
+ */
+static int
+store_schema_reload(struct store *s, char **cause)
+{
+	char	*sql;
+	int64_t	 cookie;
+	int	 rc;
+
+	if ((rc = store_query_int(s, "PRAGMA schema_version", &cookie,
+	    cause)) != 0)
+		return (rc);
+	xasprintf(&sql, "PRAGMA schema_version = %lld", (long long)cookie + 1);
+	rc = store_exec(s, sql, cause);
+	free(sql);
+	return (rc);
+}
+
+/*
  * Every schema version in order; each ends by setting user_version (in
  * sql, or in after when a C step runs between the two).  A driver with
  * a dialect of its own (PostgreSQL) names its own list, numbered alike.
@@ -571,6 +622,7 @@ static const struct store_migration store_migrations[] = {
 	{ 16, schema_v16, NULL, NULL },
 	{ 17, schema_v17, NULL, NULL },
 	{ 18, schema_v18, NULL, NULL },
+	{ 19, schema_v19, store_schema_reload, schema_v19_after },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

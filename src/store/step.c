@@ -59,8 +59,8 @@ static const char gate_list_sql[] =
 	" w.parent_id, (SELECT p.name FROM workflows p WHERE p.id = w.parent_id),"
 	" w.created_via, CASE WHEN s.item_of IS NOT NULL THEN s.label END"
 	" FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id"
-	" WHERE s.status = 'waiting' AND s.kind <> 'wait' AND s."
-	STORE_STEP_ACTIVE " ORDER BY s.id";
+	" WHERE s.status = 'waiting' AND s.kind <> 'wait' AND "
+	STORE_STEP_ACTIVE_OF("s.") " ORDER BY s.id";
 
 static char	*store_run_detail(const struct store_workflow *);
 

@@ -263,9 +263,15 @@ void		 store_workflow_clear(struct store_workflow *);
 	" child_id, progress_pct, progress_text"
 extern const struct store_rows store_step_rows;
 /* The condition of the partial index of unfinished rows; queries on a
- * status repeat it so SQLite can use the index. */
-#define STORE_STEP_ACTIVE \
-	"status IN ('pending', 'ready', 'running', 'waiting', 'queued')"
+ * status repeat it so SQLite can use the index.  Equalities, not IN: SQLite
+ * builds a table for an IN list of three or more each time a statement
+ * evaluates it, and every write of a step row evaluates this condition
+ * (schema.c, version 19). */
+#define STORE_STEP_ACTIVE_OF(t) \
+	"(" t "status = 'pending' OR " t "status = 'ready' OR " t \
+	"status = 'running' OR " t "status = 'waiting' OR " t \
+	"status = 'queued')"
+#define STORE_STEP_ACTIVE	STORE_STEP_ACTIVE_OF("")
 int		 store_step_row(struct store_stmt *, void *, char **);
 int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);

@@ -15,10 +15,8 @@ set -- $(leader_wait 1 20000)
 is "${1:-}" 1 "the first node leads"
 epoch=${2:-0}
 node_start 2
-i=0
-while ! grep -q "standing by" "$T_DIR/n2.err" 2>/dev/null && [ $i -lt 200 ]; do
-	sleep 0.05; i=$((i + 1))
-done
+standing_by 2
+ok $? "the second stands by"
 
 DB=$NODE_DB_2
 scr_start 140x20 SLUICE_NODE=n2 SLUICE_SOCKET="$T_DIR/n2.sock" --

@@ -19,7 +19,9 @@
  * one before the newest, made by the migrations up to it and opened by
  * store_open, ends at the newest version with an index led by every
  * column that references a row (without one, deleting a referenced row
- * reads the whole referencing table), and the same as a new database.
+ * reads the whole referencing table), the same as a new database, and
+ * with step rows written without building a table for an IN list (their
+ * checks and active index as equalities, version 19) yet as strict.
  */
 
 #include <sys/types.h>
@@ -54,9 +56,21 @@ static const char schema_sql[] =
 	"SELECT group_concat(type || ' ' || name, ', ') FROM"
 	" (SELECT type, name FROM sqlite_schema ORDER BY type, name)";
 
+/* The writes of a step row every step of a chain makes (schema v19). */
+static const char *const step_writes[] = {
+	"INSERT INTO workflow_steps (updated_at, created_at, workflow_id,"
+	" name, step_key, kind, status) VALUES (1, 1, 1, 'a', 'a', 'tool',"
+	" 'ready')",
+	"UPDATE workflow_steps SET status = 'running' WHERE id = 1",
+	"UPDATE workflow_steps SET status = 'done', result_json = 'null'"
+	" WHERE id = 1",
+};
+
 static int	 test_rm(const char *, const struct stat *, int,
 		     struct FTW *);
 static char	*test_text(const char *, const char *);
+static int	 test_opcode(const char *, const char *, const char *);
+static int	 test_refused(const char *, const char *);
 static void	 test_make(const char *, int64_t);
 static void	 test_from(int64_t, const char *);
 
@@ -92,6 +106,49 @@ test_text(const char *path, const char *sql)
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return (text);
+}
+
+/* How many times sql's program has opcode (EXPLAIN). */
+static int
+test_opcode(const char *path, const char *sql, const char *opcode)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*st;
+	char		*explain;
+	const char	*op;
+	int		 n = 0;
+
+	xasprintf(&explain, "EXPLAIN %s", sql);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
+	    SQLITE_OK || sqlite3_prepare_v2(db, explain, -1, &st, NULL) !=
+	    SQLITE_OK)
+		fatalx("%s: %s", path, sqlite3_errmsg(db));
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		op = (const char *)sqlite3_column_text(st, 1);
+		if (op != NULL && strcmp(op, opcode) == 0)
+			n++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(explain);
+	return (n);
+}
+
+/* Whether a write is refused by a constraint (and rolled back). */
+static int
+test_refused(const char *path, const char *sql)
+{
+	sqlite3	*db;
+	int	 rc;
+
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) !=
+	    SQLITE_OK || sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) !=
+	    SQLITE_OK)
+		fatalx("%s: %s", path, sqlite3_errmsg(db));
+	rc = sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	sqlite3_close(db);
+	return ((rc & 0xff) == SQLITE_CONSTRAINT);
 }
 
 /*
@@ -131,6 +188,7 @@ test_from(int64_t v, const char *fresh)
 	struct store	*s = NULL;
 	char		 name[32], what[128], *path, *cause = NULL, *got;
 	char		*want;
+	size_t		 i;
 
 	snprintf(name, sizeof name, "/v%lld.db", (long long)v);
 	xasprintf(&path, "%s%s", tmpdir, name);
@@ -160,6 +218,23 @@ test_from(int64_t v, const char *fresh)
 	tap_is(got, want, what);
 	free(want);
 	free(got);
+	for (i = 0; i < nitems(step_writes); i++) {
+		snprintf(what, sizeof what, "version %lld: step write %zu "
+		    "builds no table for an IN list", (long long)v, i + 1);
+		tap_is_int(test_opcode(path, step_writes[i], "OpenEphemeral"),
+		    0, what);
+	}
+	snprintf(what, sizeof what, "version %lld: an unknown step status "
+	    "is refused", (long long)v);
+	tap_ok(test_refused(path, "INSERT INTO workflow_steps (updated_at,"
+	    " created_at, workflow_id, name, step_key, kind, status) VALUES"
+	    " (1, 1, 1, 'a', 'a', 'tool', 'finished')"), "%s", what);
+	snprintf(what, sizeof what, "version %lld: an unknown branch end "
+	    "is refused", (long long)v);
+	tap_ok(test_refused(path, "INSERT INTO workflow_steps (updated_at,"
+	    " created_at, workflow_id, name, step_key, kind, status,"
+	    " branch_end) VALUES (1, 1, 1, 'a', 'a', 'tool', 'done', 'x')"),
+	    "%s", what);
 	free(path);
 }
 
