@@ -198,8 +198,8 @@ while [ "$r" -lt "$rounds" ]; do
 		    "$B_DIR/log")"
 		exit 0
 	fi
-	SLUICE=$SLUICE sh "$here/approve-latency.sh" "$n" >"$B_DIR/sqlite" ||
-	    exit 1
+	ROUNDS=1 SLUICE=$SLUICE sh "$here/approve-latency.sh" "$n" \
+	    >"$B_DIR/sqlite" || exit 1
 	sed -n 's/.*p50 \([0-9.]*\) ms p99 \([0-9.]*\) ms.*/sqlite \1 \2/p' \
 	    "$B_DIR/sqlite" >>"$B_DIR/figures"
 	sed 's/^approve to next start (after)/cluster-approve sqlite/' \

@@ -229,6 +229,7 @@ s.connect(sys.argv[1])
 s.sendall(b'{"command":"subscribe"}\n')
 f = s.makefile("rb")
 f.readline()
+open(sys.argv[2] + ".sub", "w").write("subscribed\n")
 s.settimeout(20)
 try:
     for line in f:
@@ -241,7 +242,10 @@ except Exception:
     pass
 PY
 kpid=$!
-sleep 0.3
+i=0
+while [ ! -s "$T_DIR/n2.kept.sub" ] && [ $i -lt 400 ]; do
+	sleep 0.05; i=$((i + 1))
+done
 kill -9 "$(node_pid 3)"	# n2 is the one standby left
 kill -9 "$(node_pid 1)"
 set -- $(leader_wait 2 20000)

@@ -614,6 +614,7 @@ test_gates(struct store *s, const char *path)
 		actor.tty = "-";
 		actor.host = "h";
 		actor.via = NULL;
+		actor.node = NULL;
 		memset(&ae, 0, sizeof ae);
 		ae.action = votes[i].decision;
 		ae.workflow_id = g1;
