@@ -41,12 +41,12 @@
 
 #define STATUS_STALE_LEASES	3	/* a node unseen for 3×L is gone */
 
-static int	status_node_stale(const struct store_node *);
+static int	node_stale(const struct store_node *);
 static void	status_ago(char *, size_t, int64_t);
 
 /* Whether a node has not been seen for longer than 3×L. */
 static int
-status_node_stale(const struct store_node *n)
+node_stale(const struct store_node *n)
 {
 	return (n->age > STATUS_STALE_LEASES * n->lease);
 }
@@ -90,7 +90,7 @@ status_cluster_read(struct client *ctx, const struct store_lease *lease,
 		    n->epoch == lease->epoch && (sc->leader == NULL ||
 		    n->age < sc->leader->age))
 			sc->leader = n;
-		if (strcmp(n->name, sc->node) == 0 && !status_node_stale(n) &&
+		if (strcmp(n->name, sc->node) == 0 && !node_stale(n) &&
 		    (kill((pid_t)n->pid, 0) == 0 || errno == EPERM))
 			sc->local = 1;
 	}
@@ -114,7 +114,7 @@ status_cluster_check(const struct status_cluster *sc,
 		    "leader's lock (sluice engine on a node)");
 	for (i = 0; i < sc->nnodes; i++) {
 		n = &sc->nodes[i];
-		if (!status_node_stale(n))
+		if (!node_stale(n))
 			continue;
 		status_ago(ago, sizeof ago, n->age);
 		status_ago(limit, sizeof limit, STATUS_STALE_LEASES *
@@ -217,7 +217,7 @@ status_cluster_json(cJSON *root, const struct status_cluster *sc,
 		cJSON_AddNumberToObject(e, "lease_ms", (double)n->lease);
 		json_add_time(e, "started_at", n->started);
 		cJSON_AddNumberToObject(e, "seen_ms_ago", (double)n->age);
-		cJSON_AddBoolToObject(e, "stale", status_node_stale(n));
+		cJSON_AddBoolToObject(e, "stale", node_stale(n));
 		cJSON_AddBoolToObject(e, "this_node",
 		    strcmp(n->name, sc->node) == 0);
 		cJSON_AddStringToObject(e, "version", n->version);
