@@ -19,11 +19,15 @@ need_test_build "its hold point"
 
 db_init
 
-# Every process notes its step's name.
+# Every process notes its step's name and lasts 10 ms: brief, so starts
+# are recorded ahead of the slots, yet long enough that processes still
+# run when the group commit's 25 ms are up.  (A bare echo on a quiet host
+# ends all 24 branches within the first 25 ms, and no commit is made while
+# one runs, so none goes to the thread.)
 ledger="$T_DIR/ledger"
 : >"$ledger"
 cat >"$T_DIR/tools.json" <<EOF
-{"quick": {"shell": "echo \"\$SLUICE_STEP\" >>'$ledger'",
+{"quick": {"shell": "echo \"\$SLUICE_STEP\" >>'$ledger'; sleep 0.01",
   "retry": {"max_attempts": 2, "backoff": ["0s"]}}}
 EOF
 export SLUICE_TOOLS="$T_DIR/tools.json"
