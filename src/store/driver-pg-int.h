@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#include <libpq-fe.h>
+#include "store/driver-pg-lib.h"
 
 #include "store/driver.h"
 

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
+#include "store/driver-pg-lib.h"
 
 #include "util/util.h"
 #include "store/driver.h"

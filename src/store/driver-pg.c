@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
+#include "store/driver-pg-lib.h"
 
 #include "util/util.h"
 #include "store/store.h"
@@ -179,6 +179,11 @@ pg_open(const char *path, int flags, struct store_conn **connp, char **cause)
 	if ((vals[0] = pg_conninfo(path)) == NULL) {
 		xasprintf(cause, "cannot open database %s: not a PostgreSQL "
 		    "name (postgresql:service=NAME)", path);
+		return (-1);
+	}
+	if (pg_lib_load(&why) != 0) {
+		xasprintf(cause, "cannot open database %s: %s", path, why);
+		free(why);
 		return (-1);
 	}
 	c = xcalloc(1, sizeof *c);
