@@ -835,6 +835,98 @@ pg_busy_handler(struct store_conn *conn, store_drv_busy_cb cb, void *arg)
 	c->busy_arg = arg;
 }
 
+/*
+ * The id the table's next row will have, drawn from its sequence now
+ * (driver.h); the table's name is the store's constant, never input.
+ */
+static enum store_drv_code
+pg_next_id(struct store_conn *conn, const char *table, int64_t *id)
+{
+	enum store_drv_code	 rc;
+	char			*sql;
+
+	xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s', 'id'))",
+	    table);
+	rc = pg_int((struct pg_conn *)conn, sql, id);
+	free(sql);
+	return (rc);
+}
+
+/* Queue a statement without parameters on a pipeline. */
+static int
+pg_queue(PGconn *pg, const char *sql)
+{
+	return (PQsendQueryParams(pg, sql, 0, NULL, NULL, NULL, NULL, 0));
+}
+
+/*
+ * Post a row (driver.h): BEGIN (no write lock), a commit that does not
+ * wait, the bound INSERT (prepared first when kept and not yet), NOTIFY
+ * and COMMIT, all sent at once and answered at once.  A failure leaves
+ * no transaction open and nothing written.
+ */
+static enum store_drv_code
+pg_post(struct store_stmt *st, const char *channel)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	struct pg_conn	*c = h->c;
+	PGconn		*pg = c->pg;
+	PGresult	*res;
+	Oid		*types = NULL;
+	char		*say;
+	int		 i, n = 0, want, prep = -1, sent, ok;
+
+	if (PQtransactionStatus(pg) != PQTRANS_IDLE) {
+		free(c->message);
+		c->message = xstrdup("a row is posted in a transaction of its "
+		    "own, not inside another");
+		return (c->code = STORE_DRV_ERROR);
+	}
+	if (h->nparams > 0) {
+		types = xcalloc(h->nparams, sizeof *types);
+		for (i = 0; i < h->nparams; i++)
+			types[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
+	}
+	xasprintf(&say, "NOTIFY %s", channel);
+	if ((sent = PQenterPipelineMode(pg)))
+		sent = pg_queue(pg, "BEGIN"), n++;
+	if (sent)
+		sent = pg_queue(pg, "SET LOCAL synchronous_commit = off"), n++;
+	if (sent && h->keep && !h->prepared) {
+		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
+		prep = n++;
+	}
+	want = n++;
+	if (sent && h->keep)
+		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	else if (sent)
+		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	if (sent)
+		sent = pg_queue(pg, say), n++;
+	if (sent)
+		sent = pg_queue(pg, "COMMIT"), n++;
+	if (sent)
+		sent = PQpipelineSync(pg);
+	free(say);
+	free(types);
+	if (!sent) {
+		/* libpq could not send (a lost connection): say why. */
+		PQexitPipelineMode(pg);
+		pg_fail(c, NULL);
+		return (c->code);
+	}
+	res = pg_collect(pg, n, want, prep, &h->prepared);
+	PQexitPipelineMode(pg);
+	if (!(ok = PQresultStatus(res) == PGRES_COMMAND_OK))
+		pg_fail(c, res);
+	PQclear(res);
+	if (PQtransactionStatus(pg) != PQTRANS_IDLE)
+		PQclear(PQexec(pg, "ROLLBACK"));
+	return (ok ? STORE_DRV_OK : c->code);
+}
+
 const struct store_driver store_driver_pg = {
 	.name = "postgresql",
 	.server = 1,
@@ -878,6 +970,8 @@ const struct store_driver store_driver_pg = {
 	.busy_handler = pg_busy_handler,
 	.file_readonly = store_pg_file_readonly,
 	.lost = store_pg_lost,
+	.next_id = pg_next_id,
+	.post = pg_post,
 
 	.listen = store_pg_listen,
 	.lazy_commit = store_pg_lazy_commit,

@@ -213,6 +213,18 @@ struct store_driver {
 	enum store_drv_code (*backup)(struct store_conn *, const char *,
 			     int64_t, char **);
 	/*
+	 * A row relayed to another connection (a standby's command for the
+	 * leader, store/inbox.c).  next_id draws the id a new row of the
+	 * table named will have, before it is written (its seal hashes the
+	 * id).  post runs a bound INSERT as a transaction of its own, in one
+	 * round trip: it takes no write lock (it reads nothing, so it need
+	 * not wait behind another writer), says the channel named at its
+	 * commit, and that commit need not be durable (as lazy_commit's).
+	 */
+	enum store_drv_code (*next_id)(struct store_conn *, const char *,
+			     int64_t *);
+	enum store_drv_code (*post)(struct store_stmt *, const char *);
+	/*
 	 * A server's notifications between connections (PostgreSQL's
 	 * LISTEN and NOTIFY; store/notify.c).  listen subscribes the
 	 * connection to a channel (NULL: to none any more); notify sends
