@@ -486,7 +486,8 @@ engine_txn(struct engine *e)
 		if (e->in_txn)
 			return;
 	}
-	if (store_begin(e->store, &cause) != 0)
+	/* Its first statement is the fence, which takes the lock with it. */
+	if (store_begin_next(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	now = time_mono_ms();
 	if (e->heartbeat_at != 0 && now - e->heartbeat_at < ENGINE_HEARTBEAT_MS)

@@ -854,9 +854,11 @@ pg_exec(struct store_conn *conn, const char *sql)
 }
 
 /*
- * Begin.  A write transaction is only noted here: it begins on the server
- * with its first statement, in that statement's round trip (pg_execute,
- * else pg_flush), where it waits for the write lock.
+ * Begin.  A write transaction whose first statement follows at once
+ * (STORE_DRV_WRITE_NEXT) is only noted here: it begins on the server
+ * with that statement, in its round trip (pg_execute, else pg_flush),
+ * where it waits for the write lock.  Any other begins now, as its
+ * caller counts on (store_begin_within: the lock within a time).
  */
 static enum store_drv_code
 pg_begin(struct store_conn *conn, int level, int write)
@@ -868,7 +870,9 @@ pg_begin(struct store_conn *conn, int level, int write)
 	if (!write)
 		return (pg_run(c, "BEGIN ISOLATION LEVEL REPEATABLE READ"));
 	c->begin_pending = 1;
-	return (STORE_DRV_OK);
+	if (write == STORE_DRV_WRITE_NEXT)
+		return (STORE_DRV_OK);
+	return (pg_flush(c));
 }
 
 /* Put a statement before *sqlp. */
