@@ -28,6 +28,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,17 +70,29 @@ static const char node_held_sql[] =
 	" AND classid::bigint = (?::bigint >> 32)"
 	" AND objid::bigint = (?::bigint & 4294967295)";
 
-/* Write this node's row: seen now, in its role (epoch 0: none). */
+/*
+ * Send this node's row, seen now in its role (epoch 0: none), without
+ * waiting for the answer (store_answer reads it): the leader's heartbeat,
+ * which must not hold up its loop.
+ */
 int
-store_node_seen(struct store *s, const struct store_node *n, char **cause)
+store_node_seen_send(struct store *s, const struct store_node *n,
+    char **cause)
 {
-	if (store_runf(s, "note this node", node_seen_sql, "ttixit", n->name,
-	    n->role, n->pid, n->epoch != 0 ? n->epoch : STORE_NULL, n->lease,
-	    n->version) != 0) {
-		xasprintf(cause, "%s", store_last_error(s));
-		return (-1);
-	}
-	return (0);
+	char		 pid[24], epoch[24], lease[24];
+	const char	*values[6];
+
+	snprintf(pid, sizeof pid, "%lld", (long long)n->pid);
+	snprintf(epoch, sizeof epoch, "%lld", (long long)n->epoch);
+	snprintf(lease, sizeof lease, "%lld", (long long)n->lease);
+	values[0] = n->name;
+	values[1] = n->role;
+	values[2] = pid;
+	values[3] = n->epoch != 0 ? epoch : NULL;
+	values[4] = lease;
+	values[5] = n->version;
+	return (store_send(s, "note this node", node_seen_sql, 6, values,
+	    cause));
 }
 
 /* A clean stop: the node's row goes (if it is still this process's). */

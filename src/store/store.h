@@ -523,8 +523,7 @@ void		 store_lease_clear(struct store_lease *);
 /* leader.c: cluster leadership's lock session (PostgreSQL). */
 int		 store_leader_session(struct store *, int64_t, char **);
 int		 store_leader_engine_session(struct store *, int64_t, char **);
-int		 store_leader_try(struct store *, int *, char **);
-int		 store_leader_ping(struct store *, char **);
+int		 store_leader_try_send(struct store *, char **);
 #define STORE_LEADER_KEY	INT64_C(0x736c75696365)	/* "sluice" */
 
 /*
@@ -541,8 +540,8 @@ struct store_node {
 	int64_t		 age;		/* ms since it was last seen */
 	char		*version;	/* its sluice's */
 };
-int		 store_node_seen(struct store *, const struct store_node *,
-		     char **);
+int		 store_node_seen_send(struct store *,
+		     const struct store_node *, char **);
 int		 store_node_gone(struct store *, const char *, int64_t);
 int		 store_nodes(struct store *, struct store_node **, size_t *,
 		     char **);
@@ -558,6 +557,16 @@ int		 store_listen(struct store *, const char *, char **);
 int		 store_notify(struct store *, const char *, char **);
 int		 store_listen_fd(struct store *);
 int		 store_heard(struct store *, int, store_heard_cb, void *);
+
+/*
+ * answer.c: a statement sent now and answered later (a server's), read
+ * as store_listen_fd becomes readable: 1 waiting, 0 done, -1 failed.
+ */
+int		 store_send(struct store *, const char *, const char *, int,
+		     const char *const *, char **);
+int		 store_sent(const struct store *);
+int		 store_answer(struct store *, int, int64_t *, char **);
+int		 store_answer_wait(struct store *, int64_t, int64_t *, char **);
 
 /* concurrency.c: the slots of concurrency keys, counted from the rows. */
 int		 store_conc_runs_held(struct store *, const char *, int64_t *);
