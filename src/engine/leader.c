@@ -143,14 +143,17 @@ leader_open(struct loop *loop, const char *db, int64_t lease, char **cause)
 		leader_free(l);
 		return (NULL);
 	}
+	/* Not a reason to stop: the next node to start tries again. */
+	(void)store_node_prune(l->lock);
 	l->timer = loop_timer_create(loop, leader_poll, l);
 	return (l);
 }
 
 /*
  * Let go of the lock (its session ends) and of the keeper; a node that
- * stops of its own accord takes its row with it, once the answer in
- * flight is in (waited for a moment: a cut-off node does not hang).
+ * stops of its own accord says so in its row ("stopped", for status),
+ * once the answer in flight is in (waited for a moment: a cut-off node
+ * does not hang).
  */
 void
 leader_free(struct leader *l)
@@ -170,7 +173,7 @@ leader_free(struct leader *l)
 	if (l->lock != NULL &&
 	    store_answer_wait(l->lock, LEADER_GONE_MS, &v, &cause) == 0 &&
 	    !store_lost(l->lock))
-		(void)store_node_gone(l->lock, l->node.name, l->node.pid);
+		(void)store_node_stopped(l->lock, l->node.name, l->node.pid);
 	free(cause);
 	store_close(l->lock);
 	free(l->node.name);

@@ -49,11 +49,19 @@ static const char node_seen_sql[] =
 	" started_at = CASE WHEN nodes.pid = excluded.pid"
 	"  THEN nodes.started_at ELSE excluded.started_at END,"
 	" pid = excluded.pid";
-static const char node_gone_sql[] =
-	"DELETE FROM nodes WHERE name = ? AND pid = ?";
+/*
+ * A clean stop keeps the row, as "stopped" since now; rows stopped for
+ * longer than STORE_NODE_KEEP_MS go (a node taken out of the cluster).
+ */
+static const char node_stopped_sql[] =
+	"UPDATE nodes SET role = 'stopped', epoch = NULL, seen_at = " NODE_NOW
+	" WHERE name = ? AND pid = ?";
+static const char node_prune_sql[] =
+	"DELETE FROM nodes WHERE role = 'stopped' AND seen_at < " NODE_NOW
+	" - ?";
 static const char node_list_sql[] =
 	"SELECT name, role, pid, epoch, lease_ms, started_at, "
-	NODE_NOW " - seen_at, version FROM nodes ORDER BY name";
+	NODE_NOW " - seen_at, version, seen_at FROM nodes ORDER BY name";
 /* The leader's node (its row of the engine row's epoch) and the epoch. */
 static const char node_leader_sql[] =
 	"SELECT e.epoch, (SELECT n.name FROM nodes n WHERE n.role = 'leader'"
@@ -95,12 +103,27 @@ store_node_seen_send(struct store *s, const struct store_node *n,
 	    cause));
 }
 
-/* A clean stop: the node's row goes (if it is still this process's). */
+/*
+ * A clean stop: the node's row (if it is still this process's) says
+ * "stopped", and rows stopped long ago go.
+ */
 int
-store_node_gone(struct store *s, const char *name, int64_t pid)
+store_node_stopped(struct store *s, const char *name, int64_t pid)
 {
-	return (store_runf(s, "forget this node", node_gone_sql, "ti", name,
-	    pid));
+	int	 rc;
+
+	if ((rc = store_runf(s, "note this node stopped", node_stopped_sql,
+	    "ti", name, pid)) != 0)
+		return (rc);
+	return (store_node_prune(s));
+}
+
+/* Forget the nodes stopped more than STORE_NODE_KEEP_MS ago. */
+int
+store_node_prune(struct store *s)
+{
+	return (store_runf(s, "forget nodes stopped long ago", node_prune_sql,
+	    "i", (int64_t)STORE_NODE_KEEP_MS));
 }
 
 /* Read one node row. */
@@ -118,6 +141,7 @@ node_row(struct store_stmt *st, void *p, char **cause)
 	n->started = store_col_int64(st, 5);
 	n->age = store_col_int64(st, 6);
 	n->version = store_column_text(st, 7);
+	n->seen = store_col_int64(st, 8);
 	return (0);
 }
 
