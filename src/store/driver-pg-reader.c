@@ -300,10 +300,28 @@ pgr_names(const char *p, size_t len, const char *word)
 }
 
 /*
+ * Past a string literal at p (its opening quote), with backslash escapes
+ * in an E'' string: a string's words are data, never called (what runs
+ * SQL from a string is refused by name).
+ */
+static const char *
+pgr_string(const char *p, int escapes)
+{
+	for (p++; *p != '\0'; p++) {
+		if (escapes && *p == '\\' && p[1] != '\0')
+			p++;
+		else if (*p == '\'' && p[1] == '\'')
+			p++;
+		else if (*p == '\'')
+			return (p + 1);
+	}
+	return (p);
+}
+
+/*
  * The text's guard: one statement, a SELECT or WITH, no word refused
- * anywhere in it (in a quoted name or a string too: a member's values
- * come as parameters, so the text is the store's own).  0, or the
- * store code with why.
+ * outside its strings (in a quoted name too).  0, or the store code
+ * with why.
  */
 static int
 pgr_guard(const char *sql, char **cause)
@@ -313,6 +331,10 @@ pgr_guard(const char *sql, char **cause)
 	int		 first = 1;
 
 	while (*p != '\0') {
+		if (*p == '\'') {
+			p = pgr_string(p, 0);
+			continue;
+		}
 		if (p[0] == '-' && p[1] == '-') {
 			p += strcspn(p, "\n");
 			continue;
@@ -326,6 +348,18 @@ pgr_guard(const char *sql, char **cause)
 			}
 			break;
 		}
+		/*
+		 * What could hide a string's end from the scan: block
+		 * comments (which nest) and dollar quotes.  The store's
+		 * SQL has neither.
+		 */
+		if ((p[0] == '/' && p[1] == '*') || (p[0] == '$' &&
+		    !isdigit((unsigned char)p[1]))) {
+			xasprintf(cause, "read: %s are refused in members' "
+			    "reads", *p == '/' ? "block comments" :
+			    "dollar quotes");
+			return (STORE_ERR);
+		}
 		if ((p[0] == 'u' || p[0] == 'U') && p[1] == '&') {
 			xasprintf(cause, "read: U& escapes are refused");
 			return (STORE_READONLY);
@@ -338,6 +372,10 @@ pgr_guard(const char *sql, char **cause)
 		while (isalnum((unsigned char)*p) || *p == '_' || *p == '$')
 			p++;
 		len = (size_t)(p - w);
+		if (len == 1 && (*w == 'E' || *w == 'e') && *p == '\'') {
+			p = pgr_string(p, 1);
+			continue;
+		}
 		if (first) {
 			first = 0;
 			if (!pgr_names(w, len, "SELECT") &&

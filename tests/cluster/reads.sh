@@ -194,6 +194,15 @@ for n in $LEAD $SB; do
 	    [ "$OUT" = "$(cat "$T_DIR/owner.log")" ] && echo 0 || echo 1)" \
 	    "log --json through node $n equals the owner's (400 lines)"
 done
+member "$SB" audit --verify
+is "$RC" 0 "audit --verify through standby n$SB"
+like "$OUT" "audit trail intact" "  finds the trail intact"
+cl_sluice 1 status >/dev/null 2>&1
+orc=$?
+member "$SB" status
+is "$RC" "$orc" "status through standby n$SB exits as the owner's ($orc)"
+like "$OUT" "leader +n$LEAD, epoch" "  and shows the cluster: the leader"
+like "$OUT" "n$SB +standby" "  and the nodes"
 is "$(pg_sql "SELECT count(*) FROM pg_stat_activity
     WHERE application_name = 'sluice reader' AND usename = 'reader1'")" 2 \
     "the two nodes read as reader1, on a connection each"
@@ -214,7 +223,11 @@ for sql in \
     "LISTEN sluice" \
     "COPY workflows TO STDOUT" \
     "DO 'BEGIN DELETE FROM workflows; END'" \
-    "SELECT * FROM workflows FOR UPDATE"; do
+    "SELECT * FROM workflows FOR UPDATE" \
+    "SELECT \"pg_sleep\"(30)" \
+    "SELECT \$\$'\$\$ AS a, pg_sleep(30) AS b, \$\$'\$\$ AS c" \
+    "SELECT E'\\'' AS a, pg_terminate_backend(1) AS b, '' AS c" \
+    "SELECT /* ' */ pg_sleep(30) /* ' */"; do
 	a=$(raw "$LEAD" "$sql")
 	like "$a" '"code":1' "refused: $sql"
 	ok "$(echo "$a" | grep -q '"message":"[^"]*"' &&
