@@ -315,7 +315,12 @@ engine_answer(struct engine *e, const struct store_inbox *m,
 	free(text);
 }
 
-/* Apply every new command in the inbox, in order. */
+/*
+ * Apply every new command in the inbox, in order.  In cluster mode a
+ * standby may withdraw a command its leader did not answer in time
+ * (server-relay.c) until this turn holds the write lock: what is new is
+ * read again under it, so a withdrawn command is never applied.
+ */
 void
 engine_inbox(struct engine *e)
 {
@@ -326,6 +331,16 @@ engine_inbox(struct engine *e)
 
 	if (store_inbox_new(e->store, &list, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
+	if (n > 0 && e->leader != NULL && !e->in_txn) {
+		store_inboxes_free(list, n);
+		engine_txn(e);
+		if (store_inbox_new(e->store, &list, &n, &cause) != 0)
+			engine_store_fatal(e, cause);
+#ifdef SLUICE_TEST_CLOCK
+		if (n > 0)
+			engine_test_hold("inbox");
+#endif
+	}
 	for (i = 0; i < n; i++) {
 		if (store_inbox_sealed(&list[i]))
 			engine_apply(e, &list[i], &r);

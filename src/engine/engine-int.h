@@ -586,6 +586,10 @@ int		 engine_relay_answer(struct engine *, int64_t,
 		     struct engine_reply *);
 int		 engine_relay_secret(const char *);
 
+/* relay-late.c: a relayed command no leader answered in time. */
+void		 engine_relay_late(struct engine *, int64_t,
+		     struct engine_reply *);
+
 /* server.c: the socket, DB.sock. */
 struct engine_server;
 int		 engine_server_open(struct engine *, char **);

@@ -242,6 +242,16 @@ int		 engine_workflow_status(struct engine *, int64_t,
 #define ENGINE_REQUEST_ID_LEN	32	/* ours: 128 random bits in hex */
 #define ENGINE_REQUEST_ID_MAX	64	/* anyone's */
 
+/*
+ * Why secret inputs are refused in cluster mode, by the leader and by a
+ * standby: the engine keeps them on its own disk for the life of the run,
+ * and the node that takes over would run the steps with "***" instead.
+ */
+#define ENGINE_CLUSTER_SECRETS \
+	"secret inputs are refused in cluster mode: the leader would keep " \
+	"them on its own disk only, and a node taking over would not have " \
+	"them; use a site secret ({{secrets.NAME}}), kept on every node"
+
 struct engine_request {
 	const char	*command;	/* start approve reject cancel ... */
 	const char	*request;	/* the client's id for it, or NULL */

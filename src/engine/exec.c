@@ -334,7 +334,9 @@ engine_spawn_one(struct engine *e, struct estep *es)
  * (between a commit and a step's start), "apply" (a socket request read,
  * not applied), "answer" (a request committed, not yet answered),
  * "prune" (a prune batch's first slice done, before it looks for
- * requests) and "ended" (a run's end written, not yet committed).
+ * requests), "ended" (a run's end written, not yet committed) and
+ * "inbox" (a cluster leader's turn holds the write lock and has read
+ * relayed commands, not applied them).
  */
 void
 engine_test_hold(const char *point)

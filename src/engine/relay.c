@@ -29,8 +29,9 @@
  * the row, so "sluice request ID" on any node says whether it applied.
  *
  * No leader answering within RELAY_WAIT_MS (it died or froze and no
- * standby has taken over yet) is said in one line; the row stays in
- * the inbox and the next leader applies it when it takes over.  When
+ * standby has taken over yet): the standby withdraws the row, if no
+ * turn has it, and says "not applied", or says the outcome is unknown
+ * (relay-late.c).  When
  * this standby takes over itself, the socket and its clients go to the
  * new engine as they are (engine_standby_adopt): none is dropped, and a
  * relayed command still waiting is answered from its row once the new

@@ -41,9 +41,7 @@ server_relay(struct server_client *c, struct store_inbox *m)
 	int64_t			 id;
 
 	if (engine_relay_secret(m->args_json)) {
-		server_error(c, 4, "secret inputs are not relayed to the "
-		    "leader (the inbox is the shared database): give this "
-		    "command on the node that leads");
+		server_error(c, 4, ENGINE_CLUSTER_SECRETS);
 		return;
 	}
 	if (engine_relay_post(srv->e, m, &id, &cause) != 0) {
@@ -76,8 +74,8 @@ server_look(void *arg)
 
 /*
  * Answer the clients whose relayed commands the leader answered, or that
- * waited RELAY_WAIT_MS for it (said in one line; the row stays for the
- * next leader), then go on with what each sent after.
+ * waited RELAY_WAIT_MS for it (relay-late.c: withdrawn, or its outcome
+ * unknown), then go on with what each sent after.
  */
 void
 engine_server_relays(struct engine *e)
@@ -85,7 +83,6 @@ engine_server_relays(struct engine *e)
 	struct engine_server	*srv = e->server;
 	struct server_client	*c, *c1;
 	struct engine_reply	 r;
-	char			*why;
 	int			 rc;
 
 	if (srv == NULL || srv->relays == 0)
@@ -96,13 +93,8 @@ engine_server_relays(struct engine *e)
 		if ((rc = engine_relay_answer(e, c->relay, &r)) != 0)
 			server_reply(c, engine_reply_json(&r));
 		else if (time_mono_ms() >= c->relay_until) {
-			xasprintf(&why, "no leader answered within %d s (it "
-			    "may be taking over); the next leader applies "
-			    "command %lld when it takes over, and 'sluice "
-			    "request' on the request id tells whether it did",
-			    RELAY_WAIT_MS / 1000, (long long)c->relay);
-			server_error(c, 1, why);
-			free(why);
+			engine_relay_late(e, c->relay, &r);
+			server_reply(c, engine_reply_json(&r));
 		} else
 			continue;
 		engine_reply_clear(&r);

@@ -48,6 +48,9 @@ static const char inbox_seal_sql[] =
 	"UPDATE inbox SET seal = ? WHERE id = ?";
 static const char inbox_reply_sql[] =
 	"UPDATE inbox SET state = ?, reply = ?, handled_at = ? WHERE id = ?";
+static const char inbox_withdraw_sql[] =
+	"UPDATE inbox SET state = 'refused', reply = ?, handled_at = ?"
+	" WHERE id = ? AND state = 'new'";
 
 /* Fill an inbox row from a row of INBOX_COLUMNS. */
 static int
@@ -216,6 +219,34 @@ store_inbox_reply(struct store *s, int64_t id, const char *state,
 {
 	return (store_runf(s, "answer command", inbox_reply_sql, "ttii", state,
 	    reply, now, id));
+}
+
+/*
+ * Withdraw a command no engine has applied (a standby whose leader did
+ * not answer, server-relay.c): refused, with reply, in a write
+ * transaction, so never in the middle of a turn, which reads the inbox
+ * under the same lock (engine_inbox).  Waits ms at most for the lock.
+ * 0 with *withdrawn 1 (it was new: no engine will apply it) or 0 (an
+ * engine answered it first), STORE_BUSY (a turn held the lock all the
+ * while: it may be applying it), or an error.
+ */
+int
+store_inbox_withdraw(struct store *s, int64_t id, const char *reply,
+    int64_t ms, int *withdrawn, char **cause)
+{
+	int	 rc;
+
+	*withdrawn = 0;
+	if ((rc = store_begin_within(s, ms, cause)) != 0)
+		return (rc);
+	if (store_runf(s, "withdraw command", inbox_withdraw_sql, "tii", reply,
+	    time_now_ms(), id) != 0) {
+		xasprintf(cause, "%s", store_last_error(s));
+		store_rollback(s);
+		return (STORE_ERR);
+	}
+	*withdrawn = s->drv->changes(s->conn) == 1;
+	return (store_commit(s, cause));
 }
 
 /* Free what one inbox row owns, and the row. */

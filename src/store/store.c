@@ -331,16 +331,18 @@ store_busy(void *arg, int count)
 	int64_t			 now = time_mono_ms(), left;
 	int			 ms;
 
-	if (count == 0)
+	if (count == 0 && s->busy_until == 0)
 		s->busy_since = now;
 	left = s->busy_timeout - (now - s->busy_since);
-	if (left <= 0 && store_wait_cb == NULL) {
+	if (s->busy_until != 0)		/* store_begin_within: its end */
+		left = s->busy_until - now;
+	if (left <= 0 && (store_wait_cb == NULL || s->busy_until != 0)) {
 		s->busy_waited = now - s->busy_since;	/* for store_fail */
 		return (0);
 	}
 	ms = delays[count < (int)nitems(delays) ? count : (int)nitems(delays) -
 	    1];
-	if (store_wait_cb != NULL) {
+	if (store_wait_cb != NULL && s->busy_until == 0) {
 		store_wait_cb(store_wait_arg, s->path, now - s->busy_since, ms);
 		return (1);
 	}
@@ -779,6 +781,24 @@ store_begin(struct store *s, char **cause)
 		return (rc);
 	s->depth++;
 	return (0);
+}
+
+/*
+ * Start a write transaction, waiting for the lock ms at most even in a
+ * process that waits out a busy database for ever (store_set_waiter): a
+ * standby's loop that must not stand still behind a frozen leader's
+ * turn (STORE_BUSY: it did not get the lock).
+ */
+int
+store_begin_within(struct store *s, int64_t ms, char **cause)
+{
+	int	 rc;
+
+	s->busy_since = time_mono_ms();
+	s->busy_until = s->busy_since + ms;
+	rc = store_begin(s, cause);
+	s->busy_until = 0;
+	return (rc);
 }
 
 /*

@@ -87,6 +87,7 @@ void		 store_close(struct store *);
 const char	*store_path(const struct store *);
 int		 store_is_readonly(const struct store *);
 int		 store_begin(struct store *, char **);
+int		 store_begin_within(struct store *, int64_t, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
@@ -797,6 +798,8 @@ int		 store_inbox_get(struct store *, int64_t, struct store_inbox **,
 		     char **);
 int		 store_inbox_reply(struct store *, int64_t, const char *,
 		     const char *, int64_t);
+int		 store_inbox_withdraw(struct store *, int64_t, const char *,
+		     int64_t, int *, char **);
 void		 store_inbox_free(struct store_inbox *);
 void		 store_inboxes_free(struct store_inbox *, size_t);
 

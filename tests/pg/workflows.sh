@@ -107,6 +107,11 @@ like "$OUT" "+++ greet v2" "template diff"
 like "$OUT" "goodbye" "  shows the change"
 run_sluice audit --verify
 expect_rc 0 "the chain still holds"
+run_sluice status
+unlike "$OUT$ERR" "audit" "status finds no audit problem (its head, its newest row)"
+run_sluice status --json
+is "$(json_query "$OUT" "SELECT count(*) FROM d, json_each(json_extract(j,
+    '$.problems')) WHERE value LIKE '%audit%'")" 0 "  nor does status --json"
 
 # --- the audit trail is append-only, by rights and by triggers -------------------
 
@@ -124,6 +129,8 @@ as_role sluice_owner "TRUNCATE audit CASCADE"
 like "$OUT" "audit is append-only" "  and so is a truncate"
 run_sluice audit --verify
 expect_rc 1 "the row added behind sluice's back breaks the chain"
+run_sluice status
+like "$OUT" "unhashed newest row" "  and status names the unhashed newest row"
 
 # --- a reader reads and may not write --------------------------------------------
 

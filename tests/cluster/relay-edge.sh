@@ -1,0 +1,212 @@
+#!/bin/sh
+# relay-edge.sh: the edges of relaying commands through a standby
+# (SPEC §14, sluice(1) CLUSTER "Nodes").  A primary with a synchronous
+# standby; nodes with a long lease (cluster.lease_ms 20000), so a frozen
+# leader keeps its lock past a relayed command's 8 s wait:
+#
+# - the leader frozen between turns: an approval through a standby is
+#   answered "not applied ... withdrawn" at 8 s, its inbox row is
+#   refused, and the leader woken (SIGCONT) never applies it; given
+#   again, it applies once;
+# - the leader frozen inside the turn that took the relayed approval
+#   (SLUICE_TEST_HOLD=inbox): the standby cannot withdraw it and says the
+#   outcome is unknown and how to learn it; woken, the leader applies it
+#   once and "sluice request ID" says applied;
+# - secret inputs are refused in cluster mode, through a standby's
+#   socket, the leader's and with no socket (a takeover would lose
+#   them), and the value is in no file sluice or PostgreSQL wrote (a
+#   plain input relayed the same way is found there: the search reaches
+#   the data) and in no output;
+# - after commands relayed from every node, "sluice status" on each finds
+#   no audit problem and "audit --verify" is clean.
+. "$TOP_SRCDIR/tests/lib.sh"
+. "$TOP_SRCDIR/tests/pg-lib.sh"
+. "$TOP_SRCDIR/tests/cluster/cluster-lib.sh"
+
+echo '{"cluster": {"lease_ms": 20000}}' >"$SLUICE_SITE_CONFIG"
+
+# step_of WF NAME: the id of step NAME of run WF.
+step_of() {
+	pg_sql "SELECT id FROM workflow_steps WHERE workflow_id = $1
+	    AND name = '$2' ORDER BY id DESC LIMIT 1"
+}
+
+# wait_sql SQL WANT: up to 10 s for SQL's answer to be WANT.
+wait_sql() {
+	_i=0
+	while [ "$(pg_sql "$1")" != "$2" ] && [ $_i -lt 200 ]; do
+		sleep 0.05; _i=$((_i + 1))
+	done
+	[ "$(pg_sql "$1")" = "$2" ]
+}
+
+# on N ARGS...: sluice on node N; $RC, $OUT, $ERR, and its seconds in $SECS.
+on() {
+	_t0=$(now_ms)
+	cl_sluice "$@" >"$T_DIR/c.out" 2>"$T_DIR/c.err" </dev/null
+	RC=$?
+	SECS=$(( ($(now_ms) - _t0) / 1000 ))
+	OUT=$(cat "$T_DIR/c.out")
+	ERR=$(cat "$T_DIR/c.err")
+}
+
+# stopped PID: the process is stopped (SIGSTOP), within 10 s.
+stopped() {
+	_i=0
+	until [ "$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)" = T ]; do
+		[ $_i -lt 200 ] || return 1
+		sleep 0.05; _i=$((_i + 1))
+	done
+}
+
+cat >"$T_DIR/gate.json" <<JSON
+{
+ "ask": {"gate": {"message": "go on?"}, "next": "after"},
+ "after": {"shell": "echo after:\$SLUICE_WORKFLOW_ID >> $T_DIR/ledger"}
+}
+JSON
+: >"$T_DIR/ledger"
+
+cl_setup standby
+node_start 1
+set -- $(leader_wait 1 20000)
+is "${1:-}" 1 "n1 leads"
+SLUICE_TEST_HOLD=inbox
+export SLUICE_TEST_HOLD
+node_start 2		# once it leads, stops itself in its first inbox turn
+unset SLUICE_TEST_HOLD
+standing_by 2
+ok $? "n2 stands by (lease 20 s)"
+
+# --- the leader frozen between turns: withdrawn, never applied ---------------
+wf=$(cl_sluice 1 run "$T_DIR/gate.json")
+ask=$(step_of "$wf" ask)
+wait_sql "SELECT status FROM workflow_steps WHERE id = $ask" waiting
+ok $? "the gate waits (run $wf, step $ask)"
+kill -STOP "$(node_pid 1)"
+on 2 approve "$ask" -m "while n1 is frozen"
+is "$RC" 1 "an approval through n2 while the leader is frozen: exit 1 after ${SECS} s"
+like "$ERR" "not applied: no leader answered within 8 s" "  not applied"
+like "$ERR" "was withdrawn and no leader will apply it" "  withdrawn ($ERR)"
+is "$(pg_sql "SELECT state FROM inbox WHERE step_id = $ask AND node = 'n2'")" \
+    refused "its inbox row is refused"
+req=$(pg_sql "SELECT request FROM inbox WHERE step_id = $ask AND node = 'n2'")
+like "$ERR" "request $req" "  the line names the request ($req)"
+kill -CONT "$(node_pid 1)"
+# The leader heard the NOTIFY while frozen: its next turn reads the inbox;
+# a start through it is one more turn, and ENGINE_POLL_MS (5 s) passes.
+cl_sluice 1 run "$T_DIR/gate.json" >/dev/null
+sleep 6
+is "$(pg_sql "SELECT count(*) FROM approvals WHERE step_id = $ask")" 0 \
+    "woken, the leader did not apply the withdrawn approval"
+is "$(pg_sql "SELECT status FROM workflow_steps WHERE id = $ask")" waiting \
+    "  the gate still waits"
+is "$(grep -c "^after:$wf\$" "$T_DIR/ledger")" 0 "  the next step never ran"
+on 2 request "$req"
+is "$RC" 1 "'sluice request $req' on n2: not applied"
+like "$OUT" "request $req: not applied" "  in words ($OUT)"
+on 2 approve "$ask" -m "again, n1 awake"
+is "$RC" 0 "given again through n2, it is applied ($ERR)"
+wait_sql "SELECT count(*) FROM workflow_steps WHERE workflow_id = $wf
+    AND name = 'after' AND status = 'done'" 1
+ok $? "  the next step ran"
+is "$(pg_sql "SELECT count(*) || ' ' || max(comment) FROM approvals
+    WHERE step_id = $ask")" "1 again, n1 awake" "  one approval, the second"
+is "$(grep -c "^after:$wf\$" "$T_DIR/ledger")" 1 "  once"
+
+# --- the leader frozen inside the turn that took it: the outcome unknown -----
+kill -TERM "$(node_pid 1)"
+set -- $(leader_wait 2 30000)
+is "${1:-}" 2 "n1 stopped: n2 leads"
+node_start 3
+standing_by 3
+ok $? "n3 stands by"
+wf2=$(cl_sluice 2 run "$T_DIR/gate.json")
+ask2=$(step_of "$wf2" ask)
+wait_sql "SELECT status FROM workflow_steps WHERE id = $ask2" waiting
+ok $? "a gate waits (run $wf2, step $ask2)"
+on 3 approve "$ask2" -m "while n2 holds its turn"
+is "$RC" 1 "an approval through n3 that n2's frozen turn took: exit 1 after ${SECS} s"
+like "$ERR" "could not be withdrawn" "  not withdrawn"
+like "$ERR" "whether it is applied is unknown" "  the outcome unknown"
+req2=$(pg_sql "SELECT request FROM inbox WHERE step_id = $ask2 AND node = 'n3'")
+like "$ERR" "'sluice request $req2' on any node tells" "  and how to learn it ($ERR)"
+stopped "$(node_pid 2)"
+ok $? "n2 is held in its turn"
+is "$(pg_sql "SELECT state FROM inbox WHERE step_id = $ask2 AND node = 'n3'")" \
+    new "the row stays for the turn that has it"
+kill -CONT "$(node_pid 2)"
+wait_sql "SELECT count(*) FROM workflow_steps WHERE workflow_id = $wf2
+    AND name = 'after' AND status = 'done'" 1
+ok $? "woken, n2 applies it and the run goes on"
+is "$(pg_sql "SELECT count(*) FROM approvals WHERE step_id = $ask2")" 1 \
+    "  once"
+on 3 request "$req2"
+is "$RC" 0 "'sluice request $req2' on n3 says applied"
+like "$OUT" "request $req2: applied" "  in words ($OUT)"
+
+# --- secret inputs are not relayed, and leave no trace -----------------------
+node_start 1
+standing_by 1
+ok $? "n1 stands by again"
+SECRET="sekr1t-$$-Qz8"
+PLAIN="plain-$$-Wv3"
+printf '%s\n' "$SECRET" >"$T_DIR/pw.txt"
+cat >"$T_DIR/sec.json" <<'JSON'
+{"inputs": {"pw": {"secret": true, "required": true}},
+ "flow": {"start": {"shell": "test -n \"$P\"", "env": {"P": "{{input.pw}}"}}}}
+JSON
+cat >"$T_DIR/plain.json" <<'JSON'
+{"inputs": {"who": {}},
+ "flow": {"start": {"shell": "true", "env": {"W": "{{input.who}}"}}}}
+JSON
+runs=$(pg_sql "SELECT count(*) FROM workflows")
+on 3 run "$T_DIR/sec.json" -i "pw=@$T_DIR/pw.txt"
+is "$RC" 4 "a secret input through standby n3 is refused (exit 4)"
+like "$ERR" "secret inputs are refused in cluster mode" "  saying why"
+like "$ERR" "a node taking over would not have them" "  ($ERR)"
+printf '%s\n' "$SECRET" | on 3 run "$T_DIR/sec.json" -i pw=@-
+is "$RC" 4 "  from standard input too"
+on 2 run "$T_DIR/sec.json" -i "pw=@$T_DIR/pw.txt"
+is "$RC" 4 "on the leader n2 too (it would keep it on its disk alone)"
+like "$ERR" "secret inputs are refused in cluster mode" "  saying why"
+SLUICE_SOCKET="$T_DIR/none.sock" "$SLUICE" --db "$NODE_DB_3" run \
+    "$T_DIR/sec.json" -i "pw=@$T_DIR/pw.txt" >"$T_DIR/c.out" 2>"$T_DIR/c.err"
+ok $(($? == 0)) "with no socket answering, it is refused too"
+like "$(cat "$T_DIR/c.err")" "secret inputs are refused in cluster mode" \
+    "  saying why"
+is "$(pg_sql "SELECT count(*) FROM workflows")" "$runs" "  no run was recorded"
+is "$(find "$T_DIR" -name '*.secrets' | wc -l)" 0 "  and no node kept a file of secret inputs"
+on 3 run "$T_DIR/plain.json" -i "who=$PLAIN"
+is "$RC" 0 "a plain input through n3 is relayed"
+rm -f "$T_DIR/pw.txt"
+pg_sql "CHECKPOINT" >/dev/null
+pg_sql standby "CHECKPOINT" >/dev/null 2>&1
+# Every file but the flows (which name no value): PostgreSQL's data
+# directories (tables, WAL) and logs, the nodes' logs and directories,
+# the clients' output.
+hits() {
+	grep -rla -- "$1" "$T_DIR" 2>/dev/null | grep -v '\.json$'
+}
+ok "$([ -n "$(hits "$PLAIN")" ] && echo 0 || echo 1)" \
+    "the search finds the relayed plain input ($(hits "$PLAIN" | wc -l) files)"
+is "$(hits "$SECRET")" "" "the secret value is in no file sluice or PostgreSQL wrote"
+
+# --- the audit trail after relayed commands from every node ------------------
+on 1 run "$T_DIR/plain.json" -i who=n1
+is "$RC" 0 "a start relayed through n1"
+on 2 run "$T_DIR/plain.json" -i who=n2
+is "$RC" 0 "a start on the leader n2"
+is "$(pg_sql "SELECT string_agg(DISTINCT node, ' ' ORDER BY node) FROM audit
+    WHERE node IS NOT NULL")" "n1 n2 n3" "audit rows came through every node"
+for n in 1 2 3; do
+	on $n status
+	unlike "$OUT$ERR" "audit" "status on n$n finds no audit problem"
+done
+on 1 audit --verify
+is "$RC" 0 "audit --verify is clean"
+like "$OUT" "audit trail intact" "  the chain holds ($OUT)"
+on 3 audit
+like "$OUT" "on n3" "audit names the node a command came through"
+
+cl_done
