@@ -41,7 +41,7 @@
  *
  * Statements come as the store's SQLite SQL and are translated as the
  * engine's are (driver-pg-sql.c).  A page is one FETCH: a member's read
- * blocks the engine's loop for at most statement_timeout.
+ * blocks the engine's loop for at most statement_timeout (PGR_STATEMENT_MS).
  */
 
 #include <ctype.h>
@@ -60,11 +60,16 @@
 #include "store/driver-pg.h"
 
 #define PGR_FETCH		100	/* rows in a page */
-#define PGR_STATEMENT_MS	1000	/* one statement's work, at most */
+/*
+ * One statement's work, at most: a read holds the node's loop that long,
+ * which must still send the leader's heartbeat (every L/4, L at least
+ * 1 s) and poll a standby's takeover in time.
+ */
+#define PGR_STATEMENT_MS	250
 
 /* Set at login, so RESET returns to them. */
 #define PGR_OPTIONS \
-	"-c statement_timeout=1000 -c lock_timeout=100" \
+	"-c statement_timeout=250 -c lock_timeout=100" \
 	" -c idle_in_transaction_session_timeout=10000" \
 	" -c default_transaction_read_only=on"
 

@@ -47,22 +47,12 @@ export SLUICE_SITE_CONFIG
 # $ERR.
 member() {
 	_n=$1; shift
-	setpriv --reuid="$MEMBER" --regid="$MEMBER" --init-groups \
-	    env SLUICE_SOCKET="$T_DIR/n$_n.sock" HOME="$T_DIR" \
-	    "$SLUICE" --db "$MEMBER_DB" "$@" \
-	    >"$T_DIR/m.out" 2>"$T_DIR/m.err" </dev/null
-	RC=$?
-	OUT=$(cat "$T_DIR/m.out")
-	ERR=$(cat "$T_DIR/m.err")
+	cl_member "$MEMBER" "$MEMBER_DB" "$_n" "$@"
 }
 
 # open_sock N: node N's socket, once there, the member's to connect to.
 open_sock() {
-	_i=0
-	while [ ! -S "$T_DIR/n$1.sock" ] && [ $_i -lt 200 ]; do
-		sleep 0.05; _i=$((_i + 1))
-	done
-	chgrp "$MEMBER" "$T_DIR/n$1.sock" && chmod 0660 "$T_DIR/n$1.sock"
+	cl_open_sock "$1" "$MEMBER"
 }
 
 # raw N SQL: one read request on node N's socket as the member; the
@@ -236,9 +226,14 @@ for sql in \
 	    [ "$(echo "$a" | wc -l)" = 1 ] && echo 0 || echo 1)" \
 	    "  with one line: $(echo "$a" | sed 's/.*"message":"\([^"]*\)".*/\1/')"
 done
+a=$(raw "$LEAD" "SELECT count(*) FROM generate_series(1, 1000000000)")
+like "$a" "read stopped: a page took more than 250 ms" \
+    "a read that takes too long is stopped, in one line"
 is "$(pg_sql "SELECT count(*) FROM workflows")" "$nwf" "no run was deleted"
 is "$(engine_sessions)" "$before" \
     "the engines' sessions are all still there (pg_stat_activity)"
+is "$(node_epoch "$LEAD")" "$(lead_now | cut -d' ' -f2)" \
+    "node $LEAD still leads, in the same epoch"
 is "$(pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
     AND pid IN (SELECT pid FROM pg_stat_activity
     WHERE application_name = 'sluice reader')")" 0 \
