@@ -559,6 +559,14 @@ pgr_cursor_open(struct store_reader *base, const char *sql,
 	if (PQtransactionStatus(r->pg) != PQTRANS_IDLE)
 		(void)pgr_run(r, "ROLLBACK", PGRES_COMMAND_OK, NULL, NULL);
 	rc = pgr_declare(r, text, &p, p.types, &untyped, cause);
+	if (rc != 0 && PQstatus(r->pg) != CONNECTION_OK) {
+		/* The server ended the session while it was idle: again. */
+		free(*cause);
+		*cause = NULL;
+		if ((rc = pgr_connect(r, cause)) != 0)
+			goto out;
+		rc = pgr_declare(r, text, &p, p.types, &untyped, cause);
+	}
 	if (rc != 0 && untyped) {
 		free(*cause);
 		*cause = NULL;

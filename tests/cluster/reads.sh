@@ -241,6 +241,19 @@ is "$(pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
 a=$(raw "$LEAD" "SELECT count(*) FROM workflows")
 is "$a" "{\"code\":0,\"rows\":[[$nwf]]}" "a plain read still answers"
 
+# --- the console's change counter, and a session the server ended ---------
+v1=$(raw "$LEAD" "PRAGMA data_version")
+cl_sluice 1 run "$T_DIR/one.json" >/dev/null
+v2=$(raw "$LEAD" "PRAGMA data_version")
+ok "$(echo "$v1" | grep -q '"rows":\[\[[0-9]' && [ "$v1" != "$v2" ] &&
+    echo 0 || echo 1)" \
+    "PRAGMA data_version (the console's change counter) moves with a commit ($v1, $v2)"
+pg_sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+    WHERE application_name = 'sluice reader'" >/dev/null
+member "$SB" list --limit 5 --json
+is "$RC" 0 "a reader's session the server ended is made again at the next read ($ERR)"
+nwf=$(pg_sql "SELECT count(*) FROM workflows")
+
 # --- a reader's login that may write is refused ----------------------------
 printf '{"cluster": {"reader": "%s"}}\n' "$PG_DB" >"$T_DIR/site-owner.json"
 chmod 0644 "$T_DIR/site-owner.json"
