@@ -118,6 +118,14 @@ engine_sessions() {
 	    FROM pg_stat_activity WHERE usename = 'sluice_owner'"
 }
 
+# A bad cluster.reader is refused with its place, and nothing starts.
+printf '{"cluster": {"reader": "/var/lib/sluice/sluice.db"}}\n' >"$T_DIR/bad.json"
+SLUICE_SITE_CONFIG="$T_DIR/bad.json" timeout 20 "$SLUICE" --db "$PG_DB" \
+    engine >/dev/null 2>"$T_DIR/bad.err"
+is "$?" 2 "a cluster.reader that is not a postgresql: name is refused"
+like "$(cat "$T_DIR/bad.err")" "bad.json: \$.cluster.reader: expected the reader's login" \
+    "  with its place ($(cat "$T_DIR/bad.err"))"
+
 cl_start_nodes
 for n in 1 2 3; do open_sock $n; done
 
