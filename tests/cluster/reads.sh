@@ -207,6 +207,14 @@ is "$(pg_sql "SELECT count(*) FROM pg_stat_activity
     WHERE application_name = 'sluice reader' AND usename = 'reader1'")" 2 \
     "the two nodes read as reader1, on a connection each"
 
+# Figures only (bench/ owns goals): a member's list beside the owner's.
+t0=$(now_ms)
+for i in 1 2 3 4 5 6 7 8 9 10; do member "$SB" list --json; done
+t1=$(now_ms)
+for i in 1 2 3 4 5 6 7 8 9 10; do cl_sluice 1 list --json >/dev/null; done
+t2=$(now_ms)
+echo "# list --json: $(( (t1 - t0) / 10 )) ms through standby n$SB's socket, $(( (t2 - t1) / 10 )) ms direct as the owner (loaded host: $(cut -d' ' -f1 /proc/loadavg))"
+
 # --- the guard --------------------------------------------------------------
 before=$(engine_sessions)
 nwf=$(pg_sql "SELECT count(*) FROM workflows")
