@@ -227,14 +227,18 @@ pgr_connect(struct pg_reader *r, char **cause)
 	PQfinish(r->pg);
 	r->pg = PQconnectdbParams(keys, vals, 1);
 	if (r->pg == NULL || PQstatus(r->pg) != CONNECTION_OK) {
-		xasprintf(cause, "cannot log in for members' reads as %s: %.*s",
-		    r->login, r->pg != NULL ? (int)strcspn(PQerrorMessage(r->pg),
-		    "\n") : 13, r->pg != NULL ? PQerrorMessage(r->pg) :
-		    "out of memory");
+		/* Not the name itself: it may hold a password. */
+		xasprintf(cause, "members' reads: cannot log in as the "
+		    "reader's login (cluster.reader): %.*s", r->pg != NULL ?
+		    (int)strcspn(PQerrorMessage(r->pg), "\n") : 13,
+		    r->pg != NULL ? PQerrorMessage(r->pg) : "out of memory");
 		return (STORE_ERR);
 	}
-	if (pgr_run(r, PGR_RIGHTS, PGRES_TUPLES_OK, &res, cause) != 0)
+	if (pgr_run(r, PGR_RIGHTS, PGRES_TUPLES_OK, &res, cause) != 0) {
+		PQfinish(r->pg);	/* unchecked: never read on it */
+		r->pg = NULL;
 		return (STORE_ERR);
+	}
 	more = PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "f") != 0;
 	who = PQntuples(res) == 1 ? PQgetvalue(res, 0, 1) : "?";
 	if (more) {
@@ -265,7 +269,7 @@ store_pg_reader_open(const char *login, store_reader_yield_cb yield,
 	(void)arg;
 	*rp = NULL;
 	if (pg_lib_load(&why) != 0) {
-		xasprintf(cause, "cannot open database %s: %s", login, why);
+		xasprintf(cause, "members' reads: %s", why);
 		free(why);
 		return (STORE_ERR);
 	}
@@ -559,6 +563,14 @@ pgr_cursor_open(struct store_reader *base, const char *sql,
 	if (PQtransactionStatus(r->pg) != PQTRANS_IDLE)
 		(void)pgr_run(r, "ROLLBACK", PGRES_COMMAND_OK, NULL, NULL);
 	rc = pgr_declare(r, text, &p, p.types, &untyped, cause);
+	if (rc != 0 && PQstatus(r->pg) != CONNECTION_OK) {
+		/* The server ended the session while it was idle: again. */
+		free(*cause);
+		*cause = NULL;
+		if ((rc = pgr_connect(r, cause)) != 0)
+			goto out;
+		rc = pgr_declare(r, text, &p, p.types, &untyped, cause);
+	}
 	if (rc != 0 && untyped) {
 		free(*cause);
 		*cause = NULL;

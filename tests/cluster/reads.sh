@@ -118,6 +118,14 @@ engine_sessions() {
 	    FROM pg_stat_activity WHERE usename = 'sluice_owner'"
 }
 
+# A bad cluster.reader is refused with its place, and nothing starts.
+printf '{"cluster": {"reader": "/var/lib/sluice/sluice.db"}}\n' >"$T_DIR/bad.json"
+SLUICE_SITE_CONFIG="$T_DIR/bad.json" timeout 20 "$SLUICE" --db "$PG_DB" \
+    engine >/dev/null 2>"$T_DIR/bad.err"
+is "$?" 2 "a cluster.reader that is not a postgresql: name is refused"
+like "$(cat "$T_DIR/bad.err")" "bad.json: \$.cluster.reader: expected the reader's login" \
+    "  with its place ($(cat "$T_DIR/bad.err"))"
+
 cl_start_nodes
 for n in 1 2 3; do open_sock $n; done
 
@@ -199,6 +207,14 @@ is "$(pg_sql "SELECT count(*) FROM pg_stat_activity
     WHERE application_name = 'sluice reader' AND usename = 'reader1'")" 2 \
     "the two nodes read as reader1, on a connection each"
 
+# Figures only (bench/ owns goals): a member's list beside the owner's.
+t0=$(now_ms)
+for i in 1 2 3 4 5 6 7 8 9 10; do member "$SB" list --json; done
+t1=$(now_ms)
+for i in 1 2 3 4 5 6 7 8 9 10; do cl_sluice 1 list --json >/dev/null; done
+t2=$(now_ms)
+echo "# list --json: $(( (t1 - t0) / 10 )) ms through standby n$SB's socket, $(( (t2 - t1) / 10 )) ms direct as the owner (loaded host: $(cut -d' ' -f1 /proc/loadavg))"
+
 # --- the guard --------------------------------------------------------------
 before=$(engine_sessions)
 nwf=$(pg_sql "SELECT count(*) FROM workflows")
@@ -240,6 +256,19 @@ is "$(pg_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'
     "the reader holds no advisory lock"
 a=$(raw "$LEAD" "SELECT count(*) FROM workflows")
 is "$a" "{\"code\":0,\"rows\":[[$nwf]]}" "a plain read still answers"
+
+# --- the console's change counter, and a session the server ended ---------
+v1=$(raw "$LEAD" "PRAGMA data_version")
+cl_sluice 1 run "$T_DIR/one.json" >/dev/null
+v2=$(raw "$LEAD" "PRAGMA data_version")
+ok "$(echo "$v1" | grep -q '"rows":\[\[[0-9]' && [ "$v1" != "$v2" ] &&
+    echo 0 || echo 1)" \
+    "PRAGMA data_version (the console's change counter) moves with a commit ($v1, $v2)"
+pg_sql "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+    WHERE application_name = 'sluice reader'" >/dev/null
+member "$SB" list --limit 5 --json
+is "$RC" 0 "a reader's session the server ended is made again at the next read ($ERR)"
+nwf=$(pg_sql "SELECT count(*) FROM workflows")
 
 # --- a reader's login that may write is refused ----------------------------
 printf '{"cluster": {"reader": "%s"}}\n' "$PG_DB" >"$T_DIR/site-owner.json"
