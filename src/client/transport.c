@@ -299,7 +299,6 @@ client_submit(struct store *s, const struct flow_tools *tools,
 	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
 	struct engine	*e;
 	int64_t		 deadline;
-	char		*path;
 	int		 rc;
 
 	memset(r, 0, sizeof *r);
@@ -329,11 +328,7 @@ client_submit(struct store *s, const struct flow_tools *tools,
 		 * would take the lease from it, so it goes by the inbox.
 		 */
 		if (store_is_server(s) && q->secret) {
-			path = client_sock_path(store_path(s));
-			xasprintf(cause, "secret inputs reach the engine only "
-			    "over its socket, %s, which does not answer",
-			    path);
-			free(path);
+			xasprintf(cause, "%s", ENGINE_CLUSTER_SECRETS);
 			return (-1);
 		}
 		if (store_is_server(s))

@@ -148,6 +148,8 @@ struct engine	*engine_standby_open(struct loop *, struct store *, char **);
 void		 engine_standby_free(struct engine *);
 const char	*engine_node_name(void);
 void		 engine_node_set(const char *);
+/* server-read.c: members' reads log in as this (cluster.reader). */
+void		 engine_read_login_set(const char *);
 
 /*
  * leader.c: cluster mode (a postgresql: database).  leader_open opens the
@@ -239,6 +241,16 @@ int		 engine_workflow_status(struct engine *, int64_t,
  */
 #define ENGINE_REQUEST_ID_LEN	32	/* ours: 128 random bits in hex */
 #define ENGINE_REQUEST_ID_MAX	64	/* anyone's */
+
+/*
+ * Why secret inputs are refused in cluster mode, by the leader and by a
+ * standby: the engine keeps them on its own disk for the life of the run,
+ * and the node that takes over would run the steps with "***" instead.
+ */
+#define ENGINE_CLUSTER_SECRETS \
+	"secret inputs are refused in cluster mode: the leader would keep " \
+	"them on its own disk only, and a node taking over would not have " \
+	"them; use a site secret ({{secrets.NAME}}), kept on every node"
 
 struct engine_request {
 	const char	*command;	/* start approve reject cancel ... */

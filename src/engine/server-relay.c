@@ -41,9 +41,7 @@ server_relay(struct server_client *c, struct store_inbox *m)
 	int64_t			 id;
 
 	if (engine_relay_secret(m->args_json)) {
-		server_error(c, 4, "secret inputs are not relayed to the "
-		    "leader (the inbox is the shared database): give this "
-		    "command on the node that leads");
+		server_error(c, 4, ENGINE_CLUSTER_SECRETS);
 		return;
 	}
 	if (engine_relay_post(srv->e, m, &id, &cause) != 0) {
@@ -133,5 +131,6 @@ engine_server_adopt(struct engine *e, struct engine *standby)
 	srv->e = e;
 	TAILQ_FOREACH(c, &srv->clients, entry)
 		c->read.e = e;
+	engine_read_adopt(e, standby);
 	e->server = srv;
 }

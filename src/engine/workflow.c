@@ -468,6 +468,12 @@ engine_wf_start(struct engine *e, const struct store_inbox *m, int64_t *id,
 		engine_secret_wipe(secrets);
 		secrets = NULL;
 	}
+	if (secrets != NULL && e->leader != NULL) {
+		/* Kept on this node's disk: a node taking over has them not. */
+		xasprintf(cause, "%s", ENGINE_CLUSTER_SECRETS);
+		rc = 4;
+		goto out;
+	}
 	v = cJSON_GetObjectItemCaseSensitive(a, "input");
 	if (!cJSON_IsObject(v)) {
 		cJSON_DeleteItemFromObjectCaseSensitive(a, "input");

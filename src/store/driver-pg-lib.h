@@ -38,6 +38,7 @@
 	X(PQenterPipelineMode) \
 	X(PQerrorMessage) \
 	X(PQexec) \
+	X(PQexecParams) \
 	X(PQexitPipelineMode) \
 	X(PQfinish) \
 	X(PQfreemem) \
@@ -46,6 +47,7 @@
 	X(PQgetisnull) \
 	X(PQgetlength) \
 	X(PQgetvalue) \
+	X(PQisBusy) \
 	X(PQmakeEmptyPGresult) \
 	X(PQnfields) \
 	X(PQnotifies) \
@@ -82,6 +84,7 @@ int	 pg_lib_load(char **);
 #define PQenterPipelineMode	(*pg_lib.PQenterPipelineMode)
 #define PQerrorMessage	(*pg_lib.PQerrorMessage)
 #define PQexec		(*pg_lib.PQexec)
+#define PQexecParams	(*pg_lib.PQexecParams)
 #define PQexitPipelineMode	(*pg_lib.PQexitPipelineMode)
 #define PQfinish	(*pg_lib.PQfinish)
 #define PQfreemem	(*pg_lib.PQfreemem)
@@ -90,6 +93,7 @@ int	 pg_lib_load(char **);
 #define PQgetisnull	(*pg_lib.PQgetisnull)
 #define PQgetlength	(*pg_lib.PQgetlength)
 #define PQgetvalue	(*pg_lib.PQgetvalue)
+#define PQisBusy	(*pg_lib.PQisBusy)
 #define PQmakeEmptyPGresult	(*pg_lib.PQmakeEmptyPGresult)
 #define PQnfields	(*pg_lib.PQnfields)
 #define PQnotifies	(*pg_lib.PQnotifies)

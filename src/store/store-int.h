@@ -65,12 +65,15 @@ struct store {
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */
 	int64_t			 last_audit_id;	/* the row audit.c wrote last */
+	int64_t			 requests_pruned; /* request.c: when, ms */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
 	char			*migration_backup; /* backup.c: copy made */
 	int64_t			 migrated_from;	/* schema before, or 0 */
 	int64_t			 lock_lease;	/* leader.c: a lock session's */
 						/* idle limit, ms, or 0 */
+	int			 sent;		/* answer.c: an answer is */
+						/* awaited */
 };
 
 /* store.c: what store_identify found in an existing database. */
@@ -307,5 +310,32 @@ struct cJSON	*store_wire_int(int64_t);
 struct cJSON	*store_wire_blob(const void *, size_t);
 int		 store_wire_read(const struct cJSON *,
 		     struct store_wire_value *);
+
+/*
+ * reader.c: members' reads, on a read connection the engine keeps for
+ * them (store.h), from the driver of the database's kind: each reader's
+ * struct begins with struct store_reader, each cursor's with struct
+ * store_cursor, and reader.c calls through the ops.
+ */
+struct store_reader_ops {
+	void	(*close)(struct store_reader *);
+	int	(*cursor_open)(struct store_reader *, const char *,
+		    const struct cJSON *, struct store_cursor **, char **);
+	int	(*cursor_page)(struct store_cursor *, struct cJSON *,
+		    char **);
+	void	(*cursor_close)(struct store_cursor *);
+};
+struct store_reader {
+	const struct store_reader_ops	*ops;
+};
+struct store_cursor {
+	struct store_reader		*r;
+};
+/* driver-sqlite-reader.c: a database file's. */
+int		 store_sqlite_reader_open(const char *, store_reader_yield_cb,
+		     void *, struct store_reader **, char **);
+/* driver-pg-reader.c: a postgresql: database's, on the reader's login. */
+int		 store_pg_reader_open(const char *, store_reader_yield_cb,
+		     void *, struct store_reader **, char **);
 
 #endif /* SLUICE_STORE_INT_H */

@@ -12,8 +12,9 @@
 #   (SLUICE_TEST_HOLD=inbox): the standby cannot withdraw it and says the
 #   outcome is unknown and how to learn it; woken, the leader applies it
 #   once and "sluice request ID" says applied;
-# - secret inputs are refused through a standby's socket and with no
-#   socket, and the value is in no file sluice or PostgreSQL wrote (a
+# - secret inputs are refused in cluster mode, through a standby's
+#   socket, the leader's and with no socket (a takeover would lose
+#   them), and the value is in no file sluice or PostgreSQL wrote (a
 #   plain input relayed the same way is found there: the search reaches
 #   the data) and in no output;
 # - after commands relayed from every node, "sluice status" on each finds
@@ -162,16 +163,20 @@ JSON
 runs=$(pg_sql "SELECT count(*) FROM workflows")
 on 3 run "$T_DIR/sec.json" -i "pw=@$T_DIR/pw.txt"
 is "$RC" 4 "a secret input through standby n3 is refused (exit 4)"
-like "$ERR" "secret inputs are not relayed to the leader" "  saying why"
-like "$ERR" "give this command on the node that leads" "  and where to give it"
+like "$ERR" "secret inputs are refused in cluster mode" "  saying why"
+like "$ERR" "a node taking over would not have them" "  ($ERR)"
 printf '%s\n' "$SECRET" | on 3 run "$T_DIR/sec.json" -i pw=@-
 is "$RC" 4 "  from standard input too"
+on 2 run "$T_DIR/sec.json" -i "pw=@$T_DIR/pw.txt"
+is "$RC" 4 "on the leader n2 too (it would keep it on its disk alone)"
+like "$ERR" "secret inputs are refused in cluster mode" "  saying why"
 SLUICE_SOCKET="$T_DIR/none.sock" "$SLUICE" --db "$NODE_DB_3" run \
     "$T_DIR/sec.json" -i "pw=@$T_DIR/pw.txt" >"$T_DIR/c.out" 2>"$T_DIR/c.err"
 ok $(($? == 0)) "with no socket answering, it is refused too"
-like "$(cat "$T_DIR/c.err")" "secret inputs reach the engine only over its socket" \
+like "$(cat "$T_DIR/c.err")" "secret inputs are refused in cluster mode" \
     "  saying why"
 is "$(pg_sql "SELECT count(*) FROM workflows")" "$runs" "  no run was recorded"
+is "$(find "$T_DIR" -name '*.secrets' | wc -l)" 0 "  and no node kept a file of secret inputs"
 on 3 run "$T_DIR/plain.json" -i "who=$PLAIN"
 is "$RC" 0 "a plain input through n3 is relayed"
 rm -f "$T_DIR/pw.txt"
