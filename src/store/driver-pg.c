@@ -1004,17 +1004,6 @@ store_pg_notify(struct store_conn *conn, const char *channel)
 	return (rc);
 }
 
-/*
- * A commit that need not wait to be durable (store_inbox_post_say): the
- * setting counts at the COMMIT, so it goes with it.
- */
-enum store_drv_code
-store_pg_lazy_commit(struct store_conn *conn)
-{
-	return (pg_at_commit((struct pg_conn *)conn,
-	    "SET LOCAL synchronous_commit = off"));
-}
-
 static int
 pg_in_transaction(struct store_conn *conn)
 {
@@ -1142,13 +1131,6 @@ pg_next_id(struct store_conn *conn, const char *table, int64_t *id)
 	return (rc);
 }
 
-/* Queue a statement without parameters on a pipeline. */
-static int
-pg_queue(PGconn *pg, const char *sql)
-{
-	return (PQsendQueryParams(pg, sql, 0, NULL, NULL, NULL, NULL, 0));
-}
-
 /*
  * Post a row (driver.h): BEGIN (no write lock), a commit that does not
  * wait, the bound INSERT (prepared first when kept and not yet), NOTIFY
@@ -1162,11 +1144,13 @@ pg_post(struct store_stmt *st, const char *channel)
 	struct pg_conn	*c = h->c;
 	PGconn		*pg = c->pg;
 	PGresult	*res;
+	struct pg_pipe	 p;
 	Oid		*types = NULL;
 	char		*say;
-	int		 i, n = 0, want, prep = -1, sent, ok;
+	int		 i, sent, ok;
 
-	if (PQtransactionStatus(pg) != PQTRANS_IDLE) {
+	if (c->begin_pending || c->npending > 0 ||
+	    PQtransactionStatus(pg) != PQTRANS_IDLE) {
 		free(c->message);
 		c->message = xstrdup("a row is posted in a transaction of its "
 		    "own, not inside another");
@@ -1177,16 +1161,18 @@ pg_post(struct store_stmt *st, const char *channel)
 		for (i = 0; i < h->nparams; i++)
 			types[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
 	}
+	memset(&p, 0, sizeof p);
+	p.prep = p.lock = p.last = -1;
 	xasprintf(&say, "NOTIFY %s", channel);
 	if ((sent = PQenterPipelineMode(pg)))
-		sent = pg_queue(pg, "BEGIN"), n++;
+		sent = pg_queue(pg, "BEGIN", &p.n);
 	if (sent)
-		sent = pg_queue(pg, "SET LOCAL synchronous_commit = off"), n++;
+		sent = pg_queue(pg, "SET LOCAL synchronous_commit = off", &p.n);
 	if (sent && h->keep && !h->prepared) {
 		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
-		prep = n++;
+		p.prep = p.n++;
 	}
-	want = n++;
+	p.want = p.n++;
 	if (sent && h->keep)
 		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
 		    (const char *const *)h->values, h->lengths, h->formats, 0);
@@ -1194,20 +1180,22 @@ pg_post(struct store_stmt *st, const char *channel)
 		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
 		    (const char *const *)h->values, h->lengths, h->formats, 0);
 	if (sent)
-		sent = pg_queue(pg, say), n++;
+		sent = pg_queue(pg, say, &p.n);
 	if (sent)
-		sent = pg_queue(pg, "COMMIT"), n++;
+		sent = pg_queue(pg, "COMMIT", &p.n);
 	if (sent)
 		sent = PQpipelineSync(pg);
 	free(say);
 	free(types);
+	/* Its id was drawn, not the sequence's default: none to read. */
+	c->lastval_known = 0;
 	if (!sent) {
 		/* libpq could not send (a lost connection): say why. */
 		PQexitPipelineMode(pg);
 		pg_fail(c, NULL);
 		return (c->code);
 	}
-	res = pg_collect(pg, n, want, prep, &h->prepared);
+	res = pg_collect(c, &p, &h->prepared);
 	PQexitPipelineMode(pg);
 	if (!(ok = PQresultStatus(res) == PGRES_COMMAND_OK))
 		pg_fail(c, res);
@@ -1264,7 +1252,6 @@ const struct store_driver store_driver_pg = {
 	.post = pg_post,
 
 	.listen = store_pg_listen,
-	.lazy_commit = store_pg_lazy_commit,
 	.notify = store_pg_notify,
 	.listen_fd = store_pg_listen_fd,
 	.heard = store_pg_heard,
