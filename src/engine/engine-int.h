@@ -231,6 +231,7 @@ struct engine {
 	struct estep_queue	 ended;		/* reaped while committing */
 	struct engine_committer	*committer;	/* commit-thread.c, or NULL */
 	int			 committing;	/* its commit under way */
+	int			 just_committed; /* starting what it recorded */
 	int			 spawning;	/* in engine_spawn */
 	struct estep_queue	 loglater;	/* with log lines to write */
 	struct estep_tree	 running;
@@ -241,6 +242,7 @@ struct engine {
 
 	struct loop_timer	*more;		/* yield: drain next turn */
 	struct loop_timer	*poll;		/* inbox, a slow fallback */
+	int			 poll_now;	/* a leader's: after a beat */
 	struct loop_timer	*pidrec;	/* record new pids, at the latest */
 	struct loop_timer	*group;		/* a waiting commit's limit */
 	int64_t			 txn_at;	/* monotonic ms the txn began */
@@ -309,6 +311,7 @@ void		 engine_store_fatal(struct engine *, const char *)
 void		 engine_kick(struct engine *);
 int		 engine_lease_held(struct engine *);
 int		 engine_leader_attach(struct engine *, char **);
+void		 leader_after_beat(struct leader *, void (*)(void *), void *);
 void		 engine_superseded(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_timers_rearm(struct engine *, int64_t);

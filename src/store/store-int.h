@@ -65,12 +65,15 @@ struct store {
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */
 	int64_t			 last_audit_id;	/* the row audit.c wrote last */
+	int64_t			 requests_pruned; /* request.c: when, ms */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
 	char			*migration_backup; /* backup.c: copy made */
 	int64_t			 migrated_from;	/* schema before, or 0 */
 	int64_t			 lock_lease;	/* leader.c: a lock session's */
 						/* idle limit, ms, or 0 */
+	int			 sent;		/* answer.c: an answer is */
+						/* awaited */
 };
 
 /* store.c: what store_identify found in an existing database. */
