@@ -147,7 +147,11 @@ cmd_init_server(struct client *ctx, char *path)
 		free(path);
 		return (client_store_fail(ctx, rc, cause));
 	}
-	if (existed) {
+	if (existed && !r.owner) {
+		cli_printf("%s: a sluice database (schema version %d); "
+		    "nothing changed: its owner's sluice init gives the "
+		    "rights\n", path, STORE_SCHEMA_VERSION);
+	} else if (existed) {
 		cli_printf("%s: a sluice database (schema version %d); rights "
 		    "given again\n", path, STORE_SCHEMA_VERSION);
 	} else {
