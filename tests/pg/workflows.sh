@@ -177,6 +177,9 @@ expect_rc 2 "backup refuses a PostgreSQL database"
 like "$ERR" "back it up with pg_dump (pg_dump -Fc) or pgBackRest, not sluice backup" \
     "  naming pg_dump and pgBackRest"
 ok $(test ! -e "$T_DIR/copy.db"; echo $?) "  writing nothing"
+run_sluice backup --help
+like "$OUT" "refused: back it up with
+pg_dump (pg_dump -Fc) or pgBackRest" "backup --help says so too"
 
 sed "s/^/# engine: /" "$T_DIR/engine.err"
 kill -TERM "$EPID"
