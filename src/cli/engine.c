@@ -77,8 +77,10 @@ const struct cli_cmd cli_cmd_engine = {
 	    "nodes share it:\none leads, the others stand by and take over "
 	    "within the lease (3 s) when\nit dies, freezes or loses "
 	    "PostgreSQL; each listens on $SLUICE_SOCKET, a\nstandby too: "
-	    "it relays commands to the leader and tells its consoles\nof "
-	    "the leader's commits.  The lease is the site config's\n"
+	    "it relays commands to the leader, tells its consoles\nof "
+	    "the leader's commits and answers members' reads, logged in "
+	    "as the\nsite config's cluster.reader.  The lease is the site "
+	    "config's\n"
 	    "cluster.lease_ms if set; each node writes its row for "
 	    "\"sluice status\".\nSee CLUSTER in sluice(1).\n",
 	.run = cmd_engine_run

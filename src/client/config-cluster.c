@@ -19,10 +19,11 @@
  * config-cluster.c: the site config's keys for cluster mode (SPEC §14):
  * "database", the database every command and engine uses when neither
  * --db nor $SLUICE_DB names one ("postgresql:service=NAME" in a
- * cluster), and "cluster": {"lease_ms": L, "node": NAME}, the lease a
- * leader holds the lock by and this node's name, which goes to the one
- * rule that names a node (engine_node_name: $SLUICE_NODE, else this,
- * else the host's name).
+ * cluster), and "cluster": {"lease_ms": L, "node": NAME, "reader":
+ * LOGIN}, the lease a leader holds the lock by, this node's name, which
+ * goes to the one rule that names a node (engine_node_name:
+ * $SLUICE_NODE, else this, else the host's name), and the login members'
+ * reads on the node's socket run as (a postgresql: name).
  */
 
 #include <stdio.h>
@@ -67,7 +68,7 @@ client_config_cluster(struct client *cl, const char *path, const cJSON *v,
 		return (0);
 	if (!cJSON_IsObject(v)) {
 		client_error(cl, "%s: $.cluster: expected an object (lease_ms, "
-		    "node)", path);
+		    "node, reader)", path);
 		return (EXIT_USAGE);
 	}
 	cJSON_ArrayForEach(e, v) {
@@ -93,9 +94,18 @@ client_config_cluster(struct client *cl, const char *path, const cJSON *v,
 				rc = EXIT_USAGE;
 			} else
 				engine_node_set(e->valuestring);
+		} else if (strcmp(e->string, "reader") == 0) {
+			if (!cJSON_IsString(e) ||
+			    !store_name_is_server(e->valuestring)) {
+				client_error(cl, "%s: $.cluster.reader: "
+				    "expected the reader's login as "
+				    "\"postgresql:...\"", path);
+				rc = EXIT_USAGE;
+			} else
+				engine_read_login_set(e->valuestring);
 		} else {
 			client_error(cl, "%s: $.cluster.%s: unknown key "
-			    "(lease_ms, node)", path, e->string);
+			    "(lease_ms, node, reader)", path, e->string);
 			rc = EXIT_USAGE;
 		}
 	}

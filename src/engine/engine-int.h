@@ -621,6 +621,7 @@ void		 engine_read_slot_clear(struct engine_read_slot *);
 struct cJSON	*engine_read_apply(struct engine_read_slot *, const char *,
 		     const struct cJSON *);
 void		 engine_read_close(struct engine *);
+void		 engine_read_adopt(struct engine *, struct engine *);
 
 /* busy.c */
 void		 engine_busy_attach(struct engine *);

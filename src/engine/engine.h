@@ -148,6 +148,8 @@ struct engine	*engine_standby_open(struct loop *, struct store *, char **);
 void		 engine_standby_free(struct engine *);
 const char	*engine_node_name(void);
 void		 engine_node_set(const char *);
+/* server-read.c: members' reads log in as this (cluster.reader). */
+void		 engine_read_login_set(const char *);
 
 /*
  * leader.c: cluster mode (a postgresql: database).  leader_open opens the

@@ -20,8 +20,10 @@
  * the database's files are the service account's alone; a member's
  * sluice runs the same store code as anyone's through a driver that ships
  * each statement here (store/driver-socket.c).  A read runs on the
- * engine's own read-only connection (store/driver-sqlite-reader.c),
- * never the write connection, opened at the first read:
+ * engine's own read-only connection (store/reader.c: SQLite's, or on a
+ * postgresql: database PostgreSQL's as the reader's login, on every node
+ * of a cluster, a standby too), never the write connection, opened at
+ * the first read:
  *
  *	{"command": "read", "sql": "(one statement)", "values": [7, "x"]}
  *	{"code": 0, "rows": [[1, "a"], [2, null]], "more": true}
@@ -45,6 +47,17 @@ static void	read_yield(void *);
 static cJSON	*read_refusal(int, const char *);
 static cJSON	*read_page(struct engine_read_slot *);
 static int	read_reader(struct engine *, char **);
+
+/* Cluster mode: the reader's login (the site config's cluster.reader). */
+static char	*read_login;
+
+/* The site config's login for members' reads (config-cluster.c). */
+void
+engine_read_login_set(const char *login)
+{
+	free(read_login);
+	read_login = login != NULL ? xstrdup(login) : NULL;
+}
 
 /* Whether a request's command is one of the reads. */
 int
@@ -107,8 +120,21 @@ read_reader(struct engine *e, char **cause)
 {
 	if (e->reader != NULL)
 		return (0);
-	return (store_reader_open(e->dbpath, read_yield, e, &e->reader,
-	    cause));
+	return (store_reader_open(e->dbpath, read_login, read_yield, e,
+	    &e->reader, cause));
+}
+
+/*
+ * A standby that leads now: its read connection, with the cursors of
+ * the clients it hands over, is the engine's.
+ */
+void
+engine_read_adopt(struct engine *e, struct engine *standby)
+{
+	if (e->reader == NULL) {
+		e->reader = standby->reader;
+		standby->reader = NULL;
+	}
 }
 
 /* Close the read connection (after every slot let go of its cursor). */

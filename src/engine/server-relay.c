@@ -131,5 +131,6 @@ engine_server_adopt(struct engine *e, struct engine *standby)
 	srv->e = e;
 	TAILQ_FOREACH(c, &srv->clients, entry)
 		c->read.e = e;
+	engine_read_adopt(e, standby);
 	e->server = srv;
 }

@@ -38,6 +38,7 @@
 	X(PQenterPipelineMode) \
 	X(PQerrorMessage) \
 	X(PQexec) \
+	X(PQexecParams) \
 	X(PQexitPipelineMode) \
 	X(PQfinish) \
 	X(PQfreemem) \
@@ -82,6 +83,7 @@ int	 pg_lib_load(char **);
 #define PQenterPipelineMode	(*pg_lib.PQenterPipelineMode)
 #define PQerrorMessage	(*pg_lib.PQerrorMessage)
 #define PQexec		(*pg_lib.PQexec)
+#define PQexecParams	(*pg_lib.PQexecParams)
 #define PQexitPipelineMode	(*pg_lib.PQexitPipelineMode)
 #define PQfinish	(*pg_lib.PQfinish)
 #define PQfreemem	(*pg_lib.PQfreemem)

@@ -62,7 +62,8 @@ static const char *reader_pragmas[] = {
 	"application_id", "data_version", "user_version"
 };
 
-struct store_reader {
+struct sqlite_reader {
+	struct store_reader	 base;		/* first: the seam's handle */
 	sqlite3			*db;
 	char			*path;
 	store_reader_yield_cb	 yield;
@@ -73,8 +74,9 @@ struct store_reader {
 	int			 ncursors;	/* open: none at close */
 };
 
-struct store_cursor {
-	struct store_reader	*r;
+struct sqlite_cursor {
+	struct store_cursor	 base;		/* first: the seam's handle */
+	struct sqlite_reader	*r;
 	sqlite3_stmt		*st;
 	int			 done;
 };
@@ -82,8 +84,20 @@ struct store_cursor {
 static int	reader_authorize(void *, int, const char *, const char *,
 		    const char *, const char *);
 static int	reader_progress(void *);
-static int	reader_fail(struct store_reader *, int, char **);
-static int	reader_bind(struct store_cursor *, const cJSON *, char **);
+static void	sqlite_reader_close(struct store_reader *);
+static int	sqlite_cursor_open(struct store_reader *, const char *,
+		    const cJSON *, struct store_cursor **, char **);
+static int	sqlite_cursor_page(struct store_cursor *, cJSON *, char **);
+static void	sqlite_cursor_close(struct store_cursor *);
+static int	reader_fail(struct sqlite_reader *, int, char **);
+static int	reader_bind(struct sqlite_cursor *, const cJSON *, char **);
+
+static const struct store_reader_ops sqlite_reader_ops = {
+	.close = sqlite_reader_close,
+	.cursor_open = sqlite_cursor_open,
+	.cursor_page = sqlite_cursor_page,
+	.cursor_close = sqlite_cursor_close,
+};
 static cJSON	*reader_value(sqlite3_stmt *, int, size_t *);
 
 /*
@@ -91,14 +105,15 @@ static cJSON	*reader_value(sqlite3_stmt *, int, size_t *);
  * arg) is called every STORE_READ_TURN_MS of one row's work.
  */
 int
-store_reader_open(const char *path, store_reader_yield_cb yield, void *arg,
-    struct store_reader **rp, char **cause)
+store_sqlite_reader_open(const char *path, store_reader_yield_cb yield,
+    void *arg, struct store_reader **rp, char **cause)
 {
-	struct store_reader	*r;
+	struct sqlite_reader	*r;
 	size_t			 i;
 
 	*rp = NULL;
 	r = xcalloc(1, sizeof *r);
+	r->base.ops = &sqlite_reader_ops;
 	r->path = xstrdup(path);
 	r->yield = yield;
 	r->arg = arg;
@@ -107,7 +122,7 @@ store_reader_open(const char *path, store_reader_yield_cb yield, void *arg,
 		xasprintf(cause, "cannot open database %s for members' reads: "
 		    "%s", path, r->db != NULL ? sqlite3_errmsg(r->db) :
 		    "out of memory");
-		store_reader_close(r);
+		sqlite_reader_close(&r->base);
 		return (STORE_ERR);
 	}
 	/* Closing must never checkpoint: the writer does that. */
@@ -121,23 +136,23 @@ store_reader_open(const char *path, store_reader_yield_cb yield, void *arg,
 	    &store_state_function) != STORE_DRV_OK) {
 		if (*cause == NULL)
 			xasprintf(cause, "%s: %s", path, sqlite3_errmsg(r->db));
-		store_reader_close(r);
+		sqlite_reader_close(&r->base);
 		return (STORE_ERR);
 	}
 	for (i = 0; i < nitems(reader_limits); i++)
 		sqlite3_limit(r->db, reader_limits[i].id, reader_limits[i].value);
 	sqlite3_set_authorizer(r->db, reader_authorize, r);
 	sqlite3_progress_handler(r->db, 1000, reader_progress, r);
-	*rp = r;
+	*rp = &r->base;
 	return (0);
 }
 
 /* Close the read connection, its cursors closed already. */
-void
-store_reader_close(struct store_reader *r)
+static void
+sqlite_reader_close(struct store_reader *base)
 {
-	if (r == NULL)
-		return;
+	struct sqlite_reader	*r = (struct sqlite_reader *)base;
+
 	if (r->ncursors != 0)
 		fatalx("%s: %d cursors open", __func__, r->ncursors);
 	if (r->db != NULL && sqlite3_close(r->db) != SQLITE_OK)
@@ -194,7 +209,7 @@ reader_authorize(void *arg, int action, const char *a1, const char *a2,
 static int
 reader_progress(void *arg)
 {
-	struct store_reader	*r = arg;
+	struct sqlite_reader	*r = arg;
 	int64_t			 now = time_mono_ms();
 
 	if (now - r->step_start >= STORE_READ_STEP_MAX_MS) {
@@ -210,7 +225,7 @@ reader_progress(void *arg)
 
 /* An SQLite failure as a store code and one line. */
 static int
-reader_fail(struct store_reader *r, int rc, char **cause)
+reader_fail(struct sqlite_reader *r, int rc, char **cause)
 {
 	switch (rc & 0xff) {
 	case SQLITE_AUTH:
@@ -240,11 +255,12 @@ reader_fail(struct store_reader *r, int rc, char **cause)
  * values, or NULL).  A statement that would write is refused with
  * STORE_READONLY, as is more than one at once (with STORE_ERR).
  */
-int
-store_cursor_open(struct store_reader *r, const char *sql,
+static int
+sqlite_cursor_open(struct store_reader *base, const char *sql,
     const cJSON *values, struct store_cursor **cp, char **cause)
 {
-	struct store_cursor	*c;
+	struct sqlite_reader	*r = (struct sqlite_reader *)base;
+	struct sqlite_cursor	*c;
 	sqlite3_stmt		*st = NULL;
 	const char		*tail = NULL;
 	int			 rc;
@@ -273,20 +289,21 @@ store_cursor_open(struct store_reader *r, const char *sql,
 		return (STORE_ERR);
 	}
 	c = xcalloc(1, sizeof *c);
+	c->base.r = base;
 	c->r = r;
 	c->st = st;
 	r->ncursors++;
 	if (reader_bind(c, values, cause) != 0) {
-		store_cursor_close(c);
+		sqlite_cursor_close(&c->base);
 		return (STORE_ERR);
 	}
-	*cp = c;
+	*cp = &c->base;
 	return (0);
 }
 
 /* Bind the wire values of a read, in order from parameter 1. */
 static int
-reader_bind(struct store_cursor *c, const cJSON *values, char **cause)
+reader_bind(struct sqlite_cursor *c, const cJSON *values, char **cause)
 {
 	struct store_wire_value	 w;
 	const cJSON		*v;
@@ -372,10 +389,11 @@ reader_value(sqlite3_stmt *st, int col, size_t *bytes)
  * gives.  Returns 1 when there are more, 0 at the end (the cursor is then
  * finished, its snapshot let go), or a store code with *cause.
  */
-int
-store_cursor_page(struct store_cursor *c, cJSON *rows, char **cause)
+static int
+sqlite_cursor_page(struct store_cursor *base, cJSON *rows, char **cause)
 {
-	struct store_reader	*r = c->r;
+	struct sqlite_cursor	*c = (struct sqlite_cursor *)base;
+	struct sqlite_reader	*r = c->r;
 	cJSON			*row;
 	size_t			 bytes = 0;
 	int64_t			 start = time_mono_ms();
@@ -407,11 +425,11 @@ store_cursor_page(struct store_cursor *c, cJSON *rows, char **cause)
 }
 
 /* Finish a cursor, letting go of its snapshot. */
-void
-store_cursor_close(struct store_cursor *c)
+static void
+sqlite_cursor_close(struct store_cursor *base)
 {
-	if (c == NULL)
-		return;
+	struct sqlite_cursor	*c = (struct sqlite_cursor *)base;
+
 	c->r->ncursors--;
 	sqlite3_finalize(c->st);
 	free(c);

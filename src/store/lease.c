@@ -160,9 +160,13 @@ store_lease_clear(struct store_lease *l)
 	memset(l, 0, sizeof *l);
 }
 
-/* Whether the database is a server's (cluster mode), not a file. */
+/*
+ * Whether the database is a server's (cluster mode), not a file: also
+ * when a member reads it through a node's engine.
+ */
 int
 store_is_server(const struct store *s)
 {
-	return (s->drv->server);
+	return (s->drv->server || (store_is_remote(s) &&
+	    store_name_is_server(s->path)));
 }

@@ -20,6 +20,11 @@
  * create, lock, check the modes of or copy before a migration; and the
  * way back to it when the server went away (its primary crashed and a
  * standby was promoted).
+ *
+ * Who cannot log in (a member on a node, with no PostgreSQL login of
+ * their own) reads through the node's engine, as a member of single-host
+ * service mode does who may not open the file: when its socket answers,
+ * the store reads with driver-socket.c, read-only.
  */
 
 #include <stdlib.h>
@@ -29,6 +34,31 @@
 #include "store/store.h"
 #include "store/store-int.h"
 #include "store/driver.h"
+
+/*
+ * No login of our own (why in *cause): the node's engine reads for us
+ * if its socket answers; NULL (*cause saying both) if not.
+ */
+static struct store *
+store_open_node(const char *path, int flags, char **cause)
+{
+	struct store	*s;
+	char		*why = NULL, *direct = *cause;
+
+	*cause = NULL;
+	if ((s = store_connect(path, flags | STORE_F_READONLY,
+	    &store_driver_socket, &why)) != NULL) {
+		log_debug("%s: %s: reading through the node's engine (%s)",
+		    __func__, path, direct);
+		free(direct);
+		return (s);
+	}
+	xasprintf(cause, "%s, and no engine answers on this node's socket "
+	    "to read it for you (%s)", direct, why);
+	free(direct);
+	free(why);
+	return (NULL);
+}
 
 /*
  * Open a database on a server (PostgreSQL): no file to make, lock or
@@ -45,11 +75,13 @@ store_open_server(const char *path, int flags, struct store **sp,
 	int			 rc;
 
 	*sp = NULL;
-	if ((drv = store_driver_for(path, cause)) == NULL ||
-	    (s = store_connect(path, flags, drv, cause)) == NULL)
+	if ((drv = store_driver_for(path, cause)) == NULL)
 		return (STORE_ERR);
-	if ((flags & STORE_F_READONLY) || (drv->file_readonly != NULL &&
-	    drv->file_readonly(s->conn)))
+	if ((s = store_connect(path, flags, drv, cause)) == NULL &&
+	    (s = store_open_node(path, flags, cause)) == NULL)
+		return (STORE_ERR);
+	if ((flags & STORE_F_READONLY) || s->drv != drv ||
+	    (drv->file_readonly != NULL && drv->file_readonly(s->conn)))
 		s->readonly = 1;
 	memset(&id, 0, sizeof id);
 	if ((rc = store_identify(s, &id, cause)) != 0)

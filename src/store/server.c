@@ -94,7 +94,7 @@ store_server_info(struct store *s, struct store_server *sv, char **cause)
 	int			 rc;
 
 	memset(sv, 0, sizeof *sv);
-	if (!s->drv->server) {
+	if (!store_is_server(s)) {
 		xasprintf(cause, "%s is a file, not a server's database",
 		    s->path);
 		return (STORE_ERR);

@@ -308,4 +308,31 @@ struct cJSON	*store_wire_blob(const void *, size_t);
 int		 store_wire_read(const struct cJSON *,
 		     struct store_wire_value *);
 
+/*
+ * reader.c: members' reads, on a read connection the engine keeps for
+ * them (store.h), from the driver of the database's kind: each reader's
+ * struct begins with struct store_reader, each cursor's with struct
+ * store_cursor, and reader.c calls through the ops.
+ */
+struct store_reader_ops {
+	void	(*close)(struct store_reader *);
+	int	(*cursor_open)(struct store_reader *, const char *,
+		    const struct cJSON *, struct store_cursor **, char **);
+	int	(*cursor_page)(struct store_cursor *, struct cJSON *,
+		    char **);
+	void	(*cursor_close)(struct store_cursor *);
+};
+struct store_reader {
+	const struct store_reader_ops	*ops;
+};
+struct store_cursor {
+	struct store_reader		*r;
+};
+/* driver-sqlite-reader.c: a database file's. */
+int		 store_sqlite_reader_open(const char *, store_reader_yield_cb,
+		     void *, struct store_reader **, char **);
+/* driver-pg-reader.c: a postgresql: database's, on the reader's login. */
+int		 store_pg_reader_open(const char *, store_reader_yield_cb,
+		     void *, struct store_reader **, char **);
+
 #endif /* SLUICE_STORE_INT_H */

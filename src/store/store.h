@@ -93,10 +93,11 @@ void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
 
 /*
- * driver-sqlite-reader.c: the engine's read-only connection on which
- * members' reads run in service mode (sluice(1), "Commands and the
- * socket", gives each limit).  A cursor is one statement and its rows,
- * read a page at a time.
+ * reader.c: the engine's read-only connection on which members' reads
+ * run in service mode (sluice(1), "Commands and the socket", gives each
+ * limit), and in cluster mode on every node (a postgresql: database:
+ * the second name is the reader's login, which may only read).  A cursor
+ * is one statement and its rows, read a page at a time.
  */
 #define STORE_READ_PAGE_ROWS	1000		/* rows in one answer */
 #define STORE_READ_PAGE_BYTES	(256 * 1024)	/* its size, about */
@@ -106,8 +107,9 @@ struct store_reader;
 struct store_cursor;
 struct cJSON;
 typedef void	 (*store_reader_yield_cb)(void *);
-int		 store_reader_open(const char *, store_reader_yield_cb, void *,
-		     struct store_reader **, char **);
+int		 store_reader_open(const char *, const char *,
+		     store_reader_yield_cb, void *, struct store_reader **,
+		     char **);
 void		 store_reader_close(struct store_reader *);
 int		 store_cursor_open(struct store_reader *, const char *,
 		     const struct cJSON *, struct store_cursor **, char **);

@@ -24,6 +24,8 @@
 #   leader_wait MIN MS  wait up to MS for a leader with epoch >= MIN:
 #                       prints "NODE EPOCH"
 #   now_ms              the wall clock in ms
+#   cl_member USER DB N ARGS...  sluice as account USER on node N's socket
+#   cl_open_sock N GROUP  node N's socket, GROUP's to connect to
 #   cl_done             done_testing, after what the nodes said when a
 #                       check failed
 
@@ -41,6 +43,30 @@ cl_sluice() {
 	_n=$1; shift
 	SLUICE_NODE=n$_n SLUICE_SOCKET="$T_DIR/n$_n.sock" "$SLUICE" \
 	    --db "$(eval echo "\$NODE_DB_$_n")" "$@"
+}
+
+# cl_member USER DB N ARGS...: sluice as the account USER (a member of
+# the team, made by the test) on node N's socket, naming database DB;
+# $RC, $OUT, $ERR.
+cl_member() {
+	_u=$1; _db=$2; _n=$3; shift 3
+	setpriv --reuid="$_u" --regid="$_u" --init-groups \
+	    env SLUICE_SOCKET="$T_DIR/n$_n.sock" HOME="$T_DIR" \
+	    "$SLUICE" --db "$_db" "$@" \
+	    >"$T_DIR/m.out" 2>"$T_DIR/m.err" </dev/null
+	RC=$?
+	OUT=$(cat "$T_DIR/m.out")
+	ERR=$(cat "$T_DIR/m.err")
+}
+
+# cl_open_sock N GROUP: node N's socket, once there, GROUP's to connect
+# to.
+cl_open_sock() {
+	_i=0
+	while [ ! -S "$T_DIR/n$1.sock" ] && [ $_i -lt 200 ]; do
+		sleep 0.05; _i=$((_i + 1))
+	done
+	chgrp "$2" "$T_DIR/n$1.sock" && chmod 0660 "$T_DIR/n$1.sock"
 }
 
 cl_setup() {

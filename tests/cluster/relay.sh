@@ -36,22 +36,12 @@ trap 'relay_cleanup' EXIT
 # $ERR.
 member() {
 	_n=$1; shift
-	setpriv --reuid="$MEMBER" --regid="$MEMBER" --init-groups \
-	    env SLUICE_SOCKET="$T_DIR/n$_n.sock" HOME="$T_DIR" \
-	    "$SLUICE" --db "$(eval echo "\$NODE_DB_$_n")" "$@" \
-	    >"$T_DIR/m.out" 2>"$T_DIR/m.err" </dev/null
-	RC=$?
-	OUT=$(cat "$T_DIR/m.out")
-	ERR=$(cat "$T_DIR/m.err")
+	cl_member "$MEMBER" "$(eval echo "\$NODE_DB_$_n")" "$_n" "$@"
 }
 
 # open_sock N: node N's socket, once there, the member's to connect to.
 open_sock() {
-	_i=0
-	while [ ! -S "$T_DIR/n$1.sock" ] && [ $_i -lt 200 ]; do
-		sleep 0.05; _i=$((_i + 1))
-	done
-	chgrp "$MEMBER" "$T_DIR/n$1.sock" && chmod 0660 "$T_DIR/n$1.sock"
+	cl_open_sock "$1" "$MEMBER"
 }
 
 standing_by() {

@@ -135,7 +135,7 @@ test_reader(void)
 	xasprintf(&path, "%s/db", tmpdir);
 	if (store_open(path, 0, &s, &cause) != 0)
 		fatalx("%s", cause);
-	tap_ok(store_reader_open(path, NULL, NULL, &r, &cause) == 0,
+	tap_ok(store_reader_open(path, NULL, NULL, NULL, &r, &cause) == 0,
 	    "the read connection opens");
 	rc = reader_run(r, "SELECT ?, ? || 'b', ?, sluice_state(1, 'running',"
 	    " 0, 1, NULL), value FROM json_each('[7]')",
