@@ -28,12 +28,6 @@
 
 echo '{"cluster": {"lease_ms": 20000}}' >"$SLUICE_SITE_CONFIG"
 
-# step_of WF NAME: the id of step NAME of run WF.
-step_of() {
-	pg_sql "SELECT id FROM workflow_steps WHERE workflow_id = $1
-	    AND name = '$2' ORDER BY id DESC LIMIT 1"
-}
-
 # wait_sql SQL WANT: up to 10 s for SQL's answer to be WANT.
 wait_sql() {
 	_i=0
@@ -41,6 +35,15 @@ wait_sql() {
 		sleep 0.05; _i=$((_i + 1))
 	done
 	[ "$(pg_sql "$1")" = "$2" ]
+}
+
+# gate_on N: a run of gate.json started on node N, its gate waiting: in
+# $wf and $ask (one check).
+gate_on() {
+	wf=$(cl_sluice "$1" run "$T_DIR/gate.json")
+	ask=$(step_of "$wf" ask)
+	wait_sql "SELECT status FROM workflow_steps WHERE id = $ask" waiting
+	ok $? "a gate waits (node n$1, run $wf, step $ask)"
 }
 
 # on N ARGS...: sluice on node N; $RC, $OUT, $ERR, and its seconds in $SECS.
@@ -92,10 +95,7 @@ standing_by 2
 ok $? "n2 stands by (lease 20 s)"
 
 # --- the leader frozen between turns: withdrawn, never applied ---------------
-wf=$(cl_sluice 1 run "$T_DIR/gate.json")
-ask=$(step_of "$wf" ask)
-wait_sql "SELECT status FROM workflow_steps WHERE id = $ask" waiting
-ok $? "the gate waits (run $wf, step $ask)"
+gate_on 1
 kill -STOP "$(node_pid 1)"
 on 2 approve "$ask" -m "while n1 is frozen"
 is "$RC" 1 "an approval through n2 while the leader is frozen: exit 1 after ${SECS} s"
@@ -134,10 +134,8 @@ is "${1:-}" 2 "n1 stopped: n2 leads"
 node_start 3
 standing_by 3
 ok $? "n3 stands by"
-wf2=$(cl_sluice 2 run "$T_DIR/gate.json")
-ask2=$(step_of "$wf2" ask)
-wait_sql "SELECT status FROM workflow_steps WHERE id = $ask2" waiting
-ok $? "a gate waits (run $wf2, step $ask2)"
+gate_on 2
+wf2=$wf ask2=$ask
 on 3 approve "$ask2" -m "while n2 holds its turn"
 is "$RC" 1 "an approval through n3 that n2's frozen turn took: exit 1 after ${SECS} s"
 like "$ERR" "could not be withdrawn" "  not withdrawn"
@@ -249,10 +247,8 @@ if unshare --mount true 2>/dev/null; then
 	node_start 3
 	stands_by_again 3 "$before"
 	ok $? "n3 stands by again"
-	wf5=$(cl_sluice 1 run "$T_DIR/gate.json")
-	ask5=$(step_of "$wf5" ask)
-	wait_sql "SELECT status FROM workflow_steps WHERE id = $ask5" waiting
-	ok $? "a gate waits (run $wf5, step $ask5)"
+	gate_on 1
+	ask5=$ask
 	on 3 approve "$ask5" -m "as root on n3"
 	is "$RC" 4 "an approval relayed from n3, where uid 0 is root, is refused"
 	like "$ERR" "uid 0 is root on node n3 but toor on this node (n1)" \
