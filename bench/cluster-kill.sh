@@ -11,7 +11,8 @@
 # here from tests/cluster/forward.c with $CC.  The test's own lines go to
 # $CLUSTER_LOG when set.  Prints one line:
 #   cluster-kill: P of C checks passed; takeover ms: median M, p90 Q,
-#   max X (N rounds); re-runs R, L lost of A approvals, audit clean
+#   max X (N rounds); re-runs R, L lost of A approvals, audit clean,
+#   self-supersedes S
 # and exits 1 when a check failed.  Not part of make check (bench-smoke
 # runs it at 1 round).
 
@@ -53,11 +54,12 @@ p90=$(echo "$ms" | sed -n "$(( (n * 9 + 9) / 10 ))p")
 max=$(echo "$ms" | tail -n 1)
 reruns=$(sed -n 's/.*no completed step ran again: \([0-9]*\) re-runs.*/\1/p' "$log")
 lost=$(sed -n 's/.*was lost: \([0-9]* lost of [0-9]*\) approvals.*/\1/p' "$log")
+selfsup=$(sed -n 's/.*self-supersedes during the kill rounds: \([0-9]*\).*/\1/p' "$log")
 if grep -q '^ok .* audit --verify is clean' "$log"; then
 	audit=clean
 else
 	audit="NOT clean"
 fi
 grep '^not ok\|^#   ' "$log" >&2 || true
-echo "cluster-kill: $pass of $all checks passed; takeover ms: median ${med:-?}, p90 ${p90:-?}, max ${max:-?} ($n rounds); re-runs ${reruns:-?}, ${lost:-?} approvals, audit $audit"
+echo "cluster-kill: $pass of $all checks passed; takeover ms: median ${med:-?}, p90 ${p90:-?}, max ${max:-?} ($n rounds); re-runs ${reruns:-?}, ${lost:-?} approvals, audit $audit, self-supersedes ${selfsup:-?}"
 exit $rc

@@ -171,6 +171,8 @@ struct status_cluster {
 	char			*node;		/* this node's name */
 	int			 held;		/* a node holds the lock */
 	int			 local;		/* this node's engine runs */
+	int			 member;	/* this host is a node */
+	int			 stopped;	/* on purpose, says its row */
 	struct store_node	*nodes;
 	size_t			 nnodes;
 	const struct store_node	*leader;	/* its row, or NULL */

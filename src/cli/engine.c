@@ -329,9 +329,9 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
 	loop_signal(loop, SIGHUP, cmd_engine_reload, &st);
 	signal(SIGPIPE, SIG_IGN);
 	if (store_is_server(ctx->store) &&
-	    cmd_engine_standby(ctx, loop, &st, &opts) != 0) {
+	    (rc = cmd_engine_standby(ctx, loop, &st, &opts)) != 0) {
 		loop_free(loop);
-		return (EXIT_FAILED);
+		return (rc > 0 ? EXIT_OK : EXIT_FAILED);
 	}
 	rc = engine_open(loop, ctx->store, tools, &opts, &st.engine, &cause);
 	engine_standby_free(opts.standby);	/* its socket is the engine's */
@@ -379,7 +379,8 @@ cmd_engine_run(struct client *ctx, const struct cli_args *args)
  * leader's lock (at once when no node leads).  The service manager hears
  * READY=1 while we stand by: a standby is a node doing its job, and
  * serves its socket meanwhile (relay.c), which the engine takes over
- * with its clients once this node leads.
+ * with its clients once this node leads.  0 once leading; 1 when told
+ * to stop meanwhile (a clean stop); -1 on failure, said.
  */
 static int
 cmd_engine_standby(struct client *ctx, struct loop *loop,
@@ -403,13 +404,17 @@ cmd_engine_standby(struct client *ctx, struct loop *loop,
 	}
 	sdnotify("READY=1\nSTATUS=standing by");
 	if (leader_wait(opts->leader, &st->signals, &cause) != 0) {
-		cli_error("%s", cause);
+		/* Told to stop (SIGTERM from its unit): a clean stop. */
+		if (st->signals != 0)
+			fprintf(stderr, "sluice: %s\n", cause);
+		else
+			cli_error("%s", cause);
 		free(cause);
 		engine_standby_free(opts->standby);
 		opts->standby = NULL;
 		leader_free(opts->leader);
 		opts->leader = NULL;
-		return (-1);
+		return (st->signals != 0 ? 1 : -1);
 	}
 	/*
 	 * The primary may have changed while we stood by (it crashed and a

@@ -20,8 +20,11 @@
  * mode, SPEC §14): who leads and by which epoch, until when its lease
  * holds, every node with its role and when it was last seen, and the
  * problems a cluster can have that a file cannot: no leader, a node
- * gone quiet, this node's engine not running.  The server itself and its
- * standbys are status.c's, as for any server.
+ * gone quiet, this node's engine not running.  A node stopped on purpose
+ * (its engine stopped cleanly) is shown as such and is no problem; run
+ * on a host that is no node (no row of its name, no engine's socket),
+ * status says so, and that is no problem either.  The server itself and
+ * its standbys are status.c's, as for any server.
  */
 
 #include <sys/types.h>
@@ -42,13 +45,21 @@
 #define STATUS_STALE_LEASES	3	/* a node unseen for 3×L is gone */
 
 static int	node_stale(const struct store_node *);
+static int	node_stopped(const struct store_node *);
 static void	status_ago(char *, size_t, int64_t);
 
-/* Whether a node has not been seen for longer than 3×L. */
+/* Whether a node stopped cleanly (its row stays, for a while). */
+static int
+node_stopped(const struct store_node *n)
+{
+	return (strcmp(n->role, "stopped") == 0);
+}
+
+/* Whether a running node has not been seen for longer than 3×L. */
 static int
 node_stale(const struct store_node *n)
 {
-	return (n->age > STATUS_STALE_LEASES * n->lease);
+	return (!node_stopped(n) && n->age > STATUS_STALE_LEASES * n->lease);
 }
 
 /* A span of ms for people: "0.4 s", "12 s". */
@@ -65,9 +76,10 @@ status_ago(char *buf, size_t len, int64_t ms)
 
 /*
  * Read the cluster: the nodes, whether a session holds the leader's lock
- * and which node that is (the leader's row of the current epoch), and
+ * and which node that is (the leader's row of the current epoch), whether
+ * this host is a node (a row of its name, or its socket answers) and
  * whether this node's engine runs (its socket answers, or its row names
- * a live process here).
+ * a live process here; a stopped row's pid is no one's any more).
  */
 int
 status_cluster_read(struct client *ctx, const struct store_lease *lease,
@@ -90,12 +102,17 @@ status_cluster_read(struct client *ctx, const struct store_lease *lease,
 		    n->epoch == lease->epoch && (sc->leader == NULL ||
 		    n->age < sc->leader->age))
 			sc->leader = n;
-		if (strcmp(n->name, sc->node) == 0 && !node_stale(n) &&
+		if (strcmp(n->name, sc->node) != 0)
+			continue;
+		sc->member = 1;
+		if (node_stopped(n))
+			sc->stopped = 1;
+		else if (!node_stale(n) &&
 		    (kill((pid_t)n->pid, 0) == 0 || errno == EPERM))
 			sc->local = 1;
 	}
 	if (client_probe(ctx->store))
-		sc->local = 1;
+		sc->member = sc->local = 1;
 	return (0);
 }
 
@@ -124,7 +141,7 @@ status_cluster_check(const struct status_cluster *sc,
 		    "died, froze or cannot reach the database", n->name,
 		    n->role, (long long)n->pid, ago, limit);
 	}
-	if (!sc->local)
+	if (sc->member && !sc->local && !sc->stopped)
 		status_problem_add(problems, nproblems, "this node's engine "
 		    "(%s) is not running: it neither leads nor stands by "
 		    "(sluice engine)", sc->node);
@@ -165,13 +182,18 @@ status_cluster_print(const struct status_cluster *sc,
 	for (i = 0; i < sc->nnodes; i++) {
 		n = &sc->nodes[i];
 		status_ago(ago, sizeof ago, n->age);
-		time_format(n->started, when, sizeof when);
-		cli_printf("%s%-*s  %-7s  pid %-*lld  seen %s ago, up since "
-		    "%s%s\n", i == 0 ? "nodes     " : "          ",
-		    (int)width, n->name, n->role, (int)pidw, (long long)n->pid,
-		    ago, when,
+		time_format(node_stopped(n) ? n->seen : n->started, when,
+		    sizeof when);
+		cli_printf("%s%-*s  %-7s  pid %-*lld  %s %s ago, %s %s%s\n",
+		    i == 0 ? "nodes     " : "          ", (int)width, n->name,
+		    n->role, (int)pidw, (long long)n->pid,
+		    node_stopped(n) ? "stopped" : "seen", ago,
+		    node_stopped(n) ? "at" : "up since", when,
 		    strcmp(n->name, sc->node) == 0 ? " (this node)" : "");
 	}
+	if (!sc->member)
+		cli_printf("          this host is not a node (none is named "
+		    "%s)\n", sc->node);
 }
 
 /* The JSON form: "cluster" with the leader and the nodes. */
@@ -185,6 +207,7 @@ status_cluster_json(cJSON *root, const struct status_cluster *sc,
 
 	o = cJSON_AddObjectToObject(root, "cluster");
 	cJSON_AddStringToObject(o, "node", sc->node);
+	cJSON_AddBoolToObject(o, "is_node", sc->member);
 	cJSON_AddNumberToObject(o, "epoch", (double)lease->epoch);
 	if (!sc->held)
 		cJSON_AddNullToObject(o, "leader");
@@ -217,6 +240,10 @@ status_cluster_json(cJSON *root, const struct status_cluster *sc,
 		cJSON_AddNumberToObject(e, "lease_ms", (double)n->lease);
 		json_add_time(e, "started_at", n->started);
 		cJSON_AddNumberToObject(e, "seen_ms_ago", (double)n->age);
+		if (node_stopped(n))
+			json_add_time(e, "stopped_at", n->seen);
+		else
+			cJSON_AddNullToObject(e, "stopped_at");
 		cJSON_AddBoolToObject(e, "stale", node_stale(n));
 		cJSON_AddBoolToObject(e, "this_node",
 		    strcmp(n->name, sc->node) == 0);

@@ -83,7 +83,8 @@ const struct cli_cmd cli_cmd_status = {
 	.summary = "Show the database, its engine and the problems found.",
 	.help = "On a postgresql: database (cluster mode) it shows the server and\n"
 	    "its standbys, the leader with its epoch and deadline, and every\n"
-	    "node with its role and when it was last seen.\n"
+	    "node with its role and when it was last seen (a node stopped on\n"
+	    "purpose: when it stopped, and no problem).\n"
 	    "Exits 1 when a problem was found.\n",
 	.opts = cmd_status_opts,
 	.run = cmd_status_run

@@ -241,6 +241,7 @@ struct engine {
 
 	struct loop_timer	*more;		/* yield: drain next turn */
 	struct loop_timer	*poll;		/* inbox, a slow fallback */
+	int			 poll_now;	/* a leader's: after a beat */
 	struct loop_timer	*pidrec;	/* record new pids, at the latest */
 	struct loop_timer	*group;		/* a waiting commit's limit */
 	int64_t			 txn_at;	/* monotonic ms the txn began */
@@ -309,6 +310,7 @@ void		 engine_store_fatal(struct engine *, const char *)
 void		 engine_kick(struct engine *);
 int		 engine_lease_held(struct engine *);
 int		 engine_leader_attach(struct engine *, char **);
+void		 leader_after_beat(struct leader *, void (*)(void *), void *);
 void		 engine_superseded(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_timers_rearm(struct engine *, int64_t);

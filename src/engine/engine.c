@@ -679,6 +679,17 @@ engine_poll(void *arg)
 	struct store_lease	 l;
 	char			*cause = NULL;
 
+	/*
+	 * A leader looks just after its heartbeat's answer, when the server
+	 * has answered a moment ago: cut off from it, a look would wait for
+	 * as long as the cut lasts, and its socket with it.
+	 */
+	if (e->leader != NULL && !e->poll_now) {
+		e->poll_now = 1;
+		leader_after_beat(e->leader, engine_poll, e);
+		return;
+	}
+	e->poll_now = 0;
 	v = store_data_version(e->store);
 	if (v != e->data_version) {
 		e->data_version = v;

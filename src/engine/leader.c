@@ -35,6 +35,16 @@
  *   margin covers the keeper's own latency, so the steps are gone before
  *   the server can have freed the lock.
  *
+ * The lock session's queries (the standby's tries, the rows, the
+ * heartbeat) are sent and their answers read as the loop finds the
+ * session's socket readable: the loop never waits on PostgreSQL for
+ * them, so a cut-off leader's socket still answers, and its timers and
+ * reaping go on.  The deadline is kept by the engine's own clock (a
+ * timer at it), not by when an answer comes: a heartbeat unanswered at
+ * the deadline fences the leader (it starts nothing, its keeper stops
+ * its steps), and it stops as superseded when the answer comes, which
+ * can only say the session is gone, or L later at the latest.
+ *
  * Each node keeps its row in the nodes table (store/node.c) for "sluice
  * status": a standby every LEADER_SEEN_MS as it polls, the leader with
  * every heartbeat, which is that row's write and nothing else.
@@ -42,6 +52,7 @@
 
 #include <sys/types.h>
 
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +69,16 @@
 #define LEADER_SEEN_MS		2000	/* a standby's row, at most so often */
 #define LEADER_DOWN_MS		500	/* at most so long between tries */
 					/* while the server is unreachable */
+#define LEADER_GONE_MS		1000	/* a clean stop waits so long for */
+					/* the answer in flight */
+
+/* What the lock session's answer in flight is to. */
+enum leader_ask {
+	LEADER_ASK_NONE,
+	LEADER_ASK_TRY,		/* a standby's try for the lock */
+	LEADER_ASK_SEEN,	/* a standby's row */
+	LEADER_ASK_BEAT		/* the leader's heartbeat */
+};
 
 struct leader {
 	struct loop		*loop;
@@ -67,6 +88,12 @@ struct leader {
 	struct engine		*engine;	/* once leading */
 	struct fence_keeper	*keeper;
 	struct loop_timer	*timer;		/* polls, then heartbeats */
+	struct loop_timer	*fence;		/* at the deadline */
+	struct loop_fd		*watch;		/* the session's socket, */
+	enum leader_ask		 ask;		/* while an answer is due */
+	int64_t			 sent;		/* when, fence clock ms */
+	int			 overdue;	/* a beat waits for the last */
+	int			 fenced;	/* the deadline passed first */
 	int64_t			 lease;		/* L, ms */
 	int64_t			 margin;	/* ms */
 	int64_t			 deadline;	/* fence clock ms */
@@ -74,11 +101,19 @@ struct leader {
 	int64_t			 down;		/* ms between tries while */
 						/* unreachable, or 0 */
 	char			*cause;		/* why polling failed */
+	void			(*after)(void *);	/* once the next */
+	void			*after_arg;		/* beat answers */
 };
 
 static void	leader_poll(void *);
 static void	leader_beat(void *);
+static void	leader_fence(void *);
 static void	leader_renew(struct leader *, int64_t);
+static void	leader_asked(struct leader *, enum leader_ask);
+static void	leader_heard(int, short, void *);
+static void	leader_answer(struct leader *, int);
+static void	leader_tried(struct leader *, int, int64_t, char *);
+static void	leader_beaten(struct leader *, int, char *);
 
 /*
  * Open the lock session on the database named: a connection of its own,
@@ -108,24 +143,38 @@ leader_open(struct loop *loop, const char *db, int64_t lease, char **cause)
 		leader_free(l);
 		return (NULL);
 	}
+	/* Not a reason to stop: the next node to start tries again. */
+	(void)store_node_prune(l->lock);
 	l->timer = loop_timer_create(loop, leader_poll, l);
 	return (l);
 }
 
 /*
  * Let go of the lock (its session ends) and of the keeper; a node that
- * stops of its own accord takes its row with it.
+ * stops of its own accord says so in its row ("stopped", for status),
+ * once the answer in flight is in (waited for a moment: a cut-off node
+ * does not hang).
  */
 void
 leader_free(struct leader *l)
 {
+	int64_t	 v;
+	char	*cause = NULL;
+
 	if (l == NULL)
 		return;
 	if (l->timer != NULL)
 		loop_timer_free(l->timer);
+	if (l->fence != NULL)
+		loop_timer_free(l->fence);
+	if (l->watch != NULL)
+		loop_fd_del(l->watch);
 	fence_keeper_free(l->keeper);
-	if (l->lock != NULL && !store_lost(l->lock))
-		(void)store_node_gone(l->lock, l->node.name, l->node.pid);
+	if (l->lock != NULL &&
+	    store_answer_wait(l->lock, LEADER_GONE_MS, &v, &cause) == 0 &&
+	    !store_lost(l->lock))
+		(void)store_node_stopped(l->lock, l->node.name, l->node.pid);
+	free(cause);
 	store_close(l->lock);
 	free(l->node.name);
 	free(l->node.role);
@@ -164,21 +213,101 @@ leader_wait(struct leader *l, volatile int *stop, char **cause)
 	return (-1);
 }
 
+/* An answer is now due on the lock session: watch its socket. */
+static void
+leader_asked(struct leader *l, enum leader_ask ask)
+{
+	int	 fd;
+
+	l->ask = ask;
+	l->sent = fence_now_ms();
+	if (l->watch != NULL)
+		loop_fd_del(l->watch);
+	l->watch = NULL;
+	/* No socket: the connection is gone, which reading says. */
+	if ((fd = store_listen_fd(l->lock)) == -1) {
+		leader_answer(l, 1);
+		return;
+	}
+	l->watch = loop_fd_add(l->loop, fd, POLLIN, leader_heard, l);
+	/* Sending may have read an answer already there. */
+	leader_answer(l, 0);
+}
+
+static void
+leader_heard(int fd, short revents, void *arg)
+{
+	(void)fd;
+	(void)revents;
+	leader_answer(arg, 1);
+}
+
+/* Read what came on the lock session; once its answer is in, act on it. */
+static void
+leader_answer(struct leader *l, int readable)
+{
+	enum leader_ask	 ask = l->ask;
+	int64_t		 v;
+	char		*cause = NULL;
+	int		 rc;
+
+	if (ask == LEADER_ASK_NONE ||
+	    (rc = store_answer(l->lock, readable, &v, &cause)) == 1)
+		return;
+	if (l->watch != NULL)
+		loop_fd_del(l->watch);
+	l->watch = NULL;
+	l->ask = LEADER_ASK_NONE;
+	switch (ask) {
+	case LEADER_ASK_TRY:
+		leader_tried(l, rc, v, cause);
+		break;
+	case LEADER_ASK_SEEN:
+		/* Not a reason to stop: the next try finds a lost session. */
+		if (rc != 0)
+			log_debug("%s: %s", __func__, cause);
+		free(cause);
+		loop_timer_start(l->timer, LEADER_POLL_MS);
+		break;
+	case LEADER_ASK_BEAT:
+		leader_beaten(l, rc, cause);
+		break;
+	case LEADER_ASK_NONE:
+		break;
+	}
+}
+
 /*
- * A standby's try for the lock.  A server that cannot be reached (the
- * primary crashed, and no standby is promoted yet) is tried again, less
- * and less often, for as long as it takes: a node that gave up then
- * would leave no engine once the new primary is up.
+ * A standby's try for the lock: sent now, answered in leader_tried.
  */
 static void
 leader_poll(void *arg)
 {
 	struct leader	*l = arg;
-	int64_t		 t0 = fence_now_ms();
-	int		 got;
 	char		*cause = NULL;
 
-	if (store_leader_try(l->lock, &got, &cause) != 0) {
+	if (l->ask != LEADER_ASK_NONE)
+		return;		/* the answer starts the next */
+	if (store_leader_try_send(l->lock, &cause) != 0) {
+		leader_tried(l, -1, 0, cause);
+		return;
+	}
+	leader_asked(l, LEADER_ASK_TRY);
+}
+
+/*
+ * The answer to a try (rc 0: got is whether the lock is ours).  A server
+ * that cannot be reached (the primary crashed, and no standby is
+ * promoted yet) is tried again, less and less often, for as long as it
+ * takes: a node that gave up then would leave no engine once the new
+ * primary is up.
+ */
+static void
+leader_tried(struct leader *l, int rc, int64_t got, char *cause)
+{
+	int64_t	 t0 = l->sent;
+
+	if (rc != 0) {
 		if (!store_lost(l->lock)) {
 			l->cause = cause;
 			return;
@@ -198,16 +327,17 @@ leader_poll(void *arg)
 		    "answers again\n");
 		l->down = 0;
 	}
-	if (!got && t0 >= l->seen_next) {
-		/* Not a reason to stop: the next try finds a lost session. */
-		if (store_node_seen(l->lock, &l->node, &cause) != 0) {
-			log_debug("%s: %s", __func__, cause);
-			free(cause);
-		}
+	if (got != 1 && t0 >= l->seen_next) {
 		l->seen_next = t0 + (l->lease / 2 < LEADER_SEEN_MS ?
 		    l->lease / 2 : LEADER_SEEN_MS);
+		if (store_node_seen_send(l->lock, &l->node, &cause) == 0) {
+			leader_asked(l, LEADER_ASK_SEEN);
+			return;
+		}
+		log_debug("%s: %s", __func__, cause);
+		free(cause);
 	}
-	if (!got) {
+	if (got != 1) {
 		loop_timer_start(l->timer, LEADER_POLL_MS);
 		return;
 	}
@@ -220,7 +350,8 @@ leader_poll(void *arg)
 /*
  * The engine has taken over (a new epoch): start the fence keeper before
  * any step, put the deadline on every start, give the engine's own
- * connection the lease as its limit inside a transaction, and beat.
+ * connection the lease as its limit inside a transaction, and beat at
+ * once (the row says who leads, for consoles).
  */
 int
 engine_leader_attach(struct engine *e, char **cause)
@@ -235,19 +366,21 @@ engine_leader_attach(struct engine *e, char **cause)
 	free(l->node.role);
 	l->node.role = xstrdup("leader");
 	l->node.epoch = engine_epoch(e);
-	/* At once, not at the first beat: consoles show who leads. */
-	if (store_node_seen(l->lock, &l->node, cause) != 0)
-		return (-1);
 	e->fence.keeper = l->keeper;
 	e->fence.deadline = l->deadline;
 	loop_timer_free(l->timer);
 	l->timer = loop_timer_create(l->loop, leader_beat, l);
+	l->fence = loop_timer_create(l->loop, leader_fence, l);
+	loop_timer_start(l->fence, l->deadline - fence_now_ms());
+	if (store_node_seen_send(l->lock, &l->node, cause) != 0)
+		return (-1);
 	loop_timer_start(l->timer, l->lease / 4);
+	leader_asked(l, LEADER_ASK_BEAT);
 	/* Commands relayed by the standbys, applied as they come. */
 	return (engine_listen_open(e, STORE_CHANNEL_INBOX, cause));
 }
 
-/* A new deadline, for the engine's starts and the keeper. */
+/* A new deadline, for the engine's starts, the keeper and the timer. */
 static void
 leader_renew(struct leader *l, int64_t deadline)
 {
@@ -255,16 +388,16 @@ leader_renew(struct leader *l, int64_t deadline)
 	l->engine->fence.deadline = deadline;
 	if (fence_keeper_renew(l->keeper, deadline) != 0)
 		engine_superseded(l->engine, "the fence keeper is gone");
+	loop_timer_start(l->fence, deadline - fence_now_ms());
 }
 
 /*
- * The heartbeat, every L/4: a query on the lock session, the write of
- * this node's row (one round trip, not waiting for standbys).  Its answer
- * moves the deadline to when it was sent + L - margin; no answer (the
- * session is gone: terminated, or ended by the server while we were
- * frozen or cut off) means another node may lead, so stop at once.  A
- * heartbeat that comes after the deadline (we were frozen) finds our
- * steps stopped by the keeper: stop too, and let a standby recover them.
+ * The heartbeat, every L/4: the write of this node's row on the lock
+ * session (one round trip, not waiting for standbys), sent now and
+ * answered in leader_beaten.  One is in flight at a time: while the last
+ * is unanswered the next waits for it.  A heartbeat due after the
+ * deadline (we were frozen, or the loop was held up) finds our steps
+ * stopped by the keeper: stop too, and let a standby recover them.
  */
 static void
 leader_beat(void *arg)
@@ -273,22 +406,103 @@ leader_beat(void *arg)
 	int64_t		 t0 = fence_now_ms();
 	char		*cause = NULL, *why;
 
+	if (l->ask != LEADER_ASK_NONE) {
+		l->overdue = 1;
+		return;
+	}
+	l->overdue = 0;
 	if (fence_expired(l->deadline)) {
 		xasprintf(&why, "the deadline passed %lld ms before the "
 		    "heartbeat", (long long)(t0 - l->deadline));
 		engine_superseded(l->engine, why);
 	}
-	if (store_node_seen(l->lock, &l->node, &cause) != 0) {
+	if (store_node_seen_send(l->lock, &l->node, &cause) != 0) {
+		xasprintf(&why, "the leader's lock session is gone: %s",
+		    cause);
+		engine_superseded(l->engine, why);
+	}
+	loop_timer_start(l->timer, l->lease / 4);
+	leader_asked(l, LEADER_ASK_BEAT);
+}
+
+/*
+ * The heartbeat's answer moves the deadline to when it was sent + L -
+ * margin.  A failure (the session is gone: terminated, or ended by the
+ * server while we were frozen or cut off) means another node may lead,
+ * and an answer after the deadline finds our steps stopped: either way,
+ * stop at once.
+ */
+static void
+leader_beaten(struct leader *l, int rc, char *cause)
+{
+	void	(*after)(void *);
+	char	*why;
+
+	if (rc != 0) {
 		xasprintf(&why, "the leader's lock session is gone: %s",
 		    cause);
 		engine_superseded(l->engine, why);
 	}
 	if (fence_expired(l->deadline)) {
-		xasprintf(&why, "the heartbeat took past the deadline");
+		xasprintf(&why, "the heartbeat's answer came %lld ms after "
+		    "the deadline", (long long)(fence_now_ms() - l->deadline));
 		engine_superseded(l->engine, why);
 	}
-	leader_renew(l, t0 + l->lease - l->margin);
-	loop_timer_start(l->timer, l->lease / 4);
+	leader_renew(l, l->sent + l->lease - l->margin);
+	if (l->overdue) {
+		loop_timer_stop(l->timer);
+		leader_beat(l);
+	}
+	if ((after = l->after) != NULL) {
+		l->after = NULL;
+		after(l->after_arg);
+	}
+}
+
+/*
+ * Call cb once, just after the next heartbeat's answer: the engine's
+ * reads that are not urgent wait for a moment when the server has just
+ * answered, so that a cut-off leader does not hang on them.
+ */
+void
+leader_after_beat(struct leader *l, void (*cb)(void *), void *arg)
+{
+	l->after = cb;
+	l->after_arg = arg;
+}
+
+/*
+ * The deadline, by this host's clock, with no answer to renew it: the
+ * keeper stops our steps now and nothing more starts.  A heartbeat still
+ * in flight (cut off from the server, or it is slow) may yet answer, and
+ * that answer stops us; without one we stop L later, when the server has
+ * long ended the session.  Without a heartbeat in flight the loop was
+ * held up past the deadline: stop.
+ */
+static void
+leader_fence(void *arg)
+{
+	struct leader	*l = arg;
+	char		*why;
+
+	if (!fence_expired(l->deadline)) {
+		loop_timer_start(l->fence, l->deadline - fence_now_ms());
+		return;
+	}
+	if (l->ask != LEADER_ASK_BEAT) {
+		xasprintf(&why, "the deadline passed %lld ms before the "
+		    "heartbeat", (long long)(fence_now_ms() - l->deadline));
+		engine_superseded(l->engine, why);
+	}
+	if (l->fenced) {
+		xasprintf(&why, "the heartbeat has had no answer for %lld ms",
+		    (long long)(fence_now_ms() - l->sent));
+		engine_superseded(l->engine, why);
+	}
+	l->fenced = 1;
+	fprintf(stderr, "sluice: engine: fenced: the heartbeat has had no "
+	    "answer by the deadline; starting nothing\n");
+	loop_timer_start(l->fence, l->lease);
 }
 
 /* The lease, for status: ms, 0 when not in cluster mode. */

@@ -41,10 +41,16 @@ struct pg_conn {
 	unsigned		 nstmts;	/* names given so far */
 	store_drv_busy_cb	 busy_cb;
 	void			*busy_arg;
+	int64_t			 answer;	/* driver-pg-async.c: of the */
+	int			 answer_failed;	/* statement in flight */
 };
 
-/* driver-pg.c: run SQL without parameters (a failure noted on c). */
+/*
+ * driver-pg.c: run SQL without parameters (a failure noted on c); note a
+ * failure from its result (NULL: from the connection).
+ */
 enum store_drv_code pg_run(struct pg_conn *, const char *);
+void		 pg_fail(struct pg_conn *, const PGresult *);
 
 /*
  * driver-pg-session.c: a session's state, LISTEN and NOTIFY, and a
@@ -58,6 +64,11 @@ enum store_drv_code store_pg_notify(struct store_conn *, const char *);
 int		 store_pg_listen_fd(struct store_conn *);
 int		 store_pg_heard(struct store_conn *, int,
 		     void (*)(void *, const char *), void *);
+
+/* driver-pg-async.c: a statement whose answer is read as it comes. */
+enum store_drv_code store_pg_send(struct store_conn *, const char *, int,
+		     const char *const *);
+int		 store_pg_answer(struct store_conn *, int, int64_t *);
 
 #endif /* HAVE_POSTGRESQL */
 #endif /* SLUICE_STORE_DRIVER_PG_INT_H */

@@ -47,6 +47,7 @@
 	X(PQgetisnull) \
 	X(PQgetlength) \
 	X(PQgetvalue) \
+	X(PQisBusy) \
 	X(PQmakeEmptyPGresult) \
 	X(PQnfields) \
 	X(PQnotifies) \
@@ -92,6 +93,7 @@ int	 pg_lib_load(char **);
 #define PQgetisnull	(*pg_lib.PQgetisnull)
 #define PQgetlength	(*pg_lib.PQgetlength)
 #define PQgetvalue	(*pg_lib.PQgetvalue)
+#define PQisBusy	(*pg_lib.PQisBusy)
 #define PQmakeEmptyPGresult	(*pg_lib.PQmakeEmptyPGresult)
 #define PQnfields	(*pg_lib.PQnfields)
 #define PQnotifies	(*pg_lib.PQnotifies)

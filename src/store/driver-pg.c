@@ -75,7 +75,6 @@ struct pg_stmt {
 	size_t			*nbytes;
 };
 
-static void	pg_fail(struct pg_conn *, const PGresult *);
 static enum store_drv_code pg_int(struct pg_conn *, const char *,
 		    int64_t *);
 static void	pg_rows_clear(struct pg_stmt *);
@@ -93,7 +92,7 @@ pg_notice(void *arg, const char *message)
  * Note a failure: its code from the SQLSTATE, its message from the
  * server's first line (or libpq's, for a lost connection).
  */
-static void
+void
 pg_fail(struct pg_conn *c, const PGresult *res)
 {
 	const char	*state = NULL, *msg = NULL;
@@ -884,4 +883,6 @@ const struct store_driver store_driver_pg = {
 	.notify = store_pg_notify,
 	.listen_fd = store_pg_listen_fd,
 	.heard = store_pg_heard,
+	.send = store_pg_send,
+	.answer = store_pg_answer,
 };

@@ -233,6 +233,17 @@ struct store_driver {
 	int		(*listen_fd)(struct store_conn *);
 	int		(*heard)(struct store_conn *, int,
 			     void (*)(void *, const char *), void *);
+	/*
+	 * One statement whose answer is not waited for (the lock session's,
+	 * which the engine's loop must never wait on): send puts it on the
+	 * wire, its parameters as text (NULL: SQL NULL); answer reads what
+	 * came (its int: listen_fd was readable): 1 while the answer is not
+	 * all in, 0 with its first row's first column (0 without one), or
+	 * -1 with the failure for error and message.
+	 */
+	enum store_drv_code (*send)(struct store_conn *, const char *, int,
+			     const char *const *);
+	int		(*answer)(struct store_conn *, int, int64_t *);
 };
 
 /* driver.c: the drivers there are, by name, and the one chosen. */

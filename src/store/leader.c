@@ -40,8 +40,6 @@
 
 static const char leader_try_sql[] =
 	"SELECT CASE WHEN pg_try_advisory_lock(?) THEN 1 ELSE 0 END";
-static const char leader_ping_sql[] =
-	"SELECT 1";
 static const char leader_set_sql[] =
 	"SELECT length(set_config(?, ?, false))";
 
@@ -98,44 +96,22 @@ store_leader_engine_session(struct store *s, int64_t lease, char **cause)
 }
 
 /*
- * Try to take the leader's lock on the lock session, without waiting: 0
- * with *got 1 (ours, until the session ends) or 0 (another node leads).
- * A standby whose session was lost (the primary crashed) connects again
- * first, to whichever server is the primary now, and makes that a lock
- * session too.
+ * Try to take the leader's lock on the lock session, without waiting for
+ * the lock nor for the answer: store_answer says 1 (ours, until the
+ * session ends) or 0 (another node leads).  A standby whose session was
+ * lost (the primary crashed) connects again first, to whichever server
+ * is the primary now, and makes that a lock session too.
  */
 int
-store_leader_try(struct store *s, int *got, char **cause)
+store_leader_try_send(struct store *s, char **cause)
 {
-	int64_t	 n = 0;
+	char	 key[32];
+	const char *values[1] = { key };
 
-	*got = 0;
 	if (store_lost(s) && (store_reconnect(s, cause) != 0 ||
 	    store_leader_session(s, s->lock_lease, cause) != 0))
 		return (-1);
-	if (store_int64f(s, "take the leader's lock", &n, leader_try_sql,
-	    "i", LEADER_KEY) != 0) {
-		xasprintf(cause, "%s", store_last_error(s));
-		return (-1);
-	}
-	*got = n == 1;
-	return (0);
-}
-
-/*
- * The heartbeat: one query on the lock session, so the server does not
- * end it for idleness.  An error means the session (and the lock) is
- * gone.
- */
-int
-store_leader_ping(struct store *s, char **cause)
-{
-	int64_t	 n;
-
-	if (store_int64f(s, "leader heartbeat", &n, leader_ping_sql,
-	    "") != 0) {
-		xasprintf(cause, "%s", store_last_error(s));
-		return (-1);
-	}
-	return (0);
+	snprintf(key, sizeof key, "%lld", (long long)LEADER_KEY);
+	return (store_send(s, "take the leader's lock", leader_try_sql, 1,
+	    values, cause));
 }

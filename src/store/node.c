@@ -28,6 +28,7 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,11 +49,19 @@ static const char node_seen_sql[] =
 	" started_at = CASE WHEN nodes.pid = excluded.pid"
 	"  THEN nodes.started_at ELSE excluded.started_at END,"
 	" pid = excluded.pid";
-static const char node_gone_sql[] =
-	"DELETE FROM nodes WHERE name = ? AND pid = ?";
+/*
+ * A clean stop keeps the row, as "stopped" since now; rows stopped for
+ * longer than STORE_NODE_KEEP_MS go (a node taken out of the cluster).
+ */
+static const char node_stopped_sql[] =
+	"UPDATE nodes SET role = 'stopped', epoch = NULL, seen_at = " NODE_NOW
+	" WHERE name = ? AND pid = ?";
+static const char node_prune_sql[] =
+	"DELETE FROM nodes WHERE role = 'stopped' AND seen_at < " NODE_NOW
+	" - ?";
 static const char node_list_sql[] =
 	"SELECT name, role, pid, epoch, lease_ms, started_at, "
-	NODE_NOW " - seen_at, version FROM nodes ORDER BY name";
+	NODE_NOW " - seen_at, version, seen_at FROM nodes ORDER BY name";
 /* The leader's node (its row of the engine row's epoch) and the epoch. */
 static const char node_leader_sql[] =
 	"SELECT e.epoch, (SELECT n.name FROM nodes n WHERE n.role = 'leader'"
@@ -69,25 +78,52 @@ static const char node_held_sql[] =
 	" AND classid::bigint = (?::bigint >> 32)"
 	" AND objid::bigint = (?::bigint & 4294967295)";
 
-/* Write this node's row: seen now, in its role (epoch 0: none). */
+/*
+ * Send this node's row, seen now in its role (epoch 0: none), without
+ * waiting for the answer (store_answer reads it): the leader's heartbeat,
+ * which must not hold up its loop.
+ */
 int
-store_node_seen(struct store *s, const struct store_node *n, char **cause)
+store_node_seen_send(struct store *s, const struct store_node *n,
+    char **cause)
 {
-	if (store_runf(s, "note this node", node_seen_sql, "ttixit", n->name,
-	    n->role, n->pid, n->epoch != 0 ? n->epoch : STORE_NULL, n->lease,
-	    n->version) != 0) {
-		xasprintf(cause, "%s", store_last_error(s));
-		return (-1);
-	}
-	return (0);
+	char		 pid[24], epoch[24], lease[24];
+	const char	*values[6];
+
+	snprintf(pid, sizeof pid, "%lld", (long long)n->pid);
+	snprintf(epoch, sizeof epoch, "%lld", (long long)n->epoch);
+	snprintf(lease, sizeof lease, "%lld", (long long)n->lease);
+	values[0] = n->name;
+	values[1] = n->role;
+	values[2] = pid;
+	values[3] = n->epoch != 0 ? epoch : NULL;
+	values[4] = lease;
+	values[5] = n->version;
+	return (store_send(s, "note this node", node_seen_sql, 6, values,
+	    cause));
 }
 
-/* A clean stop: the node's row goes (if it is still this process's). */
+/*
+ * A clean stop: the node's row (if it is still this process's) says
+ * "stopped", and rows stopped long ago go.
+ */
 int
-store_node_gone(struct store *s, const char *name, int64_t pid)
+store_node_stopped(struct store *s, const char *name, int64_t pid)
 {
-	return (store_runf(s, "forget this node", node_gone_sql, "ti", name,
-	    pid));
+	int	 rc;
+
+	if ((rc = store_runf(s, "note this node stopped", node_stopped_sql,
+	    "ti", name, pid)) != 0)
+		return (rc);
+	return (store_node_prune(s));
+}
+
+/* Forget the nodes stopped more than STORE_NODE_KEEP_MS ago. */
+int
+store_node_prune(struct store *s)
+{
+	return (store_runf(s, "forget nodes stopped long ago", node_prune_sql,
+	    "i", (int64_t)STORE_NODE_KEEP_MS));
 }
 
 /* Read one node row. */
@@ -105,6 +141,7 @@ node_row(struct store_stmt *st, void *p, char **cause)
 	n->started = store_col_int64(st, 5);
 	n->age = store_col_int64(st, 6);
 	n->version = store_column_text(st, 7);
+	n->seen = store_col_int64(st, 8);
 	return (0);
 }
 

@@ -147,6 +147,7 @@ store_reconnect(struct store *s, char **cause)
 		store_stmt_finalize(s->cached[--s->ncached].st);
 	s->drv->close(s->conn);
 	s->conn = conn;
+	s->sent = 0;
 	if (s->drv->busy_handler != NULL)
 		s->drv->busy_handler(s->conn, store_busy, s);
 	log_debug("%s: connected again to %s", __func__, s->path);

@@ -477,6 +477,16 @@ static const char schema_pg_v19[] =
 	" WHERE " STORE_STEP_ACTIVE ";"
 	"UPDATE sluice_meta SET user_version = 19;";
 
+/*
+ * Version 20: a node that stops cleanly keeps its row as "stopped", as
+ * schema.c's version 20.
+ */
+static const char schema_pg_v20[] =
+	"ALTER TABLE nodes DROP CONSTRAINT nodes_role_check;"
+	"ALTER TABLE nodes ADD CONSTRAINT nodes_role_check"
+	" CHECK (role IN ('leader', 'standby', 'stopped'));"
+	"UPDATE sluice_meta SET user_version = 20;";
+
 /* Every PostgreSQL schema version in order, as schema.c's. */
 const struct store_migration store_pg_migrations[] = {
 	{ 15, schema_pg_v15, NULL, NULL },
@@ -484,5 +494,6 @@ const struct store_migration store_pg_migrations[] = {
 	{ 17, schema_pg_v17, NULL, NULL },
 	{ 18, schema_pg_v18, NULL, NULL },
 	{ 19, schema_pg_v19, NULL, NULL },
+	{ 20, schema_pg_v20, NULL, NULL },
 };
 const size_t store_pg_nmigrations = nitems(store_pg_migrations);

@@ -579,6 +579,26 @@ static const char schema_v19_after[] =
 	"PRAGMA user_version = 19;";
 
 /*
+ * Version 20: a node that stops cleanly keeps its row, as "stopped" (an
+ * operator sees the node that is down on purpose).  SQLite cannot change
+ * a CHECK in place; a file's nodes table is always empty (only a
+ * server's database has nodes), so it is made again.
+ */
+static const char schema_v20[] =
+	"DROP TABLE nodes;"
+	"CREATE TABLE nodes ("
+	" name TEXT PRIMARY KEY,"
+	" role TEXT NOT NULL"
+	"  CHECK (role IN ('leader', 'standby', 'stopped')),"
+	" pid INTEGER NOT NULL,"
+	" epoch INTEGER,"
+	" lease_ms INTEGER NOT NULL,"
+	" started_at INTEGER NOT NULL,"
+	" seen_at INTEGER NOT NULL,"
+	" version TEXT NOT NULL);"
+	"PRAGMA user_version = 20;";
+
+/*
  * After a change made in sqlite_schema: a new schema cookie, so that every
  * connection, this one too, parses the schema again.
  */
@@ -623,6 +643,7 @@ static const struct store_migration store_migrations[] = {
 	{ 17, schema_v17, NULL, NULL },
 	{ 18, schema_v18, NULL, NULL },
 	{ 19, schema_v19, store_schema_reload, schema_v19_after },
+	{ 20, schema_v20, NULL, NULL },
 };
 #define STORE_NMIGRATIONS \
     (sizeof store_migrations / sizeof store_migrations[0])

@@ -71,6 +71,8 @@ struct store {
 	int64_t			 migrated_from;	/* schema before, or 0 */
 	int64_t			 lock_lease;	/* leader.c: a lock session's */
 						/* idle limit, ms, or 0 */
+	int			 sent;		/* answer.c: an answer is */
+						/* awaited */
 };
 
 /* store.c: what store_identify found in an existing database. */

@@ -42,7 +42,7 @@
 #define STORE_FOREIGN	 -5	/* not a sluice database, or a newer schema */
 #define STORE_BUSY	 -6	/* still locked after the busy timeout */
 
-#define STORE_SCHEMA_VERSION	19
+#define STORE_SCHEMA_VERSION	20
 #define STORE_APPLICATION_ID	0x736c6963	/* "slic" */
 #define STORE_BUSY_TIMEOUT	5000		/* ms */
 
@@ -527,8 +527,7 @@ void		 store_lease_clear(struct store_lease *);
 /* leader.c: cluster leadership's lock session (PostgreSQL). */
 int		 store_leader_session(struct store *, int64_t, char **);
 int		 store_leader_engine_session(struct store *, int64_t, char **);
-int		 store_leader_try(struct store *, int *, char **);
-int		 store_leader_ping(struct store *, char **);
+int		 store_leader_try_send(struct store *, char **);
 #define STORE_LEADER_KEY	INT64_C(0x736c75696365)	/* "sluice" */
 
 /*
@@ -537,20 +536,24 @@ int		 store_leader_ping(struct store *, char **);
  */
 struct store_node {
 	char		*name;
-	char		*role;		/* "leader" or "standby" */
+	char		*role;		/* "leader", "standby", "stopped" */
 	int64_t		 pid;
 	int64_t		 epoch;		/* the one it leads; 0: none */
 	int64_t		 lease;		/* its L, ms */
 	int64_t		 started;	/* ms */
 	int64_t		 age;		/* ms since it was last seen */
+	int64_t		 seen;		/* when (stopped: the stop), ms */
 	char		*version;	/* its sluice's */
 };
-int		 store_node_seen(struct store *, const struct store_node *,
-		     char **);
-int		 store_node_gone(struct store *, const char *, int64_t);
+int		 store_node_seen_send(struct store *,
+		     const struct store_node *, char **);
+int		 store_node_stopped(struct store *, const char *, int64_t);
+int		 store_node_prune(struct store *);
 int		 store_nodes(struct store *, struct store_node **, size_t *,
 		     char **);
 void		 store_nodes_free(struct store_node *, size_t);
+/* A node stopped cleanly keeps its row so long (a week), then it goes. */
+#define STORE_NODE_KEEP_MS	(INT64_C(7) * 24 * 3600 * 1000)
 int		 store_node_lock_held(struct store *, int64_t, int *, char **);
 int		 store_node_leader(struct store *, char **, int64_t *, char **);
 
@@ -562,6 +565,16 @@ int		 store_listen(struct store *, const char *, char **);
 int		 store_notify(struct store *, const char *, char **);
 int		 store_listen_fd(struct store *);
 int		 store_heard(struct store *, int, store_heard_cb, void *);
+
+/*
+ * answer.c: a statement sent now and answered later (a server's), read
+ * as store_listen_fd becomes readable: 1 waiting, 0 done, -1 failed.
+ */
+int		 store_send(struct store *, const char *, const char *, int,
+		     const char *const *, char **);
+int		 store_sent(const struct store *);
+int		 store_answer(struct store *, int, int64_t *, char **);
+int		 store_answer_wait(struct store *, int64_t, int64_t *, char **);
 
 /* concurrency.c: the slots of concurrency keys, counted from the rows. */
 int		 store_conc_runs_held(struct store *, const char *, int64_t *);

@@ -3,7 +3,8 @@
 # with three engine nodes on a PostgreSQL primary and synchronous
 # standby of our own:
 #
-# - a database of schema 17 gains the nodes table on "sluice init";
+# - a database of schema 17 gains the nodes table on "sluice init" (and
+#   is migrated to the newest schema);
 # - text and --json name the leader with its epoch and all three nodes,
 #   and find no problem;
 # - a standby killed with kill -9 is named as a problem after 3×L, and
@@ -12,6 +13,11 @@
 #   so once, retries, and stands by again once it can;
 # - "cluster": {"lease_ms": N} sets L (each node's row says it), and a
 #   bad value is refused with its place;
+# - a node stopped cleanly keeps its row as "stopped", with when, and is
+#   no problem (exit 0), also on its own node; started again it stands
+#   by in the same row;
+# - run from a host that is no node: "this host is not a node", no
+#   problem;
 # - the synchronous standby stopped: named as a problem, and the
 #   leader's heartbeat (which writes its row) goes on;
 # - no node left: "no node leads".
@@ -71,7 +77,7 @@ pg_sql "GRANT pg_monitor TO sluice_owner" >/dev/null
 pg_sql "DROP TABLE nodes; UPDATE sluice_meta SET user_version = 17" >/dev/null
 run_sluice init "$PG_DB"
 expect_rc 0 "a PostgreSQL database of schema 17 upgrades"
-is "$(pg_sql "SELECT user_version FROM sluice_meta")" 19 "to the newest schema"
+is "$(pg_sql "SELECT user_version FROM sluice_meta")" 20 "to the newest schema"
 is "$(pg_sql "SELECT count(*) FROM nodes")" 0 "with an empty nodes table"
 
 cl_start_nodes
@@ -166,6 +172,51 @@ engine_refused
 expect_rc 2 "an unknown cluster key is refused"
 like "$ERR" "\$.cluster.lease: unknown key" "with its place"
 rm -f "$SLUICE_SITE_CONFIG"
+
+# A node stopped on purpose: its row stays, "stopped", and is no problem.
+n3pid=$(node_pid 3)
+kill -TERM "$n3pid"
+wait "$n3pid"
+is "$?" 0 "n3's engine stops cleanly on SIGTERM"
+st 1
+expect_rc 0 "a node stopped on purpose: status exits 0"
+like_re "$OUT" "n3  stopped  pid $n3pid +stopped [0-9.]+ s ago, at [0-9]" \
+    "it shows the node as stopped, and when"
+like "$OUT" "problems  none" "  and finds no problem"
+st 1 --json
+stopped3() {
+	json_query "$OUT" "SELECT json_extract(value, '\$.$1') FROM d, json_each(json_extract(j, '\$.cluster.nodes')) WHERE json_extract(value, '\$.name') = 'n3'"
+}
+is "$(stopped3 role):$(stopped3 stale):$(stopped3 pid)" "stopped:0:$n3pid" \
+    "--json: role stopped, not stale, its last pid"
+like_re "$(stopped3 stopped_at)" "^[0-9]{4}-" "--json: stopped_at"
+is "$(jq1 'problems')" "[]" "--json: no problem"
+st 3
+expect_rc 0 "status on the stopped node itself exits 0"
+unlike "$OUT" "is not running" "  without saying its engine is not running"
+like "$OUT" "(this node)" "  and names it as this node"
+node_start 3
+seen3b() {
+	[ "$(pg_sql "SELECT role || ':' || pid FROM nodes WHERE name = 'n3'")" = "standby:$(node_pid 3)" ]
+}
+wait_for 20 seen3b
+ok $? "started again, n3's row says standby, with its new pid"
+
+# A host that is no node (a monitoring host): no row of its name, no
+# socket.  Said, and no problem.
+not_a_node() {
+	SLUICE_NODE=monitor SLUICE_SOCKET="$T_DIR/none.sock" "$SLUICE" \
+	    --db "$NODE_DB_1" status "$@" >"$T_DIR/out" 2>"$T_DIR/err" </dev/null
+	RC=$?
+	OUT=$(cat "$T_DIR/out")
+}
+not_a_node
+expect_rc 0 "status from a host that is no node exits 0"
+like "$OUT" "this host is not a node (none is named monitor)" "  and says so"
+unlike "$OUT" "is not running" "  not that its engine is not running"
+not_a_node --json
+is "$(jq1 cluster.is_node):$(jq1 cluster.node)" "0:monitor" "--json: is_node false"
+is "$(jq1 'problems')" "[]" "--json: no problem"
 
 # The synchronous standby stopped (last: commits wait for it from now
 # on): named; the leader's heartbeat goes on.
