@@ -231,6 +231,7 @@ struct engine {
 	struct estep_queue	 ended;		/* reaped while committing */
 	struct engine_committer	*committer;	/* commit-thread.c, or NULL */
 	int			 committing;	/* its commit under way */
+	int			 just_committed; /* starting what it recorded */
 	int			 spawning;	/* in engine_spawn */
 	struct estep_queue	 loglater;	/* with log lines to write */
 	struct estep_tree	 running;

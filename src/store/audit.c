@@ -34,8 +34,11 @@ static const char audit_insert_sql[] =
 	"INSERT INTO audit (id, at, who, uid, tty, host, action, target,"
 	" workflow_id, step_id, comment, detail_json, prev_hash, hash, via,"
 	" node) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+/* One statement, one round trip on a server: the head, the last row. */
 static const char audit_head_sql[] =
-	"SELECT last_id, hash FROM audit_head WHERE id = 1";
+	"SELECT (SELECT last_id FROM audit_head WHERE id = 1),"
+	" (SELECT hash FROM audit_head WHERE id = 1),"
+	" (SELECT coalesce(max(id), 0) FROM audit)";
 static const char audit_head_set_sql[] =
 	"INSERT OR REPLACE INTO audit_head (id, last_id, hash)"
 	" VALUES (1, ?, ?)";
@@ -74,16 +77,12 @@ store_audit_next(struct store *s, int64_t *id, char *prev, char **cause)
 		if (store_col_text(st, 1) != NULL)
 			strlcpy(prev, store_col_text(st, 1),
 			    SHA256_HEX);
+		max = store_col_int64(st, 2);
 		rc = STORE_DRV_DONE;
 	}
 	store_release(s, st);
 	if (rc != STORE_DRV_DONE)
 		return (store_fail(s, rc, "read audit head", cause));
-	if (store_int64f(s, "audit rows", &max,
-	    "SELECT coalesce(max(id), 0) FROM audit", "") != 0) {
-		xasprintf(cause, "%s", store_last_error(s));
-		return (STORE_ERR);
-	}
 	if (max > *id)
 		*id = max;
 	(*id)++;

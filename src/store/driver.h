@@ -74,6 +74,9 @@ enum store_drv_code {
 /* The levels of begin, commit and rollback: 0 outermost, then nested. */
 #define STORE_DRV_READ		0	/* begin: a read snapshot */
 #define STORE_DRV_WRITE		1	/* begin: take the write lock now */
+#define STORE_DRV_WRITE_NEXT	2	/* or with the next statement, which */
+					/* follows at once (a server's driver */
+					/* saves a round trip): as WRITE else */
 
 /*
  * The store's wait for a lock: called by the driver with how many times
