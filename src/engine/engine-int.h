@@ -589,6 +589,11 @@ int		 engine_relay_answer(struct engine *, int64_t,
 		     struct engine_reply *);
 int		 engine_relay_secret(const char *);
 
+/* relay-caller.c: a relayed caller's uid names the same account here. */
+int		 engine_relay_caller_ok(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, char **);
+
 /* relay-late.c: a relayed command no leader answered in time. */
 void		 engine_relay_late(struct engine *, int64_t,
 		     struct engine_reply *);

@@ -172,9 +172,10 @@ int		 store_server_info(struct store *, struct store_server *,
 		     char **);
 void		 store_server_clear(struct store_server *);
 struct store_roles {
-	char		*user;		/* the role we are (the owner) */
+	char		*user;		/* the schema's owner */
 	int		 engine;	/* sluice_engine exists */
 	int		 reader;	/* sluice_reader exists */
+	int		 owner;		/* we are the owner, or act as it */
 };
 int		 store_server_grant(struct store *, struct store_roles *,
 		     char **);
