@@ -60,9 +60,8 @@ struct pg_conn {
 enum store_drv_code pg_run(struct pg_conn *, const char *);
 void		 pg_fail(struct pg_conn *, const PGresult *);
 
-/* driver-pg.c: what goes with a COMMIT (NOTIFY, a commit not waited). */
+/* driver-pg.c: what goes with a COMMIT (NOTIFY). */
 enum store_drv_code store_pg_notify(struct store_conn *, const char *);
-enum store_drv_code store_pg_lazy_commit(struct store_conn *);
 
 /* driver-pg-session.c: a session's state, LISTEN. */
 int		 store_pg_file_readonly(struct store_conn *);

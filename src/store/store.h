@@ -805,6 +805,7 @@ struct store_inbox {
 	char		*state;		/* new done refused */
 	char		*reply;		/* JSON */
 	char		*seal;		/* chain.c: set by store_inbox_post */
+					/* and store_inbox_relay */
 	char		*via;		/* "mcp", or NULL */
 	char		*request;	/* the client's request id, or NULL */
 	char		*node;		/* cluster mode: the node that took */
@@ -813,7 +814,7 @@ struct store_inbox {
 int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,
 		     const struct store_inbox *, int64_t *, char **);
-int		 store_inbox_post_say(struct store *,
+int		 store_inbox_relay(struct store *,
 		     const struct store_actor *, const struct store_inbox *,
 		     const char *, int64_t *, char **);
 int		 store_inbox_new(struct store *, struct store_inbox **,
