@@ -440,6 +440,15 @@ struct store_audit_entry {
 
 int		 store_audit_add(struct store *, const struct store_actor *,
 		     const struct store_audit_entry *, char **);
+/*
+ * The words of a leader's refusal of a command whose uid the node it came
+ * through names otherwise (engine/relay-caller.c); status looks for them
+ * among the newest STORE_ACCOUNTS_ROWS audit rows.
+ */
+#define STORE_ACCOUNTS_DIFFER	"every node must have the same accounts"
+#define STORE_ACCOUNTS_ROWS	10000
+int		 store_audit_accounts(struct store *, int64_t, int64_t *,
+		     char **, char **);
 int		 store_audit_list(struct store *, int64_t, struct store_audit **,
 		     size_t *, char **);
 int64_t		 store_audit_last(const struct store *);
