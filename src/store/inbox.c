@@ -279,6 +279,24 @@ store_inbox_reply(struct store *s, int64_t id, const char *state,
 }
 
 /*
+ * Start a write transaction, waiting for the lock ms at most even in a
+ * process that waits out a busy database for ever (store_set_waiter,
+ * which store_busy then passes over): a standby's loop must not stand
+ * still behind a frozen leader's turn (STORE_BUSY: no lock).
+ */
+static int
+store_begin_within(struct store *s, int64_t ms, char **cause)
+{
+	int	 rc;
+
+	s->busy_since = time_mono_ms();
+	s->busy_until = s->busy_since + ms;
+	rc = store_begin(s, cause);
+	s->busy_until = 0;
+	return (rc);
+}
+
+/*
  * Withdraw a command no engine has applied (a standby whose leader did
  * not answer, server-relay.c): refused, with reply, in a write
  * transaction, so never in the middle of a turn, which reads the inbox
