@@ -508,6 +508,44 @@ pg_queue(PGconn *pg, const char *sql, int *n)
 }
 
 /*
+ * Queue a bound statement on the pipeline: its Parse first when it is
+ * kept and not yet prepared (p->prep), then the statement (p->want).
+ * types are its parameters' (pg_blob_types).
+ */
+static int
+pg_queue_bound(struct pg_stmt *h, const Oid *types, struct pg_pipe *p)
+{
+	PGconn	*pg = h->c->pg;
+
+	if (h->keep && !h->prepared) {
+		p->prep = p->n++;
+		if (!PQsendPrepare(pg, h->name, h->sql, h->nparams, types))
+			return (0);
+	}
+	p->want = p->n++;
+	if (h->keep)
+		return (PQsendQueryPrepared(pg, h->name, h->nparams,
+		    (const char *const *)h->values, h->lengths, h->formats, 0));
+	return (PQsendQueryParams(pg, h->sql, h->nparams, types,
+	    (const char *const *)h->values, h->lengths, h->formats, 0));
+}
+
+/* Parameters' types: bytea for blobs, the rest the server's to say. */
+static Oid *
+pg_blob_types(struct pg_stmt *h)
+{
+	Oid	*types;
+	int	 i;
+
+	if (h->nparams == 0)
+		return (NULL);
+	types = xcalloc(h->nparams, sizeof *types);
+	for (i = 0; i < h->nparams; i++)
+		types[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
+	return (types);
+}
+
+/*
  * Run the statement in one round trip, as a pipeline: prepared first
  * when kept and not yet, and inside a transaction between a savepoint
  * and its release, so that a statement that fails undoes itself alone
@@ -528,12 +566,8 @@ pg_execute(struct pg_stmt *h, const Oid *types)
 	Oid		*own = NULL;
 	int		 i, guard, begin, sent, count = 0;
 
-	if (types == NULL && h->nparams > 0) {
-		own = xcalloc(h->nparams, sizeof *own);
-		for (i = 0; i < h->nparams; i++)
-			own[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
-		types = own;
-	}
+	if (types == NULL)
+		types = own = pg_blob_types(h);
 again:
 	memset(&p, 0, sizeof p);
 	p.prep = p.lock = p.last = -1;
@@ -551,17 +585,8 @@ again:
 		sent = pg_queue(pg, c->pending[i], &p.n);
 	if (sent && guard)
 		sent = pg_queue(pg, "SAVEPOINT sluice_stmt", &p.n);
-	if (sent && h->keep && !h->prepared) {
-		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
-		p.prep = p.n++;
-	}
-	p.want = p.n++;
-	if (sent && h->keep)
-		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
-		    (const char *const *)h->values, h->lengths, h->formats, 0);
-	else if (sent)
-		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
-		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	if (sent)
+		sent = pg_queue_bound(h, types, &p);
 	if (sent && h->insert) {
 		p.last = p.n;
 		sent = pg_queue(pg, "SELECT sluice_lastval()", &p.n);
@@ -1191,7 +1216,7 @@ pg_post(struct store_stmt *st, const char *channel, const char *table)
 	struct pg_pipe	 p;
 	Oid		*types = NULL;
 	char		*say, *draw;
-	int		 i, sent, drawn, ok;
+	int		 sent, drawn, ok;
 
 	if (c->begin_pending || c->npending > 0 ||
 	    PQtransactionStatus(pg) != PQTRANS_IDLE) {
@@ -1200,11 +1225,7 @@ pg_post(struct store_stmt *st, const char *channel, const char *table)
 		    "own, not inside another");
 		return (c->code = STORE_DRV_ERROR);
 	}
-	if (h->nparams > 0) {
-		types = xcalloc(h->nparams, sizeof *types);
-		for (i = 0; i < h->nparams; i++)
-			types[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
-	}
+	types = pg_blob_types(h);
 	memset(&p, 0, sizeof p);
 	p.prep = p.lock = p.last = -1;
 	xasprintf(&say, "NOTIFY %s", channel);
@@ -1214,17 +1235,8 @@ pg_post(struct store_stmt *st, const char *channel, const char *table)
 		sent = pg_queue(pg, "BEGIN", &p.n);
 	if (sent)
 		sent = pg_queue(pg, "SET LOCAL synchronous_commit = off", &p.n);
-	if (sent && h->keep && !h->prepared) {
-		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
-		p.prep = p.n++;
-	}
-	p.want = p.n++;
-	if (sent && h->keep)
-		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
-		    (const char *const *)h->values, h->lengths, h->formats, 0);
-	else if (sent)
-		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
-		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	if (sent)
+		sent = pg_queue_bound(h, types, &p);
 	if (sent)
 		sent = pg_queue(pg, say, &p.n);
 	if (sent)
