@@ -14,22 +14,31 @@
 # - "sqlite": bench/approve-latency.sh N itself (one SQLite host);
 # - "consoles": a client subscribed on each of the three nodes during the
 #   standby phase: from each of the leader's commits (its trace's C line)
-#   to "changed" on each node.
+#   to "changed" on each node;
+# - "commit": one PostgreSQL commit, the leader goal's yardstick, on the
+#   same servers by the leader's path (node 1's forwarder), N times:
+#   BEGIN, a one-row INSERT, COMMIT waiting for the synchronous standby
+#   (bench/pg-commit.c, built here with libpq; without its header, said,
+#   and no goal line).
 #
 # Prints per round, then the median of the rounds and their spread:
 #   cluster-approve standby: N approvals; p50 A ms p99 B ms
 #   cluster-approve leader: ...
 #   cluster-approve sqlite: ...
 #   cluster-approve consoles: K changes on 3 nodes; p50 A ms p99 B ms
+#   cluster-approve commit: N PostgreSQL commits; p50 A ms p99 B ms
 #   cluster-approve summary (LABEL): R rounds; p50 A ms [MIN-MAX] p99 ...
 #   cluster-approve ratios: standby/sqlite X, leader/sqlite Y
+#   cluster-approve leader goal: leader p50 L ms, goal < 5 + C ms (T ms:
+#     met); leader/commit X, commit/sqlite Y
 # Goals (issue 23): standby p50 < 10 ms, leader p50 < 5 ms + one
 # PostgreSQL commit, consoles within 100 ms.  ROUNDS=R (default 3).
 # Needs a sluice built --with-postgresql with tests/cluster/forward beside
 # it (make tests/cluster/forward), Debian's postgresql, python3, root (the
-# servers run as an account of their own), cc and sqlite3; skips, saying
-# why, otherwise.  $SLUICE names the binary (else ./sluice, else sluice on
-# $PATH).  Default N=100.  KEEP=DIR keeps the nodes' and servers' logs.
+# servers run as an account of their own), cc (and libpq's header for the
+# commit figure) and sqlite3; skips, saying why, otherwise.  $SLUICE
+# names the binary (else ./sluice, else sluice on $PATH).  Default N=100.
+# KEEP=DIR keeps the nodes' and servers' logs.
 
 set -eu
 
@@ -159,6 +168,12 @@ EOF2
 		if (best == "" || a < besta) { best = d; besta = a } }
 	      if (best != "") printf "%.3f\n", best / 1000 }' >>"$OUT.consoles"
 	phase leader 1 || { keep; exit 1; }
+	# One PostgreSQL commit, the leader goal's yardstick: on the same
+	# servers, by the leader's own path to them (node 1's forwarder).
+	if [ -x "${CLUSTER_APPROVE_PGCOMMIT:-}" ]; then
+		"$CLUSTER_APPROVE_PGCOMMIT" "${NODE_DB_1#postgresql:}" "$n" \
+		    >>"$OUT.commit" || { keep; exit 1; }
+	fi
 	keep
 	exit 0
 fi
@@ -168,6 +183,17 @@ B_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")
 trap 'rm -rf "$B_DIR"' EXIT
 trap 'exit 130' INT TERM
 "${CC:-cc}" -O2 -o "$B_DIR/monotime" "$here/monotime.c"
+# pg-commit.c: one PostgreSQL commit's time, with libpq's header and
+# library (pkg-config's, else pg_config's); without them, no yardstick.
+pgflags=$(pkg-config --cflags --libs libpq 2>/dev/null ||
+    echo "-I$(pg_config --includedir 2>/dev/null)" \
+    "-L$(pg_config --libdir 2>/dev/null) -lpq")
+if ! "${CC:-cc}" -O2 -o "$B_DIR/pg-commit" "$here/pg-commit.c" $pgflags \
+    >"$B_DIR/cc.log" 2>&1; then
+	echo "cluster-approve: no PostgreSQL commit figure: cannot build" \
+	    "bench/pg-commit.c ($(head -n 1 "$B_DIR/cc.log"))"
+	rm -f "$B_DIR/pg-commit"
+fi
 rounds=${ROUNDS:-3}
 
 # stats LABEL FILE WHAT: p50 and p99 of a file of ms, one line.
@@ -187,6 +213,7 @@ while [ "$r" -lt "$rounds" ]; do
 	rm -f "$B_DIR"/round.*
 	CLUSTER_APPROVE_ROUND="$B_DIR/round" \
 	    CLUSTER_APPROVE_MONOTIME="$B_DIR/monotime" SLUICE=$SLUICE \
+	    CLUSTER_APPROVE_PGCOMMIT="$B_DIR/pg-commit" \
 	    TOP_SRCDIR=$top TESTS_DATA=$top/tests/data \
 	    sh "$here/cluster-approve.sh" "$n" >"$B_DIR/log" 2>&1 || {
 		echo "$0: the cluster round failed:" >&2
@@ -209,6 +236,9 @@ while [ "$r" -lt "$rounds" ]; do
 	done
 	stats consoles "$B_DIR/round.consoles" "changes on 3 nodes" |
 	    tee -a "$B_DIR/lines"
+	[ ! -x "$B_DIR/pg-commit" ] ||
+	    stats commit "$B_DIR/round.commit" "PostgreSQL commits" |
+	    tee -a "$B_DIR/lines"
 	sed -n 's/^cluster-approve \([a-z]*\): .*p50 \([0-9.]*\) ms p99 \([0-9.]*\) ms/\1 \2 \3/p' \
 	    "$B_DIR/lines" >>"$B_DIR/figures"
 	: >"$B_DIR/lines"
@@ -220,16 +250,31 @@ med() {
 	    sort -n | awk '{ v[NR] = $1 } END {
 		printf "%.2f [%.2f-%.2f]", v[int((NR + 1) / 2)], v[1], v[NR] }'
 }
-for l in standby leader sqlite consoles; do
+labels="standby leader sqlite consoles"
+[ ! -x "$B_DIR/pg-commit" ] || labels="$labels commit"
+for l in $labels; do
 	echo "cluster-approve summary ($l): $rounds rounds; p50 $(med 2 "$l")" \
 	    "ms p99 $(med 3 "$l") ms"
 done
-# ratio LABEL: its p50 over SQLite's, round by round; the median.
+# ratio LABEL [BASE]: its p50 over BASE's (SQLite's), round by round; the
+# median.
 ratio() {
-	awk -v l="$1" '$1 == l { a[++na] = $2 } $1 == "sqlite" { q[++nq] = $2 }
+	awk -v l="$1" -v b="${2:-sqlite}" '$1 == l { a[++na] = $2 }
+	    $1 == b { q[++nq] = $2 }
 	    END { for (i = 1; i <= na && i <= nq; i++)
 		if (q[i] > 0) printf "%.3f\n", a[i] / q[i] }' "$B_DIR/figures" |
 	    sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] }'
 }
 echo "cluster-approve ratios (p50 over SQLite's, median of rounds):" \
     "standby $(ratio standby), leader $(ratio leader)"
+# The leader goal: the median of its p50s against 5 ms + the median of
+# one commit's p50s, and the ratio of the two round by round.
+if [ -x "$B_DIR/pg-commit" ]; then
+	lp=$(med 2 leader | cut -d' ' -f1)
+	cp=$(med 2 commit | cut -d' ' -f1)
+	echo "cluster-approve leader goal: leader p50 $lp ms, goal < 5 + $cp" \
+	    "ms ($(awk -v l="$lp" -v c="$cp" 'BEGIN { printf "%.2f ms: %s",
+		5 + c, l < 5 + c ? "met" : "not met" }'));" \
+	    "leader/commit $(ratio leader commit)," \
+	    "commit/sqlite $(ratio commit)"
+fi

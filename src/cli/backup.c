@@ -39,6 +39,8 @@ const struct cli_cmd cli_cmd_backup = {
 	.complete = "file",
 	.usage = "FILE",
 	.summary = "Write a consistent copy of the database to FILE.",
+	.help = "A postgresql: database (cluster mode) is refused: back it "
+	    "up with\npg_dump (pg_dump -Fc) or pgBackRest.\n",
 	.opts = cmd_backup_opts,
 	.args_min = 1,
 	.args_max = 1,

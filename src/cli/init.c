@@ -45,7 +45,9 @@ const struct cli_cmd cli_cmd_init = {
 	    "it.\nAn existing sluice database is left as it is (exit 0); "
 	    "any other file is refused.\nA postgresql: database (cluster "
 	    "mode): run as the role to own the\nschema; creates or upgrades "
-	    "it and gives sluice_engine and sluice_reader\ntheir rights.\n",
+	    "it and gives sluice_engine and sluice_reader\ntheir rights; "
+	    "run as another role (an engine's login), it changes\nnothing "
+	    "and says so.\n",
 	.args_min = 0,
 	.args_max = 1,
 	.run = cmd_init_run
@@ -147,7 +149,11 @@ cmd_init_server(struct client *ctx, char *path)
 		free(path);
 		return (client_store_fail(ctx, rc, cause));
 	}
-	if (existed) {
+	if (existed && !r.owner) {
+		cli_printf("%s: a sluice database (schema version %d); "
+		    "nothing changed: its owner's sluice init gives the "
+		    "rights\n", path, STORE_SCHEMA_VERSION);
+	} else if (existed) {
 		cli_printf("%s: a sluice database (schema version %d); rights "
 		    "given again\n", path, STORE_SCHEMA_VERSION);
 	} else {

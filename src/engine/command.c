@@ -243,8 +243,12 @@ engine_apply_one(struct engine *e, const struct store_inbox *m,
 	as.who = caller.name;
 	memset(&q, 0, sizeof q);
 	q.verb = m->command;
-	if (cmd->operate && !authority_check(&e->opts.authority, &caller, &q,
-	    &r->message)) {
+	if (engine_relay_caller_ok(e, m, &caller, &r->message) != 0) {
+		r->workflow_id = m->workflow_id;
+		r->step_id = m->step_id;
+		engine_refuse(e, m, m->command, NULL, r);
+	} else if (cmd->operate && !authority_check(&e->opts.authority,
+	    &caller, &q, &r->message)) {
 		r->workflow_id = m->workflow_id;
 		r->step_id = m->step_id;
 		engine_refuse(e, &as, m->command, NULL, r);
@@ -336,11 +340,11 @@ engine_inbox(struct engine *e)
 		engine_txn(e);
 		if (store_inbox_new(e->store, &list, &n, &cause) != 0)
 			engine_store_fatal(e, cause);
-#ifdef SLUICE_TEST_CLOCK
-		if (n > 0)
-			engine_test_hold("inbox");
-#endif
 	}
+#ifdef SLUICE_TEST_CLOCK
+	if (n > 0 && e->leader != NULL)
+		engine_test_hold("inbox");	/* read under the lock */
+#endif
 	for (i = 0; i < n; i++) {
 		if (store_inbox_sealed(&list[i]))
 			engine_apply(e, &list[i], &r);

@@ -231,6 +231,7 @@ struct engine {
 	struct estep_queue	 ended;		/* reaped while committing */
 	struct engine_committer	*committer;	/* commit-thread.c, or NULL */
 	int			 committing;	/* its commit under way */
+	int			 just_committed; /* starting what it recorded */
 	int			 spawning;	/* in engine_spawn */
 	struct estep_queue	 loglater;	/* with log lines to write */
 	struct estep_tree	 running;
@@ -587,6 +588,11 @@ int		 engine_relay_post(struct engine *, const struct store_inbox *,
 int		 engine_relay_answer(struct engine *, int64_t,
 		     struct engine_reply *);
 int		 engine_relay_secret(const char *);
+
+/* relay-caller.c: a relayed caller's uid names the same account here. */
+int		 engine_relay_caller_ok(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, char **);
 
 /* relay-late.c: a relayed command no leader answered in time. */
 void		 engine_relay_late(struct engine *, int64_t,

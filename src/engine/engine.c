@@ -439,6 +439,15 @@ engine_lease_held(struct engine *e)
 	/* The commit under way holds the write lock; its start checked. */
 	if (e->committing)
 		return (1);
+	/*
+	 * Cluster mode, starting what the commit just made recorded: that
+	 * commit was fenced (the engine row locked from its start to its
+	 * end), and a new leader leaves these rows alone until this node's
+	 * deadline, just checked, has passed: a read of the epoch now would
+	 * cost a round trip to PostgreSQL and tell nothing more.
+	 */
+	if (e->leader != NULL && e->just_committed)
+		return (1);
 	if (store_lease_epoch(e->store, &epoch) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	return (epoch == e->epoch);
@@ -477,7 +486,8 @@ engine_txn(struct engine *e)
 		if (e->in_txn)
 			return;
 	}
-	if (store_begin(e->store, &cause) != 0)
+	/* Its first statement is the fence, which takes the lock with it. */
+	if (store_begin_next(e->store, &cause) != 0)
 		engine_store_fatal(e, cause);
 	now = time_mono_ms();
 	if (e->heartbeat_at != 0 && now - e->heartbeat_at < ENGINE_HEARTBEAT_MS)
@@ -629,8 +639,11 @@ engine_committed(struct engine *e)
 	engine_trace(e, 'C', 0);
 	engine_secret_input_committed(e);
 	engine_busy_over();
-	if (!e->offline)
+	if (!e->offline) {
+		e->just_committed = 1;
 		engine_spawn(e, 1);
+		e->just_committed = 0;
+	}
 	/* New pids are recorded with the next change, or within a second. */
 	if (!TAILQ_EMPTY(&e->pids) && !loop_timer_pending(e->pidrec))
 		loop_timer_start(e->pidrec, ENGINE_HEARTBEAT_MS);

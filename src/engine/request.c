@@ -34,6 +34,39 @@
 
 #include "engine/engine-int.h"
 
+static int	 engine_request_applied(struct store *, int64_t,
+		     const char *, struct engine_reply *, char **);
+
+/*
+ * Was uid's request id applied?  1 with its recorded answer in r, 0 if
+ * not, or -1 with the store's complaint in *cause.
+ */
+static int
+engine_request_applied(struct store *s, int64_t uid, const char *id,
+    struct engine_reply *r, char **cause)
+{
+	char	*reply = NULL;
+	int	 rc;
+
+	memset(r, 0, sizeof *r);
+	rc = store_request_get(s, uid, id, &reply, cause);
+	if (rc == STORE_NOTFOUND) {
+		free(*cause);
+		*cause = NULL;
+		return (0);
+	}
+	if (rc != 0)
+		return (-1);
+	if (engine_reply_read(reply, r) != 0) {
+		xasprintf(cause, "the answer recorded for request %s is "
+		    "unreadable", id);
+		free(reply);
+		return (-1);
+	}
+	free(reply);
+	return (1);
+}
+
 /*
  * Was uid's request id applied?  Its recorded answer in r with
  * r->outcome APPLIED; QUEUED with the inbox row where it waits; else
@@ -43,27 +76,14 @@ int
 engine_request_outcome(struct store *s, int64_t uid, const char *id,
     struct engine_reply *r, char **cause)
 {
-	char	*reply = NULL;
 	int64_t	 row;
 	int	 rc;
 
-	memset(r, 0, sizeof *r);
-	rc = store_request_get(s, uid, id, &reply, cause);
-	if (rc == 0) {
-		if (engine_reply_read(reply, r) != 0) {
-			xasprintf(cause, "the answer recorded for request %s "
-			    "is unreadable", id);
-			free(reply);
-			return (-1);
-		}
-		free(reply);
-		r->outcome = ENGINE_OUTCOME_APPLIED;
-		return (0);
+	if ((rc = engine_request_applied(s, uid, id, r, cause)) != 0) {
+		if (rc == 1)
+			r->outcome = ENGINE_OUTCOME_APPLIED;
+		return (rc == 1 ? 0 : -1);
 	}
-	if (rc != STORE_NOTFOUND)
-		return (-1);
-	free(*cause);
-	*cause = NULL;
 	if (store_request_queued(s, uid, id, &row) != 0) {
 		xasprintf(cause, "%s", store_last_error(s));
 		return (-1);
@@ -94,23 +114,23 @@ engine_outcome(struct engine *e, int64_t uid, const char *id,
 
 /*
  * Has this command's request id been applied already (the client sent it
- * again)?  1 with the answer it had in r, else 0.
+ * again)?  1 with the answer it had in r, else 0.  Whether it waits in
+ * the inbox does not matter here: a statement less in the command's
+ * turn (on a server, a round trip: issue 23's approve -> start).
  */
 int
 engine_request_seen(struct engine *e, const struct store_inbox *m,
     struct engine_reply *r)
 {
 	char	*cause = NULL;
+	int	 rc;
 
-	if (engine_request_outcome(e->store, m->uid, m->request, r,
-	    &cause) != 0)
+	if ((rc = engine_request_applied(e->store, m->uid, m->request, r,
+	    &cause)) < 0)
 		engine_store_fatal(e, cause);
-	if (r->outcome == ENGINE_OUTCOME_APPLIED) {
-		r->outcome = ENGINE_OUTCOME_NONE;
-		return (1);
-	}
-	engine_reply_clear(r);
-	return (0);
+	if (rc == 0)
+		engine_reply_clear(r);
+	return (rc);
 }
 
 /* Record a command's request id and answer, in the turn's transaction. */

@@ -34,13 +34,25 @@ static const char audit_insert_sql[] =
 	"INSERT INTO audit (id, at, who, uid, tty, host, action, target,"
 	" workflow_id, step_id, comment, detail_json, prev_hash, hash, via,"
 	" node) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+/* One statement, one round trip on a server: the head, the last row. */
 static const char audit_head_sql[] =
-	"SELECT last_id, hash FROM audit_head WHERE id = 1";
+	"SELECT (SELECT last_id FROM audit_head WHERE id = 1),"
+	" (SELECT hash FROM audit_head WHERE id = 1),"
+	" (SELECT coalesce(max(id), 0) FROM audit)";
 static const char audit_head_set_sql[] =
 	"INSERT OR REPLACE INTO audit_head (id, last_id, hash)"
 	" VALUES (1, ?, ?)";
 static const char audit_list_sql[] =
 	"SELECT " STORE_AUDIT_COLUMNS " FROM audit ORDER BY id DESC LIMIT ?";
+
+/* The newest refusal for accounts that differ, and how many (status). */
+static const char audit_accounts_sql[] =
+	"SELECT count(*), max(id) FROM audit"
+	" WHERE id > (SELECT coalesce(max(id), 0) FROM audit) - ?"
+	" AND at >= ? AND action LIKE '%-refused'"
+	" AND comment LIKE '%" STORE_ACCOUNTS_DIFFER "%'";
+static const char audit_comment_sql[] =
+	"SELECT comment FROM audit WHERE id = ?";
 
 /* The name an actor is recorded under; this process's user if none. */
 const char *
@@ -74,16 +86,12 @@ store_audit_next(struct store *s, int64_t *id, char *prev, char **cause)
 		if (store_col_text(st, 1) != NULL)
 			strlcpy(prev, store_col_text(st, 1),
 			    SHA256_HEX);
+		max = store_col_int64(st, 2);
 		rc = STORE_DRV_DONE;
 	}
 	store_release(s, st);
 	if (rc != STORE_DRV_DONE)
 		return (store_fail(s, rc, "read audit head", cause));
-	if (store_int64f(s, "audit rows", &max,
-	    "SELECT coalesce(max(id), 0) FROM audit", "") != 0) {
-		xasprintf(cause, "%s", store_last_error(s));
-		return (STORE_ERR);
-	}
 	if (max > *id)
 		*id = max;
 	(*id)++;
@@ -237,4 +245,47 @@ store_audits_free(struct store_audit *list, size_t n)
 		free(list[i].node);
 	}
 	free(list);
+}
+
+/*
+ * Commands a cluster's leader refused because the node they came through
+ * names their uid otherwise (engine/relay-caller.c): how many among the
+ * newest STORE_ACCOUNTS_ROWS audit rows since since (wall ms), and the
+ * newest one's reason in *last (NULL when none; the caller frees).
+ */
+int
+store_audit_accounts(struct store *s, int64_t since, int64_t *n, char **last,
+    char **cause)
+{
+	struct store_stmt	*st;
+	int64_t			 id = 0;
+	int			 rc;
+
+	*n = 0;
+	*last = NULL;
+	if ((rc = store_prepare(s, audit_accounts_sql, &st, cause)) != 0)
+		return (rc);
+	if (store_bind_int64(st, 1, STORE_ACCOUNTS_ROWS) != STORE_DRV_OK ||
+	    store_bind_int64(st, 2, since) != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "read audit", cause);
+	else if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		*n = store_col_int64(st, 0);
+		id = store_col_int64(st, 1);
+		rc = 0;
+	} else
+		rc = store_fail(s, rc, "read audit", cause);
+	store_stmt_finalize(st);
+	if (rc != 0 || *n == 0)
+		return (rc);
+	if ((rc = store_prepare(s, audit_comment_sql, &st, cause)) != 0)
+		return (rc);
+	if (store_bind_int64(st, 1, id) != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "read audit", cause);
+	else if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		*last = store_column_text(st, 0);
+		rc = 0;
+	} else
+		rc = store_fail(s, rc, "read audit", cause);
+	store_stmt_finalize(st);
+	return (rc);
 }

@@ -41,26 +41,32 @@ struct pg_conn {
 	unsigned		 nstmts;	/* names given so far */
 	store_drv_busy_cb	 busy_cb;
 	void			*busy_arg;
+	int			 begin_pending;	/* a write transaction begun */
+						/* here, not yet on the server */
+	const char		*pending[8];	/* then these, before the */
+	int			 npending;	/* next statement */
+	char			*at_commit;	/* SQL sent with the COMMIT */
+	int64_t			 lastval;	/* the last INSERT's id */
+	int			 lastval_known;
 	int64_t			 answer;	/* driver-pg-async.c: of the */
 	int			 answer_failed;	/* statement in flight */
 };
 
 /*
- * driver-pg.c: run SQL without parameters (a failure noted on c); note a
- * failure from its result (NULL: from the connection).
+ * driver-pg.c: run SQL without parameters (a failure noted on c), first
+ * beginning on the server a write transaction begun here; note a failure
+ * from its result (NULL: from the connection).
  */
 enum store_drv_code pg_run(struct pg_conn *, const char *);
 void		 pg_fail(struct pg_conn *, const PGresult *);
 
-/*
- * driver-pg-session.c: a session's state, LISTEN and NOTIFY, and a
- * commit that need not wait.
- */
+/* driver-pg.c: what goes with a COMMIT (NOTIFY). */
+enum store_drv_code store_pg_notify(struct store_conn *, const char *);
+
+/* driver-pg-session.c: a session's state, LISTEN. */
 int		 store_pg_file_readonly(struct store_conn *);
 int		 store_pg_lost(struct store_conn *);
 enum store_drv_code store_pg_listen(struct store_conn *, const char *);
-enum store_drv_code store_pg_lazy_commit(struct store_conn *);
-enum store_drv_code store_pg_notify(struct store_conn *, const char *);
 int		 store_pg_listen_fd(struct store_conn *);
 int		 store_pg_heard(struct store_conn *, int,
 		     void (*)(void *, const char *), void *);

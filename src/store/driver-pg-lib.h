@@ -35,6 +35,7 @@
 	X(PQcmdTuples) \
 	X(PQconnectdbParams) \
 	X(PQconsumeInput) \
+	X(PQdescribePrepared) \
 	X(PQenterPipelineMode) \
 	X(PQerrorMessage) \
 	X(PQexec) \
@@ -51,9 +52,12 @@
 	X(PQmakeEmptyPGresult) \
 	X(PQnfields) \
 	X(PQnotifies) \
+	X(PQnparams) \
 	X(PQntuples) \
 	X(PQparameterStatus) \
+	X(PQparamtype) \
 	X(PQpipelineSync) \
+	X(PQprepare) \
 	X(PQresultErrorField) \
 	X(PQresultStatus) \
 	X(PQsendPrepare) \
@@ -79,6 +83,7 @@ int	 pg_lib_load(char **);
 #define PQclear		(*pg_lib.PQclear)
 #define PQcmdStatus	(*pg_lib.PQcmdStatus)
 #define PQcmdTuples	(*pg_lib.PQcmdTuples)
+#define PQdescribePrepared	(*pg_lib.PQdescribePrepared)
 #define PQconnectdbParams	(*pg_lib.PQconnectdbParams)
 #define PQconsumeInput	(*pg_lib.PQconsumeInput)
 #define PQenterPipelineMode	(*pg_lib.PQenterPipelineMode)
@@ -97,9 +102,12 @@ int	 pg_lib_load(char **);
 #define PQmakeEmptyPGresult	(*pg_lib.PQmakeEmptyPGresult)
 #define PQnfields	(*pg_lib.PQnfields)
 #define PQnotifies	(*pg_lib.PQnotifies)
+#define PQnparams	(*pg_lib.PQnparams)
 #define PQntuples	(*pg_lib.PQntuples)
 #define PQparameterStatus	(*pg_lib.PQparameterStatus)
+#define PQparamtype	(*pg_lib.PQparamtype)
 #define PQpipelineSync	(*pg_lib.PQpipelineSync)
+#define PQprepare	(*pg_lib.PQprepare)
 #define PQresultErrorField	(*pg_lib.PQresultErrorField)
 #define PQresultStatus	(*pg_lib.PQresultStatus)
 #define PQsendPrepare	(*pg_lib.PQsendPrepare)

@@ -60,6 +60,7 @@
 #include "store/driver-pg.h"
 
 #define PGR_FETCH		100	/* rows in a page */
+#define PGR_CONNS		4	/* cursors open at once, at most */
 /*
  * One statement's work, at most: a read holds the node's loop that long,
  * which must still send the leader's heartbeat (every L/4, L at least
@@ -126,16 +127,26 @@ static const char *pgr_refused[] = {
 	"pg_current_xact_id_if_assigned", "pg_file_", "loread", "lowrite"
 };
 
+/*
+ * A connection of the reader's: a cursor has one to itself, since a
+ * PostgreSQL session has one transaction (its snapshot) at a time.
+ */
+struct pgr_conn {
+	PGconn			*pg;
+	int			 busy;		/* a cursor's */
+};
+
 struct pg_reader {
 	struct store_reader	 base;		/* first: the seam's handle */
-	PGconn			*pg;
 	char			*login;		/* postgresql:... */
+	struct pgr_conn		 conns[PGR_CONNS];
 	int			 ncursors;	/* open: none at close */
 };
 
 struct pg_cursor {
 	struct store_cursor	 base;		/* first: the seam's handle */
 	struct pg_reader	*r;
+	struct pgr_conn		*conn;
 	int			 done;		/* no more rows */
 };
 
@@ -154,8 +165,7 @@ static const struct store_reader_ops pgr_ops = {
 
 /* The server's message of a failed result, or libpq's, on one line. */
 static int
-pgr_fail(struct pg_reader *r, const PGresult *res, const char *what,
-    char **cause)
+pgr_fail(PGconn *pg, const PGresult *res, const char *what, char **cause)
 {
 	const char	*state = NULL, *msg = NULL;
 	size_t		 len;
@@ -166,7 +176,7 @@ pgr_fail(struct pg_reader *r, const PGresult *res, const char *what,
 		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 	}
 	if (msg == NULL)
-		msg = PQerrorMessage(r->pg);
+		msg = PQerrorMessage(pg);
 	if (msg == NULL || *msg == '\0')
 		msg = "unknown PostgreSQL error";
 	len = strcspn(msg, "\n");
@@ -191,15 +201,15 @@ pgr_fail(struct pg_reader *r, const PGresult *res, const char *what,
 
 /* Run SQL without parameters; 0, or -1 (the result's failure in *cause). */
 static int
-pgr_run(struct pg_reader *r, const char *sql, ExecStatusType want,
-    PGresult **resp, char **cause)
+pgr_run(PGconn *pg, const char *sql, ExecStatusType want, PGresult **resp,
+    char **cause)
 {
 	PGresult	*res;
 	int		 rc;
 
-	res = PQexec(r->pg, sql);
+	res = PQexec(pg, sql);
 	if (PQresultStatus(res) != want) {
-		rc = pgr_fail(r, res, "read", cause);
+		rc = pgr_fail(pg, res, "read", cause);
 		PQclear(res);
 		return (rc);
 	}
@@ -212,31 +222,33 @@ pgr_run(struct pg_reader *r, const char *sql, ExecStatusType want,
 
 /* Connect as the reader's login and check that it may only read. */
 static int
-pgr_connect(struct pg_reader *r, char **cause)
+pgr_connect(struct pg_reader *r, struct pgr_conn *conn, char **cause)
 {
 	const char	*keys[] = { "dbname", "fallback_application_name",
 			    "options", NULL };
 	const char	*vals[] = { NULL, "sluice reader", PGR_OPTIONS, NULL };
 	PGresult	*res = NULL;
+	PGconn		*pg;
 	const char	*who;
 	int		 more;
 
 	vals[0] = r->login + strlen(STORE_PG_PREFIX);
 	if (strncmp(r->login, "postgresql://", 13) == 0)
 		vals[0] = r->login;
-	PQfinish(r->pg);
-	r->pg = PQconnectdbParams(keys, vals, 1);
-	if (r->pg == NULL || PQstatus(r->pg) != CONNECTION_OK) {
+	PQfinish(conn->pg);
+	conn->pg = NULL;
+	pg = PQconnectdbParams(keys, vals, 1);
+	if (pg == NULL || PQstatus(pg) != CONNECTION_OK) {
 		/* Not the name itself: it may hold a password. */
 		xasprintf(cause, "members' reads: cannot log in as the "
-		    "reader's login (cluster.reader): %.*s", r->pg != NULL ?
-		    (int)strcspn(PQerrorMessage(r->pg), "\n") : 13,
-		    r->pg != NULL ? PQerrorMessage(r->pg) : "out of memory");
+		    "reader's login (cluster.reader): %.*s", pg != NULL ?
+		    (int)strcspn(PQerrorMessage(pg), "\n") : 13,
+		    pg != NULL ? PQerrorMessage(pg) : "out of memory");
+		PQfinish(pg);
 		return (STORE_ERR);
 	}
-	if (pgr_run(r, PGR_RIGHTS, PGRES_TUPLES_OK, &res, cause) != 0) {
-		PQfinish(r->pg);	/* unchecked: never read on it */
-		r->pg = NULL;
+	if (pgr_run(pg, PGR_RIGHTS, PGRES_TUPLES_OK, &res, cause) != 0) {
+		PQfinish(pg);		/* unchecked: never read on it */
 		return (STORE_ERR);
 	}
 	more = PQntuples(res) != 1 || strcmp(PQgetvalue(res, 0, 0), "f") != 0;
@@ -246,11 +258,11 @@ pgr_connect(struct pg_reader *r, char **cause)
 		    "%s (cluster.reader) may do more than read; give it a "
 		    "role that is a member of sluice_reader only", who);
 		PQclear(res);
-		PQfinish(r->pg);
-		r->pg = NULL;
+		PQfinish(pg);
 		return (STORE_ERR);
 	}
 	PQclear(res);
+	conn->pg = pg;
 	return (0);
 }
 
@@ -276,7 +288,7 @@ store_pg_reader_open(const char *login, store_reader_yield_cb yield,
 	r = xcalloc(1, sizeof *r);
 	r->base.ops = &pgr_ops;
 	r->login = xstrdup(login);
-	if (pgr_connect(r, cause) != 0) {
+	if (pgr_connect(r, &r->conns[0], cause) != 0) {
 		pgr_close(&r->base);
 		return (STORE_ERR);
 	}
@@ -290,9 +302,12 @@ pgr_close(struct store_reader *base)
 {
 	struct pg_reader	*r = (struct pg_reader *)base;
 
+	int			 i;
+
 	if (r->ncursors != 0)
 		fatalx("%s: %d cursors open", __func__, r->ncursors);
-	PQfinish(r->pg);
+	for (i = 0; i < PGR_CONNS; i++)
+		PQfinish(r->conns[i].pg);
 	free(r->login);
 	free(r);
 }
@@ -492,40 +507,111 @@ pgr_params(const cJSON *values, struct pgr_params *p, char **cause)
 }
 
 /*
- * Begin the read's transaction and declare its cursor, the parameters
- * typed as given: 0, or a store code with why (the transaction ended),
- * and in *state whether PostgreSQL could not type a parameter by its
- * place (as the engine's driver, driver-pg.c, then types by value).
+ * The parameters' types as PostgreSQL infers them from the statement
+ * (prepared, unnamed, and described), into types: DECLARE leaves no type
+ * to infer.  A parameter it cannot type from its place alone (?1 IS
+ * NULL) is typed from its value, as the engine's driver does
+ * (driver-pg.c).  0, or a store code with why.
  */
 static int
-pgr_declare(struct pg_reader *r, const char *text, struct pgr_params *p,
-    const Oid *types, int *untyped, char **cause)
+pgr_describe(PGconn *pg, const char *text, struct pgr_params *p,
+    Oid *types, char **cause)
 {
 	PGresult	*res;
 	const char	*state;
+	int		 rc, i;
+
+	res = PQprepare(pg, "", text, p->n, p->types);
+	state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && state != NULL &&
+	    (strcmp(state, "42P18") == 0 || strcmp(state, "42P08") == 0)) {
+		PQclear(res);
+		res = PQprepare(pg, "", text, p->n, p->typed);
+	}
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		rc = pgr_fail(pg, res, "read", cause);
+		PQclear(res);
+		return (rc);
+	}
+	PQclear(res);
+	res = PQdescribePrepared(pg, "");
+	if (PQresultStatus(res) != PGRES_COMMAND_OK ||
+	    PQnparams(res) != p->n) {
+		rc = pgr_fail(pg, res, "read", cause);
+		PQclear(res);
+		return (rc);
+	}
+	for (i = 0; i < p->n; i++)
+		types[i] = PQparamtype(res, i);
+	PQclear(res);
+	return (0);
+}
+
+/*
+ * Begin the read's transaction and declare its cursor: 0, or a store
+ * code with why (and no transaction left open).
+ */
+static int
+pgr_declare(PGconn *pg, const char *text, struct pgr_params *p,
+    char **cause)
+{
+	PGresult	*res;
+	Oid		*types;
 	char		*declare;
 	int		 rc;
 
-	*untyped = 0;
-	if ((rc = pgr_run(r, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
-	    PGRES_COMMAND_OK, NULL, cause)) != 0)
+	types = xcalloc((size_t)p->n + 1, sizeof *types);
+	if ((rc = pgr_describe(pg, text, p, types, cause)) != 0 ||
+	    (rc = pgr_run(pg, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY",
+	    PGRES_COMMAND_OK, NULL, cause)) != 0) {
+		free(types);
 		return (rc);
+	}
 	xasprintf(&declare, "DECLARE sluice_read NO SCROLL CURSOR FOR %s",
 	    text);
-	res = PQexecParams(r->pg, declare, p->n, types,
+	res = PQexecParams(pg, declare, p->n, types,
 	    (const char *const *)p->vals, p->lens, p->fmts, 0);
 	free(declare);
+	free(types);
 	if (PQresultStatus(res) == PGRES_COMMAND_OK) {
 		PQclear(res);
 		return (0);
 	}
-	state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-	*untyped = state != NULL && (strcmp(state, "42P18") == 0 ||
-	    strcmp(state, "42P08") == 0);
-	rc = pgr_fail(r, res, "read", cause);
+	rc = pgr_fail(pg, res, "read", cause);
 	PQclear(res);
-	(void)pgr_run(r, "ROLLBACK", PGRES_COMMAND_OK, NULL, NULL);
+	(void)pgr_run(pg, "ROLLBACK", PGRES_COMMAND_OK, NULL, NULL);
 	return (rc);
+}
+
+/*
+ * A connection for a new cursor: one no cursor has (one that is open
+ * first), logged in again if the server ended its session.  NULL with
+ * why when every one has a cursor.
+ */
+static struct pgr_conn *
+pgr_take(struct pg_reader *r, char **cause)
+{
+	struct pgr_conn	*conn = NULL;
+	int		 i;
+
+	for (i = 0; i < PGR_CONNS; i++) {
+		if (r->conns[i].busy)
+			continue;
+		if (conn == NULL || (conn->pg == NULL && r->conns[i].pg != NULL))
+			conn = &r->conns[i];
+	}
+	if (conn == NULL) {
+		xasprintf(cause, "members' reads: %d reads are open on this "
+		    "node at once already; try again", PGR_CONNS);
+		return (NULL);
+	}
+	if ((conn->pg == NULL || PQstatus(conn->pg) != CONNECTION_OK) &&
+	    pgr_connect(r, conn, cause) != 0)
+		return (NULL);
+	if (PQtransactionStatus(conn->pg) != PQTRANS_IDLE)
+		(void)pgr_run(conn->pg, "ROLLBACK", PGRES_COMMAND_OK, NULL,
+		    NULL);
+	return (conn);
 }
 
 /*
@@ -538,10 +624,11 @@ pgr_cursor_open(struct store_reader *base, const char *sql,
 {
 	struct pg_reader	*r = (struct pg_reader *)base;
 	struct pg_cursor	*c;
+	struct pgr_conn		*conn;
 	struct pgr_params	 p;
 	char			*text;
 	size_t			 at;
-	int			 rc, untyped;
+	int			 rc;
 
 	*cp = NULL;
 	memset(&p, 0, sizeof p);
@@ -556,31 +643,26 @@ pgr_cursor_open(struct store_reader *base, const char *sql,
 		rc = STORE_ERR;
 		goto out;
 	}
-	/* A server that went away (restarted, promoted): log in again. */
-	if ((r->pg == NULL || PQstatus(r->pg) != CONNECTION_OK) &&
-	    (rc = pgr_connect(r, cause)) != 0)
+	if ((conn = pgr_take(r, cause)) == NULL) {
+		rc = STORE_BUSY;
 		goto out;
-	if (PQtransactionStatus(r->pg) != PQTRANS_IDLE)
-		(void)pgr_run(r, "ROLLBACK", PGRES_COMMAND_OK, NULL, NULL);
-	rc = pgr_declare(r, text, &p, p.types, &untyped, cause);
-	if (rc != 0 && PQstatus(r->pg) != CONNECTION_OK) {
+	}
+	rc = pgr_declare(conn->pg, text, &p, cause);
+	if (rc != 0 && PQstatus(conn->pg) != CONNECTION_OK) {
 		/* The server ended the session while it was idle: again. */
 		free(*cause);
 		*cause = NULL;
-		if ((rc = pgr_connect(r, cause)) != 0)
+		if ((rc = pgr_connect(r, conn, cause)) != 0)
 			goto out;
-		rc = pgr_declare(r, text, &p, p.types, &untyped, cause);
-	}
-	if (rc != 0 && untyped) {
-		free(*cause);
-		*cause = NULL;
-		rc = pgr_declare(r, text, &p, p.typed, &untyped, cause);
+		rc = pgr_declare(conn->pg, text, &p, cause);
 	}
 	if (rc != 0)
 		goto out;
 	c = xcalloc(1, sizeof *c);
 	c->base.r = base;
 	c->r = r;
+	c->conn = conn;
+	conn->busy = 1;
 	r->ncursors++;
 	*cp = &c->base;
 out:
@@ -637,9 +719,10 @@ pgr_end(struct pg_cursor *c)
 	if (c->done)
 		return;
 	c->done = 1;
-	if (c->r->pg != NULL && PQstatus(c->r->pg) == CONNECTION_OK &&
-	    PQtransactionStatus(c->r->pg) != PQTRANS_IDLE)
-		(void)pgr_run(c->r, "ROLLBACK", PGRES_COMMAND_OK, NULL, NULL);
+	if (c->conn->pg != NULL && PQstatus(c->conn->pg) == CONNECTION_OK &&
+	    PQtransactionStatus(c->conn->pg) != PQTRANS_IDLE)
+		(void)pgr_run(c->conn->pg, "ROLLBACK", PGRES_COMMAND_OK, NULL,
+		    NULL);
 }
 
 /*
@@ -659,7 +742,8 @@ pgr_cursor_page(struct store_cursor *base, cJSON *rows, char **cause)
 	if (c->done)
 		return (0);
 	snprintf(fetch, sizeof fetch, "FETCH %d FROM sluice_read", PGR_FETCH);
-	if ((rc = pgr_run(c->r, fetch, PGRES_TUPLES_OK, &res, cause)) != 0) {
+	if ((rc = pgr_run(c->conn->pg, fetch, PGRES_TUPLES_OK, &res,
+	    cause)) != 0) {
 		pgr_end(c);
 		return (rc);
 	}
@@ -685,6 +769,12 @@ pgr_cursor_close(struct store_cursor *base)
 	struct pg_cursor	*c = (struct pg_cursor *)base;
 
 	pgr_end(c);
+	c->conn->busy = 0;
+	/* One idle session is kept; those of reads at once go. */
+	if (c->conn != &c->r->conns[0]) {
+		PQfinish(c->conn->pg);
+		c->conn->pg = NULL;
+	}
 	c->r->ncursors--;
 	free(c);
 }

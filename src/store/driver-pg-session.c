@@ -20,8 +20,8 @@
  * it LISTENs to (store/notify.c: a standby relaying a command says so to
  * the leader, the leader's commits to every node, and no one polls).
  * Channels are the store's constant names, never input, so they go into
- * the SQL as they are.  Also the relay's commit that need not wait to be
- * durable (store_inbox_post_say).
+ * the SQL as they are.  (NOTIFY, and the relay's commit that need not
+ * wait to be durable, go with a COMMIT: driver-pg.c.)
  */
 
 #include <stdlib.h>
@@ -43,26 +43,6 @@ store_pg_listen(struct store_conn *conn, const char *channel)
 	if (channel == NULL)
 		return (pg_run(c, "UNLISTEN *"));
 	xasprintf(&sql, "LISTEN %s", channel);
-	rc = pg_run(c, sql);
-	free(sql);
-	return (rc);
-}
-
-enum store_drv_code
-store_pg_lazy_commit(struct store_conn *conn)
-{
-	return (pg_run((struct pg_conn *)conn,
-	    "SET LOCAL synchronous_commit = off"));
-}
-
-enum store_drv_code
-store_pg_notify(struct store_conn *conn, const char *channel)
-{
-	struct pg_conn	*c = (struct pg_conn *)conn;
-	char		*sql;
-	enum store_drv_code rc;
-
-	xasprintf(&sql, "NOTIFY %s", channel);
 	rc = pg_run(c, sql);
 	free(sql);
 	return (rc);

@@ -33,10 +33,18 @@
  * what every earlier one committed; a lock waited for longer than
  * lock_timeout asks the store's busy handler, as SQLite's does.  Read
  * transactions are REPEATABLE READ: one snapshot, as SQLite's.
+ *
+ * Round trips are what a commit costs beyond the server's own work (the
+ * leader's approve -> next start, issue 23), so none is spent that a
+ * pipeline can carry: a write transaction's BEGIN and lock, and a nested
+ * transaction's SAVEPOINT and RELEASE, go with the next statement; an
+ * INSERT's id comes back with the INSERT; a transaction's NOTIFYs go with
+ * its COMMIT.  A nested transaction in which nothing ran costs nothing.
  */
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "store/driver-pg-lib.h"
 
@@ -57,12 +65,16 @@
 /* How long one wait for a lock lasts before asking the store again. */
 #define PG_LOCK_SLICE	"100ms"
 
+static const char pg_lock_sql[] =
+	"SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK ")";
+
 struct pg_stmt {
 	struct store_stmt	 base;		/* first: the store's handle */
 	struct pg_conn		*c;
 	char			*sql;		/* translated */
 	int			 nparams;
 	int			 keep;
+	int			 insert;	/* its id read back with it */
 	char			 name[24];	/* prepared on the server, */
 	int			 prepared;	/* once */
 	char			**values;	/* bound, as text or bytes */
@@ -75,6 +87,21 @@ struct pg_stmt {
 	size_t			*nbytes;
 };
 
+/*
+ * A pipeline's queries, by their places: the one whose rows are wanted,
+ * and those whose results are looked at on the way (-1: none).
+ */
+struct pg_pipe {
+	int	 n;
+	int	 want;
+	int	 prep;		/* the Parse of a kept statement */
+	int	 lock;		/* the write lock of a transaction begun */
+	int	 last;		/* SELECT sluice_lastval() after an INSERT */
+	int	 failed;	/* set: the first that failed */
+};
+
+static enum store_drv_code pg_send(struct pg_conn *, const char *);
+static enum store_drv_code pg_flush(struct pg_conn *);
 static enum store_drv_code pg_int(struct pg_conn *, const char *,
 		    int64_t *);
 static void	pg_rows_clear(struct pg_stmt *);
@@ -220,6 +247,7 @@ pg_close(struct store_conn *conn)
 		return;
 	PQfinish(c->pg);
 	free(c->message);
+	free(c->at_commit);
 	free(c);
 }
 
@@ -237,9 +265,9 @@ pg_message(struct store_conn *conn)
 	return (c->message != NULL ? c->message : "no error");
 }
 
-/* Run SQL without parameters, its rows ignored. */
-enum store_drv_code
-pg_run(struct pg_conn *c, const char *sql)
+/* Run SQL without parameters, its rows ignored, as it is. */
+static enum store_drv_code
+pg_send(struct pg_conn *c, const char *sql)
 {
 	PGresult	*res;
 	int		 ok;
@@ -251,6 +279,92 @@ pg_run(struct pg_conn *c, const char *sql)
 		pg_fail(c, res);
 	PQclear(res);
 	return (ok ? STORE_DRV_OK : c->code);
+}
+
+/* Run SQL without parameters, after what waits for the next statement. */
+enum store_drv_code
+pg_run(struct pg_conn *c, const char *sql)
+{
+	enum store_drv_code	 rc;
+
+	if ((rc = pg_flush(c)) != STORE_DRV_OK)
+		return (rc);
+	return (pg_send(c, sql));
+}
+
+/*
+ * Send what waits for the next statement, when that statement is not a
+ * prepared one (whose pipeline carries it): a write transaction begun
+ * here, waiting for the write lock in slices of lock_timeout and asking
+ * the store's busy handler between them, then the nested transactions'
+ * SAVEPOINTs and RELEASEs.
+ */
+static enum store_drv_code
+pg_flush(struct pg_conn *c)
+{
+	enum store_drv_code	 rc = STORE_DRV_OK;
+	char			*sql, *all;
+	int			 count, i;
+
+	if (c->begin_pending) {
+		c->begin_pending = 0;
+		for (count = 0;; count++) {
+			rc = pg_send(c, "BEGIN; SELECT pg_advisory_xact_lock("
+			    PG_WRITE_LOCK ")");
+			if (rc == STORE_DRV_OK)
+				break;
+			if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+				PQclear(PQexec(c->pg, "ROLLBACK"));
+			if (rc != STORE_DRV_BUSY || c->busy_cb == NULL ||
+			    !c->busy_cb(c->busy_arg, count)) {
+				c->npending = 0;
+				return (rc);
+			}
+		}
+	}
+	if (c->npending == 0)
+		return (STORE_DRV_OK);
+	sql = xstrdup(c->pending[0]);
+	for (i = 1; i < c->npending; i++) {
+		xasprintf(&all, "%s; %s", sql, c->pending[i]);
+		free(sql);
+		sql = all;
+	}
+	c->npending = 0;
+	rc = pg_send(c, sql);
+	free(sql);
+	return (rc);
+}
+
+/*
+ * Keep a statement (a constant) for the next statement's round trip; a
+ * full list is sent first.  A RELEASE of a SAVEPOINT not yet sent leaves
+ * neither: nothing ran between them.
+ */
+static enum store_drv_code
+pg_pending(struct pg_conn *c, const char *sql)
+{
+	enum store_drv_code	 rc;
+
+	if (strncmp(sql, "RELEASE ", 8) == 0 && c->npending > 0 &&
+	    strncmp(c->pending[c->npending - 1], "SAVEPOINT ", 10) == 0 &&
+	    strcmp(c->pending[c->npending - 1] + 10, sql + 8) == 0) {
+		c->npending--;
+		return (STORE_DRV_OK);
+	}
+	if (c->npending == (int)(sizeof c->pending / sizeof c->pending[0]) &&
+	    (rc = pg_flush(c)) != STORE_DRV_OK)
+		return (rc);
+	c->pending[c->npending++] = sql;
+	return (STORE_DRV_OK);
+}
+
+/* Whether SQL (translated) is an INSERT, whose id may be asked for. */
+static int
+pg_is_insert(const char *sql)
+{
+	sql += strspn(sql, " \t\n");
+	return (strncasecmp(sql, "INSERT", 6) == 0);
 }
 
 /* Prepare: translate now, send at the first step. */
@@ -266,6 +380,7 @@ pg_prepare(struct store_conn *conn, const char *sql, int keep,
 	h->c = c;
 	h->sql = store_pg_sql(sql, &h->nparams);
 	h->keep = keep;
+	h->insert = pg_is_insert(h->sql);
 	if (keep)
 		snprintf(h->name, sizeof h->name, "sluice_%u", ++c->nstmts);
 	if (h->nparams > 0) {
@@ -338,24 +453,36 @@ pg_parameters(struct store_stmt *st)
 }
 
 /*
- * Collect a pipeline's results: n queries, then the sync.  Returned: the
- * first failure, else the result of query want; *prep says whether query
- * prep (a Parse, or -1) succeeded.
+ * Collect a pipeline's results: p->n queries, then the sync.  Returned:
+ * the first failure (its place in p->failed), else the result of query
+ * p->want.  On the way: whether the Parse succeeded (*prepared), and the
+ * INSERT's id (c->lastval).
  */
 static PGresult *
-pg_collect(PGconn *pg, int n, int want, int prep, int *prepared)
+pg_collect(struct pg_conn *c, struct pg_pipe *p, int *prepared)
 {
+	PGconn		*pg = c->pg;
 	PGresult	*r, *keep = NULL, *fail = NULL;
 	int		 i;
 
-	for (i = 0; i < n; i++) {
+	p->failed = -1;
+	for (i = 0; i < p->n; i++) {
 		while ((r = PQgetResult(pg)) != NULL) {
-			if (i == prep && PQresultStatus(r) == PGRES_COMMAND_OK)
+			if (i == p->prep &&
+			    PQresultStatus(r) == PGRES_COMMAND_OK)
 				*prepared = 1;
+			if (i == p->last &&
+			    PQresultStatus(r) == PGRES_TUPLES_OK &&
+			    PQntuples(r) == 1) {
+				c->lastval = strtoll(PQgetvalue(r, 0, 0), NULL,
+				    10);
+				c->lastval_known = 1;
+			}
 			if (PQresultStatus(r) == PGRES_FATAL_ERROR &&
-			    fail == NULL)
+			    fail == NULL) {
 				fail = r;
-			else if (i == want && keep == NULL)
+				p->failed = i;
+			} else if (i == p->want && keep == NULL)
 				keep = r;
 			else
 				PQclear(r);
@@ -372,21 +499,34 @@ pg_collect(PGconn *pg, int n, int want, int prep, int *prepared)
 	return (keep);
 }
 
+/* Queue a query without parameters on the pipeline (0: not sent). */
+static int
+pg_queue(PGconn *pg, const char *sql, int *n)
+{
+	(*n)++;
+	return (PQsendQueryParams(pg, sql, 0, NULL, NULL, NULL, NULL, 0));
+}
+
 /*
  * Run the statement in one round trip, as a pipeline: prepared first
  * when kept and not yet, and inside a transaction between a savepoint
  * and its release, so that a statement that fails undoes itself alone
  * and the transaction goes on, as on SQLite (PostgreSQL would abort it
- * whole).  types are the parameters' (NULL: bytea for blobs, the rest
- * left to the server).
+ * whole).  A write transaction begun here and not yet on the server
+ * begins first, in the same pipeline (its lock waited for as pg_flush
+ * does: when it is busy nothing else ran, and the whole is sent again);
+ * an INSERT's id follows it.  types are the parameters' (NULL: bytea for
+ * blobs, the rest left to the server).
  */
 static PGresult *
 pg_execute(struct pg_stmt *h, const Oid *types)
 {
-	PGconn		*pg = h->c->pg;
+	struct pg_conn	*c = h->c;
+	PGconn		*pg = c->pg;
 	PGresult	*res;
+	struct pg_pipe	 p;
 	Oid		*own = NULL;
-	int		 i, n = 0, want, prep = -1, guard, sent = 1;
+	int		 i, guard, begin, sent, count = 0;
 
 	if (types == NULL && h->nparams > 0) {
 		own = xcalloc(h->nparams, sizeof *own);
@@ -394,36 +534,70 @@ pg_execute(struct pg_stmt *h, const Oid *types)
 			own[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
 		types = own;
 	}
-	guard = PQtransactionStatus(pg) == PQTRANS_INTRANS;
-	if (!PQenterPipelineMode(pg))
-		sent = 0;
+again:
+	memset(&p, 0, sizeof p);
+	p.prep = p.lock = p.last = -1;
+	begin = c->begin_pending;
+	guard = begin || c->npending > 0 ||
+	    PQtransactionStatus(pg) == PQTRANS_INTRANS;
+	sent = PQenterPipelineMode(pg);
+	if (sent && begin) {
+		sent = pg_queue(pg, "BEGIN", &p.n);
+		p.lock = p.n;
+		if (sent)
+			sent = pg_queue(pg, pg_lock_sql, &p.n);
+	}
+	for (i = 0; sent && i < c->npending; i++)
+		sent = pg_queue(pg, c->pending[i], &p.n);
 	if (sent && guard)
-		sent = PQsendQueryParams(pg, "SAVEPOINT sluice_stmt", 0, NULL,
-		    NULL, NULL, NULL, 0), n++;
+		sent = pg_queue(pg, "SAVEPOINT sluice_stmt", &p.n);
 	if (sent && h->keep && !h->prepared) {
 		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
-		prep = n++;
+		p.prep = p.n++;
 	}
-	want = n++;
+	p.want = p.n++;
 	if (sent && h->keep)
 		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
 		    (const char *const *)h->values, h->lengths, h->formats, 0);
 	else if (sent)
 		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
 		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	if (sent && h->insert) {
+		p.last = p.n;
+		sent = pg_queue(pg, "SELECT sluice_lastval()", &p.n);
+	}
 	if (sent && guard)
-		sent = PQsendQueryParams(pg, "RELEASE sluice_stmt", 0, NULL,
-		    NULL, NULL, NULL, 0), n++;
-	free(own);
+		sent = pg_queue(pg, "RELEASE sluice_stmt", &p.n);
 	if (sent)
 		sent = PQpipelineSync(pg);
 	if (!sent) {
 		/* libpq could not send (a lost connection): say why. */
 		PQexitPipelineMode(pg);
+		free(own);
+		c->begin_pending = 0;
+		c->npending = 0;
 		return (PQmakeEmptyPGresult(pg, PGRES_FATAL_ERROR));
 	}
-	res = pg_collect(pg, n, want, prep, &h->prepared);
+	res = pg_collect(c, &p, &h->prepared);
 	PQexitPipelineMode(pg);
+	if (begin && p.failed >= 0 && p.failed <= p.lock) {
+		/* The transaction could not begin: nothing of it ran. */
+		pg_fail(c, res);
+		if (PQtransactionStatus(pg) != PQTRANS_IDLE)
+			PQclear(PQexec(pg, "ROLLBACK"));
+		if (c->code == STORE_DRV_BUSY && c->busy_cb != NULL &&
+		    c->busy_cb(c->busy_arg, count++)) {
+			PQclear(res);
+			goto again;
+		}
+		c->begin_pending = 0;
+		c->npending = 0;
+		free(own);
+		return (res);
+	}
+	c->begin_pending = 0;
+	c->npending = 0;
+	free(own);
 	if (guard && PQresultStatus(res) == PGRES_FATAL_ERROR)
 		PQclear(PQexec(pg, "ROLLBACK TO sluice_stmt; RELEASE sluice_stmt"));
 	return (res);
@@ -488,6 +662,9 @@ pg_step(struct store_stmt *st)
 			c->changes = strtoll(PQcmdTuples(res), NULL, 10);
 			c->total += c->changes;
 		}
+		/* An INSERT that did not read its id back: ask, if wanted. */
+		if (strncmp(cmd, "INSERT", 6) == 0 && !h->insert)
+			c->lastval_known = 0;
 		h->res = res;
 		h->nrows = PQntuples(res);
 		h->row = -1;
@@ -651,6 +828,9 @@ pg_exec(struct store_conn *conn, const char *sql)
 	enum store_drv_code rc, save;
 	char		*text, *guarded;
 
+	if ((rc = pg_flush(c)) != STORE_DRV_OK)
+		return (rc);
+	c->lastval_known = 0;
 	text = store_pg_sql(sql, NULL);
 	if (PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
 		/* Undone alone when it fails, as pg_execute's statements. */
@@ -659,7 +839,7 @@ pg_exec(struct store_conn *conn, const char *sql)
 		free(text);
 		text = guarded;
 	}
-	if ((rc = pg_run(c, text)) != STORE_DRV_OK &&
+	if ((rc = pg_send(c, text)) != STORE_DRV_OK &&
 	    PQtransactionStatus(c->pg) == PQTRANS_INERROR) {
 		save = c->code;
 		PQclear(PQexec(c->pg, "ROLLBACK TO sluice_stmt;"
@@ -673,52 +853,92 @@ pg_exec(struct store_conn *conn, const char *sql)
 }
 
 /*
- * Begin: a write transaction waits for the write lock in slices of
- * lock_timeout, asking the store's busy handler between them.
+ * Begin.  A write transaction whose first statement follows at once
+ * (STORE_DRV_WRITE_NEXT) is only noted here: it begins on the server
+ * with that statement, in its round trip (pg_execute, else pg_flush),
+ * where it waits for the write lock.  Any other begins now, as its
+ * caller counts on (store_begin_within: the lock within a time).
  */
 static enum store_drv_code
 pg_begin(struct store_conn *conn, int level, int write)
 {
 	struct pg_conn		*c = (struct pg_conn *)conn;
-	enum store_drv_code	 rc;
-	int			 count;
 
 	if (level > 0)
-		return (pg_run(c, "SAVEPOINT store_nested"));
+		return (pg_pending(c, "SAVEPOINT store_nested"));
 	if (!write)
 		return (pg_run(c, "BEGIN ISOLATION LEVEL REPEATABLE READ"));
-	for (count = 0;; count++) {
-		rc = pg_run(c, "BEGIN; SELECT pg_advisory_xact_lock("
-		    PG_WRITE_LOCK ")");
-		if (rc == STORE_DRV_OK)
-			return (rc);
-		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
-			PQclear(PQexec(c->pg, "ROLLBACK"));
-		if (rc != STORE_DRV_BUSY || c->busy_cb == NULL ||
-		    !c->busy_cb(c->busy_arg, count))
-			return (rc);
-	}
+	c->begin_pending = 1;
+	if (write == STORE_DRV_WRITE_NEXT)
+		return (STORE_DRV_OK);
+	return (pg_flush(c));
+}
+
+/* Put a statement before *sqlp. */
+static void
+pg_prepend(char **sqlp, const char *sql)
+{
+	char	*all;
+
+	xasprintf(&all, "%s; %s", sql, *sqlp);
+	free(*sqlp);
+	*sqlp = all;
+}
+
+/* Forget what a transaction kept for its COMMIT. */
+static void
+pg_at_commit_clear(struct pg_conn *c)
+{
+	free(c->at_commit);
+	c->at_commit = NULL;
 }
 
 /*
- * Commit: a transaction PostgreSQL aborted at a failed statement ends
- * rolled back, and says so, where SQLite would have kept the rest.
+ * Commit, with what was kept for it (NOTIFYs, settings) in the same round
+ * trip: a transaction PostgreSQL aborted at a failed statement ends
+ * rolled back, and says so, where SQLite would have kept the rest.  One
+ * that never reached the server wrote nothing: it is sent whole, only
+ * for what was kept.
  */
 static enum store_drv_code
 pg_commit(struct store_conn *conn, int level)
 {
-	struct pg_conn	*c = (struct pg_conn *)conn;
+	struct pg_conn		*c = (struct pg_conn *)conn;
+	enum store_drv_code	 rc;
+	char			*sql;
 
+	if (level > 0)
+		return (pg_pending(c, "RELEASE store_nested"));
+	if (c->begin_pending) {
+		c->begin_pending = 0;
+		c->npending = 0;
+		if (c->at_commit == NULL)
+			return (STORE_DRV_OK);
+		xasprintf(&sql, "BEGIN; %s; COMMIT", c->at_commit);
+		pg_at_commit_clear(c);
+		rc = pg_send(c, sql);
+		free(sql);
+		return (rc);
+	}
 	if (PQtransactionStatus(c->pg) == PQTRANS_INERROR) {
+		c->npending = 0;
+		pg_at_commit_clear(c);
 		free(c->message);
 		c->message = xstrdup("a statement of the transaction failed, "
 		    "so PostgreSQL aborted it");
 		c->code = STORE_DRV_ERROR;
 		return (c->code);
 	}
-	if (level > 0)
-		return (pg_run(c, "RELEASE store_nested"));
-	return (pg_run(c, "COMMIT"));
+	/* The RELEASEs waiting, what was kept, COMMIT: one round trip. */
+	sql = xstrdup("COMMIT");
+	if (c->at_commit != NULL)
+		pg_prepend(&sql, c->at_commit);
+	while (c->npending > 0)
+		pg_prepend(&sql, c->pending[--c->npending]);
+	pg_at_commit_clear(c);
+	rc = pg_send(c, sql);
+	free(sql);
+	return (rc);
 }
 
 static enum store_drv_code
@@ -726,10 +946,62 @@ pg_rollback(struct store_conn *conn, int level)
 {
 	struct pg_conn	*c = (struct pg_conn *)conn;
 
-	if (level > 0)
+	if (level > 0) {
+		/* Its SAVEPOINT not sent yet: nothing of it ran. */
+		if (c->npending > 0 && strcmp(c->pending[c->npending - 1],
+		    "SAVEPOINT store_nested") == 0) {
+			c->npending--;
+			return (STORE_DRV_OK);
+		}
 		return (pg_run(c, "ROLLBACK TO store_nested;"
 		    " RELEASE store_nested"));
-	return (pg_run(c, "ROLLBACK"));
+	}
+	pg_at_commit_clear(c);
+	c->npending = 0;
+	if (c->begin_pending) {
+		c->begin_pending = 0;
+		return (STORE_DRV_OK);
+	}
+	return (pg_send(c, "ROLLBACK"));
+}
+
+/*
+ * Keep SQL for the transaction's COMMIT, to go with it; outside a
+ * transaction, run it now.
+ */
+static enum store_drv_code
+pg_at_commit(struct pg_conn *c, const char *sql)
+{
+	char	*all;
+
+	if (!c->begin_pending &&
+	    PQtransactionStatus(c->pg) != PQTRANS_INTRANS)
+		return (pg_send(c, sql));
+	if (c->at_commit == NULL)
+		c->at_commit = xstrdup(sql);
+	else {
+		xasprintf(&all, "%s; %s", c->at_commit, sql);
+		free(c->at_commit);
+		c->at_commit = all;
+	}
+	return (STORE_DRV_OK);
+}
+
+/*
+ * A NOTIFY goes with the COMMIT: PostgreSQL delivers it only then
+ * anyway.  Channels are the store's constant names, never input.
+ */
+enum store_drv_code
+store_pg_notify(struct store_conn *conn, const char *channel)
+{
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	char		*sql;
+	enum store_drv_code rc;
+
+	xasprintf(&sql, "NOTIFY %s", channel);
+	rc = pg_at_commit(c, sql);
+	free(sql);
+	return (rc);
 }
 
 static int
@@ -737,8 +1009,9 @@ pg_in_transaction(struct store_conn *conn)
 {
 	struct pg_conn	*c = (struct pg_conn *)conn;
 
-	return (PQtransactionStatus(c->pg) != PQTRANS_IDLE &&
-	    PQtransactionStatus(c->pg) != PQTRANS_UNKNOWN);
+	return (c->begin_pending ||
+	    (PQtransactionStatus(c->pg) != PQTRANS_IDLE &&
+	    PQtransactionStatus(c->pg) != PQTRANS_UNKNOWN));
 }
 
 /* A query for one integer (0 when there is no row or it is NULL). */
@@ -748,6 +1021,8 @@ pg_int(struct pg_conn *c, const char *sql, int64_t *v)
 	PGresult	*res;
 
 	*v = 0;
+	if (pg_flush(c) != STORE_DRV_OK)
+		return (c->code);
 	res = PQexec(c->pg, sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		pg_fail(c, res);
@@ -760,14 +1035,19 @@ pg_int(struct pg_conn *c, const char *sql, int64_t *v)
 	return (STORE_DRV_OK);
 }
 
-/* The id the last INSERT made (sluice_lastval: 0 before any). */
+/*
+ * The id the last INSERT made (sluice_lastval: 0 before any), read back
+ * with the INSERT when it was one of the store's statements.
+ */
 static int64_t
 pg_last_insert_id(struct store_conn *conn)
 {
-	int64_t	 v;
+	struct pg_conn	*c = (struct pg_conn *)conn;
+	int64_t		 v;
 
-	if (pg_int((struct pg_conn *)conn, "SELECT sluice_lastval()", &v) !=
-	    STORE_DRV_OK)
+	if (c->lastval_known)
+		return (c->lastval);
+	if (pg_int(c, "SELECT sluice_lastval()", &v) != STORE_DRV_OK)
 		return (0);
 	return (v);
 }
@@ -834,6 +1114,97 @@ pg_busy_handler(struct store_conn *conn, store_drv_busy_cb cb, void *arg)
 	c->busy_arg = arg;
 }
 
+/*
+ * The id the table's next row will have, drawn from its sequence now
+ * (driver.h); the table's name is the store's constant, never input.
+ */
+static enum store_drv_code
+pg_next_id(struct store_conn *conn, const char *table, int64_t *id)
+{
+	enum store_drv_code	 rc;
+	char			*sql;
+
+	xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s', 'id'))",
+	    table);
+	rc = pg_int((struct pg_conn *)conn, sql, id);
+	free(sql);
+	return (rc);
+}
+
+/*
+ * Post a row (driver.h): BEGIN (no write lock), a commit that does not
+ * wait, the bound INSERT (prepared first when kept and not yet), NOTIFY
+ * and COMMIT, all sent at once and answered at once.  A failure leaves
+ * no transaction open and nothing written.
+ */
+static enum store_drv_code
+pg_post(struct store_stmt *st, const char *channel)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	struct pg_conn	*c = h->c;
+	PGconn		*pg = c->pg;
+	PGresult	*res;
+	struct pg_pipe	 p;
+	Oid		*types = NULL;
+	char		*say;
+	int		 i, sent, ok;
+
+	if (c->begin_pending || c->npending > 0 ||
+	    PQtransactionStatus(pg) != PQTRANS_IDLE) {
+		free(c->message);
+		c->message = xstrdup("a row is posted in a transaction of its "
+		    "own, not inside another");
+		return (c->code = STORE_DRV_ERROR);
+	}
+	if (h->nparams > 0) {
+		types = xcalloc(h->nparams, sizeof *types);
+		for (i = 0; i < h->nparams; i++)
+			types[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
+	}
+	memset(&p, 0, sizeof p);
+	p.prep = p.lock = p.last = -1;
+	xasprintf(&say, "NOTIFY %s", channel);
+	if ((sent = PQenterPipelineMode(pg)))
+		sent = pg_queue(pg, "BEGIN", &p.n);
+	if (sent)
+		sent = pg_queue(pg, "SET LOCAL synchronous_commit = off", &p.n);
+	if (sent && h->keep && !h->prepared) {
+		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
+		p.prep = p.n++;
+	}
+	p.want = p.n++;
+	if (sent && h->keep)
+		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	else if (sent)
+		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	if (sent)
+		sent = pg_queue(pg, say, &p.n);
+	if (sent)
+		sent = pg_queue(pg, "COMMIT", &p.n);
+	if (sent)
+		sent = PQpipelineSync(pg);
+	free(say);
+	free(types);
+	/* Its id was drawn, not the sequence's default: none to read. */
+	c->lastval_known = 0;
+	if (!sent) {
+		/* libpq could not send (a lost connection): say why. */
+		PQexitPipelineMode(pg);
+		pg_fail(c, NULL);
+		return (c->code);
+	}
+	res = pg_collect(c, &p, &h->prepared);
+	PQexitPipelineMode(pg);
+	if (!(ok = PQresultStatus(res) == PGRES_COMMAND_OK))
+		pg_fail(c, res);
+	PQclear(res);
+	if (PQtransactionStatus(pg) != PQTRANS_IDLE)
+		PQclear(PQexec(pg, "ROLLBACK"));
+	return (ok ? STORE_DRV_OK : c->code);
+}
+
 const struct store_driver store_driver_pg = {
 	.name = "postgresql",
 	.server = 1,
@@ -877,9 +1248,10 @@ const struct store_driver store_driver_pg = {
 	.busy_handler = pg_busy_handler,
 	.file_readonly = store_pg_file_readonly,
 	.lost = store_pg_lost,
+	.next_id = pg_next_id,
+	.post = pg_post,
 
 	.listen = store_pg_listen,
-	.lazy_commit = store_pg_lazy_commit,
 	.notify = store_pg_notify,
 	.listen_fd = store_pg_listen_fd,
 	.heard = store_pg_heard,

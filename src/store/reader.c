@@ -43,9 +43,10 @@ store_reader_open(const char *path, const char *login,
 	if (!store_name_is_server(path))
 		return (store_sqlite_reader_open(path, yield, arg, rp, cause));
 	if (login == NULL) {
-		xasprintf(cause, "members' reads on %s need the reader's login: "
-		    "set the site config's cluster.reader (sluice(1) CLUSTER)",
-		    path);
+		/* Not the database's name: it may hold a password. */
+		xasprintf(cause, "members' reads need the reader's login on "
+		    "this node: set the site config's cluster.reader "
+		    "(sluice(1) CLUSTER)");
 		return (STORE_ERR);
 	}
 #ifdef HAVE_POSTGRESQL

@@ -42,9 +42,13 @@ static const char server_standbys_sql[] =
 	"SELECT application_name, state, sync_state FROM pg_stat_replication"
 	" ORDER BY application_name";
 static const char server_roles_sql[] =
-	"SELECT current_user,"
+	"SELECT o.tableowner,"
 	" (SELECT count(*) FROM pg_roles WHERE rolname = 'sluice_engine'),"
-	" (SELECT count(*) FROM pg_roles WHERE rolname = 'sluice_reader')";
+	" (SELECT count(*) FROM pg_roles WHERE rolname = 'sluice_reader'),"
+	" CASE WHEN pg_has_role(current_user, o.tableowner, 'USAGE')"
+	" THEN 1 ELSE 0 END"
+	" FROM pg_tables o WHERE o.tablename = 'audit'"
+	" AND o.schemaname = current_schema()";
 
 /* Read one standby row. */
 static int
@@ -128,10 +132,12 @@ store_server_clear(struct store_server *sv)
 }
 
 /*
- * Give the engine's and readers' roles their rights (sluice_grant, the
- * schema's: to those of the two that exist), and say who we are and
- * which of the two exist.  Run by "sluice init" as the owner, so roles
- * made after the schema get their rights from a second init.
+ * Say who owns the schema, whether we are (or act as) it, and which of
+ * the engine's and readers' roles exist; as the owner, give those roles
+ * their rights (sluice_grant, the schema's).  Run by "sluice init": as
+ * the owner, so roles made after the schema get their rights from a
+ * second init; as an engine's login (a unit's ExecStartPre), it changes
+ * nothing, where PostgreSQL would only have warned of each GRANT.
  */
 int
 store_server_grant(struct store *s, struct store_roles *r, char **cause)
@@ -142,17 +148,18 @@ store_server_grant(struct store *s, struct store_roles *r, char **cause)
 	memset(r, 0, sizeof *r);
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
-	if ((rc = store_exec(s, "SELECT sluice_grant()", cause)) != 0)
-		return (store_finish(s, rc, cause));
 	if ((rc = store_prepare(s, server_roles_sql, &st, cause)) != 0)
 		return (store_finish(s, rc, cause));
 	if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
 		r->user = store_column_text(st, 0);
 		r->engine = store_col_int(st, 1);
 		r->reader = store_col_int(st, 2);
+		r->owner = store_col_int(st, 3);
 		rc = 0;
 	} else
 		rc = store_fail(s, rc, "roles", cause);
 	store_stmt_finalize(st);
+	if (rc == 0 && r->owner)
+		rc = store_exec(s, "SELECT sluice_grant()", cause);
 	return (store_finish(s, rc, cause));
 }

@@ -65,6 +65,7 @@ struct store {
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */
 	int64_t			 last_audit_id;	/* the row audit.c wrote last */
+	int64_t			 requests_pruned; /* request.c: when, ms */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
 	char			*migration_backup; /* backup.c: copy made */

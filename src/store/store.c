@@ -730,10 +730,11 @@ store_reopen(struct store *s, char **cause)
 
 /*
  * Start a write transaction (BEGIN IMMEDIATE, so a busy database is found
- * now and not at commit), or a savepoint inside one already open.
+ * now and not at commit), or a savepoint inside one already open; how is
+ * the driver's STORE_DRV_WRITE or STORE_DRV_WRITE_NEXT.
  */
-int
-store_begin(struct store *s, char **cause)
+static int
+store_begin_how(struct store *s, int how, char **cause)
 {
 	int	 rc, count, reopens = 0, moment = 0, ro = 0;
 
@@ -748,7 +749,7 @@ store_begin(struct store *s, char **cause)
 		return (store_fail_readonly(s, cause));
 	/* A read-only state that passes is waited out like a lock. */
 	for (count = 0;; count++) {
-		rc = s->drv->begin(s->conn, s->depth, STORE_DRV_WRITE);
+		rc = s->drv->begin(s->conn, s->depth, how);
 		if (rc != STORE_DRV_OK)
 			rc = store_fail(s, rc, "begin", cause);
 		if ((rc == STORE_READONLY || (rc == STORE_BUSY && s->passing)) &&
@@ -781,6 +782,25 @@ store_begin(struct store *s, char **cause)
 		return (rc);
 	s->depth++;
 	return (0);
+}
+
+int
+store_begin(struct store *s, char **cause)
+{
+	return (store_begin_how(s, STORE_DRV_WRITE, cause));
+}
+
+/*
+ * Start a write transaction whose first statement the caller runs at
+ * once: on a server the write lock is then taken with that statement, in
+ * its round trip (a busy database is found there, and waited out the
+ * same way), rather than in a round trip of its own.  The engine's turn,
+ * whose first statement is its fence.
+ */
+int
+store_begin_next(struct store *s, char **cause)
+{
+	return (store_begin_how(s, STORE_DRV_WRITE_NEXT, cause));
 }
 
 /*

@@ -24,6 +24,7 @@
 #   leader_wait MIN MS  wait up to MS for a leader with epoch >= MIN:
 #                       prints "NODE EPOCH"
 #   now_ms              the wall clock in ms
+#   step_of WF NAME     the id of step NAME of run WF (the newest)
 #   cl_member USER DB N ARGS...  sluice as account USER on node N's socket
 #   cl_open_sock N GROUP  node N's socket, GROUP's to connect to
 #   cl_done             done_testing, after what the nodes said when a
@@ -161,6 +162,12 @@ leader_wait() {
 		[ "$(now_ms)" -lt "$_end" ] || return 1
 		sleep 0.01
 	done
+}
+
+# step_of WF NAME: the id of step NAME of run WF (the newest).
+step_of() {
+	pg_sql "SELECT id FROM workflow_steps WHERE workflow_id = $1
+	    AND name = '$2' ORDER BY id DESC LIMIT 1"
 }
 
 # gone PID: the process has ended (or is a zombie not yet reaped).

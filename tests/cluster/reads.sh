@@ -17,6 +17,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/pg-lib.sh"
 . "$TOP_SRCDIR/tests/cluster/cluster-lib.sh"
+. "$TOP_SRCDIR/tests/screen-lib.sh"
 
 command -v useradd >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
     [ "$(id -u)" -eq 0 ] ||
@@ -91,6 +92,36 @@ while True:
     req = {"command": "read-next"}
 print("pages %d rows %d sum %d" % (pages, rows, total))
 ' "$T_DIR/n$1.sock" "$2"
+}
+
+# interleaved N: two reads of 250 rows on node N's socket, each on a
+# connection of its own, their pages asked in turn: "A B" row counts.
+interleaved() {
+	setpriv --reuid="$MEMBER" --regid="$MEMBER" --init-groups "$PY" -c '
+import json, socket, sys
+def conn():
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    return s, s.makefile("rb")
+def ask(c, req):
+    c[0].sendall((json.dumps(req) + "\n").encode())
+    return json.loads(c[1].readline())
+a, b = conn(), conn()
+sql = "SELECT g FROM generate_series(1, 250) AS g"
+got = {"a": 0, "b": 0}
+more = {}
+for name, c in (("a", a), ("b", b)):
+    r = ask(c, {"command": "read", "sql": sql, "values": []})
+    got[name] += len(r.get("rows", []))
+    more[name] = r.get("more", False)
+while more["a"] or more["b"]:
+    for name, c in (("a", a), ("b", b)):
+        if more[name]:
+            r = ask(c, {"command": "read-next"})
+            got[name] += len(r.get("rows", []))
+            more[name] = r.get("more", False)
+print(got["a"], got["b"])
+' "$T_DIR/n$1.sock"
 }
 
 # lead_now: the live node with the highest epoch: "N EPOCH".
@@ -173,6 +204,9 @@ a=$(pages "$LEAD" "SELECT g FROM generate_series(1, 250) AS g")
 is "$a" "pages 3 rows 250 sum 31375" \
     "a read of 250 rows comes in pages of 100 ($a)"
 
+is "$(interleaved "$SB")" "250 250" \
+    "two paged reads at once on one node each get all their rows"
+
 # --- the member's reads equal the owner's, on the leader and a standby ------
 for n in $LEAD $SB; do
 	cl_sluice 1 list --limit 500 --json >"$T_DIR/owner.list"
@@ -206,6 +240,22 @@ ok "$(echo "$OUT" | grep -Eq "n$SB +standby" && echo 0 || echo 1)" \
 is "$(pg_sql "SELECT count(*) FROM pg_stat_activity
     WHERE application_name = 'sluice reader' AND usename = 'reader1'")" 2 \
     "the two nodes read as reader1, on a connection each"
+
+# A member's console on a standby: the leader in its header, the runs,
+# and a new one as it is committed (its script's files the member's too).
+umask 000
+scr_start_cmd 140x20 -- setpriv --reuid="$MEMBER" --regid="$MEMBER" \
+    --init-groups env SLUICE_SOCKET="$T_DIR/n$SB.sock" HOME="$T_DIR" \
+    "$SLUICE" --db "$MEMBER_DB"
+umask 022
+scr_ok "leader n$LEAD, epoch" "a member's console on standby n$SB names the leader" 20
+scr_ok "lines" "  and lists the runs" 20
+cp "$T_DIR/one.json" "$T_DIR/fresh.json"
+chmod 0644 "$T_DIR/fresh.json"
+cl_sluice 1 run "$T_DIR/fresh.json" >/dev/null
+scr_ok "fresh" "  and shows a run started meanwhile" 20
+scr_stop
+is "$SCR_STATUS" 0 "  and quits cleanly"
 
 # Figures only (bench/ owns goals): a member's list beside the owner's.
 t0=$(now_ms)
@@ -284,6 +334,17 @@ is "$RC" 1 "reads on a node whose reader may write are refused"
 like "$ERR" "may do more than read" "  saying why ($ERR)"
 kill -9 "$(node_pid "$W")"
 mv "$T_DIR/n$W.err" "$T_DIR/n$W.err.owner"
+echo '{}' >"$T_DIR/site-none.json"
+chmod 0644 "$T_DIR/site-none.json"
+SLUICE_SITE_CONFIG="$T_DIR/site-none.json" node_start "$W"
+standing_by "$W"
+open_sock "$W"
+member "$W" list --json
+is "$RC" 1 "reads on a node with no cluster.reader are refused"
+like "$ERR" "members' reads need the reader's login on this node: set the site config's cluster.reader" \
+    "  saying what to set ($ERR)"
+kill -9 "$(node_pid "$W")"
+mv "$T_DIR/n$W.err" "$T_DIR/n$W.err.none"
 node_start "$W"
 standing_by "$W"
 open_sock "$W"

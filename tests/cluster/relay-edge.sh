@@ -18,18 +18,15 @@
 #   plain input relayed the same way is found there: the search reaches
 #   the data) and in no output;
 # - after commands relayed from every node, "sluice status" on each finds
-#   no audit problem and "audit --verify" is clean.
+#   no audit problem and "audit --verify" is clean;
+# - a relayed uid that names another account on the leader (a node in a
+#   mount namespace with an /etc/passwd of its own) is refused, saying
+#   so, and recorded, and status names it as a problem.
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/pg-lib.sh"
 . "$TOP_SRCDIR/tests/cluster/cluster-lib.sh"
 
 echo '{"cluster": {"lease_ms": 20000}}' >"$SLUICE_SITE_CONFIG"
-
-# step_of WF NAME: the id of step NAME of run WF.
-step_of() {
-	pg_sql "SELECT id FROM workflow_steps WHERE workflow_id = $1
-	    AND name = '$2' ORDER BY id DESC LIMIT 1"
-}
 
 # wait_sql SQL WANT: up to 10 s for SQL's answer to be WANT.
 wait_sql() {
@@ -40,6 +37,15 @@ wait_sql() {
 	[ "$(pg_sql "$1")" = "$2" ]
 }
 
+# gate_on N: a run of gate.json started on node N, its gate waiting: in
+# $wf and $ask (one check).
+gate_on() {
+	wf=$(cl_sluice "$1" run "$T_DIR/gate.json")
+	ask=$(step_of "$wf" ask)
+	wait_sql "SELECT status FROM workflow_steps WHERE id = $ask" waiting
+	ok $? "a gate waits (node n$1, run $wf, step $ask)"
+}
+
 # on N ARGS...: sluice on node N; $RC, $OUT, $ERR, and its seconds in $SECS.
 on() {
 	_t0=$(now_ms)
@@ -48,6 +54,16 @@ on() {
 	SECS=$(( ($(now_ms) - _t0) / 1000 ))
 	OUT=$(cat "$T_DIR/c.out")
 	ERR=$(cat "$T_DIR/c.err")
+}
+
+# stands_by_again N BEFORE: node N said "standing by" more than BEFORE
+# times (its log's count before a restart), within 10 s.
+stands_by_again() {
+	_i=0
+	while [ "$(grep -c "standing by" "$T_DIR/n$1.err")" -le "$2" ]; do
+		[ $_i -lt 200 ] || return 1
+		sleep 0.05; _i=$((_i + 1))
+	done
 }
 
 # stopped PID: the process is stopped (SIGSTOP), within 10 s.
@@ -79,10 +95,7 @@ standing_by 2
 ok $? "n2 stands by (lease 20 s)"
 
 # --- the leader frozen between turns: withdrawn, never applied ---------------
-wf=$(cl_sluice 1 run "$T_DIR/gate.json")
-ask=$(step_of "$wf" ask)
-wait_sql "SELECT status FROM workflow_steps WHERE id = $ask" waiting
-ok $? "the gate waits (run $wf, step $ask)"
+gate_on 1
 kill -STOP "$(node_pid 1)"
 on 2 approve "$ask" -m "while n1 is frozen"
 is "$RC" 1 "an approval through n2 while the leader is frozen: exit 1 after ${SECS} s"
@@ -121,10 +134,8 @@ is "${1:-}" 2 "n1 stopped: n2 leads"
 node_start 3
 standing_by 3
 ok $? "n3 stands by"
-wf2=$(cl_sluice 2 run "$T_DIR/gate.json")
-ask2=$(step_of "$wf2" ask)
-wait_sql "SELECT status FROM workflow_steps WHERE id = $ask2" waiting
-ok $? "a gate waits (run $wf2, step $ask2)"
+gate_on 2
+wf2=$wf ask2=$ask
 on 3 approve "$ask2" -m "while n2 holds its turn"
 is "$RC" 1 "an approval through n3 that n2's frozen turn took: exit 1 after ${SECS} s"
 like "$ERR" "could not be withdrawn" "  not withdrawn"
@@ -146,8 +157,9 @@ is "$RC" 0 "'sluice request $req2' on n3 says applied"
 like "$OUT" "request $req2: applied" "  in words ($OUT)"
 
 # --- secret inputs are not relayed, and leave no trace -----------------------
+before=$(grep -c "standing by" "$T_DIR/n1.err")
 node_start 1
-standing_by 1
+stands_by_again 1 "$before"
 ok $? "n1 stands by again"
 SECRET="sekr1t-$$-Qz8"
 PLAIN="plain-$$-Wv3"
@@ -208,5 +220,55 @@ is "$RC" 0 "audit --verify is clean"
 like "$OUT" "audit trail intact" "  the chain holds ($OUT)"
 on 3 audit
 like "$OUT" "on n3" "audit names the node a command came through"
+
+# --- a relayed uid that names another account on the leader ----------------
+# n1 leads again with accounts of its own (a mount namespace whose
+# /etc/passwd calls uid 0 "toor"): uid 0 relayed through n3 as root is
+# refused, saying why, and recorded; nothing is decided as "toor".
+if unshare --mount true 2>/dev/null; then
+	sed 's/^root:/toor:/' /etc/passwd >"$T_DIR/passwd.n1"
+	kill -TERM "$(node_pid 1)"
+	wait "$(node_pid 1)" 2>/dev/null
+	before=$(grep -c "standing by" "$T_DIR/n1.err")
+	(cd "$T_DIR/n1" && SLUICE_SOCKET="$T_DIR/n1.sock" SLUICE_NODE=n1 \
+	    exec unshare --mount sh -c \
+	    'mount --bind "$0" /etc/passwd && exec "$@"' "$T_DIR/passwd.n1" \
+	    "$SLUICE" --db "$NODE_DB_1" engine 2>>"$T_DIR/n1.err") &
+	NODE_PID_1=$!
+	CL_PIDS="$CL_PIDS $!"
+	kill -TERM "$(node_pid 3)"
+	stands_by_again 1 "$before"
+	ok $? "n1 stands by with accounts of its own"
+	e2=$(node_epoch 2)
+	kill -TERM "$(node_pid 2)"
+	set -- $(leader_wait $((e2 + 1)) 30000)
+	is "${1:-}" 1 "n1, whose accounts differ, leads"
+	before=$(grep -c "standing by" "$T_DIR/n3.err")
+	node_start 3
+	stands_by_again 3 "$before"
+	ok $? "n3 stands by again"
+	gate_on 1
+	ask5=$ask
+	on 3 approve "$ask5" -m "as root on n3"
+	is "$RC" 4 "an approval relayed from n3, where uid 0 is root, is refused"
+	like "$ERR" "uid 0 is root on node n3 but toor on this node (n1)" \
+	    "  naming both accounts"
+	like "$ERR" "every node must have the same accounts" "  and the rule ($ERR)"
+	is "$(pg_sql "SELECT count(*) FROM approvals WHERE step_id = $ask5")" 0 \
+	    "  nothing is decided"
+	is "$(pg_sql "SELECT who || ' ' || node FROM audit
+	    WHERE action = 'approve-refused' AND step_id = $ask5")" "root n3" \
+	    "  the refusal is recorded as root on n3"
+	on 3 status
+	like "$OUT" "the leader refused 1 relayed command in the last day because nodes' accounts differ; the last: uid 0 is root on node n3" \
+	    "status names the refusal as a problem"
+	is "$RC" 1 "  (exit 1)"
+	on 1 approve "$ask5" -m "as toor on n1"
+	is "$RC" 0 "the same uid on the leader's own socket is decided there ($ERR)"
+	on 3 audit --verify
+	is "$RC" 0 "audit --verify is still clean"
+else
+	skip_cases 12 "unshare --mount is not allowed here (a node with accounts of its own)"
+fi
 
 cl_done

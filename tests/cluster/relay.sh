@@ -53,12 +53,6 @@ standing_by() {
 	grep -q "standing by" "$T_DIR/n$1.err"
 }
 
-# step_of WF NAME: the id of step NAME of run WF.
-step_of() {
-	pg_sql "SELECT id FROM workflow_steps WHERE workflow_id = $1
-	    AND name = '$2' ORDER BY id DESC LIMIT 1"
-}
-
 # status_of ID: a step row's status.
 status_of() {
 	pg_sql "SELECT status FROM workflow_steps WHERE id = $1"

@@ -6,7 +6,8 @@
 # verifies, templates are saved and diffed; the engine's role may not
 # change the audit trail, nor may the owner (triggers); a reader reads
 # and may not write; every commit is on the synchronous standby; status
-# names the server and its standby; backup refuses, naming pg_dump.
+# names the server and its standby; backup refuses, naming pg_dump and
+# pgBackRest; init as the engine's login changes nothing and says so.
 
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
@@ -41,6 +42,11 @@ is "$(pq "SELECT tableowner FROM pg_tables WHERE tablename = 'audit'")" \
 run_sluice init "$PG_DB"
 expect_rc 0 "init again"
 like "$OUT" "rights given again" "  leaves it, giving the rights again"
+run_sluice --db "$PG_ENGINE_DB" init
+expect_rc 0 "init as the engine's login (a unit's ExecStartPre)"
+like "$OUT" "nothing changed: its owner's sluice init gives the rights" \
+    "  changes nothing, saying so"
+like "$OUT" "owner   sluice_owner: owns the schema" "  and names the real owner"
 
 # --- an engine, as the engine's role --------------------------------------------
 
@@ -168,8 +174,12 @@ run_sluice --db "$PG_READER_DB" status
 like "$OUT" "(read-only)" "a reader's status says read-only"
 run_sluice backup "$T_DIR/copy.db"
 expect_rc 2 "backup refuses a PostgreSQL database"
-like "$ERR" "pg_dump" "  naming pg_dump"
+like "$ERR" "back it up with pg_dump (pg_dump -Fc) or pgBackRest, not sluice backup" \
+    "  naming pg_dump and pgBackRest"
 ok $(test ! -e "$T_DIR/copy.db"; echo $?) "  writing nothing"
+run_sluice backup --help
+like "$OUT" "refused: back it up with
+pg_dump (pg_dump -Fc) or pgBackRest" "backup --help says so too"
 
 sed "s/^/# engine: /" "$T_DIR/engine.err"
 kill -TERM "$EPID"
