@@ -48,6 +48,8 @@ struct pg_conn {
 	char			*at_commit;	/* SQL sent with the COMMIT */
 	int64_t			 lastval;	/* the last INSERT's id */
 	int			 lastval_known;
+	const char		*ahead_table;	/* pg_post: an id drawn for */
+	int64_t			 ahead;		/* this table's next row, or 0 */
 	int64_t			 answer;	/* driver-pg-async.c: of the */
 	int			 answer_failed;	/* statement in flight */
 };

@@ -1115,30 +1115,74 @@ pg_busy_handler(struct store_conn *conn, store_drv_busy_cb cb, void *arg)
 }
 
 /*
- * The id the table's next row will have, drawn from its sequence now
- * (driver.h); the table's name is the store's constant, never input.
+ * The SQL that draws the id of a table's next row from its sequence; the
+ * table's name is the store's constant, never input.
+ */
+static char *
+pg_draw_sql(const char *table)
+{
+	char	*sql;
+
+	xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s', 'id'))",
+	    table);
+	return (sql);
+}
+
+/*
+ * The id the table's next row will have (driver.h): the one the last
+ * post drew ahead on this connection, else one drawn now.
  */
 static enum store_drv_code
 pg_next_id(struct store_conn *conn, const char *table, int64_t *id)
 {
+	struct pg_conn		*c = (struct pg_conn *)conn;
 	enum store_drv_code	 rc;
 	char			*sql;
 
-	xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s', 'id'))",
-	    table);
-	rc = pg_int((struct pg_conn *)conn, sql, id);
+	if (c->ahead != 0 && strcmp(c->ahead_table, table) == 0) {
+		*id = c->ahead;
+		c->ahead = 0;
+		return (STORE_DRV_OK);
+	}
+	sql = pg_draw_sql(table);
+	rc = pg_int(c, sql, id);
 	free(sql);
 	return (rc);
 }
 
 /*
+ * Read the id a post drew ahead, a pipeline part of its own after the
+ * post's (which may have failed without undoing the draw): its result,
+ * then its sync.  0 when it has none.
+ */
+static int64_t
+pg_ahead_read(PGconn *pg)
+{
+	PGresult	*r;
+	int64_t		 id = 0;
+
+	while ((r = PQgetResult(pg)) != NULL) {
+		if (PQresultStatus(r) == PGRES_TUPLES_OK &&
+		    PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
+			id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		PQclear(r);
+	}
+	while ((r = PQgetResult(pg)) != NULL &&
+	    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
+		PQclear(r);
+	PQclear(r);
+	return (id);
+}
+
+/*
  * Post a row (driver.h): BEGIN (no write lock), a commit that does not
  * wait, the bound INSERT (prepared first when kept and not yet), NOTIFY
- * and COMMIT, all sent at once and answered at once.  A failure leaves
- * no transaction open and nothing written.
+ * and COMMIT, then, after a sync of their own so that it cannot fail
+ * them, the draw of the next row's id, all sent at once and answered at
+ * once.  A failure leaves no transaction open and nothing written.
  */
 static enum store_drv_code
-pg_post(struct store_stmt *st, const char *channel)
+pg_post(struct store_stmt *st, const char *channel, const char *table)
 {
 	struct pg_stmt	*h = (struct pg_stmt *)st;
 	struct pg_conn	*c = h->c;
@@ -1146,8 +1190,8 @@ pg_post(struct store_stmt *st, const char *channel)
 	PGresult	*res;
 	struct pg_pipe	 p;
 	Oid		*types = NULL;
-	char		*say;
-	int		 i, sent, ok;
+	char		*say, *draw;
+	int		 i, sent, drawn, ok;
 
 	if (c->begin_pending || c->npending > 0 ||
 	    PQtransactionStatus(pg) != PQTRANS_IDLE) {
@@ -1164,6 +1208,8 @@ pg_post(struct store_stmt *st, const char *channel)
 	memset(&p, 0, sizeof p);
 	p.prep = p.lock = p.last = -1;
 	xasprintf(&say, "NOTIFY %s", channel);
+	draw = pg_draw_sql(table);
+	c->ahead = 0;
 	if ((sent = PQenterPipelineMode(pg)))
 		sent = pg_queue(pg, "BEGIN", &p.n);
 	if (sent)
@@ -1185,7 +1231,11 @@ pg_post(struct store_stmt *st, const char *channel)
 		sent = pg_queue(pg, "COMMIT", &p.n);
 	if (sent)
 		sent = PQpipelineSync(pg);
+	/* The draw ahead: a failure is the next post's to find. */
+	drawn = sent && PQsendQueryParams(pg, draw, 0, NULL, NULL, NULL,
+	    NULL, 0) && PQpipelineSync(pg);
 	free(say);
+	free(draw);
 	free(types);
 	/* Its id was drawn, not the sequence's default: none to read. */
 	c->lastval_known = 0;
@@ -1196,6 +1246,8 @@ pg_post(struct store_stmt *st, const char *channel)
 		return (c->code);
 	}
 	res = pg_collect(c, &p, &h->prepared);
+	if (drawn && (c->ahead = pg_ahead_read(pg)) != 0)
+		c->ahead_table = table;
 	PQexitPipelineMode(pg);
 	if (!(ok = PQresultStatus(res) == PGRES_COMMAND_OK))
 		pg_fail(c, res);

@@ -217,7 +217,7 @@ struct store_driver {
 			     int64_t, char **);
 	/*
 	 * A row relayed to another connection (a standby's command for the
-	 * leader, store/inbox.c).  next_id draws the id a new row of the
+	 * leader, store/inbox.c).  next_id gives the id a new row of the
 	 * table named will have, before it is written (its seal hashes the
 	 * id).  post runs a bound INSERT as a transaction of its own, in one
 	 * round trip: it takes no write lock (it reads nothing, so it need
@@ -225,11 +225,16 @@ struct store_driver {
 	 * commit, and that commit need not be durable (PostgreSQL: nor wait
 	 * for the synchronous standby), because nobody is told of the row
 	 * before a later commit that follows it in the log, and is durable,
-	 * answers for it.
+	 * answers for it.  In the same round trip it draws the id of the
+	 * next row of the table named, which next_id then gives without one
+	 * of its own.  That id is the connection's and goes with it: a
+	 * server that crashed (and may hand it out again, its draw not yet
+	 * durable) is reached again through a new connection.
 	 */
 	enum store_drv_code (*next_id)(struct store_conn *, const char *,
 			     int64_t *);
-	enum store_drv_code (*post)(struct store_stmt *, const char *);
+	enum store_drv_code (*post)(struct store_stmt *, const char *,
+			     const char *);
 	/*
 	 * A server's notifications between connections (PostgreSQL's
 	 * LISTEN and NOTIFY; store/notify.c).  listen subscribes the

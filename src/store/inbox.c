@@ -162,18 +162,22 @@ store_inbox_bind(struct store_stmt *st, const char *fmt, ...)
 
 /*
  * Relay a command (a standby's, for the leader: relay.c) from its caller,
- * actor, and say so on a channel: one round trip once its id is drawn
- * (the driver's post).  The seal hashes the id, so with the id drawn
- * first the row goes in sealed, as store_inbox_post's is after its read
- * back: the leader never sees it unsealed, and one written around sluice
- * is still refused.  It takes no write lock: an INSERT of a row nobody
- * has read depends on no earlier writer, so it does not wait behind the
- * leader's turn, which reads the inbox under its own lock.  The commit
- * does not wait to be durable (one wait for the disk and the synchronous
- * standby less): the client hears nothing before the leader's answer,
- * whose commit comes later in the log and is durable, so no answered
- * command is lost; one lost with the primary before that is a request
- * that was not applied, as "sluice request" says.
+ * actor, and say so on a channel: one round trip (the driver's post),
+ * which also draws the id of the next command relayed, so only a
+ * connection's first draws its own.  The seal hashes the id, so with the
+ * id drawn first the row goes in sealed, as store_inbox_post's is after
+ * its read back: the leader never sees it unsealed, and one written
+ * around sluice is still refused.  It takes no write lock: an INSERT of
+ * a row nobody has read depends on no earlier writer, so it does not
+ * wait behind the leader's turn, which reads the inbox under its own
+ * lock.  An id drawn earlier may be below one relayed since by another
+ * node: the leader applies what is new in the order of ids, which
+ * between callers is no order anyone relied on.  The commit does not
+ * wait to be durable (one wait for the disk and the synchronous standby
+ * less): the client hears nothing before the leader's answer, whose
+ * commit comes later in the log and is durable, so no answered command
+ * is lost; one lost with the primary before that is a request that was
+ * not applied, as "sluice request" says.
  */
 int
 store_inbox_relay(struct store *s, const struct store_actor *actor,
@@ -212,7 +216,7 @@ store_inbox_relay(struct store *s, const struct store_actor *actor,
 	    row.posted_at, row.uid, row.who, row.tty, row.host, row.command,
 	    row.workflow_id, row.step_id, row.args_json, row.via,
 	    row.request, row.node, seal)) == STORE_DRV_OK)
-		rc = s->drv->post(st, channel);
+		rc = s->drv->post(st, channel, "inbox");
 	if (rc != STORE_DRV_OK)
 		rc = store_fail(s, store_errcode(s), "relay command", cause);
 	store_release(s, st);
@@ -272,6 +276,24 @@ store_inbox_reply(struct store *s, int64_t id, const char *state,
 {
 	return (store_runf(s, "answer command", inbox_reply_sql, "ttii", state,
 	    reply, now, id));
+}
+
+/*
+ * Start a write transaction, waiting for the lock ms at most even in a
+ * process that waits out a busy database for ever (store_set_waiter,
+ * which store_busy then passes over): a standby's loop must not stand
+ * still behind a frozen leader's turn (STORE_BUSY: no lock).
+ */
+static int
+store_begin_within(struct store *s, int64_t ms, char **cause)
+{
+	int	 rc;
+
+	s->busy_since = time_mono_ms();
+	s->busy_until = s->busy_since + ms;
+	rc = store_begin(s, cause);
+	s->busy_until = 0;
+	return (rc);
 }
 
 /*

@@ -88,7 +88,6 @@ const char	*store_path(const struct store *);
 int		 store_is_readonly(const struct store *);
 int		 store_begin(struct store *, char **);
 int		 store_begin_next(struct store *, char **);
-int		 store_begin_within(struct store *, int64_t, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);

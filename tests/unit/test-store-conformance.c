@@ -492,10 +492,10 @@ conf_relay(const char *target)
 	static const struct store_actor carol = { 1002, "carol", "pts/3",
 	    "h3", NULL, "n2" };
 	struct store		*turn, *standby;
-	struct store_inbox	 m, *list;
+	struct store_inbox	 m, *list, *got;
 	struct pollfd		 pfd;
 	size_t			 n, i;
-	int64_t			 id = 0;
+	int64_t			 id = 0, id2 = 0;
 	char			*cause = NULL;
 	int			 heard = 0, seen = 0, rc;
 
@@ -552,6 +552,16 @@ conf_relay(const char *target)
 	}
 	tap_ok(seen, "  new, carol's, through n2, with its request, sealed");
 	store_inboxes_free(list, n);
+	/* The next goes with the id the first drew ahead for it. */
+	m.request = (char *)"conformance-relay-2";
+	tap_is_int(store_inbox_relay(standby, &carol, &m, STORE_CHANNEL_INBOX,
+	    &id2, &cause), 0, "a second command is relayed");
+	tap_ok(id2 > 0 && id2 != id, "  with an id of its own");
+	tap_is_int(store_inbox_get(turn, id2, &got, &cause), 0,
+	    "  the leader reads it");
+	tap_ok(strcmp(got->request, m.request) == 0 &&
+	    store_inbox_sealed(got), "  sealed, with its request");
+	store_inbox_free(got);
 	store_close(standby);
 	store_close(turn);
 }
