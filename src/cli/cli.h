@@ -176,6 +176,8 @@ struct status_cluster {
 	struct store_node	*nodes;
 	size_t			 nnodes;
 	const struct store_node	*leader;	/* its row, or NULL */
+	int64_t			 accounts;	/* refused: accounts differ */
+	char			*accounts_last;	/* the newest one's reason */
 };
 void		 status_problem_add(char ***, size_t *, const char *, ...)
 		     printflike(3, 4);

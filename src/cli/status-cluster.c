@@ -20,7 +20,8 @@
  * mode, SPEC §14): who leads and by which epoch, until when its lease
  * holds, every node with its role and when it was last seen, and the
  * problems a cluster can have that a file cannot: no leader, a node
- * gone quiet, this node's engine not running.  A node stopped on purpose
+ * gone quiet, this node's engine not running, commands the leader
+ * refused in the last day because the nodes' accounts differ.  A node stopped on purpose
  * (its engine stopped cleanly) is shown as such and is no problem; run
  * on a host that is no node (no row of its name, no engine's socket),
  * status says so, and that is no problem either.  The server itself and
@@ -43,6 +44,7 @@
 #include "cli/cli.h"
 
 #define STATUS_STALE_LEASES	3	/* a node unseen for 3×L is gone */
+#define STATUS_ACCOUNTS_MS	(24 * 3600 * 1000LL) /* refusals looked at */
 
 static int	node_stale(const struct store_node *);
 static int	node_stopped(const struct store_node *);
@@ -113,7 +115,8 @@ status_cluster_read(struct client *ctx, const struct store_lease *lease,
 	}
 	if (client_probe(ctx->store))
 		sc->member = sc->local = 1;
-	return (0);
+	return (store_audit_accounts(ctx->store, time_now_ms() -
+	    STATUS_ACCOUNTS_MS, &sc->accounts, &sc->accounts_last, cause));
 }
 
 /* The cluster's problems, added to *problems. */
@@ -141,6 +144,12 @@ status_cluster_check(const struct status_cluster *sc,
 		    "died, froze or cannot reach the database", n->name,
 		    n->role, (long long)n->pid, ago, limit);
 	}
+	if (sc->accounts > 0)
+		status_problem_add(problems, nproblems, "the leader refused "
+		    "%lld relayed command%s in the last day because nodes' "
+		    "accounts differ; the last: %s", (long long)sc->accounts,
+		    sc->accounts == 1 ? "" : "s", sc->accounts_last != NULL ?
+		    sc->accounts_last : "?");
 	if (sc->member && !sc->local && !sc->stopped)
 		status_problem_add(problems, nproblems, "this node's engine "
 		    "(%s) is not running: it neither leads nor stands by "
@@ -257,6 +266,7 @@ void
 status_cluster_free(struct status_cluster *sc)
 {
 	free(sc->node);
+	free(sc->accounts_last);
 	store_nodes_free(sc->nodes, sc->nnodes);
 	memset(sc, 0, sizeof *sc);
 }

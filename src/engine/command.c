@@ -340,11 +340,11 @@ engine_inbox(struct engine *e)
 		engine_txn(e);
 		if (store_inbox_new(e->store, &list, &n, &cause) != 0)
 			engine_store_fatal(e, cause);
-#ifdef SLUICE_TEST_CLOCK
-		if (n > 0)
-			engine_test_hold("inbox");
-#endif
 	}
+#ifdef SLUICE_TEST_CLOCK
+	if (n > 0 && e->leader != NULL)
+		engine_test_hold("inbox");	/* read under the lock */
+#endif
 	for (i = 0; i < n; i++) {
 		if (store_inbox_sealed(&list[i]))
 			engine_apply(e, &list[i], &r);

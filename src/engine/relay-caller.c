@@ -44,8 +44,8 @@ engine_relay_caller_ok(struct engine *e, const struct store_inbox *m,
 	    (m->who != NULL && strcmp(m->who, caller->name) == 0))
 		return (0);
 	xasprintf(why, "uid %lld is %s on node %s but %s on this node (%s), "
-	    "which decides: every node must have the same accounts (uids "
-	    "and groups); refused", (long long)m->uid,
+	    "which decides: " STORE_ACCOUNTS_DIFFER " (uids and groups); "
+	    "refused", (long long)m->uid,
 	    m->who != NULL ? m->who : "unnamed", m->node,
 	    caller->gid == (gid_t)-1 ? "no account" : caller->name, here);
 	return (-1);

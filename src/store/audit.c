@@ -45,6 +45,15 @@ static const char audit_head_set_sql[] =
 static const char audit_list_sql[] =
 	"SELECT " STORE_AUDIT_COLUMNS " FROM audit ORDER BY id DESC LIMIT ?";
 
+/* The newest refusal for accounts that differ, and how many (status). */
+static const char audit_accounts_sql[] =
+	"SELECT count(*), max(id) FROM audit"
+	" WHERE id > (SELECT coalesce(max(id), 0) FROM audit) - ?"
+	" AND at >= ? AND action LIKE '%-refused'"
+	" AND comment LIKE '%" STORE_ACCOUNTS_DIFFER "%'";
+static const char audit_comment_sql[] =
+	"SELECT comment FROM audit WHERE id = ?";
+
 /* The name an actor is recorded under; this process's user if none. */
 const char *
 store_actor_name(const struct store_actor *actor)
@@ -236,4 +245,47 @@ store_audits_free(struct store_audit *list, size_t n)
 		free(list[i].node);
 	}
 	free(list);
+}
+
+/*
+ * Commands a cluster's leader refused because the node they came through
+ * names their uid otherwise (engine/relay-caller.c): how many among the
+ * newest STORE_ACCOUNTS_ROWS audit rows since since (wall ms), and the
+ * newest one's reason in *last (NULL when none; the caller frees).
+ */
+int
+store_audit_accounts(struct store *s, int64_t since, int64_t *n, char **last,
+    char **cause)
+{
+	struct store_stmt	*st;
+	int64_t			 id = 0;
+	int			 rc;
+
+	*n = 0;
+	*last = NULL;
+	if ((rc = store_prepare(s, audit_accounts_sql, &st, cause)) != 0)
+		return (rc);
+	if (store_bind_int64(st, 1, STORE_ACCOUNTS_ROWS) != STORE_DRV_OK ||
+	    store_bind_int64(st, 2, since) != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "read audit", cause);
+	else if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		*n = store_col_int64(st, 0);
+		id = store_col_int64(st, 1);
+		rc = 0;
+	} else
+		rc = store_fail(s, rc, "read audit", cause);
+	store_stmt_finalize(st);
+	if (rc != 0 || *n == 0)
+		return (rc);
+	if ((rc = store_prepare(s, audit_comment_sql, &st, cause)) != 0)
+		return (rc);
+	if (store_bind_int64(st, 1, id) != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "read audit", cause);
+	else if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
+		*last = store_column_text(st, 0);
+		rc = 0;
+	} else
+		rc = store_fail(s, rc, "read audit", cause);
+	store_stmt_finalize(st);
+	return (rc);
 }

@@ -48,6 +48,8 @@ struct pg_conn {
 	char			*at_commit;	/* SQL sent with the COMMIT */
 	int64_t			 lastval;	/* the last INSERT's id */
 	int			 lastval_known;
+	const char		*ahead_table;	/* pg_post: an id drawn for */
+	int64_t			 ahead;		/* this table's next row, or 0 */
 	int64_t			 answer;	/* driver-pg-async.c: of the */
 	int			 answer_failed;	/* statement in flight */
 };
@@ -60,9 +62,8 @@ struct pg_conn {
 enum store_drv_code pg_run(struct pg_conn *, const char *);
 void		 pg_fail(struct pg_conn *, const PGresult *);
 
-/* driver-pg.c: what goes with a COMMIT (NOTIFY, a commit not waited). */
+/* driver-pg.c: what goes with a COMMIT (NOTIFY). */
 enum store_drv_code store_pg_notify(struct store_conn *, const char *);
-enum store_drv_code store_pg_lazy_commit(struct store_conn *);
 
 /* driver-pg-session.c: a session's state, LISTEN. */
 int		 store_pg_file_readonly(struct store_conn *);

@@ -1004,17 +1004,6 @@ store_pg_notify(struct store_conn *conn, const char *channel)
 	return (rc);
 }
 
-/*
- * A commit that need not wait to be durable (store_inbox_post_say): the
- * setting counts at the COMMIT, so it goes with it.
- */
-enum store_drv_code
-store_pg_lazy_commit(struct store_conn *conn)
-{
-	return (pg_at_commit((struct pg_conn *)conn,
-	    "SET LOCAL synchronous_commit = off"));
-}
-
 static int
 pg_in_transaction(struct store_conn *conn)
 {
@@ -1125,6 +1114,149 @@ pg_busy_handler(struct store_conn *conn, store_drv_busy_cb cb, void *arg)
 	c->busy_arg = arg;
 }
 
+/*
+ * The SQL that draws the id of a table's next row from its sequence; the
+ * table's name is the store's constant, never input.
+ */
+static char *
+pg_draw_sql(const char *table)
+{
+	char	*sql;
+
+	xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s', 'id'))",
+	    table);
+	return (sql);
+}
+
+/*
+ * The id the table's next row will have (driver.h): the one the last
+ * post drew ahead on this connection, else one drawn now.
+ */
+static enum store_drv_code
+pg_next_id(struct store_conn *conn, const char *table, int64_t *id)
+{
+	struct pg_conn		*c = (struct pg_conn *)conn;
+	enum store_drv_code	 rc;
+	char			*sql;
+
+	if (c->ahead != 0 && strcmp(c->ahead_table, table) == 0) {
+		*id = c->ahead;
+		c->ahead = 0;
+		return (STORE_DRV_OK);
+	}
+	sql = pg_draw_sql(table);
+	rc = pg_int(c, sql, id);
+	free(sql);
+	return (rc);
+}
+
+/*
+ * Read the id a post drew ahead, a pipeline part of its own after the
+ * post's (which may have failed without undoing the draw): its result,
+ * then its sync.  0 when it has none.
+ */
+static int64_t
+pg_ahead_read(PGconn *pg)
+{
+	PGresult	*r;
+	int64_t		 id = 0;
+
+	while ((r = PQgetResult(pg)) != NULL) {
+		if (PQresultStatus(r) == PGRES_TUPLES_OK &&
+		    PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
+			id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		PQclear(r);
+	}
+	while ((r = PQgetResult(pg)) != NULL &&
+	    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
+		PQclear(r);
+	PQclear(r);
+	return (id);
+}
+
+/*
+ * Post a row (driver.h): BEGIN (no write lock), a commit that does not
+ * wait, the bound INSERT (prepared first when kept and not yet), NOTIFY
+ * and COMMIT, then, after a sync of their own so that it cannot fail
+ * them, the draw of the next row's id, all sent at once and answered at
+ * once.  A failure leaves no transaction open and nothing written.
+ */
+static enum store_drv_code
+pg_post(struct store_stmt *st, const char *channel, const char *table)
+{
+	struct pg_stmt	*h = (struct pg_stmt *)st;
+	struct pg_conn	*c = h->c;
+	PGconn		*pg = c->pg;
+	PGresult	*res;
+	struct pg_pipe	 p;
+	Oid		*types = NULL;
+	char		*say, *draw;
+	int		 i, sent, drawn, ok;
+
+	if (c->begin_pending || c->npending > 0 ||
+	    PQtransactionStatus(pg) != PQTRANS_IDLE) {
+		free(c->message);
+		c->message = xstrdup("a row is posted in a transaction of its "
+		    "own, not inside another");
+		return (c->code = STORE_DRV_ERROR);
+	}
+	if (h->nparams > 0) {
+		types = xcalloc(h->nparams, sizeof *types);
+		for (i = 0; i < h->nparams; i++)
+			types[i] = h->formats[i] == 1 ? PG_BYTEA : 0;
+	}
+	memset(&p, 0, sizeof p);
+	p.prep = p.lock = p.last = -1;
+	xasprintf(&say, "NOTIFY %s", channel);
+	draw = pg_draw_sql(table);
+	c->ahead = 0;
+	if ((sent = PQenterPipelineMode(pg)))
+		sent = pg_queue(pg, "BEGIN", &p.n);
+	if (sent)
+		sent = pg_queue(pg, "SET LOCAL synchronous_commit = off", &p.n);
+	if (sent && h->keep && !h->prepared) {
+		sent = PQsendPrepare(pg, h->name, h->sql, h->nparams, types);
+		p.prep = p.n++;
+	}
+	p.want = p.n++;
+	if (sent && h->keep)
+		sent = PQsendQueryPrepared(pg, h->name, h->nparams,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	else if (sent)
+		sent = PQsendQueryParams(pg, h->sql, h->nparams, types,
+		    (const char *const *)h->values, h->lengths, h->formats, 0);
+	if (sent)
+		sent = pg_queue(pg, say, &p.n);
+	if (sent)
+		sent = pg_queue(pg, "COMMIT", &p.n);
+	if (sent)
+		sent = PQpipelineSync(pg);
+	/* The draw ahead: a failure is the next post's to find. */
+	drawn = sent && PQsendQueryParams(pg, draw, 0, NULL, NULL, NULL,
+	    NULL, 0) && PQpipelineSync(pg);
+	free(say);
+	free(draw);
+	free(types);
+	/* Its id was drawn, not the sequence's default: none to read. */
+	c->lastval_known = 0;
+	if (!sent) {
+		/* libpq could not send (a lost connection): say why. */
+		PQexitPipelineMode(pg);
+		pg_fail(c, NULL);
+		return (c->code);
+	}
+	res = pg_collect(c, &p, &h->prepared);
+	if (drawn && (c->ahead = pg_ahead_read(pg)) != 0)
+		c->ahead_table = table;
+	PQexitPipelineMode(pg);
+	if (!(ok = PQresultStatus(res) == PGRES_COMMAND_OK))
+		pg_fail(c, res);
+	PQclear(res);
+	if (PQtransactionStatus(pg) != PQTRANS_IDLE)
+		PQclear(PQexec(pg, "ROLLBACK"));
+	return (ok ? STORE_DRV_OK : c->code);
+}
+
 const struct store_driver store_driver_pg = {
 	.name = "postgresql",
 	.server = 1,
@@ -1168,9 +1300,10 @@ const struct store_driver store_driver_pg = {
 	.busy_handler = pg_busy_handler,
 	.file_readonly = store_pg_file_readonly,
 	.lost = store_pg_lost,
+	.next_id = pg_next_id,
+	.post = pg_post,
 
 	.listen = store_pg_listen,
-	.lazy_commit = store_pg_lazy_commit,
 	.notify = store_pg_notify,
 	.listen_fd = store_pg_listen_fd,
 	.heard = store_pg_heard,

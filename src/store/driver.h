@@ -216,6 +216,26 @@ struct store_driver {
 	enum store_drv_code (*backup)(struct store_conn *, const char *,
 			     int64_t, char **);
 	/*
+	 * A row relayed to another connection (a standby's command for the
+	 * leader, store/inbox.c).  next_id gives the id a new row of the
+	 * table named will have, before it is written (its seal hashes the
+	 * id).  post runs a bound INSERT as a transaction of its own, in one
+	 * round trip: it takes no write lock (it reads nothing, so it need
+	 * not wait behind another writer), says the channel named at its
+	 * commit, and that commit need not be durable (PostgreSQL: nor wait
+	 * for the synchronous standby), because nobody is told of the row
+	 * before a later commit that follows it in the log, and is durable,
+	 * answers for it.  In the same round trip it draws the id of the
+	 * next row of the table named, which next_id then gives without one
+	 * of its own.  That id is the connection's and goes with it: a
+	 * server that crashed (and may hand it out again, its draw not yet
+	 * durable) is reached again through a new connection.
+	 */
+	enum store_drv_code (*next_id)(struct store_conn *, const char *,
+			     int64_t *);
+	enum store_drv_code (*post)(struct store_stmt *, const char *,
+			     const char *);
+	/*
 	 * A server's notifications between connections (PostgreSQL's
 	 * LISTEN and NOTIFY; store/notify.c).  listen subscribes the
 	 * connection to a channel (NULL: to none any more); notify sends
@@ -225,13 +245,6 @@ struct store_driver {
 	 * is set, and returns -1 when the connection is gone.
 	 */
 	enum store_drv_code (*listen)(struct store_conn *, const char *);
-	/*
-	 * The open transaction's commit need not wait until it is durable
-	 * (PostgreSQL: not for the synchronous standby either), because
-	 * nobody is told of it before a later commit that follows it in the
-	 * log, and is durable, answers for it.
-	 */
-	enum store_drv_code (*lazy_commit)(struct store_conn *);
 	enum store_drv_code (*notify)(struct store_conn *, const char *);
 	int		(*listen_fd)(struct store_conn *);
 	int		(*heard)(struct store_conn *, int,

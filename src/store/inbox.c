@@ -23,6 +23,7 @@
  * sqlite3.
  */
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,10 @@ static const char inbox_post_sql[] =
 	"INSERT INTO inbox (posted_at, uid, who, tty, host, command,"
 	" workflow_id, step_id, args_json, via, request, node)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+static const char inbox_relay_sql[] =
+	"INSERT INTO inbox (id, posted_at, uid, who, tty, host, command,"
+	" workflow_id, step_id, args_json, via, request, node, seal)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 static const char inbox_new_sql[] =
 	"SELECT " INBOX_COLUMNS " FROM inbox WHERE state = 'new' ORDER BY id"
 	" LIMIT 1000";
@@ -116,35 +121,11 @@ int
 store_inbox_post(struct store *s, const struct store_actor *actor,
     const struct store_inbox *m, int64_t *id, char **cause)
 {
-	return (store_inbox_post_say(s, actor, m, NULL, id, cause));
-}
-
-/*
- * Post a command and, on its commit, say so on a channel (a standby
- * relaying it to the leader, relay.c): the leader hears of it at once
- * and reads a row that is there.  That commit does not wait to be
- * durable (one wait for the disk and the synchronous standby less): the
- * client hears nothing before the leader's answer, whose commit comes
- * later in the log and is durable, so no answered command is lost; one
- * lost with the primary before that is a request that was not applied,
- * as "sluice request" says.
- */
-int
-store_inbox_post_say(struct store *s, const struct store_actor *actor,
-    const struct store_inbox *m, const char *channel, int64_t *id,
-    char **cause)
-{
 	const struct user_info	*self = user_self();
 	int			 rc;
 
 	if ((rc = store_begin(s, cause)) != 0)
 		return (rc);
-	if (channel != NULL && s->drv->lazy_commit != NULL &&
-	    s->drv->lazy_commit(s->conn) != STORE_DRV_OK) {
-		xasprintf(cause, "%s", store_last_error(s));
-		store_rollback(s);
-		return (STORE_ERR);
-	}
 	rc = store_runf(s, "post command", inbox_post_sql, "iittttTTtttt",
 	    time_now_ms(), actor != NULL ? (int64_t)actor->uid :
 	    (int64_t)self->uid, store_actor_name(actor),
@@ -159,13 +140,89 @@ store_inbox_post_say(struct store *s, const struct store_actor *actor,
 		return (rc);
 	}
 	*id = s->drv->last_insert_id(s->conn);
-	if ((rc = store_inbox_seal(s, *id, cause)) != 0 ||
-	    (channel != NULL && (rc = store_notify(s, channel,
-	    cause)) != 0)) {
+	if ((rc = store_inbox_seal(s, *id, cause)) != 0) {
 		store_rollback(s);
 		return (rc);
 	}
 	return (store_commit(s, cause));
+}
+
+/* Bind the relayed row's parameters from a format (cache.c's). */
+static int
+store_inbox_bind(struct store_stmt *st, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 rc;
+
+	va_start(ap, fmt);
+	rc = store_bindv(st, fmt, ap);
+	va_end(ap);
+	return (rc);
+}
+
+/*
+ * Relay a command (a standby's, for the leader: relay.c) from its caller,
+ * actor, and say so on a channel: one round trip (the driver's post),
+ * which also draws the id of the next command relayed, so only a
+ * connection's first draws its own.  The seal hashes the id, so with the
+ * id drawn first the row goes in sealed, as store_inbox_post's is after
+ * its read back: the leader never sees it unsealed, and one written
+ * around sluice is still refused.  It takes no write lock: an INSERT of
+ * a row nobody has read depends on no earlier writer, so it does not
+ * wait behind the leader's turn, which reads the inbox under its own
+ * lock.  An id drawn earlier may be below one relayed since by another
+ * node: the leader applies what is new in the order of ids, which
+ * between callers is no order anyone relied on.  The commit does not
+ * wait to be durable (one wait for the disk and the synchronous standby
+ * less): the client hears nothing before the leader's answer, whose
+ * commit comes later in the log and is durable, so no answered command
+ * is lost; one lost with the primary before that is a request that was
+ * not applied, as "sluice request" says.
+ */
+int
+store_inbox_relay(struct store *s, const struct store_actor *actor,
+    const struct store_inbox *m, const char *channel, int64_t *id,
+    char **cause)
+{
+	struct store_inbox	 row;
+	struct store_stmt	*st;
+	char			 seal[SHA256_HEX];
+	int			 rc;
+
+	if (s->drv->next_id == NULL || s->drv->post == NULL) {
+		xasprintf(cause, "%s: commands are relayed only on a "
+		    "database server", store_path(s));
+		return (STORE_ERR);
+	}
+	memset(&row, 0, sizeof row);
+	row.posted_at = time_now_ms();
+	row.uid = actor->uid;
+	row.who = (char *)store_actor_name(actor);
+	row.tty = (char *)actor->tty;
+	row.host = (char *)actor->host;
+	row.command = m->command;
+	row.workflow_id = m->workflow_id;
+	row.step_id = m->step_id;
+	row.args_json = m->args_json;
+	row.via = (char *)actor->via;
+	row.request = m->request;
+	row.node = (char *)actor->node;
+	if ((rc = s->drv->next_id(s->conn, "inbox", &row.id)) != STORE_DRV_OK)
+		return (store_fail(s, rc, "relay command", cause));
+	store_chain_seal(&row, seal);
+	if ((rc = store_stmt(s, inbox_relay_sql, &st, cause)) != 0)
+		return (rc);
+	if ((rc = store_inbox_bind(st, "iiittttTTttttt", row.id,
+	    row.posted_at, row.uid, row.who, row.tty, row.host, row.command,
+	    row.workflow_id, row.step_id, row.args_json, row.via,
+	    row.request, row.node, seal)) == STORE_DRV_OK)
+		rc = s->drv->post(st, channel, "inbox");
+	if (rc != STORE_DRV_OK)
+		rc = store_fail(s, store_errcode(s), "relay command", cause);
+	store_release(s, st);
+	if (rc == 0)
+		*id = row.id;
+	return (rc);
 }
 
 /* The commands not yet applied, oldest first. */
@@ -219,6 +276,24 @@ store_inbox_reply(struct store *s, int64_t id, const char *state,
 {
 	return (store_runf(s, "answer command", inbox_reply_sql, "ttii", state,
 	    reply, now, id));
+}
+
+/*
+ * Start a write transaction, waiting for the lock ms at most even in a
+ * process that waits out a busy database for ever (store_set_waiter,
+ * which store_busy then passes over): a standby's loop must not stand
+ * still behind a frozen leader's turn (STORE_BUSY: no lock).
+ */
+static int
+store_begin_within(struct store *s, int64_t ms, char **cause)
+{
+	int	 rc;
+
+	s->busy_since = time_mono_ms();
+	s->busy_until = s->busy_since + ms;
+	rc = store_begin(s, cause);
+	s->busy_until = 0;
+	return (rc);
 }
 
 /*

@@ -56,8 +56,8 @@ struct store {
 	int64_t			 busy_timeout;	/* ms a lock is waited for */
 	int64_t			 busy_since;	/* monotonic ms the wait began */
 	int64_t			 busy_waited;	/* ms waited before giving up */
-	int64_t			 busy_until;	/* store_begin_within's end, */
-						/* monotonic ms, or 0 */
+	int64_t			 busy_until;	/* inbox.c's bounded wait: */
+						/* its end, monotonic ms, or 0 */
 	int			 passing;	/* last failure: a read-only */
 						/* state that passes */
 	int			 create_fd;	/* flocked while set up; or -1 */

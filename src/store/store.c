@@ -333,9 +333,8 @@ store_busy(void *arg, int count)
 
 	if (count == 0 && s->busy_until == 0)
 		s->busy_since = now;
-	left = s->busy_timeout - (now - s->busy_since);
-	if (s->busy_until != 0)		/* store_begin_within: its end */
-		left = s->busy_until - now;
+	left = s->busy_until != 0 ? s->busy_until - now :	/* inbox.c's */
+	    s->busy_timeout - (now - s->busy_since);
 	if (left <= 0 && (store_wait_cb == NULL || s->busy_until != 0)) {
 		s->busy_waited = now - s->busy_since;	/* for store_fail */
 		return (0);
@@ -801,24 +800,6 @@ int
 store_begin_next(struct store *s, char **cause)
 {
 	return (store_begin_how(s, STORE_DRV_WRITE_NEXT, cause));
-}
-
-/*
- * Start a write transaction, waiting for the lock ms at most even in a
- * process that waits out a busy database for ever (store_set_waiter): a
- * standby's loop that must not stand still behind a frozen leader's
- * turn (STORE_BUSY: it did not get the lock).
- */
-int
-store_begin_within(struct store *s, int64_t ms, char **cause)
-{
-	int	 rc;
-
-	s->busy_since = time_mono_ms();
-	s->busy_until = s->busy_since + ms;
-	rc = store_begin(s, cause);
-	s->busy_until = 0;
-	return (rc);
 }
 
 /*

@@ -88,7 +88,6 @@ const char	*store_path(const struct store *);
 int		 store_is_readonly(const struct store *);
 int		 store_begin(struct store *, char **);
 int		 store_begin_next(struct store *, char **);
-int		 store_begin_within(struct store *, int64_t, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
@@ -440,6 +439,15 @@ struct store_audit_entry {
 
 int		 store_audit_add(struct store *, const struct store_actor *,
 		     const struct store_audit_entry *, char **);
+/*
+ * The words of a leader's refusal of a command whose uid the node it came
+ * through names otherwise (engine/relay-caller.c); status looks for them
+ * among the newest STORE_ACCOUNTS_ROWS audit rows.
+ */
+#define STORE_ACCOUNTS_DIFFER	"every node must have the same accounts"
+#define STORE_ACCOUNTS_ROWS	10000
+int		 store_audit_accounts(struct store *, int64_t, int64_t *,
+		     char **, char **);
 int		 store_audit_list(struct store *, int64_t, struct store_audit **,
 		     size_t *, char **);
 int64_t		 store_audit_last(const struct store *);
@@ -796,6 +804,7 @@ struct store_inbox {
 	char		*state;		/* new done refused */
 	char		*reply;		/* JSON */
 	char		*seal;		/* chain.c: set by store_inbox_post */
+					/* and store_inbox_relay */
 	char		*via;		/* "mcp", or NULL */
 	char		*request;	/* the client's request id, or NULL */
 	char		*node;		/* cluster mode: the node that took */
@@ -804,7 +813,7 @@ struct store_inbox {
 int		 store_inbox_sealed(const struct store_inbox *);
 int		 store_inbox_post(struct store *, const struct store_actor *,
 		     const struct store_inbox *, int64_t *, char **);
-int		 store_inbox_post_say(struct store *,
+int		 store_inbox_relay(struct store *,
 		     const struct store_actor *, const struct store_inbox *,
 		     const char *, int64_t *, char **);
 int		 store_inbox_new(struct store *, struct store_inbox **,

@@ -21,7 +21,7 @@
 #   no audit problem and "audit --verify" is clean;
 # - a relayed uid that names another account on the leader (a node in a
 #   mount namespace with an /etc/passwd of its own) is refused, saying
-#   so, and recorded.
+#   so, and recorded, and status names it as a problem.
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/pg-lib.sh"
 . "$TOP_SRCDIR/tests/cluster/cluster-lib.sh"
@@ -259,12 +259,16 @@ if unshare --mount true 2>/dev/null; then
 	is "$(pg_sql "SELECT who || ' ' || node FROM audit
 	    WHERE action = 'approve-refused' AND step_id = $ask5")" "root n3" \
 	    "  the refusal is recorded as root on n3"
+	on 3 status
+	like "$OUT" "the leader refused 1 relayed command in the last day because nodes' accounts differ; the last: uid 0 is root on node n3" \
+	    "status names the refusal as a problem"
+	is "$RC" 1 "  (exit 1)"
 	on 1 approve "$ask5" -m "as toor on n1"
 	is "$RC" 0 "the same uid on the leader's own socket is decided there ($ERR)"
 	on 3 audit --verify
 	is "$RC" 0 "audit --verify is still clean"
 else
-	skip_cases 10 "unshare --mount is not allowed here (a node with accounts of its own)"
+	skip_cases 12 "unshare --mount is not allowed here (a node with accounts of its own)"
 fi
 
 cl_done

@@ -20,9 +20,9 @@
  * through store.h alone: open and create, runs and their steps, the state
  * changes the engine writes, transactions and savepoints, gates with
  * their audited approvals, the audit chain verified, templates and their
- * history, schedules, timers, the inbox, the engine lease, step logs,
- * pruning, the counts a person sees and the refusals (read-only, missing,
- * unknown driver).  No SQL and no driver call appears here, so the same
+ * history, schedules, timers, the inbox (and a command relayed, on a
+ * server), the engine lease, step logs, pruning, the counts a person sees
+ * and the refusals (read-only, missing, unknown driver).  No SQL and no driver call appears here, so the same
  * program checks another driver: SLUICE_STORE_DRIVER names the driver
  * (default "sqlite"), SLUICE_STORE_TARGET where its database is (default
  * a file in a temporary directory).
@@ -31,6 +31,7 @@
 #include <sys/types.h>
 
 #include <ftw.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,8 @@ static void	 conf_templates(struct store *);
 static void	 conf_schedules(struct store *);
 static void	 conf_timers(struct store *);
 static void	 conf_inbox(struct store *);
+static void	 conf_relay(const char *);
+static void	 conf_heard(void *, const char *);
 static void	 conf_lease(struct store *);
 static void	 conf_logs(struct store *);
 static void	 conf_prune(struct store *);
@@ -469,6 +472,100 @@ conf_inbox(struct store *s)
 	store_inbox_free(got);
 }
 
+/* store_heard's callback: count what was heard on the inbox's channel. */
+static void
+conf_heard(void *arg, const char *channel)
+{
+	if (strcmp(channel, STORE_CHANNEL_INBOX) == 0)
+		(*(int *)arg)++;
+}
+
+/*
+ * A command relayed (a cluster standby's, for the leader): on a database
+ * server it goes in sealed, with its node and request id, while another
+ * connection holds the write lock (the leader's turn), and a listener
+ * hears of it; a file's database relays nothing, and says why.
+ */
+static void
+conf_relay(const char *target)
+{
+	static const struct store_actor carol = { 1002, "carol", "pts/3",
+	    "h3", NULL, "n2" };
+	struct store		*turn, *standby;
+	struct store_inbox	 m, *list, *got;
+	struct pollfd		 pfd;
+	size_t			 n, i;
+	int64_t			 id = 0, id2 = 0;
+	char			*cause = NULL;
+	int			 heard = 0, seen = 0, rc;
+
+	tap_is_int(store_open(target, STORE_F_NOCREATE, &turn, &cause), 0,
+	    "relay: open the leader's connection");
+	tap_is_int(store_open(target, STORE_F_NOCREATE, &standby, &cause), 0,
+	    "  and a standby's");
+	memset(&m, 0, sizeof m);
+	m.command = (char *)"approve";
+	m.step_id = 7;
+	m.args_json = (char *)"{\"comment\":\"ok\"}";
+	m.request = (char *)"conformance-relay-1";
+	if (!store_is_server(standby)) {
+		tap_is_int(store_inbox_relay(standby, &carol, &m,
+		    STORE_CHANNEL_INBOX, &id, &cause), STORE_ERR,
+		    "  a file's database relays nothing");
+		tap_ok(cause != NULL && strstr(cause, "database server") !=
+		    NULL, "  saying why (%s)", cause);
+		free(cause);
+		store_close(standby);
+		store_close(turn);
+		return;
+	}
+	tap_is_int(store_listen(turn, STORE_CHANNEL_INBOX, &cause), 0,
+	    "  the leader listens");
+	tap_is_int(store_begin(turn, &cause), 0,
+	    "  and holds the write lock");
+	rc = store_inbox_relay(standby, &carol, &m, STORE_CHANNEL_INBOX, &id,
+	    &cause);
+	tap_ok(rc == 0, "a command is relayed meanwhile (%s)", cause != NULL ?
+	    cause : "no error");
+	free(cause);
+	cause = NULL;
+	tap_ok(id > 0, "  it has an id");
+	tap_is_int(store_commit(turn, &cause), 0, "the turn commits");
+	pfd.fd = store_listen_fd(turn);
+	pfd.events = POLLIN;
+	for (i = 0; i < 50 && heard == 0; i++) {
+		if (poll(&pfd, 1, 100) == -1 ||
+		    store_heard(turn, 1, conf_heard, &heard) != 0)
+			break;
+	}
+	tap_is_int(heard, 1, "  the leader heard of it once");
+	tap_is_int(store_inbox_new(turn, &list, &n, &cause), 0,
+	    "  and reads it");
+	for (i = 0; i < n; i++) {
+		if (list[i].id == id && strcmp(list[i].who, "carol") == 0 &&
+		    list[i].uid == 1002 && list[i].node != NULL &&
+		    strcmp(list[i].node, "n2") == 0 && list[i].request !=
+		    NULL && strcmp(list[i].request, m.request) == 0 &&
+		    strcmp(list[i].state, "new") == 0 &&
+		    store_inbox_sealed(&list[i]))
+			seen = 1;
+	}
+	tap_ok(seen, "  new, carol's, through n2, with its request, sealed");
+	store_inboxes_free(list, n);
+	/* The next goes with the id the first drew ahead for it. */
+	m.request = (char *)"conformance-relay-2";
+	tap_is_int(store_inbox_relay(standby, &carol, &m, STORE_CHANNEL_INBOX,
+	    &id2, &cause), 0, "a second command is relayed");
+	tap_ok(id2 > 0 && id2 != id, "  with an id of its own");
+	tap_is_int(store_inbox_get(turn, id2, &got, &cause), 0,
+	    "  the leader reads it");
+	tap_ok(strcmp(got->request, m.request) == 0 &&
+	    store_inbox_sealed(got), "  sealed, with its request");
+	store_inbox_free(got);
+	store_close(standby);
+	store_close(turn);
+}
+
 /* The engine lease: a new epoch fences the old one out. */
 static void
 conf_lease(struct store *s)
@@ -677,6 +774,7 @@ main(void)
 	conf_schedules(s);
 	conf_timers(s);
 	conf_inbox(s);
+	conf_relay(target);
 	conf_lease(s);
 	conf_logs(s);
 	conf_prune(s);
