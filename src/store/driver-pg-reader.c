@@ -42,6 +42,8 @@
  * Statements come as the store's SQLite SQL and are translated as the
  * engine's are (driver-pg-sql.c).  A page is one FETCH: a member's read
  * blocks the engine's loop for at most statement_timeout (PGR_STATEMENT_MS).
+ * Each open cursor has a session of its own (a session has one snapshot
+ * at a time), PGR_CONNS at most; one idle session is kept.
  */
 
 #include <ctype.h>
@@ -60,7 +62,7 @@
 #include "store/driver-pg.h"
 
 #define PGR_FETCH		100	/* rows in a page */
-#define PGR_CONNS		4	/* cursors open at once, at most */
+#define PGR_CONNS		8	/* cursors open at once, at most */
 /*
  * One statement's work, at most: a read holds the node's loop that long,
  * which must still send the leader's heartbeat (every L/4, L at least
@@ -69,8 +71,11 @@
 #define PGR_STATEMENT_MS	250
 
 /* Set at login, so RESET returns to them. */
+#define PGR_STR(x)	#x
+#define PGR_XSTR(x)	PGR_STR(x)
 #define PGR_OPTIONS \
-	"-c statement_timeout=250 -c lock_timeout=100" \
+	"-c statement_timeout=" PGR_XSTR(PGR_STATEMENT_MS) \
+	" -c lock_timeout=100" \
 	" -c idle_in_transaction_session_timeout=10000" \
 	" -c default_transaction_read_only=on"
 
@@ -301,7 +306,6 @@ static void
 pgr_close(struct store_reader *base)
 {
 	struct pg_reader	*r = (struct pg_reader *)base;
-
 	int			 i;
 
 	if (r->ncursors != 0)

@@ -535,16 +535,18 @@ static const char schema_v17[] =
  * status".  Only a server's database is written to (cluster mode); a
  * file has the table so that both kinds stay numbered alike.
  */
-static const char schema_v18[] =
-	"CREATE TABLE nodes ("
-	" name TEXT PRIMARY KEY,"
-	" role TEXT NOT NULL CHECK (role IN ('leader', 'standby')),"
-	" pid INTEGER NOT NULL,"
-	" epoch INTEGER,"
-	" lease_ms INTEGER NOT NULL,"
-	" started_at INTEGER NOT NULL,"
-	" seen_at INTEGER NOT NULL,"
+#define SCHEMA_NODES(roles)						\
+	"CREATE TABLE nodes ("						\
+	" name TEXT PRIMARY KEY,"					\
+	" role TEXT NOT NULL CHECK (role IN (" roles ")),"		\
+	" pid INTEGER NOT NULL,"					\
+	" epoch INTEGER,"						\
+	" lease_ms INTEGER NOT NULL,"					\
+	" started_at INTEGER NOT NULL,"					\
+	" seen_at INTEGER NOT NULL,"					\
 	" version TEXT NOT NULL);"
+static const char schema_v18[] =
+	SCHEMA_NODES("'leader', 'standby'")
 	"PRAGMA user_version = 18;";
 
 /*
@@ -582,20 +584,12 @@ static const char schema_v19_after[] =
  * Version 20: a node that stops cleanly keeps its row, as "stopped" (an
  * operator sees the node that is down on purpose).  SQLite cannot change
  * a CHECK in place; a file's nodes table is always empty (only a
- * server's database has nodes), so it is made again.
+ * server's database has nodes), so it is made again, as version 18 made
+ * it but for the roles.
  */
 static const char schema_v20[] =
 	"DROP TABLE nodes;"
-	"CREATE TABLE nodes ("
-	" name TEXT PRIMARY KEY,"
-	" role TEXT NOT NULL"
-	"  CHECK (role IN ('leader', 'standby', 'stopped')),"
-	" pid INTEGER NOT NULL,"
-	" epoch INTEGER,"
-	" lease_ms INTEGER NOT NULL,"
-	" started_at INTEGER NOT NULL,"
-	" seen_at INTEGER NOT NULL,"
-	" version TEXT NOT NULL);"
+	SCHEMA_NODES("'leader', 'standby', 'stopped'")
 	"PRAGMA user_version = 20;";
 
 /*

@@ -67,7 +67,12 @@ before=$(pg_sql "SELECT epoch FROM engine")
 	done
 ) &
 approver=$!
-sleep 0.5
+# After the first acknowledged approval, not after a fixed time: under
+# load the approvals are slower and the shell later, either way.
+i=0
+while [ ! -s "$T_DIR/acked" ] && [ $i -lt 200 ]; do
+	sleep 0.05; i=$((i + 1))
+done
 old=$(pg_pid primary)
 pg_crash primary
 crashed=$(now_ms)
