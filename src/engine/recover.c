@@ -519,10 +519,11 @@ engine_recover_interrupted(struct engine *e, const struct store_step *row,
 	/*
 	 * Cluster mode: the old leader's ssh client is gone, but what it
 	 * ran on the remote host may have finished or may still run: only
-	 * a person can say, so it asks, whatever on_interrupt says.
+	 * a person can say, so it asks, whatever on_interrupt says.  An
+	 * item follows its for-each's "do", which is what it ran.
 	 */
 	switch (e->leader != NULL && row->host != NULL ? FLOW_INTERRUPT_ASK :
-	    fs->on_interrupt) {
+	    engine_spec(es)->on_interrupt) {
 	case FLOW_INTERRUPT_RETRY:
 		engine_step_failed(e, es, why, 0, 0, NULL);
 		break;

@@ -19,6 +19,12 @@
 
 command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
+# item_pid RUN: the first item of run RUN has its pid recorded.
+item_pid() {
+	[ -n "$(q "SELECT pid FROM workflow_steps WHERE workflow_id = $1
+	    AND item_index = 0")" ]
+}
+
 # items_with WF STATUS: labels of a workflow's item rows in STATUS, by id.
 items_with() {
 	q "SELECT group_concat(label, ' ') FROM (SELECT label FROM
@@ -396,5 +402,27 @@ expect_rc 0 "the starter may still reject it"
 wait_for wf_is "$id" failed
 ok $? "rejecting the batch gate aborts the for-each"
 
+engine_stop
+
+# --- an item interrupted follows its "do"'s on_interrupt ---------------------
+
+cat >"$T_DIR/oi.json" <<EOF
+{"each": {"foreach": ["x"],
+  "do": {"shell": "echo \$\$ >$T_DIR/oi.pid; exec sleep 300", "on_interrupt": "fail"}}}
+EOF
+engine_start
+run_sluice run "$T_DIR/oi.json"
+id=$OUT
+wait_for test -s "$T_DIR/oi.pid"
+ok $? "an item runs"
+wait_for item_pid "$id"
+ok $? "  its pid is recorded"
+engine_crash
+engine_start
+wait_for wf_is "$id" failed
+ok $? "after a crash it fails (its do's on_interrupt fail), and the run"
+q_is "SELECT attempt || '|' || status FROM workflow_steps WHERE
+    workflow_id = $id AND item_index = 0 ORDER BY id" "1|failed" \
+    "  it was not run again"
 engine_stop
 done_testing
