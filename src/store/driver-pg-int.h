@@ -59,6 +59,75 @@ struct pg_conn {
  * beginning on the server a write transaction begun here; note a failure
  * from its result (NULL: from the connection).
  */
+#define PG_BYTEA	17	/* type oids we name */
+#define PG_INT8		20
+#define PG_TEXT		25
+
+/* The key of the write lock: the application id (STORE_APPLICATION_ID). */
+#define PG_WRITE_LOCK	"1936484707"
+
+struct pg_stmt {
+	struct store_stmt	 base;		/* first: the store's handle */
+	struct pg_conn		*c;
+	char			*sql;		/* translated */
+	int			 nparams;
+	int			 keep;
+	int			 insert;	/* its id read back with it */
+	char			 name[24];	/* prepared on the server, */
+	int			 prepared;	/* once */
+	char			**values;	/* bound, as text or bytes */
+	int			*lengths;
+	int			*formats;
+	PGresult		*res;		/* its rows, once run */
+	int			 row;
+	int			 nrows;
+	unsigned char		**bytes;	/* bytea columns, decoded */
+	size_t			*nbytes;
+};
+
+/*
+ * A pipeline's queries, by their places: the one whose rows are wanted,
+ * and those whose results are looked at on the way (-1: none).
+ */
+struct pg_pipe {
+	int	 n;
+	int	 want;
+	int	 prep;		/* the Parse of a kept statement */
+	int	 lock;		/* the write lock of a transaction begun */
+	int	 last;		/* SELECT sluice_lastval() after an INSERT */
+	int	 failed;	/* set: the first that failed */
+};
+
+/* driver-pg-pipe.c */
+enum store_drv_code pg_send(struct pg_conn *, const char *);
+enum store_drv_code pg_flush(struct pg_conn *);
+enum store_drv_code pg_pending(struct pg_conn *, const char *);
+PGresult	*pg_collect(struct pg_conn *, struct pg_pipe *, int *);
+int		 pg_queue(PGconn *, const char *, int *);
+int		 pg_queue_bound(struct pg_stmt *, const Oid *, struct pg_pipe *);
+Oid		*pg_blob_types(struct pg_stmt *);
+PGresult	*pg_execute(struct pg_stmt *, const Oid *);
+PGresult	*pg_execute_typed(struct pg_stmt *);
+
+/* driver-pg-stmt.c */
+enum store_drv_code pg_prepare(struct store_conn *, const char *, int,
+		     struct store_stmt **);
+void		 pg_rows_clear(struct pg_stmt *);
+void		 pg_reset(struct store_stmt *, int);
+void		 pg_finalize(struct store_stmt *);
+int		 pg_parameters(struct store_stmt *);
+enum store_drv_code pg_step(struct store_stmt *);
+enum store_drv_code pg_bind_int64(struct store_stmt *, int, int64_t);
+enum store_drv_code pg_bind_text(struct store_stmt *, int, const char *,
+		     size_t);
+enum store_drv_code pg_bind_blob(struct store_stmt *, int, const void *,
+		     size_t);
+enum store_drv_code pg_bind_null(struct store_stmt *, int);
+int		 pg_column_null(struct store_stmt *, int);
+int64_t		 pg_column_int64(struct store_stmt *, int);
+const char	*pg_column_text(struct store_stmt *, int);
+const void	*pg_column_blob(struct store_stmt *, int, size_t *);
+
 enum store_drv_code pg_run(struct pg_conn *, const char *);
 void		 pg_fail(struct pg_conn *, const PGresult *);
 

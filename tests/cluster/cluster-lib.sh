@@ -106,6 +106,9 @@ node_pid() {
 }
 
 node_start() {
+	# A socket a killed node left would pass for the new one's (its
+	# group set on the old file, then replaced): only what it makes.
+	rm -f "$T_DIR/n$1.sock"
 	(cd "$T_DIR/n$1" && SLUICE_SOCKET="$T_DIR/n$1.sock" \
 	    SLUICE_NODE="n$1" exec "$SLUICE" \
 	    --db "$(eval echo "\$NODE_DB_$1")" engine 2>>"$T_DIR/n$1.err") &
