@@ -26,6 +26,7 @@
 #   now_ms              the wall clock in ms
 #   step_of WF NAME     the id of step NAME of run WF (the newest)
 #   cl_member USER DB N ARGS...  sluice as account USER on node N's socket
+#   cl_account PREFIX   a member account ($MEMBER), removed at exit
 #   cl_open_sock N GROUP  node N's socket, GROUP's to connect to
 #   cl_done             done_testing, after what the nodes said when a
 #                       check failed
@@ -198,3 +199,12 @@ cl_cleanup() {
 	pg_cleanup
 }
 trap 'cl_cleanup' EXIT
+
+# cl_account PREFIX: a member account of the test's own (no PostgreSQL
+# login), named PREFIX and our pid, in $MEMBER; removed at exit.
+cl_account() {
+	MEMBER="$1$$"
+	useradd -M -U -s /bin/sh "$MEMBER" || skip_all "useradd $MEMBER failed"
+	trap 'cl_cleanup; userdel "$MEMBER" 2>/dev/null;
+	    groupdel "$MEMBER" 2>/dev/null' EXIT
+}

@@ -26,14 +26,7 @@ command -v useradd >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "needs /usr/bin/python3 for a raw socket client"
 
-MEMBER="rdm$$"
-useradd -M -U -s /bin/sh "$MEMBER" || skip_all "useradd $MEMBER failed"
-reads_cleanup() {
-	cl_cleanup
-	userdel "$MEMBER" 2>/dev/null
-	groupdel "$MEMBER" 2>/dev/null
-}
-trap 'reads_cleanup' EXIT
+cl_account rdm
 
 cl_setup
 # The member's name for the database: no user=, so libpq logs in as the

@@ -23,14 +23,7 @@ command -v useradd >/dev/null 2>&1 && command -v setpriv >/dev/null 2>&1 &&
     skip_all "needs root, useradd and setpriv for a member's account"
 PY=$(command -v python3) || skip_all "needs python3 for a raw socket client"
 
-MEMBER="rlm$$"
-useradd -M -U -s /bin/sh "$MEMBER" || skip_all "useradd $MEMBER failed"
-relay_cleanup() {
-	cl_cleanup
-	userdel "$MEMBER" 2>/dev/null
-	groupdel "$MEMBER" 2>/dev/null
-}
-trap 'relay_cleanup' EXIT
+cl_account rlm
 
 # member N ARGS...: sluice as the member, on node N's socket; $RC, $OUT,
 # $ERR.
