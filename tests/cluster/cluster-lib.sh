@@ -201,8 +201,12 @@ cl_cleanup() {
 trap 'cl_cleanup' EXIT
 
 # cl_account PREFIX: a member account of the test's own (no PostgreSQL
-# login), named PREFIX and our pid, in $MEMBER; removed at exit.
+# login), named PREFIX and our pid, in $MEMBER; removed at exit.  Skips
+# the test, saying why, where accounts cannot be made.
 cl_account() {
+	command -v useradd >/dev/null 2>&1 &&
+	    command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ] ||
+	    skip_all "needs root, useradd and setpriv for a member's account"
 	MEMBER="$1$$"
 	useradd -M -U -s /bin/sh "$MEMBER" || skip_all "useradd $MEMBER failed"
 	trap 'cl_cleanup; userdel "$MEMBER" 2>/dev/null;
