@@ -128,6 +128,7 @@ int64_t		 pg_column_int64(struct store_stmt *, int);
 const char	*pg_column_text(struct store_stmt *, int);
 const void	*pg_column_blob(struct store_stmt *, int, size_t *);
 
+const char	*pg_conninfo(const char *);
 enum store_drv_code pg_run(struct pg_conn *, const char *);
 void		 pg_fail(struct pg_conn *, const PGresult *);
 

@@ -60,6 +60,7 @@
 #include "store/store.h"
 #include "store/store-int.h"
 #include "store/driver-pg.h"
+#include "store/driver-pg-int.h"
 
 #define PGR_FETCH		100	/* rows in a page */
 #define PGR_CONNS		8	/* cursors open at once, at most */
@@ -237,9 +238,11 @@ pgr_connect(struct pg_reader *r, struct pgr_conn *conn, char **cause)
 	const char	*who;
 	int		 more;
 
-	vals[0] = r->login + strlen(STORE_PG_PREFIX);
-	if (strncmp(r->login, "postgresql://", 13) == 0)
-		vals[0] = r->login;
+	if ((vals[0] = pg_conninfo(r->login)) == NULL) {
+		xasprintf(cause, "members' reads: cluster.reader is not a "
+		    "PostgreSQL name (postgresql:service=NAME)");
+		return (STORE_ERR);
+	}
 	PQfinish(conn->pg);
 	conn->pg = NULL;
 	pg = PQconnectdbParams(keys, vals, 1);

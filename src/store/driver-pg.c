@@ -135,7 +135,7 @@ pg_connect_error(PGconn *pg)
 }
 
 /* Whether a name is PostgreSQL's: postgresql:CONNINFO or a URI. */
-static const char *
+const char *
 pg_conninfo(const char *path)
 {
 	if (strncmp(path, "postgresql://", 13) == 0)
