@@ -279,6 +279,7 @@ struct user_info {
 	char	*host;		/* this machine's name */
 };
 const struct user_info	*user_self(void);
+const struct user_info	*user_where(void);
 int		 user_in_group(const char *, const char *);
 
 #endif /* SLUICE_UTIL_H */
