@@ -22,10 +22,13 @@
 # (after, before) round by round.  Prints, per kind, N and build, the
 # median of the rounds and their spread, then the ratios:
 #   takeover-runs pg N=100 after: first commit M ms [MIN-MAX], first
-#     start M ms [MIN-MAX] (R rounds)
+#     start M ms [MIN-MAX], statements M [MIN-MAX] (R rounds)
 #   takeover-runs pg N=100 after/before: first commit X, first start Y
-# and last "takeover-runs: K measurements".  ROUNDS=R (default 3);
-# KINDS="pg sqlite" (default both).  Needs for pg a sluice built
+# and last "takeover-runs: K measurements".  On PostgreSQL also the
+# statements the nodes sent from the kill to the first start (the server
+# logs them all for this; the new run's own are a constant part).  ROUNDS=R (default 3);
+# KINDS="pg sqlite" (default both); KEEP=DIR keeps each measurement's
+# logs and trace (and the server's log) in DIR.  Needs for pg a sluice built
 # --with-postgresql with tests/cluster/forward beside it, Debian's
 # postgresql and root (the server runs as an account of its own): pg is
 # skipped, saying why, otherwise.  $SLUICE names the binary (else
@@ -75,6 +78,11 @@ EOF2
 	cat >"$T_DIR/new.json" <<'EOF2'
 {"start": {"run": ["true"]}}
 EOF2
+	# wall_text MS: a wall clock time in ms as PostgreSQL logs it (%m).
+	wall_text() {
+		date -u -d "@$(($1 / 1000)).$(printf %03d $(($1 % 1000)))" \
+		    '+%Y-%m-%d %H:%M:%S.%3N'
+	}
 	# sql Q: one number from the database.
 	sql() {
 		if [ "$TR_KIND" = pg ]; then pg_sql "$1"; else q "$1"; fi
@@ -131,6 +139,15 @@ EOF2
 	sleep 0.5
 	: >"$T_DIR/t0"
 	if [ "$TR_KIND" = pg ]; then
+		# Every statement logged from here on, with its time and
+		# program, to count the new leader's.
+		for _set in "log_statement = 'all'" "log_timezone = 'UTC'" \
+		    "log_line_prefix = '%m [%a] '"; do
+			pg_sql "ALTER SYSTEM SET $_set" >/dev/null
+		done
+		pg_sql "SELECT pg_reload_conf()" >/dev/null
+		sleep 0.5
+		wall=$(date +%s%3N)
 		"$MT" -x "$T_DIR/t0" kill -9 "$(node_pid 1)"
 		cl_sluice 2 run "$T_DIR/new.json" --name takeover-new \
 		    >/dev/null 2>>"$T_DIR/run.err"
@@ -163,8 +180,23 @@ EOF2
 	s=$(awk '$1 == "S" { print $2; exit }' "$T_DIR/trace" 2>/dev/null)
 	[ -n "$t0" ] && [ -n "$c" ] && [ -n "$s" ] ||
 	    { echo "# no trace of the new engine" >&2; exit 1; }
-	echo "$t0 $c $s" | awk '{ printf "%.3f %.3f\n", ($2 - $1) / 1000,
-	    ($3 - $1) / 1000 }' >>"$OUT"
+	# On PostgreSQL, the statements sent from the kill to the first
+	# start, but the test's own (psql).
+	st=-
+	if [ "$TR_KIND" = pg ]; then
+		_e=$((wall + (s - t0) / 1000))
+		st=$(awk -v a="$(wall_text "$wall")" -v b="$(wall_text "$_e")" '
+		    /LOG:  (statement|execute)/ && $4 != "[psql]" {
+			ts = $1 " " $2; if (ts >= a && ts <= b) n++ }
+		    END { print n + 0 }' "$PG_DIR/primary.log")
+	fi
+	if [ -n "${KEEP:-}" ]; then
+		_k="$KEEP/$TR_KIND.$n.$(basename "$SLUICE").$$"
+		mkdir -p "$_k" && cp "$T_DIR"/*.err "$T_DIR/trace" "$_k"/
+		[ "$TR_KIND" != pg ] || cp "$PG_DIR/primary.log" "$_k"/
+	fi
+	echo "$t0 $c $s $st" | awk '{ printf "%.3f %.3f %s\n",
+	    ($2 - $1) / 1000, ($3 - $1) / 1000, $4 }' >>"$OUT"
 	exit 0
 fi
 
@@ -245,8 +277,11 @@ for k in $kinds; do
 	for n in $ns; do
 		for b in $builds; do
 			f=$B_DIR/$k.$n.$b
+			_st=""
+			[ "$k" != pg ] ||
+			    _st=", statements $(med "$f" 3 | sed 's/ ms//')"
 			echo "takeover-runs $k N=$n $b: first commit $(med "$f" 1)," \
-			    "first start $(med "$f" 2) ($(wc -l <"$f") rounds)"
+			    "first start $(med "$f" 2)$_st ($(wc -l <"$f") rounds)"
 		done
 		[ -n "${BEFORE:-}" ] || continue
 		a=$B_DIR/$k.$n.after
