@@ -232,8 +232,17 @@ if unshare --mount true 2>/dev/null; then
 	ok $? "n3 stands by again"
 	gate_on 1
 	ask5=$ask
+	# The refusal is n1's to make: were the lease another node's by now
+	# (n1 held up past it under load), that node, whose accounts are
+	# the usual ones, would apply the approval.  So first who leads.
+	is "$(pg_sql "SELECT epoch FROM engine")" "$(node_epoch 1)" \
+	    "  n1 still leads (epoch $(node_epoch 1))"
 	on 3 approve "$ask5" -m "as root on n3"
 	is "$RC" 4 "an approval relayed from n3, where uid 0 is root, is refused"
+	[ "$RC" = 4 ] || pg_sql "SELECT 'decided: ' || action || ' by ' ||
+	    who || ' on ' || coalesce(node, '-') FROM audit
+	    WHERE step_id = $ask5 UNION ALL SELECT 'epoch now ' || epoch
+	    FROM engine" | sed 's/^/# /'
 	like "$ERR" "uid 0 is root on node n3 but toor on this node (n1)" \
 	    "  naming both accounts"
 	like "$ERR" "every node must have the same accounts" "  and the rule ($ERR)"
@@ -251,7 +260,7 @@ if unshare --mount true 2>/dev/null; then
 	on 3 audit --verify
 	is "$RC" 0 "audit --verify is still clean"
 else
-	skip_cases 12 "unshare --mount is not allowed here (a node with accounts of its own)"
+	skip_cases 13 "unshare --mount is not allowed here (a node with accounts of its own)"
 fi
 
 cl_done
