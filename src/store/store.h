@@ -663,6 +663,17 @@ int		 store_workflows_active(struct store *,
 int		 store_workflow_count_active(struct store *, int64_t,
 		     int64_t *);
 
+/* recover-read.c: every running workflow's state, for an engine starting. */
+struct store_recover_run {
+	int64_t		 id;
+	enum run_status	 ending;	/* RUN_RUNNING: none */
+	int64_t		 nactive;	/* rows not ended */
+};
+int		 store_recover_runs(struct store *,
+		     struct store_recover_run **, size_t *);
+int		 store_recover_visits(struct store *,
+		     void (*)(int64_t, const char *, int64_t, void *), void *);
+
 /*
  * foreach.c: a for-each's items (root: the for-each's first row).  An
  * item is its latest row; store_item is the part of it store_items_each
