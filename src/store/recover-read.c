@@ -49,18 +49,29 @@ static const char recover_visits_sql[] =
 	" GROUP BY s.workflow_id, s.step_key";
 
 /*
- * Every row of a statement, then its end (read once an engine start, so
- * not kept): 0, or the store's failure.
+ * Prepare sql (read once an engine start, so not kept), bind the n
+ * integers of v to ?1..?n, and give each row to row: 0, or the store's
+ * failure, kept for store_last_error.
  */
 static int
-recover_rows(struct store *s, struct store_stmt *st, const char *what,
-    void (*row)(struct store_stmt *, void *), void *arg)
+recover_rows(struct store *s, const char *sql, const char *what,
+    const int64_t *v, int n, void (*row)(struct store_stmt *, void *),
+    void *arg)
 {
-	char	*cause = NULL;
-	int	 rc = 0;
+	struct store_stmt	*st;
+	char			*cause = NULL;
+	int			 i, rc;
 
-	while ((rc = store_stmt_step(st)) == STORE_DRV_ROW)
-		row(st, arg);
+	if ((rc = store_prepare(s, sql, &st, &cause)) != 0) {
+		store_keep_error(s, cause);
+		return (rc);
+	}
+	for (i = 0, rc = STORE_DRV_OK; i < n && rc == STORE_DRV_OK; i++)
+		rc = store_bind_int64(st, i + 1, v[i]);
+	if (rc == STORE_DRV_OK) {
+		while ((rc = store_stmt_step(st)) == STORE_DRV_ROW)
+			row(st, arg);
+	}
 	if (rc == STORE_DRV_DONE)
 		rc = 0;
 	else {
@@ -98,29 +109,15 @@ int
 store_recover_runs(struct store *s, struct store_recover_run **listp,
     size_t *np)
 {
+	static const int64_t	 endings[] = { RUN_COMPLETED, RUN_FAILED,
+				     RUN_CANCELLED, RUN_RUNNING };
 	struct recover_runs	 r = { NULL, 0 };
-	struct store_stmt	*st;
-	char			*cause = NULL;
 	int			 rc;
 
 	*listp = NULL;
 	*np = 0;
-	if ((rc = store_prepare(s, recover_runs_sql, &st, &cause)) != 0) {
-		store_keep_error(s, cause);
-		return (rc);
-	}
-	if (store_bind_int64(st, 1, RUN_COMPLETED) != STORE_DRV_OK ||
-	    store_bind_int64(st, 2, RUN_FAILED) != STORE_DRV_OK ||
-	    store_bind_int64(st, 3, RUN_CANCELLED) != STORE_DRV_OK ||
-	    store_bind_int64(st, 4, RUN_RUNNING) != STORE_DRV_OK) {
-		rc = store_fail(s, store_errcode(s), "read running workflows",
-		    &cause);
-		store_keep_error(s, cause);
-		store_release(s, st);
-		return (rc);
-	}
-	if ((rc = recover_rows(s, st, "read running workflows",
-	    recover_run_row, &r)) != 0) {
+	if ((rc = recover_rows(s, recover_runs_sql, "read running workflows",
+	    endings, (int)nitems(endings), recover_run_row, &r)) != 0) {
 		free(r.list);
 		return (rc);
 	}
@@ -153,14 +150,8 @@ store_recover_visits(struct store *s,
     void (*cb)(int64_t, const char *, int64_t, void *), void *arg)
 {
 	struct recover_visits	 v = { cb, arg };
-	struct store_stmt	*st;
-	char			*cause = NULL;
-	int			 rc;
 
-	if ((rc = store_prepare(s, recover_visits_sql, &st, &cause)) != 0) {
-		store_keep_error(s, cause);
-		return (rc);
-	}
-	return (recover_rows(s, st, "count running workflows' visits",
-	    recover_visit_row, &v));
+	return (recover_rows(s, recover_visits_sql,
+	    "count running workflows' visits", NULL, 0, recover_visit_row,
+	    &v));
 }

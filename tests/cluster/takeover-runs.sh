@@ -93,13 +93,8 @@ in_place() {
 	    JOIN workflows w ON w.id = s.workflow_id WHERE s.status = 'done'
 	    AND w.name = 'each' AND s.item_index >= 0")" -eq "$K" ]
 }
-i=0
-while ! in_place && [ $i -lt 300 ]; do
-	sleep 0.1; i=$((i + 1))
-done
-in_place
-ok $? "every run in place (gates wait, retries back off, long steps and
-    for-each items run) after $((i / 10)) s"
+wait_for 30 in_place
+ok $? "every run in place: gates wait, retries back off, items run"
 in_place || pg_sql "SELECT '# ' || w.name || ' ' || s.status || ' ' ||
     count(*) FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
     GROUP BY w.name, s.status ORDER BY 1"
@@ -116,27 +111,22 @@ set -- $(leader_wait $((epoch + 1)) 15000)
 [ -n "${1:-}" ]
 ok $? "a standby leads after the kill"
 leader=${1:-2}
-i=0
-while ! grep -q "sluice-fence: .*stopped" "$T_DIR/n1.err" && [ $i -lt 200 ]; do
-	sleep 0.05; i=$((i + 1))
-done
-grep -q "sluice-fence: .*stopped" "$T_DIR/n1.err"
+wait_for 10 grep -q "sluice-fence: .*stopped" "$T_DIR/n1.err"
 ok $? "the old leader's keeper stopped its steps"
 : >"$T_DIR/go"
 
-# Approve the gates (the children's too) on the new leader; wait for
-# every run to end.
-end=$(( $(now_ms) + 90000 ))
-while [ "$(now_ms)" -le "$end" ]; do
+# all_ended: approve what gates wait (the children's too) on the new
+# leader; every run has ended.
+all_ended() {
 	for g in $(cl_sluice "$leader" gates --json 2>/dev/null |
 	    sed -n 's/.*"step_id": *\([0-9]*\).*/\1/p'); do
 		cl_sluice "$leader" approve "$g" >/dev/null 2>&1
 	done
 	left=$(pg_sql "SELECT count(*) FROM workflows WHERE status NOT IN
 	    ('completed', 'failed', 'cancelled')")
-	[ "$left" = 0 ] && break
-	sleep 0.2
-done
+	[ "$left" = 0 ]
+}
+wait_for 90 all_ended
 is "$left" 0 "every run has ended"
 [ "$left" = 0 ] || pg_sql "SELECT 'row ' || s.workflow_id || ' ' ||
     w.name || ' ' || s.id || ' ' || s.name || ' ' || s.status ||
