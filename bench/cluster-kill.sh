@@ -1,8 +1,8 @@
 #!/bin/sh
 #
 # cluster-kill.sh [ROUNDS]: the cluster test of make check
-# (tests/cluster/takeover.sh) at the scale: ROUNDS kill -9s of the
-# leader (default 200) during fan-outs, gates and for-each batches, three
+# (tests/cluster/takeover.sh) with its figures: ROUNDS kill -9s of the
+# leader (default 200, as in make check) during fan-outs, gates and for-each batches, three
 # engine nodes on a PostgreSQL of its own, then the SIGSTOP, partition and
 # split-brain cases.  Needs a sluice built --with-postgresql and Debian's
 # postgresql.  $SLUICE names the binary (else ./sluice, else sluice on
@@ -13,8 +13,8 @@
 #   cluster-kill: P of C checks passed; takeover ms: median M, p90 Q,
 #   max X (N rounds); re-runs R, L lost of A approvals, audit clean,
 #   self-supersedes S
-# and exits 1 when a check failed.  Not part of make check (bench-smoke
-# runs it at 1 round).
+# and exits 1 when a check failed.  Not part of make check itself
+# (bench-smoke runs it at 1 round).
 
 set -eu
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/engine-lib.sh: helpers the engine tests share, sourced after
-# tests/lib.sh: starting, stopping and crashing engines, waiting for a
-# condition with a deadline instead of sleeping, and reading rows.
+# tests/lib.sh: starting, stopping and crashing engines and reading rows
+# (waiting for a condition is lib.sh's wait_for).
 
 ENGINES=""
 export SLUICE_KILL_GRACE_MS=200
@@ -35,17 +35,6 @@ need_test_build() {
 # q_is SQL WANT DESCRIPTION: a query's whole output is WANT.
 q_is() {
 	is "$(q "$1")" "$2" "$3"
-}
-
-# wait_for CMD...: poll CMD every 50 ms for up to 10 s; 1 on the deadline.
-wait_for() {
-	_n=0
-	while ! "$@" >/dev/null 2>&1; do
-		_n=$((_n + 1))
-		[ "$_n" -ge 200 ] && return 1
-		sleep 0.05
-	done
-	return 0
 }
 
 # wf_is ID STATUS: the workflow's status is STATUS.

@@ -116,6 +116,25 @@ one_line() {
 	fi
 }
 
+# wait_for [SECONDS] CMD...: poll CMD every 50 ms until it succeeds, for
+# SECONDS (10 by default) counted in tries, not by the clock: under load
+# each try takes longer, and the wait with it, as the engine's own work
+# does; 1 when CMD never succeeded.
+wait_for() {
+	_wt=200
+	case $1 in
+	*[!0-9]*|"") ;;
+	*)	_wt=$(($1 * 20)); shift ;;
+	esac
+	_wn=0
+	while ! "$@" >/dev/null 2>&1; do
+		_wn=$((_wn + 1))
+		[ "$_wn" -ge "$_wt" ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
 # json_query JSON SQL: run SQL with the JSON document as d.j, e.g.
 #   json_query "$OUT" "SELECT json_extract(j, '$.name') FROM d"
 # (SQLite's JSON functions: no python or jq needed).

@@ -706,13 +706,17 @@ engine_poll(void *arg)
 	v = store_data_version(e->store);
 	if (v != e->data_version) {
 		e->data_version = v;
-		/* Someone else wrote: was it a take-over?  (A read only.) */
+		/*
+		 * Someone else wrote: was it a take-over?  (A read only.)
+		 * Stopped as every other way a leader learns it: the one
+		 * "superseded" line operators and the tests look for.
+		 */
 		if (store_lease_get(e->store, &l, &cause) == 0 &&
 		    l.epoch != e->epoch) {
 			store_lease_clear(&l);
-			fatalx("engine: another engine took over %s (epoch "
-			    "%lld is stale); stopping", store_path(e->store),
+			xasprintf(&cause, "epoch %lld is stale",
 			    (long long)e->epoch);
+			engine_superseded(e, cause);
 		}
 		free(cause);
 		store_lease_clear(&l);

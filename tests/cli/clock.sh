@@ -59,12 +59,16 @@ EOF
 
 # Three flows, each with two delays: the first to end (2 s) fires after
 # the jump and makes the engine look at its stored timers again; the
-# second (4 s) must then still wait its full length.  The jump comes a
-# few tenths of a second after the delays start, well within the first.
+# second (4 s) must then still wait its full length.  The jump must come
+# while every delay runs, yet starting a run can take seconds on a busy
+# host (three of them once took longer than the first delay): so each run
+# first waits at a step of its own for the release, and all delays start
+# together a few tenths of a second before the jump.
 # flows N: write this round's flows (the failing steps fail once each).
 flows() {
+	_hold="until test -e '$T_DIR/release-$1'; do sleep 0.02; done"
 	cat >"$T_DIR/gate-first.json" <<EOF
-{"start": {"tool": "noop", "parallel": ["g", "f"]},
+{"hold": {"shell": "$_hold", "parallel": ["g", "f"]},
  "g": {"gate": {"message": "m", "timeout": "2s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
@@ -72,15 +76,16 @@ flows() {
    "retry": {"max_attempts": 2, "backoff": ["4s"]}}}
 EOF
 	cat >"$T_DIR/retry-first.json" <<EOF
-{"start": {"tool": "noop", "parallel": ["g", "f"]},
+{"hold": {"shell": "$_hold", "parallel": ["g", "f"]},
  "g": {"gate": {"message": "m", "timeout": "4s"},
    "branch": [{"else": "gend"}]},
  "gend": {"tool": "noop"},
  "f": {"shell": "test -f '$T_DIR/f2-$1' || { touch '$T_DIR/f2-$1'; exit 1; }",
    "retry": {"max_attempts": 2, "backoff": ["2s"]}}}
 EOF
-	cat >"$T_DIR/timeout.json" <<'EOF'
-{"start": {"run": ["sleep", "30"], "timeout": "3s",
+	cat >"$T_DIR/timeout.json" <<EOF
+{"hold": {"shell": "$_hold", "next": "work"},
+ "work": {"run": ["sleep", "30"], "timeout": "3s",
    "retry": {"max_attempts": 1}}}
 EOF
 }
@@ -91,12 +96,19 @@ status_of() {
 	    name = '$2' ORDER BY id DESC LIMIT 1)"
 }
 
+# holding A B C: the three runs wait at their hold steps.
+holding() {
+	[ "$(q "SELECT $(status_of "$1" hold) || ' ' ||
+	    $(status_of "$2" hold) || ' ' || $(status_of "$3" hold)")" = \
+	    "running running running" ]
+}
+
 # waiting_and_pending A B C: the gates g of A and B wait, their steps f
 # have a pending retry, and C's step runs (in one query: a try is quick).
 waiting_and_pending() {
 	[ "$(q "SELECT $(status_of "$1" g) || ' ' || $(status_of "$1" f) ||
 	    ' ' || $(status_of "$2" g) || ' ' || $(status_of "$2" f) || ' ' ||
-	    $(status_of "$3" start)")" = "waiting pending waiting pending running" ]
+	    $(status_of "$3" work)")" = "waiting pending waiting pending running" ]
 }
 
 # round NAME OFFSET DELTA: jump the clock to OFFSET (DELTA from before)
@@ -109,9 +121,10 @@ round() {
 	b=$OUT
 	run_sluice run "$T_DIR/timeout.json"
 	c=$OUT
-	wait_for waiting_and_pending "$a" "$b" "$c"
-	ok $? "$1: the delays are set"
 	n=$(audit_count clock-jump)
+	wait_for holding "$a" "$b" "$c" && touch "$T_DIR/release-$1" &&
+	    wait_for waiting_and_pending "$a" "$b" "$c"
+	ok $? "$1: the delays are set"
 	clock_offset "$2"
 	wait_for jumped $((n + 1))
 	ok $? "$1: the engine notices the jump"
@@ -136,10 +149,10 @@ round() {
 	    WHERE f.workflow_id = $b AND f.name = 'f' AND f.attempt = 1")" \
 	    "$1: a 2 s retry backoff took 2 s"
 	is "$(q "SELECT status || '|' || error FROM workflow_steps
-	    WHERE workflow_id = $c")" "failed|timeout" \
+	    WHERE workflow_id = $c AND name = 'work'")" "failed|timeout" \
 	    "$1: the step with a timeout failed with reason timeout"
 	between 2900 4000 "$(q "SELECT completed_at - started_at - ($3)
-	    FROM workflow_steps WHERE workflow_id = $c")" \
+	    FROM workflow_steps WHERE workflow_id = $c AND name = 'work'")" \
 	    "$1: its 3 s timeout (and kill grace) took 3 s"
 }
 

@@ -18,6 +18,7 @@
 #   cl_start_nodes      node 1 leads ($epoch its epoch), 2 and 3 stand by
 #                       (two checks)
 #   standing_by N...    wait up to 10 s until each node N stands by
+#   pg_is SQL WANT      the query's answer is WANT (wait_for pg_is ...)
 #   node_start N        start node N's engine (a standby if another leads),
 #                       named nN ($SLUICE_NODE)
 #   node_pid N          its engine's pid
@@ -117,21 +118,22 @@ node_start() {
 	CL_PIDS="$CL_PIDS $!"
 }
 
+# stands_by N...: every node N has said it stands by.
+stands_by() {
+	for _n in "$@"; do
+		grep -q "standing by" "$T_DIR/n$_n.err" 2>/dev/null || return 1
+	done
+}
+
 # standing_by N...: every node N has said it stands by (waited for up to
 # 10 s).
 standing_by() {
-	_i=0
-	while :; do
-		_all=1
-		for _n in "$@"; do
-			grep -q "standing by" "$T_DIR/n$_n.err" 2>/dev/null ||
-			    _all=0
-		done
-		[ $_all = 1 ] && return 0
-		[ $_i -lt 200 ] || return 1
-		sleep 0.05
-		_i=$((_i + 1))
-	done
+	wait_for stands_by "$@"
+}
+
+# pg_is SQL WANT: the query's answer is WANT (for wait_for).
+pg_is() {
+	[ "$(pg_sql "$1")" = "$2" ]
 }
 
 # cl_start_nodes: node 1 leads, with epoch $epoch; 2 and 3 stand by.

@@ -34,26 +34,13 @@ open_sock() {
 	cl_open_sock "$1" "$MEMBER"
 }
 
-standing_by() {
-	_i=0
-	while ! grep -q "standing by" "$T_DIR/n$1.err" 2>/dev/null &&
-	    [ $_i -lt 200 ]; do
-		sleep 0.05; _i=$((_i + 1))
-	done
-	grep -q "standing by" "$T_DIR/n$1.err"
-}
-
 # status_of ID: a step row's status.
 status_of() {
 	pg_sql "SELECT status FROM workflow_steps WHERE id = $1"
 }
 
-# wait_status ID STATUS: up to 10 s.
-wait_status() {
-	_i=0
-	while [ "$(status_of "$1")" != "$2" ] && [ $_i -lt 200 ]; do
-		sleep 0.05; _i=$((_i + 1))
-	done
+# status_is ID STATUS: a step row's status is STATUS (for wait_for).
+status_is() {
 	[ "$(status_of "$1")" = "$2" ]
 }
 
@@ -84,7 +71,7 @@ chmod 0644 "$T_DIR/gate.json"
 # --- an approval through a standby's socket ---------------------------------
 wf=$(cl_sluice 1 run "$T_DIR/gate.json")
 ask=$(step_of "$wf" ask)
-wait_status "$ask" waiting
+wait_for status_is "$ask" waiting
 ok $? "the gate waits (run $wf, step $ask)"
 t0=$(now_ms)
 member 2 approve "$ask" -m "via n2"
@@ -120,7 +107,7 @@ is "$RC" 0 "audit --verify is clean with node on the rows"
 # --- the standby dies after relaying, before answering ----------------------
 wf2=$(cl_sluice 1 run "$T_DIR/gate.json")
 ask2=$(step_of "$wf2" ask)
-wait_status "$ask2" waiting
+wait_for status_is "$ask2" waiting
 setpriv --reuid="$MEMBER" --regid="$MEMBER" --init-groups \
     env SLUICE_SOCKET="$T_DIR/n3.sock" HOME="$T_DIR" \
     "$SLUICE" --db "$NODE_DB_3" approve "$ask2" >"$T_DIR/m3.out" \
@@ -141,7 +128,7 @@ ok "$([ -n "$req" ] && echo 0 || echo 1)" "the relayed row carries request id $r
 member 2 request "$req"
 is "$RC" 0 "'sluice request ID' on n2 says applied"
 like "$OUT$ERR" "applied" "in words ($OUT)"
-wait_status "$(step_of "$wf2" after)" done
+wait_for status_is "$(step_of "$wf2" after)" done
 ok $? "the run went on"
 
 # --- reads on a standby equal the leader's ----------------------------------
@@ -232,7 +219,7 @@ like "$(cat "$T_DIR/n2.kept" 2>/dev/null)" '"role":"leader"' \
 # --- relayed while the leader is frozen: the standby that takes over answers
 wf4=$(cl_sluice 2 run "$T_DIR/gate.json")
 ask4=$(step_of "$wf4" ask)
-wait_status "$ask4" waiting
+wait_for status_is "$ask4" waiting
 node_start 1
 standing_by 1
 open_sock 1
@@ -242,7 +229,7 @@ member 1 approve "$ask4" -m "while n2 is frozen"
 t1=$(now_ms)
 is "$RC" 0 "a command relayed while the leader is frozen is answered 0 ($ERR)"
 like "$OUT" "approved" "by n1, which took over with it waiting ($((t1 - t0)) ms)"
-wait_status "$(step_of "$wf4" after)" done
+wait_for status_is "$(step_of "$wf4" after)" done
 ok $? "and the run went on"
 kill -CONT "$(node_pid 2)"
 

@@ -58,15 +58,6 @@ jq1() {
 	json_query "$OUT" "SELECT json_extract(j, '\$.$1') FROM d"
 }
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds, at most SECONDS.
-wait_for() {
-	_end=$(( $(now_ms) + $1 * 1000 )); shift
-	until "$@"; do
-		[ "$(now_ms)" -lt "$_end" ] || return 1
-		sleep 0.1
-	done
-}
-
 cl_setup
 pg_standby || { echo "Bail out! the standby did not start"; exit 1; }
 # The replication view is shown to members of pg_monitor (sluice(1)

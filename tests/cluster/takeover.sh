@@ -4,8 +4,9 @@
 #
 # - the first node leads, the others stand by;
 # - kill -9 of the leader during fan-outs, gates and for-each batches
-#   ($SLUICE_ROUNDS rounds, 3 by default; bench/cluster-kill.sh runs the
-#   issue's 200): a standby leads, every run completes, no completed step
+#   ($SLUICE_ROUNDS rounds, the 200 by default, about a second
+#   each; bench/cluster-kill.sh reports their figures): a standby leads,
+#   every run completes, no completed step
 #   ran twice (a ledger line per step, written by the step), no
 #   acknowledged approval is lost, audit --verify is clean;
 # - the leader SIGSTOPped 10 s: a standby leads within L + 0.5 s, the old
@@ -29,7 +30,7 @@
 PY=$(command -v python3) || skip_all "needs python3 for a raw socket client"
 
 L=3000		# LEADER_LEASE_MS
-ROUNDS=${SLUICE_ROUNDS:-3}
+ROUNDS=${SLUICE_ROUNDS:-200}
 LEDGER="$T_DIR/ledger"
 : >"$LEDGER"
 
