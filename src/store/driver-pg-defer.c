@@ -348,3 +348,59 @@ pg_fence(struct store_conn *conn, int64_t epoch, int64_t now)
 	free(sql);
 	return (rc);
 }
+
+/* Ids in the order they were drawn (they are distinct). */
+static int
+pg_id_cmp(const void *a, const void *b)
+{
+	int64_t	 x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x < y ? -1 : x > y);
+}
+
+/*
+ * The id of the table's next row in the engine's turn (driver.h): from
+ * the ids drawn ahead, PG_IDS_AHEAD at a time from its sequence when
+ * none is left.  A draw is durable before any row with its ids commits:
+ * that commit flushes the log after it.  The table's name is the
+ * store's constant, never input.
+ */
+enum store_drv_code
+pg_turn_id(struct store_conn *conn, const char *table, int64_t *id)
+{
+	struct pg_conn		*c = (struct pg_conn *)conn;
+	enum store_drv_code	 rc;
+	PGresult		*res;
+	char			*sql;
+	int			 i;
+
+	*id = 0;
+	/* Not in a turn, or its first statement: the INSERT draws one. */
+	if (!c->defer || c->begin_pending)
+		return (STORE_DRV_OK);
+	if (c->ids_table == NULL || strcmp(c->ids_table, table) != 0 ||
+	    c->ids_used == c->nids) {
+		c->nids = c->ids_used = 0;
+		c->ids_table = table;
+		if ((rc = pg_flush(c)) != STORE_DRV_OK)
+			return (rc);
+		xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s',"
+		    " 'id')) FROM generate_series(1, %d)", table,
+		    PG_IDS_AHEAD);
+		res = PQexec(c->pg, sql);
+		free(sql);
+		if (PQresultStatus(res) != PGRES_TUPLES_OK ||
+		    PQntuples(res) != PG_IDS_AHEAD) {
+			pg_fail(c, res);
+			PQclear(res);
+			return (c->code);
+		}
+		for (i = 0; i < PG_IDS_AHEAD; i++)
+			c->ids[i] = strtoll(PQgetvalue(res, i, 0), NULL, 10);
+		PQclear(res);
+		qsort(c->ids, PG_IDS_AHEAD, sizeof *c->ids, pg_id_cmp);
+		c->nids = PG_IDS_AHEAD;
+	}
+	*id = c->ids[c->ids_used++];
+	return (STORE_DRV_OK);
+}

@@ -32,6 +32,9 @@
 
 #include "store/driver.h"
 
+/* How many ids turn_id draws at once (driver-pg-defer.c). */
+#define PG_IDS_AHEAD	16
+
 struct pg_conn {
 	PGconn			*pg;
 	enum store_drv_code	 code;		/* the last failure */
@@ -60,6 +63,10 @@ struct pg_conn {
 	int			 queued_max;
 	enum store_drv_code	 failed;	/* one of them (or the fence) */
 	char			*failed_message; /* failed: the turn is lost */
+	const char		*ids_table;	/* turn_id: ids drawn ahead */
+	int64_t			 ids[PG_IDS_AHEAD]; /* for this table */
+	int			 nids;		/* how many drawn */
+	int			 ids_used;	/* and used */
 };
 
 /* A query on the open pipeline whose answer is read later. */
@@ -146,6 +153,7 @@ void		 pg_queued_drop(struct pg_conn *);
 enum store_drv_code pg_failed(struct pg_conn *);
 void		 pg_turn_end(struct pg_conn *);
 enum store_drv_code pg_fence(struct store_conn *, int64_t, int64_t);
+enum store_drv_code pg_turn_id(struct store_conn *, const char *, int64_t *);
 
 /* driver-pg-stmt.c */
 enum store_drv_code pg_prepare(struct store_conn *, const char *, int,

@@ -748,4 +748,5 @@ const struct store_driver store_driver_pg = {
 	.send = store_pg_send,
 	.answer = store_pg_answer,
 	.fence = pg_fence,
+	.turn_id = pg_turn_id,
 };

@@ -283,6 +283,16 @@ struct store_driver {
 	 * the transaction commits.
 	 */
 	enum store_drv_code (*fence)(struct store_conn *, int64_t, int64_t);
+	/*
+	 * In the engine's turn, the id the next row of the table named is
+	 * to have, drawn ahead a few at a time (one round trip for several
+	 * rows), so that its INSERT binds it and need not wait for an id
+	 * (0: none drawn, outside a turn; the INSERT draws its own).  The
+	 * ids one connection draws increase, and those it leaves unused
+	 * are gaps; a new connection (a new leader) draws fresh ones.
+	 */
+	enum store_drv_code (*turn_id)(struct store_conn *, const char *,
+			     int64_t *);
 };
 
 /* driver.c: the drivers there are, by name, and the one chosen. */

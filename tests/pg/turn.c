@@ -59,6 +59,36 @@ said(struct store *s, const char *cause, const char *word)
 	return (text != NULL && strstr(text, word) != NULL);
 }
 
+static const struct store_actor	 alice = { 1000, "alice", "pts/1", "h1", NULL,
+				     NULL };
+
+/* Start a run of one step in the turn open on s: its step's id (0: no). */
+static int64_t
+run(struct store *s, const char *name)
+{
+	struct store_workflow	 wf;
+	struct store_step	 first;
+	char			*cause = NULL;
+
+	memset(&wf, 0, sizeof wf);
+	memset(&first, 0, sizeof first);
+	wf.name = (char *)name;
+	wf.flow_json = (char *)"{\"start\":{\"name\":\"one\"}}";
+	wf.input_json = (char *)"{}";
+	wf.status = RUN_RUNNING;
+	first.name = (char *)"one";
+	first.status = STEP_READY;
+	first.tool = (char *)"true";
+	first.kind = KIND_TOOL;
+	first.args_json = (char *)"{}";
+	if (store_run_create(s, &wf, &first, &alice, &cause) != 0) {
+		printf("# run_create: %s\n", cause);
+		free(cause);
+		return (0);
+	}
+	return (first.id);
+}
+
 /* Begin a turn and fence it, as engine_txn does. */
 static int
 turn(struct store *s, int64_t epoch, int64_t now)
@@ -79,7 +109,7 @@ main(void)
 	struct store	*s, *other;
 	const char	*target = getenv("SLUICE_STORE_TARGET");
 	char		*cause = NULL;
-	int64_t		 epoch, newer, n;
+	int64_t		 epoch, newer, n, step1, step2, step3, step4;
 	int		 rc;
 
 	if (target == NULL || *target == '\0') {
@@ -175,6 +205,21 @@ main(void)
 	tap_is_int(store_commit(s, &cause), 0, "  committed");
 	tap_is_int(committed(other), 4, "  there");
 
+	/* Step ids drawn ahead: bound, increasing, and as committed. */
+	tap_is_int(turn(s, epoch, 0), 0, "a turn starting runs");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	step1 = run(s, "one");
+	step2 = run(s, "two");
+	step3 = run(s, "three");
+	tap_ok(step1 > 0 && step2 > step1 && step3 > step2,
+	    "  their steps' ids increase (%lld, %lld, %lld)",
+	    (long long)step1, (long long)step2, (long long)step3);
+	tap_is_int(store_commit(s, &cause), 0, "  committed");
+	tap_is_int(store_int64f(other, "steps", &n, "SELECT count(*) FROM"
+	    " workflow_steps WHERE id IN (?, ?, ?) AND name = 'one'", "iii",
+	    step1, step2, step3), 0, "  read back");
+	tap_is_int(n, 3, "  the steps under those ids");
+
 	/* Another engine takes over: the stale epoch is refused. */
 	tap_is_int(store_lease_take(other, 200, "hostB", &newer, &cause), 0,
 	    "another engine takes the lease");
@@ -206,6 +251,14 @@ main(void)
 	tap_is_int(store_runf(other, "insert", ins_sql, "it", (int64_t)8,
 	    "m"), 0, "  writes");
 	tap_is_int(store_commit(other, &cause), 0, "  and commits");
+	tap_is_int(turn(other, newer, 0), 0, "the new engine's turn starting a"
+	    " run");
+	tap_is_int(store_int64f(other, "count", &n, count_sql, ""), 0,
+	    "  a read");
+	step4 = run(other, "four");
+	tap_ok(step4 > step3, "  its step's id is beyond the old engine's"
+	    " (%lld)", (long long)step4);
+	tap_is_int(store_commit(other, &cause), 0, "  committed");
 	tap_is_int(committed(s), 5, "  seen by the old engine's connection");
 
 	store_close(other);
