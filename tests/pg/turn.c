@@ -66,21 +66,16 @@ static const struct store_actor	 alice = { 1000, "alice", "pts/1", "h1", NULL,
 static int64_t
 run(struct store *s, const char *name)
 {
-	struct store_workflow	 wf;
-	struct store_step	 first;
+	struct store_workflow	 wf = { .name = (char *)name,
+				     .flow_json = (char *)"{}",
+				     .input_json = (char *)"{}",
+				     .status = RUN_RUNNING };
+	struct store_step	 first = { .name = (char *)"one",
+				     .status = STEP_READY, .kind = KIND_TOOL,
+				     .tool = (char *)"true",
+				     .args_json = (char *)"{}" };
 	char			*cause = NULL;
 
-	memset(&wf, 0, sizeof wf);
-	memset(&first, 0, sizeof first);
-	wf.name = (char *)name;
-	wf.flow_json = (char *)"{\"start\":{\"name\":\"one\"}}";
-	wf.input_json = (char *)"{}";
-	wf.status = RUN_RUNNING;
-	first.name = (char *)"one";
-	first.status = STEP_READY;
-	first.tool = (char *)"true";
-	first.kind = KIND_TOOL;
-	first.args_json = (char *)"{}";
 	if (store_run_create(s, &wf, &first, &alice, &cause) != 0) {
 		printf("# run_create: %s\n", cause);
 		free(cause);
@@ -101,6 +96,57 @@ turn(struct store *s, int64_t epoch, int64_t now)
 		return (rc);
 	}
 	return (store_lease_fence(s, epoch, now));
+}
+
+/* A refused write found at the next read: the turn fails whole. */
+static void
+refused_at_read(struct store *s, struct store *other, int64_t epoch)
+{
+	char	*cause = NULL;
+	int64_t	 n;
+
+	tap_is_int(turn(s, epoch, 0), 0, "a turn");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)4, "f"), 0,
+	    "  a write sent");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)1, "g"), 0,
+	    "  a write the database refuses, sent (not yet known)");
+	store_runf(s, "insert", ins_sql, "it", (int64_t)5, "h");
+	tap_ok(store_int64f(s, "count", &n, count_sql, "") != 0,
+	    "  the next read fails");
+	tap_ok(said(s, NULL, "duplicate key") &&
+	    said(s, NULL, "INSERT INTO turn_rows"),
+	    "  naming the refused write: %s", store_last_error(s));
+	tap_ok(store_runf(s, "update", upd_sql, "ti", "x", (int64_t)1) != 0,
+	    "  and so does every statement after");
+	tap_ok(store_commit(s, &cause) != 0, "  the COMMIT is refused");
+	tap_ok(said(s, cause, "duplicate key"), "  saying why: %s",
+	    cause != NULL ? cause : "");
+	free(cause);
+	tap_is_int(committed(other), 3, "  nothing of the turn committed");
+}
+
+/* A refused write found at the COMMIT: rolled back, not committed. */
+static void
+refused_at_commit(struct store *s, struct store *other, int64_t epoch)
+{
+	char	*cause = NULL;
+	int64_t	 n;
+
+	tap_is_int(turn(s, epoch, 0), 0, "a turn");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	tap_is_int(store_runf(s, "update", upd_sql, "ti", "y", (int64_t)3), 0,
+	    "  a write sent");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)2, "i"), 0,
+	    "  a write the database refuses, sent");
+	tap_ok(store_commit(s, &cause) != 0, "  the COMMIT is refused");
+	tap_ok(said(s, cause, "duplicate key") &&
+	    said(s, cause, "INSERT INTO turn_rows"), "  naming the write: %s",
+	    cause != NULL ? cause : "");
+	free(cause);
+	tap_is_int(store_int64f(other, "v", &n, "SELECT count(*) FROM"
+	    " turn_rows WHERE v = 'y'", ""), 0, "  read back");
+	tap_is_int(n, 0, "  the write before it undone too");
 }
 
 int
@@ -156,46 +202,8 @@ main(void)
 	    " turn_rows WHERE id = 2 AND v = 'd'", ""), 0, "  read it back");
 	tap_is_int(n, 1, "  as changed");
 
-	/* A refused write found at the next read: the turn fails whole. */
-	tap_is_int(turn(s, epoch, 0), 0, "a turn");
-	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
-	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)4, "f"), 0,
-	    "  a write sent");
-	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)1, "g"), 0,
-	    "  a write the database refuses, sent (not yet known)");
-	store_runf(s, "insert", ins_sql, "it", (int64_t)5, "h");
-	rc = store_int64f(s, "count", &n, count_sql, "");
-	tap_ok(rc != 0, "  the next read fails");
-	tap_ok(said(s, NULL, "duplicate key") &&
-	    said(s, NULL, "INSERT INTO turn_rows"),
-	    "  naming the refused write: %s", store_last_error(s));
-	tap_ok(store_runf(s, "update", upd_sql, "ti", "x", (int64_t)1) != 0,
-	    "  and so does every statement after");
-	rc = store_commit(s, &cause);
-	tap_ok(rc != 0, "  the COMMIT is refused");
-	tap_ok(said(s, cause, "duplicate key"), "  saying why: %s",
-	    cause != NULL ? cause : "");
-	free(cause);
-	cause = NULL;
-	tap_is_int(committed(other), 3, "  nothing of the turn committed");
-
-	/* A refused write found at the COMMIT: rolled back, not committed. */
-	tap_is_int(turn(s, epoch, 0), 0, "a turn");
-	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
-	tap_is_int(store_runf(s, "update", upd_sql, "ti", "y", (int64_t)3), 0,
-	    "  a write sent");
-	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)2, "i"), 0,
-	    "  a write the database refuses, sent");
-	rc = store_commit(s, &cause);
-	tap_ok(rc != 0, "  the COMMIT is refused");
-	tap_ok(said(s, cause, "duplicate key") &&
-	    said(s, cause, "INSERT INTO turn_rows"), "  naming the write: %s",
-	    cause != NULL ? cause : "");
-	free(cause);
-	cause = NULL;
-	tap_is_int(store_int64f(other, "v", &n, "SELECT count(*) FROM"
-	    " turn_rows WHERE v = 'y'", ""), 0, "  read back");
-	tap_is_int(n, 0, "  the write before it undone too");
+	refused_at_read(s, other, epoch);
+	refused_at_commit(s, other, epoch);
 
 	/* The connection goes on: the next turn commits. */
 	tap_is_int(turn(s, epoch, 0), 0, "the next turn");
