@@ -63,6 +63,7 @@ bench status.sh "sluice status: 30 workflows, 3 runs" 30 3
 bench crash.sh "crash: " 1
 bench cluster-kill.sh "cluster-kill: " 1
 ROUNDS=1 bench cluster-approve.sh "cluster-approve" 2
+ROUNDS=1 bench takeover-runs.sh "takeover-runs sqlite N=2 after: first commit" 2
 if [ -x "$BUILD/tests/unit/test-powerloss" ]; then
 	POWERLOSS_BIN="$BUILD/tests/unit/test-powerloss" \
 	    bench powerloss.sh "powerloss: " 3

@@ -89,6 +89,17 @@ enum estep_role {
 	ESTEP_FEGATE		/* a for-each's gate (batch, budget) */
 };
 
+/* A parsed flow, shared by the runs whose flow has this text. */
+struct eflow {
+	uint64_t	 hash;
+	size_t		 len;
+	char		*json;
+	struct flow	*flow;
+	int		 refs;		/* runs in memory that hold it */
+	RB_ENTRY(eflow)	 entry;
+};
+RB_HEAD(eflow_tree, eflow);
+
 /* A workflow the engine is moving, with its flow parsed once. */
 struct ewf {
 	int64_t		 id;
@@ -98,7 +109,8 @@ struct ewf {
 	struct flow_input_use *input_use; /* which members they read */
 	char		*created_by;
 	char		*conc_key;	/* the key it holds, or NULL */
-	struct flow	*flow;
+	struct flow	*flow;		/* eflow's, never changed */
+	struct eflow	*eflow;
 	int		*join_of;	/* per step: the join of its fan-out */
 	int		*uses_steps;	/* per step: refers to steps.* */
 	int64_t		*visits;	/* per step: passes so far */
@@ -225,6 +237,7 @@ struct engine {
 	FILE			*trace;		/* $SLUICE_TRACE */
 
 	struct ewf_tree		 workflows;
+	struct eflow_tree	 flows;		/* flow-share.c */
 	struct estep_queue	 ready[2];	/* built-ins, then processes */
 	struct estep_queue	 spawn;		/* recorded, spawn after commit */
 	struct estep_queue	 pids;		/* spawned, pid not recorded */
@@ -321,12 +334,21 @@ int		 engine_cmd_handover(struct engine *,
 		     const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
 
+/* flow-share.c: one parse of each distinct flow text. */
+int		 eflow_cmp(struct eflow *, struct eflow *);
+RB_PROTOTYPE(eflow_tree, eflow, entry, eflow_cmp);
+struct eflow	*engine_flow_get(struct engine *, const char *, char **);
+void		 engine_flow_put(struct engine *, struct eflow *);
+
 /* workflow.c: workflows in memory. */
 int		 ewf_cmp(struct ewf *, struct ewf *);
 RB_PROTOTYPE(ewf_tree, ewf, entry, ewf_cmp);
 struct ewf	*engine_wf_get(struct engine *, int64_t);
 struct ewf	*engine_wf_load(struct engine *, const struct store_workflow *,
 		     char **);
+struct ewf	*engine_wf_make(struct engine *, const struct store_workflow *,
+		     char **);
+void		 engine_wf_visit(struct ewf *, const char *, int64_t);
 void		 engine_wf_free(struct engine *, struct ewf *);
 void		 engine_wf_ended(struct engine *, struct ewf *, enum run_status);
 struct cJSON	*engine_scope(struct engine *, struct ewf *, int);
@@ -542,9 +564,12 @@ char		*engine_gate_json(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_gate_waiting(struct engine *, struct ewf *,
 		     const struct flow_step *, int64_t, int64_t);
+int		 engine_gate_read(struct engine *, const struct store_inbox *,
+		     const char *, struct store_gate_read *,
+		     struct engine_reply *);
 int		 engine_gate_decide(struct engine *, const struct store_inbox *,
 		     const struct authority_caller *, int,
-		     struct engine_reply *);
+		     const struct store_gate_read *, struct engine_reply *);
 void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *,
@@ -634,6 +659,8 @@ void		 engine_outcome(struct engine *, int64_t, const char *,
 		     struct engine_reply *);
 int		 engine_request_seen(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
+int		 engine_request_answer(const char *, const char *,
+		     struct engine_reply *, char **);
 void		 engine_request_record(struct engine *,
 		     const struct store_inbox *, const struct engine_reply *);
 
@@ -886,6 +913,8 @@ int		 engine_handler_is(const struct estep *);
 int		 engine_handler_begin(struct engine *, struct ewf *,
 		     enum run_status, const char *);
 void		 engine_handler_ended(struct engine *, struct estep *,
+		     const char *);
+void		 engine_handler_set(struct ewf *, enum run_status,
 		     const char *);
 void		 engine_handler_load(struct engine *, struct ewf *,
 		     const char *);

@@ -103,6 +103,7 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->opts.log_max = ENGINE_LOG_MAX;
 	e->rng = (uint32_t)getpid() ^ (uint32_t)time_mono_ms();
 	RB_INIT(&e->workflows);
+	RB_INIT(&e->flows);
 	RB_INIT(&e->running);
 	TAILQ_INIT(&e->ready[0]);
 	TAILQ_INIT(&e->ready[1]);

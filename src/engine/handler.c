@@ -139,6 +139,16 @@ engine_handler_load(struct engine *e, struct ewf *wf, const char *error)
 
 	if (store_workflow_ending(e->store, wf->id, &ending) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
+	engine_handler_set(wf, ending, error);
+}
+
+/*
+ * What a running workflow's row says of its ending (RUN_RUNNING: none),
+ * and why (its error), read one by one or with every run's at a takeover.
+ */
+void
+engine_handler_set(struct ewf *wf, enum run_status ending, const char *error)
+{
 	if (ending == RUN_RUNNING)
 		return;
 	wf->handling = 1;

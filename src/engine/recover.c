@@ -61,8 +61,10 @@ static void	 engine_recover_hold(struct engine *,
 		     struct engine_leftovers *);
 static void	 engine_recover_dag(struct engine *);
 static void	 engine_leftovers_tick(void *);
+static void	 engine_leftovers_release(void *);
 static void	 engine_recover_interrupted(struct engine *,
 		     const struct store_step *, const char *);
+static int	 engine_recover_load(struct engine *, char **);
 
 /* The SLUICE_* entries a row's processes carry (the caller frees). */
 static void
@@ -369,8 +371,33 @@ engine_leftovers_tick(void *arg)
 		if (e->leftovers->left == 0)
 			engine_leftovers_free(e);
 		engine_kick(e);
+	} else if (e->leader != NULL &&
+	    time_mono_ms() >= e->leftovers->hold_until) {
+		/*
+		 * Releasing the held rows reads and writes on the engine's
+		 * connection, which waits as long as the server cannot be
+		 * reached: a leader cut off just then would hang there, its
+		 * socket deaf and its stop at the deadline's end never
+		 * made.  So just after a heartbeat's answer, as the inbox
+		 * poll reads.
+		 */
+		leader_after_beat(e->leader, engine_leftovers_release, e);
+		return;
 	} else
 		engine_leftovers_check(e);
+	if (e->leftovers != NULL)
+		loop_timer_start(e->leftovers->timer, ENGINE_LEFTOVER_MS);
+}
+
+/* Cluster mode: the server has just answered; release the held rows. */
+static void
+engine_leftovers_release(void *arg)
+{
+	struct engine	*e = arg;
+
+	if (e->leftovers == NULL)
+		return;
+	engine_leftovers_check(e);
 	if (e->leftovers != NULL)
 		loop_timer_start(e->leftovers->timer, ENGINE_LEFTOVER_MS);
 }
@@ -572,26 +599,80 @@ engine_recover_dag(struct engine *e)
 	free(ids);
 }
 
+/* A step's passes, for a run recovery loaded. */
+static void
+engine_recover_visit(int64_t id, const char *key, int64_t n, void *arg)
+{
+	struct ewf	*wf;
+
+	if ((wf = engine_wf_get(arg, id)) != NULL)
+		engine_wf_visit(wf, key, n);
+}
+
+/*
+ * Every running workflow into memory, with the same state engine_wf_load
+ * gives one: its row, then its ending and active rows and its visits
+ * read for all runs at once (store/recover-read.c), so the reads a
+ * takeover makes do not grow with the number of runs.  Both lists are
+ * ordered by id; a run the second does not have (none should: no other
+ * engine writes meanwhile) is read on its own.
+ */
+static int
+engine_recover_load(struct engine *e, char **cause)
+{
+	struct store_workflow		*wfs;
+	struct store_recover_run	*runs;
+	struct ewf			*wf;
+	size_t				 n, nruns, i, j;
+
+	if (store_workflows_active(e->store, &wfs, &n, cause) != 0)
+		return (-1);
+	if (store_recover_runs(e->store, &runs, &nruns) != 0) {
+		store_workflows_free(wfs, n);
+		xasprintf(cause, "%s", store_last_error(e->store));
+		return (-1);
+	}
+	for (i = j = 0; i < n; i++) {
+		while (j < nruns && runs[j].id < wfs[i].id)
+			j++;
+		if (j == nruns || runs[j].id != wfs[i].id) {
+			if (engine_wf_load(e, &wfs[i], cause) == NULL)
+				log_debug("%s: %s", __func__, *cause);
+			free(*cause);
+			*cause = NULL;
+			continue;
+		}
+		if ((wf = engine_wf_make(e, &wfs[i], cause)) == NULL) {
+			log_debug("%s: %s", __func__, *cause);
+			free(*cause);
+			*cause = NULL;
+			continue;
+		}
+		engine_handler_set(wf, runs[j].ending, wfs[i].error);
+		wf->nactive = runs[j].nactive;
+		RB_INSERT(ewf_tree, &e->workflows, wf);
+	}
+	free(runs);
+	store_workflows_free(wfs, n);
+	if (store_recover_visits(e->store, engine_recover_visit, e) != 0) {
+		xasprintf(cause, "%s", store_last_error(e->store));
+		return (-1);
+	}
+	return (0);
+}
+
 /* Take over: load, kill leftovers, apply on_interrupt, queue, arm timers. */
 int
 engine_recover(struct engine *e, char **cause)
 {
-	struct store_workflow	*wfs;
 	struct store_step	*rows, *ready;
 	struct estep		*es;
 	struct ewf		*wf;
 	size_t			 n, nready, i;
 	int64_t			 next;
 
-	if (store_workflows_active(e->store, &wfs, &n, cause) != 0)
+	if (engine_recover_load(e, cause) != 0)
 		return (-1);
-	for (i = 0; i < n; i++) {
-		if (engine_wf_load(e, &wfs[i], cause) == NULL)
-			log_debug("%s: %s", __func__, *cause);
-		free(*cause);
-		*cause = NULL;
-	}
-	store_workflows_free(wfs, n);
 
 	if (store_steps_with_status(e->store, STEP_RUNNING, &rows, &n,
 	    cause) != 0)

@@ -109,41 +109,29 @@ engine_wf_analyse(struct ewf *wf)
 		wf->uses_steps[i] = engine_step_uses_steps(&f->steps[i]);
 }
 
-/* One step's count of passes, from the table. */
-static void
-engine_wf_visit(const char *key, int64_t n, void *arg)
-{
-	struct ewf	*wf = arg;
-	int		 i;
-
-	if ((i = flow_find(wf->flow, key)) >= 0)
-		wf->visits[i] = n;
-}
-
-/* Take a running workflow into memory. */
+/*
+ * A running workflow in memory, from its row alone: what the rest of its
+ * state (its ending, active rows, visits) says is the caller's to add, by
+ * one run (engine_wf_load) or for every run at once (recover.c).  Not yet
+ * in the engine's tree.
+ */
 struct ewf *
-engine_wf_load(struct engine *e, const struct store_workflow *w,
+engine_wf_make(struct engine *e, const struct store_workflow *w,
     char **cause)
 {
-	struct flow_diags	*d;
-	struct ewf		*wf;
-	char			*first;
+	struct eflow	*ef;
+	struct ewf	*wf;
+	char		*first;
 
-	d = flow_diags_create();
-	wf = xcalloc(1, sizeof *wf);
-	wf->flow = flow_parse(w->flow_json, strlen(w->flow_json), d);
-	if (wf->flow == NULL || flow_diags_errors(d) > 0) {
-		first = flow_diags_first_error(d, NULL);
+	if ((ef = engine_flow_get(e, w->flow_json, &first)) == NULL) {
 		xasprintf(cause, "workflow %lld: stored flow is not valid: %s",
 		    (long long)w->id, first != NULL ? first : "?");
 		free(first);
-		flow_diags_free(d);
-		if (wf->flow != NULL)
-			flow_free(wf->flow);
-		free(wf);
 		return (NULL);
 	}
-	flow_diags_free(d);
+	wf = xcalloc(1, sizeof *wf);
+	wf->eflow = ef;
+	wf->flow = ef->flow;
 	wf->id = w->id;
 	wf->name = xstrdup(w->name);
 	wf->input_json = xstrdup(w->input_json != NULL ? w->input_json : "{}");
@@ -158,9 +146,37 @@ engine_wf_load(struct engine *e, const struct store_workflow *w,
 	engine_secret_mask_load(e, wf, w->flow_json);
 	engine_secret_input_load(e, wf);
 	wf->input_use = flow_input_use(wf->flow, w->flow_json, e->tools);
+	return (wf);
+}
+
+/* One step's count of passes, from the table. */
+void
+engine_wf_visit(struct ewf *wf, const char *key, int64_t n)
+{
+	int	 i;
+
+	if ((i = flow_find(wf->flow, key)) >= 0)
+		wf->visits[i] = n;
+}
+
+static void
+engine_wf_visit_cb(const char *key, int64_t n, void *arg)
+{
+	engine_wf_visit(arg, key, n);
+}
+
+/* Take a running workflow into memory. */
+struct ewf *
+engine_wf_load(struct engine *e, const struct store_workflow *w,
+    char **cause)
+{
+	struct ewf	*wf;
+
+	if ((wf = engine_wf_make(e, w, cause)) == NULL)
+		return (NULL);
 	engine_handler_load(e, wf, w->error);
 	if (store_workflow_count_active(e->store, wf->id, &wf->nactive) != 0 ||
-	    store_step_visits(e->store, wf->id, engine_wf_visit, wf) != 0)
+	    store_step_visits(e->store, wf->id, engine_wf_visit_cb, wf) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	RB_INSERT(ewf_tree, &e->workflows, wf);
 	return (wf);
@@ -176,7 +192,7 @@ engine_wf_free(struct engine *e, struct ewf *wf)
 	while (!TAILQ_EMPTY(&wf->fanouts))
 		engine_fanout_forget(wf, TAILQ_FIRST(&wf->fanouts));
 	engine_foreach_forget_all(wf);
-	flow_free(wf->flow);
+	engine_flow_put(e, wf->eflow);
 	free(wf->join_of);
 	engine_steps_shown_free(wf);
 	free(wf->uses_steps);

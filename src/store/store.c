@@ -855,9 +855,10 @@ store_commit(struct store *s, char **cause)
 		store_rollback(s);
 		return (rc);
 	}
-	if (s->depth == 1)
+	if (s->depth == 1) {
 		store_syslog_flush(s);
-	else
+		store_audit_head_drop(s);	/* the lock goes with it */
+	} else
 		store_syslog_release(s, s->depth);
 	s->depth--;
 	return (0);
@@ -882,6 +883,7 @@ store_rollback(struct store *s)
 		free(cause);
 	}
 	store_syslog_drop(s, s->depth);
+	store_audit_head_drop(s);
 	s->depth--;
 }
 

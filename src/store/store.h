@@ -663,6 +663,17 @@ int		 store_workflows_active(struct store *,
 int		 store_workflow_count_active(struct store *, int64_t,
 		     int64_t *);
 
+/* recover-read.c: every running workflow's state, for an engine starting. */
+struct store_recover_run {
+	int64_t		 id;
+	enum run_status	 ending;	/* RUN_RUNNING: none */
+	int64_t		 nactive;	/* rows not ended */
+};
+int		 store_recover_runs(struct store *,
+		     struct store_recover_run **, size_t *);
+int		 store_recover_visits(struct store *,
+		     void (*)(int64_t, const char *, int64_t, void *), void *);
+
 /*
  * foreach.c: a for-each's items (root: the for-each's first row).  An
  * item is its latest row; store_item is the part of it store_items_each
@@ -843,8 +854,20 @@ int		 store_approval_add(struct store *, int64_t, int64_t,
 int		 store_approval_count(struct store *, int64_t, int64_t *);
 int		 store_approval_decision(struct store *, int64_t, const char *,
 		     char **);
-int		 store_approval_by(struct store *, int64_t, const char *,
-		     int64_t *);
+
+/*
+ * gate-read.c: what a decision on a gate reads before it writes, in one
+ * statement (the turn's round trips, issue 23).
+ */
+struct store_gate_read {
+	struct store_step *row;		/* the gate's row; NULL: no step */
+	char		*decided;	/* the decider's earlier decision */
+	int64_t		 approved;	/* distinct people who approved */
+	char		*reply;		/* the request's recorded answer */
+};
+int		 store_gate_read(struct store *, int64_t, const char *,
+		     int64_t, const char *, struct store_gate_read *, char **);
+void		 store_gate_read_clear(struct store_gate_read *);
 
 /* steplog.c: a step's output, one row per chunk with its time. */
 /* How the note begins that says a step's log was cut (stream "sluice"). */
