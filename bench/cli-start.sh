@@ -14,8 +14,8 @@
 # the one under test, one approve of each in turn.  ROUNDS=R (default 1,
 # or 5 with SLUICE_BEFORE): R rounds, then per label the median of the
 # rounds' p50 and p99 and their spread, and the ratio of the medians:
-#     cli start summary (LABEL): R rounds of N approves; exec to connect
-#       p50 A ms [MIN-MAX] p99 B ms [MIN-MAX]
+#     cli start summary (LABEL): R rounds of N approves; p50 A ms
+#       [MIN-MAX] p99 B ms [MIN-MAX]
 #     cli start ratio: after/before p50 X
 # Needs cc.  Default N=200.
 
@@ -25,6 +25,7 @@ n=${1:-200}
 case $n in ''|*[!0-9]*|0) echo "usage: $0 [N]" >&2; exit 2;; esac
 here=$(dirname "$0")
 . "$here/sluice-bin.sh"
+. "$here/rounds-lib.sh"
 
 B_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")
 SPID=
@@ -103,27 +104,8 @@ while [ "$r" -lt "$rounds" ]; do
 	figures after
 done
 [ "$rounds" -gt 1 ] || exit 0
-# The median of each label's rounds, and their spread.
-for label in before after; do
-	grep "^$label " "$B_DIR/figures" | awk -v label="$label" \
-	    -v n="$n" '
-	function med(a, m,	i, j, t) {
-		for (i = 1; i <= m; i++)
-			for (j = i + 1; j <= m; j++)
-				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
-	}
-	{ m++; p[m] = $2; q[m] = $3 }
-	END {
-		if (m == 0)
-			exit
-		a = med(p, m); b = med(q, m)
-		printf "cli start summary (%s): %d rounds of %d approves; " \
-		    "exec to connect p50 %.2f ms [%.2f-%.2f] p99 %.2f ms " \
-		    "[%.2f-%.2f]\n", label, m, n, a, p[1], p[m], b, q[1], q[m]
-		printf "%s %.3f\n", label, a >> medians
-	}' medians="$B_DIR/medians"
-done
+# The median of each label's rounds, their spread, and the ratio.
+rounds_summary "$B_DIR/figures" "cli start" "$n" approves "$B_DIR/medians"
 [ -n "${SLUICE_BEFORE:-}" ] || exit 0
 awk '{ m[$1] = $2 } END { if (m["before"] > 0)
 	printf "cli start ratio: after/before p50 %.2f\n", m["after"] / m["before"] }' \

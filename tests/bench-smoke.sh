@@ -17,6 +17,7 @@ command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
 # Sourced by the others, not run.
 LIBS="console-db.sh engine-lib.sh service-lib.sh sluice-bin.sh approvals-lib.sh"
+LIBS="$LIBS rounds-lib.sh"
 SEEN=
 
 # bench SCRIPT LINE [ARGS...]: run bench/SCRIPT ARGS (at most 5 minutes);

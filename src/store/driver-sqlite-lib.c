@@ -23,7 +23,6 @@
  */
 
 #include <stddef.h>
-#include <stdlib.h>
 
 #define SQLITE_LIB_DEFINE	/* the real names here, not the redirections */
 #include "util/util.h"
@@ -36,26 +35,19 @@ static const struct dlib_sym sqlite_lib_symbols[] = {
 	SQLITE_LIB_FUNCS(SQLITE_LIB_SYMBOL)
 #undef SQLITE_LIB_SYMBOL
 };
+static const char *const sqlite_lib_sonames[] = {
+	"libsqlite3.so.0", "libsqlite3.so", NULL
+};
+static struct dlib sqlite_dlib = {
+	sqlite_lib_sonames, sqlite_lib_symbols, nitems(sqlite_lib_symbols),
+	&sqlite_lib, sizeof sqlite_lib,
+	"SQLite, which sluice's databases need, is missing (install "
+	"libsqlite3-0)", NULL
+};
 
 /* Load SQLite once; 0, or -1 and why (then nothing is half loaded). */
 int
 sqlite_lib_load(char **cause)
 {
-	static const char *const	 sonames[] = {
-		"libsqlite3.so.0", "libsqlite3.so", NULL
-	};
-	static void			*handle;
-	char				*why = NULL;
-
-	if (handle != NULL)
-		return (0);
-	handle = dlib_load(sonames, sqlite_lib_symbols,
-	    nitems(sqlite_lib_symbols), &sqlite_lib, sizeof sqlite_lib, &why);
-	if (handle == NULL) {
-		xasprintf(cause, "SQLite, which sluice's databases need, is "
-		    "missing (install libsqlite3-0): %s", why);
-		free(why);
-		return (-1);
-	}
-	return (0);
+	return (dlib_need(&sqlite_dlib, cause));
 }

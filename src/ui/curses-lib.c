@@ -22,7 +22,6 @@
  */
 
 #include <stddef.h>
-#include <stdlib.h>
 
 #define CURSES_LIB_DEFINE	/* the real names here, not the redirections */
 #include "util/util.h"
@@ -35,26 +34,19 @@ static const struct dlib_sym curses_lib_symbols[] = {
 	CURSES_LIB_NAMES(CURSES_LIB_SYMBOL)
 #undef CURSES_LIB_SYMBOL
 };
+static const char *const curses_lib_sonames[] = {
+	"libncursesw.so.6", "libncursesw.so", NULL
+};
+static struct dlib curses_dlib = {
+	curses_lib_sonames, curses_lib_symbols, nitems(curses_lib_symbols),
+	&curses_lib, sizeof curses_lib,
+	"the console needs ncurses, which is missing (install libncursesw6)",
+	NULL
+};
 
 /* Load ncurses once; 0, or -1 and why (then nothing is half loaded). */
 int
 curses_lib_load(char **cause)
 {
-	static const char *const	 sonames[] = {
-		"libncursesw.so.6", "libncursesw.so", NULL
-	};
-	static void			*handle;
-	char				*why = NULL;
-
-	if (handle != NULL)
-		return (0);
-	handle = dlib_load(sonames, curses_lib_symbols,
-	    nitems(curses_lib_symbols), &curses_lib, sizeof curses_lib, &why);
-	if (handle == NULL) {
-		xasprintf(cause, "the console needs ncurses, which is missing "
-		    "(install libncursesw6): %s", why);
-		free(why);
-		return (-1);
-	}
-	return (0);
+	return (dlib_need(&curses_dlib, cause));
 }

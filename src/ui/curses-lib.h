@@ -29,7 +29,11 @@
 
 #include <curses.h>
 
-/* Every ncurses function and variable the console uses. */
+/*
+ * Every ncurses function and variable the console uses: sluice is not
+ * linked with ncurses, so one not named here is an undefined reference
+ * when sluice links; name it here.
+ */
 #define CURSES_LIB_NAMES(X) \
 	X(acs_map) \
 	X(beep) \

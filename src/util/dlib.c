@@ -19,7 +19,7 @@
  * table of its functions, all or none.  A library linked is mapped and
  * relocated at every start of every command, even one that only talks to
  * the engine's socket and never calls it; loaded here it costs only the
- * commands that use it (see store/driver-sqlite-lib.h).
+ * commands that use it (see store/driver-sqlite-lib.h, ui/curses-lib.h).
  */
 
 #include <dlfcn.h>
@@ -28,40 +28,60 @@
 
 #include "util/util.h"
 
+static void	*dlib_open(const struct dlib *, char **);
+
 /*
- * Open the first of sonames (NULL-terminated) that loads and copy the
- * address of each of syms into table at its offset.  The handle, or NULL
- * with why in *cause (dlopen's reason, or the first function missing)
- * and nothing in table changed.
+ * Load lib once: 0, or -1 with why in *cause (lib's own words first,
+ * then dlopen's, or the function missing); then its table is as it was,
+ * and the next call tries again.
  */
-void *
-dlib_load(const char *const *sonames, const struct dlib_sym *syms,
-    size_t nsyms, void *table, size_t size, char **cause)
+int
+dlib_need(struct dlib *lib, char **cause)
+{
+	char	*why = NULL;
+
+	if (lib->handle != NULL)
+		return (0);
+	if ((lib->handle = dlib_open(lib, &why)) == NULL) {
+		xasprintf(cause, "%s: %s", lib->missing, why);
+		free(why);
+		return (-1);
+	}
+	return (0);
+}
+
+/*
+ * Open the first of lib's sonames that loads and copy the address of
+ * each of its functions into its table.  The handle, or NULL with why.
+ */
+static void *
+dlib_open(const struct dlib *lib, char **cause)
 {
 	const char *const	*so;
 	void			*h = NULL, *sym, *got;
 	size_t			 i;
 
-	for (so = sonames; *so != NULL && h == NULL; so++)
+	for (so = lib->sonames; *so != NULL && h == NULL; so++)
 		h = dlopen(*so, RTLD_NOW|RTLD_LOCAL);
 	if (h == NULL) {
-		xasprintf(cause, "cannot load %s: %s", sonames[0], dlerror());
+		xasprintf(cause, "cannot load %s: %s", lib->sonames[0],
+		    dlerror());
 		return (NULL);
 	}
 	/* Filled aside, so that a missing function leaves table as it was. */
-	got = xcalloc(1, size);
-	for (i = 0; i < nsyms; i++) {
-		if ((sym = dlsym(h, syms[i].name)) == NULL) {
+	got = xcalloc(1, lib->size);
+	for (i = 0; i < lib->nsyms; i++) {
+		if ((sym = dlsym(h, lib->syms[i].name)) == NULL) {
 			xasprintf(cause, "the %s found has no %s (too old?)",
-			    sonames[0], syms[i].name);
+			    lib->sonames[0], lib->syms[i].name);
 			free(got);
 			dlclose(h);
 			return (NULL);
 		}
 		/* POSIX: a function's address fits a data pointer. */
-		memcpy((char *)got + syms[i].offset, &sym, sizeof sym);
+		memcpy((char *)got + lib->syms[i].offset, &sym, sizeof sym);
 	}
-	memcpy(table, got, size);
+	memcpy(lib->table, got, lib->size);
 	free(got);
 	return (h);
 }

@@ -255,10 +255,18 @@ int		 json_scan_next(const char **, const char *, const char **,
 /* dlib.c: a library loaded when first needed, not linked. */
 struct dlib_sym {
 	const char	*name;
-	size_t		 offset;	/* in the caller's table */
+	size_t		 offset;	/* in the table */
 };
-void		*dlib_load(const char *const *, const struct dlib_sym *,
-		     size_t, void *, size_t, char **);
+struct dlib {
+	const char *const	*sonames;	/* tried in turn, NULL ends */
+	const struct dlib_sym	*syms;
+	size_t			 nsyms;
+	void			*table;		/* of function pointers */
+	size_t			 size;
+	const char		*missing;	/* what the lack means */
+	void			*handle;	/* once loaded */
+};
+int		 dlib_need(struct dlib *, char **);
 
 /* sha256.c: FIPS 180-4 SHA-256, libmd's. */
 #define SHA256_LEN	SHA256_DIGEST_LENGTH

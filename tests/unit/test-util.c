@@ -301,7 +301,8 @@ test_mask(void)
 
 /*
  * A library loaded when first needed: every function found, or none and
- * why (no such library; one of the functions missing).
+ * why (no such library; one of the functions missing), and once loaded
+ * not loaded again.
  */
 static void
 test_dlib(void)
@@ -321,30 +322,42 @@ test_dlib(void)
 		{ "strlen", offsetof(struct fns, strlen) },
 		{ "sluice_no_such_function", offsetof(struct fns, atoi) },
 	};
+	struct dlib			 lib = { libc, syms, nitems(syms), &t,
+	    sizeof t, "the test needs libc", NULL };
+	struct dlib			 gone = { none, syms, nitems(syms), &t,
+	    sizeof t, "the test needs libsluice-none", NULL };
+	struct dlib			 old = { libc, missing, nitems(missing),
+	    &t, sizeof t, "the test needs a newer libc", NULL };
 	char				*cause = NULL;
-	void				*h;
+	int				 rc;
 
 	memset(&t, 0, sizeof t);
-	h = dlib_load(libc, syms, nitems(syms), &t, sizeof t, &cause);
-	tap_ok(h != NULL && cause == NULL, "dlib: libc loads");
+	tap_ok(dlib_need(&lib, &cause) == 0 && cause == NULL &&
+	    lib.handle != NULL, "dlib: libc loads");
 	tap_ok(t.strlen != NULL && t.strlen("four") == 4 &&
 	    t.atoi != NULL && t.atoi("42") == 42, "dlib: its functions work");
-
 	memset(&t, 0, sizeof t);
+	tap_ok(dlib_need(&lib, &cause) == 0 && t.strlen == NULL,
+	    "dlib: loaded once, not again");
+
 	before = t;
-	h = dlib_load(none, syms, nitems(syms), &t, sizeof t, &cause);
-	tap_ok(h == NULL && cause != NULL &&
-	    strstr(cause, "cannot load libsluice-none.so.9") != NULL,
-	    "dlib: a library that is not there: %s", cause);
-	tap_ok(memcmp(&t, &before, sizeof t) == 0, "dlib: the table is left");
+	rc = dlib_need(&gone, &cause);
+	tap_ok(rc == -1 && cause != NULL &&
+	    strncmp(cause, "the test needs libsluice-none: cannot load "
+	    "libsluice-none.so.9", 62) == 0,
+	    "dlib: a library that is not there: %s",
+	    cause != NULL ? cause : "(no reason)");
+	tap_ok(gone.handle == NULL && memcmp(&t, &before, sizeof t) == 0,
+	    "dlib: the table is left");
 	free(cause);
 	cause = NULL;
 
-	h = dlib_load(libc, missing, nitems(missing), &t, sizeof t, &cause);
-	tap_ok(h == NULL && cause != NULL &&
+	rc = dlib_need(&old, &cause);
+	tap_ok(rc == -1 && cause != NULL &&
 	    strstr(cause, "has no sluice_no_such_function") != NULL,
-	    "dlib: a function missing: %s", cause);
-	tap_ok(memcmp(&t, &before, sizeof t) == 0,
+	    "dlib: a function missing: %s",
+	    cause != NULL ? cause : "(no reason)");
+	tap_ok(old.handle == NULL && memcmp(&t, &before, sizeof t) == 0,
 	    "dlib: none of the table is filled when one is missing");
 	free(cause);
 }
