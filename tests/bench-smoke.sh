@@ -54,6 +54,7 @@ bench engine-drain.sh "engine --drain of one noop run: 2 runs" 2
 bench run-wait.sh "run --wait of one noop step: 2 runs" 2
 bench foreach.sh "sluice -j2: 5 noop items" 5 2 noop
 bench approve-latency.sh "approve to next start (after): 3 approvals" 3
+bench cli-start.sh "cli start (after): 3 approves" 3
 bench engine-mcp.sh "sluice mcp chain: 3 steps" 3 5
 bench prune.sh "prune (after): 40 workflows" 40
 bench backup-approve.sh "backup (after): 40 workflows" 40
