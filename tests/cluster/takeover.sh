@@ -120,18 +120,26 @@ while [ "$(now_ms)" -le "$end" ]; do
 	sleep 0.2
 done
 is "$left" 0 "every run has ended"
-# What an unfinished run was left with, to tell why: its rows, its timers.
+# What an unfinished run was left with, to tell why: its rows (with when
+# each last changed, to set beside the leaders' epochs), its timers, and
+# the engine row and the clock now.
 [ "$left" = 0 ] || pg_sql "SELECT 'row ' || s.workflow_id || ' ' || s.id ||
     ' ' || s.name || ' ' || s.status || ' attempt ' || s.attempt ||
     ' parent ' || coalesce(s.parent_id::text, '-') || ' item_of ' ||
-    coalesce(s.item_of::text, '-') || ' ready_at ' ||
-    coalesce(s.ready_at::text, '-') || ' host ' || coalesce(s.host, '-')
+    coalesce(s.item_of::text, '-') || ' index ' ||
+    coalesce(s.item_index::text, '-') || ' ready_at ' ||
+    coalesce(s.ready_at::text, '-') || ' updated_at ' || s.updated_at ||
+    ' pid ' || coalesce(s.pid::text, '-') || ' host ' ||
+    coalesce(s.host, '-') || ' error ' || coalesce(s.error, '-')
     FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
     WHERE w.status NOT IN ('completed', 'failed', 'cancelled')
     UNION ALL SELECT 'timer ' || t.kind || ' step ' ||
     coalesce(t.step_id::text, '-') || ' due ' || t.due_at
     FROM timers t JOIN workflows w ON w.id = t.workflow_id
-    WHERE w.status NOT IN ('completed', 'failed', 'cancelled')" |
+    WHERE w.status NOT IN ('completed', 'failed', 'cancelled')
+    UNION ALL SELECT 'engine epoch ' || epoch || ' since ' ||
+    coalesce(since::text, '-') || ' pid ' || coalesce(pid::text, '-') ||
+    ' now $(now_ms)' FROM engine" |
     sed 's/^/# /'
 is "$(pg_sql "SELECT count(*) FROM workflows WHERE status <> 'completed'")" 0 \
     "  and completed"
