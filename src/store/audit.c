@@ -88,15 +88,33 @@ store_audit_head_keep(struct store *s, struct store_stmt *st, int col)
 	h->kept = s->depth > 0;
 }
 
-/*
- * Forget the kept head: at the end of the write transaction (another
- * writer may come next), and at any rollback (the rows it counted may be
- * gone).
- */
-void
+/* Forget the kept head: the next row reads it again. */
+static void
 store_audit_head_drop(struct store *s)
 {
 	s->audit_head.kept = 0;
+}
+
+/*
+ * A level of store_begin ended, committed or not: what the trail kept
+ * for it goes.  Its rows' syslog copies are sent once the whole
+ * transaction committed, passed to the level outside when a nested one
+ * did, dropped when it rolled back (syslog.c).  The kept head is
+ * forgotten when the transaction ends (the write lock goes with it, and
+ * another writer may come next) and at any rollback (the rows it counted
+ * may be gone).
+ */
+void
+store_audit_level_end(struct store *s, int committed)
+{
+	if (!committed) {
+		store_syslog_drop(s, s->depth);
+		store_audit_head_drop(s);
+	} else if (s->depth == 1) {
+		store_syslog_flush(s);
+		store_audit_head_drop(s);
+	} else
+		store_syslog_release(s, s->depth);
 }
 
 /*

@@ -269,7 +269,8 @@ int		 store_audit_insert(struct store *, const struct store_actor *,
  * The audit head as three columns (the head's id and hash, the newest
  * row's id), for a statement that reads it with what else it reads;
  * store_audit_head_keep() keeps what they say for the rest of the write
- * transaction, store_audit_head_drop() forgets it.
+ * transaction.  store_audit_level_end(): a level of store_begin ended
+ * (committed or not), with what the trail kept for it.
  */
 #define STORE_AUDIT_HEAD_COLUMNS \
 	"(SELECT last_id FROM audit_head WHERE id = 1)," \
@@ -277,7 +278,7 @@ int		 store_audit_insert(struct store *, const struct store_actor *,
 	" (SELECT coalesce(max(id), 0) FROM audit)"
 void		 store_audit_head_keep(struct store *, struct store_stmt *,
 		     int);
-void		 store_audit_head_drop(struct store *);
+void		 store_audit_level_end(struct store *, int);
 
 /* workflow.c */
 int		 store_workflow_insert(struct store *, struct store_workflow *,

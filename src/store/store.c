@@ -855,11 +855,7 @@ store_commit(struct store *s, char **cause)
 		store_rollback(s);
 		return (rc);
 	}
-	if (s->depth == 1) {
-		store_syslog_flush(s);
-		store_audit_head_drop(s);	/* the lock goes with it */
-	} else
-		store_syslog_release(s, s->depth);
+	store_audit_level_end(s, 1);
 	s->depth--;
 	return (0);
 }
@@ -882,8 +878,7 @@ store_rollback(struct store *s)
 		log_debug("%s: %s", __func__, cause);
 		free(cause);
 	}
-	store_syslog_drop(s, s->depth);
-	store_audit_head_drop(s);
+	store_audit_level_end(s, 0);
 	s->depth--;
 }
 
