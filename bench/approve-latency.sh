@@ -26,6 +26,7 @@ set -eu
 n=${1:-200}
 here=$(dirname "$0")
 . "$here/sluice-bin.sh"
+. "$here/rounds-lib.sh"
 
 B_DIR=$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")
 EPID=
@@ -118,22 +119,4 @@ while [ "$r" -lt "$rounds" ]; do
 done
 [ "$rounds" -gt 1 ] || exit 0
 # The median of each label's rounds, and their spread.
-for label in before after; do
-	grep "^$label " "$B_DIR/figures" | awk -v label="$label" \
-	    -v n="$n" '
-	function med(a, m,	i, j, t) {
-		for (i = 1; i <= m; i++)
-			for (j = i + 1; j <= m; j++)
-				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)
-	}
-	{ m++; p[m] = $2; q[m] = $3 }
-	END {
-		if (m == 0)
-			exit
-		a = med(p, m); b = med(q, m)
-		printf "approve to next start summary (%s): %d rounds of %d " \
-		    "approvals; p50 %.2f ms [%.2f-%.2f] p99 %.2f ms " \
-		    "[%.2f-%.2f]\n", label, m, n, a, p[1], p[m], b, q[1], q[m]
-	}'
-done
+rounds_summary "$B_DIR/figures" "approve to next start" "$n" approvals

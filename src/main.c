@@ -35,6 +35,28 @@
 #include "util/util.h"
 #include "cli/cli.h"
 
+/*
+ * The environment's locale for what sluice's output depends on: the
+ * character set and widths (LC_CTYPE), numbers (LC_NUMERIC: strtod and
+ * cJSON), dates (LC_TIME), ranges in patterns (LC_COLLATE: fnmatch and
+ * regcomp) and the system's messages (LC_MESSAGES: strerror).  Not
+ * LC_ALL: the seven others (money, paper, names, addresses, telephones,
+ * measures, the locale's own description) are never used, and loading
+ * each is a few system calls at every start, which a command that only
+ * talks to the engine's socket waits on.
+ */
+static void
+locale_from_env(void)
+{
+	static const int	 used[] = {
+		LC_CTYPE, LC_NUMERIC, LC_TIME, LC_COLLATE, LC_MESSAGES
+	};
+	size_t			 i;
+
+	for (i = 0; i < nitems(used); i++)
+		setlocale(used[i], "");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -51,7 +73,7 @@ main(int argc, char **argv)
 	char				*logpath;
 	int				 ch, rc;
 
-	setlocale(LC_ALL, "");
+	locale_from_env();
 	json_init();
 #ifdef M_TRIM_THRESHOLD
 	/*
@@ -106,9 +128,13 @@ main(int argc, char **argv)
 		free(logpath);
 	}
 	client_read_link();
-	me = user_self();
+	/*
+	 * No name: whatever records the actor takes this process's
+	 * (user_self) when it writes, and over the socket the engine
+	 * names its caller itself.
+	 */
+	me = user_where();
 	ctx.actor.uid = me->uid;
-	ctx.actor.user = me->name;
 	ctx.actor.tty = me->tty;
 	ctx.actor.host = me->host;
 	if (argc == 0)

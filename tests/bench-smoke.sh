@@ -17,6 +17,7 @@ command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
 # Sourced by the others, not run.
 LIBS="console-db.sh engine-lib.sh service-lib.sh sluice-bin.sh approvals-lib.sh"
+LIBS="$LIBS rounds-lib.sh"
 SEEN=
 
 # bench SCRIPT LINE [ARGS...]: run bench/SCRIPT ARGS (at most 5 minutes);
@@ -54,6 +55,7 @@ bench engine-drain.sh "engine --drain of one noop run: 2 runs" 2
 bench run-wait.sh "run --wait of one noop step: 2 runs" 2
 bench foreach.sh "sluice -j2: 5 noop items" 5 2 noop
 bench approve-latency.sh "approve to next start (after): 3 approvals" 3
+bench cli-start.sh "cli start (after): 3 approves" 3
 bench engine-mcp.sh "sluice mcp chain: 3 steps" 3 5
 bench prune.sh "prune (after): 40 workflows" 40
 bench backup-approve.sh "backup (after): 40 workflows" 40

@@ -48,6 +48,14 @@ struct engine_command {
 			    struct engine_reply *);
 	int		 operate;	/* needs the operator right */
 	int		 owners;	/* and its template's (owners.c) */
+	/*
+	 * A gate decision instead of apply: what it reads comes in one
+	 * statement with the request's record (engine_gate_read).
+	 */
+	int		(*decide)(struct engine *, const struct store_inbox *,
+			    const struct authority_caller *,
+			    const struct store_gate_read *,
+			    struct engine_reply *);
 };
 
 static int	 engine_cmd_start(struct engine *,
@@ -55,10 +63,12 @@ static int	 engine_cmd_start(struct engine *,
 		     const struct authority_caller *, struct engine_reply *);
 static int	 engine_cmd_approve(struct engine *,
 		     const struct store_inbox *,
-		     const struct authority_caller *, struct engine_reply *);
+		     const struct authority_caller *,
+		     const struct store_gate_read *, struct engine_reply *);
 static int	 engine_cmd_reject(struct engine *,
 		     const struct store_inbox *,
-		     const struct authority_caller *, struct engine_reply *);
+		     const struct authority_caller *,
+		     const struct store_gate_read *, struct engine_reply *);
 static int	 engine_cmd_cancel(struct engine *,
 		     const struct store_inbox *,
 		     const struct authority_caller *, struct engine_reply *);
@@ -71,26 +81,26 @@ static int	 engine_cmd_resume(struct engine *,
 
 /* Gate decisions and skip decide their own rule (gate.c, rerun.c). */
 static const struct engine_command engine_commands[] = {
-	{ "start", engine_cmd_start, 1, 1 },
-	{ "approve", engine_cmd_approve, 0, 0 },
-	{ "reject", engine_cmd_reject, 0, 0 },
-	{ "cancel", engine_cmd_cancel, 1, 1 },
-	{ "retry", engine_cmd_retry, 1, 1 },
-	{ "skip", engine_cmd_skip, 0, 1 },
-	{ "complete", engine_cmd_complete, 0, 0 },	/* wait.c: the row's "by" */
-	{ "fail", engine_cmd_fail, 0, 0 },
-	{ "pause", engine_cmd_pause, 1, 1 },
-	{ "resume", engine_cmd_resume, 1, 1 },
-	{ "notify", engine_cmd_notify, 0, 0 },	/* kept while no engine ran */
-	{ "schedule-add", engine_cmd_schedule_add, 1, 1 },
-	{ "schedule-rm", engine_cmd_schedule_rm, 1, 0 },
-	{ "schedule-pause", engine_cmd_schedule_pause, 1, 0 },
-	{ "schedule-resume", engine_cmd_schedule_resume, 1, 0 },
-	{ "schedule-run", engine_cmd_schedule_run, 1, 1 },
-	{ "template-save", engine_cmd_template_save, 0, 0 },	/* template.c */
-	{ "template-rm", engine_cmd_template_rm, 0, 0 },
-	{ "handover", engine_cmd_handover, 1, 0 },	/* engine.c */
-	{ "prune", engine_cmd_prune, 1, 0 },	/* prune.c */
+	{ "start", engine_cmd_start, 1, 1, NULL },
+	{ "approve", NULL, 0, 0, engine_cmd_approve },
+	{ "reject", NULL, 0, 0, engine_cmd_reject },
+	{ "cancel", engine_cmd_cancel, 1, 1, NULL },
+	{ "retry", engine_cmd_retry, 1, 1, NULL },
+	{ "skip", engine_cmd_skip, 0, 1, NULL },
+	{ "complete", engine_cmd_complete, 0, 0, NULL },	/* wait.c: the row's "by" */
+	{ "fail", engine_cmd_fail, 0, 0, NULL },
+	{ "pause", engine_cmd_pause, 1, 1, NULL },
+	{ "resume", engine_cmd_resume, 1, 1, NULL },
+	{ "notify", engine_cmd_notify, 0, 0, NULL },	/* kept while no engine ran */
+	{ "schedule-add", engine_cmd_schedule_add, 1, 1, NULL },
+	{ "schedule-rm", engine_cmd_schedule_rm, 1, 0, NULL },
+	{ "schedule-pause", engine_cmd_schedule_pause, 1, 0, NULL },
+	{ "schedule-resume", engine_cmd_schedule_resume, 1, 0, NULL },
+	{ "schedule-run", engine_cmd_schedule_run, 1, 1, NULL },
+	{ "template-save", engine_cmd_template_save, 0, 0, NULL },	/* template.c */
+	{ "template-rm", engine_cmd_template_rm, 0, 0, NULL },
+	{ "handover", engine_cmd_handover, 1, 0, NULL },	/* engine.c */
+	{ "prune", engine_cmd_prune, 1, 0, NULL },	/* prune.c */
 };
 
 /* A string member of a command's JSON arguments, or NULL. */
@@ -215,46 +225,55 @@ engine_cmd_workflow(struct engine *e, int64_t id, const char *verb,
 	return (NULL);
 }
 
+/* The command named, or NULL. */
+static const struct engine_command *
+engine_command_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < nitems(engine_commands); i++) {
+		if (strcmp(engine_commands[i].name, name) == 0)
+			return (&engine_commands[i]);
+	}
+	return (NULL);
+}
+
 /*
- * Apply one command as its uid (the name it carries is replaced by the
- * uid's): the operator right first where the command needs it, then the
- * command.  Fills the reply and returns its code.
+ * Apply one command (cmd, NULL when unknown) as its uid, caller (the
+ * name it carries is replaced by the uid's): the operator right first
+ * where the command needs it, then the command; a gate decision with
+ * what engine_gate_read() read into g.  Fills the reply and returns its
+ * code.
  */
 static int
 engine_apply_one(struct engine *e, const struct store_inbox *m,
-    struct engine_reply *r)
+    const struct engine_command *cmd, const struct authority_caller *caller,
+    const struct store_gate_read *g, struct engine_reply *r)
 {
-	const struct engine_command	*cmd = NULL;
-	struct authority_caller		 caller;
 	struct authority_ask		 q;
 	struct store_inbox		 as = *m;
-	size_t				 i;
 
-	for (i = 0; i < nitems(engine_commands); i++) {
-		if (strcmp(engine_commands[i].name, m->command) == 0)
-			cmd = &engine_commands[i];
-	}
 	if (cmd == NULL) {
 		r->code = 1;
 		xasprintf(&r->message, "unknown command \"%s\"", m->command);
 		return (r->code);
 	}
-	authority_caller_init(&caller, (uid_t)m->uid);
-	as.who = caller.name;
+	as.who = caller->name;
 	memset(&q, 0, sizeof q);
 	q.verb = m->command;
-	if (engine_relay_caller_ok(e, m, &caller, &r->message) != 0) {
+	if (engine_relay_caller_ok(e, m, caller, &r->message) != 0) {
 		r->workflow_id = m->workflow_id;
 		r->step_id = m->step_id;
 		engine_refuse(e, m, m->command, NULL, r);
 	} else if (cmd->operate && !authority_check(&e->opts.authority,
-	    &caller, &q, &r->message)) {
+	    caller, &q, &r->message)) {
 		r->workflow_id = m->workflow_id;
 		r->step_id = m->step_id;
 		engine_refuse(e, &as, m->command, NULL, r);
-	} else if (!cmd->owners || engine_owners_may(e, &as, &caller, r))
-		cmd->apply(e, &as, &caller, r);
-	authority_caller_clear(&caller);
+	} else if (cmd->decide != NULL)
+		cmd->decide(e, &as, caller, g, r);
+	else if (!cmd->owners || engine_owners_may(e, &as, caller, r))
+		cmd->apply(e, &as, caller, r);
 	return (r->code);
 }
 
@@ -292,13 +311,27 @@ int
 engine_apply(struct engine *e, const struct store_inbox *m,
     struct engine_reply *r)
 {
+	const struct engine_command	*cmd;
+	struct authority_caller		 caller;
+	struct store_gate_read		 g;
+	int				 seen;
+
 	memset(r, 0, sizeof *r);
+	memset(&g, 0, sizeof g);
 	engine_txn(e);
-	if (m->request != NULL && engine_request_seen(e, m, r))
-		return (r->code);
-	engine_apply_one(e, m, r);
-	if (m->request != NULL && r->code == 0)
-		engine_request_record(e, m, r);
+	cmd = engine_command_find(m->command);
+	authority_caller_init(&caller, (uid_t)m->uid);
+	if (cmd != NULL && cmd->decide != NULL)
+		seen = engine_gate_read(e, m, caller.name, &g, r);
+	else
+		seen = m->request != NULL && engine_request_seen(e, m, r);
+	if (!seen) {
+		engine_apply_one(e, m, cmd, &caller, &g, r);
+		if (m->request != NULL && r->code == 0)
+			engine_request_record(e, m, r);
+	}
+	store_gate_read_clear(&g);
+	authority_caller_clear(&caller);
 	return (r->code);
 }
 
@@ -386,17 +419,19 @@ engine_cmd_start(struct engine *e, const struct store_inbox *m,
 /* approve: a vote for a waiting gate. */
 static int
 engine_cmd_approve(struct engine *e, const struct store_inbox *m,
-    const struct authority_caller *caller, struct engine_reply *r)
+    const struct authority_caller *caller, const struct store_gate_read *g,
+    struct engine_reply *r)
 {
-	return (engine_gate_decide(e, m, caller, 1, r));
+	return (engine_gate_decide(e, m, caller, 1, g, r));
 }
 
 /* reject: a gate is turned down (a comment is required). */
 static int
 engine_cmd_reject(struct engine *e, const struct store_inbox *m,
-    const struct authority_caller *caller, struct engine_reply *r)
+    const struct authority_caller *caller, const struct store_gate_read *g,
+    struct engine_reply *r)
 {
-	return (engine_gate_decide(e, m, caller, 0, r));
+	return (engine_gate_decide(e, m, caller, 0, g, r));
 }
 
 /* cancel: kill what runs, cancel the rest, and the workflow. */

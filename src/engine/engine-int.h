@@ -564,9 +564,12 @@ char		*engine_gate_json(struct engine *, struct ewf *,
 		     const struct flow_step *);
 void		 engine_gate_waiting(struct engine *, struct ewf *,
 		     const struct flow_step *, int64_t, int64_t);
+int		 engine_gate_read(struct engine *, const struct store_inbox *,
+		     const char *, struct store_gate_read *,
+		     struct engine_reply *);
 int		 engine_gate_decide(struct engine *, const struct store_inbox *,
 		     const struct authority_caller *, int,
-		     struct engine_reply *);
+		     const struct store_gate_read *, struct engine_reply *);
 void		 engine_gate_timeout(struct engine *, int64_t);
 char		*engine_gate_refusal(struct engine *,
 		     const struct store_inbox *,
@@ -656,6 +659,8 @@ void		 engine_outcome(struct engine *, int64_t, const char *,
 		     struct engine_reply *);
 int		 engine_request_seen(struct engine *,
 		     const struct store_inbox *, struct engine_reply *);
+int		 engine_request_answer(const char *, const char *,
+		     struct engine_reply *, char **);
 void		 engine_request_record(struct engine *,
 		     const struct store_inbox *, const struct engine_reply *);
 

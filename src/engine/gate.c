@@ -45,8 +45,13 @@ static void	 engine_gate_audit(struct engine *, const struct store_inbox *,
 		     const char *);
 static void	 engine_gate_reject(struct engine *, struct estep *, int,
 		     const char *, const char *);
-static int64_t	 engine_gate_approve(struct engine *, struct estep *, int,
-		     int, const struct engine_gate_vote *);
+static char	*engine_gate_refuses(struct engine *,
+		     const struct store_inbox *,
+		     const struct authority_caller *, const struct store_step *,
+		     const char *, const char *, struct flow_policy *,
+		     struct ewf **);
+static void	 engine_gate_approve(struct engine *, struct estep *, int,
+		     const struct engine_gate_vote *);
 static void	 engine_gate_notify(struct engine *, int64_t, int64_t,
 		     const struct engine_gate_vote *);
 
@@ -146,19 +151,36 @@ engine_gate_audit(struct engine *e, const struct store_inbox *m,
 /*
  * Why the caller may not decide this gate row now (authority.c, by the
  * policy on the row, read into p), or NULL when they may (then *wfp is
- * its workflow).  Skip of a waiting gate asks with approve's right.  A
- * policy that cannot be read refuses every decision: the rule it would
- * have said is unknown, and guessing "anyone" would fail open.
+ * its workflow).  Skip of a waiting gate asks with approve's right.
  */
 char *
 engine_gate_refusal(struct engine *e, const struct store_inbox *m,
     const struct authority_caller *caller, const struct store_step *row,
     const char *verb, struct flow_policy *p, struct ewf **wfp)
 {
+	char	*decided = NULL, *why;
+
+	if (store_approval_decision(e->store, row->id, m->who, &decided) != 0)
+		engine_store_fatal(e, store_last_error(e->store));
+	why = engine_gate_refuses(e, m, caller, row, verb, decided, p, wfp);
+	free(decided);
+	return (why);
+}
+
+/*
+ * engine_gate_refusal() with the caller's earlier decision on the row
+ * (decided, NULL: none) already read.  A policy that cannot be read
+ * refuses every decision: the rule it would have said is unknown, and
+ * guessing "anyone" would fail open.
+ */
+static char *
+engine_gate_refuses(struct engine *e, const struct store_inbox *m,
+    const struct authority_caller *caller, const struct store_step *row,
+    const char *verb, const char *decided, struct flow_policy *p,
+    struct ewf **wfp)
+{
 	struct authority_ask	 q;
 	char			*why = NULL, *target, *comment;
-	char			*decided = NULL;
-	int64_t			 n;
 	int			 ok;
 
 	flow_policy_init(p, KIND_GATE);
@@ -201,11 +223,6 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 	q.approving = strcmp(verb, "reject") != 0;
 	q.need_reason = strcmp(verb, "approve") != 0;
 	q.reason = comment;
-	if (store_approval_by(e->store, row->id, m->who, &n) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	if (n > 0 && store_approval_decision(e->store, row->id, m->who,
-	    &decided) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
 	q.decided = decided;
 	ok = authority_check(&e->opts.authority, caller, &q, &why);
 	if (ok && strcmp(verb, "skip") == 0 && p->quorum > 1) {
@@ -213,7 +230,6 @@ engine_gate_refusal(struct engine *e, const struct store_inbox *m,
 		    "cannot stand for them (approve it instead)", target,
 		    p->quorum);
 	}
-	free(decided);
 	free(comment);
 	free(target);
 	return (why);
@@ -262,21 +278,13 @@ engine_gate_notify(struct engine *e, int64_t wf, int64_t id,
 }
 
 /*
- * An approval: with the quorum (need) reached the gate is done (an
- * interrupted step runs again).  Returns how many have approved.
+ * An approval that made the quorum: the gate is done (an interrupted
+ * step runs again).
  */
-static int64_t
+static void
 engine_gate_approve(struct engine *e, struct estep *es, int interrupted,
-    int need, const struct engine_gate_vote *v)
+    const struct engine_gate_vote *v)
 {
-	int64_t		 n;
-
-	if (store_approval_count(e->store, es->id, &n) != 0)
-		engine_store_fatal(e, store_last_error(e->store));
-	if (n < need) {
-		engine_step_free(es);
-		return (n);
-	}
 	engine_gate_notify(e, es->wf->id, es->id, v);
 	if (store_timers_del_step(e->store, es->id) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
@@ -290,29 +298,49 @@ engine_gate_approve(struct engine *e, struct estep *es, int interrupted,
 		engine_step_done(e, es, "\"approved\"", 0, 0);
 		engine_step_free(es);
 	}
-	return (n);
 }
 
 /*
- * Approve or reject a waiting gate row.  Fills reply (code 3 unknown
- * step, 4 refused, and the refusal audited) and returns its code.
+ * What a decision on a gate reads, in one statement (store/gate-read.c),
+ * as the name who the engine knows the caller by: 1 when the command's
+ * request id was applied already, with the answer it had in r; else 0.
+ */
+int
+engine_gate_read(struct engine *e, const struct store_inbox *m,
+    const char *who, struct store_gate_read *g, struct engine_reply *r)
+{
+	char	*cause = NULL;
+
+	if (store_gate_read(e->store, m->step_id, who, m->uid, m->request, g,
+	    &cause) != 0)
+		engine_store_fatal(e, cause);
+	if (m->request == NULL || g->reply == NULL)
+		return (0);
+	if (engine_request_answer(g->reply, m->request, r, &cause) != 0)
+		engine_store_fatal(e, cause);
+	return (1);
+}
+
+/*
+ * Approve or reject a waiting gate row, from what engine_gate_read()
+ * read.  Fills reply (code 3 unknown step, 4 refused, and the refusal
+ * audited) and returns its code.
  */
 int
 engine_gate_decide(struct engine *e, const struct store_inbox *m,
     const struct authority_caller *caller, int approve,
-    struct engine_reply *r)
+    const struct store_gate_read *g, struct engine_reply *r)
 {
-	struct store_step	*row;
+	const struct store_step	*row = g->row;
 	struct ewf		*wf = NULL;
 	struct estep		*es;
 	struct engine_gate_vote	 v;
 	struct flow_policy	 p;
 	int64_t			 n;
-	char			*cause = NULL, *comment;
+	char			*comment;
 	const char		*verb = approve ? "approve" : "reject";
 
-	if (store_step_get(e->store, m->step_id, &row, &cause) != 0) {
-		free(cause);
+	if (row == NULL) {
 		r->code = 3;
 		xasprintf(&r->message, "no step %lld", (long long)m->step_id);
 		return (r->code);
@@ -320,8 +348,8 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 	r->workflow_id = row->workflow_id;
 	r->step_id = row->id;
 	comment = engine_arg_comment(m->args_json);
-	if ((r->message = engine_gate_refusal(e, m, caller, row, verb, &p,
-	    &wf)) != NULL) {
+	if ((r->message = engine_gate_refuses(e, m, caller, row, verb,
+	    g->decided, &p, &wf)) != NULL) {
 		engine_refuse(e, m, verb, row, r);
 		goto out;
 	}
@@ -333,6 +361,13 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 		goto out;
 	v = (struct engine_gate_vote){ verb, approve ? "approved" : "rejected",
 	    m->who, comment, NULL };
+	/*
+	 * Counted, not read again: the decision was taken only because this
+	 * person had none on the row, and under the turn's write lock the
+	 * count read with it (engine_gate_read) has not moved, so this
+	 * approval is one more person's.
+	 */
+	n = g->approved + 1;
 	if (!approve) {
 		if (store_timers_del_step(e->store, row->id) != 0)
 			engine_store_fatal(e, store_last_error(e->store));
@@ -340,19 +375,19 @@ engine_gate_decide(struct engine *e, const struct store_inbox *m,
 		engine_gate_reject(e, es, p.interrupted, m->who, comment);
 		xasprintf(&r->message, "rejected step %lld (%s)",
 		    (long long)row->id, row->name);
-	} else if ((n = engine_gate_approve(e, es, p.interrupted, p.quorum,
-	    &v)) < p.quorum) {
+	} else if (n < p.quorum) {
+		engine_step_free(es);
 		xasprintf(&r->message, "approved step %lld (%s): %lld of %d "
 		    "approvals", (long long)row->id, row->name, (long long)n,
 		    p.quorum);
 	} else {
+		engine_gate_approve(e, es, p.interrupted, &v);
 		xasprintf(&r->message, "approved step %lld (%s)",
 		    (long long)row->id, row->name);
 	}
 out:
 	flow_policy_free(&p);
 	free(comment);
-	store_step_free(row);
 	return (r->code);
 }
 

@@ -71,6 +71,8 @@
 					/* while the server is unreachable */
 #define LEADER_GONE_MS		1000	/* a clean stop waits so long for */
 					/* the answer in flight */
+#define LEADER_AFTER_MAX	4	/* callers waiting for an answer: */
+					/* the inbox poll, the held rows */
 
 /* What the lock session's answer in flight is to. */
 enum leader_ask {
@@ -78,6 +80,12 @@ enum leader_ask {
 	LEADER_ASK_TRY,		/* a standby's try for the lock */
 	LEADER_ASK_SEEN,	/* a standby's row */
 	LEADER_ASK_BEAT		/* the leader's heartbeat */
+};
+
+/* Called once, just after the next heartbeat's answer. */
+struct leader_after {
+	void			(*cb)(void *);
+	void			*arg;
 };
 
 struct leader {
@@ -101,8 +109,8 @@ struct leader {
 	int64_t			 down;		/* ms between tries while */
 						/* unreachable, or 0 */
 	char			*cause;		/* why polling failed */
-	void			(*after)(void *);	/* once the next */
-	void			*after_arg;		/* beat answers */
+	struct leader_after	 after[LEADER_AFTER_MAX];	/* once the */
+	size_t			 nafter;		/* next beat answers */
 };
 
 static void	leader_poll(void *);
@@ -435,8 +443,9 @@ leader_beat(void *arg)
 static void
 leader_beaten(struct leader *l, int rc, char *cause)
 {
-	void	(*after)(void *);
-	char	*why;
+	struct leader_after	 after[LEADER_AFTER_MAX];
+	char			*why;
+	size_t			 i, n;
 
 	if (rc != 0) {
 		xasprintf(&why, "the leader's lock session is gone: %s",
@@ -453,22 +462,34 @@ leader_beaten(struct leader *l, int rc, char *cause)
 		loop_timer_stop(l->timer);
 		leader_beat(l);
 	}
-	if ((after = l->after) != NULL) {
-		l->after = NULL;
-		after(l->after_arg);
-	}
+	/* Each may ask again, for the answer after this one. */
+	memcpy(after, l->after, sizeof after);
+	n = l->nafter;
+	l->nafter = 0;
+	for (i = 0; i < n; i++)
+		after[i].cb(after[i].arg);
 }
 
 /*
  * Call cb once, just after the next heartbeat's answer: the engine's
  * reads that are not urgent wait for a moment when the server has just
- * answered, so that a cut-off leader does not hang on them.
+ * answered, so that a cut-off leader does not hang on them.  A few may
+ * wait at once (the inbox poll, the release of held rows); the same cb
+ * and arg wait once.
  */
 void
 leader_after_beat(struct leader *l, void (*cb)(void *), void *arg)
 {
-	l->after = cb;
-	l->after_arg = arg;
+	size_t	 i;
+
+	for (i = 0; i < l->nafter; i++) {
+		if (l->after[i].cb == cb && l->after[i].arg == arg)
+			return;
+	}
+	if (l->nafter == LEADER_AFTER_MAX)
+		fatalx("%s: too many callers", __func__);
+	l->after[l->nafter].cb = cb;
+	l->after[l->nafter++].arg = arg;
 }
 
 /*

@@ -92,7 +92,7 @@ char *
 engine_request_line(const struct store_actor *actor,
     const struct engine_request *q)
 {
-	const struct user_info	*self = user_self();
+	const struct user_info	*self = user_where();	/* no name: see above */
 	cJSON			*o, *a;
 	char			*text, *line;
 

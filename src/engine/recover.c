@@ -61,6 +61,7 @@ static void	 engine_recover_hold(struct engine *,
 		     struct engine_leftovers *);
 static void	 engine_recover_dag(struct engine *);
 static void	 engine_leftovers_tick(void *);
+static void	 engine_leftovers_release(void *);
 static void	 engine_recover_interrupted(struct engine *,
 		     const struct store_step *, const char *);
 static int	 engine_recover_load(struct engine *, char **);
@@ -370,8 +371,33 @@ engine_leftovers_tick(void *arg)
 		if (e->leftovers->left == 0)
 			engine_leftovers_free(e);
 		engine_kick(e);
+	} else if (e->leader != NULL &&
+	    time_mono_ms() >= e->leftovers->hold_until) {
+		/*
+		 * Releasing the held rows reads and writes on the engine's
+		 * connection, which waits as long as the server cannot be
+		 * reached: a leader cut off just then would hang there, its
+		 * socket deaf and its stop at the deadline's end never
+		 * made.  So just after a heartbeat's answer, as the inbox
+		 * poll reads.
+		 */
+		leader_after_beat(e->leader, engine_leftovers_release, e);
+		return;
 	} else
 		engine_leftovers_check(e);
+	if (e->leftovers != NULL)
+		loop_timer_start(e->leftovers->timer, ENGINE_LEFTOVER_MS);
+}
+
+/* Cluster mode: the server has just answered; release the held rows. */
+static void
+engine_leftovers_release(void *arg)
+{
+	struct engine	*e = arg;
+
+	if (e->leftovers == NULL)
+		return;
+	engine_leftovers_check(e);
 	if (e->leftovers != NULL)
 		loop_timer_start(e->leftovers->timer, ENGINE_LEFTOVER_MS);
 }

@@ -57,14 +57,25 @@ engine_request_applied(struct store *s, int64_t uid, const char *id,
 	}
 	if (rc != 0)
 		return (-1);
+	rc = engine_request_answer(reply, id, r, cause);
+	free(reply);
+	return (rc == 0 ? 1 : -1);
+}
+
+/*
+ * The answer recorded for request id (reply, its JSON) into r: 0, or -1
+ * with why in *cause.
+ */
+int
+engine_request_answer(const char *reply, const char *id,
+    struct engine_reply *r, char **cause)
+{
 	if (engine_reply_read(reply, r) != 0) {
 		xasprintf(cause, "the answer recorded for request %s is "
 		    "unreadable", id);
-		free(reply);
 		return (-1);
 	}
-	free(reply);
-	return (1);
+	return (0);
 }
 
 /*

@@ -37,9 +37,6 @@ static const char approval_count_sql[] =
 static const char approval_decision_sql[] =
 	"SELECT decision FROM approvals p WHERE step_id = ? AND who = ?"
 	STORE_APPROVAL_AUDITED " ORDER BY id LIMIT 1";
-static const char approval_by_sql[] =
-	"SELECT count(*) FROM approvals p WHERE step_id = ? AND who = ?"
-	STORE_APPROVAL_AUDITED;
 
 /*
  * Record a decision ("approve" or "reject") on a gate row, with the id of
@@ -90,12 +87,4 @@ store_approval_decision(struct store *s, int64_t step, const char *who,
 	if (rc != 0)
 		store_keep_error(s, cause);
 	return (rc);
-}
-
-/* How many decisions one person made on a gate row. */
-int
-store_approval_by(struct store *s, int64_t step, const char *who, int64_t *n)
-{
-	return (store_int64f(s, "count decisions", n, approval_by_sql, "it",
-	    step, who));
 }

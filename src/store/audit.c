@@ -36,9 +36,7 @@ static const char audit_insert_sql[] =
 	" node) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 /* One statement, one round trip on a server: the head, the last row. */
 static const char audit_head_sql[] =
-	"SELECT (SELECT last_id FROM audit_head WHERE id = 1),"
-	" (SELECT hash FROM audit_head WHERE id = 1),"
-	" (SELECT coalesce(max(id), 0) FROM audit)";
+	"SELECT " STORE_AUDIT_HEAD_COLUMNS;
 static const char audit_head_set_sql[] =
 	"INSERT OR REPLACE INTO audit_head (id, last_id, hash)"
 	" VALUES (1, ?, ?)";
@@ -64,37 +62,82 @@ store_actor_name(const struct store_actor *actor)
 }
 
 /*
- * Where the next row goes and what it follows: after the head (the newest
- * row sluice wrote), or after a row someone added past it, so an added or
+ * Where the next row goes and what it follows, from the STORE_AUDIT_HEAD_
+ * COLUMNS at col of a row just read: after the head (the newest row
+ * sluice wrote), or after a row someone added past it, so an added or
  * removed row breaks the chain where it was rather than being papered
  * over.  A missing head starts again from the genesis hash, which the
- * next verification reports.
+ * next verification reports.  Kept until the write transaction ends
+ * (struct store_audit_head: under its lock nobody else writes audit
+ * rows); outside one it is used once, and the next row reads it again.
+ */
+void
+store_audit_head_keep(struct store *s, struct store_stmt *st, int col)
+{
+	struct store_audit_head	*h = &s->audit_head;
+	int64_t			 max;
+
+	h->next = store_col_int64(st, col);
+	strlcpy(h->hash, store_chain_genesis, sizeof h->hash);
+	if (store_col_text(st, col + 1) != NULL)
+		strlcpy(h->hash, store_col_text(st, col + 1), sizeof h->hash);
+	max = store_col_int64(st, col + 2);
+	if (max > h->next)
+		h->next = max;
+	h->next++;
+	h->kept = s->depth > 0;
+}
+
+/* Forget the kept head: the next row reads it again. */
+static void
+store_audit_head_drop(struct store *s)
+{
+	s->audit_head.kept = 0;
+}
+
+/*
+ * A level of store_begin ended, committed or not: what the trail kept
+ * for it goes.  Its rows' syslog copies are sent once the whole
+ * transaction committed, passed to the level outside when a nested one
+ * did, dropped when it rolled back (syslog.c).  The kept head is
+ * forgotten when the transaction ends (the write lock goes with it, and
+ * another writer may come next) and at any rollback (the rows it counted
+ * may be gone).
+ */
+void
+store_audit_level_end(struct store *s, int committed)
+{
+	if (!committed) {
+		store_syslog_drop(s, s->depth);
+		store_audit_head_drop(s);
+	} else if (s->depth == 1) {
+		store_syslog_flush(s);
+		store_audit_head_drop(s);
+	} else
+		store_syslog_release(s, s->depth);
+}
+
+/*
+ * Where the next row goes and what it follows: the kept head, or read
+ * now (one round trip on a server) and kept.
  */
 static int
 store_audit_next(struct store *s, int64_t *id, char *prev, char **cause)
 {
 	struct store_stmt	*st;
-	int64_t			 max = 0;
 	int			 rc;
 
-	*id = 0;
-	strlcpy(prev, store_chain_genesis, SHA256_HEX);
-	if ((rc = store_stmt(s, audit_head_sql, &st, cause)) != 0)
-		return (rc);
-	if ((rc = store_stmt_step(st)) == STORE_DRV_ROW) {
-		*id = store_col_int64(st, 0);
-		if (store_col_text(st, 1) != NULL)
-			strlcpy(prev, store_col_text(st, 1),
-			    SHA256_HEX);
-		max = store_col_int64(st, 2);
-		rc = STORE_DRV_DONE;
+	if (!s->audit_head.kept) {
+		if ((rc = store_stmt(s, audit_head_sql, &st, cause)) != 0)
+			return (rc);
+		if ((rc = store_stmt_step(st)) == STORE_DRV_ROW)
+			store_audit_head_keep(s, st, 0);
+		store_release(s, st);
+		if (rc != STORE_DRV_ROW)
+			return (store_fail(s, rc, "read audit head", cause));
 	}
-	store_release(s, st);
-	if (rc != STORE_DRV_DONE)
-		return (store_fail(s, rc, "read audit head", cause));
-	if (max > *id)
-		*id = max;
-	(*id)++;
+	*id = s->audit_head.next;
+	strlcpy(prev, s->audit_head.hash, SHA256_HEX);
 	return (0);
 }
 
@@ -131,11 +174,16 @@ store_audit_insert(struct store *s, const struct store_actor *actor,
 	if (store_runf(s, "insert audit", audit_insert_sql,
 	    "iitittttTTtttttt", r.id, r.at, r.who, r.uid, r.tty, r.host,
 	    r.action, r.target, r.workflow_id, r.step_id, r.comment,
-	    r.detail_json, prev, hash, r.via, r.node) != 0 || store_runf(s, "audit head", audit_head_set_sql,
-	    "it", r.id, hash) != 0) {
+	    r.detail_json, prev, hash, r.via, r.node) != 0 ||
+	    store_runf(s, "audit head", audit_head_set_sql, "it", r.id,
+	    hash) != 0) {
+		/* Which of the two stands is unknown: read it again. */
+		store_audit_head_drop(s);
 		xasprintf(cause, "%s", store_last_error(s));
 		return (STORE_ERR);
 	}
+	s->audit_head.next = r.id + 1;
+	strlcpy(s->audit_head.hash, hash, sizeof s->audit_head.hash);
 	s->last_audit_id = r.id;
 	store_syslog_queue(s, &r);
 	return (0);

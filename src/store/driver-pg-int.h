@@ -32,6 +32,9 @@
 
 #include "store/driver.h"
 
+/* How many ids turn_id draws at once (driver-pg-defer.c). */
+#define PG_IDS_AHEAD	16
+
 struct pg_conn {
 	PGconn			*pg;
 	enum store_drv_code	 code;		/* the last failure */
@@ -52,6 +55,27 @@ struct pg_conn {
 	int64_t			 ahead;		/* this table's next row, or 0 */
 	int64_t			 answer;	/* driver-pg-async.c: of the */
 	int			 answer_failed;	/* statement in flight */
+	/* driver-pg-defer.c: the engine's turn (STORE_DRV_WRITE_TURN). */
+	int			 defer;		/* its writes need not wait */
+	char			*fence;		/* sent after the write lock */
+	struct pg_queued	*queued;	/* sent, answers not yet read */
+	int			 nqueued;
+	int			 queued_max;
+	enum store_drv_code	 failed;	/* one of them (or the fence) */
+	char			*failed_message; /* failed: the turn is lost */
+	const char		*ids_table;	/* turn_id: ids drawn ahead */
+	int64_t			 ids[PG_IDS_AHEAD]; /* for this table */
+	int			 nids;		/* how many drawn */
+	int			 ids_used;	/* and used */
+};
+
+/* A query on the open pipeline whose answer is read later. */
+struct pg_queued {
+	int	 kind;
+#define PG_Q_PLAIN	0	/* its failure alone looked at */
+#define PG_Q_WRITE	1	/* an INSERT, UPDATE or DELETE: its count */
+#define PG_Q_LASTVAL	2	/* SELECT sluice_lastval(): the id */
+	char	*sql;		/* to name it when it fails */
 };
 
 /*
@@ -63,6 +87,12 @@ struct pg_conn {
 #define PG_INT8		20
 #define PG_TEXT		25
 
+/*
+ * What the engine's fence says when it refuses (driver-pg-defer.c), in
+ * the text of an error by construction; pg_fail finds it there.
+ */
+#define PG_FENCE_MARK	"sluice fence: "
+
 /* The key of the write lock: the application id (STORE_APPLICATION_ID). */
 #define PG_WRITE_LOCK	"1936484707"
 
@@ -73,6 +103,7 @@ struct pg_stmt {
 	int			 nparams;
 	int			 keep;
 	int			 insert;	/* its id read back with it */
+	int			 write;		/* may be sent ahead: no rows */
 	char			 name[24];	/* prepared on the server, */
 	int			 prepared;	/* once */
 	char			**values;	/* bound, as text or bytes */
@@ -95,6 +126,7 @@ struct pg_pipe {
 	int	 prep;		/* the Parse of a kept statement */
 	int	 lock;		/* the write lock of a transaction begun */
 	int	 last;		/* SELECT sluice_lastval() after an INSERT */
+	int	 fence;		/* the engine's fence, after the lock */
 	int	 failed;	/* set: the first that failed */
 };
 
@@ -108,6 +140,20 @@ int		 pg_queue_bound(struct pg_stmt *, const Oid *, struct pg_pipe *);
 Oid		*pg_blob_types(struct pg_stmt *);
 PGresult	*pg_execute(struct pg_stmt *, const Oid *);
 PGresult	*pg_execute_typed(struct pg_stmt *);
+
+/* driver-pg-defer.c: the engine's turn, writes not waited for. */
+int		 pg_deferrable(struct pg_stmt *);
+enum store_drv_code pg_defer(struct pg_stmt *);
+void		 pg_queue_note(struct pg_conn *, int, const char *);
+int		 pg_queued_read(struct pg_conn *);
+enum store_drv_code pg_settle(struct pg_conn *);
+void		 pg_failed_set(struct pg_conn *, const char *);
+enum store_drv_code pg_commit_piped(struct pg_conn *);
+void		 pg_queued_drop(struct pg_conn *);
+enum store_drv_code pg_failed(struct pg_conn *);
+void		 pg_turn_end(struct pg_conn *);
+enum store_drv_code pg_fence(struct store_conn *, int64_t, int64_t);
+enum store_drv_code pg_turn_id(struct store_conn *, const char *, int64_t *);
 
 /* driver-pg-stmt.c */
 enum store_drv_code pg_prepare(struct store_conn *, const char *, int,

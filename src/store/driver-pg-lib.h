@@ -42,6 +42,7 @@
 	X(PQexecParams) \
 	X(PQexitPipelineMode) \
 	X(PQfinish) \
+	X(PQflush) \
 	X(PQfreemem) \
 	X(PQftype) \
 	X(PQgetResult) \
@@ -56,6 +57,7 @@
 	X(PQntuples) \
 	X(PQparameterStatus) \
 	X(PQparamtype) \
+	X(PQpipelineStatus) \
 	X(PQpipelineSync) \
 	X(PQprepare) \
 	X(PQresultErrorField) \
@@ -92,6 +94,7 @@ int	 pg_lib_load(char **);
 #define PQexecParams	(*pg_lib.PQexecParams)
 #define PQexitPipelineMode	(*pg_lib.PQexitPipelineMode)
 #define PQfinish	(*pg_lib.PQfinish)
+#define PQflush		(*pg_lib.PQflush)
 #define PQfreemem	(*pg_lib.PQfreemem)
 #define PQftype		(*pg_lib.PQftype)
 #define PQgetResult	(*pg_lib.PQgetResult)
@@ -106,6 +109,7 @@ int	 pg_lib_load(char **);
 #define PQntuples	(*pg_lib.PQntuples)
 #define PQparameterStatus	(*pg_lib.PQparameterStatus)
 #define PQparamtype	(*pg_lib.PQparamtype)
+#define PQpipelineStatus	(*pg_lib.PQpipelineStatus)
 #define PQpipelineSync	(*pg_lib.PQpipelineSync)
 #define PQprepare	(*pg_lib.PQprepare)
 #define PQresultErrorField	(*pg_lib.PQresultErrorField)

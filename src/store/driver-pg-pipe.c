@@ -40,13 +40,20 @@
 static const char pg_lock_sql[] =
 	"SELECT pg_advisory_xact_lock(" PG_WRITE_LOCK ")";
 
-/* Run SQL without parameters, its rows ignored, as it is. */
+/*
+ * Run SQL without parameters, its rows ignored, as it is: after the
+ * answers of the turn's writes still on their way (driver-pg-defer.c),
+ * and not at all once one failed.
+ */
 enum store_drv_code
 pg_send(struct pg_conn *c, const char *sql)
 {
 	PGresult	*res;
 	int		 ok;
 
+	if ((c->nqueued > 0 || c->failed != STORE_DRV_OK) &&
+	    pg_settle(c) != STORE_DRV_OK)
+		return (c->code);
 	res = PQexec(c->pg, sql);
 	ok = PQresultStatus(res) == PGRES_COMMAND_OK ||
 	    PQresultStatus(res) == PGRES_TUPLES_OK;
@@ -71,8 +78,8 @@ pg_run(struct pg_conn *c, const char *sql)
  * Send what waits for the next statement, when that statement is not a
  * prepared one (whose pipeline carries it): a write transaction begun
  * here, waiting for the write lock in slices of lock_timeout and asking
- * the store's busy handler between them, then the nested transactions'
- * SAVEPOINTs and RELEASEs.
+ * the store's busy handler between them, and its fence, then the nested
+ * transactions' SAVEPOINTs and RELEASEs.
  */
 enum store_drv_code
 pg_flush(struct pg_conn *c)
@@ -81,6 +88,9 @@ pg_flush(struct pg_conn *c)
 	char			*sql, *all;
 	int			 count, i;
 
+	if ((c->nqueued > 0 || c->failed != STORE_DRV_OK) &&
+	    (rc = pg_settle(c)) != STORE_DRV_OK)
+		return (rc);
 	if (c->begin_pending) {
 		c->begin_pending = 0;
 		for (count = 0;; count++) {
@@ -93,6 +103,18 @@ pg_flush(struct pg_conn *c)
 			if (rc != STORE_DRV_BUSY || c->busy_cb == NULL ||
 			    !c->busy_cb(c->busy_arg, count)) {
 				c->npending = 0;
+				free(c->fence);
+				c->fence = NULL;
+				return (rc);
+			}
+		}
+		if ((sql = c->fence) != NULL) {
+			c->fence = NULL;
+			rc = pg_send(c, sql);
+			free(sql);
+			if (rc != STORE_DRV_OK) {
+				c->npending = 0;
+				pg_failed_set(c, NULL);
 				return (rc);
 			}
 		}
@@ -234,8 +256,10 @@ pg_blob_types(struct pg_stmt *h)
  * and the transaction goes on, as on SQLite (PostgreSQL would abort it
  * whole).  A write transaction begun here and not yet on the server
  * begins first, in the same pipeline (its lock waited for as pg_flush
- * does: when it is busy nothing else ran, and the whole is sent again);
- * an INSERT's id follows it.  types are the parameters' (NULL: bytea for
+ * does: when it is busy nothing else ran, and the whole is sent again),
+ * with its fence; an INSERT's id follows it.  The turn's writes sent
+ * before it and not yet answered are answered first
+ * (driver-pg-defer.c): when one failed, so does this statement.  types are the parameters' (NULL: bytea for
  * blobs, the rest left to the server).
  */
 PGresult *
@@ -246,22 +270,31 @@ pg_execute(struct pg_stmt *h, const Oid *types)
 	PGresult	*res;
 	struct pg_pipe	 p;
 	Oid		*own = NULL;
-	int		 i, guard, begin, sent, count = 0;
+	int		 i, guard, begin, queued, sent, count = 0;
 
+	if (c->failed != STORE_DRV_OK)	/* the turn is lost: pg_step says */
+		return (PQmakeEmptyPGresult(pg, PGRES_FATAL_ERROR));
 	if (types == NULL)
 		types = own = pg_blob_types(h);
 again:
 	memset(&p, 0, sizeof p);
-	p.prep = p.lock = p.last = -1;
+	p.prep = p.lock = p.last = p.fence = -1;
 	begin = c->begin_pending;
-	guard = begin || c->npending > 0 ||
+	queued = c->nqueued > 0;	/* writes of the turn before it */
+	guard = begin || queued || c->npending > 0 ||
 	    PQtransactionStatus(pg) == PQTRANS_INTRANS;
-	sent = PQenterPipelineMode(pg);
+	sent = PQpipelineStatus(pg) != PQ_PIPELINE_OFF ||
+	    PQenterPipelineMode(pg);
 	if (sent && begin) {
 		sent = pg_queue(pg, "BEGIN", &p.n);
 		p.lock = p.n;
 		if (sent)
 			sent = pg_queue(pg, pg_lock_sql, &p.n);
+		p.fence = p.n;
+		if (sent && c->fence != NULL)
+			sent = pg_queue(pg, c->fence, &p.n);
+		else
+			p.fence = -1;
 	}
 	for (i = 0; sent && i < c->npending; i++)
 		sent = pg_queue(pg, c->pending[i], &p.n);
@@ -279,14 +312,29 @@ again:
 		sent = PQpipelineSync(pg);
 	if (!sent) {
 		/* libpq could not send (a lost connection): say why. */
+		if (queued) {
+			pg_fail(c, NULL);
+			pg_failed_set(c, NULL);
+			pg_queued_drop(c);
+		}
 		PQexitPipelineMode(pg);
 		free(own);
 		c->begin_pending = 0;
 		c->npending = 0;
 		return (PQmakeEmptyPGresult(pg, PGRES_FATAL_ERROR));
 	}
+	/* The answers of the writes before it come first. */
+	if (queued)
+		pg_queued_read(c);
 	res = pg_collect(c, &p, &h->prepared);
 	PQexitPipelineMode(pg);
+	if (c->failed != STORE_DRV_OK) {
+		/* One failed: the rest was aborted, this statement too. */
+		PQclear(res);
+		free(own);
+		c->npending = 0;
+		return (PQmakeEmptyPGresult(pg, PGRES_FATAL_ERROR));
+	}
 	if (begin && p.failed >= 0 && p.failed <= p.lock) {
 		/* The transaction could not begin: nothing of it ran. */
 		pg_fail(c, res);
@@ -299,12 +347,24 @@ again:
 		}
 		c->begin_pending = 0;
 		c->npending = 0;
+		free(c->fence);
+		c->fence = NULL;
 		free(own);
 		return (res);
 	}
 	c->begin_pending = 0;
 	c->npending = 0;
 	free(own);
+	if (begin) {
+		free(c->fence);
+		c->fence = NULL;
+	}
+	if (p.fence >= 0 && p.failed == p.fence) {
+		/* Stale: the turn is lost (pg_step says so). */
+		pg_fail(c, res);
+		pg_failed_set(c, NULL);
+		return (res);
+	}
 	if (guard && PQresultStatus(res) == PGRES_FATAL_ERROR)
 		PQclear(PQexec(pg, "ROLLBACK TO sluice_stmt; RELEASE sluice_stmt"));
 	return (res);

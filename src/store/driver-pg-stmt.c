@@ -41,6 +41,20 @@ pg_is_insert(const char *sql)
 	return (strncasecmp(sql, "INSERT", 6) == 0);
 }
 
+/*
+ * Whether SQL (translated) is a write that returns no rows, which the
+ * engine's turn need not wait for (driver-pg-defer.c).
+ */
+static int
+pg_is_write(const char *sql)
+{
+	sql += strspn(sql, " \t\n");
+	return ((strncasecmp(sql, "INSERT", 6) == 0 ||
+	    strncasecmp(sql, "UPDATE", 6) == 0 ||
+	    strncasecmp(sql, "DELETE", 6) == 0) &&
+	    strcasestr(sql, "RETURNING") == NULL);
+}
+
 /* Prepare: translate now, send at the first step. */
 enum store_drv_code
 pg_prepare(struct store_conn *conn, const char *sql, int keep,
@@ -55,6 +69,7 @@ pg_prepare(struct store_conn *conn, const char *sql, int keep,
 	h->sql = store_pg_sql(sql, &h->nparams);
 	h->keep = keep;
 	h->insert = pg_is_insert(h->sql);
+	h->write = pg_is_write(h->sql);
 	if (keep)
 		snprintf(h->name, sizeof h->name, "sluice_%u", ++c->nstmts);
 	if (h->nparams > 0) {
@@ -109,6 +124,8 @@ pg_finalize(struct store_stmt *st)
 	pg_reset(st, 1);
 	/* The server's copy goes with the statement, as SQLite's does. */
 	if (h->prepared && PQstatus(h->c->pg) == CONNECTION_OK) {
+		if (h->c->nqueued > 0)	/* answers on their way first */
+			(void)pg_settle(h->c);
 		xasprintf(&sql, "DEALLOCATE %s", h->name);
 		PQclear(PQexec(h->c->pg, sql));
 		free(sql);
@@ -135,8 +152,21 @@ pg_step(struct store_stmt *st)
 	PGresult	*res;
 	const char	*state, *cmd;
 
+	if (h->res == NULL && pg_deferrable(h)) {
+		/* Sent, not waited for: answered later, or fails the turn. */
+		if (pg_defer(h) != STORE_DRV_OK)
+			return (c->code);
+		h->res = PQmakeEmptyPGresult(c->pg, PGRES_COMMAND_OK);
+		h->nrows = 0;
+		h->row = -1;
+	}
 	if (h->res == NULL) {
 		res = pg_execute(h, NULL);
+		if (c->failed != STORE_DRV_OK) {
+			/* A write sent ahead, or the fence, failed. */
+			PQclear(res);
+			return (pg_failed(c));
+		}
 		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 		if (state != NULL && (strcmp(state, "42P18") == 0 ||
 		    strcmp(state, "42P08") == 0)) {

@@ -76,7 +76,7 @@ pg_notice(void *arg, const char *message)
 void
 pg_fail(struct pg_conn *c, const PGresult *res)
 {
-	const char	*state = NULL, *msg = NULL;
+	const char	*state = NULL, *msg = NULL, *fence;
 	char		*nl;
 
 	if (res != NULL) {
@@ -88,6 +88,14 @@ pg_fail(struct pg_conn *c, const PGresult *res)
 	if (msg == NULL || *msg == '\0')
 		msg = "unknown PostgreSQL error";
 	free(c->message);
+	if ((fence = strstr(msg, "\"" PG_FENCE_MARK)) != NULL) {
+		/* The engine's fence refused (driver-pg-defer.c). */
+		c->message = xstrdup(fence + 1 + strlen(PG_FENCE_MARK));
+		if ((nl = strrchr(c->message, '"')) != NULL)
+			*nl = '\0';
+		c->code = STORE_DRV_FENCED;
+		return;
+	}
 	c->message = xstrdup(msg);
 	if ((nl = strchr(c->message, '\n')) != NULL)
 		*nl = '\0';
@@ -200,6 +208,8 @@ pg_close(struct store_conn *conn)
 	if (c == NULL)
 		return;
 	PQfinish(c->pg);
+	pg_turn_end(c);
+	free(c->queued);
 	free(c->message);
 	free(c->at_commit);
 	free(c);
@@ -253,10 +263,12 @@ pg_exec(struct store_conn *conn, const char *sql)
 
 /*
  * Begin.  A write transaction whose first statement follows at once
- * (STORE_DRV_WRITE_NEXT) is only noted here: it begins on the server
- * with that statement, in its round trip (pg_execute, else pg_flush),
- * where it waits for the write lock.  Any other begins now, as its
- * caller counts on (store_begin_within: the lock within a time).
+ * (STORE_DRV_WRITE_NEXT, and the engine's turn, STORE_DRV_WRITE_TURN,
+ * whose writes need not wait: driver-pg-defer.c) is only noted here: it
+ * begins on the server with that statement, in its round trip
+ * (pg_execute, else pg_flush), where it waits for the write lock.  Any
+ * other begins now, as its caller counts on (store_begin_within: the
+ * lock within a time).
  */
 static enum store_drv_code
 pg_begin(struct store_conn *conn, int level, int write)
@@ -267,8 +279,10 @@ pg_begin(struct store_conn *conn, int level, int write)
 		return (pg_pending(c, "SAVEPOINT store_nested"));
 	if (!write)
 		return (pg_run(c, "BEGIN ISOLATION LEVEL REPEATABLE READ"));
+	pg_turn_end(c);
 	c->begin_pending = 1;
-	if (write == STORE_DRV_WRITE_NEXT)
+	c->defer = write == STORE_DRV_WRITE_TURN;
+	if (write == STORE_DRV_WRITE_NEXT || write == STORE_DRV_WRITE_TURN)
 		return (STORE_DRV_OK);
 	return (pg_flush(c));
 }
@@ -309,6 +323,8 @@ pg_commit(struct store_conn *conn, int level)
 	if (level > 0)
 		return (pg_pending(c, "RELEASE store_nested"));
 	if (c->begin_pending) {
+		/* Nothing ran, so its fence (if any) need not either. */
+		pg_turn_end(c);
 		c->begin_pending = 0;
 		c->npending = 0;
 		if (c->at_commit == NULL)
@@ -318,6 +334,22 @@ pg_commit(struct store_conn *conn, int level)
 		rc = pg_send(c, sql);
 		free(sql);
 		return (rc);
+	}
+	if (c->nqueued > 0 && c->failed == STORE_DRV_OK)
+		return (pg_commit_piped(c));
+	if (c->nqueued > 0 || c->failed != STORE_DRV_OK) {
+		/* A write of the turn failed: never COMMIT, roll back. */
+		rc = pg_settle(c);
+		c->npending = 0;
+		pg_at_commit_clear(c);
+		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
+			PQclear(PQexec(c->pg, "ROLLBACK"));
+		pg_turn_end(c);
+		if (rc != STORE_DRV_OK)
+			return (rc);
+		free(c->message);
+		c->message = xstrdup("the transaction failed");
+		return (c->code = STORE_DRV_ERROR);
 	}
 	if (PQtransactionStatus(c->pg) == PQTRANS_INERROR) {
 		c->npending = 0;
@@ -337,6 +369,7 @@ pg_commit(struct store_conn *conn, int level)
 	pg_at_commit_clear(c);
 	rc = pg_send(c, sql);
 	free(sql);
+	pg_turn_end(c);
 	return (rc);
 }
 
@@ -357,6 +390,10 @@ pg_rollback(struct store_conn *conn, int level)
 	}
 	pg_at_commit_clear(c);
 	c->npending = 0;
+	/* The answers still on their way are read and dropped. */
+	if (c->nqueued > 0)
+		(void)pg_settle(c);
+	pg_turn_end(c);
 	if (c->begin_pending) {
 		c->begin_pending = 0;
 		return (STORE_DRV_OK);
@@ -373,7 +410,7 @@ pg_at_commit(struct pg_conn *c, const char *sql)
 {
 	char	*all;
 
-	if (!c->begin_pending &&
+	if (!c->begin_pending && c->nqueued == 0 &&
 	    PQtransactionStatus(c->pg) != PQTRANS_INTRANS)
 		return (pg_send(c, sql));
 	if (c->at_commit == NULL)
@@ -408,7 +445,7 @@ pg_in_transaction(struct store_conn *conn)
 {
 	struct pg_conn	*c = (struct pg_conn *)conn;
 
-	return (c->begin_pending ||
+	return (c->begin_pending || c->nqueued > 0 ||
 	    (PQtransactionStatus(c->pg) != PQTRANS_IDLE &&
 	    PQtransactionStatus(c->pg) != PQTRANS_UNKNOWN));
 }
@@ -444,6 +481,9 @@ pg_last_insert_id(struct store_conn *conn)
 	struct pg_conn	*c = (struct pg_conn *)conn;
 	int64_t		 v;
 
+	if ((c->nqueued > 0 || c->failed != STORE_DRV_OK) &&
+	    pg_settle(c) != STORE_DRV_OK)
+		return (0);	/* the next statement fails with it */
 	if (c->lastval_known)
 		return (c->lastval);
 	if (pg_int(c, "SELECT sluice_lastval()", &v) != STORE_DRV_OK)
@@ -451,16 +491,28 @@ pg_last_insert_id(struct store_conn *conn)
 	return (v);
 }
 
+/*
+ * What the last writes did: their answers read first, when some are on
+ * their way (a failed one: 0, and the next statement fails with it).
+ */
 static int64_t
 pg_changes(struct store_conn *conn)
 {
-	return (((struct pg_conn *)conn)->changes);
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	if (c->nqueued > 0 && pg_settle(c) != STORE_DRV_OK)
+		return (0);
+	return (c->changes);
 }
 
 static int64_t
 pg_total_changes(struct store_conn *conn)
 {
-	return (((struct pg_conn *)conn)->total);
+	struct pg_conn	*c = (struct pg_conn *)conn;
+
+	if (c->nqueued > 0)
+		(void)pg_settle(c);
+	return (c->total);
 }
 
 /*
@@ -592,7 +644,7 @@ pg_post(struct store_stmt *st, const char *channel, const char *table)
 	char		*say, *draw;
 	int		 sent, drawn, ok;
 
-	if (c->begin_pending || c->npending > 0 ||
+	if (c->begin_pending || c->npending > 0 || c->nqueued > 0 ||
 	    PQtransactionStatus(pg) != PQTRANS_IDLE) {
 		free(c->message);
 		c->message = xstrdup("a row is posted in a transaction of its "
@@ -695,4 +747,6 @@ const struct store_driver store_driver_pg = {
 	.heard = store_pg_heard,
 	.send = store_pg_send,
 	.answer = store_pg_answer,
+	.fence = pg_fence,
+	.turn_id = pg_turn_id,
 };

@@ -28,11 +28,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/driver.h"
 #include "store/driver-sqlite.h"
+#include "store/driver-sqlite-lib.h"
 
 /*
  * A backup runs beside an engine that commits with fsync: it must never

@@ -33,11 +33,11 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
-#include <sqlite3.h>
 
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
+#include "store/driver-sqlite-lib.h"
 
 /* What a member's statement may be, at most (sqlite3_limit). */
 static const struct {
@@ -112,6 +112,8 @@ store_sqlite_reader_open(const char *path, store_reader_yield_cb yield,
 	size_t			 i;
 
 	*rp = NULL;
+	if (sqlite_lib_load(cause) != 0)
+		return (STORE_ERR);
 	r = xcalloc(1, sizeof *r);
 	r->base.ops = &sqlite_reader_ops;
 	r->path = xstrdup(path);

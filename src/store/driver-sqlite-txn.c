@@ -26,11 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/driver.h"
 #include "store/driver-sqlite.h"
+#include "store/driver-sqlite-lib.h"
 
 #define SQLITE_TXN_CONNS	4
 

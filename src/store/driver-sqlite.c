@@ -26,11 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sqlite3.h>
-
 #include "util/util.h"
 #include "store/driver.h"
 #include "store/driver-sqlite.h"
+#include "store/driver-sqlite-lib.h"
 
 /* A statement: the handle the store holds, and SQLite's. */
 struct sqlite_stmt {
@@ -87,6 +86,8 @@ sqlite_open(const char *path, int flags, struct store_conn **connp,
 	int	 rc, oflags;
 
 	*connp = NULL;
+	if (sqlite_lib_load(cause) != 0)
+		return (-1);
 	if (flags & STORE_DRV_O_READONLY)
 		oflags = SQLITE_OPEN_READONLY;
 	else

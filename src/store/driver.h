@@ -65,6 +65,8 @@ enum store_drv_code {
 				/* message says what another process */
 				/* is doing (waited out like a lock) */
 	STORE_DRV_FOREIGN,	/* not a database this driver reads */
+	STORE_DRV_FENCED,	/* the epoch fence refused: another */
+				/* engine took over (fence, below) */
 	STORE_DRV_ERROR		/* anything else: the message says */
 };
 
@@ -77,6 +79,9 @@ enum store_drv_code {
 #define STORE_DRV_WRITE_NEXT	2	/* or with the next statement, which */
 					/* follows at once (a server's driver */
 					/* saves a round trip): as WRITE else */
+#define STORE_DRV_WRITE_TURN	3	/* as WRITE_NEXT, and a write whose */
+					/* count and id are not asked for */
+					/* need not be waited for (below) */
 
 /*
  * The store's wait for a lock: called by the driver with how many times
@@ -260,6 +265,34 @@ struct store_driver {
 	enum store_drv_code (*send)(struct store_conn *, const char *, int,
 			     const char *const *);
 	int		(*answer)(struct store_conn *, int, int64_t *);
+	/*
+	 * The engine's epoch fence (store/lease.c), checked by the server:
+	 * the transaction fails STORE_DRV_FENCED unless the engine row's
+	 * epoch is the int64 given (its heartbeat set to the second, when
+	 * not 0), under the row's lock.  In a transaction begun with its
+	 * next statement it goes with that statement and its refusal is
+	 * that statement's (and the transaction's): OK here says only that
+	 * it is on its way.  NULL: the store reads the epoch and compares.
+	 *
+	 * A transaction begun STORE_DRV_WRITE_TURN (the engine's turn, whose
+	 * writes the engine alone makes and never expects refused) may send
+	 * an INSERT, UPDATE or DELETE without waiting for its answer, which
+	 * comes with the next statement's, or when changes or
+	 * last_insert_id is asked, or with the COMMIT.  A refused one fails
+	 * every later statement and the COMMIT with its message: nothing of
+	 * the transaction commits.
+	 */
+	enum store_drv_code (*fence)(struct store_conn *, int64_t, int64_t);
+	/*
+	 * In the engine's turn, the id the next row of the table named is
+	 * to have, drawn ahead a few at a time (one round trip for several
+	 * rows), so that its INSERT binds it and need not wait for an id
+	 * (0: none drawn, outside a turn; the INSERT draws its own).  The
+	 * ids one connection draws increase, and those it leaves unused
+	 * are gaps; a new connection (a new leader) draws fresh ones.
+	 */
+	enum store_drv_code (*turn_id)(struct store_conn *, const char *,
+			     int64_t *);
 };
 
 /* driver.c: the drivers there are, by name, and the one chosen. */

@@ -47,7 +47,14 @@ static const char items_first_sql[] =
 	"  WHERE item_of = ?1 AND status = 'running'"
 	" UNION ALL SELECT min(item_index) FROM workflow_steps"
 	"  WHERE item_of = ?1 AND status = 'waiting')";
-/* Timers are few, items waiting many: CROSS JOIN keeps timers outer. */
+/*
+ * Timers are few, items waiting many: CROSS JOIN keeps timers outer.
+ * Every row of an item is counted, not only its latest: an item gets a
+ * newer row only once its older one has ended (a retry after a failed
+ * row, an interrupted row's question after a cancelled one, an
+ * operator's requeue of a failed or cancelled one), so an older row is
+ * never ready, running or waiting, and the count is the latest rows'.
+ */
 static const char items_inflight_sql[] =
 	"SELECT (SELECT count(*) FROM workflow_steps WHERE item_of = ?1"
 	"  AND status IN ('ready', 'running', 'waiting')"

@@ -77,13 +77,26 @@ store_lease_take(struct store *s, int64_t pid, const char *host,
  * answer stays true until it commits), that epoch is still the current
  * one; STORE_CONFLICT when another engine took over.  With now set, also
  * note the heartbeat (a page to write, so not on every transaction).
+ *
+ * A server checks it itself (driver.h, fence): in the engine's turn the
+ * check rides with the turn's first read, and a stale epoch fails that
+ * read, and so the turn, with STORE_CONFLICT; here 0 then says only that
+ * the check is on its way.
  */
 int
 store_lease_fence(struct store *s, int64_t epoch, int64_t now)
 {
 	int64_t	 current;
+	char	*cause = NULL;
 	int	 rc;
 
+	if (s->drv->fence != NULL) {
+		if ((rc = s->drv->fence(s->conn, epoch, now)) == STORE_DRV_OK)
+			return (0);
+		rc = store_fail(s, rc, "engine fence", &cause);
+		store_keep_error(s, cause);
+		return (rc);
+	}
 	if (now != 0) {
 		rc = store_runf(s, "engine heartbeat", lease_heartbeat_sql,
 		    "ii", now, epoch);

@@ -43,6 +43,15 @@ static const char step_insert_sql[] =
 	" item_index, label, items, item_json)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
 	" ?, ?, ?, ?, ?, ?, ?)";
+/* The same with the id given (drawn ahead: driver.h, turn_id). */
+static const char step_insert_id_sql[] =
+	"INSERT INTO workflow_steps (updated_at, created_at, ready_at,"
+	" workflow_id, name, step_key, tool, kind, args_json, result_json,"
+	" gate_json, status, attempt, visit, parent_id, started_at,"
+	" completed_at, error, exit_code, fanout_id, branch_no, item_of,"
+	" item_index, label, items, item_json, id)"
+	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+	" ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /*
  * Waiting gates with their workflow.  Approvals count distinct people.
@@ -217,14 +226,24 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 {
 	struct store_stmt	*st;
 	const char		*key;
-	int64_t			 ready_at;
+	int64_t			 ready_at, id = 0;
 	int			 rc, bad = 0;
 
 	key = step->step_key != NULL ? step->step_key : step->name;
 	ready_at = step->ready_at != 0 ? step->ready_at : now;
 
-	if ((rc = store_stmt(s, step_insert_sql, &st, cause)) != 0)
+	/*
+	 * In the engine's turn on a server, an id drawn ahead: the INSERT
+	 * then need not be waited for (its id is not asked of it).
+	 */
+	if (s->drv->turn_id != NULL &&
+	    (rc = s->drv->turn_id(s->conn, "workflow_steps", &id)) != 0)
+		return (store_fail(s, rc, "draw step id", cause));
+	if ((rc = store_stmt(s, id != 0 ? step_insert_id_sql :
+	    step_insert_sql, &st, cause)) != 0)
 		return (rc);
+	if (id != 0)
+		bad |= store_bind_int64(st, 27, id);
 	bad |= store_bind_int64(st, 1, now);
 	bad |= store_bind_int64(st, 2, now);
 	bad |= store_bind_int64(st, 3, ready_at);
@@ -269,7 +288,7 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 	if (rc != 0)
 		return (rc);
 
-	step->id = s->drv->last_insert_id(s->conn);
+	step->id = id != 0 ? id : s->drv->last_insert_id(s->conn);
 	step->created_at = step->updated_at = now;
 	step->ready_at = ready_at;
 	return (0);

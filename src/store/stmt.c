@@ -61,6 +61,10 @@ store_fail(struct store *s, int rc, const char *what, char **cause)
 		return (STORE_BUSY);
 	case STORE_DRV_READONLY:
 		return (store_fail_readonly(s, cause));
+	case STORE_DRV_FENCED:
+		/* The server's epoch fence (lease.c): superseded. */
+		xasprintf(cause, "%s: %s: %s", s->path, what, store_errmsg(s));
+		return (STORE_CONFLICT);
 	case STORE_DRV_FOREIGN:
 		xasprintf(cause, "%s is not a sluice database (file is not a "
 		    "database)", s->path);

@@ -45,6 +45,18 @@ struct store_syslog_line {
 	struct store_syslog_line	*next;
 };
 
+/*
+ * Where the next audit row goes and the hash it follows, kept from the
+ * first read of the head in a write transaction to its end (audit.c):
+ * the transaction holds the write lock, so only this connection writes
+ * audit rows meanwhile, and each one it writes moves what is kept.
+ */
+struct store_audit_head {
+	int		 kept;		/* next and hash hold */
+	int64_t		 next;		/* the next row's id */
+	char		 hash[SHA256_HEX]; /* the hash it follows */
+};
+
 /* One open database. */
 struct store {
 	const struct store_driver *drv;
@@ -65,6 +77,7 @@ struct store {
 	size_t			 ncached;
 	char			*last_error;	/* of store_runf, store_int64f */
 	int64_t			 last_audit_id;	/* the row audit.c wrote last */
+	struct store_audit_head	 audit_head;	/* audit.c: kept in a turn */
 	int64_t			 requests_pruned; /* request.c: when, ms */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
@@ -252,6 +265,20 @@ void		 store_syslog_drop(struct store *, int);
 /* audit.c: an audit row inside the caller's transaction. */
 int		 store_audit_insert(struct store *, const struct store_actor *,
 		     const struct store_audit_entry *, char **);
+/*
+ * The audit head as three columns (the head's id and hash, the newest
+ * row's id), for a statement that reads it with what else it reads;
+ * store_audit_head_keep() keeps what they say for the rest of the write
+ * transaction.  store_audit_level_end(): a level of store_begin ended
+ * (committed or not), with what the trail kept for it.
+ */
+#define STORE_AUDIT_HEAD_COLUMNS \
+	"(SELECT last_id FROM audit_head WHERE id = 1)," \
+	" (SELECT hash FROM audit_head WHERE id = 1)," \
+	" (SELECT coalesce(max(id), 0) FROM audit)"
+void		 store_audit_head_keep(struct store *, struct store_stmt *,
+		     int);
+void		 store_audit_level_end(struct store *, int);
 
 /* workflow.c */
 int		 store_workflow_insert(struct store *, struct store_workflow *,

@@ -730,7 +730,7 @@ store_reopen(struct store *s, char **cause)
 /*
  * Start a write transaction (BEGIN IMMEDIATE, so a busy database is found
  * now and not at commit), or a savepoint inside one already open; how is
- * the driver's STORE_DRV_WRITE or STORE_DRV_WRITE_NEXT.
+ * the driver's STORE_DRV_WRITE or STORE_DRV_WRITE_TURN.
  */
 static int
 store_begin_how(struct store *s, int how, char **cause)
@@ -794,12 +794,15 @@ store_begin(struct store *s, char **cause)
  * once: on a server the write lock is then taken with that statement, in
  * its round trip (a busy database is found there, and waited out the
  * same way), rather than in a round trip of its own.  The engine's turn,
- * whose first statement is its fence.
+ * whose first statement is its fence: on a server that fence rides with
+ * the turn's first read, and the turn's writes whose counts and ids it
+ * does not ask for with the next read or the COMMIT (STORE_DRV_WRITE_TURN:
+ * a refused one fails the turn whole, which stops a leader).
  */
 int
 store_begin_next(struct store *s, char **cause)
 {
-	return (store_begin_how(s, STORE_DRV_WRITE_NEXT, cause));
+	return (store_begin_how(s, STORE_DRV_WRITE_TURN, cause));
 }
 
 /*
@@ -852,10 +855,7 @@ store_commit(struct store *s, char **cause)
 		store_rollback(s);
 		return (rc);
 	}
-	if (s->depth == 1)
-		store_syslog_flush(s);
-	else
-		store_syslog_release(s, s->depth);
+	store_audit_level_end(s, 1);
 	s->depth--;
 	return (0);
 }
@@ -878,7 +878,7 @@ store_rollback(struct store *s)
 		log_debug("%s: %s", __func__, cause);
 		free(cause);
 	}
-	store_syslog_drop(s, s->depth);
+	store_audit_level_end(s, 0);
 	s->depth--;
 }
 

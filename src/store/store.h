@@ -854,8 +854,20 @@ int		 store_approval_add(struct store *, int64_t, int64_t,
 int		 store_approval_count(struct store *, int64_t, int64_t *);
 int		 store_approval_decision(struct store *, int64_t, const char *,
 		     char **);
-int		 store_approval_by(struct store *, int64_t, const char *,
-		     int64_t *);
+
+/*
+ * gate-read.c: what a decision on a gate reads before it writes, in one
+ * statement (the turn's round trips, issue 23).
+ */
+struct store_gate_read {
+	struct store_step *row;		/* the gate's row; NULL: no step */
+	char		*decided;	/* the decider's earlier decision */
+	int64_t		 approved;	/* distinct people who approved */
+	char		*reply;		/* the request's recorded answer */
+};
+int		 store_gate_read(struct store *, int64_t, const char *,
+		     int64_t, const char *, struct store_gate_read *, char **);
+void		 store_gate_read_clear(struct store_gate_read *);
 
 /* steplog.c: a step's output, one row per chunk with its time. */
 /* How the note begins that says a step's log was cut (stream "sluice"). */

@@ -33,9 +33,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define UI_WATCH_MS	100	/* how often to look for database changes */
 #define UI_WATCH_ATTACHED_MS 2000	/* the same, told of them by the engine */

@@ -32,9 +32,8 @@
 #include <time.h>
 #include <wchar.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define DRAW_MAX	1024	/* characters drawn per call, at most */
 

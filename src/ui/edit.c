@@ -34,9 +34,8 @@
 
 #include <sys/wait.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 extern char	**environ;
 

@@ -34,11 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curses.h>
 #include <cjson/cJSON.h>
 
 #include "sched/sched.h"
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define FORM_VALUE_MAX	4096
 

@@ -27,9 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 /* A line before wrapping: continuation rows start at column hang. */
 struct help_line {

@@ -27,9 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define V(k)		VIEW_BIT(VIEW_ ## k)
 #define NAV		(VIEW_PAGES | V(HELP))

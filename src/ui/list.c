@@ -23,9 +23,8 @@
 
 #include <stdint.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 /* The navigation keys every list shares; 1 if the key moved the cursor. */
 int

@@ -27,9 +27,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 /* Older messages are dropped beyond this many. */
 #define MESSAGES_MAX	500

@@ -23,9 +23,8 @@
  * a scripted screen test exercises the same path as a real mouse.
  */
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define MOUSE_WHEEL_ROWS	3	/* rows one notch of the wheel moves */
 

@@ -28,9 +28,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define PAGER_READ	1000		/* chunks per read */
 #define PAGER_LINE_MAX	(16 * 1024)	/* then a line is broken */

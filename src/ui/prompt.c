@@ -28,9 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define PROMPT_MAX	4096	/* bytes of input */
 

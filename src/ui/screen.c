@@ -26,9 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define SCREEN_MIN_COLS	40
 #define SCREEN_MIN_ROWS	8

@@ -65,9 +65,8 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include <curses.h>
-
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define SCRIPT_TIMEOUT_MS	10000
 #define SCRIPT_MAX_COLS		1000
@@ -160,6 +159,8 @@ ui_script_open(struct ui *ui, char **cause)
 	struct ui_script	*s;
 	FILE			*out, *in;
 
+	if (curses_lib_load(cause) != 0)
+		return (-1);
 	s = xcalloc(1, sizeof *s);
 	s->path = getenv("SLUICE_SCRIPT");
 	s->dir = getenv("SLUICE_SCRIPT_DIR");

@@ -28,9 +28,9 @@
 #include <time.h>
 
 #include <cjson/cJSON.h>
-#include <curses.h>
 
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define STEP_LABEL	11	/* columns of a field's name */
 #define STEP_INDENT	(2 + STEP_LABEL + 1)

@@ -35,10 +35,10 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include <curses.h>
 #include <term.h>
 
 #include "ui/ui-int.h"
+#include "ui/curses-lib.h"
 
 #define TERM_IDLE_READS	3	/* readable with no key this often: gone */
 
@@ -200,6 +200,8 @@ ui_term_open(struct ui *ui, char **cause)
 		    "use sluice list, show, gates (see sluice --help)");
 		return (-1);
 	}
+	if (curses_lib_load(cause) != 0)
+		return (-1);
 	if (tcgetattr(STDIN_FILENO, &term_saved) == 0)
 		term_have_saved = 1;
 	if (newterm(NULL, stdout, stdin) == NULL) {

@@ -31,23 +31,24 @@
 #include "util/util.h"
 
 static struct user_info	user_info;
-static int		user_known;
+static int		user_where_known;
+static int		user_name_known;
 
-/* Fill and return this process's user, terminal and host. */
+/*
+ * This process's uid, terminal and host, but not yet its account's name
+ * (NULL until user_self): finding the name reads nsswitch.conf and the
+ * passwd database, which a command the engine's socket answers never
+ * needs, since the engine names its caller from the socket's peer.
+ */
 const struct user_info *
-user_self(void)
+user_where(void)
 {
-	struct passwd	*pw;
 	char		 host[HOST_NAME_MAX + 1];
 	const char	*tty;
 
-	if (user_known)
+	if (user_where_known)
 		return (&user_info);
 	user_info.uid = getuid();
-	if ((pw = getpwuid(user_info.uid)) != NULL)
-		user_info.name = xstrdup(pw->pw_name);
-	else
-		xasprintf(&user_info.name, "%lu", (unsigned long)user_info.uid);
 	tty = ttyname(STDIN_FILENO);
 	if (tty == NULL)
 		tty = ttyname(STDERR_FILENO);
@@ -56,7 +57,24 @@ user_self(void)
 		strlcpy(host, "localhost", sizeof host);
 	host[sizeof host - 1] = '\0';
 	user_info.host = xstrdup(host);
-	user_known = 1;
+	user_where_known = 1;
+	return (&user_info);
+}
+
+/* Fill and return this process's user, terminal and host. */
+const struct user_info *
+user_self(void)
+{
+	struct passwd	*pw;
+
+	if (user_name_known)
+		return (&user_info);
+	user_where();
+	if ((pw = getpwuid(user_info.uid)) != NULL)
+		user_info.name = xstrdup(pw->pw_name);
+	else
+		xasprintf(&user_info.name, "%lu", (unsigned long)user_info.uid);
+	user_name_known = 1;
 	return (&user_info);
 }
 

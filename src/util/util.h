@@ -252,6 +252,22 @@ int		 json_scan_lookup(const char *, const char *, char **, size_t,
 int		 json_scan_next(const char **, const char *, const char **,
 		     const char **);
 
+/* dlib.c: a library loaded when first needed, not linked. */
+struct dlib_sym {
+	const char	*name;
+	size_t		 offset;	/* in the table */
+};
+struct dlib {
+	const char *const	*sonames;	/* tried in turn, NULL ends */
+	const struct dlib_sym	*syms;
+	size_t			 nsyms;
+	void			*table;		/* of function pointers */
+	size_t			 size;
+	const char		*missing;	/* what the lack means */
+	void			*handle;	/* once loaded */
+};
+int		 dlib_need(struct dlib *, char **);
+
 /* sha256.c: FIPS 180-4 SHA-256, libmd's. */
 #define SHA256_LEN	SHA256_DIGEST_LENGTH
 #define SHA256_HEX	(2 * SHA256_LEN + 1)
@@ -271,6 +287,7 @@ struct user_info {
 	char	*host;		/* this machine's name */
 };
 const struct user_info	*user_self(void);
+const struct user_info	*user_where(void);
 int		 user_in_group(const char *, const char *);
 
 #endif /* SLUICE_UTIL_H */

@@ -95,6 +95,33 @@ q "DELETE FROM inbox WHERE id = $forged"
 run_sluice audit --verify
 expect_rc 0 "with the forgeries gone, the trail verifies again"
 
+# --- another writer between the engine's turns -----------------------------------
+# The engine keeps the audit head through a turn (store/audit.c); a row
+# another process writes after that turn commits is followed, never
+# written over: here the CLI's own refusal (template edit, before any
+# editor) between an approval and a row the engine writes with no read
+# of its own first.
+
+run_sluice run "$T_DIR/g.json"
+id3=$OUT
+g3=$(step_id "$id3" start)
+engine_start
+run_sluice approve "$g3" -m "through the engine"
+expect_rc 0 "an approval through the engine"
+before=$(q "SELECT max(id) FROM audit")
+printf '{"operators": ["nobody-at-all"]}\n' >"$SLUICE_SITE_CONFIG"
+EDITOR=true run_sluice template edit another-writer
+expect_rc 4 "the CLI refuses a template edit to a non-operator"
+is "$(q "SELECT action FROM audit WHERE id = $((before + 1))")" \
+    "template save-refused" "and wrote its refusal itself"
+run_sluice cancel "$id3" -m "from another turn"
+is "$(q "SELECT count(*) FROM audit WHERE id > $((before + 1))")" 1 \
+    "the engine's next turn wrote a row after it"
+rm -f "$SLUICE_SITE_CONFIG"
+engine_stop
+run_sluice audit --verify
+expect_rc 0 "the trail verifies: the engine followed the other writer's row"
+
 # --- a changed row ---------------------------------------------------------------
 
 q "DROP TRIGGER audit_no_update; UPDATE audit SET comment = 'second' WHERE id = 3;

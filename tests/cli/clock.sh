@@ -223,8 +223,11 @@ round_apart() {
 
 # --- DST in two zones --------------------------------------------------------------
 
-# Each zone's engine runs apart, while the rounds run (its TZ is the zone):
-# the clock is set 3 s before the instant, which costs nothing there.
+# Each zone's engine runs apart, while the rounds run (its TZ is the zone).
+# A schedule is added an hour before its instant (starting an engine and
+# a command can take seconds on a busy host, and the instant must still
+# be ahead when the next one is computed), then the clock is set 3 s
+# before the instant, which costs nothing there.
 # zone_engine ZONE MS: this part's engine in ZONE, the clock at MS, the
 # template "quick" saved.
 zone_engine() {
@@ -237,11 +240,12 @@ zone_engine() {
 # dst_ny: spring forward in New York.
 dst_ny() {
 	zone_engine America/New_York \
-	    "$(local_ms America/New_York '2030-03-10 01:59:57')"
+	    "$(local_ms America/New_York '2030-03-10 00:59:57')"
 	run_sluice schedule add ny --cron "30 2 * * *" --template quick
 	q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
 	    "$(local_ms America/New_York '2030-03-10 03:00:00')" \
 	    "New York, spring forward: 02:30 does not exist; it fires at 03:00 EDT"
+	clock_at "$(local_ms America/New_York '2030-03-10 01:59:57')"
 	wait_for runs_are ny 1
 	ok $? "and does, 3 s after 01:59:57 EST"
 	q_is "SELECT next_fire_at FROM schedules WHERE name = 'ny'" \
@@ -255,11 +259,12 @@ dst_ny() {
 
 # dst_berlin: fall back in Berlin.
 dst_berlin() {
-	zone_engine Europe/Berlin "$(local_ms UTC '2030-10-27 00:29:57')"
+	zone_engine Europe/Berlin "$(local_ms UTC '2030-10-26 23:29:57')"
 	run_sluice schedule add berlin --cron "30 2 * * *" --template quick
 	q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \
 	    "$(local_ms UTC '2030-10-27 00:30:00')" \
 	    "Berlin, fall back: the first 02:30 (CEST)"
+	clock_at "$(local_ms UTC '2030-10-27 00:29:57')"
 	wait_for runs_are berlin 1
 	ok $? "fires"
 	q_is "SELECT next_fire_at FROM schedules WHERE name = 'berlin'" \

@@ -29,6 +29,8 @@
 #   cl_member USER DB N ARGS...  sluice as account USER on node N's socket
 #   cl_account PREFIX   a member account ($MEMBER), removed at exit
 #   cl_open_sock N GROUP  node N's socket, GROUP's to connect to
+#   cl_pings N UNTIL_MS   node N's socket pinged every 100 ms until then:
+#                       "ANSWERED SENT SLOWEST_MS"
 #   cl_done             done_testing, after what the nodes said when a
 #                       check failed
 
@@ -183,6 +185,34 @@ gone() {
 	Z*|X*|"") return 0 ;;
 	esac
 	return 1
+}
+
+# cl_pings N UNTIL_MS: ping node N's socket every 100 ms until the wall
+# clock reads UNTIL_MS (whenever python starts), each ping given 1 s;
+# prints the pings answered, the pings sent and the slowest answer in ms.
+cl_pings() {
+	_py=$(command -v python3) || { echo "0 0 no-python3"; return 1; }
+	"$_py" - "$T_DIR/n$1.sock" "$2" <<'PY'
+import socket, sys, time
+answered = sent = worst = 0
+end = int(sys.argv[2]) / 1000
+while time.time() < end:
+    sent += 1
+    t = time.monotonic()
+    try:
+        s = socket.socket(socket.AF_UNIX)
+        s.settimeout(1)
+        s.connect(sys.argv[1])
+        s.sendall(b'{"command":"ping"}\n')
+        if b'"code"' in s.makefile("rb").readline():
+            answered += 1
+            worst = max(worst, int((time.monotonic() - t) * 1000))
+        s.close()
+    except OSError:
+        pass
+    time.sleep(0.1)
+print(answered, sent, worst)
+PY
 }
 
 cl_done() {

@@ -19,7 +19,9 @@
  * test-store-conformance.c: what any store driver must give, asked
  * through store.h alone: open and create, runs and their steps, the state
  * changes the engine writes, transactions and savepoints, gates with
- * their audited approvals, the audit chain verified, templates and their
+ * their audited approvals (and what a decision reads, in one statement),
+ * the audit chain verified (also with the head kept through a
+ * transaction while another connection writes between them), templates and their
  * history, schedules, timers, the inbox (and a command relayed, on a
  * server), the engine lease, step logs, pruning, the counts a person sees
  * and the refusals (read-only, missing, unknown driver).  No SQL and no driver call appears here, so the same
@@ -52,6 +54,10 @@ static void	 conf_runs(struct store *);
 static void	 conf_transitions(struct store *);
 static void	 conf_transactions(struct store *);
 static void	 conf_gates(struct store *);
+static void	 conf_gate_read(struct store *);
+static void	 conf_audit_head(struct store *, const char *);
+static int	 conf_note(struct store *, const struct store_actor *,
+		     const char *);
 static void	 conf_templates(struct store *);
 static void	 conf_schedules(struct store *);
 static void	 conf_timers(struct store *);
@@ -300,6 +306,140 @@ conf_gates(struct store *s)
 	    0, "carol's decision");
 	tap_ok(cause == NULL, "  none");
 	store_steps_free(steps, ns);
+}
+
+/*
+ * What a decision reads in one statement: the gate's row, the decider's
+ * earlier decision, the audited approvals, and the request's answer (a
+ * caller's own ids only), also when the step is gone.
+ */
+static void
+conf_gate_read(struct store *s)
+{
+	struct store_gate_read		 g;
+	struct store_audit_entry	 ae;
+	struct store_step		*steps;
+	size_t				 ns;
+	int64_t				 id, step;
+	char				*cause = NULL;
+
+	/* All in one transaction, rolled back: the tests after count runs. */
+	tap_is_int(store_begin(s, &cause), 0, "gate read: begin");
+	id = conf_run(s, "decide", NULL);
+	store_step_list(s, id, &steps, &ns, &cause);
+	step = ns == 1 ? steps[0].id : 0;
+	store_steps_free(steps, ns);
+	tap_is_int(store_gate_read(s, step, "bob", bob.uid, "r-1", &g,
+	    &cause), 0, "read a gate before any decision");
+	tap_ok(g.row != NULL && g.row->id == step &&
+	    g.row->status == STEP_WAITING && g.row->kind == KIND_GATE &&
+	    g.row->gate_json != NULL, "  its row, waiting, with its policy");
+	tap_ok(g.decided == NULL && g.approved == 0 && g.reply == NULL,
+	    "  no decision, no approval, no request answered");
+	store_gate_read_clear(&g);
+	memset(&ae, 0, sizeof ae);
+	ae.action = "approve";
+	ae.workflow_id = id;
+	ae.step_id = step;
+	tap_is_int(store_audit_add(s, &bob, &ae, &cause), 0,
+	    "  bob's approval audited");
+	tap_is_int(store_approval_add(s, step, id, "bob", "approve", NULL,
+	    time_now_ms(), store_audit_last(s)), 0, "  and recorded");
+	/* Not audited (its audit row is bob's): it never counts. */
+	tap_is_int(store_approval_add(s, step, id, "mallory", "approve", NULL,
+	    time_now_ms(), store_audit_last(s)), 0, "  a forged one added");
+	tap_is_int(store_request_add(s, bob.uid, "r-1", "approve",
+	    "{\"code\":0}", time_now_ms()), 0, "  bob's request answered");
+	tap_is_int(store_gate_read(s, step, "bob", bob.uid, "r-1", &g,
+	    &cause), 0, "read it as bob, with his request");
+	tap_is(g.decided, "approve", "  bob approved");
+	tap_is_int(g.approved, 1, "  one person, the forged row not counted");
+	tap_is(g.reply, "{\"code\":0}", "  his request's answer");
+	store_gate_read_clear(&g);
+	tap_is_int(store_gate_read(s, step, "mallory", alice.uid, "r-1", &g,
+	    &cause), 0, "read it as mallory, with alice's uid");
+	tap_ok(g.row != NULL && g.decided == NULL && g.approved == 1,
+	    "  her forged decision is none");
+	tap_ok(g.reply == NULL, "  another uid's request is not hers");
+	store_gate_read_clear(&g);
+	tap_is_int(store_gate_read(s, 999999, "bob", bob.uid, "r-1", &g,
+	    &cause), 0, "read a step that is not there");
+	tap_ok(g.row == NULL && g.decided == NULL && g.approved == 0,
+	    "  no row");
+	tap_is(g.reply, "{\"code\":0}", "  the request's answer all the same");
+	store_gate_read_clear(&g);
+	tap_is_int(store_gate_read(s, step, "bob", bob.uid, NULL, &g, &cause),
+	    0, "read with no request id");
+	tap_ok(g.row != NULL && g.reply == NULL, "  no answer");
+	store_gate_read_clear(&g);
+	store_rollback(s);
+}
+
+/* Append a "note" audit row as who; 0 or the store's error. */
+static int
+conf_note(struct store *s, const struct store_actor *who, const char *what)
+{
+	struct store_audit_entry	 ae;
+	char				*cause = NULL;
+	int				 rc;
+
+	memset(&ae, 0, sizeof ae);
+	ae.action = "note";
+	ae.target = what;
+	if ((rc = store_audit_add(s, who, &ae, &cause)) != 0) {
+		printf("# %s: %s\n", what, cause);
+		free(cause);
+	}
+	return (rc);
+}
+
+/*
+ * The audit head a write transaction keeps (from a gate read or its
+ * first audit row) is never used after it ends, when another connection
+ * may write, nor after a rollback took back the rows it counted: the
+ * chain verifies clean.
+ */
+static void
+conf_audit_head(struct store *s, const char *target)
+{
+	struct store_gate_read	 g;
+	struct store_verify	 v;
+	struct store		*other;
+	char			*cause = NULL;
+
+	if (store_open(target, STORE_F_NOCREATE, &other, &cause) != 0) {
+		printf("Bail out! %s\n", cause);
+		exit(1);
+	}
+	tap_is_int(store_begin(s, &cause), 0, "audit head: begin");
+	tap_is_int(store_gate_read(s, 999999, "bob", bob.uid, NULL, &g,
+	    &cause), 0, "  the head read with a gate");
+	store_gate_read_clear(&g);
+	tap_is_int(conf_note(s, &alice, "kept 1"), 0, "  a row after it");
+	tap_is_int(conf_note(s, &alice, "kept 2"), 0, "  and another");
+	tap_is_int(store_commit(s, &cause), 0, "  commit");
+	tap_is_int(conf_note(other, &bob, "other"), 0,
+	    "another connection writes a row between");
+	tap_is_int(store_begin(s, &cause), 0, "begin again");
+	tap_is_int(conf_note(s, &alice, "after other"), 0,
+	    "  a row after the other's");
+	tap_is_int(store_begin(s, &cause), 0, "  a savepoint");
+	tap_is_int(conf_note(s, &alice, "undone"), 0, "    a row in it");
+	store_rollback(s);
+	tap_is_int(conf_note(s, &alice, "after undone"), 0,
+	    "  a row after the savepoint rolled back");
+	tap_is_int(store_commit(s, &cause), 0, "  commit");
+	tap_is_int(store_begin(s, &cause), 0, "begin");
+	tap_is_int(conf_note(s, &alice, "rolled back"), 0, "  a row");
+	store_rollback(s);
+	tap_is_int(conf_note(s, &alice, "alone"), 0,
+	    "a row in its own transaction after a rollback");
+	tap_is_int(conf_note(other, &bob, "other again"), 0,
+	    "the other connection's again");
+	tap_is_int(store_audit_verify(s, &v, &cause), 0, "verify the chain");
+	tap_is_int(v.nproblems, 0, "  no problem");
+	store_verify_clear(&v);
+	store_close(other);
 }
 
 /* Templates: versions, a stale save refused, history, soft removal. */
@@ -770,6 +910,7 @@ main(void)
 	conf_transitions(s);
 	conf_transactions(s);
 	conf_gates(s);
+	conf_gate_read(s);
 	conf_templates(s);
 	conf_schedules(s);
 	conf_timers(s);
@@ -780,6 +921,7 @@ main(void)
 	conf_prune(s);
 	conf_status(s);
 	conf_audit(s);
+	conf_audit_head(s, target);
 	store_close(s);
 
 	tap_is_int(store_open(target, STORE_F_NOCREATE, &s, &cause), 0,

@@ -16,6 +16,7 @@
 
 /* test-util.c: the util layer: UTF-8, positions, names, buffers, JSON. */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,7 @@ static void	test_json(void);
 static void	test_age(void);
 static void	test_sha256(void);
 static void	test_mask(void);
+static void	test_dlib(void);
 
 /* Table of byte strings and whether they are valid UTF-8. */
 static void
@@ -246,6 +248,7 @@ main(void)
 	test_age();
 	test_sha256();
 	test_mask();
+	test_dlib();
 	return (tap_done());
 }
 
@@ -294,4 +297,67 @@ test_mask(void)
 	buf_free(&carry);
 	buf_free(&out);
 	mask_free(m);
+}
+
+/*
+ * A library loaded when first needed: every function found, or none and
+ * why (no such library; one of the functions missing), and once loaded
+ * not loaded again.
+ */
+static void
+test_dlib(void)
+{
+	struct fns {
+		size_t	(*strlen)(const char *);
+		int	(*atoi)(const char *);
+	}				 t, before;
+	static const char *const	 libc[] = { "libc.so.6", NULL };
+	static const char *const	 none[] = { "libsluice-none.so.9",
+	    "libsluice-none.so", NULL };
+	static const struct dlib_sym	 syms[] = {
+		{ "strlen", offsetof(struct fns, strlen) },
+		{ "atoi", offsetof(struct fns, atoi) },
+	};
+	static const struct dlib_sym	 missing[] = {
+		{ "strlen", offsetof(struct fns, strlen) },
+		{ "sluice_no_such_function", offsetof(struct fns, atoi) },
+	};
+	struct dlib			 lib = { libc, syms, nitems(syms), &t,
+	    sizeof t, "the test needs libc", NULL };
+	struct dlib			 gone = { none, syms, nitems(syms), &t,
+	    sizeof t, "the test needs libsluice-none", NULL };
+	struct dlib			 old = { libc, missing, nitems(missing),
+	    &t, sizeof t, "the test needs a newer libc", NULL };
+	char				*cause = NULL;
+	int				 rc;
+
+	memset(&t, 0, sizeof t);
+	tap_ok(dlib_need(&lib, &cause) == 0 && cause == NULL &&
+	    lib.handle != NULL, "dlib: libc loads");
+	tap_ok(t.strlen != NULL && t.strlen("four") == 4 &&
+	    t.atoi != NULL && t.atoi("42") == 42, "dlib: its functions work");
+	memset(&t, 0, sizeof t);
+	tap_ok(dlib_need(&lib, &cause) == 0 && t.strlen == NULL,
+	    "dlib: loaded once, not again");
+
+	before = t;
+	rc = dlib_need(&gone, &cause);
+	tap_ok(rc == -1 && cause != NULL &&
+	    strncmp(cause, "the test needs libsluice-none: cannot load "
+	    "libsluice-none.so.9", 62) == 0,
+	    "dlib: a library that is not there: %s",
+	    cause != NULL ? cause : "(no reason)");
+	tap_ok(gone.handle == NULL && memcmp(&t, &before, sizeof t) == 0,
+	    "dlib: the table is left");
+	free(cause);
+	cause = NULL;
+
+	rc = dlib_need(&old, &cause);
+	tap_ok(rc == -1 && cause != NULL &&
+	    strstr(cause, "has no sluice_no_such_function") != NULL,
+	    "dlib: a function missing: %s",
+	    cause != NULL ? cause : "(no reason)");
+	tap_ok(old.handle == NULL && memcmp(&t, &before, sizeof t) == 0,
+	    "dlib: none of the table is filled when one is missing");
+	free(cause);
 }
