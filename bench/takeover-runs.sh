@@ -168,13 +168,14 @@ EOF2
 		[ $i -lt 600 ] || { echo "# the new run never ran" >&2; break; }
 		sleep 0.1
 	done
-	if [ "$TR_KIND" = pg ]; then
-		kill "$(node_pid 2)"
-		wait "$(node_pid 2)" 2>/dev/null
-	else
-		kill "$EPID"
-		wait "$EPID" 2>/dev/null
-	fi
+	# A stopping engine waits for its running steps: signalled again,
+	# it interrupts them (and its trace is written as it exits).
+	_p=${EPID:-}
+	[ "$TR_KIND" != pg ] || _p=$(node_pid 2)
+	kill "$_p"
+	sleep 0.5
+	kill "$_p" 2>/dev/null
+	wait "$_p" 2>/dev/null
 	t0=$(head -n 1 "$T_DIR/t0")
 	c=$(awk '$1 == "C" { print $2; exit }' "$T_DIR/trace" 2>/dev/null)
 	s=$(awk '$1 == "S" { print $2; exit }' "$T_DIR/trace" 2>/dev/null)
