@@ -58,7 +58,8 @@ approve() {
 	k=0
 	while [ "$(wc -l <"$B_DIR/accepted")" -lt "$3" ]; do
 		k=$((k + 1))
-		[ "$k" -lt 500 ] || { echo "$0: $1 never connected" >&2; exit 1; }
+		[ "$k" -lt 500 ] ||
+		    { echo "$0: $1 never connected" >&2; exit 1; }
 		sleep 0.002
 	done
 	tail -n 1 "$B_DIR/accepted" >>"$B_DIR/at.$2"
@@ -108,5 +109,6 @@ done
 rounds_summary "$B_DIR/figures" "cli start" "$n" approves "$B_DIR/medians"
 [ -n "${SLUICE_BEFORE:-}" ] || exit 0
 awk '{ m[$1] = $2 } END { if (m["before"] > 0)
-	printf "cli start ratio: after/before p50 %.2f\n", m["after"] / m["before"] }' \
+	printf "cli start ratio: after/before p50 %.2f\n",
+	    m["after"] / m["before"] }' \
     "$B_DIR/medians"

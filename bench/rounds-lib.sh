@@ -18,7 +18,9 @@ rounds_summary() {
 					if (a[j] < a[i]) {
 						t = a[i]; a[i] = a[j]; a[j] = t
 					}
-			t = m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+			t = (a[m / 2] + a[m / 2 + 1]) / 2
+			if (m % 2)
+				t = a[(m + 1) / 2]
 			return (t)
 		}
 		{ m++; p[m] = $2; q[m] = $3 }

@@ -27,10 +27,10 @@
 #include "util/util.h"
 #include "ui/curses-lib.h"
 
-struct curses_lib	 curses_lib;
+struct ui_curses	 ui_curses;
 
 static const struct dlib_sym curses_lib_symbols[] = {
-#define CURSES_LIB_SYMBOL(name) { #name, offsetof(struct curses_lib, name) },
+#define CURSES_LIB_SYMBOL(name) { #name, offsetof(struct ui_curses, name) },
 	CURSES_LIB_NAMES(CURSES_LIB_SYMBOL)
 #undef CURSES_LIB_SYMBOL
 };
@@ -39,14 +39,14 @@ static const char *const curses_lib_sonames[] = {
 };
 static struct dlib curses_dlib = {
 	curses_lib_sonames, curses_lib_symbols, nitems(curses_lib_symbols),
-	&curses_lib, sizeof curses_lib,
+	&ui_curses, sizeof ui_curses,
 	"the console needs ncurses, which is missing (install libncursesw6)",
 	NULL
 };
 
 /* Load ncurses once; 0, or -1 and why (then nothing is half loaded). */
 int
-curses_lib_load(char **cause)
+ui_curses_load(char **cause)
 {
 	return (dlib_need(&curses_dlib, cause));
 }

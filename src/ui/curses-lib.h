@@ -20,7 +20,7 @@
  * mapped and relocated at the start of every command, some 0.3 ms,
  * though only the console draws.  The console's files include this
  * instead of <curses.h>: their calls (and the variables curses.h's
- * macros use) go through curses_lib, whose members have ncurses's own
+ * macros use) go through ui_curses, whose members have ncurses's own
  * declared types.
  */
 
@@ -75,15 +75,15 @@
 	X(wnoutrefresh) \
 	X(wvline)
 
-struct curses_lib {
+struct ui_curses {
 #define CURSES_LIB_MEMBER(name) __typeof__(name) *name;
 	CURSES_LIB_NAMES(CURSES_LIB_MEMBER)
 #undef CURSES_LIB_MEMBER
 };
 
-extern struct curses_lib	 curses_lib;
+extern struct ui_curses	 ui_curses;
 
-int	 curses_lib_load(char **);
+int	 ui_curses_load(char **);
 
 /*
  * Functions by function-like macros, so that a member of the same name
@@ -92,83 +92,83 @@ int	 curses_lib_load(char **);
  */
 #ifndef CURSES_LIB_DEFINE
 #undef acs_map
-#define acs_map	(*curses_lib.acs_map)
+#define acs_map	(*ui_curses.acs_map)
 #undef beep
-#define beep(...)	(*curses_lib.beep)(__VA_ARGS__)
+#define beep(...)	(*ui_curses.beep)(__VA_ARGS__)
 #undef clearok
-#define clearok(...)	(*curses_lib.clearok)(__VA_ARGS__)
+#define clearok(...)	(*ui_curses.clearok)(__VA_ARGS__)
 #undef curs_set
-#define curs_set(...)	(*curses_lib.curs_set)(__VA_ARGS__)
+#define curs_set(...)	(*ui_curses.curs_set)(__VA_ARGS__)
 #undef curscr
-#define curscr	(*curses_lib.curscr)
+#define curscr	(*ui_curses.curscr)
 #undef def_prog_mode
-#define def_prog_mode(...)	(*curses_lib.def_prog_mode)(__VA_ARGS__)
+#define def_prog_mode(...)	(*ui_curses.def_prog_mode)(__VA_ARGS__)
 #undef delscreen
-#define delscreen(...)	(*curses_lib.delscreen)(__VA_ARGS__)
+#define delscreen(...)	(*ui_curses.delscreen)(__VA_ARGS__)
 #undef doupdate
-#define doupdate(...)	(*curses_lib.doupdate)(__VA_ARGS__)
+#define doupdate(...)	(*ui_curses.doupdate)(__VA_ARGS__)
 #undef endwin
-#define endwin(...)	(*curses_lib.endwin)(__VA_ARGS__)
+#define endwin(...)	(*ui_curses.endwin)(__VA_ARGS__)
 #undef getcchar
-#define getcchar(...)	(*curses_lib.getcchar)(__VA_ARGS__)
+#define getcchar(...)	(*ui_curses.getcchar)(__VA_ARGS__)
 #undef getmouse
-#define getmouse(...)	(*curses_lib.getmouse)(__VA_ARGS__)
+#define getmouse(...)	(*ui_curses.getmouse)(__VA_ARGS__)
 #undef has_colors
-#define has_colors(...)	(*curses_lib.has_colors)(__VA_ARGS__)
+#define has_colors(...)	(*ui_curses.has_colors)(__VA_ARGS__)
 #undef init_pair
-#define init_pair(...)	(*curses_lib.init_pair)(__VA_ARGS__)
+#define init_pair(...)	(*ui_curses.init_pair)(__VA_ARGS__)
 #undef intrflush
-#define intrflush(...)	(*curses_lib.intrflush)(__VA_ARGS__)
+#define intrflush(...)	(*ui_curses.intrflush)(__VA_ARGS__)
 #undef keypad
-#define keypad(...)	(*curses_lib.keypad)(__VA_ARGS__)
+#define keypad(...)	(*ui_curses.keypad)(__VA_ARGS__)
 #undef mousemask
-#define mousemask(...)	(*curses_lib.mousemask)(__VA_ARGS__)
+#define mousemask(...)	(*ui_curses.mousemask)(__VA_ARGS__)
 #undef newterm
-#define newterm(...)	(*curses_lib.newterm)(__VA_ARGS__)
+#define newterm(...)	(*ui_curses.newterm)(__VA_ARGS__)
 #undef nodelay
-#define nodelay(...)	(*curses_lib.nodelay)(__VA_ARGS__)
+#define nodelay(...)	(*ui_curses.nodelay)(__VA_ARGS__)
 #undef noecho
-#define noecho(...)	(*curses_lib.noecho)(__VA_ARGS__)
+#define noecho(...)	(*ui_curses.noecho)(__VA_ARGS__)
 #undef nonl
-#define nonl(...)	(*curses_lib.nonl)(__VA_ARGS__)
+#define nonl(...)	(*ui_curses.nonl)(__VA_ARGS__)
 #undef raw
-#define raw(...)	(*curses_lib.raw)(__VA_ARGS__)
+#define raw(...)	(*ui_curses.raw)(__VA_ARGS__)
 #undef reset_prog_mode
-#define reset_prog_mode(...)	(*curses_lib.reset_prog_mode)(__VA_ARGS__)
+#define reset_prog_mode(...)	(*ui_curses.reset_prog_mode)(__VA_ARGS__)
 #undef resizeterm
-#define resizeterm(...)	(*curses_lib.resizeterm)(__VA_ARGS__)
+#define resizeterm(...)	(*ui_curses.resizeterm)(__VA_ARGS__)
 #undef set_escdelay
-#define set_escdelay(...)	(*curses_lib.set_escdelay)(__VA_ARGS__)
+#define set_escdelay(...)	(*ui_curses.set_escdelay)(__VA_ARGS__)
 #undef start_color
-#define start_color(...)	(*curses_lib.start_color)(__VA_ARGS__)
+#define start_color(...)	(*ui_curses.start_color)(__VA_ARGS__)
 #undef stdscr
-#define stdscr	(*curses_lib.stdscr)
+#define stdscr	(*ui_curses.stdscr)
 #undef tigetstr
-#define tigetstr(...)	(*curses_lib.tigetstr)(__VA_ARGS__)
+#define tigetstr(...)	(*ui_curses.tigetstr)(__VA_ARGS__)
 #undef use_default_colors
-#define use_default_colors(...)	(*curses_lib.use_default_colors)(__VA_ARGS__)
+#define use_default_colors(...)	(*ui_curses.use_default_colors)(__VA_ARGS__)
 #undef waddch
-#define waddch(...)	(*curses_lib.waddch)(__VA_ARGS__)
+#define waddch(...)	(*ui_curses.waddch)(__VA_ARGS__)
 #undef waddnwstr
-#define waddnwstr(...)	(*curses_lib.waddnwstr)(__VA_ARGS__)
+#define waddnwstr(...)	(*ui_curses.waddnwstr)(__VA_ARGS__)
 #undef wattrset
-#define wattrset(...)	(*curses_lib.wattrset)(__VA_ARGS__)
+#define wattrset(...)	(*ui_curses.wattrset)(__VA_ARGS__)
 #undef werase
-#define werase(...)	(*curses_lib.werase)(__VA_ARGS__)
+#define werase(...)	(*ui_curses.werase)(__VA_ARGS__)
 #undef wget_wch
-#define wget_wch(...)	(*curses_lib.wget_wch)(__VA_ARGS__)
+#define wget_wch(...)	(*ui_curses.wget_wch)(__VA_ARGS__)
 #undef wgetch
-#define wgetch(...)	(*curses_lib.wgetch)(__VA_ARGS__)
+#define wgetch(...)	(*ui_curses.wgetch)(__VA_ARGS__)
 #undef whline
-#define whline(...)	(*curses_lib.whline)(__VA_ARGS__)
+#define whline(...)	(*ui_curses.whline)(__VA_ARGS__)
 #undef win_wch
-#define win_wch(...)	(*curses_lib.win_wch)(__VA_ARGS__)
+#define win_wch(...)	(*ui_curses.win_wch)(__VA_ARGS__)
 #undef wmove
-#define wmove(...)	(*curses_lib.wmove)(__VA_ARGS__)
+#define wmove(...)	(*ui_curses.wmove)(__VA_ARGS__)
 #undef wnoutrefresh
-#define wnoutrefresh(...)	(*curses_lib.wnoutrefresh)(__VA_ARGS__)
+#define wnoutrefresh(...)	(*ui_curses.wnoutrefresh)(__VA_ARGS__)
 #undef wvline
-#define wvline(...)	(*curses_lib.wvline)(__VA_ARGS__)
+#define wvline(...)	(*ui_curses.wvline)(__VA_ARGS__)
 #endif
 
 #endif /* CURSES_LIB_H */

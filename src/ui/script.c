@@ -159,7 +159,7 @@ ui_script_open(struct ui *ui, char **cause)
 	struct ui_script	*s;
 	FILE			*out, *in;
 
-	if (curses_lib_load(cause) != 0)
+	if (ui_curses_load(cause) != 0)
 		return (-1);
 	s = xcalloc(1, sizeof *s);
 	s->path = getenv("SLUICE_SCRIPT");

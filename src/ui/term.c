@@ -200,7 +200,7 @@ ui_term_open(struct ui *ui, char **cause)
 		    "use sluice list, show, gates (see sluice --help)");
 		return (-1);
 	}
-	if (curses_lib_load(cause) != 0)
+	if (ui_curses_load(cause) != 0)
 		return (-1);
 	if (tcgetattr(STDIN_FILENO, &term_saved) == 0)
 		term_have_saved = 1;

@@ -24,8 +24,8 @@ loaded() {
 }
 
 loaded --version
-grep -q 'file=libc\.so' "$T_DIR/ld" ||
-    skip_all "the dynamic loader says nothing under LD_DEBUG=files (not glibc's)"
+why="the dynamic loader says nothing under LD_DEBUG=files (not glibc's)"
+grep -q 'file=libc\.so' "$T_DIR/ld" || skip_all "$why"
 expect_rc 0 "--version exits 0"
 ! grep -q 'libsqlite3' "$T_DIR/ld"
 ok $? "--version does not load SQLite"
