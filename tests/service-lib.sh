@@ -21,7 +21,13 @@ grp=""
 svc_cleanup() {
 	cleanup
 	for u in $SVC_MADE; do
-		userdel "$u" 2>/dev/null
+		# A member's last command may still be exiting: userdel
+		# refuses an account with a process.
+		_k=0
+		while ! userdel "$u" 2>/dev/null && [ $_k -lt 50 ]; do
+			_k=$((_k + 1))
+			sleep 0.1
+		done
 		groupdel "$u" 2>/dev/null
 	done
 	[ -n "$grp" ] && groupdel "$grp" 2>/dev/null

@@ -176,10 +176,16 @@ is "$SCR_STATUS" 0 "  and quits cleanly"
 # --- the WAL stays small while members read ---------------------------------
 
 # Two members reading all the time, as open consoles do, over 300 runs.
-as "$alice" sh -c 'while :; do "$1" list >/dev/null 2>&1; sleep 0.2; done' sh \
+# setpriv itself in the background, not the as function: then $! is the
+# loop (setpriv execs it) and kill ends it; killing a function's subshell
+# would leave the loop running as the member, and their account could
+# not be removed at exit.
+setpriv --reuid="$alice" --regid="$(id -g "$alice")" --init-groups \
+    sh -c 'while :; do "$1" list >/dev/null 2>&1; sleep 0.2; done' sh \
     "$SLUICE" &
 r1=$!
-as "$bob" sh -c 'while :; do "$1" show "$2" --json >/dev/null 2>&1; sleep 0.2; done' \
+setpriv --reuid="$bob" --regid="$(id -g "$bob")" --init-groups \
+    sh -c 'while :; do "$1" show "$2" --json >/dev/null 2>&1; sleep 0.2; done' \
     sh "$SLUICE" "$gwf" &
 r2=$!
 umask 000
