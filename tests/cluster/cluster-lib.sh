@@ -225,6 +225,11 @@ cl_done() {
 
 cl_cleanup() {
 	for _p in $CL_PIDS; do
+		# Only a process still ours (our child): a node killed in an
+		# earlier round is gone, and its pid may be another test's
+		# process by now (200 kill rounds go through many pids).
+		[ "$(sed -n 's/.*) [A-Za-z] \([0-9]*\) .*/\1/p' \
+		    "/proc/$_p/stat" 2>/dev/null)" = "$$" ] || continue
 		kill -CONT "$_p" 2>/dev/null
 		kill -9 "$_p" 2>/dev/null
 	done
