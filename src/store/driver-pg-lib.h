@@ -64,6 +64,7 @@
 	X(PQresultStatus) \
 	X(PQsendPrepare) \
 	X(PQsendQueryParams) \
+	X(PQsendQuery) \
 	X(PQsendQueryPrepared) \
 	X(PQsetNoticeProcessor) \
 	X(PQsocket) \
@@ -116,6 +117,7 @@ int	 pg_lib_load(char **);
 #define PQresultStatus	(*pg_lib.PQresultStatus)
 #define PQsendPrepare	(*pg_lib.PQsendPrepare)
 #define PQsendQueryParams	(*pg_lib.PQsendQueryParams)
+#define PQsendQuery	(*pg_lib.PQsendQuery)
 #define PQsendQueryPrepared	(*pg_lib.PQsendQueryPrepared)
 #define PQsetNoticeProcessor	(*pg_lib.PQsetNoticeProcessor)
 #define PQsocket	(*pg_lib.PQsocket)
