@@ -48,7 +48,7 @@ static void	 engine_dag_latest(const struct flow *,
 		     const struct store_step *, size_t, struct dag_latest *);
 static int	 engine_dag_ended(enum step_status);
 static int	 engine_dag_step(struct engine *, struct ewf *, int,
-		     struct dag_latest *, cJSON **);
+		     struct dag_latest *, cJSON **, int *);
 
 /* Is a row's status the end of its step, as a dependency? */
 static int
@@ -80,11 +80,12 @@ engine_dag_latest(const struct flow *f, const struct store_step *rows,
 
 /*
  * Decide step spec when it is due: 0 to go on with the pass, -1 when
- * the run ended.  *scope is built the first time a condition needs it.
+ * the run ended.  *scope is built the first time a condition needs it;
+ * *decided counts the decisions that wrote (all but waiting).
  */
 static int
 engine_dag_step(struct engine *e, struct ewf *wf, int spec,
-    struct dag_latest *latest, cJSON **scope)
+    struct dag_latest *latest, cJSON **scope, int *decided)
 {
 	const struct flow_step	*st = &wf->flow->steps[spec];
 	struct flow_dag_end	*ends;
@@ -120,6 +121,8 @@ engine_dag_step(struct engine *e, struct ewf *wf, int spec,
 	free(ends);
 	memset(&o, 0, sizeof o);
 	o.parent_id = newest;
+	if (v != FLOW_DAG_WAIT)
+		(*decided)++;
 	switch (v) {
 	case FLOW_DAG_WAIT:
 		break;
@@ -157,19 +160,39 @@ engine_dag_step(struct engine *e, struct ewf *wf, int spec,
 void
 engine_dag_advance(struct engine *e, struct ewf *wf)
 {
-	const struct flow	*f = wf->flow;
 	struct store_step	*rows;
-	struct dag_latest	*latest;
-	cJSON			*scope = NULL;
-	size_t			 n, k;
+	size_t			 n;
 	char			*cause = NULL;
-	int			 spec;
 
-	if (wf->ended || f->form == FLOW_FORM_STEPS || f->order == NULL)
+	if (wf->ended || wf->flow->form == FLOW_FORM_STEPS ||
+	    wf->flow->order == NULL)
 		return;
 	engine_txn(e);
 	if (store_step_list(e->store, wf->id, &rows, &n, &cause) != 0)
 		engine_store_fatal(e, cause);
+	engine_dag_advance_rows(e, wf, rows, n);
+	store_steps_free(rows, n);
+}
+
+/*
+ * engine_dag_advance from the run's rows as read (recovery reads every
+ * run's at once: store_recover_dag_rows), in the order they were made.
+ * Returns how many decisions wrote: after one, rows read before it may
+ * be stale.
+ */
+int
+engine_dag_advance_rows(struct engine *e, struct ewf *wf,
+    const struct store_step *rows, size_t n)
+{
+	const struct flow	*f = wf->flow;
+	struct dag_latest	*latest;
+	cJSON			*scope = NULL;
+	size_t			 k;
+	int			 spec, decided = 0;
+
+	if (wf->ended || f->form == FLOW_FORM_STEPS || f->order == NULL)
+		return (0);
+	engine_txn(e);
 	latest = xcalloc(f->nsteps + 1, sizeof *latest);
 	engine_dag_latest(f, rows, n, latest);
 	wf->refs++;	/* failing the run must not free it under us */
@@ -177,14 +200,15 @@ engine_dag_advance(struct engine *e, struct ewf *wf)
 		spec = f->order[k];
 		if (f->steps[spec].ndeps == 0)
 			continue;
-		if (engine_dag_step(e, wf, spec, latest, &scope) != 0)
+		if (engine_dag_step(e, wf, spec, latest, &scope,
+		    &decided) != 0)
 			break;
 	}
 	cJSON_Delete(scope);
 	free(latest);
-	store_steps_free(rows, n);
 	if (--wf->refs == 0 && wf->ended)
 		engine_wf_free(e, wf);
+	return (decided);
 }
 
 /* A DAG run begins: every step with no dependencies starts. */

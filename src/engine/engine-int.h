@@ -542,6 +542,10 @@ void		 engine_foreach_gate_decided(struct engine *, struct estep *,
 		     const char *);
 void		 engine_foreach_resume(struct engine *,
 		     const struct store_step *);
+void		 engine_foreach_resume_read(struct engine *,
+		     const struct store_step *,
+		     const struct store_recover_foreach *,
+		     const struct store_step *, size_t);
 void		 engine_foreach_rerun(struct engine *, struct ewf *,
 		     const struct store_step *, struct buf *);
 int		 engine_foreach_retry(struct engine *, const struct store_inbox *,
@@ -707,6 +711,14 @@ char		*engine_wf_output(struct engine *, struct ewf *);
 int		 engine_recover(struct engine *, char **);
 void		 engine_leftovers_check(struct engine *);
 void		 engine_leftovers_free(struct engine *);
+
+/*
+ * recover-batch.c: a takeover's for-each and DAG runs go on from reads
+ * made for all of them at once.
+ */
+void		 engine_recover_foreachs(struct engine *,
+		     const struct store_step *, size_t);
+void		 engine_recover_dag(struct engine *);
 
 /*
  * workflow.c: creating a workflow (from a start command, a schedule's
@@ -915,6 +927,8 @@ int		 engine_when_skip(struct engine *, struct estep *);
 /* dag.c: the DAG form: what starts with the run, what each end decides. */
 void		 engine_dag_begin(struct engine *, struct ewf *);
 void		 engine_dag_advance(struct engine *, struct ewf *);
+int		 engine_dag_advance_rows(struct engine *, struct ewf *,
+		     const struct store_step *, size_t);
 /* handler.c: a run's on_failure and finally. */
 int		 engine_handler_is(const struct estep *);
 int		 engine_handler_begin(struct engine *, struct ewf *,

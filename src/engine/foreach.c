@@ -54,6 +54,13 @@ static void	 foreach_ask(struct engine *, struct ewf *,
 static const struct flow_foreach *foreach_spec(const struct ewf *,
 		     const struct engine_foreach *);
 static size_t	 foreach_batch_of(const struct engine_foreach *, int64_t);
+static struct engine_foreach *foreach_make(struct ewf *,
+		     const struct store_step *);
+static void	 foreach_gates_apply(struct engine_foreach *,
+		     const struct store_step *, size_t);
+static void	 foreach_pump(struct engine *, struct ewf *,
+		     struct engine_foreach *,
+		     const struct store_recover_foreach *);
 
 /* The for-each options of a for-each in flight. */
 static const struct flow_foreach *
@@ -119,19 +126,20 @@ foreach_count(const struct store_item *it, void *arg)
 	return (0);
 }
 
-/* What a for-each's gate rows say: batches let through, failures forgiven. */
+/*
+ * What a for-each's gate rows (oldest first) say: the gate waiting,
+ * batches let through, failures forgiven.
+ */
 static void
-foreach_load_gates(struct engine *e, struct engine_foreach *fe)
+foreach_gates_apply(struct engine_foreach *fe, const struct store_step *rows,
+    size_t n)
 {
-	struct store_step	*rows;
 	struct flow_policy	 p;
 	cJSON			*r, *v;
 	const char		*decision;
-	size_t			 n, i;
+	size_t			 i;
 	char			*cause = NULL;
 
-	if (store_item_gates(e->store, fe->id, &rows, &n, &cause) != 0)
-		engine_store_fatal(e, cause);
 	for (i = 0; i < n; i++) {
 		if (rows[i].status == STEP_WAITING) {
 			fe->gate = rows[i].id;
@@ -163,7 +171,34 @@ foreach_load_gates(struct engine *e, struct engine_foreach *fe)
 		flow_policy_free(&p);
 		cJSON_Delete(r);
 	}
-	store_steps_free(rows, n);
+}
+
+/*
+ * A for-each in memory from its row, before its items and gates are
+ * counted in; NULL when the row's step is no for-each of the flow.
+ */
+static struct engine_foreach *
+foreach_make(struct ewf *wf, const struct store_step *row)
+{
+	struct engine_foreach	*fe;
+	const struct flow_foreach *ffe;
+	int			 spec;
+
+	spec = flow_find(wf->flow, row->step_key);
+	if (spec < 0 || (ffe = wf->flow->steps[spec].foreach) == NULL)
+		return (NULL);
+	fe = xcalloc(1, sizeof *fe);
+	fe->id = row->id;
+	fe->root = row->item_of != 0 ? row->item_of : row->id;
+	fe->spec = spec;
+	fe->fanout_id = row->fanout_id;
+	fe->branch_no = row->branch_no;
+	fe->attempt = row->attempt;
+	fe->visit = row->visit;
+	fe->n = (int)row->items;
+	fe->nbatches = flow_foreach_batches(ffe, (size_t)fe->n, &fe->ends);
+	fe->budget = flow_foreach_budget(ffe, (size_t)fe->n);
+	return (fe);
 }
 
 /* Read a for-each row and its items' state into memory. */
@@ -171,33 +206,22 @@ struct engine_foreach *
 engine_foreach_load(struct engine *e, struct ewf *wf, int64_t id)
 {
 	struct engine_foreach	*fe;
-	struct store_step	*row;
-	const struct flow_foreach *ffe;
+	struct store_step	*row, *gates;
+	size_t			 n;
 	char			*cause = NULL;
-	int			 spec;
 
 	if (store_step_get(e->store, id, &row, &cause) != 0)
 		engine_store_fatal(e, cause);
-	spec = flow_find(wf->flow, row->step_key);
-	if (spec < 0 || (ffe = wf->flow->steps[spec].foreach) == NULL) {
-		store_step_free(row);
-		return (NULL);
-	}
-	fe = xcalloc(1, sizeof *fe);
-	fe->id = id;
-	fe->root = row->item_of != 0 ? row->item_of : id;
-	fe->spec = spec;
-	fe->fanout_id = row->fanout_id;
-	fe->branch_no = row->branch_no;
-	fe->attempt = row->attempt;
-	fe->visit = row->visit;
-	fe->n = (int)row->items;
+	fe = foreach_make(wf, row);
 	store_step_free(row);
-	fe->nbatches = flow_foreach_batches(ffe, (size_t)fe->n, &fe->ends);
-	fe->budget = flow_foreach_budget(ffe, (size_t)fe->n);
+	if (fe == NULL)
+		return (NULL);
 	if (store_items_each(e->store, fe->root, foreach_count, fe) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
-	foreach_load_gates(e, fe);
+	if (store_item_gates(e->store, fe->id, &gates, &n, &cause) != 0)
+		engine_store_fatal(e, cause);
+	foreach_gates_apply(fe, gates, n);
+	store_steps_free(gates, n);
 	TAILQ_INSERT_TAIL(&wf->foreachs, fe, entry);
 	return (fe);
 }
@@ -514,6 +538,18 @@ void
 engine_foreach_pump(struct engine *e, struct ewf *wf,
     struct engine_foreach *fe)
 {
+	foreach_pump(e, wf, fe, NULL);
+}
+
+/*
+ * engine_foreach_pump, with the items in flight and the first not ended
+ * given by read (recovery read them for every for-each at once), else
+ * read here.
+ */
+static void
+foreach_pump(struct engine *e, struct ewf *wf, struct engine_foreach *fe,
+    const struct store_recover_foreach *read)
+{
 	const struct flow_foreach *ffe = foreach_spec(wf, fe);
 	int64_t			 inflight, first, ran;
 	size_t			 k;
@@ -531,7 +567,10 @@ engine_foreach_pump(struct engine *e, struct ewf *wf,
 		free(fe->why);
 		fe->why = foreach_spent_why(e, wf, fe);
 	}
-	if (store_items_inflight(e->store, fe->root, &inflight) != 0 ||
+	if (read != NULL) {
+		inflight = read->inflight;
+		first = read->first;
+	} else if (store_items_inflight(e->store, fe->root, &inflight) != 0 ||
 	    store_items_first(e->store, fe->root, &first) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	if (fe->stopping) {
@@ -812,4 +851,35 @@ engine_foreach_resume(struct engine *e, const struct store_step *row)
 		return;
 	if ((fe = engine_foreach_of(e, wf, row->id, &fresh)) != NULL)
 		engine_foreach_pump(e, wf, fe);
+}
+
+/*
+ * engine_foreach_resume from what recovery read of every for-each in
+ * flight at once (recover-batch.c): read, the counts of its items, and
+ * its gate rows, oldest first.  The state and the pump are those the
+ * reads one by one give; a for-each that is not as read (in memory
+ * already, since an item of it ended during recovery; or no longer its
+ * current row) is read again on its own.
+ */
+void
+engine_foreach_resume_read(struct engine *e, const struct store_step *row,
+    const struct store_recover_foreach *read, const struct store_step *gates,
+    size_t ngates)
+{
+	struct engine_foreach	*fe;
+	struct ewf		*wf;
+
+	if ((wf = engine_wf_get(e, row->workflow_id)) == NULL || wf->ended)
+		return;
+	if (read == NULL || read->current != row->id ||
+	    foreach_find(wf, row->id) != NULL) {
+		engine_foreach_resume(e, row);
+		return;
+	}
+	if ((fe = foreach_make(wf, row)) == NULL)
+		return;
+	fe->failed = (int)read->failed;
+	foreach_gates_apply(fe, gates, ngates);
+	TAILQ_INSERT_TAIL(&wf->foreachs, fe, entry);
+	foreach_pump(e, wf, fe, read);
 }

@@ -59,7 +59,6 @@ static void	 engine_recover_look(struct engine *);
 static void	 engine_leftovers_start(struct engine *);
 static void	 engine_recover_hold(struct engine *,
 		     struct engine_leftovers *);
-static void	 engine_recover_dag(struct engine *);
 static void	 engine_leftovers_tick(void *);
 static void	 engine_leftovers_release(void *);
 static void	 engine_recover_interrupted(struct engine *,
@@ -574,31 +573,6 @@ engine_recover_interrupted(struct engine *e, const struct store_step *row,
 	engine_step_free(es);
 }
 
-/*
- * DAG runs decide again whatever is due, from their rows alone: the end
- * of a step and what it started commit together, so this finds nothing
- * unless a row was written by hand or by an older engine.
- */
-static void
-engine_recover_dag(struct engine *e)
-{
-	struct ewf	*wf;
-	int64_t		*ids = NULL;
-	size_t		 n = 0, i;
-
-	RB_FOREACH(wf, ewf_tree, &e->workflows) {
-		if (wf->ended || wf->flow->form == FLOW_FORM_STEPS)
-			continue;
-		ids = xreallocarray(ids, n + 1, sizeof *ids);
-		ids[n++] = wf->id;
-	}
-	for (i = 0; i < n; i++) {
-		if ((wf = engine_wf_get(e, ids[i])) != NULL)
-			engine_dag_advance(e, wf);
-	}
-	free(ids);
-}
-
 /* A step's passes, for a run recovery loaded. */
 static void
 engine_recover_visit(int64_t id, const char *key, int64_t n, void *arg)
@@ -693,10 +667,7 @@ engine_recover(struct engine *e, char **cause)
 			engine_step_ready(e, es);
 	}
 	store_steps_free(ready, nready);
-	for (i = 0; i < n; i++) {
-		if (rows[i].items > 0)
-			engine_foreach_resume(e, &rows[i]);
-	}
+	engine_recover_foreachs(e, rows, n);
 	engine_leftovers_start(e);
 	engine_recover_dag(e);
 

@@ -87,6 +87,7 @@ static size_t	keeper_kill_all(struct keeper_state *);
 static size_t	keeper_kill_escaped(struct keeper_state *);
 static int	keeper_watched(const struct keeper_state *, pid_t);
 static int	keeper_wait(const struct keeper_state *);
+static int	keeper_read(struct keeper_state *, int);
 
 /*
  * Start the keeper with a first deadline (0: none yet); its pid and our
@@ -185,7 +186,6 @@ keeper_main(int fd, int64_t deadline)
 	struct keeper_state	 ks;
 	struct sigaction	 sa;
 	sigset_t		 none;
-	char			 msg[FENCE_MSG_MAX];
 	ssize_t			 n;
 	int			 sig;
 
@@ -217,21 +217,22 @@ keeper_main(int fd, int64_t deadline)
 	ks.fd = fd;
 	ks.deadline = deadline;
 	for (;;) {
+		/*
+		 * Read what waits before looking at the clock: a keeper held
+		 * off the CPU past the deadline may find the leader's renewal,
+		 * sent in time, already queued; killing a healthy leader's
+		 * steps then would be a spurious stop.
+		 */
+		if (keeper_read(&ks, MSG_DONTWAIT) == -1)
+			break;
 		if (!ks.expired && fence_expired(ks.deadline)) {
 			ks.expired = 1;
 			fprintf(stderr, "sluice-fence: deadline passed with no "
 			    "renewal: stopped %zu step groups\n",
 			    keeper_kill_all(&ks));
 		}
-		if (keeper_wait(&ks) == 1) {
-			n = recv(fd, msg, sizeof msg - 1, 0);
-			if (n == 0)
-				break;
-			if (n > 0)
-				keeper_message(&ks, msg, (size_t)n);
-			else if (errno != EINTR && errno != EAGAIN)
-				break;
-		}
+		if (keeper_wait(&ks) == 1 && keeper_read(&ks, 0) == -1)
+			break;
 		keeper_prune(&ks);
 	}
 	if ((n = keeper_kill_all(&ks)) != 0) {
@@ -239,6 +240,28 @@ keeper_main(int fd, int64_t deadline)
 		    "%zd step groups\n", n);
 	}
 	_exit(0);
+}
+
+/*
+ * Read messages: every one waiting with MSG_DONTWAIT, else one.  -1 when
+ * the stream has ended (the leader is gone) or failed.
+ */
+static int
+keeper_read(struct keeper_state *ks, int flags)
+{
+	char	 msg[FENCE_MSG_MAX];
+	ssize_t	 n;
+
+	for (;;) {
+		n = recv(ks->fd, msg, sizeof msg - 1, flags);
+		if (n == 0)
+			return (-1);
+		if (n < 0)
+			return (errno == EINTR || errno == EAGAIN ? 0 : -1);
+		keeper_message(ks, msg, (size_t)n);
+		if (!(flags & MSG_DONTWAIT))
+			return (0);
+	}
 }
 
 /* Wait for a message, the deadline or the next prune; 1: a message. */

@@ -21,9 +21,7 @@
  * for a development install.
  */
 
-#include <dlfcn.h>
 #include <stddef.h>
-#include <string.h>
 
 #define PG_LIB_DEFINE	/* the real names here, not the redirections */
 #include "util/util.h"
@@ -31,46 +29,24 @@
 
 struct pg_lib	 pg_lib;
 
-static const struct {
-	const char	*name;
-	size_t		 offset;
-} pg_lib_symbols[] = {
+static const struct dlib_sym pg_lib_symbols[] = {
 #define PG_LIB_SYMBOL(name) { #name, offsetof(struct pg_lib, name) },
 	PG_LIB_FUNCS(PG_LIB_SYMBOL)
 #undef PG_LIB_SYMBOL
+};
+static const char *const pg_lib_sonames[] = {
+	"libpq.so.5", "libpq.so", NULL
+};
+static struct dlib pg_dlib = {
+	pg_lib_sonames, pg_lib_symbols, nitems(pg_lib_symbols),
+	&pg_lib, sizeof pg_lib,
+	"libpq, which postgresql: databases need, is missing or older "
+	"than PostgreSQL 14's (install libpq5)", NULL
 };
 
 /* Load libpq once; 0, or -1 and why (then nothing is half loaded). */
 int
 pg_lib_load(char **cause)
 {
-	static void	*handle;
-	struct pg_lib	 lib;
-	void		*h, *sym;
-	size_t		 i;
-
-	if (handle != NULL)
-		return (0);
-	if ((h = dlopen("libpq.so.5", RTLD_NOW|RTLD_LOCAL)) == NULL &&
-	    (h = dlopen("libpq.so", RTLD_NOW|RTLD_LOCAL)) == NULL) {
-		xasprintf(cause, "cannot load libpq, which postgresql: "
-		    "databases need (install libpq5): %s", dlerror());
-		return (-1);
-	}
-	memset(&lib, 0, sizeof lib);
-	for (i = 0; i < nitems(pg_lib_symbols); i++) {
-		if ((sym = dlsym(h, pg_lib_symbols[i].name)) == NULL) {
-			xasprintf(cause, "the libpq found has no %s (it is "
-			    "older than PostgreSQL 14's)",
-			    pg_lib_symbols[i].name);
-			dlclose(h);
-			return (-1);
-		}
-		/* POSIX: a function's address fits a data pointer. */
-		memcpy((char *)&lib + pg_lib_symbols[i].offset, &sym,
-		    sizeof sym);
-	}
-	pg_lib = lib;
-	handle = h;
-	return (0);
+	return (dlib_need(&pg_dlib, cause));
 }

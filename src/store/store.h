@@ -676,6 +676,21 @@ int		 store_recover_runs(struct store *,
 int		 store_recover_visits(struct store *,
 		     void (*)(int64_t, const char *, int64_t, void *), void *);
 
+/* recover-foreach.c: every for-each and DAG run in flight, at once. */
+struct store_recover_foreach {
+	int64_t		 root;		/* the for-each's first row */
+	int64_t		 current;	/* as store_foreach_current */
+	int64_t		 failed;	/* items whose latest row failed */
+	int64_t		 inflight;	/* as store_items_inflight */
+	int64_t		 first;		/* as store_items_first */
+};
+int		 store_recover_foreachs(struct store *,
+		     struct store_recover_foreach **, size_t *);
+int		 store_recover_foreach_gates(struct store *,
+		     struct store_step **, size_t *, char **);
+int		 store_recover_dag_rows(struct store *, struct store_step **,
+		     size_t *, char **);
+
 /*
  * foreach.c: a for-each's items (root: the for-each's first row).  An
  * item is its latest row; store_item is the part of it store_items_each

@@ -72,6 +72,7 @@ static void	 test_keeper_free(void);
 static void	 test_leader_killed(void);
 static void	 test_leader_stopped(void);
 static void	 test_escaped(void);
+static void	 test_renewal_waiting(void);
 
 /* Sleep for ms, whatever signals come. */
 static void
@@ -608,6 +609,46 @@ test_rm(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 	return (0);
 }
 
+
+/*
+ * A keeper held off the CPU past the deadline reads the renewal the leader
+ * sent in time before it looks at the clock: a group named to it just
+ * before the renewal is not killed.  (The keeper read one message a turn
+ * and looked at the clock first: it killed the group.)
+ */
+static void
+test_renewal_waiting(void)
+{
+	struct fence_keeper	*k;
+	pid_t			 pid, keeper;
+	int			 status;
+
+	k = keeper_start(200);
+	keeper = k->pid;
+	kill(k->pid, SIGSTOP);
+	if ((pid = fork()) == 0) {
+		setpgid(0, 0);
+		for (;;)
+			pause();
+	}
+	setpgid(pid, pid);
+	tap_ok(fence_send(k->fd, '+', pid) == 0 &&
+	    fence_keeper_renew(k, fence_now_ms() + 10000) == 0,
+	    "a group named, then a renewal, while the keeper is stopped");
+	sleep_ms(400);
+	kill(k->pid, SIGCONT);
+	sleep_ms(300);
+	tap_ok(!pid_gone(pid), "past the first deadline, the renewal read "
+	    "first: the group lives");
+	fence_keeper_forget(k, pid);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	fence_keeper_free(k);
+	waitpid(keeper, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "the keeper let go exits 0");
+}
+
 int
 main(void)
 {
@@ -627,6 +668,7 @@ main(void)
 	test_leader_killed();
 	test_leader_stopped();
 	test_escaped();
+	test_renewal_waiting();
 
 	nftw(tmpdir, test_rm, 16, FTW_DEPTH | FTW_PHYS);
 	return (tap_done());
