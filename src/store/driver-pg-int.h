@@ -207,6 +207,7 @@ int		 store_pg_heard(struct store_conn *, int,
 /* driver-pg-wait.c: waits for the server's answer, bounded. */
 int		 pg_ready(PGconn *, const struct pg_bound *, char **);
 PGresult	*pg_get_result(struct pg_conn *);
+PGresult	*pg_last(PGconn *, int, const struct pg_bound *, char **);
 PGresult	*pg_exec_bounded(struct pg_conn *, const char *);
 void		 pg_wait_bound(struct store_conn *, int64_t, int64_t,
 		     void (*)(void *), void *);

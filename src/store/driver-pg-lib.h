@@ -62,6 +62,7 @@
 	X(PQprepare) \
 	X(PQresultErrorField) \
 	X(PQresultStatus) \
+	X(PQsendDescribePrepared) \
 	X(PQsendPrepare) \
 	X(PQsendQueryParams) \
 	X(PQsendQuery) \
@@ -115,6 +116,7 @@ int	 pg_lib_load(char **);
 #define PQprepare	(*pg_lib.PQprepare)
 #define PQresultErrorField	(*pg_lib.PQresultErrorField)
 #define PQresultStatus	(*pg_lib.PQresultStatus)
+#define PQsendDescribePrepared	(*pg_lib.PQsendDescribePrepared)
 #define PQsendPrepare	(*pg_lib.PQsendPrepare)
 #define PQsendQueryParams	(*pg_lib.PQsendQueryParams)
 #define PQsendQuery	(*pg_lib.PQsendQuery)

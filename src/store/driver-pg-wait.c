@@ -96,9 +96,9 @@ pg_give_up(PGconn *pg, int64_t waited, char **why)
 
 /*
  * Wait until pg's answer is in, so that PQgetResult does not wait: 0;
- * -1 when the connection failed, or when the bound passed first (then
- * it is given up, the reason in *why).  serve(arg) is called between
- * slices, unless it is what waits.
+ * -1 when the connection failed (PQgetResult says so, without waiting);
+ * -2 when the bound passed first: the connection is given up, the reason
+ * in *why.  serve(arg) is called between slices, unless it is what waits.
  */
 int
 pg_ready(PGconn *pg, const struct pg_bound *b, char **why)
@@ -132,7 +132,7 @@ pg_ready(PGconn *pg, const struct pg_bound *b, char **why)
 		now = time_mono_ms();
 		if (end != 0 && now >= end) {
 			pg_give_up(pg, now - start, why);
-			return (-1);
+			return (-2);
 		}
 		if (n == 0 && b->serve != NULL && !pg_serving) {
 			pg_serving = 1;
@@ -148,28 +148,32 @@ pg_ready(PGconn *pg, const struct pg_bound *b, char **why)
 PGresult *
 pg_get_result(struct pg_conn *c)
 {
-	if (pg_ready(c->pg, &c->bound, &c->unreachable) != 0 &&
-	    c->unreachable != NULL)
+	if (c->unreachable != NULL ||
+	    pg_ready(c->pg, &c->bound, &c->unreachable) == -2)
 		return (NULL);
 	return (PQgetResult(c->pg));
 }
 
 /*
- * PQexec on the connection, its waits bounded: the results of what was
- * sent before dropped, sql sent, and its last result returned (of two
- * failures in a row, the first).  NULL when it could not be sent or the
- * answer did not come (pg_fail says why).
+ * The last result of what was just sent on pg (sent: libpq took it), its
+ * waits bounded by b; of two failures in a row, the first, as PQexec.
+ * NULL when it could not be sent, or when the answer did not come in
+ * time (the reason in *why).
  */
 PGresult *
-pg_exec_bounded(struct pg_conn *c, const char *sql)
+pg_last(PGconn *pg, int sent, const struct pg_bound *b, char **why)
 {
 	PGresult	*r, *last = NULL;
 
-	while ((r = pg_get_result(c)) != NULL)
-		PQclear(r);
-	if (c->unreachable != NULL || !PQsendQuery(c->pg, sql))
+	if (!sent)
 		return (NULL);
-	while ((r = pg_get_result(c)) != NULL) {
+	for (;;) {
+		if (pg_ready(pg, b, why) == -2) {
+			PQclear(last);
+			return (NULL);
+		}
+		if ((r = PQgetResult(pg)) == NULL)
+			break;
 		if (last != NULL &&
 		    PQresultStatus(last) == PGRES_FATAL_ERROR &&
 		    PQresultStatus(r) == PGRES_FATAL_ERROR)
@@ -178,14 +182,28 @@ pg_exec_bounded(struct pg_conn *c, const char *sql)
 			PQclear(last);
 			last = r;
 		}
-		if (PQstatus(c->pg) == CONNECTION_BAD)
+		if (PQstatus(pg) == CONNECTION_BAD)
 			break;
 	}
-	if (c->unreachable != NULL) {
-		PQclear(last);
-		return (NULL);
-	}
 	return (last);
+}
+
+/*
+ * PQexec on the connection, its waits bounded: the results of what was
+ * sent before dropped, then sql's last (pg_last).  NULL when it could not
+ * be sent or the answer did not come (pg_fail says why).
+ */
+PGresult *
+pg_exec_bounded(struct pg_conn *c, const char *sql)
+{
+	PGresult	*r;
+
+	while ((r = pg_get_result(c)) != NULL)
+		PQclear(r);
+	if (c->unreachable != NULL)
+		return (NULL);
+	return (pg_last(c->pg, PQsendQuery(c->pg, sql), &c->bound,
+	    &c->unreachable));
 }
 
 /* The bound of the connection's waits (driver.h). */

@@ -8,10 +8,12 @@
 # - gate:  a gate's timeout passes during the cut;
 # - step:  a step finishes during the cut (its end is a write).
 #
-# In each: the node's socket answers every ping within 250 ms until 4 s
-# into the cut (its deadline is at most 2.5 s away, its stop at least
-# 4.75 s); at its deadline it steps down, "database unreachable: no
-# answer in N s", and answers any other request with that one line; a
+# First an idle leader whose members' reads are cut off with it: a read
+# is answered within 3.5 s, with why.  Then in each round: the node's
+# socket answers every ping within 250 ms until 3 s into the cut (its
+# deadline is at most 2.5 s away, its stop at least 4.75 s); at its
+# deadline it steps down, "database unreachable: no answer in N s", and
+# then a ping says so and any other request gets that one line; a
 # standby leads within L + 0.5 s; the old leader stops, cut off still;
 # once the cut heals, the statement it gave up reaches the server and
 # the epoch fence refuses it; the run completes once, on the new leader
@@ -31,6 +33,13 @@ LEDGER="$T_DIR/ledger"
 export SLUICE_KILL_GRACE_MS=1000
 
 cl_setup
+# Members' reads log in as reader1 through n1's forwarder, so that they
+# are cut off with n1 in the first round.
+printf '{"cluster": {"reader": "postgresql:host=127.0.0.1 port=%s dbname=sluice user=reader1"}}\n' \
+    "$(cat "$T_DIR/f1.port")" >"$T_DIR/site.json"
+chmod 0644 "$T_DIR/site.json"
+SLUICE_SITE_CONFIG="$T_DIR/site.json"
+export SLUICE_SITE_CONFIG
 cl_start_nodes
 leader=1
 
@@ -66,11 +75,24 @@ PY
 # due KIND WF: the run's work is about to fall due: cut now.
 due() {
 	case $1 in
-	retry)	test -e "$T_DIR/tried.$2" ;;
+	retry)	pg_is "SELECT count(*) FROM workflow_steps
+		    WHERE workflow_id = $2 AND status = 'failed'" 1 ;;
 	gate)	pg_is "SELECT count(*) FROM workflow_steps
 		    WHERE workflow_id = $2 AND status = 'waiting'" 1 ;;
 	step)	test -s "$T_DIR/step.pid" ;;
 	esac
+}
+
+# bumped EPOCH: the wall ms at which the engine row's epoch passed EPOCH
+# (a standby took over: it leads from then on, its recovery to come),
+# waited for 10 s at most.
+bumped() {
+	_end=$(( $(now_ms) + 10000 ))
+	while [ "$(pg_sql "SELECT epoch FROM engine")" -le "$1" ] &&
+	    [ "$(now_ms)" -lt "$_end" ]; do
+		sleep 0.02
+	done
+	now_ms
 }
 
 # round KIND STATUS LINES: a run of KIND.json on the leader, cut off as
@@ -83,29 +105,26 @@ round() {
 	wf=$(cl_sluice "$old" run "$T_DIR/$kind.json")
 	wait_for due "$kind" "$wf"
 	ok $? "$kind: n$old leads (epoch $epoch), run $wf's work falls due"
-	kill -STOP "$(fwd_pid "$old")"
-	t0=$(now_ms)
-	cl_pings "$old" $((t0 + 4000)) >"$T_DIR/pings" &
-	ppid=$!
-	set -- $(leader_wait $((epoch + 1)) 10000)
-	t1=$(now_ms)
-	[ -n "${1:-}" ] && leader=$1 epoch=$2
-	[ -n "${1:-}" ] && [ $((t1 - t0)) -le $((L + 500)) ]
-	ok $? "  cut off: a standby leads within L + 0.5 s (n${1:-?}, $((t1 - t0)) ms)"
-	wait "$ppid"
+	bumped "$epoch" >"$T_DIR/bumped" &
+	bpid=$!
+	cl_cut "$old" 3000
+	wait "$bpid"
+	tb=$(cat "$T_DIR/bumped")
+	[ -n "$cut_led" ] && [ $((tb - t0)) -le $((L + 500)) ]
+	ok $? "  cut off: a standby leads within L + 0.5 s (n$leader took epoch $epoch $((tb - t0)) ms after the cut, said so at $((t1 - t0)) ms)"
 	set -- $(cat "$T_DIR/pings")
 	[ "${1:-0}" -gt 10 ] && [ "$1" = "$2" ] && [ "$3" -lt 250 ]
 	ok $? "  its socket answered every ping within 250 ms (${1:-0} of ${2:-0}, slowest ${3:-?} ms)"
 	grep "stepping down: " "$T_DIR/n$old.err" | tail -1 >"$T_DIR/down"
 	like "$(cat "$T_DIR/down")" "database unreachable: no answer in" \
 	    "  at its deadline it stepped down: database unreachable"
+	got=$(ask "$old" '{"command": "ping"}')
+	like "$got" '"role":"stepped down"' "  a ping says it stepped down"
 	got=$(ask "$old" '{"command": "cancel", "workflow_id": '"$wf"'}')
 	case $got in
 	*'"code":1,"message":"not leading: this node stepped down: '*'database unreachable: no answer in'*) ok 0 "  a command then gets that one line" ;;
 	*)	ok 1 "  a command then gets that one line"; echo "#   got: $got" ;;
 	esac
-	got=$(ask "$old" '{"command": "ping"}')
-	like "$got" '"role":"stepped down"' "  a ping says it stepped down"
 	wait_for gone "$(node_pid "$old")"
 	ok $? "  it stopped, cut off still ($(( $(now_ms) - t0 )) ms after the cut)"
 	like "$(tail -3 "$T_DIR/n$old.err")" "superseded" "  as superseded"
@@ -118,6 +137,50 @@ round() {
 ended() {
 	wait_for pg_is "SELECT status FROM workflows WHERE id = $1" "$2"
 }
+
+# read N SQL: a read on node N's socket: its answer's line, then the ms
+# it took (5 s at most).
+read_ms() {
+	python3 - "$T_DIR/n$1.sock" "$2" <<'PY'
+import json, socket, sys, time
+t = time.monotonic()
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(5)
+    s.connect(sys.argv[1])
+    s.sendall((json.dumps({"command": "read", "sql": sys.argv[2],
+        "values": []}) + "\n").encode())
+    line = s.makefile("rb").readline().decode().strip()
+except OSError as e:
+    line = "no answer: %s" % e
+print(line)
+print(int((time.monotonic() - t) * 1000))
+PY
+}
+
+# An idle leader cut off, its reads with it: a read is answered within
+# 3.5 s all the same (an answer is waited for 1 s, a login 2 s), with
+# the one line why.
+old=$leader
+like "$(read_ms "$old" "SELECT count(*) FROM workflows" | head -1)" \
+    '"code":0' "read: n$old reads for a member before the cut"
+kill -STOP "$(fwd_pid "$old")"
+t0=$(now_ms)
+sleep 0.5
+read_ms "$old" "SELECT count(*) FROM workflows" >"$T_DIR/read"
+ms=$(tail -1 "$T_DIR/read")
+[ "$ms" -le 3500 ]
+ok $? "  cut off, a read is answered within 3.5 s ($ms ms)"
+like "$(head -1 "$T_DIR/read")" '"code":1,"message":"members'"'"' reads: ' \
+    "  with the one line why"
+set -- $(leader_wait $((epoch + 1)) 10000)
+[ -n "${1:-}" ] && leader=$1 epoch=$2
+ok $? "  a standby leads (n${1:-?}, epoch ${2:-?})"
+wait_for gone "$(node_pid "$old")"
+ok $? "  it stopped, cut off still ($(( $(now_ms) - t0 )) ms after the cut)"
+kill -CONT "$(fwd_pid "$old")"
+node_start "$old"
+standing_by "$old"
 
 round retry
 wf_retry=$wf
