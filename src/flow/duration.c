@@ -156,7 +156,7 @@ flow_duration_parse(const char *s, int64_t *ms, const char **why)
 		*why = "duration too large (max 366d)";
 		return (-1);
 	}
-	*ms = (int64_t)llround(total);
+	*ms = round_int64(total);
 	return (0);
 }
 
@@ -194,7 +194,7 @@ flow_duration_json(const cJSON *v, int64_t *ms, const char **why)
 		*why = "duration too large (max 366d)";
 		return (-1);
 	}
-	*ms = (int64_t)llround(x * 1000);
+	*ms = round_int64(x * 1000);
 	return (0);
 }
 

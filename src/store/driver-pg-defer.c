@@ -23,7 +23,8 @@
  * nothing can fail them that a retry with typed parameters would cure)
  * go on the open pipeline and are not waited for: their answers are
  * read with the next statement's, or when changes() or last_insert_id()
- * is asked, or with the COMMIT, which goes in the same pipeline.
+ * is asked, or with the COMMIT, which goes in the same pipeline.  An
+ * INSERT's id is asked of the server only when last_insert_id() wants it.
  *
  * PostgreSQL aborts the rest of a pipeline at its first failure, and
  * with it the transaction: a refused write, or a stale fence, fails
@@ -156,12 +157,16 @@ pg_defer(struct pg_stmt *h)
 		    (const char *const *)h->values, h->lengths, h->formats, 0);
 		pg_queue_note(c, PG_Q_WRITE, h->sql);
 	}
-	if (sent && h->insert) {
-		sent = PQsendQueryParams(pg, "SELECT sluice_lastval()", 0,
-		    NULL, NULL, NULL, NULL, 0);
-		pg_queue_note(c, PG_Q_LASTVAL, "SELECT sluice_lastval()");
+	/*
+	 * An INSERT's id is not read back with it: the turn's callers seldom
+	 * ask (a step's id is drawn ahead), and one that does asks before
+	 * the next INSERT, when the server's lastval() is still its answer
+	 * (pg_lastval_owed).
+	 */
+	if (h->insert) {
+		c->lastval_known = 0;
+		c->lastval_owed = 1;
 	}
-	c->lastval_known = 0;
 	/* On the wire now: the server works while the engine does. */
 	if (sent)
 		sent = PQflush(pg) == 0;
@@ -209,6 +214,7 @@ pg_queued_read(struct pg_conn *c)
 				c->lastval = strtoll(PQgetvalue(r, 0, 0),
 				    NULL, 10);
 				c->lastval_known = 1;
+				c->lastval_owed = 0;
 				break;
 			default:	/* aborted after a failure */
 				break;
@@ -218,6 +224,34 @@ pg_queued_read(struct pg_conn *c)
 	}
 	pg_queued_drop(c);
 	return (c->failed != STORE_DRV_OK);
+}
+
+/*
+ * The id of the turn's last INSERT sent ahead, while the server's
+ * lastval() still says it (before anything draws from a sequence
+ * again): asked on the open pipeline when answers are still on their
+ * way, so it rides with their round trip; else in one of its own.
+ */
+enum store_drv_code
+pg_lastval_owed(struct pg_conn *c)
+{
+	int64_t		 v;
+
+	if (!c->lastval_owed)
+		return (STORE_DRV_OK);
+	c->lastval_owed = 0;
+	if (c->nqueued > 0 && c->failed == STORE_DRV_OK) {
+		if (PQsendQueryParams(c->pg, "SELECT sluice_lastval()", 0,
+		    NULL, NULL, NULL, NULL, 0))
+			pg_queue_note(c, PG_Q_LASTVAL,
+			    "SELECT sluice_lastval()");
+		return (pg_settle(c));
+	}
+	if (pg_int(c, "SELECT sluice_lastval()", &v) != STORE_DRV_OK)
+		return (c->code);
+	c->lastval = v;
+	c->lastval_known = 1;
+	return (STORE_DRV_OK);
 }
 
 /*
@@ -382,7 +416,9 @@ pg_turn_id(struct store_conn *conn, const char *table, int64_t *id)
 	    c->ids_used == c->nids) {
 		c->nids = c->ids_used = 0;
 		c->ids_table = table;
-		if ((rc = pg_flush(c)) != STORE_DRV_OK)
+		/* The draw moves lastval(): an INSERT's id is read first. */
+		if ((rc = pg_lastval_owed(c)) != STORE_DRV_OK ||
+		    (rc = pg_flush(c)) != STORE_DRV_OK)
 			return (rc);
 		xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s',"
 		    " 'id')) FROM generate_series(1, %d)", table,

@@ -63,6 +63,8 @@ struct pg_conn {
 	char			*at_commit;	/* SQL sent with the COMMIT */
 	int64_t			 lastval;	/* the last INSERT's id */
 	int			 lastval_known;
+	int			 lastval_owed;	/* a turn's INSERT sent ahead: */
+						/* lastval() says its id */
 	const char		*ahead_table;	/* pg_post: an id drawn for */
 	int64_t			 ahead;		/* this table's next row, or 0 */
 	int64_t			 answer;	/* driver-pg-async.c: of the */
@@ -89,7 +91,7 @@ struct pg_queued {
 	int	 kind;
 #define PG_Q_PLAIN	0	/* its failure alone looked at */
 #define PG_Q_WRITE	1	/* an INSERT, UPDATE or DELETE: its count */
-#define PG_Q_LASTVAL	2	/* SELECT sluice_lastval(): the id */
+#define PG_Q_LASTVAL	2	/* SELECT sluice_lastval(): an id asked */
 	char	*sql;		/* to name it when it fails */
 };
 
@@ -162,6 +164,7 @@ enum store_drv_code pg_defer(struct pg_stmt *);
 void		 pg_queue_note(struct pg_conn *, int, const char *);
 int		 pg_queued_read(struct pg_conn *);
 enum store_drv_code pg_settle(struct pg_conn *);
+enum store_drv_code pg_lastval_owed(struct pg_conn *);
 void		 pg_failed_set(struct pg_conn *, const char *);
 enum store_drv_code pg_commit_piped(struct pg_conn *);
 void		 pg_queued_drop(struct pg_conn *);
@@ -191,6 +194,7 @@ const void	*pg_column_blob(struct store_stmt *, int, size_t *);
 
 const char	*pg_conninfo(const char *);
 enum store_drv_code pg_run(struct pg_conn *, const char *);
+enum store_drv_code pg_int(struct pg_conn *, const char *, int64_t *);
 void		 pg_fail(struct pg_conn *, const PGresult *);
 
 /* driver-pg.c: what goes with a COMMIT (NOTIFY). */

@@ -180,6 +180,7 @@ pg_collect(struct pg_conn *c, struct pg_pipe *p, int *prepared)
 				c->lastval = strtoll(PQgetvalue(r, 0, 0), NULL,
 				    10);
 				c->lastval_known = 1;
+				c->lastval_owed = 0;
 			}
 			if (PQresultStatus(r) == PGRES_FATAL_ERROR &&
 			    fail == NULL) {

@@ -189,7 +189,7 @@ pg_step(struct store_stmt *st)
 		}
 		/* An INSERT that did not read its id back: ask, if wanted. */
 		if (strncmp(cmd, "INSERT", 6) == 0 && !h->insert)
-			c->lastval_known = 0;
+			c->lastval_known = c->lastval_owed = 0;
 		h->res = res;
 		h->nrows = PQntuples(res);
 		h->row = -1;

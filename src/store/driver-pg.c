@@ -38,8 +38,8 @@
  * leader's approve -> next start, issue 23), so none is spent that a
  * pipeline can carry: a write transaction's BEGIN and lock, and a nested
  * transaction's SAVEPOINT and RELEASE, go with the next statement; an
- * INSERT's id comes back with the INSERT; a transaction's NOTIFYs go with
- * its COMMIT.  A nested transaction in which nothing ran costs nothing.
+ * INSERT's id comes back with the INSERT (in the engine's turn, only
+ * when asked); a transaction's NOTIFYs go with its COMMIT.  A nested transaction in which nothing ran costs nothing.
  */
 
 #include <stdlib.h>
@@ -58,8 +58,6 @@
 /* How long one wait for a lock lasts before asking the store again. */
 #define PG_LOCK_SLICE	"100ms"
 
-static enum store_drv_code pg_int(struct pg_conn *, const char *,
-		    int64_t *);
 
 /* Notices (a table already there, say) go to the log, not stderr. */
 static void
@@ -247,7 +245,7 @@ pg_exec(struct store_conn *conn, const char *sql)
 
 	if ((rc = pg_flush(c)) != STORE_DRV_OK)
 		return (rc);
-	c->lastval_known = 0;
+	c->lastval_known = c->lastval_owed = 0;
 	text = store_pg_sql(sql, NULL);
 	if (PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
 		/* Undone alone when it fails, as pg_execute's statements. */
@@ -459,7 +457,7 @@ pg_in_transaction(struct store_conn *conn)
 }
 
 /* A query for one integer (0 when there is no row or it is NULL). */
-static enum store_drv_code
+enum store_drv_code
 pg_int(struct pg_conn *c, const char *sql, int64_t *v)
 {
 	PGresult	*res;
@@ -481,7 +479,9 @@ pg_int(struct pg_conn *c, const char *sql, int64_t *v)
 
 /*
  * The id the last INSERT made (sluice_lastval: 0 before any), read back
- * with the INSERT when it was one of the store's statements.
+ * with the INSERT when it was one of the store's statements waited for;
+ * one of the engine's turn sent ahead is asked now, with the answers
+ * still on their way (pg_lastval_owed).
  */
 static int64_t
 pg_last_insert_id(struct store_conn *conn)
@@ -489,6 +489,8 @@ pg_last_insert_id(struct store_conn *conn)
 	struct pg_conn	*c = (struct pg_conn *)conn;
 	int64_t		 v;
 
+	if (pg_lastval_owed(c) != STORE_DRV_OK)
+		return (0);	/* the next statement fails with it */
 	if ((c->nqueued > 0 || c->failed != STORE_DRV_OK) &&
 	    pg_settle(c) != STORE_DRV_OK)
 		return (0);	/* the next statement fails with it */
@@ -684,7 +686,7 @@ pg_post(struct store_stmt *st, const char *channel, const char *table)
 	free(draw);
 	free(types);
 	/* Its id was drawn, not the sequence's default: none to read. */
-	c->lastval_known = 0;
+	c->lastval_known = c->lastval_owed = 0;
 	if (!sent) {
 		/* libpq could not send (a lost connection): say why. */
 		PQexitPipelineMode(pg);

@@ -98,6 +98,9 @@ void		 mask_stream(const struct mask *, struct buf *, const char *,
 struct cJSON;
 void		 mask_json_wipe(struct cJSON *);
 
+/* round.c */
+int64_t		 round_int64(double);
+
 /* str.c */
 int		 utf8_valid(const char *, size_t, size_t *);
 char		*str_utf8_repair(const char *, size_t);

@@ -5,7 +5,8 @@
 # src/ui/curses-lib.h): a command the engine's socket answers maps
 # neither, which is most of why an "approve" reaches the engine in less
 # time; a command that opens the database loads SQLite, and the console
-# (a scripted screen here) ncurses, and they work as before.  glibc's
+# (a scripted screen here) ncurses, and they work as before.  No build
+# that inlines floor() needs libm at all.  glibc's
 # dynamic loader says what it loads under LD_DEBUG=files.
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/engine-lib.sh"
@@ -53,6 +54,15 @@ is "$OUT" "approved step $step (start)" "  and says so"
 ok $? "  without loading SQLite"
 ! grep -q 'libncursesw\|libtinfo' "$T_DIR/ld"
 ok $? "  or ncurses"
+# libm: sluice rounds without it (src/util/round.c) and links with
+# --as-needed, so only a build whose compiler calls libm for floor()
+# (no optimisation) needs it; a sanitizer's runtime may load it too.
+if nm -D --undefined-only "$SLUICE" 2>/dev/null | grep -q ' floor@'; then
+	skip_cases 1 "this build calls libm's floor() (not inlined)"
+else
+	! grep -q 'file=libm\.so[^;]*;  *needed by [^ ]*/sluice ' "$T_DIR/ld"
+	ok $? "  nor does sluice itself need libm"
+fi
 wait_for step_is after done
 ok $? "  and the next step ran"
 engine_stop

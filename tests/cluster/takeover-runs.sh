@@ -12,12 +12,27 @@
 #   fence keeper; the row is held, then runs again: on_interrupt retry);
 # - waiting out a retry's backoff (a timer), whose next attempt succeeds;
 # - in a for-each mid-batch (some items done, two running, some not yet);
-# - at a sub-workflow step whose child run waits at a gate.
+# - at a sub-workflow step whose child run waits at a gate;
+# - in a for-each of batches of three with a failure budget of one that
+#   asks when spent: one item cancelled (a failure), one waiting out a
+#   retry's backoff, one running, five in later batches;
+# - in a for-each whose gate before its second batch was approved, that
+#   batch running, a gate before the third to come;
+# - in a DAG run: a join with one dependency done, one running, and a
+#   branch done beside it;
+# - in a DAG run whose join's last dependency (a gate) was ended in the
+#   table behind the old leader's back, as an older engine could leave
+#   it: only the takeover's own decision starts the join.
 #
-# The new leader must finish every run, each step's work done once by a
-# completed row (a step whose end was committed never runs again), the
-# retries on their second attempt, the items each once, and the parents
-# after their children.
+# Recovery reads the for-eachs' and DAG runs' state for all of them at
+# once (src/engine/recover-batch.c, src/store/recover-foreach.c).  The new
+# leader must finish every run, each step's work done once by a completed
+# row (a step whose end was committed never runs again), the retries on
+# their second attempt, the items each once, and the parents after their
+# children; it must start no item beyond a for-each's concurrency (the
+# items in flight, read at once), ask at each failure budget the failure
+# before the kill spent (the failures, read at once), and ask each batch
+# gate once (the gates, read at once).
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/pg-lib.sh"
 . "$TOP_SRCDIR/tests/cluster/cluster-lib.sh"
@@ -64,6 +79,34 @@ cat >"$T_DIR/child.json" <<JSON
 {"start": {"gate": {"message": "child"}, "next": "after"},
  "after": {"shell": "$(line child)"}}
 JSON
+# b1 runs until cancelled (a failure within the budget), b2 fails once
+# (then waits out the backoff), b3 runs until $T_DIR/go, b7 always fails
+# (its second failure spends the budget: a gate asks).
+cat >"$T_DIR/batch.json" <<JSON
+{"start": {"foreach": ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"],
+  "batch": 3, "concurrency": 3, "max_failures": 1, "on_budget_spent": "ask",
+  "do": {"shell": "case \$ITEM in b1) sleep 600;; b2) [ \$SLUICE_ATTEMPT -ge 2 ] || exit 1;; b3) $GO;; b7) exit 1;; esac; echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER",
+    "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 2, "backoff": ["15s"]}}}}
+JSON
+cat >"$T_DIR/gated.json" <<JSON
+{"start": {"foreach": ["g1", "g2", "g3", "g4", "g5", "g6"], "batch": 2,
+  "gate_between_batches": {"message": "next batch?"},
+  "do": {"shell": "case \$ITEM in g1|g2) ;; *) $GO;; esac; echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER",
+    "env": {"ITEM": "{{item}}"}}}}
+JSON
+cat >"$T_DIR/dagrun.json" <<JSON
+{"a": {"shell": "$(line dagrun-a)"},
+ "b": {"shell": "$GO; $(line dagrun-b)"},
+ "c": {"shell": "$(line dagrun-c)", "depends_on": ["a", "b"]},
+ "d": {"shell": "$(line dagrun-d)", "depends_on": ["a"]},
+ "e": {"shell": "$(line dagrun-e)", "depends_on": ["c", "d"]}}
+JSON
+cat >"$T_DIR/dagedit.json" <<JSON
+{"a": {"shell": "$(line dagedit-a)"},
+ "b": {"gate": {"message": "ended behind the engine's back"}},
+ "c": {"shell": "$(line dagedit-c)", "depends_on": ["a", "b"]},
+ "e": {"shell": "$(line dagedit-e)", "depends_on": ["c"]}}
+JSON
 cl_sluice 1 template save child "$T_DIR/child.json" >/dev/null
 ok $? "the child template is saved"
 
@@ -71,12 +114,55 @@ runs=""
 i=0
 while [ $i -lt "$K" ]; do
 	i=$((i + 1))
-	for k in gate long retry each parent; do
+	for k in gate long retry each parent batch gated dagrun dagedit; do
 		wf=$(cl_sluice 1 run "$T_DIR/$k.json" --name "$k" \
 		    2>>"$T_DIR/run.err") && runs="$runs $wf"
 	done
 done
-is "$(echo $runs | wc -w)" $((K * 5)) "$((K * 5)) runs started"
+is "$(echo $runs | wc -w)" $((K * 9)) "$((K * 9)) runs started"
+
+# items NAME STATUS [MORE]: how many item rows of NAME's runs have STATUS.
+items() {
+	pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+	    ON w.id = s.workflow_id WHERE w.name = '$1' AND s.status = '$2'
+	    AND s.item_index >= 0 ${3:-}"
+}
+# named NAME STEP STATUS: how many rows of step STEP of NAME's runs.
+named() {
+	pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+	    ON w.id = s.workflow_id WHERE w.name = '$1' AND s.name = '$2'
+	    AND s.status = '$3' AND s.item_index IS NULL"
+}
+# Before the kill: each batch run's b1 is cancelled (a failure the
+# budget allows), each gated run's gate before batch 2 approved but the
+# first's (its gate still waits at the kill), each
+# dagedit run's gate ended in the table (the old leader never hears of
+# it: the join is left for the takeover's decision).
+early() {
+	[ "$(items batch running "AND s.item_index = 0")" -eq "$K" ] &&
+	[ "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+	    ON w.id = s.workflow_id WHERE w.name = 'gated'
+	    AND s.status = 'waiting' AND s.label = 'before batch 2 of 3'")" \
+	    -eq "$K" ] &&
+	[ "$(named dagedit b waiting)" -eq "$K" ] &&
+	[ "$(named dagedit a done)" -eq "$K" ]
+}
+wait_for 30 early
+ok $? "the batch runs' first items run, the gated runs ask, the dagedit runs wait"
+for id in $(pg_sql "SELECT s.id FROM workflow_steps s JOIN workflows w
+    ON w.id = s.workflow_id WHERE w.name = 'batch' AND s.item_index = 0
+    AND s.status = 'running'"); do
+	cl_sluice 1 cancel --step "$id" -m "a failure before the kill" \
+	    >/dev/null 2>>"$T_DIR/run.err"
+done
+for id in $(pg_sql "SELECT s.id FROM workflow_steps s JOIN workflows w
+    ON w.id = s.workflow_id WHERE w.name = 'gated'
+    AND s.status = 'waiting' ORDER BY s.id OFFSET 1"); do
+	cl_sluice 1 approve "$id" >/dev/null 2>>"$T_DIR/run.err"
+done
+pg_sql "UPDATE workflow_steps SET status = 'done', completed_at =
+    updated_at, result_json = '{}' WHERE name = 'b' AND status = 'waiting'
+    AND workflow_id IN (SELECT id FROM workflows WHERE name = 'dagedit')"
 
 # in_place: every kind where the kill should find it.
 in_place() {
@@ -91,7 +177,18 @@ in_place() {
 	    w.name = 'long'")" -eq "$K" ] &&
 	[ "$(pg_sql "SELECT count(DISTINCT s.workflow_id) FROM workflow_steps s
 	    JOIN workflows w ON w.id = s.workflow_id WHERE s.status = 'done'
-	    AND w.name = 'each' AND s.item_index >= 0")" -eq "$K" ]
+	    AND w.name = 'each' AND s.item_index >= 0")" -eq "$K" ] &&
+	[ "$(items batch cancelled "AND s.item_index = 0")" -eq "$K" ] &&
+	[ "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+	    ON w.id = s.workflow_id JOIN timers t ON t.step_id = s.id
+	    WHERE w.name = 'batch' AND s.item_index = 1
+	    AND s.status = 'pending'")" -eq "$K" ] &&
+	[ "$(items batch running "AND s.item_index = 2")" -eq "$K" ] &&
+	[ "$(items gated running "AND s.item_index IN (2, 3)")" -eq \
+	    $((K * 2 - 2)) ] &&
+	[ "$(named dagrun b running)" -eq "$K" ] &&
+	[ "$(named dagrun d done)" -eq "$K" ] &&
+	[ "$(named dagedit b done)" -eq "$K" ]
 }
 wait_for 30 in_place
 ok $? "every run in place: gates wait, retries back off, items run"
@@ -104,13 +201,38 @@ mid=$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
 [ "$mid" -gt 0 ]
 ok $? "the for-eachs are mid-batch ($mid items not done)"
 active=$(pg_sql "SELECT count(*) FROM workflows WHERE status = 'running'")
-is "$active" $((K * 6)) "$((K * 6)) runs active (the children with them)"
+is "$active" $((K * 10)) "$((K * 10)) runs active (the children with them)"
+is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+    ON w.id = s.workflow_id WHERE w.name = 'dagedit' AND s.name = 'c'")" 0 \
+    "no dagedit join started before the kill"
 
 kill -9 "$(node_pid 1)"
 set -- $(leader_wait $((epoch + 1)) 15000)
 [ -n "${1:-}" ]
 ok $? "a standby leads after the kill"
 leader=${1:-2}
+# The new leader's first turn ends its recovery: a run posted to it
+# has completed only after.  Then no for-each has more items started
+# than its concurrency (the old ones are held, still running).
+echo '{"start": {"run": ["true"]}}' >"$T_DIR/probe.json"
+cl_sluice "$leader" run "$T_DIR/probe.json" --name probe >/dev/null \
+    2>>"$T_DIR/run.err"
+probed() {
+	[ "$(pg_sql "SELECT count(*) FROM workflows WHERE name = 'probe'
+	    AND status = 'completed'")" -eq 1 ]
+}
+wait_for 30 probed
+ok $? "the new leader has recovered and takes new runs"
+most=$(pg_sql "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n
+    FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
+    WHERE w.name = 'each' AND s.item_index >= 0
+    AND (s.status IN ('ready', 'running') OR (s.status = 'pending'
+    AND s.id IN (SELECT step_id FROM timers))) GROUP BY s.workflow_id) x")
+[ "$most" -le 2 ]
+ok $? "no for-each has more items in flight than its concurrency ($most)"
+is "$(items batch running "AND s.item_index > 2")$(items batch ready \
+    "AND s.item_index > 2")" 00 \
+    "no batch run starts its second batch before its first has ended"
 wait_for 10 grep -q "sluice-fence: .*stopped" "$T_DIR/n1.err"
 ok $? "the old leader's keeper stopped its steps"
 : >"$T_DIR/go"
@@ -134,7 +256,7 @@ is "$left" 0 "every run has ended"
     '-') FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
     WHERE w.status NOT IN ('completed', 'failed', 'cancelled')" |
     sed 's/^/# /'
-for k in gate long retry each parent child; do
+for k in gate long retry each parent child batch gated dagrun dagedit; do
 	is "$(pg_sql "SELECT count(*) FROM workflows WHERE name = '$k'
 	    AND status = 'completed'")" "$K" "the $K $k runs completed"
 done
@@ -146,13 +268,24 @@ awk -F'[: ]' 'NR == FNR { st[$1] = $2; next }
     "$T_DIR/rows" "$LEDGER" >"$T_DIR/lines"
 reran=$(awk '$3 == "done" { print $1 }' "$T_DIR/lines" | sort | uniq -d)
 is "$reran" "" "no completed step ran again"
-for k in gate long retry parent child; do
+for k in gate long retry parent child dagrun-a dagrun-b dagrun-c dagrun-d \
+    dagrun-e dagedit-a dagedit-c dagedit-e; do
 	is "$(awk -v k="$k" '$3 == "done" && index($1, k ":") == 1' \
 	    "$T_DIR/lines" | wc -l)" "$K" "each $k step's work was done once, by a completed row"
 done
+# Items: each's 6, batch's 6 that succeed (b1 cancelled, b7 failing),
+# gated's 6.
 is "$(awk '$3 == "done" && index($1, "item-") == 1 { print $1 }' \
-    "$T_DIR/lines" | sort -u | wc -l)" $((K * 6)) \
+    "$T_DIR/lines" | sort -u | wc -l)" $((K * 18)) \
     "each for-each item's work was done once, by a completed row"
+is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+    ON w.id = s.workflow_id WHERE w.name = 'batch'
+    AND s.label = 'failure budget'")" "$K" \
+    "each batch run asked once, when b7's failure spent the budget b1's had used"
+is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+    ON w.id = s.workflow_id WHERE w.name = 'gated'
+    AND s.label LIKE 'before batch %'")" $((K * 2)) \
+    "each gated run asked once before each later batch"
 is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
     ON w.id = s.workflow_id WHERE w.name = 'retry' AND s.status = 'done'
     AND s.attempt = 2")" "$K" "each retry succeeded at its second attempt, after its timer"
@@ -161,9 +294,10 @@ is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
     AND s.attempt = 2")" "$K" "each long step ran again once, as its on_interrupt says"
 is "$(pg_sql "SELECT count(*) FROM (SELECT s.workflow_id, s.item_index
     FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
-    WHERE w.name = 'each' AND s.item_index >= 0 AND s.status = 'done'
-    GROUP BY s.workflow_id, s.item_index HAVING count(*) = 1) x")" \
-    $((K * 6)) "each item has exactly one completed row"
+    WHERE w.name IN ('each', 'batch', 'gated') AND s.item_index >= 0
+    AND s.status = 'done' GROUP BY s.workflow_id, s.item_index
+    HAVING count(*) = 1) x")" $((K * 18)) \
+    "each item has exactly one completed row"
 cl_sluice "$leader" audit --verify >"$T_DIR/verify" 2>&1
 ok $? "audit --verify is clean"
 cl_done

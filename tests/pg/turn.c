@@ -149,6 +149,55 @@ refused_at_commit(struct store *s, struct store *other, int64_t epoch)
 	tap_is_int(n, 0, "  the write before it undone too");
 }
 
+/* The id of turn_serial's row with v, as another connection reads it. */
+static int64_t
+serial_id(struct store *other, const char *v)
+{
+	int64_t	 id = -1;
+
+	if (store_int64f(other, "id", &id, "SELECT id FROM turn_serial"
+	    " WHERE v = ?", "t", v) != 0)
+		return (-1);
+	return (id);
+}
+
+/*
+ * The id of an INSERT sent ahead (not read back with it): asked for,
+ * it is the INSERT's, also after another INSERT and when ids are drawn
+ * from a sequence (which moves the server's lastval) before it is
+ * asked, and outside the turn after its COMMIT.
+ */
+static void
+ids_asked(struct store *s, struct store *other, int64_t epoch)
+{
+	char	*cause = NULL;
+	int64_t	 n, a, b, c, drawn;
+
+	tap_is_int(turn(s, epoch, 0), 0, "a turn inserting rows whose ids"
+	    " are asked");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	tap_is_int(store_runf(s, "insert", "INSERT INTO turn_serial (v)"
+	    " VALUES (?)", "t", "first"), 0, "  an INSERT sent ahead");
+	tap_is_int(store_runf(s, "insert", "INSERT INTO turn_serial (v)"
+	    " VALUES (?)", "t", "second"), 0, "  another");
+	b = s->drv->last_insert_id(s->conn);
+	tap_is_int(store_runf(s, "insert", "INSERT INTO turn_serial (v)"
+	    " VALUES (?)", "t", "third"), 0, "  a third");
+	tap_is_int(s->drv->turn_id(s->conn, "turn_serial", &drawn), 0,
+	    "  ids drawn from the same sequence");
+	c = s->drv->last_insert_id(s->conn);
+	tap_is_int(store_commit(s, &cause), 0, "  committed");
+	free(cause);
+	a = serial_id(other, "first");
+	tap_ok(a > 0 && serial_id(other, "second") == b,
+	    "  the second INSERT's id asked is its own (%lld)", (long long)b);
+	tap_ok(serial_id(other, "third") == c && drawn > c,
+	    "  the third's, asked after the draw (%lld, drawn %lld)",
+	    (long long)c, (long long)drawn);
+	tap_is_int(s->drv->last_insert_id(s->conn), c, "  and after the"
+	    " COMMIT");
+}
+
 int
 main(void)
 {
@@ -170,6 +219,9 @@ main(void)
 	}
 	tap_is_int(store_exec(s, "CREATE TABLE turn_rows (id bigint PRIMARY"
 	    " KEY, v text NOT NULL)", &cause), 0, "a table of the test's own");
+	tap_is_int(store_exec(s, "CREATE TABLE turn_serial (id bigserial"
+	    " PRIMARY KEY, v text NOT NULL)", &cause), 0, "and one whose ids"
+	    " the database draws");
 	tap_is_int(store_lease_take(s, 100, "hostA", &epoch, &cause), 0,
 	    "take the lease");
 
@@ -202,6 +254,7 @@ main(void)
 	    " turn_rows WHERE id = 2 AND v = 'd'", ""), 0, "  read it back");
 	tap_is_int(n, 1, "  as changed");
 
+	ids_asked(s, other, epoch);
 	refused_at_read(s, other, epoch);
 	refused_at_commit(s, other, epoch);
 

@@ -16,8 +16,10 @@
 
 /* test-util.c: the util layer: UTF-8, positions, names, buffers, JSON. */
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +37,7 @@ static void	test_age(void);
 static void	test_sha256(void);
 static void	test_mask(void);
 static void	test_dlib(void);
+static void	test_round(void);
 
 /* Table of byte strings and whether they are valid UTF-8. */
 static void
@@ -171,6 +174,40 @@ test_json(void)
 	cJSON_Delete(v);
 }
 
+/*
+ * round_int64 rounds as llround does: halfway cases away from zero, and
+ * the largest double below one half down (x + 0.5 would round it up).
+ */
+static void
+test_round(void)
+{
+	static const double	 cases[] = {
+		0, 0.4, 0.5, 0.6, 1.5, 2.5, 3.49, -0.4, -0.5, -0.6, -1.5,
+		-2.5, 0.49999999999999994, -0.49999999999999994,
+		4503599627370495.5, 4503599627370497.0, 9007199254740993.0,
+		-4503599627370495.5, 1234.5, 31622400000.5, 999.9999999,
+		1e18, -1e18
+	};
+	char			 what[96];
+	size_t			 i;
+	double			 x;
+
+	for (i = 0; i < nitems(cases); i++) {
+		snprintf(what, sizeof what, "round_int64(%.17g) is llround's",
+		    cases[i]);
+		tap_is_int(round_int64(cases[i]), llround(cases[i]), what);
+	}
+	/* Every tenth of a millisecond of a few seconds, as durations are. */
+	for (i = 0; i < 100000; i++) {
+		x = (double)i * 0.1 * 1.0000001;
+		if (round_int64(x) != llround(x) ||
+		    round_int64(-x) != llround(-x))
+			break;
+	}
+	tap_is_int((long long)i, 100000,
+	    "round_int64 agrees with llround on 100000 steps of 0.1");
+}
+
 /* Ages are short and never negative. */
 static void
 test_age(void)
@@ -249,6 +286,7 @@ main(void)
 	test_sha256();
 	test_mask();
 	test_dlib();
+	test_round();
 	return (tap_done());
 }
 
