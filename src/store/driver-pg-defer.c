@@ -129,8 +129,7 @@ pg_turn_end(struct pg_conn *c)
 {
 	pg_queued_drop(c);
 	c->defer = 0;
-	free(c->fence);
-	c->fence = NULL;
+	c->fence_pending = 0;
 	c->failed = STORE_DRV_OK;
 	free(c->failed_message);
 	c->failed_message = NULL;
@@ -326,60 +325,6 @@ pg_commit_piped(struct pg_conn *c)
 	    PQtransactionStatus(pg) != PQTRANS_IDLE)
 		PQclear(pg_exec_bounded(c, "ROLLBACK"));
 	pg_turn_end(c);
-	return (rc);
-}
-
-/*
- * The fence's SQL: a statement that fails by construction (a text that
- * is no number, cast to one) unless the engine row, locked, still has
- * the epoch, so the server compares and a stale epoch fails the turn
- * without the engine reading the answer.  The failing text is built
- * from the row read, never a constant, so the planner cannot fold it.
- * The numbers are the engine's own.
- */
-static char *
-pg_fence_sql(int64_t epoch, int64_t now)
-{
-	char	*sql;
-
-	if (now != 0) {
-		xasprintf(&sql, "WITH u AS (UPDATE engine SET heartbeat_at ="
-		    " %lld WHERE id = 1 AND epoch = %lld RETURNING epoch)"
-		    " SELECT CASE WHEN count(*) = 1 THEN 0 ELSE ('"
-		    PG_FENCE_MARK "engine epoch %lld is stale: another"
-		    " engine took over' || coalesce(max(u.epoch)::text,"
-		    " ''))::bigint END FROM u", (long long)now,
-		    (long long)epoch, (long long)epoch);
-		return (sql);
-	}
-	xasprintf(&sql, "SELECT CASE WHEN f.e = %lld THEN 0 ELSE ('"
-	    PG_FENCE_MARK "engine epoch %lld is stale (the engine row has '"
-	    " || coalesce(f.e::text, 'none') || '): another engine took"
-	    " over')::bigint END FROM (SELECT (SELECT epoch FROM engine"
-	    " WHERE id = 1 FOR UPDATE) AS e) f", (long long)epoch,
-	    (long long)epoch);
-	return (sql);
-}
-
-/*
- * The fence (driver.h): in a transaction not yet on the server, kept
- * to go after the write lock with its first statement; else run now.
- */
-enum store_drv_code
-pg_fence(struct store_conn *conn, int64_t epoch, int64_t now)
-{
-	struct pg_conn		*c = (struct pg_conn *)conn;
-	enum store_drv_code	 rc;
-	char			*sql;
-
-	sql = pg_fence_sql(epoch, now);
-	if (c->begin_pending) {
-		free(c->fence);
-		c->fence = sql;
-		return (STORE_DRV_OK);
-	}
-	rc = pg_run(c, sql);
-	free(sql);
 	return (rc);
 }
 

@@ -71,7 +71,10 @@ struct pg_conn {
 	int			 answer_failed;	/* statement in flight */
 	/* driver-pg-defer.c: the engine's turn (STORE_DRV_WRITE_TURN). */
 	int			 defer;		/* its writes need not wait */
-	char			*fence;		/* sent after the write lock */
+	int			 fence_pending;	/* the fence, sent after the */
+	int64_t			 fence_epoch;	/* write lock */
+	int64_t			 fence_now;	/* its heartbeat, or 0 */
+	int			 fence_prepared; /* its forms on the server */
 	struct pg_queued	*queued;	/* sent, answers not yet read */
 	int			 nqueued;
 	int			 queued_max;
@@ -144,6 +147,9 @@ struct pg_pipe {
 	int	 lock;		/* the write lock of a transaction begun */
 	int	 last;		/* SELECT sluice_lastval() after an INSERT */
 	int	 fence;		/* the engine's fence, after the lock */
+	int	 fparse;	/* the fence's Parse, at its first run */
+	int	 fform;		/* which of its forms */
+	int	 fparsed;	/* set: the Parse succeeded */
 	int	 failed;	/* set: the first that failed */
 };
 
@@ -170,8 +176,14 @@ enum store_drv_code pg_commit_piped(struct pg_conn *);
 void		 pg_queued_drop(struct pg_conn *);
 enum store_drv_code pg_failed(struct pg_conn *);
 void		 pg_turn_end(struct pg_conn *);
-enum store_drv_code pg_fence(struct store_conn *, int64_t, int64_t);
 enum store_drv_code pg_turn_id(struct store_conn *, const char *, int64_t *);
+
+/* driver-pg-fence.c: the engine's fence, prepared once per connection. */
+enum store_drv_code pg_fence(struct store_conn *, int64_t, int64_t);
+int		 pg_fence_queue(struct pg_conn *, struct pg_pipe *);
+int		 pg_fence_failed(const struct pg_pipe *);
+void		 pg_fence_parsed(struct pg_conn *, const struct pg_pipe *);
+enum store_drv_code pg_fence_run(struct pg_conn *);
 
 /* driver-pg-stmt.c */
 enum store_drv_code pg_prepare(struct store_conn *, const char *, int,

@@ -103,20 +103,15 @@ pg_flush(struct pg_conn *c)
 			if (rc != STORE_DRV_BUSY || c->busy_cb == NULL ||
 			    !c->busy_cb(c->busy_arg, count)) {
 				c->npending = 0;
-				free(c->fence);
-				c->fence = NULL;
+				c->fence_pending = 0;
 				return (rc);
 			}
 		}
-		if ((sql = c->fence) != NULL) {
-			c->fence = NULL;
-			rc = pg_send(c, sql);
-			free(sql);
-			if (rc != STORE_DRV_OK) {
-				c->npending = 0;
-				pg_failed_set(c, NULL);
-				return (rc);
-			}
+		if (c->fence_pending &&
+		    (rc = pg_fence_run(c)) != STORE_DRV_OK) {
+			c->npending = 0;
+			pg_failed_set(c, NULL);
+			return (rc);
 		}
 	}
 	if (c->npending == 0)
@@ -160,7 +155,7 @@ pg_pending(struct pg_conn *c, const char *sql)
  * Collect a pipeline's results: p->n queries, then the sync.  Returned:
  * the first failure (its place in p->failed), else the result of query
  * p->want.  On the way: whether the Parse succeeded (*prepared), and the
- * INSERT's id (c->lastval).
+ * fence's (p->fparsed), and the INSERT's id (c->lastval).
  */
 PGresult *
 pg_collect(struct pg_conn *c, struct pg_pipe *p, int *prepared)
@@ -169,11 +164,15 @@ pg_collect(struct pg_conn *c, struct pg_pipe *p, int *prepared)
 	int		 i;
 
 	p->failed = -1;
+	p->fparsed = 0;
 	for (i = 0; i < p->n; i++) {
 		while ((r = pg_get_result(c)) != NULL) {
 			if (i == p->prep &&
 			    PQresultStatus(r) == PGRES_COMMAND_OK)
 				*prepared = 1;
+			if (i == p->fparse &&
+			    PQresultStatus(r) == PGRES_COMMAND_OK)
+				p->fparsed = 1;
 			if (i == p->last &&
 			    PQresultStatus(r) == PGRES_TUPLES_OK &&
 			    PQntuples(r) == 1) {
@@ -278,7 +277,7 @@ pg_execute(struct pg_stmt *h, const Oid *types)
 		types = own = pg_blob_types(h);
 again:
 	memset(&p, 0, sizeof p);
-	p.prep = p.lock = p.last = p.fence = -1;
+	p.prep = p.lock = p.last = p.fence = p.fparse = -1;
 	begin = c->begin_pending;
 	queued = c->nqueued > 0;	/* writes of the turn before it */
 	guard = begin || queued || c->npending > 0 ||
@@ -290,11 +289,8 @@ again:
 		p.lock = p.n;
 		if (sent)
 			sent = pg_queue(pg, pg_lock_sql, &p.n);
-		p.fence = p.n;
-		if (sent && c->fence != NULL)
-			sent = pg_queue(pg, c->fence, &p.n);
-		else
-			p.fence = -1;
+		if (sent && c->fence_pending)
+			sent = pg_fence_queue(c, &p);
 	}
 	for (i = 0; sent && i < c->npending; i++)
 		sent = pg_queue(pg, c->pending[i], &p.n);
@@ -328,6 +324,7 @@ again:
 		pg_queued_read(c);
 	res = pg_collect(c, &p, &h->prepared);
 	PQexitPipelineMode(pg);
+	pg_fence_parsed(c, &p);
 	if (c->failed != STORE_DRV_OK) {
 		/* One failed: the rest was aborted, this statement too. */
 		PQclear(res);
@@ -347,19 +344,16 @@ again:
 		}
 		c->begin_pending = 0;
 		c->npending = 0;
-		free(c->fence);
-		c->fence = NULL;
+		c->fence_pending = 0;
 		free(own);
 		return (res);
 	}
 	c->begin_pending = 0;
 	c->npending = 0;
 	free(own);
-	if (begin) {
-		free(c->fence);
-		c->fence = NULL;
-	}
-	if (p.fence >= 0 && p.failed == p.fence) {
+	if (begin)
+		c->fence_pending = 0;
+	if (pg_fence_failed(&p)) {
 		/* Stale: the turn is lost (pg_step says so). */
 		pg_fail(c, res);
 		pg_failed_set(c, NULL);

@@ -198,6 +198,68 @@ ids_asked(struct store *s, struct store *other, int64_t epoch)
 	    " COMMIT");
 }
 
+/* How many forms of the fence s's connection has prepared on the server. */
+static int64_t
+fences_prepared(struct store *s)
+{
+	int64_t	 n = -1;
+
+	if (store_int64f(s, "fences", &n, "SELECT count(*) FROM"
+	    " pg_prepared_statements WHERE name LIKE 'sluice_fence%'", "") != 0)
+		return (-1);
+	return (n);
+}
+
+/* One turn fenced (with a heartbeat or not) writing a row: committed. */
+static int
+fenced_write(struct store *s, int64_t epoch, int64_t now, int64_t id)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	if ((rc = turn(s, epoch, now)) != 0)
+		return (rc);
+	if ((rc = store_runf(s, "insert", ins_sql, "it", id, "p")) != 0) {
+		store_rollback(s);
+		return (rc);
+	}
+	rc = store_commit(s, &cause);
+	free(cause);
+	return (rc);
+}
+
+/*
+ * The fence is prepared once per connection, both its forms; a new
+ * connection (the server ended the old one: a reconnect) prepares them
+ * again at their first run, and its turns are fenced and commit.
+ */
+static void
+fence_prepared(struct store *s, struct store *other, int64_t epoch)
+{
+	char	*cause = NULL;
+	int64_t	 pid = 0, n;
+
+	tap_is_int(fences_prepared(s), 2, "the fence's two forms are"
+	    " prepared on the connection");
+	tap_is_int(store_int64f(s, "pid", &pid, "SELECT pg_backend_pid()",
+	    ""), 0, "  its server process");
+	tap_is_int(store_int64f(other, "end", &n, "SELECT count(*) FROM"
+	    " (SELECT pg_terminate_backend(?)) t", "i", pid), 0,
+	    "  ended by the server");
+	tap_is_int(store_reconnect(s, &cause), 0, "  connected again");
+	free(cause);
+	tap_is_int(fences_prepared(s), 0, "  the new connection has no fence");
+	tap_is_int(fenced_write(s, epoch, 0, 10), 0, "  a fenced turn commits");
+	tap_is_int(fenced_write(s, epoch, time_now_ms(), 11), 0,
+	    "  one with a heartbeat too");
+	tap_is_int(fences_prepared(s), 2, "  both forms prepared again");
+	tap_is_int(store_int64f(other, "rows", &n, "SELECT count(*) FROM"
+	    " turn_rows WHERE id IN (10, 11)", ""), 0, "  read back");
+	tap_is_int(n, 2, "  both turns' rows there");
+	tap_is_int(store_runf(other, "delete", "DELETE FROM turn_rows WHERE"
+	    " id IN (10, 11)", ""), 0, "  (removed again)");
+}
+
 int
 main(void)
 {
@@ -281,6 +343,8 @@ main(void)
 	    step1, step2, step3), 0, "  read back");
 	tap_is_int(n, 3, "  the steps under those ids");
 
+	fence_prepared(s, other, epoch);
+
 	/* Another engine takes over: the stale epoch is refused. */
 	tap_is_int(store_lease_take(other, 200, "hostB", &newer, &cause), 0,
 	    "another engine takes the lease");
@@ -306,6 +370,23 @@ main(void)
 	free(cause);
 	cause = NULL;
 	tap_is_int(committed(other), 4, "  nothing committed");
+
+	/* Constant SQL first: its fence runs alone, and refuses. */
+	tap_is_int(turn(s, epoch, 0), 0, "a turn of the old epoch whose first"
+	    " statement is constant SQL");
+	rc = store_exec(s, "UPDATE turn_rows SET v = 'z' WHERE id = 1",
+	    &cause);
+	tap_is_int(rc, STORE_CONFLICT, "  it is refused");
+	tap_ok(said(s, cause, "stale"), "  the epoch named stale: %s",
+	    cause != NULL ? cause : "");
+	free(cause);
+	cause = NULL;
+	tap_ok(store_commit(s, &cause) != 0, "  the COMMIT is refused");
+	free(cause);
+	cause = NULL;
+	tap_is_int(store_int64f(other, "v", &n, "SELECT count(*) FROM"
+	    " turn_rows WHERE v = 'z'", ""), 0, "  read back");
+	tap_is_int(n, 0, "  nothing committed");
 
 	/* The new epoch's turns go on. */
 	tap_is_int(turn(other, newer, 0), 0, "the new engine's turn");
