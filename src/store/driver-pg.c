@@ -238,6 +238,7 @@ pg_exec(struct store_conn *conn, const char *sql)
 	if ((rc = pg_flush(c)) != STORE_DRV_OK)
 		return (rc);
 	c->lastval_known = c->lastval_owed = 0;
+	c->writes++;
 	text = store_pg_sql(sql, NULL);
 	if (PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
 		/* Undone alone when it fails, as pg_execute's statements. */
@@ -273,6 +274,10 @@ pg_begin(struct store_conn *conn, int level, int write)
 {
 	struct pg_conn		*c = (struct pg_conn *)conn;
 
+	if (pg_turn_nests(c, level)) {
+		c->nest_mark[level] = c->writes;
+		return (STORE_DRV_OK);
+	}
 	if (level > 0)
 		return (pg_pending(c, "SAVEPOINT store_nested"));
 	if (!write)
@@ -318,6 +323,8 @@ pg_commit(struct store_conn *conn, int level)
 	enum store_drv_code	 rc;
 	char			*sql;
 
+	if (pg_turn_nests(c, level))
+		return (STORE_DRV_OK);
 	if (level > 0)
 		return (pg_pending(c, "RELEASE store_nested"));
 	if (c->begin_pending) {
@@ -376,6 +383,8 @@ pg_rollback(struct store_conn *conn, int level)
 {
 	struct pg_conn	*c = (struct pg_conn *)conn;
 
+	if (pg_turn_nests(c, level))
+		return (pg_turn_undo(c, level));
 	if (level > 0) {
 		/* Its SAVEPOINT not sent yet: nothing of it ran. */
 		if (c->npending > 0 && strcmp(c->pending[c->npending - 1],

@@ -198,6 +198,90 @@ ids_asked(struct store *s, struct store *other, int64_t epoch)
 	    " COMMIT");
 }
 
+/* The transaction ids s's open transaction holds: one per subtransaction. */
+static int64_t
+xids(struct store *s)
+{
+	int64_t	 n = -1;
+
+	if (store_int64f(s, "xids", &n, "SELECT count(*) FROM pg_locks WHERE"
+	    " locktype = 'transactionid' AND pid = pg_backend_pid()", "") != 0)
+		return (-1);
+	return (n);
+}
+
+/*
+ * Nested transactions in the turn (as the audit rows' are) take no
+ * savepoint: a level that commits keeps its writes in the turn's one
+ * transaction, one rolled back with nothing written costs nothing, and
+ * one rolled back after it wrote undoes the turn whole, as a statement
+ * that fails in the turn does.
+ */
+static void
+nested(struct store *s, struct store *other, int64_t epoch)
+{
+	char	*cause = NULL;
+	int64_t	 n, before;
+
+	before = committed(other);
+	tap_is_int(turn(s, epoch, 0), 0, "a turn with nested levels");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	tap_is_int(store_begin(s, &cause), 0, "  a nested level");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)20, "n"),
+	    0, "  a write in it");
+	tap_is_int(store_commit(s, &cause), 0, "  committed");
+	tap_is_int(store_begin(s, &cause), 0, "  another level");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0,
+	    "  a read in it");
+	store_rollback(s);
+	tap_is_int(store_runf(s, "update", upd_sql, "ti", "o", (int64_t)20), 0,
+	    "  the turn goes on after that level is rolled back");
+	tap_is_int(xids(s), 1, "  its writes in one transaction, no"
+	    " subtransaction");
+	tap_is_int(store_commit(s, &cause), 0, "  the turn commits");
+	tap_is_int(committed(other), before + 1, "  its row there");
+
+	tap_is_int(turn(s, epoch, 0), 0, "a turn whose nested level wrote and"
+	    " is rolled back");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)21, "q"),
+	    0, "  a write before the level");
+	tap_is_int(store_begin(s, &cause), 0, "  a nested level");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)22, "r"),
+	    0, "  a write in it");
+	store_rollback(s);
+	tap_ok(store_int64f(s, "count", &n, count_sql, "") != 0,
+	    "  the next read fails");
+	tap_ok(store_commit(s, &cause) != 0, "  the COMMIT is refused");
+	tap_ok(said(s, cause, "undone whole"), "  saying why: %s",
+	    cause != NULL ? cause : "");
+	free(cause);
+	cause = NULL;
+	tap_is_int(committed(other), before + 1, "  nothing of the turn"
+	    " committed");
+
+	/* A statement prepared already that fails: the turn is lost. */
+	tap_is_int(store_int64f(s, "div", &n, "SELECT 10 / ?", "i",
+	    (int64_t)2), 0, "a statement prepared, outside a turn");
+	tap_is_int(turn(s, epoch, 0), 0, "a turn in which it fails");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)23, "s"),
+	    0, "  a write");
+	tap_ok(store_int64f(s, "div", &n, "SELECT 10 / ?", "i", (int64_t)0)
+	    != 0, "  the statement fails");
+	tap_ok(said(s, NULL, "division by zero"), "  saying why: %s",
+	    store_last_error(s));
+	tap_ok(store_int64f(s, "count", &n, count_sql, "") != 0,
+	    "  so does the next");
+	tap_ok(said(s, NULL, "division by zero"), "  with the same reason");
+	tap_ok(store_commit(s, &cause) != 0, "  the COMMIT is refused");
+	free(cause);
+	cause = NULL;
+	tap_is_int(committed(other), before + 1, "  nothing of the turn"
+	    " committed");
+	tap_is_int(store_runf(other, "delete", "DELETE FROM turn_rows WHERE"
+	    " id = 20", ""), 0, "  (its row removed again)");
+}
+
 /* How many forms of the fence s's connection has prepared on the server. */
 static int64_t
 fences_prepared(struct store *s)
@@ -344,6 +428,7 @@ main(void)
 	tap_is_int(n, 3, "  the steps under those ids");
 
 	fence_prepared(s, other, epoch);
+	nested(s, other, epoch);
 
 	/* Another engine takes over: the stale epoch is refused. */
 	tap_is_int(store_lease_take(other, 200, "hostB", &newer, &cause), 0,
