@@ -173,6 +173,8 @@ engine_open(struct loop *loop, struct store *s, const struct flow_tools *tools,
 		e->logrec = loop_timer_create(loop, engine_logs_due, e);
 		e->timers = loop_timer_create(loop, engine_timers_fire, e);
 		loop_hook_add(loop, engine_turn_end, e);
+		/* Audit rows' syslog copies go after the starts. */
+		store_syslog_later(s, 1);
 		engine_time_open(e);
 		/* Not on a server: its fence and leader need the loop's. */
 		if (e->opts.commit_thread && e->leader == NULL &&
@@ -228,6 +230,7 @@ engine_close(struct engine *e)
 	engine_leftovers_free(e);
 	engine_notify_close(e);
 	if (e->loop != NULL) {
+		store_syslog_later(e->store, 0);
 		loop_hook_del(e->loop, engine_turn_end, e);
 		loop_timer_free(e->group);
 		loop_timer_free(e->more);
@@ -539,6 +542,8 @@ engine_turn_end(void *arg)
 
 	if (e->committing)
 		return;		/* its end comes through the barrier */
+	/* Copies of rows committed outside a turn (store_syslog_later). */
+	store_syslog_send(e->store);
 	if (e->in_txn && engine_commit_may_wait(e))
 		return;
 	if (e->in_txn && engine_commit_may_thread(e)) {
@@ -645,6 +650,8 @@ engine_committed(struct engine *e)
 		engine_spawn(e, 1);
 		e->just_committed = 0;
 	}
+	/* Its audit rows' syslog copies: after the starts, before answers. */
+	store_syslog_send(e->store);
 	/* New pids are recorded with the next change, or within a second. */
 	if (!TAILQ_EMPTY(&e->pids) && !loop_timer_pending(e->pidrec))
 		loop_timer_start(e->pidrec, ENGINE_HEARTBEAT_MS);

@@ -111,7 +111,10 @@ store_audit_level_end(struct store *s, int committed)
 		store_syslog_drop(s, s->depth);
 		store_audit_head_drop(s);
 	} else if (s->depth == 1) {
-		store_syslog_flush(s);
+		if (s->syslog_later)
+			store_syslog_release(s, 1);
+		else
+			store_syslog_flush(s);
 		store_audit_head_drop(s);
 	} else
 		store_syslog_release(s, s->depth);

@@ -40,7 +40,8 @@ struct store_cached {
 /* An audit row's syslog copy, waiting for its transaction to commit. */
 struct store_syslog_line {
 	char				*text;
-	int				 depth;	/* the level that queued it */
+	int				 depth;	/* the level that queued it; */
+						/* 0: committed, to send */
 	int				 warning; /* a refusal */
 	struct store_syslog_line	*next;
 };
@@ -81,6 +82,8 @@ struct store {
 	int64_t			 requests_pruned; /* request.c: when, ms */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
+	int			 syslog_later;	/* syslog.c: committed copies */
+						/* wait for store_syslog_send */
 	char			*migration_backup; /* backup.c: copy made */
 	int64_t			 migrated_from;	/* schema before, or 0 */
 	int64_t			 lock_lease;	/* leader.c: a lock session's */

@@ -91,6 +91,8 @@ int		 store_begin_next(struct store *, char **);
 int		 store_commit(struct store *, char **);
 void		 store_rollback(struct store *);
 int64_t		 store_data_version(struct store *);
+void		 store_syslog_later(struct store *, int);
+void		 store_syslog_send(struct store *);
 
 /*
  * reader.c: the engine's read-only connection on which members' reads

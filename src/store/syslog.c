@@ -18,7 +18,8 @@
  * syslog.c: a copy of every audit row outside the database.  A row is
  * queued when it is inserted and sent with syslog(3) (facility authpriv,
  * priority notice; refusals warning) once the transaction that holds it
- * commits, so a rolled-back row is never sent.  The line names the row's
+ * commits, so a rolled-back row is never sent (the engine sends them a
+ * moment later: store_syslog_later).  The line names the row's
  * id and the start of its hash, so the copy can be matched against the
  * chain that `sluice audit --verify` checks.
  */
@@ -68,26 +69,74 @@ store_syslog_queue(struct store *s, const struct store_chain_row *r)
 	s->syslog_tail = l;
 }
 
+/* Send one copy. */
+static void
+store_syslog_line_send(const struct store_syslog_line *l)
+{
+	static int	 opened;
+
+	if (!opened) {
+		openlog("sluice", LOG_PID | LOG_NDELAY, LOG_AUTHPRIV);
+		opened = 1;
+	}
+	syslog(l->warning ? LOG_WARNING : LOG_NOTICE, "%s", l->text);
+}
+
 /* The queued rows' transaction committed: send them. */
 void
 store_syslog_flush(struct store *s)
 {
 	struct store_syslog_line	*l, *next;
-	static int			 opened;
 
-	if (s->syslog_head == NULL)
-		return;
-	if (!opened) {
-		openlog("sluice", LOG_PID | LOG_NDELAY, LOG_AUTHPRIV);
-		opened = 1;
-	}
 	for (l = s->syslog_head; l != NULL; l = next) {
 		next = l->next;
-		syslog(l->warning ? LOG_WARNING : LOG_NOTICE, "%s", l->text);
+		store_syslog_line_send(l);
 		free(l->text);
 		free(l);
 	}
 	s->syslog_head = s->syslog_tail = NULL;
+}
+
+/*
+ * The engine's store: a commit keeps its rows' copies (depth 0) for
+ * store_syslog_send, which the engine calls once it has started the
+ * processes that commit recorded, and before it answers anyone, so the
+ * 10-40 us of each syslog(3) are not spent between a commit and the next
+ * step's start.  Turned off (or at store_close), what is left is sent.
+ */
+void
+store_syslog_later(struct store *s, int on)
+{
+	s->syslog_later = on;
+	if (!on)
+		store_syslog_send(s);
+}
+
+/* Send the copies of the rows committed so far (store_syslog_later). */
+void
+store_syslog_send(struct store *s)
+{
+	struct store_syslog_line	*l, *next, *keep = NULL;
+
+	for (l = s->syslog_head; l != NULL; l = next) {
+		next = l->next;
+		if (l->depth > 0) {
+			if (keep == NULL)
+				s->syslog_head = l;
+			else
+				keep->next = l;
+			keep = l;
+			continue;
+		}
+		store_syslog_line_send(l);
+		free(l->text);
+		free(l);
+	}
+	if (keep == NULL)
+		s->syslog_head = NULL;
+	else
+		keep->next = NULL;
+	s->syslog_tail = keep;
 }
 
 /* A nested level committed into the one around it: so do its rows. */
