@@ -234,7 +234,7 @@ pg_queued_read(struct pg_conn *c)
 
 	for (i = 0; i < c->nqueued; i++) {
 		q = &c->queued[i];
-		while ((r = PQgetResult(c->pg)) != NULL) {
+		while ((r = pg_get_result(c)) != NULL) {
 			switch (PQresultStatus(r)) {
 			case PGRES_FATAL_ERROR:
 				pg_fail(c, r);
@@ -309,7 +309,7 @@ pg_settle(struct pg_conn *c)
 		} else
 			pg_queued_read(c);
 		pg_queued_drop(c);
-		while ((r = PQgetResult(c->pg)) != NULL &&
+		while ((r = pg_get_result(c)) != NULL &&
 		    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
 			PQclear(r);
 		PQclear(r);
@@ -363,7 +363,7 @@ pg_commit_piped(struct pg_conn *c)
 	}
 	if ((rc = pg_settle(c)) != STORE_DRV_OK &&
 	    PQtransactionStatus(pg) != PQTRANS_IDLE)
-		PQclear(PQexec(pg, "ROLLBACK"));
+		PQclear(pg_exec_bounded(c, "ROLLBACK"));
 	pg_turn_end(c);
 	return (rc);
 }
@@ -408,7 +408,7 @@ pg_turn_id(struct store_conn *conn, const char *table, int64_t *id)
 		xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s',"
 		    " 'id')) FROM generate_series(1, %d)", table,
 		    PG_IDS_AHEAD);
-		res = PQexec(c->pg, sql);
+		res = pg_exec_bounded(c, sql);
 		free(sql);
 		if (PQresultStatus(res) != PGRES_TUPLES_OK ||
 		    PQntuples(res) != PG_IDS_AHEAD) {

@@ -32,6 +32,18 @@
 
 #include "store/driver.h"
 
+/*
+ * How long a wait for the server's answer may last (driver-pg-wait.c):
+ * until a monotonic ms (0: no such time), at most limit ms (0: no limit),
+ * serve(arg) called meanwhile (NULL: nothing).
+ */
+struct pg_bound {
+	int64_t		  until;
+	int64_t		  limit;
+	void		(*serve)(void *);
+	void		 *arg;
+};
+
 /* How many ids turn_id draws at once (driver-pg-defer.c). */
 #define PG_IDS_AHEAD	16
 
@@ -78,6 +90,9 @@ struct pg_conn {
 	int64_t			 ids[PG_IDS_AHEAD]; /* for this table */
 	int			 nids;		/* how many drawn */
 	int			 ids_used;	/* and used */
+	struct pg_bound		 bound;		/* of every wait */
+	char			*unreachable;	/* set: a wait passed it, */
+						/* the connection given up */
 };
 
 /* A query on the open pipeline whose answer is read later. */
@@ -99,7 +114,7 @@ struct pg_queued {
 #define PG_TEXT		25
 
 /*
- * What the engine's fence says when it refuses (driver-pg-defer.c), in
+ * What the engine's fence says when it refuses (driver-pg-fence.c), in
  * the text of an error by construction; pg_fail finds it there.
  */
 #define PG_FENCE_MARK	"sluice fence: "
@@ -214,6 +229,14 @@ enum store_drv_code store_pg_listen(struct store_conn *, const char *);
 int		 store_pg_listen_fd(struct store_conn *);
 int		 store_pg_heard(struct store_conn *, int,
 		     void (*)(void *, const char *), void *);
+
+/* driver-pg-wait.c: waits for the server's answer, bounded. */
+int		 pg_ready(PGconn *, const struct pg_bound *, char **);
+PGresult	*pg_get_result(struct pg_conn *);
+PGresult	*pg_last(PGconn *, int, const struct pg_bound *, char **);
+PGresult	*pg_exec_bounded(struct pg_conn *, const char *);
+void		 pg_wait_bound(struct store_conn *, int64_t, int64_t,
+		     void (*)(void *), void *);
 
 /* driver-pg-async.c: a statement whose answer is read as it comes. */
 enum store_drv_code store_pg_send(struct store_conn *, const char *, int,

@@ -129,7 +129,7 @@ pg_finalize(struct store_stmt *st)
 		if (h->c->nqueued > 0)	/* answers on their way first */
 			(void)pg_settle(h->c);
 		xasprintf(&sql, "DEALLOCATE %s", h->name);
-		PQclear(PQexec(h->c->pg, sql));
+		PQclear(pg_exec_bounded(h->c, sql));
 		free(sql);
 	}
 	free(h->values);

@@ -77,6 +77,13 @@ pg_fail(struct pg_conn *c, const PGresult *res)
 	const char	*state = NULL, *msg = NULL, *fence;
 	char		*nl;
 
+	if (c->unreachable != NULL) {
+		/* Given up (driver-pg-wait.c): whatever libpq says next. */
+		free(c->message);
+		c->message = xstrdup(c->unreachable);
+		c->code = STORE_DRV_ERROR;
+		return;
+	}
 	if (res != NULL) {
 		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
@@ -87,7 +94,7 @@ pg_fail(struct pg_conn *c, const PGresult *res)
 		msg = "unknown PostgreSQL error";
 	free(c->message);
 	if ((fence = strstr(msg, "\"" PG_FENCE_MARK)) != NULL) {
-		/* The engine's fence refused (driver-pg-defer.c). */
+		/* The engine's fence refused (driver-pg-fence.c). */
 		c->message = xstrdup(fence + 1 + strlen(PG_FENCE_MARK));
 		if ((nl = strrchr(c->message, '"')) != NULL)
 			*nl = '\0';
@@ -210,6 +217,7 @@ pg_close(struct store_conn *conn)
 	free(c->queued);
 	free(c->message);
 	free(c->at_commit);
+	free(c->unreachable);
 	free(c);
 }
 
@@ -250,7 +258,7 @@ pg_exec(struct store_conn *conn, const char *sql)
 	if ((rc = pg_send(c, text)) != STORE_DRV_OK &&
 	    PQtransactionStatus(c->pg) == PQTRANS_INERROR) {
 		save = c->code;
-		PQclear(PQexec(c->pg, "ROLLBACK TO sluice_stmt;"
+		PQclear(pg_exec_bounded(c, "ROLLBACK TO sluice_stmt;"
 		    " RELEASE sluice_stmt"));
 		c->code = save;
 	}
@@ -348,7 +356,7 @@ pg_commit(struct store_conn *conn, int level)
 		c->npending = 0;
 		pg_at_commit_clear(c);
 		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
-			PQclear(PQexec(c->pg, "ROLLBACK"));
+			PQclear(pg_exec_bounded(c, "ROLLBACK"));
 		pg_turn_end(c);
 		if (rc != STORE_DRV_OK)
 			return (rc);
@@ -466,7 +474,7 @@ pg_int(struct pg_conn *c, const char *sql, int64_t *v)
 	*v = 0;
 	if (pg_flush(c) != STORE_DRV_OK)
 		return (c->code);
-	res = PQexec(c->pg, sql);
+	res = pg_exec_bounded(c, sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		pg_fail(c, res);
 		PQclear(res);
@@ -618,18 +626,18 @@ pg_next_id(struct store_conn *conn, const char *table, int64_t *id)
  * then its sync.  0 when it has none.
  */
 static int64_t
-pg_ahead_read(PGconn *pg)
+pg_ahead_read(struct pg_conn *c)
 {
 	PGresult	*r;
 	int64_t		 id = 0;
 
-	while ((r = PQgetResult(pg)) != NULL) {
+	while ((r = pg_get_result(c)) != NULL) {
 		if (PQresultStatus(r) == PGRES_TUPLES_OK &&
 		    PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
 			id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
 		PQclear(r);
 	}
-	while ((r = PQgetResult(pg)) != NULL &&
+	while ((r = pg_get_result(c)) != NULL &&
 	    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
 		PQclear(r);
 	PQclear(r);
@@ -695,14 +703,14 @@ pg_post(struct store_stmt *st, const char *channel, const char *table)
 		return (c->code);
 	}
 	res = pg_collect(c, &p, &h->prepared);
-	if (drawn && (c->ahead = pg_ahead_read(pg)) != 0)
+	if (drawn && (c->ahead = pg_ahead_read(c)) != 0)
 		c->ahead_table = table;
 	PQexitPipelineMode(pg);
 	if (!(ok = PQresultStatus(res) == PGRES_COMMAND_OK))
 		pg_fail(c, res);
 	PQclear(res);
 	if (PQtransactionStatus(pg) != PQTRANS_IDLE)
-		PQclear(PQexec(pg, "ROLLBACK"));
+		PQclear(pg_exec_bounded(c, "ROLLBACK"));
 	return (ok ? STORE_DRV_OK : c->code);
 }
 
@@ -760,4 +768,5 @@ const struct store_driver store_driver_pg = {
 	.answer = store_pg_answer,
 	.fence = pg_fence,
 	.turn_id = pg_turn_id,
+	.wait_bound = pg_wait_bound,
 };
