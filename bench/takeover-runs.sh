@@ -2,10 +2,10 @@
 #
 # takeover-runs.sh [N...]: what a takeover costs with N active runs
 # (issue 23: it should not grow with N).  Each measurement starts an
-# engine, gives it N runs of six kinds (a gate waiting, a step sleeping,
-# a retry's backoff timer, a for-each mid-batch, a sub-workflow whose
-# child waits at a gate, a wait with a timeout), waits until they are all
-# in place, then:
+# engine, gives it N runs of seven kinds (a gate waiting, a step
+# sleeping, a retry's backoff timer, a for-each mid-batch, a sub-workflow
+# whose child waits at a gate, a wait with a timeout, a DAG run whose join
+# waits for a gate), waits until they are all in place, then:
 #
 # - "pg": two engine nodes on a PostgreSQL of its own, each through its
 #   TCP forwarder (tests/cluster/cluster-lib.sh): kill -9 of the leader,
@@ -72,6 +72,10 @@ EOF2
 	cat >"$T_DIR/k5.json" <<'EOF2'
 {"start": {"wait": {"message": "callback", "timeout": "30m"}}}
 EOF2
+	cat >"$T_DIR/k6.json" <<'EOF2'
+{"a": {"run": ["true"]}, "b": {"gate": {"message": "join?"}},
+ "c": {"run": ["true"], "depends_on": ["a", "b"]}}
+EOF2
 	cat >"$T_DIR/child.json" <<'EOF2'
 {"start": {"gate": {"message": "child"}}}
 EOF2
@@ -118,14 +122,15 @@ EOF2
 	    { echo "# template save failed" >&2; exit 1; }
 	i=0
 	while [ $i -lt "$n" ]; do
-		on run "$T_DIR/k$((i % 6)).json" >/dev/null 2>>"$T_DIR/run.err" ||
+		on run "$T_DIR/k$((i % 7)).json" >/dev/null 2>>"$T_DIR/run.err" ||
 		    { echo "# run $i: $(tail -n 1 "$T_DIR/run.err")" >&2; exit 1; }
 		i=$((i + 1))
 	done
 	# In place: every run and child recorded, every gate, wait and
 	# retry's backoff reached (the processes wait for slots meanwhile).
-	want=$(( (n + 5) / 6 + (n + 3) / 6 + (n + 1) / 6 + n / 6 ))
-	runs=$((n + (n + 1) / 6))
+	want=$(( (n + 6) / 7 + (n + 4) / 7 + (n + 2) / 7 + (n + 1) / 7 +
+	    n / 7 ))
+	runs=$((n + (n + 2) / 7))
 	i=0
 	while [ "$(sql "SELECT count(*) FROM workflows WHERE status =
 	    'running'")" -lt "$runs" ] || [ "$(sql "SELECT count(*) FROM

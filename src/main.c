@@ -38,18 +38,20 @@
 /*
  * The environment's locale for what sluice's output depends on: the
  * character set and widths (LC_CTYPE), numbers (LC_NUMERIC: strtod and
- * cJSON), dates (LC_TIME), ranges in patterns (LC_COLLATE: fnmatch and
- * regcomp) and the system's messages (LC_MESSAGES: strerror).  Not
- * LC_ALL: the seven others (money, paper, names, addresses, telephones,
- * measures, the locale's own description) are never used, and loading
- * each is a few system calls at every start, which a command that only
- * talks to the engine's socket waits on.
+ * cJSON), ranges in patterns (LC_COLLATE: fnmatch and regcomp) and the
+ * system's messages (LC_MESSAGES: strerror).  Not LC_ALL: the seven
+ * others (money, paper, names, addresses, telephones, measures, the
+ * locale's own description) are never used, and loading each is a few
+ * system calls and a mapping at every start, which a command that only
+ * talks to the engine's socket waits on.  Dates (LC_TIME) are named
+ * only by the console, which loads their category itself (console.c):
+ * every other date sluice writes is in digits.
  */
 static void
 locale_from_env(void)
 {
 	static const int	 used[] = {
-		LC_CTYPE, LC_NUMERIC, LC_TIME, LC_COLLATE, LC_MESSAGES
+		LC_CTYPE, LC_NUMERIC, LC_COLLATE, LC_MESSAGES
 	};
 	size_t			 i;
 

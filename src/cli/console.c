@@ -20,6 +20,7 @@
  * looks).  The console itself is src/ui/.
  */
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -41,6 +42,11 @@ cli_console(struct client *ctx)
 	char			*cause = NULL;
 	int			 rc;
 
+	/*
+	 * Month names ("Nov 20 09:41") are the console's alone, so the
+	 * environment's LC_TIME is loaded here, not at every start (main.c).
+	 */
+	setlocale(LC_TIME, "");
 	memset(&cfg, 0, sizeof cfg);
 	if (!ui_script_wanted() &&
 	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {

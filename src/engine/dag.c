@@ -94,7 +94,7 @@ engine_dag_step(struct engine *e, struct ewf *wf, int spec,
 	int64_t			 newest = 0, id;
 	char			*why = NULL;
 	size_t			 j;
-	int			 t;
+	int			 t, conds = 0;
 
 	for (j = 0; j < st->ndeps; j++) {
 		t = st->deps[j].target;
@@ -106,6 +106,17 @@ engine_dag_step(struct engine *e, struct ewf *wf, int spec,
 	/* Decided since its dependencies last ended (or under way). */
 	if (latest[spec].id > newest)
 		return (0);
+	/*
+	 * A dependency under way: the step waits (flow_dag_decide's first
+	 * rule), and the run's scope, a read of its rows, is not built for
+	 * a join that waits for its last branch.
+	 */
+	for (j = 0; j < st->ndeps; j++) {
+		if (!engine_dag_ended(latest[st->deps[j].target].status))
+			return (0);
+		if (st->deps[j].cond != NULL)
+			conds = 1;
+	}
 	ends = xcalloc(st->ndeps, sizeof *ends);
 	for (j = 0; j < st->ndeps; j++) {
 		t = st->deps[j].target;
@@ -115,7 +126,8 @@ engine_dag_step(struct engine *e, struct ewf *wf, int spec,
 		ends[j].has_exit_code = latest[t].has_exit_code;
 		ends[j].exit_code = latest[t].exit_code;
 	}
-	if (*scope == NULL)
+	/* Only an edge's condition reads the scope. */
+	if (*scope == NULL && conds)
 		*scope = engine_scope(e, wf, 1);
 	v = flow_dag_decide(wf->flow, spec, ends, *scope, &why);
 	free(ends);

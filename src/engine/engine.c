@@ -522,10 +522,12 @@ engine_store_fatal(struct engine *e, const char *why)
 	/*
 	 * A leader that lost its connection (the server ended a
 	 * transaction it left idle while frozen or cut off) cannot know
-	 * whether another node leads now: it stops as superseded.
+	 * whether another node leads now: it stops as superseded (one
+	 * that gave its connection up at its deadline steps down first,
+	 * its socket still answering: cutoff.c).
 	 */
 	if (e->leader != NULL)
-		engine_superseded(e, why);
+		engine_cutoff(e, why, leader_stop_at(e->leader));
 	if (e->in_txn)
 		store_rollback(e->store);
 	fatalx("engine: %s", why);

@@ -368,6 +368,7 @@ engine_leader_attach(struct engine *e, char **cause)
 
 	if (store_leader_engine_session(e->store, l->lease, cause) != 0)
 		return (-1);
+	engine_cutoff_bound(e, l->deadline);
 	if ((l->keeper = fence_keeper_start(l->deadline, cause)) == NULL)
 		return (-1);
 	l->engine = e;
@@ -394,6 +395,7 @@ leader_renew(struct leader *l, int64_t deadline)
 {
 	l->deadline = deadline;
 	l->engine->fence.deadline = deadline;
+	engine_cutoff_bound(l->engine, deadline);
 	if (fence_keeper_renew(l->keeper, deadline) != 0)
 		engine_superseded(l->engine, "the fence keeper is gone");
 	loop_timer_start(l->fence, deadline - fence_now_ms());
@@ -524,6 +526,16 @@ leader_fence(void *arg)
 	fprintf(stderr, "sluice: engine: fenced: the heartbeat has had no "
 	    "answer by the deadline; starting nothing\n");
 	loop_timer_start(l->fence, l->lease);
+}
+
+/*
+ * When a leader cut off from the database stops at the latest: L after
+ * its deadline, as leader_fence does (fence clock ms).
+ */
+int64_t
+leader_stop_at(const struct leader *l)
+{
+	return (l->deadline + l->lease);
 }
 
 /* The lease, for status: ms, 0 when not in cluster mode. */

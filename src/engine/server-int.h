@@ -75,6 +75,9 @@ struct engine_server {
 	int			 answers;	/* to requests with an id, unsent */
 	int			 relays;	/* clients with a relay waiting */
 	struct loop_timer	*look;		/* their answers, without NOTIFY */
+	char			*down;		/* set: stepped down (cutoff.c), */
+						/* every request but a ping */
+						/* answered with this reason */
 };
 
 /* server.c */

@@ -568,14 +568,16 @@ server_wait_read(struct server_client *c)
 		cmd = cJSON_GetObjectItemCaseSensitive(req, "command");
 		ping = cJSON_IsString(cmd) && (strcmp(cmd->valuestring,
 		    "ping") == 0 || (engine_read_command(cmd->valuestring) &&
-		    !srv->e->reading));
+		    !srv->e->reading && srv->down == NULL));
 		cJSON_Delete(req);
-		if (!ping) {
+		if (srv->down != NULL && !ping)
+			server_error(c, 1, srv->down);
+		else if (!ping) {
 			*nl = '\n';
 			c->held = 1;
 			break;
-		}
-		server_client_line(c, c->in.data);
+		} else
+			server_client_line(c, c->in.data);
 		len = (size_t)(nl - c->in.data) + 1;
 		memmove(c->in.data, c->in.data + len, c->in.len - len);
 		c->in.len -= len;
@@ -590,6 +592,38 @@ server_wait_read(struct server_client *c)
 	if ((c->held || c->eof || c->in.len > 0) && !srv->resume) {
 		srv->resume = 1;
 		loop_defer(srv->e->loop, server_resume, srv);
+	}
+}
+
+/*
+ * Stepped down (cutoff.c), between waits: what a client sent before is
+ * answered with the reason too, what is queued goes out, and a client
+ * that is done goes.  The engine never returns to the loop from there,
+ * so no line of a client freed here is being applied.
+ */
+void
+engine_server_down_tidy(struct engine *e)
+{
+	struct engine_server	*srv = e->server;
+	struct server_client	*c, *c1;
+	ssize_t			 n;
+
+	if (srv == NULL || srv->down == NULL)
+		return;
+	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
+		if (c->held) {
+			c->held = 0;
+			buf_reset(&c->in);
+			server_error(c, 1, srv->down);
+		}
+		if (c->off < c->out.len) {
+			n = send(c->fd, c->out.data + c->off,
+			    c->out.len - c->off, MSG_NOSIGNAL|MSG_DONTWAIT);
+			if (n > 0)
+				c->off += (size_t)n;
+		}
+		if ((c->eof || c->closing) && c->off >= c->out.len)
+			server_client_free(c);
 	}
 }
 
@@ -734,8 +768,11 @@ server_client_line(struct server_client *c, char *line)
 		if (e->standby || e->leader != NULL) {
 			cJSON_AddStringToObject(o, "node", engine_node_name());
 			cJSON_AddStringToObject(o, "role", e->standby ?
-			    "standby" : "leader");
+			    "standby" : c->srv->down != NULL ? "stepped down" :
+			    "leader");
 		}
+		if (c->srv->down != NULL)
+			cJSON_AddStringToObject(o, "down", c->srv->down);
 		if ((waiting = engine_busy_what(&since)) != NULL) {
 			cJSON_AddStringToObject(o, "waiting", waiting);
 			cJSON_AddNumberToObject(o, "waiting_since",

@@ -135,6 +135,45 @@ pg_turn_end(struct pg_conn *c)
 	c->failed_message = NULL;
 }
 
+/*
+ * Whether a nested transaction (level > 0) is the turn's to keep
+ * without a savepoint.  In the engine's turn a savepoint protects
+ * nothing: whatever fails in it fails it whole (a write sent ahead
+ * could not be undone alone anyway), and every savepoint and its
+ * release are two more statements for the server.  So a level notes
+ * only how many writes the turn had sent when it began (nest_mark).
+ */
+int
+pg_turn_nests(struct pg_conn *c, int level)
+{
+	return (c->defer && level > 0 && level < PG_NEST_MAX);
+}
+
+/* The turn is lost: every later statement and the COMMIT fail with why. */
+void
+pg_turn_lost(struct pg_conn *c, const char *why)
+{
+	free(c->message);
+	c->message = xstrdup(why);
+	c->code = STORE_DRV_ERROR;
+	pg_failed_set(c, NULL);
+}
+
+/*
+ * A nested level of the turn rolled back: nothing to undo when it
+ * wrote nothing (or the turn is lost already); else, with no savepoint
+ * to return to, the turn is undone whole rather than keep its writes.
+ */
+enum store_drv_code
+pg_turn_undo(struct pg_conn *c, int level)
+{
+	if (c->failed != STORE_DRV_OK || c->writes == c->nest_mark[level])
+		return (STORE_DRV_OK);
+	pg_turn_lost(c, "a part of the engine's turn that wrote was undone,"
+	    " so the turn is undone whole");
+	return (c->code);
+}
+
 /* Send a write of the turn without waiting for its answer. */
 enum store_drv_code
 pg_defer(struct pg_stmt *h)
@@ -143,6 +182,7 @@ pg_defer(struct pg_stmt *h)
 	PGconn		*pg = c->pg;
 	int		 i, sent;
 
+	c->writes++;
 	sent = PQpipelineStatus(pg) != PQ_PIPELINE_OFF ||
 	    PQenterPipelineMode(pg);
 	for (i = 0; sent && i < c->npending; i++) {
@@ -194,7 +234,7 @@ pg_queued_read(struct pg_conn *c)
 
 	for (i = 0; i < c->nqueued; i++) {
 		q = &c->queued[i];
-		while ((r = PQgetResult(c->pg)) != NULL) {
+		while ((r = pg_get_result(c)) != NULL) {
 			switch (PQresultStatus(r)) {
 			case PGRES_FATAL_ERROR:
 				pg_fail(c, r);
@@ -269,7 +309,7 @@ pg_settle(struct pg_conn *c)
 		} else
 			pg_queued_read(c);
 		pg_queued_drop(c);
-		while ((r = PQgetResult(c->pg)) != NULL &&
+		while ((r = pg_get_result(c)) != NULL &&
 		    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
 			PQclear(r);
 		PQclear(r);
@@ -323,7 +363,7 @@ pg_commit_piped(struct pg_conn *c)
 	}
 	if ((rc = pg_settle(c)) != STORE_DRV_OK &&
 	    PQtransactionStatus(pg) != PQTRANS_IDLE)
-		PQclear(PQexec(pg, "ROLLBACK"));
+		PQclear(pg_exec_bounded(c, "ROLLBACK"));
 	pg_turn_end(c);
 	return (rc);
 }
@@ -368,7 +408,7 @@ pg_turn_id(struct store_conn *conn, const char *table, int64_t *id)
 		xasprintf(&sql, "SELECT nextval(pg_get_serial_sequence('%s',"
 		    " 'id')) FROM generate_series(1, %d)", table,
 		    PG_IDS_AHEAD);
-		res = PQexec(c->pg, sql);
+		res = pg_exec_bounded(c, sql);
 		free(sql);
 		if (PQresultStatus(res) != PGRES_TUPLES_OK ||
 		    PQntuples(res) != PG_IDS_AHEAD) {

@@ -62,8 +62,10 @@
 	X(PQprepare) \
 	X(PQresultErrorField) \
 	X(PQresultStatus) \
+	X(PQsendDescribePrepared) \
 	X(PQsendPrepare) \
 	X(PQsendQueryParams) \
+	X(PQsendQuery) \
 	X(PQsendQueryPrepared) \
 	X(PQsetNoticeProcessor) \
 	X(PQsocket) \
@@ -114,8 +116,10 @@ int	 pg_lib_load(char **);
 #define PQprepare	(*pg_lib.PQprepare)
 #define PQresultErrorField	(*pg_lib.PQresultErrorField)
 #define PQresultStatus	(*pg_lib.PQresultStatus)
+#define PQsendDescribePrepared	(*pg_lib.PQsendDescribePrepared)
 #define PQsendPrepare	(*pg_lib.PQsendPrepare)
 #define PQsendQueryParams	(*pg_lib.PQsendQueryParams)
+#define PQsendQuery	(*pg_lib.PQsendQuery)
 #define PQsendQueryPrepared	(*pg_lib.PQsendQueryPrepared)
 #define PQsetNoticeProcessor	(*pg_lib.PQsetNoticeProcessor)
 #define PQsocket	(*pg_lib.PQsocket)

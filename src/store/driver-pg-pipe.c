@@ -54,7 +54,7 @@ pg_send(struct pg_conn *c, const char *sql)
 	if ((c->nqueued > 0 || c->failed != STORE_DRV_OK) &&
 	    pg_settle(c) != STORE_DRV_OK)
 		return (c->code);
-	res = PQexec(c->pg, sql);
+	res = pg_exec_bounded(c, sql);
 	ok = PQresultStatus(res) == PGRES_COMMAND_OK ||
 	    PQresultStatus(res) == PGRES_TUPLES_OK;
 	if (!ok)
@@ -99,7 +99,7 @@ pg_flush(struct pg_conn *c)
 			if (rc == STORE_DRV_OK)
 				break;
 			if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
-				PQclear(PQexec(c->pg, "ROLLBACK"));
+				PQclear(pg_exec_bounded(c, "ROLLBACK"));
 			if (rc != STORE_DRV_BUSY || c->busy_cb == NULL ||
 			    !c->busy_cb(c->busy_arg, count)) {
 				c->npending = 0;
@@ -160,14 +160,13 @@ pg_pending(struct pg_conn *c, const char *sql)
 PGresult *
 pg_collect(struct pg_conn *c, struct pg_pipe *p, int *prepared)
 {
-	PGconn		*pg = c->pg;
 	PGresult	*r, *keep = NULL, *fail = NULL;
 	int		 i;
 
 	p->failed = -1;
 	p->fparsed = 0;
 	for (i = 0; i < p->n; i++) {
-		while ((r = PQgetResult(pg)) != NULL) {
+		while ((r = pg_get_result(c)) != NULL) {
 			if (i == p->prep &&
 			    PQresultStatus(r) == PGRES_COMMAND_OK)
 				*prepared = 1;
@@ -192,7 +191,7 @@ pg_collect(struct pg_conn *c, struct pg_pipe *p, int *prepared)
 				PQclear(r);
 		}
 	}
-	while ((r = PQgetResult(pg)) != NULL &&
+	while ((r = pg_get_result(c)) != NULL &&
 	    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
 		PQclear(r);
 	PQclear(r);
@@ -254,12 +253,13 @@ pg_blob_types(struct pg_stmt *h)
  * when kept and not yet, and inside a transaction between a savepoint
  * and its release, so that a statement that fails undoes itself alone
  * and the transaction goes on, as on SQLite (PostgreSQL would abort it
- * whole).  A write transaction begun here and not yet on the server
- * begins first, in the same pipeline (its lock waited for as pg_flush
- * does: when it is busy nothing else ran, and the whole is sent again),
- * with its fence; an INSERT's id follows it.  The turn's writes sent
- * before it and not yet answered are answered first
- * (driver-pg-defer.c): when one failed, so does this statement.  types are the parameters' (NULL: bytea for
+ * whole), except in the engine's turn, which fails whole.  A write
+ * transaction begun here and not yet on the server begins first, in
+ * the same pipeline (its lock waited for as pg_flush does: when it is
+ * busy nothing else ran, and the whole is sent again), with its fence;
+ * an INSERT's id follows it.  The turn's writes sent before it and not
+ * yet answered are answered first (driver-pg-defer.c): when one failed,
+ * so does this statement.  types are the parameters' (NULL: bytea for
  * blobs, the rest left to the server).
  */
 PGresult *
@@ -281,8 +281,17 @@ again:
 	p.prep = p.lock = p.last = p.fence = p.fparse = -1;
 	begin = c->begin_pending;
 	queued = c->nqueued > 0;	/* writes of the turn before it */
-	guard = begin || queued || c->npending > 0 ||
-	    PQtransactionStatus(pg) == PQTRANS_INTRANS;
+	/*
+	 * In the engine's turn a statement prepared already is not
+	 * guarded: its failure fails the turn whole, as a write sent
+	 * ahead's does (driver-pg-defer.c).  One whose Parse goes with it
+	 * is, so that a retry with typed parameters may follow.
+	 */
+	guard = (begin || queued || c->npending > 0 ||
+	    PQtransactionStatus(pg) == PQTRANS_INTRANS) &&
+	    (!c->defer || !h->keep || !h->prepared);
+	if (!h->reads)
+		c->writes++;
 	sent = PQpipelineStatus(pg) != PQ_PIPELINE_OFF ||
 	    PQenterPipelineMode(pg);
 	if (sent && begin) {
@@ -337,7 +346,7 @@ again:
 		/* The transaction could not begin: nothing of it ran. */
 		pg_fail(c, res);
 		if (PQtransactionStatus(pg) != PQTRANS_IDLE)
-			PQclear(PQexec(pg, "ROLLBACK"));
+			PQclear(pg_exec_bounded(c, "ROLLBACK"));
 		if (c->code == STORE_DRV_BUSY && c->busy_cb != NULL &&
 		    c->busy_cb(c->busy_arg, count++)) {
 			PQclear(res);
@@ -361,7 +370,13 @@ again:
 		return (res);
 	}
 	if (guard && PQresultStatus(res) == PGRES_FATAL_ERROR)
-		PQclear(PQexec(pg, "ROLLBACK TO sluice_stmt; RELEASE sluice_stmt"));
+		PQclear(pg_exec_bounded(c, "ROLLBACK TO sluice_stmt; RELEASE sluice_stmt"));
+	else if (PQresultStatus(res) == PGRES_FATAL_ERROR &&
+	    PQtransactionStatus(pg) == PQTRANS_INERROR) {
+		/* Unguarded in the turn: the turn is lost (pg_step says). */
+		pg_fail(c, res);
+		pg_failed_set(c, NULL);
+	}
 	return (res);
 }
 

@@ -70,6 +70,16 @@
  * 1 s) and poll a standby's takeover in time.
  */
 #define PGR_STATEMENT_MS	250
+/*
+ * Its answer, at most: a node cut off from PostgreSQL answers a read
+ * with "database unreachable" then, and logs in again at the next; a
+ * login is given as long (connect_timeout, in s, at least 2).
+ */
+#define PGR_ANSWER_MS		1000
+#define PGR_LOGIN_S		"2"
+static const struct pg_bound pgr_bound = { 0, PGR_ANSWER_MS, NULL, NULL };
+/* Why the last wait was given up, for pgr_fail. */
+static char	*pgr_unreachable;
 
 /* Set at login, so RESET returns to them. */
 #define PGR_STR(x)	#x
@@ -181,6 +191,12 @@ pgr_fail(PGconn *pg, const PGresult *res, const char *what, char **cause)
 		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
 	}
+	if (res == NULL && pgr_unreachable != NULL) {
+		xasprintf(cause, "%s: %s", what, pgr_unreachable);
+		free(pgr_unreachable);
+		pgr_unreachable = NULL;
+		return (rc);
+	}
 	if (msg == NULL)
 		msg = PQerrorMessage(pg);
 	if (msg == NULL || *msg == '\0')
@@ -205,6 +221,16 @@ pgr_fail(PGconn *pg, const PGresult *res, const char *what, char **cause)
 	return (rc);
 }
 
+/*
+ * The answer to what was just sent (sent: it was), waited for at most
+ * PGR_ANSWER_MS: its last result, or NULL (pgr_fail says why).
+ */
+static PGresult *
+pgr_answer(PGconn *pg, int sent)
+{
+	return (pg_last(pg, sent, &pgr_bound, &pgr_unreachable));
+}
+
 /* Run SQL without parameters; 0, or -1 (the result's failure in *cause). */
 static int
 pgr_run(PGconn *pg, const char *sql, ExecStatusType want, PGresult **resp,
@@ -213,7 +239,7 @@ pgr_run(PGconn *pg, const char *sql, ExecStatusType want, PGresult **resp,
 	PGresult	*res;
 	int		 rc;
 
-	res = PQexec(pg, sql);
+	res = pgr_answer(pg, PQsendQuery(pg, sql));
 	if (PQresultStatus(res) != want) {
 		rc = pgr_fail(pg, res, "read", cause);
 		PQclear(res);
@@ -231,8 +257,9 @@ static int
 pgr_connect(struct pg_reader *r, struct pgr_conn *conn, char **cause)
 {
 	const char	*keys[] = { "dbname", "fallback_application_name",
-			    "options", NULL };
-	const char	*vals[] = { NULL, "sluice reader", PGR_OPTIONS, NULL };
+			    "options", "connect_timeout", NULL };
+	const char	*vals[] = { NULL, "sluice reader", PGR_OPTIONS,
+			    PGR_LOGIN_S, NULL };
 	PGresult	*res = NULL;
 	PGconn		*pg;
 	const char	*who;
@@ -528,12 +555,13 @@ pgr_describe(PGconn *pg, const char *text, struct pgr_params *p,
 	const char	*state;
 	int		 rc, i;
 
-	res = PQprepare(pg, "", text, p->n, p->types);
+	res = pgr_answer(pg, PQsendPrepare(pg, "", text, p->n, p->types));
 	state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 	if (PQresultStatus(res) != PGRES_COMMAND_OK && state != NULL &&
 	    (strcmp(state, "42P18") == 0 || strcmp(state, "42P08") == 0)) {
 		PQclear(res);
-		res = PQprepare(pg, "", text, p->n, p->typed);
+		res = pgr_answer(pg, PQsendPrepare(pg, "", text, p->n,
+		    p->typed));
 	}
 	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
 		rc = pgr_fail(pg, res, "read", cause);
@@ -541,7 +569,7 @@ pgr_describe(PGconn *pg, const char *text, struct pgr_params *p,
 		return (rc);
 	}
 	PQclear(res);
-	res = PQdescribePrepared(pg, "");
+	res = pgr_answer(pg, PQsendDescribePrepared(pg, ""));
 	if (PQresultStatus(res) != PGRES_COMMAND_OK ||
 	    PQnparams(res) != p->n) {
 		rc = pgr_fail(pg, res, "read", cause);
@@ -576,8 +604,8 @@ pgr_declare(PGconn *pg, const char *text, struct pgr_params *p,
 	}
 	xasprintf(&declare, "DECLARE sluice_read NO SCROLL CURSOR FOR %s",
 	    text);
-	res = PQexecParams(pg, declare, p->n, types,
-	    (const char *const *)p->vals, p->lens, p->fmts, 0);
+	res = pgr_answer(pg, PQsendQueryParams(pg, declare, p->n, types,
+	    (const char *const *)p->vals, p->lens, p->fmts, 0));
 	free(declare);
 	free(types);
 	if (PQresultStatus(res) == PGRES_COMMAND_OK) {

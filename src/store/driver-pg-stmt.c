@@ -70,6 +70,8 @@ pg_prepare(struct store_conn *conn, const char *sql, int keep,
 	h->keep = keep;
 	h->insert = pg_is_insert(h->sql);
 	h->write = pg_is_write(h->sql);
+	h->reads = strncasecmp(h->sql + strspn(h->sql, " \t\n"), "SELECT",
+	    6) == 0;
 	if (keep)
 		snprintf(h->name, sizeof h->name, "sluice_%u", ++c->nstmts);
 	if (h->nparams > 0) {
@@ -127,7 +129,7 @@ pg_finalize(struct store_stmt *st)
 		if (h->c->nqueued > 0)	/* answers on their way first */
 			(void)pg_settle(h->c);
 		xasprintf(&sql, "DEALLOCATE %s", h->name);
-		PQclear(PQexec(h->c->pg, sql));
+		PQclear(pg_exec_bounded(h->c, sql));
 		free(sql);
 	}
 	free(h->values);

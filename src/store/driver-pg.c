@@ -39,7 +39,9 @@
  * pipeline can carry: a write transaction's BEGIN and lock, and a nested
  * transaction's SAVEPOINT and RELEASE, go with the next statement; an
  * INSERT's id comes back with the INSERT (in the engine's turn, only
- * when asked); a transaction's NOTIFYs go with its COMMIT.  A nested transaction in which nothing ran costs nothing.
+ * when asked); a transaction's NOTIFYs go with its COMMIT.  A nested
+ * transaction in which nothing ran costs nothing, and in the engine's
+ * turn none takes a savepoint (driver-pg-defer.c).
  */
 
 #include <stdlib.h>
@@ -77,6 +79,13 @@ pg_fail(struct pg_conn *c, const PGresult *res)
 	const char	*state = NULL, *msg = NULL, *fence;
 	char		*nl;
 
+	if (c->unreachable != NULL) {
+		/* Given up (driver-pg-wait.c): whatever libpq says next. */
+		free(c->message);
+		c->message = xstrdup(c->unreachable);
+		c->code = STORE_DRV_ERROR;
+		return;
+	}
 	if (res != NULL) {
 		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
 		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
@@ -87,7 +96,7 @@ pg_fail(struct pg_conn *c, const PGresult *res)
 		msg = "unknown PostgreSQL error";
 	free(c->message);
 	if ((fence = strstr(msg, "\"" PG_FENCE_MARK)) != NULL) {
-		/* The engine's fence refused (driver-pg-defer.c). */
+		/* The engine's fence refused (driver-pg-fence.c). */
 		c->message = xstrdup(fence + 1 + strlen(PG_FENCE_MARK));
 		if ((nl = strrchr(c->message, '"')) != NULL)
 			*nl = '\0';
@@ -210,6 +219,7 @@ pg_close(struct store_conn *conn)
 	free(c->queued);
 	free(c->message);
 	free(c->at_commit);
+	free(c->unreachable);
 	free(c);
 }
 
@@ -238,6 +248,7 @@ pg_exec(struct store_conn *conn, const char *sql)
 	if ((rc = pg_flush(c)) != STORE_DRV_OK)
 		return (rc);
 	c->lastval_known = c->lastval_owed = 0;
+	c->writes++;
 	text = store_pg_sql(sql, NULL);
 	if (PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
 		/* Undone alone when it fails, as pg_execute's statements. */
@@ -249,7 +260,7 @@ pg_exec(struct store_conn *conn, const char *sql)
 	if ((rc = pg_send(c, text)) != STORE_DRV_OK &&
 	    PQtransactionStatus(c->pg) == PQTRANS_INERROR) {
 		save = c->code;
-		PQclear(PQexec(c->pg, "ROLLBACK TO sluice_stmt;"
+		PQclear(pg_exec_bounded(c, "ROLLBACK TO sluice_stmt;"
 		    " RELEASE sluice_stmt"));
 		c->code = save;
 	}
@@ -273,6 +284,10 @@ pg_begin(struct store_conn *conn, int level, int write)
 {
 	struct pg_conn		*c = (struct pg_conn *)conn;
 
+	if (pg_turn_nests(c, level)) {
+		c->nest_mark[level] = c->writes;
+		return (STORE_DRV_OK);
+	}
 	if (level > 0)
 		return (pg_pending(c, "SAVEPOINT store_nested"));
 	if (!write)
@@ -318,6 +333,8 @@ pg_commit(struct store_conn *conn, int level)
 	enum store_drv_code	 rc;
 	char			*sql;
 
+	if (pg_turn_nests(c, level))
+		return (STORE_DRV_OK);
 	if (level > 0)
 		return (pg_pending(c, "RELEASE store_nested"));
 	if (c->begin_pending) {
@@ -341,7 +358,7 @@ pg_commit(struct store_conn *conn, int level)
 		c->npending = 0;
 		pg_at_commit_clear(c);
 		if (PQtransactionStatus(c->pg) != PQTRANS_IDLE)
-			PQclear(PQexec(c->pg, "ROLLBACK"));
+			PQclear(pg_exec_bounded(c, "ROLLBACK"));
 		pg_turn_end(c);
 		if (rc != STORE_DRV_OK)
 			return (rc);
@@ -376,6 +393,8 @@ pg_rollback(struct store_conn *conn, int level)
 {
 	struct pg_conn	*c = (struct pg_conn *)conn;
 
+	if (pg_turn_nests(c, level))
+		return (pg_turn_undo(c, level));
 	if (level > 0) {
 		/* Its SAVEPOINT not sent yet: nothing of it ran. */
 		if (c->npending > 0 && strcmp(c->pending[c->npending - 1],
@@ -457,7 +476,7 @@ pg_int(struct pg_conn *c, const char *sql, int64_t *v)
 	*v = 0;
 	if (pg_flush(c) != STORE_DRV_OK)
 		return (c->code);
-	res = PQexec(c->pg, sql);
+	res = pg_exec_bounded(c, sql);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		pg_fail(c, res);
 		PQclear(res);
@@ -609,18 +628,18 @@ pg_next_id(struct store_conn *conn, const char *table, int64_t *id)
  * then its sync.  0 when it has none.
  */
 static int64_t
-pg_ahead_read(PGconn *pg)
+pg_ahead_read(struct pg_conn *c)
 {
 	PGresult	*r;
 	int64_t		 id = 0;
 
-	while ((r = PQgetResult(pg)) != NULL) {
+	while ((r = pg_get_result(c)) != NULL) {
 		if (PQresultStatus(r) == PGRES_TUPLES_OK &&
 		    PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
 			id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
 		PQclear(r);
 	}
-	while ((r = PQgetResult(pg)) != NULL &&
+	while ((r = pg_get_result(c)) != NULL &&
 	    PQresultStatus(r) != PGRES_PIPELINE_SYNC)
 		PQclear(r);
 	PQclear(r);
@@ -686,14 +705,14 @@ pg_post(struct store_stmt *st, const char *channel, const char *table)
 		return (c->code);
 	}
 	res = pg_collect(c, &p, &h->prepared);
-	if (drawn && (c->ahead = pg_ahead_read(pg)) != 0)
+	if (drawn && (c->ahead = pg_ahead_read(c)) != 0)
 		c->ahead_table = table;
 	PQexitPipelineMode(pg);
 	if (!(ok = PQresultStatus(res) == PGRES_COMMAND_OK))
 		pg_fail(c, res);
 	PQclear(res);
 	if (PQtransactionStatus(pg) != PQTRANS_IDLE)
-		PQclear(PQexec(pg, "ROLLBACK"));
+		PQclear(pg_exec_bounded(c, "ROLLBACK"));
 	return (ok ? STORE_DRV_OK : c->code);
 }
 
@@ -751,4 +770,5 @@ const struct store_driver store_driver_pg = {
 	.answer = store_pg_answer,
 	.fence = pg_fence,
 	.turn_id = pg_turn_id,
+	.wait_bound = pg_wait_bound,
 };

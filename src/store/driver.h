@@ -293,6 +293,17 @@ struct store_driver {
 	 */
 	enum store_drv_code (*turn_id)(struct store_conn *, const char *,
 			     int64_t *);
+	/*
+	 * Bound every wait for the server's answer on the connection: until
+	 * the monotonic ms given (0: no such time) and at most the limit in
+	 * ms per wait (0: none), calling serve(arg) now and then meanwhile
+	 * (NULL: none).  A wait past its bound gives the connection up: the
+	 * statement fails, "database unreachable: no answer in N s", and so
+	 * does every later one (lost says 1).  NULL: the database is a file,
+	 * whose waits are its locks'.
+	 */
+	void		(*wait_bound)(struct store_conn *, int64_t, int64_t,
+			     void (*)(void *), void *);
 };
 
 /* driver.c: the drivers there are, by name, and the one chosen. */

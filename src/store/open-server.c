@@ -153,3 +153,17 @@ store_reconnect(struct store *s, char **cause)
 	log_debug("%s: connected again to %s", __func__, s->path);
 	return (0);
 }
+
+/*
+ * Bound every wait for the server's answer (driver.h): until the
+ * monotonic ms given (0: none), at most limit ms each (0: none), serve
+ * called meanwhile.  A wait past it fails "database unreachable" and
+ * loses the connection.  Nothing on a file.
+ */
+void
+store_wait_bound(struct store *s, int64_t until, int64_t limit,
+    void (*serve)(void *), void *arg)
+{
+	if (s->drv->wait_bound != NULL && s->conn != NULL)
+		s->drv->wait_bound(s->conn, until, limit, serve, arg);
+}

@@ -184,6 +184,8 @@ int		 store_server_grant(struct store *, struct store_roles *,
 int		 store_is_server(const struct store *);
 int		 store_lost(const struct store *);
 int		 store_reconnect(struct store *, char **);
+void		 store_wait_bound(struct store *, int64_t, int64_t,
+		     void (*)(void *), void *);
 
 /* prune.c: old finished runs go, a batch at a time; never the audit. */
 struct store_prune_opts {

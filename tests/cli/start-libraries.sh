@@ -65,6 +65,42 @@ else
 fi
 wait_for step_is after done
 ok $? "  and the next step ran"
+
+# Locale categories: a command loads the four it uses at start; dates'
+# (LC_TIME) only the console loads, for its month names.  strace says
+# which of the locale's files each opens (C.UTF-8's, one per category,
+# where no locale archive holds them).
+run_sluice run "$T_DIR/gate.json"
+# gate_waiting: the newest run's gate waits; its step id in $step.
+gate_waiting() {
+	step=$(q "SELECT s.id FROM workflow_steps s WHERE s.name = 'start'
+	    AND s.status = 'waiting' ORDER BY s.id DESC LIMIT 1")
+	[ -n "$step" ]
+}
+wait_for gate_waiting
+if ! command -v strace >/dev/null ||
+    ! strace -o /dev/null true >/dev/null 2>&1; then
+	skip_cases 4 "strace is missing or may not trace here"
+else
+	# LeakSanitizer cannot run under ptrace.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    strace -o "$T_DIR/opens" -e trace=openat "$SLUICE" approve \
+	    "$step" -m ok >"$T_DIR/out" 2>&1 </dev/null
+	is "$?" 0 "an approve under strace exits 0"
+	if ! grep -q '/LC_CTYPE"' "$T_DIR/opens"; then
+		skip_cases 3 "the locale's categories are not files of their own here"
+	else
+		! grep -q '/LC_TIME"' "$T_DIR/opens"
+		ok $? "  having loaded its locale but not LC_TIME"
+		# The console (here refused: no terminal) loads LC_TIME.
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		    strace -o "$T_DIR/opens" -e trace=openat "$SLUICE" \
+		    >"$T_DIR/out" 2>&1 </dev/null
+		is "$?" 2 "the console with no terminal exits 2"
+		grep -q '/LC_TIME"' "$T_DIR/opens"
+		ok $? "  having loaded LC_TIME for its dates"
+	fi
+fi
 engine_stop
 
 # No engine: the command opens the database itself, loading SQLite then.

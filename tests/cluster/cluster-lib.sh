@@ -31,6 +31,11 @@
 #   cl_open_sock N GROUP  node N's socket, GROUP's to connect to
 #   cl_pings N UNTIL_MS   node N's socket pinged every 100 ms until then:
 #                       "ANSWERED SENT SLOWEST_MS"
+#   cl_cut N [MS]       cut node N off (its forwarder stopped) at $t0 and
+#                       ping its socket until MS (4000) after (cl_pings, into
+#                       $T_DIR/pings) while a standby takes over:
+#                       $cut_led is leader_wait's line ("" if none did in
+#                       10 s), $t1 when, $leader and $epoch its
 #   cl_done             done_testing, after what the nodes said when a
 #                       check failed
 
@@ -213,6 +218,17 @@ while time.time() < end:
     time.sleep(0.1)
 print(answered, sent, worst)
 PY
+}
+
+cl_cut() {
+	kill -STOP "$(fwd_pid "$1")"
+	t0=$(now_ms)
+	cl_pings "$1" $((t0 + ${2:-4000})) >"$T_DIR/pings" &
+	_pp=$!
+	cut_led=$(leader_wait $((epoch + 1)) 10000)
+	t1=$(now_ms)
+	[ -n "$cut_led" ] && leader=${cut_led% *} epoch=${cut_led#* }
+	wait "$_pp"
 }
 
 cl_done() {
