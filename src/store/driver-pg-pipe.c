@@ -253,12 +253,13 @@ pg_blob_types(struct pg_stmt *h)
  * when kept and not yet, and inside a transaction between a savepoint
  * and its release, so that a statement that fails undoes itself alone
  * and the transaction goes on, as on SQLite (PostgreSQL would abort it
- * whole), except in the engine's turn, which fails whole.  A write transaction begun here and not yet on the server
- * begins first, in the same pipeline (its lock waited for as pg_flush
- * does: when it is busy nothing else ran, and the whole is sent again),
- * with its fence; an INSERT's id follows it.  The turn's writes sent
- * before it and not yet answered are answered first
- * (driver-pg-defer.c): when one failed, so does this statement.  types are the parameters' (NULL: bytea for
+ * whole), except in the engine's turn, which fails whole.  A write
+ * transaction begun here and not yet on the server begins first, in
+ * the same pipeline (its lock waited for as pg_flush does: when it is
+ * busy nothing else ran, and the whole is sent again), with its fence;
+ * an INSERT's id follows it.  The turn's writes sent before it and not
+ * yet answered are answered first (driver-pg-defer.c): when one failed,
+ * so does this statement.  types are the parameters' (NULL: bytea for
  * blobs, the rest left to the server).
  */
 PGresult *

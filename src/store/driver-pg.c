@@ -39,7 +39,9 @@
  * pipeline can carry: a write transaction's BEGIN and lock, and a nested
  * transaction's SAVEPOINT and RELEASE, go with the next statement; an
  * INSERT's id comes back with the INSERT (in the engine's turn, only
- * when asked); a transaction's NOTIFYs go with its COMMIT.  A nested transaction in which nothing ran costs nothing.
+ * when asked); a transaction's NOTIFYs go with its COMMIT.  A nested
+ * transaction in which nothing ran costs nothing, and in the engine's
+ * turn none takes a savepoint (driver-pg-defer.c).
  */
 
 #include <stdlib.h>

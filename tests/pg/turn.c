@@ -39,15 +39,32 @@ static const char ins_sql[] = "INSERT INTO turn_rows (id, v) VALUES (?, ?)";
 static const char upd_sql[] = "UPDATE turn_rows SET v = ? WHERE id = ?";
 static const char count_sql[] = "SELECT count(*) FROM turn_rows";
 
+/*
+ * The transaction ids a connection's open transaction holds: one per
+ * subtransaction that wrote.
+ */
+static const char xids_sql[] = "SELECT count(*) FROM pg_locks WHERE"
+    " locktype = 'transactionid' AND pid = pg_backend_pid()";
+/* The forms of the fence a connection has prepared on the server. */
+static const char fences_sql[] = "SELECT count(*) FROM"
+    " pg_prepared_statements WHERE name LIKE 'sluice_fence%'";
+
+/* The one number SQL reads on s (-1: it failed). */
+static int64_t
+number(struct store *s, const char *sql)
+{
+	int64_t	 n = -1;
+
+	if (store_int64f(s, "number", &n, sql, "") != 0)
+		return (-1);
+	return (n);
+}
+
 /* The rows committed, as another connection sees them. */
 static int64_t
 committed(struct store *other)
 {
-	int64_t	 n = -1;
-
-	if (store_int64f(other, "count", &n, count_sql, "") != 0)
-		return (-1);
-	return (n);
+	return (number(other, count_sql));
 }
 
 /* Whether the last failure's text has a word. */
@@ -198,18 +215,6 @@ ids_asked(struct store *s, struct store *other, int64_t epoch)
 	    " COMMIT");
 }
 
-/* The transaction ids s's open transaction holds: one per subtransaction. */
-static int64_t
-xids(struct store *s)
-{
-	int64_t	 n = -1;
-
-	if (store_int64f(s, "xids", &n, "SELECT count(*) FROM pg_locks WHERE"
-	    " locktype = 'transactionid' AND pid = pg_backend_pid()", "") != 0)
-		return (-1);
-	return (n);
-}
-
 /*
  * Nested transactions in the turn (as the audit rows' are) take no
  * savepoint: a level that commits keeps its writes in the turn's one
@@ -236,7 +241,7 @@ nested(struct store *s, struct store *other, int64_t epoch)
 	store_rollback(s);
 	tap_is_int(store_runf(s, "update", upd_sql, "ti", "o", (int64_t)20), 0,
 	    "  the turn goes on after that level is rolled back");
-	tap_is_int(xids(s), 1, "  its writes in one transaction, no"
+	tap_is_int(number(s, xids_sql), 1, "  its writes in one transaction, no"
 	    " subtransaction");
 	tap_is_int(store_commit(s, &cause), 0, "  the turn commits");
 	tap_is_int(committed(other), before + 1, "  its row there");
@@ -282,18 +287,6 @@ nested(struct store *s, struct store *other, int64_t epoch)
 	    " id = 20", ""), 0, "  (its row removed again)");
 }
 
-/* How many forms of the fence s's connection has prepared on the server. */
-static int64_t
-fences_prepared(struct store *s)
-{
-	int64_t	 n = -1;
-
-	if (store_int64f(s, "fences", &n, "SELECT count(*) FROM"
-	    " pg_prepared_statements WHERE name LIKE 'sluice_fence%'", "") != 0)
-		return (-1);
-	return (n);
-}
-
 /* One turn fenced (with a heartbeat or not) writing a row: committed. */
 static int
 fenced_write(struct store *s, int64_t epoch, int64_t now, int64_t id)
@@ -323,7 +316,7 @@ fence_prepared(struct store *s, struct store *other, int64_t epoch)
 	char	*cause = NULL;
 	int64_t	 pid = 0, n;
 
-	tap_is_int(fences_prepared(s), 2, "the fence's two forms are"
+	tap_is_int(number(s, fences_sql), 2, "the fence's two forms are"
 	    " prepared on the connection");
 	tap_is_int(store_int64f(s, "pid", &pid, "SELECT pg_backend_pid()",
 	    ""), 0, "  its server process");
@@ -332,11 +325,11 @@ fence_prepared(struct store *s, struct store *other, int64_t epoch)
 	    "  ended by the server");
 	tap_is_int(store_reconnect(s, &cause), 0, "  connected again");
 	free(cause);
-	tap_is_int(fences_prepared(s), 0, "  the new connection has no fence");
+	tap_is_int(number(s, fences_sql), 0, "  the new connection has no fence");
 	tap_is_int(fenced_write(s, epoch, 0, 10), 0, "  a fenced turn commits");
 	tap_is_int(fenced_write(s, epoch, time_now_ms(), 11), 0,
 	    "  one with a heartbeat too");
-	tap_is_int(fences_prepared(s), 2, "  both forms prepared again");
+	tap_is_int(number(s, fences_sql), 2, "  both forms prepared again");
 	tap_is_int(store_int64f(other, "rows", &n, "SELECT count(*) FROM"
 	    " turn_rows WHERE id IN (10, 11)", ""), 0, "  read back");
 	tap_is_int(n, 2, "  both turns' rows there");
