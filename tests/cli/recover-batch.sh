@@ -10,7 +10,7 @@
 #   yet started;
 # - in a for-each of batches of three with a failure budget of one that
 #   asks when spent: one item cancelled (a failure), one waiting out a
-#   retry's backoff, one running, five in later batches;
+#   retry's backoff, one done, five in later batches;
 # - in a for-each whose gate before its second batch was approved (that
 #   batch running), or for one of them still waits;
 # - in a DAG run: a join with one dependency done, one running, and a
@@ -46,13 +46,14 @@ cat >"$T_DIR/each.json" <<JSON
   "do": {"shell": "[ \$ITEM = i1 ] || { $GO; }; $ILINE",
     "env": {"ITEM": "{{item}}"}}}}
 JSON
-# b1 runs until cancelled, b2 fails once (then waits out the backoff),
-# b3 runs until go, b7 always fails: its second failure spends the budget.
+# b1 runs until cancelled before the kill, b2 fails once (then waits out
+# the backoff), b7 runs until cancelled after it: that failure spends the
+# budget, and a gate asks.
 cat >"$T_DIR/batch.json" <<JSON
 {"start": {"foreach": ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"],
   "batch": 3, "concurrency": 3, "max_failures": 1, "on_budget_spent": "ask",
-  "do": {"shell": "case \$ITEM in b1) sleep 600;; b2) [ \$SLUICE_ATTEMPT -ge 2 ] || exit 1;; b3) $GO;; b7) exit 1;; esac; $ILINE",
-    "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 2, "backoff": ["10s"]}}}}
+  "do": {"shell": "case \$ITEM in b1|b7) sleep 600;; b2) [ \$SLUICE_ATTEMPT -ge 2 ] || exit 1;; esac; $ILINE",
+    "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 2, "backoff": ["20s"]}}}}
 JSON
 cat >"$T_DIR/gated.json" <<JSON
 {"start": {"foreach": ["g1", "g2", "g3", "g4", "g5", "g6"], "batch": 2,
@@ -136,7 +137,7 @@ in_place() {
 	    ON w.id = s.workflow_id JOIN timers t ON t.step_id = s.id
 	    WHERE w.name = 'batch' AND s.item_index = 1
 	    AND s.status = 'pending'")" -eq "$K" ] &&
-	[ "$(items batch running "AND s.item_index = 2")" -eq "$K" ] &&
+	[ "$(items batch done "AND s.item_index = 2")" -eq "$K" ] &&
 	[ "$(items gated running "AND s.item_index IN (2, 3)")" -eq \
 	    $((K * 2 - 2)) ] &&
 	[ "$(named dagrun b running)" -eq "$K" ] &&
@@ -169,14 +170,24 @@ most=$(q "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n
     AND s.id IN (SELECT step_id FROM timers))) GROUP BY s.workflow_id)")
 [ "$most" -le 2 ]
 ok $? "no for-each has more items in flight than its concurrency ($most)"
+# (b2, waiting out its backoff, ends the first batch.)
 is "$(q "SELECT count(*) FROM workflow_steps s JOIN workflows w
     ON w.id = s.workflow_id WHERE w.name = 'batch' AND s.item_index > 2
-    AND s.status IN ('ready', 'running', 'done', 'failed')")" 0 \
+    AND s.status IN ('ready', 'running', 'done', 'failed')
+    AND NOT EXISTS (SELECT 1 FROM workflow_steps b
+    WHERE b.workflow_id = s.workflow_id AND b.item_index = 1
+    AND b.status = 'done')")" 0 \
     "no batch run starts its second batch before its first has ended"
 : >"$T_DIR/go"
 
-# all_ended: approve what gates wait; every run has ended.
+# all_ended: cancel each batch run's b7 once it runs, approve what gates
+# wait; every run has ended.
 all_ended() {
+	for id in $(q "SELECT s.id FROM workflow_steps s JOIN workflows w
+	    ON w.id = s.workflow_id WHERE w.name = 'batch'
+	    AND s.item_index = 6 AND s.status = 'running'"); do
+		"$SLUICE" cancel --step "$id" -m "a failure after" >/dev/null 2>&1
+	done
 	for g in $("$SLUICE" gates --json 2>/dev/null |
 	    sed -n 's/.*"step_id": *\([0-9]*\).*/\1/p'); do
 		"$SLUICE" approve "$g" >/dev/null 2>&1
@@ -185,7 +196,7 @@ all_ended() {
 	    ('completed', 'failed', 'cancelled')")
 	[ "$left" = 0 ]
 }
-wait_for 120 all_ended
+wait_for 150 all_ended
 is "$left" 0 "every run has ended"
 for k in each batch gated dagrun dagedit; do
 	is "$(q "SELECT count(*) FROM workflows WHERE name = '$k'
@@ -205,7 +216,7 @@ for k in dagrun-a dagrun-b dagrun-c dagrun-d dagrun-e dagedit-a dagedit-c \
 	is "$(awk -v k="$k" '$3 == "done" && index($1, k ":") == 1' \
 	    "$T_DIR/lines" | wc -l)" "$K" "each $k step's work was done once, by a completed row"
 done
-# each's 6 items, batch's 6 that succeed (b1 cancelled, b7 failing),
+# each's 6 items, batch's 6 that succeed (b1 and b7 cancelled),
 # gated's 6.
 is "$(awk '$3 == "done" && index($1, "item-") == 1 { print $1 }' \
     "$T_DIR/lines" | sort -u | wc -l)" $((K * 18)) \
@@ -218,7 +229,7 @@ is "$(q "SELECT count(*) FROM (SELECT s.workflow_id, s.item_index
 is "$(q "SELECT count(*) FROM workflow_steps s JOIN workflows w
     ON w.id = s.workflow_id WHERE w.name = 'batch'
     AND s.label = 'failure budget'")" "$K" \
-    "each batch run asked once, when b7's failure spent the budget b1's had used"
+    "each batch run asked once, when b7's cancel spent the budget b1's had used"
 is "$(q "SELECT count(*) FROM workflow_steps s JOIN workflows w
     ON w.id = s.workflow_id WHERE w.name = 'gated'
     AND s.label LIKE 'before batch %'")" $((K * 2)) \

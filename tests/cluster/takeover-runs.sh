@@ -15,7 +15,7 @@
 # - at a sub-workflow step whose child run waits at a gate;
 # - in a for-each of batches of three with a failure budget of one that
 #   asks when spent: one item cancelled (a failure), one waiting out a
-#   retry's backoff, one running, five in later batches;
+#   retry's backoff, one done, five in later batches;
 # - in a for-each whose gate before its second batch was approved, that
 #   batch running, a gate before the third to come;
 # - in a DAG run: a join with one dependency done, one running, and a
@@ -59,12 +59,12 @@ GO="while [ ! -e $T_DIR/go ]; do sleep 0.1; done"
 cat >"$T_DIR/long.json" <<JSON
 {"start": {"shell": "$GO; $(line long)"}}
 JSON
-# Fails at its first attempt (no mark yet), succeeds at its second, 15 s
+# Fails at its first attempt (no mark yet), succeeds at its second, 40 s
 # later (longer than the runs take to get in place, under load too): the
 # backoff's timer is armed when the leader is killed.
 cat >"$T_DIR/retry.json" <<JSON
 {"start": {"shell": "m=$T_DIR/tried.\$SLUICE_WORKFLOW_ID; [ -e \$m ] || { : >\$m; exit 1; }; $(line retry)",
-  "retry": {"max_attempts": 3, "backoff": ["15s"]}}}
+  "retry": {"max_attempts": 3, "backoff": ["40s"]}}}
 JSON
 cat >"$T_DIR/each.json" <<JSON
 {"start": {"foreach": ["i1", "i2", "i3", "i4", "i5", "i6"], "concurrency": 2,
@@ -79,14 +79,14 @@ cat >"$T_DIR/child.json" <<JSON
 {"start": {"gate": {"message": "child"}, "next": "after"},
  "after": {"shell": "$(line child)"}}
 JSON
-# b1 runs until cancelled (a failure within the budget), b2 fails once
-# (then waits out the backoff), b3 runs until $T_DIR/go, b7 always fails
-# (its second failure spends the budget: a gate asks).
+# b1 runs until cancelled before the kill (a failure within the budget),
+# b2 fails once (then waits out the backoff), b7 runs until cancelled
+# after it: that failure spends the budget, and a gate asks.
 cat >"$T_DIR/batch.json" <<JSON
 {"start": {"foreach": ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"],
   "batch": 3, "concurrency": 3, "max_failures": 1, "on_budget_spent": "ask",
-  "do": {"shell": "case \$ITEM in b1) sleep 600;; b2) [ \$SLUICE_ATTEMPT -ge 2 ] || exit 1;; b3) $GO;; b7) exit 1;; esac; echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER",
-    "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 2, "backoff": ["15s"]}}}}
+  "do": {"shell": "case \$ITEM in b1|b7) sleep 600;; b2) [ \$SLUICE_ATTEMPT -ge 2 ] || exit 1;; esac; echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER",
+    "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 2, "backoff": ["40s"]}}}}
 JSON
 cat >"$T_DIR/gated.json" <<JSON
 {"start": {"foreach": ["g1", "g2", "g3", "g4", "g5", "g6"], "batch": 2,
@@ -183,14 +183,14 @@ in_place() {
 	    ON w.id = s.workflow_id JOIN timers t ON t.step_id = s.id
 	    WHERE w.name = 'batch' AND s.item_index = 1
 	    AND s.status = 'pending'")" -eq "$K" ] &&
-	[ "$(items batch running "AND s.item_index = 2")" -eq "$K" ] &&
+	[ "$(items batch done "AND s.item_index = 2")" -eq "$K" ] &&
 	[ "$(items gated running "AND s.item_index IN (2, 3)")" -eq \
 	    $((K * 2 - 2)) ] &&
 	[ "$(named dagrun b running)" -eq "$K" ] &&
 	[ "$(named dagrun d done)" -eq "$K" ] &&
 	[ "$(named dagedit b done)" -eq "$K" ]
 }
-wait_for 30 in_place
+wait_for 60 in_place
 ok $? "every run in place: gates wait, retries back off, items run"
 in_place || pg_sql "SELECT '# ' || w.name || ' ' || s.status || ' ' ||
     count(*) FROM workflow_steps s JOIN workflows w ON w.id = s.workflow_id
@@ -230,16 +230,27 @@ most=$(pg_sql "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n
     AND s.id IN (SELECT step_id FROM timers))) GROUP BY s.workflow_id) x")
 [ "$most" -le 2 ]
 ok $? "no for-each has more items in flight than its concurrency ($most)"
-is "$(items batch running "AND s.item_index > 2")$(items batch ready \
-    "AND s.item_index > 2")" 00 \
+# (b2, waiting out its backoff, ends the first batch.)
+is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
+    ON w.id = s.workflow_id WHERE w.name = 'batch' AND s.item_index > 2
+    AND s.status IN ('ready', 'running', 'done', 'failed')
+    AND NOT EXISTS (SELECT 1 FROM workflow_steps b
+    WHERE b.workflow_id = s.workflow_id AND b.item_index = 1
+    AND b.status = 'done')")" 0 \
     "no batch run starts its second batch before its first has ended"
 wait_for 10 grep -q "sluice-fence: .*stopped" "$T_DIR/n1.err"
 ok $? "the old leader's keeper stopped its steps"
 : >"$T_DIR/go"
 
-# all_ended: approve what gates wait (the children's too) on the new
-# leader; every run has ended.
+# all_ended: cancel each batch run's b7 once it runs, approve what gates
+# wait (the children's too) on the new leader; every run has ended.
 all_ended() {
+	for id in $(pg_sql "SELECT s.id FROM workflow_steps s JOIN workflows w
+	    ON w.id = s.workflow_id WHERE w.name = 'batch'
+	    AND s.item_index = 6 AND s.status = 'running'"); do
+		cl_sluice "$leader" cancel --step "$id" -m "a failure after" \
+		    >/dev/null 2>&1
+	done
 	for g in $(cl_sluice "$leader" gates --json 2>/dev/null |
 	    sed -n 's/.*"step_id": *\([0-9]*\).*/\1/p'); do
 		cl_sluice "$leader" approve "$g" >/dev/null 2>&1
@@ -248,7 +259,7 @@ all_ended() {
 	    ('completed', 'failed', 'cancelled')")
 	[ "$left" = 0 ]
 }
-wait_for 90 all_ended
+wait_for 150 all_ended
 is "$left" 0 "every run has ended"
 [ "$left" = 0 ] || pg_sql "SELECT 'row ' || s.workflow_id || ' ' ||
     w.name || ' ' || s.id || ' ' || s.name || ' ' || s.status ||
@@ -273,7 +284,7 @@ for k in gate long retry parent child dagrun-a dagrun-b dagrun-c dagrun-d \
 	is "$(awk -v k="$k" '$3 == "done" && index($1, k ":") == 1' \
 	    "$T_DIR/lines" | wc -l)" "$K" "each $k step's work was done once, by a completed row"
 done
-# Items: each's 6, batch's 6 that succeed (b1 cancelled, b7 failing),
+# Items: each's 6, batch's 6 that succeed (b1 and b7 cancelled),
 # gated's 6.
 is "$(awk '$3 == "done" && index($1, "item-") == 1 { print $1 }' \
     "$T_DIR/lines" | sort -u | wc -l)" $((K * 18)) \
@@ -281,7 +292,7 @@ is "$(awk '$3 == "done" && index($1, "item-") == 1 { print $1 }' \
 is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
     ON w.id = s.workflow_id WHERE w.name = 'batch'
     AND s.label = 'failure budget'")" "$K" \
-    "each batch run asked once, when b7's failure spent the budget b1's had used"
+    "each batch run asked once, when b7's cancel spent the budget b1's had used"
 is "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
     ON w.id = s.workflow_id WHERE w.name = 'gated'
     AND s.label LIKE 'before batch %'")" $((K * 2)) \
