@@ -169,12 +169,7 @@ engine_step_create(struct engine *e, struct ewf *wf, int spec,
 		row.gate_json = (char *)o->gate_json;
 	else if (row.status == STEP_WAITING)
 		row.gate_json = gate = engine_kind_policy(e, wf, fs);
-	/*
-	 * A ready row starts in this turn, mostly: held, it is written once,
-	 * running, by its start (store/step-held.c).
-	 */
-	if ((row.status == STEP_READY ? store_step_add_held(e->store, &row,
-	    now) : store_step_add(e->store, &row, now)) != 0)
+	if (store_step_add(e->store, &row, now) != 0)
 		engine_store_fatal(e, store_last_error(e->store));
 	free(gate);
 	wf->nactive++;

@@ -39,8 +39,6 @@ store_stmt(struct store *s, const char *sql, struct store_stmt **stp,
 	size_t	 i;
 	int	 rc;
 
-	if (s->held != NULL && (rc = store_held_flush(s, sql, cause)) != 0)
-		return (rc);
 	for (i = 0; i < s->ncached; i++) {
 		if (s->cached[i].sql == sql) {
 			*stp = s->cached[i].st;

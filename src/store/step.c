@@ -35,26 +35,23 @@ static const char step_get_sql[] =
 static const char step_list_sql[] =
 	"SELECT " STORE_STEP_COLUMNS " FROM workflow_steps WHERE workflow_id = ?"
 	" ORDER BY id";
-/* A row inserted running (step-held.c) has its process's columns too. */
 static const char step_insert_sql[] =
 	"INSERT INTO workflow_steps (updated_at, created_at, ready_at,"
 	" workflow_id, name, step_key, tool, kind, args_json, result_json,"
 	" gate_json, status, attempt, visit, parent_id, started_at,"
 	" completed_at, error, exit_code, fanout_id, branch_no, item_of,"
-	" item_index, label, items, item_json, pid, pgid, proc_start, host,"
-	" timeout_at)"
+	" item_index, label, items, item_json)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-	" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" ?, ?, ?, ?, ?, ?, ?)";
 /* The same with the id given (drawn ahead: driver.h, turn_id). */
 static const char step_insert_id_sql[] =
 	"INSERT INTO workflow_steps (updated_at, created_at, ready_at,"
 	" workflow_id, name, step_key, tool, kind, args_json, result_json,"
 	" gate_json, status, attempt, visit, parent_id, started_at,"
 	" completed_at, error, exit_code, fanout_id, branch_no, item_of,"
-	" item_index, label, items, item_json, pid, pgid, proc_start, host,"
-	" timeout_at, id)"
+	" item_index, label, items, item_json, id)"
 	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-	" ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+	" ?, ?, ?, ?, ?, ?, ?, ?)";
 
 /*
  * Waiting gates with their workflow.  Approvals count distinct people.
@@ -227,8 +224,13 @@ int
 store_step_insert(struct store *s, struct store_step *step, int64_t now,
     char **cause)
 {
-	int64_t	 id = 0;
-	int	 rc;
+	struct store_stmt	*st;
+	const char		*key;
+	int64_t			 ready_at, id = 0;
+	int			 rc, bad = 0;
+
+	key = step->step_key != NULL ? step->step_key : step->name;
+	ready_at = step->ready_at != 0 ? step->ready_at : now;
 
 	/*
 	 * In the engine's turn on a server, an id drawn ahead: the INSERT
@@ -237,30 +239,12 @@ store_step_insert(struct store *s, struct store_step *step, int64_t now,
 	if (s->drv->turn_id != NULL &&
 	    (rc = s->drv->turn_id(s->conn, "workflow_steps", &id)) != 0)
 		return (store_fail(s, rc, "draw step id", cause));
-	return (store_step_write(s, step, id, now, now, cause));
-}
-
-/*
- * Insert a step row with the id given (0: the database's next), made at
- * now and last changed at updated (later for a row inserted running).
- */
-int
-store_step_write(struct store *s, struct store_step *step, int64_t id,
-    int64_t now, int64_t updated, char **cause)
-{
-	struct store_stmt	*st;
-	const char		*key;
-	int64_t			 ready_at;
-	int			 rc, bad = 0;
-
-	key = step->step_key != NULL ? step->step_key : step->name;
-	ready_at = step->ready_at != 0 ? step->ready_at : now;
 	if ((rc = store_stmt(s, id != 0 ? step_insert_id_sql :
 	    step_insert_sql, &st, cause)) != 0)
 		return (rc);
 	if (id != 0)
-		bad |= store_bind_int64(st, 32, id);
-	bad |= store_bind_int64(st, 1, updated);
+		bad |= store_bind_int64(st, 27, id);
+	bad |= store_bind_int64(st, 1, now);
 	bad |= store_bind_int64(st, 2, now);
 	bad |= store_bind_int64(st, 3, ready_at);
 	bad |= store_bind_int64(st, 4, step->workflow_id);
@@ -295,11 +279,6 @@ store_step_write(struct store *s, struct store_step *step, int64_t id,
 	bad |= store_bind_text(st, 24, step->label);
 	bad |= store_bind_time(st, 25, step->items);
 	bad |= store_bind_text(st, 26, step->item_json);
-	bad |= store_bind_time(st, 27, step->pid);
-	bad |= store_bind_time(st, 28, step->pgid);
-	bad |= store_bind_time(st, 29, step->proc_start);
-	bad |= store_bind_text(st, 30, step->host);
-	bad |= store_bind_time(st, 31, step->timeout_at);
 	if (bad != STORE_DRV_OK)
 		rc = store_fail(s, store_errcode(s), "insert step",
 		    cause);
@@ -310,8 +289,7 @@ store_step_write(struct store *s, struct store_step *step, int64_t id,
 		return (rc);
 
 	step->id = id != 0 ? id : s->drv->last_insert_id(s->conn);
-	step->created_at = now;
-	step->updated_at = updated;
+	step->created_at = step->updated_at = now;
 	step->ready_at = ready_at;
 	return (0);
 }

@@ -104,8 +104,6 @@ store_prepare(struct store *s, const char *sql, struct store_stmt **stp,
 {
 	int	 rc;
 
-	if (s->held != NULL && (rc = store_held_flush(s, sql, cause)) != 0)
-		return (rc);
 	if ((rc = s->drv->prepare(s->conn, sql, 0, stp)) != STORE_DRV_OK)
 		return (store_fail(s, rc, "prepare", cause));
 	return (0);
@@ -117,8 +115,6 @@ store_exec(struct store *s, const char *sql, char **cause)
 {
 	int	 rc;
 
-	if (s->held != NULL && (rc = store_held_flush(s, sql, cause)) != 0)
-		return (rc);
 	if ((rc = s->drv->exec(s->conn, sql)) != STORE_DRV_OK)
 		return (store_fail(s, rc, "exec", cause));
 	return (0);

@@ -82,8 +82,6 @@ struct store {
 	int64_t			 requests_pruned; /* request.c: when, ms */
 	struct store_syslog_line *syslog_head;	/* syslog.c: to send */
 	struct store_syslog_line *syslog_tail;
-	struct store_step	*held;	/* step-held.c: a ready row to */
-	int64_t			 held_now;	/* insert, made at held_now */
 	int			 syslog_later;	/* syslog.c: committed copies */
 						/* wait for store_syslog_send */
 	char			*migration_backup; /* backup.c: copy made */
@@ -312,14 +310,6 @@ extern const struct store_rows store_step_rows;
 int		 store_step_row(struct store_stmt *, void *, char **);
 int		 store_step_insert(struct store *, struct store_step *, int64_t,
 		     char **);
-int		 store_step_write(struct store *, struct store_step *, int64_t,
-		     int64_t, int64_t, char **);
-
-/* step-held.c: a ready row held until its start or anything else. */
-int		 store_held_flush(struct store *, const char *, char **);
-void		 store_held_drop(struct store *);
-int		 store_held_start(struct store *, const struct store_step *,
-		     int64_t, int *);
 void		 store_step_clear(struct store_step *);
 
 /* audit.c: the columns store_audit_rows reads, in order. */

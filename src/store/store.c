@@ -673,10 +673,7 @@ store_is_readonly(const struct store *s)
 	return (s->readonly);
 }
 
-/*
- * Whether the database, its -wal and its -shm (those that exist) are all
- * writable to us now.
- */
+/* Whether the database and its -wal and -shm (if any) are writable now. */
 static int
 store_files_writable(const char *path)
 {
@@ -747,9 +744,6 @@ store_begin_how(struct store *s, int how, char **cause)
 	}
 	if (s->readonly)
 		return (store_fail_readonly(s, cause));
-	/* A nested level: a held row belongs to the one around it. */
-	if (s->held != NULL && (rc = store_held_flush(s, NULL, cause)) != 0)
-		return (rc);
 	/* A read-only state that passes is waited out like a lock. */
 	for (count = 0;; count++) {
 		rc = s->drv->begin(s->conn, s->depth, how);
@@ -853,10 +847,6 @@ store_commit(struct store *s, char **cause)
 		xasprintf(cause, "%s: no transaction to commit", s->path);
 		return (STORE_ERR);
 	}
-	if (s->held != NULL && (rc = store_held_flush(s, NULL, cause)) != 0) {
-		store_rollback(s);
-		return (rc);
-	}
 	rc = s->drv->commit(s->conn, s->depth - 1);
 	if (rc != STORE_DRV_OK) {
 		rc = store_fail(s, rc, "commit", cause);
@@ -877,7 +867,6 @@ store_rollback(struct store *s)
 
 	if (s->depth == 0)
 		return;
-	store_held_drop(s);
 	if (s->drv->in_transaction(s->conn)) {
 		rc = s->drv->rollback(s->conn, s->depth - 1);
 		if (rc != STORE_DRV_OK)

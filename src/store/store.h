@@ -611,8 +611,6 @@ int		 store_step_dequeue(struct store *, int64_t, int64_t);
 
 /* transition.c: step and workflow state changes. */
 int		 store_step_add(struct store *, struct store_step *, int64_t);
-int		 store_step_add_held(struct store *, struct store_step *,
-		     int64_t);
 int		 store_step_start(struct store *, const struct store_step *,
 		     int64_t);
 int		 store_step_end(struct store *, const struct store_step *,

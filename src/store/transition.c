@@ -124,11 +124,6 @@ int
 store_step_start(struct store *s, const struct store_step *step,
     int64_t now)
 {
-	int	 done, rc;
-
-	/* Made ready in this transaction and held: inserted running. */
-	if ((rc = store_held_start(s, step, now, &done)) != 0 || done)
-		return (rc);
 	return (store_runf(s, "start step", step_start_sql, "itTTTtTi", now,
 	    step->args_json, step->pid, step->pgid, step->proc_start,
 	    step->host, step->timeout_at, step->id));

@@ -1,12 +1,12 @@
 #!/bin/sh
 # tests/cli/start-row.sh: a step that starts in the turn that makes it (a
-# gate approved, its next step run at once) is written once, running
-# (store/step-held.c), and that row must say everything the ready row and
-# its start would have: one row, running, attempt and visit 1, its
-# parent, created and ready when the turn made it, started and updated
-# when it started, its timeout from that start, its args resolved, no
-# process yet.  The engine is frozen right after that turn commits, before
-# the process starts (the test-only hold point "spawn"), and killed -9;
+# gate approved, its next step run at once) commits running in that turn,
+# and that row must say everything the ready row and its start would
+# have: one row, running, attempt and visit 1, its parent, created and
+# ready when the turn made it, started and updated when it started, its
+# timeout from that start, its args resolved, no process yet.  The
+# engine is frozen right after that turn commits, before the process
+# starts (the test-only hold point "spawn"), and killed -9;
 # the next engine's recovery must treat the row as interrupted: with
 # on_interrupt fail it fails, never having run; with retry its second
 # attempt runs, once.  A step made ready whose start does not come in its
@@ -80,7 +80,7 @@ frozen_after() {
 
 # --- on_interrupt fail: recovery fails the row; it never ran ----------------
 
-# The args read only the run: the row is held and inserted running.
+# The args read only the run.
 frozen_after fail "{{workflow.id}}" '{"said":@ID}'
 engine_start
 wait_for wf_ended "$ID"
@@ -96,8 +96,7 @@ engine_stop
 
 # --- on_interrupt retry: a second attempt runs, once ------------------------
 
-# The args read the gate's row: the held row is written ready first (the
-# read must find it), then updated running: the same row either way.
+# The args read the gate's row (the read must find it): the same row.
 frozen_after retry "{{steps.start.result}}" '{"said":"approved"}'
 engine_start
 wait_for wf_is "$ID" completed

@@ -1,9 +1,9 @@
 #!/bin/sh
 # tests/pg/start-row.sh: tests/cli/start-row.sh's case on PostgreSQL (the
 # store's other driver, whose ids for the turn are drawn ahead): the step
-# a gate's approval starts in the same turn is written once, running, and
-# its row says what the ready row and its start would have.  The engine
-# is frozen between that turn's commit and the spawn (the test-only hold
+# a gate's approval starts in the same turn commits running, and its row
+# says what the ready row and its start would have.  The engine is
+# frozen between that turn's commit and the spawn (the test-only hold
 # point "spawn") and killed -9; the next engine's recovery treats the row
 # as interrupted (on_interrupt fail: it fails, never having run).
 
