@@ -17,20 +17,23 @@
 
 /*
  * cutoff.c: a leader cut off from PostgreSQL.  Its own connection's
- * waits end at its deadline (store/driver-pg-wait.c), and its socket is
- * served while they last: pings answered, and members' reads, which run
- * on connections of their own.  A wait still unanswered at the deadline
- * fails "database unreachable: no answer in N s", and the connection is
- * given up.  By then the fence keeper has stopped the leader's steps and
- * nothing starts, so the leader steps down: it stops leading at once, as
- * on losing the lease, with the turn it was in undone (nothing of it
- * was acknowledged) and its held work left in the tables for the next
- * leader, whose recovery decides what a COMMIT whose answer never came
- * did.  Until it would have stopped anyway (the deadline + L, when the
- * server has long ended its lock session) the node keeps its socket:
- * a ping says it stepped down and why, any other request is answered
- * with that one line.  Then it stops as superseded, and its service
- * manager starts it again to stand by.
+ * waits end (store/driver-pg-wait.c) when the leader would stop anyway,
+ * L after its deadline (leader_stop_at), as a heartbeat unanswered does,
+ * and its socket is served while they last: pings answered, and members'
+ * reads, which run on connections of their own.  Past its deadline it
+ * starts nothing and the fence keeper has stopped its steps, but an
+ * answer that comes still counts: a slow server's commit of the turn
+ * under way (a step's end, say) is kept rather than done again by the
+ * next leader, and the leader stops as superseded at its next heartbeat.
+ * A wait still unanswered L after the deadline fails "database
+ * unreachable: no answer in N s", and the connection is given up: the
+ * leader steps down.  It stops leading at once, as on losing the lease,
+ * with the turn it was in undone (nothing of it was acknowledged) and its
+ * held work left in the tables for the next leader, whose recovery
+ * decides what a COMMIT whose answer never came did.  For L more the
+ * node keeps its socket: a ping says it stepped down and why, any other
+ * request is answered with that one line.  Then it stops as superseded,
+ * and its service manager starts it again to stand by.
  */
 
 #include <sys/types.h>
@@ -43,10 +46,15 @@
 #include "store/store.h"
 #include "engine/engine.h"
 #include "engine/engine-int.h"
-#include "engine/server-int.h"
 
 /* How long one serving of the socket lasts while stepped down. */
 #define CUTOFF_SERVE_MS		100
+/*
+ * The store's bound is by another clock (engine_cutoff_bound moves it
+ * from the fence clock to the monotonic one), read a moment apart: a wait
+ * given up so little before it was given up at it.
+ */
+#define CUTOFF_SLACK_MS		50
 
 /* While a wait on the engine's connection lasts: serve the socket. */
 static void
@@ -56,29 +64,32 @@ engine_cutoff_serve(void *arg)
 }
 
 /*
- * Bound the waits on the engine's connection by the leader's deadline
- * (fence clock ms), serving the socket meanwhile.
+ * Bound the waits on the engine's connection by when the leader stops at
+ * the latest (leader_stop_at, fence clock ms: its deadline + L), serving
+ * the socket meanwhile.
  */
 void
-engine_cutoff_bound(struct engine *e, int64_t deadline)
+engine_cutoff_bound(struct engine *e)
 {
-	store_wait_bound(e->store, time_mono_ms() + (deadline -
-	    fence_now_ms()), 0, engine_cutoff_serve, e);
+	store_wait_bound(e->store, time_mono_ms() +
+	    (leader_stop_at(e->leader) - fence_now_ms()), 0,
+	    engine_cutoff_serve, e);
 }
 
 /*
  * The store failed under a leader: when its connection was given up at
- * the deadline, step down, answer on the socket with why until stop (fence
- * clock ms), then stop as superseded.  Any other failure stops it now.
+ * the bound, step down, answer on the socket with why for L, then stop as
+ * superseded.  Any other failure stops it now.
  */
 void
-engine_cutoff(struct engine *e, const char *why, int64_t stop)
+engine_cutoff(struct engine *e, const char *why)
 {
-	struct engine_server	*srv = e->server;
-	int64_t			 left;
+	int64_t			 stop, left;
 
-	if (!store_lost(e->store) || !fence_expired(e->fence.deadline))
+	if (!store_lost(e->store) || fence_now_ms() + CUTOFF_SLACK_MS <
+	    leader_stop_at(e->leader))
 		engine_superseded(e, why);
+	stop = fence_now_ms() + leader_lease(e->leader);
 	if (e->in_txn) {
 		store_rollback(e->store);	/* fails at once: given up */
 		e->in_txn = 0;
@@ -86,11 +97,7 @@ engine_cutoff(struct engine *e, const char *why, int64_t stop)
 	fprintf(stderr, "sluice: engine: stepping down: %s; not leading, "
 	    "the socket says so until stopping in %lld ms\n", why,
 	    (long long)(stop - fence_now_ms()));
-	if (srv != NULL) {
-		free(srv->down);
-		xasprintf(&srv->down, "not leading: this node stepped down: "
-		    "%s", why);
-	}
+	engine_server_down(e, why);
 	while ((left = stop - fence_now_ms()) > 0) {
 		engine_server_wait(e, left < CUTOFF_SERVE_MS ? (int)left :
 		    CUTOFF_SERVE_MS);

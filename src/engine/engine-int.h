@@ -328,8 +328,8 @@ void		 leader_after_beat(struct leader *, void (*)(void *), void *);
 int64_t		 leader_stop_at(const struct leader *);
 
 /* cutoff.c: a leader cut off from the database steps down. */
-void		 engine_cutoff_bound(struct engine *, int64_t);
-void		 engine_cutoff(struct engine *, const char *, int64_t)
+void		 engine_cutoff_bound(struct engine *);
+void		 engine_cutoff(struct engine *, const char *)
 		     __attribute__((__noreturn__));
 void		 engine_superseded(struct engine *, const char *)
 		     __attribute__((__noreturn__));
@@ -644,6 +644,7 @@ int		 engine_server_quiet(const struct engine *);
 int		 engine_server_pending(struct engine *);
 void		 engine_server_take(void *);
 void		 engine_server_wait(struct engine *, int);
+void		 engine_server_down(struct engine *, const char *);
 void		 engine_server_down_tidy(struct engine *);
 
 /* server-read.c: members' reads on the socket, a cursor per connection. */

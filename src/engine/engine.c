@@ -523,11 +523,11 @@ engine_store_fatal(struct engine *e, const char *why)
 	 * A leader that lost its connection (the server ended a
 	 * transaction it left idle while frozen or cut off) cannot know
 	 * whether another node leads now: it stops as superseded (one
-	 * that gave its connection up at its deadline steps down first,
-	 * its socket still answering: cutoff.c).
+	 * that gave its connection up, cut off, steps down first, its
+	 * socket still answering: cutoff.c).
 	 */
 	if (e->leader != NULL)
-		engine_cutoff(e, why, leader_stop_at(e->leader));
+		engine_cutoff(e, why);
 	if (e->in_txn)
 		store_rollback(e->store);
 	fatalx("engine: %s", why);

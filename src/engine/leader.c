@@ -368,7 +368,7 @@ engine_leader_attach(struct engine *e, char **cause)
 
 	if (store_leader_engine_session(e->store, l->lease, cause) != 0)
 		return (-1);
-	engine_cutoff_bound(e, l->deadline);
+	engine_cutoff_bound(e);
 	if ((l->keeper = fence_keeper_start(l->deadline, cause)) == NULL)
 		return (-1);
 	l->engine = e;
@@ -395,7 +395,7 @@ leader_renew(struct leader *l, int64_t deadline)
 {
 	l->deadline = deadline;
 	l->engine->fence.deadline = deadline;
-	engine_cutoff_bound(l->engine, deadline);
+	engine_cutoff_bound(l->engine);
 	if (fence_keeper_renew(l->keeper, deadline) != 0)
 		engine_superseded(l->engine, "the fence keeper is gone");
 	loop_timer_start(l->fence, deadline - fence_now_ms());

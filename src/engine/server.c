@@ -273,9 +273,16 @@ static int
 server_admit(struct engine_server *srv, uid_t uid, char **why)
 {
 	struct server_client	*c;
-	int			 mine = 0;
+	int			 mine = 0, all = 0;
 
+	/*
+	 * One that hung up counts no more: it is freed once a wait for the
+	 * database is over (engine_server_wait), which may be long.
+	 */
 	TAILQ_FOREACH(c, &srv->clients, entry) {
+		if (c->eof)
+			continue;
+		all++;
 		if (c->uid == uid)
 			mine++;
 	}
@@ -286,7 +293,7 @@ server_admit(struct engine_server *srv, uid_t uid, char **why)
 		    "most one user may have; close one and try again", mine);
 		return (-1);
 	}
-	if (srv->nclients >= SERVER_CLIENTS) {
+	if (all >= SERVER_CLIENTS) {
 		xasprintf(why, "the engine has too many clients (%d); try "
 		    "again", SERVER_CLIENTS);
 		return (-1);
@@ -552,8 +559,14 @@ server_wait_read(struct server_client *c)
 	cJSON			*req;
 	size_t			 len;
 	ssize_t			 n;
-	int			 ping;
+	int			 ping, quiet;
 
+	/*
+	 * Output already queued may answer a request of the turn under way,
+	 * whose commit is what is waited for: it goes after the commit
+	 * (engine_server_flush), and what is answered now waits behind it.
+	 */
+	quiet = c->off >= c->out.len;
 	n = recv(c->fd, chunk, sizeof chunk, MSG_DONTWAIT);
 	if (n == -1 && (errno == EAGAIN || errno == EINTR))
 		return;
@@ -583,7 +596,7 @@ server_wait_read(struct server_client *c)
 		c->in.len -= len;
 		c->in.data[c->in.len] = '\0';
 	}
-	if (c->off < c->out.len) {
+	if (quiet && c->off < c->out.len) {
 		n = send(c->fd, c->out.data + c->off, c->out.len - c->off,
 		    MSG_NOSIGNAL|MSG_DONTWAIT);
 		if (n > 0)
@@ -592,6 +605,39 @@ server_wait_read(struct server_client *c)
 	if ((c->held || c->eof || c->in.len > 0) && !srv->resume) {
 		srv->resume = 1;
 		loop_defer(srv->e->loop, server_resume, srv);
+	}
+}
+
+/*
+ * The engine steps down (cutoff.c): from now on every request but a ping
+ * is answered with why.  Answers queued and not sent may be of the turn
+ * that was undone, whose commit never came: they are dropped, never
+ * sent, and their clients, and those whose request was being applied,
+ * get why instead (one that has part of a line already is closed).  An
+ * answer dropped so may have been committed before: the request's
+ * outcome, asked of the next leader, says.
+ */
+void
+engine_server_down(struct engine *e, const char *why)
+{
+	struct engine_server	*srv = e->server;
+	struct server_client	*c, *c1;
+
+	if (srv == NULL)
+		return;
+	free(srv->down);
+	xasprintf(&srv->down, "not leading: this node stepped down: %s", why);
+	TAILQ_FOREACH_SAFE(c, &srv->clients, entry, c1) {
+		if (c->off > 0 && c->off < c->out.len) {
+			server_client_free(c);
+			continue;
+		}
+		if (c->busy || c->off < c->out.len) {
+			buf_reset(&c->out);
+			c->off = 0;
+			c->busy = 0;
+			server_error(c, 1, srv->down);
+		}
 	}
 }
 

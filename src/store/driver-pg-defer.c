@@ -135,6 +135,45 @@ pg_turn_end(struct pg_conn *c)
 	c->failed_message = NULL;
 }
 
+/*
+ * Whether a nested transaction (level > 0) is the turn's to keep
+ * without a savepoint.  In the engine's turn a savepoint protects
+ * nothing: whatever fails in it fails it whole (a write sent ahead
+ * could not be undone alone anyway), and every savepoint and its
+ * release are two more statements for the server.  So a level notes
+ * only how many writes the turn had sent when it began (nest_mark).
+ */
+int
+pg_turn_nests(struct pg_conn *c, int level)
+{
+	return (c->defer && level > 0 && level < PG_NEST_MAX);
+}
+
+/* The turn is lost: every later statement and the COMMIT fail with why. */
+void
+pg_turn_lost(struct pg_conn *c, const char *why)
+{
+	free(c->message);
+	c->message = xstrdup(why);
+	c->code = STORE_DRV_ERROR;
+	pg_failed_set(c, NULL);
+}
+
+/*
+ * A nested level of the turn rolled back: nothing to undo when it
+ * wrote nothing (or the turn is lost already); else, with no savepoint
+ * to return to, the turn is undone whole rather than keep its writes.
+ */
+enum store_drv_code
+pg_turn_undo(struct pg_conn *c, int level)
+{
+	if (c->failed != STORE_DRV_OK || c->writes == c->nest_mark[level])
+		return (STORE_DRV_OK);
+	pg_turn_lost(c, "a part of the engine's turn that wrote was undone,"
+	    " so the turn is undone whole");
+	return (c->code);
+}
+
 /* Send a write of the turn without waiting for its answer. */
 enum store_drv_code
 pg_defer(struct pg_stmt *h)
@@ -143,6 +182,7 @@ pg_defer(struct pg_stmt *h)
 	PGconn		*pg = c->pg;
 	int		 i, sent;
 
+	c->writes++;
 	sent = PQpipelineStatus(pg) != PQ_PIPELINE_OFF ||
 	    PQenterPipelineMode(pg);
 	for (i = 0; sent && i < c->npending; i++) {

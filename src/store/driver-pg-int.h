@@ -47,6 +47,9 @@ struct pg_bound {
 /* How many ids turn_id draws at once (driver-pg-defer.c). */
 #define PG_IDS_AHEAD	16
 
+/* The nested levels a turn keeps without savepoints (driver-pg-defer.c). */
+#define PG_NEST_MAX	16
+
 struct pg_conn {
 	PGconn			*pg;
 	enum store_drv_code	 code;		/* the last failure */
@@ -80,6 +83,9 @@ struct pg_conn {
 	int			 queued_max;
 	enum store_drv_code	 failed;	/* one of them (or the fence) */
 	char			*failed_message; /* failed: the turn is lost */
+	int64_t			 writes;	/* statements that may write */
+	int64_t			 nest_mark[PG_NEST_MAX]; /* writes when a */
+						/* nested level began */
 	const char		*ids_table;	/* turn_id: ids drawn ahead */
 	int64_t			 ids[PG_IDS_AHEAD]; /* for this table */
 	int			 nids;		/* how many drawn */
@@ -108,7 +114,7 @@ struct pg_queued {
 #define PG_TEXT		25
 
 /*
- * What the engine's fence says when it refuses (driver-pg-defer.c), in
+ * What the engine's fence says when it refuses (driver-pg-fence.c), in
  * the text of an error by construction; pg_fail finds it there.
  */
 #define PG_FENCE_MARK	"sluice fence: "
@@ -124,6 +130,7 @@ struct pg_stmt {
 	int			 keep;
 	int			 insert;	/* its id read back with it */
 	int			 write;		/* may be sent ahead: no rows */
+	int			 reads;		/* a SELECT: writes nothing */
 	char			 name[24];	/* prepared on the server, */
 	int			 prepared;	/* once */
 	char			**values;	/* bound, as text or bytes */
@@ -177,6 +184,9 @@ void		 pg_queued_drop(struct pg_conn *);
 enum store_drv_code pg_failed(struct pg_conn *);
 void		 pg_turn_end(struct pg_conn *);
 enum store_drv_code pg_turn_id(struct store_conn *, const char *, int64_t *);
+int		 pg_turn_nests(struct pg_conn *, int);
+enum store_drv_code pg_turn_undo(struct pg_conn *, int);
+void		 pg_turn_lost(struct pg_conn *, const char *);
 
 /* driver-pg-fence.c: the engine's fence, prepared once per connection. */
 enum store_drv_code pg_fence(struct store_conn *, int64_t, int64_t);

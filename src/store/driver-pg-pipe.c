@@ -253,12 +253,13 @@ pg_blob_types(struct pg_stmt *h)
  * when kept and not yet, and inside a transaction between a savepoint
  * and its release, so that a statement that fails undoes itself alone
  * and the transaction goes on, as on SQLite (PostgreSQL would abort it
- * whole).  A write transaction begun here and not yet on the server
- * begins first, in the same pipeline (its lock waited for as pg_flush
- * does: when it is busy nothing else ran, and the whole is sent again),
- * with its fence; an INSERT's id follows it.  The turn's writes sent
- * before it and not yet answered are answered first
- * (driver-pg-defer.c): when one failed, so does this statement.  types are the parameters' (NULL: bytea for
+ * whole), except in the engine's turn, which fails whole.  A write
+ * transaction begun here and not yet on the server begins first, in
+ * the same pipeline (its lock waited for as pg_flush does: when it is
+ * busy nothing else ran, and the whole is sent again), with its fence;
+ * an INSERT's id follows it.  The turn's writes sent before it and not
+ * yet answered are answered first (driver-pg-defer.c): when one failed,
+ * so does this statement.  types are the parameters' (NULL: bytea for
  * blobs, the rest left to the server).
  */
 PGresult *
@@ -280,8 +281,17 @@ again:
 	p.prep = p.lock = p.last = p.fence = p.fparse = -1;
 	begin = c->begin_pending;
 	queued = c->nqueued > 0;	/* writes of the turn before it */
-	guard = begin || queued || c->npending > 0 ||
-	    PQtransactionStatus(pg) == PQTRANS_INTRANS;
+	/*
+	 * In the engine's turn a statement prepared already is not
+	 * guarded: its failure fails the turn whole, as a write sent
+	 * ahead's does (driver-pg-defer.c).  One whose Parse goes with it
+	 * is, so that a retry with typed parameters may follow.
+	 */
+	guard = (begin || queued || c->npending > 0 ||
+	    PQtransactionStatus(pg) == PQTRANS_INTRANS) &&
+	    (!c->defer || !h->keep || !h->prepared);
+	if (!h->reads)
+		c->writes++;
 	sent = PQpipelineStatus(pg) != PQ_PIPELINE_OFF ||
 	    PQenterPipelineMode(pg);
 	if (sent && begin) {
@@ -361,6 +371,12 @@ again:
 	}
 	if (guard && PQresultStatus(res) == PGRES_FATAL_ERROR)
 		PQclear(pg_exec_bounded(c, "ROLLBACK TO sluice_stmt; RELEASE sluice_stmt"));
+	else if (PQresultStatus(res) == PGRES_FATAL_ERROR &&
+	    PQtransactionStatus(pg) == PQTRANS_INERROR) {
+		/* Unguarded in the turn: the turn is lost (pg_step says). */
+		pg_fail(c, res);
+		pg_failed_set(c, NULL);
+	}
 	return (res);
 }
 

@@ -70,6 +70,8 @@ pg_prepare(struct store_conn *conn, const char *sql, int keep,
 	h->keep = keep;
 	h->insert = pg_is_insert(h->sql);
 	h->write = pg_is_write(h->sql);
+	h->reads = strncasecmp(h->sql + strspn(h->sql, " \t\n"), "SELECT",
+	    6) == 0;
 	if (keep)
 		snprintf(h->name, sizeof h->name, "sluice_%u", ++c->nstmts);
 	if (h->nparams > 0) {

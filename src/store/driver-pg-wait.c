@@ -33,7 +33,7 @@
  * the server once the cut heals, and a COMMIT whose answer never came
  * may have committed.  The next leader's recovery reads what did.  None
  * of it can commit after another leader took over: a write transaction
- * of the engine's begins with the epoch fence (driver-pg-defer.c), which
+ * of the engine's begins with the epoch fence (driver-pg-fence.c), which
  * the server then refuses, and one already open holds the engine row
  * that the takeover's epoch bump locks, until the server ends it
  * (idle_in_transaction_session_timeout, store/leader.c).

@@ -39,7 +39,9 @@
  * pipeline can carry: a write transaction's BEGIN and lock, and a nested
  * transaction's SAVEPOINT and RELEASE, go with the next statement; an
  * INSERT's id comes back with the INSERT (in the engine's turn, only
- * when asked); a transaction's NOTIFYs go with its COMMIT.  A nested transaction in which nothing ran costs nothing.
+ * when asked); a transaction's NOTIFYs go with its COMMIT.  A nested
+ * transaction in which nothing ran costs nothing, and in the engine's
+ * turn none takes a savepoint (driver-pg-defer.c).
  */
 
 #include <stdlib.h>
@@ -94,7 +96,7 @@ pg_fail(struct pg_conn *c, const PGresult *res)
 		msg = "unknown PostgreSQL error";
 	free(c->message);
 	if ((fence = strstr(msg, "\"" PG_FENCE_MARK)) != NULL) {
-		/* The engine's fence refused (driver-pg-defer.c). */
+		/* The engine's fence refused (driver-pg-fence.c). */
 		c->message = xstrdup(fence + 1 + strlen(PG_FENCE_MARK));
 		if ((nl = strrchr(c->message, '"')) != NULL)
 			*nl = '\0';
@@ -246,6 +248,7 @@ pg_exec(struct store_conn *conn, const char *sql)
 	if ((rc = pg_flush(c)) != STORE_DRV_OK)
 		return (rc);
 	c->lastval_known = c->lastval_owed = 0;
+	c->writes++;
 	text = store_pg_sql(sql, NULL);
 	if (PQtransactionStatus(c->pg) == PQTRANS_INTRANS) {
 		/* Undone alone when it fails, as pg_execute's statements. */
@@ -281,6 +284,10 @@ pg_begin(struct store_conn *conn, int level, int write)
 {
 	struct pg_conn		*c = (struct pg_conn *)conn;
 
+	if (pg_turn_nests(c, level)) {
+		c->nest_mark[level] = c->writes;
+		return (STORE_DRV_OK);
+	}
 	if (level > 0)
 		return (pg_pending(c, "SAVEPOINT store_nested"));
 	if (!write)
@@ -326,6 +333,8 @@ pg_commit(struct store_conn *conn, int level)
 	enum store_drv_code	 rc;
 	char			*sql;
 
+	if (pg_turn_nests(c, level))
+		return (STORE_DRV_OK);
 	if (level > 0)
 		return (pg_pending(c, "RELEASE store_nested"));
 	if (c->begin_pending) {
@@ -384,6 +393,8 @@ pg_rollback(struct store_conn *conn, int level)
 {
 	struct pg_conn	*c = (struct pg_conn *)conn;
 
+	if (pg_turn_nests(c, level))
+		return (pg_turn_undo(c, level));
 	if (level > 0) {
 		/* Its SAVEPOINT not sent yet: nothing of it ran. */
 		if (c->npending > 0 && strcmp(c->pending[c->npending - 1],

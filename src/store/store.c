@@ -673,10 +673,7 @@ store_is_readonly(const struct store *s)
 	return (s->readonly);
 }
 
-/*
- * Whether the database, its -wal and its -shm (those that exist) are all
- * writable to us now.
- */
+/* Whether the database and its -wal and -shm (if any) are writable now. */
 static int
 store_files_writable(const char *path)
 {

@@ -39,15 +39,32 @@ static const char ins_sql[] = "INSERT INTO turn_rows (id, v) VALUES (?, ?)";
 static const char upd_sql[] = "UPDATE turn_rows SET v = ? WHERE id = ?";
 static const char count_sql[] = "SELECT count(*) FROM turn_rows";
 
+/*
+ * The transaction ids a connection's open transaction holds: one per
+ * subtransaction that wrote.
+ */
+static const char xids_sql[] = "SELECT count(*) FROM pg_locks WHERE"
+    " locktype = 'transactionid' AND pid = pg_backend_pid()";
+/* The forms of the fence a connection has prepared on the server. */
+static const char fences_sql[] = "SELECT count(*) FROM"
+    " pg_prepared_statements WHERE name LIKE 'sluice_fence%'";
+
+/* The one number SQL reads on s (-1: it failed). */
+static int64_t
+number(struct store *s, const char *sql)
+{
+	int64_t	 n = -1;
+
+	if (store_int64f(s, "number", &n, sql, "") != 0)
+		return (-1);
+	return (n);
+}
+
 /* The rows committed, as another connection sees them. */
 static int64_t
 committed(struct store *other)
 {
-	int64_t	 n = -1;
-
-	if (store_int64f(other, "count", &n, count_sql, "") != 0)
-		return (-1);
-	return (n);
+	return (number(other, count_sql));
 }
 
 /* Whether the last failure's text has a word. */
@@ -198,16 +215,76 @@ ids_asked(struct store *s, struct store *other, int64_t epoch)
 	    " COMMIT");
 }
 
-/* How many forms of the fence s's connection has prepared on the server. */
-static int64_t
-fences_prepared(struct store *s)
+/*
+ * Nested transactions in the turn (as the audit rows' are) take no
+ * savepoint: a level that commits keeps its writes in the turn's one
+ * transaction, one rolled back with nothing written costs nothing, and
+ * one rolled back after it wrote undoes the turn whole, as a statement
+ * that fails in the turn does.
+ */
+static void
+nested(struct store *s, struct store *other, int64_t epoch)
 {
-	int64_t	 n = -1;
+	char	*cause = NULL;
+	int64_t	 n, before;
 
-	if (store_int64f(s, "fences", &n, "SELECT count(*) FROM"
-	    " pg_prepared_statements WHERE name LIKE 'sluice_fence%'", "") != 0)
-		return (-1);
-	return (n);
+	before = committed(other);
+	tap_is_int(turn(s, epoch, 0), 0, "a turn with nested levels");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	tap_is_int(store_begin(s, &cause), 0, "  a nested level");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)20, "n"),
+	    0, "  a write in it");
+	tap_is_int(store_commit(s, &cause), 0, "  committed");
+	tap_is_int(store_begin(s, &cause), 0, "  another level");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0,
+	    "  a read in it");
+	store_rollback(s);
+	tap_is_int(store_runf(s, "update", upd_sql, "ti", "o", (int64_t)20), 0,
+	    "  the turn goes on after that level is rolled back");
+	tap_is_int(number(s, xids_sql), 1, "  its writes in one transaction, no"
+	    " subtransaction");
+	tap_is_int(store_commit(s, &cause), 0, "  the turn commits");
+	tap_is_int(committed(other), before + 1, "  its row there");
+
+	tap_is_int(turn(s, epoch, 0), 0, "a turn whose nested level wrote and"
+	    " is rolled back");
+	tap_is_int(store_int64f(s, "count", &n, count_sql, ""), 0, "  a read");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)21, "q"),
+	    0, "  a write before the level");
+	tap_is_int(store_begin(s, &cause), 0, "  a nested level");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)22, "r"),
+	    0, "  a write in it");
+	store_rollback(s);
+	tap_ok(store_int64f(s, "count", &n, count_sql, "") != 0,
+	    "  the next read fails");
+	tap_ok(store_commit(s, &cause) != 0, "  the COMMIT is refused");
+	tap_ok(said(s, cause, "undone whole"), "  saying why: %s",
+	    cause != NULL ? cause : "");
+	free(cause);
+	cause = NULL;
+	tap_is_int(committed(other), before + 1, "  nothing of the turn"
+	    " committed");
+
+	/* A statement prepared already that fails: the turn is lost. */
+	tap_is_int(store_int64f(s, "div", &n, "SELECT 10 / ?", "i",
+	    (int64_t)2), 0, "a statement prepared, outside a turn");
+	tap_is_int(turn(s, epoch, 0), 0, "a turn in which it fails");
+	tap_is_int(store_runf(s, "insert", ins_sql, "it", (int64_t)23, "s"),
+	    0, "  a write");
+	tap_ok(store_int64f(s, "div", &n, "SELECT 10 / ?", "i", (int64_t)0)
+	    != 0, "  the statement fails");
+	tap_ok(said(s, NULL, "division by zero"), "  saying why: %s",
+	    store_last_error(s));
+	tap_ok(store_int64f(s, "count", &n, count_sql, "") != 0,
+	    "  so does the next");
+	tap_ok(said(s, NULL, "division by zero"), "  with the same reason");
+	tap_ok(store_commit(s, &cause) != 0, "  the COMMIT is refused");
+	free(cause);
+	cause = NULL;
+	tap_is_int(committed(other), before + 1, "  nothing of the turn"
+	    " committed");
+	tap_is_int(store_runf(other, "delete", "DELETE FROM turn_rows WHERE"
+	    " id = 20", ""), 0, "  (its row removed again)");
 }
 
 /* One turn fenced (with a heartbeat or not) writing a row: committed. */
@@ -239,7 +316,7 @@ fence_prepared(struct store *s, struct store *other, int64_t epoch)
 	char	*cause = NULL;
 	int64_t	 pid = 0, n;
 
-	tap_is_int(fences_prepared(s), 2, "the fence's two forms are"
+	tap_is_int(number(s, fences_sql), 2, "the fence's two forms are"
 	    " prepared on the connection");
 	tap_is_int(store_int64f(s, "pid", &pid, "SELECT pg_backend_pid()",
 	    ""), 0, "  its server process");
@@ -248,11 +325,11 @@ fence_prepared(struct store *s, struct store *other, int64_t epoch)
 	    "  ended by the server");
 	tap_is_int(store_reconnect(s, &cause), 0, "  connected again");
 	free(cause);
-	tap_is_int(fences_prepared(s), 0, "  the new connection has no fence");
+	tap_is_int(number(s, fences_sql), 0, "  the new connection has no fence");
 	tap_is_int(fenced_write(s, epoch, 0, 10), 0, "  a fenced turn commits");
 	tap_is_int(fenced_write(s, epoch, time_now_ms(), 11), 0,
 	    "  one with a heartbeat too");
-	tap_is_int(fences_prepared(s), 2, "  both forms prepared again");
+	tap_is_int(number(s, fences_sql), 2, "  both forms prepared again");
 	tap_is_int(store_int64f(other, "rows", &n, "SELECT count(*) FROM"
 	    " turn_rows WHERE id IN (10, 11)", ""), 0, "  read back");
 	tap_is_int(n, 2, "  both turns' rows there");
@@ -344,6 +421,7 @@ main(void)
 	tap_is_int(n, 3, "  the steps under those ids");
 
 	fence_prepared(s, other, epoch);
+	nested(s, other, epoch);
 
 	/* Another engine takes over: the stale epoch is refused. */
 	tap_is_int(store_lease_take(other, 200, "hostB", &newer, &cause), 0,
