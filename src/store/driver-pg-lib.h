@@ -20,7 +20,10 @@
  * libraries (TLS, Kerberos, LDAP) that every sluice command would map
  * and relocate at start, about 7 ms, though most never open PostgreSQL.
  * The driver's files include this instead of <libpq-fe.h>: its calls go
- * through pg_lib, whose members have libpq's own declared types.
+ * through pg_lib, whose members have libpq's own declared types.  libpq's
+ * blocking calls (PQexec, PQprepare, ...) are left out on purpose: every
+ * wait goes through driver-pg-wait.c, which bounds it, and a call to one
+ * of them does not link.
  */
 
 #ifndef DRIVER_PG_LIB_H
@@ -35,11 +38,8 @@
 	X(PQcmdTuples) \
 	X(PQconnectdbParams) \
 	X(PQconsumeInput) \
-	X(PQdescribePrepared) \
 	X(PQenterPipelineMode) \
 	X(PQerrorMessage) \
-	X(PQexec) \
-	X(PQexecParams) \
 	X(PQexitPipelineMode) \
 	X(PQfinish) \
 	X(PQflush) \
@@ -59,7 +59,6 @@
 	X(PQparamtype) \
 	X(PQpipelineStatus) \
 	X(PQpipelineSync) \
-	X(PQprepare) \
 	X(PQresultErrorField) \
 	X(PQresultStatus) \
 	X(PQsendDescribePrepared) \
