@@ -27,6 +27,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 
 . "$TOP_SRCDIR/tests/engine-lib.sh"
+. "$TOP_SRCDIR/tests/recover-kinds.sh"
 
 command -v sqlite3 >/dev/null || skip_all "sqlite3 is not installed"
 
@@ -39,41 +40,8 @@ line() {
 }
 # Items and steps that wait for $T_DIR/go are mid-run at the kill.
 GO="while [ ! -e $T_DIR/go ]; do sleep 0.1; done"
-ILINE="echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER"
-
-cat >"$T_DIR/each.json" <<JSON
-{"start": {"foreach": ["i1", "i2", "i3", "i4", "i5", "i6"], "concurrency": 2,
-  "do": {"shell": "[ \$ITEM = i1 ] || { $GO; }; $ILINE",
-    "env": {"ITEM": "{{item}}"}}}}
-JSON
-# b1 runs until cancelled before the kill, b2 fails once (then waits out
-# the backoff), b7 runs until cancelled after it: that failure spends the
-# budget, and a gate asks.
-cat >"$T_DIR/batch.json" <<JSON
-{"start": {"foreach": ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"],
-  "batch": 3, "concurrency": 3, "max_failures": 1, "on_budget_spent": "ask",
-  "do": {"shell": "case \$ITEM in b1|b7) sleep 600;; b2) [ \$SLUICE_ATTEMPT -ge 2 ] || exit 1;; esac; $ILINE",
-    "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 2, "backoff": ["20s"]}}}}
-JSON
-cat >"$T_DIR/gated.json" <<JSON
-{"start": {"foreach": ["g1", "g2", "g3", "g4", "g5", "g6"], "batch": 2,
-  "gate_between_batches": {"message": "next batch?"},
-  "do": {"shell": "case \$ITEM in g1|g2) ;; *) $GO;; esac; $ILINE",
-    "env": {"ITEM": "{{item}}"}}}}
-JSON
-cat >"$T_DIR/dagrun.json" <<JSON
-{"a": {"shell": "$(line dagrun-a)"},
- "b": {"shell": "$GO; $(line dagrun-b)"},
- "c": {"shell": "$(line dagrun-c)", "depends_on": ["a", "b"]},
- "d": {"shell": "$(line dagrun-d)", "depends_on": ["a"]},
- "e": {"shell": "$(line dagrun-e)", "depends_on": ["c", "d"]}}
-JSON
-cat >"$T_DIR/dagedit.json" <<JSON
-{"a": {"shell": "$(line dagedit-a)"},
- "b": {"gate": {"message": "ended behind the engine's back"}},
- "c": {"shell": "$(line dagedit-c)", "depends_on": ["a", "b"]},
- "e": {"shell": "$(line dagedit-e)", "depends_on": ["c"]}}
-JSON
+RK_SQL=q
+rk_flows 20s
 
 engine_start
 i=0
@@ -87,27 +55,6 @@ while [ $i -lt "$K" ]; do
 done
 is "$n" $((K * 5)) "$((K * 5)) runs started"
 
-# items NAME STATUS [MORE]: how many item rows of NAME's runs have STATUS.
-items() {
-	q "SELECT count(*) FROM workflow_steps s JOIN workflows w
-	    ON w.id = s.workflow_id WHERE w.name = '$1' AND s.status = '$2'
-	    AND s.item_index >= 0 ${3:-}"
-}
-# named NAME STEP STATUS: how many rows of step STEP of NAME's runs.
-named() {
-	q "SELECT count(*) FROM workflow_steps s JOIN workflows w
-	    ON w.id = s.workflow_id WHERE w.name = '$1' AND s.name = '$2'
-	    AND s.status = '$3' AND s.item_index IS NULL"
-}
-early() {
-	[ "$(items batch running "AND s.item_index = 0")" -eq "$K" ] &&
-	[ "$(q "SELECT count(*) FROM workflow_steps s JOIN workflows w
-	    ON w.id = s.workflow_id WHERE w.name = 'gated'
-	    AND s.status = 'waiting' AND s.label = 'before batch 2 of 3'")" \
-	    -eq "$K" ] &&
-	[ "$(named dagedit b waiting)" -eq "$K" ] &&
-	[ "$(named dagedit a done)" -eq "$K" ]
-}
 wait_for 30 early
 ok $? "the batch runs' first items run, the gated runs ask, the dagedit runs wait"
 # Each batch run's b1 is cancelled (a failure the budget allows); each

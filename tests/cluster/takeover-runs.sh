@@ -36,6 +36,7 @@
 . "$TOP_SRCDIR/tests/lib.sh"
 . "$TOP_SRCDIR/tests/pg-lib.sh"
 . "$TOP_SRCDIR/tests/cluster/cluster-lib.sh"
+. "$TOP_SRCDIR/tests/recover-kinds.sh"
 
 K=${SLUICE_TAKEOVER_RUNS:-4}	# runs of each kind
 LEDGER="$T_DIR/ledger"
@@ -66,11 +67,6 @@ cat >"$T_DIR/retry.json" <<JSON
 {"start": {"shell": "m=$T_DIR/tried.\$SLUICE_WORKFLOW_ID; [ -e \$m ] || { : >\$m; exit 1; }; $(line retry)",
   "retry": {"max_attempts": 3, "backoff": ["40s"]}}}
 JSON
-cat >"$T_DIR/each.json" <<JSON
-{"start": {"foreach": ["i1", "i2", "i3", "i4", "i5", "i6"], "concurrency": 2,
-  "do": {"shell": "[ \$ITEM = i1 ] || { $GO; }; echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER",
-    "env": {"ITEM": "{{item}}"}}}}
-JSON
 cat >"$T_DIR/parent.json" <<JSON
 {"start": {"workflow": "child", "next": "after"},
  "after": {"shell": "$(line parent)"}}
@@ -79,34 +75,8 @@ cat >"$T_DIR/child.json" <<JSON
 {"start": {"gate": {"message": "child"}, "next": "after"},
  "after": {"shell": "$(line child)"}}
 JSON
-# b1 runs until cancelled before the kill (a failure within the budget),
-# b2 fails once (then waits out the backoff), b7 runs until cancelled
-# after it: that failure spends the budget, and a gate asks.
-cat >"$T_DIR/batch.json" <<JSON
-{"start": {"foreach": ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"],
-  "batch": 3, "concurrency": 3, "max_failures": 1, "on_budget_spent": "ask",
-  "do": {"shell": "case \$ITEM in b1|b7) sleep 600;; b2) [ \$SLUICE_ATTEMPT -ge 2 ] || exit 1;; esac; echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER",
-    "env": {"ITEM": "{{item}}"}, "retry": {"max_attempts": 2, "backoff": ["40s"]}}}}
-JSON
-cat >"$T_DIR/gated.json" <<JSON
-{"start": {"foreach": ["g1", "g2", "g3", "g4", "g5", "g6"], "batch": 2,
-  "gate_between_batches": {"message": "next batch?"},
-  "do": {"shell": "case \$ITEM in g1|g2) ;; *) $GO;; esac; echo item-\$ITEM:\$SLUICE_WORKFLOW_ID:\$SLUICE_STEP_ID >> $LEDGER",
-    "env": {"ITEM": "{{item}}"}}}}
-JSON
-cat >"$T_DIR/dagrun.json" <<JSON
-{"a": {"shell": "$(line dagrun-a)"},
- "b": {"shell": "$GO; $(line dagrun-b)"},
- "c": {"shell": "$(line dagrun-c)", "depends_on": ["a", "b"]},
- "d": {"shell": "$(line dagrun-d)", "depends_on": ["a"]},
- "e": {"shell": "$(line dagrun-e)", "depends_on": ["c", "d"]}}
-JSON
-cat >"$T_DIR/dagedit.json" <<JSON
-{"a": {"shell": "$(line dagedit-a)"},
- "b": {"gate": {"message": "ended behind the engine's back"}},
- "c": {"shell": "$(line dagedit-c)", "depends_on": ["a", "b"]},
- "e": {"shell": "$(line dagedit-e)", "depends_on": ["c"]}}
-JSON
+RK_SQL=pg_sql
+rk_flows 40s
 cl_sluice 1 template save child "$T_DIR/child.json" >/dev/null
 ok $? "the child template is saved"
 
@@ -121,32 +91,6 @@ while [ $i -lt "$K" ]; do
 done
 is "$(echo $runs | wc -w)" $((K * 9)) "$((K * 9)) runs started"
 
-# items NAME STATUS [MORE]: how many item rows of NAME's runs have STATUS.
-items() {
-	pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
-	    ON w.id = s.workflow_id WHERE w.name = '$1' AND s.status = '$2'
-	    AND s.item_index >= 0 ${3:-}"
-}
-# named NAME STEP STATUS: how many rows of step STEP of NAME's runs.
-named() {
-	pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
-	    ON w.id = s.workflow_id WHERE w.name = '$1' AND s.name = '$2'
-	    AND s.status = '$3' AND s.item_index IS NULL"
-}
-# Before the kill: each batch run's b1 is cancelled (a failure the
-# budget allows), each gated run's gate before batch 2 approved but the
-# first's (its gate still waits at the kill), each
-# dagedit run's gate ended in the table (the old leader never hears of
-# it: the join is left for the takeover's decision).
-early() {
-	[ "$(items batch running "AND s.item_index = 0")" -eq "$K" ] &&
-	[ "$(pg_sql "SELECT count(*) FROM workflow_steps s JOIN workflows w
-	    ON w.id = s.workflow_id WHERE w.name = 'gated'
-	    AND s.status = 'waiting' AND s.label = 'before batch 2 of 3'")" \
-	    -eq "$K" ] &&
-	[ "$(named dagedit b waiting)" -eq "$K" ] &&
-	[ "$(named dagedit a done)" -eq "$K" ]
-}
 wait_for 30 early
 ok $? "the batch runs' first items run, the gated runs ask, the dagedit runs wait"
 for id in $(pg_sql "SELECT s.id FROM workflow_steps s JOIN workflows w
