@@ -111,10 +111,9 @@ store_audit_level_end(struct store *s, int committed)
 		store_syslog_drop(s, s->depth);
 		store_audit_head_drop(s);
 	} else if (s->depth == 1) {
-		if (s->syslog_later)
-			store_syslog_release(s, 1);
-		else
-			store_syslog_flush(s);
+		store_syslog_release(s, 1);
+		if (!s->syslog_later)
+			store_syslog_send(s);
 		store_audit_head_drop(s);
 	} else
 		store_syslog_release(s, s->depth);

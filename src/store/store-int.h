@@ -261,7 +261,6 @@ int		 store_chain_migrate(struct store *, char **);
 /* syslog.c: the audit rows' copies, sent when their transaction commits. */
 void		 store_syslog_queue(struct store *,
 		     const struct store_chain_row *);
-void		 store_syslog_flush(struct store *);
 void		 store_syslog_release(struct store *, int);
 void		 store_syslog_drop(struct store *, int);
 

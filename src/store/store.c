@@ -639,7 +639,7 @@ store_close(struct store *s)
 		return;
 	while (s->depth > 0)
 		store_rollback(s);
-	store_syslog_flush(s);		/* what committed and waited */
+	store_syslog_send(s);		/* what committed and waited */
 	while (s->ncached > 0)
 		store_stmt_finalize(s->cached[--s->ncached].st);
 	if (s->conn != NULL)

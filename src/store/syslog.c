@@ -25,6 +25,7 @@
  */
 
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
@@ -32,6 +33,8 @@
 #include "util/util.h"
 #include "store/store.h"
 #include "store/store-int.h"
+
+static void	store_syslog_take(struct store *, int, int, int);
 
 /* Queue the syslog copy of an audit row just inserted. */
 void
@@ -82,21 +85,6 @@ store_syslog_line_send(const struct store_syslog_line *l)
 	syslog(l->warning ? LOG_WARNING : LOG_NOTICE, "%s", l->text);
 }
 
-/* The queued rows' transaction committed: send them. */
-void
-store_syslog_flush(struct store *s)
-{
-	struct store_syslog_line	*l, *next;
-
-	for (l = s->syslog_head; l != NULL; l = next) {
-		next = l->next;
-		store_syslog_line_send(l);
-		free(l->text);
-		free(l);
-	}
-	s->syslog_head = s->syslog_tail = NULL;
-}
-
 /*
  * The engine's store: a commit keeps its rows' copies (depth 0) for
  * store_syslog_send, which the engine calls once it has started the
@@ -112,31 +100,11 @@ store_syslog_later(struct store *s, int on)
 		store_syslog_send(s);
 }
 
-/* Send the copies of the rows committed so far (store_syslog_later). */
+/* Send the copies of rows committed (at once, or store_syslog_later). */
 void
 store_syslog_send(struct store *s)
 {
-	struct store_syslog_line	*l, *next, *keep = NULL;
-
-	for (l = s->syslog_head; l != NULL; l = next) {
-		next = l->next;
-		if (l->depth > 0) {
-			if (keep == NULL)
-				s->syslog_head = l;
-			else
-				keep->next = l;
-			keep = l;
-			continue;
-		}
-		store_syslog_line_send(l);
-		free(l->text);
-		free(l);
-	}
-	if (keep == NULL)
-		s->syslog_head = NULL;
-	else
-		keep->next = NULL;
-	s->syslog_tail = keep;
+	store_syslog_take(s, 0, 0, 1);
 }
 
 /* A nested level committed into the one around it: so do its rows. */
@@ -155,11 +123,23 @@ store_syslog_release(struct store *s, int depth)
 void
 store_syslog_drop(struct store *s, int depth)
 {
+	store_syslog_take(s, depth, INT_MAX, 0);
+}
+
+/*
+ * Take the copies queued at levels lo to hi off the list (0: committed),
+ * sending each when send, else forgetting it.
+ */
+static void
+store_syslog_take(struct store *s, int lo, int hi, int send)
+{
 	struct store_syslog_line	*l, *next, *keep = NULL;
 
 	for (l = s->syslog_head; l != NULL; l = next) {
 		next = l->next;
-		if (l->depth >= depth) {
+		if (l->depth >= lo && l->depth <= hi) {
+			if (send)
+				store_syslog_line_send(l);
 			free(l->text);
 			free(l);
 			continue;
