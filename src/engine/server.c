@@ -67,6 +67,7 @@ static void	 server_client_free(struct server_client *);
 static void	 server_client_read(struct server_client *);
 static void	 server_client_line(struct server_client *, char *);
 static void	 server_wait_read(struct server_client *);
+static void	 server_send_some(struct server_client *);
 
 /*
  * Listen on the database's socket.  Without one (a path too long, a
@@ -546,6 +547,20 @@ engine_server_wait(struct engine *e, int ms)
 	srv->waiting = 0;
 }
 
+/* Send what of the queued output the socket takes now, not waiting. */
+static void
+server_send_some(struct server_client *c)
+{
+	ssize_t	 n;
+
+	if (c->off >= c->out.len)
+		return;
+	n = send(c->fd, c->out.data + c->off, c->out.len - c->off,
+	    MSG_NOSIGNAL|MSG_DONTWAIT);
+	if (n > 0)
+		c->off += (size_t)n;
+}
+
 /*
  * During a wait: read what a client sent, answer its pings and reads,
  * keep the rest.
@@ -596,12 +611,8 @@ server_wait_read(struct server_client *c)
 		c->in.len -= len;
 		c->in.data[c->in.len] = '\0';
 	}
-	if (quiet && c->off < c->out.len) {
-		n = send(c->fd, c->out.data + c->off, c->out.len - c->off,
-		    MSG_NOSIGNAL|MSG_DONTWAIT);
-		if (n > 0)
-			c->off += (size_t)n;
-	}
+	if (quiet)
+		server_send_some(c);
 	if ((c->held || c->eof || c->in.len > 0) && !srv->resume) {
 		srv->resume = 1;
 		loop_defer(srv->e->loop, server_resume, srv);
@@ -652,7 +663,6 @@ engine_server_down_tidy(struct engine *e)
 {
 	struct engine_server	*srv = e->server;
 	struct server_client	*c, *c1;
-	ssize_t			 n;
 
 	if (srv == NULL || srv->down == NULL)
 		return;
@@ -662,12 +672,7 @@ engine_server_down_tidy(struct engine *e)
 			buf_reset(&c->in);
 			server_error(c, 1, srv->down);
 		}
-		if (c->off < c->out.len) {
-			n = send(c->fd, c->out.data + c->off,
-			    c->out.len - c->off, MSG_NOSIGNAL|MSG_DONTWAIT);
-			if (n > 0)
-				c->off += (size_t)n;
-		}
+		server_send_some(c);
 		if ((c->eof || c->closing) && c->off >= c->out.len)
 			server_client_free(c);
 	}
